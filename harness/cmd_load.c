@@ -1,0 +1,70 @@
+/* schedrig loads: the driver catalog. schedrig load NAME ...: run a built-in
+ * load (the runner execs this for tools Debian does not ship). */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "load.h"
+
+static const char *type_name(const struct param_def *d)
+{
+	switch (d->type) {
+	case PARAM_INT:
+		return "int";
+	case PARAM_UINT:
+		return "uint";
+	case PARAM_BOOL:
+		return "bool";
+	case PARAM_ENUM:
+		return d->choices;
+	case PARAM_STRING:
+		return "string";
+	}
+	return "?";
+}
+
+int cmd_loads(int argc, char **argv)
+{
+	size_t n;
+	const struct load_ops *const *all = load_all(&n);
+
+	if (argc > 1 && !strcmp(argv[1], "--help")) {
+		puts("usage: schedrig loads [TOOL]\n\nList load drivers with their parameters and metrics.");
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct load_ops *o = all[i];
+		if (argc > 1 && strcmp(argv[1], o->name))
+			continue;
+		printf("%s%s — %s\n", o->name, o->builtin_main ? " (built in)" : "", o->description);
+		for (size_t k = 0; k < o->n_params; k++)
+			printf("  param  %-18s %-16s default %-8s %s\n", o->params[k].name,
+			       type_name(&o->params[k]),
+			       o->params[k].default_value ? o->params[k].default_value : "-",
+			       o->params[k].help ? o->params[k].help : "");
+		for (size_t k = 0; k < o->n_metrics; k++)
+			printf("  metric %-18s %-16s %s is better\n", o->metrics[k].name,
+			       o->metrics[k].unit, better_name(o->metrics[k].better));
+	}
+	return 0;
+}
+
+int cmd_load(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help")) {
+		fputs("usage: schedrig load NAME [--PARAM VALUE]...\n\nRun a built-in load:", stdout);
+		size_t n;
+		const struct load_ops *const *all = load_all(&n);
+		for (size_t i = 0; i < n; i++)
+			if (all[i]->builtin_main)
+				printf(" %s", all[i]->name);
+		puts("");
+		return argc < 2 ? EXIT_USAGE : 0;
+	}
+	const struct load_ops *o = load_find(argv[1]);
+	if (!o || !o->builtin_main) {
+		fprintf(stderr, "schedrig load: '%s' is not a built-in load\n", argv[1]);
+		return EXIT_USAGE;
+	}
+	return o->builtin_main(argc - 1, argv + 1);
+}

@@ -1,0 +1,152 @@
+/* schedrig show RUN: provenance, variants, every load instance with its
+ * requested and applied scheduling attributes, exit status and failures. */
+#include <getopt.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "commands.h"
+#include "store.h"
+
+static const char usage_text[] =
+	"usage: schedrig show RUN [--db FILE] [--config]\n"
+	"\n"
+	"Show one run (an id, a name for its newest run, or 'latest').\n"
+	"  --db FILE   results database (default results/schedrig.db)\n"
+	"  --config    also print the config text as it was run\n";
+
+static const char *col(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	return t ? (const char *)t : "-";
+}
+
+static sqlite3_stmt *query(sqlite3 *db, const char *sql, int64_t id)
+{
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "schedrig show: %s\n", sqlite3_errmsg(db));
+		return NULL;
+	}
+	sqlite3_bind_int64(st, 1, id);
+	return st;
+}
+
+static int show_run(sqlite3 *db, int64_t id, int with_config)
+{
+	sqlite3_stmt *st = query(db,
+				 "SELECT id, name, status, started_at, ended_at, host, kernel_release,"
+				 " kernel_cmdline, cpu_model, cpu_count, schedrig_version, iterations,"
+				 " config_path, config_text FROM run WHERE id = ?",
+				 id);
+	if (!st)
+		return 1;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		printf("run %s: %s (%s)\n", col(st, 0), col(st, 1), col(st, 2));
+		printf("  started    %s\n  ended      %s\n", col(st, 3), col(st, 4));
+		printf("  host       %s\n  kernel     %s\n  cmdline    %s\n", col(st, 5), col(st, 6),
+		       col(st, 7));
+		printf("  cpu        %s x %s\n  schedrig   %s\n  iterations %s\n  config     %s\n",
+		       col(st, 9), col(st, 8), col(st, 10), col(st, 11), col(st, 12));
+		if (with_config)
+			printf("\n%s\n", col(st, 13));
+	}
+	sqlite3_finalize(st);
+
+	st = query(db, "SELECT name, boot, kernel_release, status FROM variant WHERE run_id = ?"
+		       " ORDER BY seq", id);
+	if (!st)
+		return 1;
+	printf("\nvariants:\n");
+	while (sqlite3_step(st) == SQLITE_ROW)
+		printf("  %-20s boot %-8s kernel %-24s %s\n", col(st, 0), col(st, 1), col(st, 2),
+		       col(st, 3));
+	sqlite3_finalize(st);
+
+	st = query(db,
+		   "SELECT v.name, c.name, i.iteration, i.status, li.name, li.repetition, li.role,"
+		   " li.state, li.exit_code, li.term_signal, li.sched_requested, li.sched_applied,"
+		   " li.argv, li.reason, printf('%.3f', li.elapsed_s),"
+		   " (SELECT count(*) FROM sample s WHERE s.load_instance_id = li.id)"
+		   " FROM iteration i JOIN variant v ON v.id = i.variant_id"
+		   " JOIN cell c ON c.id = i.cell_id"
+		   " JOIN load_instance li ON li.iteration_id = i.id"
+		   " WHERE v.run_id = ? ORDER BY v.seq, c.seq, i.iteration, li.seq, li.repetition",
+		   id);
+	if (!st)
+		return 1;
+	printf("\nload instances:\n");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		printf("  [%s] %s iteration %s (%s): %s", col(st, 0), col(st, 1), col(st, 2),
+		       col(st, 3), col(st, 4));
+		if (sqlite3_column_int(st, 5))
+			printf(" repetition %s", col(st, 5));
+		printf(" %s %s, exit %s", col(st, 6), col(st, 7), col(st, 8));
+		if (sqlite3_column_type(st, 9) != SQLITE_NULL)
+			printf(", signal %s", col(st, 9));
+		printf(", %s s, %s samples\n", col(st, 14), col(st, 15));
+		printf("      requested: %s\n      applied:   %s\n      argv:      %s\n",
+		       col(st, 10), col(st, 11), col(st, 12));
+		if (sqlite3_column_type(st, 13) != SQLITE_NULL)
+			printf("      reason:    %s\n", col(st, 13));
+	}
+	sqlite3_finalize(st);
+
+	st = query(db, "SELECT at, kind, message FROM event WHERE run_id = ? ORDER BY id", id);
+	if (!st)
+		return 1;
+	int header = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (!header++)
+			printf("\nevents:\n");
+		printf("  %s %s: %s\n", col(st, 0), col(st, 1), col(st, 2));
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"db", required_argument, NULL, 'd'},
+		{"config", no_argument, NULL, 'c'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *db = "results/schedrig.db";
+	int with_config = 0, ch;
+	struct store *s;
+	char err[512];
+	int64_t *ids;
+	size_t n;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (ch == 'd')
+			db = optarg;
+		else if (ch == 'c')
+			with_config = 1;
+		else if (ch == 'h') {
+			fputs(usage_text, stdout);
+			return 0;
+		} else {
+			fputs(usage_text, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind > 1) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	if (store_open(db, true, &s, err, sizeof(err)) ||
+	    store_select_runs(s, argv + optind, (size_t)(argc - optind), &ids, &n, err,
+			      sizeof(err))) {
+		fprintf(stderr, "schedrig show: %s\n", err);
+		store_close(s);
+		return 1;
+	}
+	int rc = show_run(store_db(s), ids[0], with_config);
+	free(ids);
+	store_close(s);
+	return rc;
+}

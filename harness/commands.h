@@ -1,0 +1,20 @@
+/* The subcommands of schedrig. Each takes the arguments after its own name
+ * (argv[0] is the command name) and returns the process exit status:
+ * 0 success, 1 a failed run or operation, 2 bad usage or bad config. */
+#ifndef SCHEDRIG_COMMANDS_H
+#define SCHEDRIG_COMMANDS_H
+
+#define EXIT_USAGE 2
+
+int cmd_run(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_check_config(int argc, char **argv);
+int cmd_load(int argc, char **argv);
+int cmd_loads(int argc, char **argv);
+
+#endif

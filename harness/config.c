@@ -1,0 +1,554 @@
+/* Experiment config: YAML (libyaml, via yamlnode) → struct experiment. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedattr.h"
+#include "yamlnode.h"
+
+#define MAX_CONFIG_BYTES (1024 * 1024)
+
+static const char *const top_keys[] = {"name", "description", "iterations", "warmup_s",
+				       "variants", "loads", NULL};
+static const char *const load_keys[] = {"name", "tool", "role", "params", "sched",
+					"timeout_s", "repeat", NULL};
+static const char *const variant_keys[] = {"name", "boot", NULL};
+
+struct ctx {
+	const char *file;
+	char *err;
+	size_t errsz;
+};
+
+static int err_at(struct ctx *c, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int err_at(struct ctx *c, int line, int col, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(c->err, c->errsz, "%s:%d:%d: %s", c->file, line, col, msg);
+	return -1;
+}
+
+const char *load_role_name(enum load_role r)
+{
+	return r == ROLE_BACKGROUND ? "background" : "measured";
+}
+
+/* Levenshtein distance, for "did you mean" suggestions. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)
+		return 99;
+	size_t prev[65], cur[65];
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+			cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+		}
+		memcpy(prev, cur, sizeof(prev));
+	}
+	return prev[lb];
+}
+
+static const char *nearest(const char *key, const char *const *known, size_t n_known)
+{
+	const char *best = NULL;
+	size_t best_d = 3;
+	for (size_t i = 0; i < n_known && known[i]; i++) {
+		size_t d = edit_distance(key, known[i]);
+		if (d < best_d) {
+			best_d = d;
+			best = known[i];
+		}
+	}
+	return best;
+}
+
+static int unknown_key(struct ctx *c, const struct ypair *p, const char *where,
+		       const char *const *known, size_t n_known)
+{
+	const char *near = nearest(p->key, known, n_known);
+	if (near)
+		return err_at(c, p->key_line, p->key_col, "unknown key '%s' in %s (did you mean '%s'?)",
+			      p->key, where, near);
+	return err_at(c, p->key_line, p->key_col, "unknown key '%s' in %s", p->key, where);
+}
+
+static int check_keys(struct ctx *c, const struct ynode *m, const char *const *known,
+		      const char *where)
+{
+	size_t n = 0;
+	while (known[n])
+		n++;
+	for (size_t i = 0; i < m->n; i++) {
+		bool ok = false;
+		for (size_t j = 0; j < n; j++)
+			if (!strcmp(m->pairs[i].key, known[j]))
+				ok = true;
+		if (!ok)
+			return unknown_key(c, &m->pairs[i], where, known, n);
+	}
+	return 0;
+}
+
+static int want_kind(struct ctx *c, const struct ynode *n, enum ynode_kind k, const char *what)
+{
+	if (n->kind == k)
+		return 0;
+	return err_at(c, n->line, n->col, "%s must be %s, not %s", what, ynode_kind_name(k),
+		      ynode_kind_name(n->kind));
+}
+
+static int get_string(struct ctx *c, const struct ynode *n, const char *what, char **out)
+{
+	if (want_kind(c, n, YNODE_SCALAR, what))
+		return -1;
+	*out = xstrdup(n->text);
+	return 0;
+}
+
+static int get_int(struct ctx *c, const struct ynode *n, const char *what, long long min,
+		   long long max, long long *out)
+{
+	if (want_kind(c, n, YNODE_SCALAR, what))
+		return -1;
+	if (!parse_ll(n->text, out))
+		return err_at(c, n->line, n->col, "%s must be a whole number, not '%s'", what, n->text);
+	if (*out < min || *out > max)
+		return err_at(c, n->line, n->col, "%s must be between %lld and %lld, not %lld", what,
+			      min, max, *out);
+	return 0;
+}
+
+static int get_seconds(struct ctx *c, const struct ynode *n, const char *what, double max,
+		       double *out)
+{
+	if (want_kind(c, n, YNODE_SCALAR, what))
+		return -1;
+	if (!parse_double(n->text, out) || !isfinite(*out))
+		return err_at(c, n->line, n->col, "%s must be a number of seconds, not '%s'", what,
+			      n->text);
+	if (*out < 0 || *out > max)
+		return err_at(c, n->line, n->col, "%s must be between 0 and %g, not %s", what, max,
+			      n->text);
+	return 0;
+}
+
+static int get_bool(struct ctx *c, const struct ynode *n, const char *what, bool *out)
+{
+	if (want_kind(c, n, YNODE_SCALAR, what))
+		return -1;
+	if (!strcmp(n->text, "true"))
+		*out = true;
+	else if (!strcmp(n->text, "false"))
+		*out = false;
+	else
+		return err_at(c, n->line, n->col, "%s must be true or false, not '%s'", what, n->text);
+	return 0;
+}
+
+static bool valid_name(const char *s)
+{
+	if (!*s || strlen(s) > 64)
+		return false;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *s))
+			return false;
+	return true;
+}
+
+static int get_name(struct ctx *c, const struct ynode *n, const char *what, char **out)
+{
+	if (get_string(c, n, what, out))
+		return -1;
+	if (!valid_name(*out))
+		return err_at(c, n->line, n->col,
+			      "%s '%s' must be 1-64 characters of letters, digits, '.', '_', '-'",
+			      what, *out);
+	return 0;
+}
+
+/* A params value for a driver parameter: type and range per param_def. */
+static int check_param_value(struct ctx *c, const struct param_def *d, const struct cfg_value *v)
+{
+	long long n;
+	switch (d->type) {
+	case PARAM_INT:
+	case PARAM_UINT:
+		if (!parse_ll(v->text, &n))
+			return err_at(c, v->line, v->col, "%s must be a whole number, not '%s'", d->name,
+				      v->text);
+		if (d->type == PARAM_UINT && n < 0)
+			return err_at(c, v->line, v->col, "%s must not be negative", d->name);
+		if (d->min <= d->max && (n < d->min || n > d->max))
+			return err_at(c, v->line, v->col, "%s must be between %lld and %lld, not %lld",
+				      d->name, d->min, d->max, n);
+		return 0;
+	case PARAM_BOOL:
+		if (strcmp(v->text, "true") && strcmp(v->text, "false"))
+			return err_at(c, v->line, v->col, "%s must be true or false, not '%s'", d->name,
+				      v->text);
+		return 0;
+	case PARAM_ENUM: {
+		size_t len = strlen(v->text);
+		for (const char *p = d->choices; p && *p;) {
+			const char *bar = strchr(p, '|');
+			size_t plen = bar ? (size_t)(bar - p) : strlen(p);
+			if (plen == len && !strncmp(p, v->text, len))
+				return 0;
+			p = bar ? bar + 1 : p + plen;
+		}
+		return err_at(c, v->line, v->col, "%s must be one of %s, not '%s'", d->name,
+			      d->choices, v->text);
+	}
+	case PARAM_STRING:
+		return 0;
+	}
+	return 0;
+}
+
+/* Read one params:/sched: mapping entry: a scalar, or a list (an axis). */
+static int read_setting(struct ctx *c, const struct ypair *p, struct cfg_setting *s)
+{
+	const struct ynode *v = p->value;
+	s->key = xstrdup(p->key);
+	s->line = p->key_line;
+	s->col = p->key_col;
+	if (v->kind == YNODE_MAPPING)
+		return err_at(c, v->line, v->col, "%s must be a value or a list of values", p->key);
+	if (v->kind == YNODE_SCALAR) {
+		s->values = xcalloc(1, sizeof(*s->values));
+		s->values[0] = (struct cfg_value){xstrdup(v->text), v->line, v->col};
+		s->n = 1;
+		return 0;
+	}
+	if (v->n == 0)
+		return err_at(c, v->line, v->col, "%s: an empty list gives no matrix values", p->key);
+	s->is_axis = true;
+	s->values = xcalloc(v->n, sizeof(*s->values));
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ynode *it = v->items[i];
+		if (it->kind != YNODE_SCALAR)
+			return err_at(c, it->line, it->col, "%s: list items must be plain values",
+				      p->key);
+		for (size_t j = 0; j < s->n; j++)
+			if (!strcmp(s->values[j].text, it->text))
+				return err_at(c, it->line, it->col, "%s: value '%s' is listed twice",
+					      p->key, it->text);
+		s->values[s->n++] = (struct cfg_value){xstrdup(it->text), it->line, it->col};
+	}
+	return 0;
+}
+
+static int read_params(struct ctx *c, const struct ynode *m, struct cfg_load *l)
+{
+	if (want_kind(c, m, YNODE_MAPPING, "params"))
+		return -1;
+	l->params = xcalloc(m->n, sizeof(*l->params));
+	for (size_t i = 0; i < m->n; i++) {
+		const struct ypair *p = &m->pairs[i];
+		const struct param_def *d = load_param(l->ops, p->key);
+		if (!d) {
+			const char **names = xcalloc(l->ops->n_params + 1, sizeof(*names));
+			for (size_t k = 0; k < l->ops->n_params; k++)
+				names[k] = l->ops->params[k].name;
+			char where[128];
+			snprintf(where, sizeof(where), "params of %s", l->ops->name);
+			int rc = unknown_key(c, p, where, names, l->ops->n_params);
+			free(names);
+			return rc;
+		}
+		struct cfg_setting *s = &l->params[l->n_params++];
+		if (read_setting(c, p, s))
+			return -1;
+		for (size_t k = 0; k < s->n; k++)
+			if (check_param_value(c, d, &s->values[k]))
+				return -1;
+	}
+	return 0;
+}
+
+static int read_sched(struct ctx *c, const struct ynode *m, struct cfg_load *l)
+{
+	size_t n_keys = 0;
+	while (sched_keys[n_keys])
+		n_keys++;
+	if (want_kind(c, m, YNODE_MAPPING, "sched"))
+		return -1;
+	l->sched = xcalloc(m->n, sizeof(*l->sched));
+	for (size_t i = 0; i < m->n; i++) {
+		const struct ypair *p = &m->pairs[i];
+		bool known = false;
+		for (size_t k = 0; k < n_keys; k++)
+			if (!strcmp(p->key, sched_keys[k]))
+				known = true;
+		if (!known)
+			return unknown_key(c, p, "sched", sched_keys, n_keys);
+		struct cfg_setting *s = &l->sched[l->n_sched++];
+		if (read_setting(c, p, s))
+			return -1;
+		for (size_t k = 0; k < s->n; k++) {
+			struct sched_req r = {0};
+			char msg[256];
+			if (sched_req_set(&r, s->key, s->values[k].text, msg, sizeof(msg)))
+				return err_at(c, s->values[k].line, s->values[k].col, "%s", msg);
+		}
+	}
+	return 0;
+}
+
+static int read_load(struct ctx *c, const struct ynode *m, struct cfg_load *l)
+{
+	const struct ynode *v;
+	l->line = m->line;
+	l->col = m->col;
+	l->timeout_s = 600;
+	if (want_kind(c, m, YNODE_MAPPING, "a load") || check_keys(c, m, load_keys, "a load"))
+		return -1;
+	v = ynode_get(m, "tool");
+	if (!v)
+		return err_at(c, m->line, m->col, "a load needs 'tool:' (see schedrig loads)");
+	if (want_kind(c, v, YNODE_SCALAR, "tool"))
+		return -1;
+	l->ops = load_find(v->text);
+	if (!l->ops) {
+		size_t n;
+		const struct load_ops *const *all = load_all(&n);
+		const char **names = xcalloc(n + 1, sizeof(*names));
+		for (size_t i = 0; i < n; i++)
+			names[i] = all[i]->name;
+		const char *near = nearest(v->text, names, n);
+		free(names);
+		if (near)
+			return err_at(c, v->line, v->col, "unknown tool '%s' (did you mean '%s'?)",
+				      v->text, near);
+		return err_at(c, v->line, v->col, "unknown tool '%s' (see schedrig loads)", v->text);
+	}
+	if ((v = ynode_get(m, "name"))) {
+		if (get_name(c, v, "load name", &l->name))
+			return -1;
+	} else {
+		l->name = xstrdup(l->ops->name);
+	}
+	if ((v = ynode_get(m, "role"))) {
+		if (want_kind(c, v, YNODE_SCALAR, "role"))
+			return -1;
+		if (!strcmp(v->text, "measured"))
+			l->role = ROLE_MEASURED;
+		else if (!strcmp(v->text, "background"))
+			l->role = ROLE_BACKGROUND;
+		else
+			return err_at(c, v->line, v->col, "role must be measured or background, not '%s'",
+				      v->text);
+	}
+	if ((v = ynode_get(m, "timeout_s")) && get_seconds(c, v, "timeout_s", 86400, &l->timeout_s))
+		return -1;
+	if (l->timeout_s <= 0 && v)
+		return err_at(c, v->line, v->col, "timeout_s must be more than 0");
+	if ((v = ynode_get(m, "repeat"))) {
+		if (get_bool(c, v, "repeat", &l->repeat))
+			return -1;
+		if (l->repeat && l->role != ROLE_BACKGROUND)
+			return err_at(c, v->line, v->col, "repeat: true is for background loads only");
+	}
+	if ((v = ynode_get(m, "params")) && read_params(c, v, l))
+		return -1;
+	if ((v = ynode_get(m, "sched")) && read_sched(c, v, l))
+		return -1;
+	return 0;
+}
+
+static int read_variant(struct ctx *c, const struct ynode *m, struct cfg_variant *var)
+{
+	const struct ynode *v;
+	var->line = m->line;
+	var->col = m->col;
+	if (want_kind(c, m, YNODE_MAPPING, "a variant") ||
+	    check_keys(c, m, variant_keys, "a variant"))
+		return -1;
+	if (!(v = ynode_get(m, "name")))
+		return err_at(c, m->line, m->col, "a variant needs 'name:'");
+	if (get_name(c, v, "variant name", &var->name))
+		return -1;
+	if ((v = ynode_get(m, "boot"))) {
+		if (want_kind(c, v, YNODE_SCALAR, "boot"))
+			return -1;
+		if (!strcmp(v->text, "qemu") || !strcmp(v->text, "ssh"))
+			return err_at(c, v->line, v->col,
+				      "boot: %s is not available in this schedrig yet; use boot: local",
+				      v->text);
+		if (strcmp(v->text, "local"))
+			return err_at(c, v->line, v->col, "boot must be local, qemu or ssh, not '%s'",
+				      v->text);
+	}
+	var->boot = BOOT_LOCAL;
+	return 0;
+}
+
+static int read_experiment(struct ctx *c, const struct ynode *root, struct experiment *e)
+{
+	const struct ynode *v;
+	long long n;
+
+	if (check_keys(c, root, top_keys, "the config"))
+		return -1;
+	if (!(v = ynode_get(root, "name")))
+		return err_at(c, root->line, root->col, "the config needs 'name:'");
+	if (get_name(c, v, "name", &e->name))
+		return -1;
+	if ((v = ynode_get(root, "description")) && get_string(c, v, "description", &e->description))
+		return -1;
+	e->iterations = 3;
+	if ((v = ynode_get(root, "iterations"))) {
+		if (get_int(c, v, "iterations", 1, 10000, &n))
+			return -1;
+		e->iterations = (int)n;
+	}
+	if ((v = ynode_get(root, "warmup_s")) && get_seconds(c, v, "warmup_s", 3600, &e->warmup_s))
+		return -1;
+
+	if ((v = ynode_get(root, "variants"))) {
+		if (want_kind(c, v, YNODE_SEQUENCE, "variants"))
+			return -1;
+		if (v->n == 0)
+			return err_at(c, v->line, v->col, "variants: the list is empty");
+		e->variants = xcalloc(v->n, sizeof(*e->variants));
+		for (size_t i = 0; i < v->n; i++) {
+			struct cfg_variant *var = &e->variants[e->n_variants++];
+			if (read_variant(c, v->items[i], var))
+				return -1;
+			for (size_t j = 0; j < i; j++)
+				if (!strcmp(e->variants[j].name, var->name))
+					return err_at(c, var->line, var->col,
+						      "variant name '%s' is used twice", var->name);
+		}
+	} else {
+		e->variants = xcalloc(1, sizeof(*e->variants));
+		e->variants[0] = (struct cfg_variant){xstrdup("running"), BOOT_LOCAL, root->line,
+						      root->col};
+		e->n_variants = 1;
+	}
+
+	if (!(v = ynode_get(root, "loads")))
+		return err_at(c, root->line, root->col, "the config needs 'loads:'");
+	if (want_kind(c, v, YNODE_SEQUENCE, "loads"))
+		return -1;
+	if (v->n == 0)
+		return err_at(c, v->line, v->col, "loads: the list is empty");
+	e->loads = xcalloc(v->n, sizeof(*e->loads));
+	bool measured = false;
+	for (size_t i = 0; i < v->n; i++) {
+		struct cfg_load *l = &e->loads[e->n_loads++];
+		if (read_load(c, v->items[i], l))
+			return -1;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(e->loads[j].name, l->name))
+				return err_at(c, l->line, l->col,
+					      "load name '%s' is used twice; give each load a name:",
+					      l->name);
+		measured |= l->role == ROLE_MEASURED;
+	}
+	if (!measured)
+		return err_at(c, v->line, v->col,
+			      "no load has role: measured, so nothing would end an iteration");
+	return 0;
+}
+
+struct experiment *config_parse(const char *name, const char *text, size_t len,
+				char *err, size_t errsz)
+{
+	struct ctx c = {name, err, errsz};
+	struct experiment *e;
+
+	if (len > MAX_CONFIG_BYTES) {
+		err_at(&c, 1, 1, "config is larger than 1 MiB (%zu bytes)", len);
+		return NULL;
+	}
+	struct ydoc *d = ydoc_parse(name, text, len, err, errsz);
+	if (!d)
+		return NULL;
+	e = xcalloc(1, sizeof(*e));
+	e->path = xstrdup(name);
+	e->text = xmalloc(len + 1);
+	memcpy(e->text, text, len);
+	e->text[len] = '\0';
+	if (read_experiment(&c, ydoc_root(d), e)) {
+		experiment_free(e);
+		e = NULL;
+	}
+	ydoc_free(d);
+	return e;
+}
+
+struct experiment *config_load(const char *path, char *err, size_t errsz)
+{
+	struct buf b = {0};
+	char chunk[65536];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		buf_append(&b, chunk, n);
+		if (b.len > MAX_CONFIG_BYTES)
+			break;
+	}
+	if (ferror(f)) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		fclose(f);
+		buf_free(&b);
+		return NULL;
+	}
+	fclose(f);
+	struct experiment *e = config_parse(path, buf_str(&b), b.len, err, errsz);
+	buf_free(&b);
+	return e;
+}
+
+static void free_settings(struct cfg_setting *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < s[i].n; j++)
+			free(s[i].values[j].text);
+		free(s[i].values);
+		free(s[i].key);
+	}
+	free(s);
+}
+
+void experiment_free(struct experiment *e)
+{
+	if (!e)
+		return;
+	for (size_t i = 0; i < e->n_loads; i++) {
+		free(e->loads[i].name);
+		free_settings(e->loads[i].params, e->loads[i].n_params);
+		free_settings(e->loads[i].sched, e->loads[i].n_sched);
+	}
+	free(e->loads);
+	for (size_t i = 0; i < e->n_variants; i++)
+		free(e->variants[i].name);
+	free(e->variants);
+	free(e->name);
+	free(e->description);
+	free(e->path);
+	free(e->text);
+	free(e);
+}

@@ -1,0 +1,89 @@
+/* A named experiment, read from YAML. Every error names file:line:col.
+ *
+ * Shape (keys in file order are kept; any list value under a load's params:
+ * or sched: is a matrix axis):
+ *   name: hackbench-cyclictest          (required, [A-Za-z0-9._-]+)
+ *   description: text
+ *   iterations: 5                       (1..10000, default 3)
+ *   warmup_s: 1                         (seconds before measured loads start)
+ *   variants: [{name: running, boot: local}]   (default: one local variant "running")
+ *   loads:
+ *     - name: hackbench                 (default: the tool name)
+ *       tool: hackbench                 (a driver in loads/registry.c)
+ *       role: background|measured       (default measured)
+ *       params: {groups: [2, 4], loops: 1000}
+ *       sched: {policy: other, nice: [0, 19], slice_us: 300, cpus: "0-1"}
+ *       timeout_s: 300                  (default 600)
+ *       repeat: true                    (background only)
+ */
+#ifndef SCHEDRIG_CONFIG_H
+#define SCHEDRIG_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "load.h"
+
+/* One scalar value as written, with its position. */
+struct cfg_value {
+	char *text;
+	int line, col;
+};
+
+/* One key under params: or sched:. n > 1 or is_axis: a matrix axis. */
+struct cfg_setting {
+	char *key;
+	bool is_axis;          /* written as a list */
+	struct cfg_value *values;
+	size_t n;
+	int line, col;         /* position of the key, for axis ordering */
+};
+
+enum load_role { ROLE_MEASURED, ROLE_BACKGROUND };
+
+struct cfg_load {
+	char *name;
+	const struct load_ops *ops;
+	enum load_role role;
+	struct cfg_setting *params;
+	size_t n_params;
+	struct cfg_setting *sched;
+	size_t n_sched;
+	double timeout_s;
+	bool repeat;
+	int line, col;
+};
+
+enum boot_kind { BOOT_LOCAL };
+
+struct cfg_variant {
+	char *name;
+	enum boot_kind boot;
+	int line, col;
+};
+
+struct experiment {
+	char *path;            /* as given on the command line */
+	char *text;            /* the whole file, as read */
+	char *name;
+	char *description;
+	int iterations;
+	double warmup_s;
+	struct cfg_variant *variants;
+	size_t n_variants;
+	struct cfg_load *loads;
+	size_t n_loads;
+};
+
+/* Read and validate the config at path (at most 1 MiB). Returns the
+ * experiment, or NULL with "path:line:col: message" in err. */
+struct experiment *config_load(const char *path, char *err, size_t errsz);
+/* The same for text already in memory; name stands for the file in messages. */
+struct experiment *config_parse(const char *name, const char *text, size_t len,
+				char *err, size_t errsz);
+void experiment_free(struct experiment *e);
+
+/* "role" names as written in configs and stored in the database. */
+const char *load_role_name(enum load_role r);
+
+#endif

@@ -1,0 +1,53 @@
+/* schedrig: a command table, as in git and perf. */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct command commands[] = {
+	{"run", cmd_run, "run a named experiment config and store every sample"},
+	{"list", cmd_list, "list the runs in a results database"},
+	{"show", cmd_show, "show one run: provenance, load instances, attributes, failures"},
+	{"compare", cmd_compare, "mmtests-style comparison tables of runs, variants or cells"},
+	{"report", cmd_report, "every table and the provenance of the chosen runs"},
+	{"export", cmd_export, "export samples as CSV or JSON"},
+	{"import", cmd_import, "import samples from an exported CSV file"},
+	{"check-config", cmd_check_config, "validate a config and print its plan summary"},
+	{"loads", cmd_loads, "list the load drivers with their parameters and metrics"},
+	{"load", cmd_load, "run a built-in load (tcp-rr, wakeup-lat, ...)"},
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: schedrig COMMAND [ARGS...]   (schedrig COMMAND --help for details)\n\n", f);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-13s %s\n", commands[i].name, commands[i].help);
+}
+
+int main(int argc, char **argv)
+{
+	/* Numbers are parsed and printed in the C locale, whatever LANG says. */
+	setlocale(LC_ALL, "C");
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "schedrig: unknown command '%s'\n\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

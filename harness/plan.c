@@ -1,0 +1,159 @@
+#include "plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct axis {
+	const struct cfg_load *load;
+	const struct cfg_setting *setting;
+	bool is_sched;
+};
+
+static int axis_cmp(const void *a, const void *b)
+{
+	const struct axis *x = a, *y = b;
+	if (x->setting->line != y->setting->line)
+		return x->setting->line < y->setting->line ? -1 : 1;
+	return (x->setting->col > y->setting->col) - (x->setting->col < y->setting->col);
+}
+
+/* The value the cell uses for a setting: the axis position for axes, the
+ * single value otherwise. */
+static const char *setting_value(const struct cfg_setting *s, const struct axis *axes,
+				 size_t n_axes, const size_t *pos)
+{
+	for (size_t a = 0; a < n_axes; a++)
+		if (axes[a].setting == s)
+			return s->values[pos[a]].text;
+	return s->values[0].text;
+}
+
+static int build_instance(const struct experiment *e, const struct cfg_load *l,
+			  const struct axis *axes, size_t n_axes, const size_t *pos,
+			  struct plan_instance *pi, char *err, size_t errsz)
+{
+	const struct load_ops *ops = l->ops;
+	char msg[512];
+
+	pi->load = l;
+	pi->values = xcalloc(ops->n_params ? ops->n_params : 1, sizeof(*pi->values));
+	for (size_t i = 0; i < ops->n_params; i++) {
+		pi->values[i].name = ops->params[i].name;
+		pi->values[i].value = ops->params[i].default_value;
+		for (size_t k = 0; k < l->n_params; k++)
+			if (!strcmp(l->params[k].key, ops->params[i].name))
+				pi->values[i].value = setting_value(&l->params[k], axes, n_axes, pos);
+	}
+	pi->params = (struct params){ops->n_params, pi->values};
+
+	for (size_t k = 0; k < l->n_sched; k++) {
+		const char *v = setting_value(&l->sched[k], axes, n_axes, pos);
+		if (sched_req_set(&pi->sched, l->sched[k].key, v, msg, sizeof(msg)))
+			goto out_fail;
+	}
+	if (sched_req_check(&pi->sched, msg, sizeof(msg)))
+		goto out_fail;
+	sched_req_render(&pi->sched, pi->sched_text, sizeof(pi->sched_text));
+	if (ops->build_argv(&pi->params, &pi->argv, msg, sizeof(msg)))
+		goto out_fail;
+	return 0;
+
+out_fail:
+	snprintf(err, errsz, "%s:%d:%d: load %s: %s", e->path, l->line, l->col, l->name, msg);
+	return -1;
+}
+
+static char *cell_name(const struct axis *axes, size_t n_axes, const size_t *pos)
+{
+	struct buf b = {0};
+	if (!n_axes)
+		return xstrdup("default");
+	for (size_t a = 0; a < n_axes; a++)
+		buf_printf(&b, "%s%s.%s=%s", a ? "," : "", axes[a].load->name, axes[a].setting->key,
+			   axes[a].setting->values[pos[a]].text);
+	return b.data;
+}
+
+int plan_build(const struct experiment *e, struct plan *p, char *err, size_t errsz)
+{
+	struct axis *axes = NULL;
+	size_t n_axes = 0, n_cells = 1;
+	int rc = -1;
+
+	memset(p, 0, sizeof(*p));
+	for (size_t i = 0; i < e->n_loads; i++) {
+		const struct cfg_load *l = &e->loads[i];
+		for (int sched = 0; sched < 2; sched++) {
+			const struct cfg_setting *s = sched ? l->sched : l->params;
+			size_t n = sched ? l->n_sched : l->n_params;
+			for (size_t k = 0; k < n; k++) {
+				if (!s[k].is_axis)
+					continue;
+				axes = xrealloc(axes, (n_axes + 1) * sizeof(*axes));
+				axes[n_axes++] = (struct axis){l, &s[k], sched};
+				n_cells *= s[k].n;
+				if (n_cells > PLAN_MAX_CELLS) {
+					snprintf(err, errsz,
+						 "%s:%d:%d: the matrix has more than %d cells",
+						 e->path, s[k].line, s[k].col, PLAN_MAX_CELLS);
+					goto out;
+				}
+			}
+		}
+	}
+	qsort(axes, n_axes, sizeof(*axes), axis_cmp);
+
+	size_t *pos = xcalloc(n_axes + 1, sizeof(*pos));
+	p->cells = xcalloc(n_cells, sizeof(*p->cells));
+	p->n_axes = n_axes;
+	for (size_t c = 0; c < n_cells; c++) {
+		/* Odometer: the last axis varies fastest. */
+		size_t rest = c;
+		for (size_t a = n_axes; a-- > 0;) {
+			pos[a] = rest % axes[a].setting->n;
+			rest /= axes[a].setting->n;
+		}
+		struct plan_cell *cell = &p->cells[p->n_cells++];
+		cell->name = cell_name(axes, n_axes, pos);
+		cell->inst = xcalloc(e->n_loads, sizeof(*cell->inst));
+		for (size_t i = 0; i < e->n_loads; i++) {
+			cell->n_inst++;
+			if (build_instance(e, &e->loads[i], axes, n_axes, pos, &cell->inst[i], err,
+					   errsz)) {
+				free(pos);
+				goto out;
+			}
+		}
+	}
+	free(pos);
+	rc = 0;
+out:
+	free(axes);
+	if (rc)
+		plan_free(p);
+	return rc;
+}
+
+void plan_free(struct plan *p)
+{
+	for (size_t c = 0; c < p->n_cells; c++) {
+		for (size_t i = 0; i < p->cells[c].n_inst; i++) {
+			free(p->cells[c].inst[i].values);
+			argv_free(&p->cells[c].inst[i].argv);
+		}
+		free(p->cells[c].inst);
+		free(p->cells[c].name);
+	}
+	free(p->cells);
+	memset(p, 0, sizeof(*p));
+}
+
+bool plan_uses_latency_nice(const struct plan *p)
+{
+	for (size_t c = 0; c < p->n_cells; c++)
+		for (size_t i = 0; i < p->cells[c].n_inst; i++)
+			if (p->cells[c].inst[i].sched.has_latency_nice)
+				return true;
+	return false;
+}

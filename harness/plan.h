@@ -1,0 +1,46 @@
+/* Matrix expansion: an experiment's loads, with every list value under
+ * params: or sched: as an axis, become cells — the cartesian product of all
+ * axes in file order (the first axis written varies slowest). Each cell holds
+ * one instance per load with resolved parameters, scheduling attributes and
+ * the exact argv. */
+#ifndef SCHEDRIG_PLAN_H
+#define SCHEDRIG_PLAN_H
+
+#include <stddef.h>
+
+#include "config.h"
+#include "schedattr.h"
+
+#define PLAN_MAX_CELLS 10000
+
+struct plan_instance {
+	const struct cfg_load *load;
+	struct params params;       /* every driver parameter, defaults applied */
+	struct param_value *values; /* storage behind params */
+	struct sched_req sched;
+	char sched_text[256];       /* sched_req_render of sched */
+	struct argv argv;           /* argv[0] "schedrig" for built-in loads */
+};
+
+struct plan_cell {
+	char *name;                 /* "hackbench.nice=19,cyclictest.slice_us=100"; "default" without axes */
+	struct plan_instance *inst; /* one per load, config order */
+	size_t n_inst;
+};
+
+struct plan {
+	struct plan_cell *cells;
+	size_t n_cells;
+	size_t n_axes;
+};
+
+/* Expand e into p. Returns 0, or -1 with "file:line:col: message" in err
+ * (more than PLAN_MAX_CELLS cells, an invalid attribute combination such as
+ * priority without fifo, or a driver refusing its parameters). */
+int plan_build(const struct experiment *e, struct plan *p, char *err, size_t errsz);
+void plan_free(struct plan *p);
+
+/* true when any instance of the plan requests latency_nice. */
+bool plan_uses_latency_nice(const struct plan *p);
+
+#endif

@@ -1,0 +1,53 @@
+#include "provenance.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+static void read_first_line(const char *path, char *dst, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	dst[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(dst, (int)size, f))
+		dst[strcspn(dst, "\n")] = '\0';
+	fclose(f);
+}
+
+static void read_cpu_model(char *dst, size_t size)
+{
+	char line[512];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	dst[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10))
+			continue;
+		char *colon = strchr(line, ':');
+		if (colon) {
+			colon++;
+			while (*colon == ' ' || *colon == '\t')
+				colon++;
+			colon[strcspn(colon, "\n")] = '\0';
+			snprintf(dst, size, "%s", colon);
+		}
+		break;
+	}
+	fclose(f);
+}
+
+void provenance_read(struct provenance *p)
+{
+	struct utsname u;
+	memset(p, 0, sizeof(*p));
+	if (uname(&u) == 0) {
+		snprintf(p->host, sizeof(p->host), "%s", u.nodename);
+		snprintf(p->kernel_release, sizeof(p->kernel_release), "%s", u.release);
+	}
+	read_first_line("/proc/cmdline", p->kernel_cmdline, sizeof(p->kernel_cmdline));
+	read_cpu_model(p->cpu_model, sizeof(p->cpu_model));
+	p->cpu_count = (int)sysconf(_SC_NPROCESSORS_ONLN);
+}

@@ -1,0 +1,498 @@
+#include "runner.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "store.h"
+
+static int sig_fd = -1;
+static int interrupt_sig;
+
+/* Runtime state of one load of the cell. */
+struct slot {
+	const struct plan_instance *pi;
+	bool background;
+	size_t result;      /* index into the iteration's results */
+	int repetition;
+	pid_t pid;          /* running process (and process group); 0 when none */
+	int out_fd, err_fd; /* -1 when closed */
+	int64_t deadline_ns;
+	int64_t kill_at_ns; /* SIGKILL the group at this time; 0 unset */
+	bool stop_sent, timed_out, started;
+};
+
+const char *inst_state_name(enum inst_state s)
+{
+	switch (s) {
+	case INST_OK:
+		return "ok";
+	case INST_FAILED:
+		return "failed";
+	case INST_TIMEOUT:
+		return "timeout";
+	case INST_STOPPED:
+		return "stopped";
+	case INST_INTERRUPTED:
+		return "interrupted";
+	}
+	return "?";
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int runner_init(char *err, size_t errsz)
+{
+	sigset_t set;
+
+	if (sig_fd >= 0)
+		return 0;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) ||
+	    (sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
+		snprintf(err, errsz, "cannot set up signal handling: %s", strerror(errno));
+		return -1;
+	}
+	/* Orphaned grandchildren of loads are re-parented to the rig, so
+	 * nothing a load started can outlive the iteration unnoticed. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	return 0;
+}
+
+int runner_interrupt_signal(void)
+{
+	return interrupt_sig;
+}
+
+/* In the forked child: never returns. Reports a failed step through
+ * status_fd as "step\0errno" and exits 127. */
+static void child_exec(const struct plan_instance *pi, char *const *argv, int out_fd, int err_fd,
+		       int status_fd, pid_t rig)
+{
+	const char *what = "exec";
+	sigset_t none;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != rig)
+		_exit(127);
+	int null_fd = open("/dev/null", O_RDONLY);
+	if (null_fd >= 0)
+		dup2(null_fd, 0);
+	dup2(out_fd, 1);
+	dup2(err_fd, 2);
+	if (sched_apply_self(&pi->sched, &what) == 0) {
+		execvp(argv[0], argv);
+		what = "exec";
+	}
+	int e = errno;
+	char msg[64];
+	int n = snprintf(msg, sizeof(msg), "%s", what) + 1;
+	memcpy(msg + n, &e, sizeof(e));
+	if (write(status_fd, msg, (size_t)n + sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+static struct inst_result *new_result(struct iteration_result *res, const struct plan_instance *pi,
+				      int repetition, size_t *index)
+{
+	res->r = xrealloc(res->r, (res->n + 1) * sizeof(*res->r));
+	struct inst_result *r = &res->r[res->n];
+	memset(r, 0, sizeof(*r));
+	r->pi = pi;
+	r->repetition = repetition;
+	*index = res->n++;
+	return r;
+}
+
+/* Start the slot's load; on a start failure the result is final (FAILED). */
+static void start_slot(struct slot *s, struct iteration_result *res, const char *self_exe)
+{
+	const struct plan_instance *pi = s->pi;
+	struct inst_result *r = new_result(res, pi, s->repetition, &s->result);
+	int out[2] = {-1, -1}, errp[2] = {-1, -1}, st[2] = {-1, -1};
+	char perr[256];
+
+	s->started = true;
+	s->stop_sent = s->timed_out = false;
+	s->kill_at_ns = 0;
+	r->start_ns = mono_ns();
+	r->state = INST_FAILED;
+	if (pi->load->ops->prepare && pi->load->ops->prepare(&pi->params, perr, sizeof(perr))) {
+		snprintf(r->reason, sizeof(r->reason), "%s", perr);
+		r->end_ns = r->start_ns;
+		return;
+	}
+	if (pipe2(out, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) || pipe2(st, O_CLOEXEC)) {
+		snprintf(r->reason, sizeof(r->reason), "pipe: %s", strerror(errno));
+		goto out_close;
+	}
+	/* argv[0] "schedrig" means this very binary (built-in loads). */
+	char **argv = pi->argv.v;
+	char *saved0 = argv[0];
+	if (!strcmp(argv[0], "schedrig"))
+		argv[0] = (char *)self_exe;
+	pid_t rig = getpid();
+	pid_t pid = fork();
+	if (pid == 0)
+		child_exec(pi, argv, out[1], errp[1], st[1], rig);
+	argv[0] = saved0;
+	if (pid < 0) {
+		snprintf(r->reason, sizeof(r->reason), "fork: %s", strerror(errno));
+		goto out_close;
+	}
+	setpgid(pid, pid);
+	close(out[1]);
+	close(errp[1]);
+	close(st[1]);
+	out[1] = errp[1] = st[1] = -1;
+
+	char msg[64 + sizeof(int)];
+	ssize_t n;
+	while ((n = read(st[0], msg, sizeof(msg))) < 0 && errno == EINTR)
+		;
+	if (n > 0) {
+		int e = 0;
+		size_t len = strnlen(msg, (size_t)n);
+		if (len + 1 + sizeof(e) <= (size_t)n)
+			memcpy(&e, msg + len + 1, sizeof(e));
+		snprintf(r->reason, sizeof(r->reason), "%s %s: %s",
+			 !strcmp(msg, "exec") ? "cannot run" : msg, pi->argv.v[0], strerror(e));
+		int status;
+		waitpid(pid, &status, 0);
+		r->end_ns = mono_ns();
+		goto out_close;
+	}
+	close(st[0]);
+	st[0] = -1;
+	r->pid = s->pid = pid;
+	r->state = INST_OK;
+	s->out_fd = out[0];
+	s->err_fd = errp[0];
+	fcntl(s->out_fd, F_SETFL, O_NONBLOCK);
+	fcntl(s->err_fd, F_SETFL, O_NONBLOCK);
+	s->deadline_ns = r->start_ns + (int64_t)(pi->load->timeout_s * 1e9);
+	sched_read_back(pid, r->applied, sizeof(r->applied));
+	return;
+
+out_close:
+	for (int i = 0; i < 2; i++) {
+		if (out[i] >= 0)
+			close(out[i]);
+		if (errp[i] >= 0)
+			close(errp[i]);
+		if (st[i] >= 0)
+			close(st[i]);
+	}
+	if (!r->end_ns)
+		r->end_ns = mono_ns();
+}
+
+/* Read what is available; close the fd at EOF. */
+static void drain(int *fd, struct buf *b)
+{
+	char chunk[65536];
+	while (*fd >= 0) {
+		ssize_t n = read(*fd, chunk, sizeof(chunk));
+		if (n > 0) {
+			buf_append(b, chunk, (size_t)n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;
+		close(*fd);
+		*fd = -1;
+	}
+}
+
+static void close_slot_fds(struct slot *s)
+{
+	if (s->out_fd >= 0)
+		close(s->out_fd);
+	if (s->err_fd >= 0)
+		close(s->err_fd);
+	s->out_fd = s->err_fd = -1;
+}
+
+/* The slot's process has been reaped with status: make its result final. */
+static void finish_slot(struct slot *s, struct iteration_result *res, int status,
+			const struct rusage *ru)
+{
+	struct inst_result *r = &res->r[s->result];
+
+	drain(&s->out_fd, &r->out);
+	drain(&s->err_fd, &r->err);
+	close_slot_fds(s);
+	/* Whatever the load left in its process group goes with it. */
+	kill(-s->pid, SIGKILL);
+	r->end_ns = mono_ns();
+	r->ru = *ru;
+	r->exited = WIFEXITED(status);
+	r->exit_code = r->exited ? WEXITSTATUS(status) : 0;
+	r->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	if (s->timed_out) {
+		r->state = INST_TIMEOUT;
+		snprintf(r->reason, sizeof(r->reason), "killed after timeout_s=%g",
+			 s->pi->load->timeout_s);
+	} else if (interrupt_sig) {
+		r->state = INST_INTERRUPTED;
+		snprintf(r->reason, sizeof(r->reason), "the rig was interrupted by %s",
+			 strsignal(interrupt_sig));
+	} else if (s->stop_sent) {
+		r->state = INST_STOPPED;
+	} else if (r->exited && r->exit_code == 0) {
+		r->state = INST_OK;
+	} else {
+		r->state = INST_FAILED;
+		if (r->exited)
+			snprintf(r->reason, sizeof(r->reason), "exit status %d", r->exit_code);
+		else
+			snprintf(r->reason, sizeof(r->reason), "killed by signal %d (%s)",
+				 r->term_signal, strsignal(r->term_signal));
+	}
+	s->pid = 0;
+}
+
+static void signal_slot(struct slot *s, int sig, int64_t kill_at_ns)
+{
+	if (!s->pid)
+		return;
+	kill(-s->pid, sig);
+	if (sig == SIGCONT || sig == SIGKILL)
+		return;
+	kill(-s->pid, SIGCONT); /* a stopped (SIGSTOP) load must see it */
+	if (!s->kill_at_ns || kill_at_ns < s->kill_at_ns)
+		s->kill_at_ns = kill_at_ns;
+}
+
+/* Kill every remaining descendant: those listed as our children (the
+ * subreaper collects orphans), repeatedly until none is left. */
+static void sweep_children(void)
+{
+	for (int round = 0; round < 50; round++) {
+		char path[64], line[4096];
+		bool any = false;
+		snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+		FILE *f = fopen(path, "r");
+		if (f) {
+			if (fgets(line, sizeof(line), f)) {
+				char *save = NULL;
+				for (char *t = strtok_r(line, " \n", &save); t;
+				     t = strtok_r(NULL, " \n", &save)) {
+					long long pid;
+					if (parse_ll(t, &pid) && pid > 0) {
+						kill((pid_t)pid, SIGKILL);
+						any = true;
+					}
+				}
+			}
+			fclose(f);
+		}
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			any = true;
+		if (!any)
+			return;
+		usleep(10000);
+	}
+}
+
+static bool any_running(const struct slot *slots, size_t n, bool background)
+{
+	for (size_t i = 0; i < n; i++)
+		if (slots[i].pid && slots[i].background == background)
+			return true;
+	return false;
+}
+
+static void reap(struct slot *slots, size_t n, struct iteration_result *res, bool restart,
+		 const char *self_exe)
+{
+	int status;
+	struct rusage ru;
+	pid_t pid;
+
+	while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
+		for (size_t i = 0; i < n; i++) {
+			struct slot *s = &slots[i];
+			if (s->pid != pid)
+				continue;
+			finish_slot(s, res, status, &ru);
+			if (restart && s->background && s->pi->load->repeat) {
+				s->repetition++;
+				start_slot(s, res, self_exe);
+			}
+		}
+	}
+}
+
+static void handle_signals(struct slot *slots, size_t n, struct iteration_result *res,
+			   bool restart, const char *self_exe)
+{
+	struct signalfd_siginfo si;
+	while (read(sig_fd, &si, sizeof(si)) == sizeof(si)) {
+		int sig = (int)si.ssi_signo;
+		if (sig == SIGCHLD)
+			continue;
+		if (!interrupt_sig) {
+			interrupt_sig = sig;
+			int64_t at = mono_ns() + (int64_t)(2 * 1e9);
+			for (size_t i = 0; i < n; i++)
+				signal_slot(&slots[i], SIGTERM, at);
+		}
+		/* A second signal does not abandon the cleanup under way. */
+	}
+	reap(slots, n, res, restart, self_exe);
+}
+
+int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const char *self_exe,
+			 struct iteration_result *res, char *err, size_t errsz)
+{
+	struct slot *slots = xcalloc(cell->n_inst, sizeof(*slots));
+	size_t n = cell->n_inst;
+	bool measured_started = false, stopping = false, has_background = false;
+
+	if (sig_fd < 0) {
+		free(slots);
+		snprintf(err, errsz, "runner_init was not called");
+		return -1;
+	}
+	memset(res, 0, sizeof(*res));
+	store_now(res->started_at, sizeof(res->started_at));
+	for (size_t i = 0; i < n; i++) {
+		slots[i] = (struct slot){.pi = &cell->inst[i], .out_fd = -1, .err_fd = -1};
+		slots[i].background = cell->inst[i].load->role == ROLE_BACKGROUND;
+		has_background |= slots[i].background;
+	}
+	for (size_t i = 0; i < n && !interrupt_sig; i++)
+		if (slots[i].background)
+			start_slot(&slots[i], res, self_exe);
+	int64_t measured_at = mono_ns() + (has_background ? (int64_t)(warmup_s * 1e9) : 0);
+
+	for (;;) {
+		int64_t now = mono_ns();
+		if (!measured_started && !interrupt_sig && now >= measured_at) {
+			for (size_t i = 0; i < n; i++)
+				if (!slots[i].background)
+					start_slot(&slots[i], res, self_exe);
+			measured_started = true;
+		}
+		bool measured_done = measured_started && !any_running(slots, n, false);
+		if ((measured_done || interrupt_sig) && !stopping) {
+			stopping = true;
+			for (size_t i = 0; i < n; i++) {
+				if (!slots[i].background || !slots[i].pid)
+					continue;
+				slots[i].stop_sent = true;
+				signal_slot(&slots[i], slots[i].pi->load->ops->stop_signal,
+					    now + (int64_t)(RUNNER_GRACE_S * 1e9));
+			}
+		}
+		if ((measured_done || interrupt_sig) && !any_running(slots, n, true) &&
+		    !any_running(slots, n, false))
+			break;
+
+		/* Deadlines: timeouts, SIGKILL after the grace period, warm-up end. */
+		int64_t next = now + 1000000000;
+		if (!measured_started && measured_at < next)
+			next = measured_at;
+		for (size_t i = 0; i < n; i++) {
+			struct slot *s = &slots[i];
+			if (!s->pid)
+				continue;
+			if (now >= s->deadline_ns && !s->timed_out) {
+				s->timed_out = true;
+				kill(-s->pid, SIGKILL);
+			}
+			if (s->kill_at_ns && now >= s->kill_at_ns) {
+				kill(-s->pid, SIGKILL);
+				s->kill_at_ns = 0;
+			}
+			if (!s->timed_out && s->deadline_ns < next)
+				next = s->deadline_ns;
+			if (s->kill_at_ns && s->kill_at_ns < next)
+				next = s->kill_at_ns;
+		}
+
+		struct pollfd pfd[1 + 2 * 64];
+		struct buf *target[1 + 2 * 64];
+		int *fdp[1 + 2 * 64];
+		nfds_t np = 0;
+		pfd[np++] = (struct pollfd){.fd = sig_fd, .events = POLLIN};
+		for (size_t i = 0; i < n && np + 2 <= sizeof(pfd) / sizeof(pfd[0]); i++) {
+			struct slot *s = &slots[i];
+			if (!s->pid)
+				continue;
+			struct inst_result *r = &res->r[s->result];
+			if (s->out_fd >= 0) {
+				target[np] = &r->out;
+				fdp[np] = &s->out_fd;
+				pfd[np++] = (struct pollfd){.fd = s->out_fd, .events = POLLIN};
+			}
+			if (s->err_fd >= 0) {
+				target[np] = &r->err;
+				fdp[np] = &s->err_fd;
+				pfd[np++] = (struct pollfd){.fd = s->err_fd, .events = POLLIN};
+			}
+		}
+		int64_t wait_ms = (next - now) / 1000000 + 1;
+		if (wait_ms < 0)
+			wait_ms = 0;
+		int rc = poll(pfd, np, (int)wait_ms);
+		if (rc < 0 && errno != EINTR) {
+			snprintf(err, errsz, "poll: %s", strerror(errno));
+			break;
+		}
+		for (nfds_t k = 1; rc > 0 && k < np; k++)
+			if (pfd[k].revents)
+				drain(fdp[k], target[k]);
+		bool restart = measured_started && !stopping && !interrupt_sig;
+		handle_signals(slots, n, res, restart, self_exe);
+	}
+
+	for (size_t i = 0; i < n; i++) {
+		if (slots[i].pid) {
+			kill(-slots[i].pid, SIGKILL);
+			close_slot_fds(&slots[i]);
+		}
+	}
+	sweep_children();
+	store_now(res->ended_at, sizeof(res->ended_at));
+	res->interrupted = interrupt_sig != 0;
+	free(slots);
+	return 0;
+}
+
+void iteration_result_free(struct iteration_result *res)
+{
+	for (size_t i = 0; i < res->n; i++) {
+		buf_free(&res->r[i].out);
+		buf_free(&res->r[i].err);
+	}
+	free(res->r);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,75 @@
+/* The runner: starts one cell's competing loads with their scheduling
+ * attributes, each in its own process group, captures stdout and stderr in
+ * full, enforces timeouts, stops background loads when the measured ones end,
+ * and leaves no process behind.
+ *
+ * Lifecycle of one iteration: background loads start first; measured loads
+ * start warmup_s later; when every measured load has exited, each background
+ * load gets its driver's stop signal, a grace period (RUNNER_GRACE_S), then
+ * SIGKILL of its process group. A background load with repeat: true is
+ * restarted while measured loads still run; each run is one repetition.
+ * SIGINT/SIGTERM/SIGHUP are taken through a signalfd: the iteration's loads
+ * are stopped and the result is marked interrupted. */
+#ifndef SCHEDRIG_RUNNER_H
+#define SCHEDRIG_RUNNER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "plan.h"
+#include "util.h"
+
+#define RUNNER_GRACE_S 5.0
+
+enum inst_state {
+	INST_OK,          /* exited 0 (parse still decides) */
+	INST_FAILED,      /* could not start, exit status != 0, or killed by a signal */
+	INST_TIMEOUT,     /* killed at timeout_s */
+	INST_STOPPED,     /* background load ended by the rig's stop signal */
+	INST_INTERRUPTED, /* the rig was interrupted */
+};
+
+/* "ok", "failed", "timeout", "stopped", "interrupted" */
+const char *inst_state_name(enum inst_state s);
+
+/* What one started (or failed to start) load instance left behind. */
+struct inst_result {
+	const struct plan_instance *pi;
+	int repetition;
+	pid_t pid;               /* 0 when it never started */
+	char applied[256];       /* sched_read_back after exec; "" when unknown */
+	struct buf out, err;     /* complete stdout and stderr */
+	enum inst_state state;
+	char reason[256];        /* why a failure is a failure */
+	bool exited;
+	int exit_code;
+	int term_signal;
+	int64_t start_ns, end_ns; /* CLOCK_MONOTONIC */
+	struct rusage ru;        /* of the instance's process tree (wait4) */
+};
+
+struct iteration_result {
+	struct inst_result *r;
+	size_t n;
+	bool interrupted;
+	char started_at[32], ended_at[32];
+};
+
+/* Prepare the process to run loads: block SIGCHLD/SIGINT/SIGTERM/SIGHUP into
+ * a signalfd, become a child subreaper (orphaned grandchildren come back to
+ * us to be killed). Returns 0 or -1 with err. */
+int runner_init(char *err, size_t errsz);
+/* The signal that interrupted the rig (SIGINT, SIGTERM, SIGHUP) or 0. */
+int runner_interrupt_signal(void);
+
+/* Run one iteration of cell. self_exe replaces argv[0] "schedrig" of built-in
+ * loads. On return every process of the iteration has been reaped. Returns 0
+ * (res filled, possibly with failures or interrupted) or -1 when the rig
+ * itself failed (err). */
+int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const char *self_exe,
+			 struct iteration_result *res, char *err, size_t errsz);
+void iteration_result_free(struct iteration_result *res);
+
+#endif

@@ -1,0 +1,136 @@
+#include "samples.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+const char *better_name(enum better b)
+{
+	return b == BETTER_HIGHER ? "higher" : "lower";
+}
+
+int better_parse(const char *s)
+{
+	if (!strcmp(s, "higher"))
+		return BETTER_HIGHER;
+	if (!strcmp(s, "lower"))
+		return BETTER_LOWER;
+	return -1;
+}
+
+void sample_vec_add(struct sample_vec *s, const char *metric, const char *unit,
+		    enum better better, const char *op, double value)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 16;
+		s->v = xrealloc(s->v, s->cap * sizeof(*s->v));
+	}
+	struct sample *x = &s->v[s->n++];
+	x->metric = metric;
+	x->unit = unit;
+	x->better = better;
+	snprintf(x->op, sizeof(x->op), "%s", op ? op : "");
+	x->value = value;
+}
+
+void sample_vec_free(struct sample_vec *s)
+{
+	free(s->v);
+	s->v = NULL;
+	s->n = s->cap = 0;
+}
+
+/* Open-addressing hash set of strings (FNV-1a), so a million rows with a
+ * handful of distinct names cost one copy of each name. */
+struct strpool {
+	char **slots;
+	size_t cap, n;
+};
+
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static void pool_grow(struct strpool *p)
+{
+	size_t cap = p->cap ? p->cap * 2 : 64;
+	char **slots = xcalloc(cap, sizeof(*slots));
+	for (size_t i = 0; i < p->cap; i++) {
+		if (!p->slots[i])
+			continue;
+		size_t j = fnv1a(p->slots[i]) & (cap - 1);
+		while (slots[j])
+			j = (j + 1) & (cap - 1);
+		slots[j] = p->slots[i];
+	}
+	free(p->slots);
+	p->slots = slots;
+	p->cap = cap;
+}
+
+static const char *pool_intern(struct strpool *p, const char *s)
+{
+	if (!s)
+		s = "";
+	if ((p->n + 1) * 2 > p->cap)
+		pool_grow(p);
+	size_t j = fnv1a(s) & (p->cap - 1);
+	while (p->slots[j]) {
+		if (!strcmp(p->slots[j], s))
+			return p->slots[j];
+		j = (j + 1) & (p->cap - 1);
+	}
+	p->slots[j] = xstrdup(s);
+	p->n++;
+	return p->slots[j];
+}
+
+void sample_table_init(struct sample_table *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->pool = xcalloc(1, sizeof(*t->pool));
+}
+
+const char *sample_table_intern(struct sample_table *t, const char *s)
+{
+	return pool_intern(t->pool, s);
+}
+
+void sample_table_add(struct sample_table *t, const struct sample_row *row)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 256;
+		t->rows = xrealloc(t->rows, t->cap * sizeof(*t->rows));
+	}
+	struct sample_row *r = &t->rows[t->n++];
+	*r = *row;
+	r->run = pool_intern(t->pool, row->run);
+	r->variant = pool_intern(t->pool, row->variant);
+	r->cell = pool_intern(t->pool, row->cell);
+	r->load = pool_intern(t->pool, row->load);
+	r->metric = pool_intern(t->pool, row->metric);
+	r->unit = pool_intern(t->pool, row->unit);
+	r->op = pool_intern(t->pool, row->op);
+}
+
+void sample_table_free(struct sample_table *t)
+{
+	if (t->pool) {
+		for (size_t i = 0; i < t->pool->cap; i++)
+			free(t->pool->slots[i]);
+		free(t->pool->slots);
+		free(t->pool);
+	}
+	free(t->rows);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,696 @@
+/* SQLite access for the results database. Schema: results-schema/schema.sql. */
+#include "store.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define SCHEMA_VERSION 1
+#define BUSY_TIMEOUT_MS 30000
+
+static const char schema_sql[] =
+#include "schema.inc"
+	;
+
+struct store {
+	sqlite3 *db;
+};
+
+static int fail(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errsz, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errsz, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int db_fail(struct store *s, char *err, size_t errsz, const char *what)
+{
+	return fail(err, errsz, "%s: %s", what, sqlite3_errmsg(s->db));
+}
+
+void store_now(char *dst, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(dst, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* BEGIN IMMEDIATE, retried with backoff while another writer holds the lock
+ * longer than the busy timeout. */
+static int begin_immediate(struct store *s, char *err, size_t errsz)
+{
+	useconds_t delay_us = 10000;
+	for (int attempt = 0; attempt < 20; attempt++) {
+		int rc = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			return 0;
+		if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+			break;
+		usleep(delay_us);
+		if (delay_us < 1000000)
+			delay_us *= 2;
+	}
+	return db_fail(s, err, errsz, "cannot start a transaction");
+}
+
+static int commit(struct store *s, char *err, size_t errsz)
+{
+	if (sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+		return 0;
+	db_fail(s, err, errsz, "cannot commit");
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+static void rollback(struct store *s)
+{
+	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static int user_version(struct store *s, int *v)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	int rc = sqlite3_step(st);
+	*v = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+static int migrate(struct store *s, const char *path, char *err, size_t errsz)
+{
+	int v;
+	if (begin_immediate(s, err, errsz))
+		return -1;
+	if (user_version(s, &v)) {
+		rollback(s);
+		return db_fail(s, err, errsz, path);
+	}
+	if (v > SCHEMA_VERSION) {
+		rollback(s);
+		return fail(err, errsz, "%s: schema version %d is newer than this schedrig's (%d)",
+			    path, v, SCHEMA_VERSION);
+	}
+	if (v < SCHEMA_VERSION) {
+		char *msg = NULL;
+		if (sqlite3_exec(s->db, schema_sql, NULL, NULL, &msg) != SQLITE_OK) {
+			fail(err, errsz, "%s: cannot create schema: %s", path, msg ? msg : "?");
+			sqlite3_free(msg);
+			rollback(s);
+			return -1;
+		}
+		char pragma[64];
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", SCHEMA_VERSION);
+		if (sqlite3_exec(s->db, pragma, NULL, NULL, NULL) != SQLITE_OK) {
+			rollback(s);
+			return db_fail(s, err, errsz, path);
+		}
+	}
+	return commit(s, err, errsz);
+}
+
+int store_open(const char *path, bool readonly, struct store **out, char *err, size_t errsz)
+{
+	struct store *s = xcalloc(1, sizeof(*s));
+	int flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+
+	if (readonly && access(path, F_OK) != 0) {
+		free(s);
+		return fail(err, errsz, "%s: no such results database", path);
+	}
+	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+		fail(err, errsz, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+		sqlite3_close(s->db);
+		free(s);
+		return -1;
+	}
+	/* The busy timeout comes before any other statement. */
+	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	if (!readonly && sqlite3_db_readonly(s->db, "main") == 1) {
+		fail(err, errsz, "%s: the results database is not writable", path);
+		goto out_fail;
+	}
+	if (!readonly) {
+		if (sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK) {
+			db_fail(s, err, errsz, path);
+			goto out_fail;
+		}
+		sqlite3_exec(s->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
+		if (migrate(s, path, err, errsz))
+			goto out_fail;
+	} else {
+		int v;
+		if (user_version(s, &v) || v != SCHEMA_VERSION) {
+			fail(err, errsz, "%s: not a schedrig results database (schema version %d)", path,
+			     v);
+			goto out_fail;
+		}
+	}
+	sqlite3_exec(s->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	*out = s;
+	return 0;
+
+out_fail:
+	sqlite3_close(s->db);
+	free(s);
+	return -1;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	sqlite3_close(s->db);
+	free(s);
+}
+
+sqlite3 *store_db(struct store *s)
+{
+	return s->db;
+}
+
+/* Prepare, bind by the types in spec, step once. spec: one letter per
+ * argument: t text (NULL allowed), i int, I int64, d double (NaN → NULL),
+ * b blob (pointer, size_t length). */
+static int exec_bound(struct store *s, const char *sql, const char *spec, ...)
+{
+	sqlite3_stmt *st;
+	va_list ap;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	va_start(ap, spec);
+	for (int i = 0; spec[i]; i++) {
+		int col = i + 1;
+		switch (spec[i]) {
+		case 't':
+			sqlite3_bind_text(st, col, va_arg(ap, const char *), -1, SQLITE_TRANSIENT);
+			break;
+		case 'i':
+			sqlite3_bind_int(st, col, va_arg(ap, int));
+			break;
+		case 'I':
+			sqlite3_bind_int64(st, col, va_arg(ap, int64_t));
+			break;
+		case 'd': {
+			double d = va_arg(ap, double);
+			if (isnan(d))
+				sqlite3_bind_null(st, col);
+			else
+				sqlite3_bind_double(st, col, d);
+			break;
+		}
+		case 'b': {
+			const void *p = va_arg(ap, const void *);
+			size_t n = va_arg(ap, size_t);
+			sqlite3_bind_blob64(st, col, p ? p : "", n, SQLITE_TRANSIENT);
+			break;
+		}
+		}
+	}
+	va_end(ap);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+}
+
+int store_run_begin(struct store *s, const struct run_info *ri, int64_t *run_id,
+		    char *err, size_t errsz)
+{
+	char now[32];
+	store_now(now, sizeof(now));
+	if (begin_immediate(s, err, errsz))
+		return -1;
+	if (exec_bound(s,
+		       "INSERT INTO run (name, config_path, config_text, status, started_at, host,"
+		       " kernel_release, kernel_cmdline, cpu_model, cpu_count, schedrig_version,"
+		       " iterations) VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)",
+		       "ttttttttiti", ri->name, ri->config_path, ri->config_text, now, ri->host,
+		       ri->kernel_release, ri->kernel_cmdline, ri->cpu_model, ri->cpu_count,
+		       SCHEDRIG_VERSION, ri->iterations)) {
+		db_fail(s, err, errsz, "cannot record the run");
+		rollback(s);
+		return -1;
+	}
+	*run_id = sqlite3_last_insert_rowid(s->db);
+	return commit(s, err, errsz);
+}
+
+int store_run_end(struct store *s, int64_t run_id, const char *status, char *err, size_t errsz)
+{
+	char now[32];
+	store_now(now, sizeof(now));
+	if (exec_bound(s, "UPDATE run SET status = ?, ended_at = ? WHERE id = ?", "ttI", status,
+		       now, run_id))
+		return db_fail(s, err, errsz, "cannot finish the run");
+	return 0;
+}
+
+int store_variant_add(struct store *s, int64_t run_id, int seq, const char *name, const char *boot,
+		      const char *kernel_release, const char *kernel_cmdline,
+		      int64_t *variant_id, char *err, size_t errsz)
+{
+	if (exec_bound(s,
+		       "INSERT INTO variant (run_id, seq, name, boot, kernel_release, kernel_cmdline)"
+		       " VALUES (?, ?, ?, ?, ?, ?)",
+		       "Iitttt", run_id, seq, name, boot, kernel_release, kernel_cmdline))
+		return db_fail(s, err, errsz, "cannot record a variant");
+	*variant_id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+int store_variant_status(struct store *s, int64_t variant_id, const char *status,
+			 char *err, size_t errsz)
+{
+	if (exec_bound(s, "UPDATE variant SET status = ? WHERE id = ?", "tI", status, variant_id))
+		return db_fail(s, err, errsz, "cannot update a variant");
+	return 0;
+}
+
+int store_cell_add(struct store *s, int64_t run_id, int seq, const char *name,
+		   int64_t *cell_id, char *err, size_t errsz)
+{
+	if (exec_bound(s, "INSERT INTO cell (run_id, seq, name) VALUES (?, ?, ?)", "Iit", run_id,
+		       seq, name))
+		return db_fail(s, err, errsz, "cannot record a cell");
+	*cell_id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+int store_event(struct store *s, int64_t run_id, const char *kind, const char *message,
+		char *err, size_t errsz)
+{
+	char now[32];
+	store_now(now, sizeof(now));
+	if (exec_bound(s, "INSERT INTO event (run_id, at, kind, message) VALUES (?, ?, ?, ?)",
+		       "Ittt", run_id, now, kind, message))
+		return db_fail(s, err, errsz, "cannot record an event");
+	return 0;
+}
+
+static int insert_samples(struct store *s, int64_t instance_id, const struct sample_vec *v)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db,
+			       "INSERT INTO sample (load_instance_id, seq, metric, unit, better, op,"
+			       " value) VALUES (?, ?, ?, ?, ?, ?, ?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct sample *x = &v->v[i];
+		sqlite3_bind_int64(st, 1, instance_id);
+		sqlite3_bind_int64(st, 2, (int64_t)i);
+		sqlite3_bind_text(st, 3, x->metric, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, x->unit, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, better_name(x->better), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 6, x->op, -1, SQLITE_STATIC);
+		if (isnan(x->value))
+			sqlite3_bind_null(st, 7);
+		else
+			sqlite3_bind_double(st, 7, x->value);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int insert_instance(struct store *s, int64_t iteration_id, const struct stored_instance *in)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "INSERT INTO load_instance (iteration_id, seq, repetition, name, tool,"
+			       " role, argv, pid, sched_requested, sched_applied, state, exit_code,"
+			       " term_signal, reason, started_ns, ended_ns, elapsed_s, user_s, system_s)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, iteration_id);
+	sqlite3_bind_int(st, 2, in->seq);
+	sqlite3_bind_int(st, 3, in->repetition);
+	sqlite3_bind_text(st, 4, in->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, in->tool, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, in->role, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, in->argv, -1, SQLITE_STATIC);
+	if (in->pid > 0)
+		sqlite3_bind_int(st, 8, in->pid);
+	sqlite3_bind_text(st, 9, in->sched_requested, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 10, in->sched_applied, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 11, in->state, -1, SQLITE_STATIC);
+	if (in->exited)
+		sqlite3_bind_int(st, 12, in->exit_code);
+	if (in->term_signal)
+		sqlite3_bind_int(st, 13, in->term_signal);
+	sqlite3_bind_text(st, 14, in->reason, -1, SQLITE_STATIC);
+	if (in->started_ns)
+		sqlite3_bind_int64(st, 15, in->started_ns);
+	if (in->ended_ns)
+		sqlite3_bind_int64(st, 16, in->ended_ns);
+	sqlite3_bind_double(st, 17, in->elapsed_s);
+	sqlite3_bind_double(st, 18, in->user_s);
+	sqlite3_bind_double(st, 19, in->system_s);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return -1;
+	int64_t id = sqlite3_last_insert_rowid(s->db);
+	if (exec_bound(s, "INSERT INTO raw_output (load_instance_id, stdout, stderr) VALUES (?,?,?)",
+		       "Ibb", id, in->out, in->out_len, in->err, in->err_len))
+		return -1;
+	if (in->samples && insert_samples(s, id, in->samples))
+		return -1;
+	return 0;
+}
+
+int store_iteration_save(struct store *s, int64_t variant_id, int64_t cell_id, int iteration,
+			 const char *status, const char *started_at, const char *ended_at,
+			 const struct stored_instance *inst, size_t n_inst, char *err, size_t errsz)
+{
+	if (begin_immediate(s, err, errsz))
+		return -1;
+	if (exec_bound(s,
+		       "INSERT INTO iteration (variant_id, cell_id, iteration, status, started_at,"
+		       " ended_at) VALUES (?, ?, ?, ?, ?, ?)",
+		       "IIittt", variant_id, cell_id, iteration, status, started_at, ended_at))
+		goto out_fail;
+	int64_t iteration_id = sqlite3_last_insert_rowid(s->db);
+	for (size_t i = 0; i < n_inst; i++)
+		if (insert_instance(s, iteration_id, &inst[i]))
+			goto out_fail;
+	return commit(s, err, errsz);
+
+out_fail:
+	db_fail(s, err, errsz, "cannot store the iteration");
+	rollback(s);
+	return -1;
+}
+
+static int run_by_selector(struct store *s, const char *sel, int64_t *id)
+{
+	sqlite3_stmt *st;
+	long long n;
+	int rc;
+
+	if (!strcmp(sel, "latest"))
+		rc = sqlite3_prepare_v2(s->db, "SELECT id FROM run ORDER BY id DESC LIMIT 1", -1, &st,
+					NULL);
+	else if (parse_ll(sel, &n)) {
+		rc = sqlite3_prepare_v2(s->db, "SELECT id FROM run WHERE id = ?", -1, &st, NULL);
+		sqlite3_bind_int64(st, 1, n);
+	} else {
+		rc = sqlite3_prepare_v2(s->db,
+					"SELECT id FROM run WHERE name = ? ORDER BY id DESC LIMIT 1",
+					-1, &st, NULL);
+		sqlite3_bind_text(st, 1, sel, -1, SQLITE_STATIC);
+	}
+	if (rc != SQLITE_OK)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : 1;
+}
+
+int store_select_runs(struct store *s, char *const *sel, size_t n_sel,
+		      int64_t **ids, size_t *n_ids, char *err, size_t errsz)
+{
+	static char *const latest[] = {"latest"};
+	if (n_sel == 0) {
+		sel = latest;
+		n_sel = 1;
+	}
+	*ids = xcalloc(n_sel, sizeof(**ids));
+	*n_ids = 0;
+	for (size_t i = 0; i < n_sel; i++) {
+		int rc = run_by_selector(s, sel[i], &(*ids)[i]);
+		if (rc) {
+			free(*ids);
+			*ids = NULL;
+			if (rc < 0)
+				return db_fail(s, err, errsz, "cannot look up runs");
+			if (!strcmp(sel[i], "latest"))
+				return fail(err, errsz, "the results database holds no run yet");
+			return fail(err, errsz, "no run '%s' in the results database", sel[i]);
+		}
+	}
+	*n_ids = n_sel;
+	return 0;
+}
+
+static bool names_distinct(struct store *s, const int64_t *ids, size_t n)
+{
+	bool distinct = true;
+	sqlite3_stmt *st;
+	char **names = xcalloc(n, sizeof(*names));
+
+	if (sqlite3_prepare_v2(s->db, "SELECT name FROM run WHERE id = ?", -1, &st, NULL) != SQLITE_OK) {
+		free(names);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_bind_int64(st, 1, ids[i]);
+		names[i] = xstrdup(sqlite3_step(st) == SQLITE_ROW ?
+					   (const char *)sqlite3_column_text(st, 0) : "");
+		sqlite3_reset(st);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(names[i], names[j]))
+				distinct = false;
+	}
+	sqlite3_finalize(st);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return distinct;
+}
+
+static const char *text_col(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	return t ? (const char *)t : "";
+}
+
+int store_load_rows(struct store *s, const int64_t *ids, size_t n_ids,
+		    struct sample_table *t, char *err, size_t errsz)
+{
+	sqlite3_stmt *st;
+	bool distinct = names_distinct(s, ids, n_ids);
+
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT r.name, v.name, c.name, li.name, sa.metric, sa.unit, sa.better,"
+			       " sa.op, i.iteration, sa.value"
+			       " FROM run r JOIN variant v ON v.run_id = r.id"
+			       " JOIN iteration i ON i.variant_id = v.id"
+			       " JOIN cell c ON c.id = i.cell_id"
+			       " JOIN load_instance li ON li.iteration_id = i.id"
+			       " JOIN sample sa ON sa.load_instance_id = li.id"
+			       " WHERE r.id = ?"
+			       " ORDER BY v.seq, c.seq, li.seq, i.iteration, li.repetition, sa.seq",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_fail(s, err, errsz, "cannot read samples");
+	for (size_t k = 0; k < n_ids; k++) {
+		char run_name[256];
+		const char *run = NULL;
+		sqlite3_bind_int64(st, 1, ids[k]);
+		int rc;
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			if (!run) {
+				if (distinct)
+					snprintf(run_name, sizeof(run_name), "%s", text_col(st, 0));
+				else
+					snprintf(run_name, sizeof(run_name), "%s#%lld", text_col(st, 0),
+						 (long long)ids[k]);
+				run = run_name;
+			}
+			struct sample_row row = {
+				.run = run,
+				.variant = text_col(st, 1),
+				.cell = text_col(st, 2),
+				.load = text_col(st, 3),
+				.metric = text_col(st, 4),
+				.unit = text_col(st, 5),
+				.better = better_parse(text_col(st, 6)) == BETTER_HIGHER ? BETTER_HIGHER
+											 : BETTER_LOWER,
+				.op = text_col(st, 7),
+				.iteration = sqlite3_column_int(st, 8),
+				.value = sqlite3_column_type(st, 9) == SQLITE_NULL ?
+						 NAN : sqlite3_column_double(st, 9),
+			};
+			sample_table_add(t, &row);
+		}
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			return db_fail(s, err, errsz, "cannot read samples");
+		}
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* Id of the row matching the key, inserting it first when absent. */
+static int upsert_id(struct store *s, const char *insert_sql, const char *select_sql,
+		     const char *spec, int64_t a, const char *name, int seq, int64_t *id)
+{
+	sqlite3_stmt *st;
+	if (!strcmp(spec, "Iti")) {
+		if (exec_bound(s, insert_sql, "Iti", a, name, seq))
+			return -1;
+	} else if (exec_bound(s, insert_sql, spec, a, seq, name))
+		return -1;
+	if (sqlite3_prepare_v2(s->db, select_sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, a);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* Position of name in a small list of names seen so far (appending it). */
+static int seq_of(const char ***names, size_t *n, const char *name)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*names)[i] == name)
+			return (int)i;
+	*names = xrealloc(*names, (*n + 1) * sizeof(**names));
+	(*names)[*n] = name;
+	return (int)(*n)++;
+}
+
+int store_import_rows(struct store *s, const struct sample_table *t, const char *run_name,
+		      int64_t *run_id, char *err, size_t errsz)
+{
+	char now[32];
+	const char **variants = NULL, **cells = NULL, **loads = NULL;
+	size_t n_variants = 0, n_cells = 0, n_loads = 0;
+	const struct sample_row *prev = NULL;
+	int64_t variant_id = 0, cell_id = 0, iteration_id = 0, instance_id = 0;
+	sqlite3_stmt *ins = NULL;
+	int64_t sample_seq = 0;
+
+	store_now(now, sizeof(now));
+	if (begin_immediate(s, err, errsz))
+		return -1;
+	if (exec_bound(s,
+		       "INSERT INTO run (name, status, started_at, ended_at, schedrig_version)"
+		       " VALUES (?, 'imported', ?, ?, ?)",
+		       "tttt", run_name, now, now, SCHEDRIG_VERSION))
+		goto out_fail;
+	*run_id = sqlite3_last_insert_rowid(s->db);
+	if (sqlite3_prepare_v2(s->db,
+			       "INSERT INTO sample (load_instance_id, seq, metric, unit, better, op,"
+			       " value) VALUES (?, ?, ?, ?, ?, ?, ?)",
+			       -1, &ins, NULL) != SQLITE_OK)
+		goto out_fail;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct sample_row *r = &t->rows[i];
+		bool same_iteration = prev && prev->variant == r->variant && prev->cell == r->cell &&
+				      prev->iteration == r->iteration;
+		if (!prev || prev->variant != r->variant) {
+			int seq = seq_of(&variants, &n_variants, r->variant);
+			if (upsert_id(s,
+				      "INSERT OR IGNORE INTO variant (run_id, name, seq, boot, status)"
+				      " VALUES (?, ?, ?, 'imported', 'complete')",
+				      "SELECT id FROM variant WHERE run_id = ? AND name = ?", "Iti",
+				      *run_id, r->variant, seq, &variant_id))
+				goto out_fail;
+		}
+		if (!prev || prev->cell != r->cell) {
+			int seq = seq_of(&cells, &n_cells, r->cell);
+			if (upsert_id(s, "INSERT OR IGNORE INTO cell (run_id, name, seq) VALUES (?, ?, ?)",
+				      "SELECT id FROM cell WHERE run_id = ? AND name = ?", "Iti", *run_id,
+				      r->cell, seq, &cell_id))
+				goto out_fail;
+		}
+		if (!same_iteration) {
+			if (exec_bound(s,
+				       "INSERT OR IGNORE INTO iteration (variant_id, cell_id, iteration,"
+				       " status) VALUES (?, ?, ?, 'complete')",
+				       "IIi", variant_id, cell_id, r->iteration))
+				goto out_fail;
+			sqlite3_stmt *st;
+			if (sqlite3_prepare_v2(s->db,
+					       "SELECT id FROM iteration WHERE variant_id = ? AND"
+					       " cell_id = ? AND iteration = ?",
+					       -1, &st, NULL) != SQLITE_OK)
+				goto out_fail;
+			sqlite3_bind_int64(st, 1, variant_id);
+			sqlite3_bind_int64(st, 2, cell_id);
+			sqlite3_bind_int(st, 3, r->iteration);
+			int rc = sqlite3_step(st);
+			iteration_id = sqlite3_column_int64(st, 0);
+			sqlite3_finalize(st);
+			if (rc != SQLITE_ROW)
+				goto out_fail;
+		}
+		if (!same_iteration || prev->load != r->load) {
+			int seq = seq_of(&loads, &n_loads, r->load);
+			if (upsert_id(s,
+				      "INSERT OR IGNORE INTO load_instance (iteration_id, name, seq, tool,"
+				      " role, state) VALUES (?, ?, ?, 'imported', 'measured', 'ok')",
+				      "SELECT id FROM load_instance WHERE iteration_id = ? AND name = ?",
+				      "Iti", iteration_id, r->load, seq, &instance_id))
+				goto out_fail;
+			sqlite3_stmt *st;
+			if (sqlite3_prepare_v2(s->db,
+					       "SELECT coalesce(max(seq) + 1, 0) FROM sample"
+					       " WHERE load_instance_id = ?",
+					       -1, &st, NULL) != SQLITE_OK)
+				goto out_fail;
+			sqlite3_bind_int64(st, 1, instance_id);
+			sqlite3_step(st);
+			sample_seq = sqlite3_column_int64(st, 0);
+			sqlite3_finalize(st);
+		}
+		sqlite3_bind_int64(ins, 1, instance_id);
+		sqlite3_bind_int64(ins, 2, sample_seq++);
+		sqlite3_bind_text(ins, 3, r->metric, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 4, r->unit, -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 5, better_name(r->better), -1, SQLITE_STATIC);
+		sqlite3_bind_text(ins, 6, r->op, -1, SQLITE_STATIC);
+		if (isnan(r->value))
+			sqlite3_bind_null(ins, 7);
+		else
+			sqlite3_bind_double(ins, 7, r->value);
+		if (sqlite3_step(ins) != SQLITE_DONE)
+			goto out_fail;
+		sqlite3_reset(ins);
+		prev = r;
+	}
+	sqlite3_finalize(ins);
+	free(variants);
+	free(cells);
+	free(loads);
+	return commit(s, err, errsz);
+
+out_fail:
+	db_fail(s, err, errsz, "cannot import");
+	sqlite3_finalize(ins);
+	rollback(s);
+	free(variants);
+	free(cells);
+	free(loads);
+	return -1;
+}

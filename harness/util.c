@@ -1,0 +1,213 @@
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void out_of_memory(void)
+{
+	fputs("schedrig: out of memory\n", stderr);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		out_of_memory();
+	va_end(ap);
+	return s;
+}
+
+static void buf_reserve(struct buf *b, size_t extra)
+{
+	if (b->len + extra + 1 <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < b->len + extra + 1)
+		cap *= 2;
+	b->data = xrealloc(b->data, cap);
+	b->cap = cap;
+}
+
+void buf_append(struct buf *b, const void *data, size_t n)
+{
+	buf_reserve(b, n);
+	memcpy(b->data + b->len, data, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void buf_puts(struct buf *b, const char *s)
+{
+	buf_append(b, s, strlen(s));
+}
+
+void buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	buf_reserve(b, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+const char *buf_str(const struct buf *b)
+{
+	return b->data ? b->data : "";
+}
+
+void buf_free(struct buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+void argv_add(struct argv *a, const char *arg)
+{
+	if (a->n + 2 > a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 8;
+		a->v = xrealloc(a->v, a->cap * sizeof(*a->v));
+	}
+	a->v[a->n++] = xstrdup(arg);
+	a->v[a->n] = NULL;
+}
+
+void argv_addf(struct argv *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		out_of_memory();
+	va_end(ap);
+	argv_add(a, s);
+	free(s);
+}
+
+void argv_free(struct argv *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+	a->v = NULL;
+	a->n = a->cap = 0;
+}
+
+static bool plain_arg(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=,+-", *s))
+			return false;
+	return true;
+}
+
+char *argv_render(const struct argv *a)
+{
+	struct buf b = {0};
+
+	for (size_t i = 0; i < a->n; i++) {
+		if (i)
+			buf_puts(&b, " ");
+		if (plain_arg(a->v[i])) {
+			buf_puts(&b, a->v[i]);
+			continue;
+		}
+		buf_puts(&b, "'");
+		for (const char *p = a->v[i]; *p; p++) {
+			if (*p == '\'')
+				buf_puts(&b, "'\\''");
+			else
+				buf_append(&b, p, 1);
+		}
+		buf_puts(&b, "'");
+	}
+	if (!b.data)
+		return xstrdup("");
+	return b.data;
+}
+
+bool parse_ll(const char *s, long long *out)
+{
+	char *end;
+
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno || *end || end == s)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool parse_double(const char *s, double *out)
+{
+	char *end;
+
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (*end || end == s || (errno == ERANGE && !isfinite(v)))
+		return false;
+	*out = v;
+	return true;
+}
+
+void fmt_double(char *dst, size_t size, double v, int decimals)
+{
+	if (isnan(v))
+		snprintf(dst, size, "NaN");
+	else if (isinf(v))
+		snprintf(dst, size, v > 0 ? "inf" : "-inf");
+	else
+		snprintf(dst, size, "%.*f", decimals, v);
+}

@@ -1,0 +1,54 @@
+/* Small helpers shared by every module: checked allocation, a growable byte
+ * buffer, a growable argv, and C-locale number parsing. */
+#ifndef SCHEDRIG_UTIL_H
+#define SCHEDRIG_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* malloc/calloc/realloc/strdup that abort with a message on exhaustion.
+ * Never return NULL. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+/* printf into a freshly allocated string (C locale is the process locale). */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable byte buffer, always NUL-terminated once anything was appended.
+ * len excludes the terminator. */
+struct buf {
+	char *data;
+	size_t len, cap;
+};
+void buf_append(struct buf *b, const void *data, size_t n);
+void buf_puts(struct buf *b, const char *s);
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Return the contents (never NULL: "" when empty). */
+const char *buf_str(const struct buf *b);
+void buf_free(struct buf *b);
+
+/* A NULL-terminated argument vector under construction; argv.v[argv.n] == NULL. */
+struct argv {
+	char **v;
+	size_t n, cap;
+};
+void argv_add(struct argv *a, const char *arg);
+void argv_addf(struct argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void argv_free(struct argv *a);
+/* Render for humans (plan output, database): arguments separated by one
+ * space, each quoted with '...' when it holds anything but [A-Za-z0-9_./:=,+-]. */
+char *argv_render(const struct argv *a);
+
+/* Parse a whole string as a base-10 integer (leading zeros allowed: cyclictest
+ * zero-pads). Returns false on empty input, trailing junk or overflow. */
+bool parse_ll(const char *s, long long *out);
+/* Parse a whole string as a double in the C locale; "nan" accepted.
+ * Returns false on empty input or trailing junk. */
+bool parse_double(const char *s, double *out);
+
+/* Format a double with "%.*f" in the C locale, "NaN" for NaN, "inf"/"-inf". */
+void fmt_double(char *dst, size_t size, double v, int decimals);
+
+#endif

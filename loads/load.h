@@ -1,0 +1,113 @@
+/* A load driver is one const ops table: what the tool is called, its
+ * parameters and metrics, how to build its argv, how to parse its output and
+ * how to stop it when it runs in the background. One driver per file in
+ * loads/; loads/registry.c lists them all. */
+#ifndef SCHEDRIG_LOAD_H
+#define SCHEDRIG_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "samples.h"
+#include "util.h"
+
+enum param_type {
+	PARAM_INT,    /* base-10 integer, may be negative */
+	PARAM_UINT,   /* base-10 integer >= 0 */
+	PARAM_BOOL,   /* true|false */
+	PARAM_ENUM,   /* one of choices ("process|thread") */
+	PARAM_STRING, /* any text, passed literally as one argv element */
+};
+
+/* One parameter a driver accepts under params: in the config. */
+struct param_def {
+	const char *name;          /* field term: groups, loops, interval_us, ... */
+	enum param_type type;
+	const char *default_value; /* as text; NULL: no default, omitted from argv */
+	const char *choices;       /* PARAM_ENUM only: "a|b|c" */
+	long long min, max;        /* PARAM_INT/UINT range, inclusive; min > max: unchecked */
+	const char *help;          /* one line, with the unit */
+};
+
+/* One metric a driver reports. unit is in the name's sense: s, us, ms, MB/s,
+ * ops/s, transactions/s. */
+struct metric_def {
+	const char *name;
+	const char *unit;
+	enum better better;
+	const char *help;
+};
+
+/* Resolved parameters of one load instance: every parameter of the driver
+ * with the config's value or its default (value NULL when neither). */
+struct param_value {
+	const char *name;
+	const char *value;
+};
+struct params {
+	size_t n;
+	const struct param_value *v;
+};
+
+/* The value of parameter name, or NULL when it has none. */
+const char *params_get(const struct params *p, const char *name);
+/* The integer value of parameter name; fallback when absent or not a number
+ * (the config loader has already validated types, so drivers need no checks). */
+long long params_int(const struct params *p, const char *name, long long fallback);
+/* true when the parameter's value is "true". */
+bool params_bool(const struct params *p, const char *name);
+
+/* What one finished (or stopped) load instance left behind. Both texts are
+ * NUL-terminated, complete, and may contain anything. */
+struct load_output {
+	const char *out;     /* stdout */
+	size_t out_len;
+	const char *err;     /* stderr */
+	size_t err_len;
+	int exit_code;       /* valid when !signaled */
+	int term_signal;     /* valid when signaled */
+	bool signaled;
+	bool stopped;        /* the rig sent stop_signal because measured loads ended */
+};
+
+struct load_ops {
+	const char *name;        /* tool: key in configs */
+	const char *description; /* one line */
+	const struct param_def *params;
+	size_t n_params;
+	const struct metric_def *metrics;
+	size_t n_metrics;
+	/* Signal that ends the tool when it runs in the background. */
+	int stop_signal;
+	/* true when the tool prints a parsable summary after stop_signal
+	 * (cyclictest, tcp-rr); false when a stopped run yields nothing. */
+	bool summarizes_on_stop;
+
+	/* Build argv (argv[0] = program, looked up in PATH) from resolved params.
+	 * For built-in loads argv[0] is "schedrig" and the runner substitutes
+	 * its own executable. Returns 0, or -1 with a message in err. */
+	int (*build_argv)(const struct params *p, struct argv *argv, char *err, size_t errsz);
+
+	/* Parse one instance's output into samples. Returns 0 when at least one
+	 * sample was found; -1 with the reason in why (crash, no result line,
+	 * garbage) — the runner then records a failure, never a sample. */
+	int (*parse)(const struct load_output *o, const struct params *p,
+		     struct sample_vec *samples, char *why, size_t whysz);
+
+	/* Optional: checks and preparation in the rig before the instance
+	 * starts (e.g. RLIMIT_NOFILE for hackbench). Returns 0 or -1 with err. */
+	int (*prepare)(const struct params *p, char *err, size_t errsz);
+
+	/* Built-in loads only: entry point of `schedrig load NAME ARGS...`,
+	 * argv[0] being NAME. Returns the process exit status. */
+	int (*builtin_main)(int argc, char **argv);
+};
+
+/* Look up a driver by tool name; NULL when unknown. */
+const struct load_ops *load_find(const char *name);
+/* All drivers, in registry order; *n receives the count. */
+const struct load_ops *const *load_all(size_t *n);
+/* The parameter definition called name in ops, or NULL. */
+const struct param_def *load_param(const struct load_ops *ops, const char *name);
+
+#endif

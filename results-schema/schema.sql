@@ -1,0 +1,105 @@
+-- schedrig results database, schema version 1 (PRAGMA user_version = 1).
+-- A sample is never stored without the raw output it came from
+-- (load_instance.id -> raw_output), so samples can be rebuilt by reparsing.
+
+CREATE TABLE IF NOT EXISTS run (
+	id            INTEGER PRIMARY KEY,
+	name          TEXT NOT NULL,            -- config name
+	config_path   TEXT,
+	config_text   TEXT,                     -- the full config as read
+	status        TEXT NOT NULL,            -- running|complete|failed|interrupted|imported
+	started_at    TEXT NOT NULL,            -- UTC, ISO 8601
+	ended_at      TEXT,
+	host          TEXT,
+	kernel_release TEXT,
+	kernel_cmdline TEXT,
+	cpu_model     TEXT,
+	cpu_count     INTEGER,
+	schedrig_version TEXT,
+	iterations    INTEGER
+);
+
+CREATE TABLE IF NOT EXISTS variant (
+	id            INTEGER PRIMARY KEY,
+	run_id        INTEGER NOT NULL REFERENCES run(id),
+	seq           INTEGER NOT NULL,         -- config order
+	name          TEXT NOT NULL,
+	boot          TEXT NOT NULL,            -- local|qemu|ssh|imported
+	kernel_release TEXT,
+	kernel_cmdline TEXT,
+	status        TEXT NOT NULL DEFAULT 'pending',
+	UNIQUE (run_id, name)
+);
+
+CREATE TABLE IF NOT EXISTS cell (
+	id            INTEGER PRIMARY KEY,
+	run_id        INTEGER NOT NULL REFERENCES run(id),
+	seq           INTEGER NOT NULL,         -- plan order
+	name          TEXT NOT NULL,            -- e.g. hackbench.nice=19,cyclictest.slice_us=100
+	UNIQUE (run_id, name)
+);
+
+CREATE TABLE IF NOT EXISTS iteration (
+	id            INTEGER PRIMARY KEY,
+	variant_id    INTEGER NOT NULL REFERENCES variant(id),
+	cell_id       INTEGER NOT NULL REFERENCES cell(id),
+	iteration     INTEGER NOT NULL,         -- 1-based
+	status        TEXT NOT NULL,            -- complete|failed|interrupted
+	started_at    TEXT,
+	ended_at      TEXT,
+	UNIQUE (variant_id, cell_id, iteration)
+);
+
+CREATE TABLE IF NOT EXISTS load_instance (
+	id            INTEGER PRIMARY KEY,
+	iteration_id  INTEGER NOT NULL REFERENCES iteration(id),
+	seq           INTEGER NOT NULL,         -- config order of the load
+	repetition    INTEGER NOT NULL DEFAULT 0, -- background repeat: 0, 1, 2, ...
+	name          TEXT NOT NULL,
+	tool          TEXT NOT NULL,
+	role          TEXT NOT NULL,            -- measured|background
+	argv          TEXT,                     -- rendered for humans
+	pid           INTEGER,
+	sched_requested TEXT,                   -- e.g. policy=other nice=5 slice_us=300
+	sched_applied TEXT,                     -- read back from the kernel after start
+	state         TEXT NOT NULL,            -- ok|failed|timeout|stopped|interrupted
+	exit_code     INTEGER,
+	term_signal   INTEGER,
+	reason        TEXT,                     -- why a failure is a failure
+	started_ns    INTEGER,                  -- CLOCK_MONOTONIC
+	ended_ns      INTEGER,
+	elapsed_s     REAL,
+	user_s        REAL,
+	system_s      REAL,
+	UNIQUE (iteration_id, seq, repetition)
+);
+
+CREATE TABLE IF NOT EXISTS raw_output (
+	load_instance_id INTEGER PRIMARY KEY REFERENCES load_instance(id),
+	stdout        BLOB,
+	stderr        BLOB
+);
+
+CREATE TABLE IF NOT EXISTS sample (
+	id            INTEGER PRIMARY KEY,
+	load_instance_id INTEGER NOT NULL REFERENCES load_instance(id),
+	seq           INTEGER NOT NULL,         -- order the parser produced
+	metric        TEXT NOT NULL,
+	unit          TEXT NOT NULL,
+	better        TEXT NOT NULL CHECK (better IN ('higher', 'lower')),
+	op            TEXT NOT NULL,
+	value         REAL,                     -- NULL stores NaN
+	UNIQUE (load_instance_id, seq)
+);
+
+CREATE TABLE IF NOT EXISTS event (
+	id            INTEGER PRIMARY KEY,
+	run_id        INTEGER NOT NULL REFERENCES run(id),
+	at            TEXT NOT NULL,
+	kind          TEXT NOT NULL,            -- failure|note|interrupt
+	message       TEXT NOT NULL
+);
+
+CREATE INDEX IF NOT EXISTS sample_by_instance ON sample(load_instance_id);
+CREATE INDEX IF NOT EXISTS instance_by_iteration ON load_instance(iteration_id);
+CREATE INDEX IF NOT EXISTS iteration_by_variant ON iteration(variant_id);

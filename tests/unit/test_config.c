@@ -1,0 +1,194 @@
+/* Config loading and plan expansion: values, defaults and every error path
+ * with its file:line:col. Uses the real driver registry. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "plan.h"
+
+static struct experiment *parse(const char *text, char *err, size_t errsz)
+{
+	return config_parse("t.yaml", text, strlen(text), err, errsz);
+}
+
+/* Parse text, expect failure with exactly the message want. */
+static void expect_error(const char *text, const char *want)
+{
+	char err[1024] = "";
+	struct experiment *e = parse(text, err, sizeof(err));
+	if (e) {
+		struct plan p;
+		if (plan_build(e, &p, err, sizeof(err)) == 0) {
+			plan_free(&p);
+			experiment_free(e);
+			fail_msg("expected error '%s', config was accepted", want);
+		}
+		experiment_free(e);
+	}
+	assert_string_equal(err, want);
+}
+
+static const char good[] =
+	"name: demo\n"
+	"iterations: 4\n"
+	"warmup_s: 0.5\n"
+	"loads:\n"
+	"  - name: hb\n"
+	"    tool: hackbench\n"
+	"    role: background\n"
+	"    repeat: true\n"
+	"    params: {groups: [2, 4], loops: 100}\n"
+	"    sched: {nice: [0, 19]}\n"
+	"  - tool: cyclictest\n"
+	"    params: {duration_s: 1}\n"
+	"    sched: {policy: other, slice_us: 300}\n";
+
+static void test_good_config(void **state)
+{
+	(void)state;
+	char err[512] = "";
+	struct experiment *e = parse(good, err, sizeof(err));
+	assert_non_null(e);
+	assert_string_equal(e->name, "demo");
+	assert_int_equal(e->iterations, 4);
+	assert_true(e->warmup_s == 0.5);
+	assert_int_equal(e->n_variants, 1);
+	assert_string_equal(e->variants[0].name, "running");
+	assert_int_equal(e->n_loads, 2);
+	assert_string_equal(e->loads[1].name, "cyclictest");
+	assert_int_equal(e->loads[0].role, ROLE_BACKGROUND);
+	assert_true(e->loads[0].repeat);
+	assert_int_equal(e->loads[1].role, ROLE_MEASURED);
+	experiment_free(e);
+}
+
+static void test_plan_cells_in_file_order(void **state)
+{
+	(void)state;
+	char err[512] = "";
+	struct plan p;
+	struct experiment *e = parse(good, err, sizeof(err));
+	assert_non_null(e);
+	assert_int_equal(plan_build(e, &p, err, sizeof(err)), 0);
+	assert_int_equal(p.n_cells, 4);
+	assert_int_equal(p.n_axes, 2);
+	/* groups (line 9) varies slowest, nice (line 10) fastest. */
+	assert_string_equal(p.cells[0].name, "hb.groups=2,hb.nice=0");
+	assert_string_equal(p.cells[1].name, "hb.groups=2,hb.nice=19");
+	assert_string_equal(p.cells[2].name, "hb.groups=4,hb.nice=0");
+	assert_string_equal(p.cells[3].name, "hb.groups=4,hb.nice=19");
+	const struct plan_instance *hb = &p.cells[3].inst[0];
+	assert_string_equal(params_get(&hb->params, "groups"), "4");
+	assert_string_equal(params_get(&hb->params, "loops"), "100");
+	assert_true(hb->sched.has_nice);
+	assert_int_equal(hb->sched.nice, 19);
+	assert_string_equal(hb->sched_text, "nice=19");
+	const struct plan_instance *ct = &p.cells[3].inst[1];
+	assert_string_equal(ct->sched_text, "policy=other slice_us=300");
+	assert_string_equal(ct->argv.v[0], "cyclictest");
+	plan_free(&p);
+	experiment_free(e);
+}
+
+static void test_version_stays_string(void **state)
+{
+	(void)state;
+	char err[512] = "";
+	struct experiment *e = parse("name: v\ndescription: 6.10\nloads: [{tool: hackbench}]\n", err,
+				     sizeof(err));
+	assert_non_null(e);
+	assert_string_equal(e->description, "6.10");
+	experiment_free(e);
+}
+
+static void test_merge_keys(void **state)
+{
+	(void)state;
+	char err[512] = "";
+	struct experiment *e = parse("name: m\n"
+				     "loads:\n"
+				     "  - &base {tool: hackbench, timeout_s: 5, role: background}\n"
+				     "  - <<: *base\n"
+				     "    name: second\n"
+				     "    role: measured\n",
+				     err, sizeof(err));
+	assert_non_null(e);
+	assert_string_equal(e->loads[1].name, "second");
+	assert_int_equal(e->loads[1].role, ROLE_MEASURED);
+	assert_true(e->loads[1].timeout_s == 5);
+	experiment_free(e);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	expect_error("", "t.yaml:1:1: empty config");
+	expect_error("name: x\n\tloads: []\n",
+		     "t.yaml:2:1: tab character where YAML needs spaces (found character that cannot start any token)");
+	expect_error("name: a\nname: b\nloads: [{tool: hackbench}]\n",
+		     "t.yaml:2:1: duplicate key 'name' (first at line 1)");
+	expect_error("name: a\nlods: []\n", "t.yaml:2:1: unknown key 'lods' in the config (did you mean 'loads'?)");
+	expect_error("name: a\nloads: [{tool: hackbnech}]\n",
+		     "t.yaml:2:16: unknown tool 'hackbnech' (did you mean 'hackbench'?)");
+	expect_error("name: a\nloads: [{tool: hackbench, params: {grups: 2}}]\n",
+		     "t.yaml:2:38: unknown key 'grups' in params of hackbench (did you mean 'groups'?)");
+	expect_error("name: a\nloads: [{tool: hackbench, params: {groups: many}}]\n",
+		     "t.yaml:2:46: groups must be a whole number, not 'many'");
+	expect_error("name: a\nloads: [{tool: hackbench, sched: {nice: 20}}]\n",
+		     "t.yaml:2:43: nice must be between -20 and 19, not 20");
+	expect_error("name: a\nloads: [{tool: hackbench, sched: {slice_us: 10}}]\n",
+		     "t.yaml:2:47: slice_us must be between 100 and 100000, not 10");
+	expect_error("name: a\nloads: [{tool: hackbench, sched: {policy: fifo}}]\n",
+		     "t.yaml:2:10: load hackbench: policy fifo needs priority (1-99)");
+	expect_error("name: a\nloads: [{tool: hackbench, sched: {cpus: \"0-4096\"}}]\n",
+		     "t.yaml:2:42: cpus '0-4096' names CPU 4096, but this machine has CPUs 0-1");
+	expect_error("name: a\niterations: 0\nloads: [{tool: hackbench}]\n",
+		     "t.yaml:2:13: iterations must be between 1 and 10000, not 0");
+	expect_error("name: a\nloads: [{tool: hackbench, role: background}]\n",
+		     "t.yaml:2:8: no load has role: measured, so nothing would end an iteration");
+	expect_error("name: a\nvariants: [{name: k, boot: qemu}]\nloads: [{tool: hackbench}]\n",
+		     "t.yaml:2:29: boot: qemu is not available in this schedrig yet; use boot: local");
+	expect_error("name: a b\nloads: [{tool: hackbench}]\n",
+		     "t.yaml:1:7: name 'a b' must be 1-64 characters of letters, digits, '.', '_', '-'");
+	expect_error("name: a\nloads: [{tool: hackbench}, {tool: hackbench}]\n",
+		     "t.yaml:2:28: load name 'hackbench' is used twice; give each load a name:");
+	expect_error("name: a\nloads: [{tool: hackbench, params: {groups: [2, 2]}}]\n",
+		     "t.yaml:2:50: groups: value '2' is listed twice");
+	expect_error("name: a\nloads: {tool: hackbench}\n",
+		     "t.yaml:2:8: loads must be a list, not a mapping");
+	expect_error("name: a\nloads: [{tool: hackbench, repeat: true}]\n",
+		     "t.yaml:2:35: repeat: true is for background loads only");
+	expect_error("name: [a\n", "t.yaml:2:1: did not find expected ',' or ']' while parsing a flow sequence");
+	expect_error("name: \"a\xff\"\nloads: []\n",
+		     "t.yaml:1:9: invalid leading UTF-8 octet");
+}
+
+static void test_deep_nesting(void **state)
+{
+	(void)state;
+	char text[1024] = "name: a\ndescription: ";
+	for (int i = 0; i < 100; i++)
+		strcat(text, "[");
+	strcat(text, "\n");
+	char err[512] = "";
+	assert_null(parse(text, err, sizeof(err)));
+	assert_non_null(strstr(err, "t.yaml:"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_config),
+		cmocka_unit_test(test_plan_cells_in_file_order),
+		cmocka_unit_test(test_version_stays_string),
+		cmocka_unit_test(test_merge_keys),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_deep_nesting),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,119 @@
+/* Scheduling attributes applied in a forked child and read back from the
+ * kernel: the same path the runner takes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "schedattr.h"
+
+/* Fork a child that applies r and sleeps; read back; kill it. */
+static void apply_and_read(const struct sched_req *r, char *applied, size_t size)
+{
+	int ready[2];
+	assert_int_equal(pipe(ready), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		const char *what;
+		char ok = sched_apply_self(r, &what) == 0 ? 'y' : 'n';
+		if (write(ready[1], &ok, 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	char ok = 0;
+	assert_int_equal(read(ready[0], &ok, 1), 1);
+	assert_int_equal(ok, 'y');
+	assert_int_equal(sched_read_back(pid, applied, size), 0);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	close(ready[0]);
+	close(ready[1]);
+}
+
+static void test_slice_and_nice_read_back(void **state)
+{
+	(void)state;
+	struct sched_req r = {0};
+	char err[256], applied[256];
+	assert_int_equal(sched_req_set(&r, "slice_us", "300", err, sizeof(err)), 0);
+	assert_int_equal(sched_req_set(&r, "nice", "5", err, sizeof(err)), 0);
+	assert_int_equal(sched_req_check(&r, err, sizeof(err)), 0);
+	apply_and_read(&r, applied, sizeof(applied));
+	assert_non_null(strstr(applied, "policy=other nice=5 slice_us=300"));
+	/* /proc/PID/sched shows the effective slice in ns. */
+	assert_non_null(strstr(applied, "se.slice_ns=300000"));
+}
+
+static void test_batch_and_affinity(void **state)
+{
+	(void)state;
+	struct sched_req r = {0};
+	char err[256], applied[256];
+	assert_int_equal(sched_req_set(&r, "policy", "batch", err, sizeof(err)), 0);
+	assert_int_equal(sched_req_set(&r, "cpus", "0", err, sizeof(err)), 0);
+	apply_and_read(&r, applied, sizeof(applied));
+	assert_non_null(strstr(applied, "policy=batch"));
+	assert_non_null(strstr(applied, "cpus=0"));
+	assert_null(strstr(applied, "cpus=0-"));
+}
+
+static void test_idle_keeps_nice(void **state)
+{
+	(void)state;
+	struct sched_req r = {0};
+	char err[256], applied[256];
+	assert_int_equal(sched_req_set(&r, "policy", "idle", err, sizeof(err)), 0);
+	assert_int_equal(sched_req_set(&r, "nice", "7", err, sizeof(err)), 0);
+	apply_and_read(&r, applied, sizeof(applied));
+	assert_non_null(strstr(applied, "policy=idle nice=7"));
+}
+
+static void test_render_and_checks(void **state)
+{
+	(void)state;
+	struct sched_req r = {0};
+	char err[256], text[256];
+	assert_int_equal(sched_req_set(&r, "policy", "fifo", err, sizeof(err)), 0);
+	assert_int_equal(sched_req_check(&r, err, sizeof(err)), -1);
+	assert_string_equal(err, "policy fifo needs priority (1-99)");
+	assert_int_equal(sched_req_set(&r, "priority", "10", err, sizeof(err)), 0);
+	assert_int_equal(sched_req_check(&r, err, sizeof(err)), 0);
+	sched_req_render(&r, text, sizeof(text));
+	assert_string_equal(text, "policy=fifo priority=10");
+	assert_int_equal(sched_req_set(&r, "slice_us", "500", err, sizeof(err)), 0);
+	assert_int_equal(sched_req_check(&r, err, sizeof(err)), -1);
+	assert_string_equal(err, "slice_us is for policies other, batch and idle, not fifo");
+	assert_int_equal(sched_req_set(&r, "latency_nice", "-21", err, sizeof(err)), -1);
+	assert_string_equal(err, "latency_nice must be between -20 and 19, not -21");
+	assert_int_equal(sched_req_set(&r, "policy", "deadline", err, sizeof(err)), -1);
+	assert_int_equal(sched_req_set(&r, "nice", "007", err, sizeof(err)), 0);
+	assert_int_equal(r.nice, 7);
+}
+
+static void test_latency_nice_probe_mainline(void **state)
+{
+	(void)state;
+	/* Mainline kernels (this machine) carry no latency-nice field. */
+	assert_false(sched_latency_nice_supported());
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_slice_and_nice_read_back),
+		cmocka_unit_test(test_batch_and_affinity),
+		cmocka_unit_test(test_idle_keeps_nice),
+		cmocka_unit_test(test_render_and_checks),
+		cmocka_unit_test(test_latency_nice_probe_mainline),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
