@@ -17,11 +17,13 @@
 #include "provenance.h"
 #include "runner.h"
 #include "store.h"
+#include "variant.h"
 
 #define DEFAULT_DB "results/schedrig.db"
 
 static const char usage_text[] =
 	"usage: schedrig run CONFIG [--db FILE] [--iterations N] [--dry-run] [--quiet]\n"
+	"       schedrig run --resume RUN [--db FILE] [--quiet]\n"
 	"\n"
 	"Run the experiment in CONFIG on every variant, cell and iteration, store\n"
 	"every sample with its raw output in the results database, then print the\n"
@@ -30,11 +32,18 @@ static const char usage_text[] =
 	"  --db FILE        results database (default " DEFAULT_DB ")\n"
 	"  --iterations N   override the config's iterations\n"
 	"  --dry-run        print the plan (cells, argv, attributes) and run nothing\n"
-	"  --quiet          no per-iteration log lines\n";
+	"  --quiet          no per-iteration log lines\n"
+	"  --resume RUN     run what an interrupted run left: every (variant, cell,\n"
+	"                   iteration) without a complete record, from its stored config\n"
+	"\n"
+	"Exit status: 0 all iterations complete, 1 a failure was recorded, 2 bad usage\n"
+	"or config, 128+N interrupted by signal N.\n";
 
 struct run_opts {
 	const char *config;
 	const char *db;
+	char *run_root;      /* directory of the database: runs/ID go there */
+	const char *resume;  /* run selector, or NULL */
 	int iterations;
 	bool dry_run;
 	bool quiet;
@@ -47,7 +56,8 @@ static void print_plan(const struct experiment *e, const struct plan *p, int ite
 	if (e->description)
 		printf("  %s\n", e->description);
 	for (size_t v = 0; v < e->n_variants; v++)
-		printf("variant %s: boot local (the running kernel)\n", e->variants[v].name);
+		printf("variant %s: boot %s\n", e->variants[v].name,
+		       variant_backend_for(e->variants[v].boot)->name);
 	for (size_t c = 0; c < p->n_cells; c++) {
 		printf("cell %zu/%zu %s\n", c + 1, p->n_cells, p->cells[c].name);
 		for (size_t i = 0; i < p->cells[c].n_inst; i++) {
@@ -62,28 +72,26 @@ static void print_plan(const struct experiment *e, const struct plan *p, int ite
 	}
 }
 
-static int ensure_parent_dir(const char *path, char *err, size_t errsz)
+/* mkdir -p dir. */
+static int ensure_dir(const char *dir, char *err, size_t errsz)
 {
-	char *copy = xstrdup(path);
-	char *dir = dirname(copy);
-	char partial[PATH_MAX] = "";
-	int rc = 0;
+	char partial[PATH_MAX];
+	size_t len = strlen(dir);
 
-	/* mkdir -p, one component at a time. */
-	for (char *p = dir; rc == 0;) {
-		char *slash = strchr(p + (*p == '/'), '/');
-		size_t len = slash ? (size_t)(slash - dir) : strlen(dir);
-		snprintf(partial, sizeof(partial), "%.*s", (int)len, dir);
-		if (mkdir(partial, 0755) && errno != EEXIST) {
-			snprintf(err, errsz, "cannot create %s: %s", partial, strerror(errno));
-			rc = -1;
-		}
-		if (!slash)
-			break;
-		p = slash + 1;
+	if (len >= sizeof(partial)) {
+		snprintf(err, errsz, "%.400s: path too long", dir);
+		return -1;
 	}
-	free(copy);
-	return rc;
+	for (size_t i = 1; i <= len; i++) {
+		if (dir[i] != '/' && dir[i] != '\0')
+			continue;
+		snprintf(partial, sizeof(partial), "%.*s", (int)i, dir);
+		if (mkdir(partial, 0755) && errno != EEXIST) {
+			snprintf(err, errsz, "cannot create %.400s: %s", partial, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* Turn the runner's results into stored instances: parse what finished
@@ -155,16 +163,20 @@ struct run_ctx {
 	const struct plan *p;
 	struct store *st;
 	int64_t run_id;
-	const char *self_exe;
+	int64_t *cell_ids;
+	const char *variant;
+	int64_t variant_id;
+	const char *run_dir;
 	size_t failures;
+	bool store_failed;   /* the database refused a write: stop the run */
 };
 
-static void log_iteration(const struct run_ctx *rc, const char *variant, size_t c, int it,
+static void log_iteration(const struct run_ctx *rc, size_t c, int it,
 			  const struct iteration_result *res, const struct sample_vec *samples)
 {
 	if (rc->o->quiet)
 		return;
-	printf("[%s] cell %zu/%zu %s iteration %d/%d:", variant, c + 1, rc->p->n_cells,
+	printf("[%s] cell %zu/%zu %s iteration %d/%d:", rc->variant, c + 1, rc->p->n_cells,
 	       rc->p->cells[c].name, it, rc->o->iterations);
 	for (size_t i = 0; i < res->n; i++) {
 		const struct inst_result *r = &res->r[i];
@@ -182,119 +194,185 @@ static void log_iteration(const struct run_ctx *rc, const char *variant, size_t 
 	fflush(stdout);
 }
 
-/* Run, parse and store one iteration. Returns 0, or -1 when storing failed
- * (the reason is printed; raw outputs are kept in the log). */
-static int one_iteration(struct run_ctx *rc, const char *variant, int64_t variant_id, size_t c,
-			 int64_t cell_id, int it)
+/* The database refused the iteration: keep its raw outputs in the run
+ * directory so nothing the tools printed is lost. */
+static void keep_raw_outputs(const struct run_ctx *rc, size_t c, int it,
+			     const struct iteration_result *res)
 {
-	struct iteration_result res;
+	for (size_t i = 0; i < res->n; i++) {
+		const struct inst_result *r = &res->r[i];
+		for (int stream = 0; stream < 2; stream++) {
+			char *path = xasprintf("%s/%s-cell%zu-it%d-%s-rep%d.%s", rc->run_dir, rc->variant,
+					       c + 1, it, r->pi->load->name, r->repetition,
+					       stream ? "stderr" : "stdout");
+			const struct buf *b = stream ? &r->err : &r->out;
+			FILE *f = fopen(path, "wb");
+			if (f) {
+				fwrite(buf_str(b), 1, b->len, f);
+				fclose(f);
+			}
+			free(path);
+		}
+	}
+	fprintf(stderr, "schedrig: raw outputs of the iteration kept in %s\n", rc->run_dir);
+}
+
+/* Parse and store one finished iteration (iteration_fn). */
+static int store_one(void *ctx, size_t c, int it, struct iteration_result *res)
+{
+	struct run_ctx *rc = ctx;
 	char err[512];
 	const struct plan_cell *cell = &rc->p->cells[c];
+	struct stored_instance *st = xcalloc(res->n ? res->n : 1, sizeof(*st));
+	struct sample_vec *samples = xcalloc(res->n ? res->n : 1, sizeof(*samples));
+	char **argv_text = xcalloc(res->n ? res->n : 1, sizeof(*argv_text));
+	size_t failures = parse_results(res, st, samples, argv_text);
 
-	if (runner_run_iteration(cell, rc->e->warmup_s, rc->self_exe, &res, err, sizeof(err))) {
+	for (size_t i = 0; i < res->n; i++)
+		st[i].seq = (int)(res->r[i].pi - cell->inst);
+	const char *status = res->interrupted ? "interrupted" : failures ? "failed" : "complete";
+	int rcode = store_iteration_save(rc->st, rc->variant_id, rc->cell_ids[c], it, status,
+					 res->started_at, res->ended_at, st, res->n, err, sizeof(err));
+	if (rcode) {
 		fprintf(stderr, "schedrig: %s\n", err);
-		return -1;
+		keep_raw_outputs(rc, c, it, res);
+		rc->store_failed = true;
 	}
-	struct stored_instance *st = xcalloc(res.n ? res.n : 1, sizeof(*st));
-	struct sample_vec *samples = xcalloc(res.n ? res.n : 1, sizeof(*samples));
-	char **argv_text = xcalloc(res.n ? res.n : 1, sizeof(*argv_text));
-	size_t failures = parse_results(&res, st, samples, argv_text);
-	for (size_t i = 0; i < res.n; i++)
-		st[i].seq = (int)(res.r[i].pi - cell->inst);
-	const char *status = res.interrupted ? "interrupted" : failures ? "failed" : "complete";
-	int rcode = store_iteration_save(rc->st, variant_id, cell_id, it, status, res.started_at,
-					 res.ended_at, st, res.n, err, sizeof(err));
-	if (rcode)
-		fprintf(stderr, "schedrig: %s\n", err);
-	for (size_t i = 0; i < res.n && !rcode; i++) {
+	for (size_t i = 0; i < res->n && !rcode; i++) {
 		if (strcmp(st[i].state, "failed") && strcmp(st[i].state, "timeout"))
 			continue;
-		char *msg = xasprintf("variant %s cell %s iteration %d load %s: %s: %s", variant,
+		char *msg = xasprintf("variant %s cell %s iteration %d load %s: %s: %s", rc->variant,
 				      cell->name, it, st[i].name, st[i].state,
 				      st[i].reason ? st[i].reason : "");
 		store_event(rc->st, rc->run_id, "failure", msg, err, sizeof(err));
 		free(msg);
 	}
 	rc->failures += failures;
-	log_iteration(rc, variant, c, it, &res, samples);
-	for (size_t i = 0; i < res.n; i++) {
+	log_iteration(rc, c, it, res, samples);
+	for (size_t i = 0; i < res->n; i++) {
 		sample_vec_free(&samples[i]);
 		free(argv_text[i]);
 	}
 	free(samples);
 	free(argv_text);
 	free(st);
-	iteration_result_free(&res);
 	return rcode;
 }
 
-static int execute(struct run_ctx *rc)
+/* The variant's kernel is up (kernel_fn): record it. */
+static int store_variant(void *ctx, const struct variant_kernel *k)
+{
+	struct run_ctx *rc = ctx;
+	char err[512];
+	const struct cfg_variant *v = NULL;
+	for (size_t i = 0; i < rc->e->n_variants; i++)
+		if (!strcmp(rc->e->variants[i].name, rc->variant))
+			v = &rc->e->variants[i];
+	if (store_variant_add(rc->st, rc->run_id, (int)(v - rc->e->variants), rc->variant,
+			      variant_backend_for(v->boot)->name, k->release, k->cmdline,
+			      &rc->variant_id, err, sizeof(err)) ||
+	    store_variant_status(rc->st, rc->variant_id, "running", err, sizeof(err))) {
+		fprintf(stderr, "schedrig: %s\n", err);
+		rc->store_failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* run --resume: skip what is complete already. */
+static bool iteration_done(void *ctx, size_t c, int it)
+{
+	struct run_ctx *rc = ctx;
+	return store_iteration_complete(rc->st, rc->variant_id, rc->cell_ids[c], it);
+}
+
+static int execute(struct run_ctx *rc, const char *self_exe)
 {
 	struct provenance pv;
 	char err[512];
-	int64_t *cell_ids = xcalloc(rc->p->n_cells, sizeof(*cell_ids));
-	int status = 0;
 
 	provenance_read(&pv);
-	struct run_info ri = {
-		.name = rc->e->name, .config_path = rc->e->path, .config_text = rc->e->text,
-		.host = pv.host, .kernel_release = pv.kernel_release,
-		.kernel_cmdline = pv.kernel_cmdline, .cpu_model = pv.cpu_model,
-		.cpu_count = pv.cpu_count, .iterations = rc->o->iterations,
-	};
-	if (store_run_begin(rc->st, &ri, &rc->run_id, err, sizeof(err))) {
-		fprintf(stderr, "schedrig: %s\n", err);
-		free(cell_ids);
-		return 1;
+	if (rc->o->resume) {
+		if (store_run_resume(rc->st, rc->run_id, err, sizeof(err)))
+			goto out_err;
+	} else {
+		struct run_info ri = {
+			.name = rc->e->name, .config_path = rc->e->path, .config_text = rc->e->text,
+			.host = pv.host, .kernel_release = pv.kernel_release,
+			.kernel_cmdline = pv.kernel_cmdline, .cpu_model = pv.cpu_model,
+			.cpu_count = pv.cpu_count, .iterations = rc->o->iterations,
+		};
+		if (store_run_begin(rc->st, &ri, &rc->run_id, err, sizeof(err)))
+			goto out_err;
 	}
+	rc->cell_ids = xcalloc(rc->p->n_cells, sizeof(*rc->cell_ids));
 	for (size_t c = 0; c < rc->p->n_cells; c++)
-		if (store_cell_add(rc->st, rc->run_id, (int)c, rc->p->cells[c].name, &cell_ids[c], err,
-				   sizeof(err)))
-			goto store_failed;
+		if (store_cell_add(rc->st, rc->run_id, (int)c, rc->p->cells[c].name, &rc->cell_ids[c],
+				   err, sizeof(err)))
+			goto out_err;
+	char *run_dir = xasprintf("%s/runs/%lld", rc->o->run_root, (long long)rc->run_id);
+	if (ensure_dir(run_dir, err, sizeof(err))) {
+		free(run_dir);
+		goto out_err;
+	}
+	rc->run_dir = run_dir;
 	if (!rc->o->quiet)
-		printf("run %lld: %s on %s (%s), %zu cell(s) x %d iteration(s)\n",
-		       (long long)rc->run_id, rc->e->name, pv.host, pv.kernel_release, rc->p->n_cells,
-		       rc->o->iterations);
+		printf("run %lld: %s on %s (%s), %zu variant(s) x %zu cell(s) x %d iteration(s)\n",
+		       (long long)rc->run_id, rc->e->name, pv.host, pv.kernel_release,
+		       rc->e->n_variants, rc->p->n_cells, rc->o->iterations);
+
 	for (size_t v = 0; v < rc->e->n_variants && !runner_interrupt_signal(); v++) {
-		const char *vname = rc->e->variants[v].name;
-		int64_t variant_id;
-		if (store_variant_add(rc->st, rc->run_id, (int)v, vname, "local", pv.kernel_release,
-				      pv.kernel_cmdline, &variant_id, err, sizeof(err)) ||
-		    store_variant_status(rc->st, variant_id, "running", err, sizeof(err)))
-			goto store_failed;
-		for (size_t c = 0; c < rc->p->n_cells && !runner_interrupt_signal(); c++)
-			for (int it = 1; it <= rc->o->iterations && !runner_interrupt_signal(); it++)
-				if (one_iteration(rc, vname, variant_id, c, cell_ids[c], it))
-					goto store_stopped;
-		store_variant_status(rc->st, variant_id,
+		const struct cfg_variant *var = &rc->e->variants[v];
+		struct variant_run vr = {
+			.e = rc->e, .v = var, .p = rc->p, .iterations = rc->o->iterations,
+			.self_exe = self_exe, .work_dir = run_dir, .on_kernel = store_variant,
+			.on_iteration = store_one, .ctx = rc, .done = rc->o->resume ? iteration_done : NULL,
+		};
+		rc->variant = var->name;
+		rc->variant_id = 0;
+		err[0] = '\0';
+		if (variant_backend_for(var->boot)->run(&vr, err, sizeof(err))) {
+			if (rc->store_failed)
+				break;
+			/* The variant failed as a whole; the next one still runs. */
+			fprintf(stderr, "schedrig: variant %s: %s\n", var->name, err);
+			char *msg = xasprintf("variant %s: %s", var->name, err);
+			store_event(rc->st, rc->run_id, "failure", msg, err, sizeof(err));
+			free(msg);
+			if (rc->variant_id)
+				store_variant_status(rc->st, rc->variant_id, "failed", err, sizeof(err));
+			rc->failures++;
+			continue;
+		}
+		store_variant_status(rc->st, rc->variant_id,
 				     runner_interrupt_signal() ? "interrupted" : "complete", err,
 				     sizeof(err));
 	}
-	goto finish;
+	free(run_dir);
+	rc->run_dir = NULL;
 
-store_failed:
-	fprintf(stderr, "schedrig: %s\n", err);
-store_stopped:
-	status = 1;
-	store_run_end(rc->st, rc->run_id, "failed", err, sizeof(err));
-	free(cell_ids);
-	return status;
-
-finish:
-	free(cell_ids);
 	int sig = runner_interrupt_signal();
-	const char *run_status = sig ? "interrupted" : rc->failures ? "failed" : "complete";
+	const char *run_status = rc->store_failed ? "failed" :
+				 sig ? "interrupted" : rc->failures ? "failed" : "complete";
 	if (store_run_end(rc->st, rc->run_id, run_status, err, sizeof(err)))
 		fprintf(stderr, "schedrig: %s\n", err);
 	if (sig) {
-		fprintf(stderr, "schedrig: interrupted by %s; run %lld kept its completed iterations\n",
-			strsignal(sig), (long long)rc->run_id);
+		fprintf(stderr,
+			"schedrig: interrupted by %s; run %lld kept its completed iterations"
+			" (schedrig run --resume %lld continues it)\n",
+			strsignal(sig), (long long)rc->run_id, (long long)rc->run_id);
 		return 128 + sig;
 	}
+	if (rc->store_failed)
+		return 1;
 	if (rc->failures)
-		fprintf(stderr, "schedrig: run %lld had %zu failed load instance(s); see schedrig show %lld\n",
+		fprintf(stderr, "schedrig: run %lld had %zu failure(s); see schedrig show %lld\n",
 			(long long)rc->run_id, rc->failures, (long long)rc->run_id);
 	return rc->failures ? 1 : 0;
+
+out_err:
+	fprintf(stderr, "schedrig: %s\n", err);
+	return 1;
 }
 
 static int parse_args(int argc, char **argv, struct run_opts *o)
@@ -304,6 +382,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		{"iterations", required_argument, NULL, 'i'},
 		{"dry-run", no_argument, NULL, 'n'},
 		{"quiet", no_argument, NULL, 'q'},
+		{"resume", required_argument, NULL, 'r'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -331,6 +410,9 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		case 'q':
 			o->quiet = true;
 			break;
+		case 'r':
+			o->resume = optarg;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
@@ -339,68 +421,114 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1) {
+	if (o->resume ? optind != argc || o->iterations || o->dry_run : optind != argc - 1) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
-	o->config = argv[optind];
+	o->config = o->resume ? NULL : argv[optind];
+	return -1;
+}
+
+/* run --resume: the run's stored config and iterations. */
+static struct experiment *resume_config(struct run_ctx *ctx, struct run_opts *o, char *err,
+					size_t errsz)
+{
+	int64_t *ids;
+	size_t n;
+	char *path, *text;
+	char *sel[] = {(char *)o->resume};
+
+	if (store_select_runs(ctx->st, sel, 1, &ids, &n, err, errsz))
+		return NULL;
+	ctx->run_id = ids[0];
+	free(ids);
+	if (store_run_config(ctx->st, ctx->run_id, &path, &text, &o->iterations, err, errsz))
+		return NULL;
+	struct experiment *e = config_parse(path, text, strlen(text), err, errsz);
+	free(path);
+	free(text);
+	return e;
+}
+
+static int check_latency_nice(const struct plan *p, const char *config)
+{
+	struct provenance pv;
+	if (!plan_uses_latency_nice(p) || sched_latency_nice_supported())
+		return 0;
+	provenance_read(&pv);
+	fprintf(stderr,
+		"schedrig: %s: this kernel (%s) does not support latency_nice (it needs the"
+		" out-of-tree latency-nice series); use slice_us, the EEVDF custom slice of"
+		" mainline 6.12+, instead\n",
+		config, pv.kernel_release);
 	return -1;
 }
 
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = {0};
-	char err[1024];
-	struct plan p;
+	char err[1024], self_exe[PATH_MAX];
+	struct plan p = {0};
+	struct experiment *e = NULL;
+	struct run_ctx ctx = {.o = &o};
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc >= 0)
 		return rc;
-	struct experiment *e = config_load(o.config, err, sizeof(err));
-	if (!e) {
-		fprintf(stderr, "%s\n", err);
-		return EXIT_USAGE;
-	}
-	if (!o.iterations)
-		o.iterations = e->iterations;
-	if (plan_build(e, &p, err, sizeof(err))) {
-		fprintf(stderr, "%s\n", err);
-		experiment_free(e);
-		return EXIT_USAGE;
-	}
-	if (o.dry_run) {
-		print_plan(e, &p, o.iterations);
-		plan_free(&p);
-		experiment_free(e);
-		return 0;
+	if (!o.resume) {
+		/* A bad config is reported before anything is created. */
+		e = config_load(o.config, err, sizeof(err));
+		if (!e) {
+			fprintf(stderr, "%s\n", err);
+			return EXIT_USAGE;
+		}
+		if (plan_build(e, &p, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			experiment_free(e);
+			return EXIT_USAGE;
+		}
+		if (!o.iterations)
+			o.iterations = e->iterations;
+		if (o.dry_run) {
+			print_plan(e, &p, o.iterations);
+			plan_free(&p);
+			experiment_free(e);
+			return 0;
+		}
 	}
 	rc = 1;
-	struct run_ctx ctx = {.o = &o, .e = e, .p = &p};
-	char self_exe[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
-	if (plan_uses_latency_nice(&p) && !sched_latency_nice_supported()) {
-		struct provenance pv;
-		provenance_read(&pv);
-		fprintf(stderr,
-			"schedrig: %s: this kernel (%s) does not support latency_nice (it needs the"
-			" out-of-tree latency-nice series); use slice_us, the EEVDF custom slice of"
-			" mainline 6.12+, instead\n",
-			o.config, pv.kernel_release);
-		goto out;
-	}
 	if (len <= 0) {
 		fprintf(stderr, "schedrig: cannot find its own executable: %s\n", strerror(errno));
 		goto out;
 	}
 	self_exe[len] = '\0';
-	ctx.self_exe = self_exe;
-	if (ensure_parent_dir(o.db, err, sizeof(err)) ||
-	    store_open(o.db, false, &ctx.st, err, sizeof(err)) || runner_init(err, sizeof(err))) {
+	char *db_copy = xstrdup(o.db);
+	o.run_root = xstrdup(dirname(db_copy));
+	free(db_copy);
+	/* The database must be writable before any load starts. */
+	if (ensure_dir(o.run_root, err, sizeof(err)) ||
+	    store_open(o.db, false, &ctx.st, err, sizeof(err))) {
 		fprintf(stderr, "schedrig: %s\n", err);
 		goto out;
 	}
-	rc = execute(&ctx);
-	if (ctx.run_id && !runner_interrupt_signal()) {
+	if (o.resume) {
+		e = resume_config(&ctx, &o, err, sizeof(err));
+		if (!e || plan_build(e, &p, err, sizeof(err))) {
+			fprintf(stderr, "schedrig: %s\n", err);
+			goto out;
+		}
+	}
+	ctx.e = e;
+	ctx.p = &p;
+	if (check_latency_nice(&p, e->path))
+		goto out;
+	if (runner_init(err, sizeof(err))) {
+		fprintf(stderr, "schedrig: %s\n", err);
+		goto out;
+	}
+	rc = execute(&ctx, self_exe);
+	if (ctx.run_id && !runner_interrupt_signal() && !ctx.store_failed) {
 		/* Compare prints the table of the run just made. */
 		char id[32];
 		snprintf(id, sizeof(id), "%lld", (long long)ctx.run_id);
@@ -410,6 +538,8 @@ int cmd_run(int argc, char **argv)
 		cmd_compare(4, cargv);
 	}
 out:
+	free(ctx.cell_ids);
+	free(o.run_root);
 	store_close(ctx.st);
 	plan_free(&p);
 	experiment_free(e);

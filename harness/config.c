@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "schedattr.h"
 #include "yamlnode.h"
@@ -17,7 +18,15 @@ static const char *const top_keys[] = {"name", "description", "iterations", "war
 				       "variants", "loads", NULL};
 static const char *const load_keys[] = {"name", "tool", "role", "params", "sched",
 					"timeout_s", "repeat", NULL};
-static const char *const variant_keys[] = {"name", "boot", NULL};
+static const char *const variant_keys[] = {
+	"name", "boot", "sysctl", "sched_features", "debugfs", "autogroup",
+	"kernel", "initrd", "append", "cpus", "memory_mb", "accel", "timeout_s",
+	"host", "port", "user", "identity", "workdir", "strict_host_key", "kexec", NULL};
+static const char *const qemu_keys[] = {"kernel", "initrd", "append", "cpus", "memory_mb",
+					"accel", "timeout_s", NULL};
+static const char *const ssh_keys[] = {"host", "port", "user", "identity", "workdir",
+				       "strict_host_key", "kexec", NULL};
+static const char *const kexec_keys[] = {"kernel", "initrd", "append", NULL};
 
 struct ctx {
 	const char *file;
@@ -109,6 +118,9 @@ static int want_kind(struct ctx *c, const struct ynode *n, enum ynode_kind k, co
 {
 	if (n->kind == k)
 		return 0;
+	if (n->kind == YNODE_SCALAR && !n->quoted && !*n->text)
+		return err_at(c, n->line, n->col, "%s must be %s, not empty", what,
+			      ynode_kind_name(k));
 	return err_at(c, n->line, n->col, "%s must be %s, not %s", what, ynode_kind_name(k),
 		      ynode_kind_name(n->kind));
 }
@@ -372,11 +384,103 @@ static int read_load(struct ctx *c, const struct ynode *m, struct cfg_load *l)
 	return 0;
 }
 
+/* A map of knob keys to scalar values (sysctl:, debugfs:). */
+static int read_knob_map(struct ctx *c, const struct ynode *m, const char *what,
+			 struct cfg_knob **out, size_t *n)
+{
+	if (want_kind(c, m, YNODE_MAPPING, what))
+		return -1;
+	*out = xcalloc(m->n ? m->n : 1, sizeof(**out));
+	for (size_t i = 0; i < m->n; i++) {
+		const struct ypair *p = &m->pairs[i];
+		if (p->value->kind != YNODE_SCALAR)
+			return err_at(c, p->value->line, p->value->col, "%s: %s must be a single value",
+				      what, p->key);
+		if (strstr(p->key, "..") || p->key[0] == '/' || !*p->key)
+			return err_at(c, p->key_line, p->key_col, "%s: '%s' is not a plain knob name",
+				      what, p->key);
+		(*out)[(*n)++] = (struct cfg_knob){xstrdup(p->key), xstrdup(p->value->text),
+						   p->key_line, p->key_col};
+	}
+	return 0;
+}
+
+static bool valid_feature(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", *s))
+			return false;
+	return true;
+}
+
+static int read_features(struct ctx *c, const struct ynode *v, struct cfg_variant *var)
+{
+	if (want_kind(c, v, YNODE_SEQUENCE, "sched_features"))
+		return -1;
+	var->sched_features = xcalloc(v->n ? v->n : 1, sizeof(*var->sched_features));
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ynode *it = v->items[i];
+		if (it->kind != YNODE_SCALAR || !valid_feature(it->text))
+			return err_at(c, it->line, it->col,
+				      "sched_features entries are names such as PLACE_LAG or"
+				      " NO_PLACE_LAG");
+		var->sched_features[var->n_sched_features++] =
+			(struct cfg_knob){xstrdup(it->text), NULL, it->line, it->col};
+	}
+	return 0;
+}
+
+/* Keys that belong to another boot kind are errors, not silently ignored. */
+static int check_boot_keys(struct ctx *c, const struct ynode *m, const struct cfg_variant *var,
+			   const char *boot)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		const struct ypair *p = &m->pairs[i];
+		bool qemu = false, ssh = false;
+		for (size_t k = 0; qemu_keys[k]; k++)
+			qemu |= !strcmp(p->key, qemu_keys[k]);
+		for (size_t k = 0; ssh_keys[k]; k++)
+			ssh |= !strcmp(p->key, ssh_keys[k]);
+		if ((qemu && var->boot != BOOT_QEMU) || (ssh && var->boot != BOOT_SSH))
+			return err_at(c, p->key_line, p->key_col, "'%s' is for boot: %s, not boot: %s",
+				      p->key, qemu ? "qemu" : "ssh", boot);
+	}
+	return 0;
+}
+
+static int opt_string(struct ctx *c, const struct ynode *m, const char *key, char **out)
+{
+	const struct ynode *v = ynode_get(m, key);
+	return v ? get_string(c, v, key, out) : 0;
+}
+
+static int read_kexec(struct ctx *c, const struct ynode *m, struct cfg_variant *var)
+{
+	if (want_kind(c, m, YNODE_MAPPING, "kexec") || check_keys(c, m, kexec_keys, "kexec"))
+		return -1;
+	if (!ynode_get(m, "kernel"))
+		return err_at(c, m->line, m->col, "kexec needs 'kernel:'");
+	return opt_string(c, m, "kernel", &var->kexec_kernel) ||
+	       opt_string(c, m, "initrd", &var->kexec_initrd) ||
+	       opt_string(c, m, "append", &var->kexec_append);
+}
+
 static int read_variant(struct ctx *c, const struct ynode *m, struct cfg_variant *var)
 {
 	const struct ynode *v;
+	long long n;
+	const char *boot = "local";
+
 	var->line = m->line;
 	var->col = m->col;
+	var->autogroup = -1;
+	var->cpus = 2;
+	var->memory_mb = 2048;
+	var->boot_timeout_s = 600;
+	var->port = 22;
+	var->strict_host_key = true;
 	if (want_kind(c, m, YNODE_MAPPING, "a variant") ||
 	    check_keys(c, m, variant_keys, "a variant"))
 		return -1;
@@ -387,15 +491,78 @@ static int read_variant(struct ctx *c, const struct ynode *m, struct cfg_variant
 	if ((v = ynode_get(m, "boot"))) {
 		if (want_kind(c, v, YNODE_SCALAR, "boot"))
 			return -1;
-		if (!strcmp(v->text, "qemu") || !strcmp(v->text, "ssh"))
-			return err_at(c, v->line, v->col,
-				      "boot: %s is not available in this schedrig yet; use boot: local",
-				      v->text);
-		if (strcmp(v->text, "local"))
+		boot = v->text;
+		if (!strcmp(boot, "local"))
+			var->boot = BOOT_LOCAL;
+		else if (!strcmp(boot, "qemu"))
+			var->boot = BOOT_QEMU;
+		else if (!strcmp(boot, "ssh"))
+			var->boot = BOOT_SSH;
+		else
 			return err_at(c, v->line, v->col, "boot must be local, qemu or ssh, not '%s'",
+				      boot);
+	}
+	if (check_boot_keys(c, m, var, boot))
+		return -1;
+	if ((v = ynode_get(m, "sysctl")) &&
+	    read_knob_map(c, v, "sysctl", &var->sysctl, &var->n_sysctl))
+		return -1;
+	if ((v = ynode_get(m, "debugfs")) &&
+	    read_knob_map(c, v, "debugfs", &var->debugfs, &var->n_debugfs))
+		return -1;
+	if ((v = ynode_get(m, "sched_features")) && read_features(c, v, var))
+		return -1;
+	if ((v = ynode_get(m, "autogroup"))) {
+		if (want_kind(c, v, YNODE_SCALAR, "autogroup"))
+			return -1;
+		if (!strcmp(v->text, "on"))
+			var->autogroup = 1;
+		else if (!strcmp(v->text, "off"))
+			var->autogroup = 0;
+		else
+			return err_at(c, v->line, v->col, "autogroup must be on or off, not '%s'",
 				      v->text);
 	}
-	var->boot = BOOT_LOCAL;
+	if (opt_string(c, m, "kernel", &var->kernel) || opt_string(c, m, "initrd", &var->initrd) ||
+	    opt_string(c, m, "append", &var->append) || opt_string(c, m, "accel", &var->accel) ||
+	    opt_string(c, m, "host", &var->host) || opt_string(c, m, "user", &var->user) ||
+	    opt_string(c, m, "identity", &var->identity) ||
+	    opt_string(c, m, "workdir", &var->workdir))
+		return -1;
+	if ((v = ynode_get(m, "cpus"))) {
+		if (get_int(c, v, "cpus", 1, 64, &n))
+			return -1;
+		var->cpus = (int)n;
+	}
+	if ((v = ynode_get(m, "memory_mb"))) {
+		if (get_int(c, v, "memory_mb", 128, 65536, &n))
+			return -1;
+		var->memory_mb = (int)n;
+	}
+	if ((v = ynode_get(m, "port"))) {
+		if (get_int(c, v, "port", 1, 65535, &n))
+			return -1;
+		var->port = (int)n;
+	}
+	if ((v = ynode_get(m, "timeout_s")) &&
+	    get_seconds(c, v, "timeout_s", 86400, &var->boot_timeout_s))
+		return -1;
+	if ((v = ynode_get(m, "strict_host_key")) &&
+	    get_bool(c, v, "strict_host_key", &var->strict_host_key))
+		return -1;
+	if ((v = ynode_get(m, "kexec")) && read_kexec(c, v, var))
+		return -1;
+	if (var->accel && strcmp(var->accel, "auto") && strcmp(var->accel, "kvm") &&
+	    strcmp(var->accel, "tcg")) {
+		v = ynode_get(m, "accel");
+		return err_at(c, v->line, v->col, "accel must be auto, kvm or tcg, not '%s'",
+			      var->accel);
+	}
+	if (var->boot == BOOT_QEMU && !var->kernel)
+		return err_at(c, m->line, m->col, "boot: qemu needs 'kernel:' (a bzImage, a"
+			      " linux-image .deb, or a Debian package name)");
+	if (var->boot == BOOT_SSH && !var->host)
+		return err_at(c, m->line, m->col, "boot: ssh needs 'host:'");
 	return 0;
 }
 
@@ -438,8 +605,9 @@ static int read_experiment(struct ctx *c, const struct ynode *root, struct exper
 		}
 	} else {
 		e->variants = xcalloc(1, sizeof(*e->variants));
-		e->variants[0] = (struct cfg_variant){xstrdup("running"), BOOT_LOCAL, root->line,
-						      root->col};
+		e->variants[0] = (struct cfg_variant){.name = xstrdup("running"), .boot = BOOT_LOCAL,
+						      .line = root->line, .col = root->col,
+						      .autogroup = -1};
 		e->n_variants = 1;
 	}
 
@@ -468,6 +636,24 @@ static int read_experiment(struct ctx *c, const struct ynode *root, struct exper
 	return 0;
 }
 
+/* Messages quote values: keep them on one line ("\n", "\t", "\xNN"). */
+static void escape_controls(char *err, size_t errsz)
+{
+	struct buf b = {0};
+	for (const unsigned char *p = (const unsigned char *)err; *p; p++) {
+		if (*p == '\n')
+			buf_puts(&b, "\\n");
+		else if (*p == '\t')
+			buf_puts(&b, "\\t");
+		else if (*p < 0x20 || *p == 0x7f)
+			buf_printf(&b, "\\x%02x", *p);
+		else
+			buf_append(&b, p, 1);
+	}
+	snprintf(err, errsz, "%s", buf_str(&b));
+	buf_free(&b);
+}
+
 struct experiment *config_parse(const char *name, const char *text, size_t len,
 				char *err, size_t errsz)
 {
@@ -479,14 +665,17 @@ struct experiment *config_parse(const char *name, const char *text, size_t len,
 		return NULL;
 	}
 	struct ydoc *d = ydoc_parse(name, text, len, err, errsz);
-	if (!d)
+	if (!d) {
+		escape_controls(err, errsz);
 		return NULL;
+	}
 	e = xcalloc(1, sizeof(*e));
 	e->path = xstrdup(name);
 	e->text = xmalloc(len + 1);
 	memcpy(e->text, text, len);
 	e->text[len] = '\0';
 	if (read_experiment(&c, ydoc_root(d), e)) {
+		escape_controls(err, errsz);
 		experiment_free(e);
 		e = NULL;
 	}
@@ -516,6 +705,11 @@ struct experiment *config_load(const char *path, char *err, size_t errsz)
 		buf_free(&b);
 		return NULL;
 	}
+	/* Reading stopped past the limit: report the file's real size. */
+	struct stat st;
+	if (b.len > MAX_CONFIG_BYTES && !fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
+	    (size_t)st.st_size > b.len)
+		b.len = (size_t)st.st_size;
 	fclose(f);
 	struct experiment *e = config_parse(path, buf_str(&b), b.len, err, errsz);
 	buf_free(&b);
@@ -533,6 +727,34 @@ static void free_settings(struct cfg_setting *s, size_t n)
 	free(s);
 }
 
+static void free_knobs(struct cfg_knob *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(k[i].key);
+		free(k[i].value);
+	}
+	free(k);
+}
+
+static void free_variant(struct cfg_variant *v)
+{
+	free(v->name);
+	free_knobs(v->sysctl, v->n_sysctl);
+	free_knobs(v->sched_features, v->n_sched_features);
+	free_knobs(v->debugfs, v->n_debugfs);
+	free(v->kernel);
+	free(v->initrd);
+	free(v->append);
+	free(v->accel);
+	free(v->host);
+	free(v->user);
+	free(v->identity);
+	free(v->workdir);
+	free(v->kexec_kernel);
+	free(v->kexec_initrd);
+	free(v->kexec_append);
+}
+
 void experiment_free(struct experiment *e)
 {
 	if (!e)
@@ -544,7 +766,7 @@ void experiment_free(struct experiment *e)
 	}
 	free(e->loads);
 	for (size_t i = 0; i < e->n_variants; i++)
-		free(e->variants[i].name);
+		free_variant(&e->variants[i]);
 	free(e->variants);
 	free(e->name);
 	free(e->description);

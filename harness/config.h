@@ -54,12 +54,47 @@ struct cfg_load {
 	int line, col;
 };
 
-enum boot_kind { BOOT_LOCAL };
+enum boot_kind { BOOT_LOCAL, BOOT_QEMU, BOOT_SSH };
 
+/* A knob setting as written: sysctl key (dotted or slashed, relative to
+ * /proc/sys), debugfs tunable (relative to sched/), or a sched_features entry
+ * (value NULL). */
+struct cfg_knob {
+	char *key;
+	char *value;
+	int line, col;
+};
+
+/* A kernel variant. Knob keys apply to every boot kind; the qemu and ssh
+ * groups only to theirs (the config rejects them elsewhere). */
 struct cfg_variant {
 	char *name;
 	enum boot_kind boot;
 	int line, col;
+	/* knobs */
+	struct cfg_knob *sysctl;
+	size_t n_sysctl;
+	struct cfg_knob *sched_features;
+	size_t n_sched_features;
+	struct cfg_knob *debugfs;
+	size_t n_debugfs;
+	int autogroup;          /* -1 unset, 0 off, 1 on */
+	/* boot: qemu */
+	char *kernel;           /* bzImage path, linux-image .deb, or package name */
+	char *initrd;           /* extra initramfs to append (optional) */
+	char *append;           /* extra kernel command line */
+	int cpus;               /* default 2 */
+	int memory_mb;          /* default 2048 */
+	char *accel;            /* auto|kvm|tcg, default auto */
+	double boot_timeout_s;  /* default 600 */
+	/* boot: ssh */
+	char *host;
+	int port;               /* default 22 */
+	char *user;
+	char *identity;
+	char *workdir;          /* default /tmp/schedrig */
+	bool strict_host_key;   /* default true */
+	char *kexec_kernel, *kexec_initrd, *kexec_append;
 };
 
 struct experiment {

@@ -12,7 +12,7 @@
 
 #include "util.h"
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 #define BUSY_TIMEOUT_MS 30000
 
 static const char schema_sql[] =
@@ -263,13 +263,22 @@ int store_variant_add(struct store *s, int64_t run_id, int seq, const char *name
 		      const char *kernel_release, const char *kernel_cmdline,
 		      int64_t *variant_id, char *err, size_t errsz)
 {
+	sqlite3_stmt *st;
 	if (exec_bound(s,
 		       "INSERT INTO variant (run_id, seq, name, boot, kernel_release, kernel_cmdline)"
-		       " VALUES (?, ?, ?, ?, ?, ?)",
-		       "Iitttt", run_id, seq, name, boot, kernel_release, kernel_cmdline))
+		       " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, name) DO UPDATE SET"
+		       " kernel_release = excluded.kernel_release,"
+		       " kernel_cmdline = excluded.kernel_cmdline",
+		       "Iitttt", run_id, seq, name, boot, kernel_release, kernel_cmdline) ||
+	    sqlite3_prepare_v2(s->db, "SELECT id FROM variant WHERE run_id = ? AND name = ?", -1,
+			       &st, NULL) != SQLITE_OK)
 		return db_fail(s, err, errsz, "cannot record a variant");
-	*variant_id = sqlite3_last_insert_rowid(s->db);
-	return 0;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	*variant_id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : db_fail(s, err, errsz, "cannot record a variant");
 }
 
 int store_variant_status(struct store *s, int64_t variant_id, const char *status,
@@ -283,11 +292,66 @@ int store_variant_status(struct store *s, int64_t variant_id, const char *status
 int store_cell_add(struct store *s, int64_t run_id, int seq, const char *name,
 		   int64_t *cell_id, char *err, size_t errsz)
 {
-	if (exec_bound(s, "INSERT INTO cell (run_id, seq, name) VALUES (?, ?, ?)", "Iit", run_id,
-		       seq, name))
+	sqlite3_stmt *st;
+	if (exec_bound(s, "INSERT OR IGNORE INTO cell (run_id, seq, name) VALUES (?, ?, ?)", "Iit",
+		       run_id, seq, name) ||
+	    sqlite3_prepare_v2(s->db, "SELECT id FROM cell WHERE run_id = ? AND name = ?", -1, &st,
+			       NULL) != SQLITE_OK)
 		return db_fail(s, err, errsz, "cannot record a cell");
-	*cell_id = sqlite3_last_insert_rowid(s->db);
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	*cell_id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : db_fail(s, err, errsz, "cannot record a cell");
+}
+
+int store_run_config(struct store *s, int64_t run_id, char **path, char **text, int *iterations,
+		     char *err, size_t errsz)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT config_path, config_text, iterations FROM run WHERE id = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_fail(s, err, errsz, "cannot read the run");
+	sqlite3_bind_int64(st, 1, run_id);
+	int rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW || sqlite3_column_type(st, 1) == SQLITE_NULL) {
+		sqlite3_finalize(st);
+		return fail(err, errsz, "run %lld has no config to resume (imported?)",
+			    (long long)run_id);
+	}
+	*path = xstrdup(sqlite3_column_type(st, 0) == SQLITE_NULL ?
+				"config" : (const char *)sqlite3_column_text(st, 0));
+	*text = xstrdup((const char *)sqlite3_column_text(st, 1));
+	*iterations = sqlite3_column_int(st, 2);
+	sqlite3_finalize(st);
 	return 0;
+}
+
+int store_run_resume(struct store *s, int64_t run_id, char *err, size_t errsz)
+{
+	if (exec_bound(s, "UPDATE run SET status = 'running', ended_at = NULL WHERE id = ?", "I",
+		       run_id))
+		return db_fail(s, err, errsz, "cannot resume the run");
+	return 0;
+}
+
+bool store_iteration_complete(struct store *s, int64_t variant_id, int64_t cell_id, int iteration)
+{
+	sqlite3_stmt *st;
+	bool done = false;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT 1 FROM iteration WHERE variant_id = ? AND cell_id = ? AND"
+			       " iteration = ? AND status = 'complete'",
+			       -1, &st, NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_int64(st, 1, variant_id);
+	sqlite3_bind_int64(st, 2, cell_id);
+	sqlite3_bind_int(st, 3, iteration);
+	done = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return done;
 }
 
 int store_event(struct store *s, int64_t run_id, const char *kind, const char *message,
@@ -384,8 +448,23 @@ int store_iteration_save(struct store *s, int64_t variant_id, int64_t cell_id, i
 			 const char *status, const char *started_at, const char *ended_at,
 			 const struct stored_instance *inst, size_t n_inst, char *err, size_t errsz)
 {
+	static const char *const drop_incomplete[] = {
+		"DELETE FROM sample WHERE load_instance_id IN (SELECT li.id FROM load_instance li"
+		" JOIN iteration i ON i.id = li.iteration_id WHERE i.variant_id = ?1 AND"
+		" i.cell_id = ?2 AND i.iteration = ?3 AND i.status != 'complete')",
+		"DELETE FROM raw_output WHERE load_instance_id IN (SELECT li.id FROM load_instance li"
+		" JOIN iteration i ON i.id = li.iteration_id WHERE i.variant_id = ?1 AND"
+		" i.cell_id = ?2 AND i.iteration = ?3 AND i.status != 'complete')",
+		"DELETE FROM load_instance WHERE iteration_id IN (SELECT id FROM iteration WHERE"
+		" variant_id = ?1 AND cell_id = ?2 AND iteration = ?3 AND status != 'complete')",
+		"DELETE FROM iteration WHERE variant_id = ?1 AND cell_id = ?2 AND iteration = ?3"
+		" AND status != 'complete'",
+	};
 	if (begin_immediate(s, err, errsz))
 		return -1;
+	for (size_t i = 0; i < sizeof(drop_incomplete) / sizeof(drop_incomplete[0]); i++)
+		if (exec_bound(s, drop_incomplete[i], "IIi", variant_id, cell_id, iteration))
+			goto out_fail;
 	if (exec_bound(s,
 		       "INSERT INTO iteration (variant_id, cell_id, iteration, status, started_at,"
 		       " ended_at) VALUES (?, ?, ?, ?, ?, ?)",

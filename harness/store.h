@@ -55,19 +55,31 @@ int store_run_begin(struct store *s, const struct run_info *ri, int64_t *run_id,
 		    char *err, size_t errsz);
 /* Set the run's status (complete|failed|interrupted) and ended_at = now. */
 int store_run_end(struct store *s, int64_t run_id, const char *status, char *err, size_t errsz);
-/* Record a variant (seq = config order) and its kernel; *variant_id receives its id. */
+/* Record a variant (seq = config order) and its kernel; *variant_id receives
+ * its id. An existing variant of that name (run --resume) keeps its id and
+ * gets the kernel facts updated. */
 int store_variant_add(struct store *s, int64_t run_id, int seq, const char *name, const char *boot,
 		      const char *kernel_release, const char *kernel_cmdline,
 		      int64_t *variant_id, char *err, size_t errsz);
 /* Set a variant's status (pending|running|complete|failed). */
 int store_variant_status(struct store *s, int64_t variant_id, const char *status,
 			 char *err, size_t errsz);
-/* Record a cell (seq = plan order); *cell_id receives its id. */
+/* Record a cell (seq = plan order); *cell_id receives its id (the existing
+ * one when the run already has a cell of that name). */
 int store_cell_add(struct store *s, int64_t run_id, int seq, const char *name,
 		   int64_t *cell_id, char *err, size_t errsz);
 /* Append an event (kind: failure|note|interrupt) to the run's log. */
 int store_event(struct store *s, int64_t run_id, const char *kind, const char *message,
 		char *err, size_t errsz);
+
+/* The stored config of a run, for run --resume: its path and full text
+ * (malloc'd, caller frees) and its iterations. */
+int store_run_config(struct store *s, int64_t run_id, char **path, char **text, int *iterations,
+		     char *err, size_t errsz);
+/* Mark a run "running" again and clear ended_at (run --resume). */
+int store_run_resume(struct store *s, int64_t run_id, char *err, size_t errsz);
+/* true when (variant, cell, iteration) has a complete record. */
+bool store_iteration_complete(struct store *s, int64_t variant_id, int64_t cell_id, int iteration);
 
 /* One load instance of an iteration, with its raw output and parsed samples.
  * samples may be NULL (a failure has none). Times: CLOCK_MONOTONIC ns. */
@@ -97,7 +109,9 @@ struct stored_instance {
 
 /* Store one iteration with all its load instances, raw outputs and samples in
  * one transaction (BEGIN IMMEDIATE, retried with backoff while the database
- * is busy). started_at/ended_at are UTC ISO 8601 strings. */
+ * is busy). started_at/ended_at are UTC ISO 8601 strings. An earlier
+ * incomplete record of the same (variant, cell, iteration) is replaced; a
+ * complete one makes this fail (UNIQUE), so no sample is ever stored twice. */
 int store_iteration_save(struct store *s, int64_t variant_id, int64_t cell_id, int iteration,
 			 const char *status, const char *started_at, const char *ended_at,
 			 const struct stored_instance *inst, size_t n_inst, char *err, size_t errsz);

@@ -152,7 +152,11 @@ static void test_errors(void **state)
 	expect_error("name: a\nloads: [{tool: hackbench, role: background}]\n",
 		     "t.yaml:2:8: no load has role: measured, so nothing would end an iteration");
 	expect_error("name: a\nvariants: [{name: k, boot: qemu}]\nloads: [{tool: hackbench}]\n",
-		     "t.yaml:2:29: boot: qemu is not available in this schedrig yet; use boot: local");
+		     "t.yaml:2:12: boot: qemu needs 'kernel:' (a bzImage, a linux-image .deb, or a Debian package name)");
+	expect_error("name: a\nvariants: [{name: k, append: quiet}]\nloads: [{tool: hackbench}]\n",
+		     "t.yaml:2:21: 'append' is for boot: qemu, not boot: local");
+	expect_error("name: a\nvariants: [{name: k, sched_features: [no_place_lag]}]\nloads: [{tool: hackbench}]\n",
+		     "t.yaml:2:38: sched_features entries are names such as PLACE_LAG or NO_PLACE_LAG");
 	expect_error("name: a b\nloads: [{tool: hackbench}]\n",
 		     "t.yaml:1:7: name 'a b' must be 1-64 characters of letters, digits, '.', '_', '-'");
 	expect_error("name: a\nloads: [{tool: hackbench}, {tool: hackbench}]\n",

@@ -1,0 +1,56 @@
+/* Kernel-variant backends: where a variant's loads run. One file per backend
+ * in harness/variants/ (local.c: the running kernel, in-process runner).
+ * A backend brings the variant up (knobs, boot), runs every cell × iteration
+ * of the plan there, and hands each finished iteration to the caller, which
+ * parses and stores it on the controlling host. */
+#ifndef SCHEDRIG_VARIANT_H
+#define SCHEDRIG_VARIANT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "plan.h"
+#include "runner.h"
+
+/* Facts about the kernel a variant really ran on, filled by the backend
+ * before the first iteration (uname -r and /proc/cmdline where it ran). */
+struct variant_kernel {
+	char release[256];
+	char cmdline[4096];
+};
+
+/* Called once per finished iteration, in plan order (cell, then iteration,
+ * 1-based). Returns 0 to go on, -1 to stop the variant (storage failed). */
+typedef int (*iteration_fn)(void *ctx, size_t cell, int iteration,
+			    struct iteration_result *res);
+
+/* Called once, after the kernel is up and before any iteration. */
+typedef int (*kernel_fn)(void *ctx, const struct variant_kernel *k);
+
+struct variant_run {
+	const struct experiment *e;
+	const struct cfg_variant *v;
+	const struct plan *p;
+	int iterations;
+	const char *self_exe;  /* this schedrig binary */
+	const char *work_dir;  /* scratch directory of the run (exists) */
+	kernel_fn on_kernel;
+	iteration_fn on_iteration;
+	void *ctx;
+	/* Skip (cell, iteration) pairs already stored (run --resume); NULL: none. */
+	bool (*done)(void *ctx, size_t cell, int iteration);
+};
+
+struct variant_backend {
+	const char *name; /* value of boot: in configs */
+	/* Run the whole plan on the variant. Returns 0 when every iteration was
+	 * handed over (failures inside iterations are theirs to record), or -1
+	 * with err when the variant itself failed (knob refused, boot failed). */
+	int (*run)(const struct variant_run *vr, char *err, size_t errsz);
+};
+
+/* The backend for a boot kind. */
+const struct variant_backend *variant_backend_for(enum boot_kind boot);
+
+#endif

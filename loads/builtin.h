@@ -1,0 +1,87 @@
+/* Helpers shared by the built-in loads (tcp-rr, wakeup-lat), the programs
+ * behind `schedrig load NAME --param value ...`: their argv on both sides
+ * (build_argv in the rig, argument parsing in the subprocess), the
+ * stop-signal wait, and reading back their plain-text result lines.
+ *
+ * Result format common to every built-in load (each driver documents its
+ * metrics and ops in its header comment): plain text on stdout, one record
+ * per line, fields separated by single spaces, numbers in the C locale.
+ *   line 1:  "schedrig-NAME 1 key=value ..."  (tool and format version, then
+ *            the parameters the run used)
+ *   then:    "METRIC OP VALUE"                 (one line per sample)
+ *   last:    "end key=value ..."               (written after every sample;
+ *            a missing end line means the output is truncated) */
+#ifndef SCHEDRIG_BUILTIN_H
+#define SCHEDRIG_BUILTIN_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "load.h"
+
+/* Exit status of a built-in load for bad arguments (as EXIT_USAGE). */
+#define BUILTIN_EXIT_USAGE 2
+
+/* build_argv of every built-in load: "schedrig" "load" ops->name, then
+ * "--NAME" "VALUE" for each parameter of ops (in table order) that has a
+ * value in p. Returns 0 (it cannot fail; err is untouched). */
+int builtin_build_argv(const struct load_ops *ops, const struct params *p,
+		       struct argv *argv, char *err, size_t errsz);
+
+/* Parse the arguments of `schedrig load NAME` (argv[0] = NAME, then
+ * "--PARAM VALUE" pairs) against ops->params, checking each value like the
+ * config loader does (type, range, choices; a parameter at most once).
+ * vals[i] receives the value of ops->params[i] (an argv string or the
+ * default). Returns 0; 1 after printing usage for --help/-h; -1 after printing
+ * the error to stderr (the caller then exits BUILTIN_EXIT_USAGE). */
+int builtin_parse_args(const struct load_ops *ops, int argc, char **argv, const char **vals);
+
+/* The integer value of parameter name in vals as filled by
+ * builtin_parse_args (already validated); 0 when absent. */
+long long builtin_val_ll(const struct load_ops *ops, const char **vals, const char *name);
+/* The text value of parameter name in vals, or NULL. */
+const char *builtin_val(const struct load_ops *ops, const char **vals, const char *name);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t builtin_now_ns(void);
+
+/* Block SIGINT, SIGTERM and SIGCHLD in the calling thread (threads and
+ * children created afterwards inherit the mask), so that builtin_wait_signal
+ * receives them synchronously. set receives the blocked set. Call first
+ * thing in builtin_main. */
+void builtin_block_signals(sigset_t *set);
+/* Wait for one signal of set until CLOCK_MONOTONIC reaches deadline_ns
+ * (UINT64_MAX: forever). Returns the signal number, or 0 at the deadline. */
+int builtin_wait_signal(const sigset_t *set, uint64_t deadline_ns);
+
+/* Checks every parser does first: the instance ran to a normal exit with
+ * status 0 (a stopped built-in load handles stop_signal and exits 0 too).
+ * Returns 0, or -1 with the reason (status and first stderr line) in why. */
+int builtin_check_exit(const struct load_output *o, char *why, size_t whysz);
+
+/* Result lines, read one at a time. */
+struct builtin_reader {
+	const char *pos, *end;
+	unsigned lineno;
+	char line[512];
+	char *field[8];
+	size_t n_fields;
+};
+/* Start reading text (len bytes; need not be NUL-terminated). */
+void builtin_reader_init(struct builtin_reader *r, const char *text, size_t len);
+/* Read the next non-empty line into r->line and split it at spaces into
+ * r->field[0..n_fields). Returns 1 for a line, 0 at the end of the text, -1
+ * for a line longer than r->line or with more than 8 fields (garbage). */
+int builtin_reader_next(struct builtin_reader *r);
+/* Check that r->field[0..] is the header "schedrig-NAME 1 ..." of tool name.
+ * Returns 0 or -1 with the reason in why. */
+int builtin_check_header(const struct builtin_reader *r, const char *name, char *why, size_t whysz);
+/* The value of "key=VALUE" among the header or end fields (from field 1 on),
+ * or NULL. */
+const char *builtin_field_kv(const struct builtin_reader *r, const char *key);
+/* Parse a sample value: a finite number >= 0 in the C locale. */
+bool builtin_parse_value(const char *s, double *out);
+
+#endif

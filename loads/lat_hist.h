@@ -1,0 +1,64 @@
+/* Latency histogram with bounded memory for the built-in loads (tcp-rr,
+ * wakeup-lat): a log2/linear bucket layout as in fio's and schbench's
+ * "plat" histograms (fio stat.h FIO_IO_U_PLAT_BITS; HdrHistogram uses the
+ * same idea).
+ *
+ * Values are nanoseconds. Values below 2^(LAT_HIST_SUB_BITS+1) = 256 ns get
+ * one bucket each (exact). Above that, every power of two [2^k, 2^(k+1)) is
+ * split into 2^LAT_HIST_SUB_BITS = 128 equal buckets, so a bucket is at most
+ * 1/128 (0.78%) of its lower bound wide; a percentile is reported as the
+ * bucket's midpoint, i.e. within +-0.4% of a value that was recorded.
+ * Values of 2^40 ns (about 18 minutes) and more land in the last bucket;
+ * min and max are also kept exactly. The table is LAT_HIST_NBUCKETS
+ * uint64_t counters (34 KiB) whatever the number of values, and has no
+ * pointers, so it can live in memory shared between processes. */
+#ifndef SCHEDRIG_LAT_HIST_H
+#define SCHEDRIG_LAT_HIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define LAT_HIST_SUB_BITS 7
+#define LAT_HIST_SUB (1u << LAT_HIST_SUB_BITS)
+#define LAT_HIST_MAX_BITS 40
+/* Buckets: exact ones for [0, 2*SUB), then SUB per octave up to 2^MAX_BITS. */
+#define LAT_HIST_NBUCKETS ((LAT_HIST_MAX_BITS - LAT_HIST_SUB_BITS + 1) * LAT_HIST_SUB)
+
+struct lat_hist {
+	uint64_t count;
+	uint64_t min_ns, max_ns; /* exact; min_ns is UINT64_MAX while empty */
+	uint64_t bucket[LAT_HIST_NBUCKETS];
+};
+
+/* The percentile set both built-in loads report, in print order:
+ * "p50", "p90", "p99", "p99.9" (percent rank) and "max" (exact maximum). */
+struct lat_op {
+	const char *op;
+	double pct; /* percentile in percent; 100 for max */
+};
+extern const struct lat_op lat_ops[];
+extern const size_t n_lat_ops;
+
+/* Empty the histogram (it may also be zeroed memory plus this call). */
+void lat_hist_init(struct lat_hist *h);
+/* Record one value in nanoseconds. Not thread-safe: one writer per histogram,
+ * merge afterwards. */
+void lat_hist_add(struct lat_hist *h, uint64_t ns);
+/* Add every count of src to dst (for per-thread histograms). */
+void lat_hist_merge(struct lat_hist *dst, const struct lat_hist *src);
+/* Bucket index of a value, and the lowest value and width (ns) of a bucket:
+ * exposed for the unit test of the layout. */
+size_t lat_hist_index(uint64_t ns);
+uint64_t lat_hist_bucket_low(size_t idx);
+uint64_t lat_hist_bucket_width(size_t idx);
+/* The pct-th percentile (0 < pct <= 100) in nanoseconds by nearest rank
+ * (the smallest value with at least ceil(pct/100 * count) values at or below
+ * it): the midpoint of that value's bucket, clamped to [min, max], so
+ * pct == 100 gives the exact max. NaN when the histogram is empty. */
+double lat_hist_percentile_ns(const struct lat_hist *h, double pct);
+/* Print one line "METRIC OP VALUE" per entry of lat_ops, VALUE in
+ * microseconds with 3 decimals (C locale). Prints nothing when empty. */
+void lat_hist_print_us(const struct lat_hist *h, const char *metric, FILE *f);
+
+#endif

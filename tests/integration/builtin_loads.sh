@@ -1,0 +1,78 @@
+#!/bin/bash
+# The built-in loads as the runner starts them, `schedrig load NAME --PARAM
+# VALUE ...`: tcp-rr run to its end, tcp-rr with duration_s 0 stopped by
+# SIGINT (summary, exit 0, no child process left), wakeup-lat for 2 s.
+source "$(dirname "$0")/lib.sh"
+
+# value METRIC OP FILE: VALUE of the result line "METRIC OP VALUE".
+value() {
+	awk -v m="$1" -v o="$2" '$1 == m && $2 == o { print $3 }' "$3"
+}
+
+# assert_positive METRIC OP FILE
+assert_positive() {
+	local v
+	v=$(value "$1" "$2" "$3")
+	awk -v v="$v" 'BEGIN { exit !(v ~ /^[0-9]+(\.[0-9]+)?$/ && v + 0 > 0) }' ||
+		fail "$1 $2: expected a number > 0, got '$v'"
+}
+
+# 1. tcp-rr, two pairs for 2 s.
+rc=0
+"$SCHEDRIG" load tcp-rr --pairs 2 --duration_s 2 >"$WORK/rr.out" 2>"$WORK/rr.err" || rc=$?
+assert_eq "$rc" 0 "tcp-rr exit status ($(cat "$WORK/rr.err"))"
+head -1 "$WORK/rr.out" | grep -q '^schedrig-tcp-rr 1 pairs=2 ' || fail "tcp-rr header: $(head -1 "$WORK/rr.out")"
+assert_positive transactions 0 "$WORK/rr.out"
+assert_positive transactions 1 "$WORK/rr.out"
+assert_positive interval_transactions pair0-s0 "$WORK/rr.out"
+assert_positive interval_transactions pair1-s1 "$WORK/rr.out"
+for op in p50 p90 p99 p99.9 max; do
+	assert_positive latency "$op" "$WORK/rr.out"
+done
+tail -1 "$WORK/rr.out" | grep -q '^end elapsed_s=2\.' || fail "tcp-rr end line: $(tail -1 "$WORK/rr.out")"
+
+# 2. duration_s 0: runs until SIGINT, then summarizes and exits 0, and has
+# reaped its four children (a server and a client process per pair).
+"$SCHEDRIG" load tcp-rr --pairs 2 --duration_s 0 >"$WORK/stop.out" 2>"$WORK/stop.err" &
+pid=$!
+sleep 2
+kids=$(pgrep -P "$pid" | paste -sd, -) || true
+assert_eq "$(echo "$kids" | tr ',' '\n' | grep -c .)" 4 "tcp-rr child processes while running"
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+assert_eq "$rc" 0 "tcp-rr exit status after SIGINT ($(cat "$WORK/stop.err"))"
+left=$(ps -o pid=,stat=,comm= -p "$kids" || true)
+[ -z "$left" ] || fail "tcp-rr left child processes behind: $left"
+assert_positive transactions 0 "$WORK/stop.out"
+assert_positive transactions 1 "$WORK/stop.out"
+assert_positive latency p99 "$WORK/stop.out"
+tail -1 "$WORK/stop.out" | grep -q '^end elapsed_s=2\.' || fail "tcp-rr end line after SIGINT: $(tail -1 "$WORK/stop.out")"
+
+# 3. thread mode stopped by SIGTERM.
+"$SCHEDRIG" load tcp-rr --duration_s 0 --mode thread >"$WORK/thr.out" 2>"$WORK/thr.err" &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+assert_eq "$rc" 0 "tcp-rr thread mode exit status after SIGTERM ($(cat "$WORK/thr.err"))"
+assert_positive transactions 0 "$WORK/thr.out"
+
+# 4. A bad parameter is a usage error.
+rc=0
+"$SCHEDRIG" load tcp-rr --pairs 0 >/dev/null 2>"$WORK/bad.err" || rc=$?
+assert_eq "$rc" 2 "tcp-rr --pairs 0 exit status"
+assert_contains "$(cat "$WORK/bad.err")" "out of range" "tcp-rr --pairs 0 message"
+
+# 5. wakeup-lat for 2 s.
+rc=0
+"$SCHEDRIG" load wakeup-lat --runtime_s 2 >"$WORK/wl.out" 2>"$WORK/wl.err" || rc=$?
+assert_eq "$rc" 0 "wakeup-lat exit status ($(cat "$WORK/wl.err"))"
+for m in wakeup_latency request_latency; do
+	for op in p50 p90 p99 p99.9 max; do
+		assert_positive "$m" "$op" "$WORK/wl.out"
+	done
+done
+assert_positive requests_per_s all "$WORK/wl.out"
+tail -1 "$WORK/wl.out" | grep -q '^end elapsed_s=2\.' || fail "wakeup-lat end line: $(tail -1 "$WORK/wl.out")"
