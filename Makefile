@@ -64,8 +64,46 @@ run: schedrig
 bench: schedrig
 	bench/run-bench
 
-clean:
-	rm -rf build build-san schedrig
+# libFuzzer targets (clang): tests/fuzz/fuzz_NAME.c -> build-fuzz/fuzz_NAME,
+# linked against the library sources built with clang and coverage, ASan and
+# UBSan (not the gcc-built libschedrig.a). `make fuzz` replays the kept
+# regression inputs, then runs each target for FUZZ_SECONDS.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 300
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS  := -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -DSCHEDRIG_VERSION=\"$(VERSION)\" \
+                -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iharness -Iloads -Ireports -Ibuild-fuzz \
+                $(shell pkg-config --cflags $(PKGS))
+FUZZ_OBJ     := $(LIB_SRC:%.c=build-fuzz/%.o)
+FUZZ_BIN     := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all check run bench clean
+build-fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+build-fuzz/schema.inc: results-schema/schema.sql
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/.*/"&\\n"/' $< > $@
+
+build-fuzz/harness/store.o: build-fuzz/schema.inc
+
+build-fuzz/libschedrig.a: $(FUZZ_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/libschedrig.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build-fuzz/libschedrig.a $(LDLIBS)
+
+fuzz-build: $(FUZZ_BIN)
+
+fuzz: fuzz-build
+	tests/fuzz/run-fuzz $(FUZZ_SECONDS)
+
+clean:
+	rm -rf build build-san build-fuzz schedrig
+
+.PHONY: all check run bench clean fuzz fuzz-build
 -include $(LIB_OBJ:.o=.d) $(BUILD)/harness/main.d
+ifneq ($(filter fuzz%,$(MAKECMDGOALS)),)
+-include $(FUZZ_OBJ:.o=.d)
+endif

@@ -3,17 +3,24 @@
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <math.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "adaptive.h"
 #include "commands.h"
 #include "config.h"
+#include "knob_journal.h"
+#include "monitor.h"
 #include "plan.h"
+#include "progress.h"
 #include "provenance.h"
 #include "runner.h"
 #include "store.h"
@@ -169,29 +176,122 @@ struct run_ctx {
 	const char *run_dir;
 	size_t failures;
 	bool store_failed;   /* the database refused a write: stop the run */
+	struct monitor *mon; /* monitors: of the config; NULL when off */
+	struct cell_progress *cells; /* adaptive iterations, per cell of the variant */
 };
+
+/* Adaptive iterations: the primary metric's mean of each iteration so far. */
+struct cell_progress {
+	double *values;
+	size_t n;
+	int64_t started_ns;
+};
+
+/* The load and metric adaptive iterations watch: the first load naming
+ * primary_metric:, else the first measured load with its driver's default. */
+static void primary_of(const struct experiment *e, size_t *load, const char **metric)
+{
+	*load = 0;
+	for (size_t i = 0; i < e->n_loads; i++) {
+		if (e->loads[i].primary_metric) {
+			*load = i;
+			*metric = e->loads[i].primary_metric;
+			return;
+		}
+	}
+	for (size_t i = e->n_loads; i-- > 0;)
+		if (e->loads[i].role == ROLE_MEASURED)
+			*load = i;
+	const struct load_ops *ops = e->loads[*load].ops;
+	*metric = ops->primary_metric ? ops->primary_metric : ops->metrics[0].name;
+}
+
+/* Record the iteration's primary value: the mean of the primary load's
+ * samples of the primary metric (NaN when it produced none). */
+static void track_primary(struct run_ctx *rc, size_t c, const struct iteration_result *res,
+			  const struct sample_vec *samples)
+{
+	size_t load;
+	const char *metric;
+	double sum = 0;
+	size_t n = 0;
+
+	primary_of(rc->e, &load, &metric);
+	for (size_t i = 0; i < res->n; i++) {
+		if (res->r[i].pi->load != &rc->e->loads[load])
+			continue;
+		for (size_t k = 0; k < samples[i].n; k++) {
+			if (strcmp(samples[i].v[k].metric, metric) || isnan(samples[i].v[k].value))
+				continue;
+			sum += samples[i].v[k].value;
+			n++;
+		}
+	}
+	struct cell_progress *cp = &rc->cells[c];
+	cp->values = xrealloc(cp->values, (cp->n + 1) * sizeof(*cp->values));
+	cp->values[cp->n++] = n ? sum / (double)n : NAN;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* variant_run.enough: stop the cell when its CI is narrow enough. */
+static bool cell_enough(void *ctx, size_t c, int iteration)
+{
+	struct run_ctx *rc = ctx;
+	struct cell_progress *cp = &rc->cells[c];
+	struct adaptive_rule rule = {rc->e->min_iterations, rc->o->iterations, rc->e->ci_pct,
+				     rc->e->max_time_s};
+	char why[128], err[256];
+	double elapsed_s = (double)(now_ns() - cp->started_ns) / 1e9;
+
+	if (!adaptive_should_stop(&rule, cp->values, cp->n, elapsed_s, why, sizeof(why)))
+		return false;
+	char *msg = xasprintf("variant %s cell %s: %d iteration(s), %s", rc->variant,
+			      rc->p->cells[c].name, iteration, why);
+	store_event(rc->st, rc->run_id, "iterations", msg, err, sizeof(err));
+	if (!rc->o->quiet)
+		printf("%s\n", msg);
+	free(msg);
+	return true;
+}
+
+static void reset_cells(struct run_ctx *rc)
+{
+	for (size_t c = 0; c < rc->p->n_cells; c++) {
+		free(rc->cells[c].values);
+		rc->cells[c] = (struct cell_progress){.started_ns = now_ns()};
+	}
+}
+
+static bool adaptive(const struct run_ctx *rc)
+{
+	return rc->e->min_iterations < rc->o->iterations || rc->e->max_time_s > 0;
+}
 
 static void log_iteration(const struct run_ctx *rc, size_t c, int it,
 			  const struct iteration_result *res, const struct sample_vec *samples)
 {
-	if (rc->o->quiet)
-		return;
-	printf("[%s] cell %zu/%zu %s iteration %d/%d:", rc->variant, c + 1, rc->p->n_cells,
-	       rc->p->cells[c].name, it, rc->o->iterations);
+	struct buf states = {0};
 	for (size_t i = 0; i < res->n; i++) {
 		const struct inst_result *r = &res->r[i];
-		printf(" %s", r->pi->load->name);
+		buf_printf(&states, " %s", r->pi->load->name);
 		if (r->repetition)
-			printf("#%d", r->repetition);
-		printf(" %s", inst_state_name(r->state));
+			buf_printf(&states, "#%d", r->repetition);
+		buf_printf(&states, " %s", inst_state_name(r->state));
 		if (samples[i].n)
-			printf(" (%zu samples)", samples[i].n);
+			buf_printf(&states, " (%zu samples)", samples[i].n);
 		if (r->reason[0] && r->state != INST_OK)
-			printf(" [%s]", r->reason);
-		printf(";");
+			buf_printf(&states, " [%s]", r->reason);
+		buf_puts(&states, ";");
 	}
-	printf("\n");
-	fflush(stdout);
+	/* The log line, and on a terminal the live status line (progress.h). */
+	progress_iteration(c, rc->p->cells[c].name, it, buf_str(&states));
+	buf_free(&states);
 }
 
 /* The database refused the iteration: keep its raw outputs in the run
@@ -231,6 +331,7 @@ static int store_one(void *ctx, size_t c, int it, struct iteration_result *res)
 	for (size_t i = 0; i < res->n; i++)
 		st[i].seq = (int)(res->r[i].pi - cell->inst);
 	const char *status = res->interrupted ? "interrupted" : failures ? "failed" : "complete";
+	store_iteration_series(rc->st, monitor_take_series(rc->mon));
 	int rcode = store_iteration_save(rc->st, rc->variant_id, rc->cell_ids[c], it, status,
 					 res->started_at, res->ended_at, st, res->n, err, sizeof(err));
 	if (rcode) {
@@ -248,6 +349,9 @@ static int store_one(void *ctx, size_t c, int it, struct iteration_result *res)
 		free(msg);
 	}
 	rc->failures += failures;
+	if (rc->cells[c].n == 0 && res->n)
+		rc->cells[c].started_ns = res->r[0].start_ns; /* the cell's clock */
+	track_primary(rc, c, res, samples);
 	log_iteration(rc, c, it, res, samples);
 	for (size_t i = 0; i < res->n; i++) {
 		sample_vec_free(&samples[i]);
@@ -306,6 +410,7 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 			goto out_err;
 	}
 	rc->cell_ids = xcalloc(rc->p->n_cells, sizeof(*rc->cell_ids));
+	rc->cells = xcalloc(rc->p->n_cells, sizeof(*rc->cells));
 	for (size_t c = 0; c < rc->p->n_cells; c++)
 		if (store_cell_add(rc->st, rc->run_id, (int)c, rc->p->cells[c].name, &rc->cell_ids[c],
 				   err, sizeof(err)))
@@ -320,18 +425,27 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 		printf("run %lld: %s on %s (%s), %zu variant(s) x %zu cell(s) x %d iteration(s)\n",
 		       (long long)rc->run_id, rc->e->name, pv.host, pv.kernel_release,
 		       rc->e->n_variants, rc->p->n_cells, rc->o->iterations);
+	progress_begin(stdout, rc->o->quiet, rc->e->n_variants, rc->p->n_cells, rc->o->iterations);
 
 	for (size_t v = 0; v < rc->e->n_variants && !runner_interrupt_signal(); v++) {
 		const struct cfg_variant *var = &rc->e->variants[v];
+		struct knob_db_journal kj;
+		knob_db_journal_init(&kj, rc->st, rc->run_id, var->name);
 		struct variant_run vr = {
 			.e = rc->e, .v = var, .p = rc->p, .iterations = rc->o->iterations,
 			.self_exe = self_exe, .work_dir = run_dir, .on_kernel = store_variant,
 			.on_iteration = store_one, .ctx = rc, .done = rc->o->resume ? iteration_done : NULL,
+			.journal = &kj.ops,
+			.enough = adaptive(rc) ? cell_enough : NULL,
 		};
+		reset_cells(rc);
 		rc->variant = var->name;
+		progress_variant(var->name);
 		rc->variant_id = 0;
 		err[0] = '\0';
-		if (variant_backend_for(var->boot)->run(&vr, err, sizeof(err))) {
+		int vrc = variant_backend_for(var->boot)->run(&vr, err, sizeof(err));
+		knob_db_journal_free(&kj);
+		if (vrc) {
 			if (rc->store_failed)
 				break;
 			/* The variant failed as a whole; the next one still runs. */
@@ -348,6 +462,7 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 				     runner_interrupt_signal() ? "interrupted" : "complete", err,
 				     sizeof(err));
 	}
+	progress_end();
 	free(run_dir);
 	rc->run_dir = NULL;
 
@@ -450,6 +565,40 @@ static struct experiment *resume_config(struct run_ctx *ctx, struct run_opts *o,
 	return e;
 }
 
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The rig's own cost: its CPU time (getrusage RUSAGE_SELF — this process,
+ * not its loads) as % of one CPU over the wall time since start_s, stored
+ * as a note event ("rig cpu: user_s=U system_s=S wall_s=W pct_of_one_cpu=P")
+ * and printed unless --quiet; with the monitors' notes (said once). */
+static void note_rig_cost(struct run_ctx *rc, double start_s)
+{
+	struct rusage ru;
+	char err[512];
+	getrusage(RUSAGE_SELF, &ru);
+	double user_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+	double system_s = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	double wall_s = mono_s() - start_s;
+	char *msg = xasprintf("rig cpu: user_s=%.6f system_s=%.6f wall_s=%.3f pct_of_one_cpu=%.4f",
+			      user_s, system_s, wall_s,
+			      wall_s > 0 ? 100 * (user_s + system_s) / wall_s : 0.0);
+	store_event(rc->st, rc->run_id, "note", msg, err, sizeof(err));
+	if (!rc->o->quiet)
+		fprintf(stderr, "schedrig: %s\n", msg);
+	free(msg);
+	if (rc->mon && *monitor_notes(rc->mon)) {
+		char *notes = xstrdup(monitor_notes(rc->mon)), *save = NULL;
+		for (char *l = strtok_r(notes, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			store_event(rc->st, rc->run_id, "note", l, err, sizeof(err));
+		free(notes);
+	}
+}
+
 static int check_latency_nice(const struct plan *p, const char *config)
 {
 	struct provenance pv;
@@ -471,6 +620,7 @@ int cmd_run(int argc, char **argv)
 	struct plan p = {0};
 	struct experiment *e = NULL;
 	struct run_ctx ctx = {.o = &o};
+	double start_s = mono_s();
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc >= 0)
@@ -487,8 +637,13 @@ int cmd_run(int argc, char **argv)
 			experiment_free(e);
 			return EXIT_USAGE;
 		}
-		if (!o.iterations)
+		if (o.iterations) {
+			/* --iterations N is a fixed count, adaptive or not. */
+			e->min_iterations = o.iterations;
+			e->ci_pct = e->max_time_s = 0;
+		} else {
 			o.iterations = e->iterations;
+		}
 		if (o.dry_run) {
 			print_plan(e, &p, o.iterations);
 			plan_free(&p);
@@ -527,7 +682,19 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "schedrig: %s\n", err);
 		goto out;
 	}
+	if (e->monitors.enabled) {
+		ctx.mon = monitor_create("/proc", e->monitors.interval_ms, err, sizeof(err));
+		if (!ctx.mon) {
+			fprintf(stderr, "schedrig: %s\n", err);
+			goto out;
+		}
+		if (!o.quiet)
+			fputs(monitor_notes(ctx.mon), stderr);
+		runner_set_monitor(ctx.mon);
+	}
 	rc = execute(&ctx, self_exe);
+	if (ctx.run_id)
+		note_rig_cost(&ctx, start_s);
 	if (ctx.run_id && !runner_interrupt_signal() && !ctx.store_failed) {
 		/* Compare prints the table of the run just made. */
 		char id[32];
@@ -538,7 +705,12 @@ int cmd_run(int argc, char **argv)
 		cmd_compare(4, cargv);
 	}
 out:
+	runner_set_monitor(NULL);
+	monitor_free(ctx.mon);
 	free(ctx.cell_ids);
+	for (size_t c = 0; ctx.cells && c < p.n_cells; c++)
+		free(ctx.cells[c].values);
+	free(ctx.cells);
 	free(o.run_root);
 	store_close(ctx.st);
 	plan_free(&p);

@@ -63,6 +63,18 @@ static int show_run(sqlite3 *db, int64_t id, int with_config)
 		       col(st, 3));
 	sqlite3_finalize(st);
 
+	/* Knob changes per variant, from the restore journal: old -> applied. */
+	st = query(db, "SELECT variant, kind, name, old_value, requested_value, applied_value,"
+		       " restored_at, path FROM knob WHERE run_id = ? ORDER BY id", id);
+	if (!st)
+		return 1;
+	for (int n = 0; sqlite3_step(st) == SQLITE_ROW; n++)
+		printf("%s  [%s] %s %s: %s -> %s (requested %s), %s%s\n", n ? "" : "\nknobs:\n",
+		       col(st, 0), col(st, 1), col(st, 2), col(st, 3), col(st, 5), col(st, 4),
+		       sqlite3_column_type(st, 6) == SQLITE_NULL ? "NOT RESTORED: " : "restored ",
+		       sqlite3_column_type(st, 6) == SQLITE_NULL ? col(st, 7) : col(st, 6));
+	sqlite3_finalize(st);
+
 	st = query(db,
 		   "SELECT v.name, c.name, i.iteration, i.status, li.name, li.repetition, li.role,"
 		   " li.state, li.exit_code, li.term_signal, li.sched_requested, li.sched_applied,"

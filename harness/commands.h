@@ -9,12 +9,17 @@
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_monitors(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_mail(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_check_config(int argc, char **argv);
 int cmd_load(int argc, char **argv);
 int cmd_loads(int argc, char **argv);
+int cmd_restore(int argc, char **argv);
+int cmd_agent(int argc, char **argv);
 
 #endif

@@ -15,9 +15,10 @@
 #define MAX_CONFIG_BYTES (1024 * 1024)
 
 static const char *const top_keys[] = {"name", "description", "iterations", "warmup_s",
-				       "variants", "loads", NULL};
+				       "variants", "loads", "monitors", NULL};
 static const char *const load_keys[] = {"name", "tool", "role", "params", "sched",
-					"timeout_s", "repeat", NULL};
+					"timeout_s", "repeat", "primary_metric", NULL};
+static const char *const iteration_keys[] = {"min", "max", "ci_pct", "max_time_s", NULL};
 static const char *const variant_keys[] = {
 	"name", "boot", "sysctl", "sched_features", "debugfs", "autogroup",
 	"kernel", "initrd", "append", "cpus", "memory_mb", "accel", "timeout_s",
@@ -379,6 +380,16 @@ static int read_load(struct ctx *c, const struct ynode *m, struct cfg_load *l)
 	}
 	if ((v = ynode_get(m, "params")) && read_params(c, v, l))
 		return -1;
+	if ((v = ynode_get(m, "primary_metric"))) {
+		if (want_kind(c, v, YNODE_SCALAR, "primary_metric"))
+			return -1;
+		for (size_t i = 0; i < l->ops->n_metrics && !l->primary_metric; i++)
+			if (!strcmp(l->ops->metrics[i].name, v->text))
+				l->primary_metric = l->ops->metrics[i].name;
+		if (!l->primary_metric)
+			return err_at(c, v->line, v->col, "%s has no metric '%s' (see schedrig loads %s)",
+				      l->ops->name, v->text, l->ops->name);
+	}
 	if ((v = ynode_get(m, "sched")) && read_sched(c, v, l))
 		return -1;
 	return 0;
@@ -566,10 +577,93 @@ static int read_variant(struct ctx *c, const struct ynode *m, struct cfg_variant
 	return 0;
 }
 
+/* monitors: true | false | {interval_ms: N, perf: false} (harness/monitor.h). */
+static const char *const monitor_keys[] = {"interval_ms", "perf", NULL};
+
+static int read_monitors(struct ctx *c, const struct ynode *v, struct cfg_monitors *mon)
+{
+	const struct ynode *x;
+	long long n;
+
+	mon->line = v->line;
+	mon->col = v->col;
+	mon->interval_ms = 1000;
+	if (v->kind == YNODE_SCALAR) {
+		if (strcmp(v->text, "true") && strcmp(v->text, "false"))
+			return err_at(c, v->line, v->col,
+				      "monitors must be true, false or {interval_ms: N, perf: false},"
+				      " not '%s'", v->text);
+		mon->enabled = !strcmp(v->text, "true");
+		return 0;
+	}
+	if (want_kind(c, v, YNODE_MAPPING, "monitors") || check_keys(c, v, monitor_keys, "monitors"))
+		return -1;
+	mon->enabled = true;
+	if ((x = ynode_get(v, "interval_ms"))) {
+		if (get_int(c, x, "interval_ms", 10, 3600000, &n))
+			return -1;
+		mon->interval_ms = (int)n;
+	}
+	if ((x = ynode_get(v, "perf"))) {
+		if (get_bool(c, x, "perf", &mon->perf))
+			return -1;
+		if (mon->perf)
+			return err_at(c, x->line, x->col,
+				      "monitors: perf: true is not supported by this schedrig yet"
+				      " (context switches come from /proc/stat); use perf: false");
+	}
+	return 0;
+}
+
+/* iterations: N, or {min, max, ci_pct, max_time_s} (adaptive). */
+static int read_iterations(struct ctx *c, const struct ynode *v, struct experiment *e)
+{
+	const struct ynode *k;
+	long long n;
+
+	if (v->kind != YNODE_MAPPING) {
+		if (get_int(c, v, "iterations", 1, 10000, &n))
+			return -1;
+		e->iterations = (int)n;
+		return 0;
+	}
+	if (check_keys(c, v, iteration_keys, "iterations"))
+		return -1;
+	e->min_iterations = 3;
+	e->iterations = 30;
+	if ((k = ynode_get(v, "min"))) {
+		if (get_int(c, k, "iterations min", 2, 10000, &n))
+			return -1;
+		e->min_iterations = (int)n;
+	}
+	if ((k = ynode_get(v, "max"))) {
+		if (get_int(c, k, "iterations max", 2, 10000, &n))
+			return -1;
+		e->iterations = (int)n;
+	}
+	if (e->iterations < e->min_iterations)
+		return err_at(c, v->line, v->col, "iterations: max (%d) is below min (%d)",
+			      e->iterations, e->min_iterations);
+	if ((k = ynode_get(v, "ci_pct"))) {
+		if (want_kind(c, k, YNODE_SCALAR, "ci_pct"))
+			return -1;
+		if (!parse_double(k->text, &e->ci_pct) || !(e->ci_pct > 0 && e->ci_pct <= 100))
+			return err_at(c, k->line, k->col,
+				      "ci_pct must be a percentage above 0 and at most 100, not '%s'",
+				      k->text);
+	}
+	if ((k = ynode_get(v, "max_time_s")) &&
+	    get_seconds(c, k, "max_time_s", 7 * 86400, &e->max_time_s))
+		return -1;
+	if (e->ci_pct <= 0 && e->max_time_s <= 0)
+		return err_at(c, v->line, v->col,
+			      "adaptive iterations need ci_pct or max_time_s (else write iterations: N)");
+	return 0;
+}
+
 static int read_experiment(struct ctx *c, const struct ynode *root, struct experiment *e)
 {
 	const struct ynode *v;
-	long long n;
 
 	if (check_keys(c, root, top_keys, "the config"))
 		return -1;
@@ -580,12 +674,12 @@ static int read_experiment(struct ctx *c, const struct ynode *root, struct exper
 	if ((v = ynode_get(root, "description")) && get_string(c, v, "description", &e->description))
 		return -1;
 	e->iterations = 3;
-	if ((v = ynode_get(root, "iterations"))) {
-		if (get_int(c, v, "iterations", 1, 10000, &n))
-			return -1;
-		e->iterations = (int)n;
-	}
+	if ((v = ynode_get(root, "iterations")) && read_iterations(c, v, e))
+		return -1;
+	e->min_iterations = e->min_iterations ? e->min_iterations : e->iterations;
 	if ((v = ynode_get(root, "warmup_s")) && get_seconds(c, v, "warmup_s", 3600, &e->warmup_s))
+		return -1;
+	if ((v = ynode_get(root, "monitors")) && read_monitors(c, v, &e->monitors))
 		return -1;
 
 	if ((v = ynode_get(root, "variants"))) {

@@ -4,8 +4,10 @@
  * or sched: is a matrix axis):
  *   name: hackbench-cyclictest          (required, [A-Za-z0-9._-]+)
  *   description: text
- *   iterations: 5                       (1..10000, default 3)
+ *   iterations: 5                       (1..10000, default 3), or adaptive:
+ *   iterations: {min: 3, max: 30, ci_pct: 1.0, max_time_s: 600}
  *   warmup_s: 1                         (seconds before measured loads start)
+ *   monitors: {interval_ms: 1000}       (or true; /proc sampling, harness/monitor.h)
  *   variants: [{name: running, boot: local}]   (default: one local variant "running")
  *   loads:
  *     - name: hackbench                 (default: the tool name)
@@ -15,6 +17,7 @@
  *       sched: {policy: other, nice: [0, 19], slice_us: 300, cpus: "0-1"}
  *       timeout_s: 300                  (default 600)
  *       repeat: true                    (background only)
+ *       primary_metric: max_latency     (adaptive iterations; default: the driver's)
  */
 #ifndef SCHEDRIG_CONFIG_H
 #define SCHEDRIG_CONFIG_H
@@ -51,6 +54,7 @@ struct cfg_load {
 	size_t n_sched;
 	double timeout_s;
 	bool repeat;
+	const char *primary_metric; /* the driver's metric name, or NULL */
 	int line, col;
 };
 
@@ -97,17 +101,29 @@ struct cfg_variant {
 	char *kexec_kernel, *kexec_initrd, *kexec_append;
 };
 
+/* monitors: true | false | {interval_ms: 1000, perf: false}; off when absent. */
+struct cfg_monitors {
+	bool enabled;
+	int interval_ms;       /* 10..3600000, default 1000 */
+	bool perf;             /* perf stat -a; only false is accepted for now */
+	int line, col;
+};
+
 struct experiment {
 	char *path;            /* as given on the command line */
 	char *text;            /* the whole file, as read */
 	char *name;
 	char *description;
-	int iterations;
+	int iterations;         /* the most iterations a cell runs (max) */
+	int min_iterations;     /* == iterations unless adaptive */
+	double ci_pct;          /* adaptive: stop at this CI half-width, % of the mean; 0 off */
+	double max_time_s;      /* adaptive: time budget per cell; 0 none */
 	double warmup_s;
 	struct cfg_variant *variants;
 	size_t n_variants;
 	struct cfg_load *loads;
 	size_t n_loads;
+	struct cfg_monitors monitors;
 };
 
 /* Read and validate the config at path (at most 1 MiB). Returns the

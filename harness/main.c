@@ -15,13 +15,18 @@ static const struct command commands[] = {
 	{"run", cmd_run, "run a named experiment config and store every sample"},
 	{"list", cmd_list, "list the runs in a results database"},
 	{"show", cmd_show, "show one run: provenance, load instances, attributes, failures"},
+	{"monitors", cmd_monitors, "what the monitors saw during a run: CPU, switches, PSI, per load"},
 	{"compare", cmd_compare, "mmtests-style comparison tables of runs, variants or cells"},
 	{"report", cmd_report, "every table and the provenance of the chosen runs"},
+	{"plot", cmd_plot, "figures of the chosen runs (PNG/SVG, gnuplot)"},
+	{"mail", cmd_mail, "mail the tables of the chosen runs (RFC 5322, SMTP or .eml)"},
 	{"export", cmd_export, "export samples as CSV or JSON"},
 	{"import", cmd_import, "import samples from an exported CSV file"},
 	{"check-config", cmd_check_config, "validate a config and print its plan summary"},
 	{"loads", cmd_loads, "list the load drivers with their parameters and metrics"},
 	{"load", cmd_load, "run a built-in load (tcp-rr, wakeup-lat, ...)"},
+	{"restore", cmd_restore, "restore kernel knobs a killed or crashed run left changed"},
+	{"agent", cmd_agent, "run a plan file where a variant's kernel runs (used by backends)"},
 };
 
 static void usage(FILE *f)

@@ -102,7 +102,8 @@ int plan_build(const struct experiment *e, struct plan *p, char *err, size_t err
 			}
 		}
 	}
-	qsort(axes, n_axes, sizeof(*axes), axis_cmp);
+	if (n_axes) /* axes is NULL without axes: qsort must not see it */
+		qsort(axes, n_axes, sizeof(*axes), axis_cmp);
 
 	size_t *pos = xcalloc(n_axes + 1, sizeof(*pos));
 	p->cells = xcalloc(n_cells, sizeof(*p->cells));

@@ -10,14 +10,24 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "monitor.h"
 #include "store.h"
 
 static int sig_fd = -1;
 static int interrupt_sig;
+static pid_t guard_pid;   /* the guardian (runner_init); 0 when none */
+static int guard_fd = -1; /* the rig's end of the guardian's socket */
+static struct monitor *mon; /* runner_set_monitor; NULL: no monitors */
+
+void runner_set_monitor(struct monitor *m)
+{
+	mon = m;
+}
 
 /* Runtime state of one load of the cell. */
 struct slot {
@@ -56,6 +66,67 @@ static int64_t mono_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* The guardian: a child of the rig that outlives it. The rig sends "+PGID\n"
+ * when a load's process group starts and "-PGID\n" once it is gone; at EOF
+ * (the rig exited or was killed, even by SIGKILL) the guardian SIGKILLs every
+ * group still listed and exits. PR_SET_PDEATHSIG only reaches the rig's
+ * direct children; this reaches what they started in their group. */
+static void guardian(int fd)
+{
+	static pid_t groups[1024];
+	size_t n = 0, len = 0;
+	char buf[256], line[32];
+
+	if (fd != 3 && dup2(fd, 3) < 0)
+		_exit(1);
+	int null_fd = open("/dev/null", O_RDWR);
+	if (null_fd >= 0)
+		for (int i = 0; i < 3; i++)
+			dup2(null_fd, i);
+	close_range(4, ~0U, 0); /* the database, the signalfd, ... */
+	for (;;) {
+		ssize_t r = read(3, buf, sizeof(buf));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		for (ssize_t i = 0; i < r; i++) {
+			if (buf[i] != '\n') {
+				if (len < sizeof(line) - 1)
+					line[len++] = buf[i];
+				continue;
+			}
+			line[len] = '\0';
+			size_t got = len;
+			len = 0;
+			long long pgid;
+			if (got < 2 || !parse_ll(line + 1, &pgid) || pgid <= 1)
+				continue;
+			size_t k = 0;
+			while (k < n && groups[k] != (pid_t)pgid)
+				k++;
+			if (line[0] == '+' && k == n && n < sizeof(groups) / sizeof(groups[0]))
+				groups[n++] = (pid_t)pgid;
+			else if (line[0] == '-' && k < n)
+				groups[k] = groups[--n];
+		}
+	}
+	for (size_t k = 0; k < n; k++)
+		kill(-groups[k], SIGKILL);
+	_exit(0);
+}
+
+/* Tell the guardian that process group pgid started ('+') or is gone ('-'). */
+static void guard_note(char what, pid_t pgid)
+{
+	char msg[32];
+	int len = snprintf(msg, sizeof(msg), "%c%d\n", what, (int)pgid);
+	if (guard_fd >= 0 && send(guard_fd, msg, (size_t)len, MSG_NOSIGNAL) != len) {
+		close(guard_fd); /* the guardian is gone: go on without it */
+		guard_fd = -1;
+	}
+}
+
 int runner_init(char *err, size_t errsz)
 {
 	sigset_t set;
@@ -75,11 +146,39 @@ int runner_init(char *err, size_t errsz)
 	/* Orphaned grandchildren of loads are re-parented to the rig, so
 	 * nothing a load started can outlive the iteration unnoticed. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	/* And nothing in a load's process group outlives the rig itself. */
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+		snprintf(err, errsz, "cannot start the guardian: %s", strerror(errno));
+		return -1;
+	}
+	guard_pid = fork();
+	if (guard_pid == 0) {
+		close(sv[0]);
+		guardian(sv[1]);
+	}
+	close(sv[1]);
+	if (guard_pid < 0) {
+		snprintf(err, errsz, "cannot start the guardian: %s", strerror(errno));
+		close(sv[0]);
+		guard_pid = 0;
+		return -1;
+	}
+	guard_fd = sv[0];
 	return 0;
 }
 
 int runner_interrupt_signal(void)
 {
+	return interrupt_sig;
+}
+
+int runner_poll_interrupt(void)
+{
+	struct signalfd_siginfo si;
+	while (sig_fd >= 0 && read(sig_fd, &si, sizeof(si)) == sizeof(si))
+		if (si.ssi_signo != SIGCHLD && !interrupt_sig)
+			interrupt_sig = (int)si.ssi_signo;
 	return interrupt_sig;
 }
 
@@ -165,6 +264,7 @@ static void start_slot(struct slot *s, struct iteration_result *res, const char 
 		goto out_close;
 	}
 	setpgid(pid, pid);
+	guard_note('+', pid);
 	close(out[1]);
 	close(errp[1]);
 	close(st[1]);
@@ -183,6 +283,7 @@ static void start_slot(struct slot *s, struct iteration_result *res, const char 
 			 !strcmp(msg, "exec") ? "cannot run" : msg, pi->argv.v[0], strerror(e));
 		int status;
 		waitpid(pid, &status, 0);
+		guard_note('-', pid);
 		r->end_ns = mono_ns();
 		goto out_close;
 	}
@@ -196,6 +297,8 @@ static void start_slot(struct slot *s, struct iteration_result *res, const char 
 	fcntl(s->err_fd, F_SETFL, O_NONBLOCK);
 	s->deadline_ns = r->start_ns + (int64_t)(pi->load->timeout_s * 1e9);
 	sched_read_back(pid, r->applied, sizeof(r->applied));
+	if (mon)
+		monitor_task_start(mon, pid, !s->background);
 	return;
 
 out_close:
@@ -250,6 +353,7 @@ static void finish_slot(struct slot *s, struct iteration_result *res, int status
 	close_slot_fds(s);
 	/* Whatever the load left in its process group goes with it. */
 	kill(-s->pid, SIGKILL);
+	guard_note('-', s->pid);
 	r->end_ns = mono_ns();
 	r->ru = *ru;
 	r->exited = WIFEXITED(status);
@@ -305,7 +409,7 @@ static void sweep_children(void)
 				for (char *t = strtok_r(line, " \n", &save); t;
 				     t = strtok_r(NULL, " \n", &save)) {
 					long long pid;
-					if (parse_ll(t, &pid) && pid > 0) {
+					if (parse_ll(t, &pid) && pid > 0 && pid != guard_pid) {
 						kill((pid_t)pid, SIGKILL);
 						any = true;
 					}
@@ -329,6 +433,17 @@ static bool any_running(const struct slot *slots, size_t n, bool background)
 	return false;
 }
 
+/* With a monitor: an exited child not reaped yet (waitid WNOWAIT), once the
+ * monitor took its final sample of it; else -1 (any child). */
+static pid_t peek_exited(void)
+{
+	siginfo_t si = {0};
+	if (!mon || waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) || si.si_pid <= 0)
+		return -1;
+	monitor_task_end(mon, si.si_pid);
+	return si.si_pid;
+}
+
 static void reap(struct slot *slots, size_t n, struct iteration_result *res, bool restart,
 		 const char *self_exe)
 {
@@ -336,7 +451,7 @@ static void reap(struct slot *slots, size_t n, struct iteration_result *res, boo
 	struct rusage ru;
 	pid_t pid;
 
-	while ((pid = wait4(-1, &status, WNOHANG, &ru)) > 0) {
+	while ((pid = wait4(peek_exited(), &status, WNOHANG, &ru)) > 0) {
 		for (size_t i = 0; i < n; i++) {
 			struct slot *s = &slots[i];
 			if (s->pid != pid)
@@ -383,6 +498,8 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 	}
 	memset(res, 0, sizeof(*res));
 	store_now(res->started_at, sizeof(res->started_at));
+	if (mon)
+		monitor_iteration_begin(mon);
 	for (size_t i = 0; i < n; i++) {
 		slots[i] = (struct slot){.pi = &cell->inst[i], .out_fd = -1, .err_fd = -1};
 		slots[i].background = cell->inst[i].load->role == ROLE_BACKGROUND;
@@ -438,12 +555,12 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 				next = s->kill_at_ns;
 		}
 
-		struct pollfd pfd[1 + 2 * 64];
-		struct buf *target[1 + 2 * 64];
-		int *fdp[1 + 2 * 64];
+		struct pollfd pfd[2 + 2 * 64]; /* signalfd, load pipes, monitor timer */
+		struct buf *target[2 + 2 * 64];
+		int *fdp[2 + 2 * 64];
 		nfds_t np = 0;
 		pfd[np++] = (struct pollfd){.fd = sig_fd, .events = POLLIN};
-		for (size_t i = 0; i < n && np + 2 <= sizeof(pfd) / sizeof(pfd[0]); i++) {
+		for (size_t i = 0; i < n && np + 3 <= sizeof(pfd) / sizeof(pfd[0]); i++) {
 			struct slot *s = &slots[i];
 			if (!s->pid)
 				continue;
@@ -459,6 +576,9 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 				pfd[np++] = (struct pollfd){.fd = s->err_fd, .events = POLLIN};
 			}
 		}
+		nfds_t mon_k = np;
+		if (mon)
+			pfd[np++] = (struct pollfd){.fd = monitor_fd(mon), .events = POLLIN};
 		int64_t wait_ms = (next - now) / 1000000 + 1;
 		if (wait_ms < 0)
 			wait_ms = 0;
@@ -467,9 +587,11 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 			snprintf(err, errsz, "poll: %s", strerror(errno));
 			break;
 		}
-		for (nfds_t k = 1; rc > 0 && k < np; k++)
+		for (nfds_t k = 1; rc > 0 && k < mon_k; k++)
 			if (pfd[k].revents)
 				drain(fdp[k], target[k]);
+		if (mon && rc > 0 && pfd[mon_k].revents)
+			monitor_tick(mon);
 		bool restart = measured_started && !stopping && !interrupt_sig;
 		handle_signals(slots, n, res, restart, self_exe);
 	}
@@ -481,6 +603,8 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 		}
 	}
 	sweep_children();
+	if (mon)
+		monitor_iteration_end(mon, res);
 	store_now(res->ended_at, sizeof(res->ended_at));
 	res->interrupted = interrupt_sig != 0;
 	free(slots);

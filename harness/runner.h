@@ -59,10 +59,23 @@ struct iteration_result {
 
 /* Prepare the process to run loads: block SIGCHLD/SIGINT/SIGTERM/SIGHUP into
  * a signalfd, become a child subreaper (orphaned grandchildren come back to
- * us to be killed). Returns 0 or -1 with err. */
+ * us to be killed), and fork the guardian: a child that outlives the rig and,
+ * when the rig dies (even by SIGKILL), SIGKILLs the process groups of the
+ * loads still running. Returns 0 or -1 with err. */
 int runner_init(char *err, size_t errsz);
 /* The signal that interrupted the rig (SIGINT, SIGTERM, SIGHUP) or 0. */
 int runner_interrupt_signal(void);
+/* Between iterations (a backend waiting on a remote or guest kernel): take
+ * pending SIGINT/SIGTERM/SIGHUP from the runner's signalfd, without blocking,
+ * so runner_interrupt_signal() reports them. Returns runner_interrupt_signal(). */
+int runner_poll_interrupt(void);
+
+struct monitor;
+/* Sample monitors (monitor.h) in every following iteration: the monitor's
+ * timerfd joins the poll set, each load's process is registered when it
+ * starts and sampled once more when it exits, before it is reaped. NULL
+ * turns monitors off (the default). */
+void runner_set_monitor(struct monitor *m);
 
 /* Run one iteration of cell. self_exe replaces argv[0] "schedrig" of built-in
  * loads. On return every process of the iteration has been reaped. Returns 0

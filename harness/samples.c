@@ -106,14 +106,19 @@ const char *sample_table_intern(struct sample_table *t, const char *s)
 	return pool_intern(t->pool, s);
 }
 
-void sample_table_add(struct sample_table *t, const struct sample_row *row)
+void sample_table_push(struct sample_table *t, const struct sample_row *row)
 {
 	if (t->n == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 256;
 		t->rows = xrealloc(t->rows, t->cap * sizeof(*t->rows));
 	}
-	struct sample_row *r = &t->rows[t->n++];
-	*r = *row;
+	t->rows[t->n++] = *row;
+}
+
+void sample_table_add(struct sample_table *t, const struct sample_row *row)
+{
+	sample_table_push(t, row);
+	struct sample_row *r = &t->rows[t->n - 1];
 	r->run = pool_intern(t->pool, row->run);
 	r->variant = pool_intern(t->pool, row->variant);
 	r->cell = pool_intern(t->pool, row->cell);

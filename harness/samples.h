@@ -66,6 +66,8 @@ void sample_table_init(struct sample_table *t);
 /* Copy row into the table, interning each string. */
 void sample_table_add(struct sample_table *t, const struct sample_row *row);
 void sample_table_free(struct sample_table *t);
+/* Append row whose strings were all interned in t already (no copying). */
+void sample_table_push(struct sample_table *t, const struct sample_row *row);
 /* Intern a string in the table's pool (same pointer for equal strings). */
 const char *sample_table_intern(struct sample_table *t, const char *s);
 

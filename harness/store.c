@@ -12,7 +12,7 @@
 
 #include "util.h"
 
-#define SCHEMA_VERSION 2
+#define SCHEMA_VERSION 3
 #define BUSY_TIMEOUT_MS 30000
 
 static const char schema_sql[] =
@@ -21,6 +21,7 @@ static const char schema_sql[] =
 
 struct store {
 	sqlite3 *db;
+	const struct stored_series_set *series; /* for the next iteration save */
 };
 
 static int fail(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -365,6 +366,32 @@ int store_event(struct store *s, int64_t run_id, const char *kind, const char *m
 	return 0;
 }
 
+static const char *text_col(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	return t ? (const char *)t : "";
+}
+
+int store_events(struct store *s, int64_t run_id, const char *kind, char ***msgs, size_t *n,
+		 char *err, size_t errsz)
+{
+	sqlite3_stmt *st;
+	*msgs = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT message FROM event WHERE run_id = ? AND kind = ? ORDER BY id", -1,
+			       &st, NULL) != SQLITE_OK)
+		return db_fail(s, err, errsz, "cannot read events");
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		*msgs = xrealloc(*msgs, (*n + 1) * sizeof(**msgs));
+		(*msgs)[(*n)++] = xstrdup(text_col(st, 0));
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
 static int insert_samples(struct store *s, int64_t instance_id, const struct sample_vec *v)
 {
 	sqlite3_stmt *st;
@@ -444,6 +471,54 @@ static int insert_instance(struct store *s, int64_t iteration_id, const struct s
 	return 0;
 }
 
+/* Monitor series rows of one iteration (store_iteration_series). */
+static int insert_series(struct store *s, int64_t iteration_id, const struct stored_series_set *set)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db,
+			       "INSERT INTO series (iteration_id, monitor, key, cpu, pid, tgid, t_ms,"
+			       " value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	for (size_t i = 0; i < set->n_points; i++) {
+		const struct stored_point *p = &set->points[i];
+		if (p->series >= set->n_series)
+			continue;
+		const struct stored_series *se = &set->series[p->series];
+		sqlite3_bind_int64(st, 1, iteration_id);
+		sqlite3_bind_text(st, 2, se->monitor, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, se->key, -1, SQLITE_STATIC);
+		if (se->cpu >= 0)
+			sqlite3_bind_int(st, 4, se->cpu);
+		else
+			sqlite3_bind_null(st, 4);
+		if (se->pid > 0) {
+			sqlite3_bind_int(st, 5, se->pid);
+			sqlite3_bind_int(st, 6, se->tgid > 0 ? se->tgid : se->pid);
+		} else {
+			sqlite3_bind_null(st, 5);
+			sqlite3_bind_null(st, 6);
+		}
+		sqlite3_bind_double(st, 7, p->t_ms);
+		if (isnan(p->value))
+			sqlite3_bind_null(st, 8);
+		else
+			sqlite3_bind_double(st, 8, p->value);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			return -1;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+void store_iteration_series(struct store *s, const struct stored_series_set *set)
+{
+	s->series = set;
+}
+
 int store_iteration_save(struct store *s, int64_t variant_id, int64_t cell_id, int iteration,
 			 const char *status, const char *started_at, const char *ended_at,
 			 const struct stored_instance *inst, size_t n_inst, char *err, size_t errsz)
@@ -457,9 +532,13 @@ int store_iteration_save(struct store *s, int64_t variant_id, int64_t cell_id, i
 		" i.cell_id = ?2 AND i.iteration = ?3 AND i.status != 'complete')",
 		"DELETE FROM load_instance WHERE iteration_id IN (SELECT id FROM iteration WHERE"
 		" variant_id = ?1 AND cell_id = ?2 AND iteration = ?3 AND status != 'complete')",
+		"DELETE FROM series WHERE iteration_id IN (SELECT id FROM iteration WHERE"
+		" variant_id = ?1 AND cell_id = ?2 AND iteration = ?3 AND status != 'complete')",
 		"DELETE FROM iteration WHERE variant_id = ?1 AND cell_id = ?2 AND iteration = ?3"
 		" AND status != 'complete'",
 	};
+	const struct stored_series_set *series = s->series;
+	s->series = NULL;
 	if (begin_immediate(s, err, errsz))
 		return -1;
 	for (size_t i = 0; i < sizeof(drop_incomplete) / sizeof(drop_incomplete[0]); i++)
@@ -474,6 +553,8 @@ int store_iteration_save(struct store *s, int64_t variant_id, int64_t cell_id, i
 	for (size_t i = 0; i < n_inst; i++)
 		if (insert_instance(s, iteration_id, &inst[i]))
 			goto out_fail;
+	if (series && insert_series(s, iteration_id, series))
+		goto out_fail;
 	return commit(s, err, errsz);
 
 out_fail:
@@ -561,88 +642,129 @@ static bool names_distinct(struct store *s, const int64_t *ids, size_t n)
 	return distinct;
 }
 
-static const char *text_col(sqlite3_stmt *st, int col)
-{
-	const unsigned char *t = sqlite3_column_text(st, col);
-	return t ? (const char *)t : "";
-}
 
 int store_load_rows(struct store *s, const int64_t *ids, size_t n_ids,
 		    struct sample_table *t, char *err, size_t errsz)
 {
-	sqlite3_stmt *st;
+	sqlite3_stmt *inst = NULL, *smp = NULL;
 	bool distinct = names_distinct(s, ids, n_ids);
+	int rc = SQLITE_DONE;
 
+	/* Instances first (few, sorted into config order), then each one's
+	 * samples through the index: the sort never touches the samples. */
 	if (sqlite3_prepare_v2(s->db,
-			       "SELECT r.name, v.name, c.name, li.name, sa.metric, sa.unit, sa.better,"
-			       " sa.op, i.iteration, sa.value"
+			       "SELECT li.id, r.name, v.name, c.name, li.name, i.iteration"
 			       " FROM run r JOIN variant v ON v.run_id = r.id"
 			       " JOIN iteration i ON i.variant_id = v.id"
 			       " JOIN cell c ON c.id = i.cell_id"
 			       " JOIN load_instance li ON li.iteration_id = i.id"
-			       " JOIN sample sa ON sa.load_instance_id = li.id"
 			       " WHERE r.id = ?"
-			       " ORDER BY v.seq, c.seq, li.seq, i.iteration, li.repetition, sa.seq",
-			       -1, &st, NULL) != SQLITE_OK)
+			       " ORDER BY v.seq, c.seq, li.seq, i.iteration, li.repetition",
+			       -1, &inst, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db,
+			       "SELECT metric, unit, better, op, value FROM sample"
+			       " WHERE load_instance_id = ? ORDER BY seq",
+			       -1, &smp, NULL) != SQLITE_OK) {
+		sqlite3_finalize(inst);
 		return db_fail(s, err, errsz, "cannot read samples");
-	for (size_t k = 0; k < n_ids; k++) {
-		char run_name[256];
-		const char *run = NULL;
-		sqlite3_bind_int64(st, 1, ids[k]);
-		int rc;
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			if (!run) {
-				if (distinct)
-					snprintf(run_name, sizeof(run_name), "%s", text_col(st, 0));
-				else
-					snprintf(run_name, sizeof(run_name), "%s#%lld", text_col(st, 0),
-						 (long long)ids[k]);
-				run = run_name;
-			}
-			struct sample_row row = {
-				.run = run,
-				.variant = text_col(st, 1),
-				.cell = text_col(st, 2),
-				.load = text_col(st, 3),
-				.metric = text_col(st, 4),
-				.unit = text_col(st, 5),
-				.better = better_parse(text_col(st, 6)) == BETTER_HIGHER ? BETTER_HIGHER
-											 : BETTER_LOWER,
-				.op = text_col(st, 7),
-				.iteration = sqlite3_column_int(st, 8),
-				.value = sqlite3_column_type(st, 9) == SQLITE_NULL ?
-						 NAN : sqlite3_column_double(st, 9),
-			};
-			sample_table_add(t, &row);
-		}
-		sqlite3_reset(st);
-		if (rc != SQLITE_DONE) {
-			sqlite3_finalize(st);
-			return db_fail(s, err, errsz, "cannot read samples");
-		}
 	}
-	sqlite3_finalize(st);
+	for (size_t k = 0; k < n_ids && rc == SQLITE_DONE; k++) {
+		sqlite3_bind_int64(inst, 1, ids[k]);
+		while ((rc = sqlite3_step(inst)) == SQLITE_ROW) {
+			char run_name[256];
+			if (distinct)
+				snprintf(run_name, sizeof(run_name), "%s", text_col(inst, 1));
+			else
+				snprintf(run_name, sizeof(run_name), "%s#%lld", text_col(inst, 1),
+					 (long long)ids[k]);
+			struct sample_row row = {
+				.run = sample_table_intern(t, run_name),
+				.variant = sample_table_intern(t, text_col(inst, 2)),
+				.cell = sample_table_intern(t, text_col(inst, 3)),
+				.load = sample_table_intern(t, text_col(inst, 4)),
+				.iteration = sqlite3_column_int(inst, 5),
+			};
+			sqlite3_bind_int64(smp, 1, sqlite3_column_int64(inst, 0));
+			while ((rc = sqlite3_step(smp)) == SQLITE_ROW) {
+				row.metric = sample_table_intern(t, text_col(smp, 0));
+				row.unit = sample_table_intern(t, text_col(smp, 1));
+				row.better = better_parse(text_col(smp, 2)) == BETTER_HIGHER ?
+						     BETTER_HIGHER : BETTER_LOWER;
+				row.op = sample_table_intern(t, text_col(smp, 3));
+				row.value = sqlite3_column_type(smp, 4) == SQLITE_NULL ?
+						    NAN : sqlite3_column_double(smp, 4);
+				sample_table_push(t, &row);
+			}
+			sqlite3_reset(smp);
+			if (rc != SQLITE_DONE)
+				break;
+		}
+		sqlite3_reset(inst);
+	}
+	sqlite3_finalize(inst);
+	sqlite3_finalize(smp);
+	if (rc != SQLITE_DONE)
+		return db_fail(s, err, errsz, "cannot read samples");
 	return 0;
 }
 
-/* Id of the row matching the key, inserting it first when absent. */
-static int upsert_id(struct store *s, const char *insert_sql, const char *select_sql,
-		     const char *spec, int64_t a, const char *name, int seq, int64_t *id)
+/* Statements of an import, prepared once. */
+enum import_stmt {
+	IMP_VARIANT, IMP_VARIANT_ID, IMP_CELL, IMP_CELL_ID, IMP_ITERATION, IMP_ITERATION_ID,
+	IMP_INSTANCE, IMP_INSTANCE_ID, IMP_NEXT_SEQ, IMP_SAMPLE, IMP_COUNT
+};
+
+static const char *const import_sql[IMP_COUNT] = {
+	"INSERT OR IGNORE INTO variant (run_id, name, seq, boot, status)"
+	" VALUES (?1, ?2, ?3, 'imported', 'complete')",
+	"SELECT id FROM variant WHERE run_id = ?1 AND name = ?2",
+	"INSERT OR IGNORE INTO cell (run_id, name, seq) VALUES (?1, ?2, ?3)",
+	"SELECT id FROM cell WHERE run_id = ?1 AND name = ?2",
+	"INSERT OR IGNORE INTO iteration (variant_id, cell_id, iteration, status)"
+	" VALUES (?1, ?2, ?3, 'complete')",
+	"SELECT id FROM iteration WHERE variant_id = ?1 AND cell_id = ?2 AND iteration = ?3",
+	"INSERT OR IGNORE INTO load_instance (iteration_id, name, seq, tool, role, state)"
+	" VALUES (?1, ?2, ?3, 'imported', 'measured', 'ok')",
+	"SELECT id FROM load_instance WHERE iteration_id = ?1 AND name = ?2",
+	"SELECT coalesce(max(seq) + 1, 0) FROM sample WHERE load_instance_id = ?1",
+	"INSERT INTO sample (load_instance_id, seq, metric, unit, better, op, value)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+};
+
+/* Run an insert-or-ignore then its select: parent id, name, seq → id. */
+static int import_upsert(sqlite3_stmt *ins, sqlite3_stmt *sel, int64_t parent, const char *name,
+			 int seq, int64_t *id)
 {
-	sqlite3_stmt *st;
-	if (!strcmp(spec, "Iti")) {
-		if (exec_bound(s, insert_sql, "Iti", a, name, seq))
-			return -1;
-	} else if (exec_bound(s, insert_sql, spec, a, seq, name))
+	sqlite3_bind_int64(ins, 1, parent);
+	sqlite3_bind_text(ins, 2, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int(ins, 3, seq);
+	int rc = sqlite3_step(ins);
+	sqlite3_reset(ins);
+	if (rc != SQLITE_DONE)
 		return -1;
-	if (sqlite3_prepare_v2(s->db, select_sql, -1, &st, NULL) != SQLITE_OK)
+	sqlite3_bind_int64(sel, 1, parent);
+	sqlite3_bind_text(sel, 2, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(sel);
+	*id = sqlite3_column_int64(sel, 0);
+	sqlite3_reset(sel);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+static int import_iteration(sqlite3_stmt **st, int64_t variant_id, int64_t cell_id, int iteration,
+			    int64_t *id)
+{
+	for (int k = IMP_ITERATION; k <= IMP_ITERATION_ID; k++) {
+		sqlite3_bind_int64(st[k], 1, variant_id);
+		sqlite3_bind_int64(st[k], 2, cell_id);
+		sqlite3_bind_int(st[k], 3, iteration);
+	}
+	int rc = sqlite3_step(st[IMP_ITERATION]);
+	sqlite3_reset(st[IMP_ITERATION]);
+	if (rc != SQLITE_DONE)
 		return -1;
-	sqlite3_bind_int64(st, 1, a);
-	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	rc = sqlite3_step(st[IMP_ITERATION_ID]);
+	*id = sqlite3_column_int64(st[IMP_ITERATION_ID], 0);
+	sqlite3_reset(st[IMP_ITERATION_ID]);
 	return rc == SQLITE_ROW ? 0 : -1;
 }
 
@@ -657,92 +779,42 @@ static int seq_of(const char ***names, size_t *n, const char *name)
 	return (int)(*n)++;
 }
 
-int store_import_rows(struct store *s, const struct sample_table *t, const char *run_name,
-		      int64_t *run_id, char *err, size_t errsz)
+static int import_rows(struct store *s, sqlite3_stmt **st, const struct sample_table *t,
+		       int64_t run_id)
 {
-	char now[32];
 	const char **variants = NULL, **cells = NULL, **loads = NULL;
 	size_t n_variants = 0, n_cells = 0, n_loads = 0;
 	const struct sample_row *prev = NULL;
-	int64_t variant_id = 0, cell_id = 0, iteration_id = 0, instance_id = 0;
-	sqlite3_stmt *ins = NULL;
-	int64_t sample_seq = 0;
+	int64_t variant_id = 0, cell_id = 0, iteration_id = 0, instance_id = 0, sample_seq = 0;
+	int rc = -1;
 
-	store_now(now, sizeof(now));
-	if (begin_immediate(s, err, errsz))
-		return -1;
-	if (exec_bound(s,
-		       "INSERT INTO run (name, status, started_at, ended_at, schedrig_version)"
-		       " VALUES (?, 'imported', ?, ?, ?)",
-		       "tttt", run_name, now, now, SCHEDRIG_VERSION))
-		goto out_fail;
-	*run_id = sqlite3_last_insert_rowid(s->db);
-	if (sqlite3_prepare_v2(s->db,
-			       "INSERT INTO sample (load_instance_id, seq, metric, unit, better, op,"
-			       " value) VALUES (?, ?, ?, ?, ?, ?, ?)",
-			       -1, &ins, NULL) != SQLITE_OK)
-		goto out_fail;
-
+	(void)s;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct sample_row *r = &t->rows[i];
 		bool same_iteration = prev && prev->variant == r->variant && prev->cell == r->cell &&
 				      prev->iteration == r->iteration;
-		if (!prev || prev->variant != r->variant) {
-			int seq = seq_of(&variants, &n_variants, r->variant);
-			if (upsert_id(s,
-				      "INSERT OR IGNORE INTO variant (run_id, name, seq, boot, status)"
-				      " VALUES (?, ?, ?, 'imported', 'complete')",
-				      "SELECT id FROM variant WHERE run_id = ? AND name = ?", "Iti",
-				      *run_id, r->variant, seq, &variant_id))
-				goto out_fail;
-		}
-		if (!prev || prev->cell != r->cell) {
-			int seq = seq_of(&cells, &n_cells, r->cell);
-			if (upsert_id(s, "INSERT OR IGNORE INTO cell (run_id, name, seq) VALUES (?, ?, ?)",
-				      "SELECT id FROM cell WHERE run_id = ? AND name = ?", "Iti", *run_id,
-				      r->cell, seq, &cell_id))
-				goto out_fail;
-		}
-		if (!same_iteration) {
-			if (exec_bound(s,
-				       "INSERT OR IGNORE INTO iteration (variant_id, cell_id, iteration,"
-				       " status) VALUES (?, ?, ?, 'complete')",
-				       "IIi", variant_id, cell_id, r->iteration))
-				goto out_fail;
-			sqlite3_stmt *st;
-			if (sqlite3_prepare_v2(s->db,
-					       "SELECT id FROM iteration WHERE variant_id = ? AND"
-					       " cell_id = ? AND iteration = ?",
-					       -1, &st, NULL) != SQLITE_OK)
-				goto out_fail;
-			sqlite3_bind_int64(st, 1, variant_id);
-			sqlite3_bind_int64(st, 2, cell_id);
-			sqlite3_bind_int(st, 3, r->iteration);
-			int rc = sqlite3_step(st);
-			iteration_id = sqlite3_column_int64(st, 0);
-			sqlite3_finalize(st);
-			if (rc != SQLITE_ROW)
-				goto out_fail;
-		}
+		if ((!prev || prev->variant != r->variant) &&
+		    import_upsert(st[IMP_VARIANT], st[IMP_VARIANT_ID], run_id, r->variant,
+				  seq_of(&variants, &n_variants, r->variant), &variant_id))
+			goto out;
+		if ((!prev || prev->cell != r->cell) &&
+		    import_upsert(st[IMP_CELL], st[IMP_CELL_ID], run_id, r->cell,
+				  seq_of(&cells, &n_cells, r->cell), &cell_id))
+			goto out;
+		if (!same_iteration &&
+		    import_iteration(st, variant_id, cell_id, r->iteration, &iteration_id))
+			goto out;
 		if (!same_iteration || prev->load != r->load) {
-			int seq = seq_of(&loads, &n_loads, r->load);
-			if (upsert_id(s,
-				      "INSERT OR IGNORE INTO load_instance (iteration_id, name, seq, tool,"
-				      " role, state) VALUES (?, ?, ?, 'imported', 'measured', 'ok')",
-				      "SELECT id FROM load_instance WHERE iteration_id = ? AND name = ?",
-				      "Iti", iteration_id, r->load, seq, &instance_id))
-				goto out_fail;
-			sqlite3_stmt *st;
-			if (sqlite3_prepare_v2(s->db,
-					       "SELECT coalesce(max(seq) + 1, 0) FROM sample"
-					       " WHERE load_instance_id = ?",
-					       -1, &st, NULL) != SQLITE_OK)
-				goto out_fail;
-			sqlite3_bind_int64(st, 1, instance_id);
-			sqlite3_step(st);
-			sample_seq = sqlite3_column_int64(st, 0);
-			sqlite3_finalize(st);
+			if (import_upsert(st[IMP_INSTANCE], st[IMP_INSTANCE_ID], iteration_id, r->load,
+					  seq_of(&loads, &n_loads, r->load), &instance_id))
+				goto out;
+			sqlite3_bind_int64(st[IMP_NEXT_SEQ], 1, instance_id);
+			if (sqlite3_step(st[IMP_NEXT_SEQ]) != SQLITE_ROW)
+				goto out;
+			sample_seq = sqlite3_column_int64(st[IMP_NEXT_SEQ], 0);
+			sqlite3_reset(st[IMP_NEXT_SEQ]);
 		}
+		sqlite3_stmt *ins = st[IMP_SAMPLE];
 		sqlite3_bind_int64(ins, 1, instance_id);
 		sqlite3_bind_int64(ins, 2, sample_seq++);
 		sqlite3_bind_text(ins, 3, r->metric, -1, SQLITE_STATIC);
@@ -753,23 +825,161 @@ int store_import_rows(struct store *s, const struct sample_table *t, const char 
 			sqlite3_bind_null(ins, 7);
 		else
 			sqlite3_bind_double(ins, 7, r->value);
-		if (sqlite3_step(ins) != SQLITE_DONE)
-			goto out_fail;
+		int step = sqlite3_step(ins);
 		sqlite3_reset(ins);
+		if (step != SQLITE_DONE)
+			goto out;
 		prev = r;
 	}
-	sqlite3_finalize(ins);
+	rc = 0;
+out:
 	free(variants);
 	free(cells);
 	free(loads);
-	return commit(s, err, errsz);
+	return rc;
+}
 
-out_fail:
-	db_fail(s, err, errsz, "cannot import");
-	sqlite3_finalize(ins);
-	rollback(s);
-	free(variants);
-	free(cells);
-	free(loads);
-	return -1;
+int store_import_rows(struct store *s, const struct sample_table *t, const char *run_name,
+		      int64_t *run_id, char *err, size_t errsz)
+{
+	char now[32];
+	sqlite3_stmt *st[IMP_COUNT] = {0};
+	int rc = -1;
+
+	store_now(now, sizeof(now));
+	if (begin_immediate(s, err, errsz))
+		return -1;
+	for (int k = 0; k < IMP_COUNT; k++)
+		if (sqlite3_prepare_v2(s->db, import_sql[k], -1, &st[k], NULL) != SQLITE_OK)
+			goto out;
+	if (exec_bound(s,
+		       "INSERT INTO run (name, status, started_at, ended_at, schedrig_version)"
+		       " VALUES (?, 'imported', ?, ?, ?)",
+		       "tttt", run_name, now, now, SCHEDRIG_VERSION))
+		goto out;
+	*run_id = sqlite3_last_insert_rowid(s->db);
+	rc = import_rows(s, st, t, *run_id);
+out:
+	if (rc)
+		db_fail(s, err, errsz, "cannot import");
+	for (int k = 0; k < IMP_COUNT; k++)
+		sqlite3_finalize(st[k]);
+	if (rc) {
+		rollback(s);
+		return -1;
+	}
+	return commit(s, err, errsz);
+}
+
+int store_knob_record(struct store *s, const struct stored_knob *k, int64_t *knob_id,
+		      char *err, size_t errsz)
+{
+	char now[32];
+	store_now(now, sizeof(now));
+	if (exec_bound(s,
+		       "INSERT INTO knob (run_id, variant, seq, kind, name, path, old_value,"
+		       " requested_value, host, boot_id, changed_at)"
+		       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		       "Ititttttttt", k->run_id, k->variant, k->seq, k->kind, k->name, k->path,
+		       k->old_value, k->requested_value, k->host, k->boot_id, now))
+		return db_fail(s, err, errsz, "cannot journal a knob change");
+	*knob_id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+int store_knob_applied(struct store *s, int64_t knob_id, const char *applied_value,
+		       char *err, size_t errsz)
+{
+	if (exec_bound(s, "UPDATE knob SET applied_value = ? WHERE id = ?", "tI", applied_value,
+		       knob_id))
+		return db_fail(s, err, errsz, "cannot journal an applied knob value");
+	return 0;
+}
+
+int store_knob_restored(struct store *s, int64_t knob_id, char *err, size_t errsz)
+{
+	char now[32];
+	store_now(now, sizeof(now));
+	if (exec_bound(s, "UPDATE knob SET restored_at = ? WHERE id = ? AND restored_at IS NULL",
+		       "tI", now, knob_id))
+		return db_fail(s, err, errsz, "cannot journal a restored knob");
+	return 0;
+}
+
+static const char *knob_dup_col(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+static int knob_rows(struct store *s, const char *where_order, int64_t run_id,
+		     struct stored_knob **rows, size_t *n, char *err, size_t errsz)
+{
+	sqlite3_stmt *st;
+	char *sql = xasprintf("SELECT id, run_id, variant, seq, kind, name, path, old_value,"
+			      " requested_value, applied_value, host, boot_id, changed_at,"
+			      " restored_at FROM knob %s",
+			      where_order);
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	free(sql);
+	*rows = NULL;
+	*n = 0;
+	if (rc != SQLITE_OK)
+		return db_fail(s, err, errsz, "cannot read the knob journal");
+	if (run_id)
+		sqlite3_bind_int64(st, 1, run_id);
+	size_t cap = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap)
+			*rows = xrealloc(*rows, (cap = cap ? 2 * cap : 8) * sizeof(**rows));
+		(*rows)[(*n)++] = (struct stored_knob){
+			.id = sqlite3_column_int64(st, 0),
+			.run_id = sqlite3_column_int64(st, 1),
+			.variant = knob_dup_col(st, 2),
+			.seq = sqlite3_column_int(st, 3),
+			.kind = knob_dup_col(st, 4),
+			.name = knob_dup_col(st, 5),
+			.path = knob_dup_col(st, 6),
+			.old_value = knob_dup_col(st, 7),
+			.requested_value = knob_dup_col(st, 8),
+			.applied_value = knob_dup_col(st, 9),
+			.host = knob_dup_col(st, 10),
+			.boot_id = knob_dup_col(st, 11),
+			.changed_at = knob_dup_col(st, 12),
+			.restored_at = knob_dup_col(st, 13),
+		};
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		store_knob_rows_free(*rows, *n);
+		*rows = NULL;
+		*n = 0;
+		return db_fail(s, err, errsz, "cannot read the knob journal");
+	}
+	return 0;
+}
+
+int store_knob_list(struct store *s, int64_t run_id, struct stored_knob **rows, size_t *n,
+		    char *err, size_t errsz)
+{
+	return knob_rows(s, "WHERE run_id = ?1 ORDER BY id", run_id, rows, n, err, errsz);
+}
+
+int store_knob_unrestored(struct store *s, struct stored_knob **rows, size_t *n,
+			  char *err, size_t errsz)
+{
+	return knob_rows(s, "WHERE restored_at IS NULL ORDER BY id DESC", 0, rows, n, err, errsz);
+}
+
+void store_knob_rows_free(struct stored_knob *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *f[] = {rows[i].variant, rows[i].kind, rows[i].name, rows[i].path,
+				   rows[i].old_value, rows[i].requested_value, rows[i].applied_value,
+				   rows[i].host, rows[i].boot_id, rows[i].changed_at,
+				   rows[i].restored_at};
+		for (size_t j = 0; j < sizeof(f) / sizeof(f[0]); j++)
+			free((char *)f[j]);
+	}
+	free(rows);
 }

@@ -116,10 +116,92 @@ int store_iteration_save(struct store *s, int64_t variant_id, int64_t cell_id, i
 			 const char *status, const char *started_at, const char *ended_at,
 			 const struct stored_instance *inst, size_t n_inst, char *err, size_t errsz);
 
+/* The messages of a run's events of one kind (e.g. "iterations": why each
+ * cell stopped), oldest first. *msgs and each string are malloc'd. */
+int store_events(struct store *s, int64_t run_id, const char *kind, char ***msgs, size_t *n,
+		 char *err, size_t errsz);
+
 /* The underlying handle, for read-only queries of list/show/report code. */
 struct sqlite3 *store_db(struct store *s);
 
 /* Current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into dst (at least 21 bytes). */
 void store_now(char *dst, size_t size);
+
+/* One row of the knob restore journal (table knob). Strings may be NULL where
+ * the column allows it. Rows returned by store_knob_list/_unrestored own their
+ * strings: free them with store_knob_rows_free. */
+struct stored_knob {
+	int64_t id;
+	int64_t run_id;
+	const char *variant;
+	int seq;                     /* order of application in the variant */
+	const char *kind;            /* sysctl|debugfs|sched_features */
+	const char *name;            /* as in the config */
+	const char *path;            /* file written */
+	const char *old_value;
+	const char *requested_value;
+	const char *applied_value;   /* NULL until read back */
+	const char *host;            /* where it was changed */
+	const char *boot_id;         /* that kernel's boot id */
+	const char *changed_at;      /* UTC ISO 8601; set by store_knob_record */
+	const char *restored_at;     /* NULL until restored */
+};
+
+/* Journal a knob change BEFORE it is made: inserts k (id, applied_value,
+ * changed_at, restored_at ignored) with changed_at = now and commits at once.
+ * *knob_id receives the row id. */
+int store_knob_record(struct store *s, const struct stored_knob *k, int64_t *knob_id,
+		      char *err, size_t errsz);
+/* Set the value read back after the change. */
+int store_knob_applied(struct store *s, int64_t knob_id, const char *applied_value,
+		       char *err, size_t errsz);
+/* Mark a knob restored (restored_at = now). Marking it twice keeps the first time. */
+int store_knob_restored(struct store *s, int64_t knob_id, char *err, size_t errsz);
+/* The knob rows of a run in order of the changes (id). *rows is malloc'd
+ * (NULL when *n is 0). */
+int store_knob_list(struct store *s, int64_t run_id, struct stored_knob **rows, size_t *n,
+		    char *err, size_t errsz);
+/* Every row not restored yet, of every run, newest first (restore order). */
+int store_knob_unrestored(struct store *s, struct stored_knob **rows, size_t *n,
+			  char *err, size_t errsz);
+/* Free rows from store_knob_list or store_knob_unrestored. */
+void store_knob_rows_free(struct stored_knob *rows, size_t n);
+
+
+/* ---- Monitor series (harness/monitor.h) -------------------------------- */
+
+/* One series: what was sampled (monitor "stat", key "user_pct"), of which
+ * CPU (-1: not per CPU) and which task (pid: a thread id, 0 when not per
+ * task; tgid: its process, the load instance's pid). Strings are borrowed. */
+struct stored_series {
+	const char *monitor;
+	const char *key;
+	int cpu;
+	int pid;
+	int tgid;
+};
+
+/* One sampled value: index into the set's series, ms since the iteration
+ * started, the value (NaN stored as NULL). */
+struct stored_point {
+	uint32_t series;
+	double t_ms;
+	double value;
+};
+
+/* The series and points of one iteration. */
+struct stored_series_set {
+	const struct stored_series *series;
+	size_t n_series;
+	const struct stored_point *points;
+	size_t n_points;
+};
+
+/* Have the next store_iteration_save also write set (table series, one row
+ * per point) in the iteration's own transaction, so an iteration is stored
+ * with its series or not at all. set is borrowed, not copied: it must stay
+ * valid until that call, which forgets it whether it succeeds or fails.
+ * NULL forgets a set given earlier. */
+void store_iteration_series(struct store *s, const struct stored_series_set *set);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "config.h"
+#include "knobs.h"
 #include "plan.h"
 #include "runner.h"
 
@@ -38,8 +39,15 @@ struct variant_run {
 	kernel_fn on_kernel;
 	iteration_fn on_iteration;
 	void *ctx;
+	/* Adaptive iterations: after each iteration, true when the cell has
+	 * enough (its confidence interval is narrow enough, or its time budget
+	 * is spent); NULL: always run all iterations. */
+	bool (*enough)(void *ctx, size_t cell, int iteration);
 	/* Skip (cell, iteration) pairs already stored (run --resume); NULL: none. */
 	bool (*done)(void *ctx, size_t cell, int iteration);
+	/* Journal of the variant's knob changes (knobs.h), written before each
+	 * change, so "schedrig restore" can undo them; NULL: not journalled. */
+	const struct knob_journal_ops *journal;
 };
 
 struct variant_backend {

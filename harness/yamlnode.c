@@ -42,6 +42,34 @@ static void parser_error(yaml_parser_t *p, const char *name, const char *text, s
 	const char *problem = p->problem ? p->problem : "invalid YAML";
 	char msg[512];
 
+	if (p->error == YAML_READER_ERROR) {
+		/* A reader error has a byte offset, not a mark: count lines and
+		 * characters (UTF-8 lead bytes) up to it. */
+		int line = 1, col = 1;
+		size_t at = p->problem_offset < len ? p->problem_offset : len;
+		if (strstr(problem, "control")) {
+			snprintf(msg, sizeof(msg), "control character U+%04X is not allowed",
+				 (unsigned)p->problem_value);
+		} else {
+			/* At a bad continuation byte: back up to its lead byte. */
+			if (strstr(problem, "trailing"))
+				do
+					at--;
+				while (at > 0 && ((unsigned char)text[at] & 0xc0) == 0x80);
+			snprintf(msg, sizeof(msg), "invalid UTF-8 (byte 0x%02x); a config is UTF-8 text",
+				 at < len ? (unsigned char)text[at] : 0);
+		}
+		for (size_t i = 0; i < at; i++) {
+			if (text[i] == '\n') {
+				line++;
+				col = 1;
+			} else if (((unsigned char)text[i] & 0xc0) != 0x80) {
+				col++;
+			}
+		}
+		node_error(err, errsz, name, line, col, msg);
+		return;
+	}
 	if (m.index < len && text[m.index] == '\t')
 		snprintf(msg, sizeof(msg), "tab character where YAML needs spaces (%s)", problem);
 	else if (p->context)
@@ -180,6 +208,35 @@ struct ydoc *ydoc_parse(const char *name, const char *text, size_t len, char *er
 		free(d);
 		return NULL;
 	}
+	if (parser.encoding != YAML_UTF8_ENCODING) {
+		node_error(err, errsz, name, 1, 1, "the config is UTF-16 text; write it as UTF-8");
+		yaml_parser_delete(&parser);
+		yaml_document_delete(&d->doc);
+		free(d);
+		return NULL;
+	}
+	/* A second document would be silently ignored: it is an error. */
+	if (yaml_document_get_root_node(&d->doc)) {
+		yaml_document_t next;
+		if (!yaml_parser_load(&parser, &next)) {
+			parser_error(&parser, name, text, len, err, errsz);
+			yaml_parser_delete(&parser);
+			yaml_document_delete(&d->doc);
+			free(d);
+			return NULL;
+		}
+		bool more = yaml_document_get_root_node(&next) != NULL;
+		yaml_mark_t at = next.start_mark;
+		yaml_document_delete(&next);
+		if (more) {
+			node_error(err, errsz, name, (int)at.line + 1, (int)at.column + 1,
+				   "a second YAML document; a config is one document");
+			yaml_parser_delete(&parser);
+			yaml_document_delete(&d->doc);
+			free(d);
+			return NULL;
+		}
+	}
 	yaml_parser_delete(&parser);
 
 	yaml_node_t *root = yaml_document_get_root_node(&d->doc);
@@ -191,6 +248,10 @@ struct ydoc *ydoc_parse(const char *name, const char *text, size_t len, char *er
 	d->nodes = xcalloc(d->n_nodes, sizeof(*d->nodes));
 	if (build(d, name, 0, 0, err, errsz))
 		goto out_fail;
+	if (d->nodes[0].kind == YNODE_SCALAR && !d->nodes[0].quoted && !*d->nodes[0].text) {
+		node_error(err, errsz, name, 1, 1, "empty config");
+		goto out_fail;
+	}
 	if (d->nodes[0].kind != YNODE_MAPPING) {
 		node_error(err, errsz, name, d->nodes[0].line, d->nodes[0].col,
 			   "the config must be a mapping of keys (name:, loads:, ...)");

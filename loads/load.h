@@ -77,6 +77,8 @@ struct load_ops {
 	size_t n_params;
 	const struct metric_def *metrics;
 	size_t n_metrics;
+	/* The headline metric adaptive iterations watch; NULL: metrics[0]. */
+	const char *primary_metric;
 	/* Signal that ends the tool when it runs in the background. */
 	int stop_signal;
 	/* true when the tool prints a parsable summary after stop_signal

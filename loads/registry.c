@@ -4,12 +4,38 @@
 
 #include "load.h"
 
+extern const struct load_ops hackbench_load;
+extern const struct load_ops perf_messaging_load;
+extern const struct load_ops perf_pipe_load;
+extern const struct load_ops cyclictest_load;
+extern const struct load_ops dbench_load;
+extern const struct load_ops stress_ng_load;
+extern const struct load_ops sysbench_load;
+extern const struct load_ops sockperf_load;
+extern const struct load_ops schbench_load;
+extern const struct load_ops netperf_tcp_rr_load;
+extern const struct load_ops fake_load;
 extern const struct load_ops tcp_rr_load;
 extern const struct load_ops wakeup_lat_load;
+extern const struct load_ops kernbench_load;
+extern const struct load_ops oltp_load;
 
 static const struct load_ops *const loads[] = {
+	&hackbench_load,
+	&perf_messaging_load,
+	&perf_pipe_load,
+	&cyclictest_load,
+	&dbench_load,
+	&stress_ng_load,
+	&sysbench_load,
+	&sockperf_load,
+	&schbench_load,
+	&netperf_tcp_rr_load,
 	&tcp_rr_load,
+	&fake_load,
 	&wakeup_lat_load,
+	&kernbench_load,
+	&oltp_load,
 };
 
 const struct load_ops *const *load_all(size_t *n)

@@ -1,4 +1,6 @@
--- schedrig results database, schema version 1 (PRAGMA user_version = 1).
+-- schedrig results database, schema version 3 (PRAGMA user_version = 3).
+-- Every statement is CREATE ... IF NOT EXISTS: running this file migrates an
+-- older database (version 2 added the knob table, version 3 the series table).
 -- A sample is never stored without the raw output it came from
 -- (load_instance.id -> raw_output), so samples can be rebuilt by reparsing.
 
@@ -100,6 +102,48 @@ CREATE TABLE IF NOT EXISTS event (
 	message       TEXT NOT NULL
 );
 
+-- Restore journal of kernel knobs (sysctl, debugfs sched/ tunables,
+-- sched_features, autogroup). A row is written BEFORE its knob is changed;
+-- restored_at stays NULL until the old value is back, so "schedrig restore"
+-- can undo what a crashed rig left behind (newest first).
+CREATE TABLE IF NOT EXISTS knob (
+	id            INTEGER PRIMARY KEY,      -- order of the changes
+	run_id        INTEGER NOT NULL REFERENCES run(id),
+	variant       TEXT NOT NULL,            -- variant name
+	seq           INTEGER NOT NULL,         -- order of application in the variant
+	kind          TEXT NOT NULL,            -- sysctl|debugfs|sched_features
+	name          TEXT NOT NULL,            -- as in the config: kernel.sched_autogroup_enabled
+	path          TEXT NOT NULL,            -- file written: /proc/sys/kernel/...
+	old_value     TEXT NOT NULL,            -- read before the change (a feature: NAME|NO_NAME)
+	requested_value TEXT NOT NULL,
+	applied_value TEXT,                     -- read back after the change; NULL: not (yet) read
+	host          TEXT,                     -- where it was changed (uname nodename)
+	boot_id       TEXT,                     -- /proc/sys/kernel/random/boot_id there
+	changed_at    TEXT NOT NULL,            -- UTC, ISO 8601 (row written)
+	restored_at   TEXT                      -- NULL until restored
+);
+
+-- Monitor series (harness/monitor.h): one row per sampled point of an
+-- iteration, stored in the iteration's transaction. cpu is NULL when the
+-- series is not per CPU; pid (a thread id) and tgid (its process, the
+-- load_instance pid) are NULL when it is not per task. iteration_id has no
+-- REFERENCES clause on purpose: the per-row foreign-key check would double
+-- the rig's cost of storing series (bench/monitor-cost.sh); store.c deletes
+-- series rows with their iteration.
+CREATE TABLE IF NOT EXISTS series (
+	id            INTEGER PRIMARY KEY,
+	iteration_id  INTEGER NOT NULL,         -- iteration(id)
+	monitor       TEXT NOT NULL,            -- stat|psi|schedstat|loadavg|sched|task_schedstat|rusage
+	key           TEXT NOT NULL,            -- e.g. user_pct, ctxt_per_s, nr_involuntary_switches
+	cpu           INTEGER,
+	pid           INTEGER,
+	tgid          INTEGER,
+	t_ms          REAL NOT NULL,            -- ms since the iteration started (CLOCK_MONOTONIC)
+	value         REAL                      -- NULL stores NaN
+);
+
 CREATE INDEX IF NOT EXISTS sample_by_instance ON sample(load_instance_id);
+CREATE INDEX IF NOT EXISTS series_by_iteration ON series(iteration_id);
 CREATE INDEX IF NOT EXISTS instance_by_iteration ON load_instance(iteration_id);
 CREATE INDEX IF NOT EXISTS iteration_by_variant ON iteration(variant_id);
+CREATE INDEX IF NOT EXISTS knob_unrestored ON knob(restored_at);

@@ -1,19 +1,14 @@
 /* boot: local — the running kernel; the runner works in-process. */
 #include <stdio.h>
+#include <string.h>
 
+#include "knobs.h"
 #include "provenance.h"
 #include "variant.h"
 
-static int local_run(const struct variant_run *vr, char *err, size_t errsz)
+/* The plan's cells × iterations on the running kernel. */
+static int run_iterations(const struct variant_run *vr, char *err, size_t errsz)
 {
-	struct provenance pv;
-	struct variant_kernel k;
-
-	provenance_read(&pv);
-	snprintf(k.release, sizeof(k.release), "%s", pv.kernel_release);
-	snprintf(k.cmdline, sizeof(k.cmdline), "%s", pv.kernel_cmdline);
-	if (vr->on_kernel(vr->ctx, &k))
-		return -1;
 	for (size_t c = 0; c < vr->p->n_cells && !runner_interrupt_signal(); c++) {
 		for (int it = 1; it <= vr->iterations && !runner_interrupt_signal(); it++) {
 			struct iteration_result res;
@@ -26,9 +21,42 @@ static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 			iteration_result_free(&res);
 			if (rc)
 				return -1;
+			if (vr->enough && vr->enough(vr->ctx, c, it))
+				break;
 		}
 	}
 	return 0;
+}
+
+static int local_run(const struct variant_run *vr, char *err, size_t errsz)
+{
+	struct provenance pv;
+	struct variant_kernel k;
+	struct knob_state *knobs = NULL;
+	char why[1024];
+
+	provenance_read(&pv);
+	snprintf(k.release, sizeof(k.release), "%s", pv.kernel_release);
+	snprintf(k.cmdline, sizeof(k.cmdline), "%s", pv.kernel_cmdline);
+	if (vr->on_kernel(vr->ctx, &k))
+		return -1;
+	/* Knobs are journalled before each change and restored whatever happens
+	 * next: a failed iteration, a storage error, or SIGINT/SIGTERM (the loop
+	 * stops at runner_interrupt_signal and returns here). */
+	if (knobs_count(vr->v) && knobs_apply(vr->v, vr->journal, &knobs, err, errsz))
+		return -1;
+	int rc = run_iterations(vr, err, errsz);
+	if (knobs_restore(knobs, vr->journal, why, sizeof(why))) {
+		if (rc) {
+			size_t len = strlen(err);
+			snprintf(err + len, errsz - len, "; %s", why);
+		} else {
+			snprintf(err, errsz, "%s", why);
+		}
+		rc = -1;
+	}
+	knobs_free(knobs);
+	return rc;
 }
 
 const struct variant_backend local_backend = {

@@ -129,7 +129,7 @@ static void test_errors(void **state)
 	(void)state;
 	expect_error("", "t.yaml:1:1: empty config");
 	expect_error("name: x\n\tloads: []\n",
-		     "t.yaml:2:1: tab character where YAML needs spaces (found character that cannot start any token)");
+		     "t.yaml:2:1: tab character where YAML needs spaces (found a tab character that violates indentation)");
 	expect_error("name: a\nname: b\nloads: [{tool: hackbench}]\n",
 		     "t.yaml:2:1: duplicate key 'name' (first at line 1)");
 	expect_error("name: a\nlods: []\n", "t.yaml:2:1: unknown key 'lods' in the config (did you mean 'loads'?)");

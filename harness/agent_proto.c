@@ -1,0 +1,479 @@
+/* The agent protocol (agent_proto.h): JSON via jansson, base64 for raw bytes. */
+#include "agent_proto.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char b64_alphabet[] =
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+void base64_encode(struct buf *out, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	char quad[4];
+
+	for (size_t i = 0; i < len; i += 3) {
+		unsigned v = (unsigned)p[i] << 16;
+		if (i + 1 < len)
+			v |= (unsigned)p[i + 1] << 8;
+		if (i + 2 < len)
+			v |= p[i + 2];
+		quad[0] = b64_alphabet[(v >> 18) & 63];
+		quad[1] = b64_alphabet[(v >> 12) & 63];
+		quad[2] = i + 1 < len ? b64_alphabet[(v >> 6) & 63] : '=';
+		quad[3] = i + 2 < len ? b64_alphabet[v & 63] : '=';
+		buf_append(out, quad, 4);
+	}
+	if (!out->data)
+		buf_append(out, "", 0);
+}
+
+static int b64_value(char c)
+{
+	const char *p = c ? strchr(b64_alphabet, c) : NULL;
+	return p ? (int)(p - b64_alphabet) : -1;
+}
+
+int base64_decode(struct buf *out, const char *text, size_t len)
+{
+	unsigned char bytes[3];
+
+	if (len % 4)
+		return -1;
+	for (size_t i = 0; i < len; i += 4) {
+		int v[4], pad = 0;
+		for (int k = 0; k < 4; k++) {
+			if (text[i + k] == '=' && i + 4 == len && k >= 2) {
+				v[k] = 0;
+				pad++;
+				continue;
+			}
+			if (pad || (v[k] = b64_value(text[i + k])) < 0)
+				return -1;
+		}
+		unsigned w = (unsigned)v[0] << 18 | (unsigned)v[1] << 12 | (unsigned)v[2] << 6 |
+			     (unsigned)v[3];
+		bytes[0] = (unsigned char)(w >> 16);
+		bytes[1] = (unsigned char)(w >> 8);
+		bytes[2] = (unsigned char)w;
+		buf_append(out, bytes, (size_t)(3 - pad));
+	}
+	if (!out->data)
+		buf_append(out, "", 0);
+	return 0;
+}
+
+/* A JSON string for text that should be UTF-8 (kernel cmdline, reasons):
+ * bytes jansson refuses become '?'. */
+static json_t *jstr(const char *s)
+{
+	json_t *j;
+
+	if (!s)
+		return json_null();
+	if ((j = json_string(s)))
+		return j;
+	char *copy = xstrdup(s);
+	for (char *p = copy; *p; p++)
+		if ((unsigned char)*p >= 0x80 || (unsigned char)*p < 0x20)
+			*p = '?';
+	j = json_string(copy);
+	free(copy);
+	return j ? j : json_string("");
+}
+
+static void emit(struct buf *out, json_t *o)
+{
+	char *text = json_dumps(o, JSON_COMPACT);
+	buf_puts(out, text);
+	buf_puts(out, "\n");
+	free(text);
+	json_decref(o);
+}
+
+char *agent_plan_encode(const struct agent_plan *plan)
+{
+	json_t *o = json_object(), *cells = json_array(), *mods = json_array(),
+	       *run = json_array();
+
+	json_object_set_new(o, "schedrig_agent", json_integer(AGENT_PROTO_VERSION));
+	json_object_set_new(o, "config_name", jstr(plan->config_name));
+	json_object_set_new(o, "config", jstr(plan->config));
+	json_object_set_new(o, "variant", jstr(plan->variant));
+	json_object_set_new(o, "iterations", json_integer(plan->iterations));
+	for (size_t i = 0; i < plan->n_cells; i++)
+		json_array_append_new(cells, jstr(plan->cells[i]));
+	for (size_t i = 0; i < plan->n_modules; i++)
+		json_array_append_new(mods, jstr(plan->modules[i]));
+	for (size_t i = 0; i < plan->n_run; i++)
+		json_array_append_new(run, json_pack("[II]", (json_int_t)plan->run[i].cell,
+						     (json_int_t)plan->run[i].iteration));
+	json_object_set_new(o, "cells", cells);
+	json_object_set_new(o, "modules", mods);
+	json_object_set_new(o, "run", run);
+	char *text = json_dumps(o, JSON_INDENT(1));
+	json_decref(o);
+	char *copy = xstrdup(text);
+	free(text);
+	return copy;
+}
+
+static int str_array(json_t *a, const char *key, char ***out, size_t *n, char *err,
+		     size_t errsz)
+{
+	if (!json_is_array(a)) {
+		snprintf(err, errsz, "plan file: '%s' must be a list", key);
+		return -1;
+	}
+	*n = json_array_size(a);
+	*out = xcalloc(*n ? *n : 1, sizeof(**out));
+	for (size_t i = 0; i < *n; i++) {
+		json_t *s = json_array_get(a, i);
+		if (!json_is_string(s)) {
+			snprintf(err, errsz, "plan file: '%s' item %zu must be a string", key, i);
+			return -1;
+		}
+		(*out)[i] = xstrdup(json_string_value(s));
+	}
+	return 0;
+}
+
+int agent_plan_decode(const char *text, size_t len, struct agent_plan *plan, char *err,
+		      size_t errsz)
+{
+	json_error_t je;
+	json_t *o = json_loadb(text, len, 0, &je);
+	json_int_t proto = 0, iterations = 0;
+	const char *cname = NULL, *config = NULL, *variant = NULL;
+	json_t *cells = NULL, *mods = NULL, *run = NULL;
+	int rc = -1;
+
+	memset(plan, 0, sizeof(*plan));
+	if (!o) {
+		snprintf(err, errsz, "plan file: line %d: %s", je.line, je.text);
+		return -1;
+	}
+	if (json_unpack_ex(o, &je, 0, "{s:I}", "schedrig_agent", &proto)) {
+		snprintf(err, errsz, "plan file: not a schedrig agent plan (%s)", je.text);
+		goto out;
+	}
+	if (proto != AGENT_PROTO_VERSION) {
+		snprintf(err, errsz, "plan file: protocol version %lld, this agent speaks %d",
+			 (long long)proto, AGENT_PROTO_VERSION);
+		goto out;
+	}
+	if (json_unpack_ex(o, &je, 0, "{s:s,s:s,s:s,s:I,s:o,s:o,s:o}", "config_name", &cname,
+			   "config", &config, "variant", &variant, "iterations", &iterations,
+			   "cells", &cells, "modules", &mods, "run", &run)) {
+		snprintf(err, errsz, "plan file: %s", je.text);
+		goto out;
+	}
+	plan->proto = (int)proto;
+	plan->config_name = xstrdup(cname);
+	plan->config = xstrdup(config);
+	plan->variant = xstrdup(variant);
+	plan->iterations = (int)iterations;
+	if (str_array(cells, "cells", &plan->cells, &plan->n_cells, err, errsz) ||
+	    str_array(mods, "modules", &plan->modules, &plan->n_modules, err, errsz))
+		goto out;
+	if (!json_is_array(run)) {
+		snprintf(err, errsz, "plan file: 'run' must be a list");
+		goto out;
+	}
+	plan->n_run = json_array_size(run);
+	plan->run = xcalloc(plan->n_run ? plan->n_run : 1, sizeof(*plan->run));
+	for (size_t i = 0; i < plan->n_run; i++) {
+		json_int_t c, it;
+		if (json_unpack(json_array_get(run, i), "[II]", &c, &it) || c < 0 || it < 1 ||
+		    it > iterations) {
+			snprintf(err, errsz, "plan file: 'run' item %zu must be [cell, iteration]", i);
+			goto out;
+		}
+		plan->run[i] = (struct agent_step){(size_t)c, (int)it};
+	}
+	rc = 0;
+out:
+	json_decref(o);
+	if (rc)
+		agent_plan_free(plan);
+	return rc;
+}
+
+static void free_strv(char **v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void agent_plan_free(struct agent_plan *plan)
+{
+	free(plan->config_name);
+	free(plan->config);
+	free(plan->variant);
+	free_strv(plan->cells, plan->n_cells);
+	free_strv(plan->modules, plan->n_modules);
+	free(plan->run);
+	memset(plan, 0, sizeof(*plan));
+}
+
+void agent_encode_hello(struct buf *out, const char *release, const char *cmdline)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string("hello"));
+	json_object_set_new(o, "proto", json_integer(AGENT_PROTO_VERSION));
+	json_object_set_new(o, "release", jstr(release));
+	json_object_set_new(o, "cmdline", jstr(cmdline));
+	emit(out, o);
+}
+
+void agent_encode_knob(struct buf *out, const char *event, int seq, const char *kind,
+		       const char *name, const char *path, const char *old_value,
+		       const char *requested, const char *applied)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string("knob"));
+	json_object_set_new(o, "event", jstr(event));
+	json_object_set_new(o, "seq", json_integer(seq));
+	json_object_set_new(o, "kind", jstr(kind));
+	json_object_set_new(o, "name", jstr(name));
+	json_object_set_new(o, "path", jstr(path));
+	json_object_set_new(o, "old", jstr(old_value ? old_value : ""));
+	json_object_set_new(o, "requested", jstr(requested ? requested : ""));
+	json_object_set_new(o, "applied", jstr(applied));
+	emit(out, o);
+}
+
+static json_t *b64(const struct buf *b)
+{
+	struct buf e = {0};
+	base64_encode(&e, b->data, b->len);
+	json_t *j = json_string(buf_str(&e));
+	buf_free(&e);
+	return j;
+}
+
+static json_int_t tv_us(const struct timeval *tv)
+{
+	return (json_int_t)tv->tv_sec * 1000000 + tv->tv_usec;
+}
+
+void agent_encode_inst(struct buf *out, size_t cell, int iteration, size_t load,
+		       const struct inst_result *r)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string("inst"));
+	json_object_set_new(o, "cell", json_integer((json_int_t)cell));
+	json_object_set_new(o, "iteration", json_integer(iteration));
+	json_object_set_new(o, "load", json_integer((json_int_t)load));
+	json_object_set_new(o, "repetition", json_integer(r->repetition));
+	json_object_set_new(o, "pid", json_integer(r->pid));
+	json_object_set_new(o, "applied", jstr(r->applied));
+	json_object_set_new(o, "state", json_string(inst_state_name(r->state)));
+	json_object_set_new(o, "reason", jstr(r->reason));
+	json_object_set_new(o, "exited", json_boolean(r->exited));
+	json_object_set_new(o, "exit_code", json_integer(r->exit_code));
+	json_object_set_new(o, "term_signal", json_integer(r->term_signal));
+	json_object_set_new(o, "start_ns", json_integer(r->start_ns));
+	json_object_set_new(o, "end_ns", json_integer(r->end_ns));
+	json_object_set_new(o, "user_us", json_integer(tv_us(&r->ru.ru_utime)));
+	json_object_set_new(o, "system_us", json_integer(tv_us(&r->ru.ru_stime)));
+	json_object_set_new(o, "stdout", b64(&r->out));
+	json_object_set_new(o, "stderr", b64(&r->err));
+	emit(out, o);
+}
+
+void agent_encode_iteration(struct buf *out, size_t cell, int iteration,
+			    const struct iteration_result *res)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string("iteration"));
+	json_object_set_new(o, "cell", json_integer((json_int_t)cell));
+	json_object_set_new(o, "iteration", json_integer(iteration));
+	json_object_set_new(o, "n", json_integer((json_int_t)res->n));
+	json_object_set_new(o, "interrupted", json_boolean(res->interrupted));
+	json_object_set_new(o, "started_at", jstr(res->started_at));
+	json_object_set_new(o, "ended_at", jstr(res->ended_at));
+	emit(out, o);
+}
+
+void agent_encode_end(struct buf *out, bool ok, const char *message)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string("end"));
+	json_object_set_new(o, "status", json_string(ok ? "ok" : "failed"));
+	json_object_set_new(o, "message", jstr(message ? message : ""));
+	emit(out, o);
+}
+
+static bool state_from_name(const char *s, enum inst_state *out)
+{
+	for (int k = INST_OK; k <= INST_INTERRUPTED; k++) {
+		if (!strcmp(s, inst_state_name((enum inst_state)k))) {
+			*out = (enum inst_state)k;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void set_tv(struct timeval *tv, json_int_t us)
+{
+	tv->tv_sec = (time_t)(us / 1000000);
+	tv->tv_usec = (suseconds_t)(us % 1000000);
+}
+
+static int decode_inst(json_t *o, struct agent_msg *m, char *err, size_t errsz)
+{
+	json_error_t je;
+	json_int_t cell, it, load, rep, pid, code, sig, start, end, user, sys;
+	const char *applied, *state, *reason, *out, *errs;
+	int exited;
+	struct inst_result *r = &m->inst;
+
+	if (json_unpack_ex(o, &je, 0,
+			   "{s:I,s:I,s:I,s:I,s:I,s:s,s:s,s:s,s:b,s:I,s:I,s:I,s:I,s:I,s:I,s:s,s:s}",
+			   "cell", &cell, "iteration", &it, "load", &load, "repetition", &rep,
+			   "pid", &pid, "applied", &applied, "state", &state, "reason", &reason,
+			   "exited", &exited, "exit_code", &code, "term_signal", &sig, "start_ns",
+			   &start, "end_ns", &end, "user_us", &user, "system_us", &sys, "stdout",
+			   &out, "stderr", &errs)) {
+		snprintf(err, errsz, "agent inst line: %s", je.text);
+		return -1;
+	}
+	if (cell < 0 || it < 1 || load < 0 || rep < 0 || user < 0 || sys < 0) {
+		snprintf(err, errsz, "agent inst line: a number is out of range");
+		return -1;
+	}
+	if (!state_from_name(state, &r->state)) {
+		snprintf(err, errsz, "agent inst line: unknown state '%.40s'", state);
+		return -1;
+	}
+	m->cell = (size_t)cell;
+	m->iteration = (int)it;
+	m->load = (size_t)load;
+	r->repetition = (int)rep;
+	r->pid = (pid_t)pid;
+	snprintf(r->applied, sizeof(r->applied), "%s", applied);
+	snprintf(r->reason, sizeof(r->reason), "%s", reason);
+	r->exited = exited;
+	r->exit_code = (int)code;
+	r->term_signal = (int)sig;
+	r->start_ns = start;
+	r->end_ns = end;
+	set_tv(&r->ru.ru_utime, user);
+	set_tv(&r->ru.ru_stime, sys);
+	if (base64_decode(&r->out, out, strlen(out)) || base64_decode(&r->err, errs, strlen(errs))) {
+		snprintf(err, errsz, "agent inst line: stdout or stderr is not base64");
+		return -1;
+	}
+	return 0;
+}
+
+int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *err,
+		      size_t errsz)
+{
+	json_error_t je;
+	const char *type = NULL;
+	int rc = -1;
+
+	memset(m, 0, sizeof(*m));
+	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		len--;
+	json_t *o = json_loadb(line, len, 0, &je);
+	if (!o || !json_is_object(o)) {
+		snprintf(err, errsz, "agent line is not a JSON object: %s",
+			 o ? "other JSON" : je.text);
+		json_decref(o);
+		return -1;
+	}
+	if (json_unpack_ex(o, &je, 0, "{s:s}", "type", &type)) {
+		snprintf(err, errsz, "agent line: %s", je.text);
+		goto out;
+	}
+	if (!strcmp(type, "hello")) {
+		json_int_t proto;
+		const char *rel, *cmd;
+		m->type = AGENT_MSG_HELLO;
+		if (json_unpack_ex(o, &je, 0, "{s:I,s:s,s:s}", "proto", &proto, "release", &rel,
+				   "cmdline", &cmd)) {
+			snprintf(err, errsz, "agent hello line: %s", je.text);
+			goto out;
+		}
+		m->proto = (int)proto;
+		snprintf(m->release, sizeof(m->release), "%s", rel);
+		snprintf(m->cmdline, sizeof(m->cmdline), "%s", cmd);
+	} else if (!strcmp(type, "knob")) {
+		json_int_t seq;
+		const char *ev, *kind, *name, *path, *old, *req;
+		json_t *applied;
+		m->type = AGENT_MSG_KNOB;
+		if (json_unpack_ex(o, &je, 0, "{s:s,s:I,s:s,s:s,s:s,s:s,s:s,s:o}", "event", &ev,
+				   "seq", &seq, "kind", &kind, "name", &name, "path", &path, "old",
+				   &old, "requested", &req, "applied", &applied)) {
+			snprintf(err, errsz, "agent knob line: %s", je.text);
+			goto out;
+		}
+		m->seq = (int)seq;
+		snprintf(m->event, sizeof(m->event), "%s", ev);
+		snprintf(m->kind, sizeof(m->kind), "%s", kind);
+		snprintf(m->name, sizeof(m->name), "%s", name);
+		snprintf(m->path, sizeof(m->path), "%s", path);
+		snprintf(m->old_value, sizeof(m->old_value), "%s", old);
+		snprintf(m->requested, sizeof(m->requested), "%s", req);
+		m->has_applied = json_is_string(applied);
+		if (m->has_applied)
+			snprintf(m->applied, sizeof(m->applied), "%s", json_string_value(applied));
+	} else if (!strcmp(type, "inst")) {
+		m->type = AGENT_MSG_INST;
+		if (decode_inst(o, m, err, errsz))
+			goto out;
+	} else if (!strcmp(type, "iteration")) {
+		json_int_t cell, it, n;
+		int intr;
+		const char *sa, *ea;
+		m->type = AGENT_MSG_ITERATION;
+		if (json_unpack_ex(o, &je, 0, "{s:I,s:I,s:I,s:b,s:s,s:s}", "cell", &cell,
+				   "iteration", &it, "n", &n, "interrupted", &intr, "started_at",
+				   &sa, "ended_at", &ea)) {
+			snprintf(err, errsz, "agent iteration line: %s", je.text);
+			goto out;
+		}
+		if (cell < 0 || it < 1 || n < 0) {
+			snprintf(err, errsz, "agent iteration line: a number is out of range");
+			goto out;
+		}
+		m->cell = (size_t)cell;
+		m->iteration = (int)it;
+		m->n = (size_t)n;
+		m->interrupted = intr;
+		snprintf(m->started_at, sizeof(m->started_at), "%s", sa);
+		snprintf(m->ended_at, sizeof(m->ended_at), "%s", ea);
+	} else if (!strcmp(type, "end")) {
+		const char *status, *msg;
+		m->type = AGENT_MSG_END;
+		if (json_unpack_ex(o, &je, 0, "{s:s,s:s}", "status", &status, "message", &msg)) {
+			snprintf(err, errsz, "agent end line: %s", je.text);
+			goto out;
+		}
+		m->ok = !strcmp(status, "ok");
+		snprintf(m->message, sizeof(m->message), "%s", msg);
+	} else {
+		snprintf(err, errsz, "agent line of unknown type '%.40s'", type);
+		goto out;
+	}
+	rc = 0;
+out:
+	json_decref(o);
+	if (rc)
+		agent_msg_free(m);
+	return rc;
+}
+
+void agent_msg_free(struct agent_msg *m)
+{
+	buf_free(&m->inst.out);
+	buf_free(&m->inst.err);
+}

@@ -1,0 +1,372 @@
+/* schedrig agent PLANFILE: run a plan where the variant's kernel runs and
+ * stream what the runner saw back as agent protocol lines (agent_proto.h).
+ * Parsing, storage and statistics stay on the controlling host. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent_proto.h"
+#include "commands.h"
+#include "config.h"
+#include "knobs.h"
+#include "plan.h"
+#include "provenance.h"
+#include "runner.h"
+
+/* The name of the virtio-serial port the qemu backend gives the guest. */
+#define AGENT_PORT_NAME "schedrig.agent"
+/* Fallback channel when no virtio console exists: the second serial port. */
+#define AGENT_SERIAL_TTY "/dev/ttyS1"
+#define AGENT_PORT_WAIT_S 5
+
+static const char usage_text[] =
+	"usage: schedrig agent PLANFILE [--out PATH|auto]\n"
+	"\n"
+	"Run the (cell, iteration) steps listed in PLANFILE (written by a schedrig\n"
+	"backend: config text, variant, iterations) with the in-process runner,\n"
+	"after loading the kernel modules it lists and applying the variant's\n"
+	"knobs, and write one JSON line per result (protocol in agent_proto.h).\n"
+	"\n"
+	"  --out PATH   write the lines to PATH instead of stdout; 'auto': the\n"
+	"               virtio-serial port named " AGENT_PORT_NAME ", else " AGENT_SERIAL_TTY "\n"
+	"\n"
+	"Exit status: 0 every step ran, 1 the agent failed (see its end line),\n"
+	"2 bad usage.\n";
+
+struct agent {
+	int fd;
+	struct buf line;
+};
+
+/* Write everything in a->line to the output and clear it. */
+static void flush_lines(struct agent *a)
+{
+	size_t off = 0;
+	while (off < a->line.len) {
+		ssize_t n = write(a->fd, a->line.data + off, a->line.len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	if (a->fd >= 0)
+		fsync(a->fd);
+	a->line.len = 0;
+}
+
+static int read_file(const char *path, struct buf *b, char *err, size_t errsz)
+{
+	char chunk[65536];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		buf_append(b, chunk, (size_t)n);
+	close(fd);
+	if (n < 0) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!b->data)
+		buf_append(b, "", 0);
+	return 0;
+}
+
+/* Load the plan's kernel modules in order (finit_module). A module already
+ * loaded or built in is fine; a failure is reported on stderr only: the
+ * channel falls back to the serial port. */
+static void load_modules(const struct agent_plan *plan)
+{
+	for (size_t i = 0; i < plan->n_modules; i++) {
+		int fd = open(plan->modules[i], O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST))
+			fprintf(stderr, "schedrig agent: module %s: %s\n", plan->modules[i],
+				strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+/* /dev/vportNpM of the virtio-serial port named AGENT_PORT_NAME, waiting a
+ * little for the driver to create it. Returns 0 with path, or -1. */
+static int find_port(char *path, size_t size)
+{
+	for (int tries = 0; tries < AGENT_PORT_WAIT_S * 10; tries++) {
+		DIR *d = opendir("/sys/class/virtio-ports");
+		struct dirent *de;
+		while (d && (de = readdir(d))) {
+			char npath[PATH_MAX], name[64] = "";
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(npath, sizeof(npath), "/sys/class/virtio-ports/%s/name", de->d_name);
+			FILE *f = fopen(npath, "r");
+			if (!f)
+				continue;
+			if (fgets(name, sizeof(name), f))
+				name[strcspn(name, "\n")] = '\0';
+			fclose(f);
+			if (!strcmp(name, AGENT_PORT_NAME)) {
+				snprintf(path, size, "/dev/%s", de->d_name);
+				closedir(d);
+				if (access(path, W_OK) == 0)
+					return 0;
+				d = NULL;
+				break;
+			}
+		}
+		if (d)
+			closedir(d);
+		nanosleep(&(struct timespec){0, 100000000}, NULL);
+	}
+	return -1;
+}
+
+static int open_out(const char *out, char *err, size_t errsz)
+{
+	char port[PATH_MAX];
+	int fd;
+
+	if (!out || !strcmp(out, "-"))
+		return dup(1);
+	if (!strcmp(out, "auto"))
+		out = find_port(port, sizeof(port)) == 0 ? port : AGENT_SERIAL_TTY;
+	fd = open(out, O_WRONLY | O_CREAT | O_APPEND | O_NOCTTY | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(err, errsz, "%.300s: %s", out, strerror(errno));
+		return -1;
+	}
+	struct termios t;
+	if (isatty(fd) && tcgetattr(fd, &t) == 0) {
+		/* Raw bytes: no "\n" -> "\r\n", no flow control. */
+		cfmakeraw(&t);
+		cfsetospeed(&t, B115200);
+		tcsetattr(fd, TCSANOW, &t);
+	}
+	return fd;
+}
+
+/* Knob journal callbacks: one "knob" line each. */
+static int journal_line(struct agent *a, const char *event, const struct knob_entry *e)
+{
+	agent_encode_knob(&a->line, event, e->seq, e->kind, e->name, e->path, e->old_value,
+			  e->requested_value, e->applied_value);
+	flush_lines(a);
+	return 0;
+}
+
+static int j_record(void *ctx, const struct knob_entry *e, char *err, size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	return journal_line(ctx, "record", e);
+}
+
+static int j_applied(void *ctx, const struct knob_entry *e, char *err, size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	return journal_line(ctx, "applied", e);
+}
+
+static int j_restored(void *ctx, const struct knob_entry *e, char *err, size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	return journal_line(ctx, "restored", e);
+}
+
+/* Every tool of the plan must be found in PATH here. */
+static int check_tools(const struct plan *p, char *err, size_t errsz)
+{
+	const char *path = getenv("PATH");
+	for (size_t c = 0; c < p->n_cells; c++) {
+		for (size_t i = 0; i < p->cells[c].n_inst; i++) {
+			const char *tool = p->cells[c].inst[i].argv.v[0];
+			bool found = !strcmp(tool, "schedrig") || strchr(tool, '/');
+			char *dirs = xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL;
+			for (char *d = strtok_r(dirs, ":", &save); d && !found;
+			     d = strtok_r(NULL, ":", &save)) {
+				char *full = xasprintf("%s/%s", d, tool);
+				found = access(full, X_OK) == 0;
+				free(full);
+			}
+			free(dirs);
+			if (!found) {
+				snprintf(err, errsz, "load tool '%s' is missing here (PATH=%s)", tool,
+					 path ? path : "");
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Parse the config, build the plan, check it is the host's. */
+static int prepare(const struct agent_plan *ap, struct experiment **ep, struct plan *p,
+		   const struct cfg_variant **vp, char *err, size_t errsz)
+{
+	struct experiment *e = config_parse(ap->config_name, ap->config, strlen(ap->config), err,
+					    errsz);
+	if (!e)
+		return -1;
+	*ep = e;
+	if (plan_build(e, p, err, errsz))
+		return -1;
+	if (p->n_cells != ap->n_cells) {
+		snprintf(err, errsz, "the plan here has %zu cells, the host's %zu", p->n_cells,
+			 ap->n_cells);
+		return -1;
+	}
+	for (size_t c = 0; c < p->n_cells; c++) {
+		if (strcmp(p->cells[c].name, ap->cells[c])) {
+			snprintf(err, errsz, "cell %zu is '%.200s' here, '%.200s' on the host", c,
+				 p->cells[c].name, ap->cells[c]);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < ap->n_run; i++) {
+		if (ap->run[i].cell >= p->n_cells) {
+			snprintf(err, errsz, "step %zu names cell %zu of %zu", i, ap->run[i].cell,
+				 p->n_cells);
+			return -1;
+		}
+	}
+	*vp = NULL;
+	for (size_t v = 0; v < e->n_variants; v++)
+		if (!strcmp(e->variants[v].name, ap->variant))
+			*vp = &e->variants[v];
+	if (!*vp) {
+		snprintf(err, errsz, "the config has no variant '%.200s'", ap->variant);
+		return -1;
+	}
+	return check_tools(p, err, errsz);
+}
+
+/* Run every step; results go out as they come. */
+static int run_steps(struct agent *a, const struct agent_plan *ap, const struct experiment *e,
+		     const struct plan *p, const char *self_exe, char *err, size_t errsz)
+{
+	for (size_t i = 0; i < ap->n_run && !runner_interrupt_signal(); i++) {
+		const struct plan_cell *cell = &p->cells[ap->run[i].cell];
+		struct iteration_result res;
+		if (runner_run_iteration(cell, e->warmup_s, self_exe, &res, err, errsz))
+			return -1;
+		for (size_t k = 0; k < res.n; k++) {
+			agent_encode_inst(&a->line, ap->run[i].cell, ap->run[i].iteration,
+					  (size_t)(res.r[k].pi - cell->inst), &res.r[k]);
+			flush_lines(a);
+		}
+		agent_encode_iteration(&a->line, ap->run[i].cell, ap->run[i].iteration, &res);
+		flush_lines(a);
+		iteration_result_free(&res);
+	}
+	if (runner_interrupt_signal()) {
+		snprintf(err, errsz, "interrupted by %s", strsignal(runner_interrupt_signal()));
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_agent(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"out", required_argument, NULL, 'o'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *out = NULL;
+	char err[1024] = "", self_exe[PATH_MAX];
+	struct buf text = {0};
+	struct agent_plan ap = {0};
+	struct experiment *e = NULL;
+	struct plan p = {0};
+	const struct cfg_variant *v = NULL;
+	struct knob_state *ks = NULL;
+	struct agent a = {.fd = -1};
+	struct provenance pv;
+	int ch, ok = 0;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			fputs(usage_text, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	bool have_plan = read_file(argv[optind], &text, err, sizeof(err)) == 0 &&
+			 agent_plan_decode(text.data, text.len, &ap, err, sizeof(err)) == 0;
+	if (have_plan)
+		load_modules(&ap);
+	char oerr[512];
+	if ((a.fd = open_out(out, oerr, sizeof(oerr))) < 0) {
+		fprintf(stderr, "schedrig agent: %s\n", oerr);
+		a.fd = dup(1);
+	}
+	provenance_read(&pv);
+	agent_encode_hello(&a.line, pv.kernel_release, pv.kernel_cmdline);
+	flush_lines(&a);
+	if (!have_plan)
+		goto out;
+
+	ssize_t len = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+	if (len <= 0) {
+		snprintf(err, sizeof(err), "cannot find its own executable: %s", strerror(errno));
+		goto out;
+	}
+	self_exe[len] = '\0';
+	if (prepare(&ap, &e, &p, &v, err, sizeof(err)) || runner_init(err, sizeof(err)))
+		goto out;
+	struct knob_journal_ops journal = {j_record, j_applied, j_restored, &a};
+	if (knobs_count(v) && knobs_apply(v, &journal, &ks, err, sizeof(err))) {
+		char *msg = xasprintf("variant %s: knob refused: %s", v->name, err);
+		snprintf(err, sizeof(err), "%s", msg);
+		free(msg);
+		goto out;
+	}
+	ok = run_steps(&a, &ap, e, &p, self_exe, err, sizeof(err)) == 0;
+	char rerr[512];
+	if (knobs_restore(ks, &journal, rerr, sizeof(rerr)) && ok) {
+		snprintf(err, sizeof(err), "knob restore: %s", rerr);
+		ok = 0;
+	}
+	knobs_free(ks);
+out:
+	if (!ok)
+		fprintf(stderr, "schedrig agent: %s\n", err);
+	agent_encode_end(&a.line, ok, ok ? "" : err);
+	flush_lines(&a);
+	buf_free(&a.line);
+	if (a.fd >= 0)
+		close(a.fd);
+	buf_free(&text);
+	agent_plan_free(&ap);
+	plan_free(&p);
+	experiment_free(e);
+	return ok ? 0 : 1;
+}

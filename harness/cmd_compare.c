@@ -1,0 +1,193 @@
+/* schedrig compare [RUN...]: mmtests-style comparison tables of runs,
+ * variants or cells, a grid of two matrix axes, percentile tables or
+ * latency summaries; as text, markdown, CSV or JSON. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "reportcmd.h"
+
+static const char usage_text[] =
+	"usage: schedrig compare [OPTIONS] [RUN...]\n"
+	"\n"
+	"Compare the samples of the given runs (ids, names or 'latest'; default the\n"
+	"newest run). One table per load and metric (and per value of the axes that\n"
+	"are not columns); rows are ops; stars mark a significant change of the mean.\n"
+	"\n"
+	"  --layout L           mmtests|grid|percentiles|latency (text only; default mmtests)\n"
+	"  --grid ROW,COL       grid of two matrix axes (e.g. hackbench.nice,cyclictest.slice_us);\n"
+	"                       implies --layout grid and --columns cell\n"
+	"  --stat S             grid statistic: mean|amean|hmean|gmean|median|min|max|stddev|\n"
+	"                       coeffvar|bamean-50|bamean-95|bamean-99|pNN (default mean)\n"
+	"%s"
+	"  -h, --help           this text\n"
+	"\n"
+	"Exit status: 0 ok, 1 failure (database, no samples), 2 bad usage.\n";
+
+enum layout { LAYOUT_MMTESTS, LAYOUT_GRID, LAYOUT_PERCENTILES, LAYOUT_LATENCY };
+enum { OPT_LAYOUT = OPT_SHARED_LAST + 1, OPT_GRID, OPT_STAT };
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option long_options[] = {
+		REPORTCMD_LONG_OPTIONS,
+		{"layout", required_argument, NULL, OPT_LAYOUT},
+		{"grid", required_argument, NULL, OPT_GRID},
+		{"stat", required_argument, NULL, OPT_STAT},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct reportcmd c;
+	int layout = -1, opt, rc;
+	char *grid = NULL;
+
+	reportcmd_init(&c, "compare");
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			printf(usage_text, reportcmd_options_help);
+			free(grid);
+			return 0;
+		case OPT_LAYOUT:
+			layout = !strcmp(optarg, "mmtests") ? LAYOUT_MMTESTS
+				 : !strcmp(optarg, "grid") ? LAYOUT_GRID
+				 : !strcmp(optarg, "percentiles") ? LAYOUT_PERCENTILES
+				 : !strcmp(optarg, "latency") ? LAYOUT_LATENCY : -1;
+			if (layout < 0) {
+				fprintf(stderr, "schedrig compare: --layout must be mmtests, grid, "
+					"percentiles or latency: '%s'\n", optarg);
+				free(grid);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_GRID: {
+			char *comma = strchr(optarg, ',');
+			if (!comma || comma == optarg || !comma[1] || strchr(comma + 1, ',')) {
+				fprintf(stderr, "schedrig compare: --grid wants ROW_AXIS,COL_AXIS: '%s'\n",
+					optarg);
+				free(grid);
+				return EXIT_USAGE;
+			}
+			free(grid);
+			grid = xstrdup(optarg);
+			grid[comma - optarg] = '\0';
+			c.ro.grid_row = grid;
+			c.ro.grid_col = grid + (comma - optarg) + 1;
+			break;
+		}
+		case OPT_STAT:
+			if (summary_stat_parse(optarg, &c.ro.grid_stat)) {
+				fprintf(stderr, "schedrig compare: unknown --stat '%s'\n", optarg);
+				free(grid);
+				return EXIT_USAGE;
+			}
+			break;
+		case '?':
+			if (optopt && optopt < 256)
+				fprintf(stderr, "schedrig compare: unknown option '-%c'\n", optopt);
+			else
+				fprintf(stderr, "schedrig compare: bad option '%s' (missing value?)\n",
+					argv[optind - 1]);
+			fprintf(stderr, "Try 'schedrig compare --help'.\n");
+			free(grid);
+			return EXIT_USAGE;
+		default:
+			rc = reportcmd_option(&c, opt, optarg);
+			if (rc) {
+				free(grid);
+				return EXIT_USAGE;
+			}
+		}
+	}
+	c.runs = argv + optind;
+	c.n_runs = (size_t)(argc - optind);
+
+	if (grid) {
+		if (layout >= 0 && layout != LAYOUT_GRID) {
+			fprintf(stderr, "schedrig compare: --grid needs --layout grid\n");
+			free(grid);
+			return EXIT_USAGE;
+		}
+		if (c.so.columns >= 0 && c.so.columns != AXIS_CELL) {
+			fprintf(stderr, "schedrig compare: --grid needs --columns cell\n");
+			free(grid);
+			return EXIT_USAGE;
+		}
+		layout = LAYOUT_GRID;
+		c.so.columns = AXIS_CELL;
+	} else if (layout == LAYOUT_GRID) {
+		fprintf(stderr, "schedrig compare: --layout grid needs --grid ROW_AXIS,COL_AXIS\n");
+		return EXIT_USAGE;
+	}
+	if (layout < 0)
+		layout = LAYOUT_MMTESTS;
+	if (layout != LAYOUT_MMTESTS && c.format != FORMAT_TEXT) {
+		fprintf(stderr, "schedrig compare: --layout %s is text only (drop --format)\n",
+			layout == LAYOUT_GRID ? "grid" : layout == LAYOUT_PERCENTILES ? "percentiles"
+			: "latency");
+		free(grid);
+		return EXIT_USAGE;
+	}
+
+	struct sample_table t;
+	struct summary s;
+	struct buf out = {0};
+	char err[512] = "";
+
+	int64_t *ids = NULL;
+	size_t n_ids = 0;
+	rc = reportcmd_load_ids(&c, &t, &ids, &n_ids);
+	if (rc)
+		goto out_table;
+	rc = reportcmd_summarise(&c, &t, &s);
+	if (rc)
+		goto out_table;
+	rc = 0;
+	switch (c.format) {
+	case FORMAT_TEXT:
+		switch (layout) {
+		case LAYOUT_MMTESTS:
+			report_mmtests(&out, &s, &c.ro);
+			reportcmd_iteration_notes(&c, ids, n_ids, &out);
+			break;
+		case LAYOUT_GRID:
+			if (report_grid(&out, &s, &c.ro, err, sizeof(err))) {
+				fprintf(stderr, "schedrig compare: --grid: %s\n", err);
+				rc = EXIT_USAGE;
+			}
+			break;
+		case LAYOUT_PERCENTILES:
+			report_percentiles(&out, &s, &c.ro);
+			break;
+		case LAYOUT_LATENCY:
+			report_latency(&out, &s, &c.ro);
+			break;
+		}
+		break;
+	case FORMAT_MARKDOWN:
+		report_markdown(&out, &s, &c.ro);
+		break;
+	case FORMAT_CSV:
+		report_csv(&out, &s, &c.ro);
+		break;
+	case FORMAT_JSON:
+		if (report_json(&out, &s, &c.ro)) {
+			fprintf(stderr, "schedrig compare: JSON encoding failed\n");
+			rc = 1;
+		}
+		break;
+	}
+	if (!rc)
+		rc = reportcmd_write(&c, &out);
+	buf_free(&out);
+	summary_free(&s);
+out_table:
+	sample_table_free(&t);
+	free(ids);
+	free(grid);
+	return rc;
+}

@@ -1,0 +1,133 @@
+/* schedrig import --csv FILE [--run NAME]: store the samples of an exported
+ * (or hand-written) CSV as one new run, all or nothing. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "csvio.h"
+#include "reportcmd.h"
+#include "store.h"
+
+static const char usage_text[] =
+	"usage: schedrig import --csv FILE [--run NAME] [--db FILE]\n"
+	"\n"
+	"Store every row of FILE ('-' for stdin; header " CSV_SAMPLE_HEADER ")\n"
+	"as one new run named NAME, in one transaction: a bad row is reported with its\n"
+	"line number and nothing is imported. Rows with an empty run field take NAME;\n"
+	"the rows may name at most one run, whose name is used when --run is absent.\n"
+	"\n"
+	"  --csv FILE   the CSV to import\n"
+	"  --run NAME   name of the new run\n"
+	"  --db FILE    results database (default " REPORTCMD_DEFAULT_DB ")\n"
+	"  -h, --help   this text\n"
+	"\n"
+	"Exit status: 0 ok, 1 failure (unreadable file, bad row, database), 2 bad usage.\n";
+
+int cmd_import(int argc, char **argv)
+{
+	static const struct option long_options[] = {
+		{"csv", required_argument, NULL, 'c'},
+		{"run", required_argument, NULL, 'r'},
+		{"db", required_argument, NULL, 'd'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *csv = NULL, *run = NULL, *db = REPORTCMD_DEFAULT_DB;
+	int opt;
+
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		case 'c':
+			csv = optarg;
+			break;
+		case 'r':
+			run = optarg;
+			break;
+		case 'd':
+			db = optarg;
+			break;
+		default:
+			fprintf(stderr, "schedrig import: bad option '%s'\nTry 'schedrig import --help'.\n",
+				argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "schedrig import: unexpected argument '%s'\n", argv[optind]);
+		return EXIT_USAGE;
+	}
+	if (!csv) {
+		fprintf(stderr, "schedrig import: --csv FILE is required\n");
+		return EXIT_USAGE;
+	}
+	if (run && !*run) {
+		fprintf(stderr, "schedrig import: --run needs a name\n");
+		return EXIT_USAGE;
+	}
+
+	FILE *f = strcmp(csv, "-") ? fopen(csv, "r") : stdin;
+	if (!f) {
+		fprintf(stderr, "schedrig import: %s: %s\n", csv, strerror(errno));
+		return 1;
+	}
+	struct sample_table t;
+	char err[512] = "";
+	sample_table_init(&t);
+	long n = csv_read_samples(f, strcmp(csv, "-") ? csv : "stdin", NULL, &t, err, sizeof(err));
+	if (f != stdin)
+		fclose(f);
+	if (n < 0) {
+		fprintf(stderr, "schedrig import: %s (nothing imported)\n", err);
+		sample_table_free(&t);
+		return 1;
+	}
+	if (!n) {
+		fprintf(stderr, "schedrig import: %s holds no samples (nothing imported)\n", csv);
+		sample_table_free(&t);
+		return 1;
+	}
+	/* One run per import: store_import_rows makes one run per transaction. */
+	const char *named = NULL;
+	for (size_t i = 0; i < t.n; i++) {
+		if (!*t.rows[i].run)
+			continue;
+		if (named && t.rows[i].run != named) {
+			fprintf(stderr, "schedrig import: %s holds rows of more than one run ('%s', '%s'); "
+				"import one run per file (nothing imported)\n", csv, named, t.rows[i].run);
+			sample_table_free(&t);
+			return 1;
+		}
+		named = t.rows[i].run;
+	}
+	if (!run)
+		run = named;
+	if (!run) {
+		fprintf(stderr, "schedrig import: the rows name no run: give --run NAME\n");
+		sample_table_free(&t);
+		return EXIT_USAGE;
+	}
+
+	struct store *st = NULL;
+	int64_t run_id = 0;
+	int rc = 0;
+	if (store_open(db, false, &st, err, sizeof(err)) ||
+	    store_import_rows(st, &t, run, &run_id, err, sizeof(err))) {
+		fprintf(stderr, "schedrig import: %s (nothing imported)\n", err);
+		rc = 1;
+	} else {
+		printf("imported %zu samples as run %" PRId64 " (%s)\n", t.n, run_id, run);
+	}
+	if (st)
+		store_close(st);
+	sample_table_free(&t);
+	return rc;
+}

@@ -1,0 +1,398 @@
+/* schedrig mail [RUN...]: the comparison tables of the chosen runs (as
+ * schedrig compare prints them) plus a short provenance block as one
+ * RFC 5322 message (harness/mailmsg.h), written to a file, printed, or sent
+ * over SMTP with libcurl. The SMTP password comes from the environment
+ * (SCHEDRIG_SMTP_PASSWORD) or ~/.netrc, never from the command line, and is
+ * never printed or stored. */
+#include <curl/curl.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "commands.h"
+#include "mailmsg.h"
+#include "reportcmd.h"
+#include "runinfo.h"
+
+#define PASSWORD_ENV "SCHEDRIG_SMTP_PASSWORD"
+#define MAX_RCPT 64
+
+static const char usage_text[] =
+	"usage: schedrig mail [--db FILE] [RUN...] --from ADDR --to ADDR [--to ADDR]...\n"
+	"                     [--cc ADDR]... --subject TEXT [--in-reply-to MSGID]\n"
+	"                     (--smtp-url URL | --output FILE | --dry-run)\n"
+	"                     [--smtp-user USER] [--insecure]\n"
+	"\n"
+	"Mail the comparison tables of the given runs (ids, names or 'latest'; default\n"
+	"the newest run; the tables schedrig compare prints) with a short provenance\n"
+	"block as a plain-text message (text/plain; charset=utf-8; format=fixed; 8bit, or\n"
+	"quoted-printable when the text needs it). A table line over 998 octets is\n"
+	"refused (RFC 5322): narrow it with --metric, --load or --columns.\n"
+	"\n"
+	"  --from ADDR          sender, 'addr' or 'Name <addr>'\n"
+	"  --to ADDR, --cc ADDR recipients (repeatable)\n"
+	"  --subject TEXT       subject (UTF-8; encoded and folded as needed)\n"
+	"  --in-reply-to MSGID  reply into a thread (sets In-Reply-To and References)\n"
+	"  --output FILE        write the message to FILE (.eml, LF line ends, for\n"
+	"                       git send-email or a mail client)\n"
+	"  --dry-run            print the message instead of sending it\n"
+	"  --smtp-url URL       send it: smtp://HOST[:PORT] (STARTTLS required unless\n"
+	"                       HOST is a loopback address or --insecure is given) or\n"
+	"                       smtps://HOST[:PORT] (TLS from the start)\n"
+	"  --smtp-user USER     SMTP user; the password is read from the environment\n"
+	"                       variable " PASSWORD_ENV " or ~/.netrc, never an option\n"
+	"  --insecure           allow smtp:// without STARTTLS to a non-loopback host\n"
+	"  --db FILE            results database (default " REPORTCMD_DEFAULT_DB ")\n"
+	"  --columns AXIS, --baseline NAME, --significance TEST, --alpha A,\n"
+	"  --decimals N, --metric M, --load L   as for schedrig compare\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"Exit status: 0 written or sent, 1 failure (database, refused table, SMTP),\n"
+	"2 bad usage.\n";
+
+enum {
+	OPT_FROM = OPT_SHARED_LAST + 1, OPT_TO, OPT_CC, OPT_SUBJECT, OPT_IN_REPLY_TO,
+	OPT_SMTP_URL, OPT_DRY_RUN, OPT_SMTP_USER, OPT_INSECURE,
+};
+
+struct mail_opts {
+	const char *from, *subject, *in_reply_to, *smtp_url, *smtp_user, *output;
+	const char *to[MAX_RCPT], *cc[MAX_RCPT];
+	size_t n_to, n_cc;
+	bool dry_run, insecure;
+};
+
+/* Which table holds a line longer than the limit (NULL: none). */
+static const struct summary_table *wide_table(const struct summary *s,
+					      const struct report_opts *ro, size_t *width)
+{
+	for (size_t i = 0; i < s->n_tables; i++) {
+		struct summary one = *s;
+		struct buf b = {0};
+		one.tables = &s->tables[i];
+		one.n_tables = 1;
+		report_mmtests(&b, &one, ro);
+		const char *p = buf_str(&b);
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
+			size_t trimmed = len;
+			while (trimmed && (p[trimmed - 1] == ' ' || p[trimmed - 1] == '\t'))
+				trimmed--;
+			if (trimmed > MAILMSG_LINE_MAX) {
+				*width = trimmed;
+				buf_free(&b);
+				return &s->tables[i];
+			}
+			p = nl ? nl + 1 : p + len;
+		}
+		buf_free(&b);
+	}
+	return NULL;
+}
+
+/* Loopback: localhost, 127.0.0.0/8, ::1. */
+static bool loopback_host(const char *url)
+{
+	CURLU *u = curl_url();
+	char *host = NULL;
+	bool yes = false;
+	if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
+		yes = !strcasecmp(host, "localhost") || !strncmp(host, "127.", 4) ||
+		      !strcmp(host, "[::1]") || !strcmp(host, "::1");
+	}
+	curl_free(host);
+	curl_url_cleanup(u);
+	return yes;
+}
+
+struct upload {
+	const char *data;
+	size_t len, off;
+};
+
+static size_t read_message(char *ptr, size_t size, size_t nmemb, void *userdata)
+{
+	struct upload *u = userdata;
+	size_t room = size * nmemb, left = u->len - u->off;
+	size_t n = left < room ? left : room;
+	memcpy(ptr, u->data + u->off, n);
+	u->off += n;
+	return n;
+}
+
+static int send_smtp(const struct mail_opts *o, const struct buf *msg)
+{
+	char spec[512], errbuf[CURL_ERROR_SIZE] = "";
+	struct curl_slist *rcpt = NULL;
+	struct upload up = {buf_str(msg), msg->len, 0};
+	int rc = 1;
+
+	bool tls_url = !strncasecmp(o->smtp_url, "smtps://", 8);
+	if (!tls_url && strncasecmp(o->smtp_url, "smtp://", 7)) {
+		fprintf(stderr, "schedrig mail: --smtp-url must be smtp://HOST[:PORT] or "
+			"smtps://HOST[:PORT]: '%s'\n", o->smtp_url);
+		return EXIT_USAGE;
+	}
+	if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
+		fprintf(stderr, "schedrig mail: libcurl initialisation failed\n");
+		return 1;
+	}
+	CURL *h = curl_easy_init();
+	if (!h) {
+		fprintf(stderr, "schedrig mail: libcurl initialisation failed\n");
+		curl_global_cleanup();
+		return 1;
+	}
+	bool require_tls = !tls_url && !o->insecure && !loopback_host(o->smtp_url);
+	curl_easy_setopt(h, CURLOPT_URL, o->smtp_url);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+	curl_easy_setopt(h, CURLOPT_USE_SSL, (long)(require_tls ? CURLUSESSL_ALL : CURLUSESSL_TRY));
+	mailmsg_addr_spec(o->from, spec, sizeof(spec));
+	char *from = xasprintf("<%s>", spec);
+	curl_easy_setopt(h, CURLOPT_MAIL_FROM, from);
+	for (int list = 0; list < 2; list++) {
+		const char *const *a = list ? o->cc : o->to;
+		size_t n = list ? o->n_cc : o->n_to;
+		for (size_t i = 0; i < n; i++) {
+			mailmsg_addr_spec(a[i], spec, sizeof(spec));
+			char *r = xasprintf("<%s>", spec);
+			rcpt = curl_slist_append(rcpt, r);
+			free(r);
+		}
+	}
+	curl_easy_setopt(h, CURLOPT_MAIL_RCPT, rcpt);
+	if (o->smtp_user)
+		curl_easy_setopt(h, CURLOPT_USERNAME, o->smtp_user);
+	const char *pw = getenv(PASSWORD_ENV);
+	if (pw && *pw)
+		curl_easy_setopt(h, CURLOPT_PASSWORD, pw);
+	else
+		curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+	curl_easy_setopt(h, CURLOPT_READFUNCTION, read_message);
+	curl_easy_setopt(h, CURLOPT_READDATA, &up);
+	curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
+	curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)msg->len);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 30L);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT, 300L);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+
+	CURLcode cc = curl_easy_perform(h);
+	long code = 0;
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+	if (cc != CURLE_OK) {
+		fprintf(stderr, "schedrig mail: sending via %s failed: %s%s%s", o->smtp_url,
+			curl_easy_strerror(cc), errbuf[0] ? ": " : "", errbuf);
+		if (code)
+			fprintf(stderr, " (last SMTP reply %ld)", code);
+		if (cc == CURLE_USE_SSL_FAILED)
+			fprintf(stderr, "; the server offers no STARTTLS (--insecure allows plain SMTP)");
+		fprintf(stderr, "\n");
+	} else {
+		printf("sent to %zu recipient(s) via %s (SMTP %ld)\n", o->n_to + o->n_cc, o->smtp_url,
+		       code);
+		rc = 0;
+	}
+	curl_slist_free_all(rcpt);
+	free(from);
+	curl_easy_cleanup(h);
+	curl_global_cleanup();
+	return rc;
+}
+
+/* The message with LF line ends, for files and the terminal. */
+static void to_lf(struct buf *dst, const struct buf *src)
+{
+	const char *s = buf_str(src);
+	for (size_t i = 0; i < src->len; i++)
+		if (!(s[i] == '\r' && i + 1 < src->len && s[i + 1] == '\n'))
+			buf_append(dst, &s[i], 1);
+}
+
+static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_opts *o)
+{
+	static const struct option long_options[] = {
+		{"db", required_argument, NULL, OPT_DB},
+		{"columns", required_argument, NULL, OPT_COLUMNS},
+		{"baseline", required_argument, NULL, OPT_BASELINE},
+		{"decimals", required_argument, NULL, OPT_DECIMALS},
+		{"significance", required_argument, NULL, OPT_SIGNIFICANCE},
+		{"alpha", required_argument, NULL, OPT_ALPHA},
+		{"metric", required_argument, NULL, OPT_METRIC},
+		{"load", required_argument, NULL, OPT_LOAD},
+		{"output", required_argument, NULL, OPT_OUTPUT},
+		{"from", required_argument, NULL, OPT_FROM},
+		{"to", required_argument, NULL, OPT_TO},
+		{"cc", required_argument, NULL, OPT_CC},
+		{"subject", required_argument, NULL, OPT_SUBJECT},
+		{"in-reply-to", required_argument, NULL, OPT_IN_REPLY_TO},
+		{"smtp-url", required_argument, NULL, OPT_SMTP_URL},
+		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
+		{"smtp-user", required_argument, NULL, OPT_SMTP_USER},
+		{"insecure", no_argument, NULL, OPT_INSECURE},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int opt;
+	char spec[512];
+
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		case OPT_OUTPUT:
+			o->output = optarg;
+			break;
+		case OPT_FROM:
+			o->from = optarg;
+			break;
+		case OPT_TO:
+		case OPT_CC: {
+			size_t *n = opt == OPT_TO ? &o->n_to : &o->n_cc;
+			if (*n == MAX_RCPT) {
+				fprintf(stderr, "schedrig mail: at most %d --to and %d --cc\n", MAX_RCPT,
+					MAX_RCPT);
+				return EXIT_USAGE;
+			}
+			(opt == OPT_TO ? o->to : o->cc)[(*n)++] = optarg;
+			break;
+		}
+		case OPT_SUBJECT:
+			o->subject = optarg;
+			break;
+		case OPT_IN_REPLY_TO:
+			o->in_reply_to = optarg;
+			break;
+		case OPT_SMTP_URL:
+			o->smtp_url = optarg;
+			break;
+		case OPT_DRY_RUN:
+			o->dry_run = true;
+			break;
+		case OPT_SMTP_USER:
+			o->smtp_user = optarg;
+			break;
+		case OPT_INSECURE:
+			o->insecure = true;
+			break;
+		case '?':
+			fprintf(stderr, "schedrig mail: bad option '%s' (missing value?)\n"
+				"Try 'schedrig mail --help'.\n", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			if (reportcmd_option(c, opt, optarg))
+				return EXIT_USAGE;
+		}
+	}
+	if (!o->from || !o->n_to || !o->subject) {
+		fprintf(stderr, "schedrig mail: --from, --to and --subject are required\n"
+			"Try 'schedrig mail --help'.\n");
+		return EXIT_USAGE;
+	}
+	if ((o->smtp_url != NULL) + (o->output != NULL) + o->dry_run != 1) {
+		fprintf(stderr, "schedrig mail: give exactly one of --smtp-url, --output, --dry-run\n");
+		return EXIT_USAGE;
+	}
+	const char *addrs[1 + 2 * MAX_RCPT];
+	size_t n = 0;
+	addrs[n++] = o->from;
+	for (size_t i = 0; i < o->n_to; i++)
+		addrs[n++] = o->to[i];
+	for (size_t i = 0; i < o->n_cc; i++)
+		addrs[n++] = o->cc[i];
+	for (size_t i = 0; i < n; i++) {
+		if (strchr(addrs[i], '\n') || strchr(addrs[i], '\r') ||
+		    mailmsg_addr_spec(addrs[i], spec, sizeof(spec))) {
+			fprintf(stderr, "schedrig mail: not a mail address: '%s'\n", addrs[i]);
+			return EXIT_USAGE;
+		}
+	}
+	c->runs = argv + optind;
+	c->n_runs = (size_t)(argc - optind);
+	return -1;
+}
+
+int cmd_mail(int argc, char **argv)
+{
+	struct reportcmd c;
+	struct mail_opts o = {0};
+	int rc;
+
+	reportcmd_init(&c, "mail");
+	rc = parse_args(argc, argv, &c, &o);
+	if (rc >= 0)
+		return rc;
+
+	struct sample_table t;
+	struct summary s;
+	struct buf body = {0}, msg = {0};
+	struct runinfo *ri = NULL;
+	int64_t *ids = NULL;
+	size_t n_ids = 0;
+	char err[1024] = "";
+
+	rc = reportcmd_load_ids(&c, &t, &ids, &n_ids);
+	if (rc)
+		goto out_table;
+	rc = reportcmd_summarise(&c, &t, &s);
+	if (rc)
+		goto out_table;
+	rc = 1;
+	report_mmtests(&body, &s, &c.ro);
+	if (runinfo_load(c.db, ids, n_ids, &ri, err, sizeof(err))) {
+		fprintf(stderr, "schedrig mail: %s\n", err);
+		goto out;
+	}
+	buf_puts(&body, "\n");
+	runinfo_text(&body, ri, n_ids);
+
+	struct mailmsg m = {
+		.from = o.from, .to = o.to, .n_to = o.n_to, .cc = o.cc, .n_cc = o.n_cc,
+		.subject = o.subject, .in_reply_to = o.in_reply_to, .date = time(NULL),
+		.body = buf_str(&body),
+	};
+	size_t bad_line = 0;
+	if (mailmsg_compose(&m, &msg, &bad_line, err, sizeof(err))) {
+		size_t width = 0;
+		const struct summary_table *wt = bad_line ? wide_table(&s, &c.ro, &width) : NULL;
+		if (wt) {
+			struct buf title = {0};
+			summary_table_title(&title, &s, wt);
+			fprintf(stderr, "schedrig mail: refused: table '%s' has a line of %zu octets; "
+				"a mail line holds at most %d (RFC 5322 2.1.1); narrow it with "
+				"--metric, --load or --columns\n", buf_str(&title), width,
+				MAILMSG_LINE_MAX);
+			buf_free(&title);
+		} else {
+			fprintf(stderr, "schedrig mail: refused: %s\n", err);
+		}
+		goto out;
+	}
+	if (o.smtp_url) {
+		rc = send_smtp(&o, &msg);
+	} else {
+		struct buf lf = {0};
+		to_lf(&lf, &msg);
+		c.output = o.output;  /* NULL for --dry-run: stdout */
+		rc = reportcmd_write(&c, &lf);
+		buf_free(&lf);
+	}
+out:
+	runinfo_free(ri, n_ids);
+	buf_free(&body);
+	buf_free(&msg);
+	summary_free(&s);
+out_table:
+	free(ids);
+	sample_table_free(&t);
+	return rc;
+}

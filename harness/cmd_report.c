@@ -1,0 +1,166 @@
+/* schedrig report [RUN...]: everything about the chosen runs in one
+ * document: provenance, the mmtests comparison tables, percentile tables
+ * and latency summaries (text or markdown), or the summaries as CSV/JSON. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "htmlreport.h"
+#include "reportcmd.h"
+#include "store.h"
+
+static const char usage_text[] =
+	"usage: schedrig report [OPTIONS] [RUN...]\n"
+	"\n"
+	"Print every table and the provenance of the given runs (ids, names or\n"
+	"'latest'; default the newest run) to stdout or --output.\n"
+	"\n"
+	"%s"
+	"  --format html        one self-contained HTML page: provenance, config, every\n"
+	"                       table and the figures as inline SVG (needs gnuplot)\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"Exit status: 0 ok, 1 failure (database, no samples), 2 bad usage.\n";
+
+static const char *col(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	return t ? (const char *)t : "-";
+}
+
+/* Provenance hook: one block per run from the run table.
+ * TODO(lead): knobs, variant kernels and monitors once the store exposes
+ * them; this reads only what store_db() callers may read today. */
+static void report_provenance(struct buf *out, const char *db_path, const int64_t *ids,
+			      size_t n_ids, bool markdown)
+{
+	struct store *st = NULL;
+	char err[256];
+
+	buf_puts(out, markdown ? "## Provenance\n\n" : "Provenance\n==========\n");
+	if (store_open(db_path, true, &st, err, sizeof(err))) {
+		buf_printf(out, "(unavailable: %s)\n", err);
+		return;
+	}
+	sqlite3 *db = store_db(st);
+	sqlite3_stmt *q = NULL;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT id, name, status, started_at, ended_at, host, kernel_release,"
+			       " cpu_model, cpu_count, schedrig_version, iterations FROM run WHERE id = ?",
+			       -1, &q, NULL) != SQLITE_OK) {
+		buf_printf(out, "(unavailable: %s)\n", sqlite3_errmsg(db));
+		store_close(st);
+		return;
+	}
+	for (size_t i = 0; i < n_ids; i++) {
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, ids[i]);
+		if (sqlite3_step(q) != SQLITE_ROW)
+			continue;
+		const char *p = markdown ? "  - " : "  ";
+		buf_printf(out, "%srun %s: %s (%s), %s .. %s\n", markdown ? "- " : "", col(q, 0), col(q, 1),
+			   col(q, 2), col(q, 3), col(q, 4));
+		buf_printf(out, "%shost %s, kernel %s\n", p, col(q, 5), col(q, 6));
+		buf_printf(out, "%scpu %s x %s, schedrig %s, iterations %s\n", p, col(q, 8), col(q, 7),
+			   col(q, 9), col(q, 10));
+		if (markdown)
+			buf_puts(out, "\n");
+	}
+	sqlite3_finalize(q);
+	store_close(st);
+	buf_puts(out, "\n");
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option long_options[] = {
+		REPORTCMD_LONG_OPTIONS,
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct reportcmd c;
+	int opt, rc;
+	bool html = false;
+
+	reportcmd_init(&c, "report");
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+		if (opt == 'h') {
+			printf(usage_text, reportcmd_options_help);
+			return 0;
+		}
+		if (opt == '?') {
+			fprintf(stderr, "schedrig report: bad option '%s'\nTry 'schedrig report --help'.\n",
+				argv[optind - 1]);
+			return EXIT_USAGE;
+		}
+		/* html is this command's own format (harness/htmlreport.h). */
+		html = opt == OPT_FORMAT ? !strcmp(optarg, "html") : html;
+		if (opt == OPT_FORMAT && html)
+			continue;
+		if (reportcmd_option(&c, opt, optarg))
+			return EXIT_USAGE;
+	}
+	c.runs = argv + optind;
+	c.n_runs = (size_t)(argc - optind);
+
+	struct sample_table t;
+	struct summary s;
+	struct buf out = {0};
+	int64_t *ids = NULL;
+	size_t n_ids = 0;
+
+	rc = reportcmd_load_ids(&c, &t, &ids, &n_ids);
+	if (rc)
+		goto out_table;
+	rc = reportcmd_summarise(&c, &t, &s);
+	if (rc)
+		goto out_table;
+	if (html) {
+		rc = htmlreport_build(&c, &t, &s, ids, n_ids, &out);
+		goto write;
+	}
+	switch (c.format) {
+	case FORMAT_TEXT:
+		report_provenance(&out, c.db, ids, n_ids, false);
+		buf_puts(&out, "Comparison\n==========\n");
+		report_mmtests(&out, &s, &c.ro);
+		reportcmd_iteration_notes(&c, ids, n_ids, &out);
+		buf_puts(&out, "\nPercentiles\n===========\n");
+		report_percentiles(&out, &s, &c.ro);
+		buf_puts(&out, "\nLatency summary\n===============\n");
+		report_latency(&out, &s, &c.ro);
+		break;
+	case FORMAT_MARKDOWN:
+		report_provenance(&out, c.db, ids, n_ids, true);
+		buf_puts(&out, "## Comparison\n\n");
+		report_markdown(&out, &s, &c.ro);
+		buf_puts(&out, "\n## Percentiles\n\n```\n");
+		report_percentiles(&out, &s, &c.ro);
+		buf_puts(&out, "```\n");
+		break;
+	case FORMAT_CSV:
+		report_csv(&out, &s, &c.ro);
+		break;
+	case FORMAT_JSON:
+		if (report_json(&out, &s, &c.ro)) {
+			fprintf(stderr, "schedrig report: JSON encoding failed\n");
+			rc = 1;
+		}
+		break;
+	}
+write:
+	if (!rc)
+		rc = reportcmd_write(&c, &out);
+	buf_free(&out);
+	summary_free(&s);
+out_table:
+	free(ids);
+	sample_table_free(&t);
+	return rc;
+}

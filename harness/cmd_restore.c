@@ -1,0 +1,133 @@
+/* schedrig restore: put back every kernel knob the journal says is still
+ * changed (a rig killed with -9, a crash, a power cut of the database host),
+ * newest change first. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "knob_journal.h"
+#include "knobs.h"
+#include "store.h"
+
+static const char usage_text[] =
+	"usage: schedrig restore [--db FILE]\n"
+	"\n"
+	"Restore every kernel knob (sysctl, debugfs sched/ tunable, sched_feature,\n"
+	"autogroup) that a run changed and did not put back, newest change first,\n"
+	"and mark it restored in the journal. Changes made in an earlier boot are\n"
+	"only marked (the kernel has reset them); changes made on another host are\n"
+	"left for that host. Running it again does nothing.\n"
+	"\n"
+	"  --db FILE   results database (default results/schedrig.db)\n"
+	"\n"
+	"Exit status: 0 everything restored (or nothing to do), 1 a knob could not be\n"
+	"restored, 2 bad usage.\n";
+
+/* Restore one journal row. Returns 0 when it is restored (or needs no
+ * restore) and marked, -1 when it failed (message printed). */
+static int restore_row(struct store *s, const struct stored_knob *k, const char *host,
+		       const char *boot_id)
+{
+	char err[1024];
+	if (k->host && *k->host && strcmp(k->host, host)) {
+		fprintf(stderr,
+			"schedrig restore: run %lld variant %s: %s was changed on host %s, not here"
+			" (%s): run schedrig restore there\n",
+			(long long)k->run_id, k->variant, k->path, k->host, host);
+		return -1;
+	}
+	if (k->boot_id && *k->boot_id && *boot_id && strcmp(k->boot_id, boot_id)) {
+		printf("run %lld variant %s: %s was changed in an earlier boot: the kernel has reset"
+		       " it, nothing to write\n",
+		       (long long)k->run_id, k->variant, k->path);
+	} else if (knob_write_verify(k->path, k->old_value, NULL, 0, err, sizeof(err))) {
+		fprintf(stderr, "schedrig restore: run %lld variant %s: %s\n", (long long)k->run_id,
+			k->variant, err);
+		return -1;
+	} else {
+		printf("run %lld variant %s: restored %s = %s (was set to %s)\n",
+		       (long long)k->run_id, k->variant, k->path, k->old_value,
+		       k->applied_value ? k->applied_value : k->requested_value);
+	}
+	if (store_knob_restored(s, k->id, err, sizeof(err))) {
+		fprintf(stderr, "schedrig restore: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_restore(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"db", required_argument, NULL, 'd'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *db = "results/schedrig.db";
+	int ch;
+	char err[1024], boot_id[64];
+	struct utsname u;
+	struct store *s;
+	struct stored_knob *rows;
+	size_t n, failed = 0;
+	bool need_debugfs = false, mounted = false;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'd':
+			db = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			fputs(usage_text, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	if (access(db, F_OK)) {
+		fprintf(stderr, "schedrig restore: %s: no such results database\n", db);
+		return 1;
+	}
+	if (store_open(db, false, &s, err, sizeof(err))) {
+		fprintf(stderr, "schedrig restore: %s\n", err);
+		return 1;
+	}
+	if (store_knob_unrestored(s, &rows, &n, err, sizeof(err))) {
+		fprintf(stderr, "schedrig restore: %s\n", err);
+		store_close(s);
+		return 1;
+	}
+	if (uname(&u))
+		u.nodename[0] = '\0';
+	knob_boot_id(boot_id, sizeof(boot_id));
+	for (size_t i = 0; i < n; i++)
+		need_debugfs |= knob_path_is_debugfs(rows[i].path) && rows[i].boot_id &&
+				!strcmp(rows[i].boot_id, boot_id);
+	/* A failed mount is reported; the debugfs rows then fail one by one. */
+	if (need_debugfs && knobs_debugfs_mount(&mounted, err, sizeof(err)))
+		fprintf(stderr, "schedrig restore: %s\n", err);
+	for (size_t i = 0; i < n; i++)
+		if (restore_row(s, &rows[i], u.nodename, boot_id))
+			failed++;
+	if (mounted)
+		knobs_debugfs_unmount();
+	if (!n)
+		printf("nothing to restore: every journalled knob is restored\n");
+	else if (failed)
+		fprintf(stderr, "schedrig restore: %zu of %zu knob change(s) not restored\n",
+			failed, n);
+	else
+		printf("%zu knob change(s) restored\n", n);
+	store_knob_rows_free(rows, n);
+	store_close(s);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,46 @@
+/* The sample export format, one row per stored sample:
+ *   run,variant,cell,load,metric,unit,better,op,iteration,value
+ * CSV as in RFC 4180: a header row with exactly these names, comma
+ * separated, a field quoted with "..." when it holds a comma, a quote, CR or
+ * LF (quotes inside doubled); lines end in "\n" (a "\r\n" is accepted on
+ * input). better is "lower" or "higher"; iteration a base-10 integer >= 1;
+ * value a C-locale double, "NaN" for a missing value, written in the
+ * shortest form that reads back to the same double. */
+#ifndef SCHEDRIG_CSVIO_H
+#define SCHEDRIG_CSVIO_H
+
+#include <stdio.h>
+
+#include "samples.h"
+#include "util.h"
+
+/* The header line, without the newline. */
+#define CSV_SAMPLE_HEADER "run,variant,cell,load,metric,unit,better,op,iteration,value"
+
+/* Read the sample CSV from f (name is used in messages) and append each row
+ * to t. A row with an empty run field gets default_run (NULL: stays empty).
+ * variant, load, metric must be non-empty; cell, unit, op may be empty.
+ * Returns the number of rows read (>= 0), or -1 with "NAME:LINE: what" in
+ * err for the first bad row (LINE is the 1-based line the record starts
+ * on); on error t may hold the rows before the bad one, and the caller
+ * should discard it. */
+long csv_read_samples(FILE *f, const char *name, const char *default_run,
+		      struct sample_table *t, char *err, size_t errsz);
+
+/* The same from a string (tests). */
+long csv_read_samples_str(const char *text, const char *name, const char *default_run,
+			  struct sample_table *t, char *err, size_t errsz);
+
+/* Append the header line and one line per row of t to out. */
+void csv_write_samples(struct buf *out, const struct sample_table *t);
+
+/* Append one field to out, quoted when it holds , " CR or LF. */
+void csv_put_field(struct buf *out, const char *s);
+
+/* Format v in the shortest "%.*g" that parses back to exactly v (tries
+ * precision 15, 16, 17; %.15g already is the shortest form for any double
+ * whose shortest form has at most 15 digits); "NaN" for NaN, "inf"/"-inf" for infinities. dst should hold
+ * at least 32 bytes. */
+void csv_format_double(char *dst, size_t size, double v);
+
+#endif

@@ -1,0 +1,78 @@
+/* Knob journal over the results database: see knob_journal.h. */
+#include "knob_journal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "util.h"
+
+void knob_boot_id(char *dst, size_t size)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	dst[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(dst, (int)size, f))
+		dst[strcspn(dst, "\n")] = '\0';
+	fclose(f);
+}
+
+static int journal_record(void *ctx, const struct knob_entry *e, char *err, size_t errsz)
+{
+	struct knob_db_journal *j = ctx;
+	struct stored_knob k = {
+		.run_id = j->run_id, .variant = j->variant, .seq = e->seq, .kind = e->kind,
+		.name = e->name, .path = e->path, .old_value = e->old_value,
+		.requested_value = e->requested_value, .host = j->host, .boot_id = j->boot_id,
+	};
+	int64_t id;
+	if (store_knob_record(j->st, &k, &id, err, errsz))
+		return -1;
+	if ((size_t)e->seq >= j->n_ids) {
+		size_t n = (size_t)e->seq + 1;
+		j->ids = xrealloc(j->ids, n * sizeof(*j->ids));
+		memset(j->ids + j->n_ids, 0, (n - j->n_ids) * sizeof(*j->ids));
+		j->n_ids = n;
+	}
+	j->ids[e->seq] = id;
+	return 0;
+}
+
+static int64_t row_of(const struct knob_db_journal *j, const struct knob_entry *e)
+{
+	return (size_t)e->seq < j->n_ids ? j->ids[e->seq] : 0;
+}
+
+static int journal_applied(void *ctx, const struct knob_entry *e, char *err, size_t errsz)
+{
+	struct knob_db_journal *j = ctx;
+	return store_knob_applied(j->st, row_of(j, e), e->applied_value, err, errsz);
+}
+
+static int journal_restored(void *ctx, const struct knob_entry *e, char *err, size_t errsz)
+{
+	struct knob_db_journal *j = ctx;
+	return store_knob_restored(j->st, row_of(j, e), err, errsz);
+}
+
+void knob_db_journal_init(struct knob_db_journal *j, struct store *st, int64_t run_id,
+			  const char *variant)
+{
+	struct utsname u;
+	memset(j, 0, sizeof(*j));
+	j->ops = (struct knob_journal_ops){journal_record, journal_applied, journal_restored, j};
+	j->st = st;
+	j->run_id = run_id;
+	j->variant = variant;
+	snprintf(j->host, sizeof(j->host), "%s", uname(&u) ? "" : u.nodename);
+	knob_boot_id(j->boot_id, sizeof(j->boot_id));
+}
+
+void knob_db_journal_free(struct knob_db_journal *j)
+{
+	free(j->ids);
+	j->ids = NULL;
+	j->n_ids = 0;
+}

@@ -1,0 +1,464 @@
+/* Scheduler knobs with a restore journal: see knobs.h. */
+#include "knobs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define KNOB_VALUE_MAX 65536
+
+static char proc_root[PATH_MAX] = KNOBS_PROC_SYS;
+static char debugfs_root[PATH_MAX] = KNOBS_DEBUGFS;
+static bool debugfs_overridden;
+
+void knobs_set_roots(const char *proc_sys, const char *debugfs)
+{
+	snprintf(proc_root, sizeof(proc_root), "%s", proc_sys ? proc_sys : KNOBS_PROC_SYS);
+	snprintf(debugfs_root, sizeof(debugfs_root), "%s", debugfs ? debugfs : KNOBS_DEBUGFS);
+	debugfs_overridden = debugfs != NULL;
+}
+
+static const char *kernel_release(void)
+{
+	static struct utsname u;
+	if (!u.release[0] && uname(&u))
+		snprintf(u.release, sizeof(u.release), "unknown");
+	return u.release;
+}
+
+bool knob_path_is_debugfs(const char *path)
+{
+	size_t n = strlen(debugfs_root);
+	return !strncmp(path, debugfs_root, n) && (path[n] == '/' || path[n] == '\0');
+}
+
+/* A sched_features file: DEBUGFS/sched/features (5.13+) or DEBUGFS/sched_features. */
+static bool is_features_file(const char *path)
+{
+	if (!knob_path_is_debugfs(path))
+		return false;
+	const char *rel = path + strlen(debugfs_root);
+	return !strcmp(rel, "/sched/features") || !strcmp(rel, "/sched_features");
+}
+
+static void fail(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fail(char *err, size_t errsz, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errsz, fmt, ap);
+	va_end(ap);
+}
+
+/* "PATH: strerror (hint)" for an errno from opening, reading or writing a knob. */
+static void errno_fail(char *err, size_t errsz, const char *path, int e, const char *what,
+		       const char *value)
+{
+	const char *hint = "";
+	if (e == EPERM)
+		hint = knob_path_is_debugfs(path) ? " (the kernel is locked down?)" :
+						    " (no privilege: not root, or in a container?)";
+	else if (e == EACCES)
+		hint = " (not root?)";
+	else if (e == ENOENT)
+		hint = knob_path_is_debugfs(path) ? " (this kernel has no such debugfs file)" :
+						    " (this kernel has no such sysctl)";
+	if (value)
+		fail(err, errsz, "%s: cannot %s '%.200s': %s%s", path, what, value, strerror(e), hint);
+	else
+		fail(err, errsz, "%s: %s%s", path, strerror(e), hint);
+}
+
+/* Read a knob file (at most KNOB_VALUE_MAX bytes), trailing whitespace
+ * trimmed. Returns a malloc'd string or NULL with err. */
+static char *read_knob(const char *path, char *err, size_t errsz)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		errno_fail(err, errsz, path, e, "read", NULL);
+		errno = e;
+		return NULL;
+	}
+	char *buf = xmalloc(KNOB_VALUE_MAX + 1);
+	size_t len = 0;
+	for (;;) {
+		ssize_t n = read(fd, buf + len, KNOB_VALUE_MAX - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			errno_fail(err, errsz, path, e, "read", NULL);
+			close(fd);
+			free(buf);
+			errno = e;
+			return NULL;
+		}
+		if (n == 0 || (len += (size_t)n) == KNOB_VALUE_MAX)
+			break;
+	}
+	close(fd);
+	while (len && strchr(" \t\n", buf[len - 1]))
+		len--;
+	buf[len] = '\0';
+	return buf;
+}
+
+/* One write(2) of the whole value at offset 0, as sysctl(8) and echo(1) do
+ * (O_TRUNC: proc and debugfs files ignore it). */
+static int write_knob(const char *path, const char *value, char *err, size_t errsz)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0) {
+		errno_fail(err, errsz, path, errno, "write", value);
+		return -1;
+	}
+	size_t len = strlen(value);
+	ssize_t n;
+	do
+		n = write(fd, value, len);
+	while (n < 0 && errno == EINTR);
+	int e = errno;
+	if (close(fd) && n >= 0) {
+		n = -1;
+		e = errno;
+	}
+	if (n < 0) {
+		errno_fail(err, errsz, path, e, "write", value);
+		return -1;
+	}
+	if ((size_t)n != len) {
+		fail(err, errsz, "%s: short write of '%.200s' (%zd of %zu bytes)", path, value, n, len);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whitespace-separated fields equal one by one; integers compare as numbers. */
+static bool values_equal(const char *a, const char *b)
+{
+	for (;;) {
+		a += strspn(a, " \t\n");
+		b += strspn(b, " \t\n");
+		size_t la = strcspn(a, " \t\n"), lb = strcspn(b, " \t\n");
+		if (!la || !lb)
+			return !la && !lb;
+		if (la != lb || strncmp(a, b, la)) {
+			char fa[64], fb[64];
+			long long na, nb;
+			if (la >= sizeof(fa) || lb >= sizeof(fb))
+				return false;
+			snprintf(fa, sizeof(fa), "%.*s", (int)la, a);
+			snprintf(fb, sizeof(fb), "%.*s", (int)lb, b);
+			if (!parse_ll(fa, &na) || !parse_ll(fb, &nb) || na != nb)
+				return false;
+		}
+		a += la;
+		b += lb;
+	}
+}
+
+/* The feature's name without NO_. */
+static const char *feature_name(const char *token)
+{
+	return strncmp(token, "NO_", 3) ? token : token + 3;
+}
+
+/* The token (NAME or NO_NAME) listing feature name in a features file's
+ * text, malloc'd, or NULL when the kernel has no such feature. */
+static char *feature_state(const char *text, const char *name)
+{
+	size_t ln = strlen(name);
+	for (const char *p = text;;) {
+		p += strspn(p, " \t\n");
+		size_t l = strcspn(p, " \t\n");
+		if (!l)
+			return NULL;
+		const char *n = p;
+		size_t nl = l;
+		if (l > 3 && !strncmp(p, "NO_", 3)) {
+			n += 3;
+			nl -= 3;
+		}
+		if (nl == ln && !strncmp(n, name, ln))
+			return xasprintf("%.*s", (int)l, p);
+		p += l;
+	}
+}
+
+/* Read a feature's token from the features file at path. */
+static char *read_feature(const char *path, const char *name, char *err, size_t errsz)
+{
+	char *text = read_knob(path, err, errsz);
+	if (!text)
+		return NULL;
+	char *tok = feature_state(text, name);
+	free(text);
+	if (!tok)
+		fail(err, errsz, "this kernel (%s) has no sched_feature %s", kernel_release(), name);
+	return tok;
+}
+
+/* Read path back after value was written and compare. *back receives the
+ * read-back value (malloc'd) whenever it could be read. */
+static int read_back(const char *path, const char *value, char **back, char *err, size_t errsz)
+{
+	bool features = is_features_file(path);
+	*back = features ? read_feature(path, feature_name(value), err, errsz) :
+			   read_knob(path, err, errsz);
+	if (!*back)
+		return -1;
+	if (features ? strcmp(*back, value) : !values_equal(*back, value)) {
+		fail(err, errsz, "%s: wrote '%.200s', read back '%.200s'", path, value, *back);
+		return -1;
+	}
+	return 0;
+}
+
+int knob_write_verify(const char *path, const char *value, char *applied, size_t appliedsz,
+		      char *err, size_t errsz)
+{
+	char *back = NULL;
+	if (write_knob(path, value, err, errsz))
+		return -1;
+	int rc = read_back(path, value, &back, err, errsz);
+	if (applied && appliedsz)
+		snprintf(applied, appliedsz, "%s", back ? back : "");
+	free(back);
+	return rc;
+}
+
+/* Is a debugfs mounted at the debugfs root? */
+static bool debugfs_mounted(void)
+{
+	FILE *f = fopen("/proc/self/mounts", "re");
+	char line[4096], dev[1024], dir[PATH_MAX], type[256];
+	bool found = false;
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%1023s %4095s %255s", dev, dir, type) == 3)
+			found = !strcmp(dir, debugfs_root) && !strcmp(type, "debugfs");
+	fclose(f);
+	return found;
+}
+
+int knobs_debugfs_mount(bool *mounted, char *err, size_t errsz)
+{
+	*mounted = false;
+	if (debugfs_overridden || debugfs_mounted())
+		return 0;
+	if (mount("none", debugfs_root, "debugfs", 0, NULL)) {
+		fail(err, errsz, "cannot mount debugfs on %s: %s", debugfs_root, strerror(errno));
+		return -1;
+	}
+	*mounted = true;
+	return 0;
+}
+
+void knobs_debugfs_unmount(void)
+{
+	if (debugfs_overridden)
+		return;
+	if (umount(debugfs_root) && errno == EBUSY)
+		umount2(debugfs_root, MNT_DETACH);
+}
+
+size_t knobs_count(const struct cfg_variant *v)
+{
+	return (v->autogroup >= 0) + v->n_sysctl + v->n_debugfs + v->n_sched_features;
+}
+
+/* /proc/sys path of a sysctl key: slashed keys as they are, dotted ones with
+ * every '.' a '/' (sysctl(8)). */
+static char *sysctl_path(const char *key)
+{
+	char *rel = xstrdup(key);
+	if (!strchr(rel, '/'))
+		for (char *p = rel; *p; p++)
+			if (*p == '.')
+				*p = '/';
+	char *path = xasprintf("%s/%s", proc_root, rel);
+	free(rel);
+	return path;
+}
+
+/* debugfs path of a sched tunable: base_slice_ns or sched/base_slice_ns. */
+static char *debugfs_path(const char *key)
+{
+	if (!strncmp(key, "sched/", 6))
+		key += 6;
+	return xasprintf("%s/sched/%s", debugfs_root, key);
+}
+
+/* sched/features (5.13+), or the older top-level sched_features. */
+static char *features_path(void)
+{
+	char *path = xasprintf("%s/sched/features", debugfs_root);
+	char *old = xasprintf("%s/sched_features", debugfs_root);
+	if (access(path, F_OK) && errno == ENOENT && !access(old, F_OK)) {
+		free(path);
+		return old;
+	}
+	free(old);
+	return path;
+}
+
+static void entry_free(struct knob_entry *e)
+{
+	free(e->name);
+	free(e->path);
+	free(e->old_value);
+	free(e->requested_value);
+	free(e->applied_value);
+	memset(e, 0, sizeof(*e));
+}
+
+void knobs_free(struct knob_state *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->n; i++)
+		entry_free(&st->entries[i]);
+	free(st->entries);
+	free(st);
+}
+
+/* The knobs of v in order of application: kind, config name, value. */
+struct knob_req {
+	const char *kind, *name, *value;
+};
+
+static size_t knob_requests(const struct cfg_variant *v, struct knob_req *r)
+{
+	size_t n = 0;
+	if (v->autogroup >= 0)
+		r[n++] = (struct knob_req){"sysctl", "kernel.sched_autogroup_enabled",
+					   v->autogroup ? "1" : "0"};
+	for (size_t i = 0; i < v->n_sysctl; i++)
+		r[n++] = (struct knob_req){"sysctl", v->sysctl[i].key, v->sysctl[i].value};
+	for (size_t i = 0; i < v->n_debugfs; i++)
+		r[n++] = (struct knob_req){"debugfs", v->debugfs[i].key, v->debugfs[i].value};
+	for (size_t i = 0; i < v->n_sched_features; i++)
+		r[n++] = (struct knob_req){"sched_features", v->sched_features[i].key,
+					   v->sched_features[i].key};
+	return n;
+}
+
+/* Fill e for request q and read its old value. */
+static int knob_prepare(const struct knob_req *q, struct knob_entry *e, char *err, size_t errsz)
+{
+	e->kind = q->kind;
+	e->name = xstrdup(q->name);
+	e->requested_value = xstrdup(q->value);
+	if (!strcmp(q->kind, "sched_features")) {
+		e->path = features_path();
+		e->old_value = read_feature(e->path, feature_name(q->value), err, errsz);
+	} else {
+		bool sysctl = !strcmp(q->kind, "sysctl");
+		e->path = sysctl ? sysctl_path(q->name) : debugfs_path(q->name);
+		e->old_value = read_knob(e->path, err, errsz);
+		if (!e->old_value && errno == ENOENT)
+			fail(err, errsz, "%s: no such file (this kernel (%s) has no %s %s)", e->path,
+			     kernel_release(), sysctl ? "sysctl" : "debugfs tunable", q->name);
+	}
+	return e->old_value ? 0 : -1;
+}
+
+int knobs_restore(struct knob_state *st, const struct knob_journal_ops *journal, char *err,
+		  size_t errsz)
+{
+	int rc = 0;
+	char why[1024];
+	if (!st)
+		return 0;
+	for (size_t i = st->n; i-- > 0;) {
+		struct knob_entry *e = &st->entries[i];
+		if (e->restored)
+			continue;
+		if (e->changed && knob_write_verify(e->path, e->old_value, NULL, 0, why, sizeof(why))) {
+			if (!rc)
+				fail(err, errsz, "cannot restore %s: %s", e->name, why);
+			rc = -1;
+			continue;
+		}
+		e->restored = true;
+		if (journal && journal->restored && journal->restored(journal->ctx, e, why, sizeof(why))) {
+			if (!rc)
+				fail(err, errsz, "%s restored, but the journal failed: %s", e->path, why);
+			rc = -1;
+		}
+	}
+	if (st->mounted_debugfs) {
+		knobs_debugfs_unmount();
+		st->mounted_debugfs = false;
+	}
+	return rc;
+}
+
+int knobs_apply(const struct cfg_variant *v, const struct knob_journal_ops *journal,
+		struct knob_state **out, char *err, size_t errsz)
+{
+	size_t n_req = knobs_count(v);
+	struct knob_req *req = xcalloc(n_req ? n_req : 1, sizeof(*req));
+	struct knob_state *st = xcalloc(1, sizeof(*st));
+	bool need_debugfs = false;
+
+	n_req = knob_requests(v, req);
+	st->entries = xcalloc(n_req ? n_req : 1, sizeof(*st->entries));
+	for (size_t i = 0; i < n_req; i++)
+		need_debugfs |= strcmp(req[i].kind, "sysctl") != 0;
+	*out = NULL;
+	if (need_debugfs && knobs_debugfs_mount(&st->mounted_debugfs, err, errsz))
+		goto fail;
+	for (size_t i = 0; i < n_req; i++) {
+		struct knob_entry *e = &st->entries[st->n];
+		if (knob_prepare(&req[i], e, err, errsz)) {
+			entry_free(e);
+			goto fail;
+		}
+		e->seq = (int)st->n;
+		/* Journalled before anything changes. */
+		if (journal && journal->record && journal->record(journal->ctx, e, err, errsz)) {
+			entry_free(e);
+			goto fail;
+		}
+		st->n++;
+		if (write_knob(e->path, e->requested_value, err, errsz))
+			goto fail; /* nothing changed: restore just closes the entry */
+		e->changed = true;
+		int rc = read_back(e->path, e->requested_value, &e->applied_value, err, errsz);
+		if (!e->applied_value)
+			goto fail;
+		char jerr[512];
+		if (journal && journal->applied && journal->applied(journal->ctx, e, jerr, sizeof(jerr))) {
+			if (!rc)
+				fail(err, errsz, "%s", jerr);
+			goto fail;
+		}
+		if (rc)
+			goto fail;
+	}
+	free(req);
+	*out = st;
+	return 0;
+
+fail:
+	free(req);
+	char why[1024];
+	if (knobs_restore(st, journal, why, sizeof(why))) {
+		size_t len = strlen(err);
+		snprintf(err + len, errsz - len, "; restoring: %s (schedrig restore retries)", why);
+	}
+	knobs_free(st);
+	return -1;
+}

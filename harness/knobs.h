@@ -1,0 +1,118 @@
+/* Scheduler knobs of a variant: sysctl (/proc/sys), debugfs sched/ tunables,
+ * sched_features and autogroup, applied with a crash-safe restore journal.
+ *
+ * Every change goes: read the OLD value -> journal it (callback) -> write the
+ * requested value -> READ BACK -> journal the applied value. Restoring writes
+ * the old values back in reverse order. The journal is a set of callbacks so
+ * the host can journal to SQLite (store_knob_*) and a guest agent to memory or
+ * stdout; what a journal entry needs to be restored later is only (path,
+ * old_value): write old_value to path (knob_write_verify).
+ *
+ * Order of application: autogroup (= sysctl kernel.sched_autogroup_enabled),
+ * sysctl in config order, debugfs in config order, sched_features in config
+ * order (each feature is one write to sched/features).
+ *
+ * Files:
+ *   sysctl kernel.sched_autogroup_enabled (dotted) or kernel/sched_autogroup_enabled
+ *     (slashed: used as is, so a component may contain dots) -> /proc/sys/KEY
+ *   debugfs base_slice_ns (or sched/base_slice_ns) -> /sys/kernel/debug/sched/base_slice_ns
+ *   sched_features NO_PLACE_LAG -> "NO_PLACE_LAG" written to /sys/kernel/debug/sched/features;
+ *     the current state is read from the same file, where each feature is listed
+ *     as NAME (on) or NO_NAME (off). The journalled old value is that token.
+ * debugfs is mounted (mount -t debugfs none /sys/kernel/debug) when a debugfs
+ * knob needs it and is not mounted; knobs_restore unmounts it again only if
+ * this process mounted it.
+ */
+#ifndef SCHEDRIG_KNOBS_H
+#define SCHEDRIG_KNOBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+
+#define KNOBS_PROC_SYS "/proc/sys"
+#define KNOBS_DEBUGFS "/sys/kernel/debug"
+
+/* One knob change. Strings are owned by the knob_state (or, in callbacks,
+ * valid only during the call). */
+struct knob_entry {
+	int seq;               /* 0-based order of application */
+	const char *kind;      /* "sysctl" | "debugfs" | "sched_features" */
+	char *name;            /* as in the config: kernel.sched_autogroup_enabled,
+				* base_slice_ns, NO_PLACE_LAG */
+	char *path;            /* absolute file written */
+	char *old_value;       /* read before writing (trimmed); a feature: NAME or NO_NAME */
+	char *requested_value; /* written */
+	char *applied_value;   /* read back after writing; NULL until then */
+	bool changed;          /* the write succeeded: restore must write old_value */
+	bool restored;
+};
+
+/* Where changes are journalled. Each callback returns 0, or -1 with a message
+ * in err; NULL callbacks are skipped.
+ *   record:   before the knob is written (old, requested known, applied NULL).
+ *             A failure here means nothing is written: apply stops and restores.
+ *   applied:  after the write, with applied_value as read back (also when it
+ *             differs from requested: the knob changed and will be restored).
+ *   restored: after old_value was written back and read back equal, or when
+ *             the write had failed so nothing changed. */
+struct knob_journal_ops {
+	int (*record)(void *ctx, const struct knob_entry *e, char *err, size_t errsz);
+	int (*applied)(void *ctx, const struct knob_entry *e, char *err, size_t errsz);
+	int (*restored)(void *ctx, const struct knob_entry *e, char *err, size_t errsz);
+	void *ctx;
+};
+
+/* The changes knobs_apply made, in order of application. */
+struct knob_state {
+	struct knob_entry *entries;
+	size_t n;
+	bool mounted_debugfs;  /* this process mounted debugfs: unmount on restore */
+};
+
+/* Number of knob changes v asks for (0: knobs_apply changes nothing). */
+size_t knobs_count(const struct cfg_variant *v);
+
+/* Apply every knob of v (order above), journalling through journal (may be
+ * NULL). Returns 0 with *out (free with knobs_restore, then knobs_free), or -1
+ * with err after restoring whatever it had changed; *out is then NULL.
+ * Errors name the file and the reason, e.g.
+ *   "/sys/kernel/debug/sched/features: Operation not permitted (the kernel is locked down?)"
+ *   "this kernel (6.1.0) has no sched_feature PLACE_LAG"
+ *   "/proc/sys/kernel/x: wrote '0', read back '1'" */
+int knobs_apply(const struct cfg_variant *v, const struct knob_journal_ops *journal,
+		struct knob_state **out, char *err, size_t errsz);
+
+/* Restore every changed knob of st, newest first, journalling each through
+ * journal->restored; goes on after a failure. Unmounts debugfs if
+ * knobs_apply mounted it. Returns 0 when all are restored, or -1 with the
+ * first failure in err. st may be NULL (nothing to do). */
+int knobs_restore(struct knob_state *st, const struct knob_journal_ops *journal, char *err,
+		  size_t errsz);
+
+/* Free st (does not restore). NULL is fine. */
+void knobs_free(struct knob_state *st);
+
+/* Write value to the knob file path, read it back and compare (numbers
+ * numerically, whitespace-separated fields one by one; for a sched_features
+ * file: the token value must be listed). applied (may be NULL) receives the
+ * read-back value. Used to restore a journal entry: knob_write_verify(path,
+ * old_value). Returns 0 or -1 with err naming path and the reason. */
+int knob_write_verify(const char *path, const char *value, char *applied, size_t appliedsz,
+		      char *err, size_t errsz);
+
+/* true when path lies under the debugfs root (it needs debugfs mounted). */
+bool knob_path_is_debugfs(const char *path);
+
+/* Mount debugfs at its root unless it is mounted; *mounted tells whether
+ * this call mounted it. Returns 0 or -1 with err. */
+int knobs_debugfs_mount(bool *mounted, char *err, size_t errsz);
+/* Unmount debugfs (only call when knobs_debugfs_mount mounted it). */
+void knobs_debugfs_unmount(void);
+
+/* Tests: use these directories instead of /proc/sys and /sys/kernel/debug
+ * (NULL: the real one). With a debugfs override nothing is mounted. */
+void knobs_set_roots(const char *proc_sys, const char *debugfs);
+
+#endif

@@ -1,0 +1,425 @@
+#include "mailmsg.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#ifndef SCHEDRIG_VERSION
+#define SCHEDRIG_VERSION "unknown"
+#endif
+
+/* RFC 2047 2: an encoded-word is at most 75 characters. "=?UTF-8?B?" + "?="
+ * is 12; 42 octets of text are 56 base64 characters: 68 in all, so even the
+ * first line "Subject: " + word stays within 78. */
+#define EW_PAYLOAD 42
+
+bool mailmsg_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	while (p < end) {
+		unsigned char c = *p;
+		size_t n;
+		uint32_t cp;
+		if (c < 0x80) {
+			p++;
+			continue;
+		} else if ((c & 0xe0) == 0xc0) {
+			n = 1;
+			cp = c & 0x1f;
+		} else if ((c & 0xf0) == 0xe0) {
+			n = 2;
+			cp = c & 0x0f;
+		} else if ((c & 0xf8) == 0xf0) {
+			n = 3;
+			cp = c & 0x07;
+		} else {
+			return false;
+		}
+		if ((size_t)(end - p) <= n)
+			return false;
+		for (size_t i = 1; i <= n; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				return false;
+			cp = (cp << 6) | (p[i] & 0x3f);
+		}
+		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return false;
+		p += n + 1;
+	}
+	return true;
+}
+
+static void base64(struct buf *out, const unsigned char *s, size_t n)
+{
+	static const char tab[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)s[i] << 16;
+		if (i + 1 < n)
+			v |= (uint32_t)s[i + 1] << 8;
+		if (i + 2 < n)
+			v |= s[i + 2];
+		char q[4] = {tab[(v >> 18) & 63], tab[(v >> 12) & 63],
+			     i + 1 < n ? tab[(v >> 6) & 63] : '=', i + 2 < n ? tab[v & 63] : '='};
+		buf_append(out, q, 4);
+	}
+}
+
+static bool has_crlf(const char *s)
+{
+	return strchr(s, '\r') || strchr(s, '\n');
+}
+
+/* Length of the UTF-8 sequence starting with c (valid input). */
+static size_t utf8_len(unsigned char c)
+{
+	return c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : 4;
+}
+
+/* Encoded-words for s, the first on the current line (which is `col`
+ * characters long), later ones on continuation lines " =?...?=". */
+static void encoded_words(struct buf *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s), i = 0;
+	bool first = true;
+	while (i < len || first) {
+		size_t take = 0;
+		while (i + take < len) {
+			size_t l = utf8_len(p[i + take]);
+			if (take + l > EW_PAYLOAD)
+				break;
+			take += l;
+		}
+		if (!first)
+			buf_puts(out, "\r\n ");
+		buf_puts(out, "=?UTF-8?B?");
+		base64(out, p + i, take);
+		buf_puts(out, "?=");
+		i += take;
+		first = false;
+	}
+}
+
+static bool plain_ascii(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p > 0x7e)
+			return false;
+	return !strstr(s, "=?");
+}
+
+int mailmsg_header_unstructured(struct buf *out, const char *name, const char *value)
+{
+	if (has_crlf(value) || !mailmsg_utf8_valid(value, strlen(value)))
+		return -1;
+	buf_printf(out, "%s: ", name);
+	if (!plain_ascii(value)) {
+		encoded_words(out, value);
+		buf_puts(out, "\r\n");
+		return 0;
+	}
+	/* Fold before a space so each line stays within MAILMSG_FOLD_AT; a word
+	 * longer than that stays whole. */
+	size_t col = strlen(name) + 2;
+	const char *p = value;
+	bool line_has_word = false;
+	while (*p) {
+		const char *ws = p;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		const char *word = p;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+		size_t wsl = (size_t)(word - ws), wl = (size_t)(p - word);
+		if (line_has_word && wl && col + wsl + wl > MAILMSG_FOLD_AT) {
+			buf_puts(out, "\r\n");
+			col = 0;
+			if (!wsl) { /* cannot happen: words are separated by white space */
+				buf_puts(out, " ");
+				col = 1;
+			}
+		}
+		buf_append(out, ws, wsl);
+		buf_append(out, word, wl);
+		col += wsl + wl;
+		line_has_word = line_has_word || wl;
+	}
+	buf_puts(out, "\r\n");
+	return 0;
+}
+
+int mailmsg_addr_spec(const char *address, char *dst, size_t size)
+{
+	const char *lt = strrchr(address, '<'), *start = address, *end;
+	if (lt) {
+		end = strchr(lt, '>');
+		if (!end)
+			return -1;
+		start = lt + 1;
+	} else {
+		end = address + strlen(address);
+	}
+	while (start < end && (*start == ' ' || *start == '\t'))
+		start++;
+	while (end > start && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	size_t n = (size_t)(end - start);
+	if (!n || n >= size)
+		return -1;
+	const char *at = NULL;
+	for (const char *p = start; p < end; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c <= 0x20 || c >= 0x7f || c == '<' || c == '>' || c == ',')
+			return -1;
+		if (c == '@')
+			at = p;
+	}
+	if (!at || at == start || at == end - 1)
+		return -1;
+	memcpy(dst, start, n);
+	dst[n] = '\0';
+	return 0;
+}
+
+/* One mailbox for an address header: "addr", or "Name <addr>" with a
+ * non-ASCII name encoded. */
+static int mailbox(struct buf *out, const char *address, char *err, size_t errsz)
+{
+	char spec[512];
+	if (has_crlf(address) || mailmsg_addr_spec(address, spec, sizeof(spec))) {
+		snprintf(err, errsz, "not a mail address: '%.200s'", address);
+		return -1;
+	}
+	const char *lt = strrchr(address, '<');
+	if (!lt) {
+		buf_puts(out, spec);
+		return 0;
+	}
+	const char *s = address, *e = lt;
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	char *name = xasprintf("%.*s", (int)(e - s), s);
+	if (!mailmsg_utf8_valid(name, strlen(name))) {
+		snprintf(err, errsz, "invalid UTF-8 in the name of '%.200s'", address);
+		free(name);
+		return -1;
+	}
+	if (*name && plain_ascii(name))
+		buf_printf(out, "%s ", name);
+	else if (*name) {
+		encoded_words(out, name);
+		buf_puts(out, " ");
+	}
+	buf_printf(out, "<%s>", spec);
+	free(name);
+	return 0;
+}
+
+/* "Name: a, b, c" folded after a comma when the next mailbox would pass
+ * MAILMSG_FOLD_AT. */
+static int address_header(struct buf *out, const char *name, const char *const *addrs,
+			  size_t n, char *err, size_t errsz)
+{
+	size_t col = strlen(name) + 2;
+	buf_printf(out, "%s: ", name);
+	for (size_t i = 0; i < n; i++) {
+		struct buf one = {0};
+		if (mailbox(&one, addrs[i], err, errsz)) {
+			buf_free(&one);
+			return -1;
+		}
+		/* An encoded name holds its own folds; measure up to the first. */
+		const char *nl = strstr(buf_str(&one), "\r\n");
+		size_t w = nl ? (size_t)(nl - buf_str(&one)) : one.len;
+		if (i) {
+			buf_puts(out, ",");
+			col++;
+			if (col + 1 + w > MAILMSG_FOLD_AT) {
+				buf_puts(out, "\r\n");
+				col = 0;
+			}
+			buf_puts(out, " ");
+			col++;
+		}
+		buf_append(out, buf_str(&one), one.len);
+		const char *last = one.len ? strrchr(buf_str(&one), '\n') : NULL;
+		col = last ? (size_t)(one.data + one.len - last - 1) : col + one.len;
+		buf_free(&one);
+	}
+	buf_puts(out, "\r\n");
+	return 0;
+}
+
+void mailmsg_date(char *dst, size_t size, time_t when)
+{
+	static const char *const days[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+	static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+					     "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+	struct tm tm;
+	gmtime_r(&when, &tm);
+	/* Names spelled out here: strftime's %a/%b follow LC_TIME. */
+	snprintf(dst, size, "%s, %02d %s %04d %02d:%02d:%02d +0000", days[tm.tm_wday], tm.tm_mday,
+		 months[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+void mailmsg_message_id(char *dst, size_t size, const char *from, time_t when)
+{
+	char spec[512] = "", stamp[32];
+	const char *domain = "localhost";
+	uint64_t rnd = 0;
+	struct tm tm;
+
+	if (from && !mailmsg_addr_spec(from, spec, sizeof(spec)))
+		domain = strrchr(spec, '@') + 1;
+	if (getrandom(&rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+		rnd = (uint64_t)when ^ ((uint64_t)getpid() << 32);
+	gmtime_r(&when, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
+	snprintf(dst, size, "<%s.%ld.%016llx.schedrig@%.100s>", stamp, (long)getpid(),
+		 (unsigned long long)rnd, domain);
+}
+
+void mailmsg_qp_line(struct buf *out, const char *line, size_t len)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t col = 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)line[i];
+		char enc[4];
+		size_t n;
+		bool last = i + 1 == len;
+		if ((c >= 33 && c <= 126 && c != '=') || ((c == ' ' || c == '\t') && !last)) {
+			enc[0] = (char)c;
+			n = 1;
+		} else {
+			enc[0] = '=';
+			enc[1] = hex[c >> 4];
+			enc[2] = hex[c & 15];
+			n = 3;
+		}
+		/* Room for the soft break "=" unless this is the line's end. */
+		if (col + n > (last ? 76 : 75)) {
+			buf_puts(out, "=\r\n");
+			col = 0;
+		}
+		buf_append(out, enc, n);
+		col += n;
+	}
+}
+
+/* Does the body need quoted-printable? */
+static bool needs_qp(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c < 0x20 && c != '\t' && c != '\f' && c != '\n') || c == 0x7f)
+			return true;
+	}
+	return !mailmsg_utf8_valid(s, len);
+}
+
+int mailmsg_compose(const struct mailmsg *m, struct buf *out, size_t *bad_line,
+		    char *err, size_t errsz)
+{
+	char date[64], msgid[256];
+	struct buf body = {0};
+	int rc = -1;
+
+	if (!m->from || !m->n_to || !m->subject) {
+		snprintf(err, errsz, "a message needs From, To and Subject");
+		return -1;
+	}
+	/* The body, line by line: CRLF or LF ends a line; trailing blanks go. */
+	const char *p = m->body ? m->body : "";
+	size_t line_no = 0;
+	struct buf lines = {0};
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len && p[len - 1] == '\r')
+			len--;
+		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			len--;
+		line_no++;
+		if (len > MAILMSG_LINE_MAX) {
+			snprintf(err, errsz, "body line %zu is %zu octets long; a mail line holds at most "
+				 "%d (RFC 5322 2.1.1)", line_no, len, MAILMSG_LINE_MAX);
+			if (bad_line)
+				*bad_line = line_no;
+			buf_free(&lines);
+			return -1;
+		}
+		buf_append(&lines, p, len);
+		buf_puts(&lines, "\n");
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	bool qp = needs_qp(buf_str(&lines), lines.len);
+	const char *text = buf_str(&lines);
+	for (size_t off = 0; off < lines.len;) {
+		const char *nl = memchr(text + off, '\n', lines.len - off);
+		size_t len = (size_t)(nl - (text + off));
+		if (qp)
+			mailmsg_qp_line(&body, text + off, len);
+		else
+			buf_append(&body, text + off, len);
+		buf_puts(&body, "\r\n");
+		off += len + 1;
+	}
+	buf_free(&lines);
+
+	struct buf h = {0};
+	if (address_header(&h, "From", &m->from, 1, err, errsz) ||
+	    address_header(&h, "To", m->to, m->n_to, err, errsz) ||
+	    (m->n_cc && address_header(&h, "Cc", m->cc, m->n_cc, err, errsz)))
+		goto out;
+	if (mailmsg_header_unstructured(&h, "Subject", m->subject)) {
+		snprintf(err, errsz, "the subject holds invalid UTF-8 or a line break");
+		goto out;
+	}
+	mailmsg_date(date, sizeof(date), m->date);
+	buf_printf(&h, "Date: %s\r\n", date);
+	if (m->message_id) {
+		if (has_crlf(m->message_id) || strchr(m->message_id, ' ')) {
+			snprintf(err, errsz, "bad Message-ID '%.200s'", m->message_id);
+			goto out;
+		}
+		snprintf(msgid, sizeof(msgid), "%s%s%s", m->message_id[0] == '<' ? "" : "<",
+			 m->message_id, m->message_id[0] == '<' ? "" : ">");
+	} else {
+		mailmsg_message_id(msgid, sizeof(msgid), m->from, m->date);
+	}
+	buf_printf(&h, "Message-ID: %s\r\n", msgid);
+	if (m->in_reply_to) {
+		const char *r = m->in_reply_to;
+		size_t n = strlen(r);
+		bool bad = !n || n > 900 || has_crlf(r);
+		for (size_t i = 0; i < n && !bad; i++)
+			bad = (unsigned char)r[i] <= 0x20 || (unsigned char)r[i] >= 0x7f;
+		if (bad) {
+			snprintf(err, errsz, "bad --in-reply-to message id '%.200s'", r);
+			goto out;
+		}
+		const char *lt = r[0] == '<' ? "" : "<", *gt = r[0] == '<' ? "" : ">";
+		buf_printf(&h, "In-Reply-To: %s%s%s\r\n", lt, r, gt);
+		buf_printf(&h, "References: %s%s%s\r\n", lt, r, gt);
+	}
+	buf_puts(&h, "MIME-Version: 1.0\r\n");
+	buf_puts(&h, "Content-Type: text/plain; charset=utf-8; format=fixed\r\n");
+	buf_printf(&h, "Content-Transfer-Encoding: %s\r\n", qp ? "quoted-printable" : "8bit");
+	buf_puts(&h, "User-Agent: schedrig/" SCHEDRIG_VERSION "\r\n");
+	buf_puts(&h, "\r\n");
+	buf_append(out, buf_str(&h), h.len);
+	buf_append(out, buf_str(&body), body.len);
+	rc = 0;
+out:
+	buf_free(&h);
+	buf_free(&body);
+	return rc;
+}

@@ -1,0 +1,155 @@
+/* Parsers of /proc/schedstat, /proc/PID/sched and /proc/PID/schedstat. */
+#include "procfs.h"
+
+#include "procscan.h"
+
+int proc_schedstat_parse(const char *text, struct proc_schedstat *ss)
+{
+	bool have_version = false;
+
+	for (size_t i = 0; i < ss->cpu_cap; i++)
+		ss->cpu[i].present = false;
+	ss->version = 0;
+	ss->timestamp_jiffies = 0;
+	ss->n_cpu = ss->n_domain_lines = 0;
+	ss->truncated = false;
+	for (const char *line = text; *line; line = scan_next_line(line)) {
+		const char *p = line;
+		uint64_t v;
+		if (scan_word(p, "version")) {
+			p += 7;
+			if (scan_u64(&p, &v) && v <= 1000) {
+				ss->version = (int)v;
+				have_version = true;
+			}
+		} else if (scan_word(p, "timestamp")) {
+			p += 9;
+			scan_u64(&p, &ss->timestamp_jiffies);
+		} else if (!strncmp(p, "domain", 6)) {
+			ss->n_domain_lines++;
+		} else if (!strncmp(p, "cpu", 3)) {
+			p += 3;
+			if (!scan_u64(&p, &v) || (*p != ' ' && *p != '\t'))
+				continue;
+			if (v >= ss->cpu_cap) {
+				ss->truncated = true;
+				continue;
+			}
+			struct schedstat_cpu c = {.present = true};
+			uint64_t *f[] = {&c.yld_count,  &c.legacy,      &c.sched_count,
+					 &c.sched_goidle, &c.ttwu_count, &c.ttwu_local,
+					 &c.run_time_ns, &c.wait_time_ns, &c.timeslices};
+			bool ok = true;
+			for (size_t k = 0; k < sizeof(f) / sizeof(f[0]) && ok; k++)
+				ok = scan_u64(&p, f[k]);
+			if (!ok)
+				continue;
+			ss->cpu[v] = c;
+			if (v + 1 > ss->n_cpu)
+				ss->n_cpu = (size_t)v + 1;
+		}
+	}
+	return have_version && ss->version >= 15 ? 0 : -1;
+}
+
+/* The key of a "key : value" line ends at the first blank or ':'. */
+static size_t key_len(const char *p)
+{
+	size_t n = 0;
+	while (p[n] && p[n] != ' ' && p[n] != '\t' && p[n] != ':' && p[n] != '\n')
+		n++;
+	return n;
+}
+
+static bool key_is(const char *key, size_t n, const char *name)
+{
+	return strlen(name) == n && !strncmp(key, name, n);
+}
+
+/* The key's last dot-separated component is name (the schedstat fields,
+ * whose prefix changed between kernels). */
+static bool base_is(const char *key, size_t n, const char *name)
+{
+	size_t b = n;
+	while (b > 0 && key[b - 1] != '.')
+		b--;
+	return key_is(key + b, n - b, name);
+}
+
+/* Header "comm (PID, #threads: N)"; comm may hold anything, so the numbers
+ * are found from the end of the line. */
+static void read_header(const char *line, struct proc_task_sched *t)
+{
+	const char *nl = strchr(line, '\n');
+	size_t len = nl ? (size_t)(nl - line) : strlen(line);
+	const char *tag = NULL;
+	for (const char *q = line; q + 11 <= line + len; q++)
+		if (!strncmp(q, ", #threads:", 11))
+			tag = q;
+	if (!tag)
+		return;
+	const char *open = tag;
+	while (open > line && open[-1] != '(')
+		open--;
+	const char *p = open;
+	int64_t v;
+	if (open > line && scan_i64(&p, &v) && p == tag)
+		t->pid = (long)v;
+	p = tag + 11;
+	if (scan_i64(&p, &v))
+		t->threads = (long)v;
+}
+
+int proc_task_sched_parse(const char *text, struct proc_task_sched *t)
+{
+	enum { F_RUNTIME = 1, F_SWITCHES = 2, F_VOL = 4, F_INVOL = 8, F_MIGR = 16, F_ALL = 31 };
+	unsigned seen = 0;
+
+	*t = (struct proc_task_sched){.pid = -1, .threads = -1};
+	read_header(text, t);
+	for (const char *line = text; *line; line = scan_next_line(line)) {
+		size_t n = key_len(line);
+		const char *p = scan_blank(line + n);
+		if (!n || *p != ':')
+			continue;
+		p++;
+		if (key_is(line, n, "se.sum_exec_runtime")) {
+			if (scan_decimal(&p, &t->sum_exec_runtime_ms))
+				seen |= F_RUNTIME;
+		} else if (key_is(line, n, "nr_switches")) {
+			if (scan_u64(&p, &t->nr_switches))
+				seen |= F_SWITCHES;
+		} else if (key_is(line, n, "nr_voluntary_switches")) {
+			if (scan_u64(&p, &t->nr_voluntary_switches))
+				seen |= F_VOL;
+		} else if (key_is(line, n, "nr_involuntary_switches")) {
+			if (scan_u64(&p, &t->nr_involuntary_switches))
+				seen |= F_INVOL;
+		} else if (key_is(line, n, "se.nr_migrations")) {
+			if (scan_u64(&p, &t->nr_migrations))
+				seen |= F_MIGR;
+		} else if (key_is(line, n, "se.slice")) {
+			t->has_slice = scan_u64(&p, &t->slice_ns);
+		} else if (base_is(line, n, "wait_sum")) {
+			t->has_wait = scan_decimal(&p, &t->wait_sum_ms);
+		} else if (base_is(line, n, "wait_max")) {
+			scan_decimal(&p, &t->wait_max_ms);
+		} else if (base_is(line, n, "wait_count")) {
+			scan_u64(&p, &t->wait_count);
+		} else if (base_is(line, n, "iowait_sum")) {
+			t->has_iowait = scan_decimal(&p, &t->iowait_sum_ms);
+		} else if (base_is(line, n, "iowait_count")) {
+			scan_u64(&p, &t->iowait_count);
+		}
+	}
+	return seen == F_ALL ? 0 : -1;
+}
+
+int proc_task_schedstat_parse(const char *text, struct proc_task_schedstat *t)
+{
+	const char *p = text;
+	if (!scan_u64(&p, &t->run_ns) || !scan_u64(&p, &t->wait_ns) || !scan_u64(&p, &t->timeslices))
+		return -1;
+	p = scan_blank(p);
+	return *p == '\n' || *p == '\0' ? 0 : -1;
+}

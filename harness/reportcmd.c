@@ -1,0 +1,203 @@
+#include "reportcmd.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "store.h"
+
+const char reportcmd_options_help[] =
+	"  --db FILE            results database (default " REPORTCMD_DEFAULT_DB ")\n"
+	"  --format FMT         text|markdown|csv|json (default text)\n"
+	"  --output FILE        write to FILE instead of stdout\n"
+	"  --columns AXIS       variant|cell|run as columns (default: variant when the\n"
+	"                       runs hold more than one variant, else cell)\n"
+	"  --baseline NAME      the column every other one is compared with (moved first)\n"
+	"  --decimals N         digits after the point (default 2)\n"
+	"  --significance TEST  welch|ci-overlap|mann-whitney|none (default welch)\n"
+	"  --alpha A            significance level (default 0.05)\n"
+	"  --metric M           only metric M\n"
+	"  --load L             only load L\n"
+	"  --percentiles LIST   percentile table columns (default 90,95,99)\n";
+
+int report_format_parse(const char *s)
+{
+	static const char *const names[] = {"text", "markdown", "csv", "json"};
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+void reportcmd_init(struct reportcmd *c, const char *cmd)
+{
+	memset(c, 0, sizeof(*c));
+	c->cmd = cmd;
+	c->db = REPORTCMD_DEFAULT_DB;
+	c->format = FORMAT_TEXT;
+	summary_opts_init(&c->so);
+	report_opts_init(&c->ro);
+}
+
+static int bad(const struct reportcmd *c, const char *what, const char *arg)
+{
+	fprintf(stderr, "schedrig %s: %s: '%s'\n", c->cmd, what, arg);
+	return EXIT_USAGE;
+}
+
+int reportcmd_option(struct reportcmd *c, int opt, const char *arg)
+{
+	long long n;
+	double d;
+	int v;
+
+	switch (opt) {
+	case OPT_DB:
+		c->db = arg;
+		return 0;
+	case OPT_OUTPUT:
+		c->output = arg;
+		return 0;
+	case OPT_FORMAT:
+		if ((v = report_format_parse(arg)) < 0)
+			return bad(c, "--format must be text, markdown, csv or json", arg);
+		c->format = (enum report_format)v;
+		return 0;
+	case OPT_COLUMNS:
+		if ((v = summary_axis_parse(arg)) < 0)
+			return bad(c, "--columns must be variant, cell or run", arg);
+		c->so.columns = v;
+		return 0;
+	case OPT_BASELINE:
+		c->so.baseline = arg;
+		return 0;
+	case OPT_DECIMALS:
+		if (!parse_ll(arg, &n) || n < 0 || n > 9)
+			return bad(c, "--decimals must be 0..9", arg);
+		c->ro.decimals = (int)n;
+		return 0;
+	case OPT_SIGNIFICANCE:
+		if ((v = stats_significance_parse(arg)) < 0)
+			return bad(c, "--significance must be welch, ci-overlap, mann-whitney or none", arg);
+		c->so.significance = (enum stats_significance)v;
+		return 0;
+	case OPT_ALPHA:
+		if (!parse_double(arg, &d) || !(d > 0 && d < 1))
+			return bad(c, "--alpha must be a number between 0 and 1", arg);
+		c->so.alpha = d;
+		return 0;
+	case OPT_METRIC:
+		c->so.metric = arg;
+		return 0;
+	case OPT_LOAD:
+		c->so.load = arg;
+		return 0;
+	case OPT_PERCENTILES:
+		if (report_parse_percentiles(&c->ro, arg))
+			return bad(c, "--percentiles must be a list such as 50,90,99 (each in (0, 100])",
+				   arg);
+		return 0;
+	}
+	return -1;
+}
+
+int reportcmd_load_ids(const struct reportcmd *c, struct sample_table *t,
+		       int64_t **ids_out, size_t *n_ids_out)
+{
+	struct store *st = NULL;
+	int64_t *ids = NULL;
+	size_t n_ids = 0;
+	char err[512] = "";
+
+	sample_table_init(t);
+	if (store_open(c->db, true, &st, err, sizeof(err))) {
+		fprintf(stderr, "schedrig %s: %s\n", c->cmd, err);
+		return 1;
+	}
+	if (store_select_runs(st, c->runs, c->n_runs, &ids, &n_ids, err, sizeof(err)) ||
+	    store_load_rows(st, ids, n_ids, t, err, sizeof(err))) {
+		fprintf(stderr, "schedrig %s: %s\n", c->cmd, err);
+		free(ids);
+		store_close(st);
+		return 1;
+	}
+	store_close(st);
+	if (!t->n) {
+		fprintf(stderr, "schedrig %s: the selected runs hold no samples\n", c->cmd);
+		free(ids);
+		return 1;
+	}
+	if (ids_out) {
+		*ids_out = ids;
+		*n_ids_out = n_ids;
+	} else {
+		free(ids);
+	}
+	return 0;
+}
+
+int reportcmd_load(const struct reportcmd *c, struct sample_table *t)
+{
+	return reportcmd_load_ids(c, t, NULL, NULL);
+}
+
+int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
+			struct summary *s)
+{
+	char err[512] = "";
+	if (summary_build(t, &c->so, s, err, sizeof(err))) {
+		fprintf(stderr, "schedrig %s: %s\n", c->cmd, err);
+		return EXIT_USAGE;
+	}
+	if (!s->n_tables) {
+		fprintf(stderr, "schedrig %s: no samples match%s%s%s%s\n", c->cmd,
+			c->so.metric ? " --metric " : "", c->so.metric ? c->so.metric : "",
+			c->so.load ? " --load " : "", c->so.load ? c->so.load : "");
+		summary_free(s);
+		return 1;
+	}
+	return 0;
+}
+
+int reportcmd_write(const struct reportcmd *c, const struct buf *out)
+{
+	FILE *f = c->output ? fopen(c->output, "w") : stdout;
+	if (!f) {
+		fprintf(stderr, "schedrig %s: %s: %s\n", c->cmd, c->output, strerror(errno));
+		return 1;
+	}
+	size_t len = out->len;
+	bool ok = fwrite(buf_str(out), 1, len, f) == len;
+	ok = (c->output ? fclose(f) : fflush(f)) == 0 && ok;
+	if (!ok) {
+		fprintf(stderr, "schedrig %s: writing %s failed\n", c->cmd,
+			c->output ? c->output : "stdout");
+		return 1;
+	}
+	return 0;
+}
+
+void reportcmd_iteration_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
+			       struct buf *out)
+{
+	struct store *st = NULL;
+	char err[256];
+
+	if (store_open(c->db, true, &st, err, sizeof(err)))
+		return;
+	for (size_t i = 0; i < n_ids; i++) {
+		char **msgs;
+		size_t n;
+		if (store_events(st, ids[i], "iterations", &msgs, &n, err, sizeof(err)))
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			buf_printf(out, "Iterations: %s\n", msgs[k]);
+			free(msgs[k]);
+		}
+		free(msgs);
+	}
+	store_close(st);
+}

@@ -1,0 +1,83 @@
+/* What schedrig compare and schedrig report share: their summary options,
+ * loading the selected runs' samples from the store, and writing the
+ * result to stdout or --output. */
+#ifndef SCHEDRIG_REPORTCMD_H
+#define SCHEDRIG_REPORTCMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report.h"
+#include "samples.h"
+#include "summary.h"
+#include "util.h"
+
+#define REPORTCMD_DEFAULT_DB "results/schedrig.db"
+
+enum report_format { FORMAT_TEXT, FORMAT_MARKDOWN, FORMAT_CSV, FORMAT_JSON };
+
+/* "text" | "markdown" | "csv" | "json"; -1 for anything else. */
+int report_format_parse(const char *s);
+
+struct reportcmd {
+	const char *cmd;            /* "compare" / "report", for messages */
+	const char *db;             /* --db (REPORTCMD_DEFAULT_DB) */
+	const char *output;         /* --output (NULL: stdout) */
+	enum report_format format;  /* --format (text) */
+	struct summary_opts so;
+	struct report_opts ro;
+	char **runs;                /* positional RUN selectors */
+	size_t n_runs;
+};
+
+void reportcmd_init(struct reportcmd *c, const char *cmd);
+
+/* Handle one option shared by compare and report (getopt_long "val" codes
+ * below, argument optarg). Returns 0 when handled, EXIT_USAGE after a
+ * message on stderr for a bad value, -1 when opt is not a shared option. */
+enum {
+	OPT_DB = 1000, OPT_OUTPUT, OPT_FORMAT, OPT_COLUMNS, OPT_BASELINE, OPT_DECIMALS,
+	OPT_SIGNIFICANCE, OPT_ALPHA, OPT_METRIC, OPT_LOAD, OPT_PERCENTILES,
+	OPT_SHARED_LAST,
+};
+#define REPORTCMD_LONG_OPTIONS                                                    \
+	{"db", required_argument, NULL, OPT_DB},                                  \
+	{"output", required_argument, NULL, OPT_OUTPUT},                          \
+	{"format", required_argument, NULL, OPT_FORMAT},                          \
+	{"columns", required_argument, NULL, OPT_COLUMNS},                        \
+	{"baseline", required_argument, NULL, OPT_BASELINE},                      \
+	{"decimals", required_argument, NULL, OPT_DECIMALS},                      \
+	{"significance", required_argument, NULL, OPT_SIGNIFICANCE},              \
+	{"alpha", required_argument, NULL, OPT_ALPHA},                            \
+	{"metric", required_argument, NULL, OPT_METRIC},                          \
+	{"load", required_argument, NULL, OPT_LOAD},                              \
+	{"percentiles", required_argument, NULL, OPT_PERCENTILES}
+/* Help text for the shared options. */
+extern const char reportcmd_options_help[];
+
+int reportcmd_option(struct reportcmd *c, int opt, const char *arg);
+
+/* Open the database read-only, resolve the RUN selectors and load every
+ * sample of those runs into t (initialised here). Returns 0, or 1 after a
+ * message on stderr (missing database, unknown run, no samples). */
+int reportcmd_load(const struct reportcmd *c, struct sample_table *t);
+
+/* The same, also returning the run ids (malloc'd) for provenance. */
+int reportcmd_load_ids(const struct reportcmd *c, struct sample_table *t,
+		       int64_t **ids, size_t *n_ids);
+
+/* Build the summary; 0, or EXIT_USAGE after a message (unknown baseline). */
+int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
+			struct summary *s);
+
+/* Write out to --output (replacing the file) or stdout. 0 or 1 after a
+ * message. */
+int reportcmd_write(const struct reportcmd *c, const struct buf *out);
+
+/* Append "Iterations: ..." lines (adaptive iterations: how many ran per cell
+ * and why they stopped) of runs ids to out; nothing when there are none. */
+void reportcmd_iteration_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
+			       struct buf *out);
+
+#endif

@@ -1,0 +1,50 @@
+/* Provenance of stored runs for reports and mail: the run row, its
+ * variants (kernel release and command line as recorded when each kernel
+ * came up) and, when the database has the knob table, the knobs applied.
+ * Read-only queries through store_db(). */
+#ifndef SCHEDRIG_RUNINFO_H
+#define SCHEDRIG_RUNINFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+struct runinfo_variant {
+	char *name, *boot, *kernel_release, *kernel_cmdline, *status;
+};
+
+struct runinfo_knob {
+	char *variant, *kind, *name, *requested_value, *applied_value;
+};
+
+/* Strings are NULL when the database holds none. */
+struct runinfo {
+	int64_t id;
+	char *name, *status, *started_at, *ended_at, *host, *kernel_release, *kernel_cmdline,
+	     *cpu_model, *schedrig_version, *config_path, *config_text;
+	int cpu_count, iterations;        /* 0 when unknown */
+	struct runinfo_variant *variants; /* config order */
+	size_t n_variants;
+	struct runinfo_knob *knobs;       /* order of the changes */
+	size_t n_knobs;
+	int has_knob_table;               /* 1 when the knob table exists */
+};
+
+/* Read the runs ids[0..n) from the database at db_path (opened read-only)
+ * into *out (malloc'd array of n, in the order given). 0, or -1 with a
+ * message in err. */
+int runinfo_load(const char *db_path, const int64_t *ids, size_t n, struct runinfo **out,
+		 char *err, size_t errsz);
+void runinfo_free(struct runinfo *r, size_t n);
+
+/* A short plain-text provenance block (mail bodies), lines without trailing
+ * blanks, kernel command lines cut to 200 characters:
+ *   Provenance
+ *     run 3 hackbench-cyclictest (complete), 2026-01-01T10:00:00Z .. ...Z
+ *     host H, CPU MODEL x N, schedrig 0.1.0, 5 iteration(s)
+ *     variant NAME: kernel R (boot local), cmdline ...
+ *     knob VARIANT NAME = APPLIED (requested R) */
+void runinfo_text(struct buf *out, const struct runinfo *r, size_t n);
+
+#endif

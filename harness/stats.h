@@ -1,0 +1,192 @@
+/* Statistics on the samples of one metric, op, cell and variant: pure
+ * functions over arrays of doubles, no allocation except where noted.
+ * Distribution functions (Student t, standard normal) come from GSL.
+ *
+ * Conventions: n is the number of values; an empty input yields NaN; NaN
+ * inputs are the caller's business (summary.c drops them before calling). */
+#ifndef SCHEDRIG_STATS_H
+#define SCHEDRIG_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "samples.h"
+
+/* Sort n values ascending in place (qsort; NaN must not be present). */
+void stats_sort(double *x, size_t n);
+
+/* Smallest / largest value; NaN when n == 0. */
+double stats_min(const double *x, size_t n);
+double stats_max(const double *x, size_t n);
+
+/* Arithmetic mean Σx/n; NaN when n == 0. mmtests Stat.pm calc_amean. */
+double stats_amean(const double *x, size_t n);
+
+/* Geometric mean exp(Σln x / n); NaN when n == 0 or any x <= 0.
+ * mmtests Stat.pm calc_geomean. */
+double stats_gmean(const double *x, size_t n);
+
+/* Harmonic mean n / Σ(1/x); NaN when n == 0 or any x <= 0.
+ * mmtests Stat.pm calc_hmean (which returns NaN for x <= 0 as well). */
+double stats_hmean(const double *x, size_t n);
+
+/* Sample standard deviation sqrt(Σ(x-mean)²/(n-1)), two-pass; NaN when
+ * n <= 1. mmtests Stat.pm calc_stddev. */
+double stats_stddev(const double *x, size_t n);
+
+/* Coefficient of variation in percent: stddev·100/mean; NaN when stddev or
+ * mean is NaN, or mean is 0. mmtests Stat.pm calc_coeffvar (which prints 0
+ * where we print NaN: an undefined value is never shown as a number). */
+double stats_coeffvar(double stddev, double mean);
+
+/* Median of ascending values: the middle value, or the mean of the two
+ * middle values for even n; NaN when n == 0. */
+double stats_median_sorted(const double *sorted, size_t n);
+
+/* BAmean-K ("best K percent mean"): the values sorted best-first (ascending
+ * for BETTER_LOWER, descending for BETTER_HIGHER), the arithmetic mean of the
+ * first max(1, floor(n·K/100)). sorted is ascending; K in 1..100; NaN when
+ * n == 0. mmtests Stat.pm select_lowest/select_highest + calc_amean
+ * ("amean-K" → "BAmean-K"). */
+double stats_bamean_sorted(const double *sorted, size_t n, enum better better, int k);
+
+/* Nearest-rank percentile p (0 < p <= 100) of ascending values: the value
+ * at 1-based rank ceil(p·n/100), clamped to 1..n; NaN when n == 0 or p is
+ * outside (0, 100]. Never interpolates, so the result is always a sample.
+ * Source: the nearest-rank definition (NIST Engineering Statistics Handbook
+ * 7.2.5.2, method "nearest rank"). */
+double stats_percentile_sorted(const double *sorted, size_t n, double p);
+
+/* Standard error of the mean stddev/sqrt(n); NaN when stddev is NaN. */
+double stats_sem(double stddev, size_t n);
+
+/* Half-width of the two-sided confidence interval of the mean at the given
+ * level (0.95 for 95 %), Student t with n-1 degrees of freedom:
+ * t_{(1+level)/2, n-1} · stddev/sqrt(n) (GSL gsl_cdf_tdist_Pinv). NaN when
+ * n <= 1 or stddev is NaN. */
+double stats_ci_half_t(double stddev, size_t n, double level);
+
+/* Percent change of new against base, positive always meaning better:
+ * BETTER_HIGHER: new/base·100 − 100; BETTER_LOWER: 100 − new/base·100.
+ * NaN when either value is NaN or base is 0. mmtests Stat.pm pdiff/pndiff
+ * (which print 0/100/-99 for those cases; we print NaN). */
+double stats_pct_change(double base, double new_value, enum better better);
+
+/* Everything the reports show about one group of samples, computed once. */
+struct stats_summary {
+	size_t n;
+	double min, max;
+	double amean, gmean, hmean, median;
+	double stddev;      /* sample (n-1) */
+	double coeffvar;    /* stddev·100/amean, percent */
+	double bamean50, bamean95, bamean99;
+	double sem;         /* stddev/sqrt(n) */
+	double ci95_half;   /* Student t, stats_ci_half_t(stddev, n, 0.95) */
+};
+
+/* Summarise n values already sorted ascending (stats_sort). better selects
+ * the BAmean direction. */
+void stats_summarise(const double *sorted, size_t n, enum better better,
+		     struct stats_summary *out);
+
+/* The rule that decides the stars of a comparison. */
+enum stats_significance {
+	SIG_WELCH = 0,      /* Welch's two-sample t-test, two-sided */
+	SIG_CI_OVERLAP,     /* mmtests: the confidence intervals do not overlap */
+	SIG_MANN_WHITNEY,   /* Mann-Whitney U, two-sided, normal approximation */
+	SIG_NONE,           /* no stars */
+};
+
+/* "welch" | "ci-overlap" | "mann-whitney" | "none"; parse returns -1 for
+ * anything else. */
+const char *stats_significance_name(enum stats_significance s);
+int stats_significance_parse(const char *s);
+/* One line for report footers naming the rule, e.g. "Welch's two-sample
+ * t-test (two-sided, Welch-Satterthwaite df)". */
+const char *stats_significance_describe(enum stats_significance s);
+
+/* Result of one significance test of b against a. valid is false (and
+ * significant false, p NaN) when the test does not apply: n < 2 on either
+ * side, or a NaN input. */
+struct stats_test {
+	bool valid;
+	bool significant;
+	double statistic;   /* t (Welch), z (Mann-Whitney), cidiff (ci-overlap) */
+	double df;          /* Welch-Satterthwaite degrees of freedom; NaN otherwise */
+	double p;           /* two-sided p-value; NaN for ci-overlap */
+};
+
+/* Welch's t-test on means, variances and counts:
+ *   t  = (mean_b − mean_a) / sqrt(va/na + vb/nb)
+ *   df = (va/na + vb/nb)² / ((va/na)²/(na−1) + (vb/nb)²/(nb−1))
+ *   p  = 2·Q_t(|t|; df)  (GSL gsl_cdf_tdist_Q), significant when p < alpha.
+ * Both variances 0: p = 1 when the means are equal, else 0.
+ * Source: Welch (1947), Satterthwaite (1946); mmtests Stat.pm
+ * calc_welch_test (which floors df; we do not). Needs n >= 2 both sides. */
+void stats_welch(double mean_a, double sd_a, size_t n_a,
+		 double mean_b, double sd_b, size_t n_b, double alpha,
+		 struct stats_test *out);
+
+/* mmtests' CI-overlap rule as this project defines it: each side gets the
+ * interval mean ± z_{1−alpha/2}·Stddev (z = 1.96 at alpha 0.05, standard
+ * normal quantile, GSL), and the difference is significant when the two
+ * intervals do not overlap, i.e. |cidiff| > 1 with
+ * cidiff = (mean_b − mean_a) / (z·sd_a + z·sd_b) (mmtests Stat.pm cidiff).
+ * It asks whether the runs' spreads separate, not whether the means do, so
+ * it disagrees with Welch both ways. statistic holds cidiff; p is NaN.
+ * Needs n >= 2 both sides. */
+void stats_ci_overlap(double mean_a, double sd_a, size_t n_a,
+		      double mean_b, double sd_b, size_t n_b, double alpha,
+		      struct stats_test *out);
+
+/* Mann-Whitney U test on two ascending samples: ranks with ties averaged,
+ * U_b = R_b − n_b(n_b+1)/2, z = (U_b − n_a·n_b/2 ∓ 0.5) / σ with the tie-
+ * corrected σ² = n_a·n_b/12 · ((N+1) − Σ(t³−t)/(N(N−1))), continuity
+ * correction toward 0, p = 2·Q(|z|) (GSL gsl_cdf_ugaussian_Q); significant
+ * when p < alpha. σ = 0 (all values tied) gives p = 1. Source: Mann &
+ * Whitney (1947); normal approximation as in R wilcox.test(exact = FALSE).
+ * Needs n >= 2 both sides. */
+void stats_mann_whitney(const double *a_sorted, size_t n_a,
+			const double *b_sorted, size_t n_b, double alpha,
+			struct stats_test *out);
+
+/* Run the chosen test on two summarised, ascending samples. */
+void stats_compare(enum stats_significance rule, double alpha,
+		   const double *a_sorted, const struct stats_summary *a,
+		   const double *b_sorted, const struct stats_summary *b,
+		   struct stats_test *out);
+
+/* A latency histogram as cyclictest prints it (--histogram / histogram_us):
+ * bucket i counts the samples with upper[i-1] < x <= upper[i] (upper[-1] is
+ * −inf), upper ascending in the metric's unit (cyclictest: upper[i] = i us,
+ * since it stores integer microseconds). overflow counts the samples above
+ * the last bucket, i.e. x >= limit (cyclictest "Histogram Overflows"; limit
+ * is normally upper[n-1] + 1 for integer data). max_observed is the tool's
+ * own Max (NaN when unknown). */
+struct stats_hist {
+	const double *upper;
+	const uint64_t *count;
+	size_t n;
+	uint64_t overflow;
+	double limit;
+	double max_observed;
+};
+
+/* A percentile read from a histogram. censored means the percentile falls
+ * into the overflow: the true value is ">= value" (value = limit) and no
+ * bucket value is given. */
+struct stats_hist_pct {
+	double value;
+	bool censored;
+};
+
+/* Nearest-rank percentile p (0 < p <= 100) of a histogram: rank
+ * ceil(p·N/100) (clamped to 1..N) with N = Σcount + overflow; the result is
+ * the upper bound of the bucket holding that rank, but never above
+ * max_observed (a bucket's bound is never reported above the observed Max);
+ * a rank in the overflow yields {limit, censored}. Returns 0, or -1 when N
+ * is 0, p is outside (0, 100] or upper is not ascending (out untouched). */
+int stats_hist_percentile(const struct stats_hist *h, double p, struct stats_hist_pct *out);
+
+#endif

@@ -1,0 +1,414 @@
+#include "summary.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const axis_names[] = { "variant", "cell", "run" };
+
+const char *summary_axis_name(enum summary_axis a)
+{
+	return (unsigned)a <= AXIS_RUN ? axis_names[a] : "?";
+}
+
+int summary_axis_parse(const char *s)
+{
+	for (int i = 0; i <= AXIS_RUN; i++)
+		if (!strcmp(s, axis_names[i]))
+			return i;
+	return -1;
+}
+
+void summary_opts_init(struct summary_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->columns = -1;
+	o->significance = SIG_WELCH;
+	o->alpha = 0.05;
+}
+
+/* One (run, variant, cell, load, metric, op) while grouping. Strings are
+ * interned in the sample_table, so pointers compare for equality. */
+struct raw_group {
+	const char *key[6];
+	const char *unit;
+	enum better better;
+	double *v;
+	size_t n, cap, n_nan;
+};
+
+enum { K_RUN, K_VARIANT, K_CELL, K_LOAD, K_METRIC, K_OP };
+
+struct group_map {
+	struct raw_group *g;
+	size_t n, cap;
+	size_t *slot;      /* open addressing: index + 1, 0 empty */
+	size_t slot_cap;
+};
+
+static uint64_t key_hash(const char *const *key)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (int i = 0; i < 6; i++) {
+		h ^= (uint64_t)(uintptr_t)key[i];
+		h *= 1099511628211ULL;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+static void map_rehash(struct group_map *m)
+{
+	size_t cap = m->slot_cap ? m->slot_cap * 2 : 64;
+	free(m->slot);
+	m->slot = xcalloc(cap, sizeof(*m->slot));
+	m->slot_cap = cap;
+	for (size_t i = 0; i < m->n; i++) {
+		size_t j = key_hash(m->g[i].key) & (cap - 1);
+		while (m->slot[j])
+			j = (j + 1) & (cap - 1);
+		m->slot[j] = i + 1;
+	}
+}
+
+static struct raw_group *map_get(struct group_map *m, const char *const *key)
+{
+	if ((m->n + 1) * 2 > m->slot_cap)
+		map_rehash(m);
+	size_t j = key_hash(key) & (m->slot_cap - 1);
+	while (m->slot[j]) {
+		struct raw_group *g = &m->g[m->slot[j] - 1];
+		if (!memcmp(g->key, key, sizeof(g->key)))
+			return g;
+		j = (j + 1) & (m->slot_cap - 1);
+	}
+	if (m->n == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 64;
+		m->g = xrealloc(m->g, m->cap * sizeof(*m->g));
+	}
+	struct raw_group *g = &m->g[m->n];
+	memset(g, 0, sizeof(*g));
+	memcpy(g->key, key, sizeof(g->key));
+	m->slot[j] = ++m->n;
+	return g;
+}
+
+/* First-appearance order of distinct interned strings. */
+struct order {
+	const char **v;
+	size_t n, cap;
+};
+
+static size_t order_index(struct order *o, const char *s, bool add)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (o->v[i] == s)
+			return i;
+	if (!add)
+		return SIZE_MAX;
+	if (o->n == o->cap) {
+		o->cap = o->cap ? o->cap * 2 : 8;
+		o->v = xrealloc(o->v, o->cap * sizeof(*o->v));
+	}
+	o->v[o->n] = s;
+	return o->n++;
+}
+
+static int col_key(enum summary_axis a)
+{
+	return a == AXIS_VARIANT ? K_VARIANT : a == AXIS_CELL ? K_CELL : K_RUN;
+}
+
+int summary_build(const struct sample_table *t, const struct summary_opts *o,
+		  struct summary *out, char *err, size_t errsz)
+{
+	struct group_map m = {0};
+	struct order variants = {0}, cols = {0};
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->significance = o->significance;
+	out->alpha = o->alpha;
+
+	/* One pass over the rows: each value goes to its group. */
+	const char *last_key[6] = {0};
+	struct raw_group *last = NULL;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct sample_row *r = &t->rows[i];
+		if (o->metric && strcmp(r->metric, o->metric))
+			continue;
+		if (o->load && strcmp(r->load, o->load))
+			continue;
+		const char *key[6] = { r->run, r->variant, r->cell, r->load, r->metric, r->op };
+		struct raw_group *g;
+		if (last && !memcmp(key, last_key, sizeof(key))) {
+			g = last;
+		} else {
+			g = map_get(&m, key);
+			memcpy(last_key, key, sizeof(key));
+			if (!g->n && !g->n_nan && !g->cap) {
+				g->unit = r->unit;
+				g->better = r->better;
+			}
+			order_index(&variants, r->variant, true);
+		}
+		last = g; /* valid until the next map_get, which reassigns it */
+		out->n_samples++;
+		if (isnan(r->value)) {
+			g->n_nan++;
+			continue;
+		}
+		if (g->n == g->cap) {
+			g->cap = g->cap ? g->cap * 2 : 8;
+			g->v = xrealloc(g->v, g->cap * sizeof(*g->v));
+		}
+		g->v[g->n++] = r->value;
+	}
+
+	enum summary_axis axis = o->columns >= 0 ? (enum summary_axis)o->columns
+				 : variants.n > 1 ? AXIS_VARIANT : AXIS_CELL;
+	out->columns = axis;
+	int ck = col_key(axis);
+
+	for (size_t i = 0; i < m.n; i++)
+		order_index(&cols, m.g[i].key[ck], true);
+	if (o->baseline && m.n) {
+		size_t b = SIZE_MAX;
+		for (size_t i = 0; i < cols.n; i++)
+			if (!strcmp(cols.v[i], o->baseline))
+				b = i;
+		if (b == SIZE_MAX) {
+			snprintf(err, errsz, "--baseline: no %s named '%s'", summary_axis_name(axis),
+				 o->baseline);
+			goto out;
+		}
+		const char *base = cols.v[b];
+		memmove(cols.v + 1, cols.v, b * sizeof(*cols.v));
+		cols.v[0] = base;
+	}
+
+	/* Tables in first appearance of (load, metric, fixed dimensions). */
+	size_t *table_of = xcalloc(m.n ? m.n : 1, sizeof(*table_of));
+	size_t tcap = 0;
+	for (size_t i = 0; i < m.n; i++) {
+		struct raw_group *g = &m.g[i];
+		size_t k;
+		for (k = 0; k < out->n_tables; k++) {
+			struct summary_table *tb = &out->tables[k];
+			if (tb->load == g->key[K_LOAD] && tb->metric == g->key[K_METRIC] &&
+			    (ck == K_RUN || tb->run == g->key[K_RUN]) &&
+			    (ck == K_VARIANT || tb->variant == g->key[K_VARIANT]) &&
+			    (ck == K_CELL || tb->cell == g->key[K_CELL]))
+				break;
+		}
+		if (k == out->n_tables) {
+			if (out->n_tables == tcap) {
+				tcap = tcap ? tcap * 2 : 8;
+				out->tables = xrealloc(out->tables, tcap * sizeof(*out->tables));
+			}
+			struct summary_table *tb = &out->tables[out->n_tables++];
+			memset(tb, 0, sizeof(*tb));
+			tb->load = g->key[K_LOAD];
+			tb->metric = g->key[K_METRIC];
+			tb->unit = g->unit;
+			tb->better = g->better;
+			tb->run = ck == K_RUN ? NULL : g->key[K_RUN];
+			tb->variant = ck == K_VARIANT ? NULL : g->key[K_VARIANT];
+			tb->cell = ck == K_CELL ? NULL : g->key[K_CELL];
+		}
+		table_of[i] = k;
+	}
+
+	/* Columns (global order, present in the table, baseline always) and ops. */
+	for (size_t k = 0; k < out->n_tables; k++) {
+		struct summary_table *tb = &out->tables[k];
+		bool *present = xcalloc(cols.n ? cols.n : 1, sizeof(*present));
+		struct order ops = {0};
+		for (size_t i = 0; i < m.n; i++) {
+			if (table_of[i] != k)
+				continue;
+			present[order_index(&cols, m.g[i].key[ck], false)] = true;
+			order_index(&ops, m.g[i].key[K_OP], true);
+		}
+		if (o->baseline)
+			present[0] = true;
+		tb->cols = xcalloc(cols.n ? cols.n : 1, sizeof(*tb->cols));
+		for (size_t c = 0; c < cols.n; c++)
+			if (present[c])
+				tb->cols[tb->n_cols++] = cols.v[c];
+		free(present);
+		tb->ops = ops.v;
+		tb->n_ops = ops.n;
+		tb->g = xcalloc(tb->n_ops * tb->n_cols, sizeof(*tb->g));
+	}
+
+	/* Move each group's values into its table slot and summarise it. */
+	for (size_t i = 0; i < m.n; i++) {
+		struct raw_group *g = &m.g[i];
+		struct summary_table *tb = &out->tables[table_of[i]];
+		size_t op = 0, col = 0;
+		while (tb->ops[op] != g->key[K_OP])
+			op++;
+		while (tb->cols[col] != g->key[ck])
+			col++;
+		struct summary_group *sg = summary_group_at(tb, op, col);
+		sg->sorted = g->v;
+		sg->n_nan = g->n_nan;
+		g->v = NULL;
+		stats_sort(sg->sorted, g->n);
+		stats_summarise(sg->sorted, g->n, tb->better, &sg->st);
+	}
+	for (size_t k = 0; k < out->n_tables; k++) {
+		struct summary_table *tb = &out->tables[k];
+		for (size_t op = 0; op < tb->n_ops; op++) {
+			struct summary_group *base = summary_group_at(tb, op, 0);
+			if (!base->sorted)
+				stats_summarise(NULL, 0, tb->better, &base->st);
+			for (size_t c = 0; c < tb->n_cols; c++) {
+				struct summary_group *sg = summary_group_at(tb, op, c);
+				if (!sg->sorted && c)
+					stats_summarise(NULL, 0, tb->better, &sg->st);
+				if (c)
+					stats_compare(o->significance, o->alpha, base->sorted, &base->st,
+						      sg->sorted, &sg->st, &sg->test);
+				else
+					stats_compare(SIG_NONE, o->alpha, NULL, NULL, NULL, NULL,
+						      &sg->test);
+			}
+		}
+	}
+	free(table_of);
+	rc = 0;
+out:
+	for (size_t i = 0; i < m.n; i++)
+		free(m.g[i].v);
+	free(m.g);
+	free(m.slot);
+	free(variants.v);
+	free(cols.v);
+	if (rc)
+		summary_free(out);
+	return rc;
+}
+
+void summary_free(struct summary *s)
+{
+	for (size_t k = 0; k < s->n_tables; k++) {
+		struct summary_table *tb = &s->tables[k];
+		for (size_t i = 0; i < tb->n_ops * tb->n_cols; i++)
+			free(tb->g[i].sorted);
+		free(tb->g);
+		free(tb->cols);
+		free(tb->ops);
+	}
+	free(s->tables);
+	memset(s, 0, sizeof(*s));
+}
+
+int summary_stat_parse(const char *s, struct summary_stat *out)
+{
+	static const struct {
+		const char *name;
+		enum summary_stat_kind kind;
+	} names[] = {
+		{"min", STAT_MIN}, {"mean", STAT_MEAN}, {"amean", STAT_AMEAN},
+		{"hmean", STAT_HMEAN}, {"gmean", STAT_GMEAN}, {"median", STAT_MEDIAN},
+		{"stddev", STAT_STDDEV}, {"coeffvar", STAT_COEFFVAR}, {"max", STAT_MAX},
+		{"bamean-50", STAT_BAMEAN50}, {"bamean-95", STAT_BAMEAN95},
+		{"bamean-99", STAT_BAMEAN99}, {"sem", STAT_SEM}, {"ci95", STAT_CI95},
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcasecmp(s, names[i].name)) {
+			out->kind = names[i].kind;
+			out->p = 0;
+			return 0;
+		}
+	}
+	double p;
+	if ((s[0] == 'p' || s[0] == 'P') && isdigit((unsigned char)s[1]) && parse_double(s + 1, &p) &&
+	    p > 0 && p <= 100) {
+		out->kind = STAT_PERCENTILE;
+		out->p = p;
+		return 0;
+	}
+	return -1;
+}
+
+void summary_stat_label(const struct summary_stat *s, enum better better, char *dst, size_t size)
+{
+	static const char *const labels[] = {
+		[STAT_MIN] = "Min", [STAT_MEAN] = "", [STAT_AMEAN] = "Amean",
+		[STAT_HMEAN] = "Hmean", [STAT_GMEAN] = "Gmean", [STAT_MEDIAN] = "Median",
+		[STAT_STDDEV] = "Stddev", [STAT_COEFFVAR] = "CoeffVar", [STAT_MAX] = "Max",
+		[STAT_BAMEAN50] = "BAmean-50", [STAT_BAMEAN95] = "BAmean-95",
+		[STAT_BAMEAN99] = "BAmean-99", [STAT_SEM] = "SEM", [STAT_CI95] = "CI95",
+		[STAT_PERCENTILE] = "",
+	};
+	if (s->kind == STAT_MEAN)
+		snprintf(dst, size, "%s", better == BETTER_HIGHER ? "Hmean" : "Amean");
+	else if (s->kind == STAT_PERCENTILE)
+		snprintf(dst, size, "P%g", s->p);
+	else
+		snprintf(dst, size, "%s", labels[s->kind]);
+}
+
+double summary_stat_value(const struct summary_stat *s, enum better better,
+			  const struct summary_group *g)
+{
+	const struct stats_summary *st = &g->st;
+	switch (s->kind) {
+	case STAT_MIN: return st->min;
+	case STAT_MEAN: return better == BETTER_HIGHER ? st->hmean : st->amean;
+	case STAT_AMEAN: return st->amean;
+	case STAT_HMEAN: return st->hmean;
+	case STAT_GMEAN: return st->gmean;
+	case STAT_MEDIAN: return st->median;
+	case STAT_STDDEV: return st->stddev;
+	case STAT_COEFFVAR: return st->coeffvar;
+	case STAT_MAX: return st->max;
+	case STAT_BAMEAN50: return st->bamean50;
+	case STAT_BAMEAN95: return st->bamean95;
+	case STAT_BAMEAN99: return st->bamean99;
+	case STAT_SEM: return st->sem;
+	case STAT_CI95: return st->ci95_half;
+	case STAT_PERCENTILE: return stats_percentile_sorted(g->sorted, st->n, s->p);
+	}
+	return NAN;
+}
+
+enum better summary_stat_better(const struct summary_stat *s, enum better metric_better)
+{
+	switch (s->kind) {
+	case STAT_STDDEV:
+	case STAT_COEFFVAR:
+	case STAT_SEM:
+	case STAT_CI95:
+		return BETTER_LOWER;
+	default:
+		return metric_better;
+	}
+}
+
+bool summary_stat_is_mean(const struct summary_stat *s, enum better better)
+{
+	return s->kind == STAT_MEAN ||
+	       (s->kind == STAT_AMEAN && better == BETTER_LOWER) ||
+	       (s->kind == STAT_HMEAN && better == BETTER_HIGHER);
+}
+
+void summary_table_title(struct buf *out, const struct summary *s, const struct summary_table *t)
+{
+	(void)s;
+	buf_printf(out, "%s %s (%s%s%s is better)", t->load, t->metric, t->unit, *t->unit ? ", " : "",
+		   better_name(t->better));
+	if (t->variant)
+		buf_printf(out, ", variant %s", t->variant);
+	if (t->cell)
+		buf_printf(out, ", cell %s", *t->cell ? t->cell : "(none)");
+	if (t->run)
+		buf_printf(out, ", run %s", t->run);
+}

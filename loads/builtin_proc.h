@@ -1,0 +1,84 @@
+/* Child programs of the built-in loads that drive real tools (kernbench runs
+ * make, oltp runs mariadbd and sysbench): starting one from an argv (never a
+ * shell) with its output in files, waiting for it while SIGINT/SIGTERM stay
+ * receivable, stopping it with bounded waits, finding a program in PATH or
+ * the sbin directories, and removing a private directory tree.
+ *
+ * All of these expect the caller to have called builtin_block_signals()
+ * first (builtin.h): SIGCHLD, SIGINT and SIGTERM are blocked and taken
+ * synchronously. A child gets an empty signal mask and default dispositions
+ * before exec. */
+#ifndef SCHEDRIG_BUILTIN_PROC_H
+#define SCHEDRIG_BUILTIN_PROC_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+/* How to start one child. */
+struct proc_spec {
+	char *const *argv;     /* argv[0] is looked up in PATH unless it holds a '/' */
+	const char *dir;       /* chdir there first; NULL: stay */
+	const char *out_path;  /* stdout to this file (created, truncated; 0600);
+				  NULL: /dev/null */
+	const char *err_path;  /* stderr likewise; NULL: the same file as stdout */
+	bool append;           /* open the files with O_APPEND instead of O_TRUNC */
+	int pdeath_sig;        /* PR_SET_PDEATHSIG; 0: none */
+	bool reset_sched;      /* before exec: SCHED_OTHER, nice 0, custom slice 0
+				  (sched_runtime 0), latency_nice 0 where the kernel
+				  has it; affinity is kept */
+	const char *const *unset_env; /* NULL-terminated names removed from the
+				  child's environment (MAKEFLAGS, ...); NULL: none */
+};
+
+/* Fork and exec spec. The child stays in the caller's process group (the
+ * rig signals and kills a load's whole group). Returns the pid, or -1 with
+ * the reason in err ("cannot run make: No such file or directory", "open
+ * LOG: ...", "sched_setattr: ..."): a child whose set-up or exec failed
+ * has already been reaped. */
+pid_t proc_start(const struct proc_spec *spec, char *err, size_t errsz);
+
+/* What a waited-for child left. */
+struct proc_exit {
+	int status;          /* as from wait4 */
+	struct rusage ru;    /* of the child and every descendant it waited for */
+	uint64_t end_ns;     /* CLOCK_MONOTONIC when it was reaped */
+};
+
+/* Wait for pid until CLOCK_MONOTONIC reaches deadline_ns (UINT64_MAX:
+ * forever), waking on SIGCHLD; sigs is the set from builtin_block_signals.
+ * Returns 0 when it was reaped (x filled), the signal number when SIGINT or
+ * SIGTERM arrived first (the child still runs), or -1 at the deadline. */
+int proc_wait(pid_t pid, const sigset_t *sigs, uint64_t deadline_ns, struct proc_exit *x);
+
+/* Stop pid: send sig (0: none, just wait), wait up to grace_s, then SIGKILL
+ * and reap it. Signals arriving meanwhile are consumed (the stop is already
+ * under way). Returns true when it ended within the grace period. x may be
+ * NULL. */
+bool proc_stop(pid_t pid, int sig, double grace_s, const sigset_t *sigs, struct proc_exit *x);
+
+/* "exit status 2", "killed by signal 9 (Killed)" for a wait status. */
+void proc_describe(int status, char *dst, size_t size);
+/* true for a normal exit with status 0. */
+bool proc_ok(int status);
+
+/* Find the first of names (NULL-terminated) that is an executable file in
+ * PATH or, after it, /usr/local/sbin, /usr/sbin, /sbin (Debian installs
+ * mariadbd in /usr/sbin, outside a normal user's PATH). The full path goes
+ * to dst. Returns false when none is found. */
+bool proc_find_program(const char *const *names, char *dst, size_t size);
+
+/* The last n lines of the file at path (at most the last 64 KiB read),
+ * each prefixed with prefix, appended to dst (NUL-terminated, truncated at
+ * size). Returns false when the file cannot be read or is empty. */
+bool proc_file_tail(const char *path, unsigned n, const char *prefix, char *dst, size_t size);
+
+/* Remove path and everything under it without following symbolic links
+ * (nftw, FTW_DEPTH | FTW_PHYS). A missing path is not an error. Returns 0
+ * or -1 with errno set from the first failure. */
+int proc_remove_tree(const char *path);
+
+#endif

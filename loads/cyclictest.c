@@ -1,0 +1,262 @@
+/* cyclictest (rt-tests 2.4): timer threads measuring wake-up latency.
+ *
+ * Always run with -q (no live refresh; the summary is printed at the end or
+ * on SIGINT) and -d 0 (every thread uses interval_us).
+ *
+ * Lines parsed (stdout), latencies in microseconds (we never pass -N):
+ *   without -h: one line per thread,
+ *     "T: 0 (10708) P: 0 I:1000 C:   4982 Min:     26 Act:   87 Avg:   83 Max:    2348"
+ *     -> min_latency, avg_latency, max_latency (us, lower), op = thread
+ *     number. If a thread has several lines (output of a run without -q),
+ *     the last one counts. C: 0 (no cycle measured) is a failure.
+ *   with -h N: no T: lines; zero-padded per-thread columns (base 10),
+ *     "# Total: 000004973 000004966"      samples inside the histogram
+ *     "# Min Latencies: 00006 00006"      -> min_latency
+ *     "# Avg Latencies: 00024 00027"      -> avg_latency (rounded to 1 us)
+ *     "# Max Latencies: 00856 01324"      -> max_latency
+ *     "# Histogram Overflows: 00027 00032" -> overflows (count, lower):
+ *                                            samples >= N us
+ *     The histogram rows themselves are not reported: load.h has no
+ *     histogram channel.
+ * A thread missing from the output, a T: line without its Max field or a
+ * row with the wrong number of columns is a failure. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load.h"
+#include "scan.h"
+
+extern const struct load_ops cyclictest_load;
+
+static const struct param_def cyclictest_params[] = {
+	{"threads", PARAM_UINT, "1", NULL, 1, 1024, "measuring threads (-t N); op = thread number"},
+	{"interval_us", PARAM_UINT, "1000", NULL, 1, 10000000,
+	 "timer interval in microseconds (-i)"},
+	{"duration_s", PARAM_UINT, "10", NULL, 0, 100000000,
+	 "run time in seconds (-D); 0 = until stopped (SIGINT)"},
+	{"priority", PARAM_UINT, "0", NULL, 0, 99,
+	 "0: SCHED_OTHER (--policy other); 1..99: SCHED_FIFO priority (-p N --policy fifo)"},
+	{"histogram_us", PARAM_UINT, NULL, NULL, 1, 1000000,
+	 "optional: histogram up to N microseconds (-h N); adds metric overflows"},
+	{"mlock", PARAM_BOOL, "true", NULL, 1, 0, "lock memory (-m)"},
+};
+
+static const struct metric_def cyclictest_metrics[] = {
+	{"min_latency", "us", BETTER_LOWER, "smallest wake-up latency of the thread"},
+	{"avg_latency", "us", BETTER_LOWER, "mean wake-up latency of the thread"},
+	{"max_latency", "us", BETTER_LOWER, "largest wake-up latency of the thread"},
+	{"overflows", "count", BETTER_LOWER,
+	 "with histogram_us: wake-ups at or above the histogram range"},
+};
+
+/* Build "cyclictest -q -d 0 -t N -i US [-D S] (--policy other | -p P
+ * --policy fifo) [-h N] [-m]". Never fails. */
+static int cyclictest_build_argv(const struct params *p, struct argv *argv,
+				 char *err, size_t errsz)
+{
+	long long prio = params_int(p, "priority", 0);
+	long long duration = params_int(p, "duration_s", 10);
+	const char *hist = params_get(p, "histogram_us");
+
+	(void)err;
+	(void)errsz;
+	argv_add(argv, "cyclictest");
+	argv_add(argv, "-q");
+	argv_add(argv, "-d");
+	argv_add(argv, "0");
+	argv_add(argv, "-t");
+	argv_addf(argv, "%lld", params_int(p, "threads", 1));
+	argv_add(argv, "-i");
+	argv_addf(argv, "%lld", params_int(p, "interval_us", 1000));
+	if (duration > 0) {
+		argv_add(argv, "-D");
+		argv_addf(argv, "%lld", duration);
+	}
+	if (prio > 0) {
+		argv_add(argv, "-p");
+		argv_addf(argv, "%lld", prio);
+		argv_add(argv, "--policy");
+		argv_add(argv, "fifo");
+	} else {
+		argv_add(argv, "--policy");
+		argv_add(argv, "other");
+	}
+	if (hist) {
+		argv_add(argv, "-h");
+		argv_addf(argv, "%lld", params_int(p, "histogram_us", 0));
+	}
+	if (params_bool(p, "mlock"))
+		argv_add(argv, "-m");
+	return 0;
+}
+
+struct thread_result {
+	bool seen;
+	long long cycles;
+	double min, avg, max;
+	long long total, overflows; /* -h only */
+};
+
+/* The T: lines: the last one of each thread wins. */
+static int parse_t_lines(const struct text_lines *t, struct thread_result *r, long long n,
+			 char *why, size_t whysz)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const char *line = t->line[i];
+		long long tid;
+
+		if (!after_prefix(line, "T:"))
+			continue;
+		if (!key_ll(line, "T:", &tid))
+			return parse_fail(why, whysz, "T: line without a thread number");
+		if (tid < 0 || tid >= n)
+			return parse_fail(why, whysz, "T: line of thread %lld, expected threads 0..%lld",
+					  tid, n - 1);
+		struct thread_result *x = &r[tid];
+		if (!key_ll(line, "C:", &x->cycles))
+			return parse_fail(why, whysz, "T: line of thread %lld without C field", tid);
+		if (!key_double(line, "Min:", &x->min))
+			return parse_fail(why, whysz, "T: line of thread %lld without Min field", tid);
+		if (!key_double(line, "Avg:", &x->avg))
+			return parse_fail(why, whysz, "T: line of thread %lld without Avg field", tid);
+		if (!key_double(line, "Max:", &x->max))
+			return parse_fail(why, whysz, "T: line of thread %lld without Max field", tid);
+		x->seen = true;
+	}
+	return 0;
+}
+
+/* One "# NAME: v0 v1 ..." histogram summary row with exactly n zero-padded
+ * base-10 columns into vals. */
+static int hist_row(const struct text_lines *t, const char *name, long long *vals, long long n,
+		    char *why, size_t whysz)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const char *rest = after_prefix(t->line[i], "#");
+		if (!rest || !(rest = after_prefix(rest, name)))
+			continue;
+		struct fields fs;
+		fields_split(&fs, rest);
+		size_t cols = fs.n;
+		if ((long long)cols != n) {
+			fields_free(&fs);
+			return parse_fail(why, whysz, "\"# %s\" has %zu columns, expected %lld",
+					  name, cols, n);
+		}
+		for (long long k = 0; k < n; k++) {
+			if (!parse_ll(fs.f[k], &vals[k]) || vals[k] < 0) {
+				fields_free(&fs);
+				return parse_fail(why, whysz, "\"# %s\" column %lld is not a number",
+						  name, k);
+			}
+		}
+		fields_free(&fs);
+		return 0;
+	}
+	return parse_fail(why, whysz, "no \"# %s\" line", name);
+}
+
+/* The -h summary rows, in the order cyclictest prints them. */
+static int parse_hist(const struct text_lines *t, struct thread_result *r, long long n,
+		      char *why, size_t whysz)
+{
+	long long *v = calloc((size_t)n, sizeof(*v));
+	int rc = -1;
+
+	if (!v)
+		return parse_fail(why, whysz, "out of memory");
+	if (hist_row(t, "Total:", v, n, why, whysz) < 0)
+		goto out;
+	for (long long k = 0; k < n; k++)
+		r[k].total = v[k];
+	if (hist_row(t, "Min Latencies:", v, n, why, whysz) < 0)
+		goto out;
+	for (long long k = 0; k < n; k++)
+		r[k].min = (double)v[k];
+	if (hist_row(t, "Avg Latencies:", v, n, why, whysz) < 0)
+		goto out;
+	for (long long k = 0; k < n; k++)
+		r[k].avg = (double)v[k];
+	if (hist_row(t, "Max Latencies:", v, n, why, whysz) < 0)
+		goto out;
+	for (long long k = 0; k < n; k++)
+		r[k].max = (double)v[k];
+	if (hist_row(t, "Histogram Overflows:", v, n, why, whysz) < 0)
+		goto out;
+	for (long long k = 0; k < n; k++) {
+		r[k].overflows = v[k];
+		r[k].cycles = r[k].total + r[k].overflows;
+		r[k].seen = true;
+	}
+	rc = 0;
+out:
+	free(v);
+	return rc;
+}
+
+/* Parse the per-thread summary (T: lines, or the -h summary rows) into
+ * min/avg/max_latency (and overflows with -h) per thread, op = thread. */
+static int cyclictest_parse(const struct load_output *o, const struct params *p,
+			    struct sample_vec *samples, char *why, size_t whysz)
+{
+	long long n = params_int(p, "threads", 1);
+	bool hist = params_get(p, "histogram_us") != NULL;
+	struct text_lines t;
+	struct thread_result *r;
+	int rc;
+
+	if (output_status(o, &cyclictest_load, why, whysz) < 0)
+		return -1;
+	if (n < 1 || n > 1024)
+		return parse_fail(why, whysz, "threads %lld out of range", n);
+	r = calloc((size_t)n, sizeof(*r));
+	if (!r)
+		return parse_fail(why, whysz, "out of memory");
+	text_lines_split(&t, o->out, o->out_len);
+	rc = hist ? parse_hist(&t, r, n, why, whysz) : parse_t_lines(&t, r, n, why, whysz);
+	if (rc < 0)
+		goto out;
+	for (long long k = 0; k < n; k++) {
+		if (!r[k].seen) {
+			rc = parse_fail(why, whysz, "no T: line for thread %lld", k);
+			goto out;
+		}
+		if (r[k].cycles <= 0) {
+			rc = parse_fail(why, whysz, "thread %lld measured no cycle", k);
+			goto out;
+		}
+	}
+	for (long long k = 0; k < n; k++) {
+		char op[SAMPLE_OP_MAX];
+		snprintf(op, sizeof(op), "%lld", k);
+		sample_vec_add(samples, "min_latency", "us", BETTER_LOWER, op, r[k].min);
+		sample_vec_add(samples, "avg_latency", "us", BETTER_LOWER, op, r[k].avg);
+		sample_vec_add(samples, "max_latency", "us", BETTER_LOWER, op, r[k].max);
+		if (hist)
+			sample_vec_add(samples, "overflows", "count", BETTER_LOWER, op,
+				       (double)r[k].overflows);
+	}
+	rc = 0;
+out:
+	text_lines_free(&t);
+	free(r);
+	return rc;
+}
+
+/* The cyclictest driver (see the top of this file). SIGINT makes cyclictest
+ * print its summary and exit 0. */
+const struct load_ops cyclictest_load = {
+	.name = "cyclictest",
+	.description = "rt-tests cyclictest: timer wake-up latency per thread",
+	.params = cyclictest_params,
+	.n_params = sizeof(cyclictest_params) / sizeof(cyclictest_params[0]),
+	.metrics = cyclictest_metrics,
+	.n_metrics = sizeof(cyclictest_metrics) / sizeof(cyclictest_metrics[0]),
+	.primary_metric = "max_latency",
+	.stop_signal = SIGINT,
+	.summarizes_on_stop = true,
+	.build_argv = cyclictest_build_argv,
+	.parse = cyclictest_parse,
+};

@@ -1,0 +1,150 @@
+/* dbench (Debian dbench 4.0, "dbench version 4.00"): N clients replaying a
+ * file-server load file against a local directory.
+ *
+ * Line parsed (stdout), the final summary:
+ *   "Throughput 971.062 MB/sec  2 clients  2 procs  max_latency=6.523 ms"
+ *   -> throughput (MB/s, higher): the number before the "MB/sec" token;
+ *      max_latency (ms, lower): the "max_latency=X" token followed by "ms".
+ * The per-second "   2    182489  1007.49 MB/sec  execute   1 sec ..." lines
+ * are not reported: dbench prints the running average since the start of
+ * the execute phase there (the last one equals the final Throughput), not a
+ * per-interval rate, so they would only repeat the final value.
+ *
+ * Several instances must not share dir: each writes DIR/clients/clientN
+ * (and leaves that empty directory tree behind when it ends). */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "load.h"
+#include "scan.h"
+
+extern const struct load_ops dbench_load;
+
+static const struct param_def dbench_params[] = {
+	{"clients", PARAM_UINT, "1", NULL, 1, 10000, "number of client processes (positional)"},
+	{"duration_s", PARAM_UINT, "5", NULL, 1, 100000000, "run time in seconds (-t)"},
+	{"dir", PARAM_STRING, "/tmp", NULL, 1, 0,
+	 "directory the clients work in (-D); one per concurrent instance"},
+	{"loadfile", PARAM_STRING, "/usr/share/dbench/client.txt", NULL, 1, 0,
+	 "load file to replay (-c)"},
+};
+
+static const struct metric_def dbench_metrics[] = {
+	{"throughput", "MB/s", BETTER_HIGHER, "final Throughput line"},
+	{"max_latency", "ms", BETTER_LOWER, "largest operation latency (max_latency=)"},
+};
+
+/* Build "dbench -c LOADFILE -D DIR -t S CLIENTS". Fails on an empty dir or
+ * loadfile. */
+static int dbench_build_argv(const struct params *p, struct argv *argv,
+			     char *err, size_t errsz)
+{
+	const char *dir = params_get(p, "dir");
+	const char *loadfile = params_get(p, "loadfile");
+
+	if (!dir || !*dir) {
+		snprintf(err, errsz, "dbench: dir is empty");
+		return -1;
+	}
+	if (!loadfile || !*loadfile) {
+		snprintf(err, errsz, "dbench: loadfile is empty");
+		return -1;
+	}
+	argv_add(argv, "dbench");
+	argv_add(argv, "-c");
+	argv_add(argv, loadfile);
+	argv_add(argv, "-D");
+	argv_add(argv, dir);
+	argv_add(argv, "-t");
+	argv_addf(argv, "%lld", params_int(p, "duration_s", 5));
+	argv_addf(argv, "%lld", params_int(p, "clients", 1));
+	return 0;
+}
+
+/* Check that dir is a writable directory and loadfile is readable. */
+static int dbench_prepare(const struct params *p, char *err, size_t errsz)
+{
+	const char *dir = params_get(p, "dir");
+	const char *loadfile = params_get(p, "loadfile");
+	struct stat st;
+
+	if (!dir || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) < 0) {
+		snprintf(err, errsz, "dbench: dir %s is not a writable directory", dir ? dir : "(none)");
+		return -1;
+	}
+	if (!loadfile || access(loadfile, R_OK) < 0) {
+		snprintf(err, errsz, "dbench: load file %s is not readable: %s",
+			 loadfile ? loadfile : "(none)", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Parse the final "Throughput X MB/sec ... max_latency=Y ms" line into
+ * throughput and max_latency, op "". */
+static int dbench_parse(const struct load_output *o, const struct params *p,
+			struct sample_vec *samples, char *why, size_t whysz)
+{
+	struct text_lines t;
+	double tput = 0, lat = 0;
+	int found = 0, rc = -1;
+
+	(void)p;
+	if (output_status(o, &dbench_load, why, whysz) < 0)
+		return -1;
+	text_lines_split(&t, o->out, o->out_len);
+	for (size_t i = 0; i < t.n; i++) {
+		if (!after_prefix(t.line[i], "Throughput "))
+			continue;
+		struct fields fs;
+		bool have_tput = false, have_lat = false;
+		fields_split(&fs, t.line[i]);
+		for (size_t k = 1; k < fs.n; k++) {
+			if (!strcmp(fs.f[k], "MB/sec"))
+				have_tput = parse_double(fs.f[k - 1], &tput) && tput >= 0;
+			const char *v = after_prefix(fs.f[k], "max_latency=");
+			if (v && k + 1 < fs.n && !strcmp(fs.f[k + 1], "ms"))
+				have_lat = parse_double(v, &lat) && lat >= 0;
+		}
+		fields_free(&fs);
+		if (!have_tput) {
+			rc = parse_fail(why, whysz, "Throughput line without \"X MB/sec\"");
+			goto out;
+		}
+		if (!have_lat) {
+			rc = parse_fail(why, whysz, "Throughput line without \"max_latency=X ms\"");
+			goto out;
+		}
+		found++;
+	}
+	if (found != 1) {
+		rc = parse_fail(why, whysz, found ? "more than one Throughput line" :
+					       "no final \"Throughput\" line in stdout");
+		goto out;
+	}
+	sample_vec_add(samples, "throughput", "MB/s", BETTER_HIGHER, "", tput);
+	sample_vec_add(samples, "max_latency", "ms", BETTER_LOWER, "", lat);
+	rc = 0;
+out:
+	text_lines_free(&t);
+	return rc;
+}
+
+/* The dbench driver (see the top of this file). */
+const struct load_ops dbench_load = {
+	.name = "dbench",
+	.description = "dbench 4: file-server load replay, throughput and max latency",
+	.params = dbench_params,
+	.n_params = sizeof(dbench_params) / sizeof(dbench_params[0]),
+	.metrics = dbench_metrics,
+	.n_metrics = sizeof(dbench_metrics) / sizeof(dbench_metrics[0]),
+	.stop_signal = SIGTERM,
+	.summarizes_on_stop = false,
+	.build_argv = dbench_build_argv,
+	.parse = dbench_parse,
+	.prepare = dbench_prepare,
+};

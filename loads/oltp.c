@@ -1,0 +1,610 @@
+/* oltp: sysbench oltp_read_write against a private MariaDB server, the
+ * load of the MySQL/TPC-C regression under EEVDF (lkml, "sched: Disable
+ * PLACE_LAG and RUN_TO_PARITY", 2024: SCHED_BATCH for mysqld as the
+ * workaround), run as `schedrig load oltp --clients N --duration_s S ...`.
+ *
+ * Steps, every child by fork/exec of an argv (builtin_proc.h), all files in
+ * a private directory mkdtemp(TMP/schedrig-oltp.XXXXXX) that is removed at
+ * the end whatever happened:
+ *   1. mariadb-install-db --no-defaults --datadir=DIR/data
+ *      --auth-root-authentication-method=normal --skip-test-db
+ *      --skip-name-resolve [--user=root when run as root]
+ *   2. mariadbd --no-defaults --datadir=DIR/data --socket=DIR/mysqld.sock
+ *      --pid-file=DIR/mysqld.pid --skip-networking (unix socket only, no TCP
+ *      port) --log-error=DIR/error.log --max-connections=clients+16
+ *      --innodb-flush-log-at-trx-commit=N [--user=root]; the server keeps
+ *      this load's scheduling attributes (sched: {policy: batch} is the
+ *      seed's workaround) and gets PR_SET_PDEATHSIG SIGKILL.
+ *   3. mariadb-admin ping until it answers (start_timeout_s); a server that
+ *      exits or never answers is a failure with its error log's tail.
+ *   4. mariadb-admin create sbtest; sysbench oltp_read_write ... prepare
+ *      (tables x table_size rows; not timed).
+ *   5. sysbench oltp_read_write --db-driver=mysql --mysql-socket=...
+ *      --threads=clients --time=duration_s --percentile=95 run. The client
+ *      (and the prepare step) run with default attributes: SCHED_OTHER,
+ *      nice 0, custom slice 0 (and latency_nice 0 where the kernel has it)
+ *      are set in the child before exec; the CPU affinity is kept. With
+ *      client_inherits_sched true they keep the load's attributes instead.
+ *   6. mariadb-admin shutdown (60 s at most), the server is reaped (30 s),
+ *      else SIGTERM (30 s), else SIGKILL.
+ * The server is never left behind: on SIGINT/SIGTERM (it gets SIGTERM, then
+ * SIGKILL after 30 s), on any failure, and through PR_SET_PDEATHSIG if this
+ * process is killed. Failures print one reason line (and log tails) on
+ * stderr and exit 1 without samples; bad arguments exit 2. Programs are
+ * looked up in PATH and then /usr/local/sbin:/usr/sbin:/sbin (mariadbd);
+ * mysql_install_db, mysqld and mysqladmin are accepted as the older names.
+ *
+ * Output (see loads/builtin.h for the common frame), e.g. --clients 2:
+ *   schedrig-oltp 1 clients=2 tables=1 table_size=1000 duration_s=3
+ *   transactions_per_s 2 465.78
+ *   queries_per_s 2 9337.30
+ *   latency_p95 2 11.65
+ *   end transactions=1401 queries=28085 errors=4 reconnects=0 shutdown=clean
+ * Metrics (op = clients), copied from sysbench 1.0.20's report:
+ *   transactions_per_s  "transactions: N (X per sec.)"
+ *   queries_per_s       "queries: N (X per sec.)"
+ *   latency_p95         "95th percentile: X" under "Latency (ms):", ms
+ * shutdown= in the end line is clean, sigterm or sigkill. */
+#include <errno.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "builtin_proc.h"
+#include "load.h"
+
+static const struct param_def oltp_params[] = {
+	{"clients", PARAM_UINT, "2", NULL, 1, 1024, "sysbench client threads (--threads)"},
+	{"duration_s", PARAM_UINT, "10", NULL, 1, 86400, "sysbench run time in s (--time)"},
+	{"tables", PARAM_UINT, "1", NULL, 1, 1000, "sbtest tables (--tables)"},
+	{"table_size", PARAM_UINT, "10000", NULL, 1, 100000000, "rows per table (--table-size)"},
+	{"client_inherits_sched", PARAM_BOOL, "false", NULL, 1, 0,
+	 "sysbench keeps the load's scheduling attributes instead of the defaults"},
+	{"flush_log_at_trx_commit", PARAM_ENUM, "1", "0|1|2", 1, 0,
+	 "server --innodb-flush-log-at-trx-commit (1: fsync per commit, MariaDB's default)"},
+	{"start_timeout_s", PARAM_UINT, "60", NULL, 1, 3600,
+	 "s the datadir set-up and the server start may take each"},
+	{"tmp_dir", PARAM_STRING, NULL, NULL, 1, 0,
+	 "where the private directory goes; default $TMPDIR or /tmp"},
+};
+
+static const struct metric_def oltp_metrics[] = {
+	{"transactions_per_s", "transactions/s", BETTER_HIGHER,
+	 "sysbench oltp_read_write transactions per s, op = clients"},
+	{"queries_per_s", "queries/s", BETTER_HIGHER,
+	 "sysbench oltp_read_write queries per s, op = clients"},
+	{"latency_p95", "ms", BETTER_LOWER,
+	 "95th percentile of the transaction latency, op = clients"},
+};
+
+const struct load_ops oltp_load;
+
+#define OLTP_DB "sbtest"
+
+/* The run: programs, paths, the server. */
+struct oltp {
+	const sigset_t *sigs;
+	char install_db[PATH_MAX], server[PATH_MAX], admin[PATH_MAX], sysbench[PATH_MAX];
+	char dir[PATH_MAX];
+	char data[PATH_MAX + 16], sock[PATH_MAX + 16], pid_file[PATH_MAX + 16];
+	char error_log[PATH_MAX + 16], server_out[PATH_MAX + 16];
+	char sock_arg[PATH_MAX + 32], user_arg[64];
+	bool as_root;
+	pid_t server_pid;      /* 0 when not running */
+	int stop_sig;          /* SIGINT/SIGTERM received, 0 none */
+	char why[1024];        /* first failure */
+	char why_log[PATH_MAX + 16]; /* the log that tells more about it, "" none */
+};
+
+static void fail(struct oltp *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(struct oltp *o, const char *fmt, ...)
+{
+	if (o->why[0])
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(o->why, sizeof(o->why), fmt, ap);
+	va_end(ap);
+}
+
+static void path_in(const struct oltp *o, const char *name, char *dst, size_t size)
+{
+	snprintf(dst, size, "%s/%s", o->dir, name);
+}
+
+/* Run argv to its end (deadline_s from now; 0: none) with output in the
+ * private file log. Returns 0 when it exited 0; otherwise -1 after fail()
+ * with step, status and the log's last line. */
+static int run_step(struct oltp *o, const char *step, char *const *argv, const char *log,
+		    bool reset_sched, uint64_t deadline_s)
+{
+	char err[512], path[PATH_MAX + 16];
+	path_in(o, log, path, sizeof(path));
+	struct proc_spec spec = {.argv = argv, .out_path = path, .pdeath_sig = SIGKILL,
+				 .reset_sched = reset_sched};
+	if (!o->why[0])
+		snprintf(o->why_log, sizeof(o->why_log), "%s", path);
+	pid_t pid = proc_start(&spec, err, sizeof(err));
+	if (pid < 0) {
+		fail(o, "%s: %s", step, err);
+		return -1;
+	}
+	struct proc_exit x;
+	uint64_t deadline = deadline_s ? builtin_now_ns() + deadline_s * 1000000000ULL : UINT64_MAX;
+	int r = proc_wait(pid, o->sigs, deadline, &x);
+	if (r != 0) {
+		proc_stop(pid, SIGTERM, 5, o->sigs, &x);
+		if (r > 0) {
+			o->stop_sig = r;
+			fail(o, "stopped by %s during %s", strsignal(r), step);
+		} else {
+			fail(o, "%s did not finish within %llu s", step, (unsigned long long)deadline_s);
+		}
+		return -1;
+	}
+	if (proc_ok(x.status))
+		return 0;
+	char why[96], tail[400] = "";
+	proc_describe(x.status, why, sizeof(why));
+	proc_file_tail(path, 1, "", tail, sizeof(tail));
+	tail[strcspn(tail, "\n")] = '\0';
+	fail(o, "%s failed: %s: %s", step, why, tail);
+	return -1;
+}
+
+/* The last line of the error log (or server stdout/stderr) that says
+ * [ERROR], else its last line; "" when both are empty. */
+static void server_error_line(const struct oltp *o, char *dst, size_t size)
+{
+	char tail[4096];
+	const char *files[] = {o->error_log, o->server_out};
+	dst[0] = '\0';
+	for (int f = 0; f < 2 && !dst[0]; f++) {
+		tail[0] = '\0';
+		if (!proc_file_tail(files[f], 20, "", tail, sizeof(tail)))
+			continue;
+		char *best = NULL, *last = NULL, *save = NULL;
+		for (char *l = strtok_r(tail, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			last = l;
+			if (strstr(l, "[ERROR]") || strstr(l, "Can't") || strstr(l, "Fatal"))
+				best = l;
+		}
+		snprintf(dst, size, "%s", best ? best : last ? last : "");
+	}
+}
+
+/* Stop the server: mariadb-admin shutdown first when polite (60 s for it,
+ * 30 s for the server to exit), else or then SIGTERM (30 s), then SIGKILL;
+ * always reaped. Returns "clean", "sigterm" or "sigkill". */
+static const char *server_stop(struct oltp *o, bool polite)
+{
+	if (!o->server_pid)
+		return "clean";
+	pid_t server = o->server_pid;
+	o->server_pid = 0;
+	if (polite) {
+		char *argv[] = {o->admin, "--no-defaults", o->sock_arg, "--user=root",
+				"--connect-timeout=10", "shutdown", NULL};
+		char err[256], path[PATH_MAX + 16];
+		path_in(o, "shutdown.log", path, sizeof(path));
+		struct proc_spec spec = {.argv = argv, .out_path = path, .pdeath_sig = SIGKILL};
+		pid_t pid = proc_start(&spec, err, sizeof(err));
+		struct proc_exit x = {0};
+		int r = -1;
+		if (pid > 0) {
+			uint64_t deadline = builtin_now_ns() + 60000000000ULL;
+			while ((r = proc_wait(pid, o->sigs, deadline, &x)) > 0)
+				o->stop_sig = r; /* keep shutting down */
+			if (r < 0)
+				proc_stop(pid, SIGKILL, 1, o->sigs, NULL);
+		}
+		if (r == 0 && proc_ok(x.status))
+			return proc_stop(server, 0, 30, o->sigs, NULL) ? "clean" : "sigkill";
+	}
+	return proc_stop(server, SIGTERM, 30, o->sigs, NULL) ? "sigterm" : "sigkill";
+}
+
+/* Start the server and wait until it answers. 0 or -1 after fail(). */
+static int server_start(struct oltp *o, long long clients, const char *flush, uint64_t timeout_s)
+{
+	char datadir[PATH_MAX + 32], pidf[PATH_MAX + 32], errlog[PATH_MAX + 32], maxconn[48],
+		flusharg[64], err[512];
+	snprintf(datadir, sizeof(datadir), "--datadir=%s", o->data);
+	snprintf(pidf, sizeof(pidf), "--pid-file=%s", o->pid_file);
+	snprintf(errlog, sizeof(errlog), "--log-error=%s", o->error_log);
+	snprintf(maxconn, sizeof(maxconn), "--max-connections=%lld", clients + 16);
+	snprintf(flusharg, sizeof(flusharg), "--innodb-flush-log-at-trx-commit=%s", flush);
+
+	/* 1. the datadir */
+	char *install[] = {o->install_db, "--no-defaults", datadir,
+			   "--auth-root-authentication-method=normal", "--skip-test-db",
+			   "--skip-name-resolve", o->as_root ? o->user_arg : NULL, NULL};
+	if (run_step(o, "mariadb-install-db", install, "install.log", false, timeout_s))
+		return -1;
+
+	/* 2. the server, with this load's scheduling attributes */
+	char *server[] = {o->server, "--no-defaults", datadir, o->sock_arg, pidf,
+			  "--skip-networking", errlog, maxconn, flusharg,
+			  o->as_root ? o->user_arg : NULL, NULL};
+	struct proc_spec spec = {.argv = server, .out_path = o->server_out, .pdeath_sig = SIGKILL};
+	snprintf(o->why_log, sizeof(o->why_log), "%s", o->error_log);
+	o->server_pid = proc_start(&spec, err, sizeof(err));
+	if (o->server_pid < 0) {
+		o->server_pid = 0;
+		fail(o, "server: %s", err);
+		return -1;
+	}
+
+	/* 3. ping until it answers */
+	uint64_t deadline = builtin_now_ns() + timeout_s * 1000000000ULL;
+	char *ping[] = {o->admin, "--no-defaults", o->sock_arg, "--user=root",
+			"--connect-timeout=2", "ping", NULL};
+	for (;;) {
+		char path[PATH_MAX + 16];
+		path_in(o, "ping.log", path, sizeof(path));
+		struct proc_spec ps = {.argv = ping, .out_path = path, .pdeath_sig = SIGKILL};
+		pid_t pid = proc_start(&ps, err, sizeof(err));
+		if (pid < 0) {
+			fail(o, "ping: %s", err);
+			return -1;
+		}
+		struct proc_exit x;
+		int r = proc_wait(pid, o->sigs, builtin_now_ns() + 10000000000ULL, &x);
+		if (r != 0) {
+			proc_stop(pid, SIGKILL, 1, o->sigs, &x);
+			if (r > 0) {
+				o->stop_sig = r;
+				fail(o, "stopped by %s while the server started", strsignal(r));
+				return -1;
+			}
+		} else if (proc_ok(x.status)) {
+			return 0;
+		}
+		/* Not up yet: has the server died? Sleep 200 ms watching it. */
+		r = proc_wait(o->server_pid, o->sigs, builtin_now_ns() + 200000000ULL, &x);
+		if (r == 0) {
+			char why[96], line[600];
+			o->server_pid = 0;
+			proc_describe(x.status, why, sizeof(why));
+			server_error_line(o, line, sizeof(line));
+			fail(o, "%s exited during start-up (%s): %s", o->server, why, line);
+			return -1;
+		}
+		if (r > 0) {
+			o->stop_sig = r;
+			fail(o, "stopped by %s while the server started", strsignal(r));
+			return -1;
+		}
+		if (builtin_now_ns() >= deadline) {
+			char line[600];
+			server_error_line(o, line, sizeof(line));
+			fail(o, "%s did not answer within %llu s: %s", o->server,
+			     (unsigned long long)timeout_s, line);
+			return -1;
+		}
+	}
+}
+
+/* What the built-in reads from sysbench's report. */
+struct sb_report {
+	unsigned long long transactions, queries, errors, reconnects;
+	double tps, qps, p95;
+	bool have_tx, have_q, have_p95;
+};
+
+/* "label: N (X per sec.)" after leading blanks; false when absent or
+ * malformed. */
+static bool per_sec(const char *line, const char *label, unsigned long long *n, double *rate)
+{
+	while (*line == ' ' || *line == '\t')
+		line++;
+	size_t l = strlen(label);
+	if (strncmp(line, label, l))
+		return false;
+	int end = -1;
+	if (sscanf(line + l, " %llu (%lf per sec.)%n", n, rate, &end) != 2 || end < 0)
+		return false;
+	return true;
+}
+
+/* Scan sysbench 1.0.20's run report. 0, or -1 with why. */
+static int scan_sysbench(const char *path, struct sb_report *s, char *why, size_t whysz)
+{
+	FILE *f = fopen(path, "r");
+	memset(s, 0, sizeof(*s));
+	if (!f) {
+		snprintf(why, whysz, "%.400s: %s", path, strerror(errno));
+		return -1;
+	}
+	char line[1024];
+	bool in_latency = false;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strstr(line, "FATAL")) {
+			snprintf(why, whysz, "sysbench: %.300s", line);
+			fclose(f);
+			return -1;
+		}
+		double d;
+		if (per_sec(line, "transactions:", &s->transactions, &s->tps))
+			s->have_tx = true;
+		else if (per_sec(line, "queries:", &s->queries, &s->qps))
+			s->have_q = true;
+		else if (per_sec(line, "ignored errors:", &s->errors, &d))
+			;
+		else if (per_sec(line, "reconnects:", &s->reconnects, &d))
+			;
+		else if (!strncmp(line, "Latency (ms):", 13))
+			in_latency = true;
+		else if (!line[0])
+			in_latency = false;
+		else if (in_latency) {
+			const char *p = line + strspn(line, " \t");
+			int end = -1;
+			if (!strncmp(p, "95th percentile:", 16) &&
+			    sscanf(p + 16, " %lf%n", &d, &end) == 1 && end > 0 &&
+			    p[16 + end] == '\0' && d >= 0) {
+				s->p95 = d;
+				s->have_p95 = true;
+			}
+		}
+	}
+	fclose(f);
+	if (!s->have_tx || !s->have_q || !s->have_p95) {
+		snprintf(why, whysz, "sysbench report without %s line (%.400s)",
+			 !s->have_tx ? "a transactions:" : !s->have_q ? "a queries:" : "a 95th percentile:",
+			 path);
+		return -1;
+	}
+	return 0;
+}
+
+static int oltp_main(int argc, char **argv)
+{
+	sigset_t sigs;
+	builtin_block_signals(&sigs);
+
+	const char *vals[sizeof(oltp_params) / sizeof(oltp_params[0])];
+	int r = builtin_parse_args(&oltp_load, argc, argv, vals);
+	if (r)
+		return r > 0 ? 0 : BUILTIN_EXIT_USAGE;
+	long long clients = builtin_val_ll(&oltp_load, vals, "clients");
+	long long duration_s = builtin_val_ll(&oltp_load, vals, "duration_s");
+	long long tables = builtin_val_ll(&oltp_load, vals, "tables");
+	long long table_size = builtin_val_ll(&oltp_load, vals, "table_size");
+	uint64_t start_timeout_s = (uint64_t)builtin_val_ll(&oltp_load, vals, "start_timeout_s");
+	bool inherit = !strcmp(builtin_val(&oltp_load, vals, "client_inherits_sched"), "true");
+	const char *flush = builtin_val(&oltp_load, vals, "flush_log_at_trx_commit");
+	const char *tmp = builtin_val(&oltp_load, vals, "tmp_dir");
+	if (!tmp || !*tmp)
+		tmp = getenv("TMPDIR");
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+
+	struct oltp *o = xcalloc(1, sizeof(*o));
+	o->sigs = &sigs;
+	static const char *const install_names[] = {"mariadb-install-db", "mysql_install_db", NULL};
+	static const char *const server_names[] = {"mariadbd", "mysqld", NULL};
+	static const char *const admin_names[] = {"mariadb-admin", "mysqladmin", NULL};
+	static const char *const sysbench_names[] = {"sysbench", NULL};
+	if (!proc_find_program(install_names, o->install_db, sizeof(o->install_db)) ||
+	    !proc_find_program(server_names, o->server, sizeof(o->server)) ||
+	    !proc_find_program(admin_names, o->admin, sizeof(o->admin)) ||
+	    !proc_find_program(sysbench_names, o->sysbench, sizeof(o->sysbench))) {
+		fprintf(stderr, "schedrig load oltp: %s not found in PATH or /usr/sbin (apt-get install mariadb-server sysbench)\n",
+			!o->install_db[0] ? "mariadb-install-db" : !o->server[0] ? "mariadbd" :
+			!o->admin[0] ? "mariadb-admin" : "sysbench");
+		free(o);
+		return 1;
+	}
+	int n = snprintf(o->dir, sizeof(o->dir), "%s/schedrig-oltp.XXXXXX", tmp);
+	if (n < 0 || (size_t)n >= sizeof(o->dir) || !mkdtemp(o->dir)) {
+		fprintf(stderr, "schedrig load oltp: cannot make a private directory in %s: %s\n", tmp,
+			strerror(errno));
+		free(o);
+		return 1;
+	}
+	path_in(o, "data", o->data, sizeof(o->data));
+	path_in(o, "mysqld.sock", o->sock, sizeof(o->sock));
+	path_in(o, "mysqld.pid", o->pid_file, sizeof(o->pid_file));
+	path_in(o, "error.log", o->error_log, sizeof(o->error_log));
+	path_in(o, "server.out", o->server_out, sizeof(o->server_out));
+	snprintf(o->sock_arg, sizeof(o->sock_arg), "--socket=%s", o->sock);
+	o->as_root = geteuid() == 0;
+	if (o->as_root) {
+		struct passwd *pw = getpwuid(0);
+		snprintf(o->user_arg, sizeof(o->user_arg), "--user=%s", pw ? pw->pw_name : "root");
+	}
+
+	struct sb_report rep;
+	const char *shutdown_how = "clean";
+	if (strlen(o->sock) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
+		fail(o, "socket path %s is longer than a unix socket address allows; use a shorter tmp_dir",
+		     o->sock);
+		goto cleanup;
+	}
+	if (server_start(o, clients, flush, start_timeout_s))
+		goto cleanup;
+
+	char *create[] = {o->admin, "--no-defaults", o->sock_arg, "--user=root", "create", OLTP_DB, NULL};
+	if (run_step(o, "mariadb-admin create " OLTP_DB, create, "create.log", false, 60))
+		goto cleanup;
+
+	char sockopt[PATH_MAX + 32], tablesopt[48], sizeopt[48], threadsopt[48], timeopt[48];
+	snprintf(sockopt, sizeof(sockopt), "--mysql-socket=%s", o->sock);
+	snprintf(tablesopt, sizeof(tablesopt), "--tables=%lld", tables);
+	snprintf(sizeopt, sizeof(sizeopt), "--table-size=%lld", table_size);
+	snprintf(threadsopt, sizeof(threadsopt), "--threads=%lld", clients);
+	snprintf(timeopt, sizeof(timeopt), "--time=%lld", duration_s);
+	char *prepare[] = {o->sysbench, "oltp_read_write", "--db-driver=mysql", sockopt,
+			   "--mysql-user=root", "--mysql-db=" OLTP_DB, tablesopt, sizeopt,
+			   "prepare", NULL};
+	if (run_step(o, "sysbench prepare", prepare, "prepare.log", !inherit, 0))
+		goto cleanup;
+
+	char *run[] = {o->sysbench, "oltp_read_write", "--db-driver=mysql", sockopt,
+		       "--mysql-user=root", "--mysql-db=" OLTP_DB, tablesopt, sizeopt, threadsopt,
+		       timeopt, "--events=0", "--percentile=95", "run", NULL};
+	if (run_step(o, "sysbench run", run, "run.out", !inherit, (uint64_t)duration_s + 120))
+		goto cleanup;
+	char path[PATH_MAX + 16], why[512];
+	path_in(o, "run.out", path, sizeof(path));
+	if (scan_sysbench(path, &rep, why, sizeof(why)))
+		fail(o, "%s", why);
+
+cleanup:
+	/* The server goes whatever happened: politely after a normal run. */
+	shutdown_how = server_stop(o, !o->stop_sig && !o->why[0]);
+	if (o->why[0]) {
+		fprintf(stderr, "schedrig load oltp: %s\n", o->why);
+		char tail[4096] = "", prefix[64];
+		if (o->why_log[0] && !o->stop_sig) {
+			const char *base = strrchr(o->why_log, '/');
+			snprintf(prefix, sizeof(prefix), "  %.40s: ", base ? base + 1 : o->why_log);
+			proc_file_tail(o->why_log, 10, prefix, tail, sizeof(tail));
+			if (!strcmp(o->why_log, o->error_log))
+				proc_file_tail(o->server_out, 5, "  server.out: ", tail, sizeof(tail));
+		}
+		fputs(tail, stderr);
+	}
+	if (proc_remove_tree(o->dir))
+		fprintf(stderr, "schedrig load oltp: removing %s: %s\n", o->dir, strerror(errno));
+	int rc = 1;
+	if (!o->why[0]) {
+		printf("schedrig-oltp 1 clients=%lld tables=%lld table_size=%lld duration_s=%lld\n",
+		       clients, tables, table_size, duration_s);
+		printf("transactions_per_s %lld %.2f\n", clients, rep.tps);
+		printf("queries_per_s %lld %.2f\n", clients, rep.qps);
+		printf("latency_p95 %lld %.2f\n", clients, rep.p95);
+		printf("end transactions=%llu queries=%llu errors=%llu reconnects=%llu shutdown=%s\n",
+		       rep.transactions, rep.queries, rep.errors, rep.reconnects, shutdown_how);
+		fflush(stdout);
+		rc = 0;
+	}
+	free(o);
+	return rc;
+}
+
+/* ---- the driver side: argv and parser ---- */
+
+static int oltp_build_argv(const struct params *p, struct argv *argv, char *err, size_t errsz)
+{
+	return builtin_build_argv(&oltp_load, p, argv, err, errsz);
+}
+
+static int oltp_parse(const struct load_output *o, const struct params *p,
+		      struct sample_vec *samples, char *why, size_t whysz)
+{
+	if (builtin_check_exit(o, why, whysz))
+		return -1;
+	if (o->stopped) {
+		snprintf(why, whysz, "stopped before sysbench finished");
+		return -1;
+	}
+
+	struct builtin_reader r;
+	builtin_reader_init(&r, o->out, o->out_len);
+	int got = builtin_reader_next(&r);
+	if (got <= 0) {
+		snprintf(why, whysz, got ? "line 1: garbage" : "no output");
+		return -1;
+	}
+	if (builtin_check_header(&r, "oltp", why, whysz))
+		return -1;
+	long long clients;
+	/* A copy: the reader reuses its line buffer. */
+	char clients_text[24];
+	const char *clients_kv = builtin_field_kv(&r, "clients");
+	snprintf(clients_text, sizeof(clients_text), "%s", clients_kv ? clients_kv : "");
+	if (!clients_kv || strlen(clients_kv) >= sizeof(clients_text) || !parse_ll(clients_text, &clients) ||
+	    clients < 1 || clients > 1024 || clients_text[0] == '+' || clients_text[0] == '0') {
+		snprintf(why, whysz, "line %u: header has no valid clients=", r.lineno);
+		return -1;
+	}
+	long long want = p ? params_int(p, "clients", clients) : clients;
+	if (want != clients) {
+		snprintf(why, whysz, "output is for clients=%lld, the load has clients=%lld", clients, want);
+		return -1;
+	}
+
+	const size_t nm = sizeof(oltp_metrics) / sizeof(oltp_metrics[0]);
+	struct sample_vec tmp = {0};
+	bool seen[3] = {false, false, false}, ended = false;
+	int rc = -1;
+	while ((got = builtin_reader_next(&r)) > 0) {
+		if (ended) {
+			snprintf(why, whysz, "line %u: text after the end line", r.lineno);
+			goto out;
+		}
+		if (!strcmp(r.field[0], "end")) {
+			ended = true;
+			continue;
+		}
+		double v;
+		if (r.n_fields != 3 || !builtin_parse_value(r.field[2], &v)) {
+			snprintf(why, whysz, "line %u: not 'METRIC OP VALUE' with a number >= 0", r.lineno);
+			goto out;
+		}
+		size_t i;
+		for (i = 0; i < nm; i++)
+			if (!strcmp(r.field[0], oltp_metrics[i].name))
+				break;
+		if (i == nm) {
+			snprintf(why, whysz, "line %u: unknown metric '%s'", r.lineno, r.field[0]);
+			goto out;
+		}
+		if (seen[i] || strcmp(r.field[1], clients_text)) {
+			snprintf(why, whysz, "line %u: repeated %s or op '%s' is not clients=%s", r.lineno,
+				 r.field[0], r.field[1], clients_text);
+			goto out;
+		}
+		seen[i] = true;
+		sample_vec_add(&tmp, oltp_metrics[i].name, oltp_metrics[i].unit, oltp_metrics[i].better,
+			       r.field[1], v);
+	}
+	if (got < 0) {
+		snprintf(why, whysz, "line %u: garbage (overlong line or too many fields)", r.lineno);
+		goto out;
+	}
+	if (!ended || o->out[o->out_len - 1] != '\n') {
+		/* The end line is written last, with its newline. */
+		snprintf(why, whysz, "no complete end line: output truncated");
+		goto out;
+	}
+	for (size_t i = 0; i < nm; i++)
+		if (!seen[i]) {
+			snprintf(why, whysz, "no %s line", oltp_metrics[i].name);
+			goto out;
+		}
+	for (size_t i = 0; i < tmp.n; i++)
+		sample_vec_add(samples, tmp.v[i].metric, tmp.v[i].unit, tmp.v[i].better, tmp.v[i].op,
+			       tmp.v[i].value);
+	rc = 0;
+out:
+	sample_vec_free(&tmp);
+	return rc;
+}
+
+const struct load_ops oltp_load = {
+	.name = "oltp",
+	.description = "sysbench oltp_read_write against a private MariaDB server (unix socket only)",
+	.params = oltp_params,
+	.n_params = sizeof(oltp_params) / sizeof(oltp_params[0]),
+	.metrics = oltp_metrics,
+	.n_metrics = sizeof(oltp_metrics) / sizeof(oltp_metrics[0]),
+	.stop_signal = SIGTERM,
+	.summarizes_on_stop = false,
+	.build_argv = oltp_build_argv,
+	.parse = oltp_parse,
+	.prepare = NULL,
+	.builtin_main = oltp_main,
+};

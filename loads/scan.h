@@ -1,0 +1,73 @@
+/* Text scanning shared by the load drivers' parsers: complete lines of a
+ * tool's output, whitespace fields of one line, the common exit-status rule,
+ * and the percentile op label ("p99", "p99.9"). Numbers go through parse_ll
+ * and parse_double (util.h): base 10, C locale. */
+#ifndef SCHEDRIG_SCAN_H
+#define SCHEDRIG_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "load.h"
+
+/* The complete lines of a text, in order. A last line without its newline
+ * is the tail of truncated output and is left out (every tool this rig
+ * drives ends its output with a newline). Lines keep no '\n' and no trailing
+ * '\r'; NUL bytes inside the text end a line's visible content. */
+struct text_lines {
+	char *buf;
+	char **line;
+	size_t n;
+};
+void text_lines_split(struct text_lines *t, const char *text, size_t len);
+void text_lines_free(struct text_lines *t);
+
+/* The whitespace-separated fields of one line (a private copy), at most
+ * FIELDS_MAX (enough for cyclictest -h rows of 1024 threads); fields past
+ * that are dropped and n stays FIELDS_MAX. */
+#define FIELDS_MAX 1040
+struct fields {
+	char *copy;
+	char *f[FIELDS_MAX];
+	size_t n;
+};
+void fields_split(struct fields *fs, const char *line);
+void fields_free(struct fields *fs);
+
+/* The text after prefix when line, with leading blanks skipped, starts with
+ * prefix; NULL otherwise. */
+const char *after_prefix(const char *line, const char *prefix);
+/* true when s is empty or only blanks. */
+bool blank(const char *s);
+
+/* Parse the number that follows key in line ("Max:" in cyclictest's
+ * "... Max:     257"): blanks after key are skipped and the number must
+ * end at a blank or the end of the line. false when key is absent or no
+ * number follows. */
+bool key_ll(const char *line, const char *key, long long *out);
+bool key_double(const char *line, const char *key, double *out);
+
+/* The exit-status rule every driver applies before parsing (HACKING.md: a
+ * tool that crashes yields a failure). Returns 0 when the output may be
+ * parsed: exit code 0 of a run that was not stopped; or a run the rig
+ * stopped (o->stopped) of a driver that summarizes_on_stop, whatever its
+ * exit code, or killed by ops->stop_signal itself (the parser then still
+ * needs its summary). A stopped run of a driver that does not summarize is
+ * a failure even with exit code 0 and a result line (hackbench prints a
+ * partial "Time:" on SIGTERM). Otherwise -1 with "killed by signal N
+ * (SIGNAME)", "exit code N" or "stopped ..." in why. */
+int output_status(const struct load_output *o, const struct load_ops *ops,
+		  char *why, size_t whysz);
+
+/* Format a percentile in percent as an op label: "p" followed by the number
+ * with trailing zeros and a trailing '.' removed: 99.000 -> "p99",
+ * 99.900 -> "p99.9", 99.990 -> "p99.99", 50.0 -> "p50". text is the number
+ * as the tool printed it (a '*' marker or a "th"/"%" suffix must already be
+ * stripped). Returns false when text is not a number in [0, 100]. */
+bool percentile_op(const char *text, char *op, size_t opsz);
+
+/* snprintf into why and return -1: the one-line failure helper of parsers. */
+int parse_fail(char *why, size_t whysz, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,147 @@
+/* sysbench (1.0.20): the cpu, threads and mutex tests.
+ *
+ * Lines parsed (stdout):
+ *   "    events per second:  5570.51"           -> events_per_s (events/s,
+ *                                                   higher); cpu test only,
+ *                                                   required there
+ *   "    total number of events:              27863" -> events (higher)
+ *   under "Latency (ms):", up to the next blank line:
+ *   "         avg:                                    0.36" -> latency_avg (ms, lower)
+ *   "         95th percentile:                        0.40" -> latency_p95 (ms, lower)
+ * ("avg" also appears in "events (avg/stddev):", outside that section.)
+ * op is "" (one row per run). The mutex test runs a fixed amount of work and
+ * ignores --time. */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "load.h"
+#include "scan.h"
+
+extern const struct load_ops sysbench_load;
+
+static const struct param_def sysbench_params[] = {
+	{"test", PARAM_ENUM, "cpu", "cpu|threads|mutex", 1, 0, "sysbench test to run"},
+	{"threads", PARAM_UINT, "1", NULL, 1, 100000, "worker threads (--threads=N)"},
+	{"duration_s", PARAM_UINT, "5", NULL, 1, 100000000,
+	 "run time in seconds (--time=S; mutex ignores it)"},
+};
+
+static const struct metric_def sysbench_metrics[] = {
+	{"events_per_s", "events/s", BETTER_HIGHER, "cpu test: events per second"},
+	{"latency_avg", "ms", BETTER_LOWER, "mean event latency"},
+	{"latency_p95", "ms", BETTER_LOWER, "95th percentile of event latency"},
+	{"events", "events", BETTER_HIGHER, "total number of events"},
+};
+
+/* Build "sysbench TEST --threads=N --time=S run". Never fails. */
+static int sysbench_build_argv(const struct params *p, struct argv *argv,
+			       char *err, size_t errsz)
+{
+	const char *test = params_get(p, "test");
+
+	(void)err;
+	(void)errsz;
+	argv_add(argv, "sysbench");
+	argv_add(argv, test ? test : "cpu");
+	argv_addf(argv, "--threads=%lld", params_int(p, "threads", 1));
+	argv_addf(argv, "--time=%lld", params_int(p, "duration_s", 5));
+	argv_add(argv, "run");
+	return 0;
+}
+
+/* The number after "label:" on a line that starts with it; 0 absent, 1
+ * found, -1 found without a valid number. */
+static int labelled(const char *line, const char *label, double *v)
+{
+	const char *rest = after_prefix(line, label);
+	if (!rest)
+		return 0;
+	struct fields fs;
+	fields_split(&fs, rest);
+	int rc = fs.n == 1 && parse_double(fs.f[0], v) && *v >= 0 ? 1 : -1;
+	fields_free(&fs);
+	return rc;
+}
+
+/* Parse events per second, total number of events and the Latency (ms)
+ * avg and 95th percentile into samples with op "". */
+static int sysbench_parse(const struct load_output *o, const struct params *p,
+			  struct sample_vec *samples, char *why, size_t whysz)
+{
+	const char *test = params_get(p, "test");
+	bool cpu = !test || !strcmp(test, "cpu");
+	struct text_lines t;
+	double eps = 0, events = 0, avg = 0, p95 = 0;
+	int n_eps = 0, n_events = 0, n_avg = 0, n_p95 = 0, rc = -1;
+	bool in_latency = false;
+
+	if (output_status(o, &sysbench_load, why, whysz) < 0)
+		return -1;
+	text_lines_split(&t, o->out, o->out_len);
+	for (size_t i = 0; i < t.n; i++) {
+		const char *l = t.line[i];
+		int r;
+
+		if (blank(l)) {
+			in_latency = false;
+			continue;
+		}
+		if (after_prefix(l, "Latency (ms):")) {
+			in_latency = true;
+			continue;
+		}
+		if ((r = labelled(l, "events per second:", &eps)) != 0) {
+			if (r < 0)
+				goto bad;
+			n_eps++;
+		} else if ((r = labelled(l, "total number of events:", &events)) != 0) {
+			if (r < 0)
+				goto bad;
+			n_events++;
+		} else if (in_latency && (r = labelled(l, "avg:", &avg)) != 0) {
+			if (r < 0)
+				goto bad;
+			n_avg++;
+		} else if (in_latency && (r = labelled(l, "95th percentile:", &p95)) != 0) {
+			if (r < 0)
+				goto bad;
+			n_p95++;
+		}
+		continue;
+bad:
+		rc = parse_fail(why, whysz, "unparsable line: \"%.60s\"", l);
+		goto out;
+	}
+	if (n_events != 1 || n_avg != 1 || n_p95 != 1 || (cpu && n_eps != 1) || n_eps > 1) {
+		const char *what = n_events != 1 ? "total number of events" :
+				   n_avg != 1 ? "Latency (ms) avg" :
+				   n_p95 != 1 ? "Latency (ms) 95th percentile" : "events per second";
+		int n = n_events != 1 ? n_events : n_avg != 1 ? n_avg : n_p95 != 1 ? n_p95 : n_eps;
+		rc = parse_fail(why, whysz, "%s \"%s\" line in stdout", n ? "repeated" : "no", what);
+		goto out;
+	}
+	if (n_eps)
+		sample_vec_add(samples, "events_per_s", "events/s", BETTER_HIGHER, "", eps);
+	sample_vec_add(samples, "latency_avg", "ms", BETTER_LOWER, "", avg);
+	sample_vec_add(samples, "latency_p95", "ms", BETTER_LOWER, "", p95);
+	sample_vec_add(samples, "events", "events", BETTER_HIGHER, "", events);
+	rc = 0;
+out:
+	text_lines_free(&t);
+	return rc;
+}
+
+/* The sysbench driver (see the top of this file). */
+const struct load_ops sysbench_load = {
+	.name = "sysbench",
+	.description = "sysbench cpu|threads|mutex: events per second and event latency",
+	.params = sysbench_params,
+	.n_params = sizeof(sysbench_params) / sizeof(sysbench_params[0]),
+	.metrics = sysbench_metrics,
+	.n_metrics = sizeof(sysbench_metrics) / sizeof(sysbench_metrics[0]),
+	.stop_signal = SIGTERM,
+	.summarizes_on_stop = false,
+	.build_argv = sysbench_build_argv,
+	.parse = sysbench_parse,
+};

@@ -1,0 +1,288 @@
+/* HTML report: one self-contained page (no external resource, no script):
+ * title, provenance per run and variant, the configs, the mmtests
+ * comparison as real tables, the percentile and latency tables as <pre>
+ * blocks, the figures as inline SVG. Every name is HTML-escaped. */
+#include "html.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void html_escape(struct buf *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '&': buf_puts(out, "&amp;"); break;
+		case '<': buf_puts(out, "&lt;"); break;
+		case '>': buf_puts(out, "&gt;"); break;
+		case '"': buf_puts(out, "&quot;"); break;
+		case '\'': buf_puts(out, "&#39;"); break;
+		default:
+			if ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
+				buf_puts(out, "\xef\xbf\xbd"); /* U+FFFD */
+			else
+				buf_append(out, p, 1);
+		}
+	}
+}
+
+static void esc_or_dash(struct buf *out, const char *s)
+{
+	html_escape(out, s && *s ? s : "-");
+}
+
+static bool starts_attr(const char *p, const char *start, const char *pat)
+{
+	return !strncmp(p, pat, strlen(pat)) && p > start &&
+	       (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n' || p[-1] == ':');
+}
+
+void html_inline_svg(struct buf *out, const char *svg, size_t len, const char *prefix)
+{
+	const char *end = svg + len, *p = NULL;
+	for (const char *q = svg; q + 4 <= end; q++)
+		if (!strncmp(q, "<svg", 4)) {
+			p = q;
+			break;
+		}
+	if (!p)
+		return;
+	const char *start = p;
+	while (p < end) {
+		static const char *const pats[] = {"id='", "id=\"", "href='#", "href=\"#"};
+		bool done = false;
+		for (size_t i = 0; i < 4 && !done; i++) {
+			if (starts_attr(p, start, pats[i])) {
+				size_t n = strlen(pats[i]);
+				buf_append(out, p, n);
+				buf_puts(out, prefix);
+				p += n;
+				done = true;
+			}
+		}
+		if (!done && end - p >= 5 && !strncmp(p, "url(#", 5)) {
+			buf_puts(out, "url(#");
+			buf_puts(out, prefix);
+			p += 5;
+			done = true;
+		}
+		if (!done)
+			buf_append(out, p++, 1);
+	}
+}
+
+static void put_value(struct buf *out, double v, int decimals)
+{
+	char num[64];
+	fmt_double(num, sizeof(num), v, decimals);
+	buf_puts(out, num);
+}
+
+static void comparison_table(struct buf *out, const struct summary *s,
+			     const struct summary_table *t, const struct report_opts *o, size_t k)
+{
+	struct buf text = {0};
+	summary_table_title(&text, s, t);
+	buf_printf(out, "<h3 id=\"table-%zu\">", k + 1);
+	html_escape(out, buf_str(&text));
+	buf_puts(out, "</h3>\n<table class=\"cmp\">\n<thead><tr><th>Stat</th><th>Op</th>");
+	for (size_t c = 0; c < t->n_cols; c++) {
+		buf_puts(out, "<th class=\"col\">");
+		html_escape(out, t->cols[c]);
+		buf_puts(out, "</th>");
+	}
+	buf_puts(out, "</tr></thead>\n<tbody>\n");
+	for (size_t k2 = 0; k2 < sizeof(report_mmtests_stats) / sizeof(report_mmtests_stats[0]); k2++) {
+		const struct summary_stat *st = &report_mmtests_stats[k2];
+		char label[32];
+		summary_stat_label(st, t->better, label, sizeof(label));
+		bool mean = summary_stat_is_mean(st, t->better);
+		for (size_t op = 0; op < t->n_ops; op++) {
+			buf_printf(out, "<tr%s><td>%s</td><td>", mean ? " class=\"mean\"" : "", label);
+			html_escape(out, t->ops[op]);
+			buf_puts(out, "</td>");
+			for (size_t c = 0; c < t->n_cols; c++) {
+				const struct summary_group *g = summary_group_at(t, op, c);
+				double v = summary_stat_value(st, t->better, g);
+				double pct = c ? report_pct(t, st, op, c) : isnan(v) ? NAN : 0.0;
+				bool sig = c && mean && g->test.significant;
+				buf_printf(out, "<td class=\"num%s\">", sig ? " sig" : "");
+				put_value(out, v, o->decimals);
+				buf_puts(out, " <span class=\"pct\">(");
+				put_value(out, pct, 2);
+				buf_printf(out, "%%)%s</span></td>", sig ? "*" : "");
+			}
+			buf_puts(out, "</tr>\n");
+		}
+	}
+	buf_puts(out, "</tbody>\n</table>\n<p class=\"foot\">");
+	buf_free(&text);
+	report_significance_footer(&text, s, t, "*");
+	report_n_per_column(&text, t);
+	html_escape(out, buf_str(&text));
+	buf_puts(out, "</p>\n");
+	buf_free(&text);
+}
+
+static void kv_row(struct buf *out, const char *k, const char *v)
+{
+	buf_printf(out, "<tr><th>%s</th><td>", k);
+	esc_or_dash(out, v);
+	buf_puts(out, "</td></tr>\n");
+}
+
+static void provenance(struct buf *out, const struct html_doc *d)
+{
+	buf_puts(out, "<h2 id=\"provenance\">Provenance</h2>\n");
+	for (size_t i = 0; i < d->n_runs; i++) {
+		const struct runinfo *r = &d->runs[i];
+		char num[64];
+		buf_printf(out, "<h3>Run %lld: ", (long long)r->id);
+		esc_or_dash(out, r->name);
+		buf_puts(out, "</h3>\n<table class=\"kv\">\n");
+		kv_row(out, "status", r->status);
+		kv_row(out, "started", r->started_at);
+		kv_row(out, "ended", r->ended_at);
+		kv_row(out, "host", r->host);
+		kv_row(out, "kernel release", r->kernel_release);
+		kv_row(out, "kernel command line", r->kernel_cmdline);
+		kv_row(out, "CPU model", r->cpu_model);
+		snprintf(num, sizeof(num), "%d", r->cpu_count);
+		kv_row(out, "CPUs", r->cpu_count ? num : NULL);
+		snprintf(num, sizeof(num), "%d", r->iterations);
+		kv_row(out, "iterations", r->iterations ? num : NULL);
+		kv_row(out, "schedrig", r->schedrig_version);
+		kv_row(out, "config", r->config_path);
+		buf_puts(out, "</table>\n<table class=\"grid variants\">\n<thead><tr><th>variant</th>"
+			 "<th>boot</th><th>kernel release</th><th>kernel command line</th>"
+			 "<th>status</th></tr></thead>\n<tbody>\n");
+		for (size_t v = 0; v < r->n_variants; v++) {
+			const struct runinfo_variant *va = &r->variants[v];
+			const char *f[] = {va->name, va->boot, va->kernel_release, va->kernel_cmdline,
+					   va->status};
+			buf_puts(out, "<tr>");
+			for (int k = 0; k < 5; k++) {
+				buf_puts(out, "<td>");
+				esc_or_dash(out, f[k]);
+				buf_puts(out, "</td>");
+			}
+			buf_puts(out, "</tr>\n");
+		}
+		buf_puts(out, "</tbody>\n</table>\n");
+		if (!r->has_knob_table)
+			continue;
+		if (!r->n_knobs) {
+			buf_puts(out, "<p>Knobs applied: none.</p>\n");
+			continue;
+		}
+		buf_puts(out, "<table class=\"grid knobs\">\n<thead><tr><th>variant</th><th>kind</th>"
+			 "<th>knob</th><th>requested</th><th>applied</th></tr></thead>\n<tbody>\n");
+		for (size_t k = 0; k < r->n_knobs; k++) {
+			const struct runinfo_knob *kn = &r->knobs[k];
+			const char *f[] = {kn->variant, kn->kind, kn->name, kn->requested_value,
+					   kn->applied_value};
+			buf_puts(out, "<tr>");
+			for (int j = 0; j < 5; j++) {
+				buf_puts(out, "<td>");
+				esc_or_dash(out, f[j]);
+				buf_puts(out, "</td>");
+			}
+			buf_puts(out, "</tr>\n");
+		}
+		buf_puts(out, "</tbody>\n</table>\n");
+	}
+	buf_puts(out, "<h2 id=\"config\">Config</h2>\n");
+	for (size_t i = 0; i < d->n_runs; i++) {
+		const struct runinfo *r = &d->runs[i];
+		buf_printf(out, "<h3>Run %lld: ", (long long)r->id);
+		esc_or_dash(out, r->config_path ? r->config_path : r->name);
+		buf_puts(out, "</h3>\n");
+		if (r->config_text && *r->config_text) {
+			buf_puts(out, "<pre class=\"config\">");
+			html_escape(out, r->config_text);
+			buf_puts(out, "</pre>\n");
+		} else {
+			buf_puts(out, "<p>No config stored (imported samples).</p>\n");
+		}
+	}
+}
+
+void report_html(struct buf *out, const struct summary *s, const struct report_opts *o,
+		 const struct html_doc *d)
+{
+	struct buf text = {0};
+
+	buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		 "<meta name=\"generator\" content=\"schedrig\">\n<title>");
+	html_escape(out, d->title);
+	buf_puts(out, "</title>\n<style>\n"
+		 "body{font-family:'DejaVu Sans',sans-serif;margin:1.5em auto;max-width:1150px;"
+		 "color:#222;line-height:1.35}\n"
+		 "h1{font-size:1.6em;border-bottom:2px solid #1f77b4}h2{margin-top:1.6em;"
+		 "border-bottom:1px solid #ccc}h3{font-size:1.05em;margin-bottom:.3em}\n"
+		 "table{border-collapse:collapse;margin:.4em 0;font-size:.9em}\n"
+		 "th,td{border:1px solid #ccc;padding:2px 6px;vertical-align:top}\n"
+		 "thead th{background:#eef3f8}table.kv th{text-align:left;background:#f6f6f6}\n"
+		 "td.num{text-align:right;font-family:'DejaVu Sans Mono',monospace;white-space:nowrap}\n"
+		 "td.sig{font-weight:bold;background:#fff4d6}.pct{color:#666}\n"
+		 "tr.mean td{background:#fafcff}td.sig{background:#fff4d6}\n"
+		 "pre{background:#f7f7f7;border:1px solid #ddd;padding:.5em;overflow-x:auto;"
+		 "font-size:.85em}\n"
+		 "figure{margin:1em 0;border:1px solid #ddd;padding:.5em}figure svg{max-width:100%;"
+		 "height:auto;display:block}\nfigcaption{font-size:.9em;color:#444}\n"
+		 ".foot{font-size:.85em;color:#555;white-space:pre-line}\n"
+		 "</style>\n</head>\n<body>\n<h1>");
+	html_escape(out, d->title);
+	buf_puts(out, "</h1>\n");
+	if (d->generated_at) {
+		buf_puts(out, "<p class=\"foot\">Generated by schedrig at ");
+		html_escape(out, d->generated_at);
+		buf_puts(out, ".</p>\n");
+	}
+	buf_puts(out, "<nav><a href=\"#provenance\">Provenance</a> · <a href=\"#config\">Config</a>"
+		 " · <a href=\"#comparison\">Comparison</a> · <a href=\"#percentiles\">Percentiles</a>"
+		 " · <a href=\"#latency\">Latency summary</a> · <a href=\"#figures\">Figures</a></nav>\n");
+	provenance(out, d);
+
+	buf_puts(out, "<h2 id=\"comparison\">Comparison</h2>\n");
+	for (size_t k = 0; k < s->n_tables; k++)
+		comparison_table(out, s, &s->tables[k], o, k);
+
+	buf_puts(out, "<h2 id=\"percentiles\">Percentiles</h2>\n<pre class=\"table\">");
+	report_percentiles(&text, s, o);
+	html_escape(out, buf_str(&text));
+	buf_puts(out, "</pre>\n<h2 id=\"latency\">Latency summary</h2>\n<pre class=\"table\">");
+	text.len = 0;
+	report_latency(&text, s, o);
+	html_escape(out, buf_str(&text));
+	buf_puts(out, "</pre>\n");
+	buf_free(&text);
+
+	buf_puts(out, "<h2 id=\"figures\">Figures</h2>\n");
+	if (d->figures_error) {
+		buf_puts(out, "<p class=\"error\">Figures unavailable: ");
+		html_escape(out, d->figures_error);
+		buf_puts(out, "</p>\n");
+	}
+	for (size_t i = 0; i < d->n_figs; i++) {
+		char prefix[32];
+		snprintf(prefix, sizeof(prefix), "f%zu-", i + 1);
+		buf_printf(out, "<figure id=\"figure-%zu\" class=\"figure\" data-kind=\"", i + 1);
+		html_escape(out, d->figs[i].kind);
+		buf_puts(out, "\">\n");
+		html_inline_svg(out, d->figs[i].svg, d->figs[i].svg_len, prefix);
+		buf_printf(out, "\n<figcaption>Figure %zu (%s): ", i + 1, d->figs[i].kind);
+		html_escape(out, d->figs[i].title);
+		buf_puts(out, "</figcaption>\n</figure>\n");
+	}
+	if (d->n_notes) {
+		buf_puts(out, "<ul class=\"notes\">\n");
+		for (size_t i = 0; i < d->n_notes; i++) {
+			buf_puts(out, "<li>");
+			html_escape(out, d->notes[i]);
+			buf_puts(out, "</li>\n");
+		}
+		buf_puts(out, "</ul>\n");
+	}
+	buf_puts(out, "</body>\n</html>\n");
+}

@@ -1,0 +1,103 @@
+/* Figure "interval": a metric sampled per interval, op "P-sK" (tcp-rr
+ * interval_transactions "pair0-s3": pair 0, interval 3). Per column and
+ * iteration the values of all P at the same K are summed (total over the
+ * pairs; an iteration whose sum holds a NaN is left out at that K); the
+ * line is the Amean of those totals over iterations against K, with error
+ * bars of ± Stddev over iterations. */
+#include "plot.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct point {
+	long long k;
+	int iteration;
+	double value;
+};
+
+static int cmp_point(const void *a, const void *b)
+{
+	const struct point *x = a, *y = b;
+	if (x->k != y->k)
+		return x->k < y->k ? -1 : 1;
+	return (x->iteration > y->iteration) - (x->iteration < y->iteration);
+}
+
+int plot_interval(struct plot_ctx *c, const struct summary_table *t, char *err, size_t errsz)
+{
+	struct plot_fig f;
+	const char **prefixes = NULL;
+	size_t n_prefixes = 0;
+
+	plot_fig_begin(c, &f, t, NULL, "interval");
+	for (size_t col = 0; col < t->n_cols; col++) {
+		struct point *pt = NULL;
+		size_t n = 0, cap = 0, points = 0;
+		for (size_t i = 0; i < c->t->n; i++) {
+			const struct sample_row *row = &c->t->rows[i];
+			size_t rc_col, plen;
+			long long k;
+			if (!plot_row_in(c->s, t, row, &rc_col) || rc_col != col ||
+			    !plot_interval_op(row->op, &k, &plen))
+				continue;
+			bool seen = false;
+			for (size_t p = 0; p < n_prefixes && !seen; p++)
+				seen = strlen(prefixes[p]) == plen && !strncmp(prefixes[p], row->op, plen);
+			if (!seen) {
+				prefixes = xrealloc(prefixes, (n_prefixes + 1) * sizeof(*prefixes));
+				prefixes[n_prefixes++] = row->op;
+			}
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				pt = xrealloc(pt, cap * sizeof(*pt));
+			}
+			pt[n++] = (struct point){k, row->iteration, row->value};
+		}
+		qsort(pt, n, sizeof(*pt), cmp_point);
+		/* Sum per (K, iteration), then Amean and Stddev over iterations. */
+		double *totals = xmalloc((n ? n : 1) * sizeof(*totals));
+		for (size_t i = 0; i < n;) {
+			size_t nt = 0;
+			long long k = pt[i].k;
+			while (i < n && pt[i].k == k) {
+				int it = pt[i].iteration;
+				double sum = 0;
+				while (i < n && pt[i].k == k && pt[i].iteration == it)
+					sum += pt[i++].value;
+				if (isfinite(sum))
+					totals[nt++] = sum;
+			}
+			if (!nt)
+				continue;
+			double mean = stats_amean(totals, nt), sd = stats_stddev(totals, nt);
+			buf_printf(&f.data, "%lld ", k);
+			plot_num(&f.data, mean);
+			buf_puts(&f.data, " ");
+			plot_num(&f.data, isfinite(sd) ? sd : 0);
+			buf_puts(&f.data, "\n");
+			points++;
+		}
+		free(totals);
+		free(pt);
+		if (!points) {
+			plot_note(c, &f, "series '%s' left out: no finite value", t->cols[col]);
+			continue;
+		}
+		buf_printf(&f.plot, "%sDATA index %zu using 1:2:3 with yerrorlines lw 2 pt 7 ps 0.6 "
+			   "lc rgb '%s' title ", f.n_series ? ", \\\n     " : "", f.n_series,
+			   plot_color(col));
+		plot_quote(&f.plot, t->cols[col]);
+		buf_puts(&f.plot, " noenhanced");
+		plot_series_end(&f);
+	}
+	buf_puts(&f.setup, "set xlabel 'interval (s since start)' noenhanced\nset ylabel ");
+	char *yl = xasprintf("%s %s, total over %zu %s, Amean ± Stddev over iterations", t->metric,
+			     t->unit, n_prefixes, n_prefixes == 1 ? "series" : "series");
+	plot_quote(&f.setup, yl);
+	free(yl);
+	buf_puts(&f.setup, " noenhanced\n");
+	free(prefixes);
+	return plot_fig_finish(c, &f, "no series has a finite value", err, errsz);
+}

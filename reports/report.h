@@ -1,0 +1,98 @@
+/* Report layouts: each renders a struct summary (harness/summary.h) into a
+ * growable buffer, one file per layout in reports/. Texts end with "\n";
+ * numbers are printed in the C locale, NaN as "NaN" (null in JSON). */
+#ifndef SCHEDRIG_REPORT_H
+#define SCHEDRIG_REPORT_H
+
+#include <stddef.h>
+
+#include "summary.h"
+#include "util.h"
+
+#define REPORT_MAX_PERCENTILES 16
+
+struct report_opts {
+	int decimals;               /* digits after the point for values (2) */
+	size_t n_percentiles;       /* percentile table columns (90, 95, 99) */
+	double percentiles[REPORT_MAX_PERCENTILES];
+	const char *grid_row;       /* grid: axis whose values are the rows */
+	const char *grid_col;       /* grid: axis whose values are the columns */
+	struct summary_stat grid_stat; /* grid: the statistic in each cell (mean) */
+};
+
+/* Defaults: 2 decimals, percentiles 90,95,99, grid stat "mean". */
+void report_opts_init(struct report_opts *o);
+
+/* Parse "50,90,99" (each 0 < p <= 100, at most REPORT_MAX_PERCENTILES) into
+ * o->percentiles. Returns 0 or -1. */
+int report_parse_percentiles(struct report_opts *o, const char *list);
+
+/* Split a column name for the two mmtests header rows. A cell name
+ * ("hb.nice=0,ct.slice_us=100") splits before its last axis, a one-axis
+ * cell after its '=' ("ct.slice_us=" / "100"). Other names split at their first '-',
+ * keeping a following "-rcN" with the first part ("5.15.0-rc1-vanilla" →
+ * "5.15.0-rc1" / "vanilla"); a name without '-' gives "" / name. first and
+ * second receive NUL-terminated copies (truncated to size). Source: mmtests
+ * Compare.pm _generateHeaderTable ("Bodge identification of -rc"). */
+void report_split_header(const char *name, char *first, size_t first_size,
+			 char *second, size_t second_size);
+
+/* mmtests classic layout (seed 000): per table a title line, two header
+ * rows right-aligned to each column (width 12 + 11), then for each
+ * statistic (Min, Amean|Hmean, Stddev, CoeffVar, Max, BAmean-50, BAmean-95,
+ * BAmean-99) and each op a row "%-9s %-*s" + per column "%12.*f" and
+ * " (%7.2f%%)", or " *%7.2f%%*" on the mean row when the test against the
+ * baseline (first) column is significant; then a footer naming the rule,
+ * alpha and n per column. Tables are separated by a blank line.
+ * Source: mmtests Compare.pm / compare-kernels.sh output. */
+void report_mmtests(struct buf *out, const struct summary *s, const struct report_opts *o);
+
+/* Grid layout (seed 002): needs a summary with columns = cell. For each
+ * table, op and combination of the remaining axes, rows are the values of
+ * o->grid_row, columns those of o->grid_col (parsed from cell names
+ * "load.param=value,load.param=value"), each cell "VALUE (x.xx pct)" with
+ * the change against the baseline cell (first row, first column). Returns
+ * 0, or -1 with a message when a cell lacks one of the axes or the summary
+ * is not by cell. */
+int report_grid(struct buf *out, const struct summary *s, const struct report_opts *o,
+		char *err, size_t errsz);
+
+/* Percentile table (seed 002, schbench style): per table a box with one
+ * group of columns per summary column and one sub-column per percentile
+ * (nearest rank of the samples, stats_percentile_sorted), one row per op. */
+void report_percentiles(struct buf *out, const struct summary *s, const struct report_opts *o);
+
+/* Latency summary (seed 003 "BFS vs. mainline"): per table and column (and
+ * op when the table has more than one) the lines Max, Avg (Amean), Stdev
+ * and "Stdev mean" (standard error, Stddev/sqrt(n)), "        %-10s%14.*f %s"
+ * with the unit. */
+void report_latency(struct buf *out, const struct summary *s, const struct report_opts *o);
+
+/* Markdown: per table a "### title" and a pipe table with the mmtests rows;
+ * significant mean cells in bold; a footer naming the rule. */
+void report_markdown(struct buf *out, const struct summary *s, const struct report_opts *o);
+
+/* CSV of the summaries, one row per table, statistic, op and column:
+ * load,metric,unit,better,run,variant,cell,op,stat,value,pct,n,p_value,significant
+ * (the column axis fills its own field; pct against the baseline column;
+ * p_value and significant only on the mean row). */
+void report_csv(struct buf *out, const struct summary *s, const struct report_opts *o);
+
+/* JSON of the summaries (jansson): {"columns", "significance", "alpha",
+ * "tables": [{load, metric, unit, better, run|variant|cell, columns, ops,
+ * "groups": [{op, column, n, n_nan, min, ..., pct_mean, p_value,
+ * significant}]}]}; NaN as null. Returns 0 or -1 (jansson failure). */
+int report_json(struct buf *out, const struct summary *s, const struct report_opts *o);
+
+/* Shared by the layouts (reports/common.c). */
+extern const struct summary_stat report_mmtests_stats[8];
+/* The percent change of column col against column 0 for a statistic. */
+double report_pct(const struct summary_table *t, const struct summary_stat *st, size_t op, size_t col);
+/* "n: vanilla 5, patched 4-5" — count of samples per column over all ops. */
+void report_n_per_column(struct buf *out, const struct summary_table *t);
+/* Footer line "Significance (MARK): RULE against BASELINE, alpha A, n >= 2
+ * on both sides" ("Significance: none ..." without a test). */
+void report_significance_footer(struct buf *out, const struct summary *s,
+				const struct summary_table *t, const char *mark);
+
+#endif

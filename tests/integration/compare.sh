@@ -1,0 +1,83 @@
+#!/bin/bash
+# import → compare → export round trip through the results database.
+source "$(dirname "$0")/lib.sh"
+DATA=$(cd "$(dirname "$0")/../data" && pwd)
+DB=$WORK/r.db
+
+# usage errors exit 2, --help exits 0
+for c in compare report export import; do
+	"$SCHEDRIG" $c --help >/dev/null || fail "$c --help"
+	set +e
+	"$SCHEDRIG" $c --no-such-option >/dev/null 2>&1
+	rc=$?
+	set -e
+	assert_eq "$rc" 2 "$c --no-such-option exit status"
+done
+set +e
+"$SCHEDRIG" import --db "$DB" >/dev/null 2>&1
+assert_eq "$?" 2 "import without --csv"
+
+# a bad row: line number, nothing imported, exit 1
+printf '%s\n' "run,variant,cell,load,metric,unit,better,op,iteration,value" \
+	"r,v,c,l,m,s,lower,1,1,1" "r,v,c,l,m,s,sideways,1,2,1" >"$WORK/bad.csv"
+err=$("$SCHEDRIG" import --csv "$WORK/bad.csv" --run bad --db "$DB" 2>&1 >/dev/null)
+assert_eq "$?" 1 "import of a bad row"
+set -e
+assert_contains "$err" "bad.csv:3: better is 'sideways'" "bad row message"
+[ ! -f "$DB" ] || assert_eq "$(q "$DB" "SELECT count(*) FROM run WHERE name = 'bad'")" 0 "runs after a failed import"
+
+out=$("$SCHEDRIG" import --csv "$DATA/dbench.csv" --run dbench-cmp --db "$DB")
+assert_contains "$out" "imported 60 samples" "import message"
+
+# compare: the mmtests table, with Welch stars as in tests/data/dbench.mmtests.txt
+"$SCHEDRIG" compare --db "$DB" dbench-cmp >"$WORK/compare.txt"
+diff -u "$DATA/dbench.mmtests.txt" "$WORK/compare.txt" || fail "compare differs from the golden table"
+"$SCHEDRIG" compare --db "$DB" --format json >"$WORK/compare.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["tables"][0]["columns"][0]=="5.15.0-rc1-vanilla"' "$WORK/compare.json" \
+	|| fail "compare --format json"
+set +e
+"$SCHEDRIG" compare --db "$DB" --baseline nope >/dev/null 2>&1
+assert_eq "$?" 2 "unknown --baseline"
+"$SCHEDRIG" compare --db "$DB" no-such-run >/dev/null 2>&1
+assert_eq "$?" 1 "unknown run"
+set -e
+
+# export csv reads back byte for byte
+"$SCHEDRIG" export --db "$DB" --format csv dbench-cmp >"$WORK/export.csv"
+diff -u "$DATA/dbench.csv" "$WORK/export.csv" || fail "export csv differs from the imported csv"
+
+# export → import → export is stable (rows with an empty run take --run)
+sed 's/^dbench-cmp,/,/' "$WORK/export.csv" >"$WORK/norun.csv"
+"$SCHEDRIG" import --csv "$WORK/norun.csv" --run again --db "$DB" >/dev/null
+"$SCHEDRIG" export --db "$DB" again | sed 's/^again,/dbench-cmp,/' >"$WORK/again.csv"
+diff -u "$DATA/dbench.csv" "$WORK/again.csv" || fail "second round trip differs"
+
+# export json holds the same samples
+"$SCHEDRIG" export --db "$DB" --format json dbench-cmp >"$WORK/export.json"
+python3 - "$WORK/export.json" "$DATA/dbench.csv" <<'PY' || fail "export json differs from the csv"
+import csv, json, math, sys
+rows = json.load(open(sys.argv[1]))
+want = list(csv.DictReader(open(sys.argv[2])))
+assert len(rows) == len(want), (len(rows), len(want))
+for r, w in zip(rows, want):
+    for k in ("run", "variant", "cell", "load", "metric", "unit", "better", "op"):
+        assert r[k] == w[k], (k, r[k], w[k])
+    assert r["iteration"] == int(w["iteration"])
+    assert r["value"] == float(w["value"]), (r["value"], w["value"])
+PY
+
+# NaN survives the round trip, null in JSON
+"$SCHEDRIG" import --csv "$DATA/netperf.csv" --db "$DB" >/dev/null
+"$SCHEDRIG" export --db "$DB" tcp-rr | grep -q ',3,NaN$' || fail "NaN in export csv"
+"$SCHEDRIG" export --db "$DB" --format json tcp-rr | grep -q '"value": null' || fail "null in export json"
+
+# report: all sections, to a file
+"$SCHEDRIG" report --db "$DB" dbench-cmp --output "$WORK/report.txt"
+for s in Provenance Comparison Percentiles "Latency summary"; do
+	grep -q "^$s" "$WORK/report.txt" || fail "report lacks $s"
+done
+
+# grid on cells
+"$SCHEDRIG" import --csv "$DATA/grid.csv" --db "$DB" >/dev/null
+"$SCHEDRIG" compare --db "$DB" latnice --grid hackbench.latency_nice,cyclictest.latency_nice >"$WORK/grid.txt"
+diff -u "$DATA/grid.grid.txt" "$WORK/grid.txt" || fail "grid differs from the golden grid"

@@ -1,0 +1,98 @@
+#!/bin/bash
+# SIGINT, SIGTERM and SIGHUP at random points of a small run (hackbench
+# repeating in the background, cyclictest measured): 22 single signals, then
+# 3 bursts of signals during the cleanup. After each: exit status 128+N of the
+# first signal, no process of the run left, PRAGMA integrity_check ok, the run
+# marked interrupted, and every complete iteration with all its samples.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/reliability.bash"
+
+DB=$WORK/db/results.db
+cat >"$WORK/small.yaml" <<'EOF'
+name: interrupt-me
+iterations: 3
+warmup_s: 0.2
+loads:
+  - name: hb
+    tool: hackbench
+    role: background
+    repeat: true
+    params: {mode: process, ipc: pipe, groups: 1, loops: 300}
+  - tool: cyclictest
+    timeout_s: 30
+    params: {threads: 1, interval_us: 1000, duration_s: 1}
+EOF
+
+# Reference: the run undisturbed, 3 samples per cyclictest instance.
+start_rig run --quiet --db "$DB" "$WORK/small.yaml"
+rc=0
+wait "$RIG_PID" || rc=$?
+assert_eq "$rc" 0 "undisturbed run exit status ($(tail -3 "$WORK/rig.err"))"
+ref=$(q "$DB" 'SELECT max(id) FROM run')
+assert_eq "$(q "$DB" "SELECT status FROM run WHERE id = $ref")" complete "undisturbed run status"
+assert_eq "$(q "$DB" "SELECT count(*) FROM iteration WHERE status = 'complete'")" 3 "complete iterations"
+K=$(q "$DB" "SELECT count(*) / 3 FROM sample s JOIN load_instance li ON li.id = s.load_instance_id
+	WHERE li.tool = 'cyclictest'")
+assert_eq "$K" 3 "cyclictest samples per iteration (min, avg, max)"
+assert_complete_iterations_intact "$DB" "$ref" "$K"
+assert_no_leftovers "undisturbed run"
+
+# One interrupted run: signal SIG after DELAY_MS ms; with BURST, keep
+# signalling (INT, TERM, HUP) every 20 ms until the rig is gone.
+interrupted=0
+interrupt_once() {
+	local sig=$1 delay_ms=$2 burst=${3:-} before after run status rc=0 want
+	before=$(q "$DB" 'SELECT coalesce(max(id), 0) FROM run')
+	start_rig run --quiet --db "$DB" "$WORK/small.yaml"
+	sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
+	kill -s "$sig" "$RIG_PID"
+	if [ -n "$burst" ]; then
+		# Let the first signal be read first (pending signals are read
+		# lowest number first), then keep signalling through the cleanup.
+		sleep 0.1
+		while kill -0 "$RIG_PID" 2>/dev/null; do
+			for s in INT TERM HUP; do
+				kill -s "$s" "$RIG_PID" 2>/dev/null || true
+				sleep 0.02
+			done
+		done
+	fi
+	wait "$RIG_PID" || rc=$?
+	want=$((128 + $(kill -l "$sig")))
+	local what="SIG$sig at ${delay_ms} ms${burst:+ with a burst}"
+	assert_no_leftovers "$what"
+	assert_integrity "$DB"
+	after=$(q "$DB" 'SELECT coalesce(max(id), 0) FROM run')
+	if [ "$after" = "$before" ]; then
+		# Signalled before the run was recorded: the default action ended
+		# the rig before it blocked the signal, and it had started nothing.
+		assert_eq "$rc" "$want" "$what: exit status"
+		return
+	fi
+	run=$after
+	status=$(q "$DB" "SELECT status FROM run WHERE id = $run")
+	assert_eq "$rc" "$want" "$what: exit status (run status $status; $(tail -2 "$WORK/rig.err"))"
+	assert_eq "$status" interrupted "$what: run status"
+	assert_complete_iterations_intact "$DB" "$run" "$K"
+	assert_eq "$(q "$DB" "SELECT count(*) FROM iteration i JOIN variant v ON v.id = i.variant_id
+		WHERE v.run_id = $run AND i.status NOT IN ('complete', 'interrupted')")" 0 \
+		"$what: iterations neither complete nor interrupted"
+	interrupted=$((interrupted + 1))
+}
+
+sigs=(INT TERM HUP)
+for i in $(seq 0 21); do
+	# Mostly inside the ~3.8 s run, some right at its start.
+	if [ $((i % 5)) -eq 0 ]; then
+		delay=$((RANDOM % 60))
+	else
+		delay=$((RANDOM % 2500))
+	fi
+	interrupt_once "${sigs[$((i % 3))]}" "$delay"
+done
+# A second (third, ...) signal during the cleanup does not abandon it.
+for i in 0 1 2; do
+	interrupt_once "${sigs[$i]}" $((500 + RANDOM % 2000)) burst
+done
+[ "$interrupted" -ge 20 ] || fail "only $interrupted of 25 signals interrupted a recorded run"
+echo "$interrupted runs interrupted and cleaned up, $((25 - interrupted)) signalled before recording a run"

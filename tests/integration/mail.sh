@@ -1,0 +1,165 @@
+#!/bin/bash
+# schedrig mail: a real SMTP server (Debian python3-aiosmtpd with the handler
+# tests/smtp_sink.py) on a free 127.0.0.1 port receives the message; its body
+# equals the composed one (--output) byte for byte (CRLF on the wire, LF in
+# the file), headers parse with python's email module, In-Reply-To is set; a
+# UTF-8 variant name; a table line one octet over 998 is refused.
+source "$(dirname "$0")/lib.sh"
+DATA=$(cd "$(dirname "$0")/../data" && pwd)
+TESTS_PY=$(cd "$(dirname "$0")/.." && pwd)
+DB=$WORK/m.db
+
+# The Debian python3 carries aiosmtpd; a python3 earlier in PATH may not.
+PY=python3
+python3 -c 'import aiosmtpd' 2>/dev/null || PY=/usr/bin/python3
+"$PY" -c 'import aiosmtpd' || fail "python3-aiosmtpd is not installed (scripts/install-deps)"
+
+PORT=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir -p "$WORK/inbox"
+PYTHONPATH=$TESTS_PY "$PY" -m aiosmtpd -n -l "127.0.0.1:$PORT" -c smtp_sink.Sink "$WORK/inbox" \
+	>"$WORK/smtpd.log" 2>&1 &
+SMTPD=$!
+trap 'kill $SMTPD 2>/dev/null; wait $SMTPD 2>/dev/null || true; rm -rf "$WORK"' EXIT
+for _ in $(seq 100); do
+	"$PY" -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' "$PORT" \
+		2>/dev/null && break
+	sleep 0.1
+done
+
+# A UTF-8 variant name next to the ones of the dbench data.
+sed 's/,5\.15\.0-rc1-vanilla,/,v6.10-rc1_sched_ext-cafè-ü,/' "$DATA/dbench.csv" >"$WORK/utf8.csv"
+"$SCHEDRIG" import --csv "$WORK/utf8.csv" --run dbench-utf8 --db "$DB" >/dev/null
+
+args=(--db "$DB" dbench-utf8 --from 'Schedrig Rig <rig@example.org>' --to 'Jürgen <maint@example.org>'
+	--cc list@example.org --subject "Re: [PATCH v2 3/5] sched/eevdf: résultats hackbench for v6.10-rc1_sched_ext, a subject long enough to be folded"
+	--in-reply-to '20240601.12345-3-dev@example.org')
+"$SCHEDRIG" mail "${args[@]}" --output "$WORK/composed.eml" || fail "mail --output"
+"$SCHEDRIG" mail "${args[@]}" --smtp-url "smtp://127.0.0.1:$PORT" >"$WORK/send.out" ||
+	fail "mail --smtp-url: $(cat "$WORK/send.out") $(cat "$WORK/smtpd.log")"
+assert_contains "$(cat "$WORK/send.out")" "sent to 2 recipient(s)" "send message"
+for _ in $(seq 50); do [ -f "$WORK/inbox/msg1.eml" ] && break; sleep 0.1; done
+[ -f "$WORK/inbox/msg1.eml" ] || fail "the SMTP server received nothing"
+
+"$PY" - "$WORK/inbox/msg1.eml" "$WORK/inbox/msg1.json" "$WORK/composed.eml" "$SCHEDRIG" "$DB" <<'PY' || fail "received message"
+import email, email.policy, json, subprocess, sys
+raw = open(sys.argv[1], "rb").read()
+env = json.load(open(sys.argv[2]))
+composed = open(sys.argv[3], "rb").read()
+assert env["mail_from"] == "rig@example.org", env
+assert env["rcpt_tos"] == ["maint@example.org", "list@example.org"], env
+# Wire form: CRLF everywhere, no bare LF; the file: LF.
+assert b"\r\n" in raw and b"\n" not in raw.replace(b"\r\n", b""), "bare LF on the wire"
+assert b"\r" not in composed, "CR in the .eml file"
+rbody = raw.split(b"\r\n\r\n", 1)[1]
+cbody = composed.split(b"\n\n", 1)[1]
+assert rbody == cbody.replace(b"\n", b"\r\n"), "received body differs from the composed body"
+for line in rbody.split(b"\r\n"):
+    assert len(line) <= 998, len(line)
+    assert line == line.rstrip(b" \t"), ("trailing white space", line)
+# The body holds the compare tables byte for byte, then the provenance.
+table = subprocess.run([sys.argv[4], "compare", "--db", sys.argv[5], "dbench-utf8"],
+                       check=True, capture_output=True).stdout
+assert cbody.startswith(table), "body does not start with the compare output"
+assert b"\nProvenance\n" in cbody
+assert "v6.10-rc1_sched_ext-cafè-ü".encode() in rbody
+# Headers parse.
+msg = email.message_from_bytes(raw, policy=email.policy.default)
+assert msg["In-Reply-To"] == "<20240601.12345-3-dev@example.org>", msg["In-Reply-To"]
+assert msg["References"] == "<20240601.12345-3-dev@example.org>"
+assert msg["Subject"] == ("Re: [PATCH v2 3/5] sched/eevdf: résultats hackbench for "
+                          "v6.10-rc1_sched_ext, a subject long enough to be folded"), msg["Subject"]
+assert msg["To"].addresses[0].display_name == "Jürgen"
+assert msg["To"].addresses[0].addr_spec == "maint@example.org"
+assert msg["Cc"].addresses[0].addr_spec == "list@example.org"
+assert msg["From"].addresses[0].addr_spec == "rig@example.org"
+assert msg["Message-ID"].startswith("<") and msg["Message-ID"].endswith("@example.org>")
+assert msg["Date"].datetime is not None
+assert msg.get_content_type() == "text/plain"
+assert msg.get_param("charset") == "utf-8" and msg.get_param("format") == "fixed"
+assert msg["Content-Transfer-Encoding"] == "8bit"
+assert "v6.10-rc1_sched_ext-cafè-ü" in msg.get_content()
+for line in raw.split(b"\r\n\r\n", 1)[0].split(b"\r\n"):
+    assert len(line) <= 78, ("header line not folded", line)
+PY
+
+# --dry-run prints the same message (LF) and sends nothing.
+out=$("$SCHEDRIG" mail "${args[@]}" --dry-run)
+assert_contains "$out" "Content-Type: text/plain; charset=utf-8; format=fixed" "dry-run headers"
+assert_contains "$out" "In-Reply-To: <20240601.12345-3-dev@example.org>" "dry-run In-Reply-To"
+[ ! -f "$WORK/inbox/msg2.eml" ] || fail "dry-run sent a message"
+
+# A table exactly at the limit passes, one octet over it is refused.
+# Width of a table line = 10 + len(op) + 23 per column; a variant name does
+# not widen it, so the op label does: with 3 columns the widest line is
+# 10 + len(op) + 69 (the values' rows).
+mkcsv() { # OP_LEN RUN
+	local op
+	op=$(printf 'o%.0s' $(seq "$1"))
+	{
+		echo "run,variant,cell,load,metric,unit,better,op,iteration,value"
+		for v in a b c; do for i in 1 2; do echo "$2,$v,c,wide,m,s,lower,$op,$i,1.5"; done; done
+	} >"$WORK/$2.csv"
+	"$SCHEDRIG" import --csv "$WORK/$2.csv" --run "$2" --db "$DB" >/dev/null
+}
+mkcsv $((998 - 79)) at-limit
+"$SCHEDRIG" compare --db "$DB" at-limit | awk '{ if (length($0) > m) m = length($0) } END { exit m == 998 ? 0 : 1 }' ||
+	fail "the at-limit table is not 998 octets wide"
+"$SCHEDRIG" mail --db "$DB" at-limit --from r@example.org --to m@example.org --subject s \
+	--output "$WORK/limit.eml" || fail "a 998-octet table line was refused"
+mkcsv $((999 - 79)) over-limit
+set +e
+err=$("$SCHEDRIG" mail --db "$DB" over-limit --from r@example.org --to m@example.org --subject s \
+	--smtp-url "smtp://127.0.0.1:$PORT" 2>&1)
+rc=$?
+set -e
+assert_eq "$rc" 1 "exit status of a refused table"
+assert_contains "$err" "table 'wide m (s, lower is better)" "refusal names the table"
+assert_contains "$err" "999 octets" "refusal names the width"
+assert_contains "$err" "998" "refusal names the limit"
+sleep 0.3
+[ ! -f "$WORK/inbox/msg2.eml" ] || fail "a refused message was sent"
+
+# Usage: exactly one destination, no password option, bad addresses.
+set +e
+"$SCHEDRIG" mail --db "$DB" --from r@example.org --to m@example.org --subject s >/dev/null 2>&1
+assert_eq "$?" 2 "no destination"
+"$SCHEDRIG" mail --db "$DB" --from r@example.org --to m@example.org --subject s --dry-run \
+	--smtp-password secret >/dev/null 2>&1
+assert_eq "$?" 2 "--smtp-password is not an option"
+"$SCHEDRIG" mail --db "$DB" --from nobody --to m@example.org --subject s --dry-run >/dev/null 2>&1
+assert_eq "$?" 2 "bad --from"
+set -e
+# STARTTLS is required for a host that is not a loopback address: a second
+# server on this machine's own non-loopback address (no STARTTLS offered)
+# gets nothing, unless --insecure is given. The password comes from the
+# environment and never shows.
+IP=$(hostname -I 2>/dev/null | awk '{print $1}')
+if [ -n "$IP" ] && [ "${IP#127.}" = "$IP" ]; then
+	mkdir -p "$WORK/inbox2"
+	PYTHONPATH=$TESTS_PY "$PY" -m aiosmtpd -n -l "$IP:$PORT" -c smtp_sink.Sink "$WORK/inbox2" \
+		>"$WORK/smtpd2.log" 2>&1 &
+	SMTPD2=$!
+	trap 'kill $SMTPD $SMTPD2 2>/dev/null; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
+	for _ in $(seq 100); do
+		"$PY" -c 'import socket, sys; socket.create_connection((sys.argv[1], int(sys.argv[2])), 1)' \
+			"$IP" "$PORT" 2>/dev/null && break
+		sleep 0.1
+	done
+	set +e
+	err=$(SCHEDRIG_SMTP_PASSWORD=hunter2 "$SCHEDRIG" mail --db "$DB" dbench-utf8 --from r@example.org \
+		--to m@example.org --subject s --smtp-user rig --smtp-url "smtp://$IP:$PORT" 2>&1)
+	rc=$?
+	set -e
+	assert_eq "$rc" 1 "plain SMTP to $IP without --insecure"
+	assert_contains "$err" "STARTTLS" "the refusal names STARTTLS"
+	case "$err" in *hunter2*) fail "the password was printed" ;; esac
+	sleep 0.3
+	[ ! -f "$WORK/inbox2/msg1.eml" ] || fail "a message went out without STARTTLS"
+	"$SCHEDRIG" mail --db "$DB" dbench-utf8 --from r@example.org --to m@example.org --subject s \
+		--insecure --smtp-url "smtp://$IP:$PORT" >/dev/null || fail "--insecure send"
+	for _ in $(seq 50); do [ -f "$WORK/inbox2/msg1.eml" ] && break; sleep 0.1; done
+	[ -f "$WORK/inbox2/msg1.eml" ] || fail "--insecure: nothing received"
+else
+	echo "no non-loopback address: STARTTLS requirement not exercised"
+fi
+exit 0

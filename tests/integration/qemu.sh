@@ -1,0 +1,111 @@
+#!/bin/bash
+# boot: qemu end to end: Debian's 6.1 kernel, fetched by the rig itself
+# (kernel: PACKAGE-NAME -> apt-get download into results cache/), boots under
+# TCG with an initramfs the rig builds; the guest's `schedrig agent` runs a
+# tiny hackbench + cyclictest plan and streams results back; samples are
+# stored under a variant whose kernel release starts with 6.1. A variant
+# with append "panic=1 init=/nonexistent" comes first and must be a recorded
+# variant failure (the guest panics), not a hang; the next variant still runs.
+# Needs qemu-system-x86, busybox-static, rt-tests (scripts/install-deps).
+# The kernel cache lives in results/qemu-test/cache (kept between runs).
+source "$(dirname "$0")/lib.sh"
+
+for need in qemu-system-x86_64 hackbench cyclictest dpkg-deb apt-get; do
+	command -v "$need" >/dev/null || fail "$need is not installed (scripts/install-deps)"
+done
+[ -x /bin/busybox ] || fail "/bin/busybox is missing (busybox-static; scripts/install-deps)"
+
+find_pkg() {
+	apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' |
+		awk '{print $1}' | sort -V | tail -1
+}
+PKG=$(find_pkg)
+if [ -z "$PKG" ]; then
+	apt-get update -qq >/dev/null 2>&1 || true
+	PKG=$(find_pkg)
+fi
+[ -n "$PKG" ] || fail "no linux-image-6.1.0-*-amd64-unsigned package in the apt lists"
+
+RESULTS=${SCHEDRIG_QEMU_RESULTS:-$TESTS_DIR/../results/qemu-test}
+mkdir -p "$RESULTS"
+DB=$RESULTS/schedrig.db
+rm -f "$DB"
+
+cat >"$WORK/qemu.yaml" <<EOF
+name: qemu-tiny
+description: hackbench + cyclictest in a Debian 6.1 guest
+iterations: 2
+warmup_s: 0.5
+variants:
+  - name: bad-append
+    boot: qemu
+    kernel: $PKG
+    append: panic=1 init=/nonexistent
+    accel: tcg
+    timeout_s: 120
+  - name: debian61
+    boot: qemu
+    kernel: $PKG
+    append: preempt=full
+    accel: auto
+    cpus: 2
+    memory_mb: 1024
+    timeout_s: 120
+loads:
+  - name: hackbench
+    tool: hackbench
+    role: background
+    repeat: true
+    params: {mode: process, ipc: pipe, groups: 1, loops: 100}
+  - name: cyclictest
+    tool: cyclictest
+    role: measured
+    timeout_s: 60
+    params: {threads: 1, interval_us: 1000, duration_s: 2}
+EOF
+
+start=$(date +%s)
+set +e
+timeout 280 "$SCHEDRIG" run "$WORK/qemu.yaml" --db "$DB" >"$WORK/out" 2>"$WORK/err"
+rc=$?
+set -e
+elapsed=$(($(date +%s) - start))
+cat "$WORK/out" "$WORK/err"
+[ "$rc" -ne 124 ] || fail "schedrig run hung (killed after 280 s)"
+assert_eq "$rc" 1 "exit status with one failed variant"
+[ "$elapsed" -lt 280 ] || fail "took $elapsed s"
+
+# The bad variant: a clear, recorded failure with the console log kept.
+err=$(cat "$WORK/err")
+assert_contains "$err" "variant bad-append: the guest kernel panicked" "bad append message"
+assert_contains "$err" "console log: " "console log named"
+log=$(sed -n 's/.*console log: \([^)]*\)).*/\1/p' "$WORK/err" | head -1)
+[ -s "$log" ] || fail "console log $log is missing or empty"
+grep -q "Kernel panic" "$log" || fail "no panic in $log"
+events=$(q "$DB" "select count(*) from event where kind = 'failure' and message like 'variant bad-append:%panicked%'")
+assert_eq "$events" 1 "failure event of bad-append"
+
+# The good variant: its kernel, its command line, and samples of both tools.
+release=$(q "$DB" "select kernel_release from variant where name = 'debian61'")
+case "$release" in 6.1.*) ;; *) fail "kernel release of debian61 is '$release', not 6.1.*" ;; esac
+cmdline=$(q "$DB" "select kernel_cmdline from variant where name = 'debian61'")
+assert_contains "$cmdline" "preempt=full" "guest /proc/cmdline"
+assert_eq "$(q "$DB" "select status from variant where name = 'debian61'")" complete "variant status"
+for tool in cyclictest hackbench; do
+	n=$(q "$DB" "select count(*) from sample s join load_instance l on s.load_instance_id = l.id
+		join iteration i on l.iteration_id = i.id join variant v on i.variant_id = v.id
+		where v.name = 'debian61' and l.tool = '$tool'")
+	[ "$n" -ge 1 ] || fail "no $tool samples stored for debian61"
+done
+n=$(q "$DB" "select count(*) from iteration i join variant v on i.variant_id = v.id
+	where v.name = 'debian61' and i.status = 'complete'")
+assert_eq "$n" 2 "complete iterations of debian61"
+maxlat=$(q "$DB" "select min(value) from sample s join load_instance l on s.load_instance_id = l.id
+	where l.tool = 'cyclictest' and s.metric = 'max_latency'")
+awk -v v="$maxlat" 'BEGIN { exit !(v > 0) }' || fail "cyclictest max_latency '$maxlat' is not > 0"
+
+# No qemu left behind.
+if pgrep -f "qemu-system-x86_64.*$RESULTS" >/dev/null; then
+	fail "a qemu process outlived the run"
+fi
+echo "qemu test: ok in $elapsed s"

@@ -1,0 +1,284 @@
+/* The agent protocol (agent_proto.h): base64 against RFC 4648 section 10's
+ * test vectors, and encode -> decode round trips of every line type and of
+ * the plan file, including raw output that is not UTF-8. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "agent_proto.h"
+
+static void test_base64_rfc4648_vectors(void **state)
+{
+	static const char *const vec[][2] = {
+		{"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},
+		{"foo", "Zm9v"},  {"foob", "Zm9vYg=="},  {"fooba", "Zm9vYmE="},
+		{"foobar", "Zm9vYmFy"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(vec) / sizeof(vec[0]); i++) {
+		struct buf e = {0}, d = {0};
+		base64_encode(&e, vec[i][0], strlen(vec[i][0]));
+		assert_string_equal(buf_str(&e), vec[i][1]);
+		assert_int_equal(base64_decode(&d, vec[i][1], strlen(vec[i][1])), 0);
+		assert_int_equal(d.len, strlen(vec[i][0]));
+		assert_memory_equal(buf_str(&d), vec[i][0], d.len);
+		buf_free(&e);
+		buf_free(&d);
+	}
+}
+
+static void test_base64_rejects_garbage(void **state)
+{
+	struct buf d = {0};
+	(void)state;
+	assert_int_equal(base64_decode(&d, "Zm9", 3), -1);      /* length */
+	assert_int_equal(base64_decode(&d, "Zm9*", 4), -1);     /* alphabet */
+	assert_int_equal(base64_decode(&d, "Z===", 4), -1);     /* padding too early */
+	assert_int_equal(base64_decode(&d, "Zg==Zg==", 8), -1); /* padding inside */
+	buf_free(&d);
+}
+
+static void test_inst_round_trip(void **state)
+{
+	/* Bytes 0x00, 0xff and an invalid UTF-8 sequence survive. */
+	static const char raw_out[] = "T: 0 ( 123) P: 0 I:1000 C: 4982 Min: 26\n\xff\xfe\x00tail";
+	struct inst_result r = {0};
+	struct buf line = {0};
+	struct agent_msg m;
+	char err[256];
+	(void)state;
+
+	r.repetition = 2;
+	r.pid = 4242;
+	snprintf(r.applied, sizeof(r.applied), "policy=other nice=19");
+	r.state = INST_STOPPED;
+	snprintf(r.reason, sizeof(r.reason), "stopped by SIGINT");
+	r.exited = false;
+	r.exit_code = 0;
+	r.term_signal = 2;
+	r.start_ns = 1234567890123LL;
+	r.end_ns = 1234567890123LL + 5000000000LL;
+	r.ru.ru_utime.tv_sec = 3;
+	r.ru.ru_utime.tv_usec = 250000;
+	r.ru.ru_stime.tv_sec = 0;
+	r.ru.ru_stime.tv_usec = 999999;
+	buf_append(&r.out, raw_out, sizeof(raw_out) - 1);
+	buf_puts(&r.err, "warning: \x80\n");
+
+	agent_encode_inst(&line, 3, 7, 1, &r);
+	assert_int_equal(line.data[line.len - 1], '\n');
+	assert_null(memchr(line.data, '\n', line.len - 1)); /* one line */
+	assert_int_equal(agent_decode_line(line.data, line.len, &m, err, sizeof(err)), 0);
+	assert_int_equal(m.type, AGENT_MSG_INST);
+	assert_int_equal(m.cell, 3);
+	assert_int_equal(m.iteration, 7);
+	assert_int_equal(m.load, 1);
+	assert_null(m.inst.pi);
+	assert_int_equal(m.inst.repetition, 2);
+	assert_int_equal(m.inst.pid, 4242);
+	assert_string_equal(m.inst.applied, "policy=other nice=19");
+	assert_int_equal(m.inst.state, INST_STOPPED);
+	assert_string_equal(m.inst.reason, "stopped by SIGINT");
+	assert_false(m.inst.exited);
+	assert_int_equal(m.inst.term_signal, 2);
+	assert_true(m.inst.start_ns == 1234567890123LL);
+	assert_true(m.inst.end_ns == 1234567890123LL + 5000000000LL);
+	assert_int_equal(m.inst.ru.ru_utime.tv_sec, 3);
+	assert_int_equal(m.inst.ru.ru_utime.tv_usec, 250000);
+	assert_int_equal(m.inst.ru.ru_stime.tv_sec, 0);
+	assert_int_equal(m.inst.ru.ru_stime.tv_usec, 999999);
+	assert_int_equal(m.inst.out.len, sizeof(raw_out) - 1);
+	assert_memory_equal(m.inst.out.data, raw_out, sizeof(raw_out) - 1);
+	assert_string_equal(buf_str(&m.inst.err), "warning: \x80\n");
+	agent_msg_free(&m);
+	buf_free(&line);
+	buf_free(&r.out);
+	buf_free(&r.err);
+}
+
+static void test_inst_empty_output(void **state)
+{
+	struct inst_result r = {0};
+	struct buf line = {0};
+	struct agent_msg m;
+	char err[256];
+	(void)state;
+
+	r.state = INST_FAILED;
+	r.exited = true;
+	r.exit_code = 127;
+	snprintf(r.reason, sizeof(r.reason), "cannot run hackbench: No such file or directory");
+	agent_encode_inst(&line, 0, 1, 0, &r);
+	assert_int_equal(agent_decode_line(line.data, line.len, &m, err, sizeof(err)), 0);
+	assert_int_equal(m.inst.state, INST_FAILED);
+	assert_int_equal(m.inst.exit_code, 127);
+	assert_true(m.inst.exited);
+	assert_int_equal(m.inst.out.len, 0);
+	assert_int_equal(m.inst.err.len, 0);
+	assert_string_equal(m.inst.reason, "cannot run hackbench: No such file or directory");
+	agent_msg_free(&m);
+	buf_free(&line);
+}
+
+static void test_hello_iteration_knob_end(void **state)
+{
+	struct buf lines = {0};
+	struct iteration_result res = {0};
+	struct agent_msg m;
+	char err[256];
+	(void)state;
+
+	res.n = 2;
+	res.interrupted = true;
+	snprintf(res.started_at, sizeof(res.started_at), "2024-05-01T10:00:00Z");
+	snprintf(res.ended_at, sizeof(res.ended_at), "2024-05-01T10:00:07Z");
+	agent_encode_hello(&lines, "6.1.0-57-amd64", "console=ttyS0 panic=-1 preempt=full");
+	agent_encode_iteration(&lines, 1, 2, &res);
+	agent_encode_knob(&lines, "applied", 0, "sched_features", "NO_PLACE_LAG",
+			  "/sys/kernel/debug/sched/features", "PLACE_LAG", "NO_PLACE_LAG",
+			  "NO_PLACE_LAG");
+	agent_encode_knob(&lines, "record", 1, "sysctl", "kernel.x", "/proc/sys/kernel/x", "1",
+			  "0", NULL);
+	agent_encode_end(&lines, false, "variant v: knob refused: EPERM");
+
+	char *save = NULL, *l = strtok_r(lines.data, "\n", &save);
+	assert_int_equal(agent_decode_line(l, strlen(l), &m, err, sizeof(err)), 0);
+	assert_int_equal(m.type, AGENT_MSG_HELLO);
+	assert_int_equal(m.proto, AGENT_PROTO_VERSION);
+	assert_string_equal(m.release, "6.1.0-57-amd64");
+	assert_string_equal(m.cmdline, "console=ttyS0 panic=-1 preempt=full");
+
+	l = strtok_r(NULL, "\n", &save);
+	assert_int_equal(agent_decode_line(l, strlen(l), &m, err, sizeof(err)), 0);
+	assert_int_equal(m.type, AGENT_MSG_ITERATION);
+	assert_int_equal(m.cell, 1);
+	assert_int_equal(m.iteration, 2);
+	assert_int_equal(m.n, 2);
+	assert_true(m.interrupted);
+	assert_string_equal(m.started_at, "2024-05-01T10:00:00Z");
+	assert_string_equal(m.ended_at, "2024-05-01T10:00:07Z");
+
+	l = strtok_r(NULL, "\n", &save);
+	assert_int_equal(agent_decode_line(l, strlen(l), &m, err, sizeof(err)), 0);
+	assert_int_equal(m.type, AGENT_MSG_KNOB);
+	assert_string_equal(m.event, "applied");
+	assert_string_equal(m.kind, "sched_features");
+	assert_string_equal(m.old_value, "PLACE_LAG");
+	assert_true(m.has_applied);
+	assert_string_equal(m.applied, "NO_PLACE_LAG");
+
+	l = strtok_r(NULL, "\n", &save);
+	assert_int_equal(agent_decode_line(l, strlen(l), &m, err, sizeof(err)), 0);
+	assert_int_equal(m.seq, 1);
+	assert_string_equal(m.path, "/proc/sys/kernel/x");
+	assert_false(m.has_applied);
+
+	l = strtok_r(NULL, "\n", &save);
+	assert_int_equal(agent_decode_line(l, strlen(l), &m, err, sizeof(err)), 0);
+	assert_int_equal(m.type, AGENT_MSG_END);
+	assert_false(m.ok);
+	assert_string_equal(m.message, "variant v: knob refused: EPERM");
+	buf_free(&lines);
+}
+
+static void test_decode_errors(void **state)
+{
+	struct agent_msg m;
+	char err[256];
+	static const char *const bad[] = {
+		"Linux version 6.1.0 (console noise)",
+		"[1,2]",
+		"{\"type\":\"bogus\"}",
+		"{\"type\":\"hello\",\"proto\":1}",
+		"{\"type\":\"iteration\",\"cell\":-1,\"iteration\":1,\"n\":0,\"interrupted\":false,"
+		"\"started_at\":\"\",\"ended_at\":\"\"}",
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(agent_decode_line(bad[i], strlen(bad[i]), &m, err, sizeof(err)), -1);
+		assert_true(err[0] != '\0');
+	}
+	/* An inst line whose stdout is not base64. */
+	struct inst_result r = {0};
+	struct buf line = {0};
+	agent_encode_inst(&line, 0, 1, 0, &r);
+	char *p = strstr(line.data, "\"stdout\":\"");
+	assert_non_null(p);
+	memmove(p + 10 + 2, p + 10, strlen(p + 10) + 1);
+	memcpy(p + 10, "!!", 2);
+	assert_int_equal(agent_decode_line(line.data, strlen(line.data), &m, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "base64"));
+	buf_free(&line);
+}
+
+static void test_plan_round_trip(void **state)
+{
+	char *cells[] = {"hackbench.groups=2", "hackbench.groups=4"};
+	char *mods[] = {"/lib/modules/x/virtio.ko", "/lib/modules/x/virtio_console.ko"};
+	struct agent_step run[] = {{0, 1}, {1, 1}, {1, 2}};
+	struct agent_plan in = {
+		.config_name = "configs/x.yaml", .config = "name: x\nloads: []\n# é\n",
+		.variant = "v61", .iterations = 2, .cells = cells, .n_cells = 2,
+		.modules = mods, .n_modules = 2, .run = run, .n_run = 3,
+	}, out;
+	char err[256];
+	(void)state;
+
+	char *text = agent_plan_encode(&in);
+	assert_int_equal(agent_plan_decode(text, strlen(text), &out, err, sizeof(err)), 0);
+	assert_int_equal(out.proto, AGENT_PROTO_VERSION);
+	assert_string_equal(out.config_name, "configs/x.yaml");
+	assert_string_equal(out.config, "name: x\nloads: []\n# é\n");
+	assert_string_equal(out.variant, "v61");
+	assert_int_equal(out.iterations, 2);
+	assert_int_equal(out.n_cells, 2);
+	assert_string_equal(out.cells[1], "hackbench.groups=4");
+	assert_int_equal(out.n_modules, 2);
+	assert_string_equal(out.modules[1], "/lib/modules/x/virtio_console.ko");
+	assert_int_equal(out.n_run, 3);
+	assert_int_equal(out.run[2].cell, 1);
+	assert_int_equal(out.run[2].iteration, 2);
+	agent_plan_free(&out);
+	free(text);
+}
+
+static void test_plan_errors(void **state)
+{
+	struct agent_plan out;
+	char err[256];
+	static const char wrong_version[] =
+		"{\"schedrig_agent\":99,\"config_name\":\"a\",\"config\":\"\",\"variant\":\"v\","
+		"\"iterations\":1,\"cells\":[],\"modules\":[],\"run\":[]}";
+	static const char bad_step[] =
+		"{\"schedrig_agent\":1,\"config_name\":\"a\",\"config\":\"\",\"variant\":\"v\","
+		"\"iterations\":1,\"cells\":[\"c\"],\"modules\":[],\"run\":[[0,2]]}";
+	(void)state;
+	assert_int_equal(agent_plan_decode(wrong_version, strlen(wrong_version), &out, err,
+					   sizeof(err)), -1);
+	assert_non_null(strstr(err, "protocol version 99"));
+	assert_int_equal(agent_plan_decode(bad_step, strlen(bad_step), &out, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "'run' item 0"));
+	assert_int_equal(agent_plan_decode("{", 1, &out, err, sizeof(err)), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_base64_rfc4648_vectors),
+		cmocka_unit_test(test_base64_rejects_garbage),
+		cmocka_unit_test(test_inst_round_trip),
+		cmocka_unit_test(test_inst_empty_output),
+		cmocka_unit_test(test_hello_iteration_knob_end),
+		cmocka_unit_test(test_decode_errors),
+		cmocka_unit_test(test_plan_round_trip),
+		cmocka_unit_test(test_plan_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,356 @@
+/* Knobs and their restore journal, against files in a temp directory that
+ * stand in for /proc/sys and /sys/kernel/debug (knobs_set_roots): the real
+ * path logic (dotted and slashed sysctl keys, sched/ tunables, the features
+ * file) with plain files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "knob_journal.h"
+#include "knobs.h"
+#include "store.h"
+#include "util.h"
+
+static char dir[] = "/tmp/schedrig-knobs.XXXXXX";
+static char proc_dir[256], dbg_dir[256];
+
+static void put(const char *rel, const char *text)
+{
+	char path[512], cmd[600];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The file's text, trailing newline dropped (static buffer). */
+static const char *get(const char *rel)
+{
+	static char text[4096];
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	size_t n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	text[strcspn(text, "\n")] = '\0';
+	return text;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(proc_dir, sizeof(proc_dir), "%s/proc/sys", dir);
+	snprintf(dbg_dir, sizeof(dbg_dir), "%s/debug", dir);
+	knobs_set_roots(proc_dir, dbg_dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char cmd[128];
+	knobs_set_roots(NULL, NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+/* Fresh "kernel" files before each test. */
+static int fresh(void **state)
+{
+	(void)state;
+	put("proc/sys/kernel/sched_autogroup_enabled", "1\n");
+	put("proc/sys/kernel/sched_child_runs_first", "0\n");
+	put("proc/sys/net/ipv4/conf/eth0.100/rp_filter", "1\n");
+	put("debug/sched/base_slice_ns", "3000000\n");
+	put("debug/sched/features", "PLACE_LAG RUN_TO_PARITY NO_NEXT_BUDDY\n");
+	return 0;
+}
+
+/* An in-memory journal: one line per callback; checks that the file still
+ * holds the old value when record is called. */
+struct mem_journal {
+	char log[32][256];
+	int n;
+	int fail_record_at; /* seq whose record fails, -1 none */
+};
+
+static int mem_record(void *ctx, const struct knob_entry *e, char *err, size_t errsz)
+{
+	struct mem_journal *j = ctx;
+	if (e->seq == j->fail_record_at) {
+		snprintf(err, errsz, "journal full");
+		return -1;
+	}
+	assert_null(e->applied_value);
+	assert_false(e->changed);
+	/* Before the change: the file still holds the old value. */
+	if (strcmp(e->kind, "sched_features")) {
+		FILE *f = fopen(e->path, "r");
+		char now[256] = "";
+		assert_non_null(f);
+		assert_non_null(fgets(now, sizeof(now), f));
+		fclose(f);
+		now[strcspn(now, "\n")] = '\0';
+		assert_string_equal(now, e->old_value);
+	}
+	snprintf(j->log[j->n++], sizeof(j->log[0]), "record %d %s %s %s->%s", e->seq, e->kind,
+		 e->name, e->old_value, e->requested_value);
+	return 0;
+}
+
+static int mem_applied(void *ctx, const struct knob_entry *e, char *err, size_t errsz)
+{
+	(void)err, (void)errsz;
+	struct mem_journal *j = ctx;
+	snprintf(j->log[j->n++], sizeof(j->log[0]), "applied %d %s", e->seq, e->applied_value);
+	return 0;
+}
+
+static int mem_restored(void *ctx, const struct knob_entry *e, char *err, size_t errsz)
+{
+	(void)err, (void)errsz;
+	struct mem_journal *j = ctx;
+	snprintf(j->log[j->n++], sizeof(j->log[0]), "restored %d", e->seq);
+	return 0;
+}
+
+static struct cfg_knob sysctl_knobs[] = {
+	{"kernel.sched_child_runs_first", "1", 0, 0},
+	{"net/ipv4/conf/eth0.100/rp_filter", "2", 0, 0},
+};
+static struct cfg_knob debugfs_knobs[] = {{"base_slice_ns", "700000", 0, 0}};
+static struct cfg_knob feature_knobs[] = {{"NO_PLACE_LAG", NULL, 0, 0}};
+
+static struct cfg_variant full_variant(void)
+{
+	return (struct cfg_variant){
+		.name = "tuned", .autogroup = 0,
+		.sysctl = sysctl_knobs, .n_sysctl = 2,
+		.debugfs = debugfs_knobs, .n_debugfs = 1,
+		.sched_features = feature_knobs, .n_sched_features = 1,
+	};
+}
+
+static void test_apply_then_restore(void **state)
+{
+	(void)state;
+	struct cfg_variant v = full_variant();
+	struct mem_journal j = {.fail_record_at = -1};
+	struct knob_journal_ops ops = {mem_record, mem_applied, mem_restored, &j};
+	struct knob_state *st;
+	char err[1024];
+
+	assert_int_equal(knobs_count(&v), 5);
+	assert_int_equal(knobs_apply(&v, &ops, &st, err, sizeof(err)), 0);
+	assert_int_equal(st->n, 5);
+	/* Order: autogroup, sysctl, debugfs, sched_features; record before applied. */
+	assert_string_equal(j.log[0], "record 0 sysctl kernel.sched_autogroup_enabled 1->0");
+	assert_string_equal(j.log[1], "applied 0 0");
+	assert_string_equal(j.log[2], "record 1 sysctl kernel.sched_child_runs_first 0->1");
+	assert_string_equal(j.log[4], "record 2 sysctl net/ipv4/conf/eth0.100/rp_filter 1->2");
+	assert_string_equal(j.log[6], "record 3 debugfs base_slice_ns 3000000->700000");
+	assert_string_equal(j.log[8], "record 4 sched_features NO_PLACE_LAG PLACE_LAG->NO_PLACE_LAG");
+	assert_string_equal(j.log[9], "applied 4 NO_PLACE_LAG");
+	assert_int_equal(j.n, 10);
+	/* Real paths: dots become slashes only in dotted keys. */
+	char want[512];
+	snprintf(want, sizeof(want), "%s/kernel/sched_autogroup_enabled", proc_dir);
+	assert_string_equal(st->entries[0].path, want);
+	snprintf(want, sizeof(want), "%s/net/ipv4/conf/eth0.100/rp_filter", proc_dir);
+	assert_string_equal(st->entries[2].path, want);
+	snprintf(want, sizeof(want), "%s/sched/features", dbg_dir);
+	assert_string_equal(st->entries[4].path, want);
+	assert_string_equal(get("proc/sys/kernel/sched_autogroup_enabled"), "0");
+	assert_string_equal(get("proc/sys/kernel/sched_child_runs_first"), "1");
+	assert_string_equal(get("proc/sys/net/ipv4/conf/eth0.100/rp_filter"), "2");
+	assert_string_equal(get("debug/sched/base_slice_ns"), "700000");
+	assert_string_equal(get("debug/sched/features"), "NO_PLACE_LAG");
+	assert_string_equal(st->entries[3].applied_value, "700000");
+
+	assert_int_equal(knobs_restore(st, &ops, err, sizeof(err)), 0);
+	/* Newest first. */
+	for (int i = 0; i < 5; i++) {
+		snprintf(want, sizeof(want), "restored %d", 4 - i);
+		assert_string_equal(j.log[10 + i], want);
+	}
+	assert_string_equal(get("proc/sys/kernel/sched_autogroup_enabled"), "1");
+	assert_string_equal(get("proc/sys/kernel/sched_child_runs_first"), "0");
+	assert_string_equal(get("proc/sys/net/ipv4/conf/eth0.100/rp_filter"), "1");
+	assert_string_equal(get("debug/sched/base_slice_ns"), "3000000");
+	assert_string_equal(get("debug/sched/features"), "PLACE_LAG");
+	/* Restoring twice does nothing more. */
+	assert_int_equal(knobs_restore(st, &ops, err, sizeof(err)), 0);
+	assert_int_equal(j.n, 15);
+	knobs_free(st);
+}
+
+static void test_missing_feature_restores_earlier(void **state)
+{
+	(void)state;
+	struct cfg_variant v = full_variant();
+	struct mem_journal j = {.fail_record_at = -1};
+	struct knob_journal_ops ops = {mem_record, mem_applied, mem_restored, &j};
+	struct knob_state *st = (void *)1;
+	char err[1024], want[512];
+	struct utsname u;
+
+	put("debug/sched/features", "GENTLE_FAIR_SLEEPERS START_DEBIT NO_NEXT_BUDDY\n");
+	assert_int_equal(knobs_apply(&v, &ops, &st, err, sizeof(err)), -1);
+	assert_null(st);
+	uname(&u);
+	snprintf(want, sizeof(want), "this kernel (%s) has no sched_feature PLACE_LAG", u.release);
+	assert_string_equal(err, want);
+	/* Four knobs changed and restored, newest first; the feature never journalled. */
+	assert_int_equal(j.n, 12);
+	assert_string_equal(j.log[8], "restored 3");
+	assert_string_equal(j.log[11], "restored 0");
+	assert_string_equal(get("proc/sys/kernel/sched_autogroup_enabled"), "1");
+	assert_string_equal(get("debug/sched/base_slice_ns"), "3000000");
+	assert_string_equal(get("debug/sched/features"),
+			    "GENTLE_FAIR_SLEEPERS START_DEBIT NO_NEXT_BUDDY");
+}
+
+static void test_missing_sysctl(void **state)
+{
+	(void)state;
+	struct cfg_knob k[] = {{"kernel.sched_child_runs_first", "1", 0, 0},
+			       {"kernel.sched_latency_ns", "1000", 0, 0}};
+	struct cfg_variant v = {.name = "x", .autogroup = -1, .sysctl = k, .n_sysctl = 2};
+	struct knob_state *st;
+	char err[1024], want[1024];
+	struct utsname u;
+
+	uname(&u);
+	assert_int_equal(knobs_apply(&v, NULL, &st, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want),
+		 "%s/kernel/sched_latency_ns: no such file (this kernel (%s) has no sysctl"
+		 " kernel.sched_latency_ns)",
+		 proc_dir, u.release);
+	assert_string_equal(err, want);
+	assert_string_equal(get("proc/sys/kernel/sched_child_runs_first"), "0");
+}
+
+static void test_read_back_differs(void **state)
+{
+	(void)state;
+	char path[512], err[1024], want[1024];
+	/* /dev/null takes the write and reads back empty, like a knob that
+	 * silently ignores a value. */
+	snprintf(path, sizeof(path), "%s/kernel/sched_ignored", proc_dir);
+	assert_int_equal(symlink("/dev/null", path), 0);
+	struct cfg_knob k[] = {{"kernel.sched_child_runs_first", "1", 0, 0},
+			       {"kernel/sched_ignored", "5", 0, 0}};
+	struct cfg_variant v = {.name = "x", .autogroup = -1, .sysctl = k, .n_sysctl = 2};
+	struct mem_journal j = {.fail_record_at = -1};
+	struct knob_journal_ops ops = {NULL, mem_applied, mem_restored, &j};
+	struct knob_state *st;
+
+	assert_int_equal(knobs_apply(&v, &ops, &st, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s: wrote '5', read back ''", path);
+	assert_string_equal(err, want);
+	/* The applied value is journalled even when it differs. */
+	assert_string_equal(j.log[0], "applied 0 1");
+	assert_string_equal(j.log[1], "applied 1 ");
+	assert_string_equal(j.log[2], "restored 1");
+	assert_string_equal(j.log[3], "restored 0");
+	assert_string_equal(get("proc/sys/kernel/sched_child_runs_first"), "0");
+	unlink(path);
+}
+
+static void test_journal_failure_changes_nothing(void **state)
+{
+	(void)state;
+	struct cfg_variant v = full_variant();
+	struct mem_journal j = {.fail_record_at = 2};
+	struct knob_journal_ops ops = {mem_record, mem_applied, mem_restored, &j};
+	struct knob_state *st;
+	char err[1024];
+
+	assert_int_equal(knobs_apply(&v, &ops, &st, err, sizeof(err)), -1);
+	assert_string_equal(err, "journal full");
+	assert_string_equal(get("proc/sys/net/ipv4/conf/eth0.100/rp_filter"), "1");
+	assert_string_equal(get("proc/sys/kernel/sched_child_runs_first"), "0");
+	assert_string_equal(get("proc/sys/kernel/sched_autogroup_enabled"), "1");
+	assert_string_equal(j.log[j.n - 1], "restored 0");
+}
+
+/* The host journal in SQLite: rows before changes, applied values, and what
+ * "schedrig restore" does after a crash (no knobs_restore call). */
+static void test_database_journal_after_crash(void **state)
+{
+	(void)state;
+	char db[512], err[1024];
+	struct store *s;
+	int64_t run;
+	struct knob_db_journal kj;
+	struct knob_state *st;
+	struct stored_knob *rows;
+	size_t n;
+	struct cfg_variant v = full_variant();
+
+	snprintf(db, sizeof(db), "%s/results.db", dir);
+	assert_int_equal(store_open(db, false, &s, err, sizeof(err)), 0);
+	struct run_info ri = {.name = "knobs", .iterations = 1};
+	assert_int_equal(store_run_begin(s, &ri, &run, err, sizeof(err)), 0);
+	knob_db_journal_init(&kj, s, run, "tuned");
+	assert_int_equal(knobs_apply(&v, &kj.ops, &st, err, sizeof(err)), 0);
+	knob_db_journal_free(&kj);
+	knobs_free(st); /* "crash": nothing restored */
+
+	assert_int_equal(store_knob_list(s, run, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 5);
+	assert_string_equal(rows[0].variant, "tuned");
+	assert_string_equal(rows[0].name, "kernel.sched_autogroup_enabled");
+	assert_string_equal(rows[0].old_value, "1");
+	assert_string_equal(rows[0].requested_value, "0");
+	assert_string_equal(rows[0].applied_value, "0");
+	assert_string_equal(rows[4].old_value, "PLACE_LAG");
+	assert_string_equal(rows[4].applied_value, "NO_PLACE_LAG");
+	assert_null(rows[4].restored_at);
+	assert_non_null(rows[4].changed_at);
+	store_knob_rows_free(rows, n);
+
+	assert_int_equal(store_knob_unrestored(s, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 5);
+	assert_int_equal(rows[0].seq, 4); /* newest first */
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(knob_write_verify(rows[i].path, rows[i].old_value, NULL, 0, err,
+						   sizeof(err)),
+				 0);
+		assert_int_equal(store_knob_restored(s, rows[i].id, err, sizeof(err)), 0);
+	}
+	store_knob_rows_free(rows, n);
+	assert_string_equal(get("proc/sys/kernel/sched_autogroup_enabled"), "1");
+	assert_string_equal(get("debug/sched/features"), "PLACE_LAG");
+	assert_int_equal(store_knob_unrestored(s, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	store_close(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_apply_then_restore, fresh),
+		cmocka_unit_test_setup(test_missing_feature_restores_earlier, fresh),
+		cmocka_unit_test_setup(test_missing_sysctl, fresh),
+		cmocka_unit_test_setup(test_read_back_differs, fresh),
+		cmocka_unit_test_setup(test_journal_failure_changes_nothing, fresh),
+		cmocka_unit_test_setup(test_database_journal_after_crash, fresh),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,285 @@
+/* Golden tests of every report layout: fixed CSVs in tests/data/ are read
+ * with the csvio reader, summarised, rendered, and compared byte for byte
+ * with tests/data/NAME.LAYOUT.txt. SCHEDRIG_UPDATE_GOLDEN=1 rewrites the
+ * golden files instead (review the diff before keeping it). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "csvio.h"
+#include "report.h"
+#include "summary.h"
+
+static const char *data_dir(void)
+{
+	const char *d = getenv("TESTS_DIR");
+	static char path[4096];
+	snprintf(path, sizeof(path), "%s/data", d ? d : "tests");
+	return path;
+}
+
+static void load_csv(const char *name, struct sample_table *t)
+{
+	char path[4200], err[512] = "";
+	snprintf(path, sizeof(path), "%s/%s", data_dir(), name);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	sample_table_init(t);
+	long n = csv_read_samples(f, path, NULL, t, err, sizeof(err));
+	fclose(f);
+	if (n < 0)
+		fail_msg("%s", err);
+}
+
+static void check_golden(const char *name, const struct buf *got)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/%s", data_dir(), name);
+	if (getenv("SCHEDRIG_UPDATE_GOLDEN")) {
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(buf_str(got), f);
+		fclose(f);
+		return;
+	}
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot open golden file %s", path);
+	struct buf want = {0};
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_append(&want, chunk, n);
+	fclose(f);
+	if (strcmp(buf_str(&want), buf_str(got))) {
+		fprintf(stderr, "--- want %s\n%s--- got\n%s---\n", path, buf_str(&want), buf_str(got));
+		buf_free(&want);
+		fail_msg("%s differs", name);
+	}
+	buf_free(&want);
+}
+
+enum layout { L_MMTESTS, L_PERCENTILES, L_LATENCY, L_MARKDOWN, L_CSV, L_JSON, L_GRID };
+
+static void render(const char *csv, const struct summary_opts *so, const struct report_opts *ro,
+		   enum layout layout, const char *golden)
+{
+	struct sample_table t;
+	struct summary s;
+	struct buf out = {0};
+	char err[256] = "";
+
+	load_csv(csv, &t);
+	if (summary_build(&t, so, &s, err, sizeof(err)))
+		fail_msg("summary_build: %s", err);
+	switch (layout) {
+	case L_MMTESTS: report_mmtests(&out, &s, ro); break;
+	case L_PERCENTILES: report_percentiles(&out, &s, ro); break;
+	case L_LATENCY: report_latency(&out, &s, ro); break;
+	case L_MARKDOWN: report_markdown(&out, &s, ro); break;
+	case L_CSV: report_csv(&out, &s, ro); break;
+	case L_JSON: assert_int_equal(report_json(&out, &s, ro), 0); break;
+	case L_GRID:
+		if (report_grid(&out, &s, ro, err, sizeof(err)))
+			fail_msg("report_grid: %s", err);
+		break;
+	}
+	check_golden(golden, &out);
+	buf_free(&out);
+	summary_free(&s);
+	sample_table_free(&t);
+}
+
+static void test_mmtests_dbench(void **state)
+{
+	(void)state;
+	struct summary_opts so;
+	struct report_opts ro;
+	summary_opts_init(&so);
+	report_opts_init(&ro);
+	render("dbench.csv", &so, &ro, L_MMTESTS, "dbench.mmtests.txt");
+}
+
+static void test_mmtests_dbench_ci_overlap_baseline(void **state)
+{
+	(void)state;
+	struct summary_opts so;
+	struct report_opts ro;
+	summary_opts_init(&so);
+	report_opts_init(&ro);
+	so.significance = SIG_CI_OVERLAP;
+	so.baseline = "5.15.0-rc1-sched-moveforward-v1r1";
+	ro.decimals = 3;
+	render("dbench.csv", &so, &ro, L_MMTESTS, "dbench.ci-overlap.txt");
+}
+
+static void test_mmtests_netperf_hmean_nan(void **state)
+{
+	(void)state;
+	struct summary_opts so;
+	struct report_opts ro;
+	summary_opts_init(&so);
+	report_opts_init(&ro);
+	render("netperf.csv", &so, &ro, L_MMTESTS, "netperf.mmtests.txt");
+}
+
+static void test_grid(void **state)
+{
+	(void)state;
+	struct summary_opts so;
+	struct report_opts ro;
+	summary_opts_init(&so);
+	report_opts_init(&ro);
+	so.columns = AXIS_CELL;
+	ro.grid_row = "hackbench.latency_nice";
+	ro.grid_col = "cyclictest.latency_nice";
+	render("grid.csv", &so, &ro, L_GRID, "grid.grid.txt");
+	assert_int_equal(summary_stat_parse("max", &ro.grid_stat), 0);
+	render("grid.csv", &so, &ro, L_GRID, "grid.grid-max.txt");
+}
+
+static void test_grid_missing_axis(void **state)
+{
+	(void)state;
+	struct sample_table t;
+	struct summary_opts so;
+	struct report_opts ro;
+	struct summary s;
+	struct buf out = {0};
+	char err[256] = "";
+
+	load_csv("grid.csv", &t);
+	summary_opts_init(&so);
+	report_opts_init(&ro);
+	so.columns = AXIS_CELL;
+	ro.grid_row = "hackbench.latency_nice";
+	ro.grid_col = "hackbench.nice";
+	assert_int_equal(summary_build(&t, &so, &s, err, sizeof(err)), 0);
+	assert_int_equal(report_grid(&out, &s, &ro, err, sizeof(err)), -1);
+	assert_string_equal(err, "cell 'hackbench.latency_nice=0,cyclictest.latency_nice=0' "
+				 "has no axis 'hackbench.nice'");
+	buf_free(&out);
+	summary_free(&s);
+	sample_table_free(&t);
+}
+
+static void test_percentiles(void **state)
+{
+	(void)state;
+	struct summary_opts so;
+	struct report_opts ro;
+	summary_opts_init(&so);
+	report_opts_init(&ro);
+	ro.decimals = 0;
+	render("latency.csv", &so, &ro, L_PERCENTILES, "latency.percentiles.txt");
+	assert_int_equal(report_parse_percentiles(&ro, "50,99.9"), 0);
+	render("latency.csv", &so, &ro, L_PERCENTILES, "latency.percentiles-50-99.9.txt");
+}
+
+static void test_latency_summary(void **state)
+{
+	(void)state;
+	struct summary_opts so;
+	struct report_opts ro;
+	summary_opts_init(&so);
+	report_opts_init(&ro);
+	ro.decimals = 0;
+	render("latency.csv", &so, &ro, L_LATENCY, "latency.latency.txt");
+}
+
+static void test_markdown_csv_json(void **state)
+{
+	(void)state;
+	struct summary_opts so;
+	struct report_opts ro;
+	summary_opts_init(&so);
+	report_opts_init(&ro);
+	render("netperf.csv", &so, &ro, L_MARKDOWN, "netperf.markdown.txt");
+	render("netperf.csv", &so, &ro, L_CSV, "netperf.csv.txt");
+	render("netperf.csv", &so, &ro, L_JSON, "netperf.json.txt");
+}
+
+static void test_header_split(void **state)
+{
+	(void)state;
+	char a[64], b[64];
+	report_split_header("5.15.0-rc1-vanilla", a, sizeof(a), b, sizeof(b));
+	assert_string_equal(a, "5.15.0-rc1");
+	assert_string_equal(b, "vanilla");
+	report_split_header("5.15.0-rc1-sched-scalewakegran-v2r5", a, sizeof(a), b, sizeof(b));
+	assert_string_equal(a, "5.15.0-rc1");
+	assert_string_equal(b, "sched-scalewakegran-v2r5");
+	report_split_header("v6.1-cfs", a, sizeof(a), b, sizeof(b));
+	assert_string_equal(a, "v6.1");
+	assert_string_equal(b, "cfs");
+	report_split_header("running", a, sizeof(a), b, sizeof(b));
+	assert_string_equal(a, "");
+	assert_string_equal(b, "running");
+	report_split_header("6.12-rc10", a, sizeof(a), b, sizeof(b));
+	assert_string_equal(a, "6.12-rc10");
+	assert_string_equal(b, "");
+	report_split_header("x-rcfoo", a, sizeof(a), b, sizeof(b));
+	assert_string_equal(a, "x");
+	assert_string_equal(b, "rcfoo");
+}
+
+/* The seed 000 spacing, rebuilt from summaries of single samples: header
+ * rows right-aligned to 23 columns, the star form, NaN in the value width. */
+static void test_mmtests_seed_spacing(void **state)
+{
+	(void)state;
+	static const char csv[] =
+		"run,variant,cell,load,metric,unit,better,op,iteration,value\n"
+		"r,5.15.0-rc1-vanilla,c,dbench,t,s,lower,1,1,15.99\n"
+		"r,5.15.0-rc1-vanilla,c,dbench,t,s,lower,1,2,15.99\n"
+		"r,5.15.0-rc1-sched-scalewakegran-v2r5,c,dbench,t,s,lower,1,1,16.20\n"
+		"r,5.15.0-rc1-sched-scalewakegran-v2r5,c,dbench,t,s,lower,1,2,16.20\n"
+		"r,5.15.0-rc1-sched-moveforward-v1r1,c,dbench,t,s,lower,1,1,NaN\n";
+	struct sample_table t;
+	struct summary_opts so;
+	struct report_opts ro;
+	struct summary s;
+	struct buf out = {0};
+	char err[256];
+
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(csv, "inline", NULL, &t, err, sizeof(err)), 5);
+	summary_opts_init(&so);
+	report_opts_init(&ro);
+	assert_int_equal(summary_build(&t, &so, &s, err, sizeof(err)), 0);
+	report_mmtests(&out, &s, &ro);
+	const char *text = buf_str(&out);
+	/* zero variance on both sides, different means: Welch p = 0 */
+	assert_non_null(strstr(text, "\n" "                        " "5.15.0-rc1             5.15.0-rc1             5.15.0-rc1\n"));
+	assert_non_null(strstr(text, "\n                           vanillasched-scalewakegran-v2r5 sched-moveforward-v1r1\n"));
+	assert_non_null(strstr(text, "\nAmean     1       15.99 (   0.00%)       16.20 *  -1.31%*         NaN (    NaN%)\n"));
+	assert_non_null(strstr(text, "\nStddev    1        0.00 (   0.00%)        0.00 (    NaN%)         NaN (    NaN%)\n"));
+	buf_free(&out);
+	summary_free(&s);
+	sample_table_free(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_header_split),
+		cmocka_unit_test(test_mmtests_seed_spacing),
+		cmocka_unit_test(test_mmtests_dbench),
+		cmocka_unit_test(test_mmtests_dbench_ci_overlap_baseline),
+		cmocka_unit_test(test_mmtests_netperf_hmean_nan),
+		cmocka_unit_test(test_grid),
+		cmocka_unit_test(test_grid_missing_axis),
+		cmocka_unit_test(test_percentiles),
+		cmocka_unit_test(test_latency_summary),
+		cmocka_unit_test(test_markdown_csv_json),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
