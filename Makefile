@@ -61,8 +61,15 @@ run: schedrig
 	@mkdir -p results
 	./schedrig run configs/hackbench-cyclictest.yaml --db results/schedrig.db
 
-bench: schedrig
-	bench/run-bench
+# Benchmark programs: bench/NAME.c -> build/bench/NAME (run by bench/*.sh).
+BENCH_BIN := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
+
+$(BUILD)/bench/%: bench/%.c $(BUILD)/libschedrig.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libschedrig.a $(LDLIBS)
+
+bench: schedrig $(BENCH_BIN)
+	BUILD=$(CURDIR)/$(BUILD) bench/run-bench
 
 # libFuzzer targets (clang): tests/fuzz/fuzz_NAME.c -> build-fuzz/fuzz_NAME,
 # linked against the library sources built with clang and coverage, ASan and

@@ -95,22 +95,6 @@ static const struct summary_table *wide_table(const struct summary *s,
 	return NULL;
 }
 
-/* Loopback: localhost, 127.0.0.0/8, ::1. */
-static bool loopback_host(const char *url)
-{
-	CURLU *u = curl_url();
-	char *host = NULL;
-	bool yes = false;
-	if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
-	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
-		yes = !strcasecmp(host, "localhost") || !strncmp(host, "127.", 4) ||
-		      !strcmp(host, "[::1]") || !strcmp(host, "::1");
-	}
-	curl_free(host);
-	curl_url_cleanup(u);
-	return yes;
-}
-
 struct upload {
 	const char *data;
 	size_t len, off;
@@ -149,7 +133,7 @@ static int send_smtp(const struct mail_opts *o, const struct buf *msg)
 		curl_global_cleanup();
 		return 1;
 	}
-	bool require_tls = !tls_url && !o->insecure && !loopback_host(o->smtp_url);
+	bool require_tls = !tls_url && !o->insecure && !mail_host_is_loopback(o->smtp_url);
 	curl_easy_setopt(h, CURLOPT_URL, o->smtp_url);
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
 	curl_easy_setopt(h, CURLOPT_USE_SSL, (long)(require_tls ? CURLUSESSL_ALL : CURLUSESSL_TRY));

@@ -3,14 +3,15 @@
  * and latency summaries (text or markdown), or the summaries as CSV/JSON. */
 #include <getopt.h>
 #include <inttypes.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "htmlreport.h"
+#include "monitor_report.h"
 #include "reportcmd.h"
+#include "runinfo.h"
 #include "store.h"
 
 static const char usage_text[] =
@@ -26,53 +27,35 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 ok, 1 failure (database, no samples), 2 bad usage.\n";
 
-static const char *col(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return t ? (const char *)t : "-";
-}
-
-/* Provenance hook: one block per run from the run table.
- * TODO(lead): knobs, variant kernels and monitors once the store exposes
- * them; this reads only what store_db() callers may read today. */
+/* Provenance of every run (host, kernels per variant, knobs applied) and,
+ * for runs with monitors, their monitor tables. */
 static void report_provenance(struct buf *out, const char *db_path, const int64_t *ids,
 			      size_t n_ids, bool markdown)
 {
+	struct runinfo *ri;
 	struct store *st = NULL;
 	char err[256];
 
-	buf_puts(out, markdown ? "## Provenance\n\n" : "Provenance\n==========\n");
-	if (store_open(db_path, true, &st, err, sizeof(err))) {
-		buf_printf(out, "(unavailable: %s)\n", err);
-		return;
+	buf_puts(out, markdown ? "## Provenance\n\n```\n" : "");
+	if (runinfo_load(db_path, ids, n_ids, &ri, err, sizeof(err)) == 0) {
+		runinfo_text(out, ri, n_ids);
+		runinfo_free(ri, n_ids);
+	} else {
+		buf_printf(out, "Provenance unavailable: %s\n", err);
 	}
-	sqlite3 *db = store_db(st);
-	sqlite3_stmt *q = NULL;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT id, name, status, started_at, ended_at, host, kernel_release,"
-			       " cpu_model, cpu_count, schedrig_version, iterations FROM run WHERE id = ?",
-			       -1, &q, NULL) != SQLITE_OK) {
-		buf_printf(out, "(unavailable: %s)\n", sqlite3_errmsg(db));
-		store_close(st);
+	buf_puts(out, markdown ? "```\n\n" : "\n");
+	if (store_open(db_path, true, &st, err, sizeof(err)))
 		return;
-	}
 	for (size_t i = 0; i < n_ids; i++) {
-		sqlite3_reset(q);
-		sqlite3_bind_int64(q, 1, ids[i]);
-		if (sqlite3_step(q) != SQLITE_ROW)
-			continue;
-		const char *p = markdown ? "  - " : "  ";
-		buf_printf(out, "%srun %s: %s (%s), %s .. %s\n", markdown ? "- " : "", col(q, 0), col(q, 1),
-			   col(q, 2), col(q, 3), col(q, 4));
-		buf_printf(out, "%shost %s, kernel %s\n", p, col(q, 5), col(q, 6));
-		buf_printf(out, "%scpu %s x %s, schedrig %s, iterations %s\n", p, col(q, 8), col(q, 7),
-			   col(q, 9), col(q, 10));
-		if (markdown)
-			buf_puts(out, "\n");
+		struct buf mon = {0};
+		if (monitor_report_run(store_db(st), ids[i], &mon, err, sizeof(err)) == 0) {
+			buf_puts(out, markdown ? "## Monitors\n\n```\n" : "Monitors\n========\n");
+			buf_puts(out, buf_str(&mon));
+			buf_puts(out, markdown ? "```\n\n" : "\n");
+		}
+		buf_free(&mon);
 	}
-	sqlite3_finalize(q);
 	store_close(st);
-	buf_puts(out, "\n");
 }
 
 int cmd_report(int argc, char **argv)

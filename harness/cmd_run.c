@@ -294,27 +294,50 @@ static void log_iteration(const struct run_ctx *rc, size_t c, int it,
 	buf_free(&states);
 }
 
+/* Write b to path in full; 0, or -1 with nothing half-written left. */
+static int write_raw(const char *path, const struct buf *b)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	bool ok = fwrite(buf_str(b), 1, b->len, f) == b->len;
+	if (fclose(f))
+		ok = false;
+	if (!ok)
+		unlink(path);
+	return ok ? 0 : -1;
+}
+
 /* The database refused the iteration: keep its raw outputs in the run
- * directory so nothing the tools printed is lost. */
+ * directory so nothing the tools printed is lost, or, when that cannot be
+ * written either (a full disk holding both), in a new /tmp/schedrig-raw-*. */
 static void keep_raw_outputs(const struct run_ctx *rc, size_t c, int it,
 			     const struct iteration_result *res)
 {
-	for (size_t i = 0; i < res->n; i++) {
-		const struct inst_result *r = &res->r[i];
-		for (int stream = 0; stream < 2; stream++) {
-			char *path = xasprintf("%s/%s-cell%zu-it%d-%s-rep%d.%s", rc->run_dir, rc->variant,
-					       c + 1, it, r->pi->load->name, r->repetition,
-					       stream ? "stderr" : "stdout");
-			const struct buf *b = stream ? &r->err : &r->out;
-			FILE *f = fopen(path, "wb");
-			if (f) {
-				fwrite(buf_str(b), 1, b->len, f);
-				fclose(f);
+	char tmp[] = "/tmp/schedrig-raw-XXXXXX";
+	const char *dir = rc->run_dir;
+
+	for (int attempt = 0; attempt < 2; attempt++) {
+		bool ok = true;
+		if (attempt == 1 && !(dir = mkdtemp(tmp)))
+			break;
+		for (size_t i = 0; i < res->n && ok; i++) {
+			const struct inst_result *r = &res->r[i];
+			for (int stream = 0; stream < 2 && ok; stream++) {
+				char *path = xasprintf("%s/%s-cell%zu-it%d-%s-rep%d.%s", dir,
+						       rc->variant, c + 1, it, r->pi->load->name,
+						       r->repetition, stream ? "stderr" : "stdout");
+				ok = write_raw(path, stream ? &r->err : &r->out) == 0;
+				free(path);
 			}
-			free(path);
+		}
+		if (ok) {
+			fprintf(stderr, "schedrig: raw outputs of the iteration kept in %s\n", dir);
+			return;
 		}
 	}
-	fprintf(stderr, "schedrig: raw outputs of the iteration kept in %s\n", rc->run_dir);
+	fprintf(stderr, "schedrig: the raw outputs of the iteration could not be kept: %s\n",
+		strerror(errno));
 }
 
 /* Parse and store one finished iteration (iteration_fn). */

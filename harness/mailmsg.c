@@ -1,9 +1,13 @@
 #include "mailmsg.h"
 
+#include <arpa/inet.h>
+#include <curl/curl.h>
+#include <netinet/in.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <unistd.h>
 
@@ -422,4 +426,27 @@ out:
 	buf_free(&h);
 	buf_free(&body);
 	return rc;
+}
+
+bool mail_host_is_loopback(const char *url)
+{
+	CURLU *u = curl_url();
+	char *host = NULL;
+	bool yes = false;
+	if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
+		struct in_addr v4;
+		struct in6_addr v6;
+		size_t len = strlen(host);
+		char bare[64] = "";
+		if (len >= 2 && host[0] == '[' && host[len - 1] == ']' && len - 2 < sizeof(bare))
+			memcpy(bare, host + 1, len - 2);
+		yes = !strcasecmp(host, "localhost") ||
+		      (inet_pton(AF_INET, host, &v4) == 1 && (ntohl(v4.s_addr) >> 24) == 127) ||
+		      (inet_pton(AF_INET6, bare[0] ? bare : host, &v6) == 1 &&
+		       IN6_IS_ADDR_LOOPBACK(&v6));
+	}
+	curl_free(host);
+	curl_url_cleanup(u);
+	return yes;
 }

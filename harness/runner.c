@@ -77,6 +77,7 @@ static void guardian(int fd)
 	size_t n = 0, len = 0;
 	char buf[256], line[32];
 
+	prctl(PR_SET_NAME, "schedrig-guard"); /* not "schedrig" in ps and pkill -x */
 	if (fd != 3 && dup2(fd, 3) < 0)
 		_exit(1);
 	int null_fd = open("/dev/null", O_RDWR);

@@ -1,6 +1,8 @@
 /* SQLite access for the results database. Schema: results-schema/schema.sql. */
 #include "store.h"
 
+#include <errno.h>
+#include <libgen.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -132,7 +134,17 @@ int store_open(const char *path, bool readonly, struct store **out, char *err, s
 		return fail(err, errsz, "%s: no such results database", path);
 	}
 	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
-		fail(err, errsz, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open");
+		/* SQLite's "unable to open database file" says not why: add errno
+		 * (for a new file, why its directory is not writable, e.g. EROFS). */
+		int e = s->db ? sqlite3_system_errno(s->db) : 0;
+		if (!readonly && access(path, F_OK) != 0) {
+			char *dir = xstrdup(path);
+			if (access(dirname(dir), W_OK) != 0)
+				e = errno;
+			free(dir);
+		}
+		fail(err, errsz, "%s: %s%s%s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open",
+		     e ? ": " : "", e ? strerror(e) : "");
 		sqlite3_close(s->db);
 		free(s);
 		return -1;

@@ -25,11 +25,15 @@
  *      nice 0, custom slice 0 (and latency_nice 0 where the kernel has it)
  *      are set in the child before exec; the CPU affinity is kept. With
  *      client_inherits_sched true they keep the load's attributes instead.
+ *      (Going back to nice 0 from a positive nice needs
+ *      CAP_SYS_NICE: without it that step fails with "sched_setattr".)
  *   6. mariadb-admin shutdown (60 s at most), the server is reaped (30 s),
  *      else SIGTERM (30 s), else SIGKILL.
  * The server is never left behind: on SIGINT/SIGTERM (it gets SIGTERM, then
  * SIGKILL after 30 s), on any failure, and through PR_SET_PDEATHSIG if this
- * process is killed. Failures print one reason line (and log tails) on
+ * process is killed (it stays in this process group, so the rig's SIGKILL of
+ * the group at a timeout takes it too; only then can the private directory
+ * stay behind). Failures print one reason line (and log tails) on
  * stderr and exit 1 without samples; bad arguments exit 2. Programs are
  * looked up in PATH and then /usr/local/sbin:/usr/sbin:/sbin (mariadbd);
  * mysql_install_db, mysqld and mysqladmin are accepted as the older names.

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cellname.h"
+
 const struct summary_stat report_mmtests_stats[8] = {
 	{STAT_MIN, 0}, {STAT_MEAN, 0}, {STAT_STDDEV, 0}, {STAT_COEFFVAR, 0},
 	{STAT_MAX, 0}, {STAT_BAMEAN50, 0}, {STAT_BAMEAN95, 0}, {STAT_BAMEAN99, 0},
@@ -49,13 +51,21 @@ int report_parse_percentiles(struct report_opts *o, const char *list)
 void report_split_header(const char *name, char *first, size_t first_size,
 			 char *second, size_t second_size)
 {
-	/* Cell names (hb.nice=0,ct.slice_us=100): the last axis goes below. */
-	const char *comma = strrchr(name, ',');
-	const char *equals = strrchr(name, '=');
-	if (comma || equals) {
-		const char *cut = comma ? comma : equals + 1;
-		snprintf(first, first_size, "%.*s", (int)(cut - name), name);
-		snprintf(second, second_size, "%s", comma ? comma + 1 : cut);
+	/* Cell names (hb.nice=0,ct.slice_us=100): the last axis goes below;
+	 * one axis splits after its '='. */
+	if (strchr(name, '=')) {
+		struct cell_axes c;
+		cell_axes_parse(name, &c);
+		const struct cell_axis *last = &c.kv[c.n - 1];
+		if (c.n == 1) {
+			snprintf(first, first_size, "%s=", last->axis);
+			snprintf(second, second_size, "%s", last->value);
+		} else {
+			size_t head = strlen(name) - strlen(last->axis) - strlen(last->value) - 2;
+			snprintf(first, first_size, "%.*s", (int)head, name);
+			snprintf(second, second_size, "%s=%s", last->axis, last->value);
+		}
+		cell_axes_free(&c);
 		return;
 	}
 	const char *dash = strchr(name, '-');

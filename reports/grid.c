@@ -17,63 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cellname.h"
+
 #define HEADER_OFFSET 9
 
-/* Axis=value pairs of one cell name. */
-struct axis_kv {
-	char *axis, *value;
-};
-struct cell_axes {
-	struct axis_kv *kv;
-	size_t n;
-};
-
-/* Split "a.x=1,b.y=2" at commas; a piece without '=' continues the previous
- * value (values such as a CPU list "0-3,5" may hold commas). */
-static void parse_cell(const char *name, struct cell_axes *out)
-{
-	char *copy = xstrdup(name), *p = copy;
-	out->kv = NULL;
-	out->n = 0;
-	while (p) {
-		char *comma = strchr(p, ',');
-		if (comma)
-			*comma = '\0';
-		char *eq = strchr(p, '=');
-		if (eq || !out->n) {
-			out->kv = xrealloc(out->kv, (out->n + 1) * sizeof(*out->kv));
-			if (eq)
-				*eq = '\0';
-			out->kv[out->n].axis = xstrdup(p);
-			out->kv[out->n].value = xstrdup(eq ? eq + 1 : "");
-			out->n++;
-		} else {
-			struct axis_kv *kv = &out->kv[out->n - 1];
-			char *v = xasprintf("%s,%s", kv->value, p);
-			free(kv->value);
-			kv->value = v;
-		}
-		p = comma ? comma + 1 : NULL;
-	}
-	free(copy);
-}
-
-static void free_cell(struct cell_axes *c)
-{
-	for (size_t i = 0; i < c->n; i++) {
-		free(c->kv[i].axis);
-		free(c->kv[i].value);
-	}
-	free(c->kv);
-}
-
-static const char *axis_value(const struct cell_axes *c, const char *axis)
-{
-	for (size_t i = 0; i < c->n; i++)
-		if (!strcmp(c->kv[i].axis, axis))
-			return c->kv[i].value;
-	return NULL;
-}
 
 /* The other axes of a cell as "a=1,b=2" (the grid's group key). */
 static char *rest_key(const struct cell_axes *c, const char *row, const char *col)
@@ -121,8 +68,8 @@ static void one_grid(struct buf *out, const struct summary *s, const struct summ
 	for (size_t c = 0; c < t->n_cols; c++) {
 		if (strcmp(rest_of[c], rest))
 			continue;
-		str_index(&rows, &n_rows, axis_value(&cells[c], o->grid_row));
-		str_index(&cols, &n_cols, axis_value(&cells[c], o->grid_col));
+		str_index(&rows, &n_rows, cell_axes_value(&cells[c], o->grid_row));
+		str_index(&cols, &n_cols, cell_axes_value(&cells[c], o->grid_col));
 	}
 	/* grid[r][c] = the table column holding that cell, or SIZE_MAX */
 	size_t *at = xmalloc(n_rows * n_cols * sizeof(*at));
@@ -131,8 +78,8 @@ static void one_grid(struct buf *out, const struct summary *s, const struct summ
 	for (size_t c = 0; c < t->n_cols; c++) {
 		if (strcmp(rest_of[c], rest))
 			continue;
-		size_t r = str_index(&rows, &n_rows, axis_value(&cells[c], o->grid_row));
-		size_t k = str_index(&cols, &n_cols, axis_value(&cells[c], o->grid_col));
+		size_t r = str_index(&rows, &n_rows, cell_axes_value(&cells[c], o->grid_row));
+		size_t k = str_index(&cols, &n_cols, cell_axes_value(&cells[c], o->grid_col));
 		at[r * n_cols + k] = c;
 	}
 
@@ -232,10 +179,10 @@ int report_grid(struct buf *out, const struct summary *s, const struct report_op
 		char **rest_of = xcalloc(t->n_cols, sizeof(*rest_of));
 		int rc = 0;
 		for (size_t c = 0; c < t->n_cols; c++) {
-			parse_cell(t->cols[c], &cells[c]);
+			cell_axes_parse(t->cols[c], &cells[c]);
 			rest_of[c] = rest_key(&cells[c], o->grid_row, o->grid_col);
-			const char *missing = !axis_value(&cells[c], o->grid_row) ? o->grid_row
-					      : !axis_value(&cells[c], o->grid_col) ? o->grid_col : NULL;
+			const char *missing = !cell_axes_value(&cells[c], o->grid_row) ? o->grid_row
+					      : !cell_axes_value(&cells[c], o->grid_col) ? o->grid_col : NULL;
 			if (missing && !rc) {
 				snprintf(err, errsz, "cell '%s' has no axis '%s'", t->cols[c], missing);
 				rc = -1;
@@ -256,7 +203,7 @@ int report_grid(struct buf *out, const struct summary *s, const struct report_op
 		}
 		free_strs(rests, n_rests);
 		for (size_t c = 0; c < t->n_cols; c++)
-			free_cell(&cells[c]);
+			cell_axes_free(&cells[c]);
 		free_strs(rest_of, t->n_cols);
 		free(cells);
 		if (rc)

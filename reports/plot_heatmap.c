@@ -12,58 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct kv {
-	char *axis, *value;
-};
-struct cell_kv {
-	struct kv *kv;
-	size_t n;
-};
+#include "cellname.h"
 
-static void parse_cell(const char *name, struct cell_kv *out)
-{
-	char *copy = xstrdup(name), *p = copy;
-	out->kv = NULL;
-	out->n = 0;
-	while (p) {
-		char *comma = strchr(p, ',');
-		if (comma)
-			*comma = '\0';
-		char *eq = strchr(p, '=');
-		if (eq || !out->n) {
-			out->kv = xrealloc(out->kv, (out->n + 1) * sizeof(*out->kv));
-			if (eq)
-				*eq = '\0';
-			out->kv[out->n].axis = xstrdup(p);
-			out->kv[out->n].value = xstrdup(eq ? eq + 1 : "");
-			out->n++;
-		} else {
-			struct kv *kv = &out->kv[out->n - 1];
-			char *v = xasprintf("%s,%s", kv->value, p);
-			free(kv->value);
-			kv->value = v;
-		}
-		p = comma ? comma + 1 : NULL;
-	}
-	free(copy);
-}
-
-static void free_cell(struct cell_kv *c)
-{
-	for (size_t i = 0; i < c->n; i++) {
-		free(c->kv[i].axis);
-		free(c->kv[i].value);
-	}
-	free(c->kv);
-}
-
-static const char *value_of(const struct cell_kv *c, const char *axis)
-{
-	for (size_t i = 0; i < c->n; i++)
-		if (!strcmp(c->kv[i].axis, axis))
-			return c->kv[i].value;
-	return NULL;
-}
 
 /* Index of s in the list, appending it when new. */
 static size_t intern(const char ***v, size_t *n, const char *s)
@@ -79,14 +29,14 @@ static size_t intern(const char ***v, size_t *n, const char *s)
 int plot_heatmap(struct plot_ctx *c, const struct summary *by_cell,
 		 const struct summary_table *t, char *err, size_t errsz)
 {
-	struct cell_kv *cells = xcalloc(t->n_cols ? t->n_cols : 1, sizeof(*cells));
+	struct cell_axes *cells = xcalloc(t->n_cols ? t->n_cols : 1, sizeof(*cells));
 	const char **axes = NULL, **varying = NULL;
 	size_t n_axes = 0, n_varying = 0;
 	int rc = 0;
 
 	(void)by_cell;
 	for (size_t i = 0; i < t->n_cols; i++) {
-		parse_cell(t->cols[i], &cells[i]);
+		cell_axes_parse(t->cols[i], &cells[i]);
 		for (size_t k = 0; k < cells[i].n; k++)
 			intern(&axes, &n_axes, cells[i].kv[k].axis);
 	}
@@ -94,7 +44,7 @@ int plot_heatmap(struct plot_ctx *c, const struct summary *by_cell,
 		const char **vals = NULL;
 		size_t n_vals = 0;
 		for (size_t i = 0; i < t->n_cols; i++) {
-			const char *v = value_of(&cells[i], axes[a]);
+			const char *v = cell_axes_value(&cells[i], axes[a]);
 			intern(&vals, &n_vals, v ? v : "");
 		}
 		if (n_vals > 1)
@@ -112,7 +62,7 @@ int plot_heatmap(struct plot_ctx *c, const struct summary *by_cell,
 		goto out;
 	}
 	for (size_t i = 0; i < t->n_cols; i++) {
-		if (!value_of(&cells[i], varying[0]) || !value_of(&cells[i], varying[1])) {
+		if (!cell_axes_value(&cells[i], varying[0]) || !cell_axes_value(&cells[i], varying[1])) {
 			struct plot_fig f;
 			plot_fig_begin(c, &f, t, NULL, "heatmap");
 			plot_note(c, &f, "not drawn: cell '%s' lacks axis %s or %s", t->cols[i],
@@ -124,8 +74,8 @@ int plot_heatmap(struct plot_ctx *c, const struct summary *by_cell,
 	const char **rows = NULL, **colv = NULL;
 	size_t n_rows = 0, n_colv = 0;
 	for (size_t i = 0; i < t->n_cols; i++) {
-		intern(&rows, &n_rows, value_of(&cells[i], varying[0]));
-		intern(&colv, &n_colv, value_of(&cells[i], varying[1]));
+		intern(&rows, &n_rows, cell_axes_value(&cells[i], varying[0]));
+		intern(&colv, &n_colv, cell_axes_value(&cells[i], varying[1]));
 	}
 	for (size_t op = 0; op < t->n_ops && !rc; op++) {
 		struct plot_fig f;
@@ -164,8 +114,8 @@ int plot_heatmap(struct plot_ctx *c, const struct summary *by_cell,
 				plot_note(c, &f, "cell '%s' left out: no finite value", t->cols[i]);
 				continue;
 			}
-			size_t x = intern(&colv, &n_colv, value_of(&cells[i], varying[1]));
-			size_t y = intern(&rows, &n_rows, value_of(&cells[i], varying[0]));
+			size_t x = intern(&colv, &n_colv, cell_axes_value(&cells[i], varying[1]));
+			size_t y = intern(&rows, &n_rows, cell_axes_value(&cells[i], varying[0]));
 			buf_printf(&f.data, "%zu %zu ", x, y);
 			plot_num(&f.data, g->st.amean);
 			buf_puts(&f.data, "\n");
@@ -184,7 +134,7 @@ int plot_heatmap(struct plot_ctx *c, const struct summary *by_cell,
 	free(colv);
 out:
 	for (size_t i = 0; i < t->n_cols; i++)
-		free_cell(&cells[i]);
+		cell_axes_free(&cells[i]);
 	free(cells);
 	free(axes);
 	free(varying);

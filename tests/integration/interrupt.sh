@@ -2,16 +2,28 @@
 # SIGINT, SIGTERM and SIGHUP at random points of a small run (hackbench
 # repeating in the background, cyclictest measured): 22 single signals, then
 # 3 bursts of signals during the cleanup. After each: exit status 128+N of the
-# first signal, no process of the run left, PRAGMA integrity_check ok, the run
-# marked interrupted, and every complete iteration with all its samples.
+# first signal, no process of the run left, the variant's sysctl knob
+# restored, PRAGMA integrity_check ok, the run marked interrupted, and every
+# complete iteration with all its samples.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/reliability.bash"
 
 DB=$WORK/db/results.db
+# A knob the variant changes and the rig must restore, whatever happens:
+# the shortest SCHED_DEADLINE period (only deadline admission notices it).
+KNOB=/proc/sys/kernel/sched_deadline_period_min_us
+KNOB_WAS=$(cat "$KNOB")
+trap 'kill_leftovers; echo "$KNOB_WAS" >"$KNOB"; rm -rf "$WORK"' EXIT
+assert_knob_restored() {
+	assert_eq "$(cat "$KNOB")" "$KNOB_WAS" "$1: kernel.sched_deadline_period_min_us restored"
+}
 cat >"$WORK/small.yaml" <<'EOF'
 name: interrupt-me
 iterations: 3
 warmup_s: 0.2
+variants:
+  - name: dlmin
+    sysctl: {kernel.sched_deadline_period_min_us: 250}
 loads:
   - name: hb
     tool: hackbench
@@ -23,10 +35,19 @@ loads:
     params: {threads: 1, interval_us: 1000, duration_s: 1}
 EOF
 
-# Reference: the run undisturbed, 3 samples per cyclictest instance.
+# Reference: the run undisturbed, 3 samples per cyclictest instance; the
+# knob is 250 while it runs.
+[ "$KNOB_WAS" != 250 ] || fail "$KNOB is 250 already: the test could not see a change"
 start_rig run --quiet --db "$DB" "$WORK/small.yaml"
+seen=
+for i in $(seq 200); do
+	[ "$(cat "$KNOB")" = 250 ] && seen=1 && break
+	sleep 0.02
+done
+[ -n "$seen" ] || fail "the variant's sysctl was never applied"
 rc=0
 wait "$RIG_PID" || rc=$?
+assert_knob_restored "undisturbed run"
 assert_eq "$rc" 0 "undisturbed run exit status ($(tail -3 "$WORK/rig.err"))"
 ref=$(q "$DB" 'SELECT max(id) FROM run')
 assert_eq "$(q "$DB" "SELECT status FROM run WHERE id = $ref")" complete "undisturbed run status"
@@ -61,6 +82,7 @@ interrupt_once() {
 	want=$((128 + $(kill -l "$sig")))
 	local what="SIG$sig at ${delay_ms} ms${burst:+ with a burst}"
 	assert_no_leftovers "$what"
+	assert_knob_restored "$what"
 	assert_integrity "$DB"
 	after=$(q "$DB" 'SELECT coalesce(max(id), 0) FROM run')
 	if [ "$after" = "$before" ]; then

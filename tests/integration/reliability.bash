@@ -45,11 +45,16 @@ assert_no_leftovers() {
 	fail "$1: processes left behind: $(echo "$left" | tr '\n' ';') pgrep: $(pgrep -a 'hackbench|cyclictest|schedrig' | tr '\n' ';')"
 }
 
-# kill_leftovers: clean up after a failed assertion (EXIT trap).
+# kill_leftovers: clean up after a failed assertion (EXIT trap): the rig
+# first, then, until none is left, whatever runs in $RIGDIR.
 kill_leftovers() {
-	local p
-	for p in $(leftovers | cut -d' ' -f1); do
-		kill -KILL "$p" 2>/dev/null || true
+	local p i
+	[ -z "${RIG_PID:-}" ] || kill -KILL "$RIG_PID" 2>/dev/null || true
+	for i in $(seq 50); do
+		p=$(leftovers | cut -d' ' -f1)
+		[ -z "$p" ] && return 0
+		kill -KILL $p 2>/dev/null || true
+		sleep 0.1
 	done
 }
 trap 'kill_leftovers; rm -rf "$WORK"' EXIT

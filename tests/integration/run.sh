@@ -16,7 +16,7 @@ loads:
     sched: {nice: 5}
   - name: ct
     tool: cyclictest
-    params: {threads: 2, interval_us: 1000, duration_s: 1}
+    params: {threads: 2, interval_us: 1000, duration_s: 2}
     sched: {policy: other, slice_us: [300, 3000]}
 YAML
 

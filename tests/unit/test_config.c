@@ -136,17 +136,17 @@ static void test_errors(void **state)
 	expect_error("name: a\nloads: [{tool: hackbnech}]\n",
 		     "t.yaml:2:16: unknown tool 'hackbnech' (did you mean 'hackbench'?)");
 	expect_error("name: a\nloads: [{tool: hackbench, params: {grups: 2}}]\n",
-		     "t.yaml:2:38: unknown key 'grups' in params of hackbench (did you mean 'groups'?)");
+		     "t.yaml:2:36: unknown key 'grups' in params of hackbench (did you mean 'groups'?)");
 	expect_error("name: a\nloads: [{tool: hackbench, params: {groups: many}}]\n",
-		     "t.yaml:2:46: groups must be a whole number, not 'many'");
+		     "t.yaml:2:44: groups must be a whole number, not 'many'");
 	expect_error("name: a\nloads: [{tool: hackbench, sched: {nice: 20}}]\n",
-		     "t.yaml:2:43: nice must be between -20 and 19, not 20");
+		     "t.yaml:2:41: nice must be between -20 and 19, not 20");
 	expect_error("name: a\nloads: [{tool: hackbench, sched: {slice_us: 10}}]\n",
-		     "t.yaml:2:47: slice_us must be between 100 and 100000, not 10");
+		     "t.yaml:2:45: slice_us must be between 100 and 100000, not 10");
 	expect_error("name: a\nloads: [{tool: hackbench, sched: {policy: fifo}}]\n",
-		     "t.yaml:2:10: load hackbench: policy fifo needs priority (1-99)");
+		     "t.yaml:2:9: load hackbench: policy fifo needs priority (1-99)");
 	expect_error("name: a\nloads: [{tool: hackbench, sched: {cpus: \"0-4096\"}}]\n",
-		     "t.yaml:2:42: cpus '0-4096' names CPU 4096, but this machine has CPUs 0-1");
+		     "t.yaml:2:41: cpus '0-4096' names CPU 4096, but this machine has CPUs 0-1");
 	expect_error("name: a\niterations: 0\nloads: [{tool: hackbench}]\n",
 		     "t.yaml:2:13: iterations must be between 1 and 10000, not 0");
 	expect_error("name: a\nloads: [{tool: hackbench, role: background}]\n",
@@ -154,22 +154,22 @@ static void test_errors(void **state)
 	expect_error("name: a\nvariants: [{name: k, boot: qemu}]\nloads: [{tool: hackbench}]\n",
 		     "t.yaml:2:12: boot: qemu needs 'kernel:' (a bzImage, a linux-image .deb, or a Debian package name)");
 	expect_error("name: a\nvariants: [{name: k, append: quiet}]\nloads: [{tool: hackbench}]\n",
-		     "t.yaml:2:21: 'append' is for boot: qemu, not boot: local");
+		     "t.yaml:2:22: 'append' is for boot: qemu, not boot: local");
 	expect_error("name: a\nvariants: [{name: k, sched_features: [no_place_lag]}]\nloads: [{tool: hackbench}]\n",
-		     "t.yaml:2:38: sched_features entries are names such as PLACE_LAG or NO_PLACE_LAG");
+		     "t.yaml:2:39: sched_features entries are names such as PLACE_LAG or NO_PLACE_LAG");
 	expect_error("name: a b\nloads: [{tool: hackbench}]\n",
 		     "t.yaml:1:7: name 'a b' must be 1-64 characters of letters, digits, '.', '_', '-'");
 	expect_error("name: a\nloads: [{tool: hackbench}, {tool: hackbench}]\n",
 		     "t.yaml:2:28: load name 'hackbench' is used twice; give each load a name:");
 	expect_error("name: a\nloads: [{tool: hackbench, params: {groups: [2, 2]}}]\n",
-		     "t.yaml:2:50: groups: value '2' is listed twice");
+		     "t.yaml:2:48: groups: value '2' is listed twice");
 	expect_error("name: a\nloads: {tool: hackbench}\n",
 		     "t.yaml:2:8: loads must be a list, not a mapping");
 	expect_error("name: a\nloads: [{tool: hackbench, repeat: true}]\n",
 		     "t.yaml:2:35: repeat: true is for background loads only");
 	expect_error("name: [a\n", "t.yaml:2:1: did not find expected ',' or ']' while parsing a flow sequence");
 	expect_error("name: \"a\xff\"\nloads: []\n",
-		     "t.yaml:1:9: invalid leading UTF-8 octet");
+		     "t.yaml:1:9: invalid UTF-8 (byte 0xff); a config is UTF-8 text");
 }
 
 static void test_deep_nesting(void **state)

@@ -327,6 +327,20 @@ static void test_message_id(void **state)
 	assert_string_not_equal(a, b);                 /* random part */
 }
 
+/* STARTTLS policy: only loopback hosts are exempt. */
+static void test_loopback_hosts(void **state)
+{
+	(void)state;
+	assert_true(mail_host_is_loopback("smtp://127.0.0.1:2525"));
+	assert_true(mail_host_is_loopback("smtp://127.8.9.10"));
+	assert_true(mail_host_is_loopback("smtp://localhost:25"));
+	assert_true(mail_host_is_loopback("smtp://[::1]:25"));
+	assert_false(mail_host_is_loopback("smtp://mail.example.org:587"));
+	assert_false(mail_host_is_loopback("smtp://10.0.0.1"));
+	assert_false(mail_host_is_loopback("smtp://127.example.org"));
+	assert_false(mail_host_is_loopback("not a url"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_quoted_printable),
 		cmocka_unit_test(test_injection_and_addresses),
 		cmocka_unit_test(test_message_id),
+		cmocka_unit_test(test_loopback_hosts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

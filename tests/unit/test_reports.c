@@ -229,6 +229,17 @@ static void test_header_split(void **state)
 	report_split_header("x-rcfoo", a, sizeof(a), b, sizeof(b));
 	assert_string_equal(a, "x");
 	assert_string_equal(b, "rcfoo");
+	/* Cell names: one axis splits after '=', several before the last axis,
+	 * and a CPU list's commas stay inside its value. */
+	report_split_header("ct.slice_us=100", a, sizeof(a), b, sizeof(b));
+	assert_string_equal(a, "ct.slice_us=");
+	assert_string_equal(b, "100");
+	report_split_header("hb.nice=0,ct.cpus=0-3,5", a, sizeof(a), b, sizeof(b));
+	assert_string_equal(a, "hb.nice=0");
+	assert_string_equal(b, "ct.cpus=0-3,5");
+	report_split_header("ct.cpus=0,1,hb.nice=-5", a, sizeof(a), b, sizeof(b));
+	assert_string_equal(a, "ct.cpus=0,1");
+	assert_string_equal(b, "hb.nice=-5");
 }
 
 /* The seed 000 spacing, rebuilt from summaries of single samples: header
