@@ -4,6 +4,7 @@
 #   make check SANITIZE=1   the same under ASan+UBSan (objects in build-san/)
 #   make run          the embedded default experiment on the running kernel
 #   make bench        benchmarks of the rig itself (not part of check)
+#   make fuzz         libFuzzer targets (clang, build-fuzz/), FUZZ_SECONDS each (300)
 
 PKGS     := yaml-0.1 sqlite3 gsl libcurl jansson
 CC       ?= cc

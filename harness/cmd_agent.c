@@ -6,11 +6,15 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,7 +34,7 @@
 #define AGENT_PORT_WAIT_S 5
 
 static const char usage_text[] =
-	"usage: schedrig agent PLANFILE [--out PATH|auto]\n"
+	"usage: schedrig agent PLANFILE [--out PATH|auto] [--watch-stdin]\n"
 	"\n"
 	"Run the (cell, iteration) steps listed in PLANFILE (written by a schedrig\n"
 	"backend: config text, variant, iterations) with the in-process runner,\n"
@@ -39,9 +43,90 @@ static const char usage_text[] =
 	"\n"
 	"  --out PATH   write the lines to PATH instead of stdout; 'auto': the\n"
 	"               virtio-serial port named " AGENT_PORT_NAME ", else " AGENT_SERIAL_TTY "\n"
+	"  --watch-stdin  stop as on SIGTERM (loads stopped, knobs restored) when\n"
+	"               standard input reaches end of file: boot: ssh keeps it open\n"
+	"               for the session's life, so the agent ends with its session\n"
 	"\n"
 	"Exit status: 0 every step ran, 1 the agent failed (see its end line),\n"
 	"2 bad usage.\n";
+
+/* --watch-stdin: after SIGTERM, how long the agent has to stop its loads
+ * and restore its knobs before SIGKILL. */
+#define AGENT_WATCH_KILL_S (RUNNER_GRACE_S + 15)
+
+static volatile sig_atomic_t watch_sig;
+
+static void watch_signal(int sig)
+{
+	watch_sig = sig;
+}
+
+/* --watch-stdin: fork; the child returns -1 and goes on as the agent (stdin
+ * /dev/null, SIGPIPE ignored so a dead channel cannot keep it from
+ * restoring knobs, SIGTERM when this parent dies). The parent reads and
+ * drops stdin; at its end (the ssh session closed) it sends the child
+ * SIGTERM, and SIGKILL AGENT_WATCH_KILL_S later; SIGINT, SIGTERM and SIGHUP
+ * it receives are passed on. Returns the child's exit status (128+N when
+ * killed by signal N) in the parent, -1 in the child. */
+static int watch_stdin(void)
+{
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "schedrig agent: fork: %s\n", strerror(errno));
+		return 1;
+	}
+	if (pid == 0) {
+		int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			raise(SIGTERM);
+		if (null_fd >= 0) {
+			dup2(null_fd, 0);
+			close(null_fd);
+		}
+		signal(SIGPIPE, SIG_IGN);
+		return -1;
+	}
+	struct sigaction sa = {.sa_handler = watch_signal};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	bool open_in = true;
+	struct timespec kill_at = {0};
+	int status;
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		if (w == pid)
+			break;
+		if (watch_sig) {
+			kill(pid, watch_sig);
+			watch_sig = 0;
+		}
+		struct pollfd pfd = {.fd = 0, .events = POLLIN};
+		int n = poll(&pfd, open_in ? 1 : 0, 200);
+		if (n > 0 && open_in) {
+			char chunk[4096];
+			ssize_t r = (pfd.revents & POLLIN) ? read(0, chunk, sizeof(chunk)) : 0;
+			if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) {
+				open_in = false;
+				fprintf(stderr, "schedrig agent: the session's standard input ended:"
+					" stopping\n");
+				kill(pid, SIGTERM);
+				clock_gettime(CLOCK_MONOTONIC, &kill_at);
+				kill_at.tv_sec += AGENT_WATCH_KILL_S;
+			}
+		}
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (!open_in && kill_at.tv_sec && now.tv_sec >= kill_at.tv_sec) {
+			kill(pid, SIGKILL);
+			kill_at.tv_sec = 0;
+		}
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
 
 struct agent {
 	int fd;
@@ -286,6 +371,7 @@ int cmd_agent(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"out", required_argument, NULL, 'o'},
+		{"watch-stdin", no_argument, NULL, 'w'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -300,12 +386,16 @@ int cmd_agent(int argc, char **argv)
 	struct agent a = {.fd = -1};
 	struct provenance pv;
 	int ch, ok = 0;
+	bool watch = false;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
 			out = optarg;
+			break;
+		case 'w':
+			watch = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -318,6 +408,11 @@ int cmd_agent(int argc, char **argv)
 	if (optind != argc - 1) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
+	}
+	if (watch) {
+		int status = watch_stdin();
+		if (status >= 0)
+			return status;
 	}
 	bool have_plan = read_file(argv[optind], &text, err, sizeof(err)) == 0 &&
 			 agent_plan_decode(text.data, text.len, &ap, err, sizeof(err)) == 0;

@@ -39,26 +39,6 @@ static const char usage_text[] =
 	"1 failure (database, no samples, no figure drawn, gnuplot missing or\n"
 	"failing), 2 bad usage.\n";
 
-/* mkdir -p; 0 or -1 with errno. */
-static int mkdir_p(const char *dir)
-{
-	char *p = xstrdup(dir);
-	int rc = 0;
-	for (char *s = p + 1; ; s++) {
-		if (*s != '/' && *s)
-			continue;
-		char saved = *s;
-		*s = '\0';
-		if (mkdir(p, 0755) && errno != EEXIST)
-			rc = -1;
-		*s = saved;
-		if (!saved || rc)
-			break;
-	}
-	free(p);
-	return rc;
-}
-
 enum { OPT_OUTPUT_DIR = OPT_SHARED_LAST + 1, OPT_LOGX, OPT_ERRORBARS, OPT_PLOT_FORMAT };
 
 int cmd_plot(int argc, char **argv)
@@ -150,8 +130,8 @@ int cmd_plot(int argc, char **argv)
 	rc = reportcmd_summarise(&c, &t, &s);
 	if (rc)
 		goto out_table;
-	if (mkdir_p(po.dir)) {
-		fprintf(stderr, "schedrig plot: cannot create %s: %s\n", po.dir, strerror(errno));
+	if (mkdir_p(po.dir, err, sizeof(err))) {
+		fprintf(stderr, "schedrig plot: %s\n", err);
 		rc = 1;
 		goto out_summary;
 	}

@@ -79,28 +79,6 @@ static void print_plan(const struct experiment *e, const struct plan *p, int ite
 	}
 }
 
-/* mkdir -p dir. */
-static int ensure_dir(const char *dir, char *err, size_t errsz)
-{
-	char partial[PATH_MAX];
-	size_t len = strlen(dir);
-
-	if (len >= sizeof(partial)) {
-		snprintf(err, errsz, "%.400s: path too long", dir);
-		return -1;
-	}
-	for (size_t i = 1; i <= len; i++) {
-		if (dir[i] != '/' && dir[i] != '\0')
-			continue;
-		snprintf(partial, sizeof(partial), "%.*s", (int)i, dir);
-		if (mkdir(partial, 0755) && errno != EEXIST) {
-			snprintf(err, errsz, "cannot create %.400s: %s", partial, strerror(errno));
-			return -1;
-		}
-	}
-	return 0;
-}
-
 /* Turn the runner's results into stored instances: parse what finished
  * well, record everything else as a failure with its reason. Returns the
  * number of failures. */
@@ -439,7 +417,7 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 				   err, sizeof(err)))
 			goto out_err;
 	char *run_dir = xasprintf("%s/runs/%lld", rc->o->run_root, (long long)rc->run_id);
-	if (ensure_dir(run_dir, err, sizeof(err))) {
+	if (mkdir_p(run_dir, err, sizeof(err))) {
 		free(run_dir);
 		goto out_err;
 	}
@@ -685,7 +663,7 @@ int cmd_run(int argc, char **argv)
 	o.run_root = xstrdup(dirname(db_copy));
 	free(db_copy);
 	/* The database must be writable before any load starts. */
-	if (ensure_dir(o.run_root, err, sizeof(err)) ||
+	if (mkdir_p(o.run_root, err, sizeof(err)) ||
 	    store_open(o.db, false, &ctx.st, err, sizeof(err))) {
 		fprintf(stderr, "schedrig: %s\n", err);
 		goto out;

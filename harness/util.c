@@ -1,10 +1,12 @@
 #include "util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void out_of_memory(void)
 {
@@ -172,6 +174,27 @@ char *argv_render(const struct argv *a)
 	if (!b.data)
 		return xstrdup("");
 	return b.data;
+}
+
+int mkdir_p(const char *dir, char *err, size_t errsz)
+{
+	char partial[PATH_MAX];
+	size_t len = strlen(dir);
+
+	if (len >= sizeof(partial)) {
+		snprintf(err, errsz, "%.400s: path too long", dir);
+		return -1;
+	}
+	for (size_t i = 1; i <= len; i++) {
+		if (dir[i] != '/' && dir[i] != '\0')
+			continue;
+		snprintf(partial, sizeof(partial), "%.*s", (int)i, dir);
+		if (mkdir(partial, 0755) && errno != EEXIST) {
+			snprintf(err, errsz, "cannot create %.400s: %s", partial, strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
 }
 
 bool parse_ll(const char *s, long long *out)

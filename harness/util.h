@@ -41,6 +41,10 @@ void argv_free(struct argv *a);
  * space, each quoted with '...' when it holds anything but [A-Za-z0-9_./:=,+-]. */
 char *argv_render(const struct argv *a);
 
+/* mkdir -p dir (mode 0755 for what it creates). Returns 0, or -1 with the
+ * component that could not be created and why in err. */
+int mkdir_p(const char *dir, char *err, size_t errsz);
+
 /* Parse a whole string as a base-10 integer (leading zeros allowed: cyclictest
  * zero-pads). Returns false on empty input, trailing junk or overflow. */
 bool parse_ll(const char *s, long long *out);

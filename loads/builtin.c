@@ -271,3 +271,29 @@ bool builtin_parse_value(const char *s, double *out)
 	*out = v;
 	return true;
 }
+
+int builtin_parse_begin(const struct load_output *o, const char *name, struct builtin_reader *r,
+			char *why, size_t whysz)
+{
+	if (builtin_check_exit(o, why, whysz))
+		return -1;
+	builtin_reader_init(r, o->out, o->out_len);
+	int got = builtin_reader_next(r);
+	if (got <= 0) {
+		snprintf(why, whysz, got ? "line 1: garbage" : "no output");
+		return -1;
+	}
+	return builtin_check_header(r, name, why, whysz);
+}
+
+int builtin_header_int(const struct builtin_reader *r, const char *key, long long min,
+		       long long max, long long *out, char *why, size_t whysz)
+{
+	const char *v = builtin_field_kv(r, key);
+	if (!v || v[0] == '+' || (v[0] == '0' && v[1]) || !parse_ll(v, out) || *out < min ||
+	    *out > max) {
+		snprintf(why, whysz, "line %u: header has no valid %s=", r->lineno, key);
+		return -1;
+	}
+	return 0;
+}

@@ -81,6 +81,19 @@ int builtin_check_header(const struct builtin_reader *r, const char *name, char 
 /* The value of "key=VALUE" among the header or end fields (from field 1 on),
  * or NULL. */
 const char *builtin_field_kv(const struct builtin_reader *r, const char *key);
+/* The start every built-in parser shares: builtin_check_exit, then the
+ * first line must be the header of tool name. Returns 0 with r positioned
+ * after the header, or -1 with the reason in why ("no output", garbage,
+ * wrong tool or version). */
+int builtin_parse_begin(const struct load_output *o, const char *name, struct builtin_reader *r,
+			char *why, size_t whysz);
+
+/* The integer header field key=N of r, checked to be a plain base-10 number
+ * within [min, max]. Returns 0, or -1 with "line L: header has no valid
+ * KEY=" in why. */
+int builtin_header_int(const struct builtin_reader *r, const char *key, long long min,
+		       long long max, long long *out, char *why, size_t whysz);
+
 /* Parse a sample value: a finite number >= 0 in the C locale. */
 bool builtin_parse_value(const char *s, double *out);
 

@@ -75,14 +75,7 @@ static int fake_parse(const struct load_output *o, const struct params *p,
 	double v;
 
 	(void)p;
-	if (builtin_check_exit(o, why, whysz))
-		return -1;
-	builtin_reader_init(&r, o->out, o->out_len);
-	if (builtin_reader_next(&r) != 1) {
-		snprintf(why, whysz, "fake: no header line in stdout");
-		return -1;
-	}
-	if (builtin_check_header(&r, "fake", why, whysz))
+	if (builtin_parse_begin(o, "fake", &r, why, whysz))
 		return -1;
 	if (builtin_reader_next(&r) != 1 || r.n_fields != 3 || strcmp(r.field[0], "value") ||
 	    !builtin_parse_value(r.field[2], &v)) {

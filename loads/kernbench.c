@@ -164,28 +164,6 @@ static int version_cmp(const void *a, const void *b)
 	return strverscmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* mkdir -p path (mode 0755). 0 or -1 with errno. */
-static int mkdir_p(const char *path)
-{
-	char buf[PATH_MAX];
-	if (strlen(path) >= sizeof(buf)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	strcpy(buf, path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
-		return -1;
-	return 0;
-}
-
 static bool is_named_config(const char *config)
 {
 	for (const char *const *c = named_configs; *c; c++)
@@ -253,8 +231,9 @@ static int kb_entry_init(struct kb_entry *e, const char *source, const char *con
 		}
 	}
 
-	if (mkdir_p(cache_dir)) {
-		snprintf(err, errsz, "cache_dir %s: %s", cache_dir, strerror(errno));
+	char why[512];
+	if (mkdir_p(cache_dir, why, sizeof(why))) {
+		snprintf(err, errsz, "cache_dir: %s", why);
 		return -1;
 	}
 	char cache[PATH_MAX], src_part[48], cfg_part[48];
@@ -668,32 +647,18 @@ static int kernbench_build_argv(const struct params *p, struct argv *argv, char 
 static int kernbench_parse(const struct load_output *o, const struct params *p,
 			   struct sample_vec *samples, char *why, size_t whysz)
 {
-	if (builtin_check_exit(o, why, whysz))
-		return -1;
 	if (o->stopped) {
 		snprintf(why, whysz, "stopped before the build finished");
 		return -1;
 	}
-
 	struct builtin_reader r;
-	builtin_reader_init(&r, o->out, o->out_len);
-	int got = builtin_reader_next(&r);
-	if (got <= 0) {
-		snprintf(why, whysz, got ? "line 1: garbage" : "no output");
-		return -1;
-	}
-	if (builtin_check_header(&r, "kernbench", why, whysz))
-		return -1;
 	long long jobs;
-	/* A copy: the reader reuses its line buffer. */
-	char jobs_text[24];
-	const char *jobs_kv = builtin_field_kv(&r, "jobs");
-	snprintf(jobs_text, sizeof(jobs_text), "%s", jobs_kv ? jobs_kv : "");
-	if (!jobs_kv || strlen(jobs_kv) >= sizeof(jobs_text) || !parse_ll(jobs_text, &jobs) ||
-	    jobs < 1 || jobs > 4096 || jobs_text[0] == '+' || jobs_text[0] == '0') {
-		snprintf(why, whysz, "line %u: header has no valid jobs=", r.lineno);
+	int got;
+	if (builtin_parse_begin(o, "kernbench", &r, why, whysz) ||
+	    builtin_header_int(&r, "jobs", 1, 4096, &jobs, why, whysz))
 		return -1;
-	}
+	char jobs_text[24]; /* the op of every sample: the header's jobs= */
+	snprintf(jobs_text, sizeof(jobs_text), "%lld", jobs);
 	long long want = p ? params_int(p, "jobs", 0) : 0;
 	if (want && want != jobs) {
 		snprintf(why, whysz, "output is for jobs=%lld, the load has jobs=%lld", jobs, want);

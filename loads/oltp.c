@@ -508,32 +508,18 @@ static int oltp_build_argv(const struct params *p, struct argv *argv, char *err,
 static int oltp_parse(const struct load_output *o, const struct params *p,
 		      struct sample_vec *samples, char *why, size_t whysz)
 {
-	if (builtin_check_exit(o, why, whysz))
-		return -1;
 	if (o->stopped) {
 		snprintf(why, whysz, "stopped before sysbench finished");
 		return -1;
 	}
-
 	struct builtin_reader r;
-	builtin_reader_init(&r, o->out, o->out_len);
-	int got = builtin_reader_next(&r);
-	if (got <= 0) {
-		snprintf(why, whysz, got ? "line 1: garbage" : "no output");
-		return -1;
-	}
-	if (builtin_check_header(&r, "oltp", why, whysz))
-		return -1;
 	long long clients;
-	/* A copy: the reader reuses its line buffer. */
-	char clients_text[24];
-	const char *clients_kv = builtin_field_kv(&r, "clients");
-	snprintf(clients_text, sizeof(clients_text), "%s", clients_kv ? clients_kv : "");
-	if (!clients_kv || strlen(clients_kv) >= sizeof(clients_text) || !parse_ll(clients_text, &clients) ||
-	    clients < 1 || clients > 1024 || clients_text[0] == '+' || clients_text[0] == '0') {
-		snprintf(why, whysz, "line %u: header has no valid clients=", r.lineno);
+	int got;
+	if (builtin_parse_begin(o, "oltp", &r, why, whysz) ||
+	    builtin_header_int(&r, "clients", 1, 1024, &clients, why, whysz))
 		return -1;
-	}
+	char clients_text[24]; /* the op of every sample: the header's clients= */
+	snprintf(clients_text, sizeof(clients_text), "%lld", clients);
 	long long want = p ? params_int(p, "clients", clients) : clients;
 	if (want != clients) {
 		snprintf(why, whysz, "output is for clients=%lld, the load has clients=%lld", clients, want);

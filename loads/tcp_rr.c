@@ -652,23 +652,12 @@ static int tcp_rr_build_argv(const struct params *p, struct argv *argv, char *er
 static int tcp_rr_parse(const struct load_output *o, const struct params *p,
 			struct sample_vec *samples, char *why, size_t whysz)
 {
-	if (builtin_check_exit(o, why, whysz))
-		return -1;
-
 	struct builtin_reader r;
-	builtin_reader_init(&r, o->out, o->out_len);
-	int got = builtin_reader_next(&r);
-	if (got <= 0) {
-		snprintf(why, whysz, got ? "line 1: garbage" : "no output");
-		return -1;
-	}
-	if (builtin_check_header(&r, "tcp-rr", why, whysz))
-		return -1;
 	long long pairs;
-	if (!parse_ll(builtin_field_kv(&r, "pairs"), &pairs) || pairs < 1 || pairs > 65536) {
-		snprintf(why, whysz, "line %u: header has no valid pairs=", r.lineno);
+	int got;
+	if (builtin_parse_begin(o, "tcp-rr", &r, why, whysz) ||
+	    builtin_header_int(&r, "pairs", 1, 65536, &pairs, why, whysz))
 		return -1;
-	}
 	long long want = p ? params_int(p, "pairs", pairs) : pairs;
 	if (want != pairs) {
 		snprintf(why, whysz, "output is for %lld pairs, the load has %lld", pairs, want);

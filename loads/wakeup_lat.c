@@ -318,17 +318,9 @@ static int wakeup_lat_parse(const struct load_output *o, const struct params *p,
 			    struct sample_vec *samples, char *why, size_t whysz)
 {
 	(void)p;
-	if (builtin_check_exit(o, why, whysz))
-		return -1;
-
 	struct builtin_reader r;
-	builtin_reader_init(&r, o->out, o->out_len);
-	int got = builtin_reader_next(&r);
-	if (got <= 0) {
-		snprintf(why, whysz, got ? "line 1: garbage" : "no output");
-		return -1;
-	}
-	if (builtin_check_header(&r, "wakeup-lat", why, whysz))
+	int got;
+	if (builtin_parse_begin(o, "wakeup-lat", &r, why, whysz))
 		return -1;
 
 	struct sample_vec tmp = {0};

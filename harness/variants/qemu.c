@@ -39,6 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent_host.h"
 #include "agent_proto.h"
 #include "initramfs.h"
 #include "variant.h"
@@ -100,33 +101,6 @@ static void copy_str(char *dst, size_t size, const char *src)
 	size_t len = strnlen(src, size - 1);
 	memcpy(dst, src, len);
 	dst[len] = '\0';
-}
-
-static double mono_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int mkdir_p(const char *dir, char *err, size_t errsz)
-{
-	char partial[PATH_MAX];
-	size_t len = strlen(dir);
-	if (len >= sizeof(partial)) {
-		snprintf(err, errsz, "%.200s: path too long", dir);
-		return -1;
-	}
-	for (size_t i = 1; i <= len; i++) {
-		if (dir[i] != '/' && dir[i] != '\0')
-			continue;
-		snprintf(partial, sizeof(partial), "%.*s", (int)i, dir);
-		if (mkdir(partial, 0755) && errno != EEXIST) {
-			snprintf(err, errsz, "cannot create %.400s: %s", partial, strerror(errno));
-			return -1;
-		}
-	}
-	return 0;
 }
 
 /* Run argv in dir (NULL: here) without a shell, output to log_path; wait.
@@ -455,32 +429,6 @@ static int which(const char *tool, char *out, size_t size)
 	return rc;
 }
 
-/* The plan file for the agent: config, variant and the steps not yet done. */
-static char *plan_file(const struct variant_run *vr, const struct argv *modules)
-{
-	struct agent_plan ap = {
-		.config_name = vr->e->path ? vr->e->path : vr->e->name,
-		.config = vr->e->text,
-		.variant = vr->v->name,
-		.iterations = vr->iterations,
-		.cells = xcalloc(vr->p->n_cells, sizeof(char *)),
-		.n_cells = vr->p->n_cells,
-		.modules = modules->v,
-		.n_modules = modules->n,
-		.run = xcalloc(vr->p->n_cells * (size_t)vr->iterations + 1, sizeof(struct agent_step)),
-	};
-	for (size_t c = 0; c < vr->p->n_cells; c++) {
-		ap.cells[c] = vr->p->cells[c].name;
-		for (int it = 1; it <= vr->iterations; it++)
-			if (!vr->done || !vr->done(vr->ctx, c, it))
-				ap.run[ap.n_run++] = (struct agent_step){c, it};
-	}
-	char *text = agent_plan_encode(&ap);
-	free(ap.cells);
-	free(ap.run);
-	return text;
-}
-
 /* Build the guest's initramfs at path. */
 static int build_initramfs(const struct variant_run *vr, const struct kernel_image *k,
 			   const char *path, char *err, size_t errsz)
@@ -544,7 +492,7 @@ static int build_initramfs(const struct variant_run *vr, const struct kernel_ima
 		if (r)
 			goto out;
 	}
-	char *plan = plan_file(vr, &modules);
+	char *plan = agent_host_plan(vr, &modules);
 	initramfs_add_file(&ir, GUEST_PLAN, plan, strlen(plan), 0644);
 	free(plan);
 	initramfs_add_file(&ir, "/init", guest_init, strlen(guest_init), 0755);
@@ -669,137 +617,8 @@ struct tail {
 	struct buf partial;
 };
 
-/* The state of the conversation with the agent. */
-struct session {
-	const struct variant_run *vr;
-	const struct kernel_image *k;
-	struct iteration_result res; /* insts of the iteration under way */
-	size_t cell;
-	int iteration;
-	bool in_iteration;
-	bool hello, end, end_ok;
-	char end_message[1024];
-	size_t lines, iterations_done;
-	double boot_s;
-	bool failed;     /* err holds why */
-	bool store_failed;
-};
-
-static void session_fail(struct session *s, char *err, size_t errsz, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void session_fail(struct session *s, char *err, size_t errsz, const char *fmt, ...)
-{
-	va_list ap;
-	if (s->failed)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errsz, fmt, ap);
-	va_end(ap);
-	s->failed = true;
-}
-
-static void handle_line(struct session *s, const char *line, size_t len, double t0, char *err,
-			size_t errsz)
-{
-	const struct variant_run *vr = s->vr;
-	struct agent_msg m;
-	char why[512];
-
-	if (s->failed)
-		return;
-	s->lines++;
-	if (agent_decode_line(line, len, &m, why, sizeof(why))) {
-		session_fail(s, err, errsz, "agent line %zu: %s", s->lines, why);
-		return;
-	}
-	if (!s->hello && m.type != AGENT_MSG_HELLO) {
-		session_fail(s, err, errsz, "the agent's first line is not hello");
-		goto out;
-	}
-	switch (m.type) {
-	case AGENT_MSG_HELLO: {
-		struct variant_kernel vk;
-		if (m.proto != AGENT_PROTO_VERSION) {
-			session_fail(s, err, errsz, "the guest's agent speaks protocol %d, not %d",
-				     m.proto, AGENT_PROTO_VERSION);
-			break;
-		}
-		s->hello = true;
-		s->boot_s = mono_s() - t0;
-		if (s->k->release[0] && strcmp(m.release, s->k->release)) {
-			session_fail(s, err, errsz, "the guest runs kernel %s, not %s", m.release,
-				     s->k->release);
-			break;
-		}
-		if (vr->v->append && !strstr(m.cmdline, vr->v->append)) {
-			session_fail(s, err, errsz, "the guest's /proc/cmdline '%s' lacks append: '%s'",
-				     m.cmdline, vr->v->append);
-			break;
-		}
-		snprintf(vk.release, sizeof(vk.release), "%s", m.release);
-		snprintf(vk.cmdline, sizeof(vk.cmdline), "%s", m.cmdline);
-		printf("[%s] qemu: kernel %s up, agent ready %.1f s after qemu started\n",
-		       vr->v->name, m.release, s->boot_s);
-		fflush(stdout);
-		if (vr->on_kernel(vr->ctx, &vk)) {
-			s->store_failed = true;
-			session_fail(s, err, errsz, "storing the variant failed");
-		}
-		break;
-	}
-	case AGENT_MSG_KNOB:
-		break; /* kept in the agent stream file of the run directory */
-	case AGENT_MSG_INST:
-		if (m.cell >= vr->p->n_cells || m.load >= vr->p->cells[m.cell].n_inst ||
-		    m.iteration > vr->iterations) {
-			session_fail(s, err, errsz, "agent line %zu: cell %zu load %zu iteration %d"
-				     " is not in the plan", s->lines, m.cell, m.load, m.iteration);
-			break;
-		}
-		if (s->in_iteration && (m.cell != s->cell || m.iteration != s->iteration)) {
-			session_fail(s, err, errsz, "agent line %zu: an iteration's results are mixed",
-				     s->lines);
-			break;
-		}
-		s->in_iteration = true;
-		s->cell = m.cell;
-		s->iteration = m.iteration;
-		s->res.r = xrealloc(s->res.r, (s->res.n + 1) * sizeof(*s->res.r));
-		s->res.r[s->res.n] = m.inst;
-		s->res.r[s->res.n].pi = &vr->p->cells[m.cell].inst[m.load];
-		s->res.n++;
-		memset(&m.inst, 0, sizeof(m.inst)); /* moved */
-		break;
-	case AGENT_MSG_ITERATION:
-		if (m.cell >= vr->p->n_cells || (s->in_iteration && (m.cell != s->cell ||
-		    m.iteration != s->iteration)) || m.n != s->res.n) {
-			session_fail(s, err, errsz, "agent line %zu: iteration end does not match its"
-				     " %zu results", s->lines, s->res.n);
-			break;
-		}
-		s->res.interrupted = m.interrupted;
-		snprintf(s->res.started_at, sizeof(s->res.started_at), "%s", m.started_at);
-		snprintf(s->res.ended_at, sizeof(s->res.ended_at), "%s", m.ended_at);
-		if (vr->on_iteration(vr->ctx, m.cell, m.iteration, &s->res)) {
-			s->store_failed = true;
-			session_fail(s, err, errsz, "storing an iteration failed");
-		}
-		iteration_result_free(&s->res);
-		s->in_iteration = false;
-		s->iterations_done++;
-		break;
-	case AGENT_MSG_END:
-		s->end = true;
-		s->end_ok = m.ok;
-		snprintf(s->end_message, sizeof(s->end_message), "%s", m.message);
-		break;
-	}
-out:
-	agent_msg_free(&m);
-}
-
 /* Read what is new in t and handle its complete lines. */
-static void pump(struct session *s, struct tail *t, double t0, char *err, size_t errsz)
+static void pump(struct agent_session *s, struct tail *t, char *err, size_t errsz)
 {
 	char chunk[65536];
 	ssize_t n;
@@ -807,17 +626,7 @@ static void pump(struct session *s, struct tail *t, double t0, char *err, size_t
 	if (t->fd < 0 && (t->fd = open(t->path, O_RDONLY | O_CLOEXEC)) < 0)
 		return;
 	while ((n = read(t->fd, chunk, sizeof(chunk))) > 0)
-		buf_append(&t->partial, chunk, (size_t)n);
-	char *nl;
-	while (t->partial.len && (nl = memchr(t->partial.data, '\n', t->partial.len))) {
-		size_t len = (size_t)(nl - t->partial.data) + 1;
-		/* Skip blank lines and a stray '\r' the tty may add. */
-		if (len > 1 && !(len == 2 && t->partial.data[0] == '\r'))
-			handle_line(s, t->partial.data, len, t0, err, errsz);
-		memmove(t->partial.data, t->partial.data + len, t->partial.len - len);
-		t->partial.len -= len;
-		t->partial.data[t->partial.len] = '\0';
-	}
+		agent_session_feed(s, &t->partial, chunk, (size_t)n, err, errsz);
 }
 
 /* A panic or other last words on the console, for the error message. */
@@ -836,15 +645,14 @@ static void console_verdict(const char *console, char *why, size_t size)
 		fclose(f);
 }
 
-/* Longest silence of the agent allowed between two lines once it is up. */
-static double silence_limit_s(const struct variant_run *vr)
+/* A fresh session with the guest: its kernel must be the package's (when
+ * known) and its command line must hold append:. */
+static struct agent_session session_for(const struct variant_run *vr,
+					const struct kernel_image *k)
 {
-	double longest = 0;
-	for (size_t c = 0; c < vr->p->n_cells; c++)
-		for (size_t i = 0; i < vr->p->cells[c].n_inst; i++)
-			if (vr->p->cells[c].inst[i].load->timeout_s > longest)
-				longest = vr->p->cells[c].inst[i].load->timeout_s;
-	return vr->v->boot_timeout_s + longest + vr->e->warmup_s + RUNNER_GRACE_S;
+	return (struct agent_session){.vr = vr, .label = "qemu", .where = "the guest",
+				      .want_release = k->release,
+				      .want_cmdline = vr->v->append};
 }
 
 enum boot_outcome { BOOT_DONE, BOOT_KVM_HANGS };
@@ -852,14 +660,15 @@ enum boot_outcome { BOOT_DONE, BOOT_KVM_HANGS };
 /* Boot once and talk to the agent until qemu exits, times out or fails. */
 static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct kernel_image *k,
 				      const struct guest_files *gf, bool kvm, bool probe,
-				      struct session *s, char *err, size_t errsz)
+				      struct agent_session *s, char *err, size_t errsz)
 {
 	struct tail tails[2] = {{gf->agent_virtio, -1, {0}}, {gf->agent_serial, -1, {0}}};
-	double t0 = mono_s(), last = t0;
+	double t0 = agent_mono_s(), last = t0;
 	size_t seen_lines = 0;
 	enum boot_outcome outcome = BOOT_DONE;
 	pid_t pid = start_qemu(vr, k, gf, kvm, err, errsz);
 
+	s->t0_s = t0;
 	if (pid < 0) {
 		s->failed = true;
 		return BOOT_DONE;
@@ -868,7 +677,7 @@ static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct
 		int status;
 		pid_t w = waitpid(pid, &status, WNOHANG);
 		for (int i = 0; i < 2; i++)
-			pump(s, &tails[i], t0, err, errsz);
+			pump(s, &tails[i], err, errsz);
 		if (w == pid) {
 			pid = 0;
 			if (probe && file_size(gf->console) == 0 && !s->hello)
@@ -877,14 +686,14 @@ static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct
 		}
 		if (s->failed || s->end)
 			break;
-		double now = mono_s();
+		double now = agent_mono_s();
 		if (s->lines != seen_lines) {
 			seen_lines = s->lines;
 			last = now;
 		}
 		if (runner_poll_interrupt()) {
-			session_fail(s, err, errsz, "interrupted by %s",
-				     strsignal(runner_interrupt_signal()));
+			agent_session_fail(s, err, errsz, "interrupted by %s",
+					   strsignal(runner_interrupt_signal()));
 			break;
 		}
 		if (probe && now - t0 >= QEMU_KVM_PROBE_S && file_size(gf->console) == 0) {
@@ -892,13 +701,14 @@ static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct
 			break;
 		}
 		if (!s->hello && now - t0 > vr->v->boot_timeout_s) {
-			session_fail(s, err, errsz, "no agent %.0f s after qemu started (timeout_s=%g):"
-				     " the guest hangs", now - t0, vr->v->boot_timeout_s);
+			agent_session_fail(s, err, errsz, "no agent %.0f s after qemu started"
+					   " (timeout_s=%g): the guest hangs", now - t0,
+					   vr->v->boot_timeout_s);
 			break;
 		}
-		if (s->hello && now - last > silence_limit_s(vr)) {
-			session_fail(s, err, errsz, "the agent was silent for %.0f s: the guest hangs",
-				     now - last);
+		if (s->hello && now - last > agent_silence_limit_s(vr)) {
+			agent_session_fail(s, err, errsz,
+					   "the agent was silent for %.0f s: the guest hangs", now - last);
 			break;
 		}
 		nanosleep(&(struct timespec){0, 50000000}, NULL);
@@ -911,7 +721,7 @@ static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct
 	stop_qemu(pid);
 	for (int i = 0; i < 2; i++) {
 		if (outcome == BOOT_DONE)
-			pump(s, &tails[i], t0, err, errsz);
+			pump(s, &tails[i], err, errsz);
 		if (tails[i].fd >= 0)
 			close(tails[i].fd);
 		buf_free(&tails[i].partial);
@@ -922,7 +732,7 @@ static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct
 static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 {
 	struct kernel_image k;
-	struct session s = {.vr = vr, .k = &k};
+	struct agent_session s;
 	char *cache;
 	const char *runs = strstr(vr->work_dir, "/runs/");
 	int rc = -1;
@@ -940,6 +750,7 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 		.initramfs = xasprintf("%s/%s-initramfs.cpio", vr->work_dir, vr->v->name),
 	};
 	gf.initrd = gf.initramfs;
+	s = session_for(vr, &k);
 	if (mkdir_p(cache, err, errsz) || resolve_kernel(vr->v->kernel, cache, &k, err, errsz) ||
 	    build_initramfs(vr, &k, gf.initramfs, err, errsz))
 		goto out;
@@ -976,7 +787,8 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 		printf("[%s] qemu: KVM printed nothing in %.0f s (nested KVM hangs?): using TCG\n",
 		       vr->v->name, QEMU_KVM_PROBE_S);
 		fflush(stdout);
-		s = (struct session){.vr = vr, .k = &k};
+		agent_session_free(&s);
+		s = session_for(vr, &k);
 		boot_and_run(vr, &k, &gf, false, false, &s, err, errsz);
 	} else if (probe && s.hello) {
 		kvm_state = 1;
@@ -999,7 +811,7 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 		snprintf(err + len, errsz - len, " (console log: %s)", gf.console);
 	}
 out:
-	iteration_result_free(&s.res);
+	agent_session_free(&s);
 	unlink(gf.initramfs);
 	if (gf.initrd != gf.initramfs) {
 		unlink(gf.initrd);

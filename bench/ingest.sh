@@ -1,0 +1,63 @@
+# Storing samples (issue 8), run by bench/run-bench:
+#  1. samples stored per second: build/bench/ingest (bench/ingest.c) pushes
+#     ITERATIONS x 100 synthetic samples (10 000 x 100 = 1 000 000) through
+#     store_iteration_save, the path a run stores by. The rate is per CPU
+#     second of the storing process (user + system; a shared machine's load
+#     does not count against it), target >= 1 000 000/s; the rate per wall
+#     second is printed for reference.
+#  2. the rig's peak RSS does not grow with duration: schedrig run of a
+#     cyclictest with a histogram for SHORT_S (20) and LONG_S (60) s; VmHWM
+#     of the rig process itself (not its loads), read from /proc/PID/status
+#     while it runs; ratio long / short, target <= 1.05.
+# BENCH_QUICK=1: 100 000 samples, 5 s and 15 s runs.
+set -euo pipefail
+: "${SCHEDRIG:?}"
+BUILD=${BUILD:-$PWD/build}
+ITERATIONS=${ITERATIONS:-10000}
+SHORT_S=${SHORT_S:-20}
+LONG_S=${LONG_S:-60}
+if [ "${BENCH_QUICK:-0}" = 1 ]; then ITERATIONS=1000; SHORT_S=5; LONG_S=15; fi
+WORK=$(mktemp -d /tmp/schedrig-bench.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+
+[ -x "$BUILD/bench/ingest" ] || make -s "$BUILD/bench/ingest" >&2
+echo "ingest: $ITERATIONS x 100 samples through store_iteration_save ..." >&2
+line=$("$BUILD/bench/ingest" "$WORK/ingest.db" "$ITERATIONS" 100)
+echo "ingest: $line" >&2
+get() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<< "$line"; }
+n=$(get samples) per_cpu=$(get per_cpu_s) per_wall=$(get per_wall_s)
+verdict=$(awk -v r="$per_cpu" 'BEGIN { print r >= 1000000 ? "ok" : "over" }')
+printf 'samples stored per CPU second (%s samples, 100/iteration)\t%s\t>= 1000000\t%s\n' "$n" "$per_cpu" "$verdict"
+printf 'samples stored per wall second (shared machine)\t%s\t-\tn/a\n' "$per_wall"
+rm -f "$WORK"/ingest.db*
+
+# -- 2. peak RSS of the rig: short vs long cyclictest run ---------------------
+rig_hwm_kb() { # DURATION_S -> VmHWM (kB) of the schedrig process
+	cat > "$WORK/cyc-$1.yaml" <<-EOF
+	name: rss-$1
+	iterations: 1
+	loads:
+	  - name: cyclictest
+	    tool: cyclictest
+	    timeout_s: $(($1 + 60))
+	    params: {threads: 2, interval_us: 200, duration_s: $1, histogram_us: 2000}
+	EOF
+	"$SCHEDRIG" run "$WORK/cyc-$1.yaml" --db "$WORK/rss.db" --quiet > /dev/null 2> "$WORK/err" &
+	local pid=$! hwm=0 v
+	while kill -0 "$pid" 2>/dev/null; do
+		v=$(sed -n 's/^VmHWM: *\([0-9]*\) kB/\1/p' "/proc/$pid/status" 2>/dev/null || true)
+		[ -n "$v" ] && hwm=$v
+		sleep 0.2
+	done
+	wait "$pid" || { cat "$WORK/err" >&2; exit 1; }
+	echo "$hwm"
+}
+echo "rig RSS: cyclictest with histogram, $SHORT_S s ..." >&2
+short=$(rig_hwm_kb "$SHORT_S")
+echo "rig RSS: cyclictest with histogram, $LONG_S s ..." >&2
+long=$(rig_hwm_kb "$LONG_S")
+echo "rig VmHWM: $short kB ($SHORT_S s), $long kB ($LONG_S s)" >&2
+r=$(awk -v a="$long" -v b="$short" 'BEGIN { printf "%.3f", b > 0 ? a / b : 0 }')
+verdict=$(awk -v r="$r" 'BEGIN { print r > 0 && r <= 1.05 ? "ok" : "over" }')
+printf 'rig peak RSS, cyclictest+histogram %d s / %d s\t%s\t<= 1.05\t%s\n' "$LONG_S" "$SHORT_S" "$r" "$verdict"
+printf 'rig peak RSS, %d s run (kB)\t%s\t-\tn/a\n' "$LONG_S" "$long"

@@ -1,0 +1,194 @@
+/* The controlling host's side of the agent protocol (agent_host.h); moved
+ * out of harness/variants/qemu.c so boot: qemu and boot: ssh share it. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "agent_host.h"
+#include "agent_proto.h"
+
+char *agent_host_plan(const struct variant_run *vr, const struct argv *modules)
+{
+	struct agent_plan ap = {
+		.config_name = vr->e->path ? vr->e->path : vr->e->name,
+		.config = vr->e->text,
+		.variant = vr->v->name,
+		.iterations = vr->iterations,
+		.cells = xcalloc(vr->p->n_cells + 1, sizeof(char *)),
+		.n_cells = vr->p->n_cells,
+		.modules = modules->v,
+		.n_modules = modules->n,
+		.run = xcalloc(vr->p->n_cells * (size_t)vr->iterations + 1, sizeof(struct agent_step)),
+	};
+	for (size_t c = 0; c < vr->p->n_cells; c++) {
+		ap.cells[c] = vr->p->cells[c].name;
+		for (int it = 1; it <= vr->iterations; it++)
+			if (!vr->done || !vr->done(vr->ctx, c, it))
+				ap.run[ap.n_run++] = (struct agent_step){c, it};
+	}
+	char *text = agent_plan_encode(&ap);
+	free(ap.cells);
+	free(ap.run);
+	return text;
+}
+
+double agent_mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void agent_session_fail(struct agent_session *s, char *err, size_t errsz, const char *fmt, ...)
+{
+	va_list ap;
+	if (s->failed)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errsz, fmt, ap);
+	va_end(ap);
+	s->failed = true;
+}
+
+static void on_hello(struct agent_session *s, const struct agent_msg *m, char *err, size_t errsz)
+{
+	const struct variant_run *vr = s->vr;
+	const char *where = s->where ? s->where : "the guest";
+	struct variant_kernel vk;
+
+	if (m->proto != AGENT_PROTO_VERSION) {
+		agent_session_fail(s, err, errsz, "%s's agent speaks protocol %d, not %d", where,
+				   m->proto, AGENT_PROTO_VERSION);
+		return;
+	}
+	s->hello = true;
+	s->boot_s = agent_mono_s() - s->t0_s;
+	snprintf(s->release, sizeof(s->release), "%s", m->release);
+	if (s->want_release && s->want_release[0] && strcmp(m->release, s->want_release)) {
+		agent_session_fail(s, err, errsz, "%s runs kernel %s, not %s", where, m->release,
+				   s->want_release);
+		return;
+	}
+	if (s->want_cmdline && !strstr(m->cmdline, s->want_cmdline)) {
+		agent_session_fail(s, err, errsz, "%s's /proc/cmdline '%s' lacks append: '%s'",
+				   where, m->cmdline, s->want_cmdline);
+		return;
+	}
+	snprintf(vk.release, sizeof(vk.release), "%s", m->release);
+	snprintf(vk.cmdline, sizeof(vk.cmdline), "%s", m->cmdline);
+	printf("[%s] %s: kernel %s up, agent ready %.1f s after %s started\n", vr->v->name,
+	       s->label, m->release, s->boot_s, s->label);
+	fflush(stdout);
+	if (vr->on_kernel(vr->ctx, &vk)) {
+		s->store_failed = true;
+		agent_session_fail(s, err, errsz, "storing the variant failed");
+	}
+}
+
+void agent_session_line(struct agent_session *s, const char *line, size_t len, char *err,
+			size_t errsz)
+{
+	const struct variant_run *vr = s->vr;
+	struct agent_msg m;
+	char why[512];
+
+	if (s->failed)
+		return;
+	s->lines++;
+	if (agent_decode_line(line, len, &m, why, sizeof(why))) {
+		agent_session_fail(s, err, errsz, "agent line %zu: %s", s->lines, why);
+		return;
+	}
+	if (!s->hello && m.type != AGENT_MSG_HELLO) {
+		agent_session_fail(s, err, errsz, "the agent's first line is not hello");
+		goto out;
+	}
+	switch (m.type) {
+	case AGENT_MSG_HELLO:
+		on_hello(s, &m, err, errsz);
+		break;
+	case AGENT_MSG_KNOB:
+		break; /* kept in the agent stream file of the run directory */
+	case AGENT_MSG_INST:
+		if (m.cell >= vr->p->n_cells || m.load >= vr->p->cells[m.cell].n_inst ||
+		    m.iteration > vr->iterations) {
+			agent_session_fail(s, err, errsz, "agent line %zu: cell %zu load %zu iteration"
+					   " %d is not in the plan", s->lines, m.cell, m.load,
+					   m.iteration);
+			break;
+		}
+		if (s->in_iteration && (m.cell != s->cell || m.iteration != s->iteration)) {
+			agent_session_fail(s, err, errsz,
+					   "agent line %zu: an iteration's results are mixed", s->lines);
+			break;
+		}
+		s->in_iteration = true;
+		s->cell = m.cell;
+		s->iteration = m.iteration;
+		s->res.r = xrealloc(s->res.r, (s->res.n + 1) * sizeof(*s->res.r));
+		s->res.r[s->res.n] = m.inst;
+		s->res.r[s->res.n].pi = &vr->p->cells[m.cell].inst[m.load];
+		s->res.n++;
+		memset(&m.inst, 0, sizeof(m.inst)); /* moved */
+		break;
+	case AGENT_MSG_ITERATION:
+		if (m.cell >= vr->p->n_cells || (s->in_iteration && (m.cell != s->cell ||
+		    m.iteration != s->iteration)) || m.n != s->res.n) {
+			agent_session_fail(s, err, errsz, "agent line %zu: iteration end does not match"
+					   " its %zu results", s->lines, s->res.n);
+			break;
+		}
+		s->res.interrupted = m.interrupted;
+		snprintf(s->res.started_at, sizeof(s->res.started_at), "%s", m.started_at);
+		snprintf(s->res.ended_at, sizeof(s->res.ended_at), "%s", m.ended_at);
+		if (vr->on_iteration(vr->ctx, m.cell, m.iteration, &s->res)) {
+			s->store_failed = true;
+			agent_session_fail(s, err, errsz, "storing an iteration failed");
+		}
+		iteration_result_free(&s->res);
+		s->in_iteration = false;
+		s->iterations_done++;
+		break;
+	case AGENT_MSG_END:
+		s->end = true;
+		s->end_ok = m.ok;
+		snprintf(s->end_message, sizeof(s->end_message), "%s", m.message);
+		break;
+	}
+out:
+	agent_msg_free(&m);
+}
+
+void agent_session_feed(struct agent_session *s, struct buf *p, const char *data, size_t n,
+			char *err, size_t errsz)
+{
+	char *nl;
+
+	buf_append(p, data, n);
+	while (p->len && (nl = memchr(p->data, '\n', p->len))) {
+		size_t len = (size_t)(nl - p->data) + 1;
+		/* Skip blank lines and a stray '\r' a tty may add. */
+		if (len > 1 && !(len == 2 && p->data[0] == '\r'))
+			agent_session_line(s, p->data, len, err, errsz);
+		memmove(p->data, p->data + len, p->len - len);
+		p->len -= len;
+		p->data[p->len] = '\0';
+	}
+}
+
+void agent_session_free(struct agent_session *s)
+{
+	iteration_result_free(&s->res);
+}
+
+double agent_silence_limit_s(const struct variant_run *vr)
+{
+	double longest = 0;
+	for (size_t c = 0; c < vr->p->n_cells; c++)
+		for (size_t i = 0; i < vr->p->cells[c].n_inst; i++)
+			if (vr->p->cells[c].inst[i].load->timeout_s > longest)
+				longest = vr->p->cells[c].inst[i].load->timeout_s;
+	return vr->v->boot_timeout_s + longest + vr->e->warmup_s + RUNNER_GRACE_S;
+}

@@ -1,0 +1,73 @@
+/* The controlling host's side of the agent protocol (agent_proto.h), shared
+ * by the backends that run `schedrig agent` where a variant's kernel runs
+ * (boot: qemu, boot: ssh): the plan file for a variant run, and a session
+ * that decodes the agent's lines and hands the kernel facts and every
+ * finished iteration to the caller (variant_run's on_kernel, on_iteration). */
+#ifndef SCHEDRIG_AGENT_HOST_H
+#define SCHEDRIG_AGENT_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util.h"
+#include "variant.h"
+
+/* The plan file for the agent (JSON text, caller frees): the config text,
+ * the variant, and every (cell, iteration) not yet done (vr->done), in plan
+ * order. modules: kernel modules the agent loads first (may be empty). */
+char *agent_host_plan(const struct variant_run *vr, const struct argv *modules);
+
+/* The state of the conversation with one agent. Zero it, then set vr,
+ * label, t0_s and the expectations. */
+struct agent_session {
+	const struct variant_run *vr;
+	const char *label;            /* backend name in messages: "qemu", "ssh" */
+	const char *where;            /* where the agent runs, in messages: "the guest" */
+	double t0_s;                  /* CLOCK_MONOTONIC seconds the backend started */
+	const char *want_release;     /* hello's release must equal it; NULL/"": any */
+	const char *want_cmdline;     /* hello's cmdline must contain it; NULL: any */
+	struct iteration_result res;  /* insts of the iteration under way */
+	size_t cell;
+	int iteration;
+	bool in_iteration;
+	bool hello, end, end_ok;
+	char release[256];            /* from hello */
+	char end_message[1024];
+	size_t lines, iterations_done;
+	double boot_s;                /* hello's arrival, seconds after t0_s */
+	bool failed;                  /* err holds why (the first failure) */
+	bool store_failed;            /* on_kernel or on_iteration failed */
+};
+
+/* Seconds of CLOCK_MONOTONIC. */
+double agent_mono_s(void);
+
+/* Mark the session failed with a message in err (only the first one is
+ * kept). */
+void agent_session_fail(struct agent_session *s, char *err, size_t errsz, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Handle one complete agent line (with or without '\n'): hello checks the
+ * protocol version, want_release and want_cmdline and calls on_kernel;
+ * inst lines are gathered and an iteration line hands them to on_iteration;
+ * end records the agent's verdict; knob lines are ignored (the agent
+ * journals and restores its knobs itself). Any inconsistency fails the
+ * session (err). No-op once failed. */
+void agent_session_line(struct agent_session *s, const char *line, size_t len, char *err,
+			size_t errsz);
+
+/* Append n bytes of one agent stream to partial (the stream's incomplete
+ * last line) and handle every complete line; blank lines and a lone '\r'
+ * (a tty) are skipped. */
+void agent_session_feed(struct agent_session *s, struct buf *partial, const char *data, size_t n,
+			char *err, size_t errsz);
+
+/* Free what the session holds (a half-gathered iteration). */
+void agent_session_free(struct agent_session *s);
+
+/* Longest silence of the agent allowed between two lines once it is up, in
+ * seconds: the variant's timeout_s plus the plan's longest load timeout_s,
+ * warmup_s and the runner's grace period. */
+double agent_silence_limit_s(const struct variant_run *vr);
+
+#endif

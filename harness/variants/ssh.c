@@ -1,0 +1,805 @@
+/* boot: ssh — the variant's loads run on another machine reached with the
+ * OpenSSH client; `schedrig agent` runs the plan there and streams agent
+ * protocol lines (agent_proto.h) back on ssh's stdout; this side decodes
+ * them (agent_host.h) and hands every iteration to the caller, which parses
+ * and stores it here.
+ *
+ * Every ssh is an argv (sshargv.h): BatchMode=yes, one shared connection
+ * (ControlMaster=auto, ControlPath=RUN_DIR/ssh-%C, ControlPersist=60; a
+ * short directory under /tmp when the run directory is too long for a
+ * socket path), closed with `ssh -O exit` at the end. Host keys:
+ * strict_host_key: true (the default) is StrictHostKeyChecking=yes against
+ * the user's known_hosts; false is StrictHostKeyChecking=accept-new into
+ * RUN_DIR/VARIANT-known_hosts, a file of this run only (the first
+ * connection's key is trusted, a different one later, e.g. after kexec, is
+ * refused; the user's known_hosts is neither trusted nor written). The
+ * environment variable SCHEDRIG_SSH_CONFIG names an ssh_config file passed
+ * as `ssh -F` (e.g. for UserKnownHostsFile or ProxyJump); command-line
+ * options above take precedence over it. Remote commands are fixed scripts
+ * run as `sh -c SCRIPT sh ARGS...` with every word single-quoted, so config
+ * values reach the remote shell as data only; /usr/local/sbin:/usr/sbin:/sbin
+ * are added to the remote PATH.
+ *
+ * What goes to the machine: only this schedrig binary (WORKDIR/bin/schedrig,
+ * workdir: default /tmp/schedrig) and the plan file (WORKDIR/plan-VARIANT.json),
+ * each sent as ssh's stdin to `cat` (no sftp server needed). The load tools
+ * of the plan must be installed there (checked with `command -v` before
+ * anything runs), and the shared libraries schedrig links must be there
+ * too (checked by running `schedrig agent --help` there). Copying tools and
+ * libraries as the qemu initramfs does would put this machine's libc under
+ * the remote tools (LD_LIBRARY_PATH is inherited by every load), so it is
+ * not done.
+ *
+ * kexec: {kernel, initrd, append}: before the plan, kernel (a bzImage file
+ * here) and initrd are copied to WORKDIR, loaded with `kexec -l KERNEL
+ * [--initrd=INITRD] --reuse-cmdline [--append=APPEND]` and started with
+ * `systemctl kexec` (when systemd runs there) or `kexec -e`, detached; then
+ * ssh is retried until the machine answers with a new boot_id
+ * (/proc/sys/kernel/random/boot_id), at most timeout_s (default 600 s). Its
+ * `uname -r` must equal the kernel's release (the version string of the
+ * bzImage header, Documentation/arch/x86/boot.rst: kernel_version at 0x20e)
+ * and its /proc/cmdline must contain append, or the variant fails. The
+ * machine is not booted back: the next variants find it on that kernel.
+ *
+ * The agent runs with --watch-stdin: its stdin is a pipe held by this
+ * process for the session's life, so when the session goes away (Ctrl-C,
+ * this process killed, the connection lost) the agent stops its loads and
+ * restores its knobs. On Ctrl-C the pipe is closed first and the agent
+ * given the runner's grace period to finish, then ssh is killed.
+ *
+ * Failures of the variant (return -1): a bad host or user, the host
+ * unreachable, host key or authentication refused, a tool missing there,
+ * schedrig not running there, kexec failing or the kernel not coming up in
+ * time, the agent failing or its session ending early. Every ssh's stderr
+ * is kept in RUN_DIR/VARIANT-ssh.log and the agent's lines in
+ * RUN_DIR/VARIANT-agent.jsonl. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent_host.h"
+#include "sshargv.h"
+#include "variant.h"
+
+#define SSH_CONNECT_TIMEOUT_S 10
+#define SSH_STEP_TIMEOUT_S 300.0   /* one setup command (copy, probe, kexec -l) */
+#define SSH_RETRY_EVERY_S 2.0      /* after kexec */
+#define SSH_CTL_PATH_MAX 100       /* sun_path is 108 bytes; %C is 40 */
+
+/* Prepended to every remote command: sbin directories on PATH, then exec. */
+static const char remote_wrap[] =
+	"PATH=\"$PATH:/usr/local/sbin:/usr/sbin:/sbin\"; export PATH; exec \"$@\"";
+/* $1 WORKDIR, then the tools: boot_id, release, one "missing TOOL" each. */
+static const char probe_script[] =
+	"mkdir -p \"$1/bin\" || exit 3; cat /proc/sys/kernel/random/boot_id; uname -r; shift; "
+	"for t in \"$@\"; do case \"$t\" in */*) test -x \"$t\" || echo \"missing $t\";; "
+	"*) command -v \"$t\" >/dev/null 2>&1 || echo \"missing $t\";; esac; done";
+/* $1 destination, $2 mode; the file on stdin. */
+static const char copy_script[] =
+	"umask 022; cat >\"$1.tmp\" && chmod \"$2\" \"$1.tmp\" && mv -f \"$1.tmp\" \"$1\"";
+/* boot_id, release, cmdline. */
+static const char facts_script[] =
+	"cat /proc/sys/kernel/random/boot_id; uname -r; cat /proc/cmdline";
+static const char kexec_exec_script[] =
+	"(sleep 1; if test -d /run/systemd/system; then systemctl kexec; else kexec -e; fi)"
+	" </dev/null >/dev/null 2>&1 &";
+
+struct ssh_var {
+	const struct variant_run *vr;
+	struct ssh_target t;
+	char *ctl_dir;       /* holds the control socket */
+	bool ctl_dir_ours;   /* a /tmp directory to remove at the end */
+	char *log;           /* RUN_DIR/VARIANT-ssh.log */
+	char *known_hosts;
+	char *dest;          /* user@host:port for messages */
+	char *workdir;
+	char last_err[512];  /* last stderr line of the last ssh */
+};
+
+/* Output of one ssh command. */
+struct ssh_out {
+	struct buf out;
+	int status;          /* exit status; 255 ssh itself failed */
+};
+
+static void log_append(const struct ssh_var *sv, const char *data, size_t n)
+{
+	int fd = open(sv->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	while (n > 0) {
+		ssize_t w = write(fd, data, n);
+		if (w <= 0)
+			break;
+		data += w;
+		n -= (size_t)w;
+	}
+	close(fd);
+}
+
+/* Keep the last non-empty line of stderr text for messages. */
+static void note_stderr(struct ssh_var *sv, const char *text)
+{
+	const char *end = text + strlen(text);
+	while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	const char *start = end;
+	while (start > text && start[-1] != '\n')
+		start--;
+	if (end > start)
+		snprintf(sv->last_err, sizeof(sv->last_err), "%.*s", (int)(end - start), start);
+}
+
+/* Why ssh itself failed (status 255), for humans. */
+static void ssh_failure(const struct ssh_var *sv, const char *doing, char *err, size_t errsz)
+{
+	const char *e = sv->last_err;
+	const char *hint = "";
+	if (strstr(e, "Host key verification failed") || strstr(e, "HOST IDENTIFICATION HAS CHANGED"))
+		hint = " (strict_host_key: true: the host key is not in known_hosts or does not"
+		       " match it; check the key and add it with ssh-keyscan, or set"
+		       " strict_host_key: false)";
+	else if (strstr(e, "Permission denied"))
+		hint = " (authentication refused: check user: and identity:)";
+	else if (strstr(e, "Connection refused") || strstr(e, "timed out") ||
+		 strstr(e, "No route") || strstr(e, "resolve") || strstr(e, "unreachable"))
+		hint = " (the host is unreachable)";
+	snprintf(err, errsz, "ssh %s: %s failed: %s%s", sv->dest, doing,
+		 e[0] ? e : "ssh exited with status 255", hint);
+}
+
+static void child_setup(int in_fd, int out_fd, int err_fd)
+{
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	dup2(in_fd, 0);
+	dup2(out_fd, 1);
+	dup2(err_fd, 2);
+}
+
+static void kill_wait(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* Run an ssh argv with stdin from in_path (NULL: /dev/null), stdout into
+ * o->out, stderr into the log (last line noted). At most timeout_s.
+ * Returns 0 with o->status, or -1 with err (could not start, timed out,
+ * interrupted). */
+static int ssh_exec(struct ssh_var *sv, char *const *argv, const char *in_path, double timeout_s,
+		    struct ssh_out *o, char *err, size_t errsz)
+{
+	int outp[2], errp[2];
+	int in_fd = open(in_path ? in_path : "/dev/null", O_RDONLY | O_CLOEXEC);
+
+	o->status = -1;
+	sv->last_err[0] = '\0';
+	if (in_fd < 0) {
+		snprintf(err, errsz, "%s: %s", in_path ? in_path : "/dev/null", strerror(errno));
+		return -1;
+	}
+	if (pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
+		snprintf(err, errsz, "pipe: %s", strerror(errno));
+		close(in_fd);
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		child_setup(in_fd, outp[1], errp[1]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(in_fd);
+	close(outp[1]);
+	close(errp[1]);
+	if (pid < 0) {
+		snprintf(err, errsz, "fork: %s", strerror(errno));
+		close(outp[0]);
+		close(errp[0]);
+		return -1;
+	}
+	setpgid(pid, pid);
+	struct buf errtext = {0};
+	double t0 = agent_mono_s();
+	int rc = 0, status = 0;
+	bool out_open = true, err_open = true, exited = false;
+	/* The ControlPersist master may keep a copy of the pipes: the end is
+	 * ssh's exit, not the pipes' end. */
+	while (!exited || out_open || err_open) {
+		struct pollfd pfd[2] = {{out_open ? outp[0] : -1, POLLIN, 0},
+					{err_open ? errp[0] : -1, POLLIN, 0}};
+		poll(pfd, 2, exited ? 0 : 100);
+		char chunk[65536];
+		for (int i = 0; i < 2; i++) {
+			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			ssize_t n = read(pfd[i].fd, chunk, sizeof(chunk));
+			if (n > 0) {
+				buf_append(i ? &errtext : &o->out, chunk, (size_t)n);
+				if (i)
+					log_append(sv, chunk, (size_t)n);
+			} else if (n == 0 || errno != EINTR) {
+				if (i)
+					err_open = false;
+				else
+					out_open = false;
+			}
+		}
+		if (exited && !(pfd[0].revents | pfd[1].revents))
+			break;
+		if (!exited && waitpid(pid, &status, WNOHANG) == pid)
+			exited = true;
+		if (exited)
+			continue;
+		if (runner_poll_interrupt()) {
+			snprintf(err, errsz, "interrupted by %s", strsignal(runner_interrupt_signal()));
+			rc = -1;
+			break;
+		}
+		if (agent_mono_s() - t0 > timeout_s) {
+			snprintf(err, errsz, "ssh %s: no answer in %.0f s", sv->dest, timeout_s);
+			rc = -1;
+			break;
+		}
+	}
+	if (!exited)
+		kill_wait(pid);
+	close(outp[0]);
+	close(errp[0]);
+	note_stderr(sv, buf_str(&errtext));
+	buf_free(&errtext);
+	if (rc == 0)
+		o->status = WIFEXITED(status) ? WEXITSTATUS(status) : 255;
+	return rc;
+}
+
+/* Run the fixed script on the machine with args: `sh -c WRAP sh sh -c
+ * SCRIPT sh ARGS...`. Returns 0 with o->status, or -1 with err. */
+static int ssh_script(struct ssh_var *sv, const char *script, char *const *args, size_t n,
+		      const char *in_path, double timeout_s, int connect_timeout_s,
+		      struct ssh_out *o, char *err, size_t errsz)
+{
+	struct argv words = {0}, a = {0};
+	argv_add(&words, "sh");
+	argv_add(&words, "-c");
+	argv_add(&words, remote_wrap);
+	argv_add(&words, "sh");
+	if (script) {
+		argv_add(&words, "sh");
+		argv_add(&words, "-c");
+		argv_add(&words, script);
+		argv_add(&words, "sh");
+	}
+	for (size_t i = 0; i < n; i++)
+		argv_add(&words, args[i]);
+	sv->t.connect_timeout_s = connect_timeout_s;
+	int rc = ssh_argv(&a, &sv->t, words.v, words.n, err, errsz);
+	if (rc == 0)
+		rc = ssh_exec(sv, a.v, in_path, timeout_s, o, err, errsz);
+	argv_free(&words);
+	argv_free(&a);
+	return rc;
+}
+
+/* The same, requiring exit status 0; doing names the step in messages. */
+static int ssh_step(struct ssh_var *sv, const char *doing, const char *script, char *const *args,
+		    size_t n, const char *in_path, struct buf *out, char *err, size_t errsz)
+{
+	struct ssh_out o = {0};
+	int rc = ssh_script(sv, script, args, n, in_path, SSH_STEP_TIMEOUT_S, SSH_CONNECT_TIMEOUT_S,
+			    &o, err, errsz);
+	if (rc == 0 && o.status == 255) {
+		ssh_failure(sv, doing, err, errsz);
+		rc = -1;
+	} else if (rc == 0 && o.status != 0) {
+		snprintf(err, errsz, "ssh %s: %s failed (status %d)%s%s", sv->dest, doing, o.status,
+			 sv->last_err[0] ? ": " : "", sv->last_err);
+		rc = -1;
+	}
+	if (out && rc == 0)
+		buf_append(out, buf_str(&o.out), o.out.len);
+	buf_free(&o.out);
+	return rc;
+}
+
+/* Line i (0-based) of text into dst. */
+static void nth_line(const char *text, int i, char *dst, size_t size)
+{
+	for (; i > 0 && text; i--)
+		if ((text = strchr(text, '\n')))
+			text++;
+	dst[0] = '\0';
+	if (text)
+		snprintf(dst, size, "%.*s", (int)strcspn(text, "\n"), text);
+}
+
+/* The release a bzImage carries: the first word of its version string
+ * (Documentation/arch/x86/boot.rst: "HdrS" at 0x202, kernel_version at
+ * 0x20e, an offset from 0x200). Returns 0 or -1 (not a bzImage). */
+static int bzimage_release(const char *path, char *out, size_t size)
+{
+	unsigned char hdr[0x210];
+	char ver[256];
+	FILE *f = fopen(path, "rb");
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	if (fread(hdr, 1, sizeof(hdr), f) == sizeof(hdr) && !memcmp(hdr + 0x202, "HdrS", 4)) {
+		long off = 0x200 + (long)(hdr[0x20e] | hdr[0x20f] << 8);
+		size_t n;
+		if (hdr[0x20e] | hdr[0x20f]) {
+			if (fseek(f, off, SEEK_SET) == 0 &&
+			    (n = fread(ver, 1, sizeof(ver) - 1, f)) > 0) {
+				ver[n] = '\0';
+				ver[strcspn(ver, " ")] = '\0';
+				if (ver[0]) {
+					snprintf(out, size, "%s", ver);
+					rc = 0;
+				}
+			}
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+/* The tools of the plan, once each. */
+static void plan_tools(const struct plan *p, struct argv *tools)
+{
+	for (size_t c = 0; c < p->n_cells; c++) {
+		for (size_t i = 0; i < p->cells[c].n_inst; i++) {
+			const char *tool = p->cells[c].inst[i].argv.v[0];
+			bool seen = !strcmp(tool, "schedrig");
+			for (size_t k = 0; k < tools->n && !seen; k++)
+				seen = !strcmp(tools->v[k], tool);
+			if (!seen)
+				argv_add(tools, tool);
+		}
+	}
+}
+
+/* Connect, create WORKDIR/bin, check the tools; boot_id and release out. */
+static int probe(struct ssh_var *sv, char *boot_id, size_t idsz, char *release, size_t relsz,
+		 char *err, size_t errsz)
+{
+	struct argv args = {0};
+	struct buf out = {0};
+	argv_add(&args, sv->workdir);
+	plan_tools(sv->vr->p, &args);
+	int rc = ssh_step(sv, "connecting", probe_script, args.v, args.n, NULL, &out, err, errsz);
+	if (rc == 0) {
+		nth_line(buf_str(&out), 0, boot_id, idsz);
+		nth_line(buf_str(&out), 1, release, relsz);
+		const char *m = strstr(buf_str(&out), "missing ");
+		if (m) {
+			snprintf(err, errsz, "load tool '%.*s' is not installed on %s (boot: ssh copies"
+				 " only schedrig; install the tool there)", (int)strcspn(m + 8, "\n"),
+				 m + 8, sv->dest);
+			rc = -1;
+		} else if (!boot_id[0] || !release[0]) {
+			snprintf(err, errsz, "ssh %s: no boot_id or uname -r in the answer", sv->dest);
+			rc = -1;
+		}
+	}
+	argv_free(&args);
+	buf_free(&out);
+	return rc;
+}
+
+static int copy_file(struct ssh_var *sv, const char *local, const char *remote, const char *mode,
+		     char *err, size_t errsz)
+{
+	char *args[] = {(char *)remote, (char *)mode};
+	char *doing = xasprintf("copying %s to %s", local, remote);
+	int rc = ssh_step(sv, doing, copy_script, args, 2, local, NULL, err, errsz);
+	free(doing);
+	return rc;
+}
+
+/* Close the shared connection and reap its master (a child of this process
+ * when it is the runner's subreaper). */
+static void close_master(struct ssh_var *sv)
+{
+	struct argv a = {0};
+	struct ssh_out o = {0};
+	char err[256];
+	long long master = 0;
+
+	if (!sv->t.control_path)
+		return;
+	ssh_control_argv(&a, &sv->t, "check");
+	if (ssh_exec(sv, a.v, NULL, 10, &o, err, sizeof(err)) == 0 && o.status == 0) {
+		const char *p = strstr(sv->last_err, "pid=");
+		if (p) {
+			char num[32];
+			snprintf(num, sizeof(num), "%.*s", (int)strspn(p + 4, "0123456789"), p + 4);
+			if (!parse_ll(num, &master))
+				master = 0;
+		}
+	}
+	argv_free(&a);
+	buf_free(&o.out);
+	o = (struct ssh_out){0};
+	ssh_control_argv(&a, &sv->t, "exit");
+	ssh_exec(sv, a.v, NULL, 10, &o, err, sizeof(err));
+	argv_free(&a);
+	buf_free(&o.out);
+	for (int i = 0; master > 0 && i < 100; i++) {
+		pid_t w = waitpid((pid_t)master, NULL, WNOHANG);
+		if (w == (pid_t)master || (w < 0 && errno == ECHILD) || kill((pid_t)master, 0))
+			break;
+		nanosleep(&(struct timespec){0, 20000000}, NULL);
+	}
+}
+
+/* kexec: load and start the kernel, wait for the machine to come back on it. */
+static int do_kexec(struct ssh_var *sv, const char *old_boot_id, char *err, size_t errsz)
+{
+	const struct cfg_variant *v = sv->vr->v;
+	char want[256] = "";
+	char *kernel = xasprintf("%s/kexec-kernel", sv->workdir);
+	char *initrd = xasprintf("%s/kexec-initrd", sv->workdir);
+	struct argv args = {0};
+	int rc = -1;
+
+	if (bzimage_release(v->kexec_kernel, want, sizeof(want))) {
+		snprintf(err, errsz, "kexec kernel %s: not a readable bzImage", v->kexec_kernel);
+		goto out;
+	}
+	if (copy_file(sv, v->kexec_kernel, kernel, "0644", err, errsz) ||
+	    (v->kexec_initrd && copy_file(sv, v->kexec_initrd, initrd, "0644", err, errsz)))
+		goto out;
+	argv_add(&args, "kexec");
+	argv_add(&args, "-l");
+	argv_add(&args, kernel);
+	if (v->kexec_initrd)
+		argv_addf(&args, "--initrd=%s", initrd);
+	argv_add(&args, "--reuse-cmdline");
+	if (v->kexec_append)
+		argv_addf(&args, "--append=%s", v->kexec_append);
+	if (ssh_step(sv, "kexec -l", NULL, args.v, args.n, NULL, NULL, err, errsz))
+		goto out;
+	printf("[%s] ssh: kexec into %s on %s\n", v->name, want, sv->dest);
+	fflush(stdout);
+	if (ssh_step(sv, "starting kexec", kexec_exec_script, NULL, 0, NULL, NULL, err, errsz))
+		goto out;
+	close_master(sv);
+	double t0 = agent_mono_s();
+	for (;;) {
+		struct ssh_out o = {0};
+		char why[512];
+		if (runner_poll_interrupt()) {
+			snprintf(err, errsz, "interrupted by %s", strsignal(runner_interrupt_signal()));
+			goto out;
+		}
+		nanosleep(&(struct timespec){(time_t)SSH_RETRY_EVERY_S, 0}, NULL);
+		if (ssh_script(sv, facts_script, NULL, 0, NULL, 15, 5, &o, why, sizeof(why)) == 0 &&
+		    o.status == 0) {
+			char id[128], rel[256], cmdline[4096];
+			nth_line(buf_str(&o.out), 0, id, sizeof(id));
+			nth_line(buf_str(&o.out), 1, rel, sizeof(rel));
+			nth_line(buf_str(&o.out), 2, cmdline, sizeof(cmdline));
+			buf_free(&o.out);
+			if (id[0] && strcmp(id, old_boot_id)) {
+				if (strcmp(rel, want)) {
+					snprintf(err, errsz, "after kexec %s runs kernel %s, not %s",
+						 sv->dest, rel, want);
+					goto out;
+				}
+				if (v->kexec_append && !strstr(cmdline, v->kexec_append)) {
+					snprintf(err, errsz, "after kexec the /proc/cmdline of %s '%s'"
+						 " lacks append: '%s'", sv->dest, cmdline,
+						 v->kexec_append);
+					goto out;
+				}
+				printf("[%s] ssh: %s is up on %s after %.0f s\n", v->name, sv->dest,
+				       rel, agent_mono_s() - t0);
+				fflush(stdout);
+				rc = 0;
+				goto out;
+			}
+		}
+		buf_free(&o.out);
+		if (agent_mono_s() - t0 > v->boot_timeout_s) {
+			snprintf(err, errsz, "after kexec %s did not answer with a new boot in %.0f s"
+				 " (timeout_s)%s%s", sv->dest, v->boot_timeout_s,
+				 sv->last_err[0] ? "; last ssh error: " : "", sv->last_err);
+			goto out;
+		}
+	}
+out:
+	argv_free(&args);
+	free(kernel);
+	free(initrd);
+	return rc;
+}
+
+/* Run the agent over ssh, streaming its lines into the session. */
+static int run_agent(struct ssh_var *sv, const char *bin, const char *plan,
+		     struct agent_session *s, char *err, size_t errsz)
+{
+	const struct variant_run *vr = sv->vr;
+	struct argv words = {0}, a = {0};
+	char *stream = xasprintf("%s/%s-agent.jsonl", vr->work_dir, vr->v->name);
+	int inp[2] = {-1, -1}, outp[2] = {-1, -1}, errp[2] = {-1, -1};
+	int stream_fd = open(stream, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	struct buf partial = {0}, errtext = {0};
+	pid_t pid = -1;
+	int rc = -1;
+
+	argv_add(&words, "sh");
+	argv_add(&words, "-c");
+	argv_add(&words, remote_wrap);
+	argv_add(&words, "sh");
+	argv_add(&words, bin);
+	argv_add(&words, "agent");
+	argv_add(&words, "--watch-stdin");
+	argv_add(&words, plan);
+	sv->t.connect_timeout_s = SSH_CONNECT_TIMEOUT_S;
+	if (ssh_argv(&a, &sv->t, words.v, words.n, err, errsz))
+		goto out;
+	if (pipe2(inp, O_CLOEXEC) || pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
+		snprintf(err, errsz, "pipe: %s", strerror(errno));
+		goto out;
+	}
+	s->t0_s = agent_mono_s();
+	pid = fork();
+	if (pid == 0) {
+		child_setup(inp[0], outp[1], errp[1]);
+		execvp(a.v[0], a.v);
+		fprintf(stderr, "cannot run %s: %s\n", a.v[0], strerror(errno));
+		_exit(127);
+	}
+	close(inp[0]);
+	close(outp[1]);
+	close(errp[1]);
+	inp[0] = outp[1] = errp[1] = -1;
+	if (pid < 0) {
+		snprintf(err, errsz, "fork: %s", strerror(errno));
+		goto out;
+	}
+	setpgid(pid, pid);
+	double last = s->t0_s, stop_at = 0;
+	int status = 0;
+	bool exited = false, out_open = true, err_open = true;
+	int interrupted = 0;
+	sv->last_err[0] = '\0';
+	while (!exited || out_open || err_open) {
+		struct pollfd pfd[2] = {{out_open ? outp[0] : -1, POLLIN, 0},
+					{err_open ? errp[0] : -1, POLLIN, 0}};
+		poll(pfd, 2, exited ? 0 : 100);
+		char chunk[65536];
+		for (int i = 0; i < 2; i++) {
+			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			ssize_t n = read(pfd[i].fd, chunk, sizeof(chunk));
+			if (n > 0 && i == 0) {
+				if (stream_fd >= 0 && write(stream_fd, chunk, (size_t)n) != n) {
+					close(stream_fd);
+					stream_fd = -1;
+				}
+				agent_session_feed(s, &partial, chunk, (size_t)n, err, errsz);
+				last = agent_mono_s();
+			} else if (n > 0) {
+				buf_append(&errtext, chunk, (size_t)n);
+				log_append(sv, chunk, (size_t)n);
+			} else if (n == 0 || errno != EINTR) {
+				if (i)
+					err_open = false;
+				else
+					out_open = false;
+			}
+		}
+		if (exited && !(pfd[0].revents | pfd[1].revents))
+			break;
+		if (!exited && waitpid(pid, &status, WNOHANG) == pid) {
+			exited = true;
+			continue;
+		}
+		if (exited)
+			continue;
+		double now = agent_mono_s();
+		if (s->end || (s->failed && !interrupted)) {
+			/* Done (or hopeless): let the session go. */
+			if (inp[1] >= 0) {
+				close(inp[1]);
+				inp[1] = -1;
+				stop_at = now + RUNNER_GRACE_S + 10;
+			}
+		}
+		if (!interrupted && runner_poll_interrupt()) {
+			interrupted = runner_interrupt_signal();
+			close(inp[1]);
+			inp[1] = -1;
+			stop_at = now + RUNNER_GRACE_S + 10;
+			printf("[%s] ssh: interrupted: stopping the agent on %s\n", vr->v->name,
+			       sv->dest);
+			fflush(stdout);
+		}
+		if (stop_at > 0 && now > stop_at)
+			break;
+		if (stop_at == 0 && !s->hello && now - s->t0_s > vr->v->boot_timeout_s) {
+			agent_session_fail(s, err, errsz, "ssh %s: no agent hello %.0f s after ssh"
+					   " started (timeout_s=%g)", sv->dest, now - s->t0_s,
+					   vr->v->boot_timeout_s);
+			break;
+		}
+		if (stop_at == 0 && s->hello && now - last > agent_silence_limit_s(vr)) {
+			agent_session_fail(s, err, errsz, "the agent on %s was silent for %.0f s",
+					   sv->dest, now - last);
+			break;
+		}
+	}
+	if (inp[1] >= 0) {
+		close(inp[1]);
+		inp[1] = -1;
+	}
+	if (!exited) {
+		kill_wait(pid);
+		status = -1;
+	}
+	pid = -1;
+	note_stderr(sv, buf_str(&errtext));
+	if (interrupted) {
+		s->failed = false;
+		agent_session_fail(s, err, errsz, "interrupted by %s", strsignal(interrupted));
+	} else if (s->failed) {
+		;
+	} else if (exited && WIFEXITED(status) && WEXITSTATUS(status) == 255 && !s->hello) {
+		ssh_failure(sv, "running the agent", err, errsz);
+	} else if (!s->hello) {
+		snprintf(err, errsz, "ssh %s: the agent did not start%s%s", sv->dest,
+			 sv->last_err[0] ? ": " : "", sv->last_err);
+	} else if (!s->end) {
+		snprintf(err, errsz, "ssh %s: the agent stopped before it finished%s%s", sv->dest,
+			 sv->last_err[0] ? ": " : "", sv->last_err);
+	} else if (!s->end_ok) {
+		snprintf(err, errsz, "the agent on %s failed: %s", sv->dest, s->end_message);
+	} else {
+		rc = 0;
+	}
+out:
+	if (pid > 0)
+		kill_wait(pid);
+	for (int i = 0; i < 2; i++) {
+		if (inp[i] >= 0)
+			close(inp[i]);
+		if (outp[i] >= 0)
+			close(outp[i]);
+		if (errp[i] >= 0)
+			close(errp[i]);
+	}
+	if (stream_fd >= 0)
+		close(stream_fd);
+	buf_free(&partial);
+	buf_free(&errtext);
+	argv_free(&words);
+	argv_free(&a);
+	free(stream);
+	return rc;
+}
+
+static int ssh_run(const struct variant_run *vr, char *err, size_t errsz)
+{
+	const struct cfg_variant *v = vr->v;
+	struct ssh_var sv = {.vr = vr};
+	struct agent_session s = {.vr = vr, .label = "ssh"};
+	char boot_id[128] = "", release[256] = "";
+	char *bin = NULL, *plan_remote = NULL, *plan_local = NULL;
+	struct argv no_modules = {0};
+	int rc = -1;
+
+	sv.workdir = xstrdup(v->workdir ? v->workdir : "/tmp/schedrig");
+	sv.log = xasprintf("%s/%s-ssh.log", vr->work_dir, v->name);
+	sv.known_hosts = xasprintf("%s/%s-known_hosts", vr->work_dir, v->name);
+	sv.dest = xasprintf("%s%s%s:%d", v->user ? v->user : "", v->user ? "@" : "", v->host,
+			    v->port);
+	if (strlen(vr->work_dir) + sizeof("/ssh-") + 40 <= SSH_CTL_PATH_MAX) {
+		sv.ctl_dir = xstrdup(vr->work_dir);
+	} else {
+		sv.ctl_dir = xstrdup("/tmp/schedrig-ssh.XXXXXX");
+		if (!mkdtemp(sv.ctl_dir)) {
+			snprintf(err, errsz, "mkdtemp %s: %s", sv.ctl_dir, strerror(errno));
+			goto out;
+		}
+		sv.ctl_dir_ours = true;
+	}
+	char *ctl = xasprintf("%s/ssh-%%C", sv.ctl_dir);
+	const char *config = getenv("SCHEDRIG_SSH_CONFIG");
+	sv.t = (struct ssh_target){
+		.host = v->host, .port = v->port, .user = v->user, .identity = v->identity,
+		.control_path = ctl, .strict_host_key = v->strict_host_key,
+		.known_hosts = sv.known_hosts, .config = config && config[0] ? config : NULL,
+	};
+	if (ssh_target_check(&sv.t, err, errsz) || sv.workdir[0] != '/' ||
+	    strpbrk(sv.workdir, "\n\r")) {
+		if (sv.workdir[0] != '/' || strpbrk(sv.workdir, "\n\r"))
+			snprintf(err, errsz, "workdir '%s' must be an absolute path on one line",
+				 sv.workdir);
+		goto out_ctl;
+	}
+	printf("[%s] ssh: connecting to %s\n", v->name, sv.dest);
+	fflush(stdout);
+	if (probe(&sv, boot_id, sizeof(boot_id), release, sizeof(release), err, errsz))
+		goto out_ctl;
+	char want_release[256] = "";
+	if (v->kexec_kernel) {
+		if (do_kexec(&sv, boot_id, err, errsz))
+			goto out_ctl;
+		bzimage_release(v->kexec_kernel, want_release, sizeof(want_release));
+		/* The workdir may have been a tmpfs of the old boot. */
+		if (probe(&sv, boot_id, sizeof(boot_id), release, sizeof(release), err, errsz))
+			goto out_ctl;
+	}
+	bin = xasprintf("%s/bin/schedrig", sv.workdir);
+	plan_remote = xasprintf("%s/plan-%s.json", sv.workdir, v->name);
+	plan_local = xasprintf("%s/%s-plan.json", vr->work_dir, v->name);
+	char *text = agent_host_plan(vr, &no_modules);
+	FILE *f = fopen(plan_local, "w");
+	bool written = f && fputs(text, f) >= 0;
+	if (f && fclose(f))
+		written = false;
+	free(text);
+	if (!written) {
+		snprintf(err, errsz, "cannot write %s: %s", plan_local, strerror(errno));
+		goto out_ctl;
+	}
+	char *help[] = {bin, "agent", "--help"};
+	if (copy_file(&sv, vr->self_exe, bin, "0755", err, errsz) ||
+	    copy_file(&sv, plan_local, plan_remote, "0644", err, errsz))
+		goto out_ctl;
+	if (ssh_step(&sv, "running schedrig there (its shared libraries: libyaml, libsqlite3,"
+		     " libgsl, libcurl, libjansson)", NULL, help, 3, NULL, NULL, err, errsz))
+		goto out_ctl;
+	s.where = sv.dest;
+	s.want_release = want_release;
+	s.want_cmdline = v->kexec_kernel ? v->kexec_append : NULL;
+	rc = run_agent(&sv, bin, plan_remote, &s, err, errsz);
+	if (!runner_interrupt_signal()) {
+		char *rm[] = {"rm", "-f", plan_remote};
+		char why[256];
+		ssh_step(&sv, "removing the plan file", NULL, rm, 3, NULL, NULL, why, sizeof(why));
+	}
+out_ctl:
+	close_master(&sv);
+	free(ctl);
+out:
+	if (sv.ctl_dir_ours)
+		rmdir(sv.ctl_dir);
+	agent_session_free(&s);
+	free(bin);
+	free(plan_remote);
+	free(plan_local);
+	free(sv.ctl_dir);
+	free(sv.log);
+	free(sv.known_hosts);
+	free(sv.dest);
+	free(sv.workdir);
+	return rc;
+}
+
+const struct variant_backend ssh_backend = {
+	.name = "ssh",
+	.run = ssh_run,
+};
