@@ -30,8 +30,9 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 all: schedrig
 
+# Copy then rename, so a ./schedrig that is running is replaced, not written.
 schedrig: $(BUILD)/schedrig
-	cp $< $@
+	cp $< $@.new && mv -f $@.new $@
 
 $(BUILD)/schedrig: $(BUILD)/harness/main.o $(BUILD)/libschedrig.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
