@@ -26,7 +26,7 @@ line=$("$BUILD/bench/ingest" "$WORK/ingest.db" "$ITERATIONS" 100)
 echo "ingest: $line" >&2
 get() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<< "$line"; }
 n=$(get samples) per_cpu=$(get per_cpu_s) per_wall=$(get per_wall_s)
-verdict=$(awk -v r="$per_cpu" 'BEGIN { print r >= 1000000 ? "ok" : "over" }')
+verdict=$(awk -v r="$per_cpu" 'BEGIN { print (r >= 1000000 ? "ok" : "over") }')
 printf 'samples stored per CPU second (%s samples, 100/iteration)\t%s\t>= 1000000\t%s\n' "$n" "$per_cpu" "$verdict"
 printf 'samples stored per wall second (shared machine)\t%s\t-\tn/a\n' "$per_wall"
 rm -f "$WORK"/ingest.db*
@@ -45,7 +45,7 @@ rig_hwm_kb() { # DURATION_S -> VmHWM (kB) of the schedrig process
 	"$SCHEDRIG" run "$WORK/cyc-$1.yaml" --db "$WORK/rss.db" --quiet > /dev/null 2> "$WORK/err" &
 	local pid=$! hwm=0 v
 	while kill -0 "$pid" 2>/dev/null; do
-		v=$(sed -n 's/^VmHWM: *\([0-9]*\) kB/\1/p' "/proc/$pid/status" 2>/dev/null || true)
+		v=$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$pid/status" 2>/dev/null || true)
 		[ -n "$v" ] && hwm=$v
 		sleep 0.2
 	done
@@ -57,7 +57,7 @@ short=$(rig_hwm_kb "$SHORT_S")
 echo "rig RSS: cyclictest with histogram, $LONG_S s ..." >&2
 long=$(rig_hwm_kb "$LONG_S")
 echo "rig VmHWM: $short kB ($SHORT_S s), $long kB ($LONG_S s)" >&2
-r=$(awk -v a="$long" -v b="$short" 'BEGIN { printf "%.3f", b > 0 ? a / b : 0 }')
-verdict=$(awk -v r="$r" 'BEGIN { print r > 0 && r <= 1.05 ? "ok" : "over" }')
+r=$(awk -v a="$long" -v b="$short" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')
+verdict=$(awk -v r="$r" 'BEGIN { print ((r > 0 && r <= 1.05) ? "ok" : "over") }')
 printf 'rig peak RSS, cyclictest+histogram %d s / %d s\t%s\t<= 1.05\t%s\n' "$LONG_S" "$SHORT_S" "$r" "$verdict"
 printf 'rig peak RSS, %d s run (kB)\t%s\t-\tn/a\n' "$LONG_S" "$long"

@@ -87,6 +87,127 @@ static void on_hello(struct agent_session *s, const struct agent_msg *m, char *e
 	}
 }
 
+/* The kind of a knob line as a constant string (knob_entry.kind), NULL
+ * when it is not one knobs.h knows. */
+static const char *knob_kind(const char *kind)
+{
+	static const char *const kinds[] = {"sysctl", "debugfs", "sched_features"};
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(kind, kinds[i]))
+			return kinds[i];
+	return NULL;
+}
+
+/* The newest journalled knob of the agent with seq, NULL when none. */
+static struct knob_entry *knob_by_seq(struct agent_session *s, int seq)
+{
+	for (size_t i = s->n_knobs; i-- > 0;)
+		if (s->knobs[i].seq == seq)
+			return &s->knobs[i];
+	return NULL;
+}
+
+static void journal_fail(struct agent_session *s, char *err, size_t errsz, const char *why)
+{
+	s->store_failed = true;
+	agent_session_fail(s, err, errsz, "journalling a knob of %s failed: %s",
+			   s->where ? s->where : "the guest", why);
+}
+
+/* A knob line: record, applied or restored through vr->journal. */
+static void on_knob(struct agent_session *s, const struct agent_msg *m, char *err, size_t errsz)
+{
+	const struct knob_journal_ops *j = s->vr->journal;
+	const char *kind = knob_kind(m->kind);
+	struct knob_entry *e;
+	char why[512] = "";
+
+	if (!s->knob_host || !j)
+		return;
+	if (!kind || (strcmp(m->event, "record") && strcmp(m->event, "applied") &&
+		      strcmp(m->event, "restored"))) {
+		agent_session_fail(s, err, errsz, "agent line %zu: unknown knob %s '%s'", s->lines,
+				   kind ? "event" : "kind", kind ? m->event : m->kind);
+		return;
+	}
+	if (!strcmp(m->event, "record")) {
+		s->knobs = xrealloc(s->knobs, (s->n_knobs + 1) * sizeof(*s->knobs));
+		e = &s->knobs[s->n_knobs++];
+		*e = (struct knob_entry){
+			.seq = m->seq, .kind = kind, .name = xstrdup(m->name),
+			.path = xstrdup(m->path), .old_value = xstrdup(m->old_value),
+			.requested_value = xstrdup(m->requested), .host = s->knob_host,
+		};
+		if (j->record && j->record(j->ctx, e, why, sizeof(why)))
+			journal_fail(s, err, errsz, why);
+		return;
+	}
+	if (!(e = knob_by_seq(s, m->seq)) || e->restored) {
+		agent_session_fail(s, err, errsz, "agent line %zu: knob %d (%s) %s but %s", s->lines,
+				   m->seq, m->name, m->event,
+				   e ? "already restored" : "never recorded");
+		return;
+	}
+	if (!strcmp(m->event, "applied")) {
+		free(e->applied_value);
+		e->applied_value = m->has_applied ? xstrdup(m->applied) : NULL;
+		e->changed = true;
+		if (j->applied && j->applied(j->ctx, e, why, sizeof(why)))
+			journal_fail(s, err, errsz, why);
+	} else {
+		e->restored = true;
+		if (j->restored && j->restored(j->ctx, e, why, sizeof(why)))
+			journal_fail(s, err, errsz, why);
+	}
+}
+
+int agent_session_knobs_gone(struct agent_session *s, char *err, size_t errsz)
+{
+	const struct knob_journal_ops *j = s->vr->journal;
+	int rc = 0;
+	for (size_t i = 0; i < s->n_knobs; i++) {
+		struct knob_entry *e = &s->knobs[i];
+		if (e->restored)
+			continue;
+		e->restored = true;
+		if (j && j->restored && j->restored(j->ctx, e, err, errsz))
+			rc = -1;
+	}
+	return rc;
+}
+
+/* Forget the gathered series (after their iteration was handed over). */
+static void series_clear(struct agent_session *s)
+{
+	for (size_t i = 0; i < s->n_series; i++) {
+		free((char *)s->series[i].monitor);
+		free((char *)s->series[i].key);
+	}
+	free(s->series);
+	free(s->points);
+	s->series = NULL;
+	s->points = NULL;
+	s->n_series = s->n_points = s->cap_points = 0;
+}
+
+/* A series line: its series and points join the iteration under way. */
+static void on_series(struct agent_session *s, const struct agent_msg *m)
+{
+	uint32_t k = (uint32_t)s->n_series;
+	s->series = xrealloc(s->series, (s->n_series + 1) * sizeof(*s->series));
+	s->series[s->n_series++] = (struct stored_series){
+		.monitor = xstrdup(m->monitor), .key = xstrdup(m->key),
+		.cpu = m->cpu, .pid = m->pid, .tgid = m->tgid,
+	};
+	if (s->n_points + m->n_points > s->cap_points) {
+		while (s->n_points + m->n_points > s->cap_points)
+			s->cap_points = s->cap_points ? 2 * s->cap_points : 256;
+		s->points = xrealloc(s->points, s->cap_points * sizeof(*s->points));
+	}
+	for (size_t i = 0; i < m->n_points; i++)
+		s->points[s->n_points++] = (struct stored_point){k, m->t_ms[i], m->value[i]};
+}
+
 void agent_session_line(struct agent_session *s, const char *line, size_t len, char *err,
 			size_t errsz)
 {
@@ -110,7 +231,9 @@ void agent_session_line(struct agent_session *s, const char *line, size_t len, c
 		on_hello(s, &m, err, errsz);
 		break;
 	case AGENT_MSG_KNOB:
-		break; /* kept in the agent stream file of the run directory */
+		/* Kept in the agent stream file of the run directory, and journalled. */
+		on_knob(s, &m, err, errsz);
+		break;
 	case AGENT_MSG_INST:
 		if (m.cell >= vr->p->n_cells || m.load >= vr->p->cells[m.cell].n_inst ||
 		    m.iteration > vr->iterations) {
@@ -143,13 +266,33 @@ void agent_session_line(struct agent_session *s, const char *line, size_t len, c
 		s->res.interrupted = m.interrupted;
 		snprintf(s->res.started_at, sizeof(s->res.started_at), "%s", m.started_at);
 		snprintf(s->res.ended_at, sizeof(s->res.ended_at), "%s", m.ended_at);
+		s->series_set = (struct stored_series_set){
+			.series = s->series, .n_series = s->n_series,
+			.points = s->points, .n_points = s->n_points,
+		};
+		s->res.series = s->n_series ? &s->series_set : NULL;
 		if (vr->on_iteration(vr->ctx, m.cell, m.iteration, &s->res)) {
 			s->store_failed = true;
 			agent_session_fail(s, err, errsz, "storing an iteration failed");
 		}
 		iteration_result_free(&s->res);
+		s->res.series = NULL;
+		series_clear(s);
 		s->in_iteration = false;
 		s->iterations_done++;
+		break;
+	case AGENT_MSG_SERIES:
+		if (m.cell >= vr->p->n_cells || m.iteration > vr->iterations ||
+		    (s->in_iteration && (m.cell != s->cell || m.iteration != s->iteration))) {
+			agent_session_fail(s, err, errsz, "agent line %zu: series of cell %zu"
+					   " iteration %d do not belong to the iteration under way",
+					   s->lines, m.cell, m.iteration);
+			break;
+		}
+		s->in_iteration = true;
+		s->cell = m.cell;
+		s->iteration = m.iteration;
+		on_series(s, &m);
 		break;
 	case AGENT_MSG_END:
 		s->end = true;
@@ -181,6 +324,17 @@ void agent_session_feed(struct agent_session *s, struct buf *p, const char *data
 void agent_session_free(struct agent_session *s)
 {
 	iteration_result_free(&s->res);
+	series_clear(s);
+	for (size_t i = 0; i < s->n_knobs; i++) {
+		free(s->knobs[i].name);
+		free(s->knobs[i].path);
+		free(s->knobs[i].old_value);
+		free(s->knobs[i].requested_value);
+		free(s->knobs[i].applied_value);
+	}
+	free(s->knobs);
+	s->knobs = NULL;
+	s->n_knobs = 0;
 }
 
 double agent_silence_limit_s(const struct variant_run *vr)

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "store.h"
 #include "util.h"
 #include "variant.h"
 
@@ -36,7 +37,21 @@ struct agent_session {
 	size_t lines, iterations_done;
 	double boot_s;                /* hello's arrival, seconds after t0_s */
 	bool failed;                  /* err holds why (the first failure) */
-	bool store_failed;            /* on_kernel or on_iteration failed */
+	bool store_failed;            /* on_kernel, on_iteration or the journal failed */
+	/* Journal the agent's knob lines through vr->journal with this host
+	 * marker (knob_entry.host, e.g. "guest:v61"); NULL (or no journal):
+	 * knob lines stay in the stream file only. */
+	const char *knob_host;
+	struct knob_entry *knobs;     /* the agent's knob changes journalled here, by arrival */
+	size_t n_knobs;
+	/* Monitor series of the iteration under way (its "series" lines),
+	 * handed to on_iteration as res.series (store_iteration_series) and
+	 * dropped after it; monitor and key strings owned. */
+	struct stored_series *series;
+	size_t n_series;
+	struct stored_point *points;
+	size_t n_points, cap_points;
+	struct stored_series_set series_set;
 };
 
 /* Seconds of CLOCK_MONOTONIC. */
@@ -49,10 +64,15 @@ void agent_session_fail(struct agent_session *s, char *err, size_t errsz, const 
 
 /* Handle one complete agent line (with or without '\n'): hello checks the
  * protocol version, want_release and want_cmdline and calls on_kernel;
- * inst lines are gathered and an iteration line hands them to on_iteration;
- * end records the agent's verdict; knob lines are ignored (the agent
- * journals and restores its knobs itself). Any inconsistency fails the
- * session (err). No-op once failed. */
+ * inst lines are gathered, and so are series lines (monitor series sampled
+ * where the agent runs); an iteration line hands them to on_iteration (the
+ * series as res.series, NULL when none came);
+ * end records the agent's verdict; knob lines (the agent applies and
+ * restores its knobs itself) go to vr->journal's record, applied and
+ * restored under knob_host when it is set, else are ignored. Any
+ * inconsistency (a knob applied or restored that was never recorded, an
+ * unknown knob kind) fails the session (err); a journal failure fails it
+ * with store_failed. No-op once failed. */
 void agent_session_line(struct agent_session *s, const char *line, size_t len, char *err,
 			size_t errsz);
 
@@ -62,7 +82,14 @@ void agent_session_line(struct agent_session *s, const char *line, size_t len, c
 void agent_session_feed(struct agent_session *s, struct buf *partial, const char *data, size_t n,
 			char *err, size_t errsz);
 
-/* Free what the session holds (a half-gathered iteration). */
+/* The agent's machine is gone (a qemu guest powered off or was killed):
+ * every knob it journalled (knob_host) and did not report restored died
+ * with it; mark each restored through vr->journal. Returns 0, or -1 with
+ * err when the journal failed (the rows stay for schedrig restore, which
+ * only marks guest rows). Call once the guest is stopped. */
+int agent_session_knobs_gone(struct agent_session *s, char *err, size_t errsz);
+
+/* Free what the session holds (a half-gathered iteration, the knob list). */
 void agent_session_free(struct agent_session *s);
 
 /* Longest silence of the agent allowed between two lines once it is up, in

@@ -2,6 +2,8 @@
 #include "agent_proto.h"
 
 #include <jansson.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,6 +310,100 @@ void agent_encode_end(struct buf *out, bool ok, const char *message)
 	emit(out, o);
 }
 
+void agent_encode_series(struct buf *out, size_t cell, int iteration,
+			 const struct stored_series_set *set)
+{
+	if (!set || !set->n_series)
+		return;
+	/* The points of each series, in the set's order: bucket by series. */
+	size_t *start = xcalloc(set->n_series + 1, sizeof(*start));
+	size_t *order = xcalloc(set->n_points ? set->n_points : 1, sizeof(*order));
+	for (size_t i = 0; i < set->n_points; i++)
+		if (set->points[i].series < set->n_series)
+			start[set->points[i].series + 1]++;
+	for (size_t k = 0; k < set->n_series; k++)
+		start[k + 1] += start[k];
+	size_t *fill = xcalloc(set->n_series, sizeof(*fill));
+	for (size_t i = 0; i < set->n_points; i++) {
+		uint32_t k = set->points[i].series;
+		if (k < set->n_series)
+			order[start[k] + fill[k]++] = i;
+	}
+	for (size_t k = 0; k < set->n_series; k++) {
+		const struct stored_series *sr = &set->series[k];
+		json_t *o = json_object(), *t = json_array(), *v = json_array();
+		json_object_set_new(o, "type", json_string("series"));
+		json_object_set_new(o, "cell", json_integer((json_int_t)cell));
+		json_object_set_new(o, "iteration", json_integer(iteration));
+		json_object_set_new(o, "monitor", jstr(sr->monitor));
+		json_object_set_new(o, "key", jstr(sr->key));
+		json_object_set_new(o, "cpu", json_integer(sr->cpu));
+		json_object_set_new(o, "pid", json_integer(sr->pid));
+		json_object_set_new(o, "tgid", json_integer(sr->tgid));
+		for (size_t j = start[k]; j < start[k + 1]; j++) {
+			const struct stored_point *pt = &set->points[order[j]];
+			json_array_append_new(t, isfinite(pt->t_ms) ? json_real(pt->t_ms)
+								    : json_real(0));
+			json_array_append_new(v, isfinite(pt->value) ? json_real(pt->value)
+								     : json_null());
+		}
+		json_object_set_new(o, "t_ms", t);
+		json_object_set_new(o, "value", v);
+		emit(out, o);
+	}
+	free(start);
+	free(order);
+	free(fill);
+}
+
+static int decode_series(json_t *o, struct agent_msg *m, char *err, size_t errsz)
+{
+	json_error_t je;
+	json_int_t cell, it, cpu, pid, tgid;
+	const char *mon, *key;
+	json_t *t, *v;
+
+	if (json_unpack_ex(o, &je, 0, "{s:I,s:I,s:s,s:s,s:I,s:I,s:I,s:o,s:o}", "cell", &cell,
+			   "iteration", &it, "monitor", &mon, "key", &key, "cpu", &cpu, "pid",
+			   &pid, "tgid", &tgid, "t_ms", &t, "value", &v)) {
+		snprintf(err, errsz, "agent series line: %s", je.text);
+		return -1;
+	}
+	if (cell < 0 || it < 1 || it > INT_MAX || cpu < -1 || cpu > INT_MAX || pid < 0 ||
+	    pid > INT_MAX || tgid < 0 || tgid > INT_MAX) {
+		snprintf(err, errsz, "agent series line: a number is out of range");
+		return -1;
+	}
+	if (!*mon || strlen(mon) >= sizeof(m->monitor) || !*key || strlen(key) >= sizeof(m->key)) {
+		snprintf(err, errsz, "agent series line: monitor or key empty or too long");
+		return -1;
+	}
+	if (!json_is_array(t) || !json_is_array(v) || json_array_size(t) != json_array_size(v)) {
+		snprintf(err, errsz, "agent series line: t_ms and value must be arrays of one length");
+		return -1;
+	}
+	m->cell = (size_t)cell;
+	m->iteration = (int)it;
+	snprintf(m->monitor, sizeof(m->monitor), "%s", mon);
+	snprintf(m->key, sizeof(m->key), "%s", key);
+	m->cpu = (int)cpu;
+	m->pid = (int)pid;
+	m->tgid = (int)tgid;
+	m->n_points = json_array_size(t);
+	m->t_ms = xcalloc(m->n_points ? m->n_points : 1, sizeof(*m->t_ms));
+	m->value = xcalloc(m->n_points ? m->n_points : 1, sizeof(*m->value));
+	for (size_t i = 0; i < m->n_points; i++) {
+		json_t *ti = json_array_get(t, i), *vi = json_array_get(v, i);
+		if (!json_is_number(ti) || !(json_is_number(vi) || json_is_null(vi))) {
+			snprintf(err, errsz, "agent series line: point %zu is not a number", i);
+			return -1;
+		}
+		m->t_ms[i] = json_number_value(ti);
+		m->value[i] = json_is_null(vi) ? NAN : json_number_value(vi);
+	}
+	return 0;
+}
+
 static bool state_from_name(const char *s, enum inst_state *out)
 {
 	for (int k = INST_OK; k <= INST_INTERRUPTED; k++) {
@@ -451,6 +547,10 @@ int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *e
 		m->interrupted = intr;
 		snprintf(m->started_at, sizeof(m->started_at), "%s", sa);
 		snprintf(m->ended_at, sizeof(m->ended_at), "%s", ea);
+	} else if (!strcmp(type, "series")) {
+		m->type = AGENT_MSG_SERIES;
+		if (decode_series(o, m, err, errsz))
+			goto out;
 	} else if (!strcmp(type, "end")) {
 		const char *status, *msg;
 		m->type = AGENT_MSG_END;
@@ -476,4 +576,8 @@ void agent_msg_free(struct agent_msg *m)
 {
 	buf_free(&m->inst.out);
 	buf_free(&m->inst.err);
+	free(m->t_ms);
+	free(m->value);
+	m->t_ms = m->value = NULL;
+	m->n_points = 0;
 }

@@ -2,10 +2,11 @@
  * variant's kernel runs (a qemu guest, an ssh machine) and gets back what
  * the runner saw. One protocol for every backend.
  *
- * Version AGENT_PROTO_VERSION = 1. Both directions are JSON (jansson).
+ * Version AGENT_PROTO_VERSION = 2 (2 added the "series" line; every line of
+ * version 1 is unchanged). Both directions are JSON (jansson).
  *
  * Host -> agent: the plan file, one JSON object:
- *   {"schedrig_agent": 1,               protocol version (must match)
+ *   {"schedrig_agent": 2,               protocol version (must match)
  *    "config_name": "configs/x.yaml",   the config's name in messages
  *    "config": "name: x\n...",          the config text, re-parsed with
  *                                       config_parse; plan_build on it gives
@@ -17,7 +18,7 @@
  *    "run": [[0, 1], [0, 2], ...]}      (cell 0-based, iteration 1-based), in order
  *
  * Agent -> host: a stream of lines, each one JSON object with "type":
- *   {"type":"hello","proto":1,"release":"6.1.0-x","cmdline":"console=..."}
+ *   {"type":"hello","proto":2,"release":"6.1.0-x","cmdline":"console=..."}
  *       first line: uname -r and /proc/cmdline where the agent runs.
  *   {"type":"knob","event":"record"|"applied"|"restored","seq":0,
  *    "kind":"sysctl","name":"kernel.x","path":"/proc/sys/kernel/x",
@@ -32,6 +33,13 @@
  *       end_ns are the agent's CLOCK_MONOTONIC; user_us/system_us from the
  *       instance's rusage; stdout/stderr base64 (RFC 4648, with padding)
  *       because tools may print anything.
+ *   {"type":"series","cell":0,"iteration":1,"monitor":"stat","key":"user_pct",
+ *    "cpu":-1,"pid":0,"tgid":0,"t_ms":[200.1,400.2],"value":[12.5,null]}
+ *       when the config has monitors: one per monitor series of the
+ *       iteration (store.h struct stored_series, monitor.h), sampled where
+ *       the agent runs, after its inst lines and before its iteration line;
+ *       t_ms (ms since the iteration began, the agent's clock) and value are
+ *       arrays of the same length, null for a NaN value.
  *   {"type":"iteration","cell":0,"iteration":1,"n":2,"interrupted":false,
  *    "started_at":"...","ended_at":"..."}
  *       after the inst lines of one iteration; n = how many came before it.
@@ -46,9 +54,10 @@
 #include <stddef.h>
 
 #include "runner.h"
+#include "store.h"
 #include "util.h"
 
-#define AGENT_PROTO_VERSION 1
+#define AGENT_PROTO_VERSION 2
 
 /* A (cell, iteration) pair of the plan file: cell 0-based, iteration 1-based. */
 struct agent_step {
@@ -85,6 +94,7 @@ enum agent_msg_type {
 	AGENT_MSG_INST,
 	AGENT_MSG_ITERATION,
 	AGENT_MSG_END,
+	AGENT_MSG_SERIES,
 };
 
 /* One decoded agent line. Only the fields of its type are set. */
@@ -98,6 +108,13 @@ struct agent_msg {
 	size_t cell;
 	int iteration;
 	size_t load;                 /* inst */
+	/* series: one series and its points (t_ms, value: n_points each,
+	 * owned, agent_msg_free); cpu -1 / pid 0 / tgid 0 when not per CPU or
+	 * task */
+	char monitor[32], key[64];
+	int cpu, pid, tgid;
+	double *t_ms, *value;
+	size_t n_points;
 	struct inst_result inst;     /* inst: pi NULL; out/err owned (agent_msg_free) */
 	size_t n;                    /* iteration */
 	bool interrupted;            /* iteration */
@@ -124,13 +141,17 @@ void agent_encode_inst(struct buf *out, size_t cell, int iteration, size_t load,
 void agent_encode_iteration(struct buf *out, size_t cell, int iteration,
 			    const struct iteration_result *res);
 void agent_encode_end(struct buf *out, bool ok, const char *message);
+/* One "series" line per series of set (with or without points), each with
+ * its points in the set's order; nothing when set is NULL. */
+void agent_encode_series(struct buf *out, size_t cell, int iteration,
+			 const struct stored_series_set *set);
 
 /* Decode one line (without or with its '\n'). Returns 0, or -1 with err
  * (not a JSON object, unknown type, bad base64, a field missing or out of
  * range, inst state unknown). */
 int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *err,
 		      size_t errsz);
-/* Free what a decoded message owns (inst.out, inst.err). */
+/* Free what a decoded message owns (inst.out, inst.err, t_ms, value). */
 void agent_msg_free(struct agent_msg *m);
 
 /* Base64 (RFC 4648 section 4, '=' padding). encode appends to out; decode

@@ -23,6 +23,7 @@
 #include "commands.h"
 #include "config.h"
 #include "knobs.h"
+#include "monitor.h"
 #include "plan.h"
 #include "provenance.h"
 #include "runner.h"
@@ -342,9 +343,11 @@ static int prepare(const struct agent_plan *ap, struct experiment **ep, struct p
 	return check_tools(p, err, errsz);
 }
 
-/* Run every step; results go out as they come. */
+/* Run every step; results go out as they come: the inst lines, the series
+ * lines of mon (the config's monitors; NULL when off), the iteration line. */
 static int run_steps(struct agent *a, const struct agent_plan *ap, const struct experiment *e,
-		     const struct plan *p, const char *self_exe, char *err, size_t errsz)
+		     const struct plan *p, struct monitor *mon, const char *self_exe, char *err,
+		     size_t errsz)
 {
 	for (size_t i = 0; i < ap->n_run && !runner_interrupt_signal(); i++) {
 		const struct plan_cell *cell = &p->cells[ap->run[i].cell];
@@ -354,6 +357,11 @@ static int run_steps(struct agent *a, const struct agent_plan *ap, const struct 
 		for (size_t k = 0; k < res.n; k++) {
 			agent_encode_inst(&a->line, ap->run[i].cell, ap->run[i].iteration,
 					  (size_t)(res.r[k].pi - cell->inst), &res.r[k]);
+			flush_lines(a);
+		}
+		if (mon) {
+			agent_encode_series(&a->line, ap->run[i].cell, ap->run[i].iteration,
+					    monitor_take_series(mon));
 			flush_lines(a);
 		}
 		agent_encode_iteration(&a->line, ap->run[i].cell, ap->run[i].iteration, &res);
@@ -383,6 +391,7 @@ int cmd_agent(int argc, char **argv)
 	struct plan p = {0};
 	const struct cfg_variant *v = NULL;
 	struct knob_state *ks = NULL;
+	struct monitor *mon = NULL;
 	struct agent a = {.fd = -1};
 	struct provenance pv;
 	int ch, ok = 0;
@@ -437,6 +446,15 @@ int cmd_agent(int argc, char **argv)
 	self_exe[len] = '\0';
 	if (prepare(&ap, &e, &p, &v, err, sizeof(err)) || runner_init(err, sizeof(err)))
 		goto out;
+	if (e->monitors.enabled) {
+		/* Sampled here, where the variant's kernel runs; what is skipped
+		 * goes to stderr (the backend keeps it with the agent's log). */
+		mon = monitor_create("/proc", e->monitors.interval_ms, err, sizeof(err));
+		if (!mon)
+			goto out;
+		fputs(monitor_notes(mon), stderr);
+		runner_set_monitor(mon);
+	}
 	struct knob_journal_ops journal = {j_record, j_applied, j_restored, &a};
 	if (knobs_count(v) && knobs_apply(v, &journal, &ks, err, sizeof(err))) {
 		char *msg = xasprintf("variant %s: knob refused: %s", v->name, err);
@@ -444,7 +462,7 @@ int cmd_agent(int argc, char **argv)
 		free(msg);
 		goto out;
 	}
-	ok = run_steps(&a, &ap, e, &p, self_exe, err, sizeof(err)) == 0;
+	ok = run_steps(&a, &ap, e, &p, mon, self_exe, err, sizeof(err)) == 0;
 	char rerr[512];
 	if (knobs_restore(ks, &journal, rerr, sizeof(rerr)) && ok) {
 		snprintf(err, sizeof(err), "knob restore: %s", rerr);
@@ -452,6 +470,8 @@ int cmd_agent(int argc, char **argv)
 	}
 	knobs_free(ks);
 out:
+	runner_set_monitor(NULL);
+	monitor_free(mon);
 	if (!ok)
 		fprintf(stderr, "schedrig agent: %s\n", err);
 	agent_encode_end(&a.line, ok, ok ? "" : err);

@@ -16,7 +16,9 @@ static const char usage_text[] =
 	"newest run). One table per load and metric (and per value of the axes that\n"
 	"are not columns); rows are ops; stars mark a significant change of the mean.\n"
 	"\n"
-	"  --layout L           mmtests|grid|percentiles|latency (text only; default mmtests)\n"
+	"  --layout L           mmtests|grid|percentiles|latency (text only; default mmtests);\n"
+	"                       percentiles adds tables of stored histograms (cyclictest\n"
+	"                       histogram_us), bucket counts of all iterations pooled\n"
 	"  --grid ROW,COL       grid of two matrix axes (e.g. hackbench.nice,cyclictest.slice_us);\n"
 	"                       implies --layout grid and --columns cell\n"
 	"  --stat S             grid statistic: mean|amean|hmean|gmean|median|min|max|stddev|\n"
@@ -160,9 +162,14 @@ int cmd_compare(int argc, char **argv)
 				rc = EXIT_USAGE;
 			}
 			break;
-		case LAYOUT_PERCENTILES:
-			report_percentiles(&out, &s, &c.ro);
+		case LAYOUT_PERCENTILES: {
+			struct hist_table h;
+			rc = reportcmd_load_histograms(&c, ids, n_ids, &h);
+			if (!rc)
+				report_percentiles_hist(&out, &s, &h, &c.ro);
+			hist_table_free(&h);
 			break;
+		}
 		case LAYOUT_LATENCY:
 			report_latency(&out, &s, &c.ro);
 			break;

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "plot.h"
 #include "reportcmd.h"
+#include "store.h"
 
 static const char usage_text[] =
 	"usage: schedrig plot [--db FILE] [RUN...] --output-dir DIR [--format png|svg|both]\n"
@@ -21,8 +22,13 @@ static const char usage_text[] =
 	"against the op (one line per variant or cell), box plots (min, Q1, median,\n"
 	"Q3, max), for latency metrics the histogram and CDF of the samples, a heat map\n"
 	"of two matrix axes, and interval series (ops 'P-sK', e.g. tcp-rr pair0-s3).\n"
+	"Runs with monitor series (config 'monitors:') also get, per variant (and\n"
+	"cell), CPU user/system/idle %% per CPU, context switches/s, PSI cpu some %%\n"
+	"and per-load involuntary switches over the iteration's time (not with\n"
+	"--metric or --load).\n"
 	"Each figure BASE leaves BASE.gp, BASE.dat and BASE.png / BASE.svg; names are\n"
-	"LOAD-METRIC[-...]-KIND (KIND mean|box|hist|cdf|heatmap|interval).\n"
+	"LOAD-METRIC[-...]-KIND (KIND mean|box|hist|cdf|heatmap|interval) and\n"
+	"VARIANT[-CELL]-SERIES-monitor.\n"
 	"\n"
 	"  --db FILE            results database (default " REPORTCMD_DEFAULT_DB ")\n"
 	"  --output-dir DIR     where the figures go (created when missing)\n"
@@ -121,8 +127,10 @@ int cmd_plot(int argc, char **argv)
 	struct summary s;
 	struct plot_result r = {0};
 	char err[8192] = "";
+	int64_t *ids = NULL;
+	size_t n_ids = 0;
 
-	rc = reportcmd_load(&c, &t);
+	rc = reportcmd_load_ids(&c, &t, &ids, &n_ids);
 	if (rc) {
 		fprintf(stderr, "schedrig plot: no figure drawn\n");
 		goto out_table;
@@ -136,6 +144,13 @@ int cmd_plot(int argc, char **argv)
 		goto out_summary;
 	}
 	rc = plot_all(&t, &s, &po, &r, err, sizeof(err));
+	if (!rc && !c.so.metric && !c.so.load) {
+		struct store *st = NULL;
+		rc = store_open(c.db, true, &st, err, sizeof(err));
+		if (!rc)
+			rc = plot_monitors(store_db(st), ids, n_ids, &po, &r, err, sizeof(err));
+		store_close(st);
+	}
 	for (size_t i = 0; i < r.n_notes; i++)
 		fprintf(stderr, "schedrig plot: note: %s\n", r.notes[i]);
 	if (rc) {
@@ -157,5 +172,6 @@ out_summary:
 	summary_free(&s);
 out_table:
 	sample_table_free(&t);
+	free(ids);
 	return rc;
 }

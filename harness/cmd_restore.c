@@ -18,8 +18,9 @@ static const char usage_text[] =
 	"Restore every kernel knob (sysctl, debugfs sched/ tunable, sched_feature,\n"
 	"autogroup) that a run changed and did not put back, newest change first,\n"
 	"and mark it restored in the journal. Changes made in an earlier boot are\n"
-	"only marked (the kernel has reset them); changes made on another host are\n"
-	"left for that host. Running it again does nothing.\n"
+	"only marked (the kernel has reset them), and so are changes made in a qemu\n"
+	"guest (they died with it); changes made on another host are left for that\n"
+	"host. Running it again does nothing.\n"
 	"\n"
 	"  --db FILE   results database (default results/schedrig.db)\n"
 	"\n"
@@ -32,14 +33,17 @@ static int restore_row(struct store *s, const struct stored_knob *k, const char 
 		       const char *boot_id)
 {
 	char err[1024];
-	if (k->host && *k->host && strcmp(k->host, host)) {
+	if (knob_host_is_guest(k->host)) {
+		printf("run %lld variant %s: %s was changed in a qemu guest (%s), which is gone:"
+		       " nothing to write\n",
+		       (long long)k->run_id, k->variant, k->path, k->host);
+	} else if (k->host && *k->host && strcmp(k->host, host)) {
 		fprintf(stderr,
 			"schedrig restore: run %lld variant %s: %s was changed on host %s, not here"
 			" (%s): run schedrig restore there\n",
 			(long long)k->run_id, k->variant, k->path, k->host, host);
 		return -1;
-	}
-	if (k->boot_id && *k->boot_id && *boot_id && strcmp(k->boot_id, boot_id)) {
+	} else if (k->boot_id && *k->boot_id && *boot_id && strcmp(k->boot_id, boot_id)) {
 		printf("run %lld variant %s: %s was changed in an earlier boot: the kernel has reset"
 		       " it, nothing to write\n",
 		       (long long)k->run_id, k->variant, k->path);
@@ -110,7 +114,8 @@ int cmd_restore(int argc, char **argv)
 		u.nodename[0] = '\0';
 	knob_boot_id(boot_id, sizeof(boot_id));
 	for (size_t i = 0; i < n; i++)
-		need_debugfs |= knob_path_is_debugfs(rows[i].path) && rows[i].boot_id &&
+		need_debugfs |= knob_path_is_debugfs(rows[i].path) &&
+				!knob_host_is_guest(rows[i].host) && rows[i].boot_id &&
 				!strcmp(rows[i].boot_id, boot_id);
 	/* A failed mount is reported; the debugfs rows then fail one by one. */
 	if (need_debugfs && knobs_debugfs_mount(&mounted, err, sizeof(err)))

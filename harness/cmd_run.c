@@ -332,7 +332,9 @@ static int store_one(void *ctx, size_t c, int it, struct iteration_result *res)
 	for (size_t i = 0; i < res->n; i++)
 		st[i].seq = (int)(res->r[i].pi - cell->inst);
 	const char *status = res->interrupted ? "interrupted" : failures ? "failed" : "complete";
-	store_iteration_series(rc->st, monitor_take_series(rc->mon));
+	/* Series sampled where the iteration ran: by the agent of a qemu/ssh
+	 * variant (res->series), else by the local monitor. */
+	store_iteration_series(rc->st, res->series ? res->series : monitor_take_series(rc->mon));
 	int rcode = store_iteration_save(rc->st, rc->variant_id, rc->cell_ids[c], it, status,
 					 res->started_at, res->ended_at, st, res->n, err, sizeof(err));
 	if (rcode) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "commands.h"
+#include "knob_journal.h"
 #include "store.h"
 
 static const char usage_text[] =
@@ -64,13 +65,15 @@ static int show_run(sqlite3 *db, int64_t id, int with_config)
 	sqlite3_finalize(st);
 
 	/* Knob changes per variant, from the restore journal: old -> applied. */
+	/* A knob a qemu guest changed (host "guest:VARIANT") is marked "in the guest". */
 	st = query(db, "SELECT variant, kind, name, old_value, requested_value, applied_value,"
-		       " restored_at, path FROM knob WHERE run_id = ? ORDER BY id", id);
+		       " restored_at, path, host FROM knob WHERE run_id = ? ORDER BY id", id);
 	if (!st)
 		return 1;
 	for (int n = 0; sqlite3_step(st) == SQLITE_ROW; n++)
-		printf("%s  [%s] %s %s: %s -> %s (requested %s), %s%s\n", n ? "" : "\nknobs:\n",
-		       col(st, 0), col(st, 1), col(st, 2), col(st, 3), col(st, 5), col(st, 4),
+		printf("%s  [%s%s] %s %s: %s -> %s (requested %s), %s%s\n", n ? "" : "\nknobs:\n",
+		       col(st, 0), knob_host_is_guest(col(st, 8)) ? " in the guest" : "",
+		       col(st, 1), col(st, 2), col(st, 3), col(st, 5), col(st, 4),
 		       sqlite3_column_type(st, 6) == SQLITE_NULL ? "NOT RESTORED: " : "restored ",
 		       sqlite3_column_type(st, 6) == SQLITE_NULL ? col(st, 7) : col(st, 6));
 	sqlite3_finalize(st);

@@ -19,13 +19,20 @@ void knob_boot_id(char *dst, size_t size)
 	fclose(f);
 }
 
+bool knob_host_is_guest(const char *host)
+{
+	return host && !strncmp(host, KNOB_HOST_GUEST_PREFIX, strlen(KNOB_HOST_GUEST_PREFIX));
+}
+
 static int journal_record(void *ctx, const struct knob_entry *e, char *err, size_t errsz)
 {
 	struct knob_db_journal *j = ctx;
 	struct stored_knob k = {
 		.run_id = j->run_id, .variant = j->variant, .seq = e->seq, .kind = e->kind,
 		.name = e->name, .path = e->path, .old_value = e->old_value,
-		.requested_value = e->requested_value, .host = j->host, .boot_id = j->boot_id,
+		.requested_value = e->requested_value, .host = e->host ? e->host : j->host,
+		.boot_id = !e->host ? j->boot_id :
+			   knob_host_is_guest(e->host) ? KNOB_GUEST_BOOT_ID : "",
 	};
 	int64_t id;
 	if (store_knob_record(j->st, &k, &id, err, errsz))

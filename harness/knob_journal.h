@@ -5,6 +5,7 @@
 #ifndef SCHEDRIG_KNOB_JOURNAL_H
 #define SCHEDRIG_KNOB_JOURNAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "knobs.h"
@@ -26,6 +27,17 @@ struct knob_db_journal {
 void knob_db_journal_init(struct knob_db_journal *j, struct store *st, int64_t run_id,
 			  const char *variant);
 void knob_db_journal_free(struct knob_db_journal *j);
+
+/* Host marker of the journal rows of a knob a qemu guest changed:
+ * "guest:VARIANT" (knob_entry.host). Such a knob dies with its guest: it is
+ * marked restored when the guest's agent says so or when the guest is gone,
+ * and schedrig restore never writes it on this machine. Their boot_id is
+ * KNOB_GUEST_BOOT_ID, which no /proc boot id (a UUID) equals. */
+#define KNOB_HOST_GUEST_PREFIX "guest:"
+#define KNOB_GUEST_BOOT_ID "guest"
+
+/* true when a journal row's host is a guest's ("guest:..."). NULL: false. */
+bool knob_host_is_guest(const char *host);
 
 /* This kernel's boot id (/proc/sys/kernel/random/boot_id) into dst, "" when
  * unreadable; a journal row from another boot needs no restore. */

@@ -47,6 +47,10 @@ struct knob_entry {
 	char *applied_value;   /* read back after writing; NULL until then */
 	bool changed;          /* the write succeeded: restore must write old_value */
 	bool restored;
+	const char *host;      /* NULL: this machine. Else the machine the knob lives
+				* on as the journal records it, e.g. "guest:v61"
+				* (KNOB_HOST_GUEST_PREFIX, knob_journal.h) for a knob
+				* a qemu guest's agent changed: never written here */
 };
 
 /* Where changes are journalled. Each callback returns 0, or -1 with a message

@@ -42,8 +42,10 @@
  * Per-task series cover the load's process and its threads, not child
  * processes (rusage covers those).
  *
- * Not sampled: perf stat (config monitors: perf: true is refused), and
- * qemu/ssh variants (their agent would have to sample in the guest). */
+ * Not sampled: perf stat (config monitors: perf: true is refused).
+ * qemu/ssh variants are sampled by their agent where the variant's kernel
+ * runs (cmd_agent.c), which sends the series as "series" lines
+ * (agent_proto.h); the host stores them (agent_host.c, res.series). */
 #ifndef SCHEDRIG_MONITOR_H
 #define SCHEDRIG_MONITOR_H
 

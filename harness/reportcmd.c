@@ -139,6 +139,23 @@ int reportcmd_load_ids(const struct reportcmd *c, struct sample_table *t,
 	return 0;
 }
 
+int reportcmd_load_histograms(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
+			      struct hist_table *h)
+{
+	struct store *st = NULL;
+	char err[512] = "";
+
+	hist_table_init(h);
+	if (store_open(c->db, true, &st, err, sizeof(err)) ||
+	    store_load_histograms(st, ids, n_ids, h, err, sizeof(err))) {
+		fprintf(stderr, "schedrig %s: %s\n", c->cmd, err);
+		store_close(st);
+		return 1;
+	}
+	store_close(st);
+	return 0;
+}
+
 int reportcmd_load(const struct reportcmd *c, struct sample_table *t)
 {
 	return reportcmd_load_ids(c, t, NULL, NULL);

@@ -67,6 +67,11 @@ int reportcmd_load(const struct reportcmd *c, struct sample_table *t);
 int reportcmd_load_ids(const struct reportcmd *c, struct sample_table *t,
 		       int64_t **ids, size_t *n_ids);
 
+/* The histograms of runs ids (store_load_histograms) into h (initialised
+ * here; empty when the runs hold none). Returns 0, or 1 after a message. */
+int reportcmd_load_histograms(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
+			      struct hist_table *h);
+
 /* Build the summary; 0, or EXIT_USAGE after a message (unknown baseline). */
 int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
 			struct summary *s);

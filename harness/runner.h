@@ -50,11 +50,17 @@ struct inst_result {
 	struct rusage ru;        /* of the instance's process tree (wait4) */
 };
 
+struct stored_series_set;
 struct iteration_result {
 	struct inst_result *r;
 	size_t n;
 	bool interrupted;
 	char started_at[32], ended_at[32];
+	/* Monitor series sampled where the iteration ran, when it ran elsewhere
+	 * (an agent's "series" lines, agent_host.c): borrowed, valid during
+	 * on_iteration, never freed by iteration_result_free; NULL otherwise
+	 * (local runs: the monitor hands them over, monitor_take_series). */
+	const struct stored_series_set *series;
 };
 
 /* Prepare the process to run loads: block SIGCHLD/SIGINT/SIGTERM/SIGHUP into

@@ -37,11 +37,38 @@ void sample_vec_add(struct sample_vec *s, const char *metric, const char *unit,
 	x->value = value;
 }
 
+void sample_vec_add_hist(struct sample_vec *s, const char *metric, const char *unit,
+			 const char *op, double bucket_width, const uint64_t *counts,
+			 size_t n_buckets, uint64_t overflow, double limit, double max_observed)
+{
+	if (s->n_hists == s->cap_hists) {
+		s->cap_hists = s->cap_hists ? s->cap_hists * 2 : 4;
+		s->hists = xrealloc(s->hists, s->cap_hists * sizeof(*s->hists));
+	}
+	struct sample_hist *h = &s->hists[s->n_hists++];
+	h->metric = metric;
+	h->unit = unit;
+	snprintf(h->op, sizeof(h->op), "%s", op ? op : "");
+	h->bucket_width = bucket_width;
+	h->counts = xcalloc(n_buckets ? n_buckets : 1, sizeof(*h->counts));
+	if (n_buckets)
+		memcpy(h->counts, counts, n_buckets * sizeof(*h->counts));
+	h->n_buckets = n_buckets;
+	h->overflow = overflow;
+	h->limit = limit;
+	h->max_observed = max_observed;
+}
+
 void sample_vec_free(struct sample_vec *s)
 {
 	free(s->v);
 	s->v = NULL;
 	s->n = s->cap = 0;
+	for (size_t i = 0; i < s->n_hists; i++)
+		free(s->hists[i].counts);
+	free(s->hists);
+	s->hists = NULL;
+	s->n_hists = s->cap_hists = 0;
 }
 
 /* Open-addressing hash set of strings (FNV-1a), so a million rows with a
@@ -137,5 +164,41 @@ void sample_table_free(struct sample_table *t)
 		free(t->pool);
 	}
 	free(t->rows);
+	memset(t, 0, sizeof(*t));
+}
+
+void hist_table_init(struct hist_table *t)
+{
+	memset(t, 0, sizeof(*t));
+	sample_table_init(&t->strings);
+}
+
+void hist_table_add(struct hist_table *t, const struct hist_row *row)
+{
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 16;
+		t->rows = xrealloc(t->rows, t->cap * sizeof(*t->rows));
+	}
+	struct hist_row *r = &t->rows[t->n++];
+	struct sample_table *p = &t->strings;
+	*r = *row;
+	r->run = sample_table_intern(p, row->run);
+	r->variant = sample_table_intern(p, row->variant);
+	r->cell = sample_table_intern(p, row->cell);
+	r->load = sample_table_intern(p, row->load);
+	r->metric = sample_table_intern(p, row->metric);
+	r->unit = sample_table_intern(p, row->unit);
+	r->op = sample_table_intern(p, row->op);
+	r->counts = xcalloc(row->n_buckets ? row->n_buckets : 1, sizeof(*r->counts));
+	if (row->n_buckets)
+		memcpy(r->counts, row->counts, row->n_buckets * sizeof(*r->counts));
+}
+
+void hist_table_free(struct hist_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->rows[i].counts);
+	free(t->rows);
+	sample_table_free(&t->strings);
 	memset(t, 0, sizeof(*t));
 }

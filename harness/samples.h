@@ -4,6 +4,7 @@
 #define SCHEDRIG_SAMPLES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Direction of a metric. mmtests summarises higher-is-better metrics with Hmean
  * and lower-is-better ones with Amean. */
@@ -26,14 +27,43 @@ struct sample {
 	double value;
 };
 
-/* A growable list of samples in the order the parser found them. */
+/* One latency histogram parsed from a tool's output (cyclictest -h N: one
+ * per thread, metric "latency", unit "us", op = thread number). Bucket i
+ * counts the values x with (i-1)·bucket_width < x <= i·bucket_width, i.e.
+ * its upper bound is i·bucket_width (cyclictest: bucket i holds latency i
+ * us, integer data). overflow counts the values x >= limit (cyclictest
+ * "Histogram Overflows", limit = N = n_buckets·bucket_width). max_observed
+ * is the tool's own Max (NaN when unknown). metric and unit point at static
+ * strings; counts is owned by the sample_vec. */
+struct sample_hist {
+	const char *metric;
+	const char *unit;
+	char op[SAMPLE_OP_MAX];
+	double bucket_width;
+	uint64_t *counts;
+	size_t n_buckets;
+	uint64_t overflow;
+	double limit;
+	double max_observed;
+};
+
+/* A growable list of samples in the order the parser found them, and the
+ * histograms it found (none for most tools: hists NULL, n_hists 0). */
 struct sample_vec {
 	struct sample *v;
 	size_t n, cap;
+	struct sample_hist *hists;
+	size_t n_hists, cap_hists;
 };
 /* Append one sample; op may be NULL for "" (formatted with printf rules). */
 void sample_vec_add(struct sample_vec *s, const char *metric, const char *unit,
 		    enum better better, const char *op, double value);
+/* Append one histogram; counts (n_buckets values) is copied, op may be NULL
+ * for "". Fields as in struct sample_hist. */
+void sample_vec_add_hist(struct sample_vec *s, const char *metric, const char *unit,
+			 const char *op, double bucket_width, const uint64_t *counts,
+			 size_t n_buckets, uint64_t overflow, double limit, double max_observed);
+/* Free the samples and the histograms (with their counts); s is left empty. */
 void sample_vec_free(struct sample_vec *s);
 
 /* One stored sample with its identity, as exported:
@@ -70,5 +100,39 @@ void sample_table_free(struct sample_table *t);
 void sample_table_push(struct sample_table *t, const struct sample_row *row);
 /* Intern a string in the table's pool (same pointer for equal strings). */
 const char *sample_table_intern(struct sample_table *t, const char *s);
+
+/* One stored histogram with its identity (store_load_histograms), keyed like
+ * a sample_row: run, variant, cell, load, metric, op, iteration. Bucket
+ * fields as in struct sample_hist. Strings are interned in the owning
+ * hist_table; counts is owned by it. */
+struct hist_row {
+	const char *run;
+	const char *variant;
+	const char *cell;
+	const char *load;
+	const char *metric;
+	const char *unit;
+	const char *op;
+	int iteration;
+	double bucket_width;
+	uint64_t *counts;
+	size_t n_buckets;
+	uint64_t overflow;
+	double limit;
+	double max_observed;
+};
+
+/* Histogram rows in insertion order; strings interned in strings' pool. */
+struct hist_table {
+	struct hist_row *rows;
+	size_t n, cap;
+	struct sample_table strings;
+};
+
+void hist_table_init(struct hist_table *t);
+/* Copy row into the table: strings interned, counts copied. */
+void hist_table_add(struct hist_table *t, const struct hist_row *row);
+/* Free rows, counts and strings; t is left empty (init again to reuse). */
+void hist_table_free(struct hist_table *t);
 
 #endif

@@ -14,7 +14,7 @@
 
 #include "util.h"
 
-#define SCHEMA_VERSION 3
+#define SCHEMA_VERSION 4
 #define BUSY_TIMEOUT_MS 30000
 
 static const char schema_sql[] =
@@ -25,9 +25,9 @@ static const char schema_sql[] =
  * store_close: preparing them per iteration cost more than storing 100
  * samples (bench/ingest.c). */
 enum save_stmt {
-	SAVE_FIND_INCOMPLETE, SAVE_DROP_SAMPLES, SAVE_DROP_RAW, SAVE_DROP_INSTANCES,
-	SAVE_DROP_SERIES, SAVE_DROP_ITERATION, SAVE_ITERATION, SAVE_INSTANCE, SAVE_RAW,
-	SAVE_SAMPLE, SAVE_SERIES, SAVE_COUNT
+	SAVE_FIND_INCOMPLETE, SAVE_DROP_SAMPLES, SAVE_DROP_HISTOGRAMS, SAVE_DROP_RAW,
+	SAVE_DROP_INSTANCES, SAVE_DROP_SERIES, SAVE_DROP_ITERATION, SAVE_ITERATION,
+	SAVE_INSTANCE, SAVE_RAW, SAVE_SAMPLE, SAVE_HISTOGRAM, SAVE_SERIES, SAVE_COUNT
 };
 
 static const char *const save_sql[SAVE_COUNT] = {
@@ -36,6 +36,10 @@ static const char *const save_sql[SAVE_COUNT] = {
 	" AND status != 'complete'",
 	[SAVE_DROP_SAMPLES] =
 	"DELETE FROM sample WHERE load_instance_id IN (SELECT li.id FROM load_instance li"
+	" JOIN iteration i ON i.id = li.iteration_id WHERE i.variant_id = ?1 AND"
+	" i.cell_id = ?2 AND i.iteration = ?3 AND i.status != 'complete')",
+	[SAVE_DROP_HISTOGRAMS] =
+	"DELETE FROM histogram WHERE load_instance_id IN (SELECT li.id FROM load_instance li"
 	" JOIN iteration i ON i.id = li.iteration_id WHERE i.variant_id = ?1 AND"
 	" i.cell_id = ?2 AND i.iteration = ?3 AND i.status != 'complete')",
 	[SAVE_DROP_RAW] =
@@ -63,6 +67,10 @@ static const char *const save_sql[SAVE_COUNT] = {
 	[SAVE_SAMPLE] =
 	"INSERT INTO sample (load_instance_id, seq, metric, unit, better, op,"
 	" value) VALUES (?, ?, ?, ?, ?, ?, ?)",
+	[SAVE_HISTOGRAM] =
+	"INSERT INTO histogram (load_instance_id, seq, metric, unit, op, bucket_width,"
+	" n_buckets, limit_value, overflow, max_observed, counts)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[SAVE_SERIES] =
 	"INSERT INTO series (iteration_id, monitor, key, cpu, pid, tgid, t_ms,"
 	" value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -518,6 +526,47 @@ static int insert_samples(struct store *s, int64_t instance_id, const struct sam
 	return 0;
 }
 
+/* counts as n little-endian u64 (the histogram.counts format); malloc'd. */
+static unsigned char *counts_le(const uint64_t *counts, size_t n)
+{
+	unsigned char *b = xcalloc(n ? n : 1, 8);
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < 8; k++)
+			b[i * 8 + k] = (unsigned char)(counts[i] >> (8 * k));
+	return b;
+}
+
+static int insert_histograms(struct store *s, int64_t instance_id, const struct sample_vec *v)
+{
+	sqlite3_stmt *st = save_stmt(s, SAVE_HISTOGRAM);
+	if (!st)
+		return -1;
+	for (size_t i = 0; i < v->n_hists; i++) {
+		const struct sample_hist *h = &v->hists[i];
+		unsigned char *blob = counts_le(h->counts, h->n_buckets);
+		sqlite3_bind_int64(st, 1, instance_id);
+		sqlite3_bind_int64(st, 2, (int64_t)i);
+		sqlite3_bind_text(st, 3, h->metric, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, h->unit, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, h->op, -1, SQLITE_STATIC);
+		sqlite3_bind_double(st, 6, h->bucket_width);
+		sqlite3_bind_int64(st, 7, (int64_t)h->n_buckets);
+		sqlite3_bind_double(st, 8, h->limit);
+		sqlite3_bind_int64(st, 9, (int64_t)h->overflow);
+		if (isnan(h->max_observed))
+			sqlite3_bind_null(st, 10);
+		else
+			sqlite3_bind_double(st, 10, h->max_observed);
+		sqlite3_bind_blob64(st, 11, blob, (sqlite3_uint64)h->n_buckets * 8, SQLITE_TRANSIENT);
+		int rc = sqlite3_step(st);
+		sqlite3_reset(st);
+		free(blob);
+		if (rc != SQLITE_DONE)
+			return -1;
+	}
+	return 0;
+}
+
 static int insert_instance(struct store *s, int64_t iteration_id, const struct stored_instance *in)
 {
 	sqlite3_stmt *st = save_stmt(s, SAVE_INSTANCE); /* bindings cleared: NULL */
@@ -557,6 +606,8 @@ static int insert_instance(struct store *s, int64_t iteration_id, const struct s
 	if (exec_saved(s, SAVE_RAW, "Ibb", id, in->out, in->out_len, in->err, in->err_len))
 		return -1;
 	if (in->samples && insert_samples(s, id, in->samples))
+		return -1;
+	if (in->samples && in->samples->n_hists && insert_histograms(s, id, in->samples))
 		return -1;
 	return 0;
 }
@@ -613,7 +664,7 @@ int store_iteration_save(struct store *s, int64_t variant_id, int64_t cell_id, i
 	if (begin_immediate(s, err, errsz))
 		return -1;
 	/* An incomplete earlier record (run --resume) is dropped first; the
-	 * five deletes run only when there is one. */
+	 * six deletes run only when there is one. */
 	sqlite3_stmt *find = save_stmt(s, SAVE_FIND_INCOMPLETE);
 	if (!find)
 		goto out_fail;
@@ -724,68 +775,217 @@ static bool names_distinct(struct store *s, const int64_t *ids, size_t n)
 }
 
 
+/* An instance of the selected run: its id and its rank in config order. */
+struct ranked_instance {
+	int64_t id;
+	size_t rank;
+};
+
+static int by_instance_id(const void *a, const void *b)
+{
+	const struct ranked_instance *x = a, *y = b;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Put rows[from..n) into instance rank order (a stable counting sort over
+ * instances; rows within an instance keep their seq order). */
+static void order_by_rank(struct sample_table *t, size_t from, const size_t *rank, size_t n_ranks)
+{
+	size_t n = t->n - from;
+	size_t *start = xcalloc(n_ranks + 1, sizeof(*start));
+	for (size_t i = 0; i < n; i++)
+		start[rank[i] + 1]++;
+	for (size_t r = 0; r < n_ranks; r++)
+		start[r + 1] += start[r];
+	struct sample_row *sorted = xmalloc(n * sizeof(*sorted));
+	for (size_t i = 0; i < n; i++)
+		sorted[start[rank[i]]++] = t->rows[from + i];
+	memcpy(t->rows + from, sorted, n * sizeof(*sorted));
+	free(sorted);
+	free(start);
+}
+
+/* Append the samples of one run to t in config order: its instances are
+ * read (and sorted) first, then all samples in one scan of the sample
+ * table's primary key, each placed by its instance's rank. */
+static int load_run_rows(struct store *s, int64_t run_id, const char *run_name,
+			 sqlite3_stmt *inst, sqlite3_stmt *smp, struct sample_table *t)
+{
+	struct sample_row *tmpl = NULL;      /* per rank: run, variant, cell, load, iteration */
+	struct ranked_instance *by_id = NULL;
+	size_t n_inst = 0, *rank = NULL, from = t->n;
+	bool ordered = true;
+	int rc;
+
+	(void)s;
+	sqlite3_bind_int64(inst, 1, run_id);
+	while ((rc = sqlite3_step(inst)) == SQLITE_ROW) {
+		tmpl = xrealloc(tmpl, (n_inst + 1) * sizeof(*tmpl));
+		by_id = xrealloc(by_id, (n_inst + 1) * sizeof(*by_id));
+		tmpl[n_inst] = (struct sample_row){
+			.run = sample_table_intern(t, run_name),
+			.variant = sample_table_intern(t, text_col(inst, 1)),
+			.cell = sample_table_intern(t, text_col(inst, 2)),
+			.load = sample_table_intern(t, text_col(inst, 3)),
+			.iteration = sqlite3_column_int(inst, 4),
+		};
+		by_id[n_inst] = (struct ranked_instance){sqlite3_column_int64(inst, 0), n_inst};
+		n_inst++;
+	}
+	sqlite3_reset(inst);
+	if (rc != SQLITE_DONE || n_inst == 0)
+		goto out;
+	qsort(by_id, n_inst, sizeof(*by_id), by_instance_id);
+	sqlite3_bind_int64(smp, 1, by_id[0].id);
+	sqlite3_bind_int64(smp, 2, by_id[n_inst - 1].id);
+	size_t cur = 0, cap = 0, last_rank = 0;
+	while ((rc = sqlite3_step(smp)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(smp, 0);
+		while (cur < n_inst && by_id[cur].id < id)
+			cur++;
+		if (cur == n_inst || by_id[cur].id != id)
+			continue; /* an instance of another run */
+		struct sample_row row = tmpl[by_id[cur].rank];
+		row.metric = sample_table_intern(t, text_col(smp, 1));
+		row.unit = sample_table_intern(t, text_col(smp, 2));
+		row.better = better_parse(text_col(smp, 3)) == BETTER_HIGHER ? BETTER_HIGHER
+									     : BETTER_LOWER;
+		row.op = sample_table_intern(t, text_col(smp, 4));
+		row.value = sqlite3_column_type(smp, 5) == SQLITE_NULL ? NAN
+								       : sqlite3_column_double(smp, 5);
+		sample_table_push(t, &row);
+		size_t k = t->n - from - 1;
+		if (k == cap) {
+			cap = cap ? cap * 2 : 1024;
+			rank = xrealloc(rank, cap * sizeof(*rank));
+		}
+		rank[k] = by_id[cur].rank;
+		ordered &= k == 0 || rank[k] >= last_rank;
+		last_rank = rank[k];
+	}
+	sqlite3_reset(smp);
+	if (rc == SQLITE_DONE && !ordered)
+		order_by_rank(t, from, rank, n_inst);
+out:
+	free(tmpl);
+	free(by_id);
+	free(rank);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 int store_load_rows(struct store *s, const int64_t *ids, size_t n_ids,
 		    struct sample_table *t, char *err, size_t errsz)
 {
 	sqlite3_stmt *inst = NULL, *smp = NULL;
 	bool distinct = names_distinct(s, ids, n_ids);
-	int rc = SQLITE_DONE;
+	int rc = 0;
 
-	/* Instances first (few, sorted into config order), then each one's
-	 * samples through the index: the sort never touches the samples. */
 	if (sqlite3_prepare_v2(s->db,
-			       "SELECT li.id, r.name, v.name, c.name, li.name, i.iteration"
-			       " FROM run r JOIN variant v ON v.run_id = r.id"
-			       " JOIN iteration i ON i.variant_id = v.id"
+			       "SELECT li.id, v.name, c.name, li.name, i.iteration"
+			       " FROM variant v JOIN iteration i ON i.variant_id = v.id"
 			       " JOIN cell c ON c.id = i.cell_id"
 			       " JOIN load_instance li ON li.iteration_id = i.id"
-			       " WHERE r.id = ?"
+			       " WHERE v.run_id = ?"
 			       " ORDER BY v.seq, c.seq, li.seq, i.iteration, li.repetition",
 			       -1, &inst, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db,
-			       "SELECT metric, unit, better, op, value FROM sample"
-			       " WHERE load_instance_id = ? ORDER BY seq",
+			       "SELECT load_instance_id, metric, unit, better, op, value FROM sample"
+			       " WHERE load_instance_id BETWEEN ? AND ?"
+			       " ORDER BY load_instance_id, seq",
 			       -1, &smp, NULL) != SQLITE_OK) {
 		sqlite3_finalize(inst);
 		return db_fail(s, err, errsz, "cannot read samples");
 	}
-	for (size_t k = 0; k < n_ids && rc == SQLITE_DONE; k++) {
-		sqlite3_bind_int64(inst, 1, ids[k]);
-		while ((rc = sqlite3_step(inst)) == SQLITE_ROW) {
-			char run_name[256];
-			if (distinct)
-				snprintf(run_name, sizeof(run_name), "%s", text_col(inst, 1));
-			else
-				snprintf(run_name, sizeof(run_name), "%s#%lld", text_col(inst, 1),
-					 (long long)ids[k]);
-			struct sample_row row = {
-				.run = sample_table_intern(t, run_name),
-				.variant = sample_table_intern(t, text_col(inst, 2)),
-				.cell = sample_table_intern(t, text_col(inst, 3)),
-				.load = sample_table_intern(t, text_col(inst, 4)),
-				.iteration = sqlite3_column_int(inst, 5),
-			};
-			sqlite3_bind_int64(smp, 1, sqlite3_column_int64(inst, 0));
-			while ((rc = sqlite3_step(smp)) == SQLITE_ROW) {
-				row.metric = sample_table_intern(t, text_col(smp, 0));
-				row.unit = sample_table_intern(t, text_col(smp, 1));
-				row.better = better_parse(text_col(smp, 2)) == BETTER_HIGHER ?
-						     BETTER_HIGHER : BETTER_LOWER;
-				row.op = sample_table_intern(t, text_col(smp, 3));
-				row.value = sqlite3_column_type(smp, 4) == SQLITE_NULL ?
-						    NAN : sqlite3_column_double(smp, 4);
-				sample_table_push(t, &row);
-			}
-			sqlite3_reset(smp);
-			if (rc != SQLITE_DONE)
-				break;
+	for (size_t k = 0; k < n_ids && rc == 0; k++) {
+		char run_name[256];
+		sqlite3_stmt *name;
+		if (sqlite3_prepare_v2(s->db, "SELECT name FROM run WHERE id = ?", -1, &name, NULL) !=
+		    SQLITE_OK) {
+			rc = -1;
+			break;
 		}
-		sqlite3_reset(inst);
+		sqlite3_bind_int64(name, 1, ids[k]);
+		const char *base = sqlite3_step(name) == SQLITE_ROW ? text_col(name, 0) : "";
+		if (distinct)
+			snprintf(run_name, sizeof(run_name), "%s", base);
+		else
+			snprintf(run_name, sizeof(run_name), "%s#%lld", base, (long long)ids[k]);
+		sqlite3_finalize(name);
+		rc = load_run_rows(s, ids[k], run_name, inst, smp, t);
 	}
 	sqlite3_finalize(inst);
 	sqlite3_finalize(smp);
-	if (rc != SQLITE_DONE)
+	if (rc)
 		return db_fail(s, err, errsz, "cannot read samples");
+	return 0;
+}
+
+int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
+			  struct hist_table *t, char *err, size_t errsz)
+{
+	sqlite3_stmt *st = NULL;
+	bool distinct = names_distinct(s, ids, n_ids);
+	int rc = SQLITE_DONE;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT r.name, v.name, c.name, li.name, i.iteration, h.metric, h.unit,"
+			       " h.op, h.bucket_width, h.n_buckets, h.limit_value, h.overflow,"
+			       " h.max_observed, h.counts"
+			       " FROM run r JOIN variant v ON v.run_id = r.id"
+			       " JOIN iteration i ON i.variant_id = v.id"
+			       " JOIN cell c ON c.id = i.cell_id"
+			       " JOIN load_instance li ON li.iteration_id = i.id"
+			       " JOIN histogram h ON h.load_instance_id = li.id"
+			       " WHERE r.id = ?"
+			       " ORDER BY v.seq, c.seq, li.seq, i.iteration, li.repetition, h.seq",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_fail(s, err, errsz, "cannot read histograms");
+	for (size_t k = 0; k < n_ids && rc == SQLITE_DONE; k++) {
+		sqlite3_bind_int64(st, 1, ids[k]);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			char run_name[256];
+			if (distinct)
+				snprintf(run_name, sizeof(run_name), "%s", text_col(st, 0));
+			else
+				snprintf(run_name, sizeof(run_name), "%s#%lld", text_col(st, 0),
+					 (long long)ids[k]);
+			int64_t nb = sqlite3_column_int64(st, 9);
+			const unsigned char *blob = sqlite3_column_blob(st, 13);
+			int64_t bytes = sqlite3_column_bytes(st, 13);
+			if (nb < 0 || bytes != nb * 8 || (nb && !blob)) {
+				sqlite3_finalize(st);
+				return fail(err, errsz, "histogram of %s has %lld bytes of counts for"
+					    " %lld buckets", run_name, (long long)bytes, (long long)nb);
+			}
+			uint64_t *counts = xcalloc(nb ? (size_t)nb : 1, sizeof(*counts));
+			for (int64_t i = 0; i < nb; i++)
+				for (int b = 7; b >= 0; b--)
+					counts[i] = counts[i] << 8 | blob[i * 8 + b];
+			struct hist_row row = {
+				.run = run_name,
+				.variant = text_col(st, 1),
+				.cell = text_col(st, 2),
+				.load = text_col(st, 3),
+				.iteration = sqlite3_column_int(st, 4),
+				.metric = text_col(st, 5),
+				.unit = text_col(st, 6),
+				.op = text_col(st, 7),
+				.bucket_width = sqlite3_column_double(st, 8),
+				.counts = counts,
+				.n_buckets = (size_t)nb,
+				.limit = sqlite3_column_double(st, 10),
+				.overflow = (uint64_t)sqlite3_column_int64(st, 11),
+				.max_observed = sqlite3_column_type(st, 12) == SQLITE_NULL ?
+							NAN : sqlite3_column_double(st, 12),
+			};
+			hist_table_add(t, &row);
+			free(counts);
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(s, err, errsz, "cannot read histograms");
 	return 0;
 }
 

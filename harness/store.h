@@ -31,6 +31,14 @@ int store_select_runs(struct store *s, char *const *sel, size_t n_sel,
 int store_load_rows(struct store *s, const int64_t *ids, size_t n_ids,
 		    struct sample_table *t, char *err, size_t errsz);
 
+/* Append every histogram of the given runs to t (hist_table_init'ed by the
+ * caller), one hist_row each, keyed and ordered like store_load_rows (run,
+ * variant, cell, load, iteration, then parser order; metric and op name the
+ * histogram). Runs without histograms add nothing. A counts blob whose size
+ * is not 8·n_buckets is an error. */
+int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
+			  struct hist_table *t, char *err, size_t errsz);
+
 /* Store rows of t as one new run called run_name (rows' own run field is
  * ignored), creating variants, cells, loads and iterations by name, all in one
  * transaction: on any error nothing is written. *run_id receives the new id. */
@@ -82,7 +90,8 @@ int store_run_resume(struct store *s, int64_t run_id, char *err, size_t errsz);
 bool store_iteration_complete(struct store *s, int64_t variant_id, int64_t cell_id, int iteration);
 
 /* One load instance of an iteration, with its raw output and parsed samples.
- * samples may be NULL (a failure has none). Times: CLOCK_MONOTONIC ns. */
+ * samples may be NULL (a failure has none); its histograms (samples->hists)
+ * are stored too (table histogram). Times: CLOCK_MONOTONIC ns. */
 struct stored_instance {
 	int seq;              /* config order of the load */
 	int repetition;       /* background repeat count, 0 first */

@@ -16,11 +16,19 @@
  *     "# Max Latencies: 00856 01324"      -> max_latency
  *     "# Histogram Overflows: 00027 00032" -> overflows (count, lower):
  *                                            samples >= N us
- *     The histogram rows themselves are not reported: load.h has no
- *     histogram channel.
+ *     and the bucket rows after the "# Histogram" line, one per bucket,
+ *     "000023 000273\t000158" (bucket = latency in us, then one count per
+ *     thread) -> one histogram per thread (sample_vec_add_hist: metric
+ *     latency, unit us, op = thread, bucket_width 1, limit N, overflow and
+ *     max_observed from the rows above). rt-tests prints all N rows; with
+ *     --json or output cut before them there are none and no histogram is
+ *     reported (the summary samples still are). A row count other than 0
+ *     or N, a row out of order or with the wrong number of columns is a
+ *     failure.
  * A thread missing from the output, a T: line without its Max field or a
  * row with the wrong number of columns is a failure. */
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +47,7 @@ static const struct param_def cyclictest_params[] = {
 	{"priority", PARAM_UINT, "0", NULL, 0, 99,
 	 "0: SCHED_OTHER (--policy other); 1..99: SCHED_FIFO priority (-p N --policy fifo)"},
 	{"histogram_us", PARAM_UINT, NULL, NULL, 1, 1000000,
-	 "optional: histogram up to N microseconds (-h N); adds metric overflows"},
+	 "optional: histogram up to N microseconds (-h N); adds metric overflows and per-thread latency histograms"},
 	{"mlock", PARAM_BOOL, "true", NULL, 1, 0, "lock memory (-m)"},
 };
 
@@ -196,13 +204,71 @@ out:
 	return rc;
 }
 
+/* The -h bucket rows between "# Histogram" and the next "#" line into
+ * *counts (malloc'd, thread k's bucket i at [k·rows + i]); *rows receives
+ * the number of rows (0 when none is printed, *counts NULL then). Returns
+ * 0, or -1 with why (rows cut short, out of order, wrong columns). */
+static int parse_buckets(const struct text_lines *t, long long n, long long nb,
+			 uint64_t **counts, size_t *rows, char *why, size_t whysz)
+{
+	size_t first = t->n, last;
+
+	*counts = NULL;
+	*rows = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const char *rest = after_prefix(t->line[i], "#");
+		if (rest && (rest = after_prefix(rest, "Histogram")) && blank(rest)) {
+			first = i + 1;
+			break;
+		}
+	}
+	for (last = first; last < t->n && !after_prefix(t->line[last], "#"); last++)
+		;
+	if (last == first)
+		return 0;
+	if ((long long)(last - first) != nb)
+		return parse_fail(why, whysz, "histogram has %zu rows, expected %lld",
+				  last - first, nb);
+	uint64_t *c = calloc((size_t)n * (size_t)nb, sizeof(*c));
+	if (!c)
+		return parse_fail(why, whysz, "out of memory");
+	for (size_t i = first; i < last; i++) {
+		long long row = (long long)(i - first), v;
+		struct fields fs;
+		fields_split(&fs, t->line[i]);
+		if ((long long)fs.n != n + 1 || !parse_ll(fs.f[0], &v) || v != row) {
+			fields_free(&fs);
+			free(c);
+			return parse_fail(why, whysz, "histogram row %lld is not \"%lld\" and %lld counts",
+					  row, row, n);
+		}
+		for (long long k = 0; k < n; k++) {
+			if (!parse_ll(fs.f[k + 1], &v) || v < 0) {
+				fields_free(&fs);
+				free(c);
+				return parse_fail(why, whysz, "histogram row %lld column %lld is not a count",
+						  row, k);
+			}
+			c[(size_t)k * (size_t)nb + (size_t)row] = (uint64_t)v;
+		}
+		fields_free(&fs);
+	}
+	*counts = c;
+	*rows = (size_t)nb;
+	return 0;
+}
+
 /* Parse the per-thread summary (T: lines, or the -h summary rows) into
- * min/avg/max_latency (and overflows with -h) per thread, op = thread. */
+ * min/avg/max_latency (and overflows with -h) per thread, op = thread, and
+ * with -h bucket rows one latency histogram per thread. */
 static int cyclictest_parse(const struct load_output *o, const struct params *p,
 			    struct sample_vec *samples, char *why, size_t whysz)
 {
 	long long n = params_int(p, "threads", 1);
 	bool hist = params_get(p, "histogram_us") != NULL;
+	long long nb = params_int(p, "histogram_us", 0);
+	uint64_t *counts = NULL;
+	size_t rows = 0;
 	struct text_lines t;
 	struct thread_result *r;
 	int rc;
@@ -218,6 +284,11 @@ static int cyclictest_parse(const struct load_output *o, const struct params *p,
 	rc = hist ? parse_hist(&t, r, n, why, whysz) : parse_t_lines(&t, r, n, why, whysz);
 	if (rc < 0)
 		goto out;
+	if (hist) {
+		rc = parse_buckets(&t, n, nb, &counts, &rows, why, whysz);
+		if (rc < 0)
+			goto out;
+	}
 	for (long long k = 0; k < n; k++) {
 		if (!r[k].seen) {
 			rc = parse_fail(why, whysz, "no T: line for thread %lld", k);
@@ -237,10 +308,15 @@ static int cyclictest_parse(const struct load_output *o, const struct params *p,
 		if (hist)
 			sample_vec_add(samples, "overflows", "count", BETTER_LOWER, op,
 				       (double)r[k].overflows);
+		if (rows)
+			sample_vec_add_hist(samples, "latency", "us", op, 1.0,
+					    counts + (size_t)k * rows, rows,
+					    (uint64_t)r[k].overflows, (double)nb, r[k].max);
 	}
 	rc = 0;
 out:
 	text_lines_free(&t);
+	free(counts);
 	free(r);
 	return rc;
 }

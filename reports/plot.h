@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "samples.h"
 #include "summary.h"
@@ -39,7 +40,8 @@ void plot_opts_init(struct plot_opts *o);
 /* One drawn figure. */
 struct plot_figure {
 	char *base;    /* file name without extension, e.g. "dbench-latency-mean" */
-	char *kind;    /* "mean" | "box" | "hist" | "cdf" | "heatmap" | "interval" */
+	char *kind;    /* "mean" | "box" | "hist" | "cdf" | "heatmap" | "interval" |
+	                  "monitor" */
 	char *title;   /* as printed on the figure */
 };
 
@@ -76,6 +78,25 @@ void plot_result_free(struct plot_result *r);
 int plot_all(const struct sample_table *t, const struct summary *s,
 	     const struct plot_opts *o, struct plot_result *r, char *err, size_t errsz);
 
+/* Append to r (after plot_all) the monitor figures of runs run_ids (their
+ * table series, harness/monitor.h), per run, variant and cell that have
+ * series (reports/plot_monitor.c), x = s since the iteration started:
+ *   cpu_user_pct, cpu_system_pct, cpu_idle_pct   stat per CPU, one line per
+ *                              CPU, the first iteration with the series;
+ *   ctxt_per_s                 stat, all CPUs, one line per iteration;
+ *   psi_cpu_some_pct           psi cpu_some_pct, one line per iteration;
+ *   nr_involuntary_switches    sched, summed over each load's threads at
+ *                              each sample (cumulative), one line per load
+ *                              instance and iteration.
+ * BASE = sanitised "[RUNID-]VARIANT[-CELL]-NAME-monitor" (RUNID when more
+ * than one run, CELL when the variant has series in more than one cell);
+ * titles "run ID NAME, variant V[, cell C]: what". A series that was not
+ * sampled draws no figure and adds no note; a run without series draws
+ * nothing. Returns 0, or -1 with err (database, files, gnuplot). */
+struct sqlite3;
+int plot_monitors(struct sqlite3 *db, const int64_t *run_ids, size_t n_runs,
+		  const struct plot_opts *o, struct plot_result *r, char *err, size_t errsz);
+
 /* --- shared by the figure kinds (reports/plot_common.c) --- */
 
 /* One figure under construction. */
@@ -98,7 +119,7 @@ struct plot_fig {
 	size_t n_series;     /* datasets written (index 0 .. n_series-1) */
 };
 
-/* Start a figure named after table t (NULL: name_parts only) plus the
+/* Start a figure named after table t (NULL: extra and kind only) plus the
  * optional extra part (an op) and kind; title starts as the table title. */
 void plot_fig_begin(struct plot_ctx *c, struct plot_fig *f, const struct summary_table *t,
 		    const char *extra, const char *kind);

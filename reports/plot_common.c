@@ -113,7 +113,8 @@ void plot_fig_begin(struct plot_ctx *c, struct plot_fig *f, const struct summary
 		summary_table_title(&f->title, c->s, t);
 	}
 	if (extra) {
-		buf_puts(&name, "-");
+		if (name.len)
+			buf_puts(&name, "-");
 		sanitize_part(&name, *extra ? extra : "none");
 	}
 	buf_printf(&name, "-%s", kind);

@@ -61,6 +61,17 @@ int report_grid(struct buf *out, const struct summary *s, const struct report_op
  * group of columns per summary column and one sub-column per percentile
  * (nearest rank of the samples, stats_percentile_sorted), one row per op. */
 void report_percentiles(struct buf *out, const struct summary *s, const struct report_opts *o);
+/* The same, then for each (load, metric) of histograms h (store_load_histograms;
+ * NULL or empty: exactly report_percentiles) of a load the summary kept, one
+ * box "LOAD METRIC histogram (UNIT, lower is better)" of the same shape:
+ * columns on the summary's column axis (in its order, baseline first), rows
+ * the histograms' ops, each cell the percentile of the bucket counts of all
+ * iterations pooled into one histogram (never an average of percentiles),
+ * stats_hist_percentile with bucket i's bound i·bucket_width; a percentile
+ * in the overflow prints ">=LIMIT". Footer: the pooling rule, iterations and
+ * samples pooled per column, and the meaning of ">=" when one is shown. */
+void report_percentiles_hist(struct buf *out, const struct summary *s, const struct hist_table *h,
+			     const struct report_opts *o);
 
 /* Latency summary (seed 003 "BFS vs. mainline"): per table and column (and
  * op when the table has more than one) the lines Max, Avg (Amean), Stdev

@@ -1,6 +1,7 @@
--- schedrig results database, schema version 3 (PRAGMA user_version = 3).
+-- schedrig results database, schema version 4 (PRAGMA user_version = 4).
 -- Every statement is CREATE ... IF NOT EXISTS: running this file migrates an
--- older database (version 2 added the knob table, version 3 the series table).
+-- older database (version 2 added the knob table, version 3 the series table,
+-- version 4 the histogram table).
 -- A sample is never stored without the raw output it came from
 -- (load_instance.id -> raw_output), so samples can be rebuilt by reparsing.
 
@@ -82,15 +83,40 @@ CREATE TABLE IF NOT EXISTS raw_output (
 	stderr        BLOB
 );
 
+-- One B-tree clustered by instance (WITHOUT ROWID, primary key
+-- (load_instance_id, seq)): one write per sample and range scans without
+-- table lookups. load_instance_id refers to load_instance(id); it is not
+-- declared a foreign key because the check costs a lookup per sample and
+-- samples are only ever written in their instance's own transaction.
 CREATE TABLE IF NOT EXISTS sample (
-	id            INTEGER PRIMARY KEY,
-	load_instance_id INTEGER NOT NULL REFERENCES load_instance(id),
+	load_instance_id INTEGER NOT NULL,
 	seq           INTEGER NOT NULL,         -- order the parser produced
 	metric        TEXT NOT NULL,
 	unit          TEXT NOT NULL,
 	better        TEXT NOT NULL CHECK (better IN ('higher', 'lower')),
 	op            TEXT NOT NULL,
 	value         REAL,                     -- NULL stores NaN
+	PRIMARY KEY (load_instance_id, seq)
+) WITHOUT ROWID;
+
+-- Latency histograms a parser found (harness/samples.h struct sample_hist;
+-- cyclictest -h N: one per thread, metric latency, op = thread number).
+-- Bucket i (0-based) counts values x with (i-1)*bucket_width < x <=
+-- i*bucket_width; overflow counts x >= limit_value (LIMIT is an SQL keyword).
+-- counts: n_buckets unsigned 64-bit integers, little-endian, bucket 0 first.
+CREATE TABLE IF NOT EXISTS histogram (
+	id            INTEGER PRIMARY KEY,
+	load_instance_id INTEGER NOT NULL REFERENCES load_instance(id),
+	seq           INTEGER NOT NULL,         -- order the parser produced
+	metric        TEXT NOT NULL,
+	unit          TEXT NOT NULL,
+	op            TEXT NOT NULL,
+	bucket_width  REAL NOT NULL,
+	n_buckets     INTEGER NOT NULL,
+	limit_value   REAL NOT NULL,
+	overflow      INTEGER NOT NULL,
+	max_observed  REAL,                     -- the tool's Max; NULL: unknown
+	counts        BLOB NOT NULL,
 	UNIQUE (load_instance_id, seq)
 );
 
@@ -142,7 +168,9 @@ CREATE TABLE IF NOT EXISTS series (
 	value         REAL                      -- NULL stores NaN
 );
 
-CREATE INDEX IF NOT EXISTS sample_by_instance ON sample(load_instance_id);
+-- Covered by sample's primary key (older databases have it).
+DROP INDEX IF EXISTS sample_by_instance;
+CREATE INDEX IF NOT EXISTS histogram_by_instance ON histogram(load_instance_id);
 CREATE INDEX IF NOT EXISTS series_by_iteration ON series(iteration_id);
 CREATE INDEX IF NOT EXISTS instance_by_iteration ON load_instance(iteration_id);
 CREATE INDEX IF NOT EXISTS iteration_by_variant ON iteration(variant_id);

@@ -19,6 +19,11 @@
  * it, every silence of the agent longer than timeout_s plus the plan's
  * longest load timeout_s, warmup_s and the runner's grace period.
  *
+ * The guest's agent applies the variant's knobs in the guest; its knob lines
+ * are journalled through vr->journal with host "guest:VARIANT"
+ * (knob_journal.h), and what the guest did not report restored is marked
+ * restored once qemu is stopped: a guest knob dies with the guest.
+ *
  * Failures of the variant (return -1): kernel not found or not fetched, a
  * tool missing, qemu not starting, a panic, a hang past timeout_s, the agent
  * failing or ending early. The console log stays in the run directory
@@ -42,6 +47,7 @@
 #include "agent_host.h"
 #include "agent_proto.h"
 #include "initramfs.h"
+#include "knob_journal.h"
 #include "variant.h"
 
 #define QEMU_BINARY "qemu-system-x86_64"
@@ -646,13 +652,14 @@ static void console_verdict(const char *console, char *why, size_t size)
 }
 
 /* A fresh session with the guest: its kernel must be the package's (when
- * known) and its command line must hold append:. */
+ * known) and its command line must hold append:; the guest's knob lines
+ * are journalled under knob_host ("guest:VARIANT"). */
 static struct agent_session session_for(const struct variant_run *vr,
-					const struct kernel_image *k)
+					const struct kernel_image *k, const char *knob_host)
 {
 	return (struct agent_session){.vr = vr, .label = "qemu", .where = "the guest",
 				      .want_release = k->release,
-				      .want_cmdline = vr->v->append};
+				      .want_cmdline = vr->v->append, .knob_host = knob_host};
 }
 
 enum boot_outcome { BOOT_DONE, BOOT_KVM_HANGS };
@@ -726,6 +733,11 @@ static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct
 			close(tails[i].fd);
 		buf_free(&tails[i].partial);
 	}
+	/* The guest is gone, and every knob it changed with it. */
+	char why[512];
+	if (agent_session_knobs_gone(s, why, sizeof(why)))
+		fprintf(stderr, "schedrig: variant %s: marking the guest's knobs restored: %s\n",
+			vr->v->name, why);
 	return outcome;
 }
 
@@ -742,6 +754,7 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 		cache = xasprintf("%.*s/cache", (int)(runs - vr->work_dir), vr->work_dir);
 	else
 		cache = xasprintf("%s/cache", vr->work_dir);
+	char *knob_host = xasprintf("%s%s", KNOB_HOST_GUEST_PREFIX, vr->v->name);
 	struct guest_files gf = {
 		.console = xasprintf("%s/%s-console.log", vr->work_dir, vr->v->name),
 		.agent_virtio = xasprintf("%s/%s-agent.jsonl", vr->work_dir, vr->v->name),
@@ -750,7 +763,7 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 		.initramfs = xasprintf("%s/%s-initramfs.cpio", vr->work_dir, vr->v->name),
 	};
 	gf.initrd = gf.initramfs;
-	s = session_for(vr, &k);
+	s = session_for(vr, &k, knob_host);
 	if (mkdir_p(cache, err, errsz) || resolve_kernel(vr->v->kernel, cache, &k, err, errsz) ||
 	    build_initramfs(vr, &k, gf.initramfs, err, errsz))
 		goto out;
@@ -788,7 +801,7 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 		       vr->v->name, QEMU_KVM_PROBE_S);
 		fflush(stdout);
 		agent_session_free(&s);
-		s = session_for(vr, &k);
+		s = session_for(vr, &k, knob_host);
 		boot_and_run(vr, &k, &gf, false, false, &s, err, errsz);
 	} else if (probe && s.hello) {
 		kvm_state = 1;
@@ -825,6 +838,7 @@ out:
 	free(gf.qemu_log);
 	free(gf.initramfs);
 	free(cache);
+	free(knob_host);
 	return rc;
 }
 

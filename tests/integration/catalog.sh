@@ -28,7 +28,7 @@ positive() {
 # samples DB LOAD METRIC: the values of one metric of one load, one a line.
 samples() {
 	q "$1" "SELECT s.value FROM sample s JOIN load_instance li ON li.id = s.load_instance_id
-		WHERE li.name = '$2' AND s.metric = '$3' ORDER BY s.id"
+		WHERE li.name = '$2' AND s.metric = '$3' ORDER BY s.load_instance_id, s.seq"
 }
 
 # every_positive DB LOAD METRIC COUNT: COUNT samples, each > 0.

@@ -65,7 +65,7 @@ assert_eq "$(q "$DB" "SELECT count(*) FROM run WHERE status = 'complete'")" 9 "c
 assert_eq "$(q "$DB" "SELECT count(*) FROM iteration WHERE status = 'complete'")" 180 \
 	"complete iterations (9 runs x 2 cells x 10 iterations)"
 # One hackbench "time" sample per iteration, 20 in every run.
-assert_eq "$(q "$DB" "SELECT group_concat(n, ' ') FROM (SELECT count(s.id) AS n FROM run r
+assert_eq "$(q "$DB" "SELECT group_concat(n, ' ') FROM (SELECT count(s.load_instance_id) AS n FROM run r
 	LEFT JOIN variant v ON v.run_id = r.id LEFT JOIN iteration i ON i.variant_id = v.id
 	LEFT JOIN load_instance li ON li.iteration_id = i.id
 	LEFT JOIN sample s ON s.load_instance_id = li.id GROUP BY r.id ORDER BY r.id)")" \

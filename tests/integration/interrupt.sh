@@ -12,6 +12,9 @@ DB=$WORK/db/results.db
 # A knob the variant changes and the rig must restore, whatever happens:
 # the shortest SCHED_DEADLINE period (only deadline admission notices it).
 KNOB=/proc/sys/kernel/sched_deadline_period_min_us
+# The knob is machine-wide: runs of this test on one machine take turns.
+exec 9>/tmp/schedrig-test-interrupt.lock
+flock -w 600 9 || fail "another interrupt test holds /tmp/schedrig-test-interrupt.lock"
 KNOB_WAS=$(cat "$KNOB")
 trap 'kill_leftovers; echo "$KNOB_WAS" >"$KNOB"; rm -rf "$WORK"' EXIT
 assert_knob_restored() {
@@ -32,7 +35,7 @@ loads:
     params: {mode: process, ipc: pipe, groups: 1, loops: 300}
   - tool: cyclictest
     timeout_s: 30
-    params: {threads: 1, interval_us: 1000, duration_s: 1}
+    params: {threads: 1, interval_us: 1000, duration_s: 1, mlock: false}
 EOF
 
 # Reference: the run undisturbed, 3 samples per cyclictest instance; the
@@ -47,8 +50,8 @@ done
 [ -n "$seen" ] || fail "the variant's sysctl was never applied"
 rc=0
 wait "$RIG_PID" || rc=$?
-assert_knob_restored "undisturbed run"
 assert_eq "$rc" 0 "undisturbed run exit status ($(tail -3 "$WORK/rig.err"))"
+assert_knob_restored "undisturbed run"
 ref=$(q "$DB" 'SELECT max(id) FROM run')
 assert_eq "$(q "$DB" "SELECT status FROM run WHERE id = $ref")" complete "undisturbed run status"
 assert_eq "$(q "$DB" "SELECT count(*) FROM iteration WHERE status = 'complete'")" 3 "complete iterations"
@@ -66,7 +69,10 @@ interrupt_once() {
 	before=$(q "$DB" 'SELECT coalesce(max(id), 0) FROM run')
 	start_rig run --quiet --db "$DB" "$WORK/small.yaml"
 	sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
-	kill -s "$sig" "$RIG_PID"
+	if ! kill -s "$sig" "$RIG_PID" 2>/dev/null; then
+		wait "$RIG_PID" || rc=$?
+		fail "the rig ended (status $rc) before SIG$sig at ${delay_ms} ms: $(tail -3 "$WORK/rig.err")"
+	fi
 	if [ -n "$burst" ]; then
 		# Let the first signal be read first (pending signals are read
 		# lowest number first), then keep signalling through the cleanup.

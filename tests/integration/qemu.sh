@@ -6,6 +6,15 @@
 # stored under a variant whose kernel release starts with 6.1. A variant
 # with append "panic=1 init=/nonexistent" comes first and must be a recorded
 # variant failure (the guest panics), not a hang; the next variant still runs.
+# Guest knobs: a variant asking for sched_features [NO_PLACE_LAG] fails with
+# the guest's "this kernel (6.1...) has no sched_feature PLACE_LAG" and the
+# next one runs; debian61 applies NO_GENTLE_FAIR_SLEEPERS and debugfs
+# latency_ns in the guest, and the values the guest read back are in the
+# host's knob table (host guest:debian61, restored), listed by schedrig show
+# and never written by schedrig restore. (The host half, EPERM on this
+# locked-down host's sched/features, is tests/integration/knobs.sh.)
+# debian61 has one CPU: 6.1 scales latency_ns by 1 + log2(CPUs), so its
+# default is 6000000 there (12000000, the value asked for, with two).
 # Needs qemu-system-x86, busybox-static, rt-tests (scripts/install-deps).
 # The kernel cache lives in results/qemu-test/cache (kept between runs).
 source "$(dirname "$0")/lib.sh"
@@ -43,12 +52,20 @@ variants:
     append: panic=1 init=/nonexistent
     accel: tcg
     timeout_s: 120
+  - name: no-place-lag
+    boot: qemu
+    kernel: $PKG
+    sched_features: [NO_PLACE_LAG]
+    accel: auto
+    timeout_s: 120
   - name: debian61
     boot: qemu
     kernel: $PKG
     append: preempt=full
+    sched_features: [NO_GENTLE_FAIR_SLEEPERS]
+    debugfs: {latency_ns: 12000000}
     accel: auto
-    cpus: 2
+    cpus: 1
     memory_mb: 1024
     timeout_s: 120
 loads:
@@ -66,14 +83,14 @@ EOF
 
 start=$(date +%s)
 set +e
-timeout 280 "$SCHEDRIG" run "$WORK/qemu.yaml" --db "$DB" >"$WORK/out" 2>"$WORK/err"
+timeout 400 "$SCHEDRIG" run "$WORK/qemu.yaml" --db "$DB" >"$WORK/out" 2>"$WORK/err"
 rc=$?
 set -e
 elapsed=$(($(date +%s) - start))
 cat "$WORK/out" "$WORK/err"
-[ "$rc" -ne 124 ] || fail "schedrig run hung (killed after 280 s)"
-assert_eq "$rc" 1 "exit status with one failed variant"
-[ "$elapsed" -lt 280 ] || fail "took $elapsed s"
+[ "$rc" -ne 124 ] || fail "schedrig run hung (killed after 400 s)"
+assert_eq "$rc" 1 "exit status with failed variants"
+[ "$elapsed" -lt 400 ] || fail "took $elapsed s"
 
 # The bad variant: a clear, recorded failure with the console log kept.
 err=$(cat "$WORK/err")
@@ -84,6 +101,33 @@ log=$(sed -n 's/.*console log: \([^)]*\)).*/\1/p' "$WORK/err" | head -1)
 grep -q "Kernel panic" "$log" || fail "no panic in $log"
 events=$(q "$DB" "select count(*) from event where kind = 'failure' and message like 'variant bad-append:%panicked%'")
 assert_eq "$events" 1 "failure event of bad-append"
+
+# A sched_feature 6.1 does not have: the guest's agent refuses it by name,
+# nothing is journalled, and the next variant still runs.
+assert_contains "$err" "variant no-place-lag: the guest's agent failed: variant no-place-lag: knob refused: this kernel (6.1." \
+	"missing feature message"
+assert_contains "$err" ") has no sched_feature PLACE_LAG" "missing feature named"
+assert_eq "$(q "$DB" "select status from variant where name = 'no-place-lag'")" failed "no-place-lag status"
+assert_eq "$(q "$DB" "select count(*) from knob where variant = 'no-place-lag'")" 0 "rows of the refused feature"
+
+# Guest knobs: journalled on the host under the guest's marker with the
+# values the guest read back, restored (by the guest's agent), in show.
+assert_eq "$(q "$DB" "select kind || ' ' || name || ' ' || path || ' ' || old_value || ' ' || applied_value || ' ' || host || ' ' || boot_id || ' ' || (restored_at is not null) from knob where variant = 'debian61' order by seq" | paste -sd, -)" \
+	"debugfs latency_ns /sys/kernel/debug/sched/latency_ns 6000000 12000000 guest:debian61 guest 1,sched_features NO_GENTLE_FAIR_SLEEPERS /sys/kernel/debug/sched/features GENTLE_FAIR_SLEEPERS NO_GENTLE_FAIR_SLEEPERS guest:debian61 guest 1" \
+	"guest knob rows of debian61"
+show=$("$SCHEDRIG" show --db "$DB" latest)
+assert_contains "$show" "[debian61 in the guest] sched_features NO_GENTLE_FAIR_SLEEPERS: GENTLE_FAIR_SLEEPERS -> NO_GENTLE_FAIR_SLEEPERS (requested NO_GENTLE_FAIR_SLEEPERS), restored 20" \
+	"schedrig show: guest sched_feature"
+assert_contains "$show" "[debian61 in the guest] debugfs latency_ns: 6000000 -> 12000000 (requested 12000000), restored 20" \
+	"schedrig show: guest latency_ns"
+# A guest row left unrestored (a rig killed with -9 kills its qemu too):
+# schedrig restore marks it and writes nothing here.
+q "$DB" "update knob set restored_at = null where variant = 'debian61' and kind = 'sched_features'"
+out=$("$SCHEDRIG" restore --db "$DB") || fail "schedrig restore failed on a guest row: $out"
+assert_contains "$out" "run 1 variant debian61: /sys/kernel/debug/sched/features was changed in a qemu guest (guest:debian61), which is gone: nothing to write" \
+	"restore of a guest row"
+assert_contains "$out" "1 knob change(s) restored" "restore count"
+assert_eq "$(q "$DB" "select count(*) from knob where restored_at is null")" 0 "unrestored rows after restore"
 
 # The good variant: its kernel, its command line, and samples of both tools.
 release=$(q "$DB" "select kernel_release from variant where name = 'debian61'")

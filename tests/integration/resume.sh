@@ -21,7 +21,7 @@ loads:
     params: {mode: process, ipc: pipe, groups: 1, loops: 10000000}
   - tool: cyclictest
     timeout_s: 30
-    params: {threads: 1, interval_us: [1000, 2000], duration_s: 1}
+    params: {threads: 1, interval_us: [1000, 2000], duration_s: 1, mlock: false}
 EOF
 
 complete() { q "$DB" "SELECT count(*) FROM iteration WHERE status = 'complete'"; }
@@ -66,7 +66,9 @@ done1=$(complete)
 # Only complete iterations are stored (the killed one never committed).
 assert_eq "$(q "$DB" "SELECT count(*) FROM iteration WHERE status != 'complete'")" 0 "incomplete iterations stored"
 kept=$(q "$DB" "SELECT group_concat(id || '@' || started_at) FROM iteration ORDER BY id")
-kept_samples=$(q "$DB" "SELECT group_concat(id) FROM sample ORDER BY id")
+kept_samples=$(q "$DB" "SELECT group_concat(load_instance_id || ':' || seq)
+	FROM (SELECT * FROM sample ORDER BY load_instance_id, seq)")
+kept_last=$(q "$DB" "SELECT max(load_instance_id) FROM sample")
 
 # 2. Resume, killed again after one more iteration.
 : >"$WORK/rig.out"
@@ -108,8 +110,8 @@ assert_complete_iterations_intact "$DB" "$run" 3
 now=$(q "$DB" "SELECT group_concat(id || '@' || started_at) FROM iteration WHERE id IN
 	(SELECT id FROM iteration ORDER BY id LIMIT $done1) ORDER BY id")
 assert_eq "$now" "$kept" "iterations completed before kill -9"
-now=$(q "$DB" "SELECT group_concat(id) FROM sample WHERE id <= (SELECT max(id) FROM sample WHERE id IN
-	($kept_samples)) ORDER BY id")
+now=$(q "$DB" "SELECT group_concat(load_instance_id || ':' || seq) FROM (SELECT * FROM sample
+	WHERE load_instance_id <= $kept_last ORDER BY load_instance_id, seq)")
 assert_eq "$now" "$kept_samples" "samples stored before kill -9"
 
 # 4. The unique keys refuse a second copy of an iteration or a sample.

@@ -7,6 +7,7 @@
 # attributes. Then a known_hosts holding another key for the server, with
 # strict checking: that variant fails with a clear message (exit 1) and the
 # next (local) variant still runs. No sshd, agent or load process is left.
+# The first run has monitors: the agent's series are stored per iteration.
 # Needs openssh-server, openssh-client, rt-tests (scripts/install-deps).
 source "$(dirname "$0")/lib.sh"
 
@@ -83,6 +84,7 @@ name: ssh-tiny
 description: hackbench + cyclictest through boot ssh on 127.0.0.1
 iterations: 2
 warmup_s: 0.3
+monitors: {interval_ms: 200}
 variants:
   - {name: over-ssh, boot: ssh, host: 127.0.0.1, port: $port, user: root,
      identity: $WORK/id, workdir: $WORK/remote}
@@ -111,6 +113,25 @@ app=$(q "$DB" "SELECT li.sched_applied FROM load_instance li JOIN iteration i ON
 	JOIN variant v ON v.id = i.variant_id WHERE v.name = 'over-ssh' AND li.name = 'cyclictest' LIMIT 1")
 assert_contains "$req" "nice=-2" "requested attributes of cyclictest"
 assert_contains "$app" "nice=-2" "applied attributes of cyclictest"
+# Monitors sampled by the agent where the variant ran ("series" lines),
+# stored with each iteration: per-CPU utilisation for every CPU, context
+# switches in both iterations, per-task series of the loads' processes.
+NCPU=$(grep -c '^cpu[0-9]' /proc/stat)
+for it in 1 2; do
+	n=$(q "$DB" "SELECT count(DISTINCT s.cpu) FROM series s JOIN iteration i ON i.id = s.iteration_id
+		JOIN variant v ON v.id = i.variant_id WHERE v.name = 'over-ssh' AND i.iteration = $it
+		AND s.monitor = 'stat' AND s.key = 'user_pct' AND s.cpu IS NOT NULL")
+	assert_eq "$n" "$NCPU" "CPUs with stat series of over-ssh iteration $it"
+	n=$(q "$DB" "SELECT count(*) FROM series s JOIN iteration i ON i.id = s.iteration_id
+		JOIN variant v ON v.id = i.variant_id WHERE v.name = 'over-ssh' AND i.iteration = $it
+		AND s.monitor = 'stat' AND s.key = 'ctxt_per_s' AND s.value > 0")
+	[ "$n" -ge 1 ] || fail "no positive ctxt_per_s point of over-ssh iteration $it"
+done
+n=$(q "$DB" "SELECT count(*) FROM series s JOIN iteration i ON i.id = s.iteration_id
+	JOIN variant v ON v.id = i.variant_id JOIN load_instance li ON li.iteration_id = i.id
+	AND li.pid = s.tgid WHERE v.name = 'over-ssh' AND li.name = 'cyclictest'
+	AND s.monitor = 'sched' AND s.key = 'nr_switches'")
+[ "$n" -ge 2 ] || fail "expected per-task sched series of cyclictest under over-ssh, got $n"
 [ -x "$WORK/remote/bin/schedrig" ] || fail "schedrig was not copied into the workdir"
 [ ! -e "$WORK/remote/plan-over-ssh.json" ] || fail "the plan file was left in the workdir"
 

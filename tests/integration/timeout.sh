@@ -20,7 +20,7 @@ loads:
     params: {mode: process, ipc: pipe, groups: 1, loops: 300}
   - tool: cyclictest
     timeout_s: 3
-    params: {threads: 1, interval_us: 1000, duration_s: 1}
+    params: {threads: 1, interval_us: 1000, duration_s: 1, mlock: false}
 EOF
 
 start_rig run --db "$DB" "$WORK/hang.yaml"

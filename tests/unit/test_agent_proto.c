@@ -1,6 +1,7 @@
 /* The agent protocol (agent_proto.h): base64 against RFC 4648 section 10's
  * test vectors, and encode -> decode round trips of every line type and of
  * the plan file, including raw output that is not UTF-8. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -218,6 +219,93 @@ static void test_decode_errors(void **state)
 	buf_free(&line);
 }
 
+/* Monitor series: one line per series, points grouped by series in the
+ * set's order, NaN as null, doubles exact (%.17g). */
+static void test_series_round_trip(void **state)
+{
+	static const struct stored_series series[] = {
+		{"stat", "user_pct", -1, 0, 0},
+		{"stat", "user_pct", 3, 0, 0},
+		{"sched", "nr_involuntary_switches", -1, 4242, 4240},
+		{"psi", "cpu_some_pct", -1, 0, 0},   /* no points */
+	};
+	static const struct stored_point points[] = {
+		{0, 200.125, 12.5}, {1, 200.125, 0.1}, {2, 201.5, 17},
+		{0, 400.25, NAN},   {1, 400.25, 99.99999999999999}, {2, 402, 1e15},
+	};
+	const struct stored_series_set set = {series, 4, points, 6};
+	struct buf lines = {0};
+	struct agent_msg m;
+	char err[256];
+	(void)state;
+
+	agent_encode_series(&lines, 2, 3, &set);
+	agent_encode_series(&lines, 2, 3, NULL);   /* nothing */
+	size_t n_lines = 0;
+	for (size_t i = 0; i < lines.len; i++)
+		n_lines += lines.data[i] == '\n';
+	assert_int_equal(n_lines, 4);
+	assert_non_null(strstr(lines.data, "\"value\":[12.5,null]"));
+
+	char *save = NULL, *l = strtok_r(lines.data, "\n", &save);
+	assert_int_equal(agent_decode_line(l, strlen(l), &m, err, sizeof(err)), 0);
+	assert_int_equal(m.type, AGENT_MSG_SERIES);
+	assert_int_equal(m.cell, 2);
+	assert_int_equal(m.iteration, 3);
+	assert_string_equal(m.monitor, "stat");
+	assert_string_equal(m.key, "user_pct");
+	assert_int_equal(m.cpu, -1);
+	assert_int_equal(m.pid, 0);
+	assert_int_equal(m.n_points, 2);
+	assert_true(m.t_ms[0] == 200.125 && m.value[0] == 12.5);
+	assert_true(m.t_ms[1] == 400.25 && isnan(m.value[1]));
+	agent_msg_free(&m);
+
+	l = strtok_r(NULL, "\n", &save);
+	assert_int_equal(agent_decode_line(l, strlen(l), &m, err, sizeof(err)), 0);
+	assert_int_equal(m.cpu, 3);
+	assert_int_equal(m.n_points, 2);
+	assert_true(m.value[1] == 99.99999999999999);
+	agent_msg_free(&m);
+
+	l = strtok_r(NULL, "\n", &save);
+	assert_int_equal(agent_decode_line(l, strlen(l), &m, err, sizeof(err)), 0);
+	assert_string_equal(m.monitor, "sched");
+	assert_string_equal(m.key, "nr_involuntary_switches");
+	assert_int_equal(m.pid, 4242);
+	assert_int_equal(m.tgid, 4240);
+	assert_true(m.t_ms[0] == 201.5 && m.value[0] == 17);
+	assert_true(m.t_ms[1] == 402 && m.value[1] == 1e15);
+	agent_msg_free(&m);
+
+	l = strtok_r(NULL, "\n", &save);
+	assert_int_equal(agent_decode_line(l, strlen(l), &m, err, sizeof(err)), 0);
+	assert_string_equal(m.key, "cpu_some_pct");
+	assert_int_equal(m.n_points, 0);
+	agent_msg_free(&m);
+	buf_free(&lines);
+
+	static const char *const bad[] = {
+		/* arrays of different lengths */
+		"{\"type\":\"series\",\"cell\":0,\"iteration\":1,\"monitor\":\"stat\",\"key\":\"k\","
+		"\"cpu\":-1,\"pid\":0,\"tgid\":0,\"t_ms\":[1,2],\"value\":[1]}",
+		/* a value that is not a number */
+		"{\"type\":\"series\",\"cell\":0,\"iteration\":1,\"monitor\":\"stat\",\"key\":\"k\","
+		"\"cpu\":-1,\"pid\":0,\"tgid\":0,\"t_ms\":[1],\"value\":[\"x\"]}",
+		/* cpu below -1 */
+		"{\"type\":\"series\",\"cell\":0,\"iteration\":1,\"monitor\":\"stat\",\"key\":\"k\","
+		"\"cpu\":-2,\"pid\":0,\"tgid\":0,\"t_ms\":[],\"value\":[]}",
+		/* key missing */
+		"{\"type\":\"series\",\"cell\":0,\"iteration\":1,\"monitor\":\"stat\","
+		"\"cpu\":-1,\"pid\":0,\"tgid\":0,\"t_ms\":[],\"value\":[]}",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_equal(agent_decode_line(bad[i], strlen(bad[i]), &m, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "series"));
+	}
+}
+
 static void test_plan_round_trip(void **state)
 {
 	char *cells[] = {"hackbench.groups=2", "hackbench.groups=4"};
@@ -257,7 +345,7 @@ static void test_plan_errors(void **state)
 		"{\"schedrig_agent\":99,\"config_name\":\"a\",\"config\":\"\",\"variant\":\"v\","
 		"\"iterations\":1,\"cells\":[],\"modules\":[],\"run\":[]}";
 	static const char bad_step[] =
-		"{\"schedrig_agent\":1,\"config_name\":\"a\",\"config\":\"\",\"variant\":\"v\","
+		"{\"schedrig_agent\":2,\"config_name\":\"a\",\"config\":\"\",\"variant\":\"v\","
 		"\"iterations\":1,\"cells\":[\"c\"],\"modules\":[],\"run\":[[0,2]]}";
 	(void)state;
 	assert_int_equal(agent_plan_decode(wrong_version, strlen(wrong_version), &out, err,
@@ -277,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_inst_empty_output),
 		cmocka_unit_test(test_hello_iteration_knob_end),
 		cmocka_unit_test(test_decode_errors),
+		cmocka_unit_test(test_series_round_trip),
 		cmocka_unit_test(test_plan_round_trip),
 		cmocka_unit_test(test_plan_errors),
 	};

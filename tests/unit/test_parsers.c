@@ -717,6 +717,94 @@ static void ct_hist(const char *name, const char *const *kv, bool stopped, const
 static void test_cyclictest_hist(void **s) { (void)s; ct_hist("cyclictest-hist", KV("threads=2", "priority=80", "histogram_us=100"), false, (double[]){6, 24, 856, 27, 6, 27, 1324, 32}); }
 static void test_cyclictest_hist_json_stdout(void **s) { (void)s; ct_hist("cyclictest-hist-json", KV("threads=2", "priority=80", "histogram_us=50"), false, (double[]){8, 36, 257, 387, 6, 23, 681, 36}); }
 
+/* The -h bucket rows: one histogram per thread, counts as printed. */
+static void test_cyclictest_hist_buckets(void **state)
+{
+	struct fixture fx;
+	struct sample_vec s = {0};
+	(void)state;
+	fixture_load(&fx, "cyclictest-hist");
+	assert_int_equal(run_parse(&cyclictest_load, KV("threads=2", "priority=80", "histogram_us=100"),
+				   fx.out, fx.out_len, fx.err, fx.err_len, fx.rc, false, 0, false, &s),
+			 0);
+	assert_int_equal(s.n_hists, 2);
+	const uint64_t total[2] = {4973, 4966}, overflow[2] = {27, 32};
+	const double max[2] = {856, 1324};
+	for (int k = 0; k < 2; k++) {
+		const struct sample_hist *h = &s.hists[k];
+		char op[8];
+		snprintf(op, sizeof(op), "%d", k);
+		assert_string_equal(h->metric, "latency");
+		assert_string_equal(h->unit, "us");
+		assert_string_equal(h->op, op);
+		assert_int_equal(h->n_buckets, 100);
+		assert_true(h->bucket_width == 1.0);
+		assert_true(h->limit == 100.0);
+		assert_int_equal(h->overflow, overflow[k]);
+		assert_true(h->max_observed == max[k]);
+		uint64_t sum = 0;
+		for (size_t i = 0; i < h->n_buckets; i++)
+			sum += h->counts[i];
+		assert_int_equal(sum, total[k]); /* "# Total:" */
+	}
+	/* "000010 000088\t000110", "000023 000273\t000158", "000064 000000\t000006" */
+	assert_int_equal(s.hists[0].counts[5], 0);
+	assert_int_equal(s.hists[0].counts[6], 3);
+	assert_int_equal(s.hists[0].counts[10], 88);
+	assert_int_equal(s.hists[1].counts[10], 110);
+	assert_int_equal(s.hists[0].counts[23], 273);
+	assert_int_equal(s.hists[1].counts[23], 158);
+	assert_int_equal(s.hists[0].counts[64], 0);
+	assert_int_equal(s.hists[1].counts[64], 6);
+	assert_int_equal(s.hists[1].counts[94], 1);
+	sample_vec_free(&s);
+	assert_null(s.hists);
+
+	/* Rows cut short: a failure, never a partial histogram. */
+	char *t = cut_before(&fx, false, "000050 ");
+	const char *summary = strstr(fx.out, "# Total:");
+	assert_non_null(summary);
+	size_t len = strlen(t) + strlen(summary) + 1;
+	char *cut = malloc(len);
+	assert_non_null(cut);
+	snprintf(cut, len, "%s%s", t, summary);
+	fail_out(&cyclictest_load, KV("threads=2", "histogram_us=100"), cut,
+		 "histogram has 50 rows, expected 100");
+	free(cut);
+	free(t);
+
+	/* "# Histogram" without rows: the summary samples only, no histogram. */
+	t = cut_before(&fx, false, "000000 ");
+	len = strlen(t) + strlen(summary) + 1;
+	cut = malloc(len);
+	assert_non_null(cut);
+	snprintf(cut, len, "%s%s", t, summary);
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(run_parse(&cyclictest_load, KV("threads=2", "histogram_us=100"), cut,
+				   strlen(cut), "", 0, 0, false, 0, false, &s),
+			 0);
+	assert_int_equal(s.n_hists, 0);
+	assert_int_equal(s.n, 8);
+	sample_vec_free(&s);
+	free(cut);
+	free(t);
+	fixture_free(&fx);
+
+	/* -h 50 with --json: the stdout rows still count ("000017 000028\t000466"). */
+	memset(&s, 0, sizeof(s));
+	fixture_load(&fx, "cyclictest-hist-json");
+	assert_int_equal(run_parse(&cyclictest_load, KV("threads=2", "histogram_us=50"), fx.out,
+				   fx.out_len, fx.err, fx.err_len, fx.rc, false, 0, false, &s),
+			 0);
+	assert_int_equal(s.n_hists, 2);
+	assert_int_equal(s.hists[0].n_buckets, 50);
+	assert_int_equal(s.hists[0].counts[17], 28);
+	assert_int_equal(s.hists[1].counts[17], 466);
+	assert_int_equal(s.hists[0].overflow, 387);
+	sample_vec_free(&s);
+	fixture_free(&fx);
+}
+
 static void test_cyclictest_hist_sigint(void **state)
 {
 	(void)state;
@@ -1567,6 +1655,7 @@ int main(void)
 		cmocka_unit_test(test_cyclictest_sigint),
 		cmocka_unit_test(test_cyclictest_hist),
 		cmocka_unit_test(test_cyclictest_hist_json_stdout),
+		cmocka_unit_test(test_cyclictest_hist_buckets),
 		cmocka_unit_test(test_cyclictest_hist_sigint),
 		cmocka_unit_test(test_cyclictest_missing_max),
 		cmocka_unit_test(test_cyclictest_no_t_lines),

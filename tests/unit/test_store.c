@@ -107,6 +107,87 @@ static void test_round_trip(void **state)
 	store_close(s);
 }
 
+/* Histograms are stored with their samples and read back keyed like sample
+ * rows; counts are little-endian u64 in the blob; an incomplete iteration
+ * (run --resume) is replaced together with its histograms. */
+static void test_histogram_round_trip(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	int64_t run, variant, cell;
+	const uint64_t c0[4] = {0, 3, 88, 0x0102030405060708ULL};
+	const uint64_t c1[3] = {7, 0, 1};
+
+	db_path(path, sizeof(path), "hist.db");
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	struct run_info ri = {.name = "hist", .config_text = "name: hist\n", .iterations = 2};
+	assert_int_equal(store_run_begin(s, &ri, &run, err, sizeof(err)), 0);
+	assert_int_equal(store_variant_add(s, run, 0, "base", "local", "6.18", "", &variant, err,
+					   sizeof(err)),
+			 0);
+	assert_int_equal(store_cell_add(s, run, 0, "", &cell, err, sizeof(err)), 0);
+	/* Iteration 1 first interrupted, then stored again complete. */
+	const char *status[] = {"interrupted", "complete", "complete"};
+	const int iteration[] = {1, 1, 2};
+	for (int k = 0; k < 3; k++) {
+		struct sample_vec v = {0};
+		sample_vec_add(&v, "max_latency", "us", BETTER_LOWER, "0", 856);
+		sample_vec_add_hist(&v, "latency", "us", "0", 1.0, c0, 4, 27 + (uint64_t)k, 4.0,
+				    856.0);
+		sample_vec_add_hist(&v, "latency", "us", "1", 1.0, c1, 3, 0, 3.0, NAN);
+		struct stored_instance in = {
+			.name = "ct", .tool = "cyclictest", .role = "measured", .argv = "cyclictest",
+			.state = "ok", .exited = true, .out = "x\n", .out_len = 2, .samples = &v,
+		};
+		assert_int_equal(store_iteration_save(s, variant, cell, iteration[k], status[k], "a",
+						      "b", &in, 1, err, sizeof(err)),
+				 0);
+		sample_vec_free(&v);
+		assert_null(v.hists);
+		assert_int_equal(v.n_hists, 0);
+	}
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(store_db(s),
+					    "SELECT count(*), hex(substr(min(counts), 25, 8)),"
+					    " min(length(counts)) FROM histogram WHERE op = '0'",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 2); /* the interrupted one is gone */
+	assert_string_equal((const char *)sqlite3_column_text(st, 1), "0807060504030201");
+	assert_int_equal(sqlite3_column_int(st, 2), 32);
+	sqlite3_finalize(st);
+
+	struct hist_table h;
+	hist_table_init(&h);
+	assert_int_equal(store_load_histograms(s, &run, 1, &h, err, sizeof(err)), 0);
+	assert_int_equal(h.n, 4);
+	for (size_t i = 0; i < h.n; i++) {
+		const struct hist_row *r = &h.rows[i];
+		assert_string_equal(r->run, "hist");
+		assert_string_equal(r->variant, "base");
+		assert_string_equal(r->cell, "");
+		assert_string_equal(r->load, "ct");
+		assert_string_equal(r->metric, "latency");
+		assert_string_equal(r->unit, "us");
+		assert_string_equal(r->op, i % 2 ? "1" : "0");
+		assert_int_equal(r->iteration, i < 2 ? 1 : 2);
+		assert_true(r->bucket_width == 1.0);
+	}
+	assert_int_equal(h.rows[0].n_buckets, 4);
+	assert_memory_equal(h.rows[0].counts, c0, sizeof(c0));
+	assert_int_equal(h.rows[0].overflow, 28); /* the complete iteration 1 */
+	assert_true(h.rows[0].limit == 4.0);
+	assert_true(h.rows[0].max_observed == 856.0);
+	assert_int_equal(h.rows[1].n_buckets, 3);
+	assert_memory_equal(h.rows[1].counts, c1, sizeof(c1));
+	assert_true(isnan(h.rows[1].max_observed));
+	assert_int_equal(h.rows[2].overflow, 29);
+	hist_table_free(&h);
+	store_close(s);
+}
+
 static void test_missing_and_foreign(void **state)
 {
 	(void)state;
@@ -141,10 +222,52 @@ static void test_schema_version(void **state)
 	assert_non_null(strstr(err, "schema version 99 is newer"));
 }
 
+/* Rows come back in config order even when iterations were stored out of
+ * order (run --resume fills gaps after later cells were stored). */
+static void test_rows_in_config_order(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	int64_t run, variant, cells[2];
+
+	db_path(path, sizeof(path), "order.db");
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	struct run_info ri = {.name = "order", .iterations = 1};
+	assert_int_equal(store_run_begin(s, &ri, &run, err, sizeof(err)), 0);
+	assert_int_equal(store_variant_add(s, run, 0, "v", "local", "r", "c", &variant, err,
+					   sizeof(err)), 0);
+	assert_int_equal(store_cell_add(s, run, 0, "a.x=1", &cells[0], err, sizeof(err)), 0);
+	assert_int_equal(store_cell_add(s, run, 1, "a.x=2", &cells[1], err, sizeof(err)), 0);
+	for (int k = 1; k >= 0; k--) { /* cell 2 first */
+		struct sample_vec v = {0};
+		sample_vec_add(&v, "time", "s", BETTER_LOWER, "1", 10.0 + k);
+		sample_vec_add(&v, "time", "s", BETTER_LOWER, "2", 20.0 + k);
+		struct stored_instance in = {.name = "a", .tool = "hackbench", .role = "measured",
+					     .state = "ok", .samples = &v};
+		assert_int_equal(store_iteration_save(s, variant, cells[k], 1, "complete", "a", "b",
+						      &in, 1, err, sizeof(err)), 0);
+		sample_vec_free(&v);
+	}
+	struct sample_table t;
+	sample_table_init(&t);
+	assert_int_equal(store_load_rows(s, &run, 1, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.n, 4);
+	assert_string_equal(t.rows[0].cell, "a.x=1");
+	assert_string_equal(t.rows[0].op, "1");
+	assert_true(t.rows[1].value == 20.0);
+	assert_string_equal(t.rows[2].cell, "a.x=2");
+	assert_true(t.rows[3].value == 21.0);
+	sample_table_free(&t);
+	store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_rows_in_config_order),
+		cmocka_unit_test(test_histogram_round_trip),
 		cmocka_unit_test(test_schema_version),
 		cmocka_unit_test(test_missing_and_foreign),
 	};

@@ -1,0 +1,92 @@
+#!/bin/bash
+# cyclictest histogram_us end to end: a real run stores one histogram per
+# thread and iteration, and compare --layout percentiles prints percentiles
+# of the pooled bucket counts; a histogram too small for the latencies
+# prints a censored ">=LIMIT".
+source "$(dirname "$0")/lib.sh"
+command -v cyclictest >/dev/null || fail "cyclictest is not installed (rt-tests)"
+command -v python3 >/dev/null || fail "python3 is needed to check the percentiles"
+
+cat >"$WORK/h.yaml" <<'YAML'
+name: hist
+iterations: 2
+warmup_s: 0
+loads:
+  - name: ct
+    tool: cyclictest
+    params: {threads: 2, interval_us: 1000, duration_s: 2, histogram_us: 200}
+YAML
+DB=$WORK/h.db
+"$SCHEDRIG" run "$WORK/h.yaml" --db "$DB" --quiet >"$WORK/run.out" 2>&1 || fail "run: $(cat "$WORK/run.out")"
+
+# Stored: 2 threads x 2 iterations, 200 buckets of 8 bytes; overflow equals
+# the overflows sample, max_observed the max_latency sample.
+assert_eq "$(q "$DB" "SELECT count(*) FROM histogram")" 4 "histograms stored"
+assert_eq "$(q "$DB" "SELECT DISTINCT n_buckets || ' ' || length(counts) || ' ' || limit_value || ' ' || metric || ' ' || unit FROM histogram")" \
+	"200 1600 200.0 latency us" "histogram shape"
+assert_eq "$(q "$DB" "SELECT count(*) FROM histogram h JOIN sample s ON s.load_instance_id = h.load_instance_id
+	AND s.op = h.op AND s.metric = 'overflows' AND s.value = h.overflow
+	JOIN sample m ON m.load_instance_id = h.load_instance_id AND m.op = h.op
+	AND m.metric = 'max_latency' AND m.value = h.max_observed")" 4 "overflow and Max match the samples"
+
+"$SCHEDRIG" compare --db "$DB" --layout percentiles --percentiles 50,90,99 >"$WORK/p.txt" ||
+	fail "compare --layout percentiles"
+# The sample tables come first, unchanged; then the histogram box.
+grep -q '^ct max_latency (us, lower is better)' "$WORK/p.txt" || fail "no max_latency table: $(cat "$WORK/p.txt")"
+grep -q '^ct latency histogram (us, lower is better)' "$WORK/p.txt" || fail "no histogram table: $(cat "$WORK/p.txt")"
+grep -q '^pooled: default 2 iterations, [1-9][0-9]* samples$' "$WORK/p.txt" || fail "no pooled footer: $(cat "$WORK/p.txt")"
+grep -q 'never an average of per-iteration percentiles' "$WORK/p.txt" || fail "no pooling rule in the footer"
+
+# Every printed p50/p90/p99 equals the nearest rank of the pooled counts read
+# from the database (bucket i = i us, capped at the largest Max, >=200.00 in
+# the overflow).
+python3 - "$DB" "$WORK/p.txt" <<'PY' || fail "histogram percentiles differ from the stored counts: $(cat "$WORK/p.txt")"
+import math, sqlite3, struct, sys
+db = sqlite3.connect(sys.argv[1])
+text = open(sys.argv[2]).read()
+box = text[text.index("ct latency histogram"):]
+rows = {}
+for line in box.splitlines():
+    f = [x.strip() for x in line.split("|")]
+    if len(f) == 6 and f[1] in ("0", "1"):
+        rows[f[1]] = f[2:5]
+assert sorted(rows) == ["0", "1"], rows
+for op in ("0", "1"):
+    pooled, overflow, mx = [0] * 200, 0, 0.0
+    for n, blob, ov, m in db.execute(
+            "SELECT n_buckets, counts, overflow, max_observed FROM histogram WHERE op = ?", (op,)):
+        for i, c in enumerate(struct.unpack("<%dQ" % n, blob)):
+            pooled[i] += c
+        overflow += ov
+        mx = max(mx, m)
+    total = sum(pooled) + overflow
+    want = []
+    for p in (50, 90, 99):
+        rank = min(max(math.ceil(p * total / 100), 1), total)
+        acc, val = 0, None
+        for i, c in enumerate(pooled):
+            acc += c
+            if acc >= rank:
+                val = "%.2f" % min(i, mx)
+                break
+        want.append(val if val is not None else ">=200.00")
+    assert rows[op] == want, (op, rows[op], want)
+    print("op", op, "p50/p90/p99", want, "of", total, "samples")
+PY
+
+# A 1 us histogram: every wake-up takes longer, all samples overflow, every
+# percentile is censored.
+sed -e 's/histogram_us: 200/histogram_us: 1/' -e 's/duration_s: 2/duration_s: 1/' \
+	-e 's/iterations: 2/iterations: 1/' -e 's/name: hist/name: tiny/' "$WORK/h.yaml" >"$WORK/t.yaml"
+"$SCHEDRIG" run "$WORK/t.yaml" --db "$DB" --quiet >"$WORK/run2.out" 2>&1 || fail "run tiny: $(cat "$WORK/run2.out")"
+min=$(q "$DB" "SELECT min(s.value) FROM sample s JOIN load_instance li ON li.id = s.load_instance_id
+	JOIN iteration i ON i.id = li.iteration_id JOIN variant v ON v.id = i.variant_id
+	JOIN run r ON r.id = v.run_id WHERE r.name = 'tiny' AND s.metric = 'max_latency'")
+python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 1 else 1)" "$min" || fail "max latency $min us is not above 1 us"
+"$SCHEDRIG" compare --db "$DB" --layout percentiles --percentiles 50,90,99 tiny >"$WORK/t.txt" ||
+	fail "compare tiny"
+box=$(sed -n '/^ct latency histogram/,$p' "$WORK/t.txt")
+grep -Eq '^\|0 \| >=1\.00 \| >=1\.00 \| >=1\.00 \|$' <<<"$box" || fail "thread 0 not censored: $box"
+grep -Eq '^\|1 \| >=1\.00 \| >=1\.00 \| >=1\.00 \|$' <<<"$box" || fail "thread 1 not censored: $box"
+assert_contains "$box" ">=LIMIT: the percentile lies in the histogram overflow" "censoring footer"
+echo "histogram: ok"
