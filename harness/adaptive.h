@@ -6,6 +6,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "runner.h"
 
 struct adaptive_rule {
 	int min, max;        /* iterations; min == max: a fixed count */
@@ -20,5 +24,28 @@ struct adaptive_rule {
  * "max reached, CI 3.1 %", "max_time_s 60 reached, CI 2.0 %". */
 bool adaptive_should_stop(const struct adaptive_rule *r, const double *values, size_t n,
 			  double elapsed_s, char *why, size_t whysz);
+
+/* Per-cell progress of one variant: each finished iteration's primary value
+ * and when the cell's first iteration started. */
+struct adaptive_cells;
+
+struct adaptive_cells *adaptive_cells_new(size_t n_cells);
+void adaptive_cells_free(struct adaptive_cells *a);
+/* Forget all progress (a new variant starts). */
+void adaptive_cells_reset(struct adaptive_cells *a);
+/* Record a finished iteration of cell: its CLOCK_MONOTONIC start in ns and
+ * its primary value (NaN when it produced none). */
+void adaptive_cells_add(struct adaptive_cells *a, size_t cell, int64_t started_ns, double value);
+/* adaptive_should_stop for cell, its elapsed time counted from the start of
+ * its first iteration to now_ns. */
+bool adaptive_cells_enough(const struct adaptive_cells *a, size_t cell,
+			   const struct adaptive_rule *r, int64_t now_ns, char *why, size_t whysz);
+
+/* The primary value of one iteration: the mean of the samples of the primary
+ * metric of the primary load — the first load naming primary_metric:, else
+ * the first measured load with its driver's primary_metric (or its first
+ * metric). samples[i] are the parsed samples of res->r[i]. NaN when none. */
+double adaptive_primary_value(const struct experiment *e, const struct iteration_result *res,
+			      const struct sample_vec *samples);
 
 #endif

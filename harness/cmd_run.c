@@ -155,79 +155,18 @@ struct run_ctx {
 	size_t failures;
 	bool store_failed;   /* the database refused a write: stop the run */
 	struct monitor *mon; /* monitors: of the config; NULL when off */
-	struct cell_progress *cells; /* adaptive iterations, per cell of the variant */
+	struct adaptive_cells *cells; /* adaptive iterations, per cell of the variant */
 };
-
-/* Adaptive iterations: the primary metric's mean of each iteration so far. */
-struct cell_progress {
-	double *values;
-	size_t n;
-	int64_t started_ns;
-};
-
-/* The load and metric adaptive iterations watch: the first load naming
- * primary_metric:, else the first measured load with its driver's default. */
-static void primary_of(const struct experiment *e, size_t *load, const char **metric)
-{
-	*load = 0;
-	for (size_t i = 0; i < e->n_loads; i++) {
-		if (e->loads[i].primary_metric) {
-			*load = i;
-			*metric = e->loads[i].primary_metric;
-			return;
-		}
-	}
-	for (size_t i = e->n_loads; i-- > 0;)
-		if (e->loads[i].role == ROLE_MEASURED)
-			*load = i;
-	const struct load_ops *ops = e->loads[*load].ops;
-	*metric = ops->primary_metric ? ops->primary_metric : ops->metrics[0].name;
-}
-
-/* Record the iteration's primary value: the mean of the primary load's
- * samples of the primary metric (NaN when it produced none). */
-static void track_primary(struct run_ctx *rc, size_t c, const struct iteration_result *res,
-			  const struct sample_vec *samples)
-{
-	size_t load;
-	const char *metric;
-	double sum = 0;
-	size_t n = 0;
-
-	primary_of(rc->e, &load, &metric);
-	for (size_t i = 0; i < res->n; i++) {
-		if (res->r[i].pi->load != &rc->e->loads[load])
-			continue;
-		for (size_t k = 0; k < samples[i].n; k++) {
-			if (strcmp(samples[i].v[k].metric, metric) || isnan(samples[i].v[k].value))
-				continue;
-			sum += samples[i].v[k].value;
-			n++;
-		}
-	}
-	struct cell_progress *cp = &rc->cells[c];
-	cp->values = xrealloc(cp->values, (cp->n + 1) * sizeof(*cp->values));
-	cp->values[cp->n++] = n ? sum / (double)n : NAN;
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 /* variant_run.enough: stop the cell when its CI is narrow enough. */
 static bool cell_enough(void *ctx, size_t c, int iteration)
 {
 	struct run_ctx *rc = ctx;
-	struct cell_progress *cp = &rc->cells[c];
 	struct adaptive_rule rule = {rc->e->min_iterations, rc->o->iterations, rc->e->ci_pct,
 				     rc->e->max_time_s};
 	char why[128], err[256];
-	double elapsed_s = (double)(now_ns() - cp->started_ns) / 1e9;
 
-	if (!adaptive_should_stop(&rule, cp->values, cp->n, elapsed_s, why, sizeof(why)))
+	if (!adaptive_cells_enough(rc->cells, c, &rule, mono_ns(), why, sizeof(why)))
 		return false;
 	char *msg = xasprintf("variant %s cell %s: %d iteration(s), %s", rc->variant,
 			      rc->p->cells[c].name, iteration, why);
@@ -236,14 +175,6 @@ static bool cell_enough(void *ctx, size_t c, int iteration)
 		printf("%s\n", msg);
 	free(msg);
 	return true;
-}
-
-static void reset_cells(struct run_ctx *rc)
-{
-	for (size_t c = 0; c < rc->p->n_cells; c++) {
-		free(rc->cells[c].values);
-		rc->cells[c] = (struct cell_progress){.started_ns = now_ns()};
-	}
 }
 
 static bool adaptive(const struct run_ctx *rc)
@@ -352,9 +283,8 @@ static int store_one(void *ctx, size_t c, int it, struct iteration_result *res)
 		free(msg);
 	}
 	rc->failures += failures;
-	if (rc->cells[c].n == 0 && res->n)
-		rc->cells[c].started_ns = res->r[0].start_ns; /* the cell's clock */
-	track_primary(rc, c, res, samples);
+	adaptive_cells_add(rc->cells, c, res->n ? res->r[0].start_ns : mono_ns(),
+			   adaptive_primary_value(rc->e, res, samples));
 	log_iteration(rc, c, it, res, samples);
 	for (size_t i = 0; i < res->n; i++) {
 		sample_vec_free(&samples[i]);
@@ -413,7 +343,7 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 			goto out_err;
 	}
 	rc->cell_ids = xcalloc(rc->p->n_cells, sizeof(*rc->cell_ids));
-	rc->cells = xcalloc(rc->p->n_cells, sizeof(*rc->cells));
+	rc->cells = adaptive_cells_new(rc->p->n_cells);
 	for (size_t c = 0; c < rc->p->n_cells; c++)
 		if (store_cell_add(rc->st, rc->run_id, (int)c, rc->p->cells[c].name, &rc->cell_ids[c],
 				   err, sizeof(err)))
@@ -441,7 +371,7 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 			.journal = &kj.ops,
 			.enough = adaptive(rc) ? cell_enough : NULL,
 		};
-		reset_cells(rc);
+		adaptive_cells_reset(rc->cells);
 		rc->variant = var->name;
 		progress_variant(var->name);
 		rc->variant_id = 0;
@@ -568,13 +498,6 @@ static struct experiment *resume_config(struct run_ctx *ctx, struct run_opts *o,
 	return e;
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* The rig's own cost: its CPU time (getrusage RUSAGE_SELF — this process,
  * not its loads) as % of one CPU over the wall time since start_s, stored
  * as a note event ("rig cpu: user_s=U system_s=S wall_s=W pct_of_one_cpu=P")
@@ -586,7 +509,7 @@ static void note_rig_cost(struct run_ctx *rc, double start_s)
 	getrusage(RUSAGE_SELF, &ru);
 	double user_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
 	double system_s = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-	double wall_s = mono_s() - start_s;
+	double wall_s = (double)mono_ns() / 1e9 - start_s;
 	char *msg = xasprintf("rig cpu: user_s=%.6f system_s=%.6f wall_s=%.3f pct_of_one_cpu=%.4f",
 			      user_s, system_s, wall_s,
 			      wall_s > 0 ? 100 * (user_s + system_s) / wall_s : 0.0);
@@ -623,7 +546,7 @@ int cmd_run(int argc, char **argv)
 	struct plan p = {0};
 	struct experiment *e = NULL;
 	struct run_ctx ctx = {.o = &o};
-	double start_s = mono_s();
+	double start_s = (double)mono_ns() / 1e9;
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc >= 0)
@@ -711,9 +634,7 @@ out:
 	runner_set_monitor(NULL);
 	monitor_free(ctx.mon);
 	free(ctx.cell_ids);
-	for (size_t c = 0; ctx.cells && c < p.n_cells; c++)
-		free(ctx.cells[c].values);
-	free(ctx.cells);
+	adaptive_cells_free(ctx.cells);
 	free(o.run_root);
 	store_close(ctx.st);
 	plan_free(&p);

@@ -111,13 +111,6 @@ struct monitor {
 	size_t task_fds;
 };
 
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* Grow *p (n elements of size) to at least need, doubling. */
 static void grow(void **p, size_t *cap, size_t need, size_t size)
 {

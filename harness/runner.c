@@ -59,13 +59,6 @@ const char *inst_state_name(enum inst_state s)
 	return "?";
 }
 
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* The guardian: a child of the rig that outlives it. The rig sends "+PGID\n"
  * when a load's process group starts and "-PGID\n" once it is gone; at EOF
  * (the rig exited or was killed, even by SIGKILL) the guardian SIGKILLs every

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 static void out_of_memory(void)
 {
@@ -174,6 +175,13 @@ char *argv_render(const struct argv *a)
 	if (!b.data)
 		return xstrdup("");
 	return b.data;
+}
+
+int64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 int mkdir_p(const char *dir, char *err, size_t errsz)

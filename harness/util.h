@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* malloc/calloc/realloc/strdup that abort with a message on exhaustion.
  * Never return NULL. */
@@ -40,6 +41,9 @@ void argv_free(struct argv *a);
 /* Render for humans (plan output, database): arguments separated by one
  * space, each quoted with '...' when it holds anything but [A-Za-z0-9_./:=,+-]. */
 char *argv_render(const struct argv *a);
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+int64_t mono_ns(void);
 
 /* mkdir -p dir (mode 0755 for what it creates). Returns 0, or -1 with the
  * component that could not be created and why in err. */

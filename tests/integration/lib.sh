@@ -24,3 +24,30 @@ assert_contains() {
 q() {
 	sqlite3 -batch -noheader "$1" "$2"
 }
+
+# processes_in DIR: "PID COMM" of each live process whose working directory
+# is DIR or below it. Tests run their rig from a directory of their own, so
+# other people's hackbench or cyclictest on the same machine never count.
+processes_in() {
+	local c p line comm
+	for c in $(find /proc/[0-9]*/cwd -maxdepth 0 \( -lname "$1" -o -lname "$1/*" \) \
+		2>/dev/null); do
+		p=${c%/cwd}
+		read -r line 2>/dev/null <"$p/stat" || continue
+		line=${line##*) }
+		[ "${line%% *}" = Z ] && continue
+		read -r comm 2>/dev/null <"$p/comm" || continue
+		echo "${p#/proc/} $comm"
+	done
+}
+
+# assert_none_left DIR WHAT: no process runs in DIR (allowing 2 s to exit).
+assert_none_left() {
+	local left i
+	for i in $(seq 20); do
+		left=$(processes_in "$1")
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	fail "$2: processes left behind: $(echo "$left" | tr '\n' ';')"
+}

@@ -19,17 +19,7 @@ start_rig() {
 # leftovers: "pid comm" of every live process working in $RIGDIR (empty
 # when none). Zombies are not counted: they run nothing.
 leftovers() {
-	local c p line comm
-	for c in $(find /proc/[0-9]*/cwd -maxdepth 0 \( -lname "$RIGDIR" -o -lname "$RIGDIR/*" \) \
-		2>/dev/null); do
-		p=${c%/cwd}
-		# Builtins only: this runs while dozens of processes compete.
-		read -r line 2>/dev/null <"$p/stat" || continue
-		line=${line##*) }
-		[ "${line%% *}" = Z ] && continue
-		read -r comm 2>/dev/null <"$p/comm" || continue
-		echo "${p#/proc/} $comm"
-	done
+	processes_in "$RIGDIR"
 }
 
 # assert_no_leftovers WHAT: no process of ours survives (allowing 2 s for

@@ -3,6 +3,9 @@
 # attributes, exit codes, leftovers, list/show/export.
 source "$(dirname "$0")/lib.sh"
 DB=$WORK/r.db
+mkdir "$WORK/rig"
+# The rig and its loads run in their own directory: leftovers are found by cwd.
+rig() { (cd "$WORK/rig" && exec "$SCHEDRIG" "$@"); }
 cat > "$WORK/tiny.yaml" <<'YAML'
 name: tiny
 iterations: 2
@@ -27,7 +30,7 @@ assert_contains "$out" "cell 2/2 ct.slice_us=3000" "dry-run cell name"
 assert_contains "$out" "cyclictest -q -d 0" "dry-run argv"
 [ ! -e "$DB" ] || fail "dry-run created the database"
 
-"$SCHEDRIG" run "$WORK/tiny.yaml" --db "$DB" > "$WORK/out.txt" 2>&1 || fail "run failed: $(cat "$WORK/out.txt")"
+rig run "$WORK/tiny.yaml" --db "$DB" > "$WORK/out.txt" 2>&1 || fail "run failed: $(cat "$WORK/out.txt")"
 assert_eq "$(q "$DB" "SELECT status FROM run")" "complete" "run status"
 assert_eq "$(q "$DB" "SELECT count(*) FROM iteration WHERE status = 'complete'")" "4" "complete iterations"
 # cyclictest: 3 metrics x 2 threads per iteration, per cell.
@@ -51,8 +54,7 @@ assert_eq "$(q "$DB" "SELECT count(*) FROM load_instance li LEFT JOIN raw_output
 n=$(q "$DB" "SELECT count(*) FROM sample s JOIN load_instance li ON li.id = s.load_instance_id
 	WHERE li.name = 'hb' AND s.metric = 'time'")
 [ "$n" -ge 1 ] || fail "no hackbench repetition was stored"
-! pgrep -x hackbench >/dev/null || fail "hackbench left behind"
-! pgrep -x cyclictest >/dev/null || fail "cyclictest left behind"
+assert_none_left "$WORK/rig" "after the run"
 
 # The comparison table was printed after the run.
 assert_contains "$(cat "$WORK/out.txt")" "max_latency" "table after run"

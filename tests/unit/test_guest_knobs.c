@@ -90,8 +90,8 @@ static void test_guest_rows(void **state)
 	knob_db_journal_init(&kj, st, run, "v61");
 	struct cfg_variant v = {.name = "v61"};
 	struct variant_run vr = {.v = &v, .on_kernel = on_kernel, .journal = &kj.ops};
-	struct agent_session s = {.vr = &vr, .label = "qemu", .where = "the guest", .t0_s = agent_mono_s(),
-				  .knob_host = KNOB_HOST_GUEST_PREFIX "v61"};
+	struct agent_session s = {.vr = &vr, .label = "qemu", .where = "the guest",
+				  .t0_s = agent_mono_s(), .knob_host = KNOB_HOST_GUEST_PREFIX "v61"};
 
 	feed(&s, err, sizeof(err));
 	assert_false(s.failed);
