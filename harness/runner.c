@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "loadcg.h"
 #include "monitor.h"
 #include "store.h"
 
@@ -40,7 +41,10 @@ struct slot {
 	int64_t deadline_ns;
 	int64_t kill_at_ns; /* SIGKILL the group at this time; 0 unset */
 	bool stop_sent, timed_out, started;
+	char cgroup[1200];  /* the instance's cgroup (loadcg); "" when none */
 };
+
+static unsigned n_cgroups; /* instances given a cgroup so far, for names */
 
 const char *inst_state_name(enum inst_state s)
 {
@@ -107,6 +111,7 @@ static void guardian(int fd)
 	}
 	for (size_t k = 0; k < n; k++)
 		kill(-groups[k], SIGKILL);
+	loadcg_cleanup(); /* everything in the loads' cgroups, escapers included */
 	_exit(0);
 }
 
@@ -140,6 +145,9 @@ int runner_init(char *err, size_t errsz)
 	/* Orphaned grandchildren of loads are re-parented to the rig, so
 	 * nothing a load started can outlive the iteration unnoticed. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	/* A cgroup per load where cgroup2 allows it (else process groups only). */
+	char why[512];
+	loadcg_init(why, sizeof(why));
 	/* And nothing in a load's process group outlives the rig itself. */
 	int sv[2];
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
@@ -179,7 +187,7 @@ int runner_poll_interrupt(void)
 /* In the forked child: never returns. Reports a failed step through
  * status_fd as "step\0errno" and exits 127. */
 static void child_exec(const struct plan_instance *pi, char *const *argv, int out_fd, int err_fd,
-		       int status_fd, pid_t rig)
+		       int status_fd, pid_t rig, const char *cgroup)
 {
 	const char *what = "exec";
 	sigset_t none;
@@ -188,6 +196,8 @@ static void child_exec(const struct plan_instance *pi, char *const *argv, int ou
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
 	setpgid(0, 0);
+	if (cgroup[0])
+		loadcg_enter(cgroup); /* else process groups and the guardian suffice */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != rig)
 		_exit(127);
@@ -248,10 +258,13 @@ static void start_slot(struct slot *s, struct iteration_result *res, const char 
 	char *saved0 = argv[0];
 	if (!strcmp(argv[0], "schedrig"))
 		argv[0] = (char *)self_exe;
+	s->cgroup[0] = '\0';
+	if (loadcg_base() && loadcg_create(++n_cgroups, s->cgroup, sizeof(s->cgroup)))
+		s->cgroup[0] = '\0';
 	pid_t rig = getpid();
 	pid_t pid = fork();
 	if (pid == 0)
-		child_exec(pi, argv, out[1], errp[1], st[1], rig);
+		child_exec(pi, argv, out[1], errp[1], st[1], rig, s->cgroup);
 	argv[0] = saved0;
 	if (pid < 0) {
 		snprintf(r->reason, sizeof(r->reason), "fork: %s", strerror(errno));
@@ -345,8 +358,10 @@ static void finish_slot(struct slot *s, struct iteration_result *res, int status
 	drain(&s->out_fd, &r->out);
 	drain(&s->err_fd, &r->err);
 	close_slot_fds(s);
-	/* Whatever the load left in its process group goes with it. */
+	/* Whatever the load left in its process group or cgroup goes with it. */
 	kill(-s->pid, SIGKILL);
+	if (s->cgroup[0])
+		loadcg_kill_remove(s->cgroup);
 	guard_note('-', s->pid);
 	r->end_ns = mono_ns();
 	r->ru = *ru;
@@ -595,6 +610,8 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 			kill(-slots[i].pid, SIGKILL);
 			close_slot_fds(&slots[i]);
 		}
+		if (slots[i].cgroup[0])
+			loadcg_kill_remove(slots[i].cgroup);
 	}
 	sweep_children();
 	if (mon)
