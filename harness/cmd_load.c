@@ -28,9 +28,14 @@ int cmd_loads(int argc, char **argv)
 	size_t n;
 	const struct load_ops *const *all = load_all(&n);
 
-	if (argc > 1 && !strcmp(argv[1], "--help")) {
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		puts("usage: schedrig loads [TOOL]\n\nList load drivers with their parameters and metrics.");
 		return 0;
+	}
+	if (argc > 2 || (argc == 2 && !load_find(argv[1]))) {
+		fprintf(stderr, "schedrig loads: %s\n",
+			argc > 2 ? "usage: schedrig loads [TOOL]" : "no such load (schedrig loads lists them)");
+		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct load_ops *o = all[i];
@@ -38,12 +43,12 @@ int cmd_loads(int argc, char **argv)
 			continue;
 		printf("%s%s — %s\n", o->name, o->builtin_main ? " (built in)" : "", o->description);
 		for (size_t k = 0; k < o->n_params; k++)
-			printf("  param  %-18s %-16s default %-8s %s\n", o->params[k].name,
+			printf("  param  %-22s %-16s default %-8s %s\n", o->params[k].name,
 			       type_name(&o->params[k]),
 			       o->params[k].default_value ? o->params[k].default_value : "-",
 			       o->params[k].help ? o->params[k].help : "");
 		for (size_t k = 0; k < o->n_metrics; k++)
-			printf("  metric %-18s %-16s %s is better\n", o->metrics[k].name,
+			printf("  metric %-22s %-16s %s is better\n", o->metrics[k].name,
 			       o->metrics[k].unit, better_name(o->metrics[k].better));
 	}
 	return 0;

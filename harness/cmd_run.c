@@ -323,12 +323,47 @@ static bool iteration_done(void *ctx, size_t c, int it)
 	return store_iteration_complete(rc->st, rc->variant_id, rc->cell_ids[c], it);
 }
 
+/* A killed run may have left knobs changed on this boot: changing knobs on
+ * top of them would journal the changed values as the "old" ones. Returns
+ * 0, or -1 after printing what to do. */
+static int check_unrestored_knobs(const struct run_ctx *rc)
+{
+	struct stored_knob *rows;
+	size_t n, mine = 0;
+	char err[512], boot_id[64];
+	bool changes = false;
+
+	for (size_t v = 0; v < rc->e->n_variants; v++)
+		changes |= rc->e->variants[v].boot == BOOT_LOCAL && knobs_count(&rc->e->variants[v]);
+	if (!changes || store_knob_unrestored(rc->st, &rows, &n, err, sizeof(err)))
+		return 0;
+	knob_boot_id(boot_id, sizeof(boot_id));
+	const struct stored_knob *first = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (knob_host_is_guest(rows[i].host) || !rows[i].boot_id ||
+		    strcmp(rows[i].boot_id, boot_id))
+			continue;
+		first = first ? first : &rows[i];
+		mine++;
+	}
+	if (first)
+		fprintf(stderr,
+			"schedrig: %s holds %zu knob change(s) a killed run did not restore (e.g. %s,"
+			" old value %s); run 'schedrig restore --db %s' first\n",
+			rc->o->db, mine, first->path, first->old_value ? first->old_value : "?",
+			rc->o->db);
+	store_knob_rows_free(rows, n);
+	return first ? -1 : 0;
+}
+
 static int execute(struct run_ctx *rc, const char *self_exe)
 {
 	struct provenance pv;
 	char err[512];
 
 	provenance_read(&pv);
+	if (check_unrestored_knobs(rc))
+		return 1;
 	if (rc->o->resume) {
 		if (store_run_resume(rc->st, rc->run_id, err, sizeof(err)))
 			goto out_err;

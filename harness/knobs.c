@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -323,10 +324,48 @@ static void entry_free(struct knob_entry *e)
 	memset(e, 0, sizeof(*e));
 }
 
+/* Take the host-wide knob lock; the fd, or -1 with err (who holds it). */
+static int knobs_lock(char *err, size_t errsz)
+{
+	const char *path = access("/run/lock", W_OK) == 0 ? "/run/lock/schedrig-knobs.lock"
+							  : "/tmp/schedrig-knobs.lock";
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fail(err, errsz, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		char holder[32] = "?";
+		ssize_t n = pread(fd, holder, sizeof(holder) - 1, 0);
+		holder[n > 0 ? n : 0] = '\0';
+		holder[strcspn(holder, "\n")] = '\0';
+		fail(err, errsz,
+		     "another schedrig (pid %s) has scheduler knobs changed on this machine"
+		     " (%s); knob changes of two runs at once would undo each other",
+		     holder[0] ? holder : "?", path);
+		close(fd);
+		return -1;
+	}
+	char pid[32];
+	int len = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)len, 0) != len) {
+		/* the lock holds; only the holder's pid in messages is lost */
+	}
+	return fd;
+}
+
+static void knobs_unlock(struct knob_state *st)
+{
+	if (st->lock_fd >= 0)
+		close(st->lock_fd);
+	st->lock_fd = -1;
+}
+
 void knobs_free(struct knob_state *st)
 {
 	if (!st)
 		return;
+	knobs_unlock(st);
 	for (size_t i = 0; i < st->n; i++)
 		entry_free(&st->entries[i]);
 	free(st->entries);
@@ -402,6 +441,7 @@ int knobs_restore(struct knob_state *st, const struct knob_journal_ops *journal,
 		knobs_debugfs_unmount();
 		st->mounted_debugfs = false;
 	}
+	knobs_unlock(st);
 	return rc;
 }
 
@@ -415,6 +455,10 @@ int knobs_apply(const struct cfg_variant *v, const struct knob_journal_ops *jour
 
 	n_req = knob_requests(v, req);
 	st->entries = xcalloc(n_req ? n_req : 1, sizeof(*st->entries));
+	st->lock_fd = -1;
+	*out = NULL;
+	if (n_req && (st->lock_fd = knobs_lock(err, errsz)) < 0)
+		goto fail;
 	for (size_t i = 0; i < n_req; i++)
 		need_debugfs |= strcmp(req[i].kind, "sysctl") != 0;
 	*out = NULL;

@@ -73,6 +73,7 @@ struct knob_state {
 	struct knob_entry *entries;
 	size_t n;
 	bool mounted_debugfs;  /* this process mounted debugfs: unmount on restore */
+	int lock_fd;           /* the host-wide knob lock, held until restored; -1 none */
 };
 
 /* Number of knob changes v asks for (0: knobs_apply changes nothing). */
@@ -85,6 +86,10 @@ size_t knobs_count(const struct cfg_variant *v);
  *   "/sys/kernel/debug/sched/features: Operation not permitted (the kernel is locked down?)"
  *   "this kernel (6.1.0) has no sched_feature PLACE_LAG"
  *   "/proc/sys/kernel/x: wrote '0', read back '1'" */
+/* knobs_apply takes a host-wide lock (flock on /run/lock/schedrig-knobs.lock)
+ * before changing anything and knobs_restore releases it: two runs changing
+ * knobs at once would each journal the other's value as "old" and leave it
+ * behind. A held lock is an error naming the holder's pid. */
 int knobs_apply(const struct cfg_variant *v, const struct knob_journal_ops *journal,
 		struct knob_state **out, char *err, size_t errsz);
 

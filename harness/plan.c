@@ -54,6 +54,9 @@ static int build_instance(const struct experiment *e, const struct cfg_load *l,
 	}
 	if (sched_req_check(&pi->sched, msg, sizeof(msg)))
 		goto out_fail;
+	if (ops->check &&
+	    ops->check(&pi->params, &pi->sched, l->role == ROLE_BACKGROUND, msg, sizeof(msg)))
+		goto out_fail;
 	sched_req_render(&pi->sched, pi->sched_text, sizeof(pi->sched_text));
 	if (ops->build_argv(&pi->params, &pi->argv, msg, sizeof(msg)))
 		goto out_fail;

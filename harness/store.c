@@ -885,7 +885,7 @@ int store_load_rows(struct store *s, const int64_t *ids, size_t n_ids,
 			       " FROM variant v JOIN iteration i ON i.variant_id = v.id"
 			       " JOIN cell c ON c.id = i.cell_id"
 			       " JOIN load_instance li ON li.iteration_id = i.id"
-			       " WHERE v.run_id = ?"
+			       " WHERE v.run_id = ? AND i.status = 'complete'"
 			       " ORDER BY v.seq, c.seq, li.seq, i.iteration, li.repetition",
 			       -1, &inst, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db,

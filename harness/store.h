@@ -24,7 +24,10 @@ void store_close(struct store *s);
 int store_select_runs(struct store *s, char *const *sel, size_t n_sel,
 		      int64_t **ids, size_t *n_ids, char *err, size_t errsz);
 
-/* Append every sample of the given runs to t, one sample_row each, ordered by
+/* Append every sample of the complete iterations of the given runs to t (an
+ * iteration with a failed or interrupted load measured something other than
+ * what the config asked for, so its samples stay out of reports; they remain
+ * in the database for show and reparse), one sample_row each, ordered by
  * run (as given), then variant, cell and load in config order, then iteration,
  * then the order the parser produced. Row run is the run's name when the
  * selected runs have distinct names, else "name#id". */

@@ -27,6 +27,7 @@
  *     failure.
  * A thread missing from the output, a T: line without its Max field or a
  * row with the wrong number of columns is a failure. */
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -323,6 +324,28 @@ out:
 
 /* The cyclictest driver (see the top of this file). SIGINT makes cyclictest
  * print its summary and exit 0. */
+/* cyclictest sets the policy of its measuring threads itself (--policy,
+ * -p): a sched: policy would apply to its main thread only and be silently
+ * undone on the threads that measure, so it is refused. nice, slice_us,
+ * latency_nice and cpus are inherited by the threads and stay allowed. */
+static int cyclictest_check(const struct params *p, const struct sched_req *sched,
+			    bool background, char *err, size_t errsz)
+{
+	if (sched->has_policy && sched->policy != SCHED_OTHER) {
+		snprintf(err, errsz,
+			 "cyclictest sets its measuring threads' policy itself: use params"
+			 " {priority: N} for SCHED_FIFO instead of sched: policy %s",
+			 sched_policy_name(sched->policy));
+		return -1;
+	}
+	if (sched->has_policy && params_int(p, "priority", 0) > 0) {
+		snprintf(err, errsz, "params priority > 0 runs cyclictest's threads at SCHED_FIFO,"
+			 " which contradicts sched: policy other");
+		return -1;
+	}
+	return params_check_ends(p, "duration_s", background, err, errsz);
+}
+
 const struct load_ops cyclictest_load = {
 	.name = "cyclictest",
 	.description = "rt-tests cyclictest: timer wake-up latency per thread",
@@ -334,5 +357,6 @@ const struct load_ops cyclictest_load = {
 	.stop_signal = SIGINT,
 	.summarizes_on_stop = true,
 	.build_argv = cyclictest_build_argv,
+	.check = cyclictest_check,
 	.parse = cyclictest_parse,
 };

@@ -126,6 +126,12 @@ static int dbench_parse(const struct load_output *o, const struct params *p,
 					       "no final \"Throughput\" line in stdout");
 		goto out;
 	}
+	if (tput == 0) {
+		/* A run shorter than dbench's warm-up measures nothing and says 0. */
+		rc = parse_fail(why, whysz,
+				"dbench measured nothing (Throughput 0): run longer than its warm-up");
+		goto out;
+	}
 	sample_vec_add(samples, "throughput", "MB/s", BETTER_HIGHER, "", tput);
 	sample_vec_add(samples, "max_latency", "ms", BETTER_LOWER, "", lat);
 	rc = 0;

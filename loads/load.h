@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "samples.h"
+#include "schedattr.h"
 #include "util.h"
 
 enum param_type {
@@ -57,6 +58,12 @@ long long params_int(const struct params *p, const char *name, long long fallbac
 /* true when the parameter's value is "true". */
 bool params_bool(const struct params *p, const char *name);
 
+/* A check hook helper: parameter name set to 0 means "until stopped", which
+ * only a background load is (the rig stops it); a measured load would never
+ * end. Returns 0, or -1 with the reason in err. */
+int params_check_ends(const struct params *p, const char *name, bool background, char *err,
+		      size_t errsz);
+
 /* What one finished (or stopped) load instance left behind. Both texts are
  * NUL-terminated, complete, and may contain anything. */
 struct load_output {
@@ -95,6 +102,13 @@ struct load_ops {
 	 * garbage) — the runner then records a failure, never a sample. */
 	int (*parse)(const struct load_output *o, const struct params *p,
 		     struct sample_vec *samples, char *why, size_t whysz);
+
+	/* Optional: plan-time checks of one instance's resolved parameters
+	 * against its scheduling attributes and role (background: it is
+	 * stopped by the rig; measured: it must end by itself). Returns 0, or
+	 * -1 with the reason in err, reported as a config error. */
+	int (*check)(const struct params *p, const struct sched_req *sched, bool background,
+		     char *err, size_t errsz);
 
 	/* Optional: checks and preparation in the rig before the instance
 	 * starts (e.g. RLIMIT_NOFILE for hackbench). Returns 0 or -1 with err. */

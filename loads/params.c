@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,4 +24,14 @@ bool params_bool(const struct params *p, const char *name)
 {
 	const char *v = params_get(p, name);
 	return v && !strcmp(v, "true");
+}
+
+int params_check_ends(const struct params *p, const char *name, bool background, char *err,
+		      size_t errsz)
+{
+	if (background || params_int(p, name, 1) != 0)
+		return 0;
+	snprintf(err, errsz, "%s: 0 runs until stopped, which only a background load is; a"
+		 " measured load needs a duration", name);
+	return -1;
 }

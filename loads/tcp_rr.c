@@ -752,6 +752,14 @@ out:
 	return rc;
 }
 
+/* 0 means until stopped: background only. */
+static int tcp_rr_check(const struct params *p, const struct sched_req *sched, bool background,
+			char *err, size_t errsz)
+{
+	(void)sched;
+	return params_check_ends(p, "duration_s", background, err, errsz);
+}
+
 const struct load_ops tcp_rr_load = {
 	.name = "tcp-rr",
 	.description = "TCP request/response pairs like netperf TCP_RR (transactions/s, round-trip latency)",
@@ -762,6 +770,7 @@ const struct load_ops tcp_rr_load = {
 	.stop_signal = SIGINT,
 	.summarizes_on_stop = true,
 	.build_argv = tcp_rr_build_argv,
+	.check = tcp_rr_check,
 	.parse = tcp_rr_parse,
 	.prepare = NULL,
 	.builtin_main = tcp_rr_main,

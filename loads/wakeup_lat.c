@@ -398,6 +398,14 @@ out:
 	return rc;
 }
 
+/* 0 means until stopped: background only. */
+static int wakeup_lat_check(const struct params *p, const struct sched_req *sched, bool background,
+			char *err, size_t errsz)
+{
+	(void)sched;
+	return params_check_ends(p, "runtime_s", background, err, errsz);
+}
+
 const struct load_ops wakeup_lat_load = {
 	.name = "wakeup-lat",
 	.description = "schbench-like wake-up latency: message threads waking workers (us percentiles, requests/s)",
@@ -408,6 +416,7 @@ const struct load_ops wakeup_lat_load = {
 	.stop_signal = SIGINT,
 	.summarizes_on_stop = true,
 	.build_argv = wakeup_lat_build_argv,
+	.check = wakeup_lat_check,
 	.parse = wakeup_lat_parse,
 	.prepare = NULL,
 	.builtin_main = wakeup_lat_main,

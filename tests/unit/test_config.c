@@ -172,6 +172,31 @@ static void test_errors(void **state)
 		     "t.yaml:1:9: invalid UTF-8 (byte 0xff); a config is UTF-8 text");
 }
 
+/* Driver plan-time checks: a policy cyclictest would silently undo on its
+ * measuring threads, and "until stopped" on a load that must end. */
+static void test_driver_checks(void **state)
+{
+	(void)state;
+	expect_error("name: a\nloads: [{tool: cyclictest, sched: {policy: fifo, priority: 50}}]\n",
+		     "t.yaml:2:9: load cyclictest: cyclictest sets its measuring threads' policy itself: use params {priority: N} for SCHED_FIFO instead of sched: policy fifo");
+	expect_error("name: a\nloads: [{tool: cyclictest, params: {priority: 50}, sched: {policy: other}}]\n",
+		     "t.yaml:2:9: load cyclictest: params priority > 0 runs cyclictest's threads at SCHED_FIFO, which contradicts sched: policy other");
+	expect_error("name: a\nloads: [{tool: cyclictest, params: {duration_s: 0}}]\n",
+		     "t.yaml:2:9: load cyclictest: duration_s: 0 runs until stopped, which only a background load is; a measured load needs a duration");
+	expect_error("name: a\nloads: [{tool: wakeup-lat, params: {runtime_s: 0}}]\n",
+		     "t.yaml:2:9: load wakeup-lat: runtime_s: 0 runs until stopped, which only a background load is; a measured load needs a duration");
+	/* The same as a background load is fine. */
+	char err[512];
+	struct plan p;
+	const char ok[] = "name: a\nloads:\n  - {tool: tcp-rr, role: background, params: {duration_s: 0}}\n"
+			  "  - {tool: fake}\n";
+	struct experiment *e = config_parse("t.yaml", ok, strlen(ok), err, sizeof(err));
+	assert_non_null(e);
+	assert_int_equal(plan_build(e, &p, err, sizeof(err)), 0);
+	plan_free(&p);
+	experiment_free(e);
+}
+
 static void test_deep_nesting(void **state)
 {
 	(void)state;
@@ -192,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_version_stays_string),
 		cmocka_unit_test(test_merge_keys),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_driver_checks),
 		cmocka_unit_test(test_deep_nesting),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
