@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -56,6 +57,24 @@ static int own_cgroup(char *dst, size_t size)
 	return rc;
 }
 
+/* Remove the cgroups of rigs that died without their guardian cleaning up
+ * ("schedrig-PID" below parent with PID gone): kill what is left, rmdir. */
+static void remove_stale(const char *parent)
+{
+	DIR *d = opendir(parent);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		long long pid;
+		if (strncmp(e->d_name, "schedrig-", 9) || !parse_ll(e->d_name + 9, &pid) ||
+		    pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(base, sizeof(base), "%.800s/%.200s", parent, e->d_name);
+		loadcg_cleanup();
+	}
+	if (d)
+		closedir(d);
+}
+
 int loadcg_init(char *why, size_t whysz)
 {
 	char mnt[512], own[512], path[1100];
@@ -66,8 +85,10 @@ int loadcg_init(char *why, size_t whysz)
 		snprintf(why, whysz, "no cgroup2 hierarchy");
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s%s/schedrig-%d", mnt, strcmp(own, "/") ? own : "",
-		 (int)getpid());
+	char parent[1024];
+	snprintf(parent, sizeof(parent), "%.500s%.500s", mnt, strcmp(own, "/") ? own : "");
+	remove_stale(parent);
+	snprintf(path, sizeof(path), "%s/schedrig-%d", parent, (int)getpid());
 	if (mkdir(path, 0755) && errno != EEXIST) {
 		snprintf(why, whysz, "cannot create %.400s: %s", path, strerror(errno));
 		return -1;

@@ -297,3 +297,28 @@ int builtin_header_int(const struct builtin_reader *r, const char *key, long lon
 	}
 	return 0;
 }
+
+int builtin_next_sample(struct builtin_reader *r, double *value, char *why, size_t whysz)
+{
+	int got = builtin_reader_next(r);
+	if (got < 0) {
+		snprintf(why, whysz, "line %u: garbage (overlong line or too many fields)", r->lineno);
+		return -1;
+	}
+	if (got == 0) {
+		snprintf(why, whysz, "no end line: output truncated");
+		return -1;
+	}
+	if (!strcmp(r->field[0], "end")) {
+		got = builtin_reader_next(r);
+		if (got == 0)
+			return 0;
+		snprintf(why, whysz, "line %u: text after the end line", r->lineno);
+		return -1;
+	}
+	if (r->n_fields != 3 || !builtin_parse_value(r->field[2], value)) {
+		snprintf(why, whysz, "line %u: not 'METRIC OP VALUE' with a number >= 0", r->lineno);
+		return -1;
+	}
+	return 1;
+}

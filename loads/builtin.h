@@ -94,6 +94,12 @@ int builtin_parse_begin(const struct load_output *o, const char *name, struct bu
 int builtin_header_int(const struct builtin_reader *r, const char *key, long long min,
 		       long long max, long long *out, char *why, size_t whysz);
 
+/* Read the next result line after the header. Returns 1 for a sample line
+ * "METRIC OP VALUE" (metric r->field[0], op r->field[1], the number in
+ * *value); 0 for the end line when nothing follows it; -1 with the reason in
+ * why for garbage, text after the end line, or no end line (truncated). */
+int builtin_next_sample(struct builtin_reader *r, double *value, char *why, size_t whysz);
+
 /* Parse a sample value: a finite number >= 0 in the C locale. */
 bool builtin_parse_value(const char *s, double *out);
 

@@ -528,22 +528,10 @@ static int oltp_parse(const struct load_output *o, const struct params *p,
 
 	const size_t nm = sizeof(oltp_metrics) / sizeof(oltp_metrics[0]);
 	struct sample_vec tmp = {0};
-	bool seen[3] = {false, false, false}, ended = false;
+	bool seen[3] = {false, false, false};
 	int rc = -1;
-	while ((got = builtin_reader_next(&r)) > 0) {
-		if (ended) {
-			snprintf(why, whysz, "line %u: text after the end line", r.lineno);
-			goto out;
-		}
-		if (!strcmp(r.field[0], "end")) {
-			ended = true;
-			continue;
-		}
-		double v;
-		if (r.n_fields != 3 || !builtin_parse_value(r.field[2], &v)) {
-			snprintf(why, whysz, "line %u: not 'METRIC OP VALUE' with a number >= 0", r.lineno);
-			goto out;
-		}
+	double v;
+	while ((got = builtin_next_sample(&r, &v, why, whysz)) > 0) {
 		size_t i;
 		for (i = 0; i < nm; i++)
 			if (!strcmp(r.field[0], oltp_metrics[i].name))
@@ -561,11 +549,9 @@ static int oltp_parse(const struct load_output *o, const struct params *p,
 		sample_vec_add(&tmp, oltp_metrics[i].name, oltp_metrics[i].unit, oltp_metrics[i].better,
 			       r.field[1], v);
 	}
-	if (got < 0) {
-		snprintf(why, whysz, "line %u: garbage (overlong line or too many fields)", r.lineno);
+	if (got < 0)
 		goto out;
-	}
-	if (!ended || o->out[o->out_len - 1] != '\n') {
+	if (o->out[o->out_len - 1] != '\n') {
 		/* The end line is written last, with its newline. */
 		snprintf(why, whysz, "no complete end line: output truncated");
 		goto out;

@@ -669,24 +669,11 @@ static int tcp_rr_parse(const struct load_output *o, const struct params *p,
 	bool seen_lat[8] = {false};
 	size_t n_lat = 0, n_pairs = 0;
 	double rate_sum = 0;
-	bool ended = false;
 	int rc = -1;
 
-	while ((got = builtin_reader_next(&r)) > 0) {
+	double v;
+	while ((got = builtin_next_sample(&r, &v, why, whysz)) > 0) {
 		const char *m = r.field[0];
-		if (ended) {
-			snprintf(why, whysz, "line %u: text after the end line", r.lineno);
-			goto out;
-		}
-		if (!strcmp(m, "end")) {
-			ended = true;
-			continue;
-		}
-		double v;
-		if (r.n_fields != 3 || !builtin_parse_value(r.field[2], &v)) {
-			snprintf(why, whysz, "line %u: not 'METRIC OP VALUE' with a number >= 0", r.lineno);
-			goto out;
-		}
 		const char *op = r.field[1];
 		if (!strcmp(m, "interval_transactions")) {
 			unsigned pr, k;
@@ -726,14 +713,8 @@ static int tcp_rr_parse(const struct load_output *o, const struct params *p,
 			goto out;
 		}
 	}
-	if (got < 0) {
-		snprintf(why, whysz, "line %u: garbage (overlong line or too many fields)", r.lineno);
+	if (got < 0)
 		goto out;
-	}
-	if (!ended) {
-		snprintf(why, whysz, "no end line: output truncated");
-		goto out;
-	}
 	if (n_pairs != (size_t)pairs) {
 		snprintf(why, whysz, "transactions for %zu of %lld pairs", n_pairs, pairs);
 		goto out;

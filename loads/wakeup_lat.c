@@ -326,25 +326,13 @@ static int wakeup_lat_parse(const struct load_output *o, const struct params *p,
 	struct sample_vec tmp = {0};
 	bool seen[2][8] = {{false}};
 	size_t n_seen[2] = {0, 0};
-	bool have_rate = false, ended = false;
+	bool have_rate = false;
 	double rate = 0;
 	int rc = -1;
 
-	while ((got = builtin_reader_next(&r)) > 0) {
+	double v;
+	while ((got = builtin_next_sample(&r, &v, why, whysz)) > 0) {
 		const char *m = r.field[0];
-		if (ended) {
-			snprintf(why, whysz, "line %u: text after the end line", r.lineno);
-			goto out;
-		}
-		if (!strcmp(m, "end")) {
-			ended = true;
-			continue;
-		}
-		double v;
-		if (r.n_fields != 3 || !builtin_parse_value(r.field[2], &v)) {
-			snprintf(why, whysz, "line %u: not 'METRIC OP VALUE' with a number >= 0", r.lineno);
-			goto out;
-		}
 		const char *op = r.field[1];
 		const struct metric_def *md = NULL;
 		if (!strcmp(m, M_WAKEUP->name) || !strcmp(m, M_REQUEST->name)) {
@@ -371,14 +359,8 @@ static int wakeup_lat_parse(const struct load_output *o, const struct params *p,
 		}
 		sample_vec_add(&tmp, md->name, md->unit, md->better, op, v);
 	}
-	if (got < 0) {
-		snprintf(why, whysz, "line %u: garbage (overlong line or too many fields)", r.lineno);
+	if (got < 0)
 		goto out;
-	}
-	if (!ended) {
-		snprintf(why, whysz, "no end line: output truncated");
-		goto out;
-	}
 	if (!have_rate) {
 		snprintf(why, whysz, "no %s line", M_RATE->name);
 		goto out;

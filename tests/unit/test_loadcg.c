@@ -31,14 +31,15 @@ static void test_escaper_is_killed(void **state)
 	if (child == 0) {
 		if (loadcg_enter(dir))
 			_exit(1);
-		pid_t escaper = fork();
-		if (escaper == 0) {
+		if (fork() == 0) {
 			setsid(); /* leaves the process group: kill(-pgid) misses it */
+			pid_t self = getpid();
+			/* Reported only once it has escaped. */
+			if (write(pipefd[1], &self, sizeof(self)) != sizeof(self))
+				_exit(1);
 			pause();
 			_exit(0);
 		}
-		if (write(pipefd[1], &escaper, sizeof(escaper)) != sizeof(escaper))
-			_exit(1);
 		_exit(0); /* the escaper is orphaned */
 	}
 	pid_t escaper = 0;
@@ -67,10 +68,18 @@ static void test_escaper_is_killed(void **state)
 	close(pipefd[1]);
 }
 
+/* Whatever happened above, nothing of the test may outlive it. */
+static int teardown(void **state)
+{
+	(void)state;
+	loadcg_cleanup();
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escaper_is_killed),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, teardown);
 }
