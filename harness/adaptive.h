@@ -29,6 +29,7 @@ bool adaptive_should_stop(const struct adaptive_rule *r, const double *values, s
  * and when the cell's first iteration started. */
 struct adaptive_cells;
 
+/* Progress for n_cells cells, all empty; free with adaptive_cells_free. */
 struct adaptive_cells *adaptive_cells_new(size_t n_cells);
 void adaptive_cells_free(struct adaptive_cells *a);
 /* Forget all progress (a new variant starts). */

@@ -31,6 +31,8 @@ struct reportcmd {
 	size_t n_runs;
 };
 
+/* Defaults for command cmd ("compare", "report", ...): database
+ * results/schedrig.db, text format, Welch at alpha 0.05, 2 decimals. */
 void reportcmd_init(struct reportcmd *c, const char *cmd);
 
 /* Handle one option shared by compare and report (getopt_long "val" codes
@@ -56,6 +58,8 @@ enum {
 /* Help text for the shared options. */
 extern const char reportcmd_options_help[];
 
+/* Apply one shared option (opt is its getopt_long val, arg its value).
+ * Returns 0, or -1 after printing why arg is bad (exit status 2). */
 int reportcmd_option(struct reportcmd *c, int opt, const char *arg);
 
 /* Open the database read-only, resolve the RUN selectors and load every

@@ -92,6 +92,7 @@ struct sample_table {
 	struct strpool *pool;
 };
 
+/* An empty table with its string pool; free with sample_table_free. */
 void sample_table_init(struct sample_table *t);
 /* Copy row into the table, interning each string. */
 void sample_table_add(struct sample_table *t, const struct sample_row *row);
@@ -129,6 +130,7 @@ struct hist_table {
 	struct sample_table strings;
 };
 
+/* An empty histogram table; free with hist_table_free. */
 void hist_table_init(struct hist_table *t);
 /* Copy row into the table: strings interned, counts copied. */
 void hist_table_add(struct hist_table *t, const struct hist_row *row);

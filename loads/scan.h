@@ -19,6 +19,7 @@ struct text_lines {
 	char **line;
 	size_t n;
 };
+/* Split len bytes of text into t (copied); free with text_lines_free. */
 void text_lines_split(struct text_lines *t, const char *text, size_t len);
 void text_lines_free(struct text_lines *t);
 
@@ -31,6 +32,7 @@ struct fields {
 	char *f[FIELDS_MAX];
 	size_t n;
 };
+/* Split line at runs of blanks into fs (copied); free with fields_free. */
 void fields_split(struct fields *fs, const char *line);
 void fields_free(struct fields *fs);
 

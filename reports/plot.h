@@ -53,6 +53,7 @@ struct plot_result {
 	char **notes;
 	size_t n_notes;
 };
+/* Free the figure names and notes of r. */
 void plot_result_free(struct plot_result *r);
 
 /* Draw every figure of s (built from t; tables by first appearance):
