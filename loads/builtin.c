@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -321,4 +322,64 @@ int builtin_next_sample(struct builtin_reader *r, double *value, char *why, size
 		return -1;
 	}
 	return 1;
+}
+
+int builtin_parse_once_each(const struct load_ops *ops, const struct load_output *o,
+			    const char *key, long long max, long long want,
+			    struct sample_vec *samples, char *why, size_t whysz)
+{
+	struct builtin_reader r;
+	long long n;
+	char op[24];
+	double v;
+	int got;
+
+	if (builtin_parse_begin(o, ops->name, &r, why, whysz) ||
+	    builtin_header_int(&r, key, 1, max, &n, why, whysz))
+		return -1;
+	if (want && want != n) {
+		snprintf(why, whysz, "output is for %s=%lld, the load has %s=%lld", key, n, key, want);
+		return -1;
+	}
+	snprintf(op, sizeof(op), "%lld", n); /* the op of every sample */
+	struct sample_vec tmp = {0};
+	bool *seen = xcalloc(ops->n_metrics, sizeof(*seen));
+	int rc = -1;
+	while ((got = builtin_next_sample(&r, &v, why, whysz)) > 0) {
+		size_t i = 0;
+		while (i < ops->n_metrics && strcmp(r.field[0], ops->metrics[i].name))
+			i++;
+		if (i == ops->n_metrics) {
+			snprintf(why, whysz, "line %u: unknown metric '%s'", r.lineno, r.field[0]);
+			goto out;
+		}
+		if (seen[i] || strcmp(r.field[1], op)) {
+			snprintf(why, whysz, "line %u: repeated %s or op '%s' is not %s=%s", r.lineno,
+				 r.field[0], r.field[1], key, op);
+			goto out;
+		}
+		seen[i] = true;
+		sample_vec_add(&tmp, ops->metrics[i].name, ops->metrics[i].unit,
+			       ops->metrics[i].better, op, v);
+	}
+	if (got < 0)
+		goto out;
+	if (o->out[o->out_len - 1] != '\n') {
+		/* The end line is written last, with its newline. */
+		snprintf(why, whysz, "no complete end line: output truncated");
+		goto out;
+	}
+	for (size_t i = 0; i < ops->n_metrics; i++)
+		if (!seen[i]) {
+			snprintf(why, whysz, "no %s line", ops->metrics[i].name);
+			goto out;
+		}
+	for (size_t i = 0; i < tmp.n; i++)
+		sample_vec_add(samples, tmp.v[i].metric, tmp.v[i].unit, tmp.v[i].better, tmp.v[i].op,
+			       tmp.v[i].value);
+	rc = 0;
+out:
+	free(seen);
+	sample_vec_free(&tmp);
+	return rc;
 }

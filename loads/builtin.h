@@ -100,6 +100,15 @@ int builtin_header_int(const struct builtin_reader *r, const char *key, long lon
  * why for garbage, text after the end line, or no end line (truncated). */
 int builtin_next_sample(struct builtin_reader *r, double *value, char *why, size_t whysz);
 
+/* The whole parse of a built-in load whose output holds every metric of ops
+ * exactly once, each with op = the header's key=N (1..max): kernbench
+ * (jobs), oltp (clients). want != 0 must equal N. The end line must be
+ * complete (newline-terminated). Returns 0 with the samples appended, or -1
+ * with the reason in why and nothing appended. */
+int builtin_parse_once_each(const struct load_ops *ops, const struct load_output *o,
+			    const char *key, long long max, long long want,
+			    struct sample_vec *samples, char *why, size_t whysz);
+
 /* Parse a sample value: a finite number >= 0 in the C locale. */
 bool builtin_parse_value(const char *s, double *out);
 

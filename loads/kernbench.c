@@ -645,67 +645,14 @@ static int kernbench_build_argv(const struct params *p, struct argv *argv, char 
 }
 
 static int kernbench_parse(const struct load_output *o, const struct params *p,
-			   struct sample_vec *samples, char *why, size_t whysz)
+                     struct sample_vec *samples, char *why, size_t whysz)
 {
 	if (o->stopped) {
 		snprintf(why, whysz, "stopped before the build finished");
 		return -1;
 	}
-	struct builtin_reader r;
-	long long jobs;
-	int got;
-	if (builtin_parse_begin(o, "kernbench", &r, why, whysz) ||
-	    builtin_header_int(&r, "jobs", 1, 4096, &jobs, why, whysz))
-		return -1;
-	char jobs_text[24]; /* the op of every sample: the header's jobs= */
-	snprintf(jobs_text, sizeof(jobs_text), "%lld", jobs);
-	long long want = p ? params_int(p, "jobs", 0) : 0;
-	if (want && want != jobs) {
-		snprintf(why, whysz, "output is for jobs=%lld, the load has jobs=%lld", jobs, want);
-		return -1;
-	}
-
-	struct sample_vec tmp = {0};
-	bool seen[3] = {false, false, false};
-	int rc = -1;
-	double v;
-	while ((got = builtin_next_sample(&r, &v, why, whysz)) > 0) {
-		size_t i;
-		for (i = 0; i < 3; i++)
-			if (!strcmp(r.field[0], kernbench_metrics[i].name))
-				break;
-		if (i == 3) {
-			snprintf(why, whysz, "line %u: unknown metric '%s'", r.lineno, r.field[0]);
-			goto out;
-		}
-		if (seen[i] || strcmp(r.field[1], jobs_text)) {
-			snprintf(why, whysz, "line %u: repeated %s or op '%s' is not jobs=%s", r.lineno,
-				 r.field[0], r.field[1], jobs_text);
-			goto out;
-		}
-		seen[i] = true;
-		sample_vec_add(&tmp, kernbench_metrics[i].name, kernbench_metrics[i].unit,
-			       kernbench_metrics[i].better, r.field[1], v);
-	}
-	if (got < 0)
-		goto out;
-	if (o->out[o->out_len - 1] != '\n') {
-		/* The end line is written last, with its newline. */
-		snprintf(why, whysz, "no complete end line: output truncated");
-		goto out;
-	}
-	for (size_t i = 0; i < 3; i++)
-		if (!seen[i]) {
-			snprintf(why, whysz, "no %s line", kernbench_metrics[i].name);
-			goto out;
-		}
-	for (size_t i = 0; i < tmp.n; i++)
-		sample_vec_add(samples, tmp.v[i].metric, tmp.v[i].unit, tmp.v[i].better, tmp.v[i].op,
-			       tmp.v[i].value);
-	rc = 0;
-out:
-	sample_vec_free(&tmp);
-	return rc;
+	return builtin_parse_once_each(&kernbench_load, o, "jobs", 4096, p ? params_int(p, "jobs", 0) : 0, samples, why,
+				       whysz);
 }
 
 const struct load_ops kernbench_load = {

@@ -506,68 +506,14 @@ static int oltp_build_argv(const struct params *p, struct argv *argv, char *err,
 }
 
 static int oltp_parse(const struct load_output *o, const struct params *p,
-		      struct sample_vec *samples, char *why, size_t whysz)
+                struct sample_vec *samples, char *why, size_t whysz)
 {
 	if (o->stopped) {
 		snprintf(why, whysz, "stopped before sysbench finished");
 		return -1;
 	}
-	struct builtin_reader r;
-	long long clients;
-	int got;
-	if (builtin_parse_begin(o, "oltp", &r, why, whysz) ||
-	    builtin_header_int(&r, "clients", 1, 1024, &clients, why, whysz))
-		return -1;
-	char clients_text[24]; /* the op of every sample: the header's clients= */
-	snprintf(clients_text, sizeof(clients_text), "%lld", clients);
-	long long want = p ? params_int(p, "clients", clients) : clients;
-	if (want != clients) {
-		snprintf(why, whysz, "output is for clients=%lld, the load has clients=%lld", clients, want);
-		return -1;
-	}
-
-	const size_t nm = sizeof(oltp_metrics) / sizeof(oltp_metrics[0]);
-	struct sample_vec tmp = {0};
-	bool seen[3] = {false, false, false};
-	int rc = -1;
-	double v;
-	while ((got = builtin_next_sample(&r, &v, why, whysz)) > 0) {
-		size_t i;
-		for (i = 0; i < nm; i++)
-			if (!strcmp(r.field[0], oltp_metrics[i].name))
-				break;
-		if (i == nm) {
-			snprintf(why, whysz, "line %u: unknown metric '%s'", r.lineno, r.field[0]);
-			goto out;
-		}
-		if (seen[i] || strcmp(r.field[1], clients_text)) {
-			snprintf(why, whysz, "line %u: repeated %s or op '%s' is not clients=%s", r.lineno,
-				 r.field[0], r.field[1], clients_text);
-			goto out;
-		}
-		seen[i] = true;
-		sample_vec_add(&tmp, oltp_metrics[i].name, oltp_metrics[i].unit, oltp_metrics[i].better,
-			       r.field[1], v);
-	}
-	if (got < 0)
-		goto out;
-	if (o->out[o->out_len - 1] != '\n') {
-		/* The end line is written last, with its newline. */
-		snprintf(why, whysz, "no complete end line: output truncated");
-		goto out;
-	}
-	for (size_t i = 0; i < nm; i++)
-		if (!seen[i]) {
-			snprintf(why, whysz, "no %s line", oltp_metrics[i].name);
-			goto out;
-		}
-	for (size_t i = 0; i < tmp.n; i++)
-		sample_vec_add(samples, tmp.v[i].metric, tmp.v[i].unit, tmp.v[i].better, tmp.v[i].op,
-			       tmp.v[i].value);
-	rc = 0;
-out:
-	sample_vec_free(&tmp);
-	return rc;
+	return builtin_parse_once_each(&oltp_load, o, "clients", 1024, p ? params_int(p, "clients", 0) : 0, samples, why,
+				       whysz);
 }
 
 const struct load_ops oltp_load = {
