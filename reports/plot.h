@@ -127,6 +127,9 @@ void plot_fig_begin(struct plot_ctx *c, struct plot_fig *f, const struct summary
 /* Append s to b as a gnuplot single-quoted string ('' doubles a quote;
  * control characters become '?'), e.g. a title or key. */
 void plot_quote(struct buf *b, const char *s);
+/* Append the x axis of a distribution of t's metric: "set xlabel 'METRIC
+ * (UNIT)' noenhanced" and, with logx, a base-10 log scale. */
+void plot_metric_xaxis(struct buf *setup, const struct summary_table *t, bool logx);
 /* Append a double in the C locale, shortest round-trip form ("%.17g"). */
 void plot_num(struct buf *b, double v);
 /* End the current dataset in f->data (two blank lines) and count it. */

@@ -33,14 +33,8 @@ int plot_cdf(struct plot_ctx *c, const struct summary_table *t, size_t op, char 
 	if (nmax < 2)
 		return plot_fig_finish(c, &f, "fewer than 2 finite samples in every series", err,
 				       errsz);
-	if (logx)
-		buf_puts(&f.setup, "set logscale x 10\n");
-	buf_puts(&f.setup, "set xlabel ");
-	char *xl = xasprintf("%s%s%s%s", t->metric, *t->unit ? " (" : "", t->unit,
-			     *t->unit ? ")" : "");
-	plot_quote(&f.setup, xl);
-	free(xl);
-	buf_puts(&f.setup, " noenhanced\nset ylabel 'fraction of samples <= x' noenhanced\n"
+	plot_metric_xaxis(&f.setup, t, logx);
+	buf_puts(&f.setup, "set ylabel 'fraction of samples <= x' noenhanced\n"
 		 "set yrange [0:1.02]\n");
 	for (size_t col = 0; col < t->n_cols; col++) {
 		const struct summary_group *g = summary_group_at(t, op, col);

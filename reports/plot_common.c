@@ -52,6 +52,18 @@ const char *plot_color(size_t i)
 	return colors[i % (sizeof(colors) / sizeof(colors[0]))];
 }
 
+void plot_metric_xaxis(struct buf *setup, const struct summary_table *t, bool logx)
+{
+	if (logx)
+		buf_puts(setup, "set logscale x 10\n");
+	buf_puts(setup, "set xlabel ");
+	char *xl = xasprintf("%s%s%s%s", t->metric, *t->unit ? " (" : "", t->unit,
+			     *t->unit ? ")" : "");
+	plot_quote(setup, xl);
+	free(xl);
+	buf_puts(setup, " noenhanced\n");
+}
+
 void plot_quote(struct buf *b, const char *s)
 {
 	buf_puts(b, "'");

@@ -54,14 +54,8 @@ int plot_hist(struct plot_ctx *c, const struct summary_table *t, size_t op, char
 	double w = (b - a) / (double)bins;
 	size_t *count = xcalloc(bins, sizeof(*count));
 
-	if (logx)
-		buf_puts(&f.setup, "set logscale x 10\n");
-	buf_puts(&f.setup, "set xlabel ");
-	char *xl = xasprintf("%s%s%s%s", t->metric, *t->unit ? " (" : "", t->unit,
-			     *t->unit ? ")" : "");
-	plot_quote(&f.setup, xl);
-	free(xl);
-	buf_puts(&f.setup, " noenhanced\nset ylabel 'fraction of samples' noenhanced\n"
+	plot_metric_xaxis(&f.setup, t, logx);
+	buf_puts(&f.setup, "set ylabel 'fraction of samples' noenhanced\n"
 		 "set yrange [0:*]\n");
 	for (size_t col = 0; col < t->n_cols; col++) {
 		const struct summary_group *g = summary_group_at(t, op, col);

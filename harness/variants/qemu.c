@@ -109,9 +109,10 @@ static void copy_str(char *dst, size_t size, const char *src)
 	dst[len] = '\0';
 }
 
-/* Run argv in dir (NULL: here) without a shell, output to log_path; wait.
- * Returns the exit status, -1 when it could not run. */
-static int run_tool(char *const *argv, const char *dir, const char *log_path)
+/* Run argv in dir (NULL: here) without a shell, stdout to out_path and
+ * stderr there too (with_stderr) or to /dev/null; wait. Returns the exit
+ * status, -1 when it could not run (126: out_path could not be opened). */
+static int run_tool(char *const *argv, const char *dir, const char *out_path, bool with_stderr)
 {
 	pid_t pid = fork();
 	if (pid < 0)
@@ -121,15 +122,13 @@ static int run_tool(char *const *argv, const char *dir, const char *log_path)
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int null_fd = open("/dev/null", O_RDONLY);
-		if (dir && chdir(dir))
+		int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int null_fd = open("/dev/null", O_RDWR);
+		if (fd < 0 || (dir && chdir(dir)))
 			_exit(126);
 		dup2(null_fd, 0);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
+		dup2(fd, 1);
+		dup2(with_stderr ? fd : null_fd, 2);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -222,7 +221,7 @@ static int kernel_from_deb(const char *deb, const char *cache, struct kernel_ima
 			free(log);
 			goto out;
 		}
-		int status = run_tool(argv, NULL, log);
+		int status = run_tool(argv, NULL, log, true);
 		if (status != 0) {
 			char why[256];
 			last_line(log, why, sizeof(why));
@@ -232,7 +231,7 @@ static int kernel_from_deb(const char *deb, const char *cache, struct kernel_ima
 			goto out;
 		}
 		char *rmargv[] = {"rm", "-rf", dir, NULL};
-		run_tool(rmargv, NULL, "/dev/null");
+		run_tool(rmargv, NULL, "/dev/null", true);
 		if (rename(tmp, dir)) {
 			snprintf(err, errsz, "rename %s: %s", tmp, strerror(errno));
 			free(tmp);
@@ -268,35 +267,6 @@ out:
 	free(dir);
 	free(done);
 	return rc;
-}
-
-/* Run argv with stdout into out_path and stderr discarded; wait. Returns
- * the exit status, -1 when it could not run. */
-static int run_to_file(char *const *argv, const char *out_path)
-{
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int null_fd = open("/dev/null", O_RDWR);
-		if (fd < 0)
-			_exit(126);
-		dup2(null_fd, 0);
-		dup2(fd, 1);
-		dup2(null_fd, 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 /* A packaged kernel built with CONFIG_PVH boots from its uncompressed ELF
@@ -356,7 +326,7 @@ static void prefer_pvh_vmlinux(struct kernel_image *k)
 	/* xz and gzip complain about the bytes after the stream: the output
 	 * is checked instead of the exit status. */
 	char *argv[] = {(char *)tool, "-dc", payload, NULL};
-	run_to_file(argv, tmp);
+	run_tool(argv, NULL, tmp, false);
 	char interp[8], why[128];
 	if (elf_interpreter(tmp, interp, sizeof(interp), why, sizeof(why)) == 0 &&
 	    rename(tmp, elf) == 0)
@@ -401,7 +371,7 @@ static int resolve_kernel(const char *kernel, const char *cache, struct kernel_i
 	if (newest(debs, prefix, ".deb", deb, sizeof(deb))) {
 		char *log = xasprintf("%s/apt-get-download.log", debs);
 		char *argv[] = {"apt-get", "download", "-q", (char *)kernel, NULL};
-		int status = run_tool(argv, debs, log);
+		int status = run_tool(argv, debs, log, true);
 		if (status != 0 || newest(debs, prefix, ".deb", deb, sizeof(deb))) {
 			char why[256];
 			last_line(log, why, sizeof(why));
