@@ -82,7 +82,7 @@ static int show_run(sqlite3 *db, int64_t id, int with_config)
 		   "SELECT v.name, c.name, i.iteration, i.status, li.name, li.repetition, li.role,"
 		   " li.state, li.exit_code, li.term_signal, li.sched_requested, li.sched_applied,"
 		   " li.argv, li.reason, printf('%.3f', li.elapsed_s),"
-		   " (SELECT count(*) FROM sample s WHERE s.load_instance_id = li.id)"
+		   " (SELECT count(*) FROM sample_value s WHERE s.load_instance_id = li.id)"
 		   " FROM iteration i JOIN variant v ON v.id = i.variant_id"
 		   " JOIN cell c ON c.id = i.cell_id"
 		   " JOIN load_instance li ON li.iteration_id = i.id"

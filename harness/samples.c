@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strmap.h"
 #include "util.h"
 
 const char *better_name(enum better b)
@@ -71,55 +72,9 @@ void sample_vec_free(struct sample_vec *s)
 	s->n_hists = s->cap_hists = 0;
 }
 
-/* Open-addressing hash set of strings (FNV-1a), so a million rows with a
- * handful of distinct names cost one copy of each name. */
-struct strpool {
-	char **slots;
-	size_t cap, n;
-};
-
-static uint64_t fnv1a(const char *s)
+static const char *pool_intern(struct strmap *pool, const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
-static void pool_grow(struct strpool *p)
-{
-	size_t cap = p->cap ? p->cap * 2 : 64;
-	char **slots = xcalloc(cap, sizeof(*slots));
-	for (size_t i = 0; i < p->cap; i++) {
-		if (!p->slots[i])
-			continue;
-		size_t j = fnv1a(p->slots[i]) & (cap - 1);
-		while (slots[j])
-			j = (j + 1) & (cap - 1);
-		slots[j] = p->slots[i];
-	}
-	free(p->slots);
-	p->slots = slots;
-	p->cap = cap;
-}
-
-static const char *pool_intern(struct strpool *p, const char *s)
-{
-	if (!s)
-		s = "";
-	if ((p->n + 1) * 2 > p->cap)
-		pool_grow(p);
-	size_t j = fnv1a(s) & (p->cap - 1);
-	while (p->slots[j]) {
-		if (!strcmp(p->slots[j], s))
-			return p->slots[j];
-		j = (j + 1) & (p->cap - 1);
-	}
-	p->slots[j] = xstrdup(s);
-	p->n++;
-	return p->slots[j];
+	return strmap_add(pool, s ? s : "", 0);
 }
 
 void sample_table_init(struct sample_table *t)
@@ -158,9 +113,7 @@ void sample_table_add(struct sample_table *t, const struct sample_row *row)
 void sample_table_free(struct sample_table *t)
 {
 	if (t->pool) {
-		for (size_t i = 0; i < t->pool->cap; i++)
-			free(t->pool->slots[i]);
-		free(t->pool->slots);
+		strmap_free(t->pool);
 		free(t->pool);
 	}
 	free(t->rows);

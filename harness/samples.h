@@ -82,14 +82,14 @@ struct sample_row {
 	double value;
 };
 
-struct strpool;
+struct strmap;
 
 /* Rows in insertion order (store queries return them in config order, so
  * first appearance gives variant, cell and op order). */
 struct sample_table {
 	struct sample_row *rows;
 	size_t n, cap;
-	struct strpool *pool;
+	struct strmap *pool;
 };
 
 /* An empty table with its string pool; free with sample_table_free. */

@@ -14,7 +14,10 @@
 struct store;
 
 /* Open (and create or migrate when writable) the database at path. With
- * readonly, the file must exist and is never written. */
+ * readonly, the file must exist and is only written to migrate a database
+ * of an older schema version (results-schema/schema.sql), once. A store is
+ * used by one thread at a time (opened SQLITE_OPEN_NOMUTEX). Errors: not
+ * a results database, a newer schema version, SQLite's message with errno. */
 int store_open(const char *path, bool readonly, struct store **out, char *err, size_t errsz);
 void store_close(struct store *s);
 

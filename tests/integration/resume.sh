@@ -121,8 +121,8 @@ q "$DB" "INSERT INTO iteration (variant_id, cell_id, iteration, status)
 [ "$rc" -ne 0 ] || fail "a second record of an iteration was accepted"
 assert_contains "$(cat "$WORK/uniq.err")" "UNIQUE constraint failed" "duplicate iteration"
 rc=0
-q "$DB" "INSERT INTO sample (load_instance_id, seq, metric, unit, better, op, value)
-	SELECT load_instance_id, seq, metric, unit, better, op, value FROM sample LIMIT 1" \
+q "$DB" "INSERT INTO sample_value (load_instance_id, seq, key_id, value)
+	SELECT load_instance_id, seq, key_id, value FROM sample_value LIMIT 1" \
 	2>"$WORK/uniq.err" || rc=$?
 [ "$rc" -ne 0 ] || fail "a second copy of a sample was accepted"
 assert_contains "$(cat "$WORK/uniq.err")" "UNIQUE constraint failed" "duplicate sample"

@@ -222,6 +222,115 @@ static void test_schema_version(void **state)
 	assert_non_null(strstr(err, "schema version 99 is newer"));
 }
 
+/* A schema version 4 database (sample rows with their names) is migrated
+ * by the first open, also a read-only one: the samples come back the same,
+ * through sample_key and sample_value and through the view "sample". */
+static void test_migrate_v4(void **state)
+{
+	(void)state;
+	char path[256], fixture[512], err[512];
+	const char *fixtures = getenv("FIXTURES");
+	struct store *s;
+	sqlite3 *db;
+	char *text;
+	FILE *f;
+	long len;
+
+	snprintf(fixture, sizeof(fixture), "%s/schema-v4.sql", fixtures ? fixtures : "tests/fixtures");
+	f = fopen(fixture, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)len + 1);
+	assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	db_path(path, sizeof(path), "v4.db");
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, text, NULL, NULL, NULL), SQLITE_OK);
+	free(text);
+	assert_int_equal(sqlite3_exec(db,
+		"PRAGMA user_version = 4;"
+		"INSERT INTO run (id, name, status, started_at) VALUES (1, 'old', 'complete', 'x');"
+		"INSERT INTO variant (id, run_id, seq, name, boot) VALUES (1, 1, 0, 'v', 'local');"
+		"INSERT INTO cell (id, run_id, seq, name) VALUES (1, 1, 0, 'c');"
+		"INSERT INTO iteration (id, variant_id, cell_id, iteration, status)"
+		" VALUES (1, 1, 1, 1, 'complete');"
+		"INSERT INTO load_instance (id, iteration_id, seq, name, tool, role, state)"
+		" VALUES (1, 1, 0, 'hackbench', 'hackbench', 'measured', 'ok');"
+		"INSERT INTO sample VALUES (1, 0, 'time', 's', 'lower', 'groups-4', 1.5);"
+		"INSERT INTO sample VALUES (1, 1, 'time', 's', 'lower', 'groups-8', NULL);"
+		"INSERT INTO sample VALUES (1, 2, 'time', 's', 'lower', 'groups-4', 2.5);",
+		NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+
+	assert_int_equal(store_open(path, true, &s, err, sizeof(err)), 0);
+	int64_t ids[] = {1};
+	struct sample_table t;
+	sample_table_init(&t);
+	assert_int_equal(store_load_rows(s, ids, 1, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.n, 3);
+	assert_string_equal(t.rows[1].op, "groups-8");
+	assert_true(isnan(t.rows[1].value));
+	assert_true(t.rows[2].value == 2.5);
+	assert_ptr_equal(t.rows[0].op, t.rows[2].op);
+	sample_table_free(&t);
+	store_close(s);
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(db,
+		"SELECT (SELECT count(*) FROM sample_key) || ' ' || (SELECT user_version FROM"
+		" pragma_user_version) || ' ' || group_concat(op || '=' || ifnull(value, 'null'), ',')"
+		" FROM (SELECT * FROM sample ORDER BY seq)", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0),
+			    "2 5 groups-4=1.5,groups-8=null,groups-4=2.5");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
+/* A sample key added by an iteration whose transaction is rolled back is
+ * forgotten with it: the next iteration naming the same key adds it again
+ * instead of pointing at a row that is not there. */
+static void test_key_after_rollback(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	int64_t run, variant, cell;
+
+	db_path(path, sizeof(path), "rollback.db");
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	struct run_info ri = {.name = "rb", .iterations = 1};
+	assert_int_equal(store_run_begin(s, &ri, &run, err, sizeof(err)), 0);
+	assert_int_equal(store_variant_add(s, run, 0, "v", "local", "r", "c", &variant, err,
+					   sizeof(err)), 0);
+	assert_int_equal(store_cell_add(s, run, 0, "c", &cell, err, sizeof(err)), 0);
+	struct sample_vec v = {0};
+	sample_vec_add(&v, "new_metric", "us", BETTER_LOWER, "0", 7.0);
+	struct stored_instance in[2] = {
+		{.name = "a", .tool = "fake", .role = "measured", .state = "ok", .samples = &v},
+		{.name = "b", .tool = "fake", .role = "measured", .state = "ok"},
+	};
+	/* Two instances with one seq and repetition: the second breaks the
+	 * UNIQUE constraint after the first one's key was added. */
+	assert_int_equal(store_iteration_save(s, variant, cell, 1, "complete", "a", "b", in, 2,
+					      err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "UNIQUE"));
+	assert_int_equal(store_iteration_save(s, variant, cell, 1, "complete", "a", "b", in, 1,
+					      err, sizeof(err)), 0);
+	sample_vec_free(&v);
+	struct sample_table t;
+	sample_table_init(&t);
+	assert_int_equal(store_load_rows(s, &run, 1, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.n, 1);
+	assert_string_equal(t.rows[0].metric, "new_metric");
+	assert_true(t.rows[0].value == 7.0);
+	sample_table_free(&t);
+	store_close(s);
+}
+
 /* Rows come back in config order even when iterations were stored out of
  * order (run --resume fills gaps after later cells were stored). */
 static void test_rows_in_config_order(void **state)
@@ -269,6 +378,8 @@ int main(void)
 		cmocka_unit_test(test_rows_in_config_order),
 		cmocka_unit_test(test_histogram_round_trip),
 		cmocka_unit_test(test_schema_version),
+		cmocka_unit_test(test_migrate_v4),
+		cmocka_unit_test(test_key_after_rollback),
 		cmocka_unit_test(test_missing_and_foreign),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
