@@ -4,12 +4,15 @@
 #include <stdio.h>
 
 #include "commands.h"
+#include "provenance.h"
 #include "store.h"
 
 static const char usage_text[] =
 	"usage: schedrig list [--db FILE]\n"
 	"\n"
-	"List the runs: id, name, start date, kernel release, cells, iterations, status.\n"
+	"List the runs: id, name, start date, kernel release, cells, iterations, status\n"
+	"(abandoned: a run whose schedrig died, e.g. killed -9; finish it with\n"
+	"schedrig run --resume ID).\n"
 	"  --db FILE   results database (default results/schedrig.db)\n";
 
 static const char *col(sqlite3_stmt *st, int i)
@@ -54,7 +57,8 @@ int cmd_list(int argc, char **argv)
 	if (sqlite3_prepare_v2(store_db(s),
 			       "SELECT r.id, r.name, r.started_at, r.kernel_release,"
 			       " (SELECT count(*) FROM cell c WHERE c.run_id = r.id),"
-			       " r.iterations, r.status FROM run r ORDER BY r.id",
+			       " r.iterations, r.status, r.host, r.boot_id, r.rig_pid"
+			       " FROM run r ORDER BY r.id",
 			       -1, &st, NULL) != SQLITE_OK) {
 		fprintf(stderr, "schedrig list: %s\n", sqlite3_errmsg(store_db(s)));
 		store_close(s);
@@ -64,7 +68,9 @@ int cmd_list(int argc, char **argv)
 	       "cells", "iters", "status");
 	while (sqlite3_step(st) == SQLITE_ROW)
 		printf("%-5s %-32s %-20s %-24s %5s %5s %s\n", col(st, 0), col(st, 1), col(st, 2),
-		       col(st, 3), col(st, 4), col(st, 5), col(st, 6));
+		       col(st, 3), col(st, 4), col(st, 5),
+		       provenance_run_status(col(st, 6), col(st, 7), col(st, 8),
+					     sqlite3_column_int64(st, 9)));
 	sqlite3_finalize(st);
 	store_close(s);
 	return 0;

@@ -365,7 +365,7 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 	if (check_unrestored_knobs(rc))
 		return 1;
 	if (rc->o->resume) {
-		if (store_run_resume(rc->st, rc->run_id, err, sizeof(err)))
+		if (store_run_resume(rc->st, rc->run_id, pv.boot_id, err, sizeof(err)))
 			goto out_err;
 	} else {
 		struct run_info ri = {
@@ -373,6 +373,7 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 			.host = pv.host, .kernel_release = pv.kernel_release,
 			.kernel_cmdline = pv.kernel_cmdline, .cpu_model = pv.cpu_model,
 			.cpu_count = pv.cpu_count, .iterations = rc->o->iterations,
+			.boot_id = pv.boot_id,
 		};
 		if (store_run_begin(rc->st, &ri, &rc->run_id, err, sizeof(err)))
 			goto out_err;

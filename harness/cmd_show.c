@@ -4,9 +4,11 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "commands.h"
 #include "knob_journal.h"
+#include "provenance.h"
 #include "store.h"
 
 static const char usage_text[] =
@@ -38,12 +40,17 @@ static int show_run(sqlite3 *db, int64_t id, int with_config)
 	sqlite3_stmt *st = query(db,
 				 "SELECT id, name, status, started_at, ended_at, host, kernel_release,"
 				 " kernel_cmdline, cpu_model, cpu_count, schedrig_version, iterations,"
-				 " config_path, config_text FROM run WHERE id = ?",
+				 " config_path, config_text, rig_pid, boot_id FROM run WHERE id = ?",
 				 id);
 	if (!st)
 		return 1;
 	if (sqlite3_step(st) == SQLITE_ROW) {
-		printf("run %s: %s (%s)\n", col(st, 0), col(st, 1), col(st, 2));
+		const char *status = provenance_run_status(col(st, 2), col(st, 5), col(st, 15),
+							   sqlite3_column_int64(st, 14));
+		printf("run %s: %s (%s)\n", col(st, 0), col(st, 1), status);
+		if (strcmp(status, col(st, 2)))
+			printf("  its schedrig (pid %s) is gone; finish it with schedrig run"
+			       " --resume %s\n", col(st, 14), col(st, 0));
 		printf("  started    %s\n  ended      %s\n", col(st, 3), col(st, 4));
 		printf("  host       %s\n  kernel     %s\n  cmdline    %s\n", col(st, 5), col(st, 6),
 		       col(st, 7));

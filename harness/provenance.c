@@ -1,5 +1,6 @@
 #include "provenance.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -50,4 +51,24 @@ void provenance_read(struct provenance *p)
 	read_first_line("/proc/cmdline", p->kernel_cmdline, sizeof(p->kernel_cmdline));
 	read_cpu_model(p->cpu_model, sizeof(p->cpu_model));
 	p->cpu_count = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	read_first_line("/proc/sys/kernel/random/boot_id", p->boot_id, sizeof(p->boot_id));
+}
+
+const char *provenance_run_status(const char *status, const char *host, const char *boot_id,
+				  long long rig_pid)
+{
+	struct provenance here;
+	char path[64], comm[64];
+
+	if (!status || strcmp(status, "running") || !host || !boot_id || rig_pid <= 0 ||
+	    rig_pid > INT_MAX)
+		return status;
+	provenance_read(&here);
+	if (strcmp(host, here.host))
+		return status;
+	if (strcmp(boot_id, here.boot_id))
+		return "abandoned";
+	snprintf(path, sizeof(path), "/proc/%lld/comm", rig_pid);
+	read_first_line(path, comm, sizeof(comm));
+	return strcmp(comm, "schedrig") ? "abandoned" : status;
 }

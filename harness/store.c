@@ -22,8 +22,14 @@ static const char schema_sql[] =
 #include "schema.inc"
 	;
 
-/* Schema version 4 -> 5: the rows of the old sample table (renamed
- * sample_v4 before schema_sql runs) into sample_key and sample_value. */
+/* Schema version 1..4 -> 5, before schema_sql runs: the old sample table
+ * out of the way, the run columns of version 5. */
+static const char before_v5_sql[] =
+	"ALTER TABLE sample RENAME TO sample_v4;"
+	"ALTER TABLE run ADD COLUMN rig_pid INTEGER;"
+	"ALTER TABLE run ADD COLUMN boot_id TEXT;";
+
+/* ... and after it: the old sample rows into sample_key and sample_value. */
 static const char split_samples_sql[] =
 	"INSERT OR IGNORE INTO sample_key (metric, unit, better, op)"
 	" SELECT metric, unit, better, op FROM sample_v4 ORDER BY load_instance_id, seq;"
@@ -236,8 +242,7 @@ static int migrate(struct store *s, const char *path, char *err, size_t errsz)
 	if (v < SCHEMA_VERSION) {
 		char *msg = NULL;
 		bool old_samples = v >= 1 && v < 5;
-		if ((old_samples && sqlite3_exec(s->db, "ALTER TABLE sample RENAME TO sample_v4",
-						 NULL, NULL, &msg) != SQLITE_OK) ||
+		if ((old_samples && sqlite3_exec(s->db, before_v5_sql, NULL, NULL, &msg) != SQLITE_OK) ||
 		    sqlite3_exec(s->db, schema_sql, NULL, NULL, &msg) != SQLITE_OK ||
 		    (old_samples && sqlite3_exec(s->db, split_samples_sql, NULL, NULL, &msg) !=
 					    SQLITE_OK)) {
@@ -424,10 +429,11 @@ int store_run_begin(struct store *s, const struct run_info *ri, int64_t *run_id,
 	if (exec_bound(s,
 		       "INSERT INTO run (name, config_path, config_text, status, started_at, host,"
 		       " kernel_release, kernel_cmdline, cpu_model, cpu_count, schedrig_version,"
-		       " iterations) VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)",
-		       "ttttttttiti", ri->name, ri->config_path, ri->config_text, now, ri->host,
+		       " iterations, rig_pid, boot_id)"
+		       " VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		       "ttttttttitiit", ri->name, ri->config_path, ri->config_text, now, ri->host,
 		       ri->kernel_release, ri->kernel_cmdline, ri->cpu_model, ri->cpu_count,
-		       SCHEDRIG_VERSION, ri->iterations)) {
+		       SCHEDRIG_VERSION, ri->iterations, (int)getpid(), ri->boot_id)) {
 		db_fail(s, err, errsz, "cannot record the run");
 		rollback(s);
 		return -1;
@@ -516,10 +522,11 @@ int store_run_config(struct store *s, int64_t run_id, char **path, char **text, 
 	return 0;
 }
 
-int store_run_resume(struct store *s, int64_t run_id, char *err, size_t errsz)
+int store_run_resume(struct store *s, int64_t run_id, const char *boot_id, char *err,
+		     size_t errsz)
 {
-	if (exec_bound(s, "UPDATE run SET status = 'running', ended_at = NULL WHERE id = ?", "I",
-		       run_id))
+	if (exec_bound(s, "UPDATE run SET status = 'running', ended_at = NULL, rig_pid = ?,"
+		       " boot_id = ? WHERE id = ?", "itI", (int)getpid(), boot_id, run_id))
 		return db_fail(s, err, errsz, "cannot resume the run");
 	return 0;
 }

@@ -62,9 +62,12 @@ struct run_info {
 	const char *cpu_model;
 	int cpu_count;
 	int iterations;
+	const char *boot_id;  /* this boot's /proc/sys/kernel/random/boot_id */
 };
 
-/* Insert a run with status "running" and started_at = now (UTC). */
+/* Insert a run with status "running", started_at = now (UTC) and rig_pid =
+ * getpid(), so readers can tell a run whose rig died (provenance.h
+ * provenance_run_status). */
 int store_run_begin(struct store *s, const struct run_info *ri, int64_t *run_id,
 		    char *err, size_t errsz);
 /* Set the run's status (complete|failed|interrupted) and ended_at = now. */
@@ -90,8 +93,10 @@ int store_event(struct store *s, int64_t run_id, const char *kind, const char *m
  * (malloc'd, caller frees) and its iterations. */
 int store_run_config(struct store *s, int64_t run_id, char **path, char **text, int *iterations,
 		     char *err, size_t errsz);
-/* Mark a run "running" again and clear ended_at (run --resume). */
-int store_run_resume(struct store *s, int64_t run_id, char *err, size_t errsz);
+/* Mark a run "running" again by this process (rig_pid = getpid(), boot_id
+ * as given) and clear ended_at (run --resume). */
+int store_run_resume(struct store *s, int64_t run_id, const char *boot_id, char *err,
+		     size_t errsz);
 /* true when (variant, cell, iteration) has a complete record. */
 bool store_iteration_complete(struct store *s, int64_t variant_id, int64_t cell_id, int iteration);
 

@@ -1,9 +1,10 @@
 -- schedrig results database, schema version 5 (PRAGMA user_version = 5).
 -- Every statement is CREATE ... IF NOT EXISTS: running this file migrates an
 -- older database (version 2 added the knob table, version 3 the series table,
--- version 4 the histogram table), except that version 5 split the sample
--- table into sample_key and sample_value: store.c renames an old sample
--- table before running this file and copies its rows after.
+-- version 4 the histogram table), except for version 5, which split the
+-- sample table into sample_key and sample_value and added run.rig_pid and
+-- run.boot_id: store.c renames an old sample table and adds the columns
+-- before running this file, and copies the samples after.
 -- A sample is never stored without the raw output it came from
 -- (load_instance.id -> raw_output), so samples can be rebuilt by reparsing.
 
@@ -21,7 +22,9 @@ CREATE TABLE IF NOT EXISTS run (
 	cpu_model     TEXT,
 	cpu_count     INTEGER,
 	schedrig_version TEXT,
-	iterations    INTEGER
+	iterations    INTEGER,
+	rig_pid       INTEGER,                  -- the schedrig process writing it (status running)
+	boot_id       TEXT                      -- /proc/sys/kernel/random/boot_id on host then
 );
 
 CREATE TABLE IF NOT EXISTS variant (

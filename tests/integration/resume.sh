@@ -61,6 +61,12 @@ wait_complete 2
 kill9_mid_iteration
 run=$(q "$DB" 'SELECT max(id) FROM run')
 assert_eq "$(q "$DB" "SELECT status FROM run WHERE id = $run")" running "status of the killed run"
+# Readers see that its rig is gone (the row says running, the pid is dead).
+list=$("$SCHEDRIG" list --db "$DB" | awk -v id="$run" '$1 == id { print $NF }')
+assert_eq "$list" abandoned "schedrig list status of the killed run"
+assert_contains "$("$SCHEDRIG" show --db "$DB" "$run")" "run $run: resume-me (abandoned)
+  its schedrig (pid $RIG_PID) is gone; finish it with schedrig run --resume $run" \
+	"schedrig show of the killed run"
 done1=$(complete)
 [ "$done1" -ge 2 ] && [ "$done1" -lt 6 ] || fail "complete iterations after kill -9: $done1"
 # Only complete iterations are stored (the killed one never committed).
@@ -74,6 +80,8 @@ kept_last=$(q "$DB" "SELECT max(load_instance_id) FROM sample")
 : >"$WORK/rig.out"
 start_rig run --resume "$run" --db "$DB"
 wait_complete $((done1 + 1))
+list=$("$SCHEDRIG" list --db "$DB" | awk -v id="$run" '$1 == id { print $NF }')
+assert_eq "$list" running "schedrig list status while the resumed run goes on"
 kill9_mid_iteration
 done2=$(complete)
 [ "$done2" -gt "$done1" ] && [ "$done2" -lt 6 ] || fail "complete iterations after the first resume: $done2"

@@ -224,7 +224,8 @@ static void test_schema_version(void **state)
 
 /* A schema version 4 database (sample rows with their names) is migrated
  * by the first open, also a read-only one: the samples come back the same,
- * through sample_key and sample_value and through the view "sample". */
+ * through sample_key and sample_value and through the view "sample", and
+ * the run table has the columns of version 5. */
 static void test_migrate_v4(void **state)
 {
 	(void)state;
@@ -281,11 +282,13 @@ static void test_migrate_v4(void **state)
 	sqlite3_stmt *st;
 	assert_int_equal(sqlite3_prepare_v2(db,
 		"SELECT (SELECT count(*) FROM sample_key) || ' ' || (SELECT user_version FROM"
-		" pragma_user_version) || ' ' || group_concat(op || '=' || ifnull(value, 'null'), ',')"
+		" pragma_user_version) || ' ' || (SELECT count(*) FROM pragma_table_info('run')"
+		" WHERE name IN ('rig_pid', 'boot_id')) || ' ' ||"
+		" group_concat(op || '=' || ifnull(value, 'null'), ',')"
 		" FROM (SELECT * FROM sample ORDER BY seq)", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(st, 0),
-			    "2 5 groups-4=1.5,groups-8=null,groups-4=2.5");
+			    "2 5 2 groups-4=1.5,groups-8=null,groups-4=2.5");
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 }
