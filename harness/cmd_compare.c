@@ -23,6 +23,7 @@ static const char usage_text[] =
 	"                       implies --layout grid and --columns cell\n"
 	"  --stat S             grid statistic: mean|amean|hmean|gmean|median|min|max|stddev|\n"
 	"                       coeffvar|bamean-50|bamean-95|bamean-99|pNN (default mean)\n"
+	"  --format FMT         text|markdown|csv|json (default text)\n"
 	"%s"
 	"  -h, --help           this text\n"
 	"\n"

@@ -51,8 +51,9 @@ static const char usage_text[] =
 	"  --decimals N, --metric M, --load L   as for schedrig compare\n"
 	"  -h, --help           this text\n"
 	"\n"
-	"Exit status: 0 written or sent, 1 failure (database, refused table, SMTP),\n"
-	"2 bad usage.\n";
+	"Exit status: 0 written or sent, 1 failure (database, refused table, SMTP\n"
+	"server unreachable or refusing), 2 bad usage (options, addresses, subject,\n"
+	"message id, --smtp-url).\n";
 
 enum {
 	OPT_FROM = OPT_SHARED_LAST + 1, OPT_TO, OPT_CC, OPT_SUBJECT, OPT_IN_REPLY_TO,
@@ -118,11 +119,6 @@ static int send_smtp(const struct mail_opts *o, const struct buf *msg)
 	int rc = 1;
 
 	bool tls_url = !strncasecmp(o->smtp_url, "smtps://", 8);
-	if (!tls_url && strncasecmp(o->smtp_url, "smtp://", 7)) {
-		fprintf(stderr, "schedrig mail: --smtp-url must be smtp://HOST[:PORT] or "
-			"smtps://HOST[:PORT]: '%s'\n", o->smtp_url);
-		return EXIT_USAGE;
-	}
 	if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
 		fprintf(stderr, "schedrig mail: libcurl initialisation failed\n");
 		return 1;
@@ -171,8 +167,8 @@ static int send_smtp(const struct mail_opts *o, const struct buf *msg)
 	long code = 0;
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
 	if (cc != CURLE_OK) {
-		fprintf(stderr, "schedrig mail: sending via %s failed: %s%s%s", o->smtp_url,
-			curl_easy_strerror(cc), errbuf[0] ? ": " : "", errbuf);
+		fprintf(stderr, "schedrig mail: sending via %s failed: %s", o->smtp_url,
+			errbuf[0] ? errbuf : curl_easy_strerror(cc));
 		if (code)
 			fprintf(stderr, " (last SMTP reply %ld)", code);
 		if (cc == CURLE_USE_SSL_FAILED)
@@ -197,6 +193,26 @@ static void to_lf(struct buf *dst, const struct buf *src)
 	for (size_t i = 0; i < src->len; i++)
 		if (!(s[i] == '\r' && i + 1 < src->len && s[i + 1] == '\n'))
 			buf_append(dst, &s[i], 1);
+}
+
+/* --smtp-url is smtp://HOST[:PORT] or smtps://HOST[:PORT] (libcurl's URL
+ * parser decides). 0, or EXIT_USAGE after a message. */
+static int check_smtp_url(const char *url)
+{
+	CURLU *u = curl_url();
+	char *scheme = NULL, *host = NULL;
+	bool ok = u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+		  curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+		  curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+		  (!strcasecmp(scheme, "smtp") || !strcasecmp(scheme, "smtps")) && *host;
+	curl_free(scheme);
+	curl_free(host);
+	curl_url_cleanup(u);
+	if (ok)
+		return 0;
+	fprintf(stderr, "schedrig mail: --smtp-url must be smtp://HOST[:PORT] or "
+		"smtps://HOST[:PORT]: '%s'\n", url);
+	return EXIT_USAGE;
 }
 
 static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_opts *o)
@@ -224,7 +240,7 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_op
 		{NULL, 0, NULL, 0},
 	};
 	int opt;
-	char spec[512];
+	char err[512];
 
 	optind = 0;
 	opterr = 0;
@@ -283,22 +299,25 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_op
 		return EXIT_USAGE;
 	}
 	if ((o->smtp_url != NULL) + (o->output != NULL) + o->dry_run != 1) {
-		fprintf(stderr, "schedrig mail: give exactly one of --smtp-url, --output, --dry-run\n");
+		fprintf(stderr, "schedrig mail: give exactly one of --smtp-url, --output, --dry-run\n"
+			"Try 'schedrig mail --help'.\n");
 		return EXIT_USAGE;
 	}
-	const char *addrs[1 + 2 * MAX_RCPT];
-	size_t n = 0;
-	addrs[n++] = o->from;
-	for (size_t i = 0; i < o->n_to; i++)
-		addrs[n++] = o->to[i];
-	for (size_t i = 0; i < o->n_cc; i++)
-		addrs[n++] = o->cc[i];
-	for (size_t i = 0; i < n; i++) {
-		if (strchr(addrs[i], '\n') || strchr(addrs[i], '\r') ||
-		    mailmsg_addr_spec(addrs[i], spec, sizeof(spec))) {
-			fprintf(stderr, "schedrig mail: not a mail address: '%s'\n", addrs[i]);
-			return EXIT_USAGE;
-		}
+	if (o->smtp_url && check_smtp_url(o->smtp_url))
+		return EXIT_USAGE;
+	/* The addresses, subject and --in-reply-to are checked before the
+	 * database is read: a message with an empty body must compose. Only
+	 * the tables can make the real message fail later (a line too long). */
+	struct mailmsg m = {
+		.from = o->from, .to = o->to, .n_to = o->n_to, .cc = o->cc, .n_cc = o->n_cc,
+		.subject = o->subject, .in_reply_to = o->in_reply_to, .date = time(NULL),
+	};
+	struct buf trial = {0};
+	int bad = mailmsg_compose(&m, &trial, NULL, err, sizeof(err));
+	buf_free(&trial);
+	if (bad) {
+		fprintf(stderr, "schedrig mail: %s\n", err);
+		return EXIT_USAGE;
 	}
 	c->runs = argv + optind;
 	c->n_runs = (size_t)(argc - optind);

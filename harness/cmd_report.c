@@ -20,9 +20,10 @@ static const char usage_text[] =
 	"Print every table and the provenance of the given runs (ids, names or\n"
 	"'latest'; default the newest run) to stdout or --output.\n"
 	"\n"
+	"  --format FMT         text|markdown|csv|json|html (default text); html: one\n"
+	"                       self-contained page: provenance, config, every table\n"
+	"                       and the figures as inline SVG (needs gnuplot)\n"
 	"%s"
-	"  --format html        one self-contained HTML page: provenance, config, every\n"
-	"                       table and the figures as inline SVG (needs gnuplot)\n"
 	"  -h, --help           this text\n"
 	"\n"
 	"Exit status: 0 ok, 1 failure (database, no samples), 2 bad usage.\n";

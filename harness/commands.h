@@ -21,5 +21,6 @@ int cmd_load(int argc, char **argv);
 int cmd_loads(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
+int cmd_version(int argc, char **argv);
 
 #endif

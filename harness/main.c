@@ -27,6 +27,7 @@ static const struct command commands[] = {
 	{"load", cmd_load, "run a built-in load (tcp-rr, wakeup-lat, ...)"},
 	{"restore", cmd_restore, "restore kernel knobs a killed or crashed run left changed"},
 	{"agent", cmd_agent, "run a plan file where a variant's kernel runs (used by backends)"},
+	{"version", cmd_version, "print the version of schedrig (also --version)"},
 };
 
 static void usage(FILE *f)
@@ -49,6 +50,8 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "--version"))
+		return cmd_version(argc - 1, argv + 1);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);

@@ -11,7 +11,6 @@
 
 const char reportcmd_options_help[] =
 	"  --db FILE            results database (default " REPORTCMD_DEFAULT_DB ")\n"
-	"  --format FMT         text|markdown|csv|json (default text)\n"
 	"  --output FILE        write to FILE instead of stdout\n"
 	"  --columns AXIS       variant|cell|run as columns (default: variant when the\n"
 	"                       runs hold more than one variant, else cell)\n"

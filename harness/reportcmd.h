@@ -55,7 +55,8 @@ enum {
 	{"metric", required_argument, NULL, OPT_METRIC},                          \
 	{"load", required_argument, NULL, OPT_LOAD},                              \
 	{"percentiles", required_argument, NULL, OPT_PERCENTILES}
-/* Help text for the shared options. */
+/* Help text for the shared options, except --format: its values differ
+ * per command (report adds html), so each command lists it itself. */
 extern const char reportcmd_options_help[];
 
 /* Apply one shared option (opt is its getopt_long val, arg its value).

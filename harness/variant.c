@@ -1,5 +1,7 @@
 #include "variant.h"
 
+#include <string.h>
+
 extern const struct variant_backend local_backend;
 extern const struct variant_backend qemu_backend;
 extern const struct variant_backend ssh_backend;
@@ -15,4 +17,23 @@ const struct variant_backend *variant_backend_for(enum boot_kind boot)
 		return &ssh_backend;
 	}
 	return &local_backend;
+}
+
+void variant_plan_tools(const struct plan *p, struct argv *tools, struct argv *loads)
+{
+	size_t first = tools->n;
+
+	for (size_t c = 0; c < p->n_cells; c++) {
+		for (size_t i = 0; i < p->cells[c].n_inst; i++) {
+			const char *tool = p->cells[c].inst[i].argv.v[0];
+			bool seen = !strcmp(tool, "schedrig");
+			for (size_t k = first; k < tools->n && !seen; k++)
+				seen = !strcmp(tools->v[k], tool);
+			if (seen)
+				continue;
+			argv_add(tools, tool);
+			if (loads)
+				argv_add(loads, p->cells[c].inst[i].load->name);
+		}
+	}
 }

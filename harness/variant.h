@@ -58,6 +58,12 @@ struct variant_backend {
 	int (*run)(const struct variant_run *vr, char *err, size_t errsz);
 };
 
+/* The load tools of plan p: argv[0] of every instance ("schedrig", the
+ * built-in loads, left out), once each, in plan order, appended to tools.
+ * When loads is not NULL, the name of the first load (cfg_load.name) that
+ * runs each tool is appended to it, at the same index as the tool. */
+void variant_plan_tools(const struct plan *p, struct argv *tools, struct argv *loads);
+
 /* The backend for a boot kind. */
 const struct variant_backend *variant_backend_for(enum boot_kind boot);
 

@@ -143,6 +143,13 @@ int plot_fig_finish(struct plot_ctx *c, struct plot_fig *f, const char *why,
 		    char *err, size_t errsz);
 /* A palette colour for series i (a fixed list, cycled), "#rrggbb". */
 const char *plot_color(size_t i);
+/* true when every sample of t (all ops and columns; NaN left out) is >= 0.
+ * Such a metric is taken to be one that cannot be negative (a latency, a
+ * time, a throughput): its error bars stop at 0 (plot_errorbar_point). */
+bool plot_table_nonnegative(const struct summary_table *t);
+/* Append one point of a yerrorlines series, "x y ylow yhigh" (using
+ * 1:2:3:4): y ± e (e not finite: 0), ylow clamped at 0 when nonnegative. */
+void plot_errorbar_point(struct buf *data, double x, double y, double e, bool nonnegative);
 /* true when every op of t is a number (parse_double, finite). */
 bool plot_ops_numeric(const struct summary_table *t);
 /* Set xtics to the op labels at 0, 1, ... n-1 (categorical axis). */

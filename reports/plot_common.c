@@ -279,6 +279,31 @@ out:
 	return rc;
 }
 
+bool plot_table_nonnegative(const struct summary_table *t)
+{
+	for (size_t i = 0; i < t->n_ops * t->n_cols; i++)
+		if (t->g[i].st.n && !(t->g[i].sorted[0] >= 0))
+			return false;
+	return true;
+}
+
+void plot_errorbar_point(struct buf *data, double x, double y, double e, bool nonnegative)
+{
+	double half = isfinite(e) ? e : 0, low = y - half;
+	/* Every value of the metric is >= 0, so is every mean: a bar below 0
+	 * would show values the metric cannot take. */
+	if (nonnegative && low < 0)
+		low = 0;
+	plot_num(data, x);
+	buf_puts(data, " ");
+	plot_num(data, y);
+	buf_puts(data, " ");
+	plot_num(data, low);
+	buf_puts(data, " ");
+	plot_num(data, y + half);
+	buf_puts(data, "\n");
+}
+
 bool plot_ops_numeric(const struct summary_table *t)
 {
 	for (size_t i = 0; i < t->n_ops; i++) {

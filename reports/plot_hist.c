@@ -3,7 +3,8 @@
  * with different sample counts compare. Bins are shared by all columns:
  * clamp(ceil(sqrt(largest n)), 5, 40) of them, equal-width between the
  * smallest and largest finite sample, or equal-width in log10 with logx
- * (then samples <= 0 are left out with a note). */
+ * (then samples <= 0 are left out with a note). The x range is the bins'
+ * edges, so the first and last bin are drawn whole. */
 #include "plot.h"
 
 #include <math.h>
@@ -55,6 +56,13 @@ int plot_hist(struct plot_ctx *c, const struct summary_table *t, size_t op, char
 	size_t *count = xcalloc(bins, sizeof(*count));
 
 	plot_metric_xaxis(&f.setup, t, logx);
+	/* The bins' edges, not their centres (the points): autoscaling to the
+	 * points would cut the first and the last bin in half. */
+	buf_puts(&f.setup, "set xrange [");
+	plot_num(&f.setup, logx ? pow(10, a) : a);
+	buf_puts(&f.setup, ":");
+	plot_num(&f.setup, logx ? pow(10, b) : b);
+	buf_puts(&f.setup, "]\n");
 	buf_puts(&f.setup, "set ylabel 'fraction of samples' noenhanced\n"
 		 "set yrange [0:*]\n");
 	for (size_t col = 0; col < t->n_cols; col++) {

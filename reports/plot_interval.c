@@ -3,7 +3,8 @@
  * iteration the values of all P at the same K are summed (total over the
  * pairs; an iteration whose sum holds a NaN is left out at that K); the
  * line is the Amean of those totals over iterations against K, with error
- * bars of ± Stddev over iterations. */
+ * bars of ± Stddev over iterations, stopping at 0 when no sample of the
+ * table is negative. */
 #include "plot.h"
 
 #include <math.h>
@@ -30,6 +31,7 @@ int plot_interval(struct plot_ctx *c, const struct summary_table *t, char *err, 
 	struct plot_fig f;
 	const char **prefixes = NULL;
 	size_t n_prefixes = 0;
+	bool nonnegative = plot_table_nonnegative(t);  /* then so is every total */
 
 	plot_fig_begin(c, &f, t, NULL, "interval");
 	for (size_t col = 0; col < t->n_cols; col++) {
@@ -71,12 +73,8 @@ int plot_interval(struct plot_ctx *c, const struct summary_table *t, char *err, 
 			}
 			if (!nt)
 				continue;
-			double mean = stats_amean(totals, nt), sd = stats_stddev(totals, nt);
-			buf_printf(&f.data, "%lld ", k);
-			plot_num(&f.data, mean);
-			buf_puts(&f.data, " ");
-			plot_num(&f.data, isfinite(sd) ? sd : 0);
-			buf_puts(&f.data, "\n");
+			plot_errorbar_point(&f.data, (double)k, stats_amean(totals, nt),
+					    stats_stddev(totals, nt), nonnegative);
 			points++;
 		}
 		free(totals);
@@ -85,7 +83,7 @@ int plot_interval(struct plot_ctx *c, const struct summary_table *t, char *err, 
 			plot_note(c, &f, "series '%s' left out: no finite value", t->cols[col]);
 			continue;
 		}
-		buf_printf(&f.plot, "%sDATA index %zu using 1:2:3 with yerrorlines lw 2 pt 7 ps 0.6 "
+		buf_printf(&f.plot, "%sDATA index %zu using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.6 "
 			   "lc rgb '%s' title ", f.n_series ? ", \\\n     " : "", f.n_series,
 			   plot_color(col));
 		plot_quote(&f.plot, t->cols[col]);

@@ -1,9 +1,10 @@
 /* Figure "mean": per table the Amean of each column against the op, with
  * error bars of ± Stddev (sample, n-1) or ± the half-width of the 95 %
  * confidence interval of the mean (Student t, stats_ci_half_t), one line
- * per column. Numeric ops (groups, clients, threads) are an x axis of
- * their own (logarithmic when all are > 0 and span a factor of 16 or
- * more); other ops are categories 0..n-1 labelled with the op. */
+ * per column; the bars stop at 0 when no sample of the table is negative.
+ * Numeric ops (groups, clients, threads) are an x axis of their own
+ * (logarithmic when all are > 0 and span a factor of 16 or more); other
+ * ops are categories 0..n-1 labelled with the op. */
 #include "plot.h"
 
 #include <math.h>
@@ -15,6 +16,7 @@ int plot_mean(struct plot_ctx *c, const struct summary_table *t, char *err, size
 	struct plot_fig f;
 	bool numeric = plot_ops_numeric(t);
 	bool ci = c->o->errorbars == PLOT_ERR_CI95;
+	bool nonnegative = plot_table_nonnegative(t);
 
 	plot_fig_begin(c, &f, t, NULL, "mean");
 	if (numeric) {
@@ -55,19 +57,14 @@ int plot_mean(struct plot_ctx *c, const struct summary_table *t, char *err, size
 			double x = (double)op, e = ci ? g->st.ci95_half : g->st.stddev;
 			if (numeric)
 				parse_double(t->ops[op], &x);
-			plot_num(&f.data, x);
-			buf_puts(&f.data, " ");
-			plot_num(&f.data, g->st.amean);
-			buf_puts(&f.data, " ");
-			plot_num(&f.data, isfinite(e) ? e : 0);
-			buf_puts(&f.data, "\n");
+			plot_errorbar_point(&f.data, x, g->st.amean, e, nonnegative);
 			points++;
 		}
 		if (!points) {
 			plot_note(c, &f, "series '%s' left out: no finite value", t->cols[col]);
 			continue;
 		}
-		buf_printf(&f.plot, "%sDATA index %zu using 1:2:3 with yerrorlines lw 2 pt 7 ps 0.8 "
+		buf_printf(&f.plot, "%sDATA index %zu using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 "
 			   "lc rgb '%s' title ", f.n_series ? ", \\\n     " : "", f.n_series,
 			   plot_color(col));
 		plot_quote(&f.plot, t->cols[col]);

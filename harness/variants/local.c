@@ -1,10 +1,57 @@
-/* boot: local — the running kernel; the runner works in-process. */
+/* boot: local — the running kernel; the runner works in-process. Before
+ * anything runs, every load tool of the plan must be installed here. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "knobs.h"
 #include "provenance.h"
 #include "variant.h"
+
+/* Would execvp find tool (a program name, looked up in PATH: load.h)? It
+ * must be an executable regular file in a directory of PATH (an empty entry
+ * is the current directory; without PATH, glibc's default /bin:/usr/bin). */
+static bool tool_installed(const char *tool)
+{
+	struct stat st;
+	const char *path = getenv("PATH");
+	char *dirs = xstrdup(path ? path : "/bin:/usr/bin"), *rest = dirs, *dir;
+	bool found = false;
+	while (!found && (dir = strsep(&rest, ":"))) {
+		char *file = xasprintf("%s/%s", *dir ? dir : ".", tool);
+		found = access(file, X_OK) == 0 && stat(file, &st) == 0 && S_ISREG(st.st_mode);
+		free(file);
+	}
+	free(dirs);
+	return found;
+}
+
+/* Every load tool of the plan is installed; else -1 with one message that
+ * names each missing tool and the load that runs it. */
+static int check_tools(const struct plan *p, char *err, size_t errsz)
+{
+	struct argv tools = {0}, loads = {0};
+	size_t len = 0;
+
+	err[0] = '\0';
+	variant_plan_tools(p, &tools, &loads);
+	for (size_t i = 0; i < tools.n; i++) {
+		if (tool_installed(tools.v[i]))
+			continue;
+		snprintf(err + len, errsz - len, "%sload '%s': tool '%s' is not installed here "
+			 "(no executable file of that name in PATH)", len ? "; " : "", loads.v[i],
+			 tools.v[i]);
+		len = strlen(err);
+	}
+	argv_free(&tools);
+	argv_free(&loads);
+	if (!len)
+		return 0;
+	snprintf(err + len, errsz - len, "; no iteration ran");
+	return -1;
+}
 
 /* The plan's cells × iterations on the running kernel. */
 static int run_iterations(const struct variant_run *vr, char *err, size_t errsz)
@@ -38,7 +85,7 @@ static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 	provenance_read(&pv);
 	snprintf(k.release, sizeof(k.release), "%s", pv.kernel_release);
 	snprintf(k.cmdline, sizeof(k.cmdline), "%s", pv.kernel_cmdline);
-	if (vr->on_kernel(vr->ctx, &k))
+	if (vr->on_kernel(vr->ctx, &k) || check_tools(vr->p, err, errsz))
 		return -1;
 	/* Knobs are journalled before each change and restored whatever happens
 	 * next: a failed iteration, a storage error, or SIGINT/SIGTERM (the loop

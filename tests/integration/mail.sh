@@ -3,7 +3,9 @@
 # tests/smtp_sink.py) on a free 127.0.0.1 port receives the message; its body
 # equals the composed one (--output) byte for byte (CRLF on the wire, LF in
 # the file), headers parse with python's email module, In-Reply-To is set; a
-# UTF-8 variant name; a table line one octet over 998 is refused.
+# UTF-8 variant name; a table line one octet over 998 is refused. Exit
+# status 2 for bad options and values (before the database is read), 1 when
+# the work fails (no server listening, TLS refused).
 source "$(dirname "$0")/lib.sh"
 DATA=$(cd "$(dirname "$0")/../data" && pwd)
 TESTS_PY=$(cd "$(dirname "$0")/.." && pwd)
@@ -128,6 +130,39 @@ assert_eq "$?" 2 "no destination"
 assert_eq "$?" 2 "--smtp-password is not an option"
 "$SCHEDRIG" mail --db "$DB" --from nobody --to m@example.org --subject s --dry-run >/dev/null 2>&1
 assert_eq "$?" 2 "bad --from"
+"$SCHEDRIG" mail --db "$DB" --from r@example.org --to m@example.org --dry-run >/dev/null 2>&1
+assert_eq "$?" 2 "--subject missing"
+# Bad values are usage errors (2) found before the database is read: a
+# database that does not exist would be a failure (1). The message goes to
+# $WORK/usage.err.
+usage_error() { # WHAT OPTION...
+	local rc=0
+	"$SCHEDRIG" mail --db "$WORK/none.db" --from r@example.org --to m@example.org --subject s \
+		"${@:2}" >/dev/null 2>"$WORK/usage.err" || rc=$?
+	assert_eq "$rc" 2 "exit status of $1"
+	! grep -q none.db "$WORK/usage.err" || fail "$1: the database was read first: $(cat "$WORK/usage.err")"
+}
+usage_error "an http URL" --smtp-url "http://127.0.0.1:$PORT"
+assert_contains "$(cat "$WORK/usage.err")" \
+	"--smtp-url must be smtp://HOST[:PORT] or smtps://HOST[:PORT]: 'http://127.0.0.1:$PORT'" "bad URL message"
+usage_error "a URL without scheme" --smtp-url "127.0.0.1:$PORT"
+usage_error "a bad port" --smtp-url "smtp://127.0.0.1:99999"
+usage_error "a message id with a space" --in-reply-to "a b@c" --dry-run
+assert_contains "$(cat "$WORK/usage.err")" "bad --in-reply-to message id 'a b@c'" "bad message id message"
+usage_error "a subject of invalid UTF-8" --subject "$(printf 'caf\xe9')" --dry-run
+assert_contains "$(cat "$WORK/usage.err")" "the subject holds invalid UTF-8" "bad subject message"
+# The work failing is 1: no server listening on the port, TLS (smtps://)
+# to the plain server.
+CLOSED=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+err=$("$SCHEDRIG" mail --db "$DB" dbench-utf8 --from r@example.org --to m@example.org \
+	--subject s --smtp-url "smtp://127.0.0.1:$CLOSED" 2>&1)
+assert_eq "$?" 1 "exit status with no server listening"
+assert_contains "$err" "schedrig mail: sending via smtp://127.0.0.1:$CLOSED failed: " "no server: message"
+assert_contains "$err" "onnect" "no server: the reason"
+err=$("$SCHEDRIG" mail --db "$DB" dbench-utf8 --from r@example.org --to m@example.org \
+	--subject s --smtp-url "smtps://127.0.0.1:$PORT" 2>&1)
+assert_eq "$?" 1 "exit status of TLS to a plain SMTP server"
+assert_contains "$err" "schedrig mail: sending via smtps://127.0.0.1:$PORT failed: " "TLS failure message"
 set -e
 # The password comes from the environment and never shows (a loopback
 # server: the STARTTLS rule for other hosts is unit-tested in test_mailmsg,

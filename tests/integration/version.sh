@@ -1,0 +1,25 @@
+#!/bin/bash
+# schedrig --version and schedrig version print "schedrig VERSION" and exit
+# 0; VERSION is the Makefile's and the one a run stores (run.schedrig_version,
+# here of an imported run).
+source "$(dirname "$0")/lib.sh"
+DATA=$(cd "$(dirname "$0")/../data" && pwd)
+MAKEFILE=$(cd "$(dirname "$0")/../.." && pwd)/Makefile
+DB=$WORK/v.db
+
+want=$(sed -n 's/^VERSION *:= *//p' "$MAKEFILE")
+[ -n "$want" ] || fail "no VERSION in $MAKEFILE"
+out=$("$SCHEDRIG" --version) || fail "--version exit status $?"
+assert_eq "$out" "schedrig $want" "--version"
+out=$("$SCHEDRIG" version) || fail "version exit status $?"
+assert_eq "$out" "schedrig $want" "version"
+
+"$SCHEDRIG" import --csv "$DATA/dbench.csv" --run dbench --db "$DB" >/dev/null
+assert_eq "$(q "$DB" "SELECT schedrig_version FROM run WHERE name = 'dbench'")" "$want" \
+	"the version a run stores"
+
+set +e
+"$SCHEDRIG" version extra >/dev/null 2>&1
+assert_eq "$?" 2 "version with an argument"
+set -e
+exit 0
