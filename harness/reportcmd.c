@@ -214,6 +214,16 @@ void reportcmd_iteration_notes(const struct reportcmd *c, const int64_t *ids, si
 			free(msgs[k]);
 		}
 		free(msgs);
+		if (store_empty_cells(st, ids[i], &msgs, &n, err, sizeof(err)))
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			buf_printf(out, "No samples: %s\n", msgs[k]);
+			free(msgs[k]);
+		}
+		if (n)
+			buf_printf(out, "No samples: the failures are in schedrig show %lld\n",
+				   (long long)ids[i]);
+		free(msgs);
 	}
 	store_close(st);
 }

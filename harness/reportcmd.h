@@ -86,7 +86,10 @@ int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
 int reportcmd_write(const struct reportcmd *c, const struct buf *out);
 
 /* Append "Iterations: ..." lines (adaptive iterations: how many ran per cell
- * and why they stopped) of runs ids to out; nothing when there are none. */
+ * and why they stopped) and "No samples: ..." lines (store_empty_cells: a
+ * cell or variant without a complete iteration, absent from the tables) of
+ * runs ids to out, then where to look for the failures; nothing when there
+ * are none. */
 void reportcmd_iteration_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
 			       struct buf *out);
 

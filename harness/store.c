@@ -585,6 +585,54 @@ int store_events(struct store *s, int64_t run_id, const char *kind, char ***msgs
 	return 0;
 }
 
+static void add_msg(char ***msgs, size_t *n, char *msg)
+{
+	*msgs = xrealloc(*msgs, (*n + 1) * sizeof(**msgs));
+	(*msgs)[(*n)++] = msg;
+}
+
+int store_empty_cells(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
+		      size_t errsz)
+{
+	sqlite3_stmt *st;
+	int64_t reported_variant = 0;
+	int rc;
+
+	*msgs = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT v.id, v.name, v.status, c.name, count(i.id),"
+			       " coalesce(sum(i.status = 'complete'), 0),"
+			       " (SELECT count(*) FROM iteration a WHERE a.variant_id = v.id"
+			       " AND a.status = 'complete')"
+			       " FROM variant v JOIN cell c ON c.run_id = v.run_id"
+			       " LEFT JOIN iteration i ON i.variant_id = v.id AND i.cell_id = c.id"
+			       " WHERE v.run_id = ? GROUP BY v.id, c.id ORDER BY v.seq, c.seq",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_fail(s, err, errsz, "cannot read iterations");
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t variant = sqlite3_column_int64(st, 0);
+		int recorded = sqlite3_column_int(st, 4);
+		if (sqlite3_column_int(st, 5) > 0 || variant == reported_variant)
+			continue;
+		if (sqlite3_column_int(st, 6) == 0) {
+			reported_variant = variant;
+			add_msg(msgs, n, xasprintf("variant %s (%s): no complete iteration",
+						   text_col(st, 1), text_col(st, 2)));
+		} else if (recorded == 0) {
+			add_msg(msgs, n, xasprintf("cell %s on variant %s: not run", text_col(st, 3),
+						   text_col(st, 1)));
+		} else {
+			add_msg(msgs, n, xasprintf("cell %s on variant %s: none of %d iteration(s)"
+						   " complete", text_col(st, 3), text_col(st, 1),
+						   recorded));
+		}
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(s, err, errsz, "cannot read iterations");
+}
+
 /* The sample_key id of (metric, unit, better, op): from the cache, else
  * added to sample_key (another writer may have added it first) and cached. */
 static int sample_key_id(struct store *s, const char *metric, const char *unit,

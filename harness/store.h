@@ -141,6 +141,14 @@ int store_iteration_save(struct store *s, int64_t variant_id, int64_t cell_id, i
 int store_events(struct store *s, int64_t run_id, const char *kind, char ***msgs, size_t *n,
 		 char *err, size_t errsz);
 
+/* What of a run has no sample in reports because no iteration of it is
+ * complete, in config order, one message each: "variant V (failed): no
+ * complete iteration" when nothing of a variant is complete, else "cell C
+ * on variant V: none of N iteration(s) complete" (N 0: "not run").
+ * *msgs and each string are malloc'd. */
+int store_empty_cells(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
+		      size_t errsz);
+
 /* The underlying handle, for read-only queries of list/show/report code. */
 struct sqlite3 *store_db(struct store *s);
 
