@@ -2,6 +2,7 @@
 #   make              ./schedrig
 #   make check        unit (cmocka) and integration tests; ends "N passed, N failed"
 #   make check SANITIZE=1   the same under ASan+UBSan (objects in build-san/)
+#   make check-slow   the slow tests (tests/slow/*.sh, not part of check)
 #   make run          the embedded default experiment on the running kernel
 #   make bench        benchmarks of the rig itself (not part of check)
 #   make fuzz         libFuzzer targets (clang, build-fuzz/), FUZZ_SECONDS each (300)
@@ -59,6 +60,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libschedrig.a
 check: $(BUILD)/schedrig $(UNIT_BIN)
 	SCHEDRIG=$(CURDIR)/$(BUILD)/schedrig BUILD=$(CURDIR)/$(BUILD) TESTS="$(TESTS)" tests/run-tests
 
+# Slow tests: real kexec between two Debian kernels in a TCG guest (minutes).
+check-slow: $(BUILD)/schedrig
+	SCHEDRIG=$(CURDIR)/$(BUILD)/schedrig BUILD=$(CURDIR)/$(BUILD) TESTS="$(TESTS)" tests/run-tests tests/slow
+
 run: schedrig
 	@mkdir -p results
 	./schedrig run configs/hackbench-cyclictest.yaml --db results/schedrig.db
@@ -111,7 +116,7 @@ fuzz: fuzz-build
 clean:
 	rm -rf build build-san build-fuzz schedrig
 
-.PHONY: all check run bench clean fuzz fuzz-build
+.PHONY: all check check-slow run bench clean fuzz fuzz-build
 -include $(LIB_OBJ:.o=.d) $(BUILD)/harness/main.d
 ifneq ($(filter fuzz%,$(MAKECMDGOALS)),)
 -include $(FUZZ_OBJ:.o=.d)

@@ -24,7 +24,7 @@ static const char *const variant_keys[] = {
 	"kernel", "initrd", "append", "cpus", "memory_mb", "accel", "timeout_s",
 	"host", "port", "user", "identity", "workdir", "strict_host_key", "kexec", NULL};
 static const char *const qemu_keys[] = {"kernel", "initrd", "append", "cpus", "memory_mb",
-					"accel", "timeout_s", NULL};
+					"accel", NULL};
 static const char *const ssh_keys[] = {"host", "port", "user", "identity", "workdir",
 				       "strict_host_key", "kexec", NULL};
 static const char *const kexec_keys[] = {"kernel", "initrd", "append", NULL};
@@ -457,6 +457,11 @@ static int check_boot_keys(struct ctx *c, const struct ynode *m, const struct cf
 		if ((qemu && var->boot != BOOT_QEMU) || (ssh && var->boot != BOOT_SSH))
 			return err_at(c, p->key_line, p->key_col, "'%s' is for boot: %s, not boot: %s",
 				      p->key, qemu ? "qemu" : "ssh", boot);
+		/* How long a kernel may take to come up (a qemu boot, an ssh
+		 * machine after kexec): nothing boots for boot: local. */
+		if (!strcmp(p->key, "timeout_s") && var->boot == BOOT_LOCAL)
+			return err_at(c, p->key_line, p->key_col,
+				      "'timeout_s' is for boot: qemu or boot: ssh, not boot: local");
 	}
 	return 0;
 }

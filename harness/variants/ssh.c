@@ -7,7 +7,8 @@
  * Every ssh is an argv (sshargv.h): BatchMode=yes, one shared connection
  * (ControlMaster=auto, ControlPath=RUN_DIR/ssh-%C, ControlPersist=60; a
  * short directory under /tmp when the run directory is too long for a
- * socket path), closed with `ssh -O exit` at the end. Host keys:
+ * socket path; not for the tries after kexec, below), closed with
+ * `ssh -O exit` at the end. Host keys:
  * strict_host_key: true (the default) is StrictHostKeyChecking=yes against
  * the user's known_hosts; false is StrictHostKeyChecking=accept-new into
  * RUN_DIR/VARIANT-known_hosts, a file of this run only (the first
@@ -34,11 +35,12 @@
  * here) and initrd are copied to WORKDIR, loaded with `kexec -l KERNEL
  * [--initrd=INITRD] --reuse-cmdline [--append=APPEND]` and started with
  * `systemctl kexec` (when systemd runs there) or `kexec -e`, detached; then
- * ssh is retried until the machine answers with a new boot_id
- * (/proc/sys/kernel/random/boot_id), at most timeout_s (default 600 s). Its
- * `uname -r` must equal the kernel's release (the version string of the
- * bzImage header, Documentation/arch/x86/boot.rst: kernel_version at 0x20e)
- * and its /proc/cmdline must contain append, or the variant fails. The
+ * ssh is retried, each try a connection of its own (not shared), until the
+ * machine answers with a new boot_id (/proc/sys/kernel/random/boot_id), at
+ * most timeout_s (default 600 s). Its `uname -r` must equal the kernel's
+ * release (the version string of the bzImage header,
+ * Documentation/arch/x86/boot.rst: kernel_version at 0x20e) and its
+ * /proc/cmdline must contain append, or the variant fails. The
  * machine is not booted back: the next variants find it on that kernel.
  *
  * The agent runs with --watch-stdin: its stdin is a pipe held by this
@@ -461,6 +463,7 @@ static int do_kexec(struct ssh_var *sv, const char *old_boot_id, char *err, size
 	char *kernel = xasprintf("%s/kexec-kernel", sv->workdir);
 	char *initrd = xasprintf("%s/kexec-initrd", sv->workdir);
 	struct argv args = {0};
+	const char *control_path = sv->t.control_path;
 	int rc = -1;
 
 	if (bzimage_release(v->kexec_kernel, want, sizeof(want))) {
@@ -485,6 +488,12 @@ static int do_kexec(struct ssh_var *sv, const char *old_boot_id, char *err, size
 	if (ssh_step(sv, "starting kexec", kexec_exec_script, NULL, 0, NULL, NULL, err, errsz))
 		goto out;
 	close_master(sv);
+	/* No shared connection while the machine goes down and comes back: a
+	 * try that reaches the old kernel in its last seconds (kexec -e after
+	 * the sleep, services stopping under systemctl kexec) would leave a
+	 * master on a connection that dies without a FIN, and the next tries
+	 * would hang on it until ServerAlive gives up. */
+	sv->t.control_path = NULL;
 	double t0 = agent_mono_s();
 	for (;;) {
 		struct ssh_out o = {0};
@@ -529,6 +538,7 @@ static int do_kexec(struct ssh_var *sv, const char *old_boot_id, char *err, size
 		}
 	}
 out:
+	sv->t.control_path = control_path;
 	argv_free(&args);
 	free(kernel);
 	free(initrd);

@@ -106,6 +106,25 @@ static void test_version_stays_string(void **state)
 	experiment_free(e);
 }
 
+/* timeout_s bounds how long a kernel takes to come up: the qemu boot, or
+ * an ssh machine coming back after kexec. */
+static void test_boot_timeout(void **state)
+{
+	(void)state;
+	char err[512] = "";
+	struct experiment *e = parse("name: a\nvariants:\n"
+				     "  - {name: q, boot: qemu, kernel: /k, timeout_s: 90}\n"
+				     "  - {name: s, boot: ssh, host: h, timeout_s: 300,"
+				     " kexec: {kernel: /k}}\n"
+				     "  - {name: d, boot: ssh, host: h}\n"
+				     "loads: [{tool: hackbench}]\n", err, sizeof(err));
+	assert_non_null(e);
+	assert_true(e->variants[0].boot_timeout_s == 90);
+	assert_true(e->variants[1].boot_timeout_s == 300);
+	assert_true(e->variants[2].boot_timeout_s == 600);
+	experiment_free(e);
+}
+
 static void test_merge_keys(void **state)
 {
 	(void)state;
@@ -155,6 +174,8 @@ static void test_errors(void **state)
 		     "t.yaml:2:12: boot: qemu needs 'kernel:' (a bzImage, a linux-image .deb, or a Debian package name)");
 	expect_error("name: a\nvariants: [{name: k, append: quiet}]\nloads: [{tool: hackbench}]\n",
 		     "t.yaml:2:22: 'append' is for boot: qemu, not boot: local");
+	expect_error("name: a\nvariants: [{name: k, timeout_s: 60}]\nloads: [{tool: hackbench}]\n",
+		     "t.yaml:2:22: 'timeout_s' is for boot: qemu or boot: ssh, not boot: local");
 	expect_error("name: a\nvariants: [{name: k, sched_features: [no_place_lag]}]\nloads: [{tool: hackbench}]\n",
 		     "t.yaml:2:39: sched_features entries are names such as PLACE_LAG or NO_PLACE_LAG");
 	expect_error("name: a b\nloads: [{tool: hackbench}]\n",
@@ -216,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_plan_cells_in_file_order),
 		cmocka_unit_test(test_version_stays_string),
 		cmocka_unit_test(test_merge_keys),
+		cmocka_unit_test(test_boot_timeout),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_driver_checks),
 		cmocka_unit_test(test_deep_nesting),
