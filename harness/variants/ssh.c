@@ -366,21 +366,6 @@ static int bzimage_release(const char *path, char *out, size_t size)
 	return rc;
 }
 
-/* The tools of the plan, once each. */
-static void plan_tools(const struct plan *p, struct argv *tools)
-{
-	for (size_t c = 0; c < p->n_cells; c++) {
-		for (size_t i = 0; i < p->cells[c].n_inst; i++) {
-			const char *tool = p->cells[c].inst[i].argv.v[0];
-			bool seen = !strcmp(tool, "schedrig");
-			for (size_t k = 0; k < tools->n && !seen; k++)
-				seen = !strcmp(tools->v[k], tool);
-			if (!seen)
-				argv_add(tools, tool);
-		}
-	}
-}
-
 /* Connect, create WORKDIR/bin, check the tools; boot_id and release out. */
 static int probe(struct ssh_var *sv, char *boot_id, size_t idsz, char *release, size_t relsz,
 		 char *err, size_t errsz)
@@ -388,7 +373,7 @@ static int probe(struct ssh_var *sv, char *boot_id, size_t idsz, char *release, 
 	struct argv args = {0};
 	struct buf out = {0};
 	argv_add(&args, sv->workdir);
-	plan_tools(sv->vr->p, &args);
+	variant_plan_tools(sv->vr->p, &args, NULL);
 	int rc = ssh_step(sv, "connecting", probe_script, args.v, args.n, NULL, &out, err, errsz);
 	if (rc == 0) {
 		nth_line(buf_str(&out), 0, boot_id, idsz);
