@@ -1,6 +1,10 @@
 #include "variant.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 extern const struct variant_backend local_backend;
 extern const struct variant_backend qemu_backend;
@@ -17,6 +21,25 @@ const struct variant_backend *variant_backend_for(enum boot_kind boot)
 		return &ssh_backend;
 	}
 	return &local_backend;
+}
+
+int variant_find_tool(const char *tool, char *out, size_t size)
+{
+	struct stat st;
+	if (strchr(tool, '/')) {
+		snprintf(out, size, "%s", tool);
+		return access(out, X_OK) == 0 && stat(out, &st) == 0 && S_ISREG(st.st_mode) ? 0 : -1;
+	}
+	const char *path = getenv("PATH");
+	char *dirs = xstrdup(path ? path : "/bin:/usr/bin"), *rest = dirs, *dir;
+	int rc = -1;
+	while (rc && (dir = strsep(&rest, ":"))) {
+		snprintf(out, size, "%s/%s", *dir ? dir : ".", tool);
+		if (access(out, X_OK) == 0 && stat(out, &st) == 0 && S_ISREG(st.st_mode))
+			rc = 0;
+	}
+	free(dirs);
+	return rc;
 }
 
 void variant_plan_tools(const struct plan *p, struct argv *tools, struct argv *loads)

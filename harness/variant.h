@@ -64,6 +64,12 @@ struct variant_backend {
  * runs each tool is appended to it, at the same index as the tool. */
 void variant_plan_tools(const struct plan *p, struct argv *tools, struct argv *loads);
 
+/* Where execvp would find tool: tool itself when it holds a '/', else the
+ * first executable regular file DIR/tool of PATH (an empty entry is the
+ * current directory; without PATH, glibc's default /bin:/usr/bin). 0 with
+ * the path in out (size bytes), -1 when there is none. */
+int variant_find_tool(const char *tool, char *out, size_t size);
+
 /* The backend for a boot kind. */
 const struct variant_backend *variant_backend_for(enum boot_kind boot);
 

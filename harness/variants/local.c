@@ -1,32 +1,12 @@
 /* boot: local — the running kernel; the runner works in-process. Before
  * anything runs, every load tool of the plan must be installed here. */
+#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "knobs.h"
 #include "provenance.h"
 #include "variant.h"
-
-/* Would execvp find tool (a program name, looked up in PATH: load.h)? It
- * must be an executable regular file in a directory of PATH (an empty entry
- * is the current directory; without PATH, glibc's default /bin:/usr/bin). */
-static bool tool_installed(const char *tool)
-{
-	struct stat st;
-	const char *path = getenv("PATH");
-	char *dirs = xstrdup(path ? path : "/bin:/usr/bin"), *rest = dirs, *dir;
-	bool found = false;
-	while (!found && (dir = strsep(&rest, ":"))) {
-		char *file = xasprintf("%s/%s", *dir ? dir : ".", tool);
-		found = access(file, X_OK) == 0 && stat(file, &st) == 0 && S_ISREG(st.st_mode);
-		free(file);
-	}
-	free(dirs);
-	return found;
-}
 
 /* Every load tool of the plan is installed; else -1 with one message that
  * names each missing tool and the load that runs it. */
@@ -38,7 +18,8 @@ static int check_tools(const struct plan *p, char *err, size_t errsz)
 	err[0] = '\0';
 	variant_plan_tools(p, &tools, &loads);
 	for (size_t i = 0; i < tools.n; i++) {
-		if (tool_installed(tools.v[i]))
+		char found[PATH_MAX];
+		if (variant_find_tool(tools.v[i], found, sizeof(found)) == 0)
 			continue;
 		snprintf(err + len, errsz - len, "%sload '%s': tool '%s' is not installed here "
 			 "(no executable file of that name in PATH)", len ? "; " : "", loads.v[i],

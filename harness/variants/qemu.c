@@ -392,27 +392,12 @@ out:
 	return rc;
 }
 
-/* The host path of tool via PATH. */
-static int which(const char *tool, char *out, size_t size)
-{
-	const char *path = getenv("PATH");
-	char *dirs = xstrdup(path ? path : "/usr/local/bin:/usr/bin:/bin"), *save = NULL;
-	int rc = -1;
-	for (char *d = strtok_r(dirs, ":", &save); d && rc; d = strtok_r(NULL, ":", &save)) {
-		snprintf(out, size, "%s/%s", d, tool);
-		if (access(out, X_OK) == 0 && is_file(out))
-			rc = 0;
-	}
-	free(dirs);
-	return rc;
-}
-
 /* Build the guest's initramfs at path. */
 static int build_initramfs(const struct variant_run *vr, const struct kernel_image *k,
 			   const char *path, char *err, size_t errsz)
 {
 	struct initramfs ir = {0};
-	struct argv modules = {0};
+	struct argv modules = {0}, tools = {0};
 	char interp[PATH_MAX], host[PATH_MAX];
 	int rc = -1;
 
@@ -441,25 +426,19 @@ static int build_initramfs(const struct variant_run *vr, const struct kernel_ima
 	}
 	if (initramfs_add_program(&ir, "/bin/schedrig", vr->self_exe, err, errsz))
 		goto out;
-	for (size_t c = 0; c < vr->p->n_cells; c++) {
-		for (size_t i = 0; i < vr->p->cells[c].n_inst; i++) {
-			const char *tool = vr->p->cells[c].inst[i].argv.v[0];
-			if (!strcmp(tool, "schedrig"))
-				continue;
-			if (strchr(tool, '/') ? (snprintf(host, sizeof(host), "%s", tool), !is_file(host))
-					      : which(tool, host, sizeof(host)) != 0) {
-				snprintf(err, errsz,
-					 "load tool '%s' is not installed here, so it cannot go into"
-					 " the guest", tool);
-				goto out;
-			}
-			char *guest = strchr(tool, '/') ? xstrdup(tool)
-							: xasprintf("/usr/local/bin/%s", tool);
-			int r = initramfs_add_program(&ir, guest, host, err, errsz);
-			free(guest);
-			if (r)
-				goto out;
+	variant_plan_tools(vr->p, &tools, NULL);
+	for (size_t i = 0; i < tools.n; i++) {
+		const char *tool = tools.v[i];
+		if (variant_find_tool(tool, host, sizeof(host))) {
+			snprintf(err, errsz, "load tool '%s' is not installed here, so it cannot go into"
+				 " the guest", tool);
+			goto out;
 		}
+		char *guest = strchr(tool, '/') ? xstrdup(tool) : xasprintf("/usr/local/bin/%s", tool);
+		int r = initramfs_add_program(&ir, guest, host, err, errsz);
+		free(guest);
+		if (r)
+			goto out;
 	}
 	if (k->modroot[0]) {
 		char *groot = xasprintf("%s/%s", GUEST_MODROOT, k->release);
@@ -476,6 +455,7 @@ static int build_initramfs(const struct variant_run *vr, const struct kernel_ima
 	initramfs_add_file(&ir, "/init", guest_init, strlen(guest_init), 0755);
 	rc = initramfs_write(&ir, path, err, errsz);
 out:
+	argv_free(&tools);
 	argv_free(&modules);
 	initramfs_free(&ir);
 	return rc;
