@@ -57,7 +57,7 @@ int cmd_list(int argc, char **argv)
 	if (sqlite3_prepare_v2(store_db(s),
 			       "SELECT r.id, r.name, r.started_at, r.kernel_release,"
 			       " (SELECT count(*) FROM cell c WHERE c.run_id = r.id),"
-			       " r.iterations, r.status, r.host, r.boot_id, r.rig_pid"
+			       " r.iterations, r.status, r.host, r.boot_id, r.rig_pid, r.rig_start_ticks"
 			       " FROM run r ORDER BY r.id",
 			       -1, &st, NULL) != SQLITE_OK) {
 		fprintf(stderr, "schedrig list: %s\n", sqlite3_errmsg(store_db(s)));
@@ -70,7 +70,7 @@ int cmd_list(int argc, char **argv)
 		printf("%-5s %-32s %-20s %-24s %5s %5s %s\n", col(st, 0), col(st, 1), col(st, 2),
 		       col(st, 3), col(st, 4), col(st, 5),
 		       provenance_run_status(col(st, 6), col(st, 7), col(st, 8),
-					     sqlite3_column_int64(st, 9)));
+					     sqlite3_column_int64(st, 9), sqlite3_column_int64(st, 10)));
 	sqlite3_finalize(st);
 	store_close(s);
 	return 0;

@@ -365,7 +365,8 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 	if (check_unrestored_knobs(rc))
 		return 1;
 	if (rc->o->resume) {
-		if (store_run_resume(rc->st, rc->run_id, pv.boot_id, err, sizeof(err)))
+		struct rig_id rig = {pv.pid, pv.start_ticks, pv.boot_id};
+		if (store_run_resume(rc->st, rc->run_id, &rig, err, sizeof(err)))
 			goto out_err;
 	} else {
 		struct run_info ri = {
@@ -373,7 +374,7 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 			.host = pv.host, .kernel_release = pv.kernel_release,
 			.kernel_cmdline = pv.kernel_cmdline, .cpu_model = pv.cpu_model,
 			.cpu_count = pv.cpu_count, .iterations = rc->o->iterations,
-			.boot_id = pv.boot_id,
+			.rig = {pv.pid, pv.start_ticks, pv.boot_id},
 		};
 		if (store_run_begin(rc->st, &ri, &rc->run_id, err, sizeof(err)))
 			goto out_err;
@@ -513,6 +514,31 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	return -1;
 }
 
+/* run --resume RUN only takes over a run of this machine whose rig is gone:
+ * two rigs would run the same iterations, and iterations of two machines
+ * in one run would compare unlike with unlike. 0, or -1 with err. */
+static int check_resumable(struct store *st, int64_t run_id, char *err, size_t errsz)
+{
+	struct run_owner ow;
+	struct provenance here;
+
+	if (store_run_owner(st, run_id, &ow, err, errsz))
+		return -1;
+	provenance_read(&here);
+	if (ow.host[0] && strcmp(ow.host, here.host)) {
+		snprintf(err, errsz, "run %lld was recorded on host %s, not on %s: resume it there",
+			 (long long)run_id, ow.host, here.host);
+		return -1;
+	}
+	if (!strcmp(provenance_run_status(ow.status, ow.host, ow.boot_id, ow.pid, ow.start_ticks),
+		    "running") && ow.start_ticks > 0) {
+		snprintf(err, errsz, "run %lld is still running (schedrig pid %lld): let it end or"
+			 " stop it first", (long long)run_id, ow.pid);
+		return -1;
+	}
+	return 0;
+}
+
 /* run --resume: the run's stored config and iterations. */
 static struct experiment *resume_config(struct run_ctx *ctx, struct run_opts *o, char *err,
 					size_t errsz)
@@ -526,7 +552,8 @@ static struct experiment *resume_config(struct run_ctx *ctx, struct run_opts *o,
 		return NULL;
 	ctx->run_id = ids[0];
 	free(ids);
-	if (store_run_config(ctx->st, ctx->run_id, &path, &text, &o->iterations, err, errsz))
+	if (check_resumable(ctx->st, ctx->run_id, err, errsz) ||
+	    store_run_config(ctx->st, ctx->run_id, &path, &text, &o->iterations, err, errsz))
 		return NULL;
 	struct experiment *e = config_parse(path, text, strlen(text), err, errsz);
 	free(path);

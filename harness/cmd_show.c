@@ -40,13 +40,15 @@ static int show_run(sqlite3 *db, int64_t id, int with_config)
 	sqlite3_stmt *st = query(db,
 				 "SELECT id, name, status, started_at, ended_at, host, kernel_release,"
 				 " kernel_cmdline, cpu_model, cpu_count, schedrig_version, iterations,"
-				 " config_path, config_text, rig_pid, boot_id FROM run WHERE id = ?",
+				 " config_path, config_text, rig_pid, boot_id, rig_start_ticks FROM run"
+				 " WHERE id = ?",
 				 id);
 	if (!st)
 		return 1;
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		const char *status = provenance_run_status(col(st, 2), col(st, 5), col(st, 15),
-							   sqlite3_column_int64(st, 14));
+							   sqlite3_column_int64(st, 14),
+							   sqlite3_column_int64(st, 16));
 		printf("run %s: %s (%s)\n", col(st, 0), col(st, 1), status);
 		if (strcmp(status, col(st, 2)))
 			printf("  its schedrig (pid %s) is gone; finish it with schedrig run"

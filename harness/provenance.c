@@ -1,7 +1,7 @@
 #include "provenance.h"
 
-#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -52,23 +52,39 @@ void provenance_read(struct provenance *p)
 	read_cpu_model(p->cpu_model, sizeof(p->cpu_model));
 	p->cpu_count = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	read_first_line("/proc/sys/kernel/random/boot_id", p->boot_id, sizeof(p->boot_id));
+	p->pid = (int)getpid();
+	p->start_ticks = provenance_start_ticks(p->pid);
+}
+
+long long provenance_start_ticks(long long pid)
+{
+	char path[64], line[1024];
+	snprintf(path, sizeof(path), "/proc/%lld/stat", pid);
+	read_first_line(path, line, sizeof(line));
+	/* Fields after the command name, which is in parentheses and may hold
+	 * anything: state (3), ppid (4), ..., starttime (22). */
+	const char *p = strrchr(line, ')');
+	if (!p)
+		return -1;
+	for (int field = 2; field <= 21 && p; field++)
+		p = strchr(p + 1, ' ');
+	char *end;
+	long long ticks = p ? strtoll(p + 1, &end, 10) : -1;
+	return p && end != p + 1 ? ticks : -1;
 }
 
 const char *provenance_run_status(const char *status, const char *host, const char *boot_id,
-				  long long rig_pid)
+				  long long rig_pid, long long rig_start_ticks)
 {
 	struct provenance here;
-	char path[64], comm[64];
 
 	if (!status || strcmp(status, "running") || !host || !boot_id || rig_pid <= 0 ||
-	    rig_pid > INT_MAX)
+	    rig_start_ticks <= 0)
 		return status;
 	provenance_read(&here);
 	if (strcmp(host, here.host))
 		return status;
 	if (strcmp(boot_id, here.boot_id))
 		return "abandoned";
-	snprintf(path, sizeof(path), "/proc/%lld/comm", rig_pid);
-	read_first_line(path, comm, sizeof(comm));
-	return strcmp(comm, "schedrig") ? "abandoned" : status;
+	return provenance_start_ticks(rig_pid) == rig_start_ticks ? status : "abandoned";
 }

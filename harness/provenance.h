@@ -9,20 +9,27 @@ struct provenance {
 	char cpu_model[256];
 	int cpu_count;
 	char boot_id[64];
+	int pid;                /* this process */
+	long long start_ticks;  /* its provenance_start_ticks */
 };
 
 /* Fill p from uname(2), /proc/cmdline, /proc/cpuinfo ("model name"),
- * sysconf(_SC_NPROCESSORS_ONLN) and /proc/sys/kernel/random/boot_id.
- * Fields that cannot be read are "". */
+ * sysconf(_SC_NPROCESSORS_ONLN), /proc/sys/kernel/random/boot_id and this
+ * process's pid and start time. Fields that cannot be read are "" or 0. */
 void provenance_read(struct provenance *p);
 
+/* When process pid started, in clock ticks since boot (/proc/PID/stat
+ * field 22, starttime; proc(5)); -1 when there is no such process. */
+long long provenance_start_ticks(long long pid);
+
 /* A stored run status as a reader should see it: "running" becomes
- * "abandoned" when the rig that wrote it (run.rig_pid, on run.host during
- * boot run.boot_id) is gone: this machine rebooted since, or the process
- * is not there or is not a schedrig. A run of another host, or without
- * rig_pid (schema version 4 and older), keeps its status; so does any
+ * "abandoned" when the rig that wrote it (run.rig_pid started at
+ * run.rig_start_ticks, on run.host during boot run.boot_id) is gone: this
+ * machine rebooted since, or no process with that pid and start time
+ * exists. A run of another host, or without rig_pid and rig_start_ticks
+ * (runs of schema version 5 and older), keeps its status; so does any
  * other status. host and boot_id may be NULL. */
 const char *provenance_run_status(const char *status, const char *host, const char *boot_id,
-				  long long rig_pid);
+				  long long rig_pid, long long rig_start_ticks);
 
 #endif

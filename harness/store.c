@@ -15,7 +15,7 @@
 #include "strmap.h"
 #include "util.h"
 
-#define SCHEMA_VERSION 5
+#define SCHEMA_VERSION 6
 #define BUSY_TIMEOUT_MS 30000
 
 static const char schema_sql[] =
@@ -23,11 +23,14 @@ static const char schema_sql[] =
 	;
 
 /* Schema version 1..4 -> 5, before schema_sql runs: the old sample table
- * out of the way, the run columns of version 5. */
-static const char before_v5_sql[] =
-	"ALTER TABLE sample RENAME TO sample_v4;"
-	"ALTER TABLE run ADD COLUMN rig_pid INTEGER;"
-	"ALTER TABLE run ADD COLUMN boot_id TEXT;";
+ * out of the way. */
+static const char before_v5_sql[] = "ALTER TABLE sample RENAME TO sample_v4;";
+
+/* Version 6 added these columns to run (some version 5 databases have the
+ * first two). */
+static const char *const run_columns_v6[][2] = {
+	{"rig_pid", "INTEGER"}, {"boot_id", "TEXT"}, {"rig_start_ticks", "INTEGER"},
+};
 
 /* ... and after it: the old sample rows into sample_key and sample_value. */
 static const char split_samples_sql[] =
@@ -165,6 +168,12 @@ static int db_fail(struct store *s, char *err, size_t errsz, const char *what)
 	return fail(err, errsz, "%s: %s", what, sqlite3_errmsg(s->db));
 }
 
+static const char *text_col(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	return t ? (const char *)t : "";
+}
+
 void store_now(char *dst, size_t size)
 {
 	time_t t = time(NULL);
@@ -225,6 +234,41 @@ static int user_version(struct store *s, int *v)
 	return rc == SQLITE_ROW ? 0 : -1;
 }
 
+/* ALTER TABLE run ADD COLUMN for each of run_columns_v6 it lacks. */
+static int add_run_columns(struct store *s, char **msg)
+{
+	for (size_t i = 0; i < sizeof(run_columns_v6) / sizeof(run_columns_v6[0]); i++) {
+		sqlite3_stmt *st;
+		if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM pragma_table_info('run') WHERE name = ?",
+				       -1, &st, NULL) != SQLITE_OK)
+			return -1;
+		sqlite3_bind_text(st, 1, run_columns_v6[i][0], -1, SQLITE_STATIC);
+		int rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc == SQLITE_ROW)
+			continue;
+		char *sql = xasprintf("ALTER TABLE run ADD COLUMN %s %s", run_columns_v6[i][0],
+				      run_columns_v6[i][1]);
+		rc = sqlite3_exec(s->db, sql, NULL, NULL, msg);
+		free(sql);
+		if (rc != SQLITE_OK)
+			return -1;
+	}
+	return 0;
+}
+
+/* Tables in a database without a schedrig schema version: someone else's. */
+static bool has_tables(struct store *s)
+{
+	sqlite3_stmt *st;
+	bool any = false;
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM sqlite_master WHERE type = 'table'", -1, &st,
+			       NULL) == SQLITE_OK)
+		any = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return any;
+}
+
 static int migrate(struct store *s, const char *path, char *err, size_t errsz)
 {
 	int v;
@@ -239,10 +283,17 @@ static int migrate(struct store *s, const char *path, char *err, size_t errsz)
 		return fail(err, errsz, "%s: schema version %d is newer than this schedrig's (%d)",
 			    path, v, SCHEMA_VERSION);
 	}
+	if (v == 0 && has_tables(s)) {
+		rollback(s);
+		return fail(err, errsz, "%s: an SQLite database that is not a schedrig results"
+			    " database (it has tables but no schedrig schema version); not writing"
+			    " into it", path);
+	}
 	if (v < SCHEMA_VERSION) {
 		char *msg = NULL;
 		bool old_samples = v >= 1 && v < 5;
 		if ((old_samples && sqlite3_exec(s->db, before_v5_sql, NULL, NULL, &msg) != SQLITE_OK) ||
+		    (v >= 1 && add_run_columns(s, &msg)) ||
 		    sqlite3_exec(s->db, schema_sql, NULL, NULL, &msg) != SQLITE_OK ||
 		    (old_samples && sqlite3_exec(s->db, split_samples_sql, NULL, NULL, &msg) !=
 					    SQLITE_OK)) {
@@ -305,7 +356,15 @@ int store_open(const char *path, bool readonly, struct store **out, char *err, s
 			goto out_fail;
 	} else {
 		int v;
-		if (user_version(s, &v) || v < 1) {
+		if (user_version(s, &v)) {
+			/* Not SQLite, damaged, or (a WAL database in a directory
+			 * this user cannot write) its -shm file cannot be made. */
+			int e = sqlite3_system_errno(s->db);
+			fail(err, errsz, "%s: cannot read it: %s%s%s", path, sqlite3_errmsg(s->db),
+			     e ? ": " : "", e ? strerror(e) : "");
+			goto out_fail;
+		}
+		if (v < 1) {
 			fail(err, errsz, "%s: not a schedrig results database (schema version %d)", path,
 			     v);
 			goto out_fail;
@@ -429,11 +488,12 @@ int store_run_begin(struct store *s, const struct run_info *ri, int64_t *run_id,
 	if (exec_bound(s,
 		       "INSERT INTO run (name, config_path, config_text, status, started_at, host,"
 		       " kernel_release, kernel_cmdline, cpu_model, cpu_count, schedrig_version,"
-		       " iterations, rig_pid, boot_id)"
-		       " VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-		       "ttttttttitiit", ri->name, ri->config_path, ri->config_text, now, ri->host,
+		       " iterations, rig_pid, rig_start_ticks, boot_id)"
+		       " VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		       "ttttttttitiiIt", ri->name, ri->config_path, ri->config_text, now, ri->host,
 		       ri->kernel_release, ri->kernel_cmdline, ri->cpu_model, ri->cpu_count,
-		       SCHEDRIG_VERSION, ri->iterations, (int)getpid(), ri->boot_id)) {
+		       SCHEDRIG_VERSION, ri->iterations, ri->rig.pid, (int64_t)ri->rig.start_ticks,
+		       ri->rig.boot_id)) {
 		db_fail(s, err, errsz, "cannot record the run");
 		rollback(s);
 		return -1;
@@ -522,11 +582,37 @@ int store_run_config(struct store *s, int64_t run_id, char **path, char **text, 
 	return 0;
 }
 
-int store_run_resume(struct store *s, int64_t run_id, const char *boot_id, char *err,
+int store_run_owner(struct store *s, int64_t run_id, struct run_owner *o, char *err,
+		    size_t errsz)
+{
+	sqlite3_stmt *st;
+	memset(o, 0, sizeof(*o));
+	if (sqlite3_prepare_v2(s->db, "SELECT status, host, boot_id, rig_pid, rig_start_ticks"
+			       " FROM run WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(s, err, errsz, "cannot read the run");
+	sqlite3_bind_int64(st, 1, run_id);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		snprintf(o->status, sizeof(o->status), "%s", text_col(st, 0));
+		snprintf(o->host, sizeof(o->host), "%s", text_col(st, 1));
+		snprintf(o->boot_id, sizeof(o->boot_id), "%s", text_col(st, 2));
+		o->pid = sqlite3_column_int64(st, 3);
+		o->start_ticks = sqlite3_column_int64(st, 4);
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return 0;
+	if (rc == SQLITE_DONE)
+		return fail(err, errsz, "no run %lld in the results database", (long long)run_id);
+	return db_fail(s, err, errsz, "cannot read the run");
+}
+
+int store_run_resume(struct store *s, int64_t run_id, const struct rig_id *rig, char *err,
 		     size_t errsz)
 {
 	if (exec_bound(s, "UPDATE run SET status = 'running', ended_at = NULL, rig_pid = ?,"
-		       " boot_id = ? WHERE id = ?", "itI", (int)getpid(), boot_id, run_id))
+		       " rig_start_ticks = ?, boot_id = ? WHERE id = ?", "iItI", rig->pid,
+		       (int64_t)rig->start_ticks, rig->boot_id, run_id))
 		return db_fail(s, err, errsz, "cannot resume the run");
 	return 0;
 }
@@ -557,12 +643,6 @@ int store_event(struct store *s, int64_t run_id, const char *kind, const char *m
 		       "Ittt", run_id, now, kind, message))
 		return db_fail(s, err, errsz, "cannot record an event");
 	return 0;
-}
-
-static const char *text_col(sqlite3_stmt *st, int col)
-{
-	const unsigned char *t = sqlite3_column_text(st, col);
-	return t ? (const char *)t : "";
 }
 
 int store_events(struct store *s, int64_t run_id, const char *kind, char ***msgs, size_t *n,
@@ -945,7 +1025,7 @@ int store_select_runs(struct store *s, char *const *sel, size_t n_sel,
 	*ids = xcalloc(n_sel, sizeof(**ids));
 	*n_ids = 0;
 	for (size_t i = 0; i < n_sel; i++) {
-		int rc = run_by_selector(s, sel[i], &(*ids)[i]);
+		int rc = run_by_selector(s, sel[i], &(*ids)[*n_ids]);
 		if (rc) {
 			free(*ids);
 			*ids = NULL;
@@ -955,8 +1035,14 @@ int store_select_runs(struct store *s, char *const *sel, size_t n_sel,
 				return fail(err, errsz, "the results database holds no run yet");
 			return fail(err, errsz, "no run '%s' in the results database", sel[i]);
 		}
+		/* A run named twice (1 1, or an id and its name) is one run:
+		 * its samples must not count twice. */
+		bool seen = false;
+		for (size_t k = 0; k < *n_ids; k++)
+			seen |= (*ids)[k] == (*ids)[*n_ids];
+		if (!seen)
+			(*n_ids)++;
 	}
-	*n_ids = n_sel;
 	return 0;
 }
 

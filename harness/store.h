@@ -23,7 +23,8 @@ void store_close(struct store *s);
 
 /* Resolve run selectors to run ids, in the order given. A selector is a run
  * id ("12"), a run name (the newest run with that name), or "latest".
- * n_sel 0 selects the newest run. *ids is malloc'd; *n_ids receives the count. */
+ * n_sel 0 selects the newest run. A run selected twice is listed once, where
+ * first named. *ids is malloc'd; *n_ids receives the count. */
 int store_select_runs(struct store *s, char *const *sel, size_t n_sel,
 		      int64_t **ids, size_t *n_ids, char *err, size_t errsz);
 
@@ -52,6 +53,15 @@ int store_import_rows(struct store *s, const struct sample_table *t, const char 
 		      int64_t *run_id, char *err, size_t errsz);
 
 /* Provenance of a run, stored once when it begins. Strings may be NULL. */
+/* The schedrig process writing a run: its pid, its start time in clock
+ * ticks since boot (/proc/PID/stat field 22, so a reused pid is not taken
+ * for it) and the boot it runs in (/proc/sys/kernel/random/boot_id). */
+struct rig_id {
+	int pid;
+	long long start_ticks;
+	const char *boot_id;
+};
+
 struct run_info {
 	const char *name;
 	const char *config_path;
@@ -62,12 +72,12 @@ struct run_info {
 	const char *cpu_model;
 	int cpu_count;
 	int iterations;
-	const char *boot_id;  /* this boot's /proc/sys/kernel/random/boot_id */
+	struct rig_id rig;
 };
 
-/* Insert a run with status "running", started_at = now (UTC) and rig_pid =
- * getpid(), so readers can tell a run whose rig died (provenance.h
- * provenance_run_status). */
+/* Insert a run with status "running", started_at = now (UTC) and the rig
+ * writing it (run_info.rig), so readers can tell a run whose rig died
+ * (provenance.h provenance_run_status). */
 int store_run_begin(struct store *s, const struct run_info *ri, int64_t *run_id,
 		    char *err, size_t errsz);
 /* Set the run's status (complete|failed|interrupted) and ended_at = now. */
@@ -93,10 +103,22 @@ int store_event(struct store *s, int64_t run_id, const char *kind, const char *m
  * (malloc'd, caller frees) and its iterations. */
 int store_run_config(struct store *s, int64_t run_id, char **path, char **text, int *iterations,
 		     char *err, size_t errsz);
-/* Mark a run "running" again by this process (rig_pid = getpid(), boot_id
- * as given) and clear ended_at (run --resume). */
-int store_run_resume(struct store *s, int64_t run_id, const char *boot_id, char *err,
+/* Mark a run "running" again by the rig rig and clear ended_at (run
+ * --resume). */
+int store_run_resume(struct store *s, int64_t run_id, const struct rig_id *rig, char *err,
 		     size_t errsz);
+
+/* Who recorded a run and whether it claims to be running: status, host,
+ * and the rig (pid, start_ticks 0 and boot_id "" when the database does
+ * not know, e.g. runs of schema version 5 and older). */
+struct run_owner {
+	char status[32];
+	char host[256];
+	char boot_id[64];
+	long long pid, start_ticks;
+};
+int store_run_owner(struct store *s, int64_t run_id, struct run_owner *o, char *err,
+		    size_t errsz);
 /* true when (variant, cell, iteration) has a complete record. */
 bool store_iteration_complete(struct store *s, int64_t variant_id, int64_t cell_id, int iteration);
 

@@ -1,10 +1,11 @@
--- schedrig results database, schema version 5 (PRAGMA user_version = 5).
+-- schedrig results database, schema version 6 (PRAGMA user_version = 6).
 -- Every statement is CREATE ... IF NOT EXISTS: running this file migrates an
 -- older database (version 2 added the knob table, version 3 the series table,
 -- version 4 the histogram table), except for version 5, which split the
--- sample table into sample_key and sample_value and added run.rig_pid and
--- run.boot_id: store.c renames an old sample table and adds the columns
--- before running this file, and copies the samples after.
+-- sample table into sample_key and sample_value, and version 6, which added
+-- run.rig_pid, run.boot_id and run.rig_start_ticks: store.c renames an old
+-- sample table and adds the columns before running this file, and copies
+-- the samples after.
 -- A sample is never stored without the raw output it came from
 -- (load_instance.id -> raw_output), so samples can be rebuilt by reparsing.
 
@@ -24,7 +25,8 @@ CREATE TABLE IF NOT EXISTS run (
 	schedrig_version TEXT,
 	iterations    INTEGER,
 	rig_pid       INTEGER,                  -- the schedrig process writing it (status running)
-	boot_id       TEXT                      -- /proc/sys/kernel/random/boot_id on host then
+	boot_id       TEXT,                     -- /proc/sys/kernel/random/boot_id on host then
+	rig_start_ticks INTEGER                 -- start time of rig_pid, /proc/PID/stat field 22
 );
 
 CREATE TABLE IF NOT EXISTS variant (

@@ -101,6 +101,13 @@ static void test_round_trip(void **state)
 	sample_table_free(&t);
 	free(ids);
 
+	/* One run named twice (by id and by name) is selected once. */
+	char *twice[] = {"1", "demo", "1"};
+	assert_int_equal(store_select_runs(s, twice, 3, &ids, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ids[0], run);
+	free(ids);
+
 	char *missing[] = {"nosuch"};
 	assert_int_equal(store_select_runs(s, missing, 1, &ids, &n, err, sizeof(err)), -1);
 	assert_string_equal(err, "no run 'nosuch' in the results database");
@@ -225,7 +232,7 @@ static void test_schema_version(void **state)
 /* A schema version 4 database (sample rows with their names) is migrated
  * by the first open, also a read-only one: the samples come back the same,
  * through sample_key and sample_value and through the view "sample", and
- * the run table has the columns of version 5. */
+ * the run table has the columns of version 6. */
 static void test_migrate_v4(void **state)
 {
 	(void)state;
@@ -283,14 +290,47 @@ static void test_migrate_v4(void **state)
 	assert_int_equal(sqlite3_prepare_v2(db,
 		"SELECT (SELECT count(*) FROM sample_key) || ' ' || (SELECT user_version FROM"
 		" pragma_user_version) || ' ' || (SELECT count(*) FROM pragma_table_info('run')"
-		" WHERE name IN ('rig_pid', 'boot_id')) || ' ' ||"
+		" WHERE name IN ('rig_pid', 'boot_id', 'rig_start_ticks')) || ' ' ||"
 		" group_concat(op || '=' || ifnull(value, 'null'), ',')"
 		" FROM (SELECT * FROM sample ORDER BY seq)", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(st, 0),
-			    "2 5 2 groups-4=1.5,groups-8=null,groups-4=2.5");
+			    "2 6 3 groups-4=1.5,groups-8=null,groups-4=2.5");
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+}
+
+/* A writing open never takes over someone else's SQLite file (tables, no
+ * schedrig schema version); a file that is not SQLite says so. */
+static void test_foreign_database(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	sqlite3 *db;
+
+	db_path(path, sizeof(path), "foreign.db");
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE foo (x)", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "an SQLite database that is not a schedrig results database"));
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT group_concat(name) FROM sqlite_master",
+					    -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "foo");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+
+	db_path(path, sizeof(path), "text.db");
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("not a database, just text that is long enough to be read as a header\n", f);
+	fclose(f);
+	assert_int_equal(store_open(path, true, &s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot read it: file is not a database"));
 }
 
 /* A sample key added by an iteration whose transaction is rolled back is
@@ -383,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_schema_version),
 		cmocka_unit_test(test_migrate_v4),
 		cmocka_unit_test(test_key_after_rollback),
+		cmocka_unit_test(test_foreign_database),
 		cmocka_unit_test(test_missing_and_foreign),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
