@@ -38,7 +38,7 @@ ingest() { # ITERATIONS SAMPLES_PER_ITERATION
 	n=$(sed -n 's/.*samples=\([^ ]*\).*/\1/p' <<< "$line")
 	per_cpu=$(sed -n 's/.*per_cpu_s=\([^ ]*\).*/\1/p' <<< "$line")
 	per_wall=$(sed -n 's/.*per_wall_s=\([^ ]*\).*/\1/p' <<< "$line")
-	verdict=$(awk -v r="$per_cpu" 'BEGIN { print (r >= 1000000 ? "ok" : "over") }')
+	verdict=$(awk -v r="$per_cpu" 'BEGIN { print (r >= 1000000 ? "ok" : "missed") }')
 	printf 'samples stored per CPU second (%s samples, %s/iteration)\t%s\t>= 1000000\t%s\n' \
 		"$n" "$2" "$per_cpu" "$verdict"
 	printf 'samples stored per wall second (%s/iteration, shared machine)\t%s\t-\tn/a\n' \
@@ -74,6 +74,6 @@ echo "rig RSS: cyclictest with histogram, $LONG_S s ..." >&2
 long=$(rig_hwm_kb "$LONG_S")
 echo "rig VmHWM: $short kB ($SHORT_S s), $long kB ($LONG_S s)" >&2
 r=$(awk -v a="$long" -v b="$short" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')
-verdict=$(awk -v r="$r" 'BEGIN { print ((r > 0 && r <= 1.05) ? "ok" : "over") }')
+verdict=$(awk -v r="$r" 'BEGIN { print ((r > 0 && r <= 1.05) ? "ok" : "missed") }')
 printf 'rig peak RSS, cyclictest+histogram %d s / %d s\t%s\t<= 1.05\t%s\n' "$LONG_S" "$SHORT_S" "$r" "$verdict"
 printf 'rig peak RSS, %d s run (kB)\t%s\t-\tn/a\n' "$LONG_S" "$long"

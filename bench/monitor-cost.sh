@@ -39,7 +39,7 @@ echo "rig CPU: $RUN_S s with monitors at 1 s ..." >&2
 pct_on=$(rig_pct "$WORK/cost-on.yaml")
 echo "rig CPU: $RUN_S s without monitors ..." >&2
 pct_off=$(rig_pct "$WORK/cost-off.yaml")
-verdict=$(awk -v p="$pct_on" 'BEGIN { print p <= 0.1 ? "ok" : "over" }')
+verdict=$(awk -v p="$pct_on" 'BEGIN { print p <= 0.1 ? "ok" : "missed" }')
 printf 'rig CPU, %d s run, monitors 1 s (%% of one CPU)\t%s\t<= 0.1\t%s\n' "$RUN_S" "$pct_on" "$verdict"
 printf 'rig CPU, %d s run, no monitors (%% of one CPU)\t%s\t-\tn/a\n' "$RUN_S" "$pct_off"
 
@@ -77,7 +77,7 @@ median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
 	print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 mb=$(median "${bare[@]}") mm=$(median "${rigmon[@]}") mn=$(median "${rignomon[@]}")
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", a / b }'; }
-within() { awk -v r="$1" 'BEGIN { print (r >= 0.99 && r <= 1.01) ? "ok" : "over" }'; }
+within() { awk -v r="$1" 'BEGIN { print (r >= 0.99 && r <= 1.01) ? "ok" : "missed" }'; }
 r1=$(ratio "$mm" "$mb") r2=$(ratio "$mm" "$mn")
 printf 'hackbench time: rig+monitors / bare (median of %d)\t%s\t1 +- 0.01\t%s\n' "$ROUNDS" "$r1" "$(within "$r1")"
 printf 'hackbench time: rig+monitors / rig without monitors\t%s\t1 +- 0.01\t%s\n' "$r2" "$(within "$r2")"

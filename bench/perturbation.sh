@@ -63,6 +63,6 @@ median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
 	printf "%.4f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 m=$(median "${hb_ratios[@]}") c=$(median "${cyc_ratios[@]}")
 printf 'perturbation: hackbench time rig / bare (median of %d A/B)\t%s\t<= 1.01\t%s\n' "$ROUNDS" "$m" \
-	"$(awk -v r="$m" 'BEGIN { print r <= 1.01 ? "ok" : "over" }')"
+	"$(awk -v r="$m" 'BEGIN { print r <= 1.01 ? "ok" : "missed" }')"
 printf 'perturbation: cyclictest max latency rig / bare (median of %d)\t%s\t<= 1.01\t%s\n' "$ROUNDS" "$c" \
-	"$(awk -v r="$c" 'BEGIN { print r <= 1.01 ? "ok" : "over" }')"
+	"$(awk -v r="$c" 'BEGIN { print r <= 1.01 ? "ok" : "missed" }')"
