@@ -35,6 +35,32 @@ static sqlite3_stmt *query(sqlite3 *db, const char *sql, int64_t id)
 	return st;
 }
 
+/* The last TAIL_LINES lines of a failed load's output (column i, a blob),
+ * each cut at TAIL_WIDTH bytes: why it failed, in the tool's own words. */
+#define TAIL_LINES 5
+#define TAIL_WIDTH 200
+static void print_tail(const char *label, sqlite3_stmt *st, int i)
+{
+	const char *b = sqlite3_column_blob(st, i);
+	int len = sqlite3_column_bytes(st, i);
+	while (len > 0 && b[len - 1] == '\n')
+		len--;
+	if (len <= 0)
+		return;
+	int start = len, lines = 0;
+	while (start > 0 && lines < TAIL_LINES)
+		if (b[--start] == '\n' && ++lines == TAIL_LINES)
+			start++;
+	printf("      %s%s:\n", label, start > 0 ? " (last lines)" : "");
+	for (int p = start; p < len;) {
+		int end = p;
+		while (end < len && b[end] != '\n')
+			end++;
+		printf("        | %.*s\n", end - p < TAIL_WIDTH ? end - p : TAIL_WIDTH, b + p);
+		p = end + 1;
+	}
+}
+
 static int show_run(sqlite3 *db, int64_t id, int with_config)
 {
 	sqlite3_stmt *st = query(db,
@@ -91,10 +117,12 @@ static int show_run(sqlite3 *db, int64_t id, int with_config)
 		   "SELECT v.name, c.name, i.iteration, i.status, li.name, li.repetition, li.role,"
 		   " li.state, li.exit_code, li.term_signal, li.sched_requested, li.sched_applied,"
 		   " li.argv, li.reason, printf('%.3f', li.elapsed_s),"
-		   " (SELECT count(*) FROM sample_value s WHERE s.load_instance_id = li.id)"
+		   " (SELECT count(*) FROM sample_value s WHERE s.load_instance_id = li.id),"
+		   " r.stdout, r.stderr"
 		   " FROM iteration i JOIN variant v ON v.id = i.variant_id"
 		   " JOIN cell c ON c.id = i.cell_id"
 		   " JOIN load_instance li ON li.iteration_id = i.id"
+		   " LEFT JOIN raw_output r ON r.load_instance_id = li.id"
 		   " WHERE v.run_id = ? ORDER BY v.seq, c.seq, i.iteration, li.seq, li.repetition",
 		   id);
 	if (!st)
@@ -110,9 +138,14 @@ static int show_run(sqlite3 *db, int64_t id, int with_config)
 			printf(", signal %s", col(st, 9));
 		printf(", %s s, %s samples\n", col(st, 14), col(st, 15));
 		printf("      requested: %s\n      applied:   %s\n      argv:      %s\n",
-		       col(st, 10), col(st, 11), col(st, 12));
+		       *col(st, 10) ? col(st, 10) : "(nothing: the defaults)", col(st, 11),
+		       col(st, 12));
 		if (sqlite3_column_type(st, 13) != SQLITE_NULL)
 			printf("      reason:    %s\n", col(st, 13));
+		if (strcmp(col(st, 7), "ok")) {
+			print_tail("stderr", st, 17);
+			print_tail("stdout", st, 16);
+		}
 	}
 	sqlite3_finalize(st);
 

@@ -1,4 +1,5 @@
 /* schedrig: a command table, as in git and perf. */
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +38,16 @@ static void usage(FILE *f)
 		fprintf(f, "  %-13s %s\n", commands[i].name, commands[i].help);
 }
 
+/* A command's exit status, unless what it wrote to stdout was lost (a
+ * full disk, a closed pipe, /dev/full): then 1 with a message. */
+static int finish(int rc)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	fprintf(stderr, "schedrig: cannot write the output: %s\n", strerror(errno));
+	return rc ? rc : 1;
+}
+
 int main(int argc, char **argv)
 {
 	/* Numbers are parsed and printed in the C locale, whatever LANG says. */
@@ -48,13 +59,13 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return 0;
+		return finish(0);
 	}
 	if (!strcmp(argv[1], "--version"))
-		return cmd_version(argc - 1, argv + 1);
+		return finish(cmd_version(argc - 1, argv + 1));
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return finish(commands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "schedrig: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

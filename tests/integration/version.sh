@@ -21,5 +21,13 @@ assert_eq "$(q "$DB" "SELECT schedrig_version FROM run WHERE name = 'dbench'")" 
 set +e
 "$SCHEDRIG" version extra >/dev/null 2>&1
 assert_eq "$?" 2 "version with an argument"
+# Output that cannot be written is an error, not a silent success.
+for cmd in --version --help "list --db $DB"; do
+	# shellcheck disable=SC2086
+	"$SCHEDRIG" $cmd >/dev/full 2>"$WORK/full.err"
+	assert_eq "$?" 1 "exit status of $cmd into /dev/full"
+	assert_eq "$(cat "$WORK/full.err")" "schedrig: cannot write the output: No space left on device" \
+		"message of $cmd into /dev/full"
+done
 set -e
 exit 0
