@@ -23,7 +23,10 @@ static const char usage_text[] =
 	"                       implies --layout grid and --columns cell\n"
 	"  --stat S             grid statistic: mean|amean|hmean|gmean|median|min|max|stddev|\n"
 	"                       coeffvar|bamean-50|bamean-95|bamean-99|pNN (default mean)\n"
-	"  --format FMT         text|markdown|csv|json (default text)\n"
+	"  --format FMT         text|markdown|csv|json (default text); the notes under\n"
+	"                       the tables (No samples: ..., Iterations: ...) follow\n"
+	"                       every text layout and markdown, json has them in\n"
+	"                       \"notes\"; csv is the summary rows only\n"
 	"%s"
 	"  -h, --help           this text\n"
 	"\n"
@@ -138,6 +141,7 @@ int cmd_compare(int argc, char **argv)
 
 	struct sample_table t;
 	struct summary s;
+	struct report_notes notes = {0};
 	struct buf out = {0};
 	char err[512] = "";
 
@@ -146,6 +150,8 @@ int cmd_compare(int argc, char **argv)
 	rc = reportcmd_load_ids(&c, &t, &ids, &n_ids);
 	if (rc)
 		goto out_table;
+	reportcmd_notes(&c, ids, n_ids, &notes);
+	c.notes = &notes;
 	rc = reportcmd_summarise(&c, &t, &s);
 	if (rc)
 		goto out_table;
@@ -155,7 +161,6 @@ int cmd_compare(int argc, char **argv)
 		switch (layout) {
 		case LAYOUT_MMTESTS:
 			report_mmtests(&out, &s, &c.ro);
-			reportcmd_iteration_notes(&c, ids, n_ids, &out);
 			break;
 		case LAYOUT_GRID:
 			if (report_grid(&out, &s, &c.ro, err, sizeof(err))) {
@@ -175,15 +180,17 @@ int cmd_compare(int argc, char **argv)
 			report_latency(&out, &s, &c.ro);
 			break;
 		}
+		report_notes_text(&out, &notes);
 		break;
 	case FORMAT_MARKDOWN:
 		report_markdown(&out, &s, &c.ro);
+		report_notes_markdown(&out, &notes);
 		break;
 	case FORMAT_CSV:
 		report_csv(&out, &s, &c.ro);
 		break;
 	case FORMAT_JSON:
-		if (report_json(&out, &s, &c.ro)) {
+		if (report_json(&out, &s, &c.ro, &notes)) {
 			fprintf(stderr, "schedrig compare: JSON encoding failed\n");
 			rc = 1;
 		}
@@ -194,6 +201,7 @@ int cmd_compare(int argc, char **argv)
 	buf_free(&out);
 	summary_free(&s);
 out_table:
+	report_notes_free(&notes);
 	sample_table_free(&t);
 	free(ids);
 	free(grid);

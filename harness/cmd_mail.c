@@ -4,14 +4,17 @@
  * over SMTP with libcurl. The SMTP password comes from the environment
  * (SCHEDRIG_SMTP_PASSWORD) or ~/.netrc, never from the command line, and is
  * never printed or stored. */
+#include <ctype.h>
 #include <curl/curl.h>
 #include <errno.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "mailmsg.h"
@@ -31,7 +34,9 @@ static const char usage_text[] =
 	"the newest run; the tables schedrig compare prints) with a short provenance\n"
 	"block as a plain-text message (text/plain; charset=utf-8; format=fixed; 8bit, or\n"
 	"quoted-printable when the text needs it). A table line over 998 octets is\n"
-	"refused (RFC 5322): narrow it with --metric, --load or --columns.\n"
+	"refused (RFC 5322): narrow it with --metric, --load or --columns. The notes\n"
+	"under the tables (No samples: ..., Iterations: ...) follow them, a longer\n"
+	"one folded.\n"
 	"\n"
 	"  --from ADDR          sender, 'addr' or 'Name <addr>'\n"
 	"  --to ADDR, --cc ADDR recipients (repeatable)\n"
@@ -44,7 +49,9 @@ static const char usage_text[] =
 	"                       HOST is a loopback address or --insecure is given) or\n"
 	"                       smtps://HOST[:PORT] (TLS from the start)\n"
 	"  --smtp-user USER     SMTP user; the password is read from the environment\n"
-	"                       variable " PASSWORD_ENV " or ~/.netrc, never an option\n"
+	"                       variable " PASSWORD_ENV " or ~/.netrc (machine HOST\n"
+	"                       login USER password ...), never an option; with\n"
+	"                       neither it is a usage error\n"
 	"  --insecure           allow smtp:// without STARTTLS to a non-loopback host\n"
 	"  --db FILE            results database (default " REPORTCMD_DEFAULT_DB ")\n"
 	"  --columns AXIS, --baseline NAME, --significance TEST, --alpha A,\n"
@@ -53,7 +60,7 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 written or sent, 1 failure (database, refused table, SMTP\n"
 	"server unreachable or refusing), 2 bad usage (options, addresses, subject,\n"
-	"message id, --smtp-url).\n";
+	"message id, --smtp-url, --smtp-user without a password).\n";
 
 enum {
 	OPT_FROM = OPT_SHARED_LAST + 1, OPT_TO, OPT_CC, OPT_SUBJECT, OPT_IN_REPLY_TO,
@@ -215,6 +222,102 @@ static int check_smtp_url(const char *url)
 	return EXIT_USAGE;
 }
 
+/* The next white-space separated token of a netrc file into tok (a
+ * "quoted" one without its quotes, a backslash escaping the next
+ * character); false at the end of the file. */
+static bool netrc_token(FILE *f, char *tok, size_t size)
+{
+	int ch;
+	size_t n = 0;
+	while ((ch = fgetc(f)) != EOF && isspace(ch))
+		;
+	if (ch == EOF)
+		return false;
+	if (ch == '"') {
+		while ((ch = fgetc(f)) != EOF && ch != '"') {
+			if (ch == '\\' && (ch = fgetc(f)) == EOF)
+				break;
+			if (n + 1 < size)
+				tok[n++] = (char)ch;
+		}
+	} else {
+		do {
+			if (n + 1 < size)
+				tok[n++] = (char)ch;
+		} while ((ch = fgetc(f)) != EOF && !isspace(ch));
+	}
+	tok[n] = '\0';
+	return true;
+}
+
+/* Does the netrc file path hold an entry for host ("machine HOST", host
+ * compared case-insensitively, or "default") with "login USER" and a
+ * password? That is the entry libcurl's CURLOPT_NETRC reads for a URL
+ * whose user is given (curl lib/netrc.c). "macdef" bodies (up to the next
+ * empty line) are skipped. */
+static bool netrc_has_password(const char *path, const char *host, const char *user)
+{
+	FILE *f = fopen(path, "r");
+	char tok[1024], line[1024];
+	bool ours = false, login = false, password = false, found = false;
+
+	if (!f)
+		return false;
+	while (!found && netrc_token(f, tok, sizeof(tok))) {
+		if (!strcmp(tok, "machine") || !strcmp(tok, "default")) {
+			found = ours && login && password;
+			ours = !strcmp(tok, "default") ||
+			       (netrc_token(f, tok, sizeof(tok)) && !strcasecmp(tok, host));
+			login = password = false;
+		} else if (!strcmp(tok, "login")) {
+			login = netrc_token(f, tok, sizeof(tok)) && !strcmp(tok, user);
+		} else if (!strcmp(tok, "password")) {
+			password = netrc_token(f, tok, sizeof(tok));
+		} else if (!strcmp(tok, "macdef")) {
+			if (fgets(line, sizeof(line), f))
+				while (fgets(line, sizeof(line), f) && strcmp(line, "\n"))
+					;
+		}
+	}
+	found = found || (ours && login && password);
+	fclose(f);
+	return found;
+}
+
+/* --smtp-user needs a password libcurl will send: SCHEDRIG_SMTP_PASSWORD,
+ * else a ~/.netrc entry for the URL's host and that user ($HOME/.netrc,
+ * else the passwd entry's home, as libcurl looks). 0, or EXIT_USAGE after
+ * a message naming both places. */
+static int check_password(const struct mail_opts *o)
+{
+	const char *pw = getenv(PASSWORD_ENV);
+	if (pw && *pw)
+		return 0;
+	const char *home = getenv("HOME");
+	struct passwd *pwd = home ? NULL : getpwuid(geteuid());
+	char *netrc = xasprintf("%s/.netrc", home ? home : pwd ? pwd->pw_dir : "");
+	CURLU *u = curl_url();
+	char *host = NULL;
+	bool found = false;
+	if (u && curl_url_set(u, CURLUPART_URL, o->smtp_url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
+		size_t len = strlen(host);
+		if (len >= 2 && host[0] == '[' && host[len - 1] == ']') {
+			memmove(host, host + 1, len - 2);
+			host[len - 2] = '\0';
+		}
+		found = netrc_has_password(netrc, host, o->smtp_user);
+	}
+	if (!found)
+		fprintf(stderr, "schedrig mail: --smtp-user %s: no password: none in the environment "
+			"variable " PASSWORD_ENV " and no entry 'machine %s login %s password ...' "
+			"in %s\n", o->smtp_user, host ? host : "?", o->smtp_user, netrc);
+	curl_free(host);
+	curl_url_cleanup(u);
+	free(netrc);
+	return found ? 0 : EXIT_USAGE;
+}
+
 static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_opts *o)
 {
 	static const struct option long_options[] = {
@@ -305,6 +408,8 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_op
 	}
 	if (o->smtp_url && check_smtp_url(o->smtp_url))
 		return EXIT_USAGE;
+	if (o->smtp_url && o->smtp_user && check_password(o))
+		return EXIT_USAGE;
 	/* The addresses, subject and --in-reply-to are checked before the
 	 * database is read: a message with an empty body must compose. Only
 	 * the tables can make the real message fail later (a line too long). */
@@ -337,7 +442,8 @@ int cmd_mail(int argc, char **argv)
 
 	struct sample_table t;
 	struct summary s;
-	struct buf body = {0}, msg = {0};
+	struct report_notes notes = {0};
+	struct buf body = {0}, msg = {0}, text = {0};
 	struct runinfo *ri = NULL;
 	int64_t *ids = NULL;
 	size_t n_ids = 0;
@@ -346,11 +452,18 @@ int cmd_mail(int argc, char **argv)
 	rc = reportcmd_load_ids(&c, &t, &ids, &n_ids);
 	if (rc)
 		goto out_table;
+	reportcmd_notes(&c, ids, n_ids, &notes);
+	c.notes = &notes;
 	rc = reportcmd_summarise(&c, &t, &s);
 	if (rc)
 		goto out_table;
 	rc = 1;
 	report_mmtests(&body, &s, &c.ro);
+	/* The notes as compare prints them; one longer than a mail line is
+	 * folded rather than refused (a table line cannot be). */
+	report_notes_text(&text, &notes);
+	mailmsg_fold_lines(&body, buf_str(&text), MAILMSG_LINE_MAX);
+	buf_free(&text);
 	if (runinfo_load(c.db, ids, n_ids, &ri, err, sizeof(err))) {
 		fprintf(stderr, "schedrig mail: %s\n", err);
 		goto out;
@@ -395,6 +508,7 @@ out:
 	buf_free(&msg);
 	summary_free(&s);
 out_table:
+	report_notes_free(&notes);
 	free(ids);
 	sample_table_free(&t);
 	return rc;

@@ -22,7 +22,10 @@ static const char usage_text[] =
 	"\n"
 	"  --format FMT         text|markdown|csv|json|html (default text); html: one\n"
 	"                       self-contained page: provenance, config, every table\n"
-	"                       and the figures as inline SVG (needs gnuplot)\n"
+	"                       and the figures as inline SVG (needs gnuplot); the\n"
+	"                       notes under the comparison (No samples: ...,\n"
+	"                       Iterations: ...) are in every format but csv, which\n"
+	"                       is the summary rows only (json: \"notes\")\n"
 	"%s"
 	"  -h, --help           this text\n"
 	"\n"
@@ -95,6 +98,7 @@ int cmd_report(int argc, char **argv)
 
 	struct sample_table t;
 	struct summary s;
+	struct report_notes notes = {0};
 	struct buf out = {0};
 	int64_t *ids = NULL;
 	size_t n_ids = 0;
@@ -102,11 +106,13 @@ int cmd_report(int argc, char **argv)
 	rc = reportcmd_load_ids(&c, &t, &ids, &n_ids);
 	if (rc)
 		goto out_table;
+	reportcmd_notes(&c, ids, n_ids, &notes);
+	c.notes = &notes;
 	rc = reportcmd_summarise(&c, &t, &s);
 	if (rc)
 		goto out_table;
 	if (html) {
-		rc = htmlreport_build(&c, &t, &s, ids, n_ids, &out);
+		rc = htmlreport_build(&c, &t, &s, &notes, ids, n_ids, &out);
 		goto write;
 	}
 	switch (c.format) {
@@ -114,7 +120,7 @@ int cmd_report(int argc, char **argv)
 		report_provenance(&out, c.db, ids, n_ids, false);
 		buf_puts(&out, "Comparison\n==========\n");
 		report_mmtests(&out, &s, &c.ro);
-		reportcmd_iteration_notes(&c, ids, n_ids, &out);
+		report_notes_text(&out, &notes);
 		buf_puts(&out, "\nPercentiles\n===========\n");
 		report_percentiles(&out, &s, &c.ro);
 		buf_puts(&out, "\nLatency summary\n===============\n");
@@ -124,6 +130,7 @@ int cmd_report(int argc, char **argv)
 		report_provenance(&out, c.db, ids, n_ids, true);
 		buf_puts(&out, "## Comparison\n\n");
 		report_markdown(&out, &s, &c.ro);
+		report_notes_markdown(&out, &notes);
 		buf_puts(&out, "\n## Percentiles\n\n```\n");
 		report_percentiles(&out, &s, &c.ro);
 		buf_puts(&out, "```\n");
@@ -132,7 +139,7 @@ int cmd_report(int argc, char **argv)
 		report_csv(&out, &s, &c.ro);
 		break;
 	case FORMAT_JSON:
-		if (report_json(&out, &s, &c.ro)) {
+		if (report_json(&out, &s, &c.ro, &notes)) {
 			fprintf(stderr, "schedrig report: JSON encoding failed\n");
 			rc = 1;
 		}
@@ -144,6 +151,7 @@ write:
 	buf_free(&out);
 	summary_free(&s);
 out_table:
+	report_notes_free(&notes);
 	free(ids);
 	sample_table_free(&t);
 	return rc;

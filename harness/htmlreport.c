@@ -45,7 +45,8 @@ static void remove_dir(const char *dir)
 }
 
 int htmlreport_build(const struct reportcmd *c, const struct sample_table *t,
-		     const struct summary *s, const int64_t *ids, size_t n_ids, struct buf *out)
+		     const struct summary *s, const struct report_notes *notes,
+		     const int64_t *ids, size_t n_ids, struct buf *out)
 {
 	struct runinfo *ri = NULL;
 	char err[8192] = "", now[32];
@@ -106,7 +107,7 @@ int htmlreport_build(const struct reportcmd *c, const struct sample_table *t,
 	struct html_doc d = {
 		.title = buf_str(&title), .generated_at = now, .runs = ri, .n_runs = n_ids,
 		.figs = figs, .n_figs = n_figs, .notes = (const char *const *)pr.notes,
-		.n_notes = pr.n_notes, .figures_error = fig_error,
+		.n_notes = pr.n_notes, .figures_error = fig_error, .run_notes = notes,
 	};
 	report_html(out, s, &c->ro, &d);
 	buf_free(&title);

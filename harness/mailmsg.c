@@ -428,6 +428,39 @@ out:
 	return rc;
 }
 
+void mailmsg_fold_lines(struct buf *out, const char *text, size_t max)
+{
+	while (*text) {
+		size_t len = strcspn(text, "\n");
+		const char *line = text;
+		const char *prefix = "";
+		text += len;
+		while (strlen(prefix) + len > max) {
+			size_t room = max - strlen(prefix), cut = room;
+			while (cut > 0 && line[cut] != ' ')
+				cut--;
+			size_t next = cut;
+			if (!cut) {
+				cut = room;
+				while (cut > 1 && ((unsigned char)line[cut] & 0xc0) == 0x80)
+					cut--;
+				next = cut;
+			}
+			buf_printf(out, "%s%.*s\n", prefix, (int)cut, line);
+			while (next < len && line[next] == ' ')
+				next++;
+			line += next;
+			len -= next;
+			prefix = "  ";
+		}
+		buf_printf(out, "%s%.*s", prefix, (int)len, line);
+		if (*text == '\n') {
+			buf_puts(out, "\n");
+			text++;
+		}
+	}
+}
+
 bool mail_host_is_loopback(const char *url)
 {
 	CURLU *u = curl_url();

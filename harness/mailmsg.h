@@ -77,6 +77,14 @@ void mailmsg_date(char *dst, size_t size, time_t when);
  * 76 characters. */
 void mailmsg_qp_line(struct buf *out, const char *line, size_t len);
 
+/* Append text (lines ending in "\n") to out with every line longer than
+ * max octets folded so that none is: broken after the last space within
+ * max (the spaces at the break dropped), or, in a word longer than that,
+ * cut at max octets (moved back to the start of a UTF-8 character).
+ * Continuation lines start with two spaces and keep within max too. For
+ * prose in a body (notes under the tables), never for tables. max > 6. */
+void mailmsg_fold_lines(struct buf *out, const char *text, size_t max);
+
 /* true when s[0..len) is valid UTF-8 (no overlongs, no surrogates). */
 bool mailmsg_utf8_valid(const char *s, size_t len);
 

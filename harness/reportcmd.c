@@ -103,6 +103,13 @@ int reportcmd_option(struct reportcmd *c, int opt, const char *arg)
 	return -1;
 }
 
+/* The notes on stderr, one per line. */
+static void print_notes(const struct report_notes *notes)
+{
+	for (size_t i = 0; notes && i < notes->n; i++)
+		fprintf(stderr, "%s\n", notes->v[i]);
+}
+
 int reportcmd_load_ids(const struct reportcmd *c, struct sample_table *t,
 		       int64_t **ids_out, size_t *n_ids_out)
 {
@@ -125,7 +132,11 @@ int reportcmd_load_ids(const struct reportcmd *c, struct sample_table *t,
 	}
 	store_close(st);
 	if (!t->n) {
+		struct report_notes notes;
 		fprintf(stderr, "schedrig %s: the selected runs hold no samples\n", c->cmd);
+		reportcmd_notes(c, ids, n_ids, &notes);
+		print_notes(&notes);
+		report_notes_free(&notes);
 		free(ids);
 		return 1;
 	}
@@ -172,6 +183,7 @@ int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
 		fprintf(stderr, "schedrig %s: no samples match%s%s%s%s\n", c->cmd,
 			c->so.metric ? " --metric " : "", c->so.metric ? c->so.metric : "",
 			c->so.load ? " --load " : "", c->so.load ? c->so.load : "");
+		print_notes(c->notes);
 		summary_free(s);
 		return 1;
 	}
@@ -196,12 +208,13 @@ int reportcmd_write(const struct reportcmd *c, const struct buf *out)
 	return 0;
 }
 
-void reportcmd_iteration_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
-			       struct buf *out)
+void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
+		     struct report_notes *notes)
 {
 	struct store *st = NULL;
 	char err[256];
 
+	memset(notes, 0, sizeof(*notes));
 	if (store_open(c->db, true, &st, err, sizeof(err)))
 		return;
 	for (size_t i = 0; i < n_ids; i++) {
@@ -210,19 +223,19 @@ void reportcmd_iteration_notes(const struct reportcmd *c, const int64_t *ids, si
 		if (store_events(st, ids[i], "iterations", &msgs, &n, err, sizeof(err)))
 			continue;
 		for (size_t k = 0; k < n; k++) {
-			buf_printf(out, "Iterations: %s\n", msgs[k]);
+			report_notes_add(notes, xasprintf("Iterations: %s", msgs[k]));
 			free(msgs[k]);
 		}
 		free(msgs);
 		if (store_empty_cells(st, ids[i], &msgs, &n, err, sizeof(err)))
 			continue;
 		for (size_t k = 0; k < n; k++) {
-			buf_printf(out, "No samples: %s\n", msgs[k]);
+			report_notes_add(notes, xasprintf("No samples: %s", msgs[k]));
 			free(msgs[k]);
 		}
 		if (n)
-			buf_printf(out, "No samples: the failures are in schedrig show %lld\n",
-				   (long long)ids[i]);
+			report_notes_add(notes, xasprintf("No samples: the failures are in schedrig "
+							  "show %lld", (long long)ids[i]));
 		free(msgs);
 	}
 	store_close(st);

@@ -29,6 +29,9 @@ struct reportcmd {
 	struct report_opts ro;
 	char **runs;                /* positional RUN selectors */
 	size_t n_runs;
+	const struct report_notes *notes; /* the runs' notes (reportcmd_notes), set
+					   * by the command: reportcmd_summarise
+					   * prints them when nothing matches */
 };
 
 /* Defaults for command cmd ("compare", "report", ...): database
@@ -65,7 +68,9 @@ int reportcmd_option(struct reportcmd *c, int opt, const char *arg);
 
 /* Open the database read-only, resolve the RUN selectors and load every
  * sample of those runs into t (initialised here). Returns 0, or 1 after a
- * message on stderr (missing database, unknown run, no samples). */
+ * message on stderr (missing database, unknown run, no samples; with no
+ * samples the runs' notes follow, reportcmd_notes, so the failed variants
+ * and cells are named). */
 int reportcmd_load(const struct reportcmd *c, struct sample_table *t);
 
 /* The same, also returning the run ids (malloc'd) for provenance. */
@@ -77,7 +82,9 @@ int reportcmd_load_ids(const struct reportcmd *c, struct sample_table *t,
 int reportcmd_load_histograms(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
 			      struct hist_table *h);
 
-/* Build the summary; 0, or EXIT_USAGE after a message (unknown baseline). */
+/* Build the summary; 0, or EXIT_USAGE after a message (unknown baseline),
+ * or 1 after "no samples match" and the notes of c->notes (when set) on
+ * stderr. */
 int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
 			struct summary *s);
 
@@ -85,12 +92,13 @@ int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
  * message. */
 int reportcmd_write(const struct reportcmd *c, const struct buf *out);
 
-/* Append "Iterations: ..." lines (adaptive iterations: how many ran per cell
- * and why they stopped) and "No samples: ..." lines (store_empty_cells: a
- * cell or variant without a complete iteration, absent from the tables) of
- * runs ids to out, then where to look for the failures; nothing when there
- * are none. */
-void reportcmd_iteration_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
-			       struct buf *out);
+/* The notes of runs ids into notes (initialised here; report.h): per run
+ * "Iterations: ..." (adaptive iterations: how many ran per cell and why
+ * they stopped), "No samples: ..." (store_empty_cells: a cell or variant
+ * without a complete iteration, absent from the tables), then "No samples:
+ * the failures are in schedrig show ID". None when there are none or the
+ * database cannot be read. */
+void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
+		     struct report_notes *notes);
 
 #endif

@@ -31,17 +31,17 @@ void summary_opts_init(struct summary_opts *o)
 	o->alpha = 0.05;
 }
 
-/* One (run, variant, cell, load, metric, op) while grouping. Strings are
- * interned in the sample_table, so pointers compare for equality. */
+/* One (run, variant, cell, load, metric, unit, better, op) while grouping.
+ * Strings are interned in the sample_table, so pointers compare for
+ * equality; better is keyed by its static name (better_name). */
+enum { K_RUN, K_VARIANT, K_CELL, K_LOAD, K_METRIC, K_UNIT, K_BETTER, K_OP, N_KEYS };
+
 struct raw_group {
-	const char *key[6];
-	const char *unit;
+	const char *key[N_KEYS];
 	enum better better;
 	double *v;
 	size_t n, cap, n_nan;
 };
-
-enum { K_RUN, K_VARIANT, K_CELL, K_LOAD, K_METRIC, K_OP };
 
 struct group_map {
 	struct raw_group *g;
@@ -53,7 +53,7 @@ struct group_map {
 static uint64_t key_hash(const char *const *key)
 {
 	uint64_t h = 1469598103934665603ULL;
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < N_KEYS; i++) {
 		h ^= (uint64_t)(uintptr_t)key[i];
 		h *= 1099511628211ULL;
 		h ^= h >> 29;
@@ -135,7 +135,7 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 	out->alpha = o->alpha;
 
 	/* One pass over the rows: each value goes to its group. */
-	const char *last_key[6] = {0};
+	const char *last_key[N_KEYS] = {0};
 	struct raw_group *last = NULL;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct sample_row *r = &t->rows[i];
@@ -143,17 +143,15 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 			continue;
 		if (o->load && strcmp(r->load, o->load))
 			continue;
-		const char *key[6] = { r->run, r->variant, r->cell, r->load, r->metric, r->op };
+		const char *key[N_KEYS] = { r->run, r->variant, r->cell, r->load, r->metric,
+					    r->unit, better_name(r->better), r->op };
 		struct raw_group *g;
 		if (last && !memcmp(key, last_key, sizeof(key))) {
 			g = last;
 		} else {
 			g = map_get(&m, key);
 			memcpy(last_key, key, sizeof(key));
-			if (!g->n && !g->n_nan && !g->cap) {
-				g->unit = r->unit;
-				g->better = r->better;
-			}
+			g->better = r->better;
 			order_index(&variants, r->variant, true);
 		}
 		last = g; /* valid until the next map_get, which reassigns it */
@@ -191,7 +189,10 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 		cols.v[0] = base;
 	}
 
-	/* Tables in first appearance of (load, metric, fixed dimensions). */
+	/* Tables in first appearance of (load, metric, unit, better, fixed
+	 * dimensions): samples of one metric in two units or directions (CSV
+	 * imports, runs of different driver versions) are two tables, each
+	 * labelled with its own. */
 	size_t *table_of = xcalloc(m.n ? m.n : 1, sizeof(*table_of));
 	size_t tcap = 0;
 	for (size_t i = 0; i < m.n; i++) {
@@ -200,6 +201,7 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 		for (k = 0; k < out->n_tables; k++) {
 			struct summary_table *tb = &out->tables[k];
 			if (tb->load == g->key[K_LOAD] && tb->metric == g->key[K_METRIC] &&
+			    tb->unit == g->key[K_UNIT] && tb->better == g->better &&
 			    (ck == K_RUN || tb->run == g->key[K_RUN]) &&
 			    (ck == K_VARIANT || tb->variant == g->key[K_VARIANT]) &&
 			    (ck == K_CELL || tb->cell == g->key[K_CELL]))
@@ -214,7 +216,7 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 			memset(tb, 0, sizeof(*tb));
 			tb->load = g->key[K_LOAD];
 			tb->metric = g->key[K_METRIC];
-			tb->unit = g->unit;
+			tb->unit = g->key[K_UNIT];
 			tb->better = g->better;
 			tb->run = ck == K_RUN ? NULL : g->key[K_RUN];
 			tb->variant = ck == K_VARIANT ? NULL : g->key[K_VARIANT];
@@ -272,7 +274,13 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 				struct summary_group *sg = summary_group_at(tb, op, c);
 				if (!sg->sorted && c)
 					stats_summarise(NULL, 0, tb->better, &sg->st);
-				if (c)
+				/* Welch's t = (difference of means) / 0 when neither
+				 * side varies: undefined, so no test and no star
+				 * (mmtests calc_welch_test divides by zero there). */
+				sg->zero_variance = c && o->significance == SIG_WELCH &&
+						    base->st.n >= 2 && sg->st.n >= 2 &&
+						    base->st.stddev == 0 && sg->st.stddev == 0;
+				if (c && !sg->zero_variance)
 					stats_compare(o->significance, o->alpha, base->sorted, &base->st,
 						      sg->sorted, &sg->st, &sg->test);
 				else

@@ -1,8 +1,8 @@
 /* Summaries: a sample_table grouped into comparison tables, with every
- * statistic computed once per group. One table per (load, metric) and per
- * value of each dimension that is not the column axis; columns are the
- * values of the column axis (variant, cell or run); rows are ops. Every
- * report layout renders a struct summary. */
+ * statistic computed once per group. One table per (load, metric, unit,
+ * direction) and per value of each dimension that is not the column axis;
+ * columns are the values of the column axis (variant, cell or run); rows
+ * are ops. Every report layout renders a struct summary. */
 #ifndef SCHEDRIG_SUMMARY_H
 #define SCHEDRIG_SUMMARY_H
 
@@ -39,7 +39,11 @@ struct summary_group {
 	double *sorted;             /* st.n values, ascending */
 	struct stats_summary st;
 	struct stats_test test;     /* against the baseline column, same op;
-				     * invalid for the baseline column itself */
+				     * invalid for the baseline column itself
+				     * and where zero_variance */
+	bool zero_variance;         /* Welch, and n >= 2 with Stddev 0 here and in
+				     * the baseline column: t is undefined, so
+				     * no test (no star) */
 };
 
 struct summary_table {
@@ -63,10 +67,13 @@ struct summary {
 	size_t n_samples;           /* rows used (after filters) */
 };
 
-/* Group t into tables. Reads each row once; memory is one double per sample
- * (kept for sorting: median, BAmean, percentiles, Mann-Whitney) plus the
- * groups. Order: tables, columns and ops by first appearance in t (store
- * rows come in config order), then the baseline column moved first.
+/* Group t into tables. Samples of one metric with two units or directions
+ * (CSV imports, runs of different driver versions) are never merged: each
+ * (unit, direction) is a table of its own, titled with it. Reads each row
+ * once; memory is one double per sample (kept for sorting: median, BAmean,
+ * percentiles, Mann-Whitney) plus the groups. Order: tables, columns and
+ * ops by first appearance in t (store rows come in config order), then the
+ * baseline column moved first.
  * Returns 0, or -1 with a message: baseline names no column value of any
  * row ("no variant named X"). An empty table (no rows or all filtered out)
  * gives 0 tables. */

@@ -74,26 +74,37 @@ void report_split_header(const char *name, char *first, size_t first_size,
 		snprintf(second, second_size, "%s", name);
 		return;
 	}
-	/* "-rcN" stays with the first part. */
+	/* "-rcN" stays with the first part; the dash split at stays at the
+	 * end of the first part, so the two rows read back as the name. */
 	if (dash[1] == 'r' && dash[2] == 'c' && isdigit((unsigned char)dash[3])) {
 		const char *p = dash + 3;
 		while (isdigit((unsigned char)*p))
 			p++;
 		if (*p == '-' || !*p) {
-			snprintf(first, first_size, "%.*s", (int)(p - name), name);
+			snprintf(first, first_size, "%.*s", (int)(p - name + (*p == '-')), name);
 			snprintf(second, second_size, "%s", *p ? p + 1 : "");
 			return;
 		}
 	}
-	snprintf(first, first_size, "%.*s", (int)(dash - name), name);
+	snprintf(first, first_size, "%.*s", (int)(dash - name + 1), name);
 	snprintf(second, second_size, "%s", dash + 1);
+}
+
+double report_pct_change(const struct summary_stat *st, enum better metric_better, double base,
+			 double v)
+{
+	/* The spread statistics are those lower-is-better whatever the metric. */
+	bool spread = summary_stat_better(st, BETTER_HIGHER) == BETTER_LOWER;
+	if (spread && base == 0 && !isnan(v))
+		return v == 0 ? 0.0 : -99.0;
+	return stats_pct_change(base, v, summary_stat_better(st, metric_better));
 }
 
 double report_pct(const struct summary_table *t, const struct summary_stat *st, size_t op, size_t col)
 {
 	double base = summary_stat_value(st, t->better, summary_group_at(t, op, 0));
 	double v = summary_stat_value(st, t->better, summary_group_at(t, op, col));
-	return stats_pct_change(base, v, summary_stat_better(st, t->better));
+	return report_pct_change(st, t->better, base, v);
 }
 
 void report_n_per_column(struct buf *out, const struct summary_table *t)
@@ -125,7 +136,11 @@ void report_significance_footer(struct buf *out, const struct summary *s,
 		buf_puts(out, "Significance: none (--significance none)\n");
 		return;
 	}
-	buf_printf(out, "Significance (%s): %s against %s, alpha %g, n >= 2 on both sides\n",
+	bool zero_variance = false;
+	for (size_t i = 0; i < t->n_ops * t->n_cols; i++)
+		zero_variance = zero_variance || t->g[i].zero_variance;
+	buf_printf(out, "Significance (%s): %s against %s, alpha %g, n >= 2 on both sides%s\n",
 		   mark, stats_significance_describe(s->significance),
-		   t->n_cols ? t->cols[0] : "-", s->alpha);
+		   t->n_cols ? t->cols[0] : "-", s->alpha,
+		   zero_variance ? ", none where both Stddev are 0 (t undefined)" : "");
 }

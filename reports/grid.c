@@ -4,12 +4,13 @@
  *   Test:              Latency Nice: 0         Latency Nice: -20
  *    1-groups:         6.44 (0.00 pct)         5.50 (14.59 pct)
  *
- * Geometry, generalising the seed: row labels "VALUE:" right-aligned to L
- * (the first header cell "ROW_AXIS:" left-aligned in L); column k starts at
- * L + P·k; its header starts 9 characters in; its value is right-aligned
- * to end NW = max(13, longest value + 1) characters in, followed by
- * " (x.xx pct)"; P = max(24, longest header + 2, longest value + longest
- * " (pct)" + 3). Lines carry no trailing blanks. */
+ * (the seed's "pct" printed as "%", as in the other layouts). Geometry,
+ * generalising the seed: row labels "VALUE:" right-aligned to L (the first
+ * header cell "ROW_AXIS:" left-aligned in L); column k starts at L + P·k;
+ * its header starts 9 characters in; its value is right-aligned to end
+ * NW = max(13, longest value + 1) characters in, followed by " (x.xx%)";
+ * P = max(24, longest header + 2, longest value + longest " (x.xx%)" + 3).
+ * Lines carry no trailing blanks. */
 #include "report.h"
 
 #include <math.h>
@@ -84,7 +85,6 @@ static void one_grid(struct buf *out, const struct summary *s, const struct summ
 	}
 
 	const struct summary_stat *st = &o->grid_stat;
-	enum better pb = summary_stat_better(st, t->better);
 	double base = at[0] == (size_t)-1 ? NAN
 		      : summary_stat_value(st, t->better, summary_group_at(t, op, at[0]));
 	char **val = xcalloc(n_rows * n_cols, sizeof(*val));
@@ -93,12 +93,12 @@ static void one_grid(struct buf *out, const struct summary *s, const struct summ
 	for (size_t i = 0; i < n_rows * n_cols; i++) {
 		double v = at[i] == (size_t)-1 ? NAN
 			   : summary_stat_value(st, t->better, summary_group_at(t, op, at[i]));
-		double p = stats_pct_change(base, v, pb);
+		double p = report_pct_change(st, t->better, base, v);
 		char num[64], pnum[64];
 		fmt_double(num, sizeof(num), v, o->decimals);
 		fmt_double(pnum, sizeof(pnum), p, 2);
 		val[i] = xstrdup(num);
-		pct[i] = xasprintf(" (%s pct)", pnum);
+		pct[i] = xasprintf(" (%s%%)", pnum);
 		if (strlen(val[i]) > max_val)
 			max_val = strlen(val[i]);
 		if (strlen(pct[i]) > max_pct)

@@ -207,6 +207,20 @@ static void provenance(struct buf *out, const struct html_doc *d)
 	}
 }
 
+/* <ul class="CLS"> with one <li> per note; nothing when there are none. */
+static void note_list(struct buf *out, const char *cls, const char *const *notes, size_t n)
+{
+	if (!n)
+		return;
+	buf_printf(out, "<ul class=\"%s\">\n", cls);
+	for (size_t i = 0; i < n; i++) {
+		buf_puts(out, "<li>");
+		html_escape(out, notes[i]);
+		buf_puts(out, "</li>\n");
+	}
+	buf_puts(out, "</ul>\n");
+}
+
 void report_html(struct buf *out, const struct summary *s, const struct report_opts *o,
 		 const struct html_doc *d)
 {
@@ -247,6 +261,8 @@ void report_html(struct buf *out, const struct summary *s, const struct report_o
 	buf_puts(out, "<h2 id=\"comparison\">Comparison</h2>\n");
 	for (size_t k = 0; k < s->n_tables; k++)
 		comparison_table(out, s, &s->tables[k], o, k);
+	if (d->run_notes)
+		note_list(out, "run-notes", (const char *const *)d->run_notes->v, d->run_notes->n);
 
 	buf_puts(out, "<h2 id=\"percentiles\">Percentiles</h2>\n<pre class=\"table\">");
 	report_percentiles(&text, s, o);
@@ -275,14 +291,6 @@ void report_html(struct buf *out, const struct summary *s, const struct report_o
 		html_escape(out, d->figs[i].title);
 		buf_puts(out, "</figcaption>\n</figure>\n");
 	}
-	if (d->n_notes) {
-		buf_puts(out, "<ul class=\"notes\">\n");
-		for (size_t i = 0; i < d->n_notes; i++) {
-			buf_puts(out, "<li>");
-			html_escape(out, d->notes[i]);
-			buf_puts(out, "</li>\n");
-		}
-		buf_puts(out, "</ul>\n");
-	}
+	note_list(out, "notes", d->notes, d->n_notes);
 	buf_puts(out, "</body>\n</html>\n");
 }

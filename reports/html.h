@@ -25,6 +25,8 @@ struct html_doc {
 	const char *const *notes;            /* figure notes (series left out, ...) */
 	size_t n_notes;
 	const char *figures_error;           /* why there are no figures, or NULL */
+	const struct report_notes *run_notes; /* "No samples: ...", "Iterations: ..."
+					       * of the runs, or NULL */
 };
 
 /* Append the page to out: <!DOCTYPE html>, <title> and <h1> d->title;
@@ -35,10 +37,11 @@ struct html_doc {
  * <pre>); Comparison (one <table class="cmp"> per summary table: the
  * mmtests rows Min, Amean|Hmean, Stddev, CoeffVar, Max, BAmean-50/95/99 per
  * op, each cell "value (pct%)", significant means class "sig" and "*",
- * then the significance and n footer); Percentiles and Latency summary (the
- * text layouts in <pre>); Figures (each an inline <svg> in a <figure> with
- * its ids prefixed "fN-" so several SVGs can share the page, and a
- * <figcaption>), then the notes. Every name and text is HTML-escaped. No
+ * then the significance and n footer; then d->run_notes as
+ * <ul class="run-notes">, one <li> per note); Percentiles and Latency
+ * summary (the text layouts in <pre>); Figures (each an inline <svg> in a
+ * <figure> with its ids prefixed "fN-" so several SVGs can share the page,
+ * and a <figcaption>), then the figure notes. Every name and text is HTML-escaped. No
  * script, no external resource. */
 void report_html(struct buf *out, const struct summary *s, const struct report_opts *o,
 		 const struct html_doc *d);

@@ -45,7 +45,8 @@ static json_t *group_json(const struct summary_table *t, size_t op, size_t c)
 	return o;
 }
 
-int report_json(struct buf *out, const struct summary *s, const struct report_opts *o)
+int report_json(struct buf *out, const struct summary *s, const struct report_opts *o,
+		const struct report_notes *notes)
 {
 	(void)o;
 	json_t *root = json_object();
@@ -80,6 +81,10 @@ int report_json(struct buf *out, const struct summary *s, const struct report_op
 		json_array_append_new(tables, jt);
 	}
 	json_object_set_new(root, "tables", tables);
+	json_t *jnotes = json_array();
+	for (size_t i = 0; notes && i < notes->n; i++)
+		json_array_append_new(jnotes, json_string(notes->v[i]));
+	json_object_set_new(root, "notes", jnotes);
 	char *text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
 	json_decref(root);
 	if (!text)

@@ -27,13 +27,38 @@ void report_opts_init(struct report_opts *o);
  * o->percentiles. Returns 0 or -1. */
 int report_parse_percentiles(struct report_opts *o, const char *list);
 
+/* Notes under the tables (reports/notes.c): "No samples: ..." (a cell or
+ * variant without a complete iteration, so without a column or row in the
+ * tables) and "Iterations: ..." (why adaptive iterations stopped), one line
+ * of text each without its line end. */
+struct report_notes {
+	char **v;
+	size_t n;
+};
+
+/* Append note (malloc'd; the notes own it from now on). */
+void report_notes_add(struct report_notes *n, char *note);
+/* Free every note; n is left empty. */
+void report_notes_free(struct report_notes *n);
+/* Text layouts: a blank line, then each note on a line of its own; nothing
+ * when there are none. */
+void report_notes_text(struct buf *out, const struct report_notes *n);
+/* Markdown: a blank line, then a list with one item "- NOTE" per note, the
+ * characters markdown would interpret (\ ` * _ [ ] < > | & ~) escaped with
+ * a backslash; nothing when there are none. */
+void report_notes_markdown(struct buf *out, const struct report_notes *n);
+
 /* Split a column name for the two mmtests header rows. A cell name
  * ("hb.nice=0,ct.slice_us=100") splits before its last axis, a one-axis
- * cell after its '=' ("ct.slice_us=" / "100"). Other names split at their first '-',
- * keeping a following "-rcN" with the first part ("5.15.0-rc1-vanilla" →
- * "5.15.0-rc1" / "vanilla"); a name without '-' gives "" / name. first and
- * second receive NUL-terminated copies (truncated to size). Source: mmtests
- * Compare.pm _generateHeaderTable ("Bodge identification of -rc"). */
+ * cell after its '=' ("ct.slice_us=" / "100"). Other names split after
+ * their first '-', which stays with the first part so the rows read back as
+ * the name ("hackbench-cyclictest" → "hackbench-" / "cyclictest"), a
+ * following "-rcN" staying with the first part as well
+ * ("5.15.0-rc1-vanilla" → "5.15.0-rc1-" / "vanilla", "6.12-rc10" →
+ * "6.12-rc10" / ""); a name without '-' gives "" / name. first and second
+ * receive NUL-terminated copies (truncated to size). Source: mmtests
+ * Compare.pm _generateHeaderTable ("Bodge identification of -rc"), which
+ * drops the dash. */
 void report_split_header(const char *name, char *first, size_t first_size,
 			 char *second, size_t second_size);
 
@@ -50,8 +75,9 @@ void report_mmtests(struct buf *out, const struct summary *s, const struct repor
 /* Grid layout (seed 002): needs a summary with columns = cell. For each
  * table, op and combination of the remaining axes, rows are the values of
  * o->grid_row, columns those of o->grid_col (parsed from cell names
- * "load.param=value,load.param=value"), each cell "VALUE (x.xx pct)" with
- * the change against the baseline cell (first row, first column). Returns
+ * "load.param=value,load.param=value"), each cell "VALUE (x.xx%)" with
+ * the change against the baseline cell (first row, first column,
+ * report_pct_change); the seed's "pct" is "%" as in the other layouts. Returns
  * 0, or -1 with a message when a cell lacks one of the axes or the summary
  * is not by cell. */
 int report_grid(struct buf *out, const struct summary *s, const struct report_opts *o,
@@ -92,17 +118,28 @@ void report_csv(struct buf *out, const struct summary *s, const struct report_op
 /* JSON of the summaries (jansson): {"columns", "significance", "alpha",
  * "tables": [{load, metric, unit, better, run|variant|cell, columns, ops,
  * "groups": [{op, column, n, n_nan, min, ..., pct_mean, p_value,
- * significant}]}]}; NaN as null. Returns 0 or -1 (jansson failure). */
-int report_json(struct buf *out, const struct summary *s, const struct report_opts *o);
+ * significant}]}], "notes": [the text of each note, in order]}; NaN as
+ * null; notes NULL gives "notes": []. Returns 0 or -1 (jansson failure). */
+int report_json(struct buf *out, const struct summary *s, const struct report_opts *o,
+		const struct report_notes *notes);
 
 /* Shared by the layouts (reports/common.c). */
 extern const struct summary_stat report_mmtests_stats[8];
-/* The percent change of column col against column 0 for a statistic. */
+/* The percent change of v against base for a statistic of a metric
+ * (stats_pct_change in the statistic's direction, summary_stat_better),
+ * except that a spread statistic (Stddev, CoeffVar, SEM, CI95) against a
+ * baseline of 0 is 0 when v is 0 too and -99 otherwise, as mmtests Stat.pm
+ * pndiff prints it; NaN stays NaN. */
+double report_pct_change(const struct summary_stat *st, enum better metric_better, double base,
+			 double v);
+/* report_pct_change of column col against column 0 for a statistic. */
 double report_pct(const struct summary_table *t, const struct summary_stat *st, size_t op, size_t col);
 /* "n: vanilla 5, patched 4-5" — count of samples per column over all ops. */
 void report_n_per_column(struct buf *out, const struct summary_table *t);
 /* Footer line "Significance (MARK): RULE against BASELINE, alpha A, n >= 2
- * on both sides" ("Significance: none ..." without a test). */
+ * on both sides" ("Significance: none ..." without a test), followed by
+ * ", none where both Stddev are 0 (t undefined)" when the table has such a
+ * comparison (summary_group.zero_variance). */
 void report_significance_footer(struct buf *out, const struct summary *s,
 				const struct summary_table *t, const char *mark);
 

@@ -4,8 +4,9 @@
 # equals the composed one (--output) byte for byte (CRLF on the wire, LF in
 # the file), headers parse with python's email module, In-Reply-To is set; a
 # UTF-8 variant name; a table line one octet over 998 is refused. Exit
-# status 2 for bad options and values (before the database is read), 1 when
-# the work fails (no server listening, TLS refused).
+# status 2 for bad options and values (before the database is read; also
+# --smtp-user with no password in the environment or ~/.netrc), 1 when the
+# work fails (no server listening, TLS refused).
 source "$(dirname "$0")/lib.sh"
 DATA=$(cd "$(dirname "$0")/../data" && pwd)
 TESTS_PY=$(cd "$(dirname "$0")/.." && pwd)
@@ -170,4 +171,40 @@ set -e
 err=$(SCHEDRIG_SMTP_PASSWORD=hunter2 "$SCHEDRIG" mail --db "$DB" dbench-utf8 --from r@example.org \
 	--to m@example.org --subject s --smtp-user rig --smtp-url "smtp://127.0.0.1:$PORT" 2>&1) || true
 case "$err" in *hunter2*) fail "the password was printed" ;; esac
+
+# --smtp-user with no password anywhere (no SCHEDRIG_SMTP_PASSWORD, no
+# ~/.netrc entry for the URL's host with that login) is a usage error naming
+# both places, found before the database is read; nothing is sent. An entry
+# for another login or host does not count; the right one does.
+mkdir -p "$WORK/home"
+sent_before=$(ls "$WORK/inbox" | grep -c '\.eml$' || true)
+user_mail() { # DB
+	env -u SCHEDRIG_SMTP_PASSWORD HOME="$WORK/home" "$SCHEDRIG" mail --db "$1" dbench-utf8 \
+		--from r@example.org --to m@example.org --subject s --smtp-user rig \
+		--smtp-url "smtp://127.0.0.1:$PORT"
+}
+no_password() { # WHAT
+	local rc=0
+	user_mail "$WORK/none.db" >/dev/null 2>"$WORK/pw.err" || rc=$?
+	assert_eq "$rc" 2 "exit status of --smtp-user without a password: $1"
+	assert_eq "$(cat "$WORK/pw.err")" "schedrig mail: --smtp-user rig: no password: none in the environment variable SCHEDRIG_SMTP_PASSWORD and no entry 'machine 127.0.0.1 login rig password ...' in $WORK/home/.netrc" \
+		"message of --smtp-user without a password: $1"
+}
+no_password "no .netrc"
+printf 'machine 127.0.0.1 login other password x\nmachine example.org login rig password x\n' \
+	>"$WORK/home/.netrc"
+no_password "entries for another login and another host"
+printf 'machine 127.0.0.1 login rig\n' >"$WORK/home/.netrc"
+no_password "an entry without a password"
+sleep 0.3
+assert_eq "$(ls "$WORK/inbox" | grep -c '\.eml$' || true)" "$sent_before" "messages sent without a password"
+printf 'machine example.org login rig password x\nmachine 127.0.0.1\n  login rig\n  password "se cret"\n' \
+	>"$WORK/home/.netrc"
+user_mail "$DB" >"$WORK/pw.out" 2>&1 || fail "--smtp-user with a .netrc password: $(cat "$WORK/pw.out")"
+assert_contains "$(cat "$WORK/pw.out")" "sent to 1 recipient(s)" "sent with a .netrc password"
+rm "$WORK/home/.netrc"
+SCHEDRIG_SMTP_PASSWORD=hunter2 HOME="$WORK/home" "$SCHEDRIG" mail --db "$DB" dbench-utf8 \
+	--from r@example.org --to m@example.org --subject s --smtp-user rig \
+	--smtp-url "smtp://127.0.0.1:$PORT" >"$WORK/pw.out" 2>&1 ||
+	fail "--smtp-user with SCHEDRIG_SMTP_PASSWORD: $(cat "$WORK/pw.out")"
 exit 0

@@ -86,7 +86,7 @@ static void render(const char *csv, const struct summary_opts *so, const struct 
 	case L_LATENCY: report_latency(&out, &s, ro); break;
 	case L_MARKDOWN: report_markdown(&out, &s, ro); break;
 	case L_CSV: report_csv(&out, &s, ro); break;
-	case L_JSON: assert_int_equal(report_json(&out, &s, ro), 0); break;
+	case L_JSON: assert_int_equal(report_json(&out, &s, ro, NULL), 0); break;
 	case L_GRID:
 		if (report_grid(&out, &s, ro, err, sizeof(err)))
 			fail_msg("report_grid: %s", err);
@@ -211,14 +211,19 @@ static void test_header_split(void **state)
 {
 	(void)state;
 	char a[64], b[64];
+	/* The dash split at stays with the first part: the two rows read
+	 * back as the name. */
+	report_split_header("hackbench-cyclictest", a, sizeof(a), b, sizeof(b));
+	assert_string_equal(a, "hackbench-");
+	assert_string_equal(b, "cyclictest");
 	report_split_header("5.15.0-rc1-vanilla", a, sizeof(a), b, sizeof(b));
-	assert_string_equal(a, "5.15.0-rc1");
+	assert_string_equal(a, "5.15.0-rc1-");
 	assert_string_equal(b, "vanilla");
 	report_split_header("5.15.0-rc1-sched-scalewakegran-v2r5", a, sizeof(a), b, sizeof(b));
-	assert_string_equal(a, "5.15.0-rc1");
+	assert_string_equal(a, "5.15.0-rc1-");
 	assert_string_equal(b, "sched-scalewakegran-v2r5");
 	report_split_header("v6.1-cfs", a, sizeof(a), b, sizeof(b));
-	assert_string_equal(a, "v6.1");
+	assert_string_equal(a, "v6.1-");
 	assert_string_equal(b, "cfs");
 	report_split_header("running", a, sizeof(a), b, sizeof(b));
 	assert_string_equal(a, "");
@@ -227,7 +232,7 @@ static void test_header_split(void **state)
 	assert_string_equal(a, "6.12-rc10");
 	assert_string_equal(b, "");
 	report_split_header("x-rcfoo", a, sizeof(a), b, sizeof(b));
-	assert_string_equal(a, "x");
+	assert_string_equal(a, "x-");
 	assert_string_equal(b, "rcfoo");
 	/* Cell names: one axis splits after '=', several before the last axis,
 	 * and a CPU list's commas stay inside its value. */
@@ -243,7 +248,9 @@ static void test_header_split(void **state)
 }
 
 /* The seed 000 spacing, rebuilt from summaries of single samples: header
- * rows right-aligned to 23 columns, the star form, NaN in the value width. */
+ * rows right-aligned to 23 columns, NaN in the value width, no star
+ * between two columns without variance (the star form is in the dbench
+ * golden files). */
 static void test_mmtests_seed_spacing(void **state)
 {
 	(void)state;
@@ -268,14 +275,159 @@ static void test_mmtests_seed_spacing(void **state)
 	assert_int_equal(summary_build(&t, &so, &s, err, sizeof(err)), 0);
 	report_mmtests(&out, &s, &ro);
 	const char *text = buf_str(&out);
-	/* zero variance on both sides, different means: Welch p = 0 */
-	assert_non_null(strstr(text, "\n" "                        " "5.15.0-rc1             5.15.0-rc1             5.15.0-rc1\n"));
+	assert_non_null(strstr(text, "\n" "                       " "5.15.0-rc1-            5.15.0-rc1-            5.15.0-rc1-\n"));
 	assert_non_null(strstr(text, "\n                           vanillasched-scalewakegran-v2r5 sched-moveforward-v1r1\n"));
-	assert_non_null(strstr(text, "\nAmean     1       15.99 (   0.00%)       16.20 *  -1.31%*         NaN (    NaN%)\n"));
-	assert_non_null(strstr(text, "\nStddev    1        0.00 (   0.00%)        0.00 (    NaN%)         NaN (    NaN%)\n"));
+	/* Zero variance on both sides, different means: Welch's t is
+	 * undefined, no star; a Stddev of 0 against 0 is 0.00% (mmtests
+	 * pndiff); the NaN of a single sample stays NaN. */
+	assert_non_null(strstr(text, "\nAmean     1       15.99 (   0.00%)       16.20 (  -1.31%)         NaN (    NaN%)\n"));
+	assert_non_null(strstr(text, "\nStddev    1        0.00 (   0.00%)        0.00 (   0.00%)         NaN (    NaN%)\n"));
+	assert_non_null(strstr(text, ", n >= 2 on both sides, none where both Stddev are 0 (t undefined)\n"));
 	buf_free(&out);
 	summary_free(&s);
 	sample_table_free(&t);
+}
+
+/* One metric in two units (us, then ms) or two directions, as CSV imports
+ * or runs of two driver versions give it: separate tables, each titled
+ * with its own unit and direction, never one table labelled with the first
+ * unit (which compared 51 us with 0.05 ms). */
+static void test_units_and_directions_stay_apart(void **state)
+{
+	(void)state;
+	struct sample_table t;
+	struct summary_opts so;
+	struct report_opts ro;
+	struct summary s;
+	char err[256] = "";
+
+	summary_opts_init(&so);
+	report_opts_init(&ro);
+	render("units.csv", &so, &ro, L_MMTESTS, "units.mmtests.txt");
+	load_csv("units.csv", &t);
+	assert_int_equal(summary_build(&t, &so, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n_tables, 5);
+	assert_string_equal(s.tables[0].metric, "latency");
+	assert_string_equal(s.tables[0].unit, "us");
+	assert_int_equal(s.tables[0].n_cols, 1);
+	assert_string_equal(s.tables[0].cols[0], "old");
+	assert_float_equal(summary_group_at(&s.tables[0], 0, 0)->st.amean, 51, 1e-9);
+	assert_string_equal(s.tables[1].metric, "latency");
+	assert_string_equal(s.tables[1].unit, "ms");
+	assert_int_equal(s.tables[1].n_cols, 1);
+	assert_string_equal(s.tables[1].cols[0], "new");
+	assert_float_equal(summary_group_at(&s.tables[1], 0, 0)->st.amean, 0.05, 1e-9);
+	assert_string_equal(s.tables[2].metric, "time");
+	assert_int_equal(s.tables[2].n_cols, 2);
+	assert_string_equal(s.tables[3].metric, "events");
+	assert_int_equal(s.tables[3].better, BETTER_HIGHER);
+	assert_string_equal(s.tables[3].cols[0], "old");
+	assert_string_equal(s.tables[4].metric, "events");
+	assert_int_equal(s.tables[4].better, BETTER_LOWER);
+	assert_string_equal(s.tables[4].cols[0], "new");
+	summary_free(&s);
+	sample_table_free(&t);
+}
+
+/* A spread statistic against a baseline spread of 0 prints what mmtests
+ * Stat.pm pndiff does (0 when both are 0, -99 otherwise) instead of
+ * (    NaN%), in every layout using report_pct; two columns that both have
+ * zero variance get no Welch star and the footer says why. */
+static void test_spread_against_zero(void **state)
+{
+	(void)state;
+	static const char csv[] =
+		"run,variant,cell,load,metric,unit,better,op,iteration,value\n"
+		"r,a,c,l,m,s,lower,1,1,5\n"
+		"r,a,c,l,m,s,lower,1,2,5\n"
+		"r,b,c,l,m,s,lower,1,1,5\n"
+		"r,b,c,l,m,s,lower,1,2,5\n"
+		"r,c,c,l,m,s,lower,1,1,6\n"
+		"r,c,c,l,m,s,lower,1,2,6\n"
+		"r,d,c,l,m,s,lower,1,1,5\n"
+		"r,d,c,l,m,s,lower,1,2,7\n";
+	struct sample_table t;
+	struct summary_opts so;
+	struct report_opts ro;
+	struct summary s;
+	struct buf out = {0};
+	char err[256];
+
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(csv, "inline", NULL, &t, err, sizeof(err)), 8);
+	summary_opts_init(&so);
+	report_opts_init(&ro);
+	assert_int_equal(summary_build(&t, &so, &s, err, sizeof(err)), 0);
+	report_mmtests(&out, &s, &ro);
+	const char *text = buf_str(&out);
+	assert_non_null(strstr(text, "\nAmean     1        5.00 (   0.00%)        5.00 (   0.00%)"
+				     "        6.00 ( -20.00%)        6.00 ( -20.00%)\n"));
+	assert_non_null(strstr(text, "\nStddev    1        0.00 (   0.00%)        0.00 (   0.00%)"
+				     "        0.00 (   0.00%)        1.41 ( -99.00%)\n"));
+	assert_non_null(strstr(text, "\nCoeffVar  1        0.00 (   0.00%)        0.00 (   0.00%)"
+				     "        0.00 (   0.00%)       23.57 ( -99.00%)\n"));
+	assert_non_null(strstr(text, "n >= 2 on both sides, none where both Stddev are 0 (t undefined)\n"));
+	const struct summary_table *tb = &s.tables[0];
+	assert_true(summary_group_at(tb, 0, 2)->zero_variance);
+	assert_false(summary_group_at(tb, 0, 2)->test.valid);
+	assert_false(summary_group_at(tb, 0, 3)->zero_variance);
+	assert_true(summary_group_at(tb, 0, 3)->test.valid);
+
+	/* The same rule in the grid (any --stat) and in CSV. */
+	const struct summary_stat stddev = {STAT_STDDEV, 0};
+	assert_float_equal(report_pct(tb, &stddev, 0, 3), -99.0, 0);
+	assert_float_equal(report_pct(tb, &stddev, 0, 1), 0.0, 0);
+	out.len = 0;
+	report_csv(&out, &s, &ro);
+	assert_non_null(strstr(buf_str(&out), ",d,c,1,Stddev,1.4142135623730951,-99,2,,\n"));
+	buf_free(&out);
+	summary_free(&s);
+	sample_table_free(&t);
+}
+
+/* The notes under the tables: lines after a blank line in text, a list
+ * with markdown's characters escaped, a "notes" array in JSON (empty when
+ * there are none). */
+static void test_notes(void **state)
+{
+	(void)state;
+	struct report_notes n = {0};
+	struct buf out = {0};
+	struct sample_table t;
+	struct summary_opts so;
+	struct report_opts ro;
+	struct summary s;
+	char err[256] = "";
+
+	report_notes_text(&out, &n);
+	report_notes_markdown(&out, &n);
+	assert_int_equal(out.len, 0);
+	report_notes_add(&n, xstrdup("No samples: cell fake.sleep_ms=3000 on variant a: none of 2 "
+				     "iteration(s) complete"));
+	report_notes_add(&n, xstrdup("Iterations: x*y <b> [c] |d| `e` & ~f \\g"));
+	report_notes_text(&out, &n);
+	assert_string_equal(buf_str(&out), "\nNo samples: cell fake.sleep_ms=3000 on variant a: none of 2 "
+					   "iteration(s) complete\nIterations: x*y <b> [c] |d| `e` & ~f \\g\n");
+	out.len = 0;
+	report_notes_markdown(&out, &n);
+	assert_string_equal(buf_str(&out), "\n- No samples: cell fake.sleep\\_ms=3000 on variant a: none "
+					   "of 2 iteration(s) complete\n- Iterations: x\\*y \\<b\\> "
+					   "\\[c\\] \\|d\\| \\`e\\` \\& \\~f \\\\g\n");
+
+	load_csv("netperf.csv", &t);
+	summary_opts_init(&so);
+	report_opts_init(&ro);
+	assert_int_equal(summary_build(&t, &so, &s, err, sizeof(err)), 0);
+	out.len = 0;
+	assert_int_equal(report_json(&out, &s, &ro, &n), 0);
+	assert_non_null(strstr(buf_str(&out), "\"notes\": [\n    \"No samples: cell fake.sleep_ms=3000 "
+						"on variant a: none of 2 iteration(s) complete\",\n"
+						"    \"Iterations: x*y <b> [c] |d| `e` & ~f \\\\g\"\n  ]\n}\n"));
+	buf_free(&out);
+	summary_free(&s);
+	sample_table_free(&t);
+	report_notes_free(&n);
+	assert_int_equal(n.n, 0);
 }
 
 int main(void)
@@ -291,6 +443,9 @@ int main(void)
 		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_latency_summary),
 		cmocka_unit_test(test_markdown_csv_json),
+		cmocka_unit_test(test_units_and_directions_stay_apart),
+		cmocka_unit_test(test_spread_against_zero),
+		cmocka_unit_test(test_notes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
