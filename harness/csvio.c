@@ -3,12 +3,51 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define CSV_FIELDS 10
 
 static const char *const field_names[CSV_FIELDS] = {
 	"run", "variant", "cell", "load", "metric", "unit", "better", "op", "iteration", "value",
 };
+
+/* A value as export writes it: NaN, or a finite decimal number
+ * ([+-]digits[.digits][e[+-]digits]) — not inf, not hexadecimal. */
+static bool decimal_text(const char *s)
+{
+	if (!strcasecmp(s, "nan"))
+		return true;
+	if (*s == '+' || *s == '-')
+		s++;
+	size_t digits = strspn(s, "0123456789");
+	s += digits;
+	if (*s == '.') {
+		size_t frac = strspn(s + 1, "0123456789");
+		digits += frac;
+		s += 1 + frac;
+	}
+	if (!digits)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		size_t exp = strspn(s, "0123456789");
+		if (!exp)
+			return false;
+		s += exp;
+	}
+	return *s == '\0';
+}
+
+/* A name field: UTF-8 without control characters. */
+static bool name_text(const char *s)
+{
+	for (const char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return false;
+	return utf8_valid(s, strlen(s));
+}
 
 /* A cursor over the whole input text. */
 struct csv_reader {
@@ -138,6 +177,13 @@ static long read_text(const char *text, size_t len, const char *name, const char
 				goto fail;
 			}
 		}
+		for (size_t i = 0; i < CSV_FIELDS; i++) {
+			if (!name_text(f[i])) {
+				snprintf(err, errsz, "%s:%ld: %s is not UTF-8 text without control"
+					 " characters", name, start, field_names[i]);
+				goto fail;
+			}
+		}
 		int better = better_parse(f[6]);
 		if (better < 0) {
 			snprintf(err, errsz, "%s:%ld: better is '%.40s', expected lower or higher",
@@ -152,9 +198,13 @@ static long read_text(const char *text, size_t len, const char *name, const char
 			goto fail;
 		}
 		row.iteration = (int)it;
+		if (!decimal_text(f[9])) {
+			snprintf(err, errsz, "%s:%ld: value '%.40s' is not a decimal number (NaN for"
+				 " none)", name, start, f[9]);
+			goto fail;
+		}
 		if (!parse_double(f[9], &row.value)) {
-			snprintf(err, errsz, "%s:%ld: value '%.40s' is not a number (NaN for none)",
-				 name, start, f[9]);
+			snprintf(err, errsz, "%s:%ld: value '%.40s' is out of range", name, start, f[9]);
 			goto fail;
 		}
 		if (isnan(row.value))

@@ -20,43 +20,6 @@
  * first line "Subject: " + word stays within 78. */
 #define EW_PAYLOAD 42
 
-bool mailmsg_utf8_valid(const char *s, size_t len)
-{
-	const unsigned char *p = (const unsigned char *)s, *end = p + len;
-	while (p < end) {
-		unsigned char c = *p;
-		size_t n;
-		uint32_t cp;
-		if (c < 0x80) {
-			p++;
-			continue;
-		} else if ((c & 0xe0) == 0xc0) {
-			n = 1;
-			cp = c & 0x1f;
-		} else if ((c & 0xf0) == 0xe0) {
-			n = 2;
-			cp = c & 0x0f;
-		} else if ((c & 0xf8) == 0xf0) {
-			n = 3;
-			cp = c & 0x07;
-		} else {
-			return false;
-		}
-		if ((size_t)(end - p) <= n)
-			return false;
-		for (size_t i = 1; i <= n; i++) {
-			if ((p[i] & 0xc0) != 0x80)
-				return false;
-			cp = (cp << 6) | (p[i] & 0x3f);
-		}
-		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return false;
-		p += n + 1;
-	}
-	return true;
-}
-
 static void base64(struct buf *out, const unsigned char *s, size_t n)
 {
 	static const char tab[] =
@@ -119,7 +82,7 @@ static bool plain_ascii(const char *s)
 
 int mailmsg_header_unstructured(struct buf *out, const char *name, const char *value)
 {
-	if (has_crlf(value) || !mailmsg_utf8_valid(value, strlen(value)))
+	if (has_crlf(value) || !utf8_valid(value, strlen(value)))
 		return -1;
 	buf_printf(out, "%s: ", name);
 	if (!plain_ascii(value)) {
@@ -210,7 +173,7 @@ static int mailbox(struct buf *out, const char *address, char *err, size_t errsz
 	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
 		e--;
 	char *name = xasprintf("%.*s", (int)(e - s), s);
-	if (!mailmsg_utf8_valid(name, strlen(name))) {
+	if (!utf8_valid(name, strlen(name))) {
 		snprintf(err, errsz, "invalid UTF-8 in the name of '%.200s'", address);
 		free(name);
 		return -1;
@@ -326,7 +289,7 @@ static bool needs_qp(const char *s, size_t len)
 		if ((c < 0x20 && c != '\t' && c != '\f' && c != '\n') || c == 0x7f)
 			return true;
 	}
-	return !mailmsg_utf8_valid(s, len);
+	return !utf8_valid(s, len);
 }
 
 int mailmsg_compose(const struct mailmsg *m, struct buf *out, size_t *bad_line,

@@ -85,8 +85,6 @@ void mailmsg_qp_line(struct buf *out, const char *line, size_t len);
  * prose in a body (notes under the tables), never for tables. max > 6. */
 void mailmsg_fold_lines(struct buf *out, const char *text, size_t max);
 
-/* true when s[0..len) is valid UTF-8 (no overlongs, no surrogates). */
-bool mailmsg_utf8_valid(const char *s, size_t len);
 
 /* Is the host of an smtp:// or smtps:// URL a loopback address (localhost,
  * 127.0.0.0/8, ::1)? Mail to any other host over smtp:// must use STARTTLS

@@ -52,6 +52,9 @@ int mkdir_p(const char *dir, char *err, size_t errsz);
 /* Parse a whole string as a base-10 integer (leading zeros allowed: cyclictest
  * zero-pads). Returns false on empty input, trailing junk or overflow. */
 bool parse_ll(const char *s, long long *out);
+/* true when s[0..len) is valid UTF-8 (RFC 3629: no overlongs, no
+ * surrogates, nothing above U+10FFFF). */
+bool utf8_valid(const char *s, size_t len);
 /* Parse a whole string as a double in the C locale; "nan" accepted.
  * Returns false on empty input or trailing junk. */
 bool parse_double(const char *s, double *out);

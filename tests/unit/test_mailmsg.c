@@ -86,7 +86,7 @@ static void decode_words(const char *value, char *out, size_t size)
 				word[wn++] = (char)((acc >> bits) & 0xff);
 			}
 		}
-		assert_true(mailmsg_utf8_valid(word, wn));
+		assert_true(utf8_valid(word, wn));
 		assert_true(o + wn < size);
 		memcpy(out + o, word, wn);
 		o += wn;

@@ -430,6 +430,46 @@ static void test_notes(void **state)
 	assert_int_equal(n.n, 0);
 }
 
+/* import reads what export writes and nothing looser: decimal numbers and
+ * NaN, not inf or hexadecimal; values beyond a double are out of range;
+ * names are UTF-8 without control characters. */
+static void test_csv_strict(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *row, *err;
+	} bad[] = {
+		{"r,v,c,l,m,u,lower,,1,inf", "inline:2: value 'inf' is not a decimal number (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,-inf", "inline:2: value '-inf' is not a decimal number (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,0x10", "inline:2: value '0x10' is not a decimal number (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,1e", "inline:2: value '1e' is not a decimal number (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,1e309", "inline:2: value '1e309' is out of range"},
+		{"r,v,c\xff,l,m,u,lower,,1,1", "inline:2: cell is not UTF-8 text without control characters"},
+		{"r,v\x01,c,l,m,u,lower,,1,1", "inline:2: variant is not UTF-8 text without control characters"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct sample_table t;
+		char csv[256], err[256] = "";
+		snprintf(csv, sizeof(csv), "%s\n%s\n", CSV_SAMPLE_HEADER, bad[i].row);
+		sample_table_init(&t);
+		assert_int_equal(csv_read_samples_str(csv, "inline", NULL, &t, err, sizeof(err)), -1);
+		assert_string_equal(err, bad[i].err);
+		sample_table_free(&t);
+	}
+	struct sample_table t;
+	char csv[512], err[256] = "";
+	snprintf(csv, sizeof(csv), "%s\nr,v,c,l,m,u,lower,,1,1.5e3\nr,v,c,l,m,u,lower,,2,-.5\n"
+		 "r,v,c\xc3\xa9,l,m,u,lower,,1,NaN\nr,v,c,l,m,u,lower,,3,+7.\n", CSV_SAMPLE_HEADER);
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(csv, "inline", NULL, &t, err, sizeof(err)), 4);
+	assert_true(t.rows[0].value == 1500.0);
+	assert_true(t.rows[1].value == -0.5);
+	assert_true(isnan(t.rows[2].value));
+	assert_string_equal(t.rows[2].cell, "c\xc3\xa9");
+	assert_true(t.rows[3].value == 7.0);
+	sample_table_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -446,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_units_and_directions_stay_apart),
 		cmocka_unit_test(test_spread_against_zero),
 		cmocka_unit_test(test_notes),
+		cmocka_unit_test(test_csv_strict),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
