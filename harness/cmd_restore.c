@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "knob_journal.h"
+#include "knob_pending.h"
 #include "knobs.h"
 #include "store.h"
 
@@ -20,12 +21,37 @@ static const char usage_text[] =
 	"and mark it restored in the journal. Changes made in an earlier boot are\n"
 	"only marked (the kernel has reset them), and so are changes made in a qemu\n"
 	"guest (they died with it); changes made on another host are left for that\n"
-	"host. Running it again does nothing.\n"
+	"host. Running it again does nothing. Once no change of this machine is\n"
+	"left, it removes the host-wide record naming this database (while it is\n"
+	"there, every schedrig run on this machine refuses to start).\n"
 	"\n"
 	"  --db FILE   results database (default results/schedrig.db)\n"
 	"\n"
 	"Exit status: 0 everything restored (or nothing to do), 1 a knob could not be\n"
-	"restored, 2 bad usage.\n";
+	"restored (or a run is changing knobs on this machine now), 2 bad usage.\n";
+
+/* Does restore_row write k on this machine (host, boot_id: this one's)? */
+static bool writes_here(const struct stored_knob *k, const char *host, const char *boot_id)
+{
+	return !knob_host_is_guest(k->host) && !(k->host && *k->host && strcmp(k->host, host)) &&
+	       !(k->boot_id && *k->boot_id && *boot_id && strcmp(k->boot_id, boot_id));
+}
+
+/* true when the host-wide record of unrestored changes (knob_pending.h)
+ * names db. An unreadable record is reported and left alone. */
+static bool record_names(const char *db)
+{
+	struct knob_pending p;
+	char err[1024];
+	int rc = knob_pending_read(&p, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, "schedrig restore: %s\n", err);
+	if (rc <= 0)
+		return false;
+	bool names = knob_pending_names(&p, db);
+	knob_pending_free(&p);
+	return names;
+}
 
 /* Restore one journal row. Returns 0 when it is restored (or needs no
  * restore) and marked, -1 when it failed (message printed). */
@@ -77,7 +103,8 @@ int cmd_restore(int argc, char **argv)
 	struct store *s;
 	struct stored_knob *rows;
 	size_t n, failed = 0;
-	bool need_debugfs = false, mounted = false;
+	bool need_debugfs = false, need_lock = false, mounted = false, left_here = false;
+	int lock = -1;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -113,16 +140,28 @@ int cmd_restore(int argc, char **argv)
 	if (uname(&u))
 		u.nodename[0] = '\0';
 	knob_boot_id(boot_id, sizeof(boot_id));
-	for (size_t i = 0; i < n; i++)
-		need_debugfs |= knob_path_is_debugfs(rows[i].path) &&
-				!knob_host_is_guest(rows[i].host) && rows[i].boot_id &&
-				!strcmp(rows[i].boot_id, boot_id);
+	for (size_t i = 0; i < n; i++) {
+		bool here = writes_here(&rows[i], u.nodename, boot_id);
+		need_lock |= here;
+		need_debugfs |= here && knob_path_is_debugfs(rows[i].path);
+	}
+	/* Writing knobs, or clearing the host-wide record, while a rig changes
+	 * knobs would undo its changes: wait for the knob lock (refused while a
+	 * rig holds it), then read the record again under it. */
+	if ((need_lock || record_names(db)) && (lock = knobs_lock(err, sizeof(err))) < 0) {
+		fprintf(stderr, "schedrig restore: %s\n", err);
+		store_knob_rows_free(rows, n);
+		store_close(s);
+		return 1;
+	}
 	/* A failed mount is reported; the debugfs rows then fail one by one. */
 	if (need_debugfs && knobs_debugfs_mount(&mounted, err, sizeof(err)))
 		fprintf(stderr, "schedrig restore: %s\n", err);
 	for (size_t i = 0; i < n; i++)
-		if (restore_row(s, &rows[i], u.nodename, boot_id))
+		if (restore_row(s, &rows[i], u.nodename, boot_id)) {
 			failed++;
+			left_here |= writes_here(&rows[i], u.nodename, boot_id);
+		}
 	if (mounted)
 		knobs_debugfs_unmount();
 	if (!n)
@@ -132,7 +171,18 @@ int cmd_restore(int argc, char **argv)
 			failed, n);
 	else
 		printf("%zu knob change(s) restored\n", n);
+	/* Nothing of this machine left changed: no run need refuse for db any more. */
+	if (lock >= 0 && !left_here && record_names(db)) {
+		if (knob_pending_remove(err, sizeof(err))) {
+			fprintf(stderr, "schedrig restore: %s\n", err);
+			left_here = true;
+		} else {
+			printf("the host-wide record of this database's knob changes is removed\n");
+		}
+	}
+	if (lock >= 0)
+		close(lock);
 	store_knob_rows_free(rows, n);
 	store_close(s);
-	return failed ? 1 : 0;
+	return failed || left_here ? 1 : 0;
 }

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,13 +25,16 @@
 #include "provenance.h"
 #include "runner.h"
 #include "store.h"
+#include "store_adaptive.h"
 #include "variant.h"
 
 #define DEFAULT_DB "results/schedrig.db"
 
-static const char usage_text[] =
+static const char usage_lines[] =
 	"usage: schedrig run CONFIG [--db FILE] [--iterations N] [--dry-run] [--quiet]\n"
-	"       schedrig run --resume RUN [--db FILE] [--quiet]\n"
+	"       schedrig run --resume RUN [--db FILE] [--quiet]\n";
+
+static const char help_text[] =
 	"\n"
 	"Run the experiment in CONFIG on every variant, cell and iteration, store\n"
 	"every sample with its raw output in the results database, then print the\n"
@@ -38,13 +42,21 @@ static const char usage_text[] =
 	"\n"
 	"  --db FILE        results database (default " DEFAULT_DB ")\n"
 	"  --iterations N   override the config's iterations\n"
-	"  --dry-run        print the plan (cells, argv, attributes) and run nothing\n"
+	"  --dry-run        print the plan (cells, argv, attributes) and run nothing;\n"
+	"                   exit 1 when a load tool a boot: local variant needs is not\n"
+	"                   installed here (run refuses to start then)\n"
 	"  --quiet          no per-iteration log lines\n"
 	"  --resume RUN     run what an interrupted run left: every (variant, cell,\n"
-	"                   iteration) without a complete record, from its stored config\n"
+	"                   iteration) without a complete record, from its stored config;\n"
+	"                   a cell whose adaptive iterations stopped stays stopped, the\n"
+	"                   others go on from their complete iterations; a complete run\n"
+	"                   has nothing to resume (exit 0, the run left as it is)\n"
 	"\n"
-	"Exit status: 0 all iterations complete, 1 a failure was recorded, 2 bad usage\n"
-	"or config, 128+N interrupted by signal N.\n";
+	"Before anything is recorded, every load tool of a boot: local variant must be\n"
+	"installed here (in PATH); else run says which are missing and exits 1.\n"
+	"\n"
+	"Exit status: 0 all iterations complete, 1 a failure was recorded or a tool is\n"
+	"missing, 2 bad usage or config, 128+N interrupted by signal N.\n";
 
 struct run_opts {
 	const char *config;
@@ -156,20 +168,27 @@ struct run_ctx {
 	bool store_failed;   /* the database refused a write: stop the run */
 	struct monitor *mon; /* monitors: of the config; NULL when off */
 	struct adaptive_cells *cells; /* adaptive iterations, per cell of the variant */
+	/* The rig's own CPU time (getrusage RUSAGE_SELF: this process, not its
+	 * loads) and the wall time, both over the variants' period only. */
+	bool rig_measured;
+	double rig_user_s, rig_system_s, rig_wall_s;
 };
 
-/* variant_run.enough: stop the cell when its CI is narrow enough. */
+/* variant_run.enough: stop the cell when its CI is narrow enough, at max or
+ * when its time is up, with a note "variant V cell C: N iteration(s), why"
+ * (an interrupted cell has not stopped: run --resume goes on with it). */
 static bool cell_enough(void *ctx, size_t c, int iteration)
 {
 	struct run_ctx *rc = ctx;
 	struct adaptive_rule rule = {rc->e->min_iterations, rc->o->iterations, rc->e->ci_pct,
 				     rc->e->max_time_s};
-	char why[128], err[256];
+	char why[256], err[256];
 
-	if (!adaptive_cells_enough(rc->cells, c, &rule, mono_ns(), why, sizeof(why)))
+	(void)iteration; /* the cell's count is its complete and failed iterations */
+	if (runner_interrupt_signal() ||
+	    !adaptive_cells_enough(rc->cells, c, &rule, mono_ns(), why, sizeof(why)))
 		return false;
-	char *msg = xasprintf("variant %s cell %s: %d iteration(s), %s", rc->variant,
-			      rc->p->cells[c].name, iteration, why);
+	char *msg = xasprintf("variant %s cell %s: %s", rc->variant, rc->p->cells[c].name, why);
 	store_event(rc->st, rc->run_id, "iterations", msg, err, sizeof(err));
 	if (!rc->o->quiet)
 		printf("%s\n", msg);
@@ -283,8 +302,13 @@ static int store_one(void *ctx, size_t c, int it, struct iteration_result *res)
 		free(msg);
 	}
 	rc->failures += failures;
-	adaptive_cells_add(rc->cells, c, res->n ? res->r[0].start_ns : mono_ns(),
-			   adaptive_primary_value(rc->e, res, samples));
+	/* Only complete iterations measure the cell; a failed one counts toward
+	 * max only; an interrupted one not at all (run --resume repeats it). */
+	int64_t started_ns = res->n ? res->r[0].start_ns : mono_ns();
+	if (!strcmp(status, "complete"))
+		adaptive_cells_add(rc->cells, c, started_ns, adaptive_primary_value(rc->e, res, samples));
+	else if (!strcmp(status, "failed"))
+		adaptive_cells_add_failed(rc->cells, c, started_ns);
 	log_iteration(rc, c, it, res, samples);
 	for (size_t i = 0; i < res->n; i++) {
 		sample_vec_free(&samples[i]);
@@ -316,26 +340,78 @@ static int store_variant(void *ctx, const struct variant_kernel *k)
 	return 0;
 }
 
-/* run --resume: skip what is complete already. */
+/* run --resume: skip what is complete already, and every iteration of a
+ * cell whose adaptive iterations have stopped. */
 static bool iteration_done(void *ctx, size_t c, int it)
 {
 	struct run_ctx *rc = ctx;
-	return store_iteration_complete(rc->st, rc->variant_id, rc->cell_ids[c], it);
+	return adaptive_cells_stopped(rc->cells, c) ||
+	       store_iteration_complete(rc->st, rc->variant_id, rc->cell_ids[c], it);
 }
 
-/* A killed run may have left knobs changed on this boot: changing knobs on
- * top of them would journal the changed values as the "old" ones. Returns
- * 0, or -1 after printing what to do. */
+/* run --resume with adaptive iterations: rebuild the variant's cells from
+ * the stored run. A cell with a stop note ("iterations" event) stays
+ * stopped; any other starts from the primary values and the time of its
+ * complete iterations (failed ones run again and count then). 0, or -1
+ * with err. */
+static int resume_adaptive(struct run_ctx *rc, const char *variant, char *err, size_t errsz)
+{
+	const struct cfg_load *load;
+	const char *metric;
+	char **notes;
+	size_t n_notes;
+	int ret = 0;
+
+	if (!adaptive_primary(rc->e, &load, &metric)) {
+		snprintf(err, errsz, "the config has no primary metric");
+		return -1;
+	}
+	if (store_events(rc->st, rc->run_id, "iterations", &notes, &n_notes, err, errsz))
+		return -1;
+	for (size_t c = 0; c < rc->p->n_cells && !ret; c++) {
+		char *prefix = xasprintf("variant %s cell %s: ", variant, rc->p->cells[c].name);
+		bool stopped = false;
+		for (size_t k = 0; k < n_notes && !stopped; k++)
+			stopped = !strncmp(notes[k], prefix, strlen(prefix));
+		free(prefix);
+		if (stopped) {
+			adaptive_cells_stop(rc->cells, c);
+			continue;
+		}
+		double *values, spent_s;
+		size_t n;
+		ret = store_adaptive_values(rc->st, rc->run_id, variant, rc->cell_ids[c], load->name,
+					    metric, &values, &n, &spent_s, err, errsz);
+		if (!ret)
+			adaptive_cells_restore(rc->cells, c, values, n, spent_s);
+		free(values);
+	}
+	for (size_t k = 0; k < n_notes; k++)
+		free(notes[k]);
+	free(notes);
+	return ret;
+}
+
+/* Knobs another run has changed on this boot falsify what is measured now,
+ * and changing knobs on top of them would journal the changed values as the
+ * "old" ones. So any run, with knobs or without, refuses while a rig changes
+ * knobs on this machine, while the host-wide record names a run that left
+ * changes behind (whatever its database: knobs_host_clean), or while this
+ * database holds unrestored changes of this boot. Also names this run's
+ * database for the record its own changes write (knob_journal_set_db).
+ * Returns 0, or -1 after printing what to do. */
 static int check_unrestored_knobs(const struct run_ctx *rc)
 {
 	struct stored_knob *rows;
 	size_t n, mine = 0;
-	char err[512], boot_id[64];
-	bool changes = false;
+	char err[1024], boot_id[64];
 
-	for (size_t v = 0; v < rc->e->n_variants; v++)
-		changes |= rc->e->variants[v].boot == BOOT_LOCAL && knobs_count(&rc->e->variants[v]);
-	if (!changes || store_knob_unrestored(rc->st, &rows, &n, err, sizeof(err)))
+	knob_journal_set_db(rc->o->db);
+	if (knobs_host_clean(err, sizeof(err))) {
+		fprintf(stderr, "schedrig: %s\n", err);
+		return -1;
+	}
+	if (store_knob_unrestored(rc->st, &rows, &n, err, sizeof(err)))
 		return 0;
 	knob_boot_id(boot_id, sizeof(boot_id));
 	const struct stored_knob *first = NULL;
@@ -354,6 +430,23 @@ static int check_unrestored_knobs(const struct run_ctx *rc)
 			rc->o->db);
 	store_knob_rows_free(rows, n);
 	return first ? -1 : 0;
+}
+
+static double timeval_s(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+/* The variants' period ends: keep the rig's CPU and wall time since
+ * ru_start and start_ns (its start) for note_rig_cost. */
+static void rig_cost_measured(struct run_ctx *rc, const struct rusage *ru_start, int64_t start_ns)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	rc->rig_measured = true;
+	rc->rig_wall_s = (double)(mono_ns() - start_ns) / 1e9;
+	rc->rig_user_s = timeval_s(&ru.ru_utime) - timeval_s(&ru_start->ru_utime);
+	rc->rig_system_s = timeval_s(&ru.ru_stime) - timeval_s(&ru_start->ru_stime);
 }
 
 static int execute(struct run_ctx *rc, const char *self_exe)
@@ -397,8 +490,17 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 		       rc->e->n_variants, rc->p->n_cells, rc->o->iterations);
 	progress_begin(stdout, rc->o->quiet, rc->e->n_variants, rc->p->n_cells, rc->o->iterations);
 
+	struct rusage ru_start;
+	int64_t start_ns = mono_ns();
+	getrusage(RUSAGE_SELF, &ru_start);
 	for (size_t v = 0; v < rc->e->n_variants && !runner_interrupt_signal(); v++) {
 		const struct cfg_variant *var = &rc->e->variants[v];
+		adaptive_cells_reset(rc->cells);
+		if (rc->o->resume && adaptive(rc) && resume_adaptive(rc, var->name, err, sizeof(err))) {
+			fprintf(stderr, "schedrig: %s\n", err);
+			rc->store_failed = true;
+			break;
+		}
 		struct knob_db_journal kj;
 		knob_db_journal_init(&kj, rc->st, rc->run_id, var->name);
 		struct variant_run vr = {
@@ -408,7 +510,6 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 			.journal = &kj.ops,
 			.enough = adaptive(rc) ? cell_enough : NULL,
 		};
-		adaptive_cells_reset(rc->cells);
 		rc->variant = var->name;
 		progress_variant(var->name);
 		rc->variant_id = 0;
@@ -433,6 +534,7 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 				     sizeof(err));
 	}
 	progress_end();
+	rig_cost_measured(rc, &ru_start, start_ns);
 	free(run_dir);
 	rc->run_dir = NULL;
 
@@ -460,6 +562,20 @@ out_err:
 	return 1;
 }
 
+/* A usage error: one line saying what is wrong, the usage lines, where the
+ * help is. Returns EXIT_USAGE. */
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("schedrig run: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n%ssee schedrig run --help\n", usage_lines);
+	return EXIT_USAGE;
+}
+
 static int parse_args(int argc, char **argv, struct run_opts *o)
 {
 	static const struct option longopts[] = {
@@ -476,17 +592,15 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 
 	o->db = DEFAULT_DB;
 	optind = 1;
+	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'd':
 			o->db = optarg;
 			break;
 		case 'i':
-			if (!parse_ll(optarg, &n) || n < 1 || n > 10000) {
-				fprintf(stderr, "schedrig run: --iterations must be 1..10000, not '%s'\n",
-					optarg);
-				return EXIT_USAGE;
-			}
+			if (!parse_ll(optarg, &n) || n < 1 || n > 10000)
+				return usage_error("--iterations must be 1..10000, not '%s'", optarg);
 			o->iterations = (int)n;
 			break;
 		case 'n':
@@ -499,17 +613,26 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			o->resume = optarg;
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
+			fputs(usage_lines, stdout);
+			fputs(help_text, stdout);
 			return 0;
 		default:
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
+			if (optopt == 'd' || optopt == 'i' || optopt == 'r')
+				return usage_error("%s needs a value", argv[optind - 1]);
+			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (o->resume ? optind != argc || o->iterations || o->dry_run : optind != argc - 1) {
-		fputs(usage_text, stderr);
-		return EXIT_USAGE;
-	}
+	if (o->resume && optind != argc)
+		return usage_error("--resume RUN takes no CONFIG, but '%s' was given", argv[optind]);
+	if (o->resume && o->iterations)
+		return usage_error("--iterations does not go with --resume: a resumed run keeps"
+				   " its iterations");
+	if (o->resume && o->dry_run)
+		return usage_error("--dry-run does not go with --resume");
+	if (!o->resume && optind == argc)
+		return usage_error("no CONFIG given");
+	if (!o->resume && optind != argc - 1)
+		return usage_error("one CONFIG only, but '%s' was given too", argv[optind + 1]);
 	o->config = o->resume ? NULL : argv[optind];
 	return -1;
 }
@@ -561,19 +684,16 @@ static struct experiment *resume_config(struct run_ctx *ctx, struct run_opts *o,
 	return e;
 }
 
-/* The rig's own cost: its CPU time (getrusage RUSAGE_SELF — this process,
- * not its loads) as % of one CPU over the wall time since start_s, stored
- * as a note event ("rig cpu: user_s=U system_s=S wall_s=W pct_of_one_cpu=P")
- * and printed unless --quiet; with the monitors' notes (said once). */
-static void note_rig_cost(struct run_ctx *rc, double start_s)
+/* The rig's own cost while its variants ran (rig_cost_measured: what it
+ * spent starting up and before the first variant is not counted): its CPU
+ * time as % of one CPU over that wall time, stored as a note event ("rig
+ * cpu: user_s=U system_s=S wall_s=W pct_of_one_cpu=P") and printed unless
+ * --quiet; with the monitors' notes (said once). */
+static void note_rig_cost(struct run_ctx *rc)
 {
-	struct rusage ru;
 	char err[512];
-	getrusage(RUSAGE_SELF, &ru);
-	double user_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
-	double system_s = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-	double wall_s = (double)mono_ns() / 1e9 - start_s;
-	char *msg = xasprintf("rig cpu: user_s=%.6f system_s=%.6f wall_s=%.3f pct_of_one_cpu=%.4f",
+	double user_s = rc->rig_user_s, system_s = rc->rig_system_s, wall_s = rc->rig_wall_s;
+	char *msg = xasprintf("rig cpu: user_s=%.6f system_s=%.6f wall_s=%.6f pct_of_one_cpu=%.4f",
 			      user_s, system_s, wall_s,
 			      wall_s > 0 ? 100 * (user_s + system_s) / wall_s : 0.0);
 	store_event(rc->st, rc->run_id, "note", msg, err, sizeof(err));
@@ -586,6 +706,27 @@ static void note_rig_cost(struct run_ctx *rc, double start_s)
 			store_event(rc->st, rc->run_id, "note", l, err, sizeof(err));
 		free(notes);
 	}
+}
+
+/* Every load tool a boot: local variant runs is installed here
+ * (variant_check_local_tools); else -1 after saying which are missing,
+ * then what follows (e.g. "nothing was run"). */
+static int check_local_tools(const struct experiment *e, const struct plan *p, const char *then)
+{
+	char err[4096];
+	if (variant_check_local_tools(e, p, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "schedrig: %s: %s; %s\n", e->path, err, then);
+	return -1;
+}
+
+/* run --resume of a run whose status is complete: nothing is left to run. */
+static bool run_complete(struct store *st, int64_t run_id)
+{
+	struct run_owner ow;
+	char err[512];
+	return store_run_owner(st, run_id, &ow, err, sizeof(err)) == 0 &&
+	       !strcmp(ow.status, "complete");
 }
 
 static int check_latency_nice(const struct plan *p, const char *config)
@@ -609,7 +750,6 @@ int cmd_run(int argc, char **argv)
 	struct plan p = {0};
 	struct experiment *e = NULL;
 	struct run_ctx ctx = {.o = &o};
-	double start_s = (double)mono_ns() / 1e9;
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc >= 0)
@@ -635,9 +775,14 @@ int cmd_run(int argc, char **argv)
 		}
 		if (o.dry_run) {
 			print_plan(e, &p, o.iterations);
+			rc = check_local_tools(e, &p, "run would refuse to start") ? 1 : 0;
 			plan_free(&p);
 			experiment_free(e);
-			return 0;
+			return rc;
+		}
+		if (check_local_tools(e, &p, "nothing was run")) {
+			rc = 1;
+			goto out;
 		}
 	}
 	rc = 1;
@@ -662,6 +807,13 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, "schedrig: %s\n", err);
 			goto out;
 		}
+		if (run_complete(ctx.st, ctx.run_id)) {
+			printf("run %lld is complete: nothing to resume\n", (long long)ctx.run_id);
+			rc = 0;
+			goto out;
+		}
+		if (check_local_tools(e, &p, "nothing was run"))
+			goto out;
 	}
 	ctx.e = e;
 	ctx.p = &p;
@@ -682,8 +834,8 @@ int cmd_run(int argc, char **argv)
 		runner_set_monitor(ctx.mon);
 	}
 	rc = execute(&ctx, self_exe);
-	if (ctx.run_id)
-		note_rig_cost(&ctx, start_s);
+	if (ctx.rig_measured)
+		note_rig_cost(&ctx);
 	if (ctx.run_id && !runner_interrupt_signal() && !ctx.store_failed) {
 		/* Compare prints the table of the run just made. */
 		char id[32];

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "schedattr.h"
 #include "yamlnode.h"
@@ -319,6 +320,58 @@ static int read_sched(struct ctx *c, const struct ynode *m, struct cfg_load *l)
 			char msg[256];
 			if (sched_req_set(&r, s->key, s->values[k].text, msg, sizeof(msg)))
 				return err_at(c, s->values[k].line, s->values[k].col, "%s", msg);
+		}
+	}
+	return 0;
+}
+
+/* The highest CPU of a cpus: list that sched_req_set accepted ("0-1,3"). */
+static long long cpus_highest(const char *list)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	long long hi = -1, v;
+	for (char *tok = strtok_r(copy, ",-", &save); tok; tok = strtok_r(NULL, ",-", &save))
+		if (parse_ll(tok, &v) && v > hi)
+			hi = v;
+	free(copy);
+	return hi;
+}
+
+/* Every CPU the cpus: list val names must exist where its loads run: on
+ * this machine for a boot: local variant, among the guest's cpus: for a
+ * boot: qemu one. A boot: ssh machine's CPUs are not known here: there, a
+ * list naming a CPU it lacks fails the load (sched_setaffinity). */
+static int check_cpus(struct ctx *c, const struct experiment *e, const struct cfg_value *val)
+{
+	long host_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	long long hi = cpus_highest(val->text);
+
+	for (size_t v = 0; v < e->n_variants; v++) {
+		const struct cfg_variant *var = &e->variants[v];
+		if (var->boot == BOOT_LOCAL && hi >= host_cpus)
+			return err_at(c, val->line, val->col,
+				      "cpus '%s' names CPU %lld, but this machine has CPUs 0-%ld",
+				      val->text, hi, host_cpus - 1);
+		if (var->boot == BOOT_QEMU && hi >= var->cpus)
+			return err_at(c, val->line, val->col,
+				      "cpus '%s' names CPU %lld, but variant %s (boot: qemu) has"
+				      " cpus: %d, CPUs 0-%d", val->text, hi, var->name, var->cpus,
+				      var->cpus - 1);
+	}
+	return 0;
+}
+
+/* check_cpus for every value of every load's sched: cpus:. */
+static int check_all_cpus(struct ctx *c, const struct experiment *e)
+{
+	for (size_t i = 0; i < e->n_loads; i++) {
+		const struct cfg_load *l = &e->loads[i];
+		for (size_t k = 0; k < l->n_sched; k++) {
+			if (strcmp(l->sched[k].key, "cpus"))
+				continue;
+			for (size_t j = 0; j < l->sched[k].n; j++)
+				if (check_cpus(c, e, &l->sched[k].values[j]))
+					return -1;
 		}
 	}
 	return 0;
@@ -732,7 +785,7 @@ static int read_experiment(struct ctx *c, const struct ynode *root, struct exper
 	if (!measured)
 		return err_at(c, v->line, v->col,
 			      "no load has role: measured, so nothing would end an iteration");
-	return 0;
+	return check_all_cpus(c, e);
 }
 
 /* Messages quote values: keep them on one line ("\n", "\t", "\xNN"). */

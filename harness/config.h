@@ -15,6 +15,8 @@
  *       role: background|measured       (default measured)
  *       params: {groups: [2, 4], loops: 1000}
  *       sched: {policy: other, nice: [0, 19], slice_us: 300, cpus: "0-1"}
+ *                                       (cpus: CPUs of this machine when a variant
+ *                                       boots local, of cpus: when one boots qemu)
  *       timeout_s: 300                  (default 600)
  *       repeat: true                    (background only)
  *       primary_metric: max_latency     (adaptive iterations; default: the driver's)

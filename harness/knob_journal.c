@@ -1,12 +1,21 @@
 /* Knob journal over the results database: see knob_journal.h. */
 #include "knob_journal.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "knob_pending.h"
 #include "util.h"
+
+static char journal_db[PATH_MAX];
+
+void knob_journal_set_db(const char *db)
+{
+	snprintf(journal_db, sizeof(journal_db), "%s", db);
+}
 
 void knob_boot_id(char *dst, size_t size)
 {
@@ -44,6 +53,14 @@ static int journal_record(void *ctx, const struct knob_entry *e, char *err, size
 		j->n_ids = n;
 	}
 	j->ids[e->seq] = id;
+	if (e->host)
+		return 0; /* a guest's knob: nothing of this machine changes */
+	if (!j->n_here && knob_pending_write(journal_db, j->run_id, err, errsz)) {
+		char why[512];
+		store_knob_restored(j->st, id, why, sizeof(why)); /* it will not be made */
+		return -1;
+	}
+	j->n_here++;
 	return 0;
 }
 
@@ -61,7 +78,11 @@ static int journal_applied(void *ctx, const struct knob_entry *e, char *err, siz
 static int journal_restored(void *ctx, const struct knob_entry *e, char *err, size_t errsz)
 {
 	struct knob_db_journal *j = ctx;
-	return store_knob_restored(j->st, row_of(j, e), err, errsz);
+	if (store_knob_restored(j->st, row_of(j, e), err, errsz))
+		return -1;
+	if (!e->host && j->n_here && !--j->n_here)
+		return knob_pending_remove(err, errsz);
+	return 0;
 }
 
 void knob_db_journal_init(struct knob_db_journal *j, struct store *st, int64_t run_id,

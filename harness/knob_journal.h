@@ -1,7 +1,10 @@
 /* The controlling host's knob journal: knob_journal_ops (knobs.h) over the
  * results database (table knob, store_knob_*). Each change is committed to
  * the database before the knob is written, so "schedrig restore" can undo it
- * after a crash. */
+ * after a crash. While changes of this machine (not a guest's) are not all
+ * marked restored, the host-wide pending record (knob_pending.h) names the
+ * database and the run: written after the first one's row, before it is
+ * made, and removed when the last one is marked restored. */
 #ifndef SCHEDRIG_KNOB_JOURNAL_H
 #define SCHEDRIG_KNOB_JOURNAL_H
 
@@ -20,7 +23,12 @@ struct knob_db_journal {
 	char boot_id[64];              /* /proc/sys/kernel/random/boot_id */
 	int64_t *ids;                  /* knob row id by entry seq */
 	size_t n_ids;
+	size_t n_here;                 /* rows of this machine not marked restored */
 };
+
+/* The results database of this process's journals (a run's --db), as the
+ * pending record names it: set before the first knob_db_journal_init. */
+void knob_journal_set_db(const char *db);
 
 /* Set up j to journal the knobs of variant (a name, kept by pointer) of run
  * run_id into st. Free with knob_db_journal_free. */

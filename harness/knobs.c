@@ -11,8 +11,10 @@
 #include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "knob_pending.h"
 #include "util.h"
 
 #define KNOB_VALUE_MAX 65536
@@ -20,6 +22,11 @@
 static char proc_root[PATH_MAX] = KNOBS_PROC_SYS;
 static char debugfs_root[PATH_MAX] = KNOBS_DEBUGFS;
 static bool debugfs_overridden;
+static char lock_dir[PATH_MAX]; /* "": knobs_lock_dir's choice */
+
+/* knobs_lock waits out a shared hold (knobs_host_clean) this often and long. */
+#define LOCK_TRIES 50
+#define LOCK_RETRY_NS 10000000L
 
 void knobs_set_roots(const char *proc_sys, const char *debugfs)
 {
@@ -324,34 +331,87 @@ static void entry_free(struct knob_entry *e)
 	memset(e, 0, sizeof(*e));
 }
 
-/* Take the host-wide knob lock; the fd, or -1 with err (who holds it). */
-static int knobs_lock(char *err, size_t errsz)
+const char *knobs_lock_dir(void)
 {
-	const char *path = access("/run/lock", W_OK) == 0 ? "/run/lock/schedrig-knobs.lock"
-							  : "/tmp/schedrig-knobs.lock";
+	if (lock_dir[0])
+		return lock_dir;
+	return access("/run/lock", W_OK) == 0 ? "/run/lock" : "/tmp";
+}
+
+void knobs_set_lock_dir(const char *dir)
+{
+	snprintf(lock_dir, sizeof(lock_dir), "%s", dir ? dir : "");
+}
+
+static char *lock_path(void)
+{
+	return xasprintf("%s/schedrig-knobs.lock", knobs_lock_dir());
+}
+
+/* The pid the lock's holder wrote into the lock file, "?" when unknown. */
+static void lock_holder(int fd, char *holder, size_t size)
+{
+	ssize_t n = pread(fd, holder, size - 1, 0);
+	holder[n > 0 ? n : 0] = '\0';
+	holder[strcspn(holder, "\n")] = '\0';
+	if (!holder[0])
+		snprintf(holder, size, "?");
+}
+
+int knobs_lock(char *err, size_t errsz)
+{
+	char *path = lock_path();
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		fail(err, errsz, "%s: %s", path, strerror(errno));
+		free(path);
 		return -1;
 	}
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		char holder[32] = "?";
-		ssize_t n = pread(fd, holder, sizeof(holder) - 1, 0);
-		holder[n > 0 ? n : 0] = '\0';
-		holder[strcspn(holder, "\n")] = '\0';
+	for (int tries = 1; flock(fd, LOCK_EX | LOCK_NB); tries++) {
+		if (errno == EWOULDBLOCK && tries < LOCK_TRIES) {
+			nanosleep(&(struct timespec){.tv_nsec = LOCK_RETRY_NS}, NULL);
+			continue;
+		}
+		char holder[32];
+		lock_holder(fd, holder, sizeof(holder));
 		fail(err, errsz,
 		     "another schedrig (pid %s) has scheduler knobs changed on this machine"
 		     " (%s); knob changes of two runs at once would undo each other",
-		     holder[0] ? holder : "?", path);
+		     holder, path);
 		close(fd);
+		free(path);
 		return -1;
 	}
+	free(path);
 	char pid[32];
 	int len = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
 	if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)len, 0) != len) {
 		/* the lock holds; only the holder's pid in messages is lost */
 	}
 	return fd;
+}
+
+int knobs_host_clean(char *err, size_t errsz)
+{
+	char *path = lock_path();
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	free(path);
+	/* Held shared while the record is read: no rig can take the lock (and
+	 * write a record) meanwhile, so a record then is one nobody will restore. */
+	if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB)) {
+		char holder[32];
+		lock_holder(fd, holder, sizeof(holder));
+		fail(err, errsz,
+		     "another schedrig (pid %s) is changing kernel knobs on this machine now;"
+		     " what runs meanwhile would measure its settings: try again when it is done",
+		     holder);
+		close(fd);
+		return -1;
+	}
+	rc = knob_pending_check(err, errsz);
+	if (fd >= 0)
+		close(fd);
+	return rc;
 }
 
 static void knobs_unlock(struct knob_state *st)
@@ -457,7 +517,7 @@ int knobs_apply(const struct cfg_variant *v, const struct knob_journal_ops *jour
 	st->entries = xcalloc(n_req ? n_req : 1, sizeof(*st->entries));
 	st->lock_fd = -1;
 	*out = NULL;
-	if (n_req && (st->lock_fd = knobs_lock(err, errsz)) < 0)
+	if (n_req && ((st->lock_fd = knobs_lock(err, errsz)) < 0 || knob_pending_check(err, errsz)))
 		goto fail;
 	for (size_t i = 0; i < n_req; i++)
 		need_debugfs |= strcmp(req[i].kind, "sysctl") != 0;

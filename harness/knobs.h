@@ -86,10 +86,11 @@ size_t knobs_count(const struct cfg_variant *v);
  *   "/sys/kernel/debug/sched/features: Operation not permitted (the kernel is locked down?)"
  *   "this kernel (6.1.0) has no sched_feature PLACE_LAG"
  *   "/proc/sys/kernel/x: wrote '0', read back '1'" */
-/* knobs_apply takes a host-wide lock (flock on /run/lock/schedrig-knobs.lock)
- * before changing anything and knobs_restore releases it: two runs changing
- * knobs at once would each journal the other's value as "old" and leave it
- * behind. A held lock is an error naming the holder's pid. */
+/* knobs_apply takes the host-wide knob lock (knobs_lock) before changing
+ * anything and knobs_restore releases it: two runs changing knobs at once
+ * would each journal the other's value as "old" and leave it behind. A held
+ * lock is an error naming the holder's pid, and so is a host-wide record of
+ * changes a killed rig left (knob_pending_check, knob_pending.h). */
 int knobs_apply(const struct cfg_variant *v, const struct knob_journal_ops *journal,
 		struct knob_state **out, char *err, size_t errsz);
 
@@ -123,5 +124,25 @@ void knobs_debugfs_unmount(void);
 /* Tests: use these directories instead of /proc/sys and /sys/kernel/debug
  * (NULL: the real one). With a debugfs override nothing is mounted. */
 void knobs_set_roots(const char *proc_sys, const char *debugfs);
+
+/* The directory of the host-wide knob lock (schedrig-knobs.lock) and of the
+ * record of unrestored changes (knob_pending.h): /run/lock (a tmpfs: emptied
+ * at boot), /tmp where /run/lock is not writable, or knobs_set_lock_dir's. */
+const char *knobs_lock_dir(void);
+
+/* Tests: keep the knob lock and the pending record in dir (NULL: the real one). */
+void knobs_set_lock_dir(const char *dir);
+
+/* Take the host-wide knob lock (flock LOCK_EX on knobs_lock_dir()/
+ * schedrig-knobs.lock; this pid is written into the file). A moment's shared
+ * hold (knobs_host_clean) is waited out, up to half a second. Returns the
+ * fd (close it to release), or -1 with err naming the holder's pid. */
+int knobs_lock(char *err, size_t errsz);
+
+/* May a run measure, or change knobs, on this machine now? 0 when no rig has
+ * knobs changed; else -1 with err: a rig holds the knob lock (it is changing
+ * knobs now: its pid), or the pending record names a run that left changes
+ * behind (knob_pending_check: its database and the restore command). */
+int knobs_host_clean(char *err, size_t errsz);
 
 #endif

@@ -286,8 +286,14 @@ static void start_slot(struct slot *s, struct iteration_result *res, const char 
 		size_t len = strnlen(msg, (size_t)n);
 		if (len + 1 + sizeof(e) <= (size_t)n)
 			memcpy(&e, msg + len + 1, sizeof(e));
-		snprintf(r->reason, sizeof(r->reason), "%s %s: %s",
-			 !strcmp(msg, "exec") ? "cannot run" : msg, pi->argv.v[0], strerror(e));
+		if (!strcmp(msg, "sched_setaffinity") && e == EINVAL)
+			snprintf(r->reason, sizeof(r->reason), "cpus %s: not every CPU of the list is"
+				 " on this machine or allowed to the rig (sched_setaffinity: %s)",
+				 pi->sched.cpus, strerror(e));
+		else
+			snprintf(r->reason, sizeof(r->reason), "%s %s: %s",
+				 !strcmp(msg, "exec") ? "cannot run" : msg, pi->argv.v[0],
+				 strerror(e));
 		int status;
 		waitpid(pid, &status, 0);
 		guard_note('-', pid);

@@ -63,8 +63,8 @@ static bool is_fair(int policy)
 	return policy == SCHED_OTHER || policy == SCHED_BATCH || policy == SCHED_IDLE;
 }
 
-/* Parse "0-1,3" into a cpu_set_t; every CPU must be below ncpus. */
-static int parse_cpus(const char *s, cpu_set_t *set, long ncpus, char *err, size_t errsz)
+/* Parse "0-1,3" into a cpu_set_t; every CPU must fit one (CPU_SETSIZE). */
+static int parse_cpus(const char *s, cpu_set_t *set, char *err, size_t errsz)
 {
 	char buf[128];
 	CPU_ZERO(set);
@@ -84,9 +84,9 @@ static int parse_cpus(const char *s, cpu_set_t *set, long ncpus, char *err, size
 			snprintf(err, errsz, "cpus '%s' is not a list such as \"0-1,3\"", s);
 			return -1;
 		}
-		if (hi >= ncpus || hi >= CPU_SETSIZE) {
-			snprintf(err, errsz, "cpus '%s' names CPU %lld, but this machine has CPUs 0-%ld",
-				 s, hi, ncpus - 1);
+		if (hi >= CPU_SETSIZE) {
+			snprintf(err, errsz, "cpus '%s' names CPU %lld, but a CPU set ends at CPU %d",
+				 s, hi, CPU_SETSIZE - 1);
 			return -1;
 		}
 		for (long long c = lo; c <= hi; c++)
@@ -154,7 +154,7 @@ int sched_req_set(struct sched_req *r, const char *key, const char *value, char 
 	}
 	if (!strcmp(key, "cpus")) {
 		cpu_set_t set;
-		if (parse_cpus(value, &set, sysconf(_SC_NPROCESSORS_CONF), err, errsz))
+		if (parse_cpus(value, &set, err, errsz))
 			return -1;
 		snprintf(r->cpus, sizeof(r->cpus), "%s", value);
 		return 0;
@@ -214,12 +214,22 @@ int sched_apply_self(const struct sched_req *r, const char **what)
 	if (r->cpus[0]) {
 		cpu_set_t set;
 		char err[8];
-		if (parse_cpus(r->cpus, &set, CPU_SETSIZE, err, sizeof(err))) {
+		if (parse_cpus(r->cpus, &set, err, sizeof(err))) {
 			errno = EINVAL;
 			*what = "sched_setaffinity";
 			return -1;
 		}
-		if (sched_setaffinity(0, sizeof(set), &set)) {
+		/* The kernel drops the CPUs it lacks (or the rig's cpuset
+		 * excludes) as long as one is left: a narrower set than asked
+		 * for fails as one with none left does (EINVAL). */
+		cpu_set_t got;
+		if (sched_setaffinity(0, sizeof(set), &set) ||
+		    sched_getaffinity(0, sizeof(got), &got)) {
+			*what = "sched_setaffinity";
+			return -1;
+		}
+		if (!CPU_EQUAL(&set, &got)) {
+			errno = EINVAL;
 			*what = "sched_setaffinity";
 			return -1;
 		}

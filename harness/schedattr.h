@@ -30,8 +30,9 @@ extern const char *const sched_keys[];
 
 /* Set key to the text value, validating range and syntax (nice −20..19,
  * latency_nice −20..19, slice_us 100..100000, priority 1..99, policy
- * other|batch|idle|fifo|rr, cpus a list of CPU numbers and ranges that exist
- * on this machine). Returns 0, or -1 with a message (without position) in err. */
+ * other|batch|idle|fifo|rr, cpus a list of CPU numbers and ranges below
+ * CPU_SETSIZE; whether those CPUs exist where the loads run is config.c's
+ * check). Returns 0, or -1 with a message (without position) in err. */
 int sched_req_set(struct sched_req *r, const char *key, const char *value, char *err, size_t errsz);
 /* Cross-field checks: priority needs fifo|rr and fifo|rr need priority;
  * slice_us needs other|batch|idle. Returns 0 or -1 with err. */
@@ -43,8 +44,9 @@ const char *sched_policy_name(int policy);
 
 /* Apply r to the calling thread. Used in the forked child before exec.
  * Returns 0, or -1 with errno set and *what naming the failed step
- * ("sched_setattr", "setpriority", "sched_setaffinity"). Async-signal-safe:
- * no allocation. */
+ * ("sched_setattr", "setpriority", "sched_setaffinity"; the last also with
+ * EINVAL when the kernel applied fewer CPUs than cpus names, e.g. CPUs this
+ * machine lacks). Async-signal-safe: no allocation. */
 int sched_apply_self(const struct sched_req *r, const char **what);
 
 /* Read the attributes the kernel applied to pid: sched_getattr (policy,

@@ -1,5 +1,6 @@
 #include "variant.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,4 +60,31 @@ void variant_plan_tools(const struct plan *p, struct argv *tools, struct argv *l
 				argv_add(loads, p->cells[c].inst[i].load->name);
 		}
 	}
+}
+
+int variant_check_local_tools(const struct experiment *e, const struct plan *p, char *err,
+			      size_t errsz)
+{
+	struct argv tools = {0}, loads = {0};
+	bool local = false;
+	size_t len = 0;
+
+	err[0] = '\0';
+	for (size_t v = 0; v < e->n_variants; v++)
+		local |= e->variants[v].boot == BOOT_LOCAL;
+	if (!local)
+		return 0;
+	variant_plan_tools(p, &tools, &loads);
+	for (size_t i = 0; i < tools.n; i++) {
+		char found[PATH_MAX];
+		if (variant_find_tool(tools.v[i], found, sizeof(found)) == 0)
+			continue;
+		snprintf(err + len, errsz - len, "%sload '%s': tool '%s' is not installed here "
+			 "(no executable file of that name in PATH)", len ? "; " : "", loads.v[i],
+			 tools.v[i]);
+		len = strlen(err);
+	}
+	argv_free(&tools);
+	argv_free(&loads);
+	return len ? -1 : 0;
 }

@@ -1,38 +1,12 @@
-/* boot: local — the running kernel; the runner works in-process. Before
- * anything runs, every load tool of the plan must be installed here. */
-#include <limits.h>
+/* boot: local — the running kernel; the runner works in-process. That
+ * every load tool of the plan is installed here, run checks once for all
+ * local variants before it records anything (variant_check_local_tools). */
 #include <stdio.h>
 #include <string.h>
 
 #include "knobs.h"
 #include "provenance.h"
 #include "variant.h"
-
-/* Every load tool of the plan is installed; else -1 with one message that
- * names each missing tool and the load that runs it. */
-static int check_tools(const struct plan *p, char *err, size_t errsz)
-{
-	struct argv tools = {0}, loads = {0};
-	size_t len = 0;
-
-	err[0] = '\0';
-	variant_plan_tools(p, &tools, &loads);
-	for (size_t i = 0; i < tools.n; i++) {
-		char found[PATH_MAX];
-		if (variant_find_tool(tools.v[i], found, sizeof(found)) == 0)
-			continue;
-		snprintf(err + len, errsz - len, "%sload '%s': tool '%s' is not installed here "
-			 "(no executable file of that name in PATH)", len ? "; " : "", loads.v[i],
-			 tools.v[i]);
-		len = strlen(err);
-	}
-	argv_free(&tools);
-	argv_free(&loads);
-	if (!len)
-		return 0;
-	snprintf(err + len, errsz - len, "; no iteration ran");
-	return -1;
-}
 
 /* The plan's cells × iterations on the running kernel. */
 static int run_iterations(const struct variant_run *vr, char *err, size_t errsz)
@@ -66,7 +40,7 @@ static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 	provenance_read(&pv);
 	snprintf(k.release, sizeof(k.release), "%s", pv.kernel_release);
 	snprintf(k.cmdline, sizeof(k.cmdline), "%s", pv.kernel_cmdline);
-	if (vr->on_kernel(vr->ctx, &k) || check_tools(vr->p, err, errsz))
+	if (vr->on_kernel(vr->ctx, &k))
 		return -1;
 	/* Knobs are journalled before each change and restored whatever happens
 	 * next: a failed iteration, a storage error, or SIGINT/SIGTERM (the loop

@@ -1,9 +1,12 @@
 #!/bin/bash
-# boot: local checks that every load tool of the plan is installed before
-# anything runs: with PATH holding neither hackbench nor cyclictest the
-# variant fails at once with one message naming each tool and its load, no
-# iteration is attempted, and the run exits 1. Built-in loads (argv[0]
-# schedrig) need nothing from PATH and run.
+# Every load tool a boot: local variant runs must be installed here. run
+# checks that once, for all local variants, before it records anything: with
+# PATH holding neither hackbench nor cyclictest it says so in one message
+# naming each tool and its load, exits 1 and leaves no run behind (nor, on
+# --resume, any change to the run). --dry-run prints the plan and exits 1
+# with the same message; check-config warns and exits 0 (a config is often
+# checked elsewhere than where it runs). Built-in loads (argv[0] schedrig)
+# need nothing from PATH, nor do variants that boot elsewhere.
 source "$(dirname "$0")/lib.sh"
 mkdir -p "$WORK/bin"
 cd "$WORK"
@@ -12,6 +15,7 @@ cat >"$WORK/missing.yaml" <<'EOF2'
 name: missing-tools
 iterations: 3
 warmup_s: 0
+variants: [{name: one, boot: local}, {name: two, boot: local}]
 loads:
   - name: bg
     tool: hackbench
@@ -23,16 +27,56 @@ loads:
   - name: fk
     tool: fake
 EOF2
+missing="load 'bg': tool 'hackbench' is not installed here (no executable file of that name in PATH); load 'lat': tool 'cyclictest' is not installed here (no executable file of that name in PATH)"
 rc=0
 PATH="$WORK/bin" "$SCHEDRIG" run "$WORK/missing.yaml" --db "$WORK/m.db" >"$WORK/out" 2>"$WORK/err" || rc=$?
 assert_eq "$rc" 1 "exit status ($(cat "$WORK/err"))"
-line=$(grep "^schedrig: variant running: " "$WORK/err") || fail "no variant failure: $(cat "$WORK/err")"
-assert_eq "$line" "schedrig: variant running: load 'bg': tool 'hackbench' is not installed here (no executable file of that name in PATH); load 'lat': tool 'cyclictest' is not installed here (no executable file of that name in PATH); no iteration ran" "the message"
-assert_eq "$(q "$WORK/m.db" "SELECT status FROM variant")" failed "variant status"
-assert_eq "$(q "$WORK/m.db" "SELECT count(*) FROM iteration")" 0 "iterations attempted"
-assert_eq "$(q "$WORK/m.db" "SELECT count(*) FROM load_instance")" 0 "load instances started"
-assert_contains "$(q "$WORK/m.db" "SELECT message FROM event WHERE kind = 'failure'")" \
-	"load 'lat': tool 'cyclictest' is not installed here" "the stored failure"
+assert_eq "$(cat "$WORK/err")" "schedrig: $WORK/missing.yaml: $missing; nothing was run" \
+	"the one message for both local variants"
+[ ! -e "$WORK/m.db" ] || fail "a run was recorded: $(q "$WORK/m.db" "SELECT id, status FROM run")"
+
+# --dry-run: the plan, then the same message; exit 1.
+rc=0
+PATH="$WORK/bin" "$SCHEDRIG" run --dry-run "$WORK/missing.yaml" >"$WORK/out" 2>"$WORK/err" || rc=$?
+assert_eq "$rc" 1 "--dry-run exit status ($(cat "$WORK/err"))"
+assert_contains "$(cat "$WORK/out")" "argv:  cyclictest " "--dry-run still prints the plan"
+assert_eq "$(cat "$WORK/err")" "schedrig: $WORK/missing.yaml: $missing; run would refuse to start" \
+	"--dry-run message"
+
+# check-config: valid config, a warning, exit 0.
+rc=0
+PATH="$WORK/bin" "$SCHEDRIG" check-config "$WORK/missing.yaml" >"$WORK/out" 2>"$WORK/err" || rc=$?
+assert_eq "$rc" 0 "check-config exit status ($(cat "$WORK/err"))"
+assert_contains "$(cat "$WORK/out")" "missing.yaml: ok (missing-tools, 2 variant(s)" "check-config verdict"
+assert_eq "$(cat "$WORK/err")" "$WORK/missing.yaml: warning: $missing" "check-config warning"
+
+# A variant booting elsewhere takes its tools from there (or puts them into
+# its guest): nothing to check here.
+sed 's/^variants: .*/variants: [{name: g, boot: qemu, kernel: \/nonexistent\/bzImage}]/' \
+	"$WORK/missing.yaml" >"$WORK/guest.yaml"
+PATH="$WORK/bin" "$SCHEDRIG" run --dry-run "$WORK/guest.yaml" >/dev/null 2>"$WORK/err" ||
+	fail "--dry-run of a qemu variant with an empty PATH: $(cat "$WORK/err")"
+
+# --resume checks too, before it touches the run: a failed run (its second
+# load times out) resumed without its tools stays as it was.
+cat >"$WORK/resumable.yaml" <<'EOF2'
+name: resumable
+iterations: 1
+warmup_s: 0
+loads:
+  - {name: bg, tool: hackbench, role: background, params: {groups: 1, loops: 100}}
+  - {name: fk, tool: fake}
+  - {name: stuck, tool: fake, timeout_s: 0.2, params: {sleep_ms: 5000}}
+EOF2
+"$SCHEDRIG" run "$WORK/resumable.yaml" --db "$WORK/r.db" --quiet >/dev/null 2>&1 && fail "the run should fail"
+before=$(q "$WORK/r.db" "SELECT status || ' ' || ended_at || ' ' || (SELECT count(*) FROM event) FROM run")
+rc=0
+PATH="$WORK/bin" "$SCHEDRIG" run --resume 1 --db "$WORK/r.db" >"$WORK/out" 2>"$WORK/err" || rc=$?
+assert_eq "$rc" 1 "--resume exit status ($(cat "$WORK/err"))"
+assert_eq "$(cat "$WORK/err")" "schedrig: $WORK/resumable.yaml: load 'bg': tool 'hackbench' is not installed here (no executable file of that name in PATH); nothing was run" \
+	"--resume message"
+assert_eq "$(q "$WORK/r.db" "SELECT status || ' ' || ended_at || ' ' || (SELECT count(*) FROM event) FROM run")" \
+	"$before" "the run after a refused --resume"
 
 # Only the built-in fake load: the same PATH is enough.
 cat >"$WORK/builtin.yaml" <<'EOF2'

@@ -5,8 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "plan.h"
@@ -125,6 +127,65 @@ static void test_boot_timeout(void **state)
 	experiment_free(e);
 }
 
+/* Parse and plan a config whose only load has sched: {cpus: CPUS}, under
+ * the variants given as YAML flow mappings; 0 when accepted, else -1 with
+ * the message in err. */
+static int plan_cpus(const char *variants, const char *cpus, char *err, size_t errsz)
+{
+	char text[1024];
+	struct plan p;
+	snprintf(text, sizeof(text),
+		 "name: a\nvariants: [%s]\nloads: [{tool: fake, sched: {cpus: \"%s\"}}]\n",
+		 variants, cpus);
+	struct experiment *e = parse(text, err, errsz);
+	if (!e)
+		return -1;
+	int rc = plan_build(e, &p, err, errsz);
+	if (!rc)
+		plan_free(&p);
+	experiment_free(e);
+	return rc;
+}
+
+/* sched: cpus: names CPUs of the machine the loads run on: this one for
+ * boot: local, the guest's cpus: for boot: qemu (whatever this machine
+ * has), none known for boot: ssh. */
+static void test_cpus_where_loads_run(void **state)
+{
+	(void)state;
+	char err[1024] = "", want[512], beyond[32], within[32];
+	long host = sysconf(_SC_NPROCESSORS_CONF);
+
+	/* One CPU beyond this machine's, one within it. */
+	snprintf(beyond, sizeof(beyond), "0-%ld", host);
+	snprintf(within, sizeof(within), "0-%ld", host - 1);
+	assert_int_equal(plan_cpus("{name: here}", within, err, sizeof(err)), 0);
+	assert_int_equal(plan_cpus("{name: here}", beyond, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "t.yaml:3:36: cpus '0-%ld' names CPU %ld, but this machine"
+		 " has CPUs 0-%ld", host, host, host - 1);
+	assert_string_equal(err, want);
+
+	/* A guest of 64 vCPUs takes CPUs 0-63 (more than this machine has,
+	 * unless it has 64 or more), not 64. */
+	assert_int_equal(plan_cpus("{name: g, boot: qemu, kernel: /k, cpus: 64}", "0-63", err,
+				   sizeof(err)), 0);
+	assert_int_equal(plan_cpus("{name: g, boot: qemu, kernel: /k, cpus: 64}", "0,64", err,
+				   sizeof(err)), -1);
+	assert_string_equal(err, "t.yaml:3:36: cpus '0,64' names CPU 64, but variant g (boot: qemu)"
+			    " has cpus: 64, CPUs 0-63");
+	assert_int_equal(plan_cpus("{name: g, boot: qemu, kernel: /k}", "2", err, sizeof(err)), -1);
+	assert_string_equal(err, "t.yaml:3:36: cpus '2' names CPU 2, but variant g (boot: qemu)"
+			    " has cpus: 2, CPUs 0-1");
+
+	/* boot: ssh: the remote's CPUs are not known here. */
+	assert_int_equal(plan_cpus("{name: box, boot: ssh, host: h}", "0-63", err, sizeof(err)), 0);
+
+	/* Every variant counts: a local one next to the guest limits it. */
+	assert_int_equal(plan_cpus("{name: g, boot: qemu, kernel: /k, cpus: 64}, {name: here}",
+				   beyond, err, sizeof(err)), -1);
+	assert_string_equal(err, want);
+}
+
 static void test_merge_keys(void **state)
 {
 	(void)state;
@@ -165,7 +226,7 @@ static void test_errors(void **state)
 	expect_error("name: a\nloads: [{tool: hackbench, sched: {policy: fifo}}]\n",
 		     "t.yaml:2:9: load hackbench: policy fifo needs priority (1-99)");
 	expect_error("name: a\nloads: [{tool: hackbench, sched: {cpus: \"0-4096\"}}]\n",
-		     "t.yaml:2:41: cpus '0-4096' names CPU 4096, but this machine has CPUs 0-1");
+		     "t.yaml:2:41: cpus '0-4096' names CPU 4096, but a CPU set ends at CPU 1023");
 	expect_error("name: a\niterations: 0\nloads: [{tool: hackbench}]\n",
 		     "t.yaml:2:13: iterations must be between 1 and 10000, not 0");
 	expect_error("name: a\nloads: [{tool: hackbench, role: background}]\n",
@@ -238,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_version_stays_string),
 		cmocka_unit_test(test_merge_keys),
 		cmocka_unit_test(test_boot_timeout),
+		cmocka_unit_test(test_cpus_where_loads_run),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_driver_checks),
 		cmocka_unit_test(test_deep_nesting),

@@ -1,7 +1,8 @@
 /* Knobs and their restore journal, against files in a temp directory that
  * stand in for /proc/sys and /sys/kernel/debug (knobs_set_roots): the real
  * path logic (dotted and slashed sysctl keys, sched/ tunables, the features
- * file) with plain files. */
+ * file) with plain files. The knob lock and the host-wide pending record live
+ * in the temp directory too (knobs_set_lock_dir). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "knob_journal.h"
+#include "knob_pending.h"
 #include "knobs.h"
 #include "store.h"
 #include "util.h"
@@ -57,6 +59,7 @@ static int setup(void **state)
 	snprintf(proc_dir, sizeof(proc_dir), "%s/proc/sys", dir);
 	snprintf(dbg_dir, sizeof(dbg_dir), "%s/debug", dir);
 	knobs_set_roots(proc_dir, dbg_dir);
+	knobs_set_lock_dir(dir);
 	return 0;
 }
 
@@ -65,6 +68,7 @@ static int teardown(void **state)
 	(void)state;
 	char cmd[128];
 	knobs_set_roots(NULL, NULL);
+	knobs_set_lock_dir(NULL);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	return system(cmd);
 }
@@ -307,10 +311,29 @@ static void test_database_journal_after_crash(void **state)
 	assert_int_equal(store_open(db, false, &s, err, sizeof(err)), 0);
 	struct run_info ri = {.name = "knobs", .iterations = 1};
 	assert_int_equal(store_run_begin(s, &ri, &run, err, sizeof(err)), 0);
+	knob_journal_set_db(db);
 	knob_db_journal_init(&kj, s, run, "tuned");
 	assert_int_equal(knobs_apply(&v, &kj.ops, &st, err, sizeof(err)), 0);
 	knob_db_journal_free(&kj);
 	knobs_free(st); /* "crash": nothing restored */
+
+	/* The host-wide record names the run; nobody holds the knob lock, so
+	 * every run on the machine is refused, and so is a change of knobs. */
+	char want[2048];
+	snprintf(want, sizeof(want),
+		 "run %lld (pid %ld) of %s left kernel knobs changed on this machine (killed, or"
+		 " its restore failed): run 'schedrig restore --db %s' first",
+		 (long long)run, (long)getpid(), db, db);
+	char msg[2048];
+	assert_int_equal(knobs_host_clean(msg, sizeof(msg)), -1);
+	assert_string_equal(msg, want);
+	struct mem_journal mj = {.fail_record_at = -1};
+	struct knob_journal_ops ops = {mem_record, mem_applied, mem_restored, &mj};
+	struct cfg_variant other = {.name = "other", .autogroup = 1};
+	assert_int_equal(knobs_apply(&other, &ops, &st, msg, sizeof(msg)), -1);
+	assert_string_equal(msg, want);
+	assert_int_equal(mj.n, 0);
+	assert_string_equal(get("proc/sys/kernel/sched_autogroup_enabled"), "0");
 
 	assert_int_equal(store_knob_list(s, run, &rows, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 5);
@@ -340,6 +363,102 @@ static void test_database_journal_after_crash(void **state)
 	assert_int_equal(store_knob_unrestored(s, &rows, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 0);
 	store_close(s);
+	assert_int_equal(knob_pending_remove(err, sizeof(err)), 0);
+	assert_int_equal(knobs_host_clean(err, sizeof(err)), 0);
+}
+
+/* The database journal keeps the host-wide record exactly while a change of
+ * this machine is not marked restored; a guest's knob never writes one. */
+static void test_database_journal_pending_record(void **state)
+{
+	(void)state;
+	char db[512], err[1024];
+	struct store *s;
+	int64_t run;
+	struct knob_db_journal kj;
+	struct knob_state *st;
+	struct knob_pending p;
+	struct cfg_variant v = full_variant();
+
+	snprintf(db, sizeof(db), "%s/pending.db", dir);
+	assert_int_equal(store_open(db, false, &s, err, sizeof(err)), 0);
+	struct run_info ri = {.name = "knobs", .iterations = 1};
+	assert_int_equal(store_run_begin(s, &ri, &run, err, sizeof(err)), 0);
+	knob_journal_set_db(db);
+	knob_db_journal_init(&kj, s, run, "tuned");
+
+	struct knob_entry g = {.seq = 0, .kind = "sysctl", .name = "kernel.x",
+			       .path = "/proc/sys/kernel/x", .old_value = "1",
+			       .requested_value = "0", .host = KNOB_HOST_GUEST_PREFIX "tuned"};
+	assert_int_equal(kj.ops.record(kj.ops.ctx, &g, err, sizeof(err)), 0);
+	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), 0);
+	assert_int_equal(kj.ops.restored(kj.ops.ctx, &g, err, sizeof(err)), 0);
+	knob_db_journal_free(&kj);
+
+	knob_db_journal_init(&kj, s, run, "tuned");
+	assert_int_equal(knobs_apply(&v, &kj.ops, &st, err, sizeof(err)), 0);
+	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), 1);
+	assert_int_equal(p.run_id, run);
+	assert_int_equal(p.pid, getpid());
+	assert_true(knob_pending_names(&p, db));
+	knob_pending_free(&p);
+	/* The lock is held: another run is told a rig is changing knobs now. */
+	char want[256];
+	snprintf(want, sizeof(want), "another schedrig (pid %ld) is changing kernel knobs on this"
+		 " machine now; what runs meanwhile would measure its settings: try again when"
+		 " it is done", (long)getpid());
+	assert_int_equal(knobs_host_clean(err, sizeof(err)), -1);
+	assert_string_equal(err, want);
+	assert_int_equal(knobs_restore(st, &kj.ops, err, sizeof(err)), 0);
+	knobs_free(st);
+	knob_db_journal_free(&kj);
+	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), 0);
+	assert_int_equal(knobs_host_clean(err, sizeof(err)), 0);
+	store_close(s);
+}
+
+/* The record's file: any database path round-trips (made absolute, the same
+ * file however named); a record of another boot is none; garbage is an error. */
+static void test_pending_record_file(void **state)
+{
+	(void)state;
+	char db[512], alias[600], err[1024], want[1024];
+	struct knob_pending p;
+
+	snprintf(db, sizeof(db), "%s/odd name\nwith newline.db", dir);
+	put("odd name\nwith newline.db", "");
+	assert_int_equal(knob_pending_write(db, 42, err, sizeof(err)), 0);
+	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), 1);
+	assert_string_equal(p.db, db);
+	assert_int_equal(p.run_id, 42);
+	snprintf(alias, sizeof(alias), "%s/./odd name\nwith newline.db", dir);
+	assert_true(knob_pending_names(&p, alias));
+	assert_false(knob_pending_names(&p, "/nonexistent.db"));
+	knob_pending_free(&p);
+
+	/* The database is gone: the message says how to get out. */
+	assert_int_equal(knob_pending_write("/nonexistent/gone.db", 7, err, sizeof(err)), 0);
+	snprintf(want, sizeof(want),
+		 "run 7 (pid %ld) of /nonexistent/gone.db left kernel knobs changed on this"
+		 " machine (killed, or its restore failed): run 'schedrig restore --db"
+		 " /nonexistent/gone.db' first; that database is gone: put the knobs back by"
+		 " hand, then remove %s/" KNOB_PENDING_FILE,
+		 (long)getpid(), dir);
+	assert_int_equal(knob_pending_check(err, sizeof(err)), -1);
+	assert_string_equal(err, want);
+
+	put(KNOB_PENDING_FILE, "pid 1\nrun 2\nboot 00000000-0000-0000-0000-000000000000\ndb /a.db\n");
+	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), 0);
+	assert_int_equal(knob_pending_check(err, sizeof(err)), 0);
+
+	put(KNOB_PENDING_FILE, "pid 1\nrun two\n");
+	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "%s/" KNOB_PENDING_FILE ": not a schedrig knob record"
+		 " (remove it once the knobs it was about are put back)", dir);
+	assert_string_equal(err, want);
+	assert_int_equal(knob_pending_remove(err, sizeof(err)), 0);
+	assert_int_equal(knob_pending_remove(err, sizeof(err)), 0);
+	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), 0);
 }
 
 int main(void)
@@ -351,6 +470,8 @@ int main(void)
 		cmocka_unit_test_setup(test_read_back_differs, fresh),
 		cmocka_unit_test_setup(test_journal_failure_changes_nothing, fresh),
 		cmocka_unit_test_setup(test_database_journal_after_crash, fresh),
+		cmocka_unit_test_setup(test_database_journal_pending_record, fresh),
+		cmocka_unit_test_setup(test_pending_record_file, fresh),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
