@@ -512,7 +512,15 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 		};
 		rc->variant = var->name;
 		progress_variant(var->name);
+		/* A resumed variant is known before its kernel comes up: qemu and
+		 * ssh build the agent's plan (iteration_done) before that. */
 		rc->variant_id = 0;
+		if (rc->o->resume &&
+		    store_variant_id(rc->st, rc->run_id, var->name, &rc->variant_id, err, sizeof(err))) {
+			fprintf(stderr, "schedrig: %s\n", err);
+			rc->store_failed = true;
+			break;
+		}
 		err[0] = '\0';
 		int vrc = variant_backend_for(var->boot)->run(&vr, err, sizeof(err));
 		knob_db_journal_free(&kj);

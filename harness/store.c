@@ -534,6 +534,21 @@ int store_variant_add(struct store *s, int64_t run_id, int seq, const char *name
 	return rc == SQLITE_ROW ? 0 : db_fail(s, err, errsz, "cannot record a variant");
 }
 
+int store_variant_id(struct store *s, int64_t run_id, const char *name, int64_t *variant_id,
+		     char *err, size_t errsz)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "SELECT id FROM variant WHERE run_id = ? AND name = ?", -1,
+			       &st, NULL) != SQLITE_OK)
+		return db_fail(s, err, errsz, "cannot read variants");
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	*variant_id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_fail(s, err, errsz, "cannot read variants");
+}
+
 int store_variant_status(struct store *s, int64_t variant_id, const char *status,
 			 char *err, size_t errsz)
 {

@@ -89,6 +89,10 @@ int store_variant_add(struct store *s, int64_t run_id, int seq, const char *name
 		      const char *kernel_release, const char *kernel_cmdline,
 		      int64_t *variant_id, char *err, size_t errsz);
 /* Set a variant's status (pending|running|complete|failed). */
+/* The id of the run's variant named name, or 0 in *variant_id when the run
+ * has none (yet). */
+int store_variant_id(struct store *s, int64_t run_id, const char *name, int64_t *variant_id,
+		     char *err, size_t errsz);
 int store_variant_status(struct store *s, int64_t variant_id, const char *status,
 			 char *err, size_t errsz);
 /* Record a cell (seq = plan order); *cell_id receives its id (the existing

@@ -135,6 +135,22 @@ n=$(q "$DB" "SELECT count(*) FROM series s JOIN iteration i ON i.id = s.iteratio
 [ -x "$WORK/remote/bin/schedrig" ] || fail "schedrig was not copied into the workdir"
 [ ! -e "$WORK/remote/plan-over-ssh.json" ] || fail "the plan file was left in the workdir"
 
+# run --resume of an ssh variant: the agent's plan holds only what is not
+# complete (iteration 2, made to look failed), not iteration 1 again.
+q "$DB" "UPDATE iteration SET status = 'failed' WHERE iteration = 2; UPDATE run SET status = 'interrupted'"
+first=$(q "$DB" "SELECT id || ' ' || started_at FROM iteration WHERE iteration = 1")
+set +e
+SCHEDRIG_SSH_CONFIG=$WORK/ssh_config timeout 120 "$SCHEDRIG" run --resume 1 --db "$DB" \
+	>"$WORK/out" 2>"$WORK/err"
+rc=$?
+set -e
+assert_eq "$rc" 0 "exit status of the resumed ssh run ($(cat "$WORK/err"))"
+assert_eq "$(q "$DB" "SELECT group_concat(iteration || ':' || status) FROM (SELECT * FROM iteration ORDER BY iteration)")" \
+	"1:complete,2:complete" "iterations after the resume"
+assert_eq "$(q "$DB" "SELECT id || ' ' || started_at FROM iteration WHERE iteration = 1")" "$first" \
+	"iteration 1 kept as it was"
+assert_eq "$(q "$DB" "SELECT status FROM run")" complete "status of the resumed run"
+
 # Wrong host key, strict checking: a clear variant failure; local still runs.
 {
 	cat <<EOF2
