@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "provenance.h"
 #include "store.h"
 
 static char *dup_col(sqlite3_stmt *st, int i)
@@ -43,7 +44,10 @@ int runinfo_load(const char *db_path, const int64_t *ids, size_t n, struct runin
 	if (sqlite3_prepare_v2(db,
 			       "SELECT name, status, started_at, ended_at, host, kernel_release,"
 			       " kernel_cmdline, cpu_model, schedrig_version, config_path, config_text,"
-			       " cpu_count, iterations FROM run WHERE id = ?", -1, &qr, NULL) != SQLITE_OK ||
+			       " cpu_count, iterations, rig_pid, rig_start_ticks, boot_id,"
+			       " (SELECT count(*) FROM iteration i JOIN variant v ON v.id = i.variant_id"
+			       " WHERE v.run_id = run.id AND i.status = 'complete')"
+			       " FROM run WHERE id = ?", -1, &qr, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db,
 			       "SELECT name, boot, kernel_release, kernel_cmdline, status FROM variant"
 			       " WHERE run_id = ? ORDER BY seq, id", -1, &qv, NULL) != SQLITE_OK ||
@@ -73,6 +77,16 @@ int runinfo_load(const char *db_path, const int64_t *ids, size_t n, struct runin
 			*f[k] = dup_col(qr, k);
 		ri->cpu_count = sqlite3_column_int(qr, 11);
 		ri->iterations = sqlite3_column_int(qr, 12);
+		ri->complete_iterations = sqlite3_column_int(qr, 16);
+		if (ri->status) {
+			const char *seen = provenance_run_status(
+				ri->status, ri->host, (const char *)sqlite3_column_text(qr, 15),
+				sqlite3_column_int64(qr, 13), sqlite3_column_int64(qr, 14));
+			if (seen != ri->status) {
+				free(ri->status);
+				ri->status = xstrdup(seen);
+			}
+		}
 		sqlite3_reset(qv);
 		sqlite3_bind_int64(qv, 1, ids[i]);
 		while (sqlite3_step(qv) == SQLITE_ROW) {
@@ -135,6 +149,12 @@ void runinfo_free(struct runinfo *r, size_t n)
 	free(r);
 }
 
+bool runinfo_partial(const struct runinfo *r)
+{
+	return r->status && strcmp(r->status, "complete") && strcmp(r->status, "failed") &&
+	       strcmp(r->status, "imported");
+}
+
 static const char *or_dash(const char *s)
 {
 	return s && *s ? s : "-";
@@ -169,6 +189,9 @@ void runinfo_text(struct buf *out, const struct runinfo *r, size_t n)
 		put_clean(out, ri->cpu_model, 200);
 		buf_printf(out, " x %d, schedrig %s, %d iteration(s)\n", ri->cpu_count,
 			   or_dash(ri->schedrig_version), ri->iterations);
+		if (runinfo_partial(ri))
+			buf_printf(out, "  PARTIAL: this run is %s; its tables hold the %d complete"
+				   " iteration(s) stored so far\n", ri->status, ri->complete_iterations);
 		for (size_t v = 0; v < ri->n_variants; v++) {
 			const struct runinfo_variant *va = &ri->variants[v];
 			buf_puts(out, "  variant ");

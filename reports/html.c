@@ -141,6 +141,11 @@ static void provenance(struct buf *out, const struct html_doc *d)
 		esc_or_dash(out, r->name);
 		buf_puts(out, "</h3>\n<table class=\"kv\">\n");
 		kv_row(out, "status", r->status);
+		if (runinfo_partial(r)) {
+			snprintf(num, sizeof(num), "%d complete iteration(s) so far",
+				 r->complete_iterations);
+			kv_row(out, "PARTIAL", num);
+		}
 		kv_row(out, "started", r->started_at);
 		kv_row(out, "ended", r->ended_at);
 		kv_row(out, "host", r->host);

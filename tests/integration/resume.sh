@@ -67,6 +67,9 @@ assert_eq "$list" abandoned "schedrig list status of the killed run"
 assert_contains "$("$SCHEDRIG" show --db "$DB" "$run")" "run $run: resume-me (abandoned)
   its schedrig (pid $RIG_PID) is gone; finish it with schedrig run --resume $run" \
 	"schedrig show of the killed run"
+assert_contains "$("$SCHEDRIG" report --db "$DB" "$run")" \
+	"PARTIAL: this run is abandoned; its tables hold the $(complete) complete iteration(s) stored so far" \
+	"report of the killed run"
 done1=$(complete)
 [ "$done1" -ge 2 ] && [ "$done1" -lt 6 ] || fail "complete iterations after kill -9: $done1"
 # Only complete iterations are stored (the killed one never committed).
