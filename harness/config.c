@@ -185,6 +185,14 @@ static bool valid_name(const char *s)
 	return true;
 }
 
+/* Two values of one matrix axis are the same cell: equal text, or equal
+ * numbers however written (1, 01, 1.0). */
+static bool same_value(const char *a, const char *b)
+{
+	double x, y;
+	return !strcmp(a, b) || (parse_double(a, &x) && parse_double(b, &y) && x == y);
+}
+
 static int get_name(struct ctx *c, const struct ynode *n, const char *what, char **out)
 {
 	if (get_string(c, n, what, out))
@@ -259,10 +267,15 @@ static int read_setting(struct ctx *c, const struct ypair *p, struct cfg_setting
 		if (it->kind != YNODE_SCALAR)
 			return err_at(c, it->line, it->col, "%s: list items must be plain values",
 				      p->key);
-		for (size_t j = 0; j < s->n; j++)
-			if (!strcmp(s->values[j].text, it->text))
+		for (size_t j = 0; j < s->n; j++) {
+			const char *before = s->values[j].text;
+			if (!strcmp(before, it->text))
 				return err_at(c, it->line, it->col, "%s: value '%s' is listed twice",
 					      p->key, it->text);
+			if (same_value(before, it->text))
+				return err_at(c, it->line, it->col, "%s: value '%s' is '%s' again",
+					      p->key, it->text, before);
+		}
 		s->values[s->n++] = (struct cfg_value){xstrdup(it->text), it->line, it->col};
 	}
 	return 0;

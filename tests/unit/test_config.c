@@ -245,6 +245,8 @@ static void test_errors(void **state)
 		     "t.yaml:2:28: load name 'hackbench' is used twice; give each load a name:");
 	expect_error("name: a\nloads: [{tool: hackbench, params: {groups: [2, 2]}}]\n",
 		     "t.yaml:2:48: groups: value '2' is listed twice");
+	expect_error("name: a\nloads: [{tool: hackbench, params: {groups: [1, 01]}}]\n",
+		     "t.yaml:2:48: groups: value '01' is '1' again");
 	expect_error("name: a\nloads: {tool: hackbench}\n",
 		     "t.yaml:2:8: loads must be a list, not a mapping");
 	expect_error("name: a\nloads: [{tool: hackbench, repeat: true}]\n",
