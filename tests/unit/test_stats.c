@@ -336,18 +336,21 @@ static void test_csv_errors(void **state)
 	expect_csv_error("run,variant\n", "x.csv:1: bad header, expected " CSV_SAMPLE_HEADER);
 	expect_csv_error(H "r,v,c,l,m,u,lower,1,1,1\nr,v,c,l,m,u,worse,1,1,1\n",
 			 "x.csv:3: better is 'worse', expected lower or higher");
-	/* the quoted newline in line 2's record moves the next record to line 4 */
+	/* a quoted newline is valid CSV but no name holds one */
 	expect_csv_error(H "r,v,\"two\nlines\",l,m,u,lower,1,1,1\nr,v,c,l,m,u,lower,1,0,1\n",
-			 "x.csv:4: iteration '0' is not an integer >= 1");
+			 "x.csv:2: cell is not UTF-8 text without control characters");
+	/* a quoted comma moves nothing: the next record is line 3 */
+	expect_csv_error(H "r,v,\"two,cells\",l,m,u,lower,1,1,1\nr,v,c,l,m,u,lower,1,0,1\n",
+			 "x.csv:3: iteration '0' is not an integer >= 1");
 	expect_csv_error(H "r,v,c,l,m,u,lower,1,1,fast\n",
-			 "x.csv:2: value 'fast' is not a number (NaN for none)");
+			 "x.csv:2: value 'fast' is not a decimal number (NaN for none)");
 	expect_csv_error(H "r,v,c,l,m,u,lower,1,1\n",
 			 "x.csv:2: 9 fields, expected 10 (" CSV_SAMPLE_HEADER ")");
 	expect_csv_error(H "r,,c,l,m,u,lower,1,1,1\n", "x.csv:2: empty variant");
 	expect_csv_error(H "r,v,\"c,l,m,u,lower,1,1,1\n", "x.csv:2: unterminated quoted field");
 	expect_csv_error(H "r,v,c\"x,l,m,u,lower,1,1,1\n", "x.csv:2: quote inside an unquoted field");
 	expect_csv_error(H "r,v,c,l,m,u,lower,1,1,\n",
-			 "x.csv:2: value '' is not a number (NaN for none)");
+			 "x.csv:2: value '' is not a decimal number (NaN for none)");
 #undef H
 }
 
