@@ -151,6 +151,18 @@ assert_eq "$(q "$DB" "SELECT id || ' ' || started_at FROM iteration WHERE iterat
 	"iteration 1 kept as it was"
 assert_eq "$(q "$DB" "SELECT status FROM run")" complete "status of the resumed run"
 
+# Adaptive iterations: the agent gets its whole plan, so an ssh variant runs
+# every cell to max, and a note under the tables says so.
+sed 's/^iterations: 2$/iterations: {min: 2, max: 3, ci_pct: 0.001}/' "$WORK/ssh.yaml" >"$WORK/adaptive.yaml"
+grep -q "ci_pct: 0.001" "$WORK/adaptive.yaml" || fail "no adaptive config made"
+SCHEDRIG_SSH_CONFIG=$WORK/ssh_config timeout 120 "$SCHEDRIG" run "$WORK/adaptive.yaml" \
+	--db "$WORK/adaptive.db" >"$WORK/out" 2>"$WORK/err" || fail "adaptive ssh run: $(cat "$WORK/err")"
+assert_eq "$(q "$WORK/adaptive.db" "SELECT count(*) FROM iteration WHERE status = 'complete'")" 3 \
+	"iterations of the adaptive ssh run (max)"
+assert_contains "$("$SCHEDRIG" compare --db "$WORK/adaptive.db")" \
+	"Iterations: variant over-ssh: boot: ssh runs every cell to max (3 iterations); adaptive stopping applies to boot: local variants" \
+	"note of the adaptive ssh run"
+
 # Wrong host key, strict checking: a clear variant failure; local still runs.
 {
 	cat <<EOF2
