@@ -26,12 +26,6 @@ static const char schema_sql[] =
  * out of the way. */
 static const char before_v5_sql[] = "ALTER TABLE sample RENAME TO sample_v4;";
 
-/* Version 6 added these columns to run (some version 5 databases have the
- * first two). */
-static const char *const run_columns_v6[][2] = {
-	{"rig_pid", "INTEGER"}, {"boot_id", "TEXT"}, {"rig_start_ticks", "INTEGER"},
-};
-
 /* ... and after it: the old sample rows into sample_key and sample_value. */
 static const char split_samples_sql[] =
 	"INSERT OR IGNORE INTO sample_key (metric, unit, better, op)"
@@ -40,6 +34,12 @@ static const char split_samples_sql[] =
 	" SELECT o.load_instance_id, o.seq, k.id, o.value FROM sample_v4 o JOIN sample_key k"
 	" ON k.metric = o.metric AND k.unit = o.unit AND k.better = o.better AND k.op = o.op;"
 	"DROP TABLE sample_v4;";
+
+/* Version 6 added these columns to run (some version 5 databases have the
+ * first two). */
+static const char *const run_columns_v6[][2] = {
+	{"rig_pid", "INTEGER"}, {"boot_id", "TEXT"}, {"rig_start_ticks", "INTEGER"},
+};
 
 /* Statements of store_iteration_save, prepared on first use and kept until
  * store_close: preparing them per iteration cost more than storing 100
@@ -124,8 +124,6 @@ struct store {
 	struct pending_value pending[VALUES_PER_INSERT];
 	size_t n_pending;
 };
-
-
 
 /* The cached statement k, reset with its bindings cleared; NULL when it
  * cannot be prepared (sqlite3_errmsg says why). */
