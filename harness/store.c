@@ -510,28 +510,6 @@ int store_run_end(struct store *s, int64_t run_id, const char *status, char *err
 	return 0;
 }
 
-int store_variant_add(struct store *s, int64_t run_id, int seq, const char *name, const char *boot,
-		      const char *kernel_release, const char *kernel_cmdline,
-		      int64_t *variant_id, char *err, size_t errsz)
-{
-	sqlite3_stmt *st;
-	if (exec_bound(s,
-		       "INSERT INTO variant (run_id, seq, name, boot, kernel_release, kernel_cmdline)"
-		       " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, name) DO UPDATE SET"
-		       " kernel_release = excluded.kernel_release,"
-		       " kernel_cmdline = excluded.kernel_cmdline",
-		       "Iitttt", run_id, seq, name, boot, kernel_release, kernel_cmdline) ||
-	    sqlite3_prepare_v2(s->db, "SELECT id FROM variant WHERE run_id = ? AND name = ?", -1,
-			       &st, NULL) != SQLITE_OK)
-		return db_fail(s, err, errsz, "cannot record a variant");
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(st);
-	*variant_id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : db_fail(s, err, errsz, "cannot record a variant");
-}
-
 int store_variant_id(struct store *s, int64_t run_id, const char *name, int64_t *variant_id,
 		     char *err, size_t errsz)
 {
@@ -545,6 +523,20 @@ int store_variant_id(struct store *s, int64_t run_id, const char *name, int64_t 
 	*variant_id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_fail(s, err, errsz, "cannot read variants");
+}
+
+int store_variant_add(struct store *s, int64_t run_id, int seq, const char *name, const char *boot,
+		      const char *kernel_release, const char *kernel_cmdline,
+		      int64_t *variant_id, char *err, size_t errsz)
+{
+	if (exec_bound(s,
+		       "INSERT INTO variant (run_id, seq, name, boot, kernel_release, kernel_cmdline)"
+		       " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, name) DO UPDATE SET"
+		       " kernel_release = excluded.kernel_release,"
+		       " kernel_cmdline = excluded.kernel_cmdline",
+		       "Iitttt", run_id, seq, name, boot, kernel_release, kernel_cmdline))
+		return db_fail(s, err, errsz, "cannot record a variant");
+	return store_variant_id(s, run_id, name, variant_id, err, errsz);
 }
 
 int store_variant_status(struct store *s, int64_t variant_id, const char *status,
