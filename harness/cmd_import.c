@@ -73,6 +73,11 @@ int cmd_import(int argc, char **argv)
 		fprintf(stderr, "schedrig import: --run needs a name\n");
 		return EXIT_USAGE;
 	}
+	if (run && !plain_text(run)) {
+		fprintf(stderr, "schedrig import: --run is not UTF-8 text without control"
+			" characters\n");
+		return EXIT_USAGE;
+	}
 
 	FILE *f = strcmp(csv, "-") ? fopen(csv, "r") : stdin;
 	if (!f) {

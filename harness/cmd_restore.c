@@ -53,6 +53,21 @@ static bool record_names(const char *db)
 	return names;
 }
 
+/* When the host-wide record names another database than db, runs still
+ * refuse after this restore: say which database to restore. */
+static void note_other_record(const char *db)
+{
+	struct knob_pending p;
+	char err[1024];
+	if (knob_pending_read(&p, err, sizeof(err)) <= 0)
+		return;
+	if (!knob_pending_names(&p, db))
+		fprintf(stderr, "schedrig restore: runs on this machine still refuse: run %lld of %s"
+			" left kernel knobs changed; run 'schedrig restore --db %s'\n",
+			(long long)p.run_id, p.db, p.db);
+	knob_pending_free(&p);
+}
+
 /* Restore one journal row. Returns 0 when it is restored (or needs no
  * restore) and marked, -1 when it failed (message printed). */
 static int restore_row(struct store *s, const struct stored_knob *k, const char *host,
@@ -180,6 +195,7 @@ int cmd_restore(int argc, char **argv)
 			printf("the host-wide record of this database's knob changes is removed\n");
 		}
 	}
+	note_other_record(db);
 	if (lock >= 0)
 		close(lock);
 	store_knob_rows_free(rows, n);

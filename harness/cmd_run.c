@@ -171,6 +171,7 @@ struct run_ctx {
 	/* The rig's own CPU time (getrusage RUSAGE_SELF: this process, not its
 	 * loads) and the wall time, both over the variants' period only. */
 	bool rig_measured;
+	bool recorded;  /* begun or resumed: its table is printed at the end */
 	double rig_user_s, rig_system_s, rig_wall_s;
 };
 
@@ -487,6 +488,7 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 		if (store_run_begin(rc->st, &ri, &rc->run_id, err, sizeof(err)))
 			goto out_err;
 	}
+	rc->recorded = true;
 	rc->cell_ids = xcalloc(rc->p->n_cells, sizeof(*rc->cell_ids));
 	rc->cells = adaptive_cells_new(rc->p->n_cells);
 	for (size_t c = 0; c < rc->p->n_cells; c++)
@@ -861,7 +863,7 @@ int cmd_run(int argc, char **argv)
 	rc = execute(&ctx, self_exe);
 	if (ctx.rig_measured)
 		note_rig_cost(&ctx);
-	if (ctx.run_id && !runner_interrupt_signal() && !ctx.store_failed) {
+	if (ctx.recorded && !runner_interrupt_signal() && !ctx.store_failed) {
 		/* Compare prints the table of the run just made. */
 		char id[32];
 		snprintf(id, sizeof(id), "%lld", (long long)ctx.run_id);

@@ -40,15 +40,6 @@ static bool decimal_text(const char *s)
 	return *s == '\0';
 }
 
-/* A name field: UTF-8 without control characters. */
-static bool name_text(const char *s)
-{
-	for (const char *p = s; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			return false;
-	return utf8_valid(s, strlen(s));
-}
-
 /* A cursor over the whole input text. */
 struct csv_reader {
 	const char *p, *end;
@@ -178,7 +169,7 @@ static long read_text(const char *text, size_t len, const char *name, const char
 			}
 		}
 		for (size_t i = 0; i < CSV_FIELDS; i++) {
-			if (!name_text(f[i])) {
+			if (!plain_text(f[i])) {
 				snprintf(err, errsz, "%s:%ld: %s is not UTF-8 text without control"
 					 " characters", name, start, field_names[i]);
 				goto fail;

@@ -38,14 +38,15 @@ static void usage(FILE *f)
 		fprintf(f, "  %-13s %s\n", commands[i].name, commands[i].help);
 }
 
-/* A command's exit status, unless what it wrote to stdout was lost (a
- * full disk, a closed pipe, /dev/full): then 1 with a message. */
+/* A command's exit status, unless it succeeded but what it wrote to stdout
+ * was lost (a full disk, /dev/full): then 1 with a message. A command that
+ * failed has said why (report commands check their own writes). */
 static int finish(int rc)
 {
-	if (fflush(stdout) == 0 && !ferror(stdout))
+	if (rc || (fflush(stdout) == 0 && !ferror(stdout)))
 		return rc;
 	fprintf(stderr, "schedrig: cannot write the output: %s\n", strerror(errno));
-	return rc ? rc : 1;
+	return 1;
 }
 
 int main(int argc, char **argv)

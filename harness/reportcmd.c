@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "provenance.h"
 #include "store.h"
 
 const char reportcmd_options_help[] =
@@ -208,6 +209,21 @@ int reportcmd_write(const struct reportcmd *c, const struct buf *out)
 	return 0;
 }
 
+/* "Partial: ..." for a run its rig has not finished (running, interrupted,
+ * abandoned: provenance_run_status), so no table passes for a whole run. */
+static void partial_note(struct report_notes *notes, int64_t id, const struct run_owner *ow)
+{
+	const char *status = provenance_run_status(ow->status, ow->host, ow->boot_id, ow->pid,
+						   ow->start_ticks);
+	if (!strcmp(status, "complete") || !strcmp(status, "failed") ||
+	    !strcmp(status, "imported"))
+		return;
+	report_notes_add(notes, xasprintf("Partial: run %lld is %s; its tables hold the iterations"
+					  " complete so far%s", (long long)id, status,
+					  strcmp(status, "running") ? " (schedrig run --resume"
+					  " finishes it)" : ""));
+}
+
 void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
 		     struct report_notes *notes)
 {
@@ -220,6 +236,9 @@ void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids
 	for (size_t i = 0; i < n_ids; i++) {
 		char **msgs;
 		size_t n;
+		struct run_owner ow;
+		if (store_run_owner(st, ids[i], &ow, err, sizeof(err)) == 0)
+			partial_note(notes, ids[i], &ow);
 		if (store_events(st, ids[i], "iterations", &msgs, &n, err, sizeof(err)))
 			continue;
 		for (size_t k = 0; k < n; k++) {
@@ -229,14 +248,19 @@ void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids
 		free(msgs);
 		if (store_empty_cells(st, ids[i], &msgs, &n, err, sizeof(err)))
 			continue;
-		for (size_t k = 0; k < n; k++) {
+		for (size_t k = 0; k < n; k++)
 			report_notes_add(notes, xasprintf("No samples: %s", msgs[k]));
+		for (size_t k = 0; k < n; k++)
 			free(msgs[k]);
-		}
-		if (n)
-			report_notes_add(notes, xasprintf("No samples: the failures are in schedrig "
-							  "show %lld", (long long)ids[i]));
 		free(msgs);
+		if (n && store_events(st, ids[i], "failure", &msgs, &n, err, sizeof(err)) == 0) {
+			report_notes_add(notes, xasprintf("No samples: %s schedrig show %lld",
+							  n ? "the failures are in" : "see",
+							  (long long)ids[i]));
+			for (size_t k = 0; k < n; k++)
+				free(msgs[k]);
+			free(msgs);
+		}
 	}
 	store_close(st);
 }

@@ -93,11 +93,13 @@ int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
 int reportcmd_write(const struct reportcmd *c, const struct buf *out);
 
 /* The notes of runs ids into notes (initialised here; report.h): per run
- * "Iterations: ..." (adaptive iterations: how many ran per cell and why
- * they stopped), "No samples: ..." (store_empty_cells: a cell or variant
- * without a complete iteration, absent from the tables), then "No samples:
- * the failures are in schedrig show ID". None when there are none or the
- * database cannot be read. */
+ * "Partial: ..." when its rig has not finished it (running, interrupted,
+ * abandoned), "Iterations: ..." (adaptive iterations: how many ran per cell
+ * and why they stopped), "No samples: ..." (store_empty_cells: a cell or
+ * variant without a complete iteration, absent from the tables), then "No
+ * samples: the failures are in schedrig show ID" (or "see schedrig show ID"
+ * when nothing failed). None when there are none or the database cannot be
+ * read. */
 void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
 		     struct report_notes *notes);
 

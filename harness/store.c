@@ -703,8 +703,9 @@ int store_empty_cells(struct store *s, int64_t run_id, char ***msgs, size_t *n, 
 			continue;
 		if (sqlite3_column_int(st, 6) == 0) {
 			reported_variant = variant;
-			add_msg(msgs, n, xasprintf("variant %s (%s): no complete iteration",
-						   text_col(st, 1), text_col(st, 2)));
+			bool failed = !strcmp(text_col(st, 2), "failed");
+			add_msg(msgs, n, xasprintf("variant %s%s: no complete iteration",
+						   text_col(st, 1), failed ? " (failed)" : ""));
 		} else if (recorded == 0) {
 			add_msg(msgs, n, xasprintf("cell %s on variant %s: not run", text_col(st, 3),
 						   text_col(st, 1)));

@@ -168,8 +168,9 @@ int store_events(struct store *s, int64_t run_id, const char *kind, char ***msgs
 		 char *err, size_t errsz);
 
 /* What of a run has no sample in reports because no iteration of it is
- * complete, in config order, one message each: "variant V (failed): no
- * complete iteration" when nothing of a variant is complete, else "cell C
+ * complete, in config order, one message each: "variant V: no complete
+ * iteration" ("variant V (failed): ..." when the variant failed as a whole)
+ * when nothing of a variant is complete, else "cell C
  * on variant V: none of N iteration(s) complete" (N 0: "not run").
  * *msgs and each string are malloc'd. */
 int store_empty_cells(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,

@@ -279,3 +279,11 @@ bool utf8_valid(const char *s, size_t len)
 	}
 	return true;
 }
+
+bool plain_text(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+			return false;
+	return utf8_valid(s, strlen(s));
+}

@@ -55,6 +55,9 @@ bool parse_ll(const char *s, long long *out);
 /* true when s[0..len) is valid UTF-8 (RFC 3629: no overlongs, no
  * surrogates, nothing above U+10FFFF). */
 bool utf8_valid(const char *s, size_t len);
+/* true when s is UTF-8 without control characters (C0, DEL, C1): text fit
+ * for a name in a table or a terminal. */
+bool plain_text(const char *s);
 /* Parse a whole string as a double in the C locale; "nan" accepted.
  * Returns false on empty input or trailing junk. */
 bool parse_double(const char *s, double *out);

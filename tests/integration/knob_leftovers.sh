@@ -121,6 +121,17 @@ refused other-db "$B" "$WORK/plain.yaml" "$msg"
 refused other-db-knobs "$B" "$WORK/knobs.yaml" "$msg"
 assert_eq "$(q "$B" "SELECT count(*) FROM run")" 0 "runs in B after the refused runs"
 assert_eq "$(q "$B" "SELECT count(*) FROM knob")" 0 "knob rows in B after the refused runs"
+# ... and so does run --resume of the killed run, printing no table.
+rc=0
+"$SCHEDRIG" run --resume "$run_a" --db "$A" >"$WORK/resume.out" 2>"$WORK/resume.err" || rc=$?
+assert_eq "$rc" 1 "exit status of the refused resume"
+assert_eq "$(cat "$WORK/resume.err")" "$msg" "message of the refused resume"
+assert_eq "$(cat "$WORK/resume.out")" "" "stdout of the refused resume"
+
+# restore of another database says which one blocks the runs.
+"$SCHEDRIG" restore --db "$B" >/dev/null 2>"$WORK/restore-b.err" || true
+assert_eq "$(cat "$WORK/restore-b.err")" "schedrig restore: runs on this machine still refuse: run $run_a of $A left kernel knobs changed; run 'schedrig restore --db $A'" \
+	"restore of B while A's record is there"
 
 # 4. schedrig restore --db A puts the value back and removes the record.
 out=$("$SCHEDRIG" restore --db "$A") || fail "schedrig restore failed: $out"

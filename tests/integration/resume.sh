@@ -70,6 +70,9 @@ assert_contains "$("$SCHEDRIG" show --db "$DB" "$run")" "run $run: resume-me (ab
 assert_contains "$("$SCHEDRIG" report --db "$DB" "$run")" \
 	"PARTIAL: this run is abandoned; its tables hold the $(complete) complete iteration(s) stored so far" \
 	"report of the killed run"
+json=$("$SCHEDRIG" compare --db "$DB" --format json "$run")
+assert_contains "$json" "\"Partial: run $run is abandoned; its tables hold the iterations complete so far (schedrig run --resume finishes it)\"" \
+	"JSON notes of the killed run"
 done1=$(complete)
 [ "$done1" -ge 2 ] && [ "$done1" -lt 6 ] || fail "complete iterations after kill -9: $done1"
 # Only complete iterations are stored (the killed one never committed).

@@ -34,4 +34,14 @@ assert got == [("cyclictest", "latency", "us", "lower", ["old"]),
                ("cyclictest", "latency", "ms", "lower", ["new"]),
                ("sysbench", "events", "events/s", "lower", ["new"])], got
 PY
+
+# The run name given on the command line is held to the rule of the names
+# in the file: UTF-8 without control characters.
+for bad in "$(printf 'a\001b')" "$(printf 'a\377b')"; do
+	rc=0
+	"$SCHEDRIG" import --csv "$DATA/units.csv" --run "$bad" --db "$WORK/bad.db" 2>"$WORK/bad.err" || rc=$?
+	assert_eq "$rc" 2 "exit status of import --run with a control character or bad UTF-8"
+	assert_eq "$(cat "$WORK/bad.err")" "schedrig import: --run is not UTF-8 text without control characters" \
+		"message of import --run with bad text"
+done
 echo ok

@@ -29,5 +29,9 @@ for cmd in --version --help "list --db $DB"; do
 	assert_eq "$(cat "$WORK/full.err")" "schedrig: cannot write the output: No space left on device" \
 		"message of $cmd into /dev/full"
 done
+# A report command that checks its own write says so once.
+"$SCHEDRIG" compare --db "$DB" dbench >/dev/full 2>"$WORK/full.err"
+assert_eq "$?" 1 "exit status of compare into /dev/full"
+assert_eq "$(cat "$WORK/full.err")" "schedrig compare: writing stdout failed" "message of compare into /dev/full"
 set -e
 exit 0

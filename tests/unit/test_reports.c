@@ -446,6 +446,7 @@ static void test_csv_strict(void **state)
 		{"r,v,c,l,m,u,lower,,1,1e309", "inline:2: value '1e309' is out of range"},
 		{"r,v,c\xff,l,m,u,lower,,1,1", "inline:2: cell is not UTF-8 text without control characters"},
 		{"r,v\x01,c,l,m,u,lower,,1,1", "inline:2: variant is not UTF-8 text without control characters"},
+		{"r,v,c,l,m\xc2\x85,u,lower,,1,1", "inline:2: metric is not UTF-8 text without control characters"},
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct sample_table t;
