@@ -9,51 +9,8 @@
 # this machine's CPUs.
 source "$(dirname "$0")/lib.sh"
 
-for need in /usr/sbin/sshd ssh ssh-keygen; do
-	command -v "$need" >/dev/null || fail "$need is not installed (scripts/install-deps)"
-done
-
-SSHD_PID=
-cleanup() {
-	if [ -n "$SSHD_PID" ]; then
-		kill "$SSHD_PID" 2>/dev/null || true
-		wait "$SSHD_PID" 2>/dev/null || true
-	fi
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-ssh-keygen -q -t ed25519 -N '' -f "$WORK/host_key"
-ssh-keygen -q -t ed25519 -N '' -f "$WORK/id"
-cp "$WORK/id.pub" "$WORK/authorized_keys"
-mkdir -p /run/sshd # privilege separation directory
-cat >"$WORK/sshd_config" <<EOF2
-ListenAddress 127.0.0.1
-Port $port
-HostKey $WORK/host_key
-PidFile $WORK/sshd.pid
-UsePAM no
-PermitRootLogin yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-AuthorizedKeysFile $WORK/authorized_keys
-StrictModes no
-MaxSessions 20
-MaxStartups 50
-EOF2
-/usr/sbin/sshd -D -e -f "$WORK/sshd_config" 2>"$WORK/sshd.log" &
-SSHD_PID=$!
-for _ in $(seq 50); do
-	(echo >/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break
-	sleep 0.1
-done
-(echo >/dev/tcp/127.0.0.1/"$port") 2>/dev/null || { cat "$WORK/sshd.log"; fail "sshd did not start"; }
-
-# The client trusts the generated host key through an ssh_config the rig
-# is pointed at (SCHEDRIG_SSH_CONFIG); the user's known_hosts stays untouched.
-echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$WORK/host_key.pub")" >"$WORK/known_hosts"
-printf 'UserKnownHostsFile %s\nGlobalKnownHostsFile /dev/null\n' "$WORK/known_hosts" >"$WORK/ssh_config"
+source "$(dirname "$0")/sshd.bash"
+start_sshd
 
 NCPU=$(nproc --all)
 cat >"$WORK/cpus.yaml" <<EOF2
