@@ -32,8 +32,12 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 ok, 1 failure (database, no samples), 2 bad usage.\n";
 
-enum layout { LAYOUT_MMTESTS, LAYOUT_GRID, LAYOUT_PERCENTILES, LAYOUT_LATENCY };
-enum { OPT_LAYOUT = OPT_SHARED_LAST + 1, OPT_GRID, OPT_STAT };
+enum layout { LAYOUT_MMTESTS, LAYOUT_MMTESTS_WIDE, LAYOUT_GRID, LAYOUT_PERCENTILES, LAYOUT_LATENCY };
+static const char *const layout_names[] = {
+	[LAYOUT_MMTESTS] = "mmtests", [LAYOUT_MMTESTS_WIDE] = "mmtests-wide", [LAYOUT_GRID] = "grid",
+	[LAYOUT_PERCENTILES] = "percentiles", [LAYOUT_LATENCY] = "latency",
+};
+enum { OPT_LAYOUT = OPT_SHARED_LAST + 1, OPT_GRID, OPT_STAT, OPT_PLAIN };
 
 int cmd_compare(int argc, char **argv)
 {
@@ -42,6 +46,7 @@ int cmd_compare(int argc, char **argv)
 		{"layout", required_argument, NULL, OPT_LAYOUT},
 		{"grid", required_argument, NULL, OPT_GRID},
 		{"stat", required_argument, NULL, OPT_STAT},
+		{"plain", no_argument, NULL, OPT_PLAIN},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -59,16 +64,19 @@ int cmd_compare(int argc, char **argv)
 			free(grid);
 			return 0;
 		case OPT_LAYOUT:
-			layout = !strcmp(optarg, "mmtests") ? LAYOUT_MMTESTS
-				 : !strcmp(optarg, "grid") ? LAYOUT_GRID
-				 : !strcmp(optarg, "percentiles") ? LAYOUT_PERCENTILES
-				 : !strcmp(optarg, "latency") ? LAYOUT_LATENCY : -1;
+			layout = -1;
+			for (int i = 0; i <= LAYOUT_LATENCY; i++)
+				if (!strcmp(optarg, layout_names[i]))
+					layout = i;
 			if (layout < 0) {
-				fprintf(stderr, "schedrig compare: --layout must be mmtests, grid, "
-					"percentiles or latency: '%s'\n", optarg);
+				fprintf(stderr, "schedrig compare: --layout must be mmtests, mmtests-wide, "
+					"grid, percentiles or latency: '%s'\n", optarg);
 				free(grid);
 				return EXIT_USAGE;
 			}
+			break;
+		case OPT_PLAIN:
+			c.ro.plain = true;
 			break;
 		case OPT_GRID: {
 			char *comma = strchr(optarg, ',');
@@ -133,8 +141,7 @@ int cmd_compare(int argc, char **argv)
 		layout = LAYOUT_MMTESTS;
 	if (layout != LAYOUT_MMTESTS && c.format != FORMAT_TEXT) {
 		fprintf(stderr, "schedrig compare: --layout %s is text only (drop --format)\n",
-			layout == LAYOUT_GRID ? "grid" : layout == LAYOUT_PERCENTILES ? "percentiles"
-			: "latency");
+			layout_names[layout]);
 		free(grid);
 		return EXIT_USAGE;
 	}
@@ -162,6 +169,9 @@ int cmd_compare(int argc, char **argv)
 		case LAYOUT_MMTESTS:
 			report_mmtests(&out, &s, &c.ro);
 			break;
+		case LAYOUT_MMTESTS_WIDE:
+			report_mmtests_wide(&out, &s, &c.ro);
+			break;
 		case LAYOUT_GRID:
 			if (report_grid(&out, &s, &c.ro, err, sizeof(err))) {
 				fprintf(stderr, "schedrig compare: --grid: %s\n", err);
@@ -180,7 +190,11 @@ int cmd_compare(int argc, char **argv)
 			report_latency(&out, &s, &c.ro);
 			break;
 		}
-		report_notes_text(&out, &notes);
+		if (c.ro.plain)
+			for (size_t i = 0; i < notes.n; i++)
+				fprintf(stderr, "schedrig compare: %s\n", notes.v[i]);
+		else
+			report_notes_text(&out, &notes);
 		break;
 	case FORMAT_MARKDOWN:
 		report_markdown(&out, &s, &c.ro);

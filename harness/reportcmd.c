@@ -39,6 +39,8 @@ void reportcmd_init(struct reportcmd *c, const char *cmd)
 	c->db = REPORTCMD_DEFAULT_DB;
 	c->format = FORMAT_TEXT;
 	summary_opts_init(&c->so);
+	/* Tables hold each load's headline metrics; plots draw every series. */
+	c->so.headline_only = strcmp(cmd, "plot") != 0;
 	report_opts_init(&c->ro);
 }
 
@@ -89,9 +91,14 @@ int reportcmd_option(struct reportcmd *c, int opt, const char *arg)
 			return bad(c, "--alpha must be a number between 0 and 1", arg);
 		c->so.alpha = d;
 		return 0;
-	case OPT_METRIC:
-		c->so.metric = arg;
+	case OPT_METRIC: {
+		char err[256];
+		if (summary_opts_add_metrics(&c->so, arg, err, sizeof(err))) {
+			fprintf(stderr, "schedrig %s: %s\n", c->cmd, err);
+			return EXIT_USAGE;
+		}
 		return 0;
+	}
 	case OPT_LOAD:
 		c->so.load = arg;
 		return 0;
@@ -178,11 +185,11 @@ int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
 	char err[512] = "";
 	if (summary_build(t, &c->so, s, err, sizeof(err))) {
 		fprintf(stderr, "schedrig %s: %s\n", c->cmd, err);
+		print_notes(c->notes);
 		return EXIT_USAGE;
 	}
 	if (!s->n_tables) {
-		fprintf(stderr, "schedrig %s: no samples match%s%s%s%s\n", c->cmd,
-			c->so.metric ? " --metric " : "", c->so.metric ? c->so.metric : "",
+		fprintf(stderr, "schedrig %s: no samples match%s%s\n", c->cmd,
 			c->so.load ? " --load " : "", c->so.load ? c->so.load : "");
 		print_notes(c->notes);
 		summary_free(s);

@@ -82,9 +82,9 @@ int reportcmd_load_ids(const struct reportcmd *c, struct sample_table *t,
 int reportcmd_load_histograms(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
 			      struct hist_table *h);
 
-/* Build the summary; 0, or EXIT_USAGE after a message (unknown baseline),
- * or 1 after "no samples match" and the notes of c->notes (when set) on
- * stderr. */
+/* Build the summary; 0, or EXIT_USAGE after a message (unknown baseline,
+ * a --metric that matches no metric), or 1 after "no samples match"; either
+ * message is followed by the notes of c->notes (when set) on stderr. */
 int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
 			struct summary *s);
 

@@ -105,6 +105,7 @@ void sample_table_add(struct sample_table *t, const struct sample_row *row)
 	r->variant = pool_intern(t->pool, row->variant);
 	r->cell = pool_intern(t->pool, row->cell);
 	r->load = pool_intern(t->pool, row->load);
+	r->tool = row->tool ? pool_intern(t->pool, row->tool) : NULL;
 	r->metric = pool_intern(t->pool, row->metric);
 	r->unit = pool_intern(t->pool, row->unit);
 	r->op = pool_intern(t->pool, row->op);

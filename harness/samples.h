@@ -68,12 +68,16 @@ void sample_vec_free(struct sample_vec *s);
 
 /* One stored sample with its identity, as exported:
  * run,variant,cell,load,metric,unit,better,op,iteration,value.
- * Strings are interned in the owning sample_table and live as long as it. */
+ * tool is the load's driver as stored (load_instance.tool: "hackbench",
+ * "imported" for CSV imports), not exported; NULL when not known (CSV
+ * read directly). Strings are interned in the owning sample_table and live
+ * as long as it. */
 struct sample_row {
 	const char *run;
 	const char *variant;
 	const char *cell;
 	const char *load;
+	const char *tool;
 	const char *metric;
 	const char *unit;
 	enum better better;

@@ -1171,6 +1171,7 @@ static int load_run_rows(int64_t run_id, const char *run_name, const struct key_
 			.variant = sample_table_intern(t, text_col(inst, 1)),
 			.cell = sample_table_intern(t, text_col(inst, 2)),
 			.load = sample_table_intern(t, text_col(inst, 3)),
+			.tool = sample_table_intern(t, text_col(inst, 5)),
 			.iteration = sqlite3_column_int(inst, 4),
 		};
 		by_id[n_inst] = (struct ranked_instance){sqlite3_column_int64(inst, 0), n_inst};
@@ -1237,7 +1238,7 @@ int store_load_rows(struct store *s, const int64_t *ids, size_t n_ids,
 	int rc = 0;
 
 	if (sqlite3_prepare_v2(s->db,
-			       "SELECT li.id, v.name, c.name, li.name, i.iteration"
+			       "SELECT li.id, v.name, c.name, li.name, i.iteration, li.tool"
 			       " FROM variant v JOIN iteration i ON i.variant_id = v.id"
 			       " JOIN cell c ON c.id = i.cell_id"
 			       " JOIN load_instance li ON li.iteration_id = i.id"

@@ -78,11 +78,11 @@ static const struct param_def tcp_rr_params[] = {
 
 static const struct metric_def tcp_rr_metrics[] = {
 	{"transactions", "transactions/s", BETTER_HIGHER,
-	 "request/response round trips per s of one pair over the run, op = pair number"},
+	 "request/response round trips per s of one pair over the run, op = pair number", 2, false},
 	{"interval_transactions", "transactions/s", BETTER_HIGHER,
-	 "round trips per s of one pair in one 1 s interval, op = pairP-sK"},
+	 "round trips per s of one pair in one 1 s interval, op = pairP-sK", 2, true},
 	{"latency", "us", BETTER_LOWER,
-	 "round-trip time over all pairs, op = p50|p90|p99|p99.9|max"},
+	 "round-trip time over all pairs, op = p50|p90|p99|p99.9|max", 2, false},
 };
 
 #define M_TRANSACTIONS (&tcp_rr_metrics[0])

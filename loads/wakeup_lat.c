@@ -63,10 +63,10 @@ static const struct param_def wakeup_lat_params[] = {
 
 static const struct metric_def wakeup_lat_metrics[] = {
 	{"wakeup_latency", "us", BETTER_LOWER,
-	 "wake-up to worker running, op = p50|p90|p99|p99.9|max"},
+	 "wake-up to worker running, op = p50|p90|p99|p99.9|max", 2, false},
 	{"request_latency", "us", BETTER_LOWER,
-	 "wake-up to the end of the request's work, op = p50|p90|p99|p99.9|max"},
-	{"requests_per_s", "requests/s", BETTER_HIGHER, "requests completed per s, op = all"},
+	 "wake-up to the end of the request's work, op = p50|p90|p99|p99.9|max", 2, false},
+	{"requests_per_s", "requests/s", BETTER_HIGHER, "requests completed per s, op = all", 2, false},
 };
 
 #define M_WAKEUP (&wakeup_lat_metrics[0])

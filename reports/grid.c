@@ -95,7 +95,7 @@ static void one_grid(struct buf *out, const struct summary *s, const struct summ
 			   : summary_stat_value(st, t->better, summary_group_at(t, op, at[i]));
 		double p = report_pct_change(st, t->better, base, v);
 		char num[64], pnum[64];
-		fmt_double(num, sizeof(num), v, o->decimals);
+		fmt_double(num, sizeof(num), v, report_decimals(o, t));
 		fmt_double(pnum, sizeof(pnum), p, 2);
 		val[i] = xstrdup(num);
 		pct[i] = xasprintf(" (%s%%)", pnum);

@@ -107,7 +107,7 @@ static void comparison_table(struct buf *out, const struct summary *s,
 				double pct = c ? report_pct(t, st, op, c) : isnan(v) ? NAN : 0.0;
 				bool sig = c && mean && g->test.significant;
 				buf_printf(out, "<td class=\"num%s\">", sig ? " sig" : "");
-				put_value(out, v, o->decimals);
+				put_value(out, v, report_decimals(o, t));
 				buf_puts(out, " <span class=\"pct\">(");
 				put_value(out, pct, 2);
 				buf_printf(out, "%%)%s</span></td>", sig ? "*" : "");

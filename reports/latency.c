@@ -35,10 +35,10 @@ void report_latency(struct buf *out, const struct summary *s, const struct repor
 					buf_printf(out, "%s %s\n", t->cols[c], t->ops[op]);
 				else
 					buf_printf(out, "%s\n", t->cols[c]);
-				line(out, "Max", g->st.max, o->decimals, t->unit);
-				line(out, "Avg", g->st.amean, o->decimals, t->unit);
-				line(out, "Stdev", g->st.stddev, o->decimals, t->unit);
-				line(out, "Stdev mean", g->st.sem, o->decimals, t->unit);
+				line(out, "Max", g->st.max, report_decimals(o, t), t->unit);
+				line(out, "Avg", g->st.amean, report_decimals(o, t), t->unit);
+				line(out, "Stdev", g->st.stddev, report_decimals(o, t), t->unit);
+				line(out, "Stdev mean", g->st.sem, report_decimals(o, t), t->unit);
 			}
 		}
 	}

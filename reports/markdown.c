@@ -49,7 +49,7 @@ void report_markdown(struct buf *out, const struct summary *s, const struct repo
 					double v = summary_stat_value(st, t->better, g);
 					double pct = c ? report_pct(t, st, op, c) : isnan(v) ? NAN : 0.0;
 					char num[64], pnum[64];
-					fmt_double(num, sizeof(num), v, o->decimals);
+					fmt_double(num, sizeof(num), v, report_decimals(o, t));
 					fmt_double(pnum, sizeof(pnum), pct, 2);
 					const char *b = c && mean && g->test.significant ? "**" : "";
 					buf_printf(out, " %s%s (%s%%)%s |", b, num, pnum, b);

@@ -110,7 +110,7 @@ static void table(struct buf *out, const struct summary *s, const struct summary
 			for (size_t i = 0; i < np; i++)
 				fmt_double(cells[(op * t->n_cols + c) * np + i], CELL_MAX,
 					   stats_percentile_sorted(g->sorted, g->st.n, o->percentiles[i]),
-					   o->decimals);
+					   report_decimals(o, t));
 		}
 	summary_table_title(&title, s, t);
 	box(out, buf_str(&title), t->cols, t->n_cols, t->ops, t->n_ops, o, cells);
@@ -254,7 +254,7 @@ static void hist_box(struct buf *out, const struct summary *s, const struct hist
 			const struct pooled *p = &pool[op * n_cols + c];
 			mixed = mixed || p->mixed;
 			for (size_t i = 0; i < np; i++)
-				pooled_cell(p, o->percentiles[i], o->decimals,
+				pooled_cell(p, o->percentiles[i], o->decimals >= 0 ? o->decimals : 2,
 					    cells[(op * n_cols + c) * np + i], &censored);
 		}
 

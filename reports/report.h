@@ -12,7 +12,10 @@
 #define REPORT_MAX_PERCENTILES 16
 
 struct report_opts {
-	int decimals;               /* digits after the point for values (2) */
+	int decimals;               /* digits after the point for values; -1:
+				     * each metric's own (report_decimals) */
+	bool plain;                 /* mmtests layouts: the table alone, no
+				     * title or footer lines (--plain) */
 	size_t n_percentiles;       /* percentile table columns (90, 95, 99) */
 	double percentiles[REPORT_MAX_PERCENTILES];
 	const char *grid_row;       /* grid: axis whose values are the rows */
@@ -20,8 +23,13 @@ struct report_opts {
 	struct summary_stat grid_stat; /* grid: the statistic in each cell (mean) */
 };
 
-/* Defaults: 2 decimals, percentiles 90,95,99, grid stat "mean". */
+/* Defaults: each metric's decimals, percentiles 50,90,95,99,99.9, grid
+ * stat "mean". */
 void report_opts_init(struct report_opts *o);
+
+/* Digits after the point for table t: --decimals when given, else the
+ * metric's own (summary_table.decimals, from the driver's metric table). */
+int report_decimals(const struct report_opts *o, const struct summary_table *t);
 
 /* Parse "50,90,99" (each 0 < p <= 100, at most REPORT_MAX_PERCENTILES) into
  * o->percentiles. Returns 0 or -1. */
@@ -50,27 +58,39 @@ void report_notes_markdown(struct buf *out, const struct report_notes *n);
 
 /* Split a column name for the two mmtests header rows. A cell name
  * ("hb.nice=0,ct.slice_us=100") splits before its last axis, a one-axis
- * cell after its '=' ("ct.slice_us=" / "100"). Other names split after
- * their first '-', which stays with the first part so the rows read back as
- * the name ("hackbench-cyclictest" → "hackbench-" / "cyclictest"), a
- * following "-rcN" staying with the first part as well
- * ("5.15.0-rc1-vanilla" → "5.15.0-rc1-" / "vanilla", "6.12-rc10" →
- * "6.12-rc10" / ""); a name without '-' gives "" / name. first and second
- * receive NUL-terminated copies (truncated to size). Source: mmtests
- * Compare.pm _generateHeaderTable ("Bodge identification of -rc"), which
- * drops the dash. */
+ * cell after its '=' ("ct.slice_us=" / "100"). Any other name splits as
+ * mmtests Compare.pm _generateHeaderTable splits a test name: at its first
+ * '-', which neither part keeps ("hackbench-cyclictest" → "hackbench" /
+ * "cyclictest"), except that when "-rc" and a digit occur among the i + 3
+ * characters starting at that dash (i its index), the split moves 4 on
+ * (its "bodge identification of -rc": "5.15.0-rc1-vanilla" → "5.15.0-rc1"
+ * / "vanilla"; "6.12-rc10" → "6.12-rc1" / "", the character at the moved
+ * split dropped like the dash); a name without '-' gives
+ * the name without its last character / the name ("running" → "runnin" /
+ * "running"), as Perl's substr($name, 0, -1) does. first and second
+ * receive NUL-terminated copies (truncated to size). */
 void report_split_header(const char *name, char *first, size_t first_size,
 			 char *second, size_t second_size);
 
 /* mmtests classic layout (seed 000): per table a title line, two header
- * rows right-aligned to each column (width 12 + 11), then for each
- * statistic (Min, Amean|Hmean, Stddev, CoeffVar, Max, BAmean-50, BAmean-95,
- * BAmean-99) and each op a row "%-9s %-*s" + per column "%12.*f" and
- * " (%7.2f%%)", or " *%7.2f%%*" on the mean row when the test against the
- * baseline (first) column is significant; then a footer naming the rule,
- * alpha and n per column. Tables are separated by a blank line.
- * Source: mmtests Compare.pm / compare-kernels.sh output. */
+ * rows (report_split_header) right-aligned to each column of 12 + 11
+ * characters after a prefix as wide as the longest row label, space, and
+ * longest op; then for each statistic of report_mmtests_stats and each op
+ * a row "%-9s %-*s" + per column "%12.*f" and " (%7.2f%%)", or " *%7.2f%%*"
+ * on the mean row when the test against the baseline (first) column is
+ * significant; then a footer naming the rule, alpha and n per column.
+ * Tables are separated by a blank line; o->plain leaves out title and
+ * footer, so that with --significance ci-overlap the text is byte for byte
+ * compare-mmtests.pl's (mmtests 096661fd, 2025-11; NaN statistics print
+ * NaN where mmtests prints 0). */
 void report_mmtests(struct buf *out, const struct summary *s, const struct report_opts *o);
+
+/* mmtests wide layout (compare-mmtests.pl since 2026, commit 638401e0):
+ * as report_mmtests with 18-character values (columns 18 + 11), rows Min,
+ * Amean|Hmean, Stddev|HStddev, CoeffVar|HCoeffVar, Max, BAmean.95|BHmean.95,
+ * and ops labelled METRIC-OP ("time-4"; the metric alone for an empty op),
+ * as its ExtractShellpack labels them. */
+void report_mmtests_wide(struct buf *out, const struct summary *s, const struct report_opts *o);
 
 /* Grid layout (seed 002): needs a summary with columns = cell. For each
  * table, op and combination of the remaining axes, rows are the values of
@@ -112,34 +132,45 @@ void report_markdown(struct buf *out, const struct summary *s, const struct repo
 /* CSV of the summaries, one row per table, statistic, op and column:
  * load,metric,unit,better,run,variant,cell,op,stat,value,pct,n,p_value,significant
  * (the column axis fills its own field; pct against the baseline column;
- * p_value and significant only on the mean row). */
+ * p_value and significant only on the mean row). Statistics: Min, Amean,
+ * Hmean, Gmean, Median, Stddev, CoeffVar, Max, BAmean-50/95/99, SEM, CI95,
+ * HStddev, HCoeffVar, BHmean-50/95/99, for every table. */
 void report_csv(struct buf *out, const struct summary *s, const struct report_opts *o);
 
 /* JSON of the summaries (jansson): {"columns", "significance", "alpha",
  * "tables": [{load, metric, unit, better, run|variant|cell, columns, ops,
- * "groups": [{op, column, n, n_nan, min, ..., pct_mean, p_value,
- * significant}]}], "notes": [the text of each note, in order]}; NaN as
+ * "groups": [{op, column, n, n_nan, min, ..., hstddev, hcoeffvar,
+ * bhmean_50|95|99, sem, ci95_half, pct_mean, p_value, significant,
+ * n_too_small}]}], "notes": [the text of each note, in order]}; NaN as
  * null; notes NULL gives "notes": []. Returns 0 or -1 (jansson failure). */
 int report_json(struct buf *out, const struct summary *s, const struct report_opts *o,
 		const struct report_notes *notes);
 
-/* Shared by the layouts (reports/common.c). */
+/* Shared by the layouts (reports/common.c). The mmtests classic rows: Min,
+ * the mean, its spread, CoeffVar, Max, best-50/95/99 means, each following
+ * the metric's direction (Amean, Stddev, CoeffVar, BAmean-K, or Hmean,
+ * HStddev, HCoeffVar, BHmean-K). */
 extern const struct summary_stat report_mmtests_stats[8];
-/* The percent change of v against base for a statistic of a metric
- * (stats_pct_change in the statistic's direction, summary_stat_better),
- * except that a spread statistic (Stddev, CoeffVar, SEM, CI95) against a
- * baseline of 0 is 0 when v is 0 too and -99 otherwise, as mmtests Stat.pm
- * pndiff prints it; NaN stays NaN. */
+/* The percent change of v against base for a statistic of a metric:
+ * stats_pct_change (mmtests pdiff/pndiff) in the statistic's direction
+ * (summary_stat_better: the spreads compare lower-is-better); NaN stays
+ * NaN. */
 double report_pct_change(const struct summary_stat *st, enum better metric_better, double base,
 			 double v);
 /* report_pct_change of column col against column 0 for a statistic. */
 double report_pct(const struct summary_table *t, const struct summary_stat *st, size_t op, size_t col);
 /* "n: vanilla 5, patched 4-5" — count of samples per column over all ops. */
 void report_n_per_column(struct buf *out, const struct summary_table *t);
-/* Footer line "Significance (MARK): RULE against BASELINE, alpha A, n >= 2
- * on both sides" ("Significance: none ..." without a test), followed by
- * ", none where both Stddev are 0 (t undefined)" when the table has such a
- * comparison (summary_group.zero_variance). */
+/* Footer line "Significance (MARK, on the Amean|Hmean row): RULE against
+ * BASELINE, alpha A, n >= 2 on both sides" ("Significance: none ..."
+ * without a test), RULE saying what was tested for the table's direction
+ * (Welch on the samples for an Amean row, on their reciprocals for an
+ * Hmean row; ci-overlap on Amean +- z*Stddev or Hmean +- z*HStddev),
+ * followed by ", none where both Stddev are 0 (t undefined)" when the
+ * table has such a comparison (summary_group.zero_variance); for
+ * Mann-Whitney "; p exact ... | tie-corrected normal approximation" and
+ * "; n too small (...): COLUMNS" naming the columns whose n can never
+ * reach alpha (stats_test.too_small). */
 void report_significance_footer(struct buf *out, const struct summary *s,
 				const struct summary_table *t, const char *mark);
 

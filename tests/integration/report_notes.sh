@@ -132,13 +132,19 @@ assert_contains "$body" "
 $notes
 " "notes in the mail body"
 
-# Nothing to show: the message, then the notes, on stderr.
+# A --metric matching nothing is refused: the message naming the metrics
+# there are, then the notes, on stderr; nothing to show for a --load either.
 rc=0
 "$SCHEDRIG" compare --db "$DB" notes --metric nosuch >"$WORK/none.out" 2>"$WORK/none.err" || rc=$?
-assert_eq "$rc" 1 "exit status when no sample matches"
-assert_eq "$(cat "$WORK/none.err")" "schedrig compare: no samples match --metric nosuch
-$notes" "notes after 'no samples match'"
+assert_eq "$rc" 2 "exit status when --metric matches nothing"
+assert_eq "$(cat "$WORK/none.err")" "schedrig compare: --metric nosuch matches no metric (the selected runs hold: value)
+$notes" "notes after the refused --metric"
 [ ! -s "$WORK/none.out" ] || fail "stdout when no sample matches: $(cat "$WORK/none.out")"
+rc=0
+"$SCHEDRIG" compare --db "$DB" notes --load nosuch >"$WORK/none.out" 2>"$WORK/none.err" || rc=$?
+assert_eq "$rc" 1 "exit status when no sample matches"
+assert_eq "$(cat "$WORK/none.err")" "schedrig compare: no samples match --load nosuch
+$notes" "notes after 'no samples match'"
 cat >"$WORK/broken.yaml" <<'EOF2'
 name: broken-only
 iterations: 1
