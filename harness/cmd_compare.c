@@ -94,8 +94,9 @@ int cmd_compare(int argc, char **argv)
 			break;
 		}
 		case OPT_STAT:
-			if (summary_stat_parse(optarg, &c.ro.grid_stat)) {
-				fprintf(stderr, "schedrig compare: unknown --stat '%s'\n", optarg);
+			if (report_parse_grid_items(&c.ro, optarg)) {
+				fprintf(stderr, "schedrig compare: --stat wants a list of at most %d "
+					"statistics or ops: '%s'\n", REPORT_MAX_GRID_ITEMS, optarg);
 				free(grid);
 				return EXIT_USAGE;
 			}
@@ -219,5 +220,6 @@ out_table:
 	sample_table_free(&t);
 	free(ids);
 	free(grid);
+	reportcmd_free(&c);
 	return rc;
 }

@@ -173,5 +173,6 @@ out_summary:
 out_table:
 	sample_table_free(&t);
 	free(ids);
+	reportcmd_free(&c);
 	return rc;
 }

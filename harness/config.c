@@ -20,6 +20,7 @@ static const char *const top_keys[] = {"name", "description", "iterations", "war
 static const char *const load_keys[] = {"name", "tool", "role", "params", "sched",
 					"timeout_s", "repeat", "primary_metric", NULL};
 static const char *const iteration_keys[] = {"min", "max", "ci_pct", "max_time_s", NULL};
+static const char *const axis_keys[] = {"values", "label", NULL};
 static const char *const variant_keys[] = {
 	"name", "boot", "sysctl", "sched_features", "debugfs", "autogroup",
 	"kernel", "initrd", "append", "cpus", "memory_mb", "accel", "timeout_s",
@@ -243,15 +244,26 @@ static int check_param_value(struct ctx *c, const struct param_def *d, const str
 	return 0;
 }
 
-/* Read one params:/sched: mapping entry: a scalar, or a list (an axis). */
+/* Read one params:/sched: mapping entry: a scalar, a list (an axis), or an
+ * axis with a label: {values: [...], label: LN}. */
 static int read_setting(struct ctx *c, const struct ypair *p, struct cfg_setting *s)
 {
 	const struct ynode *v = p->value;
 	s->key = xstrdup(p->key);
 	s->line = p->key_line;
 	s->col = p->key_col;
-	if (v->kind == YNODE_MAPPING)
-		return err_at(c, v->line, v->col, "%s must be a value or a list of values", p->key);
+	if (v->kind == YNODE_MAPPING) {
+		const struct ynode *label = ynode_get(v, "label");
+		if (check_keys(c, v, axis_keys, p->key))
+			return -1;
+		if (label && get_name(c, label, "label", &s->label))
+			return -1;
+		if (!(v = ynode_get(v, "values")))
+			return err_at(c, p->value->line, p->value->col,
+				      "%s: an axis written as a mapping needs values: [...]", p->key);
+		if (want_kind(c, v, YNODE_SEQUENCE, "values"))
+			return -1;
+	}
 	if (v->kind == YNODE_SCALAR) {
 		s->values = xcalloc(1, sizeof(*s->values));
 		s->values[0] = (struct cfg_value){xstrdup(v->text), v->line, v->col};
@@ -732,6 +744,31 @@ static int read_iterations(struct ctx *c, const struct ynode *v, struct experime
 	return 0;
 }
 
+/* Setting k of load l: its params, then its sched entries. */
+static const struct cfg_setting *setting_at(const struct cfg_load *l, size_t k)
+{
+	return k < l->n_params ? &l->params[k] : &l->sched[k - l->n_params];
+}
+
+/* Axis labels name one axis each: a label used twice would make two
+ * columns read alike. */
+static int check_labels(struct ctx *c, const struct experiment *e)
+{
+	for (size_t i = 0; i < e->n_loads; i++)
+		for (size_t k = 0; k < e->loads[i].n_params + e->loads[i].n_sched; k++) {
+			const struct cfg_setting *s = setting_at(&e->loads[i], k);
+			for (size_t j = 0; s->label && j <= i; j++)
+				for (size_t m = 0; m < (j < i ? e->loads[j].n_params + e->loads[j].n_sched : k); m++) {
+					const struct cfg_setting *o = setting_at(&e->loads[j], m);
+					if (o->label && !strcmp(o->label, s->label))
+						return err_at(c, s->line, s->col,
+							      "label '%s' is given to two axes (line %d too)",
+							      s->label, o->line);
+				}
+		}
+	return 0;
+}
+
 static int read_experiment(struct ctx *c, const struct ynode *root, struct experiment *e)
 {
 	const struct ynode *v;
@@ -798,6 +835,8 @@ static int read_experiment(struct ctx *c, const struct ynode *root, struct exper
 	if (!measured)
 		return err_at(c, v->line, v->col,
 			      "no load has role: measured, so nothing would end an iteration");
+	if (check_labels(c, e))
+		return -1;
 	return check_all_cpus(c, e);
 }
 
@@ -888,6 +927,7 @@ static void free_settings(struct cfg_setting *s, size_t n)
 			free(s[i].values[j].text);
 		free(s[i].values);
 		free(s[i].key);
+		free(s[i].label);
 	}
 	free(s);
 }

@@ -15,6 +15,9 @@
  *       role: background|measured       (default measured)
  *       params: {groups: [2, 4], loops: 1000}
  *       sched: {policy: other, nice: [0, 19], slice_us: 300, cpus: "0-1"}
+ *                                       (an axis with a short name for table
+ *                                       headers: latency_nice: {values: [0, -20],
+ *                                       label: LN}; labels are names, each used once)
  *                                       (cpus: CPUs of this machine when a variant
  *                                       boots local, of cpus: when one boots qemu)
  *       timeout_s: 300                  (default 600)
@@ -39,6 +42,8 @@ struct cfg_value {
 struct cfg_setting {
 	char *key;
 	bool is_axis;          /* written as a list */
+	char *label;           /* {values: [...], label: LN}: the axis' short name
+				* in table headers ("LN:-20"), or NULL */
 	struct cfg_value *values;
 	size_t n;
 	int line, col;         /* position of the key, for axis ordering */

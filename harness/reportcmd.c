@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "config.h"
 #include "provenance.h"
 #include "store.h"
 
@@ -118,7 +119,42 @@ static void print_notes(const struct report_notes *notes)
 		fprintf(stderr, "%s\n", notes->v[i]);
 }
 
-int reportcmd_load_ids(const struct reportcmd *c, struct sample_table *t,
+/* The axis labels of run id's stored config into labels. */
+static void run_labels(struct store *st, int64_t id, struct axis_labels *labels)
+{
+	char *path = NULL, *text = NULL, err[512];
+	int iterations;
+	if (store_run_config(st, id, &path, &text, &iterations, err, sizeof(err)) || !text) {
+		free(path);
+		free(text);
+		return;
+	}
+	struct experiment *e = config_parse(path ? path : "config", text, strlen(text), err,
+					    sizeof(err));
+	for (size_t i = 0; e && i < e->n_loads; i++) {
+		const struct cfg_load *l = &e->loads[i];
+		for (size_t k = 0; k < l->n_params + l->n_sched; k++) {
+			const struct cfg_setting *set = k < l->n_params ? &l->params[k]
+									: &l->sched[k - l->n_params];
+			if (set->label) {
+				char *axis = xasprintf("%s.%s", l->name, set->key);
+				axis_labels_add(labels, axis, set->label);
+				free(axis);
+			}
+		}
+	}
+	if (e)
+		experiment_free(e);
+	free(path);
+	free(text);
+}
+
+void reportcmd_free(struct reportcmd *c)
+{
+	axis_labels_free(&c->labels);
+}
+
+int reportcmd_load_ids(struct reportcmd *c, struct sample_table *t,
 		       int64_t **ids_out, size_t *n_ids_out)
 {
 	struct store *st = NULL;
@@ -138,6 +174,9 @@ int reportcmd_load_ids(const struct reportcmd *c, struct sample_table *t,
 		store_close(st);
 		return 1;
 	}
+	for (size_t i = 0; i < n_ids; i++)
+		run_labels(st, ids[i], &c->labels);
+	c->ro.labels = &c->labels;
 	store_close(st);
 	if (!t->n) {
 		struct report_notes notes;
@@ -174,7 +213,7 @@ int reportcmd_load_histograms(const struct reportcmd *c, const int64_t *ids, siz
 	return 0;
 }
 
-int reportcmd_load(const struct reportcmd *c, struct sample_table *t)
+int reportcmd_load(struct reportcmd *c, struct sample_table *t)
 {
 	return reportcmd_load_ids(c, t, NULL, NULL);
 }

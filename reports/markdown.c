@@ -26,11 +26,14 @@ void report_markdown(struct buf *out, const struct summary *s, const struct repo
 		buf_puts(out, "### ");
 		summary_table_title(out, s, t);
 		buf_puts(out, "\n\n| Stat | Op |");
+		struct report_cols rc;
+		report_cols_init(&rc, t, o);
 		for (size_t c = 0; c < t->n_cols; c++) {
 			buf_puts(out, " ");
-			cell_text(out, t->cols[c]);
+			cell_text(out, rc.name[c]);
 			buf_puts(out, " |");
 		}
+		report_cols_free(&rc);
 		buf_puts(out, "\n|:---|:---|");
 		for (size_t c = 0; c < t->n_cols; c++)
 			buf_puts(out, "---:|");
@@ -58,9 +61,9 @@ void report_markdown(struct buf *out, const struct summary *s, const struct repo
 			}
 		}
 		buf_puts(out, "\n");
-		report_significance_footer(out, s, t, "bold");
+		report_significance_footer(out, s, t, o, "bold");
 		buf_puts(out, "\n");
-		report_n_per_column(out, t);
+		report_n_per_column(out, t, o);
 		buf_puts(out, "\n");
 	}
 }

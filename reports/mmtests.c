@@ -94,11 +94,12 @@ static void table(struct buf *out, const struct summary *s, const struct summary
 	 * widened when a header part would touch its neighbour, values staying
 	 * right-aligned under it. Variant and run names keep mmtests' fixed
 	 * width, collisions included, as on the mailing list. */
+	struct report_cols rc;
+	report_cols_init(&rc, t, o);
 	int *width = xcalloc(t->n_cols ? t->n_cols : 1, sizeof(*width));
 	for (size_t c = 0; c < t->n_cols; c++) {
-		char first[256], second[256];
-		report_split_header(t->cols[c], first, sizeof(first), second, sizeof(second));
-		size_t longest = strlen(first) > strlen(second) ? strlen(first) : strlen(second);
+		size_t longest = strlen(rc.first[c]) > strlen(rc.second[c]) ? strlen(rc.first[c])
+									    : strlen(rc.second[c]);
 		bool cell = strchr(t->cols[c], '=') != NULL;
 		width[c] = cell && longest + 1 > (size_t)column ? (int)longest + 1 : column;
 	}
@@ -108,11 +109,8 @@ static void table(struct buf *out, const struct summary *s, const struct summary
 	}
 	for (int row = 0; row < 2; row++) {
 		buf_printf(out, "%*s", (int)(statw + 1 + opw), "");
-		for (size_t c = 0; c < t->n_cols; c++) {
-			char first[256], second[256];
-			report_split_header(t->cols[c], first, sizeof(first), second, sizeof(second));
-			buf_printf(out, "%*s", width[c], row ? second : first);
-		}
+		for (size_t c = 0; c < t->n_cols; c++)
+			buf_printf(out, "%*s", width[c], row ? rc.second[c] : rc.first[c]);
 		buf_puts(out, "\n");
 	}
 	for (size_t k = 0; k < f->n_stats; k++) {
@@ -137,9 +135,10 @@ static void table(struct buf *out, const struct summary *s, const struct summary
 		free(ops[op]);
 	free(ops);
 	free(width);
+	report_cols_free(&rc);
 	if (!o->plain) {
-		report_significance_footer(out, s, t, "stars");
-		report_n_per_column(out, t);
+		report_significance_footer(out, s, t, o, "stars");
+		report_n_per_column(out, t, o);
 		buf_puts(out, "\n");
 	}
 }

@@ -114,7 +114,7 @@ static void table(struct buf *out, const struct summary *s, const struct summary
 		}
 	summary_table_title(&title, s, t);
 	box(out, buf_str(&title), t->cols, t->n_cols, t->ops, t->n_ops, o, cells);
-	report_n_per_column(out, t);
+	report_n_per_column(out, t, o);
 	buf_puts(out, "\n");
 	buf_free(&title);
 	free(cells);

@@ -6,26 +6,37 @@
 
 #include <stddef.h>
 
+#include "cellname.h"
 #include "summary.h"
 #include "util.h"
 
 #define REPORT_MAX_PERCENTILES 16
+#define REPORT_MAX_GRID_ITEMS 16
 
 struct report_opts {
 	int decimals;               /* digits after the point for values; -1:
 				     * each metric's own (report_decimals) */
 	bool plain;                 /* mmtests layouts: the table alone, no
 				     * title or footer lines (--plain) */
+	const struct axis_labels *labels; /* the configs' axis labels (NULL: none) */
 	size_t n_percentiles;       /* percentile table columns (90, 95, 99) */
 	double percentiles[REPORT_MAX_PERCENTILES];
 	const char *grid_row;       /* grid: axis whose values are the rows */
 	const char *grid_col;       /* grid: axis whose values are the columns */
-	struct summary_stat grid_stat; /* grid: the statistic in each cell (mean) */
+	/* grid: the sub-columns, each a statistic (summary_stat_parse) or an
+	 * op of the metric (--stat mean; min,mean,max; p90,p95,p99) */
+	size_t n_grid_items;
+	char grid_items[REPORT_MAX_GRID_ITEMS][32];
 };
 
 /* Defaults: each metric's decimals, percentiles 50,90,95,99,99.9, grid
- * stat "mean". */
+ * sub-column "mean". */
 void report_opts_init(struct report_opts *o);
+
+/* Parse the grid's --stat LIST ("min,mean,max"; each item 1-31
+ * characters, at most REPORT_MAX_GRID_ITEMS) into o. Whether an item is a
+ * statistic or an op is decided per table. Returns 0 or -1. */
+int report_parse_grid_items(struct report_opts *o, const char *list);
 
 /* Digits after the point for table t: --decimals when given, else the
  * metric's own (summary_table.decimals, from the driver's metric table). */
@@ -56,21 +67,33 @@ void report_notes_text(struct buf *out, const struct report_notes *n);
  * a backslash; nothing when there are none. */
 void report_notes_markdown(struct buf *out, const struct report_notes *n);
 
-/* Split a column name for the two mmtests header rows. A cell name
- * ("hb.nice=0,ct.slice_us=100") splits before its last axis, a one-axis
- * cell after its '=' ("ct.slice_us=" / "100"). Any other name splits as
- * mmtests Compare.pm _generateHeaderTable splits a test name: at its first
- * '-', which neither part keeps ("hackbench-cyclictest" → "hackbench" /
+/* Split a variant or run name for the two mmtests header rows as mmtests
+ * Compare.pm _generateHeaderTable splits a test name: at its first '-',
+ * which neither part keeps ("hackbench-cyclictest" → "hackbench" /
  * "cyclictest"), except that when "-rc" and a digit occur among the i + 3
  * characters starting at that dash (i its index), the split moves 4 on
  * (its "bodge identification of -rc": "5.15.0-rc1-vanilla" → "5.15.0-rc1"
  * / "vanilla"; "6.12-rc10" → "6.12-rc1" / "", the character at the moved
- * split dropped like the dash); a name without '-' gives
- * the name without its last character / the name ("running" → "runnin" /
- * "running"), as Perl's substr($name, 0, -1) does. first and second
- * receive NUL-terminated copies (truncated to size). */
+ * split dropped like the dash); a name without '-' gives the name without
+ * its last character / the name ("running" → "runnin" / "running"), as
+ * Perl's substr($name, 0, -1) does. first and second receive
+ * NUL-terminated copies (truncated to size). */
 void report_split_header(const char *name, char *first, size_t first_size,
 			 char *second, size_t second_size);
+
+/* How the columns of a table read in text headers: name[c] the one-line
+ * form (a cell in its short form, cell_display_all with o->labels:
+ * "LN:-20,CT-LN:19"; variants and runs as they are); first[c] / second[c]
+ * the two mmtests header rows: a cell's axes but the last over its last
+ * axis ("nice=0" / "slice_us=100"), a one-axis cell's "AXIS=" or "LABEL:"
+ * over its value, else report_split_header. */
+struct report_cols {
+	size_t n;
+	char **name, **first, **second;
+};
+void report_cols_init(struct report_cols *rc, const struct summary_table *t,
+		      const struct report_opts *o);
+void report_cols_free(struct report_cols *rc);
 
 /* mmtests classic layout (seed 000): per table a title line, two header
  * rows (report_split_header) right-aligned to each column of 12 + 11
@@ -93,13 +116,19 @@ void report_mmtests(struct buf *out, const struct summary *s, const struct repor
 void report_mmtests_wide(struct buf *out, const struct summary *s, const struct report_opts *o);
 
 /* Grid layout (seed 002): needs a summary with columns = cell. For each
- * table, op and combination of the remaining axes, rows are the values of
- * o->grid_row, columns those of o->grid_col (parsed from cell names
- * "load.param=value,load.param=value"), each cell "VALUE (x.xx%)" with
- * the change against the baseline cell (first row, first column,
- * report_pct_change); the seed's "pct" is "%" as in the other layouts. Returns
- * 0, or -1 with a message when a cell lacks one of the axes or the summary
- * is not by cell. */
+ * table, combination of the other axes, and op (unless the sub-columns are
+ * ops), rows are the values of o->grid_row, columns those of o->grid_col
+ * (each an axis, its label or its shortest form; parsed from cell names
+ * "load.param=value,..."). One sub-column (o->grid_items): each cell
+ * "VALUE (x.xx%)" with the change against the baseline cell (first row,
+ * first column, report_pct_change); several: the seed's boxed table, a
+ * group of sub-columns per column value. A '*' follows every value whose
+ * (cell, op) differs significantly from the summary's baseline column (its
+ * mean's test); the footer names the rule; "n: N per cell" (or per row
+ * when they differ) follows. Returns 0, or -1 with a message when an axis
+ * is not exactly one axis of the cells, a cell lacks one, an item is
+ * neither a statistic nor an op (or they mix), or the summary is not by
+ * cell. */
 int report_grid(struct buf *out, const struct summary *s, const struct report_opts *o,
 		char *err, size_t errsz);
 
@@ -146,6 +175,25 @@ void report_csv(struct buf *out, const struct summary *s, const struct report_op
 int report_json(struct buf *out, const struct summary *s, const struct report_opts *o,
 		const struct report_notes *notes);
 
+/* The boxed table of seed 002 (reports/box.c): a title line, then rows of
+ * groups of sub-columns. cells holds n_rows · n_groups · n_sub texts, row
+ * by row, group by group. */
+struct report_box {
+	const char *title;                  /* the line above, or NULL */
+	const char *corner;                 /* above the row names ("Op") */
+	const char *const *groups;          /* n_groups names, centred */
+	size_t n_groups;
+	const char *const *sub;             /* n_sub labels under each group */
+	size_t n_sub;
+	const char *const *rows;            /* n_rows names, left-aligned */
+	size_t n_rows;
+	const char *const *cells;
+};
+/* Render b: dashes above and below, the group names centred over their
+ * sub-columns, each sub-cell " %*s " right-aligned to the widest label or
+ * value (widened until every group name fits), no trailing blanks. */
+void report_box(struct buf *out, const struct report_box *b);
+
 /* Shared by the layouts (reports/common.c). The mmtests classic rows: Min,
  * the mean, its spread, CoeffVar, Max, best-50/95/99 means, each following
  * the metric's direction (Amean, Stddev, CoeffVar, BAmean-K, or Hmean,
@@ -159,8 +207,10 @@ double report_pct_change(const struct summary_stat *st, enum better metric_bette
 			 double v);
 /* report_pct_change of column col against column 0 for a statistic. */
 double report_pct(const struct summary_table *t, const struct summary_stat *st, size_t op, size_t col);
-/* "n: vanilla 5, patched 4-5" — count of samples per column over all ops. */
-void report_n_per_column(struct buf *out, const struct summary_table *t);
+/* "n: vanilla 5, patched 4-5" — count of samples per column over all ops,
+ * columns named as in headers (report_cols). */
+void report_n_per_column(struct buf *out, const struct summary_table *t,
+			 const struct report_opts *o);
 /* Footer line "Significance (MARK, on the Amean|Hmean row): RULE against
  * BASELINE, alpha A, n >= 2 on both sides" ("Significance: none ..."
  * without a test), RULE saying what was tested for the table's direction
@@ -172,6 +222,7 @@ void report_n_per_column(struct buf *out, const struct summary_table *t);
  * "; n too small (...): COLUMNS" naming the columns whose n can never
  * reach alpha (stats_test.too_small). */
 void report_significance_footer(struct buf *out, const struct summary *s,
-				const struct summary_table *t, const char *mark);
+				const struct summary_table *t, const struct report_opts *o,
+				const char *mark);
 
 #endif

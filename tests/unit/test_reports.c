@@ -176,8 +176,77 @@ static void test_grid(void **state)
 	ro.grid_row = "hackbench.latency_nice";
 	ro.grid_col = "cyclictest.latency_nice";
 	render("grid.csv", &so, &ro, L_GRID, "grid.grid.txt");
-	assert_int_equal(summary_stat_parse("max", &ro.grid_stat), 0);
+	assert_int_equal(report_parse_grid_items(&ro, "max"), 0);
 	render("grid.csv", &so, &ro, L_GRID, "grid.grid-max.txt");
+}
+
+/* Seed 002's boxed grids: sub-columns of statistics (cyclictest Min, Avg,
+ * Max) under each value of the column axis, or the tool's own percentile
+ * ops (schbench 90th, 95th, 99th), a '*' on values of cells that differ
+ * from the baseline cell, n below; axes named by their labels or their
+ * shortest form. */
+static void test_grid_boxed(void **state)
+{
+	(void)state;
+	struct summary_opts so;
+	struct report_opts ro;
+	struct axis_labels labels = {0};
+	summary_opts_init(&so);
+	report_opts_init(&ro);
+	so.columns = AXIS_CELL;
+	ro.grid_row = "hackbench.latency_nice";
+	ro.grid_col = "cyclictest.latency_nice";
+	assert_int_equal(report_parse_grid_items(&ro, "min,mean,max"), 0);
+	render("grid.csv", &so, &ro, L_GRID, "grid.grid-box.txt");
+	/* ops as sub-columns, axes by label */
+	axis_labels_add(&labels, "hb.latency_nice", "HB-LN");
+	axis_labels_add(&labels, "sb.latency_nice", "SB-LN");
+	ro.labels = &labels;
+	ro.grid_row = "HB-LN";
+	ro.grid_col = "SB-LN";
+	assert_int_equal(report_parse_grid_items(&ro, "p90,p95,p99"), 0);
+	render("grid-ops.csv", &so, &ro, L_GRID, "grid-ops.grid.txt");
+	axis_labels_free(&labels);
+	assert_int_equal(report_parse_grid_items(&ro, "a,,b"), -1);
+	assert_int_equal(report_parse_grid_items(&ro, "12345678901234567890123456789012"), -1);
+}
+
+/* Column names in headers: a label reads LABEL:VALUE, an axis without one
+ * its key alone unless two axes share the key; the mmtests header rows put
+ * the last axis below. */
+static void test_column_names(void **state)
+{
+	(void)state;
+	const char *cols[] = {"hb.latency_nice=-20,ct.latency_nice=19,ct.slice_us=100",
+			      "hb.latency_nice=0,ct.latency_nice=0,ct.slice_us=3000"};
+	struct summary_table t = {.cols = cols, .n_cols = 2};
+	struct axis_labels labels = {0};
+	struct report_opts o;
+	struct report_cols rc;
+	report_opts_init(&o);
+	report_cols_init(&rc, &t, &o);
+	assert_string_equal(rc.name[0], "hb.latency_nice=-20,ct.latency_nice=19,slice_us=100");
+	assert_string_equal(rc.first[1], "hb.latency_nice=0,ct.latency_nice=0");
+	assert_string_equal(rc.second[1], "slice_us=3000");
+	report_cols_free(&rc);
+	axis_labels_add(&labels, "hb.latency_nice", "LN");
+	axis_labels_add(&labels, "ct.latency_nice", "CT-LN");
+	o.labels = &labels;
+	report_cols_init(&rc, &t, &o);
+	assert_string_equal(rc.name[0], "LN:-20,CT-LN:19,slice_us=100");
+	report_cols_free(&rc);
+	const char *one[] = {"ct.slice_us=100", "ct.cpus=0-3,5", "5.15.0-rc1-vanilla"};
+	t.cols = one;
+	t.n_cols = 3;
+	report_cols_init(&rc, &t, &o);
+	assert_string_equal(rc.first[0], "slice_us=");
+	assert_string_equal(rc.second[0], "100");
+	assert_string_equal(rc.first[1], "cpus=");
+	assert_string_equal(rc.second[1], "0-3,5");
+	assert_string_equal(rc.first[2], "5.15.0-rc1");
+	assert_string_equal(rc.second[2], "vanilla");
+	report_cols_free(&rc);
+	axis_labels_free(&labels);
 }
 
 static void test_grid_missing_axis(void **state)
@@ -198,8 +267,18 @@ static void test_grid_missing_axis(void **state)
 	ro.grid_col = "hackbench.nice";
 	assert_int_equal(summary_build(&t, &so, &s, err, sizeof(err)), 0);
 	assert_int_equal(report_grid(&out, &s, &ro, err, sizeof(err)), -1);
-	assert_string_equal(err, "cell 'hackbench.latency_nice=0,cyclictest.latency_nice=0' "
-				 "has no axis 'hackbench.nice'");
+	assert_string_equal(err, "hackbench.nice is no axis of the cells of cyclictest latency_max "
+				 "(axes: hackbench.latency_nice, cyclictest.latency_nice)");
+	/* latency_nice is the key of both axes */
+	ro.grid_col = "latency_nice";
+	assert_int_equal(report_grid(&out, &s, &ro, err, sizeof(err)), -1);
+	assert_string_equal(err, "latency_nice stands for several axes of the cells of cyclictest "
+				 "latency_max (axes: hackbench.latency_nice, cyclictest.latency_nice)");
+	ro.grid_col = "cyclictest.latency_nice";
+	assert_int_equal(report_parse_grid_items(&ro, "mode"), 0);
+	assert_int_equal(report_grid(&out, &s, &ro, err, sizeof(err)), -1);
+	assert_string_equal(err, "--stat mode is neither a statistic nor, with the other items, an op "
+				 "of cyclictest latency_max");
 	buf_free(&out);
 	summary_free(&s);
 	sample_table_free(&t);
@@ -263,11 +342,6 @@ static void test_header_split(void **state)
 		{"ab-rc1", "ab-rc1", ""},
 		{"-rc1-x", "", "rc1-x"},
 		{"abcd-x-rc1-foo", "abcd-x-r", "1-foo"},
-		/* Cell names: one axis splits after '=', several before the last
-		 * axis, and a CPU list's commas stay inside its value. */
-		{"ct.slice_us=100", "ct.slice_us=", "100"},
-		{"hb.nice=0,ct.cpus=0-3,5", "hb.nice=0", "ct.cpus=0-3,5"},
-		{"ct.cpus=0,1,hb.nice=-5", "ct.cpus=0,1", "hb.nice=-5"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char a[64], b[64];
@@ -515,6 +589,8 @@ int main(void)
 		cmocka_unit_test(test_mmtests_golden_from_mmtests),
 		cmocka_unit_test(test_grid),
 		cmocka_unit_test(test_grid_missing_axis),
+		cmocka_unit_test(test_grid_boxed),
+		cmocka_unit_test(test_column_names),
 		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_latency_summary),
 		cmocka_unit_test(test_markdown_csv_json),
