@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,7 +17,7 @@
 #define MAX_CONFIG_BYTES (1024 * 1024)
 
 static const char *const top_keys[] = {"name", "description", "iterations", "warmup_s",
-				       "variants", "loads", "monitors", NULL};
+				       "variants", "loads", "monitors", "order", "seed", NULL};
 static const char *const load_keys[] = {"name", "tool", "role", "params", "sched",
 					"timeout_s", "repeat", "primary_metric", NULL};
 static const char *const iteration_keys[] = {"min", "max", "ci_pct", "max_time_s", NULL};
@@ -769,6 +770,34 @@ static int check_labels(struct ctx *c, const struct experiment *e)
 	return 0;
 }
 
+/* order: blocked|interleaved|random (default interleaved), seed: N with
+ * random only. */
+static int read_order(struct ctx *c, const struct ynode *root, struct experiment *e)
+{
+	const struct ynode *v = ynode_get(root, "order"), *s = ynode_get(root, "seed");
+	long long n;
+	e->order = ORDER_INTERLEAVED;
+	e->order_given = v != NULL;
+	if (v) {
+		if (want_kind(c, v, YNODE_SCALAR, "order"))
+			return -1;
+		int o = run_order_parse(v->text);
+		if (o < 0)
+			return err_at(c, v->line, v->col,
+				      "order must be blocked, interleaved or random, not '%s'", v->text);
+		e->order = (enum run_order)o;
+	}
+	if (!s)
+		return 0;
+	if (e->order != ORDER_RANDOM)
+		return err_at(c, s->line, s->col, "seed: only with order: random");
+	if (get_int(c, s, "seed", 0, LLONG_MAX, &n))
+		return -1;
+	e->seed = (uint64_t)n;
+	e->seed_given = true;
+	return 0;
+}
+
 static int read_experiment(struct ctx *c, const struct ynode *root, struct experiment *e)
 {
 	const struct ynode *v;
@@ -788,6 +817,8 @@ static int read_experiment(struct ctx *c, const struct ynode *root, struct exper
 	if ((v = ynode_get(root, "warmup_s")) && get_seconds(c, v, "warmup_s", 3600, &e->warmup_s))
 		return -1;
 	if ((v = ynode_get(root, "monitors")) && read_monitors(c, v, &e->monitors))
+		return -1;
+	if (read_order(c, root, e))
 		return -1;
 
 	if ((v = ynode_get(root, "variants"))) {

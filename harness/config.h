@@ -8,6 +8,10 @@
  *   iterations: {min: 3, max: 30, ci_pct: 1.0, max_time_s: 600}
  *   warmup_s: 1                         (seconds before measured loads start)
  *   monitors: {interval_ms: 1000}       (or true; /proc sampling, harness/monitor.h)
+ *   order: interleaved                  (blocked|interleaved|random, harness/order.h;
+ *                                       default interleaved: variants booting their
+ *                                       own kernel stay blocked unless order: is given)
+ *   seed: 42                            (order: random only; default drawn and stored)
  *   variants: [{name: running, boot: local}]   (default: one local variant "running")
  *   loads:
  *     - name: hackbench                 (default: the tool name)
@@ -31,6 +35,7 @@
 #include <stddef.h>
 
 #include "load.h"
+#include "order.h"
 
 /* One scalar value as written, with its position. */
 struct cfg_value {
@@ -131,6 +136,10 @@ struct experiment {
 	struct cfg_load *loads;
 	size_t n_loads;
 	struct cfg_monitors monitors;
+	enum run_order order;   /* ORDER_INTERLEAVED unless order: says */
+	bool order_given;       /* order: written (booting variants follow it too) */
+	uint64_t seed;          /* order: random; valid when seed_given */
+	bool seed_given;
 };
 
 /* Read and validate the config at path (at most 1 MiB). Returns the

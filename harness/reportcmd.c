@@ -270,6 +270,23 @@ static void partial_note(struct report_notes *notes, int64_t id, const struct ru
 					  " finishes it)" : ""));
 }
 
+/* "Order: interleaved" — the order the run's iterations ran in (event
+ * "order"; runs without one ran blocked), with the run id when the tables
+ * hold several runs. */
+static void order_note(struct store *st, int64_t id, size_t n_ids, struct report_notes *notes)
+{
+	char **msgs, err[256];
+	size_t n;
+	if (store_events(st, id, "order", &msgs, &n, err, sizeof(err)))
+		return;
+	char *run = n_ids > 1 ? xasprintf(" (run %lld)", (long long)id) : xstrdup("");
+	report_notes_add(notes, xasprintf("Order%s: %s", run, n ? msgs[0] : "blocked"));
+	free(run);
+	for (size_t k = 0; k < n; k++)
+		free(msgs[k]);
+	free(msgs);
+}
+
 void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
 		     struct report_notes *notes)
 {
@@ -285,6 +302,7 @@ void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids
 		struct run_owner ow;
 		if (store_run_owner(st, ids[i], &ow, err, sizeof(err)) == 0)
 			partial_note(notes, ids[i], &ow);
+		order_note(st, ids[i], n_ids, notes);
 		if (store_events(st, ids[i], "iterations", &msgs, &n, err, sizeof(err)))
 			continue;
 		for (size_t k = 0; k < n; k++) {

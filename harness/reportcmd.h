@@ -101,7 +101,9 @@ int reportcmd_write(const struct reportcmd *c, const struct buf *out);
 
 /* The notes of runs ids into notes (initialised here; report.h): per run
  * "Partial: ..." when its rig has not finished it (running, interrupted,
- * abandoned), "Iterations: ..." (adaptive iterations: how many ran per cell
+ * abandoned), "Order: ..." (the order its iterations ran in, harness/order.h;
+ * "blocked" for runs without a stored order), "Iterations: ..." (adaptive
+ * iterations: how many ran per cell
  * and why they stopped), "No samples: ..." (store_empty_cells: a cell or
  * variant without a complete iteration, absent from the tables), then "No
  * samples: the failures are in schedrig show ID" (or "see schedrig show ID"

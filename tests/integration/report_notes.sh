@@ -29,7 +29,8 @@ rc=0
 assert_eq "$rc" 1 "exit status of a run with failures ($(cat "$WORK/run.out"))"
 
 out=$("$SCHEDRIG" compare --db "$DB" notes) || fail "compare: $out"
-notes=$(grep -E '^(Iterations|No samples): ' <<<"$out")
+notes=$(grep -E '^(Order|Iterations|No samples): ' <<<"$out")
+assert_eq "$(head -1 <<<"$notes")" "Order: interleaved" "the order the run kept, first"
 assert_eq "$(grep -c '^Iterations: variant [ab] cell ' <<<"$notes")" 8 "an Iterations note per cell and variant"
 assert_eq "$(grep '^No samples:' <<<"$notes")" "No samples: cell fake.sleep_ms=3000,fake.mean=100 on variant a: none of 3 iteration(s) complete
 No samples: cell fake.sleep_ms=3000,fake.mean=200 on variant a: none of 3 iteration(s) complete
@@ -49,7 +50,7 @@ for layout in "--layout latency" "--layout percentiles" "--grid fake.sleep_ms,fa
 $notes" "notes under compare $layout"
 done
 got=$("$SCHEDRIG" compare --db "$DB" notes --grid fake.sleep_ms,fake.mean)
-assert_contains "$got" "fake.mean: 100" "the grid itself"
+assert_contains "$got" "mean=100" "the grid itself"
 
 # Markdown: a list after the tables; _ * < > | & ~ [ ] ` \ escaped.
 md_notes=$(sed -e 's/[][\\`*_<>|&~]/\\&/g' -e 's/^/- /' <<<"$notes")

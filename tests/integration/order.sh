@@ -1,0 +1,96 @@
+#!/bin/bash
+# order: the sequence of a run's (variant, cell, iteration) visits, in the
+# database (iteration ids), in show and under the tables: interleaved by
+# default (variant a iteration 1, b 1, a 2, b 2, cells inside), blocked on
+# request, random from a stored seed; run --resume keeps the order.
+source "$(dirname "$0")/lib.sh"
+cd "$WORK"
+
+visits() {
+	q "$1" "SELECT v.name || c.seq || '#' || i.iteration FROM iteration i
+		JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id
+		WHERE i.status = 'complete' ORDER BY i.id" | tr '\n' ' '
+}
+
+write_config() { # NAME ORDER-LINES ITERATIONS SLEEP_MS
+	cat >"$1.yaml" <<YAML
+name: $1
+iterations: $3
+$2
+variants:
+  - {name: a, boot: local}
+  - {name: b, boot: local}
+loads:
+  - tool: fake
+    params: {mean: [1, 2], sleep_ms: $4}
+YAML
+}
+
+write_config inter "" 2 0
+"$SCHEDRIG" run inter.yaml --db i.db --quiet >/dev/null 2>&1 || fail "interleaved run"
+assert_eq "$(visits i.db)" "a0#1 a1#1 b0#1 b1#1 a0#2 a1#2 b0#2 b1#2 " "interleaved order"
+"$SCHEDRIG" show --db i.db 1 | grep -q '^  order      interleaved$' || fail "show: $("$SCHEDRIG" show --db i.db 1 | head -12)"
+"$SCHEDRIG" compare --db i.db | tail -1 | grep -q '^Order: interleaved$' || fail "no order note"
+
+write_config block "order: blocked" 2 0
+"$SCHEDRIG" run block.yaml --db b.db --quiet >/dev/null 2>&1 || fail "blocked run"
+assert_eq "$(visits b.db)" "a0#1 a0#2 a1#1 a1#2 b0#1 b0#2 b1#1 b1#2 " "blocked order"
+
+# seed 7, 2 variants x 2 cells x 3 iterations: the rounds as
+# tests/unit/test_order.c computes them independently
+write_config rand "order: random
+seed: 7" 3 0
+"$SCHEDRIG" run rand.yaml --db r.db --quiet >/dev/null 2>&1 || fail "random run"
+assert_eq "$(visits r.db)" "a0#1 a1#1 b0#1 b1#1 a0#2 a1#2 b1#2 b0#2 a1#3 b0#3 a0#3 b1#3 " "random order"
+assert_eq "$(q r.db "SELECT message FROM event WHERE kind = 'order'")" "random, seed 7" "stored seed"
+# without a seed: one is drawn and stored
+write_config rand2 "order: random" 1 0
+"$SCHEDRIG" run rand2.yaml --db r2.db --quiet >/dev/null 2>&1 || fail "random run without seed"
+q r2.db "SELECT message FROM event WHERE kind = 'order'" | grep -qE '^random, seed [0-9]+$' || fail "drawn seed"
+
+# Interrupted in round 2 and resumed: the rest of the rounds, in order,
+# nothing twice.
+write_config res "" 3 300
+"$SCHEDRIG" run res.yaml --db s.db --quiet >/dev/null 2>&1 &
+rig=$!
+for i in $(seq 200); do
+	[ "$(q s.db "SELECT count(*) FROM iteration WHERE status = 'complete'" 2>/dev/null || echo 0)" -ge 5 ] && break
+	sleep 0.05
+done
+kill -INT "$rig"
+wait "$rig" || true
+done_before=$(q s.db "SELECT count(*) FROM iteration WHERE status = 'complete'")
+[ "$done_before" -lt 12 ] || fail "the run ended before the interrupt"
+"$SCHEDRIG" run --resume 1 --db s.db --quiet >/dev/null 2>&1 || fail "resume"
+assert_eq "$(q s.db "SELECT count(*) FROM iteration WHERE status = 'complete'")" 12 "complete after resume"
+assert_eq "$(q s.db "SELECT count(*) FROM event WHERE kind = 'order'")" 1 "one stored order"
+# iteration ids of the resumed part keep the round order
+resumed=$(q s.db "SELECT v.name || c.seq || '#' || i.iteration FROM iteration i
+	JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id
+	WHERE i.status = 'complete' ORDER BY i.iteration, v.seq, c.seq" | tr '\n' ' ')
+assert_eq "$resumed" "a0#1 a1#1 b0#1 b1#1 a0#2 a1#2 b0#2 b1#2 a0#3 a1#3 b0#3 b1#3 " "all visits"
+last=$(q s.db "SELECT v.name || c.seq || '#' || i.iteration FROM iteration i
+	JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id ORDER BY i.id DESC LIMIT 1")
+assert_eq "$last" "b1#3" "the last visit ran last"
+
+# Adaptive iterations interleave too: every cell stops at min (no spread)
+cat >adapt.yaml <<'YAML'
+name: adapt
+iterations: {min: 2, max: 4, ci_pct: 5}
+variants:
+  - {name: a}
+  - {name: b}
+loads:
+  - tool: fake
+    params: {mean: [1, 2], spread_pct: 0}
+YAML
+"$SCHEDRIG" run adapt.yaml --db d.db --quiet >/dev/null 2>&1 || fail "adaptive run"
+assert_eq "$(visits d.db)" "a0#1 a1#1 b0#1 b1#1 a0#2 a1#2 b0#2 b1#2 " "adaptive interleaved"
+
+# a seed without order: random is a config error
+printf 'name: x\nseed: 3\nloads:\n  - tool: fake\n' >bad.yaml
+set +e
+err=$("$SCHEDRIG" check-config bad.yaml 2>&1)
+assert_eq "$?" 2 "seed without random"
+set -e
+assert_contains "$err" "bad.yaml:2:7: seed: only with order: random" "message"
