@@ -327,6 +327,28 @@ static void test_axis_labels(void **state)
 		     "t.yaml:3:54: label 'M:1' must be 1-64 characters of letters, digits, '.', '_', '-'");
 }
 
+/* order: defaults to interleaved; random takes a seed; nothing else. */
+static void test_order(void **state)
+{
+	(void)state;
+	char err[512] = "";
+	struct experiment *e = parse("name: x\nloads:\n  - tool: fake\n", err, sizeof(err));
+	assert_non_null(e);
+	assert_int_equal(e->order, ORDER_INTERLEAVED);
+	assert_false(e->order_given);
+	experiment_free(e);
+	e = parse("name: x\norder: random\nseed: 99\nloads:\n  - tool: fake\n", err, sizeof(err));
+	assert_non_null(e);
+	assert_int_equal(e->order, ORDER_RANDOM);
+	assert_true(e->order_given && e->seed_given);
+	assert_true(e->seed == 99);
+	experiment_free(e);
+	expect_error("name: x\norder: sideways\nloads:\n  - tool: fake\n",
+		     "t.yaml:2:8: order must be blocked, interleaved or random, not 'sideways'");
+	expect_error("name: x\norder: random\nseed: -1\nloads:\n  - tool: fake\n",
+		     "t.yaml:3:7: seed must be between 0 and 9223372036854775807, not -1");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_driver_checks),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_axis_labels),
+		cmocka_unit_test(test_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
