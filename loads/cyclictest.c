@@ -310,9 +310,9 @@ static int cyclictest_parse(const struct load_output *o, const struct params *p,
 			sample_vec_add(samples, "overflows", "count", BETTER_LOWER, op,
 				       (double)r[k].overflows);
 		if (rows)
-			sample_vec_add_hist(samples, "latency", "us", op, 1.0,
-					    counts + (size_t)k * rows, rows,
-					    (uint64_t)r[k].overflows, (double)nb, r[k].max);
+			sample_vec_add_hist(samples, "latency", "us", op, 1.0, counts + (size_t)k * rows,
+					    rows, (uint64_t)r[k].overflows, (double)nb, r[k].max)
+				->min_observed = r[k].min;
 	}
 	rc = 0;
 out:
