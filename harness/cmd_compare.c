@@ -179,17 +179,19 @@ int cmd_compare(int argc, char **argv)
 				rc = EXIT_USAGE;
 			}
 			break;
-		case LAYOUT_PERCENTILES: {
+		case LAYOUT_PERCENTILES:
+		case LAYOUT_LATENCY: {
 			struct hist_table h;
 			rc = reportcmd_load_histograms(&c, ids, n_ids, &h);
-			if (!rc)
-				report_percentiles_hist(&out, &s, &h, &c.ro);
+			c.ro.hists = &h;
+			if (!rc && layout == LAYOUT_PERCENTILES)
+				report_percentiles(&out, &s, &c.ro);
+			else if (!rc)
+				report_latency(&out, &s, &c.ro);
+			c.ro.hists = NULL;
 			hist_table_free(&h);
 			break;
 		}
-		case LAYOUT_LATENCY:
-			report_latency(&out, &s, &c.ro);
-			break;
 		}
 		if (c.ro.plain)
 			for (size_t i = 0; i < notes.n; i++)

@@ -19,6 +19,9 @@ struct report_opts {
 	bool plain;                 /* mmtests layouts: the table alone, no
 				     * title or footer lines (--plain) */
 	const struct axis_labels *labels; /* the configs' axis labels (NULL: none) */
+	const struct hist_table *hists;   /* the runs' stored histograms, for the
+					   * percentile and latency layouts (NULL:
+					   * none) */
 	size_t n_percentiles;       /* percentile table columns (90, 95, 99) */
 	double percentiles[REPORT_MAX_PERCENTILES];
 	const char *grid_row;       /* grid: axis whose values are the rows */
@@ -132,27 +135,85 @@ void report_mmtests_wide(struct buf *out, const struct summary *s, const struct 
 int report_grid(struct buf *out, const struct summary *s, const struct report_opts *o,
 		char *err, size_t errsz);
 
-/* Percentile table (seed 002, schbench style): per table a box with one
- * group of columns per summary column and one sub-column per percentile
- * (nearest rank of the samples, stats_percentile_sorted), one row per op. */
+/* Percentile tables (seed 002, schbench style), in the box of report_box:
+ * first, for each (load, metric) of o->hists of a load the summary kept,
+ * the distribution of every event: groups on the summary's column axis (in
+ * its order, baseline first), rows the histograms' ops, sub-columns
+ * o->percentiles of the bucket counts of all iterations pooled into one
+ * histogram (report_pooled; never an average of percentiles), a
+ * percentile in the overflow as ">=LIMIT"; footer: the pooling rule and n
+ * as events (and iterations) per column. Then each summary table whose
+ * load and metric have no histogram: per-iteration summaries, said so in
+ * the footer with n = iterations: a tool's own statistics (ops named pNN,
+ * min, max, mean, avg: schbench, sysbench's latency_p95) as the mean over
+ * iterations of each, one row; any other metric as nearest-rank
+ * percentiles of its per-iteration values (stats_percentile_sorted). */
 void report_percentiles(struct buf *out, const struct summary *s, const struct report_opts *o);
-/* The same, then for each (load, metric) of histograms h (store_load_histograms;
- * NULL or empty: exactly report_percentiles) of a load the summary kept, one
- * box "LOAD METRIC histogram (UNIT, lower is better)" of the same shape:
- * columns on the summary's column axis (in its order, baseline first), rows
- * the histograms' ops, each cell the percentile of the bucket counts of all
- * iterations pooled into one histogram (never an average of percentiles),
- * stats_hist_percentile with bucket i's bound i·bucket_width; a percentile
- * in the overflow prints ">=LIMIT". Footer: the pooling rule, iterations and
- * samples pooled per column, and the meaning of ">=" when one is shown. */
-void report_percentiles_hist(struct buf *out, const struct summary *s, const struct hist_table *h,
-			     const struct report_opts *o);
 
-/* Latency summary (seed 003 "BFS vs. mainline"): per table and column (and
- * op when the table has more than one) the lines Max, Avg (Amean), Stdev
- * and "Stdev mean" (standard error, Stddev/sqrt(n)), "        %-10s%14.*f %s"
- * with the unit. */
+/* Latency summary (seed 003 "BFS vs. mainline", latt's lines): per table,
+ * column and op the lines Max, Avg, Stdev and "Stdev mean" (Stdev /
+ * sqrt(n)), "        %-10s%14.*f %s" with the unit, then n. A metric
+ * with histograms (o->hists) over every event pooled over iterations
+ * (report_pooled: the exact mean and Stdev where the tool gave its sums,
+ * else from the bucket bounds), n = events; any other over the
+ * per-iteration values, the title saying so, n = iterations. */
 void report_latency(struct buf *out, const struct summary *s, const struct report_opts *o);
+
+/* One group of histograms as report_hist_groups hands it over: its title
+ * (as a summary table's), unit, the decimals of its metric (--decimals,
+ * else the driver's), columns in header form, ops ("" for a load's one
+ * histogram per metric), and pool[op · n_cols + col]. */
+struct hist_group_view {
+	const char *title, *unit;
+	int decimals;
+	const char *const *cols;
+	size_t n_cols;
+	const char *const *ops;
+	size_t n_ops;
+	const struct report_pooled *pool;
+};
+/* Call fn once per group of o->hists of a load the summary kept
+ * (reports/hist_groups.c), in the order of their first rows. */
+void report_hist_groups(const struct summary *s, const struct report_opts *o,
+			void (*fn)(void *ctx, const struct hist_group_view *g), void *ctx);
+/* true when o->hists holds a histogram of t's load and metric: the table's
+ * events are there, its samples are the tool's summaries of them. */
+bool report_has_histogram(const struct report_opts *o, const struct summary_table *t);
+
+/* The stored histograms of one (load, metric, op, column) pooled into one
+ * distribution of every event (reports/pooled.c): the non-empty buckets of
+ * every iteration merged by bound (equal bounds add up), overflows added. */
+struct report_pooled {
+	size_t n_hists;            /* histograms (iterations) pooled */
+	double *upper;             /* n ascending bucket bounds */
+	uint64_t *count;
+	size_t n;
+	uint64_t overflow;
+	double limit;              /* the smallest limit */
+	bool limits_differ;
+	double min, max;           /* observed extremes; NaN when one is unknown */
+	double sum, sum_sq;        /* exact sums; NaN when one histogram lacks them */
+};
+void pooled_init(struct report_pooled *p);
+void pooled_add(struct report_pooled *p, const struct hist_row *r);
+void pooled_free(struct report_pooled *p);
+/* Events: Σcount + overflow. */
+uint64_t pooled_events(const struct report_pooled *p);
+/* Overflows under different limits: the ranks cannot be ordered, no
+ * statistic is given. */
+bool pooled_mixed(const struct report_pooled *p);
+/* stats_hist_percentile of the pool: the bucket bound at rank
+ * ceil(pct·N/100), clamped to the observed [min, max]; -1 when there is
+ * no event or the pool is mixed. */
+int pooled_percentile(const struct report_pooled *p, double pct, struct stats_hist_pct *out);
+/* The mean over all events: Σsum / N when every histogram gave its exact
+ * sum, else Σ bound·count / N (exact for cyclictest's 1 us buckets of
+ * whole microseconds), NaN with overflows and no sums, or mixed. */
+double pooled_mean(const struct report_pooled *p);
+/* The sample standard deviation over all events (divisor N − 1): from the
+ * exact sums, sqrt((Σx² − (Σx)²/N)/(N − 1)), else from the bucket bounds
+ * as pooled_mean; NaN where the mean is or N < 2. */
+double pooled_stddev(const struct report_pooled *p);
 
 /* Markdown: per table a "### title" and a pipe table with the mmtests rows;
  * significant mean cells in bold; a footer naming the rule. */

@@ -578,6 +578,134 @@ static void test_csv_strict(void **state)
 	sample_table_free(&t);
 }
 
+/* A histogram row of load ct, metric latency, variant v, iteration it. */
+static void add_hist(struct hist_table *h, const char *variant, int it, const uint64_t *counts,
+		     const double *bounds, size_t n, uint64_t overflow, double min, double max,
+		     double sum, double sum_sq)
+{
+	struct hist_row r = {
+		.run = "r", .variant = variant, .cell = "c", .load = "ct", .metric = "latency",
+		.unit = "us", .op = "", .iteration = it, .bucket_width = 1, .counts = (uint64_t *)counts,
+		.bounds = (double *)bounds, .n_buckets = n, .overflow = overflow, .limit = 6,
+		.max_observed = max, .min_observed = min, .sum = sum, .sum_sq = sum_sq,
+	};
+	hist_table_add(h, &r);
+}
+
+/* Percentiles of pooled buckets from three iterations of different sizes,
+ * computed by hand: cyclictest's 1 us buckets (bound = the latency), one
+ * event in the overflow. Pooled counts 1us:3 2us:4 3us:3 4us:1 5us:1, 1
+ * above 6 us: N = 13; p10 rank 2 → 1, p50 rank 7 → 2, p90 rank 12 → 5,
+ * p95 rank 13 → the overflow (">=6"). The mean is unknown with an
+ * overflow and no exact sums. */
+static void test_pooled_percentiles(void **state)
+{
+	(void)state;
+	static const uint64_t a[] = {0, 2, 1, 0, 0, 0}, b[] = {0, 0, 3, 2, 0, 0},
+			      c[] = {0, 1, 0, 1, 1, 1};
+	struct hist_table h;
+	struct report_pooled p;
+	struct stats_hist_pct r;
+	hist_table_init(&h);
+	add_hist(&h, "v", 1, a, NULL, 6, 0, 1, 2, NAN, NAN);
+	add_hist(&h, "v", 2, b, NULL, 6, 0, 2, 3, NAN, NAN);
+	add_hist(&h, "v", 3, c, NULL, 6, 1, 1, 9, NAN, NAN);
+	pooled_init(&p);
+	for (size_t i = 0; i < h.n; i++)
+		pooled_add(&p, &h.rows[i]);
+	assert_int_equal(pooled_events(&p), 13);
+	assert_int_equal(p.n_hists, 3);
+	static const double pct[] = {10, 50, 90};
+	static const double want[] = {1, 2, 5};
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(pooled_percentile(&p, pct[i], &r), 0);
+		assert_false(r.censored);
+		assert_true(r.value == want[i]);
+	}
+	assert_int_equal(pooled_percentile(&p, 95, &r), 0);
+	assert_true(r.censored && r.value == 6);
+	assert_true(isnan(pooled_mean(&p)));
+	assert_true(p.min == 1 && p.max == 9);
+	pooled_free(&p);
+
+	/* Without the overflow the mean and Stdev come from the bucket bounds
+	 * (exact for whole microseconds): 1,1,1,2,2,2,2,3,3,3,4,5 → python
+	 * statistics: mean 2.4166666666666665, stdev 1.2401124093721456 */
+	pooled_init(&p);
+	pooled_add(&p, &h.rows[0]);
+	pooled_add(&p, &h.rows[1]);
+	h.rows[2].overflow = 0;
+	pooled_add(&p, &h.rows[2]);
+	assert_true(fabs(pooled_mean(&p) - 2.4166666666666665) < 1e-12);
+	assert_true(fabs(pooled_stddev(&p) - 1.2401124093721456) < 1e-12);
+	pooled_free(&p);
+	hist_table_free(&h);
+}
+
+/* The latency layout over every event: three iterations (3, 3 and 1
+ * events) with explicit bounds and exact sums; the values 10 20 20 | 20 30
+ * 40 | 5: python statistics gives mean 20.714285714285715, stdev
+ * 11.700630833624395, stdev / sqrt(7) 4.422422766906359. A metric without
+ * histograms says it is per-iteration values with n = iterations. The
+ * percentile layout reads the same pool: p50 rank 4 → 20, p90 rank 7 → 40. */
+static void test_latency_over_events(void **state)
+{
+	(void)state;
+	static const uint64_t ca[] = {1, 2}, cb[] = {1, 1, 1}, cc[] = {1};
+	static const double ba[] = {10, 20}, bb[] = {20, 30, 40}, bc[] = {5};
+	static const char csv[] =
+		"run,variant,cell,load,metric,unit,better,op,iteration,value\n"
+		"r,v,c,ct,max_latency,us,lower,0,1,20\nr,v,c,ct,max_latency,us,lower,0,2,40\n"
+		"r,v,c,ct,max_latency,us,lower,0,3,5\n";
+	struct hist_table h;
+	struct sample_table t;
+	struct summary_opts so;
+	struct report_opts ro;
+	struct summary s;
+	struct buf out = {0};
+	char err[256];
+
+	hist_table_init(&h);
+	add_hist(&h, "v", 1, ca, ba, 2, 0, 10, 20, 50, 900);
+	add_hist(&h, "v", 2, cb, bb, 3, 0, 20, 40, 90, 2900);
+	add_hist(&h, "v", 3, cc, bc, 1, 0, 5, 5, 5, 25);
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(csv, "inline", NULL, &t, err, sizeof(err)), 3);
+	summary_opts_init(&so);
+	report_opts_init(&ro);
+	ro.hists = &h;
+	assert_int_equal(summary_build(&t, &so, &s, err, sizeof(err)), 0);
+	report_latency(&out, &s, &ro);
+	assert_string_equal(buf_str(&out),
+		"ct latency (us, lower is better), variant v, run r: every event, pooled over iterations\n"
+		"\n"
+		"c\n"
+		"        Max                40.00 us\n"
+		"        Avg                20.71 us\n"
+		"        Stdev              11.70 us\n"
+		"        Stdev mean          4.42 us\n"
+		"        n                      7 events\n"
+		"\n"
+		"ct max_latency (us, lower is better), variant v, run r: per-iteration values, n = iterations"
+		" (no histogram of its events is stored)\n"
+		"\n"
+		"c\n"
+		"        Max                40.00 us\n"
+		"        Avg                21.67 us\n"
+		"        Stdev              17.56 us\n"
+		"        Stdev mean         10.14 us\n"
+		"        n                      3 iterations\n");
+	out.len = 0;
+	assert_int_equal(report_parse_percentiles(&ro, "50,90"), 0);
+	report_percentiles(&out, &s, &ro);
+	assert_non_null(strstr(buf_str(&out), "\n|all| 20.00 | 40.00 |\n"));
+	assert_non_null(strstr(buf_str(&out), "\nn: c 7 events (3 iterations)\n"));
+	buf_free(&out);
+	summary_free(&s);
+	sample_table_free(&t);
+	hist_table_free(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -590,6 +718,8 @@ int main(void)
 		cmocka_unit_test(test_grid),
 		cmocka_unit_test(test_grid_missing_axis),
 		cmocka_unit_test(test_grid_boxed),
+		cmocka_unit_test(test_pooled_percentiles),
+		cmocka_unit_test(test_latency_over_events),
 		cmocka_unit_test(test_column_names),
 		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_latency_summary),
