@@ -56,6 +56,12 @@ static const char help_text[] =
 	"Before anything is recorded, every load tool of a boot: local variant must be\n"
 	"installed here (in PATH); else run says which are missing and exits 1.\n"
 	"\n"
+	"Order (config order:): interleaved by default, in rounds: iteration 1 of every\n"
+	"variant and cell, then 2, ...; random shuffles each round (seed: N, else one\n"
+	"is drawn); blocked runs each variant as one block. Variants that boot a kernel\n"
+	"stay blocked unless order: is written. The order is stored and kept by\n"
+	"--resume.\n"
+	"\n"
 	"Exit status: 0 all iterations complete, 1 a failure was recorded or a tool is\n"
 	"missing, 2 bad usage or config, 128+N interrupted by signal N.\n";
 
@@ -198,6 +204,7 @@ struct run_ctx {
 	 * makes (variant_run.done skips every other). */
 	const struct visit *stint;
 	size_t n_stint;
+	bool variant_local;  /* the current variant runs on the running kernel */
 };
 
 /* variant_run.enough: stop the cell when its CI is narrow enough, at max or
@@ -366,6 +373,10 @@ static int store_variant(void *ctx, const struct variant_kernel *k)
 {
 	struct run_ctx *rc = ctx;
 	char err[512];
+	/* An interleaved run comes back to a variant on the running kernel
+	 * many times; its record and the kernel are the same each time. */
+	if (rc->stint && rc->variant_id && rc->variant_local)
+		return 0;
 	const struct cfg_variant *v = NULL;
 	for (size_t i = 0; i < rc->e->n_variants; i++)
 		if (!strcmp(rc->e->variants[i].name, rc->variant))
@@ -637,6 +648,7 @@ static int run_rounds(struct run_ctx *rc, struct vstate *vs, size_t n, enum run_
 		if (!cur->failed) {
 			rc->variant = cur->var->name;
 			rc->variant_id = cur->id;
+			rc->variant_local = cur->var->boot == BOOT_LOCAL;
 			rc->cells = cur->cells;
 			rc->stint = v + k;
 			rc->n_stint = len;
@@ -648,6 +660,8 @@ static int run_rounds(struct run_ctx *rc, struct vstate *vs, size_t n, enum run_
 				int vrc = variant_backend_run(rc, cur->var, self_exe, run_dir, stint_skip, err,
 							      sizeof(err));
 				cur->id = rc->variant_id;
+				for (size_t i = 0; i < len; i++)
+					adaptive_cells_pause(cur->cells, v[k + i].cell, mono_ns());
 				if (vrc && rc->store_failed)
 					ret = -1;
 				else if (vrc) {
@@ -710,46 +724,49 @@ static int run_order_of(struct run_ctx *rc, enum run_order *o, uint64_t *seed)
 	return 0;
 }
 
-/* Every variant of the run: the interleaved ones in rounds, then those that
- * keep their block, in config order. Stores the order of a fresh run.
- * -1 when the run stopped (store failed). */
-static int run_variants(struct run_ctx *rc, const char *self_exe, const char *run_dir)
+/* The order of the run (run_order_of), stored and printed for a fresh
+ * run before its first iteration. 0, or -1 (the run must not start). */
+static int order_setup(struct run_ctx *rc, enum run_order *o, uint64_t *seed)
 {
-	enum run_order o;
-	uint64_t seed;
 	char err[512];
-	if (run_order_of(rc, &o, &seed)) {
-		rc->store_failed = true;
+	if (run_order_of(rc, o, seed))
 		return -1;
-	}
-	struct vstate *vs = xcalloc(rc->e->n_variants, sizeof(*vs));
+	if (rc->o->resume)
+		return 0;
 	const char **blocked = xcalloc(rc->e->n_variants, sizeof(*blocked));
-	size_t n_vs = 0, n_blocked = 0;
-	for (size_t v = 0; v < rc->e->n_variants; v++) {
-		if (keeps_block(rc->e, o, &rc->e->variants[v]))
+	size_t n_blocked = 0;
+	for (size_t v = 0; v < rc->e->n_variants; v++)
+		if (keeps_block(rc->e, *o, &rc->e->variants[v]))
 			blocked[n_blocked++] = rc->e->variants[v].name;
-		else
+	char *msg = order_describe(*o, *seed, blocked, n_blocked);
+	int ret = store_event(rc->st, rc->run_id, "order", msg, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "schedrig: %s\n", err);
+	else if (!rc->o->quiet)
+		printf("order: %s\n", msg);
+	free(msg);
+	free(blocked);
+	return ret ? -1 : 0;
+}
+
+/* Every variant of the run in order o: the interleaved ones in rounds, then
+ * those that keep their block, in config order. -1 when the run stopped
+ * (store failed). */
+static int run_variants(struct run_ctx *rc, enum run_order o, uint64_t seed, const char *self_exe,
+			const char *run_dir)
+{
+	struct vstate *vs = xcalloc(rc->e->n_variants, sizeof(*vs));
+	size_t n_vs = 0;
+	for (size_t v = 0; v < rc->e->n_variants; v++)
+		if (!keeps_block(rc->e, o, &rc->e->variants[v]))
 			vs[n_vs++].var = &rc->e->variants[v];
-	}
 	int ret = 0;
-	if (!rc->o->resume) {
-		char *msg = order_describe(o, seed, blocked, n_blocked);
-		if (store_event(rc->st, rc->run_id, "order", msg, err, sizeof(err))) {
-			fprintf(stderr, "schedrig: %s\n", err);
-			rc->store_failed = true;
-			ret = -1;
-		} else if (!rc->o->quiet) {
-			printf("order: %s\n", msg);
-		}
-		free(msg);
-	}
-	if (!ret && n_vs)
+	if (n_vs)
 		ret = run_rounds(rc, vs, n_vs, o, seed, self_exe, run_dir);
 	for (size_t v = 0; v < rc->e->n_variants && !ret && !runner_interrupt_signal(); v++)
 		if (keeps_block(rc->e, o, &rc->e->variants[v]))
 			ret = run_blocked(rc, &rc->e->variants[v], self_exe, run_dir);
 	free(vs);
-	free(blocked);
 	return ret;
 }
 
@@ -793,13 +810,21 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 		printf("run %lld: %s on %s (%s), %zu variant(s) x %zu cell(s) x %d iteration(s)\n",
 		       (long long)rc->run_id, rc->e->name, pv.host, pv.kernel_release,
 		       rc->e->n_variants, rc->p->n_cells, rc->o->iterations);
+	enum run_order order;
+	uint64_t seed;
+	if (order_setup(rc, &order, &seed)) {
+		free(run_dir);
+		rc->run_dir = NULL;
+		store_run_end(rc->st, rc->run_id, "failed", err, sizeof(err));
+		return 1;
+	}
 	progress_begin(stdout, rc->o->quiet, rc->e->n_variants, rc->p->n_cells, rc->o->iterations);
 
 	struct rusage ru_start;
 	int64_t start_ns = mono_ns();
 	getrusage(RUSAGE_SELF, &ru_start);
 	/* A stop (store failed) is in rc->store_failed, failures in rc->failures. */
-	run_variants(rc, self_exe, run_dir);
+	run_variants(rc, order, seed, self_exe, run_dir);
 	progress_end();
 	rig_cost_measured(rc, &ru_start, start_ns);
 	free(run_dir);

@@ -21,7 +21,6 @@ static const char *const top_keys[] = {"name", "description", "iterations", "war
 static const char *const load_keys[] = {"name", "tool", "role", "params", "sched",
 					"timeout_s", "repeat", "primary_metric", NULL};
 static const char *const iteration_keys[] = {"min", "max", "ci_pct", "max_time_s", NULL};
-static const char *const axis_keys[] = {"values", "label", NULL};
 static const char *const variant_keys[] = {
 	"name", "boot", "sysctl", "sched_features", "debugfs", "autogroup",
 	"kernel", "initrd", "append", "cpus", "memory_mb", "accel", "timeout_s",
@@ -255,8 +254,11 @@ static int read_setting(struct ctx *c, const struct ypair *p, struct cfg_setting
 	s->col = p->key_col;
 	if (v->kind == YNODE_MAPPING) {
 		const struct ynode *label = ynode_get(v, "label");
-		if (check_keys(c, v, axis_keys, p->key))
-			return -1;
+		for (size_t i = 0; i < v->n; i++)
+			if (strcmp(v->pairs[i].key, "values") && strcmp(v->pairs[i].key, "label"))
+				return err_at(c, v->line, v->col, "%s must be a value, a list of values or"
+					      " {values: [...], label: NAME}, not a mapping with '%s'",
+					      p->key, v->pairs[i].key);
 		if (label && get_name(c, label, "label", &s->label))
 			return -1;
 		if (!(v = ynode_get(v, "values")))

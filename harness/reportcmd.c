@@ -17,12 +17,14 @@ const char reportcmd_options_help[] =
 	"  --columns AXIS       variant|cell|run as columns (default: variant when the\n"
 	"                       runs hold more than one variant, else cell)\n"
 	"  --baseline NAME      the column every other one is compared with (moved first)\n"
-	"  --decimals N         digits after the point (default 2)\n"
+	"  --decimals N         digits after the point (default: each metric's, as\n"
+	"                       mmtests: hackbench 4, cyclictest 0, others 2)\n"
 	"  --significance TEST  welch|ci-overlap|mann-whitney|none (default welch)\n"
 	"  --alpha A            significance level (default 0.05)\n"
-	"  --metric M           only metric M\n"
+	"  --metric M[,M...]    only these metrics (repeatable; one matching nothing is\n"
+	"                       refused, naming the metrics there are)\n"
 	"  --load L             only load L\n"
-	"  --percentiles LIST   percentile table columns (default 90,95,99)\n";
+	"  --percentiles LIST   percentile table columns (default 50,90,95,99,99.9)\n";
 
 int report_format_parse(const char *s)
 {
@@ -271,8 +273,8 @@ static void partial_note(struct report_notes *notes, int64_t id, const struct ru
 }
 
 /* "Order: interleaved" — the order the run's iterations ran in (event
- * "order"; runs without one ran blocked), with the run id when the tables
- * hold several runs. */
+ * "order"; runs without one ran blocked; imported runs have none), with
+ * the run id when the tables hold several runs. */
 static void order_note(struct store *st, int64_t id, size_t n_ids, struct report_notes *notes)
 {
 	char **msgs, err[256];
@@ -300,9 +302,11 @@ void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids
 		char **msgs;
 		size_t n;
 		struct run_owner ow;
-		if (store_run_owner(st, ids[i], &ow, err, sizeof(err)) == 0)
+		if (store_run_owner(st, ids[i], &ow, err, sizeof(err)) == 0) {
 			partial_note(notes, ids[i], &ow);
-		order_note(st, ids[i], n_ids, notes);
+			if (strcmp(ow.status, "imported"))
+				order_note(st, ids[i], n_ids, notes);
+		}
 		if (store_events(st, ids[i], "iterations", &msgs, &n, err, sizeof(err)))
 			continue;
 		for (size_t k = 0; k < n; k++) {

@@ -102,7 +102,8 @@ int reportcmd_write(const struct reportcmd *c, const struct buf *out);
 /* The notes of runs ids into notes (initialised here; report.h): per run
  * "Partial: ..." when its rig has not finished it (running, interrupted,
  * abandoned), "Order: ..." (the order its iterations ran in, harness/order.h;
- * "blocked" for runs without a stored order), "Iterations: ..." (adaptive
+ * "blocked" for runs without a stored order, none for imported runs),
+ * "Iterations: ..." (adaptive
  * iterations: how many ran per cell
  * and why they stopped), "No samples: ..." (store_empty_cells: a cell or
  * variant without a complete iteration, absent from the tables), then "No

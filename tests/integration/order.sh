@@ -87,6 +87,29 @@ YAML
 "$SCHEDRIG" run adapt.yaml --db d.db --quiet >/dev/null 2>&1 || fail "adaptive run"
 assert_eq "$(visits d.db)" "a0#1 a1#1 b0#1 b1#1 a0#2 a1#2 b0#2 b1#2 " "adaptive interleaved"
 
+# ... and an interrupted one resumes: each cell stops at 3 (its CI), one
+# stop note per cell, the visits in rounds
+cat >adres.yaml <<YAML
+name: adres
+iterations: {min: 3, max: 10, ci_pct: 5}
+loads:
+  - tool: fake
+    params: {spread_pct: 1, seed: [7, 8], state_file: "$WORK/adres.state", sleep_ms: 300}
+YAML
+env --default-signal=INT "$SCHEDRIG" run adres.yaml --db e.db --quiet >/dev/null 2>&1 &
+rig=$!
+for i in $(seq 200); do
+	[ "$(q e.db "SELECT count(*) FROM iteration WHERE status = 'complete'" 2>/dev/null || echo 0)" -ge 3 ] && break
+	sleep 0.05
+done
+kill -INT "$rig"
+wait "$rig" || true
+[ "$(q e.db "SELECT count(*) FROM iteration WHERE status = 'complete'")" -lt 6 ] || fail "ended before the interrupt"
+"$SCHEDRIG" run --resume 1 --db e.db --quiet >/dev/null 2>&1 || fail "adaptive resume"
+assert_eq "$(visits e.db)" "running0#1 running1#1 running0#2 running1#2 running0#3 running1#3 " "adaptive rounds"
+assert_eq "$(q e.db "SELECT count(*) FROM event WHERE kind = 'iterations' AND message LIKE '%3 iteration(s), CI%'")" 2 \
+	"one stop note per cell"
+
 # a seed without order: random is a config error
 printf 'name: x\nseed: 3\nloads:\n  - tool: fake\n' >bad.yaml
 set +e

@@ -162,6 +162,7 @@ for cmd in compare report mail; do
 	"$SCHEDRIG" "$cmd" --db "$DB" broken-only "${extra[@]}" >/dev/null 2>"$WORK/empty.err" || rc=$?
 	assert_eq "$rc" 1 "$cmd: exit status of a run without samples"
 	assert_eq "$(cat "$WORK/empty.err")" "schedrig $cmd: the selected runs hold no samples
+Order: interleaved
 No samples: variant broken (failed): no complete iteration
 No samples: the failures are in schedrig show 2" "$cmd: notes after 'the selected runs hold no samples'"
 done
