@@ -46,9 +46,9 @@ double stats_median_sorted(const double *sorted, size_t n);
 
 /* BAmean-K ("best K percent mean"): the values sorted best-first (ascending
  * for BETTER_LOWER, descending for BETTER_HIGHER), the arithmetic mean of the
- * first max(1, floor(n·K/100)). sorted is ascending; K in 1..100; NaN when
- * n == 0. mmtests Stat.pm select_lowest/select_highest + calc_amean
- * ("amean-K" → "BAmean-K"). */
+ * first max(1, floor(n·K/100)), summed in that order. sorted is ascending;
+ * K in 1..100; NaN when n == 0. mmtests Summarise.pm runStatFunc ("_mean-K":
+ * the first int(n·K/100), at least 1, of its sorted data) + calc_amean. */
 double stats_bamean_sorted(const double *sorted, size_t n, enum better better, int k);
 
 /* Nearest-rank percentile p (0 < p <= 100) of ascending values: the value

@@ -12,6 +12,20 @@ visits() {
 		WHERE i.status = 'complete' ORDER BY i.id" | tr '\n' ' '
 }
 
+complete() { q "$1" "SELECT count(*) FROM iteration WHERE status = 'complete'" 2>/dev/null || echo 0; }
+
+interrupt_after() { # CONFIG DB N TOTAL: SIGINT once N iterations are complete
+	env --default-signal=INT "$SCHEDRIG" run "$1" --db "$2" --quiet >/dev/null 2>&1 &
+	local rig=$! i
+	for i in $(seq 200); do
+		[ "$(complete "$2")" -ge "$3" ] && break
+		sleep 0.05
+	done
+	kill -INT "$rig"
+	wait "$rig" || true
+	[ "$(complete "$2")" -lt "$4" ] || fail "$1 ended before the interrupt"
+}
+
 write_config() { # NAME ORDER-LINES ITERATIONS SLEEP_MS
 	cat >"$1.yaml" <<YAML
 name: $1
@@ -51,18 +65,9 @@ q r2.db "SELECT message FROM event WHERE kind = 'order'" | grep -qE '^random, se
 # Interrupted in round 2 and resumed: the rest of the rounds, in order,
 # nothing twice.
 write_config res "" 3 300
-"$SCHEDRIG" run res.yaml --db s.db --quiet >/dev/null 2>&1 &
-rig=$!
-for i in $(seq 200); do
-	[ "$(q s.db "SELECT count(*) FROM iteration WHERE status = 'complete'" 2>/dev/null || echo 0)" -ge 5 ] && break
-	sleep 0.05
-done
-kill -INT "$rig"
-wait "$rig" || true
-done_before=$(q s.db "SELECT count(*) FROM iteration WHERE status = 'complete'")
-[ "$done_before" -lt 12 ] || fail "the run ended before the interrupt"
+interrupt_after res.yaml s.db 5 12
 "$SCHEDRIG" run --resume 1 --db s.db --quiet >/dev/null 2>&1 || fail "resume"
-assert_eq "$(q s.db "SELECT count(*) FROM iteration WHERE status = 'complete'")" 12 "complete after resume"
+assert_eq "$(complete s.db)" 12 "complete after resume"
 assert_eq "$(q s.db "SELECT count(*) FROM event WHERE kind = 'order'")" 1 "one stored order"
 # iteration ids of the resumed part keep the round order
 resumed=$(q s.db "SELECT v.name || c.seq || '#' || i.iteration FROM iteration i
@@ -96,15 +101,7 @@ loads:
   - tool: fake
     params: {spread_pct: 1, seed: [7, 8], state_file: "$WORK/adres.state", sleep_ms: 300}
 YAML
-env --default-signal=INT "$SCHEDRIG" run adres.yaml --db e.db --quiet >/dev/null 2>&1 &
-rig=$!
-for i in $(seq 200); do
-	[ "$(q e.db "SELECT count(*) FROM iteration WHERE status = 'complete'" 2>/dev/null || echo 0)" -ge 3 ] && break
-	sleep 0.05
-done
-kill -INT "$rig"
-wait "$rig" || true
-[ "$(q e.db "SELECT count(*) FROM iteration WHERE status = 'complete'")" -lt 6 ] || fail "ended before the interrupt"
+interrupt_after adres.yaml e.db 3 6
 "$SCHEDRIG" run --resume 1 --db e.db --quiet >/dev/null 2>&1 || fail "adaptive resume"
 assert_eq "$(visits e.db)" "running0#1 running1#1 running0#2 running1#2 running0#3 running1#3 " "adaptive rounds"
 assert_eq "$(q e.db "SELECT count(*) FROM event WHERE kind = 'iterations' AND message LIKE '%3 iteration(s), CI%'")" 2 \

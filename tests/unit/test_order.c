@@ -12,48 +12,42 @@
 
 #include "order.h"
 
-static void expect(const struct visit *v, size_t n, const int (*want)[3])
+/* order_visits(o, seed, nv, nc, its) gives exactly the n visits want. */
+static void expect(enum run_order o, uint64_t seed, size_t nv, size_t nc, int its,
+		   const int (*want)[3], size_t n)
 {
+	struct visit *v;
+	assert_int_equal(order_visits(o, seed, nv, nc, its, &v), n);
 	for (size_t i = 0; i < n; i++) {
 		assert_int_equal(v[i].variant, want[i][0]);
 		assert_int_equal(v[i].cell, want[i][1]);
 		assert_int_equal(v[i].iteration, want[i][2]);
 	}
+	free(v);
 }
 
 static void test_blocked_and_interleaved(void **state)
 {
 	(void)state;
-	struct visit *v;
 	static const int blocked[][3] = {{0, 0, 1}, {0, 0, 2}, {0, 1, 1}, {0, 1, 2},
 					 {1, 0, 1}, {1, 0, 2}, {1, 1, 1}, {1, 1, 2}};
 	static const int interleaved[][3] = {{0, 0, 1}, {0, 1, 1}, {1, 0, 1}, {1, 1, 1},
 					     {0, 0, 2}, {0, 1, 2}, {1, 0, 2}, {1, 1, 2}};
-	assert_int_equal(order_visits(ORDER_BLOCKED, 0, 2, 2, 2, &v), 8);
-	expect(v, 8, blocked);
-	free(v);
-	assert_int_equal(order_visits(ORDER_INTERLEAVED, 0, 2, 2, 2, &v), 8);
-	expect(v, 8, interleaved);
-	free(v);
-	assert_int_equal(order_visits(ORDER_INTERLEAVED, 0, 2, 2, 0, &v), 0);
-	free(v);
+	expect(ORDER_BLOCKED, 0, 2, 2, 2, blocked, 8);
+	expect(ORDER_INTERLEAVED, 0, 2, 2, 2, interleaved, 8);
+	expect(ORDER_INTERLEAVED, 0, 2, 2, 0, interleaved, 0);
 }
 
 static void test_random_rounds(void **state)
 {
 	(void)state;
-	struct visit *v;
 	static const int seed7[][3] = {{0, 0, 1}, {0, 1, 1}, {1, 0, 1}, {1, 1, 1},
 				       {0, 0, 2}, {0, 1, 2}, {1, 1, 2}, {1, 0, 2},
 				       {0, 1, 3}, {1, 0, 3}, {0, 0, 3}, {1, 1, 3}};
 	static const int seed12345[][3] = {{1, 0, 1}, {2, 0, 1}, {0, 0, 1},
 					   {1, 0, 2}, {0, 0, 2}, {2, 0, 2}};
-	assert_int_equal(order_visits(ORDER_RANDOM, 7, 2, 2, 3, &v), 12);
-	expect(v, 12, seed7);
-	free(v);
-	assert_int_equal(order_visits(ORDER_RANDOM, 12345, 3, 1, 2, &v), 6);
-	expect(v, 6, seed12345);
-	free(v);
+	expect(ORDER_RANDOM, 7, 2, 2, 3, seed7, 12);
+	expect(ORDER_RANDOM, 12345, 3, 1, 2, seed12345, 6);
 }
 
 static void test_descriptions(void **state)
