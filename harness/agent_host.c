@@ -257,10 +257,28 @@ void agent_session_line(struct agent_session *s, const char *line, size_t len, c
 		memset(&m.inst, 0, sizeof(m.inst)); /* moved */
 		break;
 	case AGENT_MSG_ITERATION:
-		if (m.cell >= vr->p->n_cells || (s->in_iteration && (m.cell != s->cell ||
+		if (m.cell >= vr->p->n_cells || m.iteration > vr->iterations ||
+		    (s->in_iteration && (m.cell != s->cell ||
 		    m.iteration != s->iteration)) || m.n != s->res.n) {
 			agent_session_fail(s, err, errsz, "agent line %zu: iteration end does not match"
 					   " its %zu results", s->lines, s->res.n);
+			break;
+		}
+		if (!s->handed)
+			s->handed = xcalloc(vr->p->n_cells * (size_t)(vr->iterations + 1), 1);
+		bool *handed = &s->handed[m.cell * (size_t)(vr->iterations + 1) + (size_t)m.iteration];
+		bool done = vr->done && vr->done(vr->ctx, m.cell, m.iteration);
+		if (*handed || (done && !s->skip_done)) {
+			agent_session_fail(s, err, errsz, "agent line %zu: cell %zu iteration %d was"
+					   " not asked for (%s)", s->lines, m.cell, m.iteration,
+					   *handed ? "it came before" : "it is stored already");
+			break;
+		}
+		*handed = true;
+		if (done) {
+			iteration_result_free(&s->res);
+			series_clear(s);
+			s->in_iteration = false;
 			break;
 		}
 		s->res.interrupted = m.interrupted;
@@ -335,6 +353,8 @@ void agent_session_free(struct agent_session *s)
 	free(s->knobs);
 	s->knobs = NULL;
 	s->n_knobs = 0;
+	free(s->handed);
+	s->handed = NULL;
 }
 
 double agent_silence_limit_s(const struct variant_run *vr)

@@ -4,11 +4,9 @@
  * over SMTP with libcurl. The SMTP password comes from the environment
  * (SCHEDRIG_SMTP_PASSWORD) or ~/.netrc, never from the command line, and is
  * never printed or stored. */
-#include <ctype.h>
 #include <curl/curl.h>
 #include <errno.h>
 #include <getopt.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +16,7 @@
 
 #include "commands.h"
 #include "mailmsg.h"
+#include "netrc.h"
 #include "reportcmd.h"
 #include "runinfo.h"
 
@@ -222,68 +221,6 @@ static int check_smtp_url(const char *url)
 	return EXIT_USAGE;
 }
 
-/* The next white-space separated token of a netrc file into tok (a
- * "quoted" one without its quotes, a backslash escaping the next
- * character); false at the end of the file. */
-static bool netrc_token(FILE *f, char *tok, size_t size)
-{
-	int ch;
-	size_t n = 0;
-	while ((ch = fgetc(f)) != EOF && isspace(ch))
-		;
-	if (ch == EOF)
-		return false;
-	if (ch == '"') {
-		while ((ch = fgetc(f)) != EOF && ch != '"') {
-			if (ch == '\\' && (ch = fgetc(f)) == EOF)
-				break;
-			if (n + 1 < size)
-				tok[n++] = (char)ch;
-		}
-	} else {
-		do {
-			if (n + 1 < size)
-				tok[n++] = (char)ch;
-		} while ((ch = fgetc(f)) != EOF && !isspace(ch));
-	}
-	tok[n] = '\0';
-	return true;
-}
-
-/* Does the netrc file path hold an entry for host ("machine HOST", host
- * compared case-insensitively, or "default") with "login USER" and a
- * password? That is the entry libcurl's CURLOPT_NETRC reads for a URL
- * whose user is given (curl lib/netrc.c). "macdef" bodies (up to the next
- * empty line) are skipped. */
-static bool netrc_has_password(const char *path, const char *host, const char *user)
-{
-	FILE *f = fopen(path, "r");
-	char tok[1024], line[1024];
-	bool ours = false, login = false, password = false, found = false;
-
-	if (!f)
-		return false;
-	while (!found && netrc_token(f, tok, sizeof(tok))) {
-		if (!strcmp(tok, "machine") || !strcmp(tok, "default")) {
-			found = ours && login && password;
-			ours = !strcmp(tok, "default") ||
-			       (netrc_token(f, tok, sizeof(tok)) && !strcasecmp(tok, host));
-			login = password = false;
-		} else if (!strcmp(tok, "login")) {
-			login = netrc_token(f, tok, sizeof(tok)) && !strcmp(tok, user);
-		} else if (!strcmp(tok, "password")) {
-			password = netrc_token(f, tok, sizeof(tok));
-		} else if (!strcmp(tok, "macdef")) {
-			if (fgets(line, sizeof(line), f))
-				while (fgets(line, sizeof(line), f) && strcmp(line, "\n"))
-					;
-		}
-	}
-	found = found || (ours && login && password);
-	fclose(f);
-	return found;
-}
-
 /* --smtp-user needs a password libcurl will send: SCHEDRIG_SMTP_PASSWORD,
  * else a ~/.netrc entry for the URL's host and that user ($HOME/.netrc,
  * else the passwd entry's home, as libcurl looks). 0, or EXIT_USAGE after
@@ -293,9 +230,7 @@ static int check_password(const struct mail_opts *o)
 	const char *pw = getenv(PASSWORD_ENV);
 	if (pw && *pw)
 		return 0;
-	const char *home = getenv("HOME");
-	struct passwd *pwd = home ? NULL : getpwuid(geteuid());
-	char *netrc = xasprintf("%s/.netrc", home ? home : pwd ? pwd->pw_dir : "");
+	char *netrc = netrc_path();
 	CURLU *u = curl_url();
 	char *host = NULL;
 	bool found = false;
@@ -306,7 +241,7 @@ static int check_password(const struct mail_opts *o)
 			memmove(host, host + 1, len - 2);
 			host[len - 2] = '\0';
 		}
-		found = netrc_has_password(netrc, host, o->smtp_user);
+		found = netrc_lookup(netrc, host, o->smtp_user, NULL, 0) == 0;
 	}
 	if (!found)
 		fprintf(stderr, "schedrig mail: --smtp-user %s: no password: none in the environment "

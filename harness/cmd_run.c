@@ -32,7 +32,8 @@
 #define DEFAULT_DB "results/schedrig.db"
 
 static const char usage_lines[] =
-	"usage: schedrig run CONFIG [--db FILE] [--iterations N] [--dry-run] [--quiet]\n"
+	"usage: schedrig run CONFIG [--db FILE] [--iterations N] [--variant NAME] [--dry-run]\n"
+	"                    [--quiet]\n"
 	"       schedrig run --resume RUN [--db FILE] [--quiet]\n";
 
 static const char help_text[] =
@@ -43,6 +44,10 @@ static const char help_text[] =
 	"\n"
 	"  --db FILE        results database (default " DEFAULT_DB ")\n"
 	"  --iterations N   override the config's iterations\n"
+	"  --variant NAME   run this variant only (the run keeps the whole config)\n"
+	"  --lava-log FILE  with --variant NAME of boot: lava: store the agent's lines\n"
+	"                   of this LAVA job log instead of submitting a job (what\n"
+	"                   schedrig import-lava does)\n"
 	"  --dry-run        print the plan (cells, argv, attributes) and run nothing;\n"
 	"                   exit 1 when a load tool a boot: local variant needs is not\n"
 	"                   installed here (run refuses to start then)\n"
@@ -70,16 +75,38 @@ struct run_opts {
 	const char *db;
 	char *run_root;      /* directory of the database: runs/ID go there */
 	const char *resume;  /* run selector, or NULL */
+	const char *variant; /* --variant: the only variant run, or NULL */
+	const char *lava_log; /* --lava-log: the job log of that boot: lava variant */
 	int iterations;
 	bool dry_run;
 	bool quiet;
 };
 
-/* Whether var keeps its own block: every variant in order blocked, and a
- * variant that boots its own kernel unless the config wrote order:. */
+/* Whether var keeps its own block: every variant in order blocked, a
+ * variant that boots its own kernel unless the config wrote order:, and
+ * always a boot: lava variant (one lab job for its whole plan). */
 static bool keeps_block(const struct experiment *e, enum run_order o, const struct cfg_variant *var)
 {
-	return o == ORDER_BLOCKED || (var->boot != BOOT_LOCAL && !e->order_given);
+	return o == ORDER_BLOCKED || var->boot == BOOT_LAVA ||
+	       (var->boot != BOOT_LOCAL && !e->order_given);
+}
+
+/* --variant names a variant of e, and --lava-log a boot: lava one. 0, or
+ * -1 after a message. */
+static int check_variant_opts(const struct run_opts *o, const struct experiment *e)
+{
+	const struct cfg_variant *var = NULL;
+	if (!o->variant)
+		return 0;
+	for (size_t v = 0; v < e->n_variants; v++)
+		if (!strcmp(e->variants[v].name, o->variant))
+			var = &e->variants[v];
+	if (!var)
+		fprintf(stderr, "schedrig: %s has no variant '%s'\n", e->path, o->variant);
+	else if (o->lava_log && var->boot != BOOT_LAVA)
+		fprintf(stderr, "schedrig: variant %s is not boot: lava, so a LAVA job log cannot"
+			" be its results\n", var->name);
+	return !var || (o->lava_log && var->boot != BOOT_LAVA) ? -1 : 0;
 }
 
 static void print_plan(const struct experiment *e, const struct plan *p, int iterations)
@@ -546,6 +573,29 @@ static int variant_enter(struct run_ctx *rc, const struct cfg_variant *var)
 	return 0;
 }
 
+/* variant_run.note: a backend's note, stored as an event of the run. */
+static int store_note(void *ctx, const char *kind, const char *message)
+{
+	struct run_ctx *rc = ctx;
+	char err[512];
+	if (store_event(rc->st, rc->run_id, kind, message, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "schedrig: %s\n", err);
+	rc->store_failed = true;
+	return -1;
+}
+
+/* variant_run.notes: the run's notes of a kind. */
+static int read_notes(void *ctx, const char *kind, char ***msgs, size_t *n)
+{
+	struct run_ctx *rc = ctx;
+	char err[512];
+	if (store_events(rc->st, rc->run_id, kind, msgs, n, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "schedrig: %s\n", err);
+	return -1;
+}
+
 /* Run var's plan in one block (its whole plan, or with done the stint).
  * Returns the backend's result; err holds why it failed. */
 static int variant_backend_run(struct run_ctx *rc, const struct cfg_variant *var,
@@ -559,6 +609,7 @@ static int variant_backend_run(struct run_ctx *rc, const struct cfg_variant *var
 		.self_exe = self_exe, .work_dir = run_dir, .on_kernel = store_variant,
 		.on_iteration = store_one, .ctx = rc, .done = done, .journal = &kj.ops,
 		.enough = adaptive(rc) ? cell_enough : NULL,
+		.note = store_note, .notes = read_notes, .lava_log = rc->o->lava_log,
 	};
 	err[0] = '\0';
 	int vrc = variant_backend_for(var->boot)->run(&vr, err, errsz);
@@ -749,6 +800,12 @@ static int order_setup(struct run_ctx *rc, enum run_order *o, uint64_t *seed)
 	return ret ? -1 : 0;
 }
 
+/* --variant: only that one runs. */
+static bool selected(const struct run_ctx *rc, const struct cfg_variant *var)
+{
+	return !rc->o->variant || !strcmp(rc->o->variant, var->name);
+}
+
 /* Every variant of the run in order o: the interleaved ones in rounds, then
  * those that keep their block, in config order. -1 when the run stopped
  * (store failed). */
@@ -758,13 +815,13 @@ static int run_variants(struct run_ctx *rc, enum run_order o, uint64_t seed, con
 	struct vstate *vs = xcalloc(rc->e->n_variants, sizeof(*vs));
 	size_t n_vs = 0;
 	for (size_t v = 0; v < rc->e->n_variants; v++)
-		if (!keeps_block(rc->e, o, &rc->e->variants[v]))
+		if (!keeps_block(rc->e, o, &rc->e->variants[v]) && selected(rc, &rc->e->variants[v]))
 			vs[n_vs++].var = &rc->e->variants[v];
 	int ret = 0;
 	if (n_vs)
 		ret = run_rounds(rc, vs, n_vs, o, seed, self_exe, run_dir);
 	for (size_t v = 0; v < rc->e->n_variants && !ret && !runner_interrupt_signal(); v++)
-		if (keeps_block(rc->e, o, &rc->e->variants[v]))
+		if (keeps_block(rc->e, o, &rc->e->variants[v]) && selected(rc, &rc->e->variants[v]))
 			ret = run_blocked(rc, &rc->e->variants[v], self_exe, run_dir);
 	free(vs);
 	return ret;
@@ -876,6 +933,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		{"dry-run", no_argument, NULL, 'n'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"resume", required_argument, NULL, 'r'},
+		{"variant", required_argument, NULL, 'V'},
+		{"lava-log", required_argument, NULL, 'L'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -904,12 +963,19 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		case 'r':
 			o->resume = optarg;
 			break;
+		case 'V':
+			o->variant = optarg;
+			break;
+		case 'L':
+			o->lava_log = optarg;
+			break;
 		case 'h':
 			fputs(usage_lines, stdout);
 			fputs(help_text, stdout);
 			return 0;
 		default:
-			if (optopt == 'd' || optopt == 'i' || optopt == 'r')
+			if (optopt == 'd' || optopt == 'i' || optopt == 'r' || optopt == 'V' ||
+			    optopt == 'L')
 				return usage_error("%s needs a value", argv[optind - 1]);
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
@@ -921,6 +987,11 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 				   " its iterations");
 	if (o->resume && o->dry_run)
 		return usage_error("--dry-run does not go with --resume");
+	if (o->resume && o->variant)
+		return usage_error("--variant does not go with --resume: a resumed run runs what"
+				   " is left of every variant");
+	if (o->lava_log && !o->variant)
+		return usage_error("--lava-log needs --variant NAME (a boot: lava variant)");
 	if (!o->resume && optind == argc)
 		return usage_error("no CONFIG given");
 	if (!o->resume && optind != argc - 1)
@@ -1055,6 +1126,11 @@ int cmd_run(int argc, char **argv)
 		}
 		if (plan_build(e, &p, err, sizeof(err))) {
 			fprintf(stderr, "%s\n", err);
+			experiment_free(e);
+			return EXIT_USAGE;
+		}
+		if (check_variant_opts(&o, e)) {
+			plan_free(&p);
 			experiment_free(e);
 			return EXIT_USAGE;
 		}

@@ -22,5 +22,7 @@ int cmd_loads(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
 int cmd_version(int argc, char **argv);
+int cmd_lava_job(int argc, char **argv);
+int cmd_import_lava(int argc, char **argv);
 
 #endif

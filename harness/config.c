@@ -1,6 +1,7 @@
 /* Experiment config: YAML (libyaml, via yamlnode) → struct experiment. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -17,18 +18,35 @@
 #define MAX_CONFIG_BYTES (1024 * 1024)
 
 static const char *const top_keys[] = {"name", "description", "iterations", "warmup_s",
-				       "variants", "loads", "monitors", "order", "seed", NULL};
+				       "variants", "loads", "monitors", "order", "seed", "labs",
+				       NULL};
 static const char *const load_keys[] = {"name", "tool", "role", "params", "sched",
 					"timeout_s", "repeat", "primary_metric", NULL};
 static const char *const iteration_keys[] = {"min", "max", "ci_pct", "max_time_s", NULL};
 static const char *const variant_keys[] = {
 	"name", "boot", "sysctl", "sched_features", "debugfs", "autogroup",
 	"kernel", "initrd", "append", "cpus", "memory_mb", "accel", "timeout_s",
-	"host", "port", "user", "identity", "workdir", "strict_host_key", "kexec", NULL};
-static const char *const qemu_keys[] = {"kernel", "initrd", "append", "cpus", "memory_mb",
-					"accel", NULL};
+	"host", "port", "user", "identity", "workdir", "strict_host_key", "kexec",
+	"lab", "device_type", "boot_method", "tags", NULL};
+/* The keys of one boot kind (or two), and the kinds they are for. */
+struct boot_keys {
+	const char *const *keys;
+	unsigned boots;  /* bit (1 << boot_kind) */
+	const char *what;
+};
+static const char *const booted_keys[] = {"kernel", "initrd", "append", NULL};
+static const char *const qemu_keys[] = {"cpus", "memory_mb", "accel", NULL};
 static const char *const ssh_keys[] = {"host", "port", "user", "identity", "workdir",
 				       "strict_host_key", "kexec", NULL};
+static const char *const lava_keys[] = {"lab", "device_type", "boot_method", "tags", NULL};
+static const struct boot_keys boot_keys[] = {
+	{booted_keys, 1u << BOOT_QEMU | 1u << BOOT_LAVA, "boot: qemu or boot: lava"},
+	{qemu_keys, 1u << BOOT_QEMU, "boot: qemu"},
+	{ssh_keys, 1u << BOOT_SSH, "boot: ssh"},
+	{lava_keys, 1u << BOOT_LAVA, "boot: lava"},
+};
+static const char *const lab_keys[] = {"url", "token_env", "artifacts", NULL};
+static const char *const artifacts_keys[] = {"dir", "url", NULL};
 static const char *const kexec_keys[] = {"kernel", "initrd", "append", NULL};
 
 struct ctx {
@@ -530,19 +548,18 @@ static int check_boot_keys(struct ctx *c, const struct ynode *m, const struct cf
 {
 	for (size_t i = 0; i < m->n; i++) {
 		const struct ypair *p = &m->pairs[i];
-		bool qemu = false, ssh = false;
-		for (size_t k = 0; qemu_keys[k]; k++)
-			qemu |= !strcmp(p->key, qemu_keys[k]);
-		for (size_t k = 0; ssh_keys[k]; k++)
-			ssh |= !strcmp(p->key, ssh_keys[k]);
-		if ((qemu && var->boot != BOOT_QEMU) || (ssh && var->boot != BOOT_SSH))
-			return err_at(c, p->key_line, p->key_col, "'%s' is for boot: %s, not boot: %s",
-				      p->key, qemu ? "qemu" : "ssh", boot);
+		for (size_t g = 0; g < sizeof(boot_keys) / sizeof(boot_keys[0]); g++)
+			for (size_t k = 0; boot_keys[g].keys[k]; k++)
+				if (!strcmp(p->key, boot_keys[g].keys[k]) &&
+				    !(boot_keys[g].boots & 1u << var->boot))
+					return err_at(c, p->key_line, p->key_col,
+						      "'%s' is for %s, not boot: %s", p->key,
+						      boot_keys[g].what, boot);
 		/* How long a kernel may take to come up (a qemu boot, an ssh
 		 * machine after kexec): nothing boots for boot: local. */
 		if (!strcmp(p->key, "timeout_s") && var->boot == BOOT_LOCAL)
 			return err_at(c, p->key_line, p->key_col,
-				      "'timeout_s' is for boot: qemu or boot: ssh, not boot: local");
+				      "'timeout_s' is for boot: qemu, ssh or lava, not boot: local");
 	}
 	return 0;
 }
@@ -564,7 +581,66 @@ static int read_kexec(struct ctx *c, const struct ynode *m, struct cfg_variant *
 	       opt_string(c, m, "append", &var->kexec_append);
 }
 
-static int read_variant(struct ctx *c, const struct ynode *m, struct cfg_variant *var)
+/* tags: a list of LAVA device tag names. */
+static int read_tags(struct ctx *c, const struct ynode *v, struct cfg_variant *var)
+{
+	if (want_kind(c, v, YNODE_SEQUENCE, "tags"))
+		return -1;
+	var->tags = xcalloc(v->n ? v->n : 1, sizeof(*var->tags));
+	for (size_t i = 0; i < v->n; i++)
+		if (get_name(c, v->items[i], "tag", &var->tags[var->n_tags++]))
+			return -1;
+	return 0;
+}
+
+/* The lava group of a variant: lab (one of e's labs), device_type,
+ * boot_method, tags; an append: LAVA can pass on. */
+static int read_lava(struct ctx *c, const struct ynode *m, const struct experiment *e,
+		     struct cfg_variant *var)
+{
+	const struct ynode *v;
+	char *lab = NULL;
+
+	if (!(v = ynode_get(m, "lab")))
+		return err_at(c, m->line, m->col, "boot: lava needs 'lab:' (a name under labs:)");
+	if (get_string(c, v, "lab", &lab))
+		return -1;
+	for (size_t i = 0; i < e->n_labs && !var->lab; i++)
+		if (!strcmp(e->labs[i].name, lab))
+			var->lab = &e->labs[i];
+	free(lab);
+	if (!var->lab)
+		return err_at(c, v->line, v->col, "lab '%s' is not under labs:", v->text);
+	if (!(v = ynode_get(m, "device_type")))
+		return err_at(c, m->line, m->col, "boot: lava needs 'device_type:' (the lab's"
+			      " device type, e.g. qemu)");
+	if (get_name(c, v, "device_type", &var->device_type))
+		return -1;
+	if ((v = ynode_get(m, "boot_method")) && get_name(c, v, "boot_method", &var->boot_method))
+		return -1;
+	if (!var->boot_method && strcmp(var->device_type, "qemu"))
+		return err_at(c, m->line, m->col, "device_type %s needs 'boot_method:' (how its"
+			      " devices boot a kernel in LAVA: grub, ipxe, u-boot, ...)",
+			      var->device_type);
+	if (!var->boot_method)
+		var->boot_method = xstrdup("qemu");
+	if ((v = ynode_get(m, "tags")) && read_tags(c, v, var))
+		return -1;
+	if (!var->kernel)
+		return err_at(c, m->line, m->col, "boot: lava needs 'kernel:' (a bzImage or a"
+			      " linux-image .deb or package name)");
+	for (const char *p = var->append ? var->append : ""; *p; p++)
+		if (strchr("\"\\{}", *p) || (unsigned char)*p < 0x20 || *p == 0x7f) {
+			v = ynode_get(m, "append");
+			return err_at(c, v->line, v->col, "append of a boot: lava variant may not"
+				      " hold quotes, backslashes, braces or control characters"
+				      " (LAVA splits the qemu command line itself)");
+		}
+	return 0;
+}
+
+static int read_variant(struct ctx *c, const struct ynode *m, const struct experiment *e,
+			struct cfg_variant *var)
 {
 	const struct ynode *v;
 	long long n;
@@ -595,9 +671,11 @@ static int read_variant(struct ctx *c, const struct ynode *m, struct cfg_variant
 			var->boot = BOOT_QEMU;
 		else if (!strcmp(boot, "ssh"))
 			var->boot = BOOT_SSH;
+		else if (!strcmp(boot, "lava"))
+			var->boot = BOOT_LAVA;
 		else
-			return err_at(c, v->line, v->col, "boot must be local, qemu or ssh, not '%s'",
-				      boot);
+			return err_at(c, v->line, v->col,
+				      "boot must be local, qemu, ssh or lava, not '%s'", boot);
 	}
 	if (check_boot_keys(c, m, var, boot))
 		return -1;
@@ -660,6 +738,85 @@ static int read_variant(struct ctx *c, const struct ynode *m, struct cfg_variant
 			      " linux-image .deb, or a Debian package name)");
 	if (var->boot == BOOT_SSH && !var->host)
 		return err_at(c, m->line, m->col, "boot: ssh needs 'host:'");
+	if (var->boot == BOOT_LAVA)
+		return read_lava(c, m, e, var);
+	return 0;
+}
+
+/* artifacts: {dir: /abs/dir, url: file:///...|http(s)://...} of a lab. */
+static int read_artifacts(struct ctx *c, const struct ynode *m, struct cfg_lab *lab)
+{
+	const struct ynode *v;
+	if (want_kind(c, m, YNODE_MAPPING, "artifacts") ||
+	    check_keys(c, m, artifacts_keys, "artifacts"))
+		return -1;
+	if (!(v = ynode_get(m, "dir")))
+		return err_at(c, m->line, m->col, "artifacts needs 'dir:' (where the rig writes"
+			      " each job's kernel and initramfs)");
+	if (get_string(c, v, "dir", &lab->artifacts_dir))
+		return -1;
+	if (lab->artifacts_dir[0] != '/')
+		return err_at(c, v->line, v->col, "artifacts dir must be an absolute path, not '%s'",
+			      v->text);
+	if (!(v = ynode_get(m, "url")))
+		return err_at(c, m->line, m->col, "artifacts needs 'url:' (dir as the lab's"
+			      " dispatchers fetch it: file://, http:// or https://)");
+	if (get_string(c, v, "url", &lab->artifacts_url))
+		return -1;
+	if (strncmp(v->text, "file:///", 8) && strncmp(v->text, "http://", 7) &&
+	    strncmp(v->text, "https://", 8))
+		return err_at(c, v->line, v->col, "artifacts url must start with file:///, http://"
+			      " or https://, not '%s'", v->text);
+	size_t len = strlen(lab->artifacts_url);
+	while (len > 8 && lab->artifacts_url[len - 1] == '/')
+		lab->artifacts_url[--len] = '\0';
+	return 0;
+}
+
+/* labs: {NAME: {url, token_env, artifacts}} (struct cfg_lab). */
+static int read_labs(struct ctx *c, const struct ynode *m, struct experiment *e)
+{
+	if (want_kind(c, m, YNODE_MAPPING, "labs"))
+		return -1;
+	e->labs = xcalloc(m->n ? m->n : 1, sizeof(*e->labs));
+	for (size_t i = 0; i < m->n; i++) {
+		const struct ypair *p = &m->pairs[i];
+		const struct ynode *l = p->value, *v;
+		struct cfg_lab *lab = &e->labs[e->n_labs++];
+		lab->line = p->key_line;
+		lab->col = p->key_col;
+		lab->name = xstrdup(p->key);
+		if (!valid_name(p->key))
+			return err_at(c, p->key_line, p->key_col, "lab name '%s' must be 1-64"
+				      " characters of letters, digits, '.', '_', '-'", p->key);
+		if (want_kind(c, l, YNODE_MAPPING, "a lab") || check_keys(c, l, lab_keys, "a lab"))
+			return -1;
+		if (!(v = ynode_get(l, "url")))
+			return err_at(c, l->line, l->col, "a lab needs 'url:' (its LAVA server)");
+		if (get_string(c, v, "url", &lab->url))
+			return -1;
+		if ((strncmp(v->text, "http://", 7) && strncmp(v->text, "https://", 8)) ||
+		    strpbrk(v->text, " \t\r\n?#"))
+			return err_at(c, v->line, v->col, "a lab's url must be http:// or https://"
+				      " without spaces, query or fragment, not '%s'", v->text);
+		size_t len = strlen(lab->url);
+		while (len > 8 && lab->url[len - 1] == '/')
+			lab->url[--len] = '\0';
+		if ((v = ynode_get(l, "token_env"))) {
+			if (get_string(c, v, "token_env", &lab->token_env))
+				return -1;
+			bool ok = *v->text && !isdigit((unsigned char)v->text[0]);
+			for (const char *q = v->text; *q; q++)
+				ok &= isalnum((unsigned char)*q) || *q == '_';
+			if (!ok)
+				return err_at(c, v->line, v->col, "token_env must name an environment"
+					      " variable ([A-Za-z_][A-Za-z0-9_]*), not '%s'", v->text);
+		}
+		if (!(v = ynode_get(l, "artifacts")))
+			return err_at(c, l->line, l->col, "a lab needs 'artifacts: {dir, url}'");
+		if (read_artifacts(c, v, lab))
+			return -1;
+	}
 	return 0;
 }
 
@@ -822,6 +979,8 @@ static int read_experiment(struct ctx *c, const struct ynode *root, struct exper
 		return -1;
 	if (read_order(c, root, e))
 		return -1;
+	if ((v = ynode_get(root, "labs")) && read_labs(c, v, e))
+		return -1;
 
 	if ((v = ynode_get(root, "variants"))) {
 		if (want_kind(c, v, YNODE_SEQUENCE, "variants"))
@@ -831,7 +990,7 @@ static int read_experiment(struct ctx *c, const struct ynode *root, struct exper
 		e->variants = xcalloc(v->n, sizeof(*e->variants));
 		for (size_t i = 0; i < v->n; i++) {
 			struct cfg_variant *var = &e->variants[e->n_variants++];
-			if (read_variant(c, v->items[i], var))
+			if (read_variant(c, v->items[i], e, var))
 				return -1;
 			for (size_t j = 0; j < i; j++)
 				if (!strcmp(e->variants[j].name, var->name))
@@ -991,6 +1150,11 @@ static void free_variant(struct cfg_variant *v)
 	free(v->kexec_kernel);
 	free(v->kexec_initrd);
 	free(v->kexec_append);
+	free(v->device_type);
+	free(v->boot_method);
+	for (size_t i = 0; i < v->n_tags; i++)
+		free(v->tags[i]);
+	free(v->tags);
 }
 
 void experiment_free(struct experiment *e)
@@ -1006,6 +1170,14 @@ void experiment_free(struct experiment *e)
 	for (size_t i = 0; i < e->n_variants; i++)
 		free_variant(&e->variants[i]);
 	free(e->variants);
+	for (size_t i = 0; i < e->n_labs; i++) {
+		free(e->labs[i].name);
+		free(e->labs[i].url);
+		free(e->labs[i].token_env);
+		free(e->labs[i].artifacts_dir);
+		free(e->labs[i].artifacts_url);
+	}
+	free(e->labs);
 	free(e->name);
 	free(e->description);
 	free(e->path);

@@ -13,6 +13,9 @@
  *                                       own kernel stay blocked unless order: is given)
  *   seed: 42                            (order: random only; default drawn and stored)
  *   variants: [{name: running, boot: local}]   (default: one local variant "running")
+ *   labs:                               (LAVA labs that boot: lava variants name)
+ *     mylab: {url: https://lava.example.org, token_env: MYLAB_TOKEN,
+ *             artifacts: {dir: /srv/www/schedrig, url: https://files.example.org/schedrig}}
  *   loads:
  *     - name: hackbench                 (default: the tool name)
  *       tool: hackbench                 (a driver in loads/registry.c)
@@ -70,7 +73,7 @@ struct cfg_load {
 	int line, col;
 };
 
-enum boot_kind { BOOT_LOCAL, BOOT_QEMU, BOOT_SSH };
+enum boot_kind { BOOT_LOCAL, BOOT_QEMU, BOOT_SSH, BOOT_LAVA };
 
 /* A knob setting as written: sysctl key (dotted or slashed, relative to
  * /proc/sys), debugfs tunable (relative to sched/), or a sched_features entry
@@ -81,8 +84,23 @@ struct cfg_knob {
 	int line, col;
 };
 
-/* A kernel variant. Knob keys apply to every boot kind; the qemu and ssh
- * groups only to theirs (the config rejects them elsewhere). */
+/* A LAVA lab (labs: NAME: {...}): where boot: lava variants are submitted.
+ * The API token is never in the config: it is read from the environment
+ * variable token_env, else from ~/.netrc for the url's host. */
+struct cfg_lab {
+	char *name;
+	char *url;            /* http(s)://host[:port][/prefix], no trailing '/' */
+	char *token_env;      /* [A-Za-z_][A-Za-z0-9_]*, or NULL: ~/.netrc */
+	char *artifacts_dir;  /* absolute directory the rig writes the kernel and
+			       * initramfs of each job into */
+	char *artifacts_url;  /* the same directory as the lab's dispatchers
+			       * fetch it: file://, http:// or https://, no
+			       * trailing '/' */
+	int line, col;
+};
+
+/* A kernel variant. Knob keys apply to every boot kind; the qemu, ssh and
+ * lava groups only to theirs (the config rejects them elsewhere). */
 struct cfg_variant {
 	char *name;
 	enum boot_kind boot;
@@ -95,10 +113,13 @@ struct cfg_variant {
 	struct cfg_knob *debugfs;
 	size_t n_debugfs;
 	int autogroup;          /* -1 unset, 0 off, 1 on */
-	/* boot: qemu */
+	/* boot: qemu and boot: lava */
 	char *kernel;           /* bzImage path, linux-image .deb, or package name */
 	char *initrd;           /* extra initramfs to append (optional) */
-	char *append;           /* extra kernel command line */
+	char *append;           /* extra kernel command line (boot: lava: no '"',
+				 * '\\', '{', '}' or control characters: LAVA
+				 * splits its qemu command line itself) */
+	/* boot: qemu */
 	int cpus;               /* default 2 */
 	int memory_mb;          /* default 2048 */
 	char *accel;            /* auto|kvm|tcg, default auto */
@@ -111,6 +132,13 @@ struct cfg_variant {
 	char *workdir;          /* default /tmp/schedrig */
 	bool strict_host_key;   /* default true */
 	char *kexec_kernel, *kexec_initrd, *kexec_append;
+	/* boot: lava */
+	const struct cfg_lab *lab; /* one of the experiment's labs */
+	char *device_type;      /* the lab's device type name */
+	char *boot_method;      /* LAVA boot method (qemu, grub, ipxe, u-boot, ...);
+				 * default qemu for device_type qemu, else required */
+	char **tags;            /* device tags the job asks for */
+	size_t n_tags;
 };
 
 /* monitors: true | false | {interval_ms: 1000, perf: false}; off when absent. */
@@ -133,6 +161,8 @@ struct experiment {
 	double warmup_s;
 	struct cfg_variant *variants;
 	size_t n_variants;
+	struct cfg_lab *labs;
+	size_t n_labs;
 	struct cfg_load *loads;
 	size_t n_loads;
 	struct cfg_monitors monitors;

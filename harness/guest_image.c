@@ -422,34 +422,13 @@ out:
 	return rc;
 }
 
-/* Append the file extra to the file at path. 0, or -1 with err. */
-static int append_file(const char *path, const char *extra, char *err, size_t errsz)
-{
-	FILE *in = fopen(extra, "rb"), *out = in ? fopen(path, "ab") : NULL;
-	char chunk[65536];
-	size_t n;
-	bool ok = in && out;
-
-	while (ok && (n = fread(chunk, 1, sizeof(chunk), in)) > 0)
-		ok = fwrite(chunk, 1, n, out) == n;
-	ok = ok && !ferror(in);
-	if (in)
-		fclose(in);
-	if (out && fclose(out))
-		ok = false;
-	if (!ok)
-		snprintf(err, errsz, "cannot append initrd %s to %s: %s", extra, path,
-			 strerror(errno));
-	return ok ? 0 : -1;
-}
-
 int guest_initramfs_build(const struct variant_run *vr, const struct kernel_image *k,
 			  const char *agent_out, const char *path, char *err, size_t errsz)
 {
 	if (build_archive(vr, k, agent_out, path, err, errsz))
 		return -1;
 	/* The kernel unpacks concatenated archives in order. */
-	return vr->v->initrd ? append_file(path, vr->v->initrd, err, errsz) : 0;
+	return vr->v->initrd ? file_copy(vr->v->initrd, path, true, err, errsz) : 0;
 }
 
 char *guest_cache_dir(const char *work_dir)

@@ -23,6 +23,8 @@ static const struct command commands[] = {
 	{"mail", cmd_mail, "mail the tables of the chosen runs (RFC 5322, SMTP or .eml)"},
 	{"export", cmd_export, "export samples as CSV or JSON"},
 	{"import", cmd_import, "import samples from an exported CSV file"},
+	{"lava-job", cmd_lava_job, "print the LAVA job definition of a boot: lava variant"},
+	{"import-lava", cmd_import_lava, "store a LAVA job log of a boot: lava variant as a run"},
 	{"check-config", cmd_check_config, "validate a config and print its plan summary"},
 	{"loads", cmd_loads, "list the load drivers with their parameters and metrics"},
 	{"load", cmd_load, "run a built-in load (tcp-rr, wakeup-lat, ...)"},

@@ -287,3 +287,41 @@ bool plain_text(const char *s)
 			return false;
 	return utf8_valid(s, strlen(s));
 }
+
+int file_read(const char *path, struct buf *b, char *err, size_t errsz)
+{
+	FILE *f = fopen(path, "rb");
+	char chunk[65536];
+	size_t n;
+
+	if (!f) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_append(b, chunk, n);
+	int bad = ferror(f);
+	fclose(f);
+	if (bad)
+		snprintf(err, errsz, "%s: read error", path);
+	return bad ? -1 : 0;
+}
+
+int file_copy(const char *src, const char *dst, bool append, char *err, size_t errsz)
+{
+	FILE *in = fopen(src, "rb"), *out = in ? fopen(dst, append ? "ab" : "wb") : NULL;
+	char chunk[65536];
+	size_t n;
+	bool ok = in && out;
+
+	while (ok && (n = fread(chunk, 1, sizeof(chunk), in)) > 0)
+		ok = fwrite(chunk, 1, n, out) == n;
+	ok = ok && !ferror(in);
+	if (in)
+		fclose(in);
+	if (out && fclose(out))
+		ok = false;
+	if (!ok)
+		snprintf(err, errsz, "copying %s to %s: %s", src, dst, strerror(errno));
+	return ok ? 0 : -1;
+}

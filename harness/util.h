@@ -49,6 +49,13 @@ int64_t mono_ns(void);
  * component that could not be created and why in err. */
 int mkdir_p(const char *dir, char *err, size_t errsz);
 
+/* Append the whole file at path to b. Returns 0, or -1 with
+ * "PATH: strerror" in err (b may hold part of it). */
+int file_read(const char *path, struct buf *b, char *err, size_t errsz);
+/* Copy the file src to dst (created with mode 0644 less the umask, or
+ * truncated; with append, added to its end). Returns 0, or -1 with err. */
+int file_copy(const char *src, const char *dst, bool append, char *err, size_t errsz);
+
 /* Parse a whole string as a base-10 integer (leading zeros allowed: cyclictest
  * zero-pads). Returns false on empty input, trailing junk or overflow. */
 bool parse_ll(const char *s, long long *out);

@@ -10,6 +10,7 @@
 extern const struct variant_backend local_backend;
 extern const struct variant_backend qemu_backend;
 extern const struct variant_backend ssh_backend;
+extern const struct variant_backend lava_backend;
 
 const struct variant_backend *variant_backend_for(enum boot_kind boot)
 {
@@ -20,6 +21,8 @@ const struct variant_backend *variant_backend_for(enum boot_kind boot)
 		return &qemu_backend;
 	case BOOT_SSH:
 		return &ssh_backend;
+	case BOOT_LAVA:
+		return &lava_backend;
 	}
 	return &local_backend;
 }

@@ -48,6 +48,15 @@ struct variant_run {
 	/* Journal of the variant's knob changes (knobs.h), written before each
 	 * change, so "schedrig restore" can undo them; NULL: not journalled. */
 	const struct knob_journal_ops *journal;
+	/* Notes the backend keeps with the run as events of a kind (boot:
+	 * lava: "lava-job", each job's id, URL and device) and reads back (run
+	 * --resume picks its jobs up by id): 0, or -1 (store failed). NULL:
+	 * nothing kept. notes hands over malloc'd strings (caller frees). */
+	int (*note)(void *ctx, const char *kind, const char *message);
+	int (*notes)(void *ctx, const char *kind, char ***msgs, size_t *n);
+	/* boot: lava: decode this job log file instead of submitting a job
+	 * (schedrig import-lava); NULL: submit. */
+	const char *lava_log;
 };
 
 struct variant_backend {

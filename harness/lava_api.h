@@ -1,0 +1,54 @@
+/* LAVA's REST API (lava-server 2023.01, /api/v0.2/) over libcurl: submit a
+ * job, read its state, download its log, cancel it. Authentication is
+ * "Authorization: Token T" (lava_rest_app LavaTokenAuthentication); the
+ * token comes from the lab's token_env variable, else from the password
+ * of the ~/.netrc entry for the lab's host, and is never written anywhere
+ * (messages name where it came from, never its value). */
+#ifndef SCHEDRIG_LAVA_API_H
+#define SCHEDRIG_LAVA_API_H
+
+#include <stddef.h>
+
+#include "config.h"
+#include "util.h"
+
+struct lava_api {
+	const struct cfg_lab *lab;
+	void *curl;                /* CURL easy handle */
+	struct curl_slist *headers; /* Authorization, Accept, Content-Type */
+	char token_from[256];      /* "environment variable X" or "~/.netrc" */
+};
+
+/* A job's state as GET /api/v0.2/jobs/N/ gives it. */
+struct lava_job_state {
+	char state[32];         /* Submitted, Scheduling, Scheduled, Running,
+				 * Canceling, Finished */
+	char health[32];        /* Unknown, Complete, Incomplete, Canceled */
+	char device[128];       /* actual_device ("" before scheduling) */
+	char device_type[128];  /* requested_device_type */
+	char failure[512];      /* failure_comment ("" none) */
+};
+
+/* Find the token and set up a handle. Returns 0, or -1 with err (no token:
+ * names token_env and ~/.netrc; libcurl failing). */
+int lava_api_open(const struct cfg_lab *lab, struct lava_api *api, char *err, size_t errsz);
+void lava_api_close(struct lava_api *api);
+
+/* POST /api/v0.2/jobs/ {"definition": yaml}: the new job's id. Returns 0,
+ * or -1 with err (HTTP status and LAVA's message, e.g. a refused job). */
+int lava_api_submit(struct lava_api *api, const char *yaml, long long *job_id, char *err,
+		    size_t errsz);
+/* GET /api/v0.2/jobs/N/. Returns 0, or -1 with err. */
+int lava_api_job(struct lava_api *api, long long job_id, struct lava_job_state *st, char *err,
+		 size_t errsz);
+/* GET /api/v0.2/jobs/N/logs/ appended to log (the YAML job log,
+ * lava_log.h). Returns 0, or -1 with err. */
+int lava_api_logs(struct lava_api *api, long long job_id, struct buf *log, char *err,
+		  size_t errsz);
+/* GET /api/v0.2/jobs/N/cancel/. Returns 0, or -1 with err. */
+int lava_api_cancel(struct lava_api *api, long long job_id, char *err, size_t errsz);
+
+/* The job's page for people: LAB/scheduler/job/N (caller frees). */
+char *lava_api_job_url(const struct cfg_lab *lab, long long job_id);
+
+#endif
