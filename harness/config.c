@@ -747,8 +747,14 @@ static int read_variant(struct ctx *c, const struct ynode *m, const struct exper
 static int read_artifacts(struct ctx *c, const struct ynode *m, struct cfg_lab *lab)
 {
 	const struct ynode *v;
-	if (want_kind(c, m, YNODE_MAPPING, "artifacts") ||
-	    check_keys(c, m, artifacts_keys, "artifacts"))
+	if (want_kind(c, m, YNODE_MAPPING, "artifacts"))
+		return -1;
+	for (size_t i = 0; i < m->n; i++)
+		if (!strcmp(m->pairs[i].key, "upload"))
+			return err_at(c, m->pairs[i].key_line, m->pairs[i].key_col, "artifacts: upload"
+				      " is not supported; give dir: (a directory the lab's dispatchers"
+				      " reach through url:, e.g. one a web server publishes)");
+	if (check_keys(c, m, artifacts_keys, "artifacts"))
 		return -1;
 	if (!(v = ynode_get(m, "dir")))
 		return err_at(c, m->line, m->col, "artifacts needs 'dir:' (where the rig writes"

@@ -75,25 +75,66 @@ static void lava_reason(const struct lava_log_facts *f, const char *what, char *
 		snprintf(err, errsz, "%s", what);
 }
 
-/* Decode the job log text and judge it. where names the job (its URL) or
- * the log file for messages. 0 when the agent ended ok; else -1 with err. */
+static int accept_kernel(void *ctx, const struct variant_kernel *k)
+{
+	(void)ctx;
+	(void)k;
+	return 0;
+}
+
+static int accept_iteration(void *ctx, size_t cell, int iteration, struct iteration_result *res)
+{
+	(void)ctx;
+	(void)cell;
+	(void)iteration;
+	(void)res;
+	return 0;
+}
+
+/* One pass of session s over the job log. */
+static void session_pass(struct agent_session *s, const char *log, size_t len,
+			 struct lava_log_facts *f, char *err, size_t errsz)
+{
+	struct decode d = {s, err, errsz};
+	char why[512];
+	if (lava_log_read(log, len, console_line, &d, f, why, sizeof(why)))
+		agent_session_fail(s, err, errsz, "the job log is not a LAVA job log: %s", why);
+}
+
+/* Decode the job log text and judge it. A first pass checks every agent
+ * line against the plan and stores nothing: a log that fails the checks
+ * stores nothing at all. where names the job (its URL) or the log file for
+ * messages. 0 when the agent ended ok; else -1 with err. */
 static int decode_log(const struct variant_run *vr, const char *release, const char *log,
 		      size_t len, bool skip_done, const char *where, char *err, size_t errsz)
 {
 	char *knob_host = xasprintf("%s%s", KNOB_HOST_GUEST_PREFIX, vr->v->name);
-	struct agent_session s = {.vr = vr, .label = "lava", .where = "the device",
+	struct variant_run check = *vr;
+	check.on_kernel = accept_kernel;
+	check.on_iteration = accept_iteration;
+	check.journal = NULL;
+	struct agent_session s = {.vr = &check, .label = "lava", .where = "the device",
 				  .t0_s = agent_mono_s(), .want_release = release,
-				  .want_cmdline = vr->v->append, .knob_host = knob_host,
-				  .skip_done = skip_done};
-	struct decode d = {&s, err, errsz};
+				  .want_cmdline = vr->v->append, .skip_done = skip_done};
 	struct lava_log_facts f;
 	char why[512];
 	int rc = -1;
 
 	err[0] = '\0';
-	if (lava_log_read(log, len, console_line, &d, &f, why, sizeof(why))) {
-		snprintf(err, errsz, "the job log is not a LAVA job log: %s", why);
-	} else if (s.failed) {
+	session_pass(&s, log, len, &f, err, errsz);
+	if (!s.failed) {
+		agent_session_free(&s);
+		s = (struct agent_session){.vr = vr, .label = "lava", .where = "the device",
+					   .t0_s = agent_mono_s(), .want_release = release,
+					   .want_cmdline = vr->v->append, .knob_host = knob_host,
+					   .skip_done = skip_done};
+		session_pass(&s, log, len, &f, err, errsz);
+		/* The device's boot is over, and every knob it changed with it. */
+		if (agent_session_knobs_gone(&s, why, sizeof(why)))
+			fprintf(stderr, "schedrig: variant %s: marking the device's knobs restored:"
+				" %s\n", vr->v->name, why);
+	}
+	if (s.failed) {
 		/* err says why */
 	} else if (!s.hello) {
 		lava_reason(&f, "the device never started the agent", err, errsz);
@@ -104,10 +145,6 @@ static int decode_log(const struct variant_run *vr, const char *release, const c
 	} else {
 		rc = 0;
 	}
-	/* The device's boot is over, and every knob it changed with it. */
-	if (agent_session_knobs_gone(&s, why, sizeof(why)))
-		fprintf(stderr, "schedrig: variant %s: marking the device's knobs restored: %s\n",
-			vr->v->name, why);
 	if (rc && !s.store_failed) {
 		size_t n = strlen(err);
 		snprintf(err + n, errsz - n, " (%s)", where);
