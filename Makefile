@@ -2,7 +2,7 @@
 #   make              ./schedrig
 #   make check        unit (cmocka) and integration tests; ends "N passed, N failed"
 #   make check SANITIZE=1   the same under ASan+UBSan (objects in build-san/)
-#   make check-slow   the slow tests (tests/slow/*.sh, not part of check)
+#   make check-slow   the slow tests (tests/slow/*.sh: kexec, LAVA; not part of check)
 #   make run          the embedded default experiment on the running kernel
 #   make bench        benchmarks of the rig itself (not part of check)
 #   make fuzz         libFuzzer targets (clang, build-fuzz/), FUZZ_SECONDS each (300)
@@ -60,7 +60,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libschedrig.a
 check: $(BUILD)/schedrig $(UNIT_BIN)
 	SCHEDRIG=$(CURDIR)/$(BUILD)/schedrig BUILD=$(CURDIR)/$(BUILD) TESTS="$(TESTS)" tests/run-tests
 
-# Slow tests: real kexec between two Debian kernels in a TCG guest (minutes).
+# Slow tests: real kexec between two Debian kernels in a TCG guest, and a
+# LAVA server on 127.0.0.1 (tests/lava/lava-up) running boot: lava jobs (minutes).
 check-slow: $(BUILD)/schedrig
 	SCHEDRIG=$(CURDIR)/$(BUILD)/schedrig BUILD=$(CURDIR)/$(BUILD) TESTS="$(TESTS)" tests/run-tests tests/slow
 

@@ -78,8 +78,9 @@ static void on_hello(struct agent_session *s, const struct agent_msg *m, char *e
 	}
 	snprintf(vk.release, sizeof(vk.release), "%s", m->release);
 	snprintf(vk.cmdline, sizeof(vk.cmdline), "%s", m->cmdline);
-	printf("[%s] %s: kernel %s up, agent ready %.1f s after %s started\n", vr->v->name,
-	       s->label, m->release, s->boot_s, s->label);
+	if (!s->quiet)
+		printf("[%s] %s: kernel %s up, agent ready %.1f s after %s started\n",
+		       vr->v->name, s->label, m->release, s->boot_s, s->label);
 	fflush(stdout);
 	if (vr->on_kernel(vr->ctx, &vk)) {
 		s->store_failed = true;

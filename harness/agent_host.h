@@ -39,6 +39,7 @@ struct agent_session {
 	/* Iterations vr->done calls done are dropped (boot: lava picking up
 	 * the job of a rig that stored part of its log) instead of refused. */
 	bool skip_done;
+	bool quiet;                   /* no "kernel up" line (a checking pass) */
 	bool *handed;                 /* (cell, iteration) handed over already */
 	bool failed;                  /* err holds why (the first failure) */
 	bool store_failed;            /* on_kernel, on_iteration or the journal failed */

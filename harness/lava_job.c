@@ -283,16 +283,30 @@ int lava_job_prepare(const struct variant_run *vr, const char *cache, struct lav
 	    mkdir_p(job->dir, err, errsz))
 		return -1;
 	job->release = xstrdup(k.release);
-	/* qemu boots the PVH vmlinux fastest; a boot loader needs the bzImage. */
+	/* qemu boots the PVH vmlinux fastest; a boot loader needs the bzImage.
+	 * A hard link when the cache and the artifacts share a file system
+	 * (the kernel is 10-70 MB), else a copy. */
+	const char *image = is_qemu(vr->v) ? k.vmlinuz : k.bzimage;
 	char *kernel = xasprintf("%s/vmlinuz", job->dir);
 	char *initramfs = xasprintf("%s/initramfs.cpio", job->dir);
-	int rc = file_copy(is_qemu(vr->v) ? k.vmlinuz : k.bzimage, kernel, false, err, errsz) ||
+	int rc = (link(image, kernel) && file_copy(image, kernel, false, err, errsz)) ||
 		 guest_initramfs_build(vr, &k, "/dev/console", initramfs, err, errsz) ||
 		 lava_job_yaml(vr, job->kernel_url, job->initramfs_url, &job->yaml, err, errsz) ? -1 : 0;
 	chmod(initramfs, 0644);
 	free(kernel);
 	free(initramfs);
 	return rc;
+}
+
+void lava_job_remove_files(const char *dir)
+{
+	static const char *const names[] = {"vmlinuz", "initramfs.cpio"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *path = xasprintf("%s/%s", dir, names[i]);
+		unlink(path);
+		free(path);
+	}
+	rmdir(dir);
 }
 
 void lava_job_free(struct lava_job *job)

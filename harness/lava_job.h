@@ -51,6 +51,11 @@ int lava_job_prepare(const struct variant_run *vr, const char *cache, struct lav
 int lava_job_yaml(const struct variant_run *vr, const char *kernel_url,
 		  const char *initramfs_url, struct buf *out, char *err, size_t errsz);
 
+/* Remove a job's files and its directory (lava_job.dir) once LAVA has
+ * fetched them (the job finished or was canceled). Errors are ignored: a
+ * file left behind costs only space. */
+void lava_job_remove_files(const char *dir);
+
 void lava_job_free(struct lava_job *job);
 
 #endif

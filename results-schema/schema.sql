@@ -35,7 +35,7 @@ CREATE TABLE IF NOT EXISTS variant (
 	run_id        INTEGER NOT NULL REFERENCES run(id),
 	seq           INTEGER NOT NULL,         -- config order
 	name          TEXT NOT NULL,
-	boot          TEXT NOT NULL,            -- local|qemu|ssh|imported
+	boot          TEXT NOT NULL,            -- local|qemu|ssh|lava|imported
 	kernel_release TEXT,
 	kernel_cmdline TEXT,
 	status        TEXT NOT NULL DEFAULT 'pending',

@@ -36,7 +36,7 @@
 #include "variant.h"
 
 #define LAVA_NOTE_KIND "lava-job"
-#define LAVA_POLL_S 1.0
+#define LAVA_POLL_NS 500000000L
 #define LAVA_QUEUE_S 3600.0
 #define LAVA_CANCEL_WAIT_S 120.0
 
@@ -115,7 +115,8 @@ static int decode_log(const struct variant_run *vr, const char *release, const c
 	check.journal = NULL;
 	struct agent_session s = {.vr = &check, .label = "lava", .where = "the device",
 				  .t0_s = agent_mono_s(), .want_release = release,
-				  .want_cmdline = vr->v->append, .skip_done = skip_done};
+				  .want_cmdline = vr->v->append, .skip_done = skip_done,
+				  .quiet = true};
 	struct lava_log_facts f;
 	char why[512];
 	int rc = -1;
@@ -287,7 +288,7 @@ static int follow(struct lava_api *api, const struct variant_run *vr, long long 
 				 bound_s);
 			return -1;
 		}
-		nanosleep(&(struct timespec){(time_t)LAVA_POLL_S, 0}, NULL);
+		nanosleep(&(struct timespec){0, LAVA_POLL_NS}, NULL);
 	}
 }
 
@@ -308,14 +309,16 @@ static int note(const struct variant_run *vr, char *err, size_t errsz, const cha
 	return rc;
 }
 
-/* Submit a new job for the steps left: 0 with its id and the release. */
+/* Submit a new job for the steps left: 0 with its id and the release;
+ * dir: its artifacts directory (caller frees; NULL when none was made). */
 static int submit(struct lava_api *api, const struct variant_run *vr, long long *id,
-		  char *release, size_t size, char *err, size_t errsz)
+		  char *release, size_t size, char **dir, char *err, size_t errsz)
 {
 	struct lava_job job;
 	char *cache = guest_cache_dir(vr->work_dir);
 	int rc = lava_job_prepare(vr, cache, &job, err, errsz);
 	free(cache);
+	*dir = job.dir ? xstrdup(job.dir) : NULL;
 	if (rc == 0)
 		rc = lava_api_submit(api, buf_str(&job.yaml), id, err, errsz);
 	if (rc == 0) {
@@ -336,6 +339,7 @@ static int lava_run(const struct variant_run *vr, char *err, size_t errsz)
 	struct lava_job_state st;
 	struct buf log = {0};
 	char release[256] = "";
+	char *dir = NULL;
 	long long id = noted_job(vr);
 	bool resumed = id > 0;
 	int rc = -1;
@@ -351,7 +355,7 @@ static int lava_run(const struct variant_run *vr, char *err, size_t errsz)
 		printf("[%s] lava: following job %lld submitted before\n", vr->v->name, id);
 		if (kernel_release(vr, release, sizeof(release), err, errsz))
 			goto out;
-	} else if (submit(&api, vr, &id, release, sizeof(release), err, errsz)) {
+	} else if (submit(&api, vr, &id, release, sizeof(release), &dir, err, errsz)) {
 		goto out;
 	}
 	double t_submitted = mono_s();
@@ -359,7 +363,10 @@ static int lava_run(const struct variant_run *vr, char *err, size_t errsz)
 			    (agent_silence_limit_s(vr) - vr->v->boot_timeout_s) *
 			    (double)vr->p->n_cells * vr->iterations) + LAVA_QUEUE_S;
 	char *url = lava_api_job_url(vr->v->lab, id);
-	if (follow(&api, vr, id, bound, &st, err, errsz)) {
+	int followed = follow(&api, vr, id, bound, &st, err, errsz);
+	if (dir)
+		lava_job_remove_files(dir);
+	if (followed) {
 		size_t n = strlen(err);
 		snprintf(err + n, errsz - n, " (%s)", url);
 		free(url);
@@ -388,6 +395,9 @@ static int lava_run(const struct variant_run *vr, char *err, size_t errsz)
 	fflush(stdout);
 	free(url);
 out:
+	if (dir)
+		lava_job_remove_files(dir);
+	free(dir);
 	buf_free(&log);
 	lava_api_close(&api);
 	return rc;
