@@ -209,6 +209,19 @@ static void on_series(struct agent_session *s, const struct agent_msg *m)
 		s->points[s->n_points++] = (struct stored_point){k, m->t_ms[i], m->value[i]};
 }
 
+/* Which (cell, iteration) steps vr->done calls done before the first
+ * iteration is handed over: the plan the agent was given left them out. */
+static void steps_snapshot(struct agent_session *s)
+{
+	const struct variant_run *vr = s->vr;
+	size_t per = (size_t)(vr->iterations + 1);
+	s->handed = xcalloc(vr->p->n_cells * per, 1);
+	s->done_at_start = xcalloc(vr->p->n_cells * per, 1);
+	for (size_t c = 0; c < vr->p->n_cells && vr->done; c++)
+		for (int it = 1; it <= vr->iterations; it++)
+			s->done_at_start[c * per + (size_t)it] = vr->done(vr->ctx, c, it);
+}
+
 void agent_session_line(struct agent_session *s, const char *line, size_t len, char *err,
 			size_t errsz)
 {
@@ -266,9 +279,9 @@ void agent_session_line(struct agent_session *s, const char *line, size_t len, c
 			break;
 		}
 		if (!s->handed)
-			s->handed = xcalloc(vr->p->n_cells * (size_t)(vr->iterations + 1), 1);
-		bool *handed = &s->handed[m.cell * (size_t)(vr->iterations + 1) + (size_t)m.iteration];
-		bool done = vr->done && vr->done(vr->ctx, m.cell, m.iteration);
+			steps_snapshot(s);
+		size_t k = m.cell * (size_t)(vr->iterations + 1) + (size_t)m.iteration;
+		bool *handed = &s->handed[k], done = s->done_at_start[k];
 		if (*handed || (done && !s->skip_done)) {
 			agent_session_fail(s, err, errsz, "agent line %zu: cell %zu iteration %d was"
 					   " not asked for (%s)", s->lines, m.cell, m.iteration,
@@ -355,7 +368,8 @@ void agent_session_free(struct agent_session *s)
 	s->knobs = NULL;
 	s->n_knobs = 0;
 	free(s->handed);
-	s->handed = NULL;
+	free(s->done_at_start);
+	s->handed = s->done_at_start = NULL;
 }
 
 double agent_silence_limit_s(const struct variant_run *vr)

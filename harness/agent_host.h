@@ -41,6 +41,7 @@ struct agent_session {
 	bool skip_done;
 	bool quiet;                   /* no "kernel up" line (a checking pass) */
 	bool *handed;                 /* (cell, iteration) handed over already */
+	bool *done_at_start;          /* vr->done before the first iteration */
 	bool failed;                  /* err holds why (the first failure) */
 	bool store_failed;            /* on_kernel, on_iteration or the journal failed */
 	/* Journal the agent's knob lines through vr->journal with this host
@@ -72,8 +73,9 @@ void agent_session_fail(struct agent_session *s, char *err, size_t errsz, const 
  * inst lines are gathered, and so are series lines (monitor series sampled
  * where the agent runs); an iteration line hands them to on_iteration (the
  * series as res.series, NULL when none came);
- * an iteration the plan file did not ask for (vr->done says it is done,
- * unless skip_done) or handed over before fails the session;
+ * an iteration the plan file did not ask for (vr->done said it was done
+ * before the first iteration came, unless skip_done) or handed over before
+ * fails the session;
  * end records the agent's verdict; knob lines (the agent applies and
  * restores its knobs itself) go to vr->journal's record, applied and
  * restored under knob_host when it is set, else are ignored. Any

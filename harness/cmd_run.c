@@ -32,8 +32,7 @@
 #define DEFAULT_DB "results/schedrig.db"
 
 static const char usage_lines[] =
-	"usage: schedrig run CONFIG [--db FILE] [--iterations N] [--variant NAME] [--dry-run]\n"
-	"                    [--quiet]\n"
+	"usage: schedrig run CONFIG [--db FILE] [--iterations N] [--variant V] [--dry-run] [--quiet]\n"
 	"       schedrig run --resume RUN [--db FILE] [--quiet]\n";
 
 static const char help_text[] =
@@ -44,8 +43,8 @@ static const char help_text[] =
 	"\n"
 	"  --db FILE        results database (default " DEFAULT_DB ")\n"
 	"  --iterations N   override the config's iterations\n"
-	"  --variant NAME   run this variant only (the run keeps the whole config)\n"
-	"  --lava-log FILE  with --variant NAME of boot: lava: store the agent's lines\n"
+	"  --variant V      run variant V only (the run keeps the whole config)\n"
+	"  --lava-log FILE  with --variant V of boot: lava: store the agent's lines\n"
 	"                   of this LAVA job log instead of submitting a job (what\n"
 	"                   schedrig import-lava does)\n"
 	"  --dry-run        print the plan (cells, argv, attributes) and run nothing;\n"

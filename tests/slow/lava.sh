@@ -9,8 +9,7 @@
 #   - Ctrl-C while a job runs cancels it (LAVA shows it Canceled);
 #   - run --resume after a kill -9 follows the job the killed rig submitted,
 #     by its id, and submits nothing new.
-# It prints the time from submit to stored sample of a one-iteration job
-# and LAVA's own time for it (README "Labs (LAVA)"). LAVA is stopped again
+# LAVA is stopped again
 # (tests/lava/lava-down) unless it was running before. Run as root.
 source "$(dirname "$0")/../integration/lib.sh"
 
@@ -118,20 +117,8 @@ assert_eq "$(job_field "$bad" health)" Incomplete "LAVA's health of the panickin
 assert_eq "$(q "$DB" "select count(*) from event where kind = 'failure' and message like 'variant panics: kernel panic%'")" \
 	1 "failure event of the panic"
 
-# --- one iteration: submit to stored sample, and LAVA's own time ------------------
+# A one-iteration config, for the resume below.
 config one 1 1 "v61 preempt=full"
-start_ns=$(date +%s%N)
-"$SCHEDRIG" run "$WORK/one.yaml" --db "$WORK/one.db" >"$WORK/one.out" 2>&1 ||
-	fail "one-iteration run: $(cat "$WORK/one.out")"
-end_ns=$(date +%s%N)
-id=$(job_of "$WORK/one.out")
-lava_s=$(api "jobs/$id/" | python3 -c '
-import datetime, json, sys
-j = json.load(sys.stdin)
-t = lambda s: datetime.datetime.fromisoformat(s.replace("Z", "+00:00"))
-print("%.1f" % (t(j["end_time"]) - t(j["submit_time"])).total_seconds())')
-grep 'lava: job' "$WORK/one.out"
-echo "one iteration: schedrig run $(((end_ns - start_ns) / 1000000)) ms, LAVA submit to end ${lava_s} s"
 
 # --- Ctrl-C cancels the running job -------------------------------------------------
 config long 1 60 "v61 preempt=full"

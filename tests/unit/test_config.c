@@ -234,9 +234,9 @@ static void test_errors(void **state)
 	expect_error("name: a\nvariants: [{name: k, boot: qemu}]\nloads: [{tool: hackbench}]\n",
 		     "t.yaml:2:12: boot: qemu needs 'kernel:' (a bzImage, a linux-image .deb, or a Debian package name)");
 	expect_error("name: a\nvariants: [{name: k, append: quiet}]\nloads: [{tool: hackbench}]\n",
-		     "t.yaml:2:22: 'append' is for boot: qemu, not boot: local");
+		     "t.yaml:2:22: 'append' is for boot: qemu or boot: lava, not boot: local");
 	expect_error("name: a\nvariants: [{name: k, timeout_s: 60}]\nloads: [{tool: hackbench}]\n",
-		     "t.yaml:2:22: 'timeout_s' is for boot: qemu or boot: ssh, not boot: local");
+		     "t.yaml:2:22: 'timeout_s' is for boot: qemu, ssh or lava, not boot: local");
 	expect_error("name: a\nvariants: [{name: k, sched_features: [no_place_lag]}]\nloads: [{tool: hackbench}]\n",
 		     "t.yaml:2:39: sched_features entries are names such as PLACE_LAG or NO_PLACE_LAG");
 	expect_error("name: a b\nloads: [{tool: hackbench}]\n",
