@@ -54,8 +54,8 @@ static const char usage_text[] =
 	"Significance: welch (default) tests the Amean row on the samples and the\n"
 	"Hmean row on their reciprocals; ci-overlap is mmtests' rule, stars exactly\n"
 	"where compare-mmtests.pl puts them; mann-whitney is exact for n < 50 without\n"
-	"ties, else tie-corrected normal, and says \"n too small\" where no result could\n"
-	"reach alpha. The footer names the rule.\n"
+	"ties, else tie-corrected normal, and says \"n too small\" where no exact p\n"
+	"could reach alpha. The footer names the rule.\n"
 	"\n"
 	"Exit status: 0 ok, 1 failure (database, no samples), 2 bad usage (a --metric\n"
 	"that matches no metric).\n";

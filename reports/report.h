@@ -273,15 +273,16 @@ double report_pct(const struct summary_table *t, const struct summary_stat *st, 
 void report_n_per_column(struct buf *out, const struct summary_table *t,
 			 const struct report_opts *o);
 /* Footer line "Significance (MARK, on the Amean|Hmean row): RULE against
- * BASELINE, alpha A, n >= 2 on both sides" ("Significance: none ..."
- * without a test), RULE saying what was tested for the table's direction
+ * BASELINE, alpha A, n >= 2 on both sides" (Mann-Whitney: n >= 1)
+ * ("Significance: none ..." without a test), RULE saying what was tested for the table's direction
  * (Welch on the samples for an Amean row, on their reciprocals for an
  * Hmean row; ci-overlap on Amean +- z*Stddev or Hmean +- z*HStddev),
  * followed by ", none where both Stddev are 0 (t undefined)" when the
  * table has such a comparison (summary_group.zero_variance); for
  * Mann-Whitney "; p exact ... | tie-corrected normal approximation" and
- * "; n too small (...): COLUMNS" naming the columns whose n can never
- * reach alpha (stats_test.too_small). */
+ * "; n too small (...): COLUMNS" naming the columns whose exact p can
+ * never reach alpha (stats_test.too_small; with ties the approximate p
+ * decides, so no such claim). */
 void report_significance_footer(struct buf *out, const struct summary *s,
 				const struct summary_table *t, const struct report_opts *o,
 				const char *mark);

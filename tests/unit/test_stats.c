@@ -239,11 +239,33 @@ static void test_tests_need_two(void **state)
 	stats_summarise(a, 2, BETTER_LOWER, &sa);
 	stats_summarise(b, 1, BETTER_LOWER, &sb);
 	for (int rule = SIG_WELCH; rule <= SIG_NONE; rule++) {
+		if (rule == SIG_MANN_WHITNEY)
+			continue;
 		stats_compare((enum stats_significance)rule, 0.05, BETTER_LOWER, a, &sa, b, &sb, &t);
 		assert_false(t.valid);
 		assert_false(t.significant);
 		assert_true(isnan(t.p));
 	}
+	/* Mann-Whitney ranks one value: 15 above 10 and 12 is U = 2 of 0..2,
+	 * each rank of the one value equally likely, P(U >= 2) = 1/3, p = 2/3:
+	 * valid, exact, and no arrangement can do better, so n too small. */
+	stats_compare(SIG_MANN_WHITNEY, 0.05, BETTER_LOWER, a, &sa, b, &sb, &t);
+	assert_true(t.valid);
+	assert_true(t.exact);
+	assert_close(t.p, 2.0 / 3, 1e-15);
+	assert_true(t.too_small);
+	assert_false(t.significant);
+	/* 1 vs 1: U = 1 of 0..1, p = 2·min(1, 1/2) = 1, n too small */
+	const double one[] = {1}, two[] = {2};
+	stats_mann_whitney(one, 1, two, 1, 0.05, &t);
+	assert_true(t.valid);
+	assert_close(t.p, 1, 0);
+	assert_true(t.too_small);
+	assert_false(t.significant);
+	/* no values on one side: no test */
+	stats_mann_whitney(one, 1, two, 0, 0.05, &t);
+	assert_false(t.valid);
+	assert_false(t.too_small);
 	/* zero variance on both sides */
 	const double c[] = {3, 3};
 	stats_welch(3, 0, 2, 4, 0, 2, 0.05, &t);
@@ -294,9 +316,13 @@ static void test_mann_whitney(void **state)
 	assert_false(t.significant);
 }
 
-/* 3 vs 3 can never reach p < 0.05 (the smallest two-sided p is 2/20 =
- * 0.1): "n too small", never a star, even where the tie-corrected normal
- * approximation alone would give p = 0.047 (1,1,1 against 2,2,2). */
+/* 3 vs 3 without ties can never reach p < 0.05 (the smallest exact
+ * two-sided p is 2/20 = 0.1): "n too small", never a star. With ties the
+ * p is the tie-corrected normal approximation's and it decides: 1,1,1
+ * against 2,2,2 ranks 2,2,2 | 5,5,5, U = 15 − 3·4/2 = 9, mean 4.5,
+ * Σ(t³−t) = 2·24 = 48, σ² = 9/12·(7 − 48/30) = 4.05, z = (4.5 − 0.5)/√4.05
+ * = 1.98761598, p = 2·Q(z) = 0.0468541776 (python statistics.NormalDist;
+ * R wilcox.test gives the same): significant, not too small. */
 static void test_mann_whitney_too_small(void **state)
 {
 	(void)state;
@@ -310,9 +336,10 @@ static void test_mann_whitney_too_small(void **state)
 	assert_false(t.significant);
 	stats_mann_whitney(c, 3, d, 3, 0.05, &t);
 	assert_false(t.exact);
-	assert_true(t.p < 0.05);
-	assert_true(t.too_small);
-	assert_false(t.significant);
+	assert_close(t.statistic, 1.9876159799998132, 1e-12);
+	assert_close(t.p, 0.04685417760387378, 1e-12);
+	assert_false(t.too_small);
+	assert_true(t.significant);
 	/* at alpha 0.2 the same n can: not too small */
 	stats_mann_whitney(a, 3, b, 3, 0.2, &t);
 	assert_false(t.too_small);
