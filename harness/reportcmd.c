@@ -22,7 +22,9 @@ const char reportcmd_options_help[] =
 	"  --significance TEST  welch|ci-overlap|mann-whitney|none (default welch)\n"
 	"  --alpha A            significance level (default 0.05)\n"
 	"  --metric M[,M...]    only these metrics (repeatable; one matching nothing is\n"
-	"                       refused, naming the metrics there are)\n"
+	"                       refused, naming the metrics there are; compare's\n"
+	"                       percentile and latency layouts: also the histograms,\n"
+	"                       cyclictest's latency)\n"
 	"  --load L             only load L\n"
 	"  --percentiles LIST   percentile table columns (default 50,90,95,99,99.9)\n";
 
@@ -229,7 +231,7 @@ int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
 		print_notes(c->notes);
 		return EXIT_USAGE;
 	}
-	if (!s->n_tables) {
+	if (!s->n_tables && !s->hists_selected) {
 		fprintf(stderr, "schedrig %s: no samples match%s%s\n", c->cmd,
 			c->so.load ? " --load " : "", c->so.load ? c->so.load : "");
 		print_notes(c->notes);

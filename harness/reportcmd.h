@@ -90,8 +90,10 @@ int reportcmd_load_histograms(const struct reportcmd *c, const int64_t *ids, siz
 			      struct hist_table *h);
 
 /* Build the summary; 0, or EXIT_USAGE after a message (unknown baseline,
- * a --metric that matches no metric), or 1 after "no samples match"; either
- * message is followed by the notes of c->notes (when set) on stderr. */
+ * a --metric that matches no metric, of the samples nor of c->so.hists when
+ * set), or 1 after "no samples match" (no table, and no stored histogram
+ * named by --metric); either message is followed by the notes of c->notes
+ * (when set) on stderr. */
 int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
 			struct summary *s);
 

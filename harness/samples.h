@@ -127,6 +127,8 @@ struct hist_row {
 	const char *variant;
 	const char *cell;
 	const char *load;
+	const char *tool;           /* the load's driver (load_instance.tool);
+				     * NULL: unknown */
 	const char *metric;
 	const char *unit;
 	const char *op;

@@ -1372,7 +1372,7 @@ int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 			       "SELECT r.name, v.name, c.name, li.name, i.iteration, h.metric, h.unit,"
 			       " h.op, h.bucket_width, h.n_buckets, h.limit_value, h.overflow,"
 			       " h.max_observed, h.counts, h.bounds, h.min_observed, h.sum_value,"
-			       " h.sum_sq_value"
+			       " h.sum_sq_value, li.tool"
 			       " FROM run r JOIN variant v ON v.run_id = r.id"
 			       " JOIN iteration i ON i.variant_id = v.id"
 			       " JOIN cell c ON c.id = i.cell_id"
@@ -1414,6 +1414,7 @@ int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 				.variant = text_col(st, 1),
 				.cell = text_col(st, 2),
 				.load = text_col(st, 3),
+				.tool = text_col(st, 18),
 				.iteration = sqlite3_column_int(st, 4),
 				.metric = text_col(st, 5),
 				.unit = text_col(st, 6),

@@ -22,6 +22,11 @@ struct report_opts {
 	const struct hist_table *hists;   /* the runs' stored histograms, for the
 					   * percentile and latency layouts (NULL:
 					   * none) */
+	const struct summary_opts *select; /* the --metric, --load and --baseline
+					    * the summary was built with: which
+					    * histograms those layouts show
+					    * (NULL: those of the loads with a
+					    * table) */
 	size_t n_percentiles;       /* percentile table columns (90, 95, 99) */
 	double percentiles[REPORT_MAX_PERCENTILES];
 	const char *grid_row;       /* grid: axis whose values are the rows */
@@ -172,8 +177,10 @@ struct hist_group_view {
 	size_t n_ops;
 	const struct report_pooled *pool;
 };
-/* Call fn once per group of o->hists of a load the summary kept
- * (reports/hist_groups.c), in the order of their first rows. */
+/* Call fn once per group of o->hists (reports/hist_groups.c), in the order
+ * of their first rows: with --metric (o->select) the groups of the metrics
+ * it names (and --load passes), else those of a load the summary kept;
+ * columns baseline first. */
 void report_hist_groups(const struct summary *s, const struct report_opts *o,
 			void (*fn)(void *ctx, const struct hist_group_view *g), void *ctx);
 /* true when o->hists holds a histogram of t's load and metric: the table's

@@ -123,6 +123,12 @@ assert_eq "$(grep 'is better)' "$WORK/rr2.txt" | cut -d' ' -f2 | tr '\n' ' ')" "
 	"--metric twice"
 "$SCHEDRIG" compare --db "$DB" rr --metric latency,transactions >"$WORK/rr3.txt"
 assert_eq "$(grep -c 'is better)' "$WORK/rr3.txt")" 2 "--metric with a list"
+# a name given twice is taken once
+for twice in "--metric latency,latency" "--metric latency --metric latency"; do
+	# shellcheck disable=SC2086
+	"$SCHEDRIG" compare --db "$DB" rr $twice >"$WORK/rr4.txt" || fail "$twice refused"
+	assert_eq "$(grep 'is better)' "$WORK/rr4.txt" | cut -d' ' -f2)" latency "$twice"
+done
 set +e
 err=$("$SCHEDRIG" compare --db "$DB" rr --metric latency --metric latncy 2>&1 >/dev/null)
 assert_eq "$?" 2 "--metric matching nothing"
