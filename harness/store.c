@@ -1458,7 +1458,7 @@ static const char *const import_sql[IMP_COUNT] = {
 	" VALUES (?1, ?2, ?3, 'complete')",
 	"SELECT id FROM iteration WHERE variant_id = ?1 AND cell_id = ?2 AND iteration = ?3",
 	"INSERT OR IGNORE INTO load_instance (iteration_id, name, seq, tool, role, state)"
-	" VALUES (?1, ?2, ?3, 'imported', 'measured', 'ok')",
+	" VALUES (?1, ?2, ?3, coalesce(?4, 'imported'), 'measured', 'ok')",
 	"SELECT id FROM load_instance WHERE iteration_id = ?1 AND name = ?2",
 	"SELECT coalesce(max(seq) + 1, 0) FROM sample_value WHERE load_instance_id = ?1",
 };
@@ -1536,6 +1536,7 @@ static int import_rows(struct store *s, sqlite3_stmt **st, const struct sample_t
 		    import_iteration(st, variant_id, cell_id, r->iteration, &iteration_id))
 			goto out;
 		if (!same_iteration || prev->load != r->load) {
+			sqlite3_bind_text(st[IMP_INSTANCE], 4, r->tool, -1, SQLITE_STATIC);
 			if (import_upsert(st[IMP_INSTANCE], st[IMP_INSTANCE_ID], iteration_id, r->load,
 					  seq_of(&loads, &n_loads, r->load), &instance_id) ||
 			    flush_values(s))

@@ -42,15 +42,27 @@ assert_eq "$?" 2 "unknown --baseline"
 assert_eq "$?" 1 "unknown run"
 set -e
 
-# export csv reads back byte for byte
+# export csv reads back byte for byte, with the tool column (a CSV without
+# one imports as tool 'imported')
 "$SCHEDRIG" export --db "$DB" --format csv dbench-cmp >"$WORK/export.csv"
-diff -u "$DATA/dbench.csv" "$WORK/export.csv" || fail "export csv differs from the imported csv"
+sed -e '1s/$/,tool/' -e '2,$s/$/,imported/' "$DATA/dbench.csv" >"$WORK/dbench-tool.csv"
+diff -u "$WORK/dbench-tool.csv" "$WORK/export.csv" || fail "export csv differs from the imported csv"
+
+# a load has one tool
+printf '%s\n' "run,variant,cell,load,metric,unit,better,op,iteration,value,tool" \
+	"r,v,c,l,m,s,lower,1,1,1,hackbench" "r,v,c,l,m,s,lower,1,2,1," >"$WORK/tools.csv"
+set +e
+err=$("$SCHEDRIG" import --csv "$WORK/tools.csv" --db "$DB" 2>&1 >/dev/null)
+assert_eq "$?" 1 "import of a load with two tools"
+set -e
+assert_contains "$err" "names load 'l' with tool 'hackbench' and ''; a load has one tool (nothing imported)" \
+	"two tools message"
 
 # export → import → export is stable (rows with an empty run take --run)
 sed 's/^dbench-cmp,/,/' "$WORK/export.csv" >"$WORK/norun.csv"
 "$SCHEDRIG" import --csv "$WORK/norun.csv" --run again --db "$DB" >/dev/null
 "$SCHEDRIG" export --db "$DB" again | sed 's/^again,/dbench-cmp,/' >"$WORK/again.csv"
-diff -u "$DATA/dbench.csv" "$WORK/again.csv" || fail "second round trip differs"
+diff -u "$WORK/dbench-tool.csv" "$WORK/again.csv" || fail "second round trip differs"
 
 # export json holds the same samples
 "$SCHEDRIG" export --db "$DB" --format json dbench-cmp >"$WORK/export.json"
@@ -64,11 +76,12 @@ for r, w in zip(rows, want):
         assert r[k] == w[k], (k, r[k], w[k])
     assert r["iteration"] == int(w["iteration"])
     assert r["value"] == float(w["value"]), (r["value"], w["value"])
+    assert r["tool"] == "imported", r["tool"]
 PY
 
 # NaN survives the round trip, null in JSON
 "$SCHEDRIG" import --csv "$DATA/netperf.csv" --db "$DB" >/dev/null
-"$SCHEDRIG" export --db "$DB" tcp-rr | grep -q ',3,NaN$' || fail "NaN in export csv"
+"$SCHEDRIG" export --db "$DB" tcp-rr | grep -q ',3,NaN,imported$' || fail "NaN in export csv"
 "$SCHEDRIG" export --db "$DB" --format json tcp-rr | grep -q '"value": null' || fail "null in export json"
 
 # report: all sections, to a file

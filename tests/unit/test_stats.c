@@ -443,11 +443,11 @@ static void test_csv_round_trip(void **state)
 		"r,v1,c,tcp-rr,rate,transactions/s,higher,,3,1518.87\n"
 		"r,v1,c,tcp-rr,rate,transactions/s,higher,,4,-1e-300\n";
 	static const char out_want[] =
-		"run,variant,cell,load,metric,unit,better,op,iteration,value\n"
-		"dflt,v1,\"a.x=1,b.y=2\",hackbench,time,s,lower,4,1,0.1\n"
-		"r,\"we said \"\"hi\"\"\",,cyclictest,latency,us,higher,p99,2,NaN\n"
-		"r,v1,c,tcp-rr,rate,transactions/s,higher,,3,1518.87\n"
-		"r,v1,c,tcp-rr,rate,transactions/s,higher,,4,-1e-300\n";
+		"run,variant,cell,load,metric,unit,better,op,iteration,value,tool\n"
+		"dflt,v1,\"a.x=1,b.y=2\",hackbench,time,s,lower,4,1,0.1,\n"
+		"r,\"we said \"\"hi\"\"\",,cyclictest,latency,us,higher,p99,2,NaN,\n"
+		"r,v1,c,tcp-rr,rate,transactions/s,higher,,3,1518.87,\n"
+		"r,v1,c,tcp-rr,rate,transactions/s,higher,,4,-1e-300,\n";
 	struct sample_table t;
 	char err[256];
 	sample_table_init(&t);
@@ -494,12 +494,46 @@ static void expect_csv_error(const char *text, const char *want)
 	sample_table_free(&t);
 }
 
+/* The tool column: read into sample_row.tool (empty: NULL), written back
+ * as read; a CSV from before it (ten columns) reads with no tool. */
+static void test_csv_tool(void **state)
+{
+	(void)state;
+	static const char in[] =
+		CSV_SAMPLE_HEADER "\n"
+		"r,v,c,ct,max_latency,us,lower,0,1,12,cyclictest\n"
+		"r,v,c,\"h,b\",time,s,lower,1,1,0.5,\"hack,bench\"\n"
+		"r,v,c,x,m,u,lower,,1,1,\n";
+	struct sample_table t;
+	char err[256];
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(in, "in.csv", NULL, &t, err, sizeof(err)), 3);
+	assert_string_equal(t.rows[0].tool, "cyclictest");
+	assert_string_equal(t.rows[1].tool, "hack,bench");
+	assert_null(t.rows[2].tool);
+	struct buf out = {0};
+	csv_write_samples(&out, &t);
+	assert_string_equal(buf_str(&out), in);
+	buf_free(&out);
+	sample_table_free(&t);
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(CSV_SAMPLE_HEADER_NO_TOOL "\nr,v,c,ct,m,us,lower,0,1,12\n",
+					      "old.csv", NULL, &t, err, sizeof(err)), 1);
+	assert_null(t.rows[0].tool);
+	sample_table_free(&t);
+	expect_csv_error(CSV_SAMPLE_HEADER_NO_TOOL "\nr,v,c,ct,m,us,lower,0,1,12,cyclictest\n",
+			 "x.csv:2: 11 fields, expected 10 (" CSV_SAMPLE_HEADER_NO_TOOL ")");
+	expect_csv_error(CSV_SAMPLE_HEADER "\nr,v,c,ct,m,us,lower,0,1,12\n",
+			 "x.csv:2: 10 fields, expected 11 (" CSV_SAMPLE_HEADER ")");
+}
+
 static void test_csv_errors(void **state)
 {
 	(void)state;
 #define H "run,variant,cell,load,metric,unit,better,op,iteration,value\n"
 	expect_csv_error("", "x.csv:1: empty file, expected the header " CSV_SAMPLE_HEADER);
-	expect_csv_error("run,variant\n", "x.csv:1: bad header, expected " CSV_SAMPLE_HEADER);
+	expect_csv_error("run,variant\n", "x.csv:1: bad header, expected " CSV_SAMPLE_HEADER
+			 " (or, without the tool, " CSV_SAMPLE_HEADER_NO_TOOL ")");
 	expect_csv_error(H "r,v,c,l,m,u,lower,1,1,1\nr,v,c,l,m,u,worse,1,1,1\n",
 			 "x.csv:3: better is 'worse', expected lower or higher");
 	/* a quoted newline is valid CSV but no name holds one */
@@ -511,7 +545,7 @@ static void test_csv_errors(void **state)
 	expect_csv_error(H "r,v,c,l,m,u,lower,1,1,fast\n",
 			 "x.csv:2: value 'fast' is not a decimal number (NaN for none)");
 	expect_csv_error(H "r,v,c,l,m,u,lower,1,1\n",
-			 "x.csv:2: 9 fields, expected 10 (" CSV_SAMPLE_HEADER ")");
+			 "x.csv:2: 9 fields, expected 10 (" CSV_SAMPLE_HEADER_NO_TOOL ")");
 	expect_csv_error(H "r,,c,l,m,u,lower,1,1,1\n", "x.csv:2: empty variant");
 	expect_csv_error(H "r,v,\"c,l,m,u,lower,1,1,1\n", "x.csv:2: unterminated quoted field");
 	expect_csv_error(H "r,v,c\"x,l,m,u,lower,1,1,1\n", "x.csv:2: quote inside an unquoted field");
@@ -708,6 +742,7 @@ int main(void)
 		cmocka_unit_test(test_significance_names),
 		cmocka_unit_test(test_hist_percentile),
 		cmocka_unit_test(test_csv_round_trip),
+		cmocka_unit_test(test_csv_tool),
 		cmocka_unit_test(test_csv_errors),
 		cmocka_unit_test(test_summary_grouping),
 		cmocka_unit_test(test_summary_filters),
