@@ -1,5 +1,6 @@
 #include "reportcmd.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -82,7 +83,8 @@ int reportcmd_option(struct reportcmd *c, int opt, const char *arg)
 		c->so.baseline = arg;
 		return 0;
 	case OPT_DECIMALS:
-		if (!parse_ll(arg, &n) || n < 0 || n > 9)
+		/* digits only: strtoll would take " 3" or "+3" */
+		if (!isdigit((unsigned char)arg[0]) || !parse_ll(arg, &n) || n > 9)
 			return bad(c, "--decimals must be 0..9", arg);
 		c->ro.decimals = (int)n;
 		return 0;
@@ -238,6 +240,8 @@ int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
 		summary_free(s);
 		return 1;
 	}
+	if (c->notes)
+		report_notes_summary(c->notes, s);
 	return 0;
 }
 

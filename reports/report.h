@@ -63,6 +63,12 @@ struct report_notes {
 	size_t n;
 };
 
+/* Append the notes the summary itself gives: "NaN samples (left out of n
+ * and every statistic): LOAD METRIC, COLUMN op OP: COUNT; ..." for each
+ * group with NaN samples, and "No samples: LOAD METRIC, COLUMN op OP (its
+ * statistics print NaN)" for each group left with no value (the table's
+ * fixed variant, cell or run named too). Nothing when there are none. */
+void report_notes_summary(struct report_notes *n, const struct summary *s);
 /* Append note (malloc'd; the notes own it from now on). */
 void report_notes_add(struct report_notes *n, char *note);
 /* Free every note; n is left empty. */
@@ -237,8 +243,11 @@ void report_csv(struct buf *out, const struct summary *s, const struct report_op
 /* JSON of the summaries (jansson): {"columns", "significance", "alpha",
  * "tables": [{load, metric, unit, better, run|variant|cell, columns, ops,
  * "groups": [{op, column, n, n_nan, min, ..., hstddev, hcoeffvar,
- * bhmean_50|95|99, sem, ci95_half, pct_mean, p_value, significant,
- * n_too_small}]}], "notes": [the text of each note, in order]}; NaN as
+ * bhmean_50|95|99, sem, ci95_half, mean_stat, pct_mean, p_value,
+ * significant, n_too_small}]}], "notes": [the text of each note, in
+ * order]}; mean_stat names the mean that pct_mean compares and p_value
+ * tested, the table's mean row ("Amean", or "Hmean" for a higher-is-better
+ * metric; CSV's stat); NaN as
  * null; notes NULL gives "notes": []. Returns 0 or -1 (jansson failure). */
 int report_json(struct buf *out, const struct summary *s, const struct report_opts *o,
 		const struct report_notes *notes);

@@ -36,6 +36,11 @@ diff -u "$DATA/dbench.mmtests.txt" "$WORK/compare.txt" || fail "compare differs 
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["tables"][0]["columns"][0]=="5.15.0-rc1-vanilla"' "$WORK/compare.json" \
 	|| fail "compare --format json"
 set +e
+# --decimals: digits only, base 10
+for d in " 3" "+3" "-1" "10" "3x" "0x3" ""; do
+	"$SCHEDRIG" compare --db "$DB" --decimals "$d" >/dev/null 2>&1
+	assert_eq "$?" 2 "--decimals '$d'"
+done
 "$SCHEDRIG" compare --db "$DB" --baseline nope >/dev/null 2>&1
 assert_eq "$?" 2 "unknown --baseline"
 "$SCHEDRIG" compare --db "$DB" no-such-run >/dev/null 2>&1

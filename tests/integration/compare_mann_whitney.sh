@@ -45,6 +45,7 @@ g = json.load(open(sys.argv[1]))["tables"][0]["groups"][1]
 want = 2 * (1 - __import__("statistics").NormalDist().cdf(4 / math.sqrt(4.05)))
 assert abs(g["p_value"] - want) < 1e-9, (g["p_value"], want)
 assert g["significant"] is True and g["n_too_small"] is False, g
+assert g["mean_stat"] == "Amean", g
 PY
 "$SCHEDRIG" compare --db r.db tied-grid --grid x,y --significance mann-whitney >tgrid.txt
 grep -q '^1: .*200.00 (-100.00%)\*$' tgrid.txt || fail "tied grid: no star: $(cat tgrid.txt)"

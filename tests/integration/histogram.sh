@@ -115,4 +115,10 @@ box=$(sed -n '/^ct latency (us/,/^$/p' "$WORK/t.txt")
 grep -Eq '^\|0 \| +>=1 \| +>=1 \| +>=1 \|$' <<<"$box" || fail "thread 0 not censored: $box"
 grep -Eq '^\|1 \| +>=1 \| +>=1 \| +>=1 \|$' <<<"$box" || fail "thread 1 not censored: $box"
 assert_contains "$box" ">=LIMIT: the percentile lies in the histogram overflow" "censoring footer"
+# every event overflowed: latt's Avg and Stdev are unknown, and a footnote
+# says why
+lat=$("$SCHEDRIG" compare --db "$DB" --layout latency tiny)
+grep -Eq '^        Avg +NaN us$' <<<"$lat" || fail "Avg of overflowed events: $lat"
+assert_contains "$lat" "NaN Avg and Stdev: events in the histogram overflow (at or above its limit) have no value" \
+	"overflow footnote"
 echo "histogram: ok"
