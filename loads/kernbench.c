@@ -26,7 +26,20 @@
  *
  * Each run (one repetition): `make ARCH=x86_64 clean`, then, timed,
  * `make ARCH=x86_64 -jJOBS TARGETS...` (fork/exec, no shell, MAKEFLAGS and
- * friends removed from the environment). elapsed is CLOCK_MONOTONIC from
+ * friends removed from the environment). With clean: targets the untimed
+ * step removes only the target files (objects such as kernel/sched/core.o,
+ * so that make rebuilds exactly those), in a tree the preparation has run
+ * `make ARCH=x86_64 -jNCPUS prepare` in once (CACHE/NAME/made-prepare marks
+ * it; clean: tree removes the mark before make clean): a small, real build
+ * for a slow machine or a TCG guest.
+ *
+ * In a boot: qemu guest (guest_needs) the rig prepares the entry here and
+ * puts it on the guest's scratch disk as CACHE_DIR/packed-KEY (cache_dir
+ * must be relative: the guest works on that disk), KEY an FNV-1a 64 of the
+ * source: and config: values as written; with the toolchain packed (make,
+ * gcc and its cc1 and include directory, binutils, ...). There the source
+ * is not found, and the packed entry of the same source: and config: is
+ * used instead. elapsed is CLOCK_MONOTONIC from
  * the fork to the reaping of make; user and system are the wait4 rusage of
  * make, which includes every compiler and shell it waited for. A build that
  * exits non-zero or is killed (a compiler killed by the OOM killer makes make
@@ -80,6 +93,9 @@ static const struct param_def kernbench_params[] = {
 	 "directory of prepared trees, reused across iterations and runs"},
 	{"prepare_only", PARAM_BOOL, "false", NULL, 1, 0,
 	 "prepare the cache entry and exit without building (no samples)"},
+	{"clean", PARAM_ENUM, "tree", "tree|targets", 1, 0,
+	 "before each build: tree = make clean (mmtests); targets = remove only the target"
+	 " files (e.g. kernel/sched/core.o) in a tree made ready once with make prepare"},
 };
 
 static const struct metric_def kernbench_metrics[] = {
@@ -172,6 +188,35 @@ static bool is_named_config(const char *config)
 	return false;
 }
 
+/* The name of the entry packed for a guest (guest_needs): packed-KEY, KEY
+ * from source (NULL: the default) and config as written. */
+static void kb_packed_name(const char *source, const char *config, char *dst, size_t size)
+{
+	uint64_t h = fnv1a_str(0xcbf29ce484222325ULL, "kernbench-packed-1");
+	h = fnv1a_str(fnv1a_str(h, source ? source : ""), config);
+	snprintf(dst, size, "packed-%016llx", (unsigned long long)h);
+}
+
+/* Where the source is not (a guest): the entry the rig packed for source
+ * and config under cache_dir, when it is there and prepared. 0 with e
+ * filled, or -1. */
+static int kb_packed_entry(struct kb_entry *e, const char *source, const char *cache_dir)
+{
+	char name[32], cache[PATH_MAX], marker[PATH_MAX + 48];
+	kb_packed_name(source, e->config, name, sizeof(name));
+	if (!realpath(cache_dir, cache) || strlen(cache) + sizeof(name) + 1 > sizeof(e->dir))
+		return -1;
+	snprintf(e->dir, sizeof(e->dir), "%.*s/%s", (int)(sizeof(e->dir) - sizeof(name) - 1), cache,
+		 name);
+	snprintf(marker, sizeof(marker), "%s/prepared", e->dir);
+	if (access(marker, F_OK))
+		return -1;
+	snprintf(e->source, sizeof(e->source), "%s", e->dir);
+	snprintf(e->lock, sizeof(e->lock), "%s.lock", e->dir);
+	snprintf(e->tree, sizeof(e->tree), "%s/src", e->dir);
+	return 0;
+}
+
 /* Resolve source, config and cache_dir into e. 0, or -1 with err. */
 static int kb_entry_init(struct kb_entry *e, const char *source, const char *config,
 			 const char *cache_dir, char *err, size_t errsz)
@@ -183,16 +228,21 @@ static int kb_entry_init(struct kb_entry *e, const char *source, const char *con
 	if (!source || !*source) {
 		glob_t g;
 		if (glob(KERNBENCH_DEFAULT_TARBALLS, 0, NULL, &g) || !g.gl_pathc) {
-			snprintf(err, errsz, "no kernel source: %s not found (apt-get install linux-source-6.1) and no source: parameter",
-				 KERNBENCH_DEFAULT_TARBALLS);
 			globfree(&g);
+			if (kb_packed_entry(e, NULL, cache_dir) == 0)
+				return 0;
+			snprintf(err, errsz, "no kernel source: %s not found (apt-get install linux-source-6.12) and no source: parameter",
+				 KERNBENCH_DEFAULT_TARBALLS);
 			return -1;
 		}
 		qsort(g.gl_pathv, g.gl_pathc, sizeof(char *), version_cmp);
 		snprintf(e->source, sizeof(e->source), "%s", g.gl_pathv[g.gl_pathc - 1]);
 		globfree(&g);
 	} else if (!realpath(source, e->source)) {
-		snprintf(err, errsz, "source %s: %s", source, strerror(errno));
+		int saved = errno;
+		if (kb_packed_entry(e, source, cache_dir) == 0)
+			return 0;
+		snprintf(err, errsz, "source %s: %s", source, strerror(saved));
 		return -1;
 	}
 	if (stat(e->source, &sb)) {
@@ -441,6 +491,39 @@ out:
 	return rc;
 }
 
+/* For clean: targets: `make ARCH=x86_64 -jNCPUS prepare` in the tree once,
+ * under CACHE/NAME.lock, marked by CACHE/NAME/made-prepare. sigs as for
+ * kb_prepare_entry. 0 or -1 with err. */
+static int kb_make_prepare(const struct kb_entry *e, const sigset_t *sigs, char *err, size_t errsz)
+{
+	char mark[PATH_MAX + 16];
+	entry_path(e, "made-prepare", mark, sizeof(mark));
+	if (!access(mark, F_OK))
+		return 0;
+	int lock = open(e->lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lock < 0) {
+		snprintf(err, errsz, "%s: %s", e->lock, strerror(errno));
+		return -1;
+	}
+	while (flock(lock, LOCK_EX) && errno == EINTR)
+		;
+	int rc = 0;
+	if (access(mark, F_OK)) {
+		long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+		char jobs[32];
+		snprintf(jobs, sizeof(jobs), "-j%ld", ncpus > 0 ? ncpus : 1);
+		char *argv[] = {"make", "ARCH=x86_64", jobs, "prepare", NULL};
+		rc = prep_step(e, argv, e->tree, sigs, err, errsz);
+		FILE *f = rc ? NULL : fopen(mark, "w");
+		if (!rc && (!f || fclose(f))) {
+			snprintf(err, errsz, "%s: %s", mark, strerror(errno));
+			rc = -1;
+		}
+	}
+	close(lock);
+	return rc;
+}
+
 /* ---- the load itself ---- */
 
 /* Split targets at blanks into argv; each must be a plain make target (no
@@ -489,6 +572,54 @@ static void report_make_failure(const char *what, int status, const char *log)
 		oom ? "; a process was killed (SIGKILL: the OOM killer?)" : "", log, tail);
 }
 
+/* clean: tree: `make clean` in the tree (which undoes make prepare, so the
+ * made-prepare mark goes first). 0, or -1 after saying why on stderr. */
+static int kb_make_clean(const struct kb_entry *e, struct proc_spec *spec, const sigset_t *sigs,
+			 const char *log)
+{
+	char err[PATH_MAX + 256], mark[PATH_MAX + 16];
+	char *clean_argv[] = {"make", "ARCH=x86_64", "clean", NULL};
+	struct proc_exit x;
+
+	entry_path(e, "made-prepare", mark, sizeof(mark));
+	unlink(mark);
+	spec->argv = clean_argv;
+	pid_t pid = proc_start(spec, err, sizeof(err));
+	if (pid < 0) {
+		fprintf(stderr, "schedrig load kernbench: %s\n", err);
+		return -1;
+	}
+	int sig = proc_wait(pid, sigs, UINT64_MAX, &x);
+	if (sig > 0) {
+		proc_stop(pid, SIGTERM, 10, sigs, NULL);
+		fprintf(stderr, "schedrig load kernbench: stopped by %s during make clean\n", strsignal(sig));
+		return -1;
+	}
+	if (!proc_ok(x.status)) {
+		report_make_failure("make clean", x.status, log);
+		return -1;
+	}
+	return 0;
+}
+
+/* clean: targets: remove each target file of the make argv (its words
+ * after "make ARCH=x86_64 -jN") from the tree; one not there yet is fine.
+ * 0, or -1 with err (a target that is a directory). */
+static int kb_remove_targets(const struct kb_entry *e, const struct argv *make, char *err,
+			     size_t errsz)
+{
+	for (size_t i = 3; i < make->n; i++) {
+		char path[2 * PATH_MAX];
+		snprintf(path, sizeof(path), "%s/%s", e->tree, make->v[i]);
+		if (unlink(path) && errno != ENOENT) {
+			snprintf(err, errsz, "clean: targets cannot remove target %s: %s (give object"
+				 " files such as kernel/sched/core.o)", make->v[i], strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int kernbench_main(int argc, char **argv)
 {
 	sigset_t sigs;
@@ -519,10 +650,12 @@ static int kernbench_main(int argc, char **argv)
 	}
 
 	struct kb_entry e;
+	bool clean_targets = !strcmp(builtin_val(&kernbench_load, vals, "clean"), "targets");
 	if (kb_entry_init(&e, builtin_val(&kernbench_load, vals, "source"),
 			  builtin_val(&kernbench_load, vals, "config"),
 			  builtin_val(&kernbench_load, vals, "cache_dir"), err, sizeof(err)) ||
-	    kb_prepare_entry(&e, &sigs, err, sizeof(err))) {
+	    kb_prepare_entry(&e, &sigs, err, sizeof(err)) ||
+	    (clean_targets && kb_make_prepare(&e, &sigs, err, sizeof(err)))) {
 		fprintf(stderr, "schedrig load kernbench: %s\n", err);
 		argv_free(&make);
 		return 1;
@@ -549,39 +682,29 @@ static int kernbench_main(int argc, char **argv)
 		goto out;
 	}
 
-	/* make clean: not timed, but it must work. */
-	char *clean_argv[] = {"make", "ARCH=x86_64", "clean", NULL};
-	struct proc_spec spec = {.argv = clean_argv, .dir = e.tree, .out_path = log,
-				 .pdeath_sig = SIGTERM, .unset_env = make_env};
+	/* make clean (or the targets' removal): not timed, but it must work. */
+	struct proc_spec spec = {.dir = e.tree, .out_path = log, .pdeath_sig = SIGTERM,
+				 .unset_env = make_env};
 	struct proc_exit x;
 	uint64_t t0 = builtin_now_ns();
+	if (clean_targets ? kb_remove_targets(&e, &make, err, sizeof(err)) :
+			    kb_make_clean(&e, &spec, &sigs, log)) {
+		if (clean_targets)
+			fprintf(stderr, "schedrig load kernbench: %s\n", err);
+		goto out;
+	}
+	double clean_s = (double)(builtin_now_ns() - t0) / 1e9;
+
+	/* The build, timed from the fork to the reaping of make. */
+	spec.argv = make.v;
+	spec.append = !clean_targets;
+	uint64_t start = builtin_now_ns();
 	pid_t pid = proc_start(&spec, err, sizeof(err));
 	if (pid < 0) {
 		fprintf(stderr, "schedrig load kernbench: %s\n", err);
 		goto out;
 	}
 	int sig = proc_wait(pid, &sigs, UINT64_MAX, &x);
-	if (sig > 0) {
-		proc_stop(pid, SIGTERM, 10, &sigs, NULL);
-		fprintf(stderr, "schedrig load kernbench: stopped by %s during make clean\n", strsignal(sig));
-		goto out;
-	}
-	if (!proc_ok(x.status)) {
-		report_make_failure("make clean", x.status, log);
-		goto out;
-	}
-	double clean_s = (double)(x.end_ns - t0) / 1e9;
-
-	/* The build, timed from the fork to the reaping of make. */
-	spec.argv = make.v;
-	spec.append = true;
-	uint64_t start = builtin_now_ns();
-	pid = proc_start(&spec, err, sizeof(err));
-	if (pid < 0) {
-		fprintf(stderr, "schedrig load kernbench: %s\n", err);
-		goto out;
-	}
-	sig = proc_wait(pid, &sigs, UINT64_MAX, &x);
 	if (sig > 0) {
 		proc_stop(pid, SIGTERM, 10, &sigs, NULL);
 		fprintf(stderr, "schedrig load kernbench: stopped by %s before the build finished\n",
@@ -614,11 +737,12 @@ out:
 /* In the rig, before the instance starts: prepare the cache entry, so that
  * the instance itself only cleans and builds. Only SIGCHLD is waited for
  * here: SIGINT/SIGTERM stay with the rig's signalfd. */
-static int kernbench_prepare(const struct params *p, char *err, size_t errsz)
+/* The entry of p's source, config and cache_dir into e, prepared unless
+ * check_only (then only resolved), made ready for clean: targets. Only
+ * SIGCHLD is waited for: SIGINT/SIGTERM stay with the rig. 0 or -1 with err. */
+static int kb_prepare_params(const struct params *p, bool check_only, struct kb_entry *e,
+			     char *err, size_t errsz)
 {
-	const char *prep_only = params_get(p, "prepare_only");
-	if (prep_only && !strcmp(prep_only, "true"))
-		return 0;
 	struct argv tmp = {0};
 	int r = add_targets(&tmp, params_get(p, "targets") ? params_get(p, "targets") : "vmlinux",
 			    err, errsz);
@@ -628,13 +752,95 @@ static int kernbench_prepare(const struct params *p, char *err, size_t errsz)
 	sigset_t chld;
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
-	struct kb_entry *e = xmalloc(sizeof(*e));
 	const char *config = params_get(p, "config");
 	const char *cache = params_get(p, "cache_dir");
+	const char *clean = params_get(p, "clean");
 	r = kb_entry_init(e, params_get(p, "source"), config ? config : "tinyconfig",
 			  cache ? cache : "results/cache/kernbench", err, errsz);
-	if (!r)
+	if (!r && !check_only)
 		r = kb_prepare_entry(e, &chld, err, errsz);
+	if (!r && !check_only && clean && !strcmp(clean, "targets"))
+		r = kb_make_prepare(e, &chld, err, errsz);
+	return r;
+}
+
+static int kernbench_prepare(const struct params *p, char *err, size_t errsz)
+{
+	const char *prep_only = params_get(p, "prepare_only");
+	if (prep_only && !strcmp(prep_only, "true"))
+		return 0;
+	struct kb_entry *e = xmalloc(sizeof(*e));
+	int r = kb_prepare_params(p, false, e, err, errsz);
+	free(e);
+	return r;
+}
+
+/* The first line `gcc OPTION` prints (-print-prog-name=cc1), into out. 0,
+ * or -1 with err. */
+static int gcc_prints(const char *option, char *out, size_t size, char *err, size_t errsz)
+{
+	char tmp[] = "/tmp/schedrig-gcc.XXXXXX";
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errsz, "mkstemp: %s", strerror(errno));
+		return -1;
+	}
+	close(fd);
+	char *argv[] = {"gcc", (char *)option, NULL};
+	sigset_t chld;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	struct proc_spec spec = {.argv = argv, .out_path = tmp, .err_path = "/dev/null"};
+	struct proc_exit x = {0};
+	pid_t pid = proc_start(&spec, err, errsz);
+	int rc = -1;
+	if (pid >= 0 && proc_wait(pid, &chld, UINT64_MAX, &x) == 0 && proc_ok(x.status)) {
+		FILE *f = fopen(tmp, "r");
+		out[0] = '\0';
+		if (f && fgets(out, (int)size, f))
+			out[strcspn(out, "\n")] = '\0';
+		if (f)
+			fclose(f);
+		rc = out[0] == '/' ? 0 : -1;
+		if (rc)
+			snprintf(err, errsz, "gcc %s names no file here (install gcc)", option);
+	} else if (pid >= 0) {
+		snprintf(err, errsz, "gcc %s failed (install gcc)", option);
+	}
+	unlink(tmp);
+	return rc;
+}
+
+/* In a qemu guest: the compiler proper and its headers (the rest of the
+ * toolchain is in needs.programs), and the entry, prepared here, on the
+ * scratch disk as CACHE_DIR/packed-KEY. */
+static int kernbench_guest_needs(const struct params *p, bool prepare, struct guest_extra *g,
+				 char *err, size_t errsz)
+{
+	const char *cache = params_get(p, "cache_dir");
+	const char *config = params_get(p, "config");
+	char cc1[PATH_MAX], include[PATH_MAX];
+
+	cache = cache ? cache : "results/cache/kernbench";
+	if (cache[0] == '/') {
+		snprintf(err, errsz, "cache_dir %s must be relative in a qemu variant: the guest works"
+			 " on its scratch disk, where the rig puts the prepared tree", cache);
+		return -1;
+	}
+	if (gcc_prints("-print-prog-name=cc1", cc1, sizeof(cc1), err, errsz) ||
+	    gcc_prints("-print-file-name=include", include, sizeof(include), err, errsz))
+		return -1;
+	argv_add(&g->programs, cc1);
+	argv_add(&g->files, include);
+	struct kb_entry *e = xmalloc(sizeof(*e));
+	int r = kb_prepare_params(p, !prepare, e, err, errsz);
+	if (!r && prepare) {
+		char name[32];
+		kb_packed_name(params_get(p, "source"), config ? config : "tinyconfig", name,
+			       sizeof(name));
+		argv_add(&g->trees, e->dir);
+		argv_addf(&g->trees, "%s/%s", cache, name);
+	}
 	free(e);
 	return r;
 }
@@ -655,6 +861,11 @@ static int kernbench_parse(const struct load_output *o, const struct params *p,
 				       whysz);
 }
 
+/* The toolchain a build runs besides busybox's shell tools (gcc's cc1 and
+ * headers come from guest_needs). */
+static const char *const kernbench_programs[] = {"make", "gcc", "as", "ld", "ar", "nm", "objcopy",
+						 "objdump", "readelf", "strip", "getconf", NULL};
+
 const struct load_ops kernbench_load = {
 	.name = "kernbench",
 	.description = "kernel build: make clean, then timed make -jJOBS vmlinux in a cached, configured tree",
@@ -667,5 +878,9 @@ const struct load_ops kernbench_load = {
 	.build_argv = kernbench_build_argv,
 	.parse = kernbench_parse,
 	.prepare = kernbench_prepare,
+	.needs = {.programs = kernbench_programs, .scratch = true,
+		  .note = "the kernel source here (packed into a qemu guest prepared, on its scratch"
+			  " disk; a relative cache_dir); a small clean: targets build suits TCG"},
+	.guest_needs = kernbench_guest_needs,
 	.builtin_main = kernbench_main,
 };

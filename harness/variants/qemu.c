@@ -48,6 +48,8 @@
 
 #include "agent_host.h"
 #include "agent_proto.h"
+#include "guestdisk.h"
+#include "guestpack.h"
 #include "initramfs.h"
 #include "knob_journal.h"
 #include "variant.h"
@@ -57,6 +59,13 @@
 #define BUSYBOX_PATH "/bin/busybox"
 #define GUEST_PLAN "/etc/schedrig/plan.json"
 #define GUEST_MODROOT "/lib/modules/schedrig"
+/* The modules the guest's init loads, one path a line. */
+#define GUEST_MODULES "/etc/schedrig/modules"
+/* Present when the guest has a scratch disk (guestdisk.h). */
+#define GUEST_SCRATCH_MARK "/etc/schedrig/scratch"
+#define GUEST_SCRATCH "/scratch"
+/* How the guest's init starts a line that fails the variant. */
+#define GUEST_INIT_ERROR "schedrig-init: error: "
 
 /* KVM verdict of this process: 0 unknown, 1 usable, -1 hangs or refused. */
 static int kvm_state;
@@ -73,6 +82,30 @@ static const char guest_init[] =
 	"mkdir -p /dev/shm /tmp\n"
 	"mount -t tmpfs tmpfs /dev/shm\n"
 	"mount -t tmpfs tmpfs /tmp\n"
+	"chmod 1777 /dev/shm /tmp\n"
+	"# Loopback (tcp-rr, sysbench to a server), and file descriptors for\n"
+	"# hackbench's groups and many clients.\n"
+	"ip link set lo up\n"
+	"hostname localhost\n"
+	"ulimit -n 1048576 2>/dev/null || ulimit -n 65536\n"
+	"# The modules the rig listed (scratch disk, agent channel), in order.\n"
+	"if [ -f " GUEST_MODULES " ]; then\n"
+	"\twhile read -r m; do insmod \"$m\" 2>/dev/null; done <" GUEST_MODULES "\n"
+	"fi\n"
+	"# The scratch disk (the first virtio disk): working directory and TMPDIR.\n"
+	"if [ -f " GUEST_SCRATCH_MARK " ]; then\n"
+	"\tn=0\n"
+	"\twhile [ ! -b /dev/vda ] && [ $n -lt 100 ]; do usleep 100000; n=$((n + 1)); done\n"
+	"\tmkdir -p " GUEST_SCRATCH "\n"
+	"\tif ! mount -t ext4 -o noinit_itable /dev/vda " GUEST_SCRATCH "; then\n"
+	"\t\techo \"" GUEST_INIT_ERROR "cannot mount the scratch disk /dev/vda on " GUEST_SCRATCH "\"\n"
+	"\t\tpoweroff -f\n"
+	"\tfi\n"
+	"\tmkdir -p " GUEST_SCRATCH "/tmp\n"
+	"\tchmod 1777 " GUEST_SCRATCH "/tmp\n"
+	"\texport TMPDIR=" GUEST_SCRATCH "/tmp\n"
+	"\tcd " GUEST_SCRATCH "\n"
+	"fi\n"
 	"# init= on the kernel command line names another init: run it instead,\n"
 	"# as a distribution initramfs does (its failure panics the guest).\n"
 	"for arg in $(cat /proc/cmdline); do\n"
@@ -89,13 +122,28 @@ static const char guest_init[] =
 	"poweroff -f\n"
 	"reboot -f\n";
 
+/* The init's commands, and what scripts packed for loads (mariadb-install-db,
+ * a kernel build's Makefiles) run besides the programs packed for them. */
 static const char *const busybox_applets[] = {
-	"sh", "mount", "umount", "mkdir", "cat", "echo", "ls", "sleep", "sync", "poweroff",
-	"reboot", "dmesg", "ps", "kill", "uname", NULL,
+	"sh", "mount", "umount", "mkdir", "cat", "echo", "ls", "sleep", "usleep", "sync",
+	"poweroff", "reboot", "dmesg", "ps", "kill", "uname", "ip", "insmod", "chmod", "chown",
+	"cp", "mv", "rm", "rmdir", "ln", "touch", "sed", "grep", "awk", "tr", "cut", "head",
+	"tail", "wc", "sort", "uniq", "basename", "dirname", "readlink", "realpath", "expr",
+	"test", "[", "true", "false", "printf", "env", "xargs", "find", "diff", "cmp", "id",
+	"whoami", "hostname", "date", "mktemp", "bc", "stat", "tee", "seq", "nproc", "which",
+	"od", "dd", "du", "df", NULL,
 };
 
 /* Modules the guest needs for the agent channel (none when built in). */
 static const char *const channel_modules[] = {"virtio_pci", "virtio_console"};
+/* And for its scratch disk: ext4 on virtio-blk (ext4 asks the crypto API for
+ * crc32c at every mount, which has no module loader in the guest). */
+static const char *const scratch_modules[] = {"virtio_pci", "virtio_blk", "crc32c_generic", "ext4"};
+
+/* A guest's accounts and names: mariadbd --user=root looks root up. */
+static const char guest_passwd[] = "root:x:0:0:root:/root:/bin/sh\n";
+static const char guest_group[] = "root:x:0:\n";
+static const char guest_hosts[] = "127.0.0.1 localhost\n::1 localhost\n";
 
 struct kernel_image {
 	char vmlinuz[PATH_MAX];
@@ -392,13 +440,39 @@ out:
 	return rc;
 }
 
-/* Build the guest's initramfs at path. */
+/* The guest's modules: the agent channel's, and the scratch disk's when
+ * gc needs one; order receives them in load order, and so does the list
+ * the guest's init loads (GUEST_MODULES). */
+static int add_modules(struct initramfs *ir, const struct kernel_image *k,
+		       const struct guest_contents *gc, struct argv *order, char *err, size_t errsz)
+{
+	if (!k->modroot[0])
+		return 0;
+	char *groot = xasprintf("%s/%s", GUEST_MODROOT, k->release);
+	int r = initramfs_add_modules(ir, k->modroot, groot, channel_modules,
+				      sizeof(channel_modules) / sizeof(channel_modules[0]), order,
+				      err, errsz);
+	if (!r && gc->scratch)
+		r = initramfs_add_modules(ir, k->modroot, groot, scratch_modules,
+					  sizeof(scratch_modules) / sizeof(scratch_modules[0]), order,
+					  err, errsz);
+	free(groot);
+	struct buf list = {0};
+	for (size_t i = 0; i < order->n; i++)
+		buf_printf(&list, "%s\n", order->v[i]);
+	initramfs_add_file(ir, GUEST_MODULES, buf_str(&list), list.len, 0644);
+	buf_free(&list);
+	return r;
+}
+
+/* Build the guest's initramfs at path with what gc lists. */
 static int build_initramfs(const struct variant_run *vr, const struct kernel_image *k,
-			   const char *path, char *err, size_t errsz)
+			   const struct guest_contents *gc, const char *path, char *err,
+			   size_t errsz)
 {
 	struct initramfs ir = {0};
-	struct argv modules = {0}, tools = {0};
-	char interp[PATH_MAX], host[PATH_MAX];
+	struct argv modules = {0};
+	char interp[PATH_MAX];
 	int rc = -1;
 
 	static const char *const dirs[] = {"/bin", "/sbin", "/usr/bin", "/usr/sbin",
@@ -424,38 +498,20 @@ static int build_initramfs(const struct variant_run *vr, const struct kernel_ima
 		initramfs_add_symlink(&ir, p, "busybox");
 		free(p);
 	}
-	if (initramfs_add_program(&ir, "/bin/schedrig", vr->self_exe, err, errsz))
+	if (initramfs_add_program(&ir, "/bin/schedrig", vr->self_exe, err, errsz) ||
+	    guestpack_add(gc, &ir, err, errsz) || add_modules(&ir, k, gc, &modules, err, errsz))
 		goto out;
-	variant_plan_tools(vr->p, &tools, NULL);
-	for (size_t i = 0; i < tools.n; i++) {
-		const char *tool = tools.v[i];
-		if (variant_find_tool(tool, host, sizeof(host))) {
-			snprintf(err, errsz, "load tool '%s' is not installed here, so it cannot go into"
-				 " the guest", tool);
-			goto out;
-		}
-		char *guest = strchr(tool, '/') ? xstrdup(tool) : xasprintf("/usr/local/bin/%s", tool);
-		int r = initramfs_add_program(&ir, guest, host, err, errsz);
-		free(guest);
-		if (r)
-			goto out;
-	}
-	if (k->modroot[0]) {
-		char *groot = xasprintf("%s/%s", GUEST_MODROOT, k->release);
-		int r = initramfs_add_modules(&ir, k->modroot, groot, channel_modules,
-					      sizeof(channel_modules) / sizeof(channel_modules[0]),
-					      &modules, err, errsz);
-		free(groot);
-		if (r)
-			goto out;
-	}
+	initramfs_add_file(&ir, "/etc/passwd", guest_passwd, strlen(guest_passwd), 0644);
+	initramfs_add_file(&ir, "/etc/group", guest_group, strlen(guest_group), 0644);
+	initramfs_add_file(&ir, "/etc/hosts", guest_hosts, strlen(guest_hosts), 0644);
+	if (gc->scratch)
+		initramfs_add_file(&ir, GUEST_SCRATCH_MARK, "", 0, 0644);
 	char *plan = agent_host_plan(vr, &modules);
 	initramfs_add_file(&ir, GUEST_PLAN, plan, strlen(plan), 0644);
 	free(plan);
 	initramfs_add_file(&ir, "/init", guest_init, strlen(guest_init), 0755);
 	rc = initramfs_write(&ir, path, err, errsz);
 out:
-	argv_free(&tools);
 	argv_free(&modules);
 	initramfs_free(&ir);
 	return rc;
@@ -477,6 +533,7 @@ static char *optesc(const char *s)
 
 struct guest_files {
 	char *console, *agent_virtio, *agent_serial, *qemu_log, *initramfs, *initrd;
+	char disk[PATH_MAX]; /* the scratch disk image; "" none */
 };
 
 static pid_t start_qemu(const struct variant_run *vr, const struct kernel_image *k,
@@ -539,6 +596,14 @@ static pid_t start_qemu(const struct variant_run *vr, const struct kernel_image 
 	argv_add(&a, "-device");
 	argv_add(&a, "virtserialport,chardev=agent,name=schedrig.agent");
 	free(e3);
+	if (gf->disk[0]) {
+		/* snapshot=on: the guest writes to a temporary overlay, the
+		 * cached image stays as built (guestdisk.h). */
+		char *d = optesc(gf->disk);
+		argv_add(&a, "-drive");
+		argv_addf(&a, "file=%s,format=raw,if=virtio,snapshot=on,cache=unsafe", d);
+		free(d);
+	}
 
 	unlink(gf->console);
 	unlink(gf->agent_serial);
@@ -617,6 +682,9 @@ static void console_verdict(const char *console, char *why, size_t size)
 		char *p = strstr(line, "Kernel panic");
 		if (p && !why[0])
 			snprintf(why, size, "the guest kernel panicked: %s", p);
+		p = strstr(line, GUEST_INIT_ERROR);
+		if (p && !why[0])
+			snprintf(why, size, "the guest's init failed: %s", p + strlen(GUEST_INIT_ERROR));
 	}
 	if (f)
 		fclose(f);
@@ -716,6 +784,7 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 {
 	struct kernel_image k;
 	struct agent_session s;
+	struct guest_contents gc = {0};
 	char *cache;
 	const char *runs = strstr(vr->work_dir, "/runs/");
 	int rc = -1;
@@ -736,7 +805,9 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 	gf.initrd = gf.initramfs;
 	s = session_for(vr, &k, knob_host);
 	if (mkdir_p(cache, err, errsz) || resolve_kernel(vr->v->kernel, cache, &k, err, errsz) ||
-	    build_initramfs(vr, &k, gf.initramfs, err, errsz))
+	    guestpack_collect(vr->p, true, &gc, err, errsz) ||
+	    (gc.scratch && guestdisk_image(&gc, cache, gf.disk, sizeof(gf.disk), err, errsz)) ||
+	    build_initramfs(vr, &k, &gc, gf.initramfs, err, errsz))
 		goto out;
 	if (vr->v->initrd) {
 		/* The kernel unpacks concatenated archives in order. */
@@ -796,6 +867,7 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 	}
 out:
 	agent_session_free(&s);
+	guestpack_free(&gc);
 	unlink(gf.initramfs);
 	if (gf.initrd != gf.initramfs) {
 		unlink(gf.initrd);
