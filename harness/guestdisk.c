@@ -32,6 +32,10 @@ static int disk_key(const struct guest_contents *gc, uint64_t *key, char *err, s
 	for (size_t i = 0; i < gc->n_trees; i++) {
 		struct stat st;
 		char real[PATH_MAX], stamp[64];
+		if (gc->trees[i].target) {
+			h = fnv1a(fnv1a(h, gc->trees[i].rel), gc->trees[i].target);
+			continue;
+		}
 		if (!realpath(gc->trees[i].host, real) || stat(real, &st) || !S_ISDIR(st.st_mode)) {
 			snprintf(err, errsz, "%s is not a directory here", gc->trees[i].host);
 			return -1;
@@ -81,7 +85,7 @@ static int count_bytes(const char *path, const struct stat *st, int flag, struct
 }
 
 /* Stage every tree under stage/REL: hard links where the file system
- * allows, else copies. */
+ * allows, else copies; and the links. */
 static int stage_trees(const struct guest_contents *gc, const char *stage, const char *log,
 		       char *err, size_t errsz)
 {
@@ -90,7 +94,10 @@ static int stage_trees(const struct guest_contents *gc, const char *stage, const
 		char *parent = xstrdup(dst);
 		*strrchr(parent, '/') = '\0';
 		int rc = mkdir_p(parent, err, errsz);
-		if (!rc) {
+		if (!rc && gc->trees[i].target && symlink(gc->trees[i].target, dst)) {
+			snprintf(err, errsz, "symlink %s: %s", dst, strerror(errno));
+			rc = -1;
+		} else if (!rc && !gc->trees[i].target) {
 			char *link_argv[] = {"cp", "-al", "-T", "--", gc->trees[i].host, dst, NULL};
 			char *copy_argv[] = {"cp", "-a", "-T", "--", gc->trees[i].host, dst, NULL};
 			rc = run_step(link_argv, log, err, errsz);

@@ -1,13 +1,14 @@
 /* The scratch disk of a boot: qemu guest: a raw ext4 image made here with
  * mkfs.ext4 -d (an argv, no shell) holding the trees a plan's loads asked
- * for (guestpack.h) at their relative paths, and GUESTDISK_FREE_MB of free
+ * for (guestpack.h) at their relative paths (an absolute one without its
+ * leading '/') and their links, and GUESTDISK_FREE_MB of free
  * space for what the loads write (a kernel build's objects, a database).
  * No journal and no metadata checksums, so the guest kernel needs only the
  * virtio_blk and ext4 modules (not crc32c). The file is sparse.
  *
  * Images are cached in CACHE/disks/scratch-KEY.img, KEY an FNV-1a 64 hash
- * of the trees' host paths, their relative paths and the modification time
- * of each host directory (a tree is copied once per change of its top
+ * of the trees' host paths, their relative paths, the links and the
+ * modification time of each host directory (a tree is copied once per change of its top
  * directory). The guest attaches the image with snapshot=on: its writes go
  * to a temporary overlay qemu removes, so the cached image stays as built
  * and two guests may use it at once. A lock file (CACHE/disks/KEY.lock,

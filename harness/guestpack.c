@@ -6,17 +6,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "builtin_proc.h"
 #include "variant.h"
 
-/* Append one "load 'L': ..." message to msgs. */
-static void missing(struct buf *msgs, const char *load, const char *fmt, const char *what)
+/* Append load and its problem (fmt with one %s, what) to problems. */
+static void missing(struct argv *problems, const char *load, const char *fmt, const char *what)
 {
-	buf_printf(msgs, "%sload '%s': ", msgs->len ? "; " : "", load);
-	buf_printf(msgs, fmt, what);
+	argv_add(problems, load);
+	argv_addf(problems, fmt, what);
 }
 
 static void add_file(struct guest_contents *gc, const char *host, const char *guest, bool program)
@@ -28,19 +29,36 @@ static void add_file(struct guest_contents *gc, const char *host, const char *gu
 	gc->files[gc->n_files++] = (struct guest_file){xstrdup(host), xstrdup(guest), program};
 }
 
-static void add_tree(struct guest_contents *gc, const char *host, const char *rel)
+/* A directory (host set) or a link (target set) at dest: relative on the
+ * disk, or absolute (on the disk without its leading '/', bind-mounted
+ * there). Directories are kept before links. */
+static void add_tree(struct guest_contents *gc, const char *host, const char *dest,
+		     const char *target)
 {
+	const char *rel = dest;
+	while (*rel == '/')
+		rel++;
 	for (size_t i = 0; i < gc->n_trees; i++)
 		if (!strcmp(gc->trees[i].rel, rel))
 			return;
 	gc->trees = xrealloc(gc->trees, (gc->n_trees + 1) * sizeof(*gc->trees));
-	gc->trees[gc->n_trees++] = (struct guest_tree){xstrdup(host), xstrdup(rel)};
+	size_t at = gc->n_trees++;
+	if (host)
+		while (at > 0 && gc->trees[at - 1].target) {
+			gc->trees[at] = gc->trees[at - 1];
+			at--;
+		}
+	gc->trees[at] = (struct guest_tree){
+		.host = host ? xstrdup(host) : NULL, .rel = xstrdup(rel),
+		.bind = host && dest[0] == '/' ? xstrdup(dest) : NULL,
+		.target = target ? xstrdup(target) : NULL,
+	};
 	gc->scratch = true;
 }
 
-/* The argv[0] tools of the plan, at /usr/local/bin/TOOL (or their own
+/* The argv[0] tools of the plan, at GUESTPACK_TOOLS/TOOL (or their own
  * path when the config names one). */
-static void collect_tools(const struct plan *p, struct guest_contents *gc, struct buf *msgs)
+static void collect_tools(const struct plan *p, struct guest_contents *gc, struct argv *msgs)
 {
 	struct argv tools = {0}, loads = {0};
 	char host[PATH_MAX];
@@ -53,7 +71,7 @@ static void collect_tools(const struct plan *p, struct guest_contents *gc, struc
 				" into the guest", tool);
 			continue;
 		}
-		char *guest = strchr(tool, '/') ? xstrdup(tool) : xasprintf("/usr/local/bin/%s", tool);
+		char *guest = strchr(tool, '/') ? xstrdup(tool) : xasprintf("%s/%s", GUESTPACK_TOOLS, tool);
 		add_file(gc, host, guest, true);
 		free(guest);
 	}
@@ -63,7 +81,7 @@ static void collect_tools(const struct plan *p, struct guest_contents *gc, struc
 
 /* The fixed needs of one driver (load_ops.needs). */
 static void collect_needs(const struct load_ops *ops, const char *load, struct guest_contents *gc,
-			  struct buf *msgs)
+			  struct argv *msgs)
 {
 	char host[PATH_MAX];
 	struct stat st;
@@ -83,11 +101,12 @@ static void collect_needs(const struct load_ops *ops, const char *load, struct g
 			add_file(gc, *f, *f, false);
 	}
 	gc->scratch |= ops->needs.scratch;
+	gc->host_usr |= ops->needs.host_usr;
 }
 
 /* What one instance adds for its parameters (guest_needs). */
 static void collect_extra(const struct plan_instance *pi, bool prepare, struct guest_contents *gc,
-			  struct buf *msgs)
+			  struct argv *msgs)
 {
 	struct guest_extra g = {0};
 	char why[1024];
@@ -96,13 +115,6 @@ static void collect_extra(const struct plan_instance *pi, bool prepare, struct g
 	if (pi->load->ops->guest_needs(&pi->params, prepare, &g, why, sizeof(why))) {
 		missing(msgs, pi->load->name, "%s", why);
 	} else {
-		for (size_t i = 0; i < g.programs.n; i++) {
-			if (access(g.programs.v[i], X_OK))
-				missing(msgs, pi->load->name, "program %s is not here, so it cannot go"
-					" into the guest", g.programs.v[i]);
-			else
-				add_file(gc, g.programs.v[i], g.programs.v[i], true);
-		}
 		for (size_t i = 0; i < g.files.n; i++) {
 			if (stat(g.files.v[i], &st))
 				missing(msgs, pi->load->name, "%s is not here, so it cannot go into"
@@ -111,22 +123,24 @@ static void collect_extra(const struct plan_instance *pi, bool prepare, struct g
 				add_file(gc, g.files.v[i], g.files.v[i], false);
 		}
 		for (size_t i = 0; i + 1 < g.trees.n; i += 2)
-			add_tree(gc, g.trees.v[i], g.trees.v[i + 1]);
+			add_tree(gc, g.trees.v[i], g.trees.v[i + 1], NULL);
+		for (size_t i = 0; i + 1 < g.links.n; i += 2)
+			add_tree(gc, NULL, g.links.v[i], g.links.v[i + 1]);
 	}
-	argv_free(&g.programs);
 	argv_free(&g.files);
 	argv_free(&g.trees);
+	argv_free(&g.links);
 }
 
-int guestpack_collect(const struct plan *p, bool prepare, struct guest_contents *gc, char *err,
-		      size_t errsz)
+int guestpack_collect(const struct plan *p, bool prepare, struct guest_contents *gc,
+		      struct argv *msgs)
 {
-	struct buf msgs = {0};
+	size_t before = msgs->n;
 	const struct load_ops **seen = NULL;
 	size_t n_seen = 0;
 
 	memset(gc, 0, sizeof(*gc));
-	collect_tools(p, gc, &msgs);
+	collect_tools(p, gc, msgs);
 	for (size_t c = 0; c < p->n_cells; c++) {
 		for (size_t i = 0; i < p->cells[c].n_inst; i++) {
 			const struct plan_instance *pi = &p->cells[c].inst[i];
@@ -137,18 +151,25 @@ int guestpack_collect(const struct plan *p, bool prepare, struct guest_contents 
 			if (!known) {
 				seen = xrealloc(seen, (n_seen + 1) * sizeof(*seen));
 				seen[n_seen++] = ops;
-				collect_needs(ops, pi->load->name, gc, &msgs);
+				collect_needs(ops, pi->load->name, gc, msgs);
 			}
 			if (ops->guest_needs)
-				collect_extra(pi, prepare, gc, &msgs);
+				collect_extra(pi, prepare, gc, msgs);
 		}
 	}
 	free(seen);
-	int rc = msgs.len ? -1 : 0;
-	if (rc)
-		snprintf(err, errsz, "%s", buf_str(&msgs));
-	buf_free(&msgs);
-	return rc;
+	return msgs->n > before ? -1 : 0;
+}
+
+const char *guestpack_load_needing(const struct plan *p, bool scratch)
+{
+	for (size_t c = 0; c < p->n_cells; c++)
+		for (size_t i = 0; i < p->cells[c].n_inst; i++) {
+			const struct load_ops *ops = p->cells[c].inst[i].load->ops;
+			if (scratch ? ops->needs.scratch : ops->needs.host_usr)
+				return p->cells[c].inst[i].load->name;
+		}
+	return NULL;
 }
 
 /* The interpreter of a #! script ("" when host_path is none), into interp. */
@@ -204,6 +225,52 @@ int guestpack_add(const struct guest_contents *gc, struct initramfs *ir, char *e
 	return 0;
 }
 
+void guestpack_binds(const struct guest_contents *gc, struct buf *out)
+{
+	for (size_t i = 0; i < gc->n_trees; i++) {
+		if (!gc->trees[i].bind)
+			continue;
+		buf_printf(out, "%s/%s", GUESTPACK_SCRATCH, gc->trees[i].rel);
+		buf_append(out, "", 1);
+		buf_puts(out, gc->trees[i].bind);
+		buf_append(out, "", 1);
+	}
+}
+
+int guestpack_apply_binds(const char *path, char *err, size_t errsz)
+{
+	struct buf b = {0};
+	char chunk[4096];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return 0;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_append(&b, chunk, n);
+	fclose(f);
+	int rc = 0;
+	for (size_t off = 0; off < b.len && !rc;) {
+		const char *src = b.data + off;
+		size_t ls = strnlen(src, b.len - off);
+		if (off + ls + 1 >= b.len)
+			break;
+		const char *dst = src + ls + 1;
+		size_t ld = strnlen(dst, b.len - off - ls - 1);
+		if (off + ls + 1 + ld >= b.len)
+			break;
+		off += ls + 1 + ld + 1;
+		if ((rc = mkdir_p(dst, err, errsz)))
+			break;
+		if (mount(src, dst, NULL, MS_BIND, NULL)) {
+			snprintf(err, errsz, "mount --bind %s %s: %s", src, dst, strerror(errno));
+			rc = -1;
+		}
+	}
+	buf_free(&b);
+	return rc;
+}
+
 void guestpack_free(struct guest_contents *gc)
 {
 	for (size_t i = 0; i < gc->n_files; i++) {
@@ -213,6 +280,8 @@ void guestpack_free(struct guest_contents *gc)
 	for (size_t i = 0; i < gc->n_trees; i++) {
 		free(gc->trees[i].host);
 		free(gc->trees[i].rel);
+		free(gc->trees[i].bind);
+		free(gc->trees[i].target);
 	}
 	free(gc->files);
 	free(gc->trees);

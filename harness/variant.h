@@ -50,12 +50,17 @@ struct variant_run {
 	const struct knob_journal_ops *journal;
 };
 
+struct preflight;
 struct variant_backend {
 	const char *name; /* value of boot: in configs */
 	/* Run the whole plan on the variant. Returns 0 when every iteration was
 	 * handed over (failures inside iterations are theirs to record), or -1
 	 * with err when the variant itself failed (knob refused, boot failed). */
 	int (*run)(const struct variant_run *vr, char *err, size_t errsz);
+	/* Check v and the plan's loads against what v will have, before
+	 * anything runs (preflight.h): refuse what cannot work there, warn
+	 * about what cannot be known until it runs. */
+	void (*preflight)(struct preflight *pf, const struct cfg_variant *v);
 };
 
 /* The load tools of plan p: argv[0] of every instance ("schedrig", the

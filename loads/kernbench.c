@@ -34,12 +34,15 @@
  * for a slow machine or a TCG guest.
  *
  * In a boot: qemu guest (guest_needs) the rig prepares the entry here and
- * puts it on the guest's scratch disk as CACHE_DIR/packed-KEY (cache_dir
- * must be relative: the guest works on that disk), KEY an FNV-1a 64 of the
- * source: and config: values as written; with the toolchain packed (make,
- * gcc and its cc1 and include directory, binutils, ...). There the source
- * is not found, and the packed entry of the same source: and config: is
- * used instead. elapsed is CLOCK_MONOTONIC from
+ * puts it on the guest's scratch disk, mounted in the guest at the same
+ * absolute path as here (kbuild's tools/ record absolute paths: elsewhere
+ * objtool would be rebuilt), with a link CACHE_DIR/packed-KEY to it
+ * (cache_dir must be relative: the guest works on that disk), KEY an
+ * FNV-1a 64 of the source: and config: values as written; the toolchain is
+ * this machine's /usr, shared read-only (needs.host_usr). There the packed
+ * entry of the same source: and config: is used. make runs with PATH=KERNBENCH_PATH both here and there, so
+ * that what kbuild finds (its Kconfig records the compilers it probed,
+ * rustc among them) is the same on both sides. elapsed is CLOCK_MONOTONIC from
  * the fork to the reaping of make; user and system are the wait4 rusage of
  * make, which includes every compiler and shell it waited for. A build that
  * exits non-zero or is killed (a compiler killed by the OOM killer makes make
@@ -79,6 +82,9 @@
 
 #define KERNBENCH_DEFAULT_TARBALLS "/usr/src/linux-source-*.tar.xz"
 #define KERNBENCH_MAX_TARGETS 16
+/* The PATH make and the preparation run with: Debian's for root, the same
+ * here and in a guest (whose /usr is this machine's). */
+#define KERNBENCH_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 static const struct param_def kernbench_params[] = {
 	{"jobs", PARAM_UINT, "0", NULL, 0, 4096,
@@ -197,9 +203,8 @@ static void kb_packed_name(const char *source, const char *config, char *dst, si
 	snprintf(dst, size, "packed-%016llx", (unsigned long long)h);
 }
 
-/* Where the source is not (a guest): the entry the rig packed for source
- * and config under cache_dir, when it is there and prepared. 0 with e
- * filled, or -1. */
+/* In a guest: the entry the rig packed for source and config under
+ * cache_dir, when it is there and prepared. 0 with e filled, or -1. */
 static int kb_packed_entry(struct kb_entry *e, const char *source, const char *cache_dir)
 {
 	char name[32], cache[PATH_MAX], marker[PATH_MAX + 48];
@@ -225,12 +230,14 @@ static int kb_entry_init(struct kb_entry *e, const char *source, const char *con
 	memset(e, 0, sizeof(*e));
 	e->config = config;
 
+	/* In a guest the rig's packed entry, even where the source is there
+	 * too (the guest's /usr is this machine's: /usr/src). */
+	if (kb_packed_entry(e, source && *source ? source : NULL, cache_dir) == 0)
+		return 0;
 	if (!source || !*source) {
 		glob_t g;
 		if (glob(KERNBENCH_DEFAULT_TARBALLS, 0, NULL, &g) || !g.gl_pathc) {
 			globfree(&g);
-			if (kb_packed_entry(e, NULL, cache_dir) == 0)
-				return 0;
 			snprintf(err, errsz, "no kernel source: %s not found (apt-get install linux-source-6.12) and no source: parameter",
 				 KERNBENCH_DEFAULT_TARBALLS);
 			return -1;
@@ -239,10 +246,7 @@ static int kb_entry_init(struct kb_entry *e, const char *source, const char *con
 		snprintf(e->source, sizeof(e->source), "%s", g.gl_pathv[g.gl_pathc - 1]);
 		globfree(&g);
 	} else if (!realpath(source, e->source)) {
-		int saved = errno;
-		if (kb_packed_entry(e, source, cache_dir) == 0)
-			return 0;
-		snprintf(err, errsz, "source %s: %s", source, strerror(saved));
+		snprintf(err, errsz, "source %s: %s", source, strerror(errno));
 		return -1;
 	}
 	if (stat(e->source, &sb)) {
@@ -256,7 +260,7 @@ static int kb_entry_init(struct kb_entry *e, const char *source, const char *con
 	e->source_is_tree = S_ISDIR(sb.st_mode);
 
 	uint64_t h = 0xcbf29ce484222325ULL;
-	h = fnv1a_str(h, "kernbench-cache-1");
+	h = fnv1a_str(h, "kernbench-cache-2"); /* 2: prepared with KERNBENCH_PATH */
 	h = fnv1a_str(h, e->source);
 	if (!e->source_is_tree) {
 		char stamp[64];
@@ -317,7 +321,8 @@ static int prep_step(const struct kb_entry *e, char *const *argv, const char *di
 	char log[PATH_MAX + 16], why[96];
 	entry_path(e, "prepare.log", log, sizeof(log));
 	struct proc_spec spec = {.argv = argv, .dir = dir, .out_path = log, .append = true,
-				 .pdeath_sig = SIGTERM, .unset_env = make_env};
+				 .pdeath_sig = SIGTERM, .unset_env = make_env,
+				 .path_env = KERNBENCH_PATH};
 	pid_t pid = proc_start(&spec, err, errsz);
 	if (pid < 0)
 		return -1;
@@ -684,7 +689,7 @@ static int kernbench_main(int argc, char **argv)
 
 	/* make clean (or the targets' removal): not timed, but it must work. */
 	struct proc_spec spec = {.dir = e.tree, .out_path = log, .pdeath_sig = SIGTERM,
-				 .unset_env = make_env};
+				 .unset_env = make_env, .path_env = KERNBENCH_PATH};
 	struct proc_exit x;
 	uint64_t t0 = builtin_now_ns();
 	if (clean_targets ? kb_remove_targets(&e, &make, err, sizeof(err)) :
@@ -737,11 +742,32 @@ out:
 /* In the rig, before the instance starts: prepare the cache entry, so that
  * the instance itself only cleans and builds. Only SIGCHLD is waited for
  * here: SIGINT/SIGTERM stay with the rig's signalfd. */
-/* The entry of p's source, config and cache_dir into e, prepared unless
- * check_only (then only resolved), made ready for clean: targets. Only
- * SIGCHLD is waited for: SIGINT/SIGTERM stay with the rig. 0 or -1 with err. */
-static int kb_prepare_params(const struct params *p, bool check_only, struct kb_entry *e,
-			     char *err, size_t errsz)
+/* That the source and config are here, changing nothing (preflight of a
+ * guest). 0, or -1 with err. */
+static int kb_check_source(const char *source, const char *config, char *err, size_t errsz)
+{
+	glob_t g;
+	bool found = source && *source ? access(source, R_OK) == 0 :
+		     glob(KERNBENCH_DEFAULT_TARBALLS, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+	if (!source || !*source)
+		globfree(&g);
+	if (!found) {
+		snprintf(err, errsz, "no kernel source here: %s (apt-get install linux-source-6.12)",
+			 source && *source ? source : KERNBENCH_DEFAULT_TARBALLS);
+		return -1;
+	}
+	if (!is_named_config(config) && access(config, R_OK)) {
+		snprintf(err, errsz, "config '%s' is not tinyconfig, allnoconfig, defconfig or a"
+			 " readable file", config);
+		return -1;
+	}
+	return 0;
+}
+
+/* The entry of p's source, config and cache_dir into e, prepared, made
+ * ready for clean: targets. Only SIGCHLD is waited for: SIGINT/SIGTERM
+ * stay with the rig. 0 or -1 with err. */
+static int kb_prepare_params(const struct params *p, struct kb_entry *e, char *err, size_t errsz)
 {
 	struct argv tmp = {0};
 	int r = add_targets(&tmp, params_get(p, "targets") ? params_get(p, "targets") : "vmlinux",
@@ -757,9 +783,9 @@ static int kb_prepare_params(const struct params *p, bool check_only, struct kb_
 	const char *clean = params_get(p, "clean");
 	r = kb_entry_init(e, params_get(p, "source"), config ? config : "tinyconfig",
 			  cache ? cache : "results/cache/kernbench", err, errsz);
-	if (!r && !check_only)
+	if (!r)
 		r = kb_prepare_entry(e, &chld, err, errsz);
-	if (!r && !check_only && clean && !strcmp(clean, "targets"))
+	if (!r && clean && !strcmp(clean, "targets"))
 		r = kb_make_prepare(e, &chld, err, errsz);
 	return r;
 }
@@ -770,56 +796,18 @@ static int kernbench_prepare(const struct params *p, char *err, size_t errsz)
 	if (prep_only && !strcmp(prep_only, "true"))
 		return 0;
 	struct kb_entry *e = xmalloc(sizeof(*e));
-	int r = kb_prepare_params(p, false, e, err, errsz);
+	int r = kb_prepare_params(p, e, err, errsz);
 	free(e);
 	return r;
 }
 
-/* The first line `gcc OPTION` prints (-print-prog-name=cc1), into out. 0,
- * or -1 with err. */
-static int gcc_prints(const char *option, char *out, size_t size, char *err, size_t errsz)
-{
-	char tmp[] = "/tmp/schedrig-gcc.XXXXXX";
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		snprintf(err, errsz, "mkstemp: %s", strerror(errno));
-		return -1;
-	}
-	close(fd);
-	char *argv[] = {"gcc", (char *)option, NULL};
-	sigset_t chld;
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	struct proc_spec spec = {.argv = argv, .out_path = tmp, .err_path = "/dev/null"};
-	struct proc_exit x = {0};
-	pid_t pid = proc_start(&spec, err, errsz);
-	int rc = -1;
-	if (pid >= 0 && proc_wait(pid, &chld, UINT64_MAX, &x) == 0 && proc_ok(x.status)) {
-		FILE *f = fopen(tmp, "r");
-		out[0] = '\0';
-		if (f && fgets(out, (int)size, f))
-			out[strcspn(out, "\n")] = '\0';
-		if (f)
-			fclose(f);
-		rc = out[0] == '/' ? 0 : -1;
-		if (rc)
-			snprintf(err, errsz, "gcc %s names no file here (install gcc)", option);
-	} else if (pid >= 0) {
-		snprintf(err, errsz, "gcc %s failed (install gcc)", option);
-	}
-	unlink(tmp);
-	return rc;
-}
-
-/* In a qemu guest: the compiler proper and its headers (the rest of the
- * toolchain is in needs.programs), and the entry, prepared here, on the
- * scratch disk as CACHE_DIR/packed-KEY. */
+/* In a qemu guest: the entry, prepared here, on the scratch disk (the
+ * toolchain is this machine's /usr: needs.host_usr). */
 static int kernbench_guest_needs(const struct params *p, bool prepare, struct guest_extra *g,
 				 char *err, size_t errsz)
 {
 	const char *cache = params_get(p, "cache_dir");
 	const char *config = params_get(p, "config");
-	char cc1[PATH_MAX], include[PATH_MAX];
 
 	cache = cache ? cache : "results/cache/kernbench";
 	if (cache[0] == '/') {
@@ -827,19 +815,21 @@ static int kernbench_guest_needs(const struct params *p, bool prepare, struct gu
 			 " on its scratch disk, where the rig puts the prepared tree", cache);
 		return -1;
 	}
-	if (gcc_prints("-print-prog-name=cc1", cc1, sizeof(cc1), err, errsz) ||
-	    gcc_prints("-print-file-name=include", include, sizeof(include), err, errsz))
-		return -1;
-	argv_add(&g->programs, cc1);
-	argv_add(&g->files, include);
+	if (!prepare)
+		return kb_check_source(params_get(p, "source"), config ? config : "tinyconfig", err,
+				       errsz);
 	struct kb_entry *e = xmalloc(sizeof(*e));
-	int r = kb_prepare_params(p, !prepare, e, err, errsz);
-	if (!r && prepare) {
+	int r = kb_prepare_params(p, e, err, errsz);
+	if (!r) {
 		char name[32];
 		kb_packed_name(params_get(p, "source"), config ? config : "tinyconfig", name,
 			       sizeof(name));
+		/* At its path here (kbuild's tools/ record absolute paths), and
+		 * found by its packed name through a link. */
 		argv_add(&g->trees, e->dir);
-		argv_addf(&g->trees, "%s/%s", cache, name);
+		argv_add(&g->trees, e->dir);
+		argv_addf(&g->links, "%s/%s", cache, name);
+		argv_add(&g->links, e->dir);
 	}
 	free(e);
 	return r;
@@ -861,11 +851,6 @@ static int kernbench_parse(const struct load_output *o, const struct params *p,
 				       whysz);
 }
 
-/* The toolchain a build runs besides busybox's shell tools (gcc's cc1 and
- * headers come from guest_needs). */
-static const char *const kernbench_programs[] = {"make", "gcc", "as", "ld", "ar", "nm", "objcopy",
-						 "objdump", "readelf", "strip", "getconf", NULL};
-
 const struct load_ops kernbench_load = {
 	.name = "kernbench",
 	.description = "kernel build: make clean, then timed make -jJOBS vmlinux in a cached, configured tree",
@@ -878,9 +863,9 @@ const struct load_ops kernbench_load = {
 	.build_argv = kernbench_build_argv,
 	.parse = kernbench_parse,
 	.prepare = kernbench_prepare,
-	.needs = {.programs = kernbench_programs, .scratch = true,
-		  .note = "the kernel source here (packed into a qemu guest prepared, on its scratch"
-			  " disk; a relative cache_dir); a small clean: targets build suits TCG"},
+	.needs = {.scratch = true, .host_usr = true,
+		  .note = "make, gcc and the kernel source (a qemu guest gets the tree prepared here"
+			  " on its scratch disk, a relative cache_dir); clean: targets suits TCG"},
 	.guest_needs = kernbench_guest_needs,
 	.builtin_main = kernbench_main,
 };

@@ -92,17 +92,25 @@ struct load_needs {
 	 * (ext4 on virtio-blk) mounted at /scratch, its working directory and
 	 * $TMPDIR (/scratch/tmp). */
 	bool scratch;
+	/* This machine's /usr, read-only, as the guest's /usr (virtio-9p): a
+	 * whole toolchain with headers, pkg-config files and interpreters, the
+	 * same one that prepared a tree here (kernbench). */
+	bool host_usr;
 	/* What else, in words (one line, for schedrig loads); NULL: nothing. */
 	const char *note;
 };
 
 /* What one instance adds to a qemu guest for its parameters (guest_needs). */
 struct guest_extra {
-	struct argv programs; /* absolute host paths of programs (packed with their libraries) */
 	struct argv files; /* absolute host paths of files or directories */
-	/* Pairs: a host directory, then the path it gets on the guest's scratch
-	 * disk (relative: the guest's working directory is that disk). */
+	/* Pairs: a host directory, then where it goes: a relative path on the
+	 * guest's scratch disk (its working directory), or an absolute path:
+	 * on the disk too, and mounted (bind) at that path in the guest, for
+	 * trees that record their own absolute paths (a kernel tree's tools/). */
 	struct argv trees;
+	/* Pairs: a relative path on the scratch disk, then the target of the
+	 * symbolic link made there. */
+	struct argv links;
 };
 
 struct load_ops {
