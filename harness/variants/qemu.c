@@ -1,6 +1,11 @@
 /* boot: qemu — the variant's kernel boots in a qemu guest whose initramfs is
  * built on the fly (busybox-static, this schedrig as the agent, every load
- * tool of the plan with its shared libraries, the virtio console modules);
+ * tool of the plan and what each load needs there, guestpack.h, the virtio
+ * console modules); its init brings up loopback, tmpfs /tmp and /dev/shm,
+ * a 1048576 file-descriptor limit and the hostname; a load that needs room
+ * gets a scratch disk (guestdisk.h) on /scratch, the agent's working
+ * directory and $TMPDIR; a load that builds with this machine's toolchain
+ * gets its /usr read-only over virtio-9p;
  * `schedrig agent` runs the plan in the guest and streams agent protocol
  * lines (agent_proto.h) back over a virtio-serial port (the second serial
  * port when the kernel has no virtio console); this side decodes them and
@@ -26,8 +31,12 @@
  * (knob_journal.h), and what the guest did not report restored is marked
  * restored once qemu is stopped: a guest knob dies with the guest.
  *
+ * Before a run, qemu_preflight checks what the guest will have: the packed
+ * tools and files, and the kernel's config and BTF (preflight.h).
+ *
  * Failures of the variant (return -1): kernel not found or not fetched, a
- * tool missing, qemu not starting, a panic, a hang past timeout_s, the agent
+ * tool missing, qemu not starting, a panic, the guest's init failing (a
+ * scratch disk or /usr it cannot mount), a hang past timeout_s, the agent
  * failing or ending early. The console log stays in the run directory
  * (VARIANT-console.log) and err names it. qemu runs in its own process
  * group, is killed on every way out and reaped. */
@@ -99,7 +108,7 @@ static const char guest_init[] =
 	"fi\n"
 	"# This machine's /usr, read-only, for a load that builds with its toolchain.\n"
 	"if [ -f " GUEST_HOST_USR_MARK " ]; then\n"
-	"\tif ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose " GUEST_HOST_USR_TAG " /usr; then\n"
+	"\tif ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=262144 " GUEST_HOST_USR_TAG " /usr; then\n"
 	"\t\techo \"" GUEST_INIT_ERROR "cannot mount the host's /usr (virtio-9p " GUEST_HOST_USR_TAG ")\"\n"
 	"\t\tpoweroff -f\n"
 	"\tfi\n"

@@ -49,7 +49,7 @@ cat > "$TREE/Makefile" <<'MAKE'
 # A tiny kernel-like tree: the targets kernbench uses, a few C files.
 ARCH ?= x86
 OBJS := init/main.o kernel/sched.o kernel/fork.o mm/page_alloc.o
-.PHONY: clean tinyconfig allnoconfig defconfig olddefconfig crash
+.PHONY: clean tinyconfig allnoconfig defconfig olddefconfig crash prepare
 tinyconfig allnoconfig defconfig:
 	@echo "configuring $@ for ARCH=$(ARCH)"
 	printf 'CONFIG_ARCH=$(ARCH)\nCONFIG_NAME=$@\n' > .config
@@ -62,6 +62,8 @@ vmlinux: $(OBJS)
 	$(CC) -o $@ $(OBJS)
 clean:
 	rm -f $(OBJS) vmlinux
+prepare: .config
+	@echo "preparing for ARCH=$(ARCH)"
 crash: init/main.o
 	sh -c 'kill -KILL $$$$'
 MAKE
@@ -133,6 +135,31 @@ assert_eq "$(grep -c '^configuring tinyconfig for ARCH=x86_64' "$entry/prepare.l
 [ -x "$entry/src/vmlinux" ] || fail "the build left no vmlinux"
 "$entry/src/vmlinux" >/dev/null || fail "the tiny vmlinux does not run"
 grep -q '^rm -f ' "$entry/build.log" || fail "build.log shows no make clean"
+
+# clean: targets: make prepare once in the entry (marked made-prepare), then
+# per build only the target files are removed and rebuilt; clean: tree (make
+# clean) takes the mark away again.
+for i in 1 2; do
+	"$SCHEDRIG" load kernbench --source "$TREE" --cache_dir "$WORK/cache" --jobs 1 \
+		--clean targets --targets kernel/sched.o >"$WORK/t$i.out" 2>"$WORK/t$i.err" ||
+		fail "clean: targets build $i: $(cat "$WORK/t$i.err")"
+	assert_contains "$(cat "$WORK/t$i.out")" "end status=0" "clean: targets build $i output"
+	[ "$i" = 1 ] && fork_mtime=$(stat -c %Y.%y "$entry/src/kernel/fork.o")
+done
+assert_eq "$(grep -c '^preparing for ARCH=x86_64' "$entry/prepare.log")" "1" "make prepare runs"
+[ -f "$entry/made-prepare" ] || fail "no made-prepare mark in $entry"
+assert_eq "$(cat "$entry/build.log")" "cc -O2 -c -o kernel/sched.o kernel/sched.c" \
+	"the build of clean: targets: the target alone, no make clean"
+assert_eq "$(stat -c %Y.%y "$entry/src/kernel/fork.o")" "$fork_mtime" "an object that is no target"
+rc=0
+"$SCHEDRIG" load kernbench --source "$TREE" --cache_dir "$WORK/cache" --clean targets \
+	--targets kernel >/dev/null 2>"$WORK/dir.err" || rc=$?
+assert_eq "$rc" 1 "clean: targets with a directory target"
+assert_contains "$(cat "$WORK/dir.err")" "clean: targets cannot remove target kernel: Is a directory" \
+	"directory target message"
+"$SCHEDRIG" load kernbench --source "$TREE" --cache_dir "$WORK/cache" --jobs 1 >/dev/null 2>&1 ||
+	fail "clean: tree build after clean: targets"
+[ ! -e "$entry/made-prepare" ] || fail "make clean left the made-prepare mark"
 raw=$(q "$DB" "SELECT CAST(r.stdout AS TEXT) FROM raw_output r JOIN load_instance li ON li.id = r.load_instance_id
 	WHERE li.name = 'kb' LIMIT 1")
 assert_contains "$raw" "end status=0" "kernbench raw output"
