@@ -519,7 +519,8 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 			goto out_err;
 	}
 	rc->recorded = true;
-	store_notes(rc, rc->notes);
+	if (!rc->o->resume)
+		store_notes(rc, rc->notes);
 	rc->cell_ids = xcalloc(rc->p->n_cells, sizeof(*rc->cell_ids));
 	rc->cells = adaptive_cells_new(rc->p->n_cells);
 	for (size_t c = 0; c < rc->p->n_cells; c++)

@@ -70,16 +70,10 @@ void preflight_note(struct preflight *pf, const char *variant, const char *load,
 	va_end(ap);
 }
 
-bool preflight_load_uses_latency_nice(const struct plan *p, const struct cfg_load *load)
-{
-	for (size_t c = 0; c < p->n_cells; c++)
-		for (size_t i = 0; i < p->cells[c].n_inst; i++)
-			if (p->cells[c].inst[i].load == load && p->cells[c].inst[i].sched.has_latency_nice)
-				return true;
-	return false;
-}
-
-bool preflight_can_sys_nice(void)
+/* Whether this process may lower nice, use FIFO/RR and negative
+ * latency_nice: effective uid 0 or CAP_SYS_NICE in its effective set
+ * (/proc/self/status CapEff, bit 23). */
+static bool can_sys_nice(void)
 {
 	char line[256];
 	unsigned long long caps = 0;
@@ -112,7 +106,7 @@ void preflight_privileges(struct preflight *pf, const struct cfg_variant *v)
 	if (geteuid() != 0 && knobs_count(v))
 		preflight_refuse(pf, v->name, NULL, "its knobs (sysctl, debugfs, sched_features) need"
 				 " root, and schedrig runs as uid %d", (int)geteuid());
-	if (preflight_can_sys_nice())
+	if (can_sys_nice())
 		return;
 	for (size_t l = 0; l < pf->e->n_loads; l++) {
 		const char *why = "";

@@ -60,15 +60,6 @@ void preflight_free(struct preflight *pf);
 
 /* Helpers for the backends' checks. */
 
-/* true when some instance of load (by name) in the plan requests
- * latency_nice. */
-bool preflight_load_uses_latency_nice(const struct plan *p, const struct cfg_load *load);
-
-/* Whether this process may lower nice, use FIFO/RR and negative
- * latency_nice: effective uid 0 or CAP_SYS_NICE in its effective set
- * (/proc/self/status CapEff, bit 23). */
-bool preflight_can_sys_nice(void);
-
 /* Refuse, for a variant whose loads run as this process's children
  * (boot: local), each load requesting what needs CAP_SYS_NICE when the
  * process lacks it, and knobs when it is not root. */

@@ -74,7 +74,7 @@ static void local_preflight(struct preflight *pf, const struct cfg_variant *v)
 
 	provenance_read(&pv);
 	for (size_t l = 0; l < pf->e->n_loads; l++)
-		if (preflight_load_uses_latency_nice(pf->p, &pf->e->loads[l]) &&
+		if (plan_uses_latency_nice(pf->p, &pf->e->loads[l]) &&
 		    !sched_latency_nice_supported())
 			preflight_refuse(pf, v->name, pf->e->loads[l].name,
 					 "latency_nice: this kernel (%s) does not support latency_nice (it"

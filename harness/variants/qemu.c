@@ -1020,7 +1020,7 @@ static void check_btf(struct preflight *pf, const struct cfg_variant *v,
 	bool known = elf[0] && elf_btf_section(elf, &btf) == 0;
 	const char *release = k->release[0] ? k->release : v->kernel;
 	for (size_t l = 0; l < pf->e->n_loads; l++) {
-		if (!preflight_load_uses_latency_nice(pf->p, &pf->e->loads[l]))
+		if (!plan_uses_latency_nice(pf->p, &pf->e->loads[l]))
 			continue;
 		int has = known ? btf_struct_has_member(btf.data, btf.len, "sched_attr",
 							"sched_latency_nice") : -1;

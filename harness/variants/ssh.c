@@ -801,7 +801,7 @@ out:
 static void ssh_preflight(struct preflight *pf, const struct cfg_variant *v)
 {
 	for (size_t l = 0; l < pf->e->n_loads; l++)
-		if (preflight_load_uses_latency_nice(pf->p, &pf->e->loads[l]))
+		if (plan_uses_latency_nice(pf->p, &pf->e->loads[l]))
 			preflight_warn(pf, v->name, pf->e->loads[l].name, "latency_nice: whether the"
 				       " kernel of %s supports it is known when the variant starts",
 				       v->host);
