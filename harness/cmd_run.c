@@ -583,6 +583,13 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 			char *msg = xasprintf("variant %s: %s", var->name, err);
 			store_event(rc->st, rc->run_id, "failure", msg, err, sizeof(err));
 			free(msg);
+			/* One that failed before its kernel came up (a guest that
+			 * never booted) is recorded too, its kernel unknown, so
+			 * reports name it instead of leaving it out. */
+			if (!rc->variant_id)
+				store_variant_add(rc->st, rc->run_id, (int)v, var->name,
+						  variant_backend_for(var->boot)->name, NULL, NULL,
+						  &rc->variant_id, err, sizeof(err));
 			if (rc->variant_id)
 				store_variant_status(rc->st, rc->variant_id, "failed", err, sizeof(err));
 			rc->failures++;

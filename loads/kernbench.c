@@ -40,11 +40,14 @@
  * (cache_dir must be relative: the guest works on that disk), KEY an
  * FNV-1a 64 of the source: and config: values as written; the toolchain is
  * this machine's /usr, shared read-only (needs.host_usr). There the packed
- * entry of the same source: and config: is used. make runs with PATH=KERNBENCH_PATH both here and there, so
- * that what kbuild finds (its Kconfig records the compilers it probed,
- * rustc among them) is the same on both sides. elapsed is CLOCK_MONOTONIC from
- * the fork to the reaping of make; user and system are the wait4 rusage of
- * make, which includes every compiler and shell it waited for. A build that
+ * entry of the same source: and config: is used. make runs with
+ * PATH=KERNBENCH_PATH both here and there, so that what kbuild finds (its
+ * Kconfig records the compilers it probed, rustc among them) is the same on
+ * both sides.
+ *
+ * elapsed is CLOCK_MONOTONIC from the fork to the reaping of make; user and
+ * system are the wait4 rusage of make, which includes every compiler and
+ * shell it waited for. A build that
  * exits non-zero or is killed (a compiler killed by the OOM killer makes make
  * fail) is reported on stderr with the tail of build.log, exit status 1, no
  * samples. SIGINT/SIGTERM: make gets SIGTERM (it kills its jobs), 10 s, then
@@ -609,12 +612,20 @@ static int kb_make_clean(const struct kb_entry *e, struct proc_spec *spec, const
 
 /* clean: targets: remove each target file of the make argv (its words
  * after "make ARCH=x86_64 -jN") from the tree; one not there yet is fine.
- * 0, or -1 with err (a target that is a directory). */
+ * 0, or -1 with err (a target that is a directory, or a path leaving the
+ * tree: absolute, or with a ".." component). */
 static int kb_remove_targets(const struct kb_entry *e, const struct argv *make, char *err,
 			     size_t errsz)
 {
 	for (size_t i = 3; i < make->n; i++) {
 		char path[2 * PATH_MAX];
+		const char *t = make->v[i];
+		size_t len = strlen(t);
+		if (t[0] == '/' || !strcmp(t, "..") || !strncmp(t, "../", 3) || strstr(t, "/../") ||
+		    (len >= 3 && !strcmp(t + len - 3, "/.."))) {
+			snprintf(err, errsz, "clean: targets removes files of the tree only, not %s", t);
+			return -1;
+		}
 		snprintf(path, sizeof(path), "%s/%s", e->tree, make->v[i]);
 		if (unlink(path) && errno != ENOENT) {
 			snprintf(err, errsz, "clean: targets cannot remove target %s: %s (give object"

@@ -157,6 +157,14 @@ rc=0
 assert_eq "$rc" 1 "clean: targets with a directory target"
 assert_contains "$(cat "$WORK/dir.err")" "clean: targets cannot remove target kernel: Is a directory" \
 	"directory target message"
+touch "$WORK/outside.o"
+rc=0
+"$SCHEDRIG" load kernbench --source "$TREE" --cache_dir "$WORK/cache" --clean targets \
+	--targets ../../../outside.o >/dev/null 2>"$WORK/out.err" || rc=$?
+assert_eq "$rc" 1 "clean: targets with a target outside the tree"
+assert_contains "$(cat "$WORK/out.err")" "clean: targets removes files of the tree only, not ../../../outside.o" \
+	"outside target message"
+[ -e "$WORK/outside.o" ] || fail "clean: targets removed a file outside the tree"
 "$SCHEDRIG" load kernbench --source "$TREE" --cache_dir "$WORK/cache" --jobs 1 >/dev/null 2>&1 ||
 	fail "clean: tree build after clean: targets"
 [ ! -e "$entry/made-prepare" ] || fail "make clean left the made-prepare mark"

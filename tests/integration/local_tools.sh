@@ -50,12 +50,18 @@ assert_eq "$rc" 0 "check-config exit status ($(cat "$WORK/err"))"
 assert_contains "$(cat "$WORK/out")" "missing.yaml: ok (missing-tools, 2 variant(s)" "check-config verdict"
 assert_eq "$(cat "$WORK/err")" "$WORK/missing.yaml: warning: $missing" "check-config warning"
 
-# A variant booting elsewhere takes its tools from there (or puts them into
-# its guest): nothing to check here.
+# A qemu variant gets its tools packed from here: missing here, they are
+# missing in the guest, which preflight refuses (exit 2), naming the
+# variant and each load.
 sed 's/^variants: .*/variants: [{name: g, boot: qemu, kernel: \/nonexistent\/bzImage}]/' \
 	"$WORK/missing.yaml" >"$WORK/guest.yaml"
-PATH="$WORK/bin" "$SCHEDRIG" run --dry-run "$WORK/guest.yaml" >/dev/null 2>"$WORK/err" ||
-	fail "--dry-run of a qemu variant with an empty PATH: $(cat "$WORK/err")"
+rc=0
+PATH="$WORK/bin" "$SCHEDRIG" run --dry-run "$WORK/guest.yaml" >/dev/null 2>"$WORK/err" || rc=$?
+assert_eq "$rc" 2 "--dry-run of a qemu variant with an empty PATH ($(cat "$WORK/err"))"
+assert_contains "$(cat "$WORK/err")" "guest.yaml: variant g, load bg: tool 'hackbench' is not installed here, so it cannot go into the guest" \
+	"hackbench missing in the guest"
+assert_contains "$(cat "$WORK/err")" "guest.yaml: variant g, load lat: tool 'cyclictest' is not installed here, so it cannot go into the guest" \
+	"cyclictest missing in the guest"
 
 # --resume checks too, before it touches the run: a failed run (its second
 # load times out) resumed without its tools stays as it was.
