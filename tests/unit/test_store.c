@@ -142,7 +142,14 @@ static void test_histogram_round_trip(void **state)
 		sample_vec_add(&v, "max_latency", "us", BETTER_LOWER, "0", 856);
 		sample_vec_add_hist(&v, "latency", "us", "0", 1.0, c0, 4, 27 + (uint64_t)k, 4.0,
 				    856.0);
-		sample_vec_add_hist(&v, "latency", "us", "1", 1.0, c1, 3, 0, 3.0, NAN);
+		struct sample_hist *h1 = sample_vec_add_hist(&v, "latency", "us", "1", 1.0, c1, 3, 0,
+							     3.0, NAN);
+		/* explicit bounds, the tool's Min and exact sums (schema 7) */
+		static const double bounds[] = {0.25, 1.5, 1e9};
+		sample_hist_set_bounds(h1, bounds);
+		h1->min_observed = 0.125;
+		h1->sum = 12.5;
+		h1->sum_sq = 1e-300;
 		struct stored_instance in = {
 			.name = "ct", .tool = "cyclictest", .role = "measured", .argv = "cyclictest",
 			.state = "ok", .exited = true, .out = "x\n", .out_len = 2, .samples = &v,
@@ -190,7 +197,22 @@ static void test_histogram_round_trip(void **state)
 	assert_int_equal(h.rows[1].n_buckets, 3);
 	assert_memory_equal(h.rows[1].counts, c1, sizeof(c1));
 	assert_true(isnan(h.rows[1].max_observed));
+	assert_null(h.rows[0].bounds);
+	assert_true(isnan(h.rows[0].min_observed) && isnan(h.rows[0].sum));
+	assert_non_null(h.rows[1].bounds);
+	assert_true(h.rows[1].bounds[0] == 0.25 && h.rows[1].bounds[1] == 1.5 &&
+		    h.rows[1].bounds[2] == 1e9);
+	assert_true(h.rows[1].min_observed == 0.125 && h.rows[1].sum == 12.5 &&
+		    h.rows[1].sum_sq == 1e-300);
 	assert_int_equal(h.rows[2].overflow, 29);
+	hist_table_free(&h);
+	/* bounds out of order (a database is not trusted): refused */
+	assert_int_equal(sqlite3_exec(store_db(s), "UPDATE histogram SET bounds ="
+				      " x'000000000000F03F0000000000000000000000000000F03F' WHERE op = '1'",
+				      NULL, NULL, NULL), SQLITE_OK);
+	hist_table_init(&h);
+	assert_int_equal(store_load_histograms(s, &run, 1, &h, err, sizeof(err)), -1);
+	assert_string_equal(err, "histogram of hist has bucket bounds that are not 3 ascending numbers");
 	hist_table_free(&h);
 	store_close(s);
 }
@@ -231,8 +253,9 @@ static void test_schema_version(void **state)
 
 /* A schema version 4 database (sample rows with their names) is migrated
  * by the first open, also a read-only one: the samples come back the same,
- * through sample_key and sample_value and through the view "sample", and
- * the run table has the columns of version 6. */
+ * through sample_key and sample_value and through the view "sample", the
+ * run table has the columns of version 6, the histogram table those of
+ * version 7 (an old histogram reads as evenly spaced buckets). */
 static void test_migrate_v4(void **state)
 {
 	(void)state;
@@ -268,7 +291,10 @@ static void test_migrate_v4(void **state)
 		" VALUES (1, 1, 0, 'hackbench', 'hackbench', 'measured', 'ok');"
 		"INSERT INTO sample VALUES (1, 0, 'time', 's', 'lower', 'groups-4', 1.5);"
 		"INSERT INTO sample VALUES (1, 1, 'time', 's', 'lower', 'groups-8', NULL);"
-		"INSERT INTO sample VALUES (1, 2, 'time', 's', 'lower', 'groups-4', 2.5);",
+		"INSERT INTO sample VALUES (1, 2, 'time', 's', 'lower', 'groups-4', 2.5);"
+		"INSERT INTO histogram (load_instance_id, seq, metric, unit, op, bucket_width,"
+		" n_buckets, limit_value, overflow, max_observed, counts)"
+		" VALUES (1, 0, 'latency', 'us', '0', 1, 2, 2, 0, 1, x'03000000000000000100000000000000');",
 		NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 
@@ -283,6 +309,15 @@ static void test_migrate_v4(void **state)
 	assert_true(t.rows[2].value == 2.5);
 	assert_ptr_equal(t.rows[0].op, t.rows[2].op);
 	sample_table_free(&t);
+	/* a version 4 histogram: evenly spaced, Min and sums unknown */
+	struct hist_table h;
+	hist_table_init(&h);
+	assert_int_equal(store_load_histograms(s, ids, 1, &h, err, sizeof(err)), 0);
+	assert_int_equal(h.n, 1);
+	assert_null(h.rows[0].bounds);
+	assert_true(h.rows[0].counts[0] == 3 && h.rows[0].counts[1] == 1);
+	assert_true(isnan(h.rows[0].min_observed) && isnan(h.rows[0].sum) && isnan(h.rows[0].sum_sq));
+	hist_table_free(&h);
 	store_close(s);
 
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
@@ -291,11 +326,13 @@ static void test_migrate_v4(void **state)
 		"SELECT (SELECT count(*) FROM sample_key) || ' ' || (SELECT user_version FROM"
 		" pragma_user_version) || ' ' || (SELECT count(*) FROM pragma_table_info('run')"
 		" WHERE name IN ('rig_pid', 'boot_id', 'rig_start_ticks')) || ' ' ||"
+		" (SELECT count(*) FROM pragma_table_info('histogram') WHERE name IN ('bounds',"
+		" 'min_observed', 'sum_value', 'sum_sq_value')) || ' ' ||"
 		" group_concat(op || '=' || ifnull(value, 'null'), ',')"
 		" FROM (SELECT * FROM sample ORDER BY seq)", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(st, 0),
-			    "2 6 3 groups-4=1.5,groups-8=null,groups-4=2.5");
+			    "2 7 3 4 groups-4=1.5,groups-8=null,groups-4=2.5");
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 }
