@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "knobs.h"
@@ -88,12 +89,23 @@ static bool can_sys_nice(void)
 	return caps & (1ULL << CAP_SYS_NICE_BIT);
 }
 
-/* What instance attributes need CAP_SYS_NICE ("" none). */
+/* The soft limit of resource res (RLIM_INFINITY as a large value). */
+static rlim_t soft_limit(int res)
+{
+	struct rlimit rl;
+	return getrlimit(res, &rl) ? 0 : rl.rlim_cur;
+}
+
+/* What instance attributes need CAP_SYS_NICE ("" none): beyond what the
+ * resource limits the loads inherit allow without it (sched(7):
+ * RLIMIT_NICE lets nice go down to 20 - limit, RLIMIT_RTPRIO allows FIFO
+ * and RR up to the limit). */
 static const char *needs_sys_nice(const struct sched_req *r)
 {
-	if (r->has_nice && r->nice < 0)
+	if (r->has_nice && r->nice < 0 && (rlim_t)(20 - r->nice) > soft_limit(RLIMIT_NICE))
 		return "a negative nice";
-	if (r->has_policy && (r->policy == SCHED_FIFO || r->policy == SCHED_RR))
+	if (r->has_policy && (r->policy == SCHED_FIFO || r->policy == SCHED_RR) &&
+	    (rlim_t)(r->has_priority ? r->priority : 1) > soft_limit(RLIMIT_RTPRIO))
 		return "a real-time policy (fifo, rr)";
 	if (r->has_latency_nice && r->latency_nice < 0)
 		return "a negative latency_nice";
@@ -115,8 +127,9 @@ void preflight_privileges(struct preflight *pf, const struct cfg_variant *v)
 				if (p->cells[c].inst[i].load == &pf->e->loads[l])
 					why = needs_sys_nice(&p->cells[c].inst[i].sched);
 		if (*why)
-			preflight_refuse(pf, v->name, pf->e->loads[l].name, "%s needs CAP_SYS_NICE,"
-					 " which schedrig (uid %d) does not have: run it as root", why,
+			preflight_refuse(pf, v->name, pf->e->loads[l].name, "%s needs CAP_SYS_NICE"
+					 " (or a higher RLIMIT_NICE, RLIMIT_RTPRIO), which schedrig (uid %d)"
+					 " does not have: run it as root", why,
 					 (int)geteuid());
 	}
 }

@@ -62,7 +62,8 @@ void preflight_free(struct preflight *pf);
 
 /* Refuse, for a variant whose loads run as this process's children
  * (boot: local), each load requesting what needs CAP_SYS_NICE when the
- * process lacks it, and knobs when it is not root. */
+ * process lacks it and its RLIMIT_NICE / RLIMIT_RTPRIO do not allow it
+ * either, and knobs when it is not root. */
 void preflight_privileges(struct preflight *pf, const struct cfg_variant *v);
 
 #endif

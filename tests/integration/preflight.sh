@@ -10,7 +10,9 @@
 #     sched_latency_nice in struct sched_attr), and a scheduler feature it
 #     does not have (PLACE_LAG came with EEVDF in 6.6);
 #   - a load missing in a guest: a tool not installed here (so nothing can
-#     pack it) and a dbench load file that is not here.
+#     pack it) and a dbench load file that is not here;
+#   - not root: knobs, and attributes that need CAP_SYS_NICE unless the
+#     resource limits allow them.
 # A package not fetched yet is a warning for check-config, which fetches
 # nothing. The shipped seed configs pass check-config here.
 # The kernel cache is results/qemu-test/cache, shared with qemu.sh.
@@ -133,7 +135,52 @@ assert_eq "$rc" 0 "check-config of an unfetched package ($(cat cc.err))"
 assert_contains "$(cat cc.err)" "unfetched.yaml: warning: variant v61: kernel linux-image-0.0.0-0-amd64-unsigned is not fetched yet" \
 	"warning for the unfetched package"
 
-# 6. The shipped seed configs pass check-config here.
+# 6. Not root (setpriv to nobody, no capabilities): the variant's knobs, a
+# real-time policy and a negative nice are refused; with RLIMIT_RTPRIO 99
+# and RLIMIT_NICE 30 (nice down to -10) the loads' attributes are allowed.
+if [ "$(id -u)" -eq 0 ]; then
+	PRIV=$(mktemp -d /tmp/schedrig-preflight.XXXXXX)
+	chmod 755 "$PRIV"
+	cat >"$PRIV/np.yaml" <<'EOF'
+name: np
+iterations: 1
+variants: [{name: tuned, boot: local, sysctl: {kernel.sched_autogroup_enabled: 0}}]
+loads:
+  - {name: hb, tool: hackbench, role: background, repeat: true, sched: {policy: fifo, priority: 50}}
+  - {name: wl, tool: wakeup-lat, sched: {nice: -5}}
+EOF
+	chmod 644 "$PRIV/np.yaml"
+	nobody() {
+		(cd "$PRIV" && "$@" setpriv --reuid=nobody --regid=nogroup --clear-groups \
+			--inh-caps=-all "$SCHEDRIG" run --dry-run np.yaml) >/dev/null 2>"$WORK/np.err"
+	}
+	rc=0
+	nobody env || rc=$?
+	assert_eq "$rc" 2 "not root: --dry-run exit status ($(cat "$WORK/np.err"))"
+	uid=$(id -u nobody)
+	assert_eq "$(grep -c '^np.yaml: variant' "$WORK/np.err")" 3 "not root: refusals ($(cat "$WORK/np.err"))"
+	assert_contains "$(cat "$WORK/np.err")" "np.yaml: variant tuned: its knobs (sysctl, debugfs, sched_features) need root, and schedrig runs as uid $uid" \
+		"not root: knobs"
+	assert_contains "$(cat "$WORK/np.err")" "np.yaml: variant tuned, load hb: a real-time policy (fifo, rr) needs CAP_SYS_NICE" \
+		"not root: fifo"
+	assert_contains "$(cat "$WORK/np.err")" "np.yaml: variant tuned, load wl: a negative nice needs CAP_SYS_NICE" \
+		"not root: negative nice"
+	# Raising the hard limits needs CAP_SYS_RESOURCE, which a container's
+	# root may lack.
+	if prlimit --rtprio=99 --nice=30 true 2>/dev/null; then
+		rc=0
+		nobody prlimit --rtprio=99 --nice=30 || rc=$?
+		assert_eq "$rc" 2 "not root, raised limits: exit status ($(cat "$WORK/np.err"))"
+		assert_eq "$(grep '^np.yaml: variant' "$WORK/np.err")" \
+			"np.yaml: variant tuned: its knobs (sysctl, debugfs, sched_features) need root, and schedrig runs as uid $uid" \
+			"not root, raised limits: only the knobs are refused"
+	else
+		echo "skipped: raised RLIMIT_RTPRIO/RLIMIT_NICE (no CAP_SYS_RESOURCE here)"
+	fi
+	rm -rf "$PRIV"
+fi
+
+# 7. The shipped seed configs pass check-config here.
 for f in "$CONFIGS"/seed-*.yaml; do
 	out=$("$SCHEDRIG" check-config "$f" 2>&1) || fail "check-config $f: $out"
 done
