@@ -23,9 +23,10 @@ static const char *type_name(const struct param_def *d)
 	return "?";
 }
 
-/* "variants" and "needs" lines: where the driver runs and what it needs
- * there (load_ops.needs): installed on a local or ssh machine, packed from
- * this one into a qemu guest. */
+/* "variants", "needs" and "in qemu" lines: where the driver runs and what
+ * it needs there (load_ops.needs): installed on a local or ssh machine,
+ * packed from this one into a qemu guest, which also gets what the last
+ * line says. */
 static void print_needs(const struct load_ops *o)
 {
 	struct buf b = {0};
@@ -42,18 +43,14 @@ static void print_needs(const struct load_ops *o)
 		buf_printf(&b, "%s%s", f == o->needs.files ? sep : ", ", *f);
 		sep = "; ";
 	}
-	if (o->needs.host_usr) {
-		buf_printf(&b, "%sin a qemu guest this machine's /usr (virtio-9p)", sep);
-		sep = "; ";
-	}
-	if (o->needs.scratch) {
-		buf_printf(&b, "%sin a qemu guest its scratch disk (/scratch)", sep);
-		sep = "; ";
-	}
 	if (o->needs.note)
 		buf_printf(&b, "%s%s", sep, o->needs.note);
 	printf("  variants local, ssh (installed there), qemu (packed from here)\n");
 	printf("  needs    %s\n", b.len ? buf_str(&b) : "nothing but schedrig");
+	if (o->needs.host_usr || o->needs.scratch)
+		printf("  in qemu  %s%s%s\n", o->needs.host_usr ? "this machine's /usr (virtio-9p)" : "",
+		       o->needs.host_usr && o->needs.scratch ? ", " : "",
+		       o->needs.scratch ? "a scratch disk (ext4, /scratch)" : "");
 	buf_free(&b);
 }
 
