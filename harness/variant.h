@@ -75,11 +75,13 @@ void variant_plan_tools(const struct plan *p, struct argv *tools, struct argv *l
  * the path in out (size bytes), -1 when there is none. */
 int variant_find_tool(const char *tool, char *out, size_t size);
 
-/* Every load tool of plan p is installed here (variant_find_tool) when e
- * has a boot: local variant, whose loads run on this machine; 0 also when
- * it has none. Else -1 with one message in err naming each missing tool
- * and the load that runs it: "load 'L': tool 'T' is not installed here (no
- * executable file of that name in PATH); load ...". */
+/* Every load tool of plan p is installed here (variant_find_tool), and
+ * every file its instances read is here (load_ops.check_here: kernbench's
+ * source, dbench's load file), when e has a boot: local variant, whose
+ * loads run on this machine; 0 also when it has none. Else -1 with one
+ * message in err naming each missing tool and the load that runs it, then
+ * each load's first missing file: "load 'L': tool 'T' is not installed
+ * here (no executable file of that name in PATH); load 'L2': WHY". */
 int variant_check_local_tools(const struct experiment *e, const struct plan *p, char *err,
 			      size_t errsz);
 

@@ -169,6 +169,7 @@ const struct load_ops dbench_load = {
 	.build_argv = dbench_build_argv,
 	.parse = dbench_parse,
 	.prepare = dbench_prepare,
+	.check_here = dbench_prepare,
 	.needs = {.note = "its loadfile (packed into a qemu guest)"},
 	.guest_needs = dbench_guest_needs,
 };

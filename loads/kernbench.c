@@ -750,9 +750,6 @@ out:
 
 /* ---- the driver side: prepare, argv and parser ---- */
 
-/* In the rig, before the instance starts: prepare the cache entry, so that
- * the instance itself only cleans and builds. Only SIGCHLD is waited for
- * here: SIGINT/SIGTERM stay with the rig's signalfd. */
 /* That the source and config are here, changing nothing (preflight of a
  * guest). 0, or -1 with err. */
 static int kb_check_source(const char *source, const char *config, char *err, size_t errsz)
@@ -801,6 +798,9 @@ static int kb_prepare_params(const struct params *p, struct kb_entry *e, char *e
 	return r;
 }
 
+/* In the rig, before the instance starts: prepare the cache entry, so that
+ * the instance itself only cleans and builds. Only SIGCHLD is waited for
+ * here: SIGINT/SIGTERM stay with the rig's signalfd. */
 static int kernbench_prepare(const struct params *p, char *err, size_t errsz)
 {
 	const char *prep_only = params_get(p, "prepare_only");
@@ -810,6 +810,13 @@ static int kernbench_prepare(const struct params *p, char *err, size_t errsz)
 	int r = kb_prepare_params(p, e, err, errsz);
 	free(e);
 	return r;
+}
+
+/* On this machine (boot: local): the source and config are here. */
+static int kernbench_check_here(const struct params *p, char *err, size_t errsz)
+{
+	const char *config = params_get(p, "config");
+	return kb_check_source(params_get(p, "source"), config ? config : "tinyconfig", err, errsz);
 }
 
 /* In a qemu guest: the entry, prepared here, on the scratch disk (the
@@ -827,8 +834,7 @@ static int kernbench_guest_needs(const struct params *p, bool prepare, struct gu
 		return -1;
 	}
 	if (!prepare)
-		return kb_check_source(params_get(p, "source"), config ? config : "tinyconfig", err,
-				       errsz);
+		return kernbench_check_here(p, err, errsz);
 	struct kb_entry *e = xmalloc(sizeof(*e));
 	int r = kb_prepare_params(p, e, err, errsz);
 	if (!r) {
@@ -874,6 +880,7 @@ const struct load_ops kernbench_load = {
 	.build_argv = kernbench_build_argv,
 	.parse = kernbench_parse,
 	.prepare = kernbench_prepare,
+	.check_here = kernbench_check_here,
 	.needs = {.scratch = true, .host_usr = true,
 		  .note = "make, gcc and the kernel source (a qemu guest gets the tree prepared here"
 			  " on its scratch disk, a relative cache_dir); clean: targets suits TCG"},

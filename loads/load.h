@@ -157,6 +157,12 @@ struct load_ops {
 	int (*check)(const struct params *p, const struct sched_req *sched, bool background,
 		     char *err, size_t errsz);
 
+	/* Optional: that the files one instance reads on the machine it runs
+	 * on are here (kernbench's source and config, dbench's load file),
+	 * changing nothing and fast: checked for boot: local variants before
+	 * a run starts. Returns 0, or -1 with the reason in err. */
+	int (*check_here)(const struct params *p, char *err, size_t errsz);
+
 	/* Optional: checks and preparation in the rig before the instance
 	 * starts (e.g. RLIMIT_NOFILE for hackbench). Returns 0 or -1 with err. */
 	int (*prepare)(const struct params *p, char *err, size_t errsz);

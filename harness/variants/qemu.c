@@ -433,7 +433,7 @@ static int resolve_kernel(const char *kernel, const char *cache, struct kernel_i
 		return 0;
 	}
 	if (strchr(kernel, '/') || !is_package_name(kernel)) {
-		snprintf(err, errsz, "kernel: %s: no such file, and not a Debian package name", kernel);
+		snprintf(err, errsz, "%s: no such file, and not a Debian package name", kernel);
 		return -1;
 	}
 	char *debs = xasprintf("%s/debs", cache);
@@ -1067,9 +1067,11 @@ static void qemu_preflight(struct preflight *pf, const struct cfg_variant *v)
 	char *debs = xasprintf("%s/debs", pf->cache_dir), *prefix = xasprintf("%s_", v->kernel);
 	char deb[PATH_MAX];
 	bool here = is_file(v->kernel) || newest(debs, prefix, ".deb", deb, sizeof(deb)) == 0;
+	/* A path or a name no package has cannot be fetched either. */
+	bool fetchable = !strchr(v->kernel, '/') && is_package_name(v->kernel);
 	free(debs);
 	free(prefix);
-	if (!here && !pf->fetch) {
+	if (!here && !pf->fetch && fetchable) {
 		preflight_warn(pf, v->name, NULL, "kernel %s is not fetched yet: its config and BTF"
 			       " (latency_nice, sched_features, modules) are checked when run fetches"
 			       " it", v->kernel);

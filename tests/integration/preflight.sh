@@ -14,7 +14,7 @@
 #   - not root: knobs, and attributes that need CAP_SYS_NICE unless the
 #     resource limits allow them.
 # A package not fetched yet is a warning for check-config, which fetches
-# nothing. The shipped seed configs pass check-config here.
+# nothing; a kernel path that is not there is refused. The shipped seed configs pass check-config here.
 # The kernel cache is results/qemu-test/cache, shared with qemu.sh.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/debkernel.bash"
@@ -134,6 +134,12 @@ rc=0
 assert_eq "$rc" 0 "check-config of an unfetched package ($(cat cc.err))"
 assert_contains "$(cat cc.err)" "unfetched.yaml: warning: variant v61: kernel linux-image-0.0.0-0-amd64-unsigned is not fetched yet" \
 	"warning for the unfetched package"
+
+# A kernel path that is not there cannot be fetched either: refused.
+sed "s|kernel: linux-image-0.0.0-0-amd64-unsigned|kernel: $WORK/no-bzImage|" unfetched.yaml >nokernel.yaml
+refused nokernel.yaml "a kernel path that is not there"
+assert_contains "$(cat cc.err)" "nokernel.yaml: variant v61: kernel: $WORK/no-bzImage: no such file, and not a Debian package name" \
+	"check-config of a kernel path that is not there"
 
 # 6. Not root (setpriv to nobody, no capabilities): the variant's knobs, a
 # real-time policy and a negative nice are refused; with RLIMIT_RTPRIO 99
