@@ -58,6 +58,14 @@ assert_eq "$(q life.db "SELECT count(*) FROM load_instance WHERE name = 'hb' AND
 	0 "hackbench runs neither ok nor stopped"
 assert_eq "$(q life.db "SELECT count(*) FROM sample s JOIN load_instance li ON li.id = s.load_instance_id
 	WHERE li.name = 'hb' AND li.state = 'ok'")" "$reps" "one hackbench time per complete run"
+# Both sides in the report, from the same iteration: the background loads'
+# tables (tcp-rr, the repeating hackbench) beside the measured one's.
+out=$("$SCHEDRIG" compare --db life.db latest) || fail "compare: $out"
+for t in "rr transactions (transactions/s, higher is better)" "hb time (s, lower is better)" \
+	"wl wakeup_latency (us, lower is better)"; do
+	assert_contains "$out" "$t" "the table $t"
+done
+
 # The plan-time note is kept with the run (schedrig show lists it).
 assert_contains "$("$SCHEDRIG" show --db life.db latest)" \
 	"note: load hb: hackbench cannot report a run the stop cuts short: each repetition that ends while the measured loads run is a sample" \
