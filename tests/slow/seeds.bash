@@ -29,14 +29,17 @@ seed_run() {
 }
 
 # assert_table LOAD METRIC COLUMN...: compare printed the table of LOAD's
-# METRIC with every COLUMN in its header, and stored samples of it for each.
+# METRIC with every COLUMN in it (its "n:" line names the columns in full:
+# the header splits names as mmtests does, v6.12-no-place-lag over two
+# rows), and stored samples of it for each.
 assert_table() {
-	local load=$1 metric=$2 header col
+	local load=$1 metric=$2 nline col n
 	shift 2
-	header=$(printf '%s\n' "$OUT" | grep -A3 "^$load $metric (" | sed -n 3p)
-	[ -n "$header" ] || fail "no $load $metric table in: $OUT"
+	nline=$(printf '%s\n' "$OUT" | sed -n "/^$load $metric (/,/^n: /p" | grep -m1 '^n: ')
+	[ -n "$nline" ] || fail "no $load $metric table in: $OUT"
 	for col in "$@"; do
-		assert_contains "$header" "$col" "$load $metric column"
+		grep -qE "(: |, )$col [0-9]+(,|\$)" <<<"$nline" ||
+			fail "$load $metric: no column $col in '$nline'"
 		n=$(q "$DB" "SELECT count(*) FROM sample s JOIN load_instance li ON li.id = s.load_instance_id
 			JOIN iteration i ON i.id = li.iteration_id JOIN variant v ON v.id = i.variant_id
 			WHERE li.name = '$load' AND s.metric = '$metric' AND v.name = '$col'")
