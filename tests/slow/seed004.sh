@@ -4,7 +4,7 @@
 # NO_RUN_TO_PARITY set in the guest: MariaDB and sysbench packed into each
 # guest, the data directory on its scratch disk, the server at SCHED_OTHER
 # and SCHED_BATCH. The OLTP tables hold every kernel in both cells, and the
-# guest's feature changes are journalled. About 6 min here.
+# guest's feature changes are journalled. About 8 min here (load average 15).
 source "$(dirname "$0")/../integration/lib.sh"
 source "$(dirname "$0")/../integration/debkernel.bash"
 source "$(dirname "$0")/seeds.bash"
