@@ -22,6 +22,7 @@
 #include "agent_proto.h"
 #include "commands.h"
 #include "config.h"
+#include "guestpack.h"
 #include "knobs.h"
 #include "monitor.h"
 #include "plan.h"
@@ -444,7 +445,8 @@ int cmd_agent(int argc, char **argv)
 		goto out;
 	}
 	self_exe[len] = '\0';
-	if (prepare(&ap, &e, &p, &v, err, sizeof(err)) || runner_init(err, sizeof(err)))
+	if (prepare(&ap, &e, &p, &v, err, sizeof(err)) || runner_init(err, sizeof(err)) ||
+	    guestpack_apply_binds(GUESTPACK_BINDS, err, sizeof(err)))
 		goto out;
 	if (e->monitors.enabled) {
 		/* Sampled here, where the variant's kernel runs; what is skipped

@@ -1,13 +1,16 @@
 /* schedrig check-config CONFIG...: validate configs without running them. */
+#include <libgen.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "config.h"
 #include "plan.h"
+#include "preflight.h"
 #include "variant.h"
 
-static const char usage_line[] = "usage: schedrig check-config CONFIG...\n";
+static const char usage_line[] = "usage: schedrig check-config [--db FILE] CONFIG...\n";
 
 int cmd_check_config(int argc, char **argv)
 {
@@ -23,6 +26,16 @@ int cmd_check_config(int argc, char **argv)
 		      "Validate each config and its matrix; print 'CONFIG: ok (N cells)' or\n"
 		      "'file:line:col: message'. Exit 2 when any config is bad.\n"
 		      "\n"
+		      "Each (variant, load) pair is checked against what the variant will have\n"
+		      "(preflight): latency_nice, knobs and privileges on the running kernel\n"
+		      "(boot: local); the tools packed for a qemu guest and its kernel package's\n"
+		      "config and BTF, when the package is in the cache beside the database\n"
+		      "already (--db FILE, as for run: default results/schedrig.db, so\n"
+		      "results/cache/debs); check-config fetches nothing.\n"
+		      "What cannot work is 'CONFIG: variant V, load L: ...' on stderr (exit 2),\n"
+		      "what cannot be known yet 'CONFIG: warning: ...'; 'CONFIG: note: ...' on\n"
+		      "stdout says how a load will behave (a background load cut by the stop).\n"
+		      "\n"
 		      "A load tool that a boot: local variant needs but that is not installed\n"
 		      "here (not in PATH) is a warning, 'CONFIG: warning: load ...', and leaves\n"
 		      "the exit status alone: a config is often checked on another machine than\n"
@@ -30,7 +43,21 @@ int cmd_check_config(int argc, char **argv)
 		      stdout);
 		return 0;
 	}
-	for (int i = 1; i < argc; i++) {
+	int first = 1;
+	if (!strcmp(argv[1], "--db") && argc < 4) {
+		fprintf(stderr, "schedrig check-config: %s\n%ssee schedrig check-config --help\n",
+			argc < 3 ? "--db needs a value" : "no CONFIG given", usage_line);
+		return EXIT_USAGE;
+	}
+	char *cache = xstrdup("results/cache");
+	if (!strcmp(argv[1], "--db")) {
+		char *db = xstrdup(argv[2]);
+		free(cache);
+		cache = xasprintf("%s/cache", dirname(db));
+		free(db);
+		first = 3;
+	}
+	for (int i = first; i < argc; i++) {
 		char err[4096];
 		struct plan p;
 		struct experiment *e = config_load(argv[i], err, sizeof(err));
@@ -40,12 +67,20 @@ int cmd_check_config(int argc, char **argv)
 			rc = EXIT_USAGE;
 			continue;
 		}
-		printf("%s: ok (%s, %zu variant(s), %zu cell(s), %d iteration(s))\n", argv[i],
-		       e->name, e->n_variants, p.n_cells, e->iterations);
+		struct preflight pf = {.e = e, .p = &p, .cache_dir = cache};
+		if (preflight_check(&pf)) {
+			rc = EXIT_USAGE;
+		} else {
+			printf("%s: ok (%s, %zu variant(s), %zu cell(s), %d iteration(s))\n", argv[i],
+			       e->name, e->n_variants, p.n_cells, e->iterations);
+		}
+		preflight_print(&pf, stderr, stdout);
 		if (variant_check_local_tools(e, &p, err, sizeof(err)))
 			fprintf(stderr, "%s: warning: %s\n", argv[i], err);
+		preflight_free(&pf);
 		plan_free(&p);
 		experiment_free(e);
 	}
+	free(cache);
 	return rc;
 }

@@ -17,17 +17,28 @@
 
 #include "agent_host.h"
 #include "initramfs.h"
+#include "kernel_btf.h"
+#include "load.h"
+#include "preflight.h"
 
 #define BUSYBOX_PATH "/bin/busybox"
 #define GUEST_PLAN "/etc/schedrig/plan.json"
 #define GUEST_MODROOT "/lib/modules/schedrig"
+
+/* The modules the guest's init loads, one path a line. */
+#define GUEST_MODULES "/etc/schedrig/modules"
+/* Present when the guest has a scratch disk (guestdisk.h). */
+#define GUEST_SCRATCH_MARK "/etc/schedrig/scratch"
+#define GUEST_SCRATCH GUESTPACK_SCRATCH
+/* Present when the guest mounts this machine's /usr (9p tag GUEST_HOST_USR_TAG). */
+#define GUEST_HOST_USR_MARK "/etc/schedrig/host-usr"
 
 /* /init up to the agent's command line, which guest_initramfs_build writes. */
 static const char guest_init_head[] =
 	"#!/bin/sh\n"
 	"# schedrig guest init: written by harness/guest_image.c; no config\n"
 	"# value is in it (the plan file carries them).\n"
-	"export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin\n"
+	"export PATH=" GUESTPACK_TOOLS ":/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin\n"
 	"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
 	"mount -t proc proc /proc\n"
 	"mount -t sysfs sysfs /sys\n"
@@ -35,6 +46,37 @@ static const char guest_init_head[] =
 	"mkdir -p /dev/shm /tmp\n"
 	"mount -t tmpfs tmpfs /dev/shm\n"
 	"mount -t tmpfs tmpfs /tmp\n"
+	"chmod 1777 /dev/shm /tmp\n"
+	"# Loopback (tcp-rr, sysbench to a server), and file descriptors for\n"
+	"# hackbench's groups and many clients.\n"
+	"ip link set lo up\n"
+	"hostname localhost\n"
+	"ulimit -n 1048576 2>/dev/null || ulimit -n 65536\n"
+	"# The modules the rig listed (scratch disk, agent channel), in order.\n"
+	"if [ -f " GUEST_MODULES " ]; then\n"
+	"\twhile read -r m; do insmod \"$m\" 2>/dev/null; done <" GUEST_MODULES "\n"
+	"fi\n"
+	"# This machine's /usr, read-only, for a load that builds with its toolchain.\n"
+	"if [ -f " GUEST_HOST_USR_MARK " ]; then\n"
+	"\tif ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=262144 " GUEST_HOST_USR_TAG " /usr; then\n"
+	"\t\techo \"" GUEST_INIT_ERROR "cannot mount the host's /usr (virtio-9p " GUEST_HOST_USR_TAG ")\"\n"
+	"\t\tpoweroff -f\n"
+	"\tfi\n"
+	"fi\n"
+	"# The scratch disk (the first virtio disk): working directory and TMPDIR.\n"
+	"if [ -f " GUEST_SCRATCH_MARK " ]; then\n"
+	"\tn=0\n"
+	"\twhile [ ! -b /dev/vda ] && [ $n -lt 100 ]; do usleep 100000; n=$((n + 1)); done\n"
+	"\tmkdir -p " GUEST_SCRATCH "\n"
+	"\tif ! mount -t ext4 -o noinit_itable /dev/vda " GUEST_SCRATCH "; then\n"
+	"\t\techo \"" GUEST_INIT_ERROR "cannot mount the scratch disk /dev/vda on " GUEST_SCRATCH "\"\n"
+	"\t\tpoweroff -f\n"
+	"\tfi\n"
+	"\tmkdir -p " GUEST_SCRATCH "/tmp\n"
+	"\tchmod 1777 " GUEST_SCRATCH "/tmp\n"
+	"\texport TMPDIR=" GUEST_SCRATCH "/tmp\n"
+	"\tcd " GUEST_SCRATCH "\n"
+	"fi\n"
 	"# init= on the kernel command line names another init: run it instead,\n"
 	"# as a distribution initramfs does (its failure panics the guest).\n"
 	"for arg in $(cat /proc/cmdline); do\n"
@@ -52,13 +94,31 @@ static const char guest_init_tail[] =
 	"poweroff -f\n"
 	"reboot -f\n";
 
+/* The init's commands, and what scripts packed for loads (mariadb-install-db,
+ * a kernel build's Makefiles) run besides the programs packed for them. */
 static const char *const busybox_applets[] = {
-	"sh", "mount", "umount", "mkdir", "cat", "echo", "ls", "sleep", "sync", "poweroff",
-	"reboot", "dmesg", "ps", "kill", "uname", NULL,
+	"sh", "mount", "umount", "mkdir", "cat", "echo", "ls", "sleep", "usleep", "sync",
+	"poweroff", "reboot", "dmesg", "ps", "kill", "uname", "ip", "insmod", "chmod", "chown",
+	"cp", "mv", "rm", "rmdir", "ln", "touch", "sed", "grep", "awk", "tr", "cut", "head",
+	"tail", "wc", "sort", "uniq", "basename", "dirname", "readlink", "realpath", "expr",
+	"test", "[", "true", "false", "printf", "env", "xargs", "find", "diff", "cmp", "id",
+	"whoami", "hostname", "date", "mktemp", "bc", "stat", "tee", "seq", "nproc", "which",
+	"od", "dd", "du", "df", NULL,
 };
 
 /* Modules the guest needs for the agent channel (none when built in). */
 static const char *const channel_modules[] = {"virtio_pci", "virtio_console"};
+/* And for its scratch disk: ext4 on virtio-blk (ext4 asks the crypto API for
+ * crc32c at every mount, which has no module loader in the guest). */
+static const char *const scratch_modules[] = {"virtio_pci", "virtio_blk", "crc32c_generic", "ext4"};
+
+/* And for this machine's /usr over virtio-9p. */
+static const char *const host_usr_modules[] = {"virtio_pci", "9pnet_virtio", "9p"};
+
+/* A guest's accounts and names: mariadbd --user=root looks root up. */
+static const char guest_passwd[] = "root:x:0:0:root:/root:/bin/sh\n";
+static const char guest_group[] = "root:x:0:\n";
+static const char guest_hosts[] = "127.0.0.1 localhost\n::1 localhost\n";
 
 /* Copy src into dst (size > 0), cut to fit. */
 static void copy_str(char *dst, size_t size, const char *src)
@@ -319,7 +379,7 @@ int guest_kernel_resolve(const char *kernel, const char *cache, struct kernel_im
 		return 0;
 	}
 	if (strchr(kernel, '/') || !is_package_name(kernel)) {
-		snprintf(err, errsz, "kernel: %s: no such file, and not a Debian package name", kernel);
+		snprintf(err, errsz, "%s: no such file, and not a Debian package name", kernel);
 		return -1;
 	}
 	char *debs = xasprintf("%s/debs", cache);
@@ -350,13 +410,60 @@ out:
 	return rc;
 }
 
+/* The guest's modules: the agent channel's, and the scratch disk's and
+ * 9p's when gc needs them; order receives them in load order, and so does
+ * the list the guest's init loads (GUEST_MODULES). */
+static int add_modules(struct initramfs *ir, const struct kernel_image *k,
+		       const struct guest_contents *gc, struct argv *order, char *err, size_t errsz)
+{
+	if (!k->modroot[0])
+		return 0;
+	char *groot = xasprintf("%s/%s", GUEST_MODROOT, k->release);
+	int r = initramfs_add_modules(ir, k->modroot, groot, channel_modules,
+				      sizeof(channel_modules) / sizeof(channel_modules[0]), order,
+				      err, errsz);
+	if (!r && gc->scratch)
+		r = initramfs_add_modules(ir, k->modroot, groot, scratch_modules,
+					  sizeof(scratch_modules) / sizeof(scratch_modules[0]), order,
+					  err, errsz);
+	if (!r && gc->host_usr)
+		r = initramfs_add_modules(ir, k->modroot, groot, host_usr_modules,
+					  sizeof(host_usr_modules) / sizeof(host_usr_modules[0]), order,
+					  err, errsz);
+	free(groot);
+	struct buf list = {0};
+	for (size_t i = 0; i < order->n; i++)
+		buf_printf(&list, "%s\n", order->v[i]);
+	initramfs_add_file(ir, GUEST_MODULES, buf_str(&list), list.len, 0644);
+	buf_free(&list);
+	return r;
+}
+
+/* /etc of the guest: accounts, names, the marks the init reads, the binds. */
+static void add_etc(struct initramfs *ir, const struct guest_contents *gc)
+{
+	initramfs_add_file(ir, "/etc/passwd", guest_passwd, strlen(guest_passwd), 0644);
+	initramfs_add_file(ir, "/etc/group", guest_group, strlen(guest_group), 0644);
+	initramfs_add_file(ir, "/etc/hosts", guest_hosts, strlen(guest_hosts), 0644);
+	if (gc->scratch)
+		initramfs_add_file(ir, GUEST_SCRATCH_MARK, "", 0, 0644);
+	if (gc->host_usr)
+		initramfs_add_file(ir, GUEST_HOST_USR_MARK, "", 0, 0644);
+	struct buf binds = {0};
+	guestpack_binds(gc, &binds);
+	if (binds.len)
+		initramfs_add_file(ir, GUESTPACK_BINDS, binds.data, binds.len, 0644);
+	buf_free(&binds);
+}
+
 /* Build the rig's own archive (without initrd:) at path. */
 static int build_archive(const struct variant_run *vr, const struct kernel_image *k,
-			 const char *agent_out, const char *path, char *err, size_t errsz)
+			 const struct guest_contents *gc, const char *agent_out, const char *path,
+			 char *err, size_t errsz)
 {
 	struct initramfs ir = {0};
-	struct argv modules = {0}, tools = {0};
-	char interp[PATH_MAX], host[PATH_MAX];
+	struct argv modules = {0};
+	char interp[PATH_MAX];
 	int rc = -1;
 
 	static const char *const dirs[] = {"/bin", "/sbin", "/usr/bin", "/usr/sbin",
@@ -382,31 +489,10 @@ static int build_archive(const struct variant_run *vr, const struct kernel_image
 		initramfs_add_symlink(&ir, p, "busybox");
 		free(p);
 	}
-	if (initramfs_add_program(&ir, "/bin/schedrig", vr->self_exe, err, errsz))
+	if (initramfs_add_program(&ir, "/bin/schedrig", vr->self_exe, err, errsz) ||
+	    guestpack_add(gc, &ir, err, errsz) || add_modules(&ir, k, gc, &modules, err, errsz))
 		goto out;
-	variant_plan_tools(vr->p, &tools, NULL);
-	for (size_t i = 0; i < tools.n; i++) {
-		const char *tool = tools.v[i];
-		if (variant_find_tool(tool, host, sizeof(host))) {
-			snprintf(err, errsz, "load tool '%s' is not installed here, so it cannot go into"
-				 " the guest", tool);
-			goto out;
-		}
-		char *guest = strchr(tool, '/') ? xstrdup(tool) : xasprintf("/usr/local/bin/%s", tool);
-		int r = initramfs_add_program(&ir, guest, host, err, errsz);
-		free(guest);
-		if (r)
-			goto out;
-	}
-	if (k->modroot[0]) {
-		char *groot = xasprintf("%s/%s", GUEST_MODROOT, k->release);
-		int r = initramfs_add_modules(&ir, k->modroot, groot, channel_modules,
-					      sizeof(channel_modules) / sizeof(channel_modules[0]),
-					      &modules, err, errsz);
-		free(groot);
-		if (r)
-			goto out;
-	}
+	add_etc(&ir, gc);
 	char *plan = agent_host_plan(vr, &modules);
 	initramfs_add_file(&ir, GUEST_PLAN, plan, strlen(plan), 0644);
 	free(plan);
@@ -416,16 +502,16 @@ static int build_archive(const struct variant_run *vr, const struct kernel_image
 	free(init);
 	rc = initramfs_write(&ir, path, err, errsz);
 out:
-	argv_free(&tools);
 	argv_free(&modules);
 	initramfs_free(&ir);
 	return rc;
 }
 
 int guest_initramfs_build(const struct variant_run *vr, const struct kernel_image *k,
-			  const char *agent_out, const char *path, char *err, size_t errsz)
+			  const struct guest_contents *gc, const char *agent_out, const char *path,
+			  char *err, size_t errsz)
 {
-	if (build_archive(vr, k, agent_out, path, err, errsz))
+	if (build_archive(vr, k, gc, agent_out, path, err, errsz))
 		return -1;
 	/* The kernel unpacks concatenated archives in order. */
 	return vr->v->initrd ? file_copy(vr->v->initrd, path, true, err, errsz) : 0;
@@ -437,4 +523,209 @@ char *guest_cache_dir(const char *work_dir)
 	if (runs && !strchr(runs + 6, '/'))
 		return xasprintf("%.*s/cache", (int)(runs - work_dir), work_dir);
 	return xasprintf("%s/cache", work_dir);
+}
+
+/* A problem for each load of p that needs the scratch disk or this
+ * machine's /usr, for a backend that gives neither. Returns 0 when none does. */
+static int refuse_disk_and_usr(const struct plan *p, struct argv *problems)
+{
+	struct argv seen = {0};
+	for (size_t c = 0; c < p->n_cells; c++)
+		for (size_t i = 0; i < p->cells[c].n_inst; i++) {
+			const struct cfg_load *l = p->cells[c].inst[i].load;
+			const struct load_needs *n = &l->ops->needs;
+			bool known = false;
+			for (size_t j = 0; j < seen.n && !known; j++)
+				known = !strcmp(seen.v[j], l->name);
+			if (known || (!n->scratch && !n->host_usr))
+				continue;
+			argv_add(&seen, l->name);
+			argv_add(problems, l->name);
+			argv_addf(problems, "needs %s%s%s, which only a boot: qemu guest gets",
+				  n->scratch ? "a scratch disk (a disk-backed working directory)" : "",
+				  n->scratch && n->host_usr ? " and " : "",
+				  n->host_usr ? "this machine's /usr (its toolchain over virtio-9p)" : "");
+		}
+	int rc = seen.n ? -1 : 0;
+	argv_free(&seen);
+	return rc;
+}
+
+int guest_contents_collect(const struct plan *p, bool prepare, bool disk_and_usr,
+			   struct guest_contents *gc, struct argv *problems)
+{
+	/* Nothing is prepared (kernbench's tree: minutes) for a plan refused. */
+	struct argv lacking = {0};
+	bool refused = !disk_and_usr && refuse_disk_and_usr(p, &lacking);
+	int rc = guestpack_collect(p, prepare && !refused, gc, problems);
+	for (size_t i = 0; i < lacking.n; i++)
+		argv_add(problems, lacking.v[i]);
+	argv_free(&lacking);
+	return refused ? -1 : rc;
+}
+
+int guest_contents_prepare(const struct plan *p, bool disk_and_usr, struct guest_contents *gc,
+			   char *err, size_t errsz)
+{
+	struct argv problems = {0};
+	int rc = guest_contents_collect(p, true, disk_and_usr, gc, &problems);
+	size_t len = 0;
+	err[0] = '\0';
+	for (size_t i = 0; rc && i + 1 < problems.n && len < errsz; i += 2) {
+		snprintf(err + len, errsz - len, "%sload %s: %s", i ? "; " : "", problems.v[i],
+			 problems.v[i + 1]);
+		len = strlen(err);
+	}
+	argv_free(&problems);
+	return rc;
+}
+
+/* The kernel's config file ("" when none is known): config-RELEASE beside
+ * a package's image, or the .config of the tree a bzImage was built in
+ * (ARCH/x86/boot/bzImage: three levels up), and the ELF image whose BTF
+ * tells what the kernel has: the package's PVH vmlinux, the tree's vmlinux. */
+static void kernel_facts(const struct kernel_image *k, char *config, char *elf, size_t size)
+{
+	char *dir = xstrdup(k->vmlinuz), interp[8], why[128];
+	*strrchr(dir, '/') = '\0';
+	config[0] = elf[0] = '\0';
+	if (elf_interpreter(k->vmlinuz, interp, sizeof(interp), why, sizeof(why)) == 0)
+		snprintf(elf, size, "%s", k->vmlinuz);
+	char *pkg = xasprintf("%s/config-%s", dir, k->release);
+	if (k->release[0] && is_file(pkg))
+		snprintf(config, size, "%s", pkg);
+	free(pkg);
+	for (int up = 0; up < 4 && !config[0]; up++) {
+		struct buf tree = {0};
+		buf_puts(&tree, dir);
+		for (int i = 0; i < up; i++)
+			buf_puts(&tree, "/..");
+		char *c = xasprintf("%s/.config", buf_str(&tree));
+		char *v = xasprintf("%s/vmlinux", buf_str(&tree));
+		if (is_file(c)) {
+			snprintf(config, size, "%s", c);
+			if (!elf[0] && is_file(v))
+				snprintf(elf, size, "%s", v);
+		}
+		free(c);
+		free(v);
+		buf_free(&tree);
+	}
+	free(dir);
+}
+
+/* CONFIG_NAME of the config file: 'y', 'm', or 0 (not set). */
+static char config_value(const char *config, const char *name)
+{
+	char line[512], *want = xasprintf("CONFIG_%s=", name);
+	char value = 0;
+	FILE *f = fopen(config, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, want, strlen(want)))
+			value = line[strlen(want)];
+	if (f)
+		fclose(f);
+	free(want);
+	return value == 'y' || value == 'm' ? value : 0;
+}
+
+/* Options a guest needs for what its loads need (none: the agent channel
+ * falls back to the serial port). */
+static void check_config(struct preflight *pf, const struct cfg_variant *v,
+			 const struct kernel_image *k, const char *config, const char *load,
+			 const char *const *options, const char *what)
+{
+	for (size_t i = 0; load && options[i]; i++) {
+		char c = config_value(config, options[i]);
+		if (!c)
+			preflight_refuse(pf, v->name, load, "%s needs CONFIG_%s, which kernel %s lacks (%s)",
+					 what, options[i], k->release[0] ? k->release : v->kernel, config);
+		else if (c == 'm' && !k->modroot[0])
+			preflight_refuse(pf, v->name, load, "%s needs CONFIG_%s, a module in kernel %s,"
+					 " which comes without modules", what, options[i], v->kernel);
+	}
+}
+
+/* latency_nice and sched_features, from the kernel's BTF. */
+static void check_btf(struct preflight *pf, const struct cfg_variant *v,
+		      const struct kernel_image *k, const char *elf)
+{
+	struct buf btf = {0};
+	bool known = elf[0] && elf_btf_section(elf, &btf) == 0;
+	const char *release = k->release[0] ? k->release : v->kernel;
+	for (size_t l = 0; l < pf->e->n_loads; l++) {
+		if (!plan_uses_latency_nice(pf->p, &pf->e->loads[l]))
+			continue;
+		int has = known ? btf_struct_has_member(btf.data, btf.len, "sched_attr",
+							"sched_latency_nice") : -1;
+		if (has == 0)
+			preflight_refuse(pf, v->name, pf->e->loads[l].name, "latency_nice: kernel %s does"
+					 " not support latency_nice (its struct sched_attr has no"
+					 " sched_latency_nice: no latency-nice series); slice_us, the EEVDF"
+					 " custom slice of 6.12+, is the stand-in", release);
+		else if (has < 0)
+			preflight_warn(pf, v->name, pf->e->loads[l].name, "latency_nice: whether kernel"
+				       " %s supports it is known when it boots (no BTF here)", release);
+	}
+	for (size_t i = 0; i < v->n_sched_features; i++) {
+		const char *name = v->sched_features[i].key;
+		if (!strncmp(name, "NO_", 3))
+			name += 3;
+		char *enumerator = xasprintf("__SCHED_FEAT_%s", name);
+		int has = known ? btf_has_enumerator(btf.data, btf.len, enumerator) : -1;
+		if (has == 0)
+			preflight_refuse(pf, v->name, NULL, "sched_features %s: kernel %s has no"
+					 " sched_feature %s", v->sched_features[i].key, release, name);
+		else if (has < 0)
+			preflight_warn(pf, v->name, NULL, "sched_features %s: whether kernel %s has it is"
+				       " known when it boots (no BTF here)", v->sched_features[i].key,
+				       release);
+		free(enumerator);
+	}
+	buf_free(&btf);
+}
+
+void guest_preflight(struct preflight *pf, const struct cfg_variant *v, bool disk_and_usr)
+{
+	struct guest_contents gc;
+	struct argv problems = {0};
+	struct kernel_image k;
+	char err[1024], config[PATH_MAX], elf[PATH_MAX];
+
+	if (guest_contents_collect(pf->p, false, disk_and_usr, &gc, &problems))
+		for (size_t i = 0; i + 1 < problems.n; i += 2)
+			preflight_refuse(pf, v->name, problems.v[i], "%s", problems.v[i + 1]);
+	argv_free(&problems);
+	char *debs = xasprintf("%s/debs", pf->cache_dir), *prefix = xasprintf("%s_", v->kernel);
+	char deb[PATH_MAX];
+	bool here = is_file(v->kernel) || newest(debs, prefix, ".deb", deb, sizeof(deb)) == 0;
+	/* A path or a name no package has cannot be fetched either. */
+	bool fetchable = !strchr(v->kernel, '/') && is_package_name(v->kernel);
+	free(debs);
+	free(prefix);
+	if (!here && !pf->fetch && fetchable) {
+		preflight_warn(pf, v->name, NULL, "kernel %s is not fetched yet: its config and BTF"
+			       " (latency_nice, sched_features, modules) are checked when run fetches"
+			       " it", v->kernel);
+	} else if (mkdir_p(pf->cache_dir, err, sizeof(err)) ||
+		   guest_kernel_resolve(v->kernel, pf->cache_dir, &k, err, sizeof(err))) {
+		preflight_refuse(pf, v->name, NULL, "kernel: %s", err);
+	} else {
+		static const char *const disk[] = {"VIRTIO_BLK", "EXT4_FS", "CRYPTO_CRC32C", NULL};
+		static const char *const usr[] = {"NET_9P_VIRTIO", "9P_FS", NULL};
+		bool scratch = disk_and_usr && gc.scratch, host_usr = disk_and_usr && gc.host_usr;
+		kernel_facts(&k, config, elf, sizeof(config));
+		if (config[0]) {
+			check_config(pf, v, &k, config, scratch ? guestpack_load_needing(pf->p, true) :
+				     NULL, disk, "its scratch disk (ext4 on virtio-blk)");
+			check_config(pf, v, &k, config, host_usr ? guestpack_load_needing(pf->p, false) :
+				     NULL, usr, "this machine's /usr (virtio-9p)");
+		} else if (scratch || host_usr) {
+			preflight_warn(pf, v->name, NULL, "kernel %s comes without its config: whether it"
+				       " has virtio-blk, ext4 and 9p for the loads' disk and /usr is known"
+				       " when it boots", v->kernel);
+		}
+		check_btf(pf, v, &k, elf);
+	}
+	guestpack_free(&gc);
 }

@@ -1,16 +1,33 @@
 /* What a variant's own kernel boots with, for the backends that boot one
  * (boot: qemu, boot: lava): the kernel image resolved from kernel: and the
  * initramfs the rig builds on the fly — busybox-static, this schedrig as the
- * agent, every load tool of the plan with its shared libraries, the virtio
- * console modules of the package, the plan file, and an /init that runs
- * `schedrig agent --out OUT` on the plan and powers the machine off. */
+ * agent, every load tool of the plan and what each load needs there
+ * (guestpack.h), the virtio console modules of the package (and the scratch
+ * disk's and 9p's when the loads need them), /etc/passwd, group and hosts,
+ * the plan file, and an /init that brings up loopback, tmpfs /tmp and
+ * /dev/shm, a 1048576 file-descriptor limit and the hostname, mounts the
+ * scratch disk (/dev/vda on GUESTPACK_SCRATCH, the working directory and
+ * $TMPDIR) and this machine's /usr (virtio-9p tag GUEST_HOST_USR_TAG) when
+ * the rig marked them, runs `schedrig agent --out OUT` on the plan and
+ * powers the machine off. Attaching the disk and sharing /usr is the
+ * backend's part: only boot: qemu does (guestdisk.h). */
 #ifndef SCHEDRIG_GUEST_IMAGE_H
 #define SCHEDRIG_GUEST_IMAGE_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "guestpack.h"
 #include "variant.h"
+
+/* How the guest's init starts a console line that fails the variant (a
+ * scratch disk or /usr it cannot mount). */
+#define GUEST_INIT_ERROR "schedrig-init: error: "
+/* The virtio-9p mount tag of this machine's /usr in a guest. */
+#define GUEST_HOST_USR_TAG "hostusr"
+
+struct preflight;
 
 /* A kernel to boot. */
 struct kernel_image {
@@ -37,14 +54,37 @@ char *guest_cache_dir(const char *work_dir);
 int guest_kernel_resolve(const char *kernel, const char *cache, struct kernel_image *k,
 			 char *err, size_t errsz);
 
-/* Build the initramfs for vr's plan (agent_host_plan: the steps not done)
- * and kernel k at path. agent_out is the agent's --out: "auto" (the virtio
+/* Build the initramfs for vr's plan (agent_host_plan: the steps not done),
+ * kernel k and what the loads need gc (guest_contents_prepare) at path. agent_out is the agent's --out: "auto" (the virtio
  * port, else the second serial port: qemu) or a device such as
  * "/dev/console" (the console a lab records: LAVA). When the variant has
  * initrd:, that file is appended (the kernel unpacks concatenated archives
  * in order). Returns 0, or -1 with err (busybox-static missing, a load tool
  * or a library missing here, an unreadable initrd). */
 int guest_initramfs_build(const struct variant_run *vr, const struct kernel_image *k,
-			  const char *agent_out, const char *path, char *err, size_t errsz);
+			  const struct guest_contents *gc, const char *agent_out, const char *path,
+			  char *err, size_t errsz);
+
+/* What the loads of plan p need in a guest (guestpack_collect with
+ * prepare) into gc; disk_and_usr: the backend attaches a scratch disk and
+ * shares this machine's /usr (boot: qemu), else a load that needs either is
+ * a problem too (and then nothing is prepared). problems receives pairs: a
+ * load's name, what it misses. Returns 0 or -1. */
+int guest_contents_collect(const struct plan *p, bool prepare, bool disk_and_usr,
+			   struct guest_contents *gc, struct argv *problems);
+
+/* guest_contents_collect preparing what is packed; -1 with err naming each
+ * load and what it misses ("load L: ...; load M: ..."). */
+int guest_contents_prepare(const struct plan *p, bool disk_and_usr, struct guest_contents *gc,
+			   char *err, size_t errsz);
+
+/* Preflight of a variant that boots its own kernel (preflight.h): the
+ * guest's packed tools and files (guest_contents_collect: refusals naming
+ * the load), and the kernel (resolved, fetched only when pf->fetch; not
+ * fetched yet: a warning): its config has what the scratch disk and 9p
+ * need (when disk_and_usr and a load needs them), its BTF has
+ * sched_latency_nice for latency_nice and __SCHED_FEAT_X for each
+ * sched_features entry (no BTF: a warning). */
+void guest_preflight(struct preflight *pf, const struct cfg_variant *v, bool disk_and_usr);
 
 #endif

@@ -279,9 +279,14 @@ int lava_job_prepare(const struct variant_run *vr, const char *cache, struct lav
 	job->kernel_url = xasprintf("%s/%s/vmlinuz", lab->artifacts_url, stamp);
 	job->initramfs_url = xasprintf("%s/%s/initramfs.cpio", lab->artifacts_url, stamp);
 	free(stamp);
+	/* A lava guest has no scratch disk and no share of this machine's
+	 * /usr: a load that needs either is refused (guest_contents_prepare). */
+	struct guest_contents gc = {0};
 	if (mkdir_p(cache, err, errsz) || guest_kernel_resolve(vr->v->kernel, cache, &k, err, errsz) ||
-	    mkdir_p(job->dir, err, errsz))
+	    guest_contents_prepare(vr->p, false, &gc, err, errsz) || mkdir_p(job->dir, err, errsz)) {
+		guestpack_free(&gc);
 		return -1;
+	}
 	job->release = xstrdup(k.release);
 	/* qemu boots the PVH vmlinux fastest; a boot loader needs the bzImage.
 	 * A hard link when the cache and the artifacts share a file system
@@ -290,8 +295,9 @@ int lava_job_prepare(const struct variant_run *vr, const char *cache, struct lav
 	char *kernel = xasprintf("%s/vmlinuz", job->dir);
 	char *initramfs = xasprintf("%s/initramfs.cpio", job->dir);
 	int rc = (link(image, kernel) && file_copy(image, kernel, false, err, errsz)) ||
-		 guest_initramfs_build(vr, &k, "/dev/console", initramfs, err, errsz) ||
+		 guest_initramfs_build(vr, &k, &gc, "/dev/console", initramfs, err, errsz) ||
 		 lava_job_yaml(vr, job->kernel_url, job->initramfs_url, &job->yaml, err, errsz) ? -1 : 0;
+	guestpack_free(&gc);
 	chmod(initramfs, 0644);
 	free(kernel);
 	free(initramfs);

@@ -19,7 +19,11 @@
  * a panicking kernel an Infrastructure error), else LAVA's own error_type
  * and error_msg; a line that fails the plan's checks. Ctrl-C (the runner's
  * interrupt) cancels the job. The rig waits at most twice the job's own
- * timeout plus an hour in the queue, then cancels it. */
+ * timeout plus an hour in the queue, then cancels it.
+ *
+ * A lava guest gets what a qemu guest gets but the scratch disk and the
+ * share of this machine's /usr (a lab's device has neither): preflight
+ * refuses a load that needs them, naming it, and so does lava_job_prepare. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -403,7 +407,16 @@ out:
 	return rc;
 }
 
+/* Before anything runs: what the guest gets packed (a load that needs a
+ * scratch disk or this machine's /usr is refused: a lab's device gets
+ * neither), and what its kernel supports (guest_preflight). */
+static void lava_preflight(struct preflight *pf, const struct cfg_variant *v)
+{
+	guest_preflight(pf, v, false);
+}
+
 const struct variant_backend lava_backend = {
 	.name = "lava",
 	.run = lava_run,
+	.preflight = lava_preflight,
 };

@@ -1,6 +1,11 @@
 /* boot: qemu — the variant's kernel boots in a qemu guest whose initramfs is
  * built on the fly (busybox-static, this schedrig as the agent, every load
- * tool of the plan with its shared libraries, the virtio console modules);
+ * tool of the plan and what each load needs there, guestpack.h, the virtio
+ * console modules); its init brings up loopback, tmpfs /tmp and /dev/shm,
+ * a 1048576 file-descriptor limit and the hostname; a load that needs room
+ * gets a scratch disk (guestdisk.h) on /scratch, the agent's working
+ * directory and $TMPDIR; a load that builds with this machine's toolchain
+ * gets its /usr read-only over virtio-9p;
  * `schedrig agent` runs the plan in the guest and streams agent protocol
  * lines (agent_proto.h) back over a virtio-serial port (the second serial
  * port when the kernel has no virtio console); this side decodes them and
@@ -24,8 +29,12 @@
  * (knob_journal.h), and what the guest did not report restored is marked
  * restored once qemu is stopped: a guest knob dies with the guest.
  *
+ * Before a run, qemu_preflight checks what the guest will have: the packed
+ * tools and files, and the kernel's config and BTF (guest_preflight).
+ *
  * Failures of the variant (return -1): kernel not found or not fetched, a
- * tool missing, qemu not starting, a panic, a hang past timeout_s, the agent
+ * tool missing, qemu not starting, a panic, the guest's init failing (a
+ * scratch disk or /usr it cannot mount), a hang past timeout_s, the agent
  * failing or ending early. The console log stays in the run directory
  * (VARIANT-console.log) and err names it. qemu runs in its own process
  * group, is killed on every way out and reaped. */
@@ -46,6 +55,8 @@
 #include "agent_host.h"
 #include "agent_proto.h"
 #include "guest_image.h"
+#include "guestdisk.h"
+#include "guestpack.h"
 #include "knob_journal.h"
 #include "variant.h"
 
@@ -71,6 +82,8 @@ static char *optesc(const char *s)
 
 struct guest_files {
 	char *console, *agent_virtio, *agent_serial, *qemu_log, *initramfs;
+	char disk[PATH_MAX]; /* the scratch disk image; "" none */
+	bool host_usr;       /* share this machine's /usr (virtio-9p, read-only) */
 };
 
 static pid_t start_qemu(const struct variant_run *vr, const struct kernel_image *k,
@@ -133,6 +146,20 @@ static pid_t start_qemu(const struct variant_run *vr, const struct kernel_image 
 	argv_add(&a, "-device");
 	argv_add(&a, "virtserialport,chardev=agent,name=schedrig.agent");
 	free(e3);
+	if (gf->disk[0]) {
+		/* snapshot=on: the guest writes to a temporary overlay, the
+		 * cached image stays as built (guestdisk.h). */
+		char *d = optesc(gf->disk);
+		argv_add(&a, "-drive");
+		argv_addf(&a, "file=%s,format=raw,if=virtio,snapshot=on,cache=unsafe", d);
+		free(d);
+	}
+	if (gf->host_usr) {
+		argv_add(&a, "-fsdev");
+		argv_add(&a, "local,id=hostusr,path=/usr,security_model=none,readonly=on");
+		argv_add(&a, "-device");
+		argv_add(&a, "virtio-9p-pci,fsdev=hostusr,mount_tag=" GUEST_HOST_USR_TAG);
+	}
 
 	unlink(gf->console);
 	unlink(gf->agent_serial);
@@ -211,6 +238,9 @@ static void console_verdict(const char *console, char *why, size_t size)
 		char *p = strstr(line, "Kernel panic");
 		if (p && !why[0])
 			snprintf(why, size, "the guest kernel panicked: %s", p);
+		p = strstr(line, GUEST_INIT_ERROR);
+		if (p && !why[0])
+			snprintf(why, size, "the guest's init failed: %s", p + strlen(GUEST_INIT_ERROR));
 	}
 	if (f)
 		fclose(f);
@@ -310,6 +340,7 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 {
 	struct kernel_image k;
 	struct agent_session s;
+	struct guest_contents gc = {0};
 	char *cache = guest_cache_dir(vr->work_dir);
 	int rc = -1;
 	char *knob_host = xasprintf("%s%s", KNOB_HOST_GUEST_PREFIX, vr->v->name);
@@ -323,8 +354,11 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 	s = session_for(vr, &k, knob_host);
 	if (mkdir_p(cache, err, errsz) ||
 	    guest_kernel_resolve(vr->v->kernel, cache, &k, err, errsz) ||
-	    guest_initramfs_build(vr, &k, "auto", gf.initramfs, err, errsz))
+	    guest_contents_prepare(vr->p, true, &gc, err, errsz) ||
+	    (gc.scratch && guestdisk_image(&gc, cache, gf.disk, sizeof(gf.disk), err, errsz)) ||
+	    guest_initramfs_build(vr, &k, &gc, "auto", gf.initramfs, err, errsz))
 		goto out;
+	gf.host_usr = gc.host_usr;
 
 	bool want_kvm = vr->v->accel && !strcmp(vr->v->accel, "kvm");
 	bool auto_accel = !vr->v->accel || !strcmp(vr->v->accel, "auto");
@@ -360,6 +394,7 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 	}
 out:
 	agent_session_free(&s);
+	guestpack_free(&gc);
 	unlink(gf.initramfs);
 	if (file_size(gf.agent_serial) == 0)
 		unlink(gf.agent_serial);
@@ -373,7 +408,15 @@ out:
 	return rc;
 }
 
+/* Before anything runs: what the guest gets packed (the scratch disk and
+ * this machine's /usr included), and what its kernel supports. */
+static void qemu_preflight(struct preflight *pf, const struct cfg_variant *v)
+{
+	guest_preflight(pf, v, true);
+}
+
 const struct variant_backend qemu_backend = {
 	.name = "qemu",
 	.run = qemu_run,
+	.preflight = qemu_preflight,
 };
