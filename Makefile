@@ -3,6 +3,7 @@
 #   make check        unit (cmocka) and integration tests; ends "N passed, N failed"
 #   make check SANITIZE=1   the same under ASan+UBSan (objects in build-san/)
 #   make check-slow   the slow tests (tests/slow/*.sh, not part of check)
+#   make check-seeds  the seed experiments in qemu guests (tests/seeds/*.sh)
 #   make run          the embedded default experiment on the running kernel
 #   make bench        benchmarks of the rig itself (not part of check)
 #   make fuzz         libFuzzer targets (clang, build-fuzz/), FUZZ_SECONDS each (300)
@@ -64,6 +65,11 @@ check: $(BUILD)/schedrig $(UNIT_BIN)
 check-slow: $(BUILD)/schedrig
 	SCHEDRIG=$(CURDIR)/$(BUILD)/schedrig BUILD=$(CURDIR)/$(BUILD) TESTS="$(TESTS)" tests/run-tests tests/slow
 
+# The seed experiments at their smallest size, kernel against kernel in TCG
+# guests (tens of minutes; not part of CI's line, see README).
+check-seeds: $(BUILD)/schedrig
+	SCHEDRIG=$(CURDIR)/$(BUILD)/schedrig BUILD=$(CURDIR)/$(BUILD) TESTS="$(TESTS)" tests/run-tests tests/seeds
+
 run: schedrig
 	@mkdir -p results
 	./schedrig run configs/hackbench-cyclictest.yaml --db results/schedrig.db
@@ -116,7 +122,7 @@ fuzz: fuzz-build
 clean:
 	rm -rf build build-san build-fuzz schedrig
 
-.PHONY: all check check-slow run bench clean fuzz fuzz-build
+.PHONY: all check check-slow check-seeds run bench clean fuzz fuzz-build
 -include $(LIB_OBJ:.o=.d) $(BUILD)/harness/main.d
 ifneq ($(filter fuzz%,$(MAKECMDGOALS)),)
 -include $(FUZZ_OBJ:.o=.d)

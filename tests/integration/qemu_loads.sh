@@ -5,7 +5,7 @@
 # measured (MariaDB and sysbench packed into the guest, the data directory
 # on the guest's scratch disk), and dbench with its load file. Each yields
 # samples; the iteration is complete. (kernbench in a guest, which needs a
-# prepared kernel tree and minutes of TCG, is in tests/slow/seed000.sh.)
+# prepared kernel tree and minutes of TCG, is in tests/seeds/seed000.sh, make check-seeds.)
 # The kernel cache is results/qemu-test/cache, shared with qemu.sh.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/debkernel.bash"
