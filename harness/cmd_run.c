@@ -20,6 +20,7 @@
 #include "config.h"
 #include "knob_journal.h"
 #include "monitor.h"
+#include "outcome.h"
 #include "plan.h"
 #include "progress.h"
 #include "provenance.h"
@@ -91,9 +92,9 @@ static void print_plan(const struct experiment *e, const struct plan *p, int ite
 	}
 }
 
-/* Turn the runner's results into stored instances: parse what finished
- * well, record everything else as a failure with its reason. Returns the
- * number of failures. */
+/* Turn the runner's results into stored instances (outcome_decide): parse
+ * what finished well, record everything else as a failure with its reason.
+ * Returns the number of failures. */
 static size_t parse_results(struct iteration_result *res, struct stored_instance *st,
 			    struct sample_vec *samples, char **argv_text)
 {
@@ -102,25 +103,14 @@ static size_t parse_results(struct iteration_result *res, struct stored_instance
 		struct inst_result *r = &res->r[i];
 		const struct plan_instance *pi = r->pi;
 		const struct load_ops *ops = pi->load->ops;
-		enum inst_state state = r->state;
-		char why[256] = "";
-
-		bool parse = state == INST_OK || (state == INST_STOPPED && ops->summarizes_on_stop);
-		if (parse) {
-			struct load_output o = {
-				.out = buf_str(&r->out), .out_len = r->out.len,
-				.err = buf_str(&r->err), .err_len = r->err.len,
-				.exit_code = r->exit_code, .term_signal = r->term_signal,
-				.signaled = r->term_signal != 0, .stopped = state == INST_STOPPED,
-			};
-			if (ops->parse(&o, &pi->params, &samples[i], why, sizeof(why))) {
-				sample_vec_free(&samples[i]);
-				state = INST_FAILED;
-				snprintf(r->reason, sizeof(r->reason), "%s", why[0] ? why : "no result");
-			} else if (state == INST_STOPPED) {
-				state = INST_OK;
-			}
-		}
+		struct load_output o = {
+			.out = buf_str(&r->out), .out_len = r->out.len,
+			.err = buf_str(&r->err), .err_len = r->err.len,
+			.exit_code = r->exit_code, .term_signal = r->term_signal,
+			.signaled = r->term_signal != 0, .stopped = r->state == INST_STOPPED,
+		};
+		enum inst_state state = outcome_decide(ops, &pi->params, r->state, &o, &samples[i],
+						       r->reason, sizeof(r->reason));
 		if (state == INST_FAILED || state == INST_TIMEOUT)
 			failures++;
 		r->state = state;

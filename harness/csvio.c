@@ -194,12 +194,11 @@ static long read_text(const char *text, size_t len, const char *name, const char
 				 " none)", name, start, f[9]);
 			goto fail;
 		}
-		if (!parse_double(f[9], &row.value)) {
+		row.value = strcasecmp(f[9], "nan") ? strtod(f[9], NULL) : NAN;
+		if (isinf(row.value)) {
 			snprintf(err, errsz, "%s:%ld: value '%.40s' is out of range", name, start, f[9]);
 			goto fail;
 		}
-		if (isnan(row.value))
-			row.value = NAN; /* one NaN, whatever sign strtod gave it */
 		sample_table_add(t, &row);
 		rows++;
 	}

@@ -176,6 +176,14 @@ int store_events(struct store *s, int64_t run_id, const char *kind, char ***msgs
 int store_empty_cells(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
 		      size_t errsz);
 
+/* The tool warnings on a run's samples (sample_flag) among its complete
+ * iterations, one message per (variant, cell, load, warning) in config
+ * order: "variant V cell C load L: K of N sample(s): WARNING", N the
+ * samples of that key (metric and op) in those iterations. *msgs and
+ * each string are malloc'd. */
+int store_flag_notes(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
+		     size_t errsz);
+
 /* The underlying handle, for read-only queries of list/show/report code. */
 struct sqlite3 *store_db(struct store *s);
 

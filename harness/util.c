@@ -219,15 +219,41 @@ bool parse_ll(const char *s, long long *out)
 	return true;
 }
 
+/* Length of the run of decimal digits at s. */
+static size_t digits_at(const char *s)
+{
+	return strspn(s, "0123456789");
+}
+
 bool parse_double(const char *s, double *out)
 {
 	char *end;
 
-	if (!s || !*s)
+	if (!s)
 		return false;
-	errno = 0;
+	/* [-]digits[.digits][(e|E)[+|-]digits], checked before strtod, which
+	 * would also take blanks, '+', "inf", "nan" and hexadecimal. */
+	const char *p = s + (*s == '-');
+	size_t n = digits_at(p);
+	if (!n)
+		return false;
+	p += n;
+	if (*p == '.') {
+		if (!(n = digits_at(p + 1)))
+			return false;
+		p += 1 + n;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		p += *p == '+' || *p == '-';
+		if (!(n = digits_at(p)))
+			return false;
+		p += n;
+	}
+	if (*p)
+		return false;
 	double v = strtod(s, &end);
-	if (*end || end == s || (errno == ERANGE && !isfinite(v)))
+	if (end != p || !isfinite(v))
 		return false;
 	*out = v;
 	return true;

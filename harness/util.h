@@ -58,8 +58,11 @@ bool utf8_valid(const char *s, size_t len);
 /* true when s is UTF-8 without control characters (C0, DEL, C1): text fit
  * for a name in a table or a terminal. */
 bool plain_text(const char *s);
-/* Parse a whole string as a double in the C locale; "nan" accepted.
- * Returns false on empty input or trailing junk. */
+/* Parse a whole string as a finite decimal number in the C locale, the
+ * only form tool output, configs and options carry:
+ * [-]digits[.digits][(e|E)[+|-]digits]. Returns false for anything else
+ * (empty, blanks, '+', "inf", "nan", hexadecimal such as "0x1p4", a bare
+ * "." or "5.") and for a value beyond a double (1e309). */
 bool parse_double(const char *s, double *out);
 
 /* Format a double with "%.*f" in the C locale, "NaN" for NaN, "inf"/"-inf". */

@@ -31,7 +31,10 @@
  * make, which includes every compiler and shell it waited for. A build that
  * exits non-zero or is killed (a compiler killed by the OOM killer makes make
  * fail) is reported on stderr with the tail of build.log, exit status 1, no
- * samples. SIGINT/SIGTERM: make gets SIGTERM (it kills its jobs), 10 s, then
+ * samples; so is a build whose make exits 0 while build.log holds gcc's
+ * "Killed signal terminated program" (a killed compiler whose failure make
+ * ignored). That line is printed on stderr first and becomes the failure's
+ * reason (failure_lines, outcome.h). SIGINT/SIGTERM: make gets SIGTERM (it kills its jobs), 10 s, then
  * SIGKILL; exit status 1, no samples. Bad arguments: exit 2.
  *
  * Output (see loads/builtin.h for the common frame), e.g. --jobs 2:
@@ -63,6 +66,7 @@
 #include "builtin.h"
 #include "builtin_proc.h"
 #include "load.h"
+#include "scan.h"
 
 #define KERNBENCH_DEFAULT_TARBALLS "/usr/src/linux-source-*.tar.xz"
 #define KERNBENCH_MAX_TARGETS 16
@@ -476,15 +480,39 @@ static double tv_s(struct timeval tv)
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
-/* On a failed make: one reason line, then the log's tail, on stderr. */
+/* gcc's own words when one of its programs was killed (the OOM killer,
+ * a signal): "gcc: fatal error: Killed signal terminated program cc1". */
+static const char *const kernbench_failure_lines[] = {"Killed signal terminated program", NULL};
+
+/* The first line of the build log holding a kernbench_failure_lines
+ * pattern, into line; false when none does or the log cannot be read. */
+static bool log_failure_line(const char *log, char *line, size_t size)
+{
+	FILE *f = fopen(log, "r");
+	char *l = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	bool found = false;
+	while (f && !found && (n = getline(&l, &cap, f)) > 0)
+		found = text_find_line(l, (size_t)n, kernbench_failure_lines, line, size);
+	free(l);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* On a failed make: the compiler's killed line when the log has one, one
+ * reason line, then the log's tail, on stderr. */
 static void report_make_failure(const char *what, int status, const char *log)
 {
-	char why[96], tail[4096] = "";
+	char why[96], tail[4096] = "", killed[256];
 	proc_describe(status, why, sizeof(why));
 	bool oom = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
-	proc_file_tail(log, 15, "  ", tail, sizeof(tail));
-	if (strstr(tail, "Killed signal terminated program") || strstr(tail, "Killed"))
+	if (log_failure_line(log, killed, sizeof(killed))) {
+		fprintf(stderr, "schedrig load kernbench: %s\n", killed);
 		oom = true;
+	}
+	proc_file_tail(log, 15, "  ", tail, sizeof(tail));
 	fprintf(stderr, "schedrig load kernbench: %s failed: %s%s (log %s)\n%s", what, why,
 		oom ? "; a process was killed (SIGKILL: the OOM killer?)" : "", log, tail);
 }
@@ -594,6 +622,14 @@ static int kernbench_main(int argc, char **argv)
 		free(what);
 		goto out;
 	}
+	/* make exits 0 when a killed compiler's failure was ignored (a
+	 * cc-option probe, a '-' recipe): the build is not what was asked. */
+	char killed[256];
+	if (log_failure_line(log, killed, sizeof(killed))) {
+		fprintf(stderr, "schedrig load kernbench: %s\nschedrig load kernbench: make exited 0,"
+			" but a compiler was killed (the OOM killer?); log %s\n", killed, log);
+		goto out;
+	}
 	double elapsed = (double)(x.end_ns - start) / 1e9;
 	printf("schedrig-kernbench 1 jobs=%lld ncpus=%ld\n", jobs, ncpus);
 	printf("elapsed %lld %.3f\n", jobs, elapsed);
@@ -664,6 +700,7 @@ const struct load_ops kernbench_load = {
 	.n_metrics = sizeof(kernbench_metrics) / sizeof(kernbench_metrics[0]),
 	.stop_signal = SIGTERM,
 	.summarizes_on_stop = false,
+	.failure_lines = kernbench_failure_lines,
 	.build_argv = kernbench_build_argv,
 	.parse = kernbench_parse,
 	.prepare = kernbench_prepare,

@@ -114,6 +114,61 @@ static void test_round_trip(void **state)
 	store_close(s);
 }
 
+/* A sample's flag (the tool's warning) is stored with it; the notes count
+ * the flagged samples of complete iterations only, per load and warning. */
+static void test_sample_flags(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	int64_t run, variant, cell;
+	static const char warn[] = "netperf: Desired confidence was not achieved";
+
+	db_path(path, sizeof(path), "flags.db");
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	struct run_info ri = {.name = "nf", .config_text = "name: nf\n", .iterations = 3};
+	assert_int_equal(store_run_begin(s, &ri, &run, err, sizeof(err)), 0);
+	assert_int_equal(store_variant_add(s, run, 0, "v1", "local", "6.1", "", &variant, err,
+					   sizeof(err)), 0);
+	assert_int_equal(store_cell_add(s, run, 0, "c1", &cell, err, sizeof(err)), 0);
+	for (int it = 1; it <= 3; it++) {
+		struct sample_vec v = {0};
+		sample_vec_add(&v, "transactions_per_s", "transactions/s", BETTER_HIGHER, "", 1000.0 * it);
+		if (it != 2)
+			v.v[0].flag = warn;
+		struct stored_instance in = {
+			.name = "rr", .tool = "netperf-tcp-rr", .role = "measured", .argv = "netperf",
+			.state = "ok", .exited = true, .out = "x\n", .out_len = 2, .samples = &v,
+		};
+		assert_int_equal(store_iteration_save(s, variant, cell, it, it == 3 ? "failed" : "complete",
+						      "a", "b", &in, 1, err, sizeof(err)), 0);
+		sample_vec_free(&v);
+	}
+	char **msgs;
+	size_t n;
+	assert_int_equal(store_flag_notes(s, run, &msgs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(msgs[0], "variant v1 cell c1 load rr: 1 of 2 sample(s): netperf: Desired"
+			    " confidence was not achieved");
+	free(msgs[0]);
+	free(msgs);
+	/* The flag is on its sample: the row of iteration 1, seq 0. */
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(store_db(s),
+		"SELECT i.iteration, f.seq, f.flag FROM sample_flag f JOIN load_instance li"
+		" ON li.id = f.load_instance_id JOIN iteration i ON i.id = li.iteration_id"
+		" ORDER BY i.iteration", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 1);
+	assert_int_equal(sqlite3_column_int(st, 1), 0);
+	assert_string_equal((const char *)sqlite3_column_text(st, 2), warn);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 3);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	store_close(s);
+}
+
 /* Histograms are stored with their samples and read back keyed like sample
  * rows; counts are little-endian u64 in the blob; an incomplete iteration
  * (run --resume) is replaced together with its histograms. */
@@ -231,8 +286,9 @@ static void test_schema_version(void **state)
 
 /* A schema version 4 database (sample rows with their names) is migrated
  * by the first open, also a read-only one: the samples come back the same,
- * through sample_key and sample_value and through the view "sample", and
- * the run table has the columns of version 6. */
+ * through sample_key and sample_value and through the view "sample", the
+ * run table has the columns of version 6 and the sample_flag table of
+ * version 7 exists. */
 static void test_migrate_v4(void **state)
 {
 	(void)state;
@@ -291,11 +347,12 @@ static void test_migrate_v4(void **state)
 		"SELECT (SELECT count(*) FROM sample_key) || ' ' || (SELECT user_version FROM"
 		" pragma_user_version) || ' ' || (SELECT count(*) FROM pragma_table_info('run')"
 		" WHERE name IN ('rig_pid', 'boot_id', 'rig_start_ticks')) || ' ' ||"
+		" (SELECT count(*) FROM sqlite_master WHERE name = 'sample_flag') || ' ' ||"
 		" group_concat(op || '=' || ifnull(value, 'null'), ',')"
 		" FROM (SELECT * FROM sample ORDER BY seq)", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(st, 0),
-			    "2 6 3 groups-4=1.5,groups-8=null,groups-4=2.5");
+			    "2 7 3 1 groups-4=1.5,groups-8=null,groups-4=2.5");
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 }
@@ -420,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_rows_in_config_order),
 		cmocka_unit_test(test_histogram_round_trip),
+		cmocka_unit_test(test_sample_flags),
 		cmocka_unit_test(test_schema_version),
 		cmocka_unit_test(test_migrate_v4),
 		cmocka_unit_test(test_key_after_rollback),
