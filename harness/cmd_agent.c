@@ -352,8 +352,10 @@ static int run_steps(struct agent *a, const struct agent_plan *ap, const struct 
 	for (size_t i = 0; i < ap->n_run && !runner_interrupt_signal(); i++) {
 		const struct plan_cell *cell = &p->cells[ap->run[i].cell];
 		struct iteration_result res;
-		if (runner_run_iteration(cell, e->warmup_s, self_exe, &res, err, errsz))
+		if (runner_run_iteration(cell, e->warmup_s, self_exe, &res, err, errsz)) {
+			iteration_result_free(&res);
 			return -1;
+		}
 		for (size_t k = 0; k < res.n; k++) {
 			agent_encode_inst(&a->line, ap->run[i].cell, ap->run[i].iteration,
 					  (size_t)(res.r[k].pi - cell->inst), &res.r[k]);

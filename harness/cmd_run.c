@@ -417,8 +417,12 @@ static int check_unrestored_knobs(const struct run_ctx *rc)
 		fprintf(stderr, "schedrig: %s\n", err);
 		return -1;
 	}
-	if (store_knob_unrestored(rc->st, &rows, &n, err, sizeof(err)))
-		return 0;
+	if (store_knob_unrestored(rc->st, &rows, &n, err, sizeof(err))) {
+		/* Unknown is not clean: a run on changed knobs measures them. */
+		fprintf(stderr, "schedrig: %s: %s; whether a killed run left knobs changed is"
+			" unknown, so nothing runs\n", rc->o->db, err);
+		return -1;
+	}
 	knob_boot_id(boot_id, sizeof(boot_id));
 	const struct stored_knob *first = NULL;
 	for (size_t i = 0; i < n; i++) {

@@ -5,7 +5,10 @@
  * LF (quotes inside doubled); lines end in "\n" (a "\r\n" is accepted on
  * input). better is "lower" or "higher"; iteration a base-10 integer >= 1;
  * value a C-locale double, "NaN" for a missing value, written in the
- * shortest form that reads back to the same double. */
+ * shortest form that reads back to the same double. On input a UTF-8 byte
+ * order mark before the header is skipped, and two rows of one sample (the
+ * same variant, cell, load, metric, op and iteration; the run is left out:
+ * import stores one file as one run) are an error. */
 #ifndef SCHEDRIG_CSVIO_H
 #define SCHEDRIG_CSVIO_H
 

@@ -44,6 +44,19 @@ static int check_samples(const struct load_ops *ops, const struct sample_vec *s,
 	return 0;
 }
 
+void outcome_runner_reason(enum inst_state state, bool exited, int exit_code, int term_signal,
+			   double timeout_s, char *reason, size_t size)
+{
+	if (state == INST_TIMEOUT)
+		snprintf(reason, size, "killed after timeout_s=%g", timeout_s);
+	else if (state == INST_FAILED && exited)
+		snprintf(reason, size, "exit status %d", exit_code);
+	else if (state == INST_FAILED && term_signal)
+		snprintf(reason, size, "killed by signal %d (%s)", term_signal, strsignal(term_signal));
+	else
+		snprintf(reason, size, "%s", "");
+}
+
 enum inst_state outcome_decide(const struct load_ops *ops, const struct params *params,
 			       enum inst_state state, const struct load_output *o,
 			       struct sample_vec *samples, char *reason, size_t reasonsz)

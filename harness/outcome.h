@@ -37,4 +37,11 @@ enum inst_state outcome_decide(const struct load_ops *ops, const struct params *
 			       enum inst_state state, const struct load_output *o,
 			       struct sample_vec *samples, char *reason, size_t reasonsz);
 
+/* The runner's own reason for a failed or timed-out instance, from its
+ * exit: "killed after timeout_s=T" (state INST_TIMEOUT), "exit status N"
+ * (exited), "killed by signal N (NAME)"; "" otherwise. runner.c gives
+ * these, and reparse rebuilds them from what is stored. */
+void outcome_runner_reason(enum inst_state state, bool exited, int exit_code, int term_signal,
+			   double timeout_s, char *reason, size_t size);
+
 #endif

@@ -8,8 +8,9 @@
  * load gets its driver's stop signal, a grace period (RUNNER_GRACE_S), then
  * SIGKILL of its process group. A background load with repeat: true is
  * restarted while measured loads still run; each run is one repetition.
- * SIGINT/SIGTERM/SIGHUP are taken through a signalfd: the iteration's loads
- * are stopped and the result is marked interrupted. */
+ * SIGINT/SIGTERM/SIGHUP are taken through a signalfd: every load gets
+ * SIGTERM, RUNNER_INTERRUPT_GRACE_S to exit, then SIGKILL of its group, and
+ * the result is marked interrupted. */
 #ifndef SCHEDRIG_RUNNER_H
 #define SCHEDRIG_RUNNER_H
 
@@ -22,6 +23,7 @@
 #include "util.h"
 
 #define RUNNER_GRACE_S 5.0
+#define RUNNER_INTERRUPT_GRACE_S 2.0
 
 enum inst_state {
 	INST_OK,          /* exited 0 (parse still decides) */
@@ -83,10 +85,12 @@ struct monitor;
  * turns monitors off (the default). */
 void runner_set_monitor(struct monitor *m);
 
-/* Run one iteration of cell. self_exe replaces argv[0] "schedrig" of built-in
- * loads. On return every process of the iteration has been reaped. Returns 0
- * (res filled, possibly with failures or interrupted) or -1 when the rig
- * itself failed (err). */
+/* Run one iteration of cell (any number of loads: every one's pipes are
+ * polled). self_exe replaces argv[0] "schedrig" of built-in loads. On
+ * return every process of the iteration has been reaped. Returns 0 (res
+ * filled, possibly with failures or interrupted) or -1 when the rig itself
+ * failed (err, e.g. "poll: ..."; res then holds what had finished and must
+ * still be freed). */
 int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const char *self_exe,
 			 struct iteration_result *res, char *err, size_t errsz);
 void iteration_result_free(struct iteration_result *res);

@@ -1032,6 +1032,68 @@ out_fail:
 	return -1;
 }
 
+int store_begin(struct store *s, char *err, size_t errsz)
+{
+	return begin_immediate(s, err, errsz);
+}
+
+int store_commit(struct store *s, char *err, size_t errsz)
+{
+	return commit(s, err, errsz);
+}
+
+void store_rollback(struct store *s)
+{
+	rollback(s);
+}
+
+int store_instance_outcome(struct store *s, int64_t instance_id, const char *state,
+			   const char *reason, const struct sample_vec *samples, char *err,
+			   size_t errsz)
+{
+	static const char *const drop[] = {
+		"DELETE FROM sample_value WHERE load_instance_id = ?",
+		"DELETE FROM sample_flag WHERE load_instance_id = ?",
+		"DELETE FROM histogram WHERE load_instance_id = ?",
+	};
+	for (size_t k = 0; k < sizeof(drop) / sizeof(drop[0]); k++)
+		if (exec_bound(s, drop[k], "I", instance_id))
+			return db_fail(s, err, errsz, "cannot drop an instance's samples");
+	if (exec_bound(s, "UPDATE load_instance SET state = ?, reason = ? WHERE id = ?", "ttI",
+		       state, reason, instance_id) ||
+	    (samples && insert_samples(s, instance_id, samples)) ||
+	    (samples && samples->n_hists && insert_histograms(s, instance_id, samples)) ||
+	    flush_values(s))
+		return db_fail(s, err, errsz, "cannot store an instance's samples");
+	return 0;
+}
+
+int store_iteration_status(struct store *s, int64_t iteration_id, const char *status, char *err,
+			   size_t errsz)
+{
+	if (exec_bound(s, "UPDATE iteration SET status = ? WHERE id = ?", "tI", status,
+		       iteration_id))
+		return db_fail(s, err, errsz, "cannot set an iteration's status");
+	return 0;
+}
+
+int store_run_status(struct store *s, int64_t run_id, const char *status, char *err,
+		     size_t errsz)
+{
+	if (exec_bound(s, "UPDATE run SET status = ? WHERE id = ?", "tI", status, run_id))
+		return db_fail(s, err, errsz, "cannot set the run's status");
+	return 0;
+}
+
+int store_events_drop(struct store *s, int64_t run_id, const char *kind, const char *prefix,
+		      char *err, size_t errsz)
+{
+	if (exec_bound(s, "DELETE FROM event WHERE run_id = ? AND kind = ? AND"
+		       " substr(message, 1, length(?3)) = ?3", "Itt", run_id, kind, prefix))
+		return db_fail(s, err, errsz, "cannot drop events");
+	return 0;
+}
+
 static int run_by_selector(struct store *s, const char *sel, int64_t *id)
 {
 	sqlite3_stmt *st;

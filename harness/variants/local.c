@@ -17,8 +17,10 @@ static int run_iterations(const struct variant_run *vr, char *err, size_t errsz)
 			if (vr->done && vr->done(vr->ctx, c, it))
 				continue;
 			if (runner_run_iteration(&vr->p->cells[c], vr->e->warmup_s, vr->self_exe, &res,
-						 err, errsz))
+						 err, errsz)) {
+				iteration_result_free(&res);
 				return -1;
+			}
 			int rc = vr->on_iteration(vr->ctx, c, it, &res);
 			iteration_result_free(&res);
 			if (rc)

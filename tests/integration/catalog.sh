@@ -65,7 +65,7 @@ clean:
 crash: init/main.o
 	sh -c 'kill -KILL $$$$'
 killedcc:
-	-sh -c 'echo "gcc: fatal error: Killed signal terminated program cc1" >&2; exit 1'
+	-@sh -c 'echo "gcc: fatal error: Killed signal terminated program cc1" >&2; exit 1'
 MAKE
 for f in kernel/sched kernel/fork mm/page_alloc; do
 	name=$(basename "$f")
