@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "knobs.h"
 #include "schedattr.h"
 #include "yamlnode.h"
 
@@ -476,6 +477,10 @@ static int read_knob_map(struct ctx *c, const struct ynode *m, const char *what,
 		if (strstr(p->key, "..") || p->key[0] == '/' || !*p->key)
 			return err_at(c, p->key_line, p->key_col, "%s: '%s' is not a plain knob name",
 				      what, p->key);
+		if (!strcmp(what, "sysctl") && knob_sysctl_runs_program(p->key))
+			return err_at(c, p->key_line, p->key_col, "sysctl: %s names a program the kernel"
+				      " runs as root, not a scheduler knob: schedrig never writes it",
+				      p->key);
 		(*out)[(*n)++] = (struct cfg_knob){xstrdup(p->key), xstrdup(p->value->text),
 						   p->key_line, p->key_col};
 	}
