@@ -207,7 +207,7 @@ static void test_decode_errors(void **state)
 		assert_true(err[0] != '\0');
 	}
 	/* An inst line whose stdout is not base64. */
-	struct inst_result r = {0};
+	struct inst_result r = {.pid = 1, .exited = true};
 	struct buf line = {0};
 	agent_encode_inst(&line, 0, 1, 0, &r);
 	char *p = strstr(line.data, "\"stdout\":\"");
