@@ -238,12 +238,21 @@ int sched_apply_self(const struct sched_req *r, const char **what)
 	    !r->has_slice_us)
 		return 0;
 
-	struct kernel_sched_attr a;
+	/* sched_setattr sets every field at once: what the config leaves unset
+	 * is what the task has now (its nice, inherited from the rig, would
+	 * else become 0; a policy alone would drop an RT priority). */
+	struct kernel_sched_attr a, cur;
 	memset(&a, 0, sizeof(a));
+	memset(&cur, 0, sizeof(cur));
+	if (syscall(SYS_sched_getattr, 0, &cur, sizeof(cur), 0)) {
+		*what = "sched_getattr";
+		return -1;
+	}
 	a.size = r->has_latency_nice ? SCHED_ATTR_SIZE_VER2 : SCHED_ATTR_SIZE_VER1;
-	a.sched_policy = (uint32_t)(r->has_policy ? r->policy : SCHED_OTHER);
-	a.sched_nice = r->has_nice ? r->nice : 0;
-	a.sched_priority = (uint32_t)(r->has_priority ? r->priority : 0);
+	a.sched_policy = r->has_policy ? (uint32_t)r->policy : cur.sched_policy;
+	a.sched_nice = r->has_nice ? r->nice : cur.sched_nice;
+	bool rt = a.sched_policy == SCHED_FIFO || a.sched_policy == SCHED_RR;
+	a.sched_priority = r->has_priority ? (uint32_t)r->priority : rt ? cur.sched_priority : 0;
 	/* sched_runtime 0 keeps the default slice (SCHED-ABI.md pitfall). */
 	a.sched_runtime = r->has_slice_us ? (uint64_t)r->slice_us * 1000 : 0;
 	if (r->has_latency_nice) {
@@ -255,7 +264,7 @@ int sched_apply_self(const struct sched_req *r, const char **what)
 		return -1;
 	}
 	/* sched_setattr(SCHED_IDLE, nice) ignores nice: set it separately. */
-	if (r->has_nice && a.sched_policy == SCHED_IDLE && setpriority(PRIO_PROCESS, 0, r->nice)) {
+	if (a.sched_policy == SCHED_IDLE && setpriority(PRIO_PROCESS, 0, a.sched_nice)) {
 		*what = "setpriority";
 		return -1;
 	}

@@ -43,10 +43,16 @@ void sched_req_render(const struct sched_req *r, char *dst, size_t size);
 const char *sched_policy_name(int policy);
 
 /* Apply r to the calling thread. Used in the forked child before exec.
- * Returns 0, or -1 with errno set and *what naming the failed step
- * ("sched_setattr", "setpriority", "sched_setaffinity"; the last also with
- * EINVAL when the kernel applied fewer CPUs than cpus names, e.g. CPUs this
- * machine lacks). Async-signal-safe: no allocation. */
+ * One sched_setattr carries every field: what r leaves unset is the
+ * thread's current value (sched_getattr), so a policy or slice keeps the
+ * load's nice (a zeroed nice would reset it to 0) and an RT priority stays
+ * with its policy; sched_runtime is 0 unless slice_us is set (SCHED-ABI:
+ * writing the read-back default slice would pin it). SCHED_IDLE ignores
+ * sched_nice, so nice is then set with setpriority. Returns 0, or -1 with
+ * errno set and *what naming the failed step ("sched_getattr",
+ * "sched_setattr", "setpriority", "sched_setaffinity"; the last also with
+ * EINVAL when the kernel applied fewer CPUs than cpus names, e.g. CPUs
+ * this machine lacks). Async-signal-safe: no allocation. */
 int sched_apply_self(const struct sched_req *r, const char **what);
 
 /* Read the attributes the kernel applied to pid: sched_getattr (policy,
