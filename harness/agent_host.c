@@ -93,6 +93,7 @@ static void on_hello(struct agent_session *s, const struct agent_msg *m, char *e
 	}
 	snprintf(vk.release, sizeof(vk.release), "%s", m->release);
 	snprintf(vk.cmdline, sizeof(vk.cmdline), "%s", m->cmdline);
+	vk.autogroup = m->autogroup;
 	printf("[%s] %s: kernel %s up, agent ready %.1f s after %s started\n", vr->v->name,
 	       s->label, m->release, s->boot_s, s->label);
 	fflush(stdout);

@@ -221,13 +221,14 @@ void agent_plan_free(struct agent_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
-void agent_encode_hello(struct buf *out, const char *release, const char *cmdline)
+void agent_encode_hello(struct buf *out, const char *release, const char *cmdline, int autogroup)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "type", json_string("hello"));
 	json_object_set_new(o, "proto", json_integer(AGENT_PROTO_VERSION));
 	json_object_set_new(o, "release", jstr(release));
 	json_object_set_new(o, "cmdline", jstr(cmdline));
+	json_object_set_new(o, "autogroup", json_integer(autogroup));
 	emit(out, o);
 }
 
@@ -525,6 +526,15 @@ int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *e
 				 " cmdline too long or not text");
 			goto out;
 		}
+		json_t *ag = json_object_get(o, "autogroup");
+		m->autogroup = -1;
+		if (ag && (!json_is_integer(ag) || json_integer_value(ag) < -1 ||
+			   json_integer_value(ag) > 1)) {
+			snprintf(err, errsz, "agent hello line: autogroup is not -1, 0 or 1");
+			goto out;
+		}
+		if (ag)
+			m->autogroup = (int)json_integer_value(ag);
 		m->proto = (int)proto;
 		snprintf(m->release, sizeof(m->release), "%s", rel);
 		snprintf(m->cmdline, sizeof(m->cmdline), "%s", cmd);

@@ -24,6 +24,7 @@
 #include "config.h"
 #include "knobs.h"
 #include "monitor.h"
+#include "preflight.h"
 #include "plan.h"
 #include "provenance.h"
 #include "runner.h"
@@ -435,7 +436,7 @@ int cmd_agent(int argc, char **argv)
 		a.fd = dup(1);
 	}
 	provenance_read(&pv);
-	agent_encode_hello(&a.line, pv.kernel_release, pv.kernel_cmdline);
+	agent_encode_hello(&a.line, pv.kernel_release, pv.kernel_cmdline, pv.autogroup);
 	flush_lines(&a);
 	if (!have_plan)
 		goto out;
@@ -446,7 +447,9 @@ int cmd_agent(int argc, char **argv)
 		goto out;
 	}
 	self_exe[len] = '\0';
-	if (prepare(&ap, &e, &p, &v, err, sizeof(err)) || runner_init(err, sizeof(err)))
+	/* What cannot work here is refused before any knob changes. */
+	if (prepare(&ap, &e, &p, &v, err, sizeof(err)) || runner_init(err, sizeof(err)) ||
+	    preflight_refusals(&p, err, sizeof(err)))
 		goto out;
 	if (e->monitors.enabled) {
 		/* Sampled here, where the variant's kernel runs; what is skipped

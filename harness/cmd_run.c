@@ -22,6 +22,7 @@
 #include "monitor.h"
 #include "outcome.h"
 #include "plan.h"
+#include "preflight.h"
 #include "progress.h"
 #include "provenance.h"
 #include "runner.h"
@@ -326,6 +327,39 @@ static int store_one(void *ctx, size_t c, int it, struct iteration_result *res)
 	return rcode;
 }
 
+/* Record with the run (a "provenance" event) whether autogroup was on for
+ * the variant's loads: the variant's autogroup: knob, else what its
+ * kernel had. With autogroup on and loads of one cell at different nice,
+ * say (and record as a "warning" event) that nice may not weigh as meant:
+ * each session is an autogroup of its own, and nice only weighs tasks of
+ * one autogroup. */
+static void note_autogroup(struct run_ctx *rc, const struct cfg_variant *v,
+			   const struct variant_kernel *k)
+{
+	char err[256], detail[512];
+	int on = v->autogroup >= 0 ? v->autogroup : k->autogroup;
+	const char *state = on < 0 ? "unknown" : on ? "on" : "off";
+	char *msg = v->autogroup >= 0 ?
+		xasprintf("variant %s: autogroup %s (the variant's autogroup: %s)", v->name, state,
+			  state) :
+		on < 0 ? xasprintf("variant %s: autogroup unknown (no kernel.sched_autogroup_enabled"
+				   " where its loads ran)", v->name) :
+		xasprintf("variant %s: autogroup %s (kernel.sched_autogroup_enabled = %d where its"
+			  " loads ran)", v->name, state, on);
+	store_event(rc->st, rc->run_id, "provenance", msg, err, sizeof(err));
+	free(msg);
+	if (on != 1 || !preflight_nice_differs(rc->p, detail, sizeof(detail)))
+		return;
+	msg = xasprintf("variant %s: autogroup is on and loads run at different nice (%s): nice"
+			" only weighs tasks of one autogroup, and a load that starts a session of"
+			" its own (setsid) has an autogroup of its own, where its nice does not"
+			" compete with the others; set autogroup: off on the variant to compare"
+			" nice across loads", v->name, detail);
+	fprintf(stderr, "schedrig: warning: %s\n", msg);
+	store_event(rc->st, rc->run_id, "warning", msg, err, sizeof(err));
+	free(msg);
+}
+
 /* The variant's kernel is up (kernel_fn): record it. */
 static int store_variant(void *ctx, const struct variant_kernel *k)
 {
@@ -343,6 +377,7 @@ static int store_variant(void *ctx, const struct variant_kernel *k)
 		rc->store_failed = true;
 		return -1;
 	}
+	note_autogroup(rc, v, k);
 	return 0;
 }
 
@@ -741,6 +776,15 @@ static int check_local_tools(const struct experiment *e, const struct plan *p, c
 	return -1;
 }
 
+/* Does e have a boot: local variant (its loads run here)? */
+static bool any_local(const struct experiment *e)
+{
+	for (size_t v = 0; v < e->n_variants; v++)
+		if (e->variants[v].boot == BOOT_LOCAL)
+			return true;
+	return false;
+}
+
 /* run --resume of a run whose status is complete: nothing is left to run. */
 static bool run_complete(struct store *st, int64_t run_id)
 {
@@ -796,6 +840,8 @@ int cmd_run(int argc, char **argv)
 		}
 		if (o.dry_run) {
 			print_plan(e, &p, o.iterations);
+			if (any_local(e))
+				preflight_privilege_warnings(e, &p, stderr);
 			rc = check_local_tools(e, &p, "run would refuse to start") ? 1 : 0;
 			plan_free(&p);
 			experiment_free(e);
@@ -843,6 +889,14 @@ int cmd_run(int argc, char **argv)
 	if (runner_init(err, sizeof(err))) {
 		fprintf(stderr, "schedrig: %s\n", err);
 		goto out;
+	}
+	if (any_local(e)) {
+		/* Where boot: local loads cannot work, nothing is recorded. */
+		if (preflight_refusals(&p, err, sizeof(err))) {
+			fprintf(stderr, "schedrig: %s: %s; nothing was run\n", e->path, err);
+			goto out;
+		}
+		preflight_privilege_warnings(e, &p, stderr);
 	}
 	if (e->monitors.enabled) {
 		ctx.mon = monitor_create("/proc", e->monitors.interval_ms, err, sizeof(err));

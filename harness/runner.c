@@ -254,14 +254,21 @@ static void start_slot(struct slot *s, struct iteration_result *res, const char 
 		snprintf(r->reason, sizeof(r->reason), "pipe: %s", strerror(errno));
 		goto out_close;
 	}
+	s->cgroup[0] = '\0';
+	if (loadcg_base() && loadcg_create(++n_cgroups, s->cgroup, sizeof(s->cgroup)))
+		s->cgroup[0] = '\0';
+	/* cgroup attributes go on the load's own cgroup before it enters it */
+	if (sched_req_has_cgroup(&pi->sched) &&
+	    (!s->cgroup[0] || loadcg_set_cpu(s->cgroup, &pi->sched, perr, sizeof(perr)))) {
+		snprintf(r->reason, sizeof(r->reason), "%s", s->cgroup[0] ? perr :
+			 "cgroup attributes need the load's own cgroup v2, and there is none");
+		goto out_close;
+	}
 	/* argv[0] "schedrig" means this very binary (built-in loads). */
 	char **argv = pi->argv.v;
 	char *saved0 = argv[0];
 	if (!strcmp(argv[0], "schedrig"))
 		argv[0] = (char *)self_exe;
-	s->cgroup[0] = '\0';
-	if (loadcg_base() && loadcg_create(++n_cgroups, s->cgroup, sizeof(s->cgroup)))
-		s->cgroup[0] = '\0';
 	pid_t rig = getpid();
 	pid_t pid = fork();
 	if (pid == 0)
@@ -311,6 +318,8 @@ static void start_slot(struct slot *s, struct iteration_result *res, const char 
 	fcntl(s->err_fd, F_SETFL, O_NONBLOCK);
 	s->deadline_ns = r->start_ns + (int64_t)(pi->load->timeout_s * 1e9);
 	sched_read_back(pid, r->applied, sizeof(r->applied));
+	if (sched_req_has_cgroup(&pi->sched))
+		loadcg_read_cpu(s->cgroup, &pi->sched, r->applied, sizeof(r->applied));
 	if (mon)
 		monitor_task_start(mon, pid, !s->background);
 	return;

@@ -23,7 +23,18 @@ struct sched_req {
 	bool has_slice_us;
 	long long slice_us;    /* 100..100000 us: EEVDF custom slice (sched_runtime) */
 	char cpus[128];        /* affinity list as written, e.g. "0-1,3"; "" unset */
+	/* cgroup v2 cpu controller files of the load's own cgroup (loadcg.h),
+	 * written before the load enters it (config: sched: {cgroup: {...}}). */
+	bool has_cg_weight;
+	int cg_weight;         /* cpu.weight, 1..10000 (default 100) */
+	bool has_cg_idle;
+	int cg_idle;           /* cpu.idle, 0 or 1 */
+	char cg_max[48];       /* cpu.max "QUOTA PERIOD" (us), QUOTA "max" for no
+				* limit, PERIOD optional; "" unset */
 };
+
+/* Does r set any cgroup attribute (cg_*)? */
+bool sched_req_has_cgroup(const struct sched_req *r);
 
 /* The keys accepted under sched:, NULL-terminated. */
 extern const char *const sched_keys[];
@@ -32,12 +43,18 @@ extern const char *const sched_keys[];
  * latency_nice −20..19, slice_us 100..100000, priority 1..99, policy
  * other|batch|idle|fifo|rr, cpus a list of CPU numbers and ranges below
  * CPU_SETSIZE; whether those CPUs exist where the loads run is config.c's
- * check). Returns 0, or -1 with a message (without position) in err. */
+ * check; cgroup.weight 1..10000, cgroup.idle 0|1, cgroup.max "QUOTA
+ * [PERIOD]" with QUOTA "max" or 1000.. us and PERIOD 1000..1000000 us,
+ * the kernel's ranges: Documentation/admin-guide/cgroup-v2.rst "CPU").
+ * Returns 0, or -1 with a message (without position) in err. */
 int sched_req_set(struct sched_req *r, const char *key, const char *value, char *err, size_t errsz);
 /* Cross-field checks: priority needs fifo|rr and fifo|rr need priority;
- * slice_us needs other|batch|idle. Returns 0 or -1 with err. */
+ * slice_us needs other|batch|idle; cgroup.idle 1 goes without
+ * cgroup.weight (the kernel refuses cpu.weight on an idle group: EINVAL).
+ * Returns 0 or -1 with err. */
 int sched_req_check(const struct sched_req *r, char *err, size_t errsz);
-/* "policy=other nice=5 slice_us=300 cpus=0-1" (set fields only; "" when none). */
+/* "policy=other nice=5 slice_us=300 cpus=0-1 cgroup.weight=200" (set fields
+ * only; "" when none). */
 void sched_req_render(const struct sched_req *r, char *dst, size_t size);
 /* Policy name for a SCHED_* number ("other", "fifo", ...), "?" when unknown. */
 const char *sched_policy_name(int policy);

@@ -42,6 +42,7 @@ static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 	provenance_read(&pv);
 	snprintf(k.release, sizeof(k.release), "%s", pv.kernel_release);
 	snprintf(k.cmdline, sizeof(k.cmdline), "%s", pv.kernel_cmdline);
+	k.autogroup = pv.autogroup;
 	if (vr->on_kernel(vr->ctx, &k))
 		return -1;
 	/* Knobs are journalled before each change and restored whatever happens

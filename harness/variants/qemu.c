@@ -28,7 +28,10 @@
  *
  * Failures of the variant (return -1): kernel not found or not fetched, a
  * tool missing, qemu not starting, a panic, a hang past timeout_s, the agent
- * failing or ending early. The console log stays in the run directory
+ * failing or ending early. A panic is told by qemu's exit status (a pvpanic
+ * device; -action panic=exit-failure: status 1 instead of the 0 that
+ * -no-reboot gives after panic=-1) and by "Kernel panic" on the console,
+ * each a failure even after the agent ended well. The console log stays in the run directory
  * (VARIANT-console.log) and err names it. qemu runs in its own process
  * group, is killed on every way out and reaped. */
 #include <dirent.h>
@@ -69,6 +72,7 @@ static const char guest_init[] =
 	"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
 	"mount -t proc proc /proc\n"
 	"mount -t sysfs sysfs /sys\n"
+	"mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null\n"
 	"mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"
 	"mkdir -p /dev/shm /tmp\n"
 	"mount -t tmpfs tmpfs /dev/shm\n"
@@ -94,8 +98,9 @@ static const char *const busybox_applets[] = {
 	"reboot", "dmesg", "ps", "kill", "uname", NULL,
 };
 
-/* Modules the guest needs for the agent channel (none when built in). */
-static const char *const channel_modules[] = {"virtio_pci", "virtio_console"};
+/* Modules the guest needs (none when built in): the agent channel, and the
+ * pvpanic device's driver, which tells qemu of a panic (start_qemu). */
+static const char *const channel_modules[] = {"virtio_pci", "virtio_console", "pvpanic_pci"};
 
 struct kernel_image {
 	char vmlinuz[PATH_MAX];
@@ -532,6 +537,14 @@ static pid_t start_qemu(const struct variant_run *vr, const struct kernel_image 
 	argv_addf(&a, "file:%s", gf->console);
 	argv_add(&a, "-serial");
 	argv_addf(&a, "file:%s", gf->agent_serial);
+	/* A guest panic ends qemu with exit status 1 (the guest's pvpanic
+	 * driver, loaded by the agent first, reports it), not the 0 of
+	 * -no-reboot after panic=-1: a panic is a failure even when nothing
+	 * reaches the console. */
+	argv_add(&a, "-device");
+	argv_add(&a, "pvpanic-pci");
+	argv_add(&a, "-action");
+	argv_add(&a, "panic=exit-failure");
 	argv_add(&a, "-device");
 	argv_add(&a, "virtio-serial-pci");
 	argv_add(&a, "-chardev");
@@ -635,10 +648,13 @@ static struct agent_session session_for(const struct variant_run *vr,
 
 enum boot_outcome { BOOT_DONE, BOOT_KVM_HANGS };
 
-/* Boot once and talk to the agent until qemu exits, times out or fails. */
+/* Boot once and talk to the agent until qemu exits, times out or fails.
+ * *qemu_failed tells whether qemu exited by itself with a status other
+ * than 0 (a guest panic reported through pvpanic, or qemu's own error). */
 static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct kernel_image *k,
 				      const struct guest_files *gf, bool kvm, bool probe,
-				      struct agent_session *s, char *err, size_t errsz)
+				      struct agent_session *s, int *qemu_status, char *err,
+				      size_t errsz)
 {
 	struct tail tails[2] = {{gf->agent_virtio, -1, {0}}, {gf->agent_serial, -1, {0}}};
 	double t0 = agent_mono_s(), last = t0;
@@ -658,6 +674,7 @@ static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct
 			pump(s, &tails[i], err, errsz);
 		if (w == pid) {
 			pid = 0;
+			*qemu_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 			if (probe && file_size(gf->console) == 0 && !s->hello)
 				outcome = BOOT_KVM_HANGS; /* qemu refused KVM */
 			break;
@@ -693,8 +710,15 @@ static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct
 	}
 	if (s->end && pid) {
 		/* The agent is done: give the guest a moment to power off. */
-		for (int i = 0; i < 100 && waitpid(pid, NULL, WNOHANG) == 0; i++)
+		int status;
+		for (int i = 0; i < 100; i++) {
+			if (waitpid(pid, &status, WNOHANG) == pid) {
+				*qemu_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+				pid = 0;
+				break;
+			}
 			nanosleep(&(struct timespec){0, 50000000}, NULL);
+		}
 	}
 	stop_qemu(pid);
 	for (int i = 0; i < 2; i++) {
@@ -766,14 +790,16 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 	bool auto_accel = !vr->v->accel || !strcmp(vr->v->accel, "auto");
 	bool kvm = want_kvm || (auto_accel && kvm_state >= 0 && access("/dev/kvm", R_OK | W_OK) == 0);
 	bool probe = auto_accel && kvm && kvm_state == 0;
-	if (boot_and_run(vr, &k, &gf, kvm, probe, &s, err, errsz) == BOOT_KVM_HANGS) {
+	int qemu_status = 0;
+	if (boot_and_run(vr, &k, &gf, kvm, probe, &s, &qemu_status, err, errsz) == BOOT_KVM_HANGS) {
 		kvm_state = -1;
 		printf("[%s] qemu: KVM printed nothing in %.0f s (nested KVM hangs?): using TCG\n",
 		       vr->v->name, QEMU_KVM_PROBE_S);
 		fflush(stdout);
 		agent_session_free(&s);
 		s = session_for(vr, &k, knob_host);
-		boot_and_run(vr, &k, &gf, false, false, &s, err, errsz);
+		qemu_status = 0;
+		boot_and_run(vr, &k, &gf, false, false, &s, &qemu_status, err, errsz);
 	} else if (probe && s.hello) {
 		kvm_state = 1;
 	}
@@ -782,13 +808,20 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 		goto out;
 	char why[512];
 	console_verdict(gf.console, why, sizeof(why));
-	if (!s.failed && !s.hello)
+	/* A panic fails the variant whatever the agent said before it. */
+	if (!s.failed && qemu_status)
+		snprintf(err, errsz, "%s%sqemu exited with status %d: a guest kernel panic reported"
+			 " by pvpanic (-action panic=exit-failure), or an error of qemu's own (%s)",
+			 why, why[0] ? "; " : "", qemu_status, gf.qemu_log);
+	else if (!s.failed && why[0] && s.end)
+		snprintf(err, errsz, "%s (after the agent's end)", why);
+	else if (!s.failed && !s.hello)
 		snprintf(err, errsz, "%s", why[0] ? why : "the guest stopped before its agent started");
 	else if (!s.failed && !s.end)
 		snprintf(err, errsz, "%s", why[0] ? why : "the guest stopped before its agent finished");
 	else if (!s.failed && !s.end_ok)
 		snprintf(err, errsz, "the guest's agent failed: %s", s.end_message);
-	else if (!s.failed)
+	else if (!s.failed && !qemu_status && !why[0])
 		rc = 0;
 	if (rc) {
 		size_t len = strlen(err);

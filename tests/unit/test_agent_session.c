@@ -79,7 +79,7 @@ static void feed(struct fix *f, struct buf *b)
 static void hello(struct fix *f)
 {
 	struct buf b = {0};
-	agent_encode_hello(&b, "6.1.0", "console=ttyS0");
+	agent_encode_hello(&b, "6.1.0", "console=ttyS0", 1);
 	feed(f, &b);
 	buf_free(&b);
 	assert_false(f->s.failed);
@@ -244,7 +244,7 @@ static void test_against_the_plan(void **state)
 	fix_init(&f);
 	hello(&f);
 	struct buf b = {0};
-	agent_encode_hello(&b, "6.1.0", "console=ttyS0");
+	agent_encode_hello(&b, "6.1.0", "console=ttyS0", 1);
 	feed(&f, &b);
 	buf_free(&b);
 	expect_failure(&f, "a second hello");

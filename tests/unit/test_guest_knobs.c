@@ -51,7 +51,7 @@ static void line(struct agent_session *s, struct buf *b, char *err, size_t errsz
 static void feed(struct agent_session *s, char *err, size_t errsz)
 {
 	struct buf b = {0};
-	agent_encode_hello(&b, "6.1.0-57-amd64", "console=ttyS0");
+	agent_encode_hello(&b, "6.1.0-57-amd64", "console=ttyS0", 0);
 	line(s, &b, err, errsz);
 	agent_encode_knob(&b, "record", 0, "debugfs", "latency_ns",
 			  "/sys/kernel/debug/sched/latency_ns", "6000000", "12000000", NULL);
