@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "config.h"
 #include "knob_journal.h"
+#include "measurelock.h"
 #include "monitor.h"
 #include "outcome.h"
 #include "plan.h"
@@ -34,7 +35,8 @@
 
 static const char usage_lines[] =
 	"usage: schedrig run CONFIG [--db FILE] [--iterations N] [--dry-run] [--quiet]\n"
-	"       schedrig run --resume RUN [--db FILE] [--quiet]\n";
+	"                           [--wait-s S | --concurrent]\n"
+	"       schedrig run --resume RUN [--db FILE] [--quiet] [--wait-s S | --concurrent]\n";
 
 static const char help_text[] =
 	"\n"
@@ -48,6 +50,10 @@ static const char help_text[] =
 	"                   exit 1 when a load tool a boot: local variant needs is not\n"
 	"                   installed here (run refuses to start then)\n"
 	"  --quiet          no per-iteration log lines\n"
+	"  --wait-s S       while another run measures on this machine, wait at most S\n"
+	"                   seconds for it to end (default 86400), then give up (exit 1)\n"
+	"  --concurrent     run while another run measures here: the run's provenance\n"
+	"                   (schedrig show) says it shared the machine, and with whom\n"
 	"  --resume RUN     run what an interrupted run left: every (variant, cell,\n"
 	"                   iteration) without a complete record, from its stored config;\n"
 	"                   a cell whose adaptive iterations stopped stays stopped, the\n"
@@ -55,7 +61,9 @@ static const char help_text[] =
 	"                   has nothing to resume (exit 0, the run left as it is)\n"
 	"\n"
 	"Before anything is recorded, every load tool of a boot: local variant must be\n"
-	"installed here (in PATH); else run says which are missing and exits 1.\n"
+	"installed here (in PATH); else run says which are missing and exits 1. One run\n"
+	"measures on a machine at a time (a host-wide lock): a second one waits for the\n"
+	"first to end, saying so, unless --concurrent.\n"
 	"\n"
 	"Exit status: 0 all iterations complete, 1 a failure was recorded or a tool is\n"
 	"missing, 2 bad usage or config, 128+N interrupted by signal N.\n";
@@ -68,6 +76,9 @@ struct run_opts {
 	int iterations;
 	bool dry_run;
 	bool quiet;
+	bool concurrent;     /* run beside another measuring run (no lock) */
+	double wait_s;       /* longest wait for the measuring lock */
+	bool wait_given;     /* --wait-s was given */
 };
 
 static void print_plan(const struct experiment *e, const struct plan *p, int iterations)
@@ -502,6 +513,17 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 	provenance_read(&pv);
 	if (check_unrestored_knobs(rc))
 		return 1;
+	/* One run measures here at a time (measurelock.h); the knobs are
+	 * checked again after a wait: the other run had the machine. */
+	char shared_with[600] = "";
+	if (rc->o->concurrent) {
+		measure_lock_holder(shared_with, sizeof(shared_with));
+	} else if (measure_lock(rc->o->db, rc->o->wait_s, err, sizeof(err)) < 0) {
+		fprintf(stderr, "schedrig: %s; nothing was run\n", err);
+		return runner_interrupt_signal() ? 128 + runner_interrupt_signal() : 1;
+	} else if (check_unrestored_knobs(rc)) {
+		return 1;
+	}
 	if (rc->o->resume) {
 		struct rig_id rig = {pv.pid, pv.start_ticks, pv.boot_id};
 		if (store_run_resume(rc->st, rc->run_id, &rig, err, sizeof(err)))
@@ -518,6 +540,14 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 			goto out_err;
 	}
 	rc->recorded = true;
+	if (rc->o->concurrent) {
+		char *msg = xasprintf("concurrent: run with --concurrent: it did not wait for other"
+				      " runs measuring on this machine; %s%s", shared_with[0] ?
+				      "when it began, another was measuring: " :
+				      "when it began, none was measuring", shared_with);
+		store_event(rc->st, rc->run_id, "provenance", msg, err, sizeof(err));
+		free(msg);
+	}
 	rc->cell_ids = xcalloc(rc->p->n_cells, sizeof(*rc->cell_ids));
 	rc->cells = adaptive_cells_new(rc->p->n_cells);
 	for (size_t c = 0; c < rc->p->n_cells; c++)
@@ -640,6 +670,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		{"dry-run", no_argument, NULL, 'n'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"resume", required_argument, NULL, 'r'},
+		{"concurrent", no_argument, NULL, 'c'},
+		{"wait-s", required_argument, NULL, 'w'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -647,6 +679,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	long long n;
 
 	o->db = DEFAULT_DB;
+	o->wait_s = 86400;
 	optind = 1;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -668,12 +701,21 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		case 'r':
 			o->resume = optarg;
 			break;
+		case 'c':
+			o->concurrent = true;
+			break;
+		case 'w':
+			if (!parse_double(optarg, &o->wait_s) || o->wait_s < 0)
+				return usage_error("--wait-s must be a number of seconds >= 0, not '%s'",
+						   optarg);
+			o->wait_given = true;
+			break;
 		case 'h':
 			fputs(usage_lines, stdout);
 			fputs(help_text, stdout);
 			return 0;
 		default:
-			if (optopt == 'd' || optopt == 'i' || optopt == 'r')
+			if (optopt == 'd' || optopt == 'i' || optopt == 'r' || optopt == 'w')
 				return usage_error("%s needs a value", argv[optind - 1]);
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
@@ -685,6 +727,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 				   " its iterations");
 	if (o->resume && o->dry_run)
 		return usage_error("--dry-run does not go with --resume");
+	if (o->concurrent && o->wait_given)
+		return usage_error("--concurrent does not wait: it does not go with --wait-s");
 	if (!o->resume && optind == argc)
 		return usage_error("no CONFIG given");
 	if (!o->resume && optind != argc - 1)
