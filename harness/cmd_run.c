@@ -787,8 +787,9 @@ static struct experiment *resume_config(struct run_ctx *ctx, struct run_opts *o,
 /* The rig's own cost while its variants ran (rig_cost_measured: what it
  * spent starting up and before the first variant is not counted): its CPU
  * time as % of one CPU over that wall time, stored as a note event ("rig
- * cpu: user_s=U system_s=S wall_s=W pct_of_one_cpu=P") and printed unless
- * --quiet; with the monitors' notes (said once). */
+ * cpu: user_s=U system_s=S wall_s=W pct_of_one_cpu=P"), which schedrig
+ * show lists and bench/ reads (not printed: it is for benchmarks of the
+ * rig, not for every run's reader); with the monitors' notes. */
 static void note_rig_cost(struct run_ctx *rc)
 {
 	char err[512];
@@ -797,8 +798,6 @@ static void note_rig_cost(struct run_ctx *rc)
 			      user_s, system_s, wall_s,
 			      wall_s > 0 ? 100 * (user_s + system_s) / wall_s : 0.0);
 	store_event(rc->st, rc->run_id, "note", msg, err, sizeof(err));
-	if (!rc->o->quiet)
-		fprintf(stderr, "schedrig: %s\n", msg);
 	free(msg);
 	if (rc->mon && *monitor_notes(rc->mon)) {
 		char *notes = xstrdup(monitor_notes(rc->mon)), *save = NULL;
@@ -863,6 +862,10 @@ int cmd_run(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	/* Progress lines appear as they are written, also into a file or a
+	 * pipe (block buffering held the "run N:" header back for a whole
+	 * first iteration). */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!o.resume) {
 		/* A bad config is reported before anything is created. */
 		e = config_load(o.config, err, sizeof(err));
