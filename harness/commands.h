@@ -21,6 +21,7 @@ int cmd_check_config(int argc, char **argv);
 int cmd_load(int argc, char **argv);
 int cmd_loads(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 

@@ -28,6 +28,7 @@ static const struct command commands[] = {
 	{"loads", cmd_loads, "list the load drivers with their parameters and metrics"},
 	{"load", cmd_load, "run a built-in load (tcp-rr, wakeup-lat, ...)"},
 	{"restore", cmd_restore, "restore kernel knobs a killed or crashed run left changed"},
+	{"cache", cmd_cache, "what the rig's cache of kernels and trees holds; --clear empties it"},
 	{"agent", cmd_agent, "run a plan file where a variant's kernel runs (used by backends)"},
 	{"version", cmd_version, "print the version of schedrig (also --version)"},
 };

@@ -4,7 +4,8 @@
  *
  * Source: a kernel tarball (default: the newest Debian linux-source tarball,
  * /usr/src/linux-source-*.tar.xz from package linux-source-6.1) or a tree
- * (--source DIR). It is prepared once into a cache entry under cache_dir,
+ * (--source DIR). It is prepared once into a cache entry under cache_dir
+ * (default: the rig's cache, ~/.cache/schedrig/kernbench: cache.h),
  * named after the source, the config and a hash of both (FNV-1a 64 of the
  * source's real path, and for a tarball its size and mtime, and the config
  * name or the config file's content):
@@ -65,6 +66,7 @@
 
 #include "builtin.h"
 #include "builtin_proc.h"
+#include "cache.h"
 #include "load.h"
 #include "scan.h"
 
@@ -80,8 +82,9 @@ static const struct param_def kernbench_params[] = {
 	 "make targets, separated by spaces"},
 	{"source", PARAM_STRING, NULL, NULL, 1, 0,
 	 "kernel tarball or tree; default the newest " KERNBENCH_DEFAULT_TARBALLS},
-	{"cache_dir", PARAM_STRING, "results/cache/kernbench", NULL, 1, 0,
-	 "directory of prepared trees, reused across iterations and runs"},
+	{"cache_dir", PARAM_STRING, NULL, NULL, 1, 0,
+	 "directory of prepared trees, reused across iterations and runs; default the"
+	 " rig's cache: $XDG_CACHE_HOME/schedrig/kernbench (~/.cache/schedrig/kernbench)"},
 	{"prepare_only", PARAM_BOOL, "false", NULL, 1, 0,
 	 "prepare the cache entry and exit without building (no samples)"},
 };
@@ -176,7 +179,8 @@ static bool is_named_config(const char *config)
 	return false;
 }
 
-/* Resolve source, config and cache_dir into e. 0, or -1 with err. */
+/* Resolve source, config and cache_dir (NULL: CACHE/kernbench, cache.h)
+ * into e. 0, or -1 with err. */
 static int kb_entry_init(struct kb_entry *e, const char *source, const char *config,
 			 const char *cache_dir, char *err, size_t errsz)
 {
@@ -235,7 +239,11 @@ static int kb_entry_init(struct kb_entry *e, const char *source, const char *con
 		}
 	}
 
-	char why[512];
+	char why[512], dflt[PATH_MAX];
+	if (!cache_dir) {
+		snprintf(dflt, sizeof(dflt), "%s/kernbench", cache_root());
+		cache_dir = dflt;
+	}
 	if (mkdir_p(cache_dir, why, sizeof(why))) {
 		snprintf(err, errsz, "cache_dir: %s", why);
 		return -1;
@@ -667,8 +675,8 @@ static int kernbench_prepare(const struct params *p, char *err, size_t errsz)
 	struct kb_entry *e = xmalloc(sizeof(*e));
 	const char *config = params_get(p, "config");
 	const char *cache = params_get(p, "cache_dir");
-	r = kb_entry_init(e, params_get(p, "source"), config ? config : "tinyconfig",
-			  cache ? cache : "results/cache/kernbench", err, errsz);
+	r = kb_entry_init(e, params_get(p, "source"), config ? config : "tinyconfig", cache, err,
+			  errsz);
 	if (!r)
 		r = kb_prepare_entry(e, &chld, err, errsz);
 	free(e);

@@ -8,8 +8,9 @@
  *
  * kernel: a bzImage path, a linux-image .deb file (vmlinuz and modules are
  * extracted with dpkg-deb -x into CACHE/kernels/), or a Debian package name
- * (apt-get download into CACHE/debs/, then the same). CACHE is the results
- * directory's cache/ (beside runs/).
+ * (apt-get download into CACHE/debs/, then the same). CACHE is the rig's
+ * cache (cache.h: ~/.cache/schedrig), apart from results; its lock is held
+ * while the kernel is fetched and extracted.
  *
  * accel: kvm, tcg, or auto: a KVM boot that prints nothing on the console
  * within QEMU_KVM_PROBE_S (nested KVM that hangs) or that qemu refuses is
@@ -51,6 +52,7 @@
 
 #include "agent_host.h"
 #include "agent_proto.h"
+#include "cache.h"
 #include "initramfs.h"
 #include "knob_journal.h"
 #include "variant.h"
@@ -740,15 +742,9 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 {
 	struct kernel_image k;
 	struct agent_session s;
-	char *cache;
-	const char *runs = strstr(vr->work_dir, "/runs/");
+	const char *cache = cache_root();
 	int rc = -1;
 
-	/* results/runs/ID → results/cache */
-	if (runs && !strchr(runs + 6, '/'))
-		cache = xasprintf("%.*s/cache", (int)(runs - vr->work_dir), vr->work_dir);
-	else
-		cache = xasprintf("%s/cache", vr->work_dir);
 	char *knob_host = xasprintf("%s%s", KNOB_HOST_GUEST_PREFIX, vr->v->name);
 	struct guest_files gf = {
 		.console = xasprintf("%s/%s-console.log", vr->work_dir, vr->v->name),
@@ -759,8 +755,15 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 	};
 	gf.initrd = gf.initramfs;
 	s = session_for(vr, &k, knob_host);
-	if (mkdir_p(cache, err, errsz) || resolve_kernel(vr->v->kernel, cache, &k, err, errsz) ||
-	    build_initramfs(vr, &k, gf.initramfs, err, errsz))
+	/* The cache's lock while the kernel is fetched, extracted and read
+	 * (schedrig cache --clear waits for it). */
+	int lock = cache_lock(err, errsz);
+	if (lock < 0)
+		goto out;
+	int prepared = resolve_kernel(vr->v->kernel, cache, &k, err, errsz) ||
+		       build_initramfs(vr, &k, gf.initramfs, err, errsz);
+	close(lock);
+	if (prepared)
 		goto out;
 	if (vr->v->initrd) {
 		/* The kernel unpacks concatenated archives in order. */
@@ -841,7 +844,6 @@ out:
 	free(gf.agent_serial);
 	free(gf.qemu_log);
 	free(gf.initramfs);
-	free(cache);
 	free(knob_host);
 	return rc;
 }

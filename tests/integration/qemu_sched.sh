@@ -1,6 +1,7 @@
 #!/bin/bash
 # Scheduling attributes and panics, for real, in a Debian 6.1 guest under
-# TCG (boot: qemu; the kernel package as qemu.sh fetches it, the same cache):
+# TCG (boot: qemu; the kernel package as qemu.sh fetches it, the same cache,
+# results/test-cache/schedrig under tests/run-tests):
 #  - cgroup v2 cpu attributes of a load's own cgroup (the guest mounts
 #    cgroup2 with the cpu controller, which this host lacks): cpu.weight and
 #    cpu.idle read back as set; cpu.max "25000 100000" holds a CPU-bound
@@ -20,7 +21,7 @@ PKG=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$
 	awk '{print $1}' | sort -V | tail -1)
 [ -n "$PKG" ] || fail "no linux-image-6.1.0-*-amd64-unsigned package in the apt lists"
 
-# The kernel cache of qemu.sh (results/qemu-test/cache), a database of its own.
+# qemu.sh's results directory, a database of its own.
 RESULTS=${SCHEDRIG_QEMU_RESULTS:-$TESTS_DIR/../results/qemu-test}
 mkdir -p "$RESULTS"
 DB=$RESULTS/sched.db
