@@ -17,7 +17,7 @@
 #include "util.h"
 
 /* Layout of SCHED_ATTR_SIZE_VER1 (56 bytes) plus the out-of-tree
- * latency-nice field (VER2, 60 bytes; SCHED-ABI.md). */
+ * latency-nice field (VER2, 60 bytes; schedattr.h). */
 struct kernel_sched_attr {
 	uint32_t size;
 	uint32_t sched_policy;
@@ -304,7 +304,7 @@ int sched_apply_self(const struct sched_req *r, const char **what)
 	a.sched_nice = r->has_nice ? r->nice : cur.sched_nice;
 	bool rt = a.sched_policy == SCHED_FIFO || a.sched_policy == SCHED_RR;
 	a.sched_priority = r->has_priority ? (uint32_t)r->priority : rt ? cur.sched_priority : 0;
-	/* sched_runtime 0 keeps the default slice (SCHED-ABI.md pitfall). */
+	/* sched_runtime 0 keeps the default slice (schedattr.h). */
 	a.sched_runtime = r->has_slice_us ? (uint64_t)r->slice_us * 1000 : 0;
 	if (r->has_latency_nice) {
 		a.sched_flags |= SCHED_FLAG_LATENCY_NICE;
