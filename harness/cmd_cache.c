@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "cmdopts.h"
 #include "commands.h"
 #include "util.h"
 
@@ -139,6 +139,15 @@ static int clear_dir(const char *dir, bool kernbench, unsigned long long *freed)
 	return rc ? -1 : 0;
 }
 
+/* --clear (cmd_options). */
+static int clear_option(int val, const char *arg, void *ctx)
+{
+	(void)val;
+	(void)arg;
+	*(bool *)ctx = true;
+	return 0;
+}
+
 int cmd_cache(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -147,22 +156,11 @@ int cmd_cache(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	bool clear = false;
-	int ch;
 	char err[512];
+	int opt = cmd_options(argc, argv, longopts, usage_text, clear_option, &clear);
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (ch == 'c') {
-			clear = true;
-		} else if (ch == 'h') {
-			fputs(usage_text, stdout);
-			return 0;
-		} else {
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
-		}
-	}
+	if (opt >= 0)
+		return opt;
 	if (optind != argc) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;

@@ -2,13 +2,13 @@
  * schedrig's drivers (outcome_decide, as run does) and replace its samples
  * and failures in one transaction, printing what changed. A parser fix
  * thereby reaches old runs without running them again. */
-#include <getopt.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdopts.h"
 #include "commands.h"
 #include "config.h"
 #include "outcome.h"
@@ -319,6 +319,14 @@ static int run_plan(struct store *s, int64_t run_id, struct experiment **e, stru
 	return *e && plan_build(*e, p, err, errsz) == 0 ? 0 : -1;
 }
 
+/* --db FILE (cmd_options). */
+static int db_option(int val, const char *arg, void *ctx)
+{
+	(void)val;
+	*(const char **)ctx = arg;
+	return 0;
+}
+
 int cmd_reparse(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -328,21 +336,10 @@ int cmd_reparse(int argc, char **argv)
 	};
 	const char *db = "results/schedrig.db";
 	char err[1024];
-	int ch;
+	int opt = cmd_options(argc, argv, longopts, usage_text, db_option, &db);
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (ch == 'd') {
-			db = optarg;
-		} else if (ch == 'h') {
-			fputs(usage_text, stdout);
-			return 0;
-		} else {
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
-		}
-	}
+	if (opt >= 0)
+		return opt;
 	if (argc - optind != 1) {
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;

@@ -34,9 +34,8 @@
 #define DEFAULT_DB "results/schedrig.db"
 
 static const char usage_lines[] =
-	"usage: schedrig run CONFIG [--db FILE] [--iterations N] [--dry-run] [--quiet]\n"
-	"                           [--wait-s S | --concurrent]\n"
-	"       schedrig run --resume RUN [--db FILE] [--quiet] [--wait-s S | --concurrent]\n";
+	"usage: schedrig run CONFIG [--db FILE] [--iterations N] [--dry-run] [--quiet] [--wait-s S|--concurrent]\n"
+	"       schedrig run --resume RUN [--db FILE] [--quiet] [--wait-s S|--concurrent]\n";
 
 static const char help_text[] =
 	"\n"

@@ -427,16 +427,6 @@ static char *lock_path(void)
 	return xasprintf("%s/schedrig-knobs.lock", knobs_lock_dir());
 }
 
-/* The pid the lock's holder wrote into the lock file, "?" when unknown. */
-static void lock_holder(int fd, char *holder, size_t size)
-{
-	ssize_t n = pread(fd, holder, size - 1, 0);
-	holder[n > 0 ? n : 0] = '\0';
-	holder[strcspn(holder, "\n")] = '\0';
-	if (!holder[0])
-		snprintf(holder, size, "?");
-}
-
 int knobs_lock(char *err, size_t errsz)
 {
 	char *path = lock_path();
@@ -452,7 +442,7 @@ int knobs_lock(char *err, size_t errsz)
 			continue;
 		}
 		char holder[32];
-		lock_holder(fd, holder, sizeof(holder));
+		lock_file_holder(fd, holder, sizeof(holder));
 		fail(err, errsz,
 		     "another schedrig (pid %s) has scheduler knobs changed on this machine"
 		     " (%s); knob changes of two runs at once would undo each other",
@@ -479,7 +469,7 @@ int knobs_host_clean(char *err, size_t errsz)
 	 * write a record) meanwhile, so a record then is one nobody will restore. */
 	if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB)) {
 		char holder[32];
-		lock_holder(fd, holder, sizeof(holder));
+		lock_file_holder(fd, holder, sizeof(holder));
 		fail(err, errsz,
 		     "another schedrig (pid %s) is changing kernel knobs on this machine now;"
 		     " what runs meanwhile would measure its settings: try again when it is done",

@@ -22,16 +22,6 @@ static char *lock_path(void)
 	return env && *env ? xstrdup(env) : xasprintf("%s/schedrig-measure.lock", knobs_lock_dir());
 }
 
-/* The holder's line of the lock file into dst ("?" when empty). */
-static void holder_of(int fd, char *dst, size_t size)
-{
-	ssize_t n = pread(fd, dst, size - 1, 0);
-	dst[n > 0 ? n : 0] = '\0';
-	dst[strcspn(dst, "\n")] = '\0';
-	if (!dst[0])
-		snprintf(dst, size, "?");
-}
-
 void measure_lock_holder(char *dst, size_t size)
 {
 	char *path = lock_path();
@@ -41,7 +31,7 @@ void measure_lock_holder(char *dst, size_t size)
 	if (fd < 0)
 		return;
 	if (flock(fd, LOCK_SH | LOCK_NB))
-		holder_of(fd, dst, size);
+		lock_file_holder(fd, dst, size);
 	else
 		flock(fd, LOCK_UN);
 	close(fd);
@@ -60,7 +50,7 @@ int measure_lock(const char *db, double wait_s, char *err, size_t errsz)
 	bool said = false;
 	while (flock(fd, LOCK_EX | LOCK_NB)) {
 		char holder[600];
-		holder_of(fd, holder, sizeof(holder));
+		lock_file_holder(fd, holder, sizeof(holder));
 		if (errno != EWOULDBLOCK || mono_ns() >= until || runner_poll_interrupt()) {
 			snprintf(err, errsz, "another run measures on this machine (%s; lock %s)%s",
 				 holder, path, runner_interrupt_signal() ? ": interrupted while waiting" :

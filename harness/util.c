@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static void out_of_memory(void)
 {
@@ -175,6 +176,15 @@ char *argv_render(const struct argv *a)
 	if (!b.data)
 		return xstrdup("");
 	return b.data;
+}
+
+void lock_file_holder(int fd, char *dst, size_t size)
+{
+	ssize_t n = pread(fd, dst, size - 1, 0);
+	dst[n > 0 ? n : 0] = '\0';
+	dst[strcspn(dst, "\n")] = '\0';
+	if (!dst[0])
+		snprintf(dst, size, "?");
 }
 
 int64_t mono_ns(void)

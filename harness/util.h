@@ -42,6 +42,10 @@ void argv_free(struct argv *a);
  * space, each quoted with '...' when it holds anything but [A-Za-z0-9_./:=,+-]. */
 char *argv_render(const struct argv *a);
 
+/* The first line of the lock file open at fd, where its holder wrote who
+ * it is, into dst (size > 1); "?" when it is empty. */
+void lock_file_holder(int fd, char *dst, size_t size);
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 int64_t mono_ns(void);
 

@@ -9,19 +9,9 @@
 # ControlPath and known_hosts file of the run live there) works.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/sshd.bash"
-start_sshd
 # The login gets HOME=$WORK/home (authorized_keys environment=).
 mkdir -p "$WORK/home"
-echo "PermitUserEnvironment yes" >>"$WORK/sshd_config"
-kill "$SSHD_PID"
-wait "$SSHD_PID" 2>/dev/null || true
-printf 'environment="HOME=%s" %s\n' "$WORK/home" "$(cat "$WORK/id.pub")" >"$WORK/authorized_keys"
-/usr/sbin/sshd -D -e -f "$WORK/sshd_config" 2>"$WORK/sshd.log" &
-SSHD_PID=$!
-for _ in $(seq 50); do
-	(echo >/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break
-	sleep 0.1
-done
+start_sshd "PermitUserEnvironment yes" "environment=\"HOME=$WORK/home\""
 
 # config WORKDIR_LINE DB: run a one-iteration fake load over ssh.
 run_with() {

@@ -1,8 +1,11 @@
 #!/bin/bash
-# schedrig restore writes only knob files: a results database whose journal
-# names another file (anyone who can write the database can edit it) makes
-# restore refuse that row, say why, leave the file alone and keep the row
-# unrestored. A real journal row is not touched by this.
+# The knob journal of a results database is not trusted:
+#  - schedrig restore writes only knob files: a journal row naming another
+#    file (anyone who can write the database can edit it) is refused with
+#    why, the file left alone and the row kept unrestored;
+#  - a run that cannot read its database's journal does not start: it
+#    cannot tell whether a killed run left kernel knobs changed (it used to
+#    go on as if the journal were empty).
 source "$(dirname "$0")/lib.sh"
 
 cat >"$WORK/f.yaml" <<'EOF'
@@ -30,4 +33,13 @@ assert_contains "$(cat "$WORK/out")" "$WORK/link ($WORK/victim) is not a knob sc
 assert_contains "$(cat "$WORK/out")" "2 of 2 knob change(s) not restored" "summary"
 assert_eq "$(cat "$WORK/victim")" "precious" "the file is untouched"
 assert_eq "$(q "$DB" "SELECT count(*) FROM knob WHERE restored_at IS NULL")" "2" "rows stay unrestored"
+
+# The journal unreadable: a knob table without its columns.
+q "$DB" "DROP TABLE knob; CREATE TABLE knob (id INTEGER PRIMARY KEY)"
+rc=0
+"$SCHEDRIG" run "$WORK/f.yaml" --db "$DB" --quiet >"$WORK/out" 2>&1 || rc=$?
+assert_eq "$rc" "1" "exit status with an unreadable knob journal ($(cat "$WORK/out"))"
+assert_contains "$(cat "$WORK/out")" "whether a killed run left knobs changed is unknown, so nothing runs" \
+	"the refusal says why"
+assert_eq "$(q "$DB" "SELECT count(*) FROM run")" "1" "no second run recorded"
 echo ok
