@@ -108,6 +108,16 @@ static int load_instances(sqlite3 *db, int64_t run_id, struct rp_inst **out, siz
 	return 0;
 }
 
+/* Column col of st's row appended to b: the blob first, then its size, as
+ * SQLite wants; an empty one is NULL and appends nothing. */
+static void append_column(struct buf *b, sqlite3_stmt *st, int col)
+{
+	const void *data = sqlite3_column_blob(st, col);
+	size_t n = (size_t)sqlite3_column_bytes(st, col);
+	if (data && n)
+		buf_append(b, data, n);
+}
+
 /* The instance's raw output into out and errb (empty when none stored). */
 static void load_raw(sqlite3 *db, int64_t id, struct buf *out, struct buf *errb)
 {
@@ -119,8 +129,8 @@ static void load_raw(sqlite3 *db, int64_t id, struct buf *out, struct buf *errb)
 		return;
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) == SQLITE_ROW) {
-		buf_append(out, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0));
-		buf_append(errb, sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1));
+		append_column(out, st, 0);
+		append_column(errb, st, 1);
 	}
 	sqlite3_finalize(st);
 }
