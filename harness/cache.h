@@ -5,10 +5,13 @@
  *   CACHE/kernbench/      kernbench's configured kernel trees (loads/kernbench.c)
  *   CACHE/.lock           flock: held while a kernel is fetched or extracted, and
  *                         by schedrig cache --clear
- * where CACHE is $XDG_CACHE_HOME/schedrig, or ~/.cache/schedrig without it
- * (XDG Base Directory Specification 0.8: "$XDG_CACHE_HOME ... If
+ * where CACHE is $XDG_CACHE_HOME/schedrig, or ~/.cache/schedrig when it is
+ * unset, empty or relative (XDG Base Directory Specification 0.8: "If
  * $XDG_CACHE_HOME is either not set or empty, a default equal to
- * $HOME/.cache should be used"). `schedrig cache` says what it holds. */
+ * $HOME/.cache should be used" and "All paths set in these environment
+ * variables must be absolute. If an implementation encounters a relative
+ * path in any of these variables it should consider the path invalid and
+ * ignore it."). `schedrig cache` says what it holds. */
 #ifndef SCHEDRIG_CACHE_H
 #define SCHEDRIG_CACHE_H
 

@@ -8,6 +8,10 @@ command -v flock >/dev/null || fail "flock (util-linux) is not installed"
 
 out=$(env -u XDG_CACHE_HOME HOME="$WORK/home" "$SCHEDRIG" cache)
 assert_eq "$out" "cache $WORK/home/.cache/schedrig: empty (not created yet)" "the default place"
+# A relative XDG_CACHE_HOME is invalid (XDG Base Directory Specification):
+# the cache must not move with the working directory.
+out=$(XDG_CACHE_HOME=rel/xdg HOME="$WORK/home" "$SCHEDRIG" cache)
+assert_eq "$out" "cache $WORK/home/.cache/schedrig: empty (not created yet)" "a relative XDG_CACHE_HOME ignored"
 export XDG_CACHE_HOME=$WORK/xdg
 C=$XDG_CACHE_HOME/schedrig
 
