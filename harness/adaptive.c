@@ -64,9 +64,10 @@ struct adaptive_cells {
 		double *values;      /* of the complete iterations */
 		size_t n;
 		size_t n_failed;
-		bool started;        /* an iteration ran in this process */
+		bool started;        /* an iteration ran since the clock last stopped */
 		int64_t started_ns;  /* when the first of them started */
-		double spent_s;      /* restored from an earlier process */
+		double spent_s;      /* restored from an earlier process, and the
+				      * time before each pause */
 		bool stopped;
 	} *cell;
 	size_t n_cells;
@@ -144,6 +145,15 @@ bool adaptive_cells_enough(struct adaptive_cells *a, size_t cell, const struct a
 	cp->stopped = true;
 	snprintf(why, whysz, "%zu iteration(s), %s", cp->n + cp->n_failed, reason);
 	return true;
+}
+
+void adaptive_cells_pause(struct adaptive_cells *a, size_t cell, int64_t now_ns)
+{
+	struct cell_progress *cp = &a->cell[cell];
+	if (!cp->started)
+		return;
+	cp->spent_s += (double)(now_ns - cp->started_ns) / 1e9;
+	cp->started = false;
 }
 
 void adaptive_cells_stop(struct adaptive_cells *a, size_t cell)

@@ -13,27 +13,59 @@ static const char usage_text[] =
 	"usage: schedrig compare [OPTIONS] [RUN...]\n"
 	"\n"
 	"Compare the samples of the given runs (ids, names or 'latest'; default the\n"
-	"newest run). One table per load and metric (and per value of the axes that\n"
-	"are not columns); rows are ops; stars mark a significant change of the mean.\n"
+	"newest run). By default each load's headline metrics, one table each, in\n"
+	"config order (interval series such as tcp-rr interval_transactions only\n"
+	"with --metric); rows are ops, in numeric order when they are numbers;\n"
+	"stars mark a significant change of the mean on the row of that mean.\n"
 	"\n"
-	"  --layout L           mmtests|grid|percentiles|latency (text only; default mmtests);\n"
-	"                       percentiles adds tables of stored histograms (cyclictest\n"
-	"                       histogram_us), bucket counts of all iterations pooled\n"
-	"  --grid ROW,COL       grid of two matrix axes (e.g. hackbench.nice,cyclictest.slice_us);\n"
-	"                       implies --layout grid and --columns cell\n"
-	"  --stat S             grid statistic: mean|amean|hmean|gmean|median|min|max|stddev|\n"
-	"                       coeffvar|bamean-50|bamean-95|bamean-99|pNN (default mean)\n"
+	"  --layout L           mmtests|mmtests-wide|grid|percentiles|latency (text\n"
+	"                       only; default mmtests):\n"
+	"                       mmtests       as compare-mmtests.pl prints it (2025):\n"
+	"                                     Min, Amean, Stddev, CoeffVar, Max,\n"
+	"                                     BAmean-50/95/99; Hmean, HStddev,\n"
+	"                                     HCoeffVar, BHmean-* for higher-is-better\n"
+	"                       mmtests-wide  as mmtests prints it since 2026: values\n"
+	"                                     18 wide, rows METRIC-OP, BAmean.95\n"
+	"                       percentiles   p50 p90 p95 p99 p99.9 of every event, the\n"
+	"                                     stored histograms of all iterations pooled\n"
+	"                                     (cyclictest histogram_us, tcp-rr,\n"
+	"                                     wakeup-lat); other metrics say they are\n"
+	"                                     per-iteration summaries (n = iterations)\n"
+	"                       latency       latt's Max, Avg, Stdev, Stdev mean, n over\n"
+	"                                     every event the same way\n"
+	"  --plain              mmtests layouts: the tables alone, no title or footer\n"
+	"                       (notes go to stderr), for a thread that has the context\n"
+	"  --grid ROW,COL       grid of two matrix axes, each an axis, its label or its\n"
+	"                       shortest name (e.g. hackbench.nice,slice_us or HB-LN,CT-LN);\n"
+	"                       implies --layout grid and --columns cell; '*' marks cells\n"
+	"                       that differ from the baseline cell, n follows\n"
+	"  --stat LIST          grid sub-columns: statistics (mean|amean|hmean|gmean|median|\n"
+	"                       min|max|stddev|coeffvar|bamean-K|hstddev|bhmean-K|pNN) or,\n"
+	"                       for a metric with several ops, its ops (p90,p95,p99 of\n"
+	"                       schbench); one gives seed 002's VALUE (x%%) cells, several\n"
+	"                       its boxed sub-columns (default mean)\n"
 	"  --format FMT         text|markdown|csv|json (default text); the notes under\n"
-	"                       the tables (No samples: ..., Iterations: ...) follow\n"
-	"                       every text layout and markdown, json has them in\n"
+	"                       the tables (Order: ..., No samples: ..., Iterations: ...)\n"
+	"                       follow every text layout and markdown, json has them in\n"
 	"                       \"notes\"; csv is the summary rows only\n"
 	"%s"
 	"  -h, --help           this text\n"
 	"\n"
-	"Exit status: 0 ok, 1 failure (database, no samples), 2 bad usage.\n";
+	"Significance: welch (default) tests the Amean row on the samples and the\n"
+	"Hmean row on their reciprocals; ci-overlap is mmtests' rule, stars exactly\n"
+	"where compare-mmtests.pl puts them; mann-whitney is exact for n < 50 without\n"
+	"ties, else tie-corrected normal, and says \"n too small\" where no result could\n"
+	"reach alpha. The footer names the rule.\n"
+	"\n"
+	"Exit status: 0 ok, 1 failure (database, no samples), 2 bad usage (a --metric\n"
+	"that matches no metric).\n";
 
-enum layout { LAYOUT_MMTESTS, LAYOUT_GRID, LAYOUT_PERCENTILES, LAYOUT_LATENCY };
-enum { OPT_LAYOUT = OPT_SHARED_LAST + 1, OPT_GRID, OPT_STAT };
+enum layout { LAYOUT_MMTESTS, LAYOUT_MMTESTS_WIDE, LAYOUT_GRID, LAYOUT_PERCENTILES, LAYOUT_LATENCY };
+static const char *const layout_names[] = {
+	[LAYOUT_MMTESTS] = "mmtests", [LAYOUT_MMTESTS_WIDE] = "mmtests-wide", [LAYOUT_GRID] = "grid",
+	[LAYOUT_PERCENTILES] = "percentiles", [LAYOUT_LATENCY] = "latency",
+};
+enum { OPT_LAYOUT = OPT_SHARED_LAST + 1, OPT_GRID, OPT_STAT, OPT_PLAIN };
 
 int cmd_compare(int argc, char **argv)
 {
@@ -42,6 +74,7 @@ int cmd_compare(int argc, char **argv)
 		{"layout", required_argument, NULL, OPT_LAYOUT},
 		{"grid", required_argument, NULL, OPT_GRID},
 		{"stat", required_argument, NULL, OPT_STAT},
+		{"plain", no_argument, NULL, OPT_PLAIN},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -59,16 +92,19 @@ int cmd_compare(int argc, char **argv)
 			free(grid);
 			return 0;
 		case OPT_LAYOUT:
-			layout = !strcmp(optarg, "mmtests") ? LAYOUT_MMTESTS
-				 : !strcmp(optarg, "grid") ? LAYOUT_GRID
-				 : !strcmp(optarg, "percentiles") ? LAYOUT_PERCENTILES
-				 : !strcmp(optarg, "latency") ? LAYOUT_LATENCY : -1;
+			layout = -1;
+			for (int i = 0; i <= LAYOUT_LATENCY; i++)
+				if (!strcmp(optarg, layout_names[i]))
+					layout = i;
 			if (layout < 0) {
-				fprintf(stderr, "schedrig compare: --layout must be mmtests, grid, "
-					"percentiles or latency: '%s'\n", optarg);
+				fprintf(stderr, "schedrig compare: --layout must be mmtests, mmtests-wide, "
+					"grid, percentiles or latency: '%s'\n", optarg);
 				free(grid);
 				return EXIT_USAGE;
 			}
+			break;
+		case OPT_PLAIN:
+			c.ro.plain = true;
 			break;
 		case OPT_GRID: {
 			char *comma = strchr(optarg, ',');
@@ -86,8 +122,9 @@ int cmd_compare(int argc, char **argv)
 			break;
 		}
 		case OPT_STAT:
-			if (summary_stat_parse(optarg, &c.ro.grid_stat)) {
-				fprintf(stderr, "schedrig compare: unknown --stat '%s'\n", optarg);
+			if (report_parse_grid_items(&c.ro, optarg)) {
+				fprintf(stderr, "schedrig compare: --stat wants a list of at most %d "
+					"statistics or ops: '%s'\n", REPORT_MAX_GRID_ITEMS, optarg);
 				free(grid);
 				return EXIT_USAGE;
 			}
@@ -133,8 +170,7 @@ int cmd_compare(int argc, char **argv)
 		layout = LAYOUT_MMTESTS;
 	if (layout != LAYOUT_MMTESTS && c.format != FORMAT_TEXT) {
 		fprintf(stderr, "schedrig compare: --layout %s is text only (drop --format)\n",
-			layout == LAYOUT_GRID ? "grid" : layout == LAYOUT_PERCENTILES ? "percentiles"
-			: "latency");
+			layout_names[layout]);
 		free(grid);
 		return EXIT_USAGE;
 	}
@@ -162,25 +198,34 @@ int cmd_compare(int argc, char **argv)
 		case LAYOUT_MMTESTS:
 			report_mmtests(&out, &s, &c.ro);
 			break;
+		case LAYOUT_MMTESTS_WIDE:
+			report_mmtests_wide(&out, &s, &c.ro);
+			break;
 		case LAYOUT_GRID:
 			if (report_grid(&out, &s, &c.ro, err, sizeof(err))) {
 				fprintf(stderr, "schedrig compare: --grid: %s\n", err);
 				rc = EXIT_USAGE;
 			}
 			break;
-		case LAYOUT_PERCENTILES: {
+		case LAYOUT_PERCENTILES:
+		case LAYOUT_LATENCY: {
 			struct hist_table h;
 			rc = reportcmd_load_histograms(&c, ids, n_ids, &h);
-			if (!rc)
-				report_percentiles_hist(&out, &s, &h, &c.ro);
+			c.ro.hists = &h;
+			if (!rc && layout == LAYOUT_PERCENTILES)
+				report_percentiles(&out, &s, &c.ro);
+			else if (!rc)
+				report_latency(&out, &s, &c.ro);
+			c.ro.hists = NULL;
 			hist_table_free(&h);
 			break;
 		}
-		case LAYOUT_LATENCY:
-			report_latency(&out, &s, &c.ro);
-			break;
 		}
-		report_notes_text(&out, &notes);
+		if (c.ro.plain)
+			for (size_t i = 0; i < notes.n; i++)
+				fprintf(stderr, "schedrig compare: %s\n", notes.v[i]);
+		else
+			report_notes_text(&out, &notes);
 		break;
 	case FORMAT_MARKDOWN:
 		report_markdown(&out, &s, &c.ro);
@@ -205,5 +250,6 @@ out_table:
 	sample_table_free(&t);
 	free(ids);
 	free(grid);
+	reportcmd_free(&c);
 	return rc;
 }

@@ -120,5 +120,6 @@ int cmd_export(int argc, char **argv)
 	}
 	buf_free(&out);
 	sample_table_free(&t);
+	reportcmd_free(&c);
 	return rc;
 }

@@ -511,5 +511,6 @@ out_table:
 	report_notes_free(&notes);
 	free(ids);
 	sample_table_free(&t);
+	reportcmd_free(&c);
 	return rc;
 }

@@ -144,7 +144,7 @@ int cmd_plot(int argc, char **argv)
 		goto out_summary;
 	}
 	rc = plot_all(&t, &s, &po, &r, err, sizeof(err));
-	if (!rc && !c.so.metric && !c.so.load) {
+	if (!rc && !c.so.n_metrics && !c.so.load) {
 		struct store *st = NULL;
 		rc = store_open(c.db, true, &st, err, sizeof(err));
 		if (!rc)
@@ -173,5 +173,6 @@ out_summary:
 out_table:
 	sample_table_free(&t);
 	free(ids);
+	reportcmd_free(&c);
 	return rc;
 }

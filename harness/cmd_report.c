@@ -111,6 +111,15 @@ int cmd_report(int argc, char **argv)
 	rc = reportcmd_summarise(&c, &t, &s);
 	if (rc)
 		goto out_table;
+	/* The percentile and latency sections pool the stored histograms. */
+	struct hist_table h;
+	if (html || c.format == FORMAT_TEXT || c.format == FORMAT_MARKDOWN)
+		rc = reportcmd_load_histograms(&c, ids, n_ids, &h);
+	else
+		hist_table_init(&h);
+	if (rc)
+		goto write;
+	c.ro.hists = &h;
 	if (html) {
 		rc = htmlreport_build(&c, &t, &s, &notes, ids, n_ids, &out);
 		goto write;
@@ -148,11 +157,14 @@ int cmd_report(int argc, char **argv)
 write:
 	if (!rc)
 		rc = reportcmd_write(&c, &out);
+	c.ro.hists = NULL;
+	hist_table_free(&h);
 	buf_free(&out);
 	summary_free(&s);
 out_table:
 	report_notes_free(&notes);
 	free(ids);
 	sample_table_free(&t);
+	reportcmd_free(&c);
 	return rc;
 }

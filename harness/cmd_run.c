@@ -21,6 +21,7 @@
 #include "knob_journal.h"
 #include "measurelock.h"
 #include "monitor.h"
+#include "order.h"
 #include "outcome.h"
 #include "plan.h"
 #include "preflight.h"
@@ -64,6 +65,12 @@ static const char help_text[] =
 	"measures on a machine at a time (a host-wide lock): a second one waits for the\n"
 	"first to end, saying so, unless --concurrent.\n"
 	"\n"
+	"Order (config order:): interleaved by default, in rounds: iteration 1 of every\n"
+	"variant and cell, then 2, ...; random shuffles each round (seed: N, else one\n"
+	"is drawn); blocked runs each variant as one block. Variants that boot a kernel\n"
+	"stay blocked unless order: is written. The order is stored and kept by\n"
+	"--resume.\n"
+	"\n"
 	"Exit status: 0 all iterations complete, 1 a failure was recorded or a tool is\n"
 	"missing, 2 bad usage or config, 128+N interrupted by signal N.\n";
 
@@ -80,12 +87,32 @@ struct run_opts {
 	bool wait_given;     /* --wait-s was given */
 };
 
+/* Whether var keeps its own block: every variant in order blocked, and a
+ * variant that boots its own kernel unless the config wrote order:. */
+static bool keeps_block(const struct experiment *e, enum run_order o, const struct cfg_variant *var)
+{
+	return o == ORDER_BLOCKED || (var->boot != BOOT_LOCAL && !e->order_given);
+}
+
 static void print_plan(const struct experiment *e, const struct plan *p, int iterations)
 {
 	printf("experiment %s: %zu variant(s) x %zu cell(s) x %d iteration(s)\n", e->name,
 	       e->n_variants, p->n_cells, iterations);
 	if (e->description)
 		printf("  %s\n", e->description);
+	const char **blocked = xcalloc(e->n_variants, sizeof(*blocked));
+	size_t n_blocked = 0;
+	for (size_t v = 0; v < e->n_variants; v++)
+		if (keeps_block(e, e->order, &e->variants[v]))
+			blocked[n_blocked++] = e->variants[v].name;
+	char *order = order_describe(e->order, e->seed, blocked, n_blocked);
+	if (e->order == ORDER_RANDOM && !e->seed_given)
+		printf("order: random, seed drawn when the run starts%s\n",
+		       strchr(order, ';') ? strchr(order, ';') : "");
+	else
+		printf("order: %s\n", order);
+	free(order);
+	free(blocked);
 	for (size_t v = 0; v < e->n_variants; v++)
 		printf("variant %s: boot %s\n", e->variants[v].name,
 		       variant_backend_for(e->variants[v].boot)->name);
@@ -174,6 +201,11 @@ struct run_ctx {
 	bool rig_measured;
 	bool recorded;  /* begun or resumed: its table is printed at the end */
 	double rig_user_s, rig_system_s, rig_wall_s;
+	/* Interleaved and random orders: the visits the current backend run
+	 * makes (variant_run.done skips every other). */
+	const struct visit *stint;
+	size_t n_stint;
+	bool variant_local;  /* the current variant runs on the running kernel */
 };
 
 /* variant_run.enough: stop the cell when its CI is narrow enough, at max or
@@ -375,6 +407,10 @@ static int store_variant(void *ctx, const struct variant_kernel *k)
 {
 	struct run_ctx *rc = ctx;
 	char err[512];
+	/* An interleaved run comes back to a variant on the running kernel
+	 * many times; its record and the kernel are the same each time. */
+	if (rc->stint && rc->variant_id && rc->variant_local)
+		return 0;
 	const struct cfg_variant *v = NULL;
 	for (size_t i = 0; i < rc->e->n_variants; i++)
 		if (!strcmp(rc->e->variants[i].name, rc->variant))
@@ -398,6 +434,20 @@ static bool iteration_done(void *ctx, size_t c, int it)
 	struct run_ctx *rc = ctx;
 	return adaptive_cells_stopped(rc->cells, c) ||
 	       store_iteration_complete(rc->st, rc->variant_id, rc->cell_ids[c], it);
+}
+
+/* variant_run.done of an interleaved or random run: only the (cell,
+ * iteration) pairs of the current stint run, and of those only what is
+ * not stored complete (run --resume) and whose cell has not stopped. */
+static bool stint_skip(void *ctx, size_t c, int it)
+{
+	struct run_ctx *rc = ctx;
+	bool in_stint = false;
+	for (size_t i = 0; i < rc->n_stint && !in_stint; i++)
+		in_stint = rc->stint[i].cell == c && rc->stint[i].iteration == it;
+	if (!in_stint || adaptive_cells_stopped(rc->cells, c))
+		return true;
+	return rc->o->resume && store_iteration_complete(rc->st, rc->variant_id, rc->cell_ids[c], it);
 }
 
 /* run --resume with adaptive iterations: rebuild the variant's cells from
@@ -504,6 +554,261 @@ static void rig_cost_measured(struct run_ctx *rc, const struct rusage *ru_start,
 	rc->rig_system_s = timeval_s(&ru.ru_stime) - timeval_s(&ru_start->ru_stime);
 }
 
+/* The failure of a whole variant: message, event, status "failed". */
+static void variant_failed(struct run_ctx *rc, const char *name, const char *why)
+{
+	char err[512];
+	fprintf(stderr, "schedrig: variant %s: %s\n", name, why);
+	char *msg = xasprintf("variant %s: %s", name, why);
+	store_event(rc->st, rc->run_id, "failure", msg, err, sizeof(err));
+	free(msg);
+	if (rc->variant_id)
+		store_variant_status(rc->st, rc->variant_id, "failed", err, sizeof(err));
+	rc->failures++;
+}
+
+/* Make var the current variant: its name, its stored id (run --resume: it
+ * is known before its kernel comes up, and qemu and ssh build the agent's
+ * plan with variant_run.done before that). 0, or -1 (store failed). */
+static int variant_enter(struct run_ctx *rc, const struct cfg_variant *var)
+{
+	char err[512];
+	rc->variant = var->name;
+	progress_variant(var->name);
+	rc->variant_id = 0;
+	if (rc->o->resume &&
+	    store_variant_id(rc->st, rc->run_id, var->name, &rc->variant_id, err, sizeof(err))) {
+		fprintf(stderr, "schedrig: %s\n", err);
+		rc->store_failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* Run var's plan in one block (its whole plan, or with done the stint).
+ * Returns the backend's result; err holds why it failed. */
+static int variant_backend_run(struct run_ctx *rc, const struct cfg_variant *var,
+			       const char *self_exe, const char *run_dir,
+			       bool (*done)(void *, size_t, int), char *err, size_t errsz)
+{
+	struct knob_db_journal kj;
+	knob_db_journal_init(&kj, rc->st, rc->run_id, var->name);
+	struct variant_run vr = {
+		.e = rc->e, .v = var, .p = rc->p, .iterations = rc->o->iterations,
+		.self_exe = self_exe, .work_dir = run_dir, .on_kernel = store_variant,
+		.on_iteration = store_one, .ctx = rc, .done = done, .journal = &kj.ops,
+		.enough = adaptive(rc) ? cell_enough : NULL,
+	};
+	err[0] = '\0';
+	int vrc = variant_backend_for(var->boot)->run(&vr, err, errsz);
+	knob_db_journal_free(&kj);
+	return vrc;
+}
+
+/* One variant as one block (order: blocked, and variants that boot their
+ * own kernel unless order: is written). -1 when the run must stop. */
+static int run_blocked(struct run_ctx *rc, const struct cfg_variant *var, const char *self_exe,
+		       const char *run_dir)
+{
+	char err[512];
+	adaptive_cells_reset(rc->cells);
+	if (rc->o->resume && adaptive(rc) && resume_adaptive(rc, var->name, err, sizeof(err))) {
+		fprintf(stderr, "schedrig: %s\n", err);
+		rc->store_failed = true;
+		return -1;
+	}
+	if (variant_enter(rc, var))
+		return -1;
+	if (adaptive(rc) && var->boot != BOOT_LOCAL)
+		note_whole_plan(rc, var);
+	int vrc = variant_backend_run(rc, var, self_exe, run_dir,
+				      rc->o->resume ? iteration_done : NULL, err, sizeof(err));
+	if (vrc) {
+		if (rc->store_failed)
+			return -1;
+		/* The variant failed as a whole; the next one still runs. */
+		variant_failed(rc, var->name, err);
+		return 0;
+	}
+	store_variant_status(rc->st, rc->variant_id,
+			     runner_interrupt_signal() ? "interrupted" : "complete", err, sizeof(err));
+	return 0;
+}
+
+/* Per variant of an interleaved or random run. */
+struct vstate {
+	const struct cfg_variant *var;
+	int64_t id;
+	struct adaptive_cells *cells;
+	bool failed;
+};
+
+/* Each visit of one round and variant in a row is one backend run (one
+ * boot, one knob change), in plan order; random order runs every visit on
+ * its own. Returns how many visits from v[0] make the stint. */
+static size_t stint_length(enum run_order o, const struct visit *v, size_t n)
+{
+	size_t k = 1;
+	while (o == ORDER_INTERLEAVED && k < n && v[k].variant == v[0].variant &&
+	       v[k].iteration == v[0].iteration)
+		k++;
+	return k;
+}
+
+/* The variants vs[0..n) in order o: rounds of iterations, each visiting
+ * every variant and cell. -1 when the run must stop. */
+static int run_rounds(struct run_ctx *rc, struct vstate *vs, size_t n, enum run_order o,
+		      uint64_t seed, const char *self_exe, const char *run_dir)
+{
+	char err[512];
+	struct adaptive_cells *shared = rc->cells;
+	int ret = 0;
+	for (size_t i = 0; i < n; i++)
+		vs[i].cells = adaptive_cells_new(rc->p->n_cells);
+	for (size_t i = 0; i < n && !ret; i++) {
+		rc->cells = vs[i].cells;
+		if (variant_enter(rc, vs[i].var))
+			ret = -1;
+		if (!ret && rc->o->resume && adaptive(rc) &&
+		    resume_adaptive(rc, vs[i].var->name, err, sizeof(err))) {
+			fprintf(stderr, "schedrig: %s\n", err);
+			rc->store_failed = true;
+			ret = -1;
+		}
+		vs[i].id = rc->variant_id;
+		if (!ret && adaptive(rc) && vs[i].var->boot != BOOT_LOCAL)
+			note_whole_plan(rc, vs[i].var);
+	}
+	struct visit *v;
+	size_t n_v = order_visits(o, seed, n, rc->p->n_cells, rc->o->iterations, &v);
+	for (size_t k = 0; k < n_v && !ret && !runner_interrupt_signal(); ) {
+		size_t len = stint_length(o, v + k, n_v - k);
+		struct vstate *cur = &vs[v[k].variant];
+		if (!cur->failed) {
+			rc->variant = cur->var->name;
+			rc->variant_id = cur->id;
+			rc->variant_local = cur->var->boot == BOOT_LOCAL;
+			rc->cells = cur->cells;
+			rc->stint = v + k;
+			rc->n_stint = len;
+			bool any = false;
+			for (size_t i = 0; i < len && !any; i++)
+				any = !stint_skip(rc, v[k + i].cell, v[k + i].iteration);
+			if (any) {
+				progress_variant(cur->var->name);
+				int vrc = variant_backend_run(rc, cur->var, self_exe, run_dir, stint_skip, err,
+							      sizeof(err));
+				cur->id = rc->variant_id;
+				for (size_t i = 0; i < len; i++)
+					adaptive_cells_pause(cur->cells, v[k + i].cell, mono_ns());
+				if (vrc && rc->store_failed)
+					ret = -1;
+				else if (vrc) {
+					variant_failed(rc, cur->var->name, err);
+					cur->failed = true;
+				}
+			}
+		}
+		k += len;
+	}
+	free(v);
+	for (size_t i = 0; i < n; i++) {
+		if (!vs[i].failed && vs[i].id && !ret)
+			store_variant_status(rc->st, vs[i].id,
+					     runner_interrupt_signal() ? "interrupted" : "complete", err,
+					     sizeof(err));
+		adaptive_cells_free(vs[i].cells);
+	}
+	rc->cells = shared;
+	rc->stint = NULL;
+	rc->n_stint = 0;
+	return ret;
+}
+
+/* The order this run keeps, from its config, or on run --resume from
+ * what the run stored (an "order" event; runs from before it: blocked).
+ * A fresh random order without seed: draws one. Stores the order of a
+ * fresh run. 0, or -1 after a message. */
+static int run_order_of(struct run_ctx *rc, enum run_order *o, uint64_t *seed)
+{
+	char err[512], **msgs;
+	size_t n;
+	if (rc->o->resume) {
+		if (store_events(rc->st, rc->run_id, "order", &msgs, &n, err, sizeof(err))) {
+			fprintf(stderr, "schedrig: %s\n", err);
+			return -1;
+		}
+		int bad = n && order_parse_description(msgs[0], o, seed);
+		if (!n) {
+			*o = ORDER_BLOCKED;
+			*seed = 0;
+		}
+		if (bad)
+			fprintf(stderr, "schedrig: run %lld: stored order '%s' is not one the rig"
+				" writes\n", (long long)rc->run_id, msgs[0]);
+		for (size_t i = 0; i < n; i++)
+			free(msgs[i]);
+		free(msgs);
+		return bad ? -1 : 0;
+	}
+	*o = rc->e->order;
+	*seed = rc->e->seed;
+	if (*o == ORDER_RANDOM && !rc->e->seed_given) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		*seed = ((uint64_t)ts.tv_sec * 1000000007ULL) ^ (uint64_t)ts.tv_nsec ^
+			((uint64_t)getpid() << 32);
+		*seed &= (uint64_t)LLONG_MAX;
+	}
+	return 0;
+}
+
+/* The order of the run (run_order_of), stored and printed for a fresh
+ * run before its first iteration. 0, or -1 (the run must not start). */
+static int order_setup(struct run_ctx *rc, enum run_order *o, uint64_t *seed)
+{
+	char err[512];
+	if (run_order_of(rc, o, seed))
+		return -1;
+	if (rc->o->resume)
+		return 0;
+	const char **blocked = xcalloc(rc->e->n_variants, sizeof(*blocked));
+	size_t n_blocked = 0;
+	for (size_t v = 0; v < rc->e->n_variants; v++)
+		if (keeps_block(rc->e, *o, &rc->e->variants[v]))
+			blocked[n_blocked++] = rc->e->variants[v].name;
+	char *msg = order_describe(*o, *seed, blocked, n_blocked);
+	int ret = store_event(rc->st, rc->run_id, "order", msg, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "schedrig: %s\n", err);
+	else if (!rc->o->quiet)
+		printf("order: %s\n", msg);
+	free(msg);
+	free(blocked);
+	return ret ? -1 : 0;
+}
+
+/* Every variant of the run in order o: the interleaved ones in rounds, then
+ * those that keep their block, in config order. -1 when the run stopped
+ * (store failed). */
+static int run_variants(struct run_ctx *rc, enum run_order o, uint64_t seed, const char *self_exe,
+			const char *run_dir)
+{
+	struct vstate *vs = xcalloc(rc->e->n_variants, sizeof(*vs));
+	size_t n_vs = 0;
+	for (size_t v = 0; v < rc->e->n_variants; v++)
+		if (!keeps_block(rc->e, o, &rc->e->variants[v]))
+			vs[n_vs++].var = &rc->e->variants[v];
+	int ret = 0;
+	if (n_vs)
+		ret = run_rounds(rc, vs, n_vs, o, seed, self_exe, run_dir);
+	for (size_t v = 0; v < rc->e->n_variants && !ret && !runner_interrupt_signal(); v++)
+		if (keeps_block(rc->e, o, &rc->e->variants[v]))
+			ret = run_blocked(rc, &rc->e->variants[v], self_exe, run_dir);
+	free(vs);
+	return ret;
+}
+
 static int execute(struct run_ctx *rc, const char *self_exe)
 {
 	struct provenance pv;
@@ -563,61 +868,21 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 		printf("run %lld: %s on %s (%s), %zu variant(s) x %zu cell(s) x %d iteration(s)\n",
 		       (long long)rc->run_id, rc->e->name, pv.host, pv.kernel_release,
 		       rc->e->n_variants, rc->p->n_cells, rc->o->iterations);
+	enum run_order order;
+	uint64_t seed;
+	if (order_setup(rc, &order, &seed)) {
+		free(run_dir);
+		rc->run_dir = NULL;
+		store_run_end(rc->st, rc->run_id, "failed", err, sizeof(err));
+		return 1;
+	}
 	progress_begin(stdout, rc->o->quiet, rc->e->n_variants, rc->p->n_cells, rc->o->iterations);
 
 	struct rusage ru_start;
 	int64_t start_ns = mono_ns();
 	getrusage(RUSAGE_SELF, &ru_start);
-	for (size_t v = 0; v < rc->e->n_variants && !runner_interrupt_signal(); v++) {
-		const struct cfg_variant *var = &rc->e->variants[v];
-		adaptive_cells_reset(rc->cells);
-		if (rc->o->resume && adaptive(rc) && resume_adaptive(rc, var->name, err, sizeof(err))) {
-			fprintf(stderr, "schedrig: %s\n", err);
-			rc->store_failed = true;
-			break;
-		}
-		struct knob_db_journal kj;
-		knob_db_journal_init(&kj, rc->st, rc->run_id, var->name);
-		struct variant_run vr = {
-			.e = rc->e, .v = var, .p = rc->p, .iterations = rc->o->iterations,
-			.self_exe = self_exe, .work_dir = run_dir, .on_kernel = store_variant,
-			.on_iteration = store_one, .ctx = rc, .done = rc->o->resume ? iteration_done : NULL,
-			.journal = &kj.ops,
-			.enough = adaptive(rc) ? cell_enough : NULL,
-		};
-		rc->variant = var->name;
-		progress_variant(var->name);
-		/* A resumed variant is known before its kernel comes up: qemu and
-		 * ssh build the agent's plan (iteration_done) before that. */
-		rc->variant_id = 0;
-		if (rc->o->resume &&
-		    store_variant_id(rc->st, rc->run_id, var->name, &rc->variant_id, err, sizeof(err))) {
-			fprintf(stderr, "schedrig: %s\n", err);
-			rc->store_failed = true;
-			break;
-		}
-		err[0] = '\0';
-		if (adaptive(rc) && var->boot != BOOT_LOCAL)
-			note_whole_plan(rc, var);
-		int vrc = variant_backend_for(var->boot)->run(&vr, err, sizeof(err));
-		knob_db_journal_free(&kj);
-		if (vrc) {
-			if (rc->store_failed)
-				break;
-			/* The variant failed as a whole; the next one still runs. */
-			fprintf(stderr, "schedrig: variant %s: %s\n", var->name, err);
-			char *msg = xasprintf("variant %s: %s", var->name, err);
-			store_event(rc->st, rc->run_id, "failure", msg, err, sizeof(err));
-			free(msg);
-			if (rc->variant_id)
-				store_variant_status(rc->st, rc->variant_id, "failed", err, sizeof(err));
-			rc->failures++;
-			continue;
-		}
-		store_variant_status(rc->st, rc->variant_id,
-				     runner_interrupt_signal() ? "interrupted" : "complete", err,
-				     sizeof(err));
-	}
+	/* A stop (store failed) is in rc->store_failed, failures in rc->failures. */
+	run_variants(rc, order, seed, self_exe, run_dir);
 	progress_end();
 	rig_cost_measured(rc, &ru_start, start_ns);
 	free(run_dir);

@@ -84,10 +84,23 @@ static int show_run(sqlite3 *db, int64_t id, int with_config)
 		       col(st, 7));
 		printf("  cpu        %s x %s\n  schedrig   %s\n  iterations %s\n  config     %s\n",
 		       col(st, 9), col(st, 8), col(st, 10), col(st, 11), col(st, 12));
-		if (with_config)
-			printf("\n%s\n", col(st, 13));
 	}
 	sqlite3_finalize(st);
+	/* The order its iterations ran in (harness/order.h; runs from before
+	 * orders were stored ran blocked). */
+	st = query(db, "SELECT message FROM event WHERE run_id = ? AND kind = 'order' ORDER BY id", id);
+	if (!st)
+		return 1;
+	printf("  order      %s\n", sqlite3_step(st) == SQLITE_ROW ? col(st, 0) : "blocked");
+	sqlite3_finalize(st);
+	if (with_config) {
+		st = query(db, "SELECT config_text FROM run WHERE id = ?", id);
+		if (!st)
+			return 1;
+		if (sqlite3_step(st) == SQLITE_ROW)
+			printf("\n%s\n", col(st, 0));
+		sqlite3_finalize(st);
+	}
 
 	st = query(db, "SELECT name, boot, kernel_release, status FROM variant WHERE run_id = ?"
 		       " ORDER BY seq", id);

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@
 #define MAX_CONFIG_BYTES (1024 * 1024)
 
 static const char *const top_keys[] = {"name", "description", "iterations", "warmup_s",
-				       "variants", "loads", "monitors", NULL};
+				       "variants", "loads", "monitors", "order", "seed", NULL};
 static const char *const load_keys[] = {"name", "tool", "role", "params", "sched",
 					"timeout_s", "repeat", "primary_metric", NULL};
 static const char *const iteration_keys[] = {"min", "max", "ci_pct", "max_time_s", NULL};
@@ -244,15 +245,29 @@ static int check_param_value(struct ctx *c, const struct param_def *d, const str
 	return 0;
 }
 
-/* Read one params:/sched: mapping entry: a scalar, or a list (an axis). */
+/* Read one params:/sched: mapping entry: a scalar, a list (an axis), or an
+ * axis with a label: {values: [...], label: LN}. */
 static int read_setting(struct ctx *c, const struct ypair *p, struct cfg_setting *s)
 {
 	const struct ynode *v = p->value;
 	s->key = xstrdup(p->key);
 	s->line = p->key_line;
 	s->col = p->key_col;
-	if (v->kind == YNODE_MAPPING)
-		return err_at(c, v->line, v->col, "%s must be a value or a list of values", p->key);
+	if (v->kind == YNODE_MAPPING) {
+		const struct ynode *label = ynode_get(v, "label");
+		for (size_t i = 0; i < v->n; i++)
+			if (strcmp(v->pairs[i].key, "values") && strcmp(v->pairs[i].key, "label"))
+				return err_at(c, v->line, v->col, "%s must be a value, a list of values or"
+					      " {values: [...], label: NAME}, not a mapping with '%s'",
+					      p->key, v->pairs[i].key);
+		if (label && get_name(c, label, "label", &s->label))
+			return -1;
+		if (!(v = ynode_get(v, "values")))
+			return err_at(c, p->value->line, p->value->col,
+				      "%s: an axis written as a mapping needs values: [...]", p->key);
+		if (want_kind(c, v, YNODE_SEQUENCE, "values"))
+			return -1;
+	}
 	if (v->kind == YNODE_SCALAR) {
 		s->values = xcalloc(1, sizeof(*s->values));
 		s->values[0] = (struct cfg_value){xstrdup(v->text), v->line, v->col};
@@ -776,6 +791,59 @@ static int read_iterations(struct ctx *c, const struct ynode *v, struct experime
 	return 0;
 }
 
+/* Setting k of load l: its params, then its sched entries. */
+static const struct cfg_setting *setting_at(const struct cfg_load *l, size_t k)
+{
+	return k < l->n_params ? &l->params[k] : &l->sched[k - l->n_params];
+}
+
+/* Axis labels name one axis each: a label used twice would make two
+ * columns read alike. */
+static int check_labels(struct ctx *c, const struct experiment *e)
+{
+	for (size_t i = 0; i < e->n_loads; i++)
+		for (size_t k = 0; k < e->loads[i].n_params + e->loads[i].n_sched; k++) {
+			const struct cfg_setting *s = setting_at(&e->loads[i], k);
+			for (size_t j = 0; s->label && j <= i; j++)
+				for (size_t m = 0; m < (j < i ? e->loads[j].n_params + e->loads[j].n_sched : k); m++) {
+					const struct cfg_setting *o = setting_at(&e->loads[j], m);
+					if (o->label && !strcmp(o->label, s->label))
+						return err_at(c, s->line, s->col,
+							      "label '%s' is given to two axes (line %d too)",
+							      s->label, o->line);
+				}
+		}
+	return 0;
+}
+
+/* order: blocked|interleaved|random (default interleaved), seed: N with
+ * random only. */
+static int read_order(struct ctx *c, const struct ynode *root, struct experiment *e)
+{
+	const struct ynode *v = ynode_get(root, "order"), *s = ynode_get(root, "seed");
+	long long n;
+	e->order = ORDER_INTERLEAVED;
+	e->order_given = v != NULL;
+	if (v) {
+		if (want_kind(c, v, YNODE_SCALAR, "order"))
+			return -1;
+		int o = run_order_parse(v->text);
+		if (o < 0)
+			return err_at(c, v->line, v->col,
+				      "order must be blocked, interleaved or random, not '%s'", v->text);
+		e->order = (enum run_order)o;
+	}
+	if (!s)
+		return 0;
+	if (e->order != ORDER_RANDOM)
+		return err_at(c, s->line, s->col, "seed: only with order: random");
+	if (get_int(c, s, "seed", 0, LLONG_MAX, &n))
+		return -1;
+	e->seed = (uint64_t)n;
+	e->seed_given = true;
+	return 0;
+}
+
 static int read_experiment(struct ctx *c, const struct ynode *root, struct experiment *e)
 {
 	const struct ynode *v;
@@ -795,6 +863,8 @@ static int read_experiment(struct ctx *c, const struct ynode *root, struct exper
 	if ((v = ynode_get(root, "warmup_s")) && get_seconds(c, v, "warmup_s", 3600, &e->warmup_s))
 		return -1;
 	if ((v = ynode_get(root, "monitors")) && read_monitors(c, v, &e->monitors))
+		return -1;
+	if (read_order(c, root, e))
 		return -1;
 
 	if ((v = ynode_get(root, "variants"))) {
@@ -842,6 +912,8 @@ static int read_experiment(struct ctx *c, const struct ynode *root, struct exper
 	if (!measured)
 		return err_at(c, v->line, v->col,
 			      "no load has role: measured, so nothing would end an iteration");
+	if (check_labels(c, e))
+		return -1;
 	return check_all_cpus(c, e);
 }
 
@@ -932,6 +1004,7 @@ static void free_settings(struct cfg_setting *s, size_t n)
 			free(s[i].values[j].text);
 		free(s[i].values);
 		free(s[i].key);
+		free(s[i].label);
 	}
 	free(s);
 }

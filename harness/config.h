@@ -8,6 +8,10 @@
  *   iterations: {min: 3, max: 30, ci_pct: 1.0, max_time_s: 600}
  *   warmup_s: 1                         (seconds before measured loads start)
  *   monitors: {interval_ms: 1000}       (or true; /proc sampling, harness/monitor.h)
+ *   order: interleaved                  (blocked|interleaved|random, harness/order.h;
+ *                                       default interleaved: variants booting their
+ *                                       own kernel stay blocked unless order: is given)
+ *   seed: 42                            (order: random only; default drawn and stored)
  *   variants: [{name: running, boot: local}]   (default: one local variant "running")
  *   loads:
  *     - name: hackbench                 (default: the tool name)
@@ -15,6 +19,9 @@
  *       role: background|measured       (default measured)
  *       params: {groups: [2, 4], loops: 1000}
  *       sched: {policy: other, nice: [0, 19], slice_us: 300, cpus: "0-1"}
+ *                                       (an axis with a short name for table
+ *                                       headers: latency_nice: {values: [0, -20],
+ *                                       label: LN}; labels are names, each used once)
  *                                       (cpus: CPUs of this machine when a variant
  *                                       boots local, of cpus: when one boots qemu)
  *       timeout_s: 300                  (default 600)
@@ -28,6 +35,7 @@
 #include <stddef.h>
 
 #include "load.h"
+#include "order.h"
 
 /* One scalar value as written, with its position. */
 struct cfg_value {
@@ -39,6 +47,8 @@ struct cfg_value {
 struct cfg_setting {
 	char *key;
 	bool is_axis;          /* written as a list */
+	char *label;           /* {values: [...], label: LN}: the axis' short name
+				* in table headers ("LN:-20"), or NULL */
 	struct cfg_value *values;
 	size_t n;
 	int line, col;         /* position of the key, for axis ordering */
@@ -126,6 +136,10 @@ struct experiment {
 	struct cfg_load *loads;
 	size_t n_loads;
 	struct cfg_monitors monitors;
+	enum run_order order;   /* ORDER_INTERLEAVED unless order: says */
+	bool order_given;       /* order: written (booting variants follow it too) */
+	uint64_t seed;          /* order: random; valid when seed_given */
+	bool seed_given;
 };
 
 /* Read and validate the config at path (at most 1 MiB). Returns the

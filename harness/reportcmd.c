@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "config.h"
 #include "provenance.h"
 #include "store.h"
 
@@ -16,12 +17,14 @@ const char reportcmd_options_help[] =
 	"  --columns AXIS       variant|cell|run as columns (default: variant when the\n"
 	"                       runs hold more than one variant, else cell)\n"
 	"  --baseline NAME      the column every other one is compared with (moved first)\n"
-	"  --decimals N         digits after the point (default 2)\n"
+	"  --decimals N         digits after the point (default: each metric's, as\n"
+	"                       mmtests: hackbench 4, cyclictest 0, others 2)\n"
 	"  --significance TEST  welch|ci-overlap|mann-whitney|none (default welch)\n"
 	"  --alpha A            significance level (default 0.05)\n"
-	"  --metric M           only metric M\n"
+	"  --metric M[,M...]    only these metrics (repeatable; one matching nothing is\n"
+	"                       refused, naming the metrics there are)\n"
 	"  --load L             only load L\n"
-	"  --percentiles LIST   percentile table columns (default 90,95,99)\n";
+	"  --percentiles LIST   percentile table columns (default 50,90,95,99,99.9)\n";
 
 int report_format_parse(const char *s)
 {
@@ -39,6 +42,8 @@ void reportcmd_init(struct reportcmd *c, const char *cmd)
 	c->db = REPORTCMD_DEFAULT_DB;
 	c->format = FORMAT_TEXT;
 	summary_opts_init(&c->so);
+	/* Tables hold each load's headline metrics; plots draw every series. */
+	c->so.headline_only = strcmp(cmd, "plot") != 0;
 	report_opts_init(&c->ro);
 }
 
@@ -89,9 +94,14 @@ int reportcmd_option(struct reportcmd *c, int opt, const char *arg)
 			return bad(c, "--alpha must be a number between 0 and 1", arg);
 		c->so.alpha = d;
 		return 0;
-	case OPT_METRIC:
-		c->so.metric = arg;
+	case OPT_METRIC: {
+		char err[256];
+		if (summary_opts_add_metrics(&c->so, arg, err, sizeof(err))) {
+			fprintf(stderr, "schedrig %s: %s\n", c->cmd, err);
+			return EXIT_USAGE;
+		}
 		return 0;
+	}
 	case OPT_LOAD:
 		c->so.load = arg;
 		return 0;
@@ -111,7 +121,42 @@ static void print_notes(const struct report_notes *notes)
 		fprintf(stderr, "%s\n", notes->v[i]);
 }
 
-int reportcmd_load_ids(const struct reportcmd *c, struct sample_table *t,
+/* The axis labels of run id's stored config into labels. */
+static void run_labels(struct store *st, int64_t id, struct axis_labels *labels)
+{
+	char *path = NULL, *text = NULL, err[512];
+	int iterations;
+	if (store_run_config(st, id, &path, &text, &iterations, err, sizeof(err)) || !text) {
+		free(path);
+		free(text);
+		return;
+	}
+	struct experiment *e = config_parse(path ? path : "config", text, strlen(text), err,
+					    sizeof(err));
+	for (size_t i = 0; e && i < e->n_loads; i++) {
+		const struct cfg_load *l = &e->loads[i];
+		for (size_t k = 0; k < l->n_params + l->n_sched; k++) {
+			const struct cfg_setting *set = k < l->n_params ? &l->params[k]
+									: &l->sched[k - l->n_params];
+			if (set->label) {
+				char *axis = xasprintf("%s.%s", l->name, set->key);
+				axis_labels_add(labels, axis, set->label);
+				free(axis);
+			}
+		}
+	}
+	if (e)
+		experiment_free(e);
+	free(path);
+	free(text);
+}
+
+void reportcmd_free(struct reportcmd *c)
+{
+	axis_labels_free(&c->labels);
+}
+
+int reportcmd_load_ids(struct reportcmd *c, struct sample_table *t,
 		       int64_t **ids_out, size_t *n_ids_out)
 {
 	struct store *st = NULL;
@@ -131,6 +176,9 @@ int reportcmd_load_ids(const struct reportcmd *c, struct sample_table *t,
 		store_close(st);
 		return 1;
 	}
+	for (size_t i = 0; i < n_ids; i++)
+		run_labels(st, ids[i], &c->labels);
+	c->ro.labels = &c->labels;
 	store_close(st);
 	if (!t->n) {
 		struct report_notes notes;
@@ -167,7 +215,7 @@ int reportcmd_load_histograms(const struct reportcmd *c, const int64_t *ids, siz
 	return 0;
 }
 
-int reportcmd_load(const struct reportcmd *c, struct sample_table *t)
+int reportcmd_load(struct reportcmd *c, struct sample_table *t)
 {
 	return reportcmd_load_ids(c, t, NULL, NULL);
 }
@@ -178,11 +226,11 @@ int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
 	char err[512] = "";
 	if (summary_build(t, &c->so, s, err, sizeof(err))) {
 		fprintf(stderr, "schedrig %s: %s\n", c->cmd, err);
+		print_notes(c->notes);
 		return EXIT_USAGE;
 	}
 	if (!s->n_tables) {
-		fprintf(stderr, "schedrig %s: no samples match%s%s%s%s\n", c->cmd,
-			c->so.metric ? " --metric " : "", c->so.metric ? c->so.metric : "",
+		fprintf(stderr, "schedrig %s: no samples match%s%s\n", c->cmd,
 			c->so.load ? " --load " : "", c->so.load ? c->so.load : "");
 		print_notes(c->notes);
 		summary_free(s);
@@ -224,6 +272,23 @@ static void partial_note(struct report_notes *notes, int64_t id, const struct ru
 					  " finishes it)" : ""));
 }
 
+/* "Order: interleaved" — the order the run's iterations ran in (event
+ * "order"; runs without one ran blocked; imported runs have none), with
+ * the run id when the tables hold several runs. */
+static void order_note(struct store *st, int64_t id, size_t n_ids, struct report_notes *notes)
+{
+	char **msgs, err[256];
+	size_t n;
+	if (store_events(st, id, "order", &msgs, &n, err, sizeof(err)))
+		return;
+	char *run = n_ids > 1 ? xasprintf(" (run %lld)", (long long)id) : xstrdup("");
+	report_notes_add(notes, xasprintf("Order%s: %s", run, n ? msgs[0] : "blocked"));
+	free(run);
+	for (size_t k = 0; k < n; k++)
+		free(msgs[k]);
+	free(msgs);
+}
+
 void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
 		     struct report_notes *notes)
 {
@@ -237,8 +302,11 @@ void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids
 		char **msgs;
 		size_t n;
 		struct run_owner ow;
-		if (store_run_owner(st, ids[i], &ow, err, sizeof(err)) == 0)
+		if (store_run_owner(st, ids[i], &ow, err, sizeof(err)) == 0) {
 			partial_note(notes, ids[i], &ow);
+			if (strcmp(ow.status, "imported"))
+				order_note(st, ids[i], n_ids, notes);
+		}
 		if (store_flag_notes(st, ids[i], &msgs, &n, err, sizeof(err)) == 0) {
 			for (size_t k = 0; k < n; k++) {
 				report_notes_add(notes, xasprintf("Flagged: %s", msgs[k]));

@@ -32,6 +32,8 @@ struct reportcmd {
 	const struct report_notes *notes; /* the runs' notes (reportcmd_notes), set
 					   * by the command: reportcmd_summarise
 					   * prints them when nothing matches */
+	struct axis_labels labels;  /* the runs' axis labels (reportcmd_load_ids;
+				     * ro.labels points here) */
 };
 
 /* Defaults for command cmd ("compare", "report", ...): database
@@ -71,20 +73,25 @@ int reportcmd_option(struct reportcmd *c, int opt, const char *arg);
  * message on stderr (missing database, unknown run, no samples; with no
  * samples the runs' notes follow, reportcmd_notes, so the failed variants
  * and cells are named). */
-int reportcmd_load(const struct reportcmd *c, struct sample_table *t);
+int reportcmd_load(struct reportcmd *c, struct sample_table *t);
 
-/* The same, also returning the run ids (malloc'd) for provenance. */
-int reportcmd_load_ids(const struct reportcmd *c, struct sample_table *t,
+/* The same, also returning the run ids (malloc'd) for provenance, and
+ * reading the axis labels of the runs' stored configs into c->labels
+ * ({values: [...], label: LN}; a config that no longer parses gives none). */
+int reportcmd_load_ids(struct reportcmd *c, struct sample_table *t,
 		       int64_t **ids, size_t *n_ids);
+
+/* Free what reportcmd_load_ids kept in c (the labels). */
+void reportcmd_free(struct reportcmd *c);
 
 /* The histograms of runs ids (store_load_histograms) into h (initialised
  * here; empty when the runs hold none). Returns 0, or 1 after a message. */
 int reportcmd_load_histograms(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
 			      struct hist_table *h);
 
-/* Build the summary; 0, or EXIT_USAGE after a message (unknown baseline),
- * or 1 after "no samples match" and the notes of c->notes (when set) on
- * stderr. */
+/* Build the summary; 0, or EXIT_USAGE after a message (unknown baseline,
+ * a --metric that matches no metric), or 1 after "no samples match"; either
+ * message is followed by the notes of c->notes (when set) on stderr. */
 int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
 			struct summary *s);
 
@@ -94,7 +101,10 @@ int reportcmd_write(const struct reportcmd *c, const struct buf *out);
 
 /* The notes of runs ids into notes (initialised here; report.h): per run
  * "Partial: ..." when its rig has not finished it (running, interrupted,
- * abandoned), "Iterations: ..." (adaptive iterations: how many ran per cell
+ * abandoned), "Order: ..." (the order its iterations ran in, harness/order.h;
+ * "blocked" for runs without a stored order, none for imported runs),
+ * "Iterations: ..." (adaptive
+ * iterations: how many ran per cell
  * and why they stopped), "No samples: ..." (store_empty_cells: a cell or
  * variant without a complete iteration, absent from the tables), then "No
  * samples: the failures are in schedrig show ID" (or "see schedrig show ID"

@@ -1,5 +1,6 @@
 #include "samples.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,9 +40,10 @@ void sample_vec_add(struct sample_vec *s, const char *metric, const char *unit,
 	x->flag = NULL;
 }
 
-void sample_vec_add_hist(struct sample_vec *s, const char *metric, const char *unit,
-			 const char *op, double bucket_width, const uint64_t *counts,
-			 size_t n_buckets, uint64_t overflow, double limit, double max_observed)
+struct sample_hist *sample_vec_add_hist(struct sample_vec *s, const char *metric, const char *unit,
+					const char *op, double bucket_width, const uint64_t *counts,
+					size_t n_buckets, uint64_t overflow, double limit,
+					double max_observed)
 {
 	if (s->n_hists == s->cap_hists) {
 		s->cap_hists = s->cap_hists ? s->cap_hists * 2 : 4;
@@ -59,6 +61,17 @@ void sample_vec_add_hist(struct sample_vec *s, const char *metric, const char *u
 	h->overflow = overflow;
 	h->limit = limit;
 	h->max_observed = max_observed;
+	h->bounds = NULL;
+	h->min_observed = h->sum = h->sum_sq = NAN;
+	return h;
+}
+
+void sample_hist_set_bounds(struct sample_hist *h, const double *bounds)
+{
+	free(h->bounds);
+	h->bounds = xcalloc(h->n_buckets ? h->n_buckets : 1, sizeof(*h->bounds));
+	if (h->n_buckets)
+		memcpy(h->bounds, bounds, h->n_buckets * sizeof(*h->bounds));
 }
 
 void sample_vec_free(struct sample_vec *s)
@@ -66,8 +79,10 @@ void sample_vec_free(struct sample_vec *s)
 	free(s->v);
 	s->v = NULL;
 	s->n = s->cap = 0;
-	for (size_t i = 0; i < s->n_hists; i++)
+	for (size_t i = 0; i < s->n_hists; i++) {
 		free(s->hists[i].counts);
+		free(s->hists[i].bounds);
+	}
 	free(s->hists);
 	s->hists = NULL;
 	s->n_hists = s->cap_hists = 0;
@@ -106,6 +121,7 @@ void sample_table_add(struct sample_table *t, const struct sample_row *row)
 	r->variant = pool_intern(t->pool, row->variant);
 	r->cell = pool_intern(t->pool, row->cell);
 	r->load = pool_intern(t->pool, row->load);
+	r->tool = row->tool ? pool_intern(t->pool, row->tool) : NULL;
 	r->metric = pool_intern(t->pool, row->metric);
 	r->unit = pool_intern(t->pool, row->unit);
 	r->op = pool_intern(t->pool, row->op);
@@ -146,12 +162,20 @@ void hist_table_add(struct hist_table *t, const struct hist_row *row)
 	r->counts = xcalloc(row->n_buckets ? row->n_buckets : 1, sizeof(*r->counts));
 	if (row->n_buckets)
 		memcpy(r->counts, row->counts, row->n_buckets * sizeof(*r->counts));
+	r->bounds = NULL;
+	if (row->bounds) {
+		r->bounds = xcalloc(row->n_buckets ? row->n_buckets : 1, sizeof(*r->bounds));
+		if (row->n_buckets)
+			memcpy(r->bounds, row->bounds, row->n_buckets * sizeof(*r->bounds));
+	}
 }
 
 void hist_table_free(struct hist_table *t)
 {
-	for (size_t i = 0; i < t->n; i++)
+	for (size_t i = 0; i < t->n; i++) {
 		free(t->rows[i].counts);
+		free(t->rows[i].bounds);
+	}
 	free(t->rows);
 	sample_table_free(&t->strings);
 	memset(t, 0, sizeof(*t));

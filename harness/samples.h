@@ -33,23 +33,30 @@ struct sample {
 };
 
 /* One latency histogram parsed from a tool's output (cyclictest -h N: one
- * per thread, metric "latency", unit "us", op = thread number). Bucket i
- * counts the values x with (i-1)·bucket_width < x <= i·bucket_width, i.e.
- * its upper bound is i·bucket_width (cyclictest: bucket i holds latency i
- * us, integer data). overflow counts the values x >= limit (cyclictest
- * "Histogram Overflows", limit = N = n_buckets·bucket_width). max_observed
- * is the tool's own Max (NaN when unknown). metric and unit point at static
- * strings; counts is owned by the sample_vec. */
+ * per thread, metric "latency", unit "us", op = thread number; tcp-rr and
+ * wakeup-lat: one per latency metric, op ""). Bucket i counts the values x
+ * with upper[i-1] < x <= upper[i]: with bounds NULL, upper[i] =
+ * i·bucket_width (cyclictest: bucket i holds latency i us, integer data);
+ * else upper[i] = bounds[i], strictly ascending (the built-in loads list
+ * their non-empty log-linear buckets, loads/lat_hist.h). overflow counts
+ * the values x >= limit (cyclictest "Histogram Overflows", limit = N =
+ * n_buckets·bucket_width). min_observed and max_observed are the tool's
+ * own Min and Max; sum and sum_sq the exact sum of the values and of their
+ * squares (NaN when unknown). metric and unit point at static strings;
+ * counts and bounds are owned by the sample_vec. */
 struct sample_hist {
 	const char *metric;
 	const char *unit;
 	char op[SAMPLE_OP_MAX];
 	double bucket_width;
 	uint64_t *counts;
+	double *bounds;
 	size_t n_buckets;
 	uint64_t overflow;
 	double limit;
 	double max_observed;
+	double min_observed;
+	double sum, sum_sq;
 };
 
 /* A growable list of samples in the order the parser found them, and the
@@ -64,21 +71,30 @@ struct sample_vec {
 void sample_vec_add(struct sample_vec *s, const char *metric, const char *unit,
 		    enum better better, const char *op, double value);
 /* Append one histogram; counts (n_buckets values) is copied, op may be NULL
- * for "". Fields as in struct sample_hist. */
-void sample_vec_add_hist(struct sample_vec *s, const char *metric, const char *unit,
-			 const char *op, double bucket_width, const uint64_t *counts,
-			 size_t n_buckets, uint64_t overflow, double limit, double max_observed);
+ * for "". Fields as in struct sample_hist; bounds NULL, min_observed, sum
+ * and sum_sq NaN until set (sample_hist_set_bounds, or the fields).
+ * Returns the new histogram (valid until the next append). */
+struct sample_hist *sample_vec_add_hist(struct sample_vec *s, const char *metric, const char *unit,
+					const char *op, double bucket_width, const uint64_t *counts,
+					size_t n_buckets, uint64_t overflow, double limit,
+					double max_observed);
+/* Give h explicit bucket bounds: n_buckets values copied from bounds. */
+void sample_hist_set_bounds(struct sample_hist *h, const double *bounds);
 /* Free the samples and the histograms (with their counts); s is left empty. */
 void sample_vec_free(struct sample_vec *s);
 
 /* One stored sample with its identity, as exported:
  * run,variant,cell,load,metric,unit,better,op,iteration,value.
- * Strings are interned in the owning sample_table and live as long as it. */
+ * tool is the load's driver as stored (load_instance.tool: "hackbench",
+ * "imported" for CSV imports), not exported; NULL when not known (CSV
+ * read directly). Strings are interned in the owning sample_table and live
+ * as long as it. */
 struct sample_row {
 	const char *run;
 	const char *variant;
 	const char *cell;
 	const char *load;
+	const char *tool;
 	const char *metric;
 	const char *unit;
 	enum better better;
@@ -110,7 +126,7 @@ const char *sample_table_intern(struct sample_table *t, const char *s);
 /* One stored histogram with its identity (store_load_histograms), keyed like
  * a sample_row: run, variant, cell, load, metric, op, iteration. Bucket
  * fields as in struct sample_hist. Strings are interned in the owning
- * hist_table; counts is owned by it. */
+ * hist_table; counts and bounds are owned by it. */
 struct hist_row {
 	const char *run;
 	const char *variant;
@@ -122,10 +138,13 @@ struct hist_row {
 	int iteration;
 	double bucket_width;
 	uint64_t *counts;
+	double *bounds;             /* NULL: upper bound i·bucket_width */
 	size_t n_buckets;
 	uint64_t overflow;
 	double limit;
 	double max_observed;
+	double min_observed;
+	double sum, sum_sq;
 };
 
 /* Histogram rows in insertion order; strings interned in strings' pool. */
@@ -137,7 +156,7 @@ struct hist_table {
 
 /* An empty histogram table; free with hist_table_free. */
 void hist_table_init(struct hist_table *t);
-/* Copy row into the table: strings interned, counts copied. */
+/* Copy row into the table: strings interned, counts and bounds copied. */
 void hist_table_add(struct hist_table *t, const struct hist_row *row);
 /* Free rows, counts and strings; t is left empty (init again to reuse). */
 void hist_table_free(struct hist_table *t);

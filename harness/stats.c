@@ -1,6 +1,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,16 +105,86 @@ double stats_median_sorted(const double *sorted, size_t n)
 	return (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
 }
 
+/* The i-th of n values in mmtests' order: ascending, or descending when
+ * desc (higher-is-better data, sorted best first). */
+static double at(const double *sorted, size_t n, bool desc, size_t i)
+{
+	return desc ? sorted[n - 1 - i] : sorted[i];
+}
+
+/* Σx/m over the first m values in mmtests' order (calc_amean). */
+static double ordered_amean(const double *sorted, size_t n, bool desc, size_t m)
+{
+	if (!m)
+		return NAN;
+	double s = 0;
+	for (size_t i = 0; i < m; i++)
+		s += at(sorted, n, desc, i);
+	return s / (double)m;
+}
+
+/* m/Σ(1/x) over the first m values in mmtests' order (calc_hmean); NaN
+ * when a value is <= 0. */
+static double ordered_hmean(const double *sorted, size_t n, bool desc, size_t m)
+{
+	if (!m)
+		return NAN;
+	double s = 0;
+	for (size_t i = 0; i < m; i++) {
+		double x = at(sorted, n, desc, i);
+		if (!(x > 0))
+			return NAN;
+		s += 1.0 / x;
+	}
+	return (double)m / s;
+}
+
+/* The count of best values a BAmean-K/BHmean-K averages: int(n·K/100),
+ * at least 1 (mmtests Summarise.pm runStatFunc). */
+static size_t best_count(size_t n, int k)
+{
+	size_t m = n * (size_t)k / 100;
+	return m < 1 ? 1 : m;
+}
+
+/* mmtests calc_stddev: around the Amean, sqrt(Σ(x−mean)²/(n−1)); around
+ * the Hmean, sqrt(Σ(1/x−1/mean)² · mean⁴ / n). */
+static double ordered_stddev(const double *sorted, size_t n, bool desc, double mean, bool harmonic)
+{
+	if (n <= 1 || isnan(mean))
+		return NAN;
+	double diff = 0;
+	for (size_t i = 0; i < n; i++) {
+		double x = at(sorted, n, desc, i);
+		double d = harmonic ? 1.0 / x - 1.0 / mean : x - mean;
+		diff += d * d;
+	}
+	if (!harmonic)
+		return sqrt(diff / (double)(n - 1));
+	return sqrt(diff * pow(mean, 4) / (double)n);
+}
+
+/* Amean and sample Stddev of the reciprocals; NaN when a value is <= 0. */
+static void reciprocals(const double *sorted, size_t n, double *mean, double *stddev)
+{
+	*mean = *stddev = NAN;
+	if (!n || !(sorted[0] > 0))
+		return;
+	double s = 0, ss = 0;
+	for (size_t i = 0; i < n; i++)
+		s += 1.0 / sorted[i];
+	*mean = s / (double)n;
+	for (size_t i = 0; i < n && n > 1; i++)
+		ss += (1.0 / sorted[i] - *mean) * (1.0 / sorted[i] - *mean);
+	if (n > 1)
+		*stddev = sqrt(ss / (double)(n - 1));
+}
+
 double stats_bamean_sorted(const double *sorted, size_t n, enum better better, int k)
 {
 	if (!n || k < 1 || k > 100)
 		return NAN;
-	size_t m = n * (size_t)k / 100;
-	if (m < 1)
-		m = 1;
-	if (better == BETTER_LOWER)
-		return stats_amean(sorted, m);
-	return stats_amean(sorted + (n - m), m);
+	return ordered_amean(sorted, n, better == BETTER_HIGHER, best_count(n, k));
 }
 
 double stats_percentile_sorted(const double *sorted, size_t n, double p)
@@ -144,28 +215,46 @@ double stats_ci_half_t(double stddev, size_t n, double level)
 
 double stats_pct_change(double base, double new_value, enum better better)
 {
-	if (isnan(base) || isnan(new_value) || base == 0)
+	if (isnan(base) || isnan(new_value))
 		return NAN;
-	if (better == BETTER_HIGHER)
-		return new_value / base * 100.0 - 100.0;
-	return 100.0 - new_value / base * 100.0;
+	if (better == BETTER_HIGHER) {
+		if (new_value == base || new_value == 0)
+			return 0;
+		if (base == 0)
+			return 100;
+		return new_value * 100.0 / base - 100.0;
+	}
+	if (new_value == base)
+		return 0;
+	if (new_value == 0)
+		return 100;
+	if (base == 0)
+		return -99;
+	return 100.0 - new_value * 100.0 / base;
 }
 
 void stats_summarise(const double *sorted, size_t n, enum better better,
 		     struct stats_summary *out)
 {
+	bool desc = better == BETTER_HIGHER;
 	out->n = n;
 	out->min = n ? sorted[0] : NAN;
 	out->max = n ? sorted[n - 1] : NAN;
-	out->amean = stats_amean(sorted, n);
+	out->amean = ordered_amean(sorted, n, desc, n);
 	out->gmean = stats_gmean(sorted, n);
-	out->hmean = stats_hmean(sorted, n);
+	out->hmean = ordered_hmean(sorted, n, desc, n);
 	out->median = stats_median_sorted(sorted, n);
-	out->stddev = stats_stddev(sorted, n);
+	out->stddev = ordered_stddev(sorted, n, desc, out->amean, false);
 	out->coeffvar = stats_coeffvar(out->stddev, out->amean);
-	out->bamean50 = stats_bamean_sorted(sorted, n, better, 50);
-	out->bamean95 = stats_bamean_sorted(sorted, n, better, 95);
-	out->bamean99 = stats_bamean_sorted(sorted, n, better, 99);
+	out->bamean50 = n ? ordered_amean(sorted, n, desc, best_count(n, 50)) : NAN;
+	out->bamean95 = n ? ordered_amean(sorted, n, desc, best_count(n, 95)) : NAN;
+	out->bamean99 = n ? ordered_amean(sorted, n, desc, best_count(n, 99)) : NAN;
+	out->hstddev = ordered_stddev(sorted, n, desc, out->hmean, true);
+	out->hcoeffvar = stats_coeffvar(out->hstddev, out->hmean);
+	out->bhmean50 = n ? ordered_hmean(sorted, n, desc, best_count(n, 50)) : NAN;
+	out->bhmean95 = n ? ordered_hmean(sorted, n, desc, best_count(n, 95)) : NAN;
+	out->bhmean99 = n ? ordered_hmean(sorted, n, desc, best_count(n, 99)) : NAN;
+	reciprocals(sorted, n, &out->recip_amean, &out->recip_stddev);
 	out->sem = stats_sem(out->stddev, n);
 	out->ci95_half = stats_ci_half_t(out->stddev, n, 0.95);
 }
@@ -198,7 +287,7 @@ const char *stats_significance_describe(enum stats_significance s)
 	case SIG_CI_OVERLAP:
 		return "non-overlapping intervals mean +- z*Stddev (mmtests CI-overlap rule)";
 	case SIG_MANN_WHITNEY:
-		return "Mann-Whitney U test (two-sided, normal approximation, tie-corrected)";
+		return "Mann-Whitney U test (two-sided)";
 	case SIG_NONE:
 		break;
 	}
@@ -209,6 +298,8 @@ static void test_invalid(struct stats_test *out)
 {
 	out->valid = false;
 	out->significant = false;
+	out->exact = false;
+	out->too_small = false;
 	out->statistic = NAN;
 	out->df = NAN;
 	out->p = NAN;
@@ -237,6 +328,17 @@ void stats_welch(double mean_a, double sd_a, size_t n_a,
 	out->significant = out->p < alpha;
 }
 
+/* v rounded to 7 significant digits, as R prints a number by default
+ * (mmtests reads qnorm()'s printed output back). */
+static double r_printed(double v)
+{
+	char buf[64];
+	if (!isfinite(v))
+		return v;
+	snprintf(buf, sizeof(buf), "%.6e", v);
+	return strtod(buf, NULL);
+}
+
 void stats_ci_overlap(double mean_a, double sd_a, size_t n_a,
 		      double mean_b, double sd_b, size_t n_b, double alpha,
 		      struct stats_test *out)
@@ -245,15 +347,62 @@ void stats_ci_overlap(double mean_a, double sd_a, size_t n_a,
 	if (n_a < 2 || n_b < 2 || isnan(mean_a) || isnan(mean_b) || isnan(sd_a) || isnan(sd_b) ||
 	    !(alpha > 0 && alpha < 1))
 		return;
-	double z = gsl_cdf_ugaussian_Qinv(alpha / 2.0);
-	double ci = z * sd_a + z * sd_b;
-	double diff = mean_b - mean_a;
-	out->valid = true;
-	if (ci == 0)
-		out->statistic = diff == 0 ? 0 : copysign(INFINITY, diff);
+	double z = gsl_cdf_ugaussian_Pinv(1.0 - alpha / 2.0);
+	double q_a = r_printed(z * sd_a), q_b = r_printed(z * sd_b);
+	double lo_a = mean_a - q_a, hi_a = mean_a + q_a;
+	double lo_b = mean_b - q_b, hi_b = mean_b + q_b;
+	double diff = mean_a - mean_b, cisum;
+	if (mean_a < mean_b)
+		cisum = hi_a - mean_a + mean_b - lo_b;
 	else
-		out->statistic = diff / ci;
+		cisum = mean_a - lo_a + hi_b - mean_b;
+	out->valid = true;
+	out->statistic = cisum == 0 ? diff : diff / cisum;
 	out->significant = fabs(out->statistic) > 1;
+}
+
+/* Number of arrangements giving each U = 0..n_a·n_b, no ties: the
+ * coefficients of Π_{i=1..n_a} (1 − q^{n_b+i}) / (1 − q^i), the Gaussian
+ * binomial [N choose n_a]_q; each step stays a polynomial with
+ * non-negative coefficients. malloc'd, n_a·n_b + 1 values. */
+static double *u_counts(size_t n_a, size_t n_b)
+{
+	size_t top = n_a * n_b;
+	double *c = xcalloc(top + 1, sizeof(*c));
+	c[0] = 1;
+	for (size_t i = 1; i <= n_a; i++) {
+		for (size_t u = top; u >= n_b + i; u--)
+			c[u] -= c[u - n_b - i];
+		for (size_t u = i; u <= top; u++)
+			c[u] += c[u - i];
+	}
+	return c;
+}
+
+/* Two-sided exact p of U = u: 2·min(P(U <= u), P(U >= u)), at most 1. */
+static double exact_p(size_t n_a, size_t n_b, double u)
+{
+	size_t top = n_a * n_b;
+	double *c = u_counts(n_a, n_b), total = 0, lower = 0, upper = 0;
+	for (size_t k = 0; k <= top; k++) {
+		total += c[k];
+		if ((double)k <= u)
+			lower += c[k];
+		if ((double)k >= u)
+			upper += c[k];
+	}
+	free(c);
+	double p = 2.0 * (lower < upper ? lower : upper) / total;
+	return p > 1 ? 1 : p;
+}
+
+/* 2 / C(N, n_a): the smallest two-sided p any arrangement can give. */
+static double smallest_p(size_t n_a, size_t n_b)
+{
+	double c = 1;
+	for (size_t i = 1; i <= n_a; i++)
+		c = c * (double)(n_b + i) / (double)i;
+	return 2.0 / c;
 }
 
 void stats_mann_whitney(const double *a, size_t n_a, const double *b, size_t n_b,
@@ -286,34 +435,51 @@ void stats_mann_whitney(const double *a, size_t n_a, const double *b, size_t n_b
 	}
 	double na = (double)n_a, nb = (double)n_b, N = na + nb;
 	double u = rank_sum_b - nb * (nb + 1) / 2.0;
-	double mu = na * nb / 2.0;
-	double sigma2 = na * nb / 12.0 * ((N + 1) - tie_sum / (N * (N - 1)));
 	out->valid = true;
-	if (!(sigma2 > 0)) {
-		out->statistic = 0;
-		out->p = 1;
-		return;
+	out->too_small = smallest_p(n_a, n_b) >= alpha;
+	if (tie_sum == 0 && n_a < 50 && n_b < 50) {
+		out->exact = true;
+		out->statistic = u;
+		out->p = exact_p(n_a, n_b, u);
+	} else {
+		double mu = na * nb / 2.0;
+		double sigma2 = na * nb / 12.0 * ((N + 1) - tie_sum / (N * (N - 1)));
+		if (!(sigma2 > 0)) {
+			out->statistic = 0;
+			out->p = 1;
+			return;
+		}
+		double d = u - mu;
+		double cc = d > 0 ? 0.5 : d < 0 ? -0.5 : 0;
+		out->statistic = (d - cc) / sqrt(sigma2);
+		out->p = 2.0 * gsl_cdf_ugaussian_Q(fabs(out->statistic));
+		if (out->p > 1)
+			out->p = 1;
 	}
-	double d = u - mu;
-	double cc = d > 0 ? 0.5 : d < 0 ? -0.5 : 0;
-	out->statistic = (d - cc) / sqrt(sigma2);
-	out->p = 2.0 * gsl_cdf_ugaussian_Q(fabs(out->statistic));
-	if (out->p > 1)
-		out->p = 1;
-	out->significant = out->p < alpha;
+	out->significant = !out->too_small && out->p < alpha;
 }
 
-void stats_compare(enum stats_significance rule, double alpha,
+void stats_compare(enum stats_significance rule, double alpha, enum better better,
 		   const double *a_sorted, const struct stats_summary *a,
 		   const double *b_sorted, const struct stats_summary *b,
 		   struct stats_test *out)
 {
+	bool harmonic = better == BETTER_HIGHER;
 	switch (rule) {
 	case SIG_WELCH:
-		stats_welch(a->amean, a->stddev, a->n, b->amean, b->stddev, b->n, alpha, out);
+		if (harmonic)
+			stats_welch(a->recip_amean, a->recip_stddev, a->n, b->recip_amean,
+				    b->recip_stddev, b->n, alpha, out);
+		else
+			stats_welch(a->amean, a->stddev, a->n, b->amean, b->stddev, b->n, alpha, out);
 		return;
 	case SIG_CI_OVERLAP:
-		stats_ci_overlap(a->amean, a->stddev, a->n, b->amean, b->stddev, b->n, alpha, out);
+		if (harmonic)
+			stats_ci_overlap(a->hmean, a->hstddev, a->n, b->hmean, b->hstddev, b->n,
+					 alpha, out);
+		else
+			stats_ci_overlap(a->amean, a->stddev, a->n, b->amean, b->stddev, b->n,
+					 alpha, out);
 		return;
 	case SIG_MANN_WHITNEY:
 		stats_mann_whitney(a_sorted, a->n, b_sorted, b->n, alpha, out);
@@ -347,6 +513,8 @@ int stats_hist_percentile(const struct stats_hist *h, double p, struct stats_his
 			double v = h->upper[i];
 			if (!isnan(h->max_observed) && v > h->max_observed)
 				v = h->max_observed;
+			if (!isnan(h->min_observed) && v < h->min_observed)
+				v = h->min_observed;
 			out->value = v;
 			out->censored = false;
 			return 0;

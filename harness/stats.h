@@ -46,9 +46,9 @@ double stats_median_sorted(const double *sorted, size_t n);
 
 /* BAmean-K ("best K percent mean"): the values sorted best-first (ascending
  * for BETTER_LOWER, descending for BETTER_HIGHER), the arithmetic mean of the
- * first max(1, floor(n·K/100)). sorted is ascending; K in 1..100; NaN when
- * n == 0. mmtests Stat.pm select_lowest/select_highest + calc_amean
- * ("amean-K" → "BAmean-K"). */
+ * first max(1, floor(n·K/100)), summed in that order. sorted is ascending;
+ * K in 1..100; NaN when n == 0. mmtests Summarise.pm runStatFunc ("_mean-K":
+ * the first int(n·K/100), at least 1, of its sorted data) + calc_amean. */
 double stats_bamean_sorted(const double *sorted, size_t n, enum better better, int k);
 
 /* Nearest-rank percentile p (0 < p <= 100) of ascending values: the value
@@ -67,10 +67,15 @@ double stats_sem(double stddev, size_t n);
  * n <= 1 or stddev is NaN. */
 double stats_ci_half_t(double stddev, size_t n, double level);
 
-/* Percent change of new against base, positive always meaning better:
- * BETTER_HIGHER: new/base·100 − 100; BETTER_LOWER: 100 − new/base·100.
- * NaN when either value is NaN or base is 0. mmtests Stat.pm pdiff/pndiff
- * (which print 0/100/-99 for those cases; we print NaN). */
+/* Percent change of new against base, positive always meaning better, as
+ * mmtests Stat.pm pdiff (BETTER_HIGHER) and pndiff (BETTER_LOWER) compute
+ * it, operation for operation (so the last printed digit agrees):
+ *   pdiff:  0 when new == base or new == 0; 100 when base == 0;
+ *           else new·100/base − 100
+ *   pndiff: 0 when new == base; 100 when new == 0; −99 when base == 0;
+ *           else 100 − new·100/base
+ * NaN when either value is NaN (mmtests prints a NaN statistic as 0 with
+ * 0 %; an undefined value is never shown as a number here). */
 double stats_pct_change(double base, double new_value, enum better better);
 
 /* Everything the reports show about one group of samples, computed once. */
@@ -81,12 +86,25 @@ struct stats_summary {
 	double stddev;      /* sample (n-1) */
 	double coeffvar;    /* stddev·100/amean, percent */
 	double bamean50, bamean95, bamean99;
+	/* The spread around the Hmean (mmtests Stat.pm calc_stddev("hmean"),
+	 * since 2024): the reciprocals' population spread mapped back through
+	 * the harmonic mean, HStddev = sqrt(Σ(1/x − 1/Hmean)² · Hmean⁴ / n);
+	 * HCoeffVar = HStddev·100/Hmean; BHmean-K the Hmean of the best K %
+	 * (as BAmean-K). NaN where the Hmean is (a value <= 0) or n <= 1. */
+	double hstddev, hcoeffvar;
+	double bhmean50, bhmean95, bhmean99;
+	/* Arithmetic mean and sample Stddev of the reciprocals 1/x: Welch's
+	 * test of the Hmean (1/Hmean is their mean). NaN where a value <= 0. */
+	double recip_amean, recip_stddev;
 	double sem;         /* stddev/sqrt(n) */
 	double ci95_half;   /* Student t, stats_ci_half_t(stddev, n, 0.95) */
 };
 
 /* Summarise n values already sorted ascending (stats_sort). better selects
- * the BAmean direction. */
+ * the BAmean/BHmean direction and, as in mmtests Summarise.pm (which sorts
+ * higher-is-better data descending), the order in which sums run:
+ * ascending for BETTER_LOWER, descending for BETTER_HIGHER, so means agree
+ * with mmtests' to the last bit. */
 void stats_summarise(const double *sorted, size_t n, enum better better,
 		     struct stats_summary *out);
 
@@ -94,7 +112,7 @@ void stats_summarise(const double *sorted, size_t n, enum better better,
 enum stats_significance {
 	SIG_WELCH = 0,      /* Welch's two-sample t-test, two-sided */
 	SIG_CI_OVERLAP,     /* mmtests: the confidence intervals do not overlap */
-	SIG_MANN_WHITNEY,   /* Mann-Whitney U, two-sided, normal approximation */
+	SIG_MANN_WHITNEY,   /* Mann-Whitney U, two-sided, exact or normal */
 	SIG_NONE,           /* no stars */
 };
 
@@ -112,7 +130,10 @@ const char *stats_significance_describe(enum stats_significance s);
 struct stats_test {
 	bool valid;
 	bool significant;
-	double statistic;   /* t (Welch), z (Mann-Whitney), cidiff (ci-overlap) */
+	bool exact;         /* Mann-Whitney: p from the exact distribution of U */
+	bool too_small;     /* Mann-Whitney: these n can never give p < alpha
+			     * (stats_mann_whitney); significant is false */
+	double statistic;   /* t (Welch), z or U (Mann-Whitney), cidiff (ci-overlap) */
 	double df;          /* Welch-Satterthwaite degrees of freedom; NaN otherwise */
 	double p;           /* two-sided p-value; NaN for ci-overlap */
 };
@@ -128,31 +149,48 @@ void stats_welch(double mean_a, double sd_a, size_t n_a,
 		 double mean_b, double sd_b, size_t n_b, double alpha,
 		 struct stats_test *out);
 
-/* mmtests' CI-overlap rule as this project defines it: each side gets the
- * interval mean ± z_{1−alpha/2}·Stddev (z = 1.96 at alpha 0.05, standard
- * normal quantile, GSL), and the difference is significant when the two
- * intervals do not overlap, i.e. |cidiff| > 1 with
- * cidiff = (mean_b − mean_a) / (z·sd_a + z·sd_b) (mmtests Stat.pm cidiff).
- * It asks whether the runs' spreads separate, not whether the means do, so
- * it disagrees with Welch both ways. statistic holds cidiff; p is NaN.
+/* mmtests' CI-overlap rule (Compare.pm _generateComparisonTable since
+ * 2024-11-28, Stat.pm _calc_meanci and cidiff), step for step: each side
+ * gets the interval mean ± q with q = z_{1−alpha/2}·sd (z = 1.96 at alpha
+ * 0.05, standard normal quantile, GSL) rounded to 7 significant digits, as
+ * R prints the qnorm() mmtests reads back; then, a being the baseline,
+ *   a < b:  cisum = (hi_a − mean_a) + mean_b − lo_b
+ *   else:   cisum = (mean_a − lo_a) + hi_b − mean_b
+ *   cidiff = (mean_a − mean_b) / cisum, or mean_a − mean_b when cisum is 0
+ * (both spreads 0: mmtests' fallback compares the bare difference with 1),
+ * significant when |cidiff| > 1. It asks whether the runs' spreads
+ * separate, not whether the means do, so it disagrees with Welch both
+ * ways. statistic holds mmtests' cidiff (baseline minus other); p is NaN.
  * Needs n >= 2 both sides. */
 void stats_ci_overlap(double mean_a, double sd_a, size_t n_a,
 		      double mean_b, double sd_b, size_t n_b, double alpha,
 		      struct stats_test *out);
 
 /* Mann-Whitney U test on two ascending samples: ranks with ties averaged,
- * U_b = R_b − n_b(n_b+1)/2, z = (U_b − n_a·n_b/2 ∓ 0.5) / σ with the tie-
- * corrected σ² = n_a·n_b/12 · ((N+1) − Σ(t³−t)/(N(N−1))), continuity
- * correction toward 0, p = 2·Q(|z|) (GSL gsl_cdf_ugaussian_Q); significant
- * when p < alpha. σ = 0 (all values tied) gives p = 1. Source: Mann &
- * Whitney (1947); normal approximation as in R wilcox.test(exact = FALSE).
- * Needs n >= 2 both sides. */
+ * U_b = R_b − n_b(n_b+1)/2. Without ties and with n_a, n_b < 50 the
+ * two-sided p is exact: p = min(1, 2·min(P(U <= U_b), P(U >= U_b))) from
+ * the permutation distribution of U (counted with the generating function
+ * Π_{i=1..n_a} (1 − q^{n_b+i}) / (1 − q^i)); statistic holds U_b. Otherwise
+ * the tie-corrected normal approximation: z = (U_b − n_a·n_b/2 ∓ 0.5) / σ,
+ * σ² = n_a·n_b/12 · ((N+1) − Σ(t³−t)/(N(N−1))), continuity correction toward
+ * 0, p = 2·Q(|z|) (GSL); statistic holds z; σ = 0 (all values tied) gives
+ * p = 1. Significant when p < alpha. Whatever the data, no arrangement of
+ * N = n_a + n_b values can give a two-sided p below 2 / C(N, n_a) (0.1 at
+ * 3 vs 3): when that is >= alpha, too_small is set and significant stays
+ * false ("n too small", not "no change"). Source: Mann & Whitney (1947);
+ * exact and approximate p as R wilcox.test (exact when n < 50 without
+ * ties). Needs n >= 2 both sides. */
 void stats_mann_whitney(const double *a_sorted, size_t n_a,
 			const double *b_sorted, size_t n_b, double alpha,
 			struct stats_test *out);
 
-/* Run the chosen test on two summarised, ascending samples. */
-void stats_compare(enum stats_significance rule, double alpha,
+/* Run the chosen test on two summarised, ascending samples of a metric of
+ * direction better. A higher-is-better metric's row is the Hmean, so the
+ * test is of the Hmean: Welch on the reciprocals 1/x (recip_amean,
+ * recip_stddev), ci-overlap on Hmean ± z·HStddev (as mmtests); Mann-Whitney
+ * ranks 1/x as x reversed, so it is the same test either way. A lower-is-
+ * better metric's row is the Amean: Welch and ci-overlap on Amean, Stddev. */
+void stats_compare(enum stats_significance rule, double alpha, enum better better,
 		   const double *a_sorted, const struct stats_summary *a,
 		   const double *b_sorted, const struct stats_summary *b,
 		   struct stats_test *out);
@@ -162,8 +200,8 @@ void stats_compare(enum stats_significance rule, double alpha,
  * −inf), upper ascending in the metric's unit (cyclictest: upper[i] = i us,
  * since it stores integer microseconds). overflow counts the samples above
  * the last bucket, i.e. x >= limit (cyclictest "Histogram Overflows"; limit
- * is normally upper[n-1] + 1 for integer data). max_observed is the tool's
- * own Max (NaN when unknown). */
+ * is normally upper[n-1] + 1 for integer data). min_observed and
+ * max_observed are the tool's own Min and Max (NaN when unknown). */
 struct stats_hist {
 	const double *upper;
 	const uint64_t *count;
@@ -171,6 +209,7 @@ struct stats_hist {
 	uint64_t overflow;
 	double limit;
 	double max_observed;
+	double min_observed;
 };
 
 /* A percentile read from a histogram. censored means the percentile falls
@@ -183,10 +222,12 @@ struct stats_hist_pct {
 
 /* Nearest-rank percentile p (0 < p <= 100) of a histogram: rank
  * ceil(p·N/100) (clamped to 1..N) with N = Σcount + overflow; the result is
- * the upper bound of the bucket holding that rank, but never above
- * max_observed (a bucket's bound is never reported above the observed Max);
- * a rank in the overflow yields {limit, censored}. Returns 0, or -1 when N
- * is 0, p is outside (0, 100] or upper is not ascending (out untouched). */
+ * the upper bound of the bucket holding that rank, clamped to the observed
+ * [min_observed, max_observed] (a bucket's bound is never reported outside
+ * what the tool saw: sysbench prints a bucket centre below the Min of a
+ * one-event run); a rank in the overflow yields {limit, censored}. Returns
+ * 0, or -1 when N is 0, p is outside (0, 100] or upper is not ascending
+ * (out untouched). */
 int stats_hist_percentile(const struct stats_hist *h, double p, struct stats_hist_pct *out);
 
 #endif

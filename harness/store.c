@@ -15,7 +15,7 @@
 #include "strmap.h"
 #include "util.h"
 
-#define SCHEMA_VERSION 7
+#define SCHEMA_VERSION 8
 #define BUSY_TIMEOUT_MS 30000
 
 static const char schema_sql[] =
@@ -35,10 +35,18 @@ static const char split_samples_sql[] =
 	" ON k.metric = o.metric AND k.unit = o.unit AND k.better = o.better AND k.op = o.op;"
 	"DROP TABLE sample_v4;";
 
-/* Version 6 added these columns to run (some version 5 databases have the
- * first two). */
-static const char *const run_columns_v6[][2] = {
-	{"rig_pid", "INTEGER"}, {"boot_id", "TEXT"}, {"rig_start_ticks", "INTEGER"},
+/* Columns later versions added to older tables: version 6 to run (some
+ * version 5 databases have the first two), version 7 to histogram (a
+ * table of version 4 and later). */
+static const char *const added_columns[][4] = {
+	/* table, column, type, the version that made the table */
+	{"run", "rig_pid", "INTEGER", "1"},
+	{"run", "boot_id", "TEXT", "1"},
+	{"run", "rig_start_ticks", "INTEGER", "1"},
+	{"histogram", "bounds", "BLOB", "4"},
+	{"histogram", "min_observed", "REAL", "4"},
+	{"histogram", "sum_value", "REAL", "4"},
+	{"histogram", "sum_sq_value", "REAL", "4"},
 };
 
 /* Statements of store_iteration_save, prepared on first use and kept until
@@ -104,8 +112,9 @@ static const char *const save_sql[SAVE_COUNT] = {
 	[SAVE_FLAG] = "INSERT INTO sample_flag (load_instance_id, seq, flag) VALUES (?, ?, ?)",
 	[SAVE_HISTOGRAM] =
 	"INSERT INTO histogram (load_instance_id, seq, metric, unit, op, bucket_width,"
-	" n_buckets, limit_value, overflow, max_observed, counts)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	" n_buckets, limit_value, overflow, max_observed, counts, bounds, min_observed,"
+	" sum_value, sum_sq_value)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[SAVE_SERIES] =
 	"INSERT INTO series (iteration_id, monitor, key, cpu, pid, tgid, t_ms,"
 	" value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -237,21 +246,26 @@ static int user_version(struct store *s, int *v)
 	return rc == SQLITE_ROW ? 0 : -1;
 }
 
-/* ALTER TABLE run ADD COLUMN for each of run_columns_v6 it lacks. */
-static int add_run_columns(struct store *s, char **msg)
+/* ALTER TABLE ADD COLUMN for each of added_columns a version v database
+ * has the table of but lacks. */
+static int add_columns(struct store *s, int v, char **msg)
 {
-	for (size_t i = 0; i < sizeof(run_columns_v6) / sizeof(run_columns_v6[0]); i++) {
+	for (size_t i = 0; i < sizeof(added_columns) / sizeof(added_columns[0]); i++) {
+		const char *const *c = added_columns[i];
+		if (v < atoi(c[3]))
+			continue;
 		sqlite3_stmt *st;
-		if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM pragma_table_info('run') WHERE name = ?",
-				       -1, &st, NULL) != SQLITE_OK)
+		char *q = xasprintf("SELECT 1 FROM pragma_table_info('%s') WHERE name = ?", c[0]);
+		int rc = sqlite3_prepare_v2(s->db, q, -1, &st, NULL);
+		free(q);
+		if (rc != SQLITE_OK)
 			return -1;
-		sqlite3_bind_text(st, 1, run_columns_v6[i][0], -1, SQLITE_STATIC);
-		int rc = sqlite3_step(st);
+		sqlite3_bind_text(st, 1, c[1], -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
 		sqlite3_finalize(st);
 		if (rc == SQLITE_ROW)
 			continue;
-		char *sql = xasprintf("ALTER TABLE run ADD COLUMN %s %s", run_columns_v6[i][0],
-				      run_columns_v6[i][1]);
+		char *sql = xasprintf("ALTER TABLE %s ADD COLUMN %s %s", c[0], c[1], c[2]);
 		rc = sqlite3_exec(s->db, sql, NULL, NULL, msg);
 		free(sql);
 		if (rc != SQLITE_OK)
@@ -296,7 +310,7 @@ static int migrate(struct store *s, const char *path, char *err, size_t errsz)
 		char *msg = NULL;
 		bool old_samples = v >= 1 && v < 5;
 		if ((old_samples && sqlite3_exec(s->db, before_v5_sql, NULL, NULL, &msg) != SQLITE_OK) ||
-		    (v >= 1 && add_run_columns(s, &msg)) ||
+		    (v >= 1 && add_columns(s, v, &msg)) ||
 		    sqlite3_exec(s->db, schema_sql, NULL, NULL, &msg) != SQLITE_OK ||
 		    (old_samples && sqlite3_exec(s->db, split_samples_sql, NULL, NULL, &msg) !=
 					    SQLITE_OK)) {
@@ -871,6 +885,42 @@ static unsigned char *counts_le(const uint64_t *counts, size_t n)
 	return b;
 }
 
+/* doubles as n little-endian IEEE 754 bit patterns (histogram.bounds). */
+static unsigned char *doubles_le(const double *v, size_t n)
+{
+	uint64_t *bits = xcalloc(n ? n : 1, sizeof(*bits));
+	for (size_t i = 0; i < n; i++)
+		memcpy(&bits[i], &v[i], sizeof(bits[i]));
+	unsigned char *b = counts_le(bits, n);
+	free(bits);
+	return b;
+}
+
+/* n little-endian u64 from blob (8·n bytes) into out. */
+static void le_to_u64(const unsigned char *blob, size_t n, uint64_t *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		out[i] = 0;
+		for (int b = 7; b >= 0; b--)
+			out[i] = out[i] << 8 | blob[i * 8 + b];
+	}
+}
+
+/* Bind v, or NULL for NaN. */
+static void bind_real(sqlite3_stmt *st, int col, double v)
+{
+	if (isnan(v))
+		sqlite3_bind_null(st, col);
+	else
+		sqlite3_bind_double(st, col, v);
+}
+
+/* A REAL column, NaN for NULL. */
+static double real_col(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
+}
+
 static int insert_histograms(struct store *s, int64_t instance_id, const struct sample_vec *v)
 {
 	sqlite3_stmt *st = save_stmt(s, SAVE_HISTOGRAM);
@@ -888,14 +938,21 @@ static int insert_histograms(struct store *s, int64_t instance_id, const struct 
 		sqlite3_bind_int64(st, 7, (int64_t)h->n_buckets);
 		sqlite3_bind_double(st, 8, h->limit);
 		sqlite3_bind_int64(st, 9, (int64_t)h->overflow);
-		if (isnan(h->max_observed))
-			sqlite3_bind_null(st, 10);
-		else
-			sqlite3_bind_double(st, 10, h->max_observed);
+		bind_real(st, 10, h->max_observed);
 		sqlite3_bind_blob64(st, 11, blob, (sqlite3_uint64)h->n_buckets * 8, SQLITE_TRANSIENT);
+		unsigned char *bounds = h->bounds ? doubles_le(h->bounds, h->n_buckets) : NULL;
+		if (bounds)
+			sqlite3_bind_blob64(st, 12, bounds, (sqlite3_uint64)h->n_buckets * 8,
+					    SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(st, 12);
+		bind_real(st, 13, h->min_observed);
+		bind_real(st, 14, h->sum);
+		bind_real(st, 15, h->sum_sq);
 		int rc = sqlite3_step(st);
 		sqlite3_reset(st);
 		free(blob);
+		free(bounds);
 		if (rc != SQLITE_DONE)
 			return -1;
 	}
@@ -1272,6 +1329,7 @@ static int load_run_rows(int64_t run_id, const char *run_name, const struct key_
 			.variant = sample_table_intern(t, text_col(inst, 1)),
 			.cell = sample_table_intern(t, text_col(inst, 2)),
 			.load = sample_table_intern(t, text_col(inst, 3)),
+			.tool = sample_table_intern(t, text_col(inst, 5)),
 			.iteration = sqlite3_column_int(inst, 4),
 		};
 		by_id[n_inst] = (struct ranked_instance){sqlite3_column_int64(inst, 0), n_inst};
@@ -1338,7 +1396,7 @@ int store_load_rows(struct store *s, const int64_t *ids, size_t n_ids,
 	int rc = 0;
 
 	if (sqlite3_prepare_v2(s->db,
-			       "SELECT li.id, v.name, c.name, li.name, i.iteration"
+			       "SELECT li.id, v.name, c.name, li.name, i.iteration, li.tool"
 			       " FROM variant v JOIN iteration i ON i.variant_id = v.id"
 			       " JOIN cell c ON c.id = i.cell_id"
 			       " JOIN load_instance li ON li.iteration_id = i.id"
@@ -1379,6 +1437,31 @@ int store_load_rows(struct store *s, const int64_t *ids, size_t n_ids,
 	return rc;
 }
 
+/* Column col of st as n_buckets strictly ascending finite doubles into
+ * *out (malloc'd); -1 for anything else (nothing from a database is
+ * trusted). */
+static int hist_bounds(sqlite3_stmt *st, int col, size_t n, double **out)
+{
+	const unsigned char *blob = sqlite3_column_blob(st, col);
+	if ((size_t)sqlite3_column_bytes(st, col) != n * 8 || (n && !blob))
+		return -1;
+	uint64_t *bits = xcalloc(n ? n : 1, sizeof(*bits));
+	double *v = xcalloc(n ? n : 1, sizeof(*v));
+	le_to_u64(blob, n, bits);
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		memcpy(&v[i], &bits[i], sizeof(v[i]));
+		if (!isfinite(v[i]) || (i && !(v[i] > v[i - 1])))
+			rc = -1;
+	}
+	free(bits);
+	if (rc)
+		free(v);
+	else
+		*out = v;
+	return rc;
+}
+
 int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 			  struct hist_table *t, char *err, size_t errsz)
 {
@@ -1389,7 +1472,8 @@ int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 	if (sqlite3_prepare_v2(s->db,
 			       "SELECT r.name, v.name, c.name, li.name, i.iteration, h.metric, h.unit,"
 			       " h.op, h.bucket_width, h.n_buckets, h.limit_value, h.overflow,"
-			       " h.max_observed, h.counts"
+			       " h.max_observed, h.counts, h.bounds, h.min_observed, h.sum_value,"
+			       " h.sum_sq_value"
 			       " FROM run r JOIN variant v ON v.run_id = r.id"
 			       " JOIN iteration i ON i.variant_id = v.id"
 			       " JOIN cell c ON c.id = i.cell_id"
@@ -1417,9 +1501,15 @@ int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 					    " %lld buckets", run_name, (long long)bytes, (long long)nb);
 			}
 			uint64_t *counts = xcalloc(nb ? (size_t)nb : 1, sizeof(*counts));
-			for (int64_t i = 0; i < nb; i++)
-				for (int b = 7; b >= 0; b--)
-					counts[i] = counts[i] << 8 | blob[i * 8 + b];
+			le_to_u64(blob, (size_t)nb, counts);
+			double *bounds = NULL;
+			if (sqlite3_column_type(st, 14) != SQLITE_NULL &&
+			    hist_bounds(st, 14, (size_t)nb, &bounds)) {
+				free(counts);
+				sqlite3_finalize(st);
+				return fail(err, errsz, "histogram of %s has bucket bounds that are not"
+					    " %lld ascending numbers", run_name, (long long)nb);
+			}
 			struct hist_row row = {
 				.run = run_name,
 				.variant = text_col(st, 1),
@@ -1431,14 +1521,18 @@ int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 				.op = text_col(st, 7),
 				.bucket_width = sqlite3_column_double(st, 8),
 				.counts = counts,
+				.bounds = bounds,
 				.n_buckets = (size_t)nb,
 				.limit = sqlite3_column_double(st, 10),
 				.overflow = (uint64_t)sqlite3_column_int64(st, 11),
-				.max_observed = sqlite3_column_type(st, 12) == SQLITE_NULL ?
-							NAN : sqlite3_column_double(st, 12),
+				.max_observed = real_col(st, 12),
+				.min_observed = real_col(st, 15),
+				.sum = real_col(st, 16),
+				.sum_sq = real_col(st, 17),
 			};
 			hist_table_add(t, &row);
 			free(counts);
+			free(bounds);
 		}
 		sqlite3_reset(st);
 	}

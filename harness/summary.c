@@ -8,6 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "load.h"
+
 static const char *const axis_names[] = { "variant", "cell", "run" };
 
 const char *summary_axis_name(enum summary_axis a)
@@ -31,6 +33,48 @@ void summary_opts_init(struct summary_opts *o)
 	o->alpha = 0.05;
 }
 
+int summary_opts_add_metrics(struct summary_opts *o, const char *arg, char *err, size_t errsz)
+{
+	size_t n = 0;
+	for (const char *p = arg;; p += strcspn(p, ",") + 1) {
+		if (!p[0] || p[0] == ',') {
+			snprintf(err, errsz, "--metric: an empty metric name in '%s'", arg);
+			return -1;
+		}
+		n++;
+		if (!p[strcspn(p, ",")])
+			break;
+	}
+	if (o->n_metrics == SUMMARY_MAX_FILTERS ||
+	    o->n_metric_names + n > SUMMARY_MAX_FILTERS) {
+		snprintf(err, errsz, "--metric: at most %d metrics", SUMMARY_MAX_FILTERS);
+		return -1;
+	}
+	o->metrics[o->n_metrics++] = arg;
+	o->n_metric_names += n;
+	return 0;
+}
+
+/* One --metric name: len characters at p. */
+struct metric_name {
+	const char *p;
+	size_t len;
+};
+
+/* Every --metric name of o in order into out; returns the count. */
+static size_t metric_names(const struct summary_opts *o, struct metric_name *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < o->n_metrics; i++)
+		for (const char *p = o->metrics[i]; n < SUMMARY_MAX_FILTERS; p += out[n - 1].len + 1) {
+			out[n].p = p;
+			out[n].len = strcspn(p, ",");
+			if (!p[out[n++].len])
+				break;
+		}
+	return n;
+}
+
 /* One (run, variant, cell, load, metric, unit, better, op) while grouping.
  * Strings are interned in the sample_table, so pointers compare for
  * equality; better is keyed by its static name (better_name). */
@@ -38,7 +82,9 @@ enum { K_RUN, K_VARIANT, K_CELL, K_LOAD, K_METRIC, K_UNIT, K_BETTER, K_OP, N_KEY
 
 struct raw_group {
 	const char *key[N_KEYS];
+	const char *tool;
 	enum better better;
+	bool skip;         /* filtered out: an interval series by default */
 	double *v;
 	size_t n, cap, n_nan;
 };
@@ -123,11 +169,98 @@ static int col_key(enum summary_axis a)
 	return a == AXIS_VARIANT ? K_VARIANT : a == AXIS_CELL ? K_CELL : K_RUN;
 }
 
+/* The driver of a row: its stored tool, or for imported rows (tool
+ * "imported" or unknown) a driver named like the load. */
+static const char *row_tool(const struct sample_row *r)
+{
+	if (r->tool && load_find(r->tool))
+		return r->tool;
+	return load_find(r->load) ? r->load : NULL;
+}
+
+/* Index of metric among o's --metric names, or -1. */
+static int metric_filter(const struct summary_opts *o, const char *metric)
+{
+	struct metric_name names[SUMMARY_MAX_FILTERS];
+	size_t n = metric_names(o, names);
+	for (size_t k = 0; k < n; k++)
+		if (strlen(metric) == names[k].len && !memcmp(names[k].p, metric, names[k].len))
+			return (int)k;
+	return -1;
+}
+
+/* A new group's filter state: a --metric it matches (marked in matched),
+ * or without filters an interval series left out of headline tables. */
+static void group_filter(struct raw_group *g, const struct summary_opts *o, bool *matched)
+{
+	if (o->n_metrics) {
+		int k = metric_filter(o, g->key[K_METRIC]);
+		g->skip = k < 0;
+		if (k >= 0)
+			matched[k] = true;
+		return;
+	}
+	const struct metric_def *md = load_metric(g->tool, g->key[K_METRIC]);
+	g->skip = o->headline_only && md && md->series;
+}
+
+/* "--metric X matches no metric (the runs hold: a, b)" for the first
+ * filter not matched. */
+static int unmatched_metric(const struct summary_opts *o, const bool *matched,
+			    const struct group_map *m, char *err, size_t errsz)
+{
+	struct metric_name want[SUMMARY_MAX_FILTERS];
+	size_t n_want = metric_names(o, want);
+	for (size_t k = 0; k < n_want; k++) {
+		if (matched[k])
+			continue;
+		struct order names = {0};
+		struct buf b = {0};
+		for (size_t i = 0; i < m->n; i++) {
+			size_t before = names.n;
+			order_index(&names, m->g[i].key[K_METRIC], true);
+			if (names.n != before)
+				buf_printf(&b, "%s%s", b.len ? ", " : "", m->g[i].key[K_METRIC]);
+		}
+		snprintf(err, errsz, "--metric %.*s matches no metric%s (the selected runs hold: %s)",
+			 (int)want[k].len, want[k].p, o->load ? " of --load" : "",
+			 b.len ? buf_str(&b) : "none");
+		free(names.v);
+		buf_free(&b);
+		return -1;
+	}
+	return 0;
+}
+
+/* True when s is a decimal number (an op such as "16" or "1.5"). */
+static bool numeric_op(const char *s)
+{
+	double v;
+	return *s && parse_double(s, &v) && isfinite(v);
+}
+
+static int cmp_op_numeric(const void *a, const void *b)
+{
+	double x = strtod(*(const char *const *)a, NULL), y = strtod(*(const char *const *)b, NULL);
+	return (x > y) - (x < y);
+}
+
+/* Ops in numeric order when every one is a number (mmtests orders
+ * hackbench groups, netperf sizes, dbench clients so); else as found. */
+static void order_ops(struct order *ops)
+{
+	for (size_t i = 0; i < ops->n; i++)
+		if (!numeric_op(ops->v[i]))
+			return;
+	qsort(ops->v, ops->n, sizeof(*ops->v), cmp_op_numeric);
+}
+
 int summary_build(const struct sample_table *t, const struct summary_opts *o,
 		  struct summary *out, char *err, size_t errsz)
 {
 	struct group_map m = {0};
 	struct order variants = {0}, cols = {0};
+	bool matched[SUMMARY_MAX_FILTERS] = {false};
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -139,8 +272,6 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 	struct raw_group *last = NULL;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct sample_row *r = &t->rows[i];
-		if (o->metric && strcmp(r->metric, o->metric))
-			continue;
 		if (o->load && strcmp(r->load, o->load))
 			continue;
 		const char *key[N_KEYS] = { r->run, r->variant, r->cell, r->load, r->metric,
@@ -149,12 +280,20 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 		if (last && !memcmp(key, last_key, sizeof(key))) {
 			g = last;
 		} else {
+			size_t before = m.n;
 			g = map_get(&m, key);
 			memcpy(last_key, key, sizeof(key));
-			g->better = r->better;
-			order_index(&variants, r->variant, true);
+			if (m.n != before) {
+				g->better = r->better;
+				g->tool = row_tool(r);
+				group_filter(g, o, matched);
+			}
+			if (!g->skip)
+				order_index(&variants, r->variant, true);
 		}
 		last = g; /* valid until the next map_get, which reassigns it */
+		if (g->skip)
+			continue;
 		out->n_samples++;
 		if (isnan(r->value)) {
 			g->n_nan++;
@@ -166,6 +305,8 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 		}
 		g->v[g->n++] = r->value;
 	}
+	if (unmatched_metric(o, matched, &m, err, errsz))
+		goto out;
 
 	enum summary_axis axis = o->columns >= 0 ? (enum summary_axis)o->columns
 				 : variants.n > 1 ? AXIS_VARIANT : AXIS_CELL;
@@ -173,7 +314,8 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 	int ck = col_key(axis);
 
 	for (size_t i = 0; i < m.n; i++)
-		order_index(&cols, m.g[i].key[ck], true);
+		if (!m.g[i].skip)
+			order_index(&cols, m.g[i].key[ck], true);
 	if (o->baseline && m.n) {
 		size_t b = SIZE_MAX;
 		for (size_t i = 0; i < cols.n; i++)
@@ -198,6 +340,9 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 	for (size_t i = 0; i < m.n; i++) {
 		struct raw_group *g = &m.g[i];
 		size_t k;
+		table_of[i] = SIZE_MAX;
+		if (g->skip)
+			continue;
 		for (k = 0; k < out->n_tables; k++) {
 			struct summary_table *tb = &out->tables[k];
 			if (tb->load == g->key[K_LOAD] && tb->metric == g->key[K_METRIC] &&
@@ -217,7 +362,10 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 			tb->load = g->key[K_LOAD];
 			tb->metric = g->key[K_METRIC];
 			tb->unit = g->key[K_UNIT];
+			tb->tool = g->tool;
 			tb->better = g->better;
+			const struct metric_def *md = load_metric(g->tool, tb->metric);
+			tb->decimals = md ? md->decimals : 2;
 			tb->run = ck == K_RUN ? NULL : g->key[K_RUN];
 			tb->variant = ck == K_VARIANT ? NULL : g->key[K_VARIANT];
 			tb->cell = ck == K_CELL ? NULL : g->key[K_CELL];
@@ -236,6 +384,7 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 			present[order_index(&cols, m.g[i].key[ck], false)] = true;
 			order_index(&ops, m.g[i].key[K_OP], true);
 		}
+		order_ops(&ops);
 		if (o->baseline)
 			present[0] = true;
 		tb->cols = xcalloc(cols.n ? cols.n : 1, sizeof(*tb->cols));
@@ -251,6 +400,8 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 	/* Move each group's values into its table slot and summarise it. */
 	for (size_t i = 0; i < m.n; i++) {
 		struct raw_group *g = &m.g[i];
+		if (table_of[i] == SIZE_MAX)
+			continue;
 		struct summary_table *tb = &out->tables[table_of[i]];
 		size_t op = 0, col = 0;
 		while (tb->ops[op] != g->key[K_OP])
@@ -281,11 +432,11 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 						    base->st.n >= 2 && sg->st.n >= 2 &&
 						    base->st.stddev == 0 && sg->st.stddev == 0;
 				if (c && !sg->zero_variance)
-					stats_compare(o->significance, o->alpha, base->sorted, &base->st,
-						      sg->sorted, &sg->st, &sg->test);
+					stats_compare(o->significance, o->alpha, tb->better, base->sorted,
+						      &base->st, sg->sorted, &sg->st, &sg->test);
 				else
-					stats_compare(SIG_NONE, o->alpha, NULL, NULL, NULL, NULL,
-						      &sg->test);
+					stats_compare(SIG_NONE, o->alpha, tb->better, NULL, NULL, NULL,
+						      NULL, &sg->test);
 			}
 		}
 	}
@@ -317,21 +468,43 @@ void summary_free(struct summary *s)
 	memset(s, 0, sizeof(*s));
 }
 
+static const struct {
+	const char *name;     /* for summary_stat_parse */
+	const char *label;    /* the mmtests row label */
+	bool spread;          /* compared lower-is-better whatever the metric */
+} stat_info[] = {
+	[STAT_MIN] = {"min", "Min", false},
+	[STAT_MEAN] = {"mean", NULL, false},
+	[STAT_AMEAN] = {"amean", "Amean", false},
+	[STAT_HMEAN] = {"hmean", "Hmean", false},
+	[STAT_GMEAN] = {"gmean", "Gmean", false},
+	[STAT_MEDIAN] = {"median", "Median", false},
+	[STAT_STDDEV] = {"stddev", "Stddev", true},
+	[STAT_COEFFVAR] = {"coeffvar", "CoeffVar", true},
+	[STAT_MAX] = {"max", "Max", false},
+	[STAT_BAMEAN50] = {"bamean-50", "BAmean-50", false},
+	[STAT_BAMEAN95] = {"bamean-95", "BAmean-95", false},
+	[STAT_BAMEAN99] = {"bamean-99", "BAmean-99", false},
+	[STAT_SEM] = {"sem", "SEM", true},
+	[STAT_CI95] = {"ci95", "CI95", true},
+	[STAT_PERCENTILE] = {NULL, NULL, false},
+	[STAT_HSTDDEV] = {"hstddev", "HStddev", true},
+	[STAT_HCOEFFVAR] = {"hcoeffvar", "HCoeffVar", true},
+	[STAT_BHMEAN50] = {"bhmean-50", "BHmean-50", false},
+	[STAT_BHMEAN95] = {"bhmean-95", "BHmean-95", false},
+	[STAT_BHMEAN99] = {"bhmean-99", "BHmean-99", false},
+	[STAT_SPREAD] = {NULL, NULL, true},
+	[STAT_SPREAD_COEFFVAR] = {NULL, NULL, true},
+	[STAT_BMEAN50] = {NULL, NULL, false},
+	[STAT_BMEAN95] = {NULL, NULL, false},
+	[STAT_BMEAN99] = {NULL, NULL, false},
+};
+
 int summary_stat_parse(const char *s, struct summary_stat *out)
 {
-	static const struct {
-		const char *name;
-		enum summary_stat_kind kind;
-	} names[] = {
-		{"min", STAT_MIN}, {"mean", STAT_MEAN}, {"amean", STAT_AMEAN},
-		{"hmean", STAT_HMEAN}, {"gmean", STAT_GMEAN}, {"median", STAT_MEDIAN},
-		{"stddev", STAT_STDDEV}, {"coeffvar", STAT_COEFFVAR}, {"max", STAT_MAX},
-		{"bamean-50", STAT_BAMEAN50}, {"bamean-95", STAT_BAMEAN95},
-		{"bamean-99", STAT_BAMEAN99}, {"sem", STAT_SEM}, {"ci95", STAT_CI95},
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcasecmp(s, names[i].name)) {
-			out->kind = names[i].kind;
+	for (size_t i = 0; i < sizeof(stat_info) / sizeof(stat_info[0]); i++) {
+		if (stat_info[i].name && !strcasecmp(s, stat_info[i].name)) {
+			out->kind = (enum summary_stat_kind)i;
 			out->p = 0;
 			return 0;
 		}
@@ -346,31 +519,39 @@ int summary_stat_parse(const char *s, struct summary_stat *out)
 	return -1;
 }
 
+/* The kind a direction-following statistic stands for: Amean, Stddev,
+ * CoeffVar, BAmean-K for lower-is-better metrics, the harmonic ones for
+ * higher-is-better metrics (mmtests Summarise.pm getStatName: _mean is
+ * hmean when the preferred value is Higher). */
+static enum summary_stat_kind resolve(enum summary_stat_kind k, enum better better)
+{
+	bool h = better == BETTER_HIGHER;
+	switch (k) {
+	case STAT_MEAN: return h ? STAT_HMEAN : STAT_AMEAN;
+	case STAT_SPREAD: return h ? STAT_HSTDDEV : STAT_STDDEV;
+	case STAT_SPREAD_COEFFVAR: return h ? STAT_HCOEFFVAR : STAT_COEFFVAR;
+	case STAT_BMEAN50: return h ? STAT_BHMEAN50 : STAT_BAMEAN50;
+	case STAT_BMEAN95: return h ? STAT_BHMEAN95 : STAT_BAMEAN95;
+	case STAT_BMEAN99: return h ? STAT_BHMEAN99 : STAT_BAMEAN99;
+	default: return k;
+	}
+}
+
 void summary_stat_label(const struct summary_stat *s, enum better better, char *dst, size_t size)
 {
-	static const char *const labels[] = {
-		[STAT_MIN] = "Min", [STAT_MEAN] = "", [STAT_AMEAN] = "Amean",
-		[STAT_HMEAN] = "Hmean", [STAT_GMEAN] = "Gmean", [STAT_MEDIAN] = "Median",
-		[STAT_STDDEV] = "Stddev", [STAT_COEFFVAR] = "CoeffVar", [STAT_MAX] = "Max",
-		[STAT_BAMEAN50] = "BAmean-50", [STAT_BAMEAN95] = "BAmean-95",
-		[STAT_BAMEAN99] = "BAmean-99", [STAT_SEM] = "SEM", [STAT_CI95] = "CI95",
-		[STAT_PERCENTILE] = "",
-	};
-	if (s->kind == STAT_MEAN)
-		snprintf(dst, size, "%s", better == BETTER_HIGHER ? "Hmean" : "Amean");
-	else if (s->kind == STAT_PERCENTILE)
+	enum summary_stat_kind k = resolve(s->kind, better);
+	if (k == STAT_PERCENTILE)
 		snprintf(dst, size, "P%g", s->p);
 	else
-		snprintf(dst, size, "%s", labels[s->kind]);
+		snprintf(dst, size, "%s", stat_info[k].label);
 }
 
 double summary_stat_value(const struct summary_stat *s, enum better better,
 			  const struct summary_group *g)
 {
 	const struct stats_summary *st = &g->st;
-	switch (s->kind) {
+	switch (resolve(s->kind, better)) {
 	case STAT_MIN: return st->min;
-	case STAT_MEAN: return better == BETTER_HIGHER ? st->hmean : st->amean;
 	case STAT_AMEAN: return st->amean;
 	case STAT_HMEAN: return st->hmean;
 	case STAT_GMEAN: return st->gmean;
@@ -384,21 +565,18 @@ double summary_stat_value(const struct summary_stat *s, enum better better,
 	case STAT_SEM: return st->sem;
 	case STAT_CI95: return st->ci95_half;
 	case STAT_PERCENTILE: return stats_percentile_sorted(g->sorted, st->n, s->p);
+	case STAT_HSTDDEV: return st->hstddev;
+	case STAT_HCOEFFVAR: return st->hcoeffvar;
+	case STAT_BHMEAN50: return st->bhmean50;
+	case STAT_BHMEAN95: return st->bhmean95;
+	case STAT_BHMEAN99: return st->bhmean99;
+	default: return NAN;
 	}
-	return NAN;
 }
 
 enum better summary_stat_better(const struct summary_stat *s, enum better metric_better)
 {
-	switch (s->kind) {
-	case STAT_STDDEV:
-	case STAT_COEFFVAR:
-	case STAT_SEM:
-	case STAT_CI95:
-		return BETTER_LOWER;
-	default:
-		return metric_better;
-	}
+	return stat_info[s->kind].spread ? BETTER_LOWER : metric_better;
 }
 
 bool summary_stat_is_mean(const struct summary_stat *s, enum better better)

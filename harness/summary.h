@@ -19,18 +19,34 @@ enum summary_axis { AXIS_VARIANT = 0, AXIS_CELL, AXIS_RUN };
 const char *summary_axis_name(enum summary_axis a);
 int summary_axis_parse(const char *s);
 
+#define SUMMARY_MAX_FILTERS 16
+
 struct summary_opts {
 	int columns;            /* enum summary_axis, or -1: variant when the rows
 				 * hold more than one variant, else cell */
 	const char *baseline;   /* column moved first (NULL: first appearance) */
 	enum stats_significance significance;
 	double alpha;           /* significance level, 0 < alpha < 1 (0.05) */
-	const char *metric;     /* only this metric (NULL: all) */
+	/* Only these metrics: each entry one --metric value, a name or a
+	 * comma-separated list (n_metric_names names in all); none: every
+	 * metric but interval series when headline_only. The strings are the
+	 * caller's (argv) and are not copied. */
+	size_t n_metrics, n_metric_names;
+	const char *metrics[SUMMARY_MAX_FILTERS];
 	const char *load;       /* only this load (NULL: all) */
+	/* Without metric filters, leave out the metrics a driver marks as
+	 * interval series (metric_def.series: tcp-rr interval_transactions):
+	 * the default tables hold each load's headline metrics. */
+	bool headline_only;
 };
 
-/* Defaults: columns -1, Welch, alpha 0.05, no filters. */
+/* Defaults: columns -1, Welch, alpha 0.05, no filters, all metrics. */
 void summary_opts_init(struct summary_opts *o);
+
+/* Add a --metric value: one name or a comma-separated list (arg must
+ * outlive o). Returns 0, or -1 with a message (an empty name, more than
+ * SUMMARY_MAX_FILTERS names in all). */
+int summary_opts_add_metrics(struct summary_opts *o, const char *arg, char *err, size_t errsz);
 
 /* All samples of one (table, op, column). NaN samples are left out of every
  * statistic and counted in n_nan. */
@@ -48,13 +64,20 @@ struct summary_group {
 
 struct summary_table {
 	const char *load, *metric, *unit;
+	const char *tool;           /* the load's driver (sample_row.tool), or NULL */
 	enum better better;
+	/* Digits after the point the driver's metric table gives this metric
+	 * (metric_def.decimals, as mmtests sets them per benchmark); 2 when
+	 * the driver or metric is unknown (imported data). */
+	int decimals;
 	/* The fixed value of each dimension other than the column axis; the
 	 * column axis' own entry is NULL. */
 	const char *run, *variant, *cell;
 	size_t n_cols, n_ops;
 	const char **cols;          /* column names, baseline first */
-	const char **ops;           /* op labels, first appearance */
+	const char **ops;           /* op labels: in numeric order when every op
+				     * is a number (1 2 4 8 16 ... 100), else in
+				     * first appearance */
 	struct summary_group *g;    /* n_ops × n_cols, g[op * n_cols + col] */
 };
 
@@ -71,12 +94,13 @@ struct summary {
  * (CSV imports, runs of different driver versions) are never merged: each
  * (unit, direction) is a table of its own, titled with it. Reads each row
  * once; memory is one double per sample (kept for sorting: median, BAmean,
- * percentiles, Mann-Whitney) plus the groups. Order: tables, columns and
- * ops by first appearance in t (store rows come in config order), then the
- * baseline column moved first.
+ * percentiles, Mann-Whitney) plus the groups. Order: tables and columns by
+ * first appearance in t (store rows come in config order), then the
+ * baseline column moved first; ops numeric when all are numbers.
  * Returns 0, or -1 with a message: baseline names no column value of any
- * row ("no variant named X"). An empty table (no rows or all filtered out)
- * gives 0 tables. */
+ * row ("no variant named X"), or a metric filter matches no metric of t
+ * ("--metric X matches no metric (metrics: a, b)"). An empty table (no
+ * rows or all filtered out by load) gives 0 tables. */
 int summary_build(const struct sample_table *t, const struct summary_opts *o,
 		  struct summary *out, char *err, size_t errsz);
 void summary_free(struct summary *s);
@@ -87,12 +111,19 @@ static inline struct summary_group *summary_group_at(const struct summary_table 
 	return &t->g[op * t->n_cols + col];
 }
 
-/* A statistic a report can show, by name. */
+/* A statistic a report can show, by name. STAT_MEAN and the STAT_SPREAD_*
+ * and STAT_BMEAN* kinds follow the metric's direction as mmtests' rows do:
+ * Amean, Stddev, CoeffVar, BAmean-K for lower-is-better metrics; Hmean,
+ * HStddev, HCoeffVar, BHmean-K for higher-is-better ones. */
 enum summary_stat_kind {
-	STAT_MIN, STAT_MEAN /* Amean or Hmean by direction */, STAT_AMEAN, STAT_HMEAN,
+	STAT_MIN, STAT_MEAN, STAT_AMEAN, STAT_HMEAN,
 	STAT_GMEAN, STAT_MEDIAN, STAT_STDDEV, STAT_COEFFVAR, STAT_MAX,
 	STAT_BAMEAN50, STAT_BAMEAN95, STAT_BAMEAN99, STAT_SEM, STAT_CI95,
 	STAT_PERCENTILE,
+	STAT_HSTDDEV, STAT_HCOEFFVAR, STAT_BHMEAN50, STAT_BHMEAN95, STAT_BHMEAN99,
+	STAT_SPREAD,                /* Stddev | HStddev by direction */
+	STAT_SPREAD_COEFFVAR,       /* CoeffVar | HCoeffVar */
+	STAT_BMEAN50, STAT_BMEAN95, STAT_BMEAN99, /* BAmean-K | BHmean-K */
 };
 struct summary_stat {
 	enum summary_stat_kind kind;
@@ -100,22 +131,25 @@ struct summary_stat {
 };
 
 /* Parse "min", "mean", "amean", "hmean", "gmean", "median", "stddev",
- * "coeffvar", "max", "bamean-50|95|99", "sem", "ci95", "pNN" (e.g. "p99",
- * "p99.9"), case-insensitive. Returns 0 or -1. */
+ * "coeffvar", "max", "bamean-50|95|99", "hstddev", "hcoeffvar",
+ * "bhmean-50|95|99", "sem", "ci95", "pNN" (e.g. "p99", "p99.9"),
+ * case-insensitive. Returns 0 or -1. */
 int summary_stat_parse(const char *s, struct summary_stat *out);
 /* The mmtests row label: "Min", "Amean"/"Hmean" (STAT_MEAN by direction),
- * "Stddev", "CoeffVar", "BAmean-50", "P99", ... written to dst. */
+ * "Stddev", "HStddev", "CoeffVar", "BAmean-50", "BHmean-95", "P99", ...
+ * written to dst. */
 void summary_stat_label(const struct summary_stat *s, enum better better, char *dst, size_t size);
 /* The statistic's value for one group. */
 double summary_stat_value(const struct summary_stat *s, enum better better,
 			  const struct summary_group *g);
-/* The direction used for the statistic's percent change: Stddev, CoeffVar,
- * SEM and CI95 compare lower-is-better whatever the metric (mmtests
- * stat_compare: stddev/coeffvar use pndiff); everything else follows the
- * metric. */
+/* The direction used for the statistic's percent change: the spreads
+ * (Stddev, HStddev, CoeffVar, HCoeffVar, SEM, CI95) compare lower-is-better
+ * whatever the metric (mmtests stat_compare: stddev/coeffvar use pndiff);
+ * everything else follows the metric. */
 enum better summary_stat_better(const struct summary_stat *s, enum better metric_better);
 /* True for the row that carries the stars (STAT_MEAN, and STAT_AMEAN for a
- * lower-is-better / STAT_HMEAN for a higher-is-better metric). */
+ * lower-is-better / STAT_HMEAN for a higher-is-better metric): the mean
+ * the significance test tested (stats_compare). */
 bool summary_stat_is_mean(const struct summary_stat *s, enum better better);
 
 /* "hackbench time (s, lower is better), cell X, run Y": load, metric, unit,

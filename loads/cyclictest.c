@@ -60,11 +60,11 @@ static const struct param_def cyclictest_params[] = {
 };
 
 static const struct metric_def cyclictest_metrics[] = {
-	{"min_latency", "us", BETTER_LOWER, "smallest wake-up latency of the thread"},
-	{"avg_latency", "us", BETTER_LOWER, "mean wake-up latency of the thread"},
-	{"max_latency", "us", BETTER_LOWER, "largest wake-up latency of the thread"},
+	{"min_latency", "us", BETTER_LOWER, "smallest wake-up latency of the thread", 0, false},
+	{"avg_latency", "us", BETTER_LOWER, "mean wake-up latency of the thread", 0, false},
+	{"max_latency", "us", BETTER_LOWER, "largest wake-up latency of the thread", 0, false},
 	{"overflows", "count", BETTER_LOWER,
-	 "with histogram_us: wake-ups at or above the histogram range"},
+	 "with histogram_us: wake-ups at or above the histogram range", 0, false},
 };
 
 /* Build "cyclictest -q -d 0 -t N -i US [-D S] (--policy other | -p P
@@ -363,9 +363,9 @@ static int cyclictest_parse(const struct load_output *o, const struct params *p,
 			sample_vec_add(samples, "overflows", "count", BETTER_LOWER, op,
 				       (double)r[k].overflows);
 		if (rows)
-			sample_vec_add_hist(samples, "latency", "us", op, 1.0,
-					    counts + (size_t)k * rows, rows,
-					    (uint64_t)r[k].overflows, (double)nb, r[k].max);
+			sample_vec_add_hist(samples, "latency", "us", op, 1.0, counts + (size_t)k * rows,
+					    rows, (uint64_t)r[k].overflows, (double)nb, r[k].max)
+				->min_observed = r[k].min;
 	}
 	rc = 0;
 out:

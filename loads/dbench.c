@@ -34,8 +34,8 @@ static const struct param_def dbench_params[] = {
 };
 
 static const struct metric_def dbench_metrics[] = {
-	{"throughput", "MB/s", BETTER_HIGHER, "final Throughput line"},
-	{"max_latency", "ms", BETTER_LOWER, "largest operation latency (max_latency=)"},
+	{"throughput", "MB/s", BETTER_HIGHER, "final Throughput line", 2, false},
+	{"max_latency", "ms", BETTER_LOWER, "largest operation latency (max_latency=)", 2, false},
 };
 
 /* Build "dbench -c LOADFILE -D DIR -t S CLIENTS". Fails on an empty dir or

@@ -29,7 +29,7 @@ static const struct param_def fake_params[] = {
 };
 
 static const struct metric_def fake_metrics[] = {
-	{"value", "units", BETTER_LOWER, "one draw of the seeded sequence"},
+	{"value", "units", BETTER_LOWER, "one draw of the seeded sequence", 2, false},
 };
 
 /* The k-th uniform draw in [-1, 1) of the LCG started at seed. */

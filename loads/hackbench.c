@@ -39,7 +39,7 @@ static const struct param_def hackbench_params[] = {
 };
 
 static const struct metric_def hackbench_metrics[] = {
-	{"time", "s", BETTER_LOWER, "wall time of the message exchange (Time: line)"},
+	{"time", "s", BETTER_LOWER, "wall time of the message exchange (Time: line)", 4, false},
 };
 
 static bool thread_mode(const struct params *p)

@@ -90,9 +90,9 @@ static const struct param_def kernbench_params[] = {
 };
 
 static const struct metric_def kernbench_metrics[] = {
-	{"elapsed", "s", BETTER_LOWER, "wall time of make -jJOBS TARGETS, op = jobs"},
-	{"user", "s", BETTER_LOWER, "user CPU time of the make process tree, op = jobs"},
-	{"system", "s", BETTER_LOWER, "system CPU time of the make process tree, op = jobs"},
+	{"elapsed", "s", BETTER_LOWER, "wall time of make -jJOBS TARGETS, op = jobs", 2, false},
+	{"user", "s", BETTER_LOWER, "user CPU time of the make process tree, op = jobs", 2, false},
+	{"system", "s", BETTER_LOWER, "system CPU time of the make process tree, op = jobs", 2, false},
 };
 
 const struct load_ops kernbench_load;

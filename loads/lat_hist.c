@@ -1,16 +1,20 @@
 #include "lat_hist.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "builtin.h"
 #include "util.h"
 
 const struct lat_op lat_ops[] = {
-	{"p50", 50.0},
-	{"p90", 90.0},
-	{"p99", 99.0},
-	{"p99.9", 99.9},
-	{"max", 100.0},
+	{"p50", 50.0, false},
+	{"p90", 90.0, false},
+	{"p95", 95.0, false},
+	{"p99", 99.0, false},
+	{"p99.9", 99.9, false},
+	{"max", 100.0, false},
+	{"mean", 0.0, true},
 };
 const size_t n_lat_ops = sizeof(lat_ops) / sizeof(lat_ops[0]);
 
@@ -50,6 +54,8 @@ void lat_hist_add(struct lat_hist *h, uint64_t ns)
 {
 	h->bucket[lat_hist_index(ns)]++;
 	h->count++;
+	h->sum_ns += (double)ns;
+	h->sum_sq_ns2 += (double)ns * (double)ns;
 	if (ns < h->min_ns)
 		h->min_ns = ns;
 	if (ns > h->max_ns)
@@ -63,6 +69,8 @@ void lat_hist_merge(struct lat_hist *dst, const struct lat_hist *src)
 	for (size_t i = 0; i < LAT_HIST_NBUCKETS; i++)
 		dst->bucket[i] += src->bucket[i];
 	dst->count += src->count;
+	dst->sum_ns += src->sum_ns;
+	dst->sum_sq_ns2 += src->sum_sq_ns2;
 	if (src->min_ns < dst->min_ns)
 		dst->min_ns = src->min_ns;
 	if (src->max_ns > dst->max_ns)
@@ -96,13 +104,162 @@ double lat_hist_percentile_ns(const struct lat_hist *h, double pct)
 	return v;
 }
 
+double lat_hist_mean_ns(const struct lat_hist *h)
+{
+	return h->count ? h->sum_ns / (double)h->count : NAN;
+}
+
 void lat_hist_print_us(const struct lat_hist *h, const char *metric, FILE *f)
 {
 	if (!h->count)
 		return;
 	for (size_t i = 0; i < n_lat_ops; i++) {
 		char num[64];
-		fmt_double(num, sizeof(num), lat_hist_percentile_ns(h, lat_ops[i].pct) / 1000.0, 3);
+		double ns = lat_ops[i].mean ? lat_hist_mean_ns(h) : lat_hist_percentile_ns(h, lat_ops[i].pct);
+		fmt_double(num, sizeof(num), ns / 1000.0, 3);
 		fprintf(f, "%s %s %s\n", metric, lat_ops[i].op, num);
 	}
+	fprintf(f, "%s hist.events %llu\n", metric, (unsigned long long)h->count);
+	fprintf(f, "%s hist.sum %.17g\n", metric, h->sum_ns / 1e3);
+	fprintf(f, "%s hist.sum_sq %.17g\n", metric, h->sum_sq_ns2 / 1e6);
+	fprintf(f, "%s hist.min %llu.%03llu\n", metric, (unsigned long long)(h->min_ns / 1000),
+		(unsigned long long)(h->min_ns % 1000));
+	for (size_t i = 0; i < LAT_HIST_NBUCKETS; i++) {
+		if (!h->bucket[i])
+			continue;
+		uint64_t high = lat_hist_bucket_low(i) + lat_hist_bucket_width(i) - 1;
+		fprintf(f, "%s hist.le:%llu.%03llu %llu\n", metric, (unsigned long long)(high / 1000),
+			(unsigned long long)(high % 1000), (unsigned long long)h->bucket[i]);
+	}
+}
+
+/* One histogram being read back. */
+struct lat_hist_read {
+	const struct metric_def *md;
+	uint64_t events;
+	double sum, sum_sq, min;
+	bool has_events, has_sum, has_sum_sq, has_min;
+	double *bound;
+	uint64_t *count;
+	size_t n, cap;
+};
+
+static struct lat_hist_read *reading(struct lat_hist_reader *r, const struct metric_def *md)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].md == md)
+			return &r->v[i];
+	r->v = xrealloc(r->v, (r->n + 1) * sizeof(*r->v));
+	struct lat_hist_read *h = &r->v[r->n++];
+	memset(h, 0, sizeof(*h));
+	h->md = md;
+	return h;
+}
+
+/* A field given once: sets *has, or -1 with why. */
+static int once(bool *has, const char *what, unsigned lineno, char *why, size_t whysz)
+{
+	if (*has) {
+		snprintf(why, whysz, "line %u: %s given twice", lineno, what);
+		return -1;
+	}
+	*has = true;
+	return 0;
+}
+
+int lat_hist_read_line(struct lat_hist_reader *r, const struct metric_def *md, const char *op,
+		       double value, unsigned lineno, char *why, size_t whysz)
+{
+	if (strncmp(op, "hist.", 5))
+		return 0;
+	struct lat_hist_read *h = reading(r, md);
+	bool whole = value == floor(value) && value < 9007199254740992.0;
+	if (!strcmp(op, "hist.events")) {
+		if (!whole) {
+			snprintf(why, whysz, "line %u: %s hist.events is not a whole number", lineno, md->name);
+			return -1;
+		}
+		h->events = (uint64_t)value;
+		return once(&h->has_events, "hist.events", lineno, why, whysz) ? -1 : 1;
+	}
+	if (!strcmp(op, "hist.sum")) {
+		h->sum = value;
+		return once(&h->has_sum, "hist.sum", lineno, why, whysz) ? -1 : 1;
+	}
+	if (!strcmp(op, "hist.sum_sq")) {
+		h->sum_sq = value;
+		return once(&h->has_sum_sq, "hist.sum_sq", lineno, why, whysz) ? -1 : 1;
+	}
+	if (!strcmp(op, "hist.min")) {
+		h->min = value;
+		return once(&h->has_min, "hist.min", lineno, why, whysz) ? -1 : 1;
+	}
+	double bound;
+	if (strncmp(op, "hist.le:", 8) || !builtin_parse_value(op + 8, &bound) || !whole || value < 1 ||
+	    (h->n && !(bound > h->bound[h->n - 1]))) {
+		snprintf(why, whysz, "line %u: bad %s histogram record '%s' (bounds ascend, counts are"
+			 " whole numbers >= 1)", lineno, md->name, op);
+		return -1;
+	}
+	if (h->n == h->cap) {
+		h->cap = h->cap ? h->cap * 2 : 64;
+		h->bound = xrealloc(h->bound, h->cap * sizeof(*h->bound));
+		h->count = xrealloc(h->count, h->cap * sizeof(*h->count));
+	}
+	h->bound[h->n] = bound;
+	h->count[h->n++] = (uint64_t)value;
+	return 1;
+}
+
+/* The value of op of metric among the samples, or NaN. */
+static double sample_of(const struct sample_vec *v, const char *metric, const char *op)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (!strcmp(v->v[i].metric, metric) && !strcmp(v->v[i].op, op))
+			return v->v[i].value;
+	return NAN;
+}
+
+int lat_hist_read_finish(const struct lat_hist_reader *r, const struct sample_vec *ops,
+			 struct sample_vec *out, char *why, size_t whysz)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct lat_hist_read *h = &r->v[i];
+		uint64_t total = 0;
+		for (size_t k = 0; k < h->n; k++)
+			total += h->count[k];
+		if (!h->has_events || !h->has_sum || !h->has_sum_sq || !h->has_min || !h->n) {
+			snprintf(why, whysz, "%s histogram lacks hist.events, hist.sum, hist.sum_sq,"
+				 " hist.min or its buckets", h->md->name);
+			return -1;
+		}
+		if (total != h->events || h->min > h->bound[0]) {
+			snprintf(why, whysz, "%s histogram: %llu events but %llu in its buckets, or a"
+				 " minimum above its first bucket", h->md->name,
+				 (unsigned long long)h->events, (unsigned long long)total);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		const struct lat_hist_read *h = &r->v[i];
+		struct sample_hist *s = sample_vec_add_hist(out, h->md->name, h->md->unit, "", 0, h->count,
+							    h->n, 0, h->bound[h->n - 1],
+							    sample_of(ops, h->md->name, "max"));
+		sample_hist_set_bounds(s, h->bound);
+		s->min_observed = h->min;
+		s->sum = h->sum;
+		s->sum_sq = h->sum_sq;
+	}
+	return 0;
+}
+
+void lat_hist_read_free(struct lat_hist_reader *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->v[i].bound);
+		free(r->v[i].count);
+	}
+	free(r->v);
+	r->v = NULL;
+	r->n = 0;
 }

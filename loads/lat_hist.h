@@ -9,15 +9,20 @@
  * 1/128 (0.78%) of its lower bound wide; a percentile is reported as the
  * bucket's midpoint, i.e. within +-0.4% of a value that was recorded.
  * Values of 2^40 ns (about 18 minutes) and more land in the last bucket;
- * min and max are also kept exactly. The table is LAT_HIST_NBUCKETS
- * uint64_t counters (34 KiB) whatever the number of values, and has no
- * pointers, so it can live in memory shared between processes. */
+ * min, max, the sum and the sum of squares are also kept exactly (the sums
+ * as doubles). The table is LAT_HIST_NBUCKETS uint64_t counters (34 KiB)
+ * whatever the number of values, and has no pointers, so it can live in
+ * memory shared between processes. */
 #ifndef SCHEDRIG_LAT_HIST_H
 #define SCHEDRIG_LAT_HIST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "load.h"
+#include "samples.h"
 
 #define LAT_HIST_SUB_BITS 7
 #define LAT_HIST_SUB (1u << LAT_HIST_SUB_BITS)
@@ -28,14 +33,17 @@
 struct lat_hist {
 	uint64_t count;
 	uint64_t min_ns, max_ns; /* exact; min_ns is UINT64_MAX while empty */
+	double sum_ns, sum_sq_ns2; /* Σx and Σx² of the values */
 	uint64_t bucket[LAT_HIST_NBUCKETS];
 };
 
-/* The percentile set both built-in loads report, in print order:
- * "p50", "p90", "p99", "p99.9" (percent rank) and "max" (exact maximum). */
+/* The ops both built-in loads report per latency metric, in print order:
+ * "p50", "p90", "p95", "p99", "p99.9" (percent rank), "max" (exact
+ * maximum) and "mean" (the true mean, sum / count). */
 struct lat_op {
 	const char *op;
 	double pct; /* percentile in percent; 100 for max */
+	bool mean;  /* the mean instead of a percentile */
 };
 extern const struct lat_op lat_ops[];
 extern const size_t n_lat_ops;
@@ -57,8 +65,40 @@ uint64_t lat_hist_bucket_width(size_t idx);
  * it): the midpoint of that value's bucket, clamped to [min, max], so
  * pct == 100 gives the exact max. NaN when the histogram is empty. */
 double lat_hist_percentile_ns(const struct lat_hist *h, double pct);
+/* The mean Σx / count in nanoseconds; NaN when empty. */
+double lat_hist_mean_ns(const struct lat_hist *h);
 /* Print one line "METRIC OP VALUE" per entry of lat_ops, VALUE in
- * microseconds with 3 decimals (C locale). Prints nothing when empty. */
+ * microseconds with 3 decimals (C locale), then the histogram itself as
+ * result lines the parser reads back (lat_hist_read_line):
+ *   METRIC hist.events N            values counted
+ *   METRIC hist.sum S               Σx in us (%.17g)
+ *   METRIC hist.sum_sq Q            Σx² in us² (%.17g)
+ *   METRIC hist.min M               the exact minimum in us
+ *   METRIC hist.le:U C              per non-empty bucket, ascending: C values
+ *                                   at most U us (the bucket's highest ns / 1000)
+ * Prints nothing when empty. */
 void lat_hist_print_us(const struct lat_hist *h, const char *metric, FILE *f);
+
+/* Histograms read back from a built-in load's "METRIC hist.*" lines. */
+struct lat_hist_reader {
+	struct lat_hist_read *v;
+	size_t n;
+};
+/* Take one result line (metric md, op, value) when it is a histogram
+ * record: returns 1 (consumed), 0 when op is not "hist.*", -1 with the
+ * reason in why for a bad record (bucket bounds not ascending, a count
+ * that is not a whole number >= 1, a record twice). lineno for messages. */
+int lat_hist_read_line(struct lat_hist_reader *r, const struct metric_def *md, const char *op,
+		       double value, unsigned lineno, char *why, size_t whysz);
+/* Check every histogram read (its events equal the sum of its bucket
+ * counts; hist.sum, hist.sum_sq and hist.min given, the minimum at most
+ * the first bucket's bound) and append each to out as a sample_hist with
+ * explicit bounds (op ""), its max_observed the metric's "max" op among
+ * the samples ops (NaN when absent). Returns 0, or -1 with the reason in
+ * why and nothing appended. */
+int lat_hist_read_finish(const struct lat_hist_reader *r, const struct sample_vec *ops,
+			 struct sample_vec *out, char *why, size_t whysz);
+/* Free what r read; r is left empty. */
+void lat_hist_read_free(struct lat_hist_reader *r);
 
 #endif

@@ -31,13 +31,24 @@ struct param_def {
 };
 
 /* One metric a driver reports. unit is in the name's sense: s, us, ms, MB/s,
- * ops/s, transactions/s. */
+ * ops/s, transactions/s. decimals: digits after the point in tables, as
+ * mmtests sets them per benchmark (its Extract modules' _Precision:
+ * hackbench 4, cyclictest 0, everything else 2); compare --decimals
+ * overrides it. series: an interval series (values per second of a run,
+ * tcp-rr interval_transactions), for plots and compare --metric, left out
+ * of the default tables. */
 struct metric_def {
 	const char *name;
 	const char *unit;
 	enum better better;
 	const char *help;
+	int decimals;
+	bool series;
 };
+
+/* The metric called name in the driver called tool, or NULL when either is
+ * unknown. */
+const struct metric_def *load_metric(const char *tool, const char *name);
 
 /* Resolved parameters of one load instance: every parameter of the driver
  * with the config's value or its default (value NULL when neither). */

@@ -44,7 +44,7 @@ static const struct param_def netperf_params[] = {
 
 static const struct metric_def netperf_metrics[] = {
 	{"transactions_per_s", "transactions/s", BETTER_HIGHER,
-	 "request/response transactions per second (Trans. Rate)"},
+	 "request/response transactions per second (Trans. Rate)", 2, false},
 };
 
 /* Build "netperf -H HOST [-p PORT] -t TCP_RR -l S -- -r REQ,RESP". Fails on

@@ -83,11 +83,11 @@ static const struct param_def oltp_params[] = {
 
 static const struct metric_def oltp_metrics[] = {
 	{"transactions_per_s", "transactions/s", BETTER_HIGHER,
-	 "sysbench oltp_read_write transactions per s, op = clients"},
+	 "sysbench oltp_read_write transactions per s, op = clients", 2, false},
 	{"queries_per_s", "queries/s", BETTER_HIGHER,
-	 "sysbench oltp_read_write queries per s, op = clients"},
+	 "sysbench oltp_read_write queries per s, op = clients", 2, false},
 	{"latency_p95", "ms", BETTER_LOWER,
-	 "95th percentile of the transaction latency, op = clients"},
+	 "95th percentile of the transaction latency, op = clients", 2, false},
 };
 
 const struct load_ops oltp_load;

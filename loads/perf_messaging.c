@@ -27,7 +27,7 @@ static const struct param_def perf_messaging_params[] = {
 };
 
 static const struct metric_def perf_messaging_metrics[] = {
-	{"time", "s", BETTER_LOWER, "wall time of the message exchange (Total time)"},
+	{"time", "s", BETTER_LOWER, "wall time of the message exchange (Total time)", 4, false},
 };
 
 /* Build "perf bench sched messaging [-t] [-p] -g G -l L". Never fails. */

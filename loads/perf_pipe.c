@@ -25,9 +25,9 @@ static const struct param_def perf_pipe_params[] = {
 };
 
 static const struct metric_def perf_pipe_metrics[] = {
-	{"time", "s", BETTER_LOWER, "wall time of all round trips (Total time)"},
-	{"usecs_per_op", "us", BETTER_LOWER, "microseconds per round trip (usecs/op)"},
-	{"ops_per_sec", "ops/s", BETTER_HIGHER, "round trips per second (ops/sec)"},
+	{"time", "s", BETTER_LOWER, "wall time of all round trips (Total time)", 2, false},
+	{"usecs_per_op", "us", BETTER_LOWER, "microseconds per round trip (usecs/op)", 2, false},
+	{"ops_per_sec", "ops/s", BETTER_HIGHER, "round trips per second (ops/sec)", 2, false},
 };
 
 /* Build "perf bench sched pipe -l L [-T]". Never fails. */

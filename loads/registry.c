@@ -61,3 +61,12 @@ const struct param_def *load_param(const struct load_ops *ops, const char *name)
 			return &ops->params[i];
 	return NULL;
 }
+
+const struct metric_def *load_metric(const char *tool, const char *name)
+{
+	const struct load_ops *ops = tool ? load_find(tool) : NULL;
+	for (size_t i = 0; ops && i < ops->n_metrics; i++)
+		if (!strcmp(ops->metrics[i].name, name))
+			return &ops->metrics[i];
+	return NULL;
+}

@@ -55,9 +55,9 @@ static const struct param_def schbench_params[] = {
 };
 
 static const struct metric_def schbench_metrics[] = {
-	{"wakeup_latency", "us", BETTER_LOWER, "worker wake-up latency; ops pNN, min, max"},
-	{"request_latency", "us", BETTER_LOWER, "request completion time; ops pNN, min, max"},
-	{"rps", "requests/s", BETTER_HIGHER, "requests per second; ops p20, p50, p90, min, max, avg"},
+	{"wakeup_latency", "us", BETTER_LOWER, "worker wake-up latency; ops pNN, min, max", 2, false},
+	{"request_latency", "us", BETTER_LOWER, "request completion time; ops pNN, min, max", 2, false},
+	{"rps", "requests/s", BETTER_HIGHER, "requests per second; ops p20, p50, p90, min, max, avg", 2, false},
 };
 
 /* Build "schbench -m M -t T -r S [-R RPS]". Never fails. */

@@ -39,8 +39,8 @@ static const struct param_def sockperf_params[] = {
 
 static const struct metric_def sockperf_metrics[] = {
 	{"latency_half_rtt", "us", BETTER_LOWER,
-	 "half the round trip (sockperf's \"latency\"); ops avg, pNN, min, max"},
-	{"latency_rtt", "us", BETTER_LOWER, "with full_rtt: the round trip; ops avg, pNN, min, max"},
+	 "half the round trip (sockperf's \"latency\"); ops avg, pNN, min, max", 2, false},
+	{"latency_rtt", "us", BETTER_LOWER, "with full_rtt: the round trip; ops avg, pNN, min, max", 2, false},
 };
 
 /* Build "sockperf ping-pong [--tcp] -i IP -p PORT -t S [-m N] [--mps=N]

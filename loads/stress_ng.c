@@ -31,9 +31,9 @@ static const struct param_def stress_ng_params[] = {
 
 static const struct metric_def stress_ng_metrics[] = {
 	{"bogo_ops_per_s", "bogo-ops/s", BETTER_HIGHER,
-	 "bogo operations per second of wall time (--metrics-brief, real time column)"},
+	 "bogo operations per second of wall time (--metrics-brief, real time column)", 2, false},
 	{"ns_per_switch", "ns", BETTER_LOWER,
-	 "switch stressor: nanoseconds per context switch"},
+	 "switch stressor: nanoseconds per context switch", 2, false},
 };
 
 static bool valid_stressor(const char *s)

@@ -28,10 +28,10 @@ static const struct param_def sysbench_params[] = {
 };
 
 static const struct metric_def sysbench_metrics[] = {
-	{"events_per_s", "events/s", BETTER_HIGHER, "cpu test: events per second"},
-	{"latency_avg", "ms", BETTER_LOWER, "mean event latency"},
-	{"latency_p95", "ms", BETTER_LOWER, "95th percentile of event latency"},
-	{"events", "events", BETTER_HIGHER, "total number of events"},
+	{"events_per_s", "events/s", BETTER_HIGHER, "cpu test: events per second", 2, false},
+	{"latency_avg", "ms", BETTER_LOWER, "mean event latency", 2, false},
+	{"latency_p95", "ms", BETTER_LOWER, "95th percentile of event latency", 2, false},
+	{"events", "events", BETTER_HIGHER, "total number of events", 2, false},
 };
 
 /* Build "sysbench TEST --threads=N --time=S run". Never fails. */

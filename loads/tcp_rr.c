@@ -25,7 +25,9 @@
  *   latency p90 35.000
  *   latency p99 48.500
  *   latency p99.9 80.100
- *   latency max 912.300
+ *   latency max 912.300         (p95 and mean too)
+ *   latency hist.events 121958  (then hist.sum, hist.sum_sq, hist.min and one
+ *   latency hist.le:31.231 4242  line per non-empty bucket: lat_hist.h)
  *   end elapsed_s=2.000114 transactions=121958
  * Metrics:
  *   interval_transactions  transactions/s of one pair in one whole 1 s interval
@@ -36,9 +38,11 @@
  *                          the stop / elapsed time), op "P".
  *   latency                client round-trip time of one transaction (write of the
  *                          request to the end of the response, CLOCK_MONOTONIC)
- *                          over all pairs, us, ops p50 p90 p99 p99.9 max, from a
- *                          lat_hist (0.78% bucket resolution, see lat_hist.h).
- *                          Absent only when no transaction completed. */
+ *                          over all pairs, us, ops p50 p90 p95 p99 p99.9 max and
+ *                          the true mean, from a lat_hist (0.78% bucket
+ *                          resolution, see lat_hist.h), whose buckets are stored
+ *                          as the histogram of every round trip. Absent only
+ *                          when no transaction completed. */
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -78,11 +82,11 @@ static const struct param_def tcp_rr_params[] = {
 
 static const struct metric_def tcp_rr_metrics[] = {
 	{"transactions", "transactions/s", BETTER_HIGHER,
-	 "request/response round trips per s of one pair over the run, op = pair number"},
+	 "request/response round trips per s of one pair over the run, op = pair number", 2, false},
 	{"interval_transactions", "transactions/s", BETTER_HIGHER,
-	 "round trips per s of one pair in one 1 s interval, op = pairP-sK"},
+	 "round trips per s of one pair in one 1 s interval, op = pairP-sK", 2, true},
 	{"latency", "us", BETTER_LOWER,
-	 "round-trip time over all pairs, op = p50|p90|p99|p99.9|max"},
+	 "round-trip time over all pairs, op = p50|p90|p95|p99|p99.9|max|mean", 2, false},
 };
 
 #define M_TRANSACTIONS (&tcp_rr_metrics[0])
@@ -665,6 +669,7 @@ static int tcp_rr_parse(const struct load_output *o, const struct params *p,
 	}
 
 	struct sample_vec tmp = {0};
+	struct lat_hist_reader hists = {0};
 	unsigned char *seen_pair = xcalloc((size_t)pairs, 1);
 	bool seen_lat[8] = {false};
 	size_t n_lat = 0, n_pairs = 0;
@@ -697,6 +702,11 @@ static int tcp_rr_parse(const struct load_output *o, const struct params *p,
 			sample_vec_add(&tmp, M_TRANSACTIONS->name, M_TRANSACTIONS->unit,
 				       M_TRANSACTIONS->better, op, v);
 		} else if (!strcmp(m, "latency")) {
+			int h = lat_hist_read_line(&hists, M_LATENCY, op, v, r.lineno, why, whysz);
+			if (h < 0)
+				goto out;
+			if (h)
+				continue;
 			size_t i;
 			for (i = 0; i < n_lat_ops; i++)
 				if (!strcmp(op, lat_ops[i].op))
@@ -723,12 +733,15 @@ static int tcp_rr_parse(const struct load_output *o, const struct params *p,
 		snprintf(why, whysz, "%zu of %zu latency percentiles", n_lat, n_lat_ops);
 		goto out;
 	}
+	if (lat_hist_read_finish(&hists, &tmp, samples, why, whysz))
+		goto out;
 	for (size_t i = 0; i < tmp.n; i++)
 		sample_vec_add(samples, tmp.v[i].metric, tmp.v[i].unit, tmp.v[i].better, tmp.v[i].op,
 			       tmp.v[i].value);
 	rc = 0;
 out:
 	sample_vec_free(&tmp);
+	lat_hist_read_free(&hists);
 	free(seen_pair);
 	return rc;
 }

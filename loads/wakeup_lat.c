@@ -17,13 +17,18 @@
  * Output (see loads/builtin.h for the common frame):
  *   schedrig-wakeup-lat 1 message_threads=1 workers=2 runtime_s=2 think_us=1000 work_us=100
  *   wakeup_latency p50 4.100
- *   wakeup_latency p90 ...      (also p99, p99.9, max)
- *   request_latency p50 105.300 (also p90, p99, p99.9, max)
+ *   wakeup_latency p90 ...      (also p95, p99, p99.9, max, mean)
+ *   wakeup_latency hist.events 3490  (then hist.sum, hist.sum_sq, hist.min and
+ *   wakeup_latency hist.le:4.095 17   one line per non-empty bucket: lat_hist.h)
+ *   request_latency p50 105.300 (the same ops and histogram)
  *   requests_per_s all 1745.2
  *   end elapsed_s=2.000081 requests=3490
  * Metrics:
  *   wakeup_latency   us from the message thread's wake-up to the worker
- *                    running, over all workers; ops p50 p90 p99 p99.9 max.
+ *                    running, over all workers; ops p50 p90 p95 p99 p99.9
+ *                    max and the true mean over all wake-ups; the
+ *                    histogram of every wake-up is stored too (pooled over
+ *                    iterations by compare --layout percentiles|latency).
  *   request_latency  us from the wake-up to the end of the request's work.
  *   requests_per_s   requests completed by all workers per s of run time
  *                    (count at the stop / elapsed), op "all".
@@ -63,10 +68,11 @@ static const struct param_def wakeup_lat_params[] = {
 
 static const struct metric_def wakeup_lat_metrics[] = {
 	{"wakeup_latency", "us", BETTER_LOWER,
-	 "wake-up to worker running, op = p50|p90|p99|p99.9|max"},
+	 "wake-up to worker running, op = p50|p90|p95|p99|p99.9|max|mean", 2, false},
 	{"request_latency", "us", BETTER_LOWER,
-	 "wake-up to the end of the request's work, op = p50|p90|p99|p99.9|max"},
-	{"requests_per_s", "requests/s", BETTER_HIGHER, "requests completed per s, op = all"},
+	 "wake-up to the end of the request's work, op = p50|p90|p95|p99|p99.9|max|mean", 2,
+	 false},
+	{"requests_per_s", "requests/s", BETTER_HIGHER, "requests completed per s, op = all", 2, false},
 };
 
 #define M_WAKEUP (&wakeup_lat_metrics[0])
@@ -324,6 +330,7 @@ static int wakeup_lat_parse(const struct load_output *o, const struct params *p,
 		return -1;
 
 	struct sample_vec tmp = {0};
+	struct lat_hist_reader hists = {0};
 	bool seen[2][8] = {{false}};
 	size_t n_seen[2] = {0, 0};
 	bool have_rate = false;
@@ -337,6 +344,12 @@ static int wakeup_lat_parse(const struct load_output *o, const struct params *p,
 		const struct metric_def *md = NULL;
 		if (!strcmp(m, M_WAKEUP->name) || !strcmp(m, M_REQUEST->name)) {
 			int k = strcmp(m, M_WAKEUP->name) ? 1 : 0;
+			int h = lat_hist_read_line(&hists, k ? M_REQUEST : M_WAKEUP, op, v, r.lineno, why,
+						   whysz);
+			if (h < 0)
+				goto out;
+			if (h)
+				continue;
 			int i = lat_op_index(op);
 			if (i < 0 || seen[k][i]) {
 				snprintf(why, whysz, "line %u: bad or repeated %s op '%s'", r.lineno, m, op);
@@ -371,12 +384,15 @@ static int wakeup_lat_parse(const struct load_output *o, const struct params *p,
 				 k ? M_REQUEST->name : M_WAKEUP->name);
 			goto out;
 		}
+	if (lat_hist_read_finish(&hists, &tmp, samples, why, whysz))
+		goto out;
 	for (size_t i = 0; i < tmp.n; i++)
 		sample_vec_add(samples, tmp.v[i].metric, tmp.v[i].unit, tmp.v[i].better, tmp.v[i].op,
 			       tmp.v[i].value);
 	rc = 0;
 out:
 	sample_vec_free(&tmp);
+	lat_hist_read_free(&hists);
 	return rc;
 }
 

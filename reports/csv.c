@@ -10,6 +10,8 @@ static const struct summary_stat csv_stats[] = {
 	{STAT_MIN, 0}, {STAT_AMEAN, 0}, {STAT_HMEAN, 0}, {STAT_GMEAN, 0}, {STAT_MEDIAN, 0},
 	{STAT_STDDEV, 0}, {STAT_COEFFVAR, 0}, {STAT_MAX, 0}, {STAT_BAMEAN50, 0},
 	{STAT_BAMEAN95, 0}, {STAT_BAMEAN99, 0}, {STAT_SEM, 0}, {STAT_CI95, 0},
+	{STAT_HSTDDEV, 0}, {STAT_HCOEFFVAR, 0}, {STAT_BHMEAN50, 0}, {STAT_BHMEAN95, 0},
+	{STAT_BHMEAN99, 0},
 };
 
 static void field(struct buf *out, const char *s)

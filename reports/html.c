@@ -86,11 +86,14 @@ static void comparison_table(struct buf *out, const struct summary *s,
 	buf_printf(out, "<h3 id=\"table-%zu\">", k + 1);
 	html_escape(out, buf_str(&text));
 	buf_puts(out, "</h3>\n<table class=\"cmp\">\n<thead><tr><th>Stat</th><th>Op</th>");
+	struct report_cols rc;
+	report_cols_init(&rc, t, o);
 	for (size_t c = 0; c < t->n_cols; c++) {
 		buf_puts(out, "<th class=\"col\">");
-		html_escape(out, t->cols[c]);
+		html_escape(out, rc.name[c]);
 		buf_puts(out, "</th>");
 	}
+	report_cols_free(&rc);
 	buf_puts(out, "</tr></thead>\n<tbody>\n");
 	for (size_t k2 = 0; k2 < sizeof(report_mmtests_stats) / sizeof(report_mmtests_stats[0]); k2++) {
 		const struct summary_stat *st = &report_mmtests_stats[k2];
@@ -107,7 +110,7 @@ static void comparison_table(struct buf *out, const struct summary *s,
 				double pct = c ? report_pct(t, st, op, c) : isnan(v) ? NAN : 0.0;
 				bool sig = c && mean && g->test.significant;
 				buf_printf(out, "<td class=\"num%s\">", sig ? " sig" : "");
-				put_value(out, v, o->decimals);
+				put_value(out, v, report_decimals(o, t));
 				buf_puts(out, " <span class=\"pct\">(");
 				put_value(out, pct, 2);
 				buf_printf(out, "%%)%s</span></td>", sig ? "*" : "");
@@ -117,8 +120,8 @@ static void comparison_table(struct buf *out, const struct summary *s,
 	}
 	buf_puts(out, "</tbody>\n</table>\n<p class=\"foot\">");
 	buf_free(&text);
-	report_significance_footer(&text, s, t, "*");
-	report_n_per_column(&text, t);
+	report_significance_footer(&text, s, t, o, "*");
+	report_n_per_column(&text, t, o);
 	html_escape(out, buf_str(&text));
 	buf_puts(out, "</p>\n");
 	buf_free(&text);

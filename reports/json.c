@@ -32,15 +32,22 @@ static json_t *group_json(const struct summary_table *t, size_t op, size_t c)
 	json_object_set_new(o, "bamean_50", num(st->bamean50));
 	json_object_set_new(o, "bamean_95", num(st->bamean95));
 	json_object_set_new(o, "bamean_99", num(st->bamean99));
+	json_object_set_new(o, "hstddev", num(st->hstddev));
+	json_object_set_new(o, "hcoeffvar", num(st->hcoeffvar));
+	json_object_set_new(o, "bhmean_50", num(st->bhmean50));
+	json_object_set_new(o, "bhmean_95", num(st->bhmean95));
+	json_object_set_new(o, "bhmean_99", num(st->bhmean99));
 	json_object_set_new(o, "sem", num(st->sem));
 	json_object_set_new(o, "ci95_half", num(st->ci95_half));
 	json_object_set_new(o, "pct_mean", num(c ? report_pct(t, &mean, op, c) : isnan(st->amean) ? NAN : 0.0));
 	if (c && g->test.valid) {
 		json_object_set_new(o, "p_value", num(g->test.p));
 		json_object_set_new(o, "significant", json_boolean(g->test.significant));
+		json_object_set_new(o, "n_too_small", json_boolean(g->test.too_small));
 	} else {
 		json_object_set_new(o, "p_value", json_null());
 		json_object_set_new(o, "significant", json_null());
+		json_object_set_new(o, "n_too_small", json_null());
 	}
 	return o;
 }

@@ -1,4 +1,5 @@
-/* Latency summary (seed 003, "BFS vs. mainline scheduler benchmarks"):
+/* Latency summary (seed 003, "BFS vs. mainline scheduler benchmarks"), the
+ * lines latt printed over every wake-up:
  *
  *   -rc9
  *           Max                23772 usec
@@ -6,10 +7,13 @@
  *           Stdev               4328 usec
  *           Stdev mean           117 usec
  *
- * per table, column and op: Max, Avg = Amean, Stdev = sample Stddev,
- * "Stdev mean" = standard error of the mean, Stddev/sqrt(n). */
+ * per table, column and op: Max, Avg = the mean, Stdev = the sample
+ * standard deviation, "Stdev mean" = Stdev / sqrt(n), then n. Over every
+ * event when the metric has histograms (pooled over iterations,
+ * report_pooled), else over the per-iteration values, said so. */
 #include "report.h"
 
+#include <math.h>
 #include <stdio.h>
 
 static void line(struct buf *out, const char *label, double v, int decimals, const char *unit)
@@ -19,27 +23,60 @@ static void line(struct buf *out, const char *label, double v, int decimals, con
 	buf_printf(out, "        %-10s%14s%s%s\n", label, num, *unit ? " " : "", unit);
 }
 
+static void block(struct buf *out, const char *col, const char *op, bool ops, double max,
+		  double mean, double stddev, size_t n, int decimals, const char *unit,
+		  const char *what)
+{
+	buf_puts(out, "\n");
+	if (ops)
+		buf_printf(out, "%s %s\n", col, *op ? op : "all");
+	else
+		buf_printf(out, "%s\n", col);
+	line(out, "Max", max, decimals, unit);
+	line(out, "Avg", mean, decimals, unit);
+	line(out, "Stdev", stddev, decimals, unit);
+	line(out, "Stdev mean", n ? stddev / sqrt((double)n) : NAN, decimals, unit);
+	buf_printf(out, "        %-10s%14zu %s\n", "n", n, what);
+}
+
+static void events(void *ctx, const struct hist_group_view *g)
+{
+	struct buf *out = ctx;
+	if (out->len)
+		buf_puts(out, "\n");
+	buf_printf(out, "%s: every event, pooled over iterations\n", g->title);
+	for (size_t c = 0; c < g->n_cols; c++)
+		for (size_t op = 0; op < g->n_ops; op++) {
+			const struct report_pooled *p = &g->pool[op * g->n_cols + c];
+			block(out, g->cols[c], g->ops[op], g->n_ops > 1, pooled_mixed(p) ? NAN : p->max,
+			      pooled_mean(p), pooled_stddev(p), (size_t)pooled_events(p), g->decimals,
+			      g->unit, "events");
+		}
+}
+
 void report_latency(struct buf *out, const struct summary *s, const struct report_opts *o)
 {
+	struct buf own = {0};
+	report_hist_groups(s, o, events, &own);
 	for (size_t k = 0; k < s->n_tables; k++) {
 		const struct summary_table *t = &s->tables[k];
-		if (k)
-			buf_puts(out, "\n");
-		summary_table_title(out, s, t);
-		buf_puts(out, "\n");
-		for (size_t c = 0; c < t->n_cols; c++) {
+		if (report_has_histogram(o, t))
+			continue;
+		if (own.len)
+			buf_puts(&own, "\n");
+		summary_table_title(&own, s, t);
+		buf_puts(&own, ": per-iteration values, n = iterations (no histogram of its events"
+			      " is stored)\n");
+		struct report_cols rc;
+		report_cols_init(&rc, t, o);
+		for (size_t c = 0; c < t->n_cols; c++)
 			for (size_t op = 0; op < t->n_ops; op++) {
 				const struct summary_group *g = summary_group_at(t, op, c);
-				buf_puts(out, "\n");
-				if (t->n_ops > 1)
-					buf_printf(out, "%s %s\n", t->cols[c], t->ops[op]);
-				else
-					buf_printf(out, "%s\n", t->cols[c]);
-				line(out, "Max", g->st.max, o->decimals, t->unit);
-				line(out, "Avg", g->st.amean, o->decimals, t->unit);
-				line(out, "Stdev", g->st.stddev, o->decimals, t->unit);
-				line(out, "Stdev mean", g->st.sem, o->decimals, t->unit);
+				block(&own, rc.name[c], t->ops[op], t->n_ops > 1, g->st.max, g->st.amean,
+				      g->st.stddev, g->st.n, report_decimals(o, t), t->unit, "iterations");
 			}
-		}
+		report_cols_free(&rc);
 	}
+	buf_append(out, own.data ? own.data : "", own.len);
+	buf_free(&own);
 }

@@ -26,11 +26,14 @@ void report_markdown(struct buf *out, const struct summary *s, const struct repo
 		buf_puts(out, "### ");
 		summary_table_title(out, s, t);
 		buf_puts(out, "\n\n| Stat | Op |");
+		struct report_cols rc;
+		report_cols_init(&rc, t, o);
 		for (size_t c = 0; c < t->n_cols; c++) {
 			buf_puts(out, " ");
-			cell_text(out, t->cols[c]);
+			cell_text(out, rc.name[c]);
 			buf_puts(out, " |");
 		}
+		report_cols_free(&rc);
 		buf_puts(out, "\n|:---|:---|");
 		for (size_t c = 0; c < t->n_cols; c++)
 			buf_puts(out, "---:|");
@@ -49,7 +52,7 @@ void report_markdown(struct buf *out, const struct summary *s, const struct repo
 					double v = summary_stat_value(st, t->better, g);
 					double pct = c ? report_pct(t, st, op, c) : isnan(v) ? NAN : 0.0;
 					char num[64], pnum[64];
-					fmt_double(num, sizeof(num), v, o->decimals);
+					fmt_double(num, sizeof(num), v, report_decimals(o, t));
 					fmt_double(pnum, sizeof(pnum), pct, 2);
 					const char *b = c && mean && g->test.significant ? "**" : "";
 					buf_printf(out, " %s%s (%s%%)%s |", b, num, pnum, b);
@@ -58,9 +61,9 @@ void report_markdown(struct buf *out, const struct summary *s, const struct repo
 			}
 		}
 		buf_puts(out, "\n");
-		report_significance_footer(out, s, t, "bold");
+		report_significance_footer(out, s, t, o, "bold");
 		buf_puts(out, "\n");
-		report_n_per_column(out, t);
+		report_n_per_column(out, t, o);
 		buf_puts(out, "\n");
 	}
 }

@@ -1,23 +1,18 @@
-/* Percentile table (seed 002, schbench style):
+/* Percentile tables (seed 002, schbench style), boxed by report_box:
  *
- *   -------------------------------------------
- *   |Op  |        vanilla        |  patched ...
- *   |    |-----------------------|---------
- *   |    |  90th |  95th |  99th |  90th ...
- *   |----|-------|-------|-------|---------
- *   |1   |  4264 |  6744 | 15664 |  ...
- *   -------------------------------------------
+ *   cyclictest latency (us, lower is better), run r: every event, pooled over iterations
+ *   ---------------------------------------------------------
+ *   |Op |        vanilla        |        patched        |
+ *   ...
  *
- * Each sub-cell is " %*s " right-aligned to the widest label or value of the
- * table; a column name is centred over its group (extra space right);
- * percentiles are nearest rank of the samples, never averaged.
- *
- * With histograms (report_percentiles_hist) each (load, metric) of
- * histograms gets one more box of the same shape after the sample tables:
+ * A metric with stored histograms shows the distribution of every event:
  * the bucket counts of all iterations of an op and column pooled into one
- * histogram (pooling counts is the distribution of all wake-ups, not an
- * average of percentiles), read with stats_hist_percentile; a percentile in
- * the overflow prints as ">=LIMIT". */
+ * histogram (report_pooled), read at each percentile (nearest rank, the
+ * bucket's bound clamped to the observed Min and Max). A metric without
+ * one is a per-iteration summary, and its footer says so with n =
+ * iterations: a tool's own statistics (schbench's p90, p99 ...) as their
+ * mean over the iterations, anything else as percentiles of the
+ * per-iteration values. */
 #include "report.h"
 
 #include <math.h>
@@ -26,174 +21,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void dashes(struct buf *out, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		buf_puts(out, "-");
-}
-
 #define CELL_MAX 64
 
-/* The box: title line, header rows, one row per op; cells[(op·n_cols + c)·np
- * + i] is the text of percentile i of op in column c. */
-static void box(struct buf *out, const char *title, const char *const *cols, size_t n_cols,
-		const char *const *ops, size_t n_ops, const struct report_opts *o,
-		char (*cells)[CELL_MAX])
+/* The percentile labels of o: "50th", "99.9th". */
+static char **pct_labels(const struct report_opts *o)
 {
-	size_t np = o->n_percentiles, sw = 0, ow = 2;
-	char labels[REPORT_MAX_PERCENTILES][32];
-	for (size_t i = 0; i < np; i++) {
-		snprintf(labels[i], sizeof(labels[i]), "%gth", o->percentiles[i]);
-		if (strlen(labels[i]) > sw)
-			sw = strlen(labels[i]);
-	}
-	for (size_t op = 0; op < n_ops; op++) {
-		if (strlen(ops[op]) > ow)
-			ow = strlen(ops[op]);
-		for (size_t k = 0; k < n_cols * np; k++)
-			if (strlen(cells[op * n_cols * np + k]) > sw)
-				sw = strlen(cells[op * n_cols * np + k]);
-	}
-	/* Widen the sub-columns until every column name fits over its group. */
-	for (size_t c = 0; c < n_cols; c++)
-		while (np * (sw + 2) + np - 1 < strlen(cols[c]))
-			sw++;
-	size_t group = np * (sw + 2) + np - 1;
-	size_t total = 1 + ow + 1 + n_cols * (group + 1);
+	char **l = xcalloc(o->n_percentiles, sizeof(*l));
+	for (size_t i = 0; i < o->n_percentiles; i++)
+		l[i] = xasprintf("%gth", o->percentiles[i]);
+	return l;
+}
 
-	buf_puts(out, title);
-	buf_puts(out, "\n");
-	dashes(out, total);
-	buf_printf(out, "\n|%-*s|", (int)ow, "Op");
-	for (size_t c = 0; c < n_cols; c++) {
-		size_t len = strlen(cols[c]), left = (group - len) / 2;
-		buf_printf(out, "%*s%s%*s|", (int)left, "", cols[c], (int)(group - len - left), "");
-	}
-	buf_printf(out, "\n|%*s|", (int)ow, "");
-	for (size_t c = 0; c < n_cols; c++) {
-		dashes(out, group);
-		buf_puts(out, "|");
-	}
-	buf_printf(out, "\n|%*s|", (int)ow, "");
-	for (size_t c = 0; c < n_cols; c++)
-		for (size_t i = 0; i < np; i++)
-			buf_printf(out, " %*s |", (int)sw, labels[i]);
-	buf_puts(out, "\n|");
-	dashes(out, ow);
-	buf_puts(out, "|");
-	for (size_t c = 0; c < n_cols; c++)
-		for (size_t i = 0; i < np; i++) {
-			dashes(out, sw + 2);
-			buf_puts(out, "|");
+/* "n: COL N events (K iterations), ..." of a group. */
+static void group_counts(struct buf *out, const struct hist_group_view *g)
+{
+	buf_puts(out, "n:");
+	for (size_t c = 0; c < g->n_cols; c++) {
+		size_t lo = SIZE_MAX, hi = 0;
+		uint64_t n = 0;
+		for (size_t op = 0; op < g->n_ops; op++) {
+			const struct report_pooled *p = &g->pool[op * g->n_cols + c];
+			lo = p->n_hists < lo ? p->n_hists : lo;
+			hi = p->n_hists > hi ? p->n_hists : hi;
+			n += pooled_events(p);
 		}
-	buf_puts(out, "\n");
-	for (size_t op = 0; op < n_ops; op++) {
-		buf_printf(out, "|%-*s|", (int)ow, ops[op]);
-		for (size_t k = 0; k < n_cols * np; k++)
-			buf_printf(out, " %*s |", (int)sw, cells[op * n_cols * np + k]);
-		buf_puts(out, "\n");
+		buf_printf(out, "%s %s %llu events (", c ? "," : "", g->cols[c], (unsigned long long)n);
+		if (lo == hi)
+			buf_printf(out, "%zu", lo);
+		else
+			buf_printf(out, "%zu-%zu", lo, hi);
+		buf_puts(out, " iterations)");
 	}
-	dashes(out, total);
 	buf_puts(out, "\n");
 }
 
-static void table(struct buf *out, const struct summary *s, const struct summary_table *t,
-		  const struct report_opts *o)
-{
-	size_t np = o->n_percentiles;
-	char (*cells)[CELL_MAX] = xcalloc(t->n_ops * t->n_cols * np + 1, sizeof(*cells));
-	struct buf title = {0};
-
-	for (size_t op = 0; op < t->n_ops; op++)
-		for (size_t c = 0; c < t->n_cols; c++) {
-			const struct summary_group *g = summary_group_at(t, op, c);
-			for (size_t i = 0; i < np; i++)
-				fmt_double(cells[(op * t->n_cols + c) * np + i], CELL_MAX,
-					   stats_percentile_sorted(g->sorted, g->st.n, o->percentiles[i]),
-					   o->decimals);
-		}
-	summary_table_title(&title, s, t);
-	box(out, buf_str(&title), t->cols, t->n_cols, t->ops, t->n_ops, o, cells);
-	report_n_per_column(out, t);
-	buf_puts(out, "\n");
-	buf_free(&title);
-	free(cells);
-}
-
-/* ---- histograms -------------------------------------------------------- */
-
-/* The value of axis a of a histogram row. */
-static const char *hist_axis(const struct hist_row *r, enum summary_axis a)
-{
-	return a == AXIS_VARIANT ? r->variant : a == AXIS_CELL ? r->cell : r->run;
-}
-
-/* Same table: load, metric, unit and the dimensions other than the column axis. */
-static bool hist_same_table(const struct hist_row *a, const struct hist_row *b,
-			    enum summary_axis cols)
-{
-	return !strcmp(a->load, b->load) && !strcmp(a->metric, b->metric) &&
-	       !strcmp(a->unit, b->unit) &&
-	       (cols == AXIS_VARIANT || !strcmp(a->variant, b->variant)) &&
-	       (cols == AXIS_CELL || !strcmp(a->cell, b->cell)) &&
-	       (cols == AXIS_RUN || !strcmp(a->run, b->run));
-}
-
-/* Append name to a list of names unless present. */
-static void name_add(const char ***v, size_t *n, const char *name)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp((*v)[i], name))
-			return;
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-	(*v)[(*n)++] = name;
-}
-
-/* One pooled histogram: every row of one table, op and column. */
-struct pooled {
-	size_t n_hists;
-	bool mixed;           /* rows with different buckets or limit: not pooled */
-	double width, limit, max_observed;
-	size_t n_buckets;
-	uint64_t *counts, overflow;
-};
-
-static void pool_add(struct pooled *p, const struct hist_row *r)
-{
-	if (!p->n_hists++) {
-		p->width = r->bucket_width;
-		p->limit = r->limit;
-		p->n_buckets = r->n_buckets;
-		p->max_observed = r->max_observed;
-		p->counts = xcalloc(r->n_buckets + 1, sizeof(*p->counts));
-	} else if (p->width != r->bucket_width || p->limit != r->limit ||
-		   p->n_buckets != r->n_buckets) {
-		p->mixed = true;
-		return;
-	}
-	for (size_t i = 0; i < r->n_buckets; i++)
-		p->counts[i] += r->counts[i];
-	p->overflow += r->overflow;
-	if (isnan(p->max_observed) || isnan(r->max_observed))
-		p->max_observed = NAN; /* unknown in one: no cap */
-	else if (r->max_observed > p->max_observed)
-		p->max_observed = r->max_observed;
-}
-
-/* Text of percentile pct of p: the bucket bound, ">=LIMIT" when censored,
- * NaN when the rows could not be pooled or hold no value. Sets *censored. */
-static void pooled_cell(const struct pooled *p, double pct, int decimals, char *dst,
-			bool *censored)
+/* The text of percentile pct of p: the value, ">=LIMIT" in the overflow,
+ * NaN when there is none. Sets *censored, *mixed. */
+static void pooled_cell(const struct report_pooled *p, double pct, int decimals, char *dst,
+			bool *censored, bool *mixed)
 {
 	struct stats_hist_pct r;
-	double *upper = xcalloc(p->n_buckets + 1, sizeof(*upper));
-	for (size_t i = 0; i < p->n_buckets; i++)
-		upper[i] = (double)i * p->width;
-	struct stats_hist h = {
-		.upper = upper, .count = p->counts, .n = p->n_buckets, .overflow = p->overflow,
-		.limit = p->limit, .max_observed = p->max_observed,
-	};
-	if (!p->n_hists || p->mixed || stats_hist_percentile(&h, pct, &r)) {
+	*mixed = *mixed || pooled_mixed(p);
+	if (pooled_percentile(p, pct, &r)) {
 		fmt_double(dst, CELL_MAX, NAN, decimals);
 	} else if (r.censored) {
 		char num[CELL_MAX - 2];
@@ -203,142 +72,130 @@ static void pooled_cell(const struct pooled *p, double pct, int decimals, char *
 	} else {
 		fmt_double(dst, CELL_MAX, r.value, decimals);
 	}
-	free(upper);
 }
 
-/* The box of the histograms of rows[0]'s table (rows after it of the same
- * table included); done[] marks the rows used. */
-static void hist_box(struct buf *out, const struct summary *s, const struct hist_table *h,
-		     size_t first, bool *done, const struct report_opts *o)
+/* Where the boxes go and how. */
+struct box_ctx {
+	struct buf *out;
+	const struct report_opts *o;
+};
+
+/* The box of one histogram group (report_hist_groups). */
+static void hist_box(void *ctx, const struct hist_group_view *g)
 {
-	const struct hist_row *t0 = &h->rows[first];
-	enum summary_axis ax = s->columns;
-	const char **cols = NULL, **ops = NULL;
-	size_t n_cols = 0, n_ops = 0, np = o->n_percentiles;
-
-	/* Columns in the order of the sample tables of the load (baseline
-	 * first), then any other by first appearance. */
-	for (size_t k = 0; k < s->n_tables; k++)
-		if (!strcmp(s->tables[k].load, t0->load))
-			for (size_t c = 0; c < s->tables[k].n_cols; c++)
-				for (size_t i = first; i < h->n; i++)
-					if (hist_same_table(t0, &h->rows[i], ax) &&
-					    !strcmp(hist_axis(&h->rows[i], ax), s->tables[k].cols[c])) {
-						name_add(&cols, &n_cols, s->tables[k].cols[c]);
-						break;
-					}
-	for (size_t i = first; i < h->n; i++)
-		if (hist_same_table(t0, &h->rows[i], ax)) {
-			name_add(&cols, &n_cols, hist_axis(&h->rows[i], ax));
-			name_add(&ops, &n_ops, h->rows[i].op);
-		}
-
-	struct pooled *pool = xcalloc(n_ops * n_cols, sizeof(*pool));
-	for (size_t i = first; i < h->n; i++) {
-		const struct hist_row *r = &h->rows[i];
-		if (!hist_same_table(t0, r, ax))
-			continue;
-		done[i] = true;
-		size_t op = 0, c = 0;
-		while (strcmp(ops[op], r->op))
-			op++;
-		while (strcmp(cols[c], hist_axis(r, ax)))
-			c++;
-		pool_add(&pool[op * n_cols + c], r);
-	}
-
-	char (*cells)[CELL_MAX] = xcalloc(n_ops * n_cols * np + 1, sizeof(*cells));
+	struct buf *out = ((struct box_ctx *)ctx)->out;
+	const struct report_opts *o = ((struct box_ctx *)ctx)->o;
+	size_t np = o->n_percentiles, n = g->n_ops * g->n_cols * np;
+	char **cells = xcalloc(n ? n : 1, sizeof(*cells)), **sub = pct_labels(o);
+	const char **rows = xcalloc(g->n_ops ? g->n_ops : 1, sizeof(*rows));
 	bool censored = false, mixed = false;
-	for (size_t op = 0; op < n_ops; op++)
-		for (size_t c = 0; c < n_cols; c++) {
-			const struct pooled *p = &pool[op * n_cols + c];
-			mixed = mixed || p->mixed;
-			for (size_t i = 0; i < np; i++)
-				pooled_cell(p, o->percentiles[i], o->decimals,
-					    cells[(op * n_cols + c) * np + i], &censored);
-		}
-
-	char metric[128];
-	snprintf(metric, sizeof(metric), "%s histogram", t0->metric);
-	struct summary_table tt = {
-		.load = t0->load, .metric = metric, .unit = t0->unit, .better = BETTER_LOWER,
-		.run = ax == AXIS_RUN ? NULL : t0->run,
-		.variant = ax == AXIS_VARIANT ? NULL : t0->variant,
-		.cell = ax == AXIS_CELL ? NULL : t0->cell,
-	};
-	struct buf title = {0};
-	summary_table_title(&title, s, &tt);
-	box(out, buf_str(&title), cols, n_cols, ops, n_ops, o, cells);
-
-	buf_puts(out, "Pooled: the bucket counts of all iterations of an op and column summed into"
-		      " one histogram (percentiles of all wake-ups, never an average of"
-		      " per-iteration percentiles); nearest rank, the bucket's upper bound, at"
-		      " most the observed Max\n");
-	buf_puts(out, "pooled:");
-	for (size_t c = 0; c < n_cols; c++) {
-		size_t lo = SIZE_MAX, hi = 0;
-		uint64_t n = 0;
-		for (size_t op = 0; op < n_ops; op++) {
-			const struct pooled *p = &pool[op * n_cols + c];
-			lo = p->n_hists < lo ? p->n_hists : lo;
-			hi = p->n_hists > hi ? p->n_hists : hi;
-			if (!p->mixed) {
-				n += p->overflow;
-				for (size_t i = 0; i < p->n_buckets; i++)
-					n += p->counts[i];
+	for (size_t op = 0; op < g->n_ops; op++) {
+		rows[op] = *g->ops[op] ? g->ops[op] : "all";
+		for (size_t c = 0; c < g->n_cols; c++)
+			for (size_t i = 0; i < np; i++) {
+				char text[CELL_MAX];
+				pooled_cell(&g->pool[op * g->n_cols + c], o->percentiles[i], g->decimals,
+					    text, &censored, &mixed);
+				cells[(op * g->n_cols + c) * np + i] = xstrdup(text);
 			}
-		}
-		buf_printf(out, "%s %s ", c ? "," : "", cols[c]);
-		if (lo == hi)
-			buf_printf(out, "%zu", lo);
-		else
-			buf_printf(out, "%zu-%zu", lo, hi);
-		buf_printf(out, " iterations, %llu samples", (unsigned long long)n);
 	}
-	buf_puts(out, "\n");
+	char *title = xasprintf("%s: every event, pooled over iterations", g->title);
+	struct report_box b = {
+		.title = title, .corner = "Op", .groups = g->cols, .n_groups = g->n_cols,
+		.sub = (const char *const *)sub, .n_sub = np, .rows = rows, .n_rows = g->n_ops,
+		.cells = (const char *const *)cells,
+	};
+	if (out->len)
+		buf_puts(out, "\n");
+	report_box(out, &b);
+	buf_puts(out, "Pooled: the bucket counts of all iterations of an op and column summed into"
+		      " one histogram (percentiles of every event, never an average of"
+		      " per-iteration percentiles); nearest rank, the bucket's upper bound within"
+		      " the observed Min and Max\n");
+	group_counts(out, g);
 	if (censored)
 		buf_puts(out, ">=LIMIT: the percentile lies in the histogram overflow, at or above"
 			 " its limit; a larger histogram range (cyclictest histogram_us) resolves it\n");
 	if (mixed)
-		buf_puts(out, "NaN: iterations with different histogram buckets are not pooled\n");
-	buf_free(&title);
-	free(cells);
-	for (size_t k = 0; k < n_ops * n_cols; k++)
-		free(pool[k].counts);
-	free(pool);
-	free(cols);
-	free(ops);
+		buf_puts(out, "NaN: iterations with overflows above different histogram limits are"
+			 " not pooled\n");
+	free(title);
+	cell_names_free(cells, n);
+	cell_names_free(sub, np);
+	free(rows);
 }
 
-void report_percentiles_hist(struct buf *out, const struct summary *s, const struct hist_table *h,
-			     const struct report_opts *o)
+/* true when op names a statistic a tool computed itself (schbench's p99,
+ * a min, max or mean): a per-iteration summary of events. */
+static bool tool_statistic(const char *op)
 {
-	for (size_t k = 0; k < s->n_tables; k++) {
-		if (k)
-			buf_puts(out, "\n");
-		table(out, s, &s->tables[k], o);
-	}
-	if (!h || !h->n)
-		return;
-	bool *done = xcalloc(h->n, sizeof(*done));
-	for (size_t i = 0; i < h->n; i++) {
-		if (done[i])
-			continue;
-		/* Only loads the summary kept (--load). */
-		bool kept = false;
-		for (size_t k = 0; k < s->n_tables && !kept; k++)
-			kept = !strcmp(s->tables[k].load, h->rows[i].load);
-		if (!kept) {
-			done[i] = true;
-			continue;
-		}
-		buf_puts(out, "\n");
-		hist_box(out, s, h, i, done, o);
-	}
-	free(done);
+	double p;
+	return !strcmp(op, "min") || !strcmp(op, "max") || !strcmp(op, "mean") || !strcmp(op, "avg") ||
+	       (op[0] == 'p' && parse_double(op + 1, &p) && p > 0 && p <= 100);
+}
+
+/* A summary table without histograms: per-iteration summaries. */
+static void summary_box(struct buf *out, const struct summary *s, const struct summary_table *t,
+			const struct report_opts *o)
+{
+	bool own = t->n_ops > 0;
+	for (size_t op = 0; op < t->n_ops; op++)
+		own = own && tool_statistic(t->ops[op]);
+	size_t n_sub = own ? t->n_ops : o->n_percentiles, n_rows = own ? 1 : t->n_ops;
+	size_t n = n_rows * t->n_cols * n_sub;
+	char **cells = xcalloc(n ? n : 1, sizeof(*cells));
+	char **sub = own ? NULL : pct_labels(o);
+	const char *mean_row[] = {"mean"};
+	const struct summary_stat mean = {STAT_MEAN, 0};
+	for (size_t r = 0; r < n_rows; r++)
+		for (size_t c = 0; c < t->n_cols; c++)
+			for (size_t i = 0; i < n_sub; i++) {
+				const struct summary_group *g = summary_group_at(t, own ? i : r, c);
+				double v = own ? summary_stat_value(&mean, t->better, g)
+					       : stats_percentile_sorted(g->sorted, g->st.n, o->percentiles[i]);
+				char num[CELL_MAX];
+				fmt_double(num, sizeof(num), v, report_decimals(o, t));
+				cells[(r * t->n_cols + c) * n_sub + i] = xstrdup(num);
+			}
+	struct report_cols rc;
+	report_cols_init(&rc, t, o);
+	struct buf title = {0};
+	summary_table_title(&title, s, t);
+	buf_puts(&title, ": per-iteration summaries");
+	struct report_box b = {
+		.title = buf_str(&title), .corner = own ? "" : "Op",
+		.groups = (const char *const *)rc.name, .n_groups = t->n_cols,
+		.sub = own ? t->ops : (const char *const *)sub, .n_sub = n_sub,
+		.rows = own ? mean_row : t->ops, .n_rows = n_rows, .cells = (const char *const *)cells,
+	};
+	report_box(out, &b);
+	if (own)
+		buf_printf(out, "Summaries: %s prints its own %s statistics per run and no events to"
+			   " pool; each is its mean over the iterations\n", t->load, t->metric);
+	else
+		buf_puts(out, "Per-iteration values: nearest-rank percentiles of whole-iteration"
+			      " results, not of events\n");
+	report_n_per_column(out, t, o);
+	buf_puts(out, " iterations\n");
+	report_cols_free(&rc);
+	buf_free(&title);
+	cell_names_free(cells, n);
+	if (sub)
+		cell_names_free(sub, n_sub);
 }
 
 void report_percentiles(struct buf *out, const struct summary *s, const struct report_opts *o)
 {
-	report_percentiles_hist(out, s, NULL, o);
+	struct buf own = {0};
+	struct box_ctx ctx = {&own, o};
+	report_hist_groups(s, o, hist_box, &ctx);
+	for (size_t k = 0; k < s->n_tables; k++) {
+		if (report_has_histogram(o, &s->tables[k]))
+			continue;
+		if (own.len)
+			buf_puts(&own, "\n");
+		summary_box(&own, s, &s->tables[k], o);
+	}
+	buf_append(out, own.data ? own.data : "", own.len);
+	buf_free(&own);
 }

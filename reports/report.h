@@ -6,22 +6,44 @@
 
 #include <stddef.h>
 
+#include "cellname.h"
 #include "summary.h"
 #include "util.h"
 
 #define REPORT_MAX_PERCENTILES 16
+#define REPORT_MAX_GRID_ITEMS 16
 
 struct report_opts {
-	int decimals;               /* digits after the point for values (2) */
+	int decimals;               /* digits after the point for values; -1:
+				     * each metric's own (report_decimals) */
+	bool plain;                 /* mmtests layouts: the table alone, no
+				     * title or footer lines (--plain) */
+	const struct axis_labels *labels; /* the configs' axis labels (NULL: none) */
+	const struct hist_table *hists;   /* the runs' stored histograms, for the
+					   * percentile and latency layouts (NULL:
+					   * none) */
 	size_t n_percentiles;       /* percentile table columns (90, 95, 99) */
 	double percentiles[REPORT_MAX_PERCENTILES];
 	const char *grid_row;       /* grid: axis whose values are the rows */
 	const char *grid_col;       /* grid: axis whose values are the columns */
-	struct summary_stat grid_stat; /* grid: the statistic in each cell (mean) */
+	/* grid: the sub-columns, each a statistic (summary_stat_parse) or an
+	 * op of the metric (--stat mean; min,mean,max; p90,p95,p99) */
+	size_t n_grid_items;
+	char grid_items[REPORT_MAX_GRID_ITEMS][32];
 };
 
-/* Defaults: 2 decimals, percentiles 90,95,99, grid stat "mean". */
+/* Defaults: each metric's decimals, percentiles 50,90,95,99,99.9, grid
+ * sub-column "mean". */
 void report_opts_init(struct report_opts *o);
+
+/* Parse the grid's --stat LIST ("min,mean,max"; each item 1-31
+ * characters, at most REPORT_MAX_GRID_ITEMS) into o. Whether an item is a
+ * statistic or an op is decided per table. Returns 0 or -1. */
+int report_parse_grid_items(struct report_opts *o, const char *list);
+
+/* Digits after the point for table t: --decimals when given, else the
+ * metric's own (summary_table.decimals, from the driver's metric table). */
+int report_decimals(const struct report_opts *o, const struct summary_table *t);
 
 /* Parse "50,90,99" (each 0 < p <= 100, at most REPORT_MAX_PERCENTILES) into
  * o->percentiles. Returns 0 or -1. */
@@ -48,62 +70,150 @@ void report_notes_text(struct buf *out, const struct report_notes *n);
  * a backslash; nothing when there are none. */
 void report_notes_markdown(struct buf *out, const struct report_notes *n);
 
-/* Split a column name for the two mmtests header rows. A cell name
- * ("hb.nice=0,ct.slice_us=100") splits before its last axis, a one-axis
- * cell after its '=' ("ct.slice_us=" / "100"). Other names split after
- * their first '-', which stays with the first part so the rows read back as
- * the name ("hackbench-cyclictest" → "hackbench-" / "cyclictest"), a
- * following "-rcN" staying with the first part as well
- * ("5.15.0-rc1-vanilla" → "5.15.0-rc1-" / "vanilla", "6.12-rc10" →
- * "6.12-rc10" / ""); a name without '-' gives "" / name. first and second
- * receive NUL-terminated copies (truncated to size). Source: mmtests
- * Compare.pm _generateHeaderTable ("Bodge identification of -rc"), which
- * drops the dash. */
+/* Split a variant or run name for the two mmtests header rows as mmtests
+ * Compare.pm _generateHeaderTable splits a test name: at its first '-',
+ * which neither part keeps ("hackbench-cyclictest" → "hackbench" /
+ * "cyclictest"), except that when "-rc" and a digit occur among the i + 3
+ * characters starting at that dash (i its index), the split moves 4 on
+ * (its "bodge identification of -rc": "5.15.0-rc1-vanilla" → "5.15.0-rc1"
+ * / "vanilla"; "6.12-rc10" → "6.12-rc1" / "", the character at the moved
+ * split dropped like the dash); a name without '-' gives the name without
+ * its last character / the name ("running" → "runnin" / "running"), as
+ * Perl's substr($name, 0, -1) does. first and second receive
+ * NUL-terminated copies (truncated to size). */
 void report_split_header(const char *name, char *first, size_t first_size,
 			 char *second, size_t second_size);
 
+/* How the columns of a table read in text headers: name[c] the one-line
+ * form (a cell in its short form, cell_display_all with o->labels:
+ * "LN:-20,CT-LN:19"; variants and runs as they are); first[c] / second[c]
+ * the two mmtests header rows: a cell's axes but the last over its last
+ * axis ("nice=0" / "slice_us=100"), a one-axis cell's "AXIS=" or "LABEL:"
+ * over its value, else report_split_header. */
+struct report_cols {
+	size_t n;
+	char **name, **first, **second;
+};
+void report_cols_init(struct report_cols *rc, const struct summary_table *t,
+		      const struct report_opts *o);
+void report_cols_free(struct report_cols *rc);
+
 /* mmtests classic layout (seed 000): per table a title line, two header
- * rows right-aligned to each column (width 12 + 11), then for each
- * statistic (Min, Amean|Hmean, Stddev, CoeffVar, Max, BAmean-50, BAmean-95,
- * BAmean-99) and each op a row "%-9s %-*s" + per column "%12.*f" and
- * " (%7.2f%%)", or " *%7.2f%%*" on the mean row when the test against the
- * baseline (first) column is significant; then a footer naming the rule,
- * alpha and n per column. Tables are separated by a blank line.
- * Source: mmtests Compare.pm / compare-kernels.sh output. */
+ * rows (report_split_header) right-aligned to each column of 12 + 11
+ * characters after a prefix as wide as the longest row label, space, and
+ * longest op; then for each statistic of report_mmtests_stats and each op
+ * a row "%-9s %-*s" + per column "%12.*f" and " (%7.2f%%)", or " *%7.2f%%*"
+ * on the mean row when the test against the baseline (first) column is
+ * significant; then a footer naming the rule, alpha and n per column.
+ * Tables are separated by a blank line; o->plain leaves out title and
+ * footer, so that with --significance ci-overlap the text is byte for byte
+ * compare-mmtests.pl's (mmtests 096661fd, 2025-11; NaN statistics print
+ * NaN where mmtests prints 0). */
 void report_mmtests(struct buf *out, const struct summary *s, const struct report_opts *o);
 
+/* mmtests wide layout (compare-mmtests.pl since 2026, commit 638401e0):
+ * as report_mmtests with 18-character values (columns 18 + 11), rows Min,
+ * Amean|Hmean, Stddev|HStddev, CoeffVar|HCoeffVar, Max, BAmean.95|BHmean.95,
+ * and ops labelled METRIC-OP ("time-4"; the metric alone for an empty op),
+ * as its ExtractShellpack labels them. */
+void report_mmtests_wide(struct buf *out, const struct summary *s, const struct report_opts *o);
+
 /* Grid layout (seed 002): needs a summary with columns = cell. For each
- * table, op and combination of the remaining axes, rows are the values of
- * o->grid_row, columns those of o->grid_col (parsed from cell names
- * "load.param=value,load.param=value"), each cell "VALUE (x.xx%)" with
- * the change against the baseline cell (first row, first column,
- * report_pct_change); the seed's "pct" is "%" as in the other layouts. Returns
- * 0, or -1 with a message when a cell lacks one of the axes or the summary
- * is not by cell. */
+ * table, combination of the other axes, and op (unless the sub-columns are
+ * ops), rows are the values of o->grid_row, columns those of o->grid_col
+ * (each an axis, its label or its shortest form; parsed from cell names
+ * "load.param=value,..."). One sub-column (o->grid_items): each cell
+ * "VALUE (x.xx%)" with the change against the baseline cell (first row,
+ * first column, report_pct_change); several: the seed's boxed table, a
+ * group of sub-columns per column value. A '*' follows every value whose
+ * (cell, op) differs significantly from the summary's baseline column (its
+ * mean's test); the footer names the rule; "n: N per cell" (or per row
+ * when they differ) follows. Returns 0, or -1 with a message when an axis
+ * is not exactly one axis of the cells, a cell lacks one, an item is
+ * neither a statistic nor an op (or they mix), or the summary is not by
+ * cell. */
 int report_grid(struct buf *out, const struct summary *s, const struct report_opts *o,
 		char *err, size_t errsz);
 
-/* Percentile table (seed 002, schbench style): per table a box with one
- * group of columns per summary column and one sub-column per percentile
- * (nearest rank of the samples, stats_percentile_sorted), one row per op. */
+/* Percentile tables (seed 002, schbench style), in the box of report_box:
+ * first, for each (load, metric) of o->hists of a load the summary kept,
+ * the distribution of every event: groups on the summary's column axis (in
+ * its order, baseline first), rows the histograms' ops, sub-columns
+ * o->percentiles of the bucket counts of all iterations pooled into one
+ * histogram (report_pooled; never an average of percentiles), a
+ * percentile in the overflow as ">=LIMIT"; footer: the pooling rule and n
+ * as events (and iterations) per column. Then each summary table whose
+ * load and metric have no histogram: per-iteration summaries, said so in
+ * the footer with n = iterations: a tool's own statistics (ops named pNN,
+ * min, max, mean, avg: schbench, sysbench's latency_p95) as the mean over
+ * iterations of each, one row; any other metric as nearest-rank
+ * percentiles of its per-iteration values (stats_percentile_sorted). */
 void report_percentiles(struct buf *out, const struct summary *s, const struct report_opts *o);
-/* The same, then for each (load, metric) of histograms h (store_load_histograms;
- * NULL or empty: exactly report_percentiles) of a load the summary kept, one
- * box "LOAD METRIC histogram (UNIT, lower is better)" of the same shape:
- * columns on the summary's column axis (in its order, baseline first), rows
- * the histograms' ops, each cell the percentile of the bucket counts of all
- * iterations pooled into one histogram (never an average of percentiles),
- * stats_hist_percentile with bucket i's bound i·bucket_width; a percentile
- * in the overflow prints ">=LIMIT". Footer: the pooling rule, iterations and
- * samples pooled per column, and the meaning of ">=" when one is shown. */
-void report_percentiles_hist(struct buf *out, const struct summary *s, const struct hist_table *h,
-			     const struct report_opts *o);
 
-/* Latency summary (seed 003 "BFS vs. mainline"): per table and column (and
- * op when the table has more than one) the lines Max, Avg (Amean), Stdev
- * and "Stdev mean" (standard error, Stddev/sqrt(n)), "        %-10s%14.*f %s"
- * with the unit. */
+/* Latency summary (seed 003 "BFS vs. mainline", latt's lines): per table,
+ * column and op the lines Max, Avg, Stdev and "Stdev mean" (Stdev /
+ * sqrt(n)), "        %-10s%14.*f %s" with the unit, then n. A metric
+ * with histograms (o->hists) over every event pooled over iterations
+ * (report_pooled: the exact mean and Stdev where the tool gave its sums,
+ * else from the bucket bounds), n = events; any other over the
+ * per-iteration values, the title saying so, n = iterations. */
 void report_latency(struct buf *out, const struct summary *s, const struct report_opts *o);
+
+/* One group of histograms as report_hist_groups hands it over: its title
+ * (as a summary table's), unit, the decimals of its metric (--decimals,
+ * else the driver's), columns in header form, ops ("" for a load's one
+ * histogram per metric), and pool[op · n_cols + col]. */
+struct hist_group_view {
+	const char *title, *unit;
+	int decimals;
+	const char *const *cols;
+	size_t n_cols;
+	const char *const *ops;
+	size_t n_ops;
+	const struct report_pooled *pool;
+};
+/* Call fn once per group of o->hists of a load the summary kept
+ * (reports/hist_groups.c), in the order of their first rows. */
+void report_hist_groups(const struct summary *s, const struct report_opts *o,
+			void (*fn)(void *ctx, const struct hist_group_view *g), void *ctx);
+/* true when o->hists holds a histogram of t's load and metric: the table's
+ * events are there, its samples are the tool's summaries of them. */
+bool report_has_histogram(const struct report_opts *o, const struct summary_table *t);
+
+/* The stored histograms of one (load, metric, op, column) pooled into one
+ * distribution of every event (reports/pooled.c): the non-empty buckets of
+ * every iteration merged by bound (equal bounds add up), overflows added. */
+struct report_pooled {
+	size_t n_hists;            /* histograms (iterations) pooled */
+	double *upper;             /* n ascending bucket bounds */
+	uint64_t *count;
+	size_t n;
+	uint64_t overflow;
+	double limit;              /* the smallest limit */
+	bool limits_differ;
+	double min, max;           /* observed extremes; NaN when one is unknown */
+	double sum, sum_sq;        /* exact sums; NaN when one histogram lacks them */
+};
+void pooled_init(struct report_pooled *p);
+void pooled_add(struct report_pooled *p, const struct hist_row *r);
+void pooled_free(struct report_pooled *p);
+/* Events: Σcount + overflow. */
+uint64_t pooled_events(const struct report_pooled *p);
+/* Overflows under different limits: the ranks cannot be ordered, no
+ * statistic is given. */
+bool pooled_mixed(const struct report_pooled *p);
+/* stats_hist_percentile of the pool: the bucket bound at rank
+ * ceil(pct·N/100), clamped to the observed [min, max]; -1 when there is
+ * no event or the pool is mixed. */
+int pooled_percentile(const struct report_pooled *p, double pct, struct stats_hist_pct *out);
+/* The mean over all events: Σsum / N when every histogram gave its exact
+ * sum, else Σ bound·count / N (exact for cyclictest's 1 us buckets of
+ * whole microseconds), NaN with overflows and no sums, or mixed. */
+double pooled_mean(const struct report_pooled *p);
+/* The sample standard deviation over all events (divisor N − 1): from the
+ * exact sums, sqrt((Σx² − (Σx)²/N)/(N − 1)), else from the bucket bounds
+ * as pooled_mean; NaN where the mean is or N < 2. */
+double pooled_stddev(const struct report_pooled *p);
 
 /* Markdown: per table a "### title" and a pipe table with the mmtests rows;
  * significant mean cells in bold; a footer naming the rule. */
@@ -112,35 +222,68 @@ void report_markdown(struct buf *out, const struct summary *s, const struct repo
 /* CSV of the summaries, one row per table, statistic, op and column:
  * load,metric,unit,better,run,variant,cell,op,stat,value,pct,n,p_value,significant
  * (the column axis fills its own field; pct against the baseline column;
- * p_value and significant only on the mean row). */
+ * p_value and significant only on the mean row). Statistics: Min, Amean,
+ * Hmean, Gmean, Median, Stddev, CoeffVar, Max, BAmean-50/95/99, SEM, CI95,
+ * HStddev, HCoeffVar, BHmean-50/95/99, for every table. */
 void report_csv(struct buf *out, const struct summary *s, const struct report_opts *o);
 
 /* JSON of the summaries (jansson): {"columns", "significance", "alpha",
  * "tables": [{load, metric, unit, better, run|variant|cell, columns, ops,
- * "groups": [{op, column, n, n_nan, min, ..., pct_mean, p_value,
- * significant}]}], "notes": [the text of each note, in order]}; NaN as
+ * "groups": [{op, column, n, n_nan, min, ..., hstddev, hcoeffvar,
+ * bhmean_50|95|99, sem, ci95_half, pct_mean, p_value, significant,
+ * n_too_small}]}], "notes": [the text of each note, in order]}; NaN as
  * null; notes NULL gives "notes": []. Returns 0 or -1 (jansson failure). */
 int report_json(struct buf *out, const struct summary *s, const struct report_opts *o,
 		const struct report_notes *notes);
 
-/* Shared by the layouts (reports/common.c). */
+/* The boxed table of seed 002 (reports/box.c): a title line, then rows of
+ * groups of sub-columns. cells holds n_rows · n_groups · n_sub texts, row
+ * by row, group by group. */
+struct report_box {
+	const char *title;                  /* the line above, or NULL */
+	const char *corner;                 /* above the row names ("Op") */
+	const char *const *groups;          /* n_groups names, centred */
+	size_t n_groups;
+	const char *const *sub;             /* n_sub labels under each group */
+	size_t n_sub;
+	const char *const *rows;            /* n_rows names, left-aligned */
+	size_t n_rows;
+	const char *const *cells;
+};
+/* Render b: dashes above and below, the group names centred over their
+ * sub-columns, each sub-cell " %*s " right-aligned to the widest label or
+ * value (widened until every group name fits), no trailing blanks. */
+void report_box(struct buf *out, const struct report_box *b);
+
+/* Shared by the layouts (reports/common.c). The mmtests classic rows: Min,
+ * the mean, its spread, CoeffVar, Max, best-50/95/99 means, each following
+ * the metric's direction (Amean, Stddev, CoeffVar, BAmean-K, or Hmean,
+ * HStddev, HCoeffVar, BHmean-K). */
 extern const struct summary_stat report_mmtests_stats[8];
-/* The percent change of v against base for a statistic of a metric
- * (stats_pct_change in the statistic's direction, summary_stat_better),
- * except that a spread statistic (Stddev, CoeffVar, SEM, CI95) against a
- * baseline of 0 is 0 when v is 0 too and -99 otherwise, as mmtests Stat.pm
- * pndiff prints it; NaN stays NaN. */
+/* The percent change of v against base for a statistic of a metric:
+ * stats_pct_change (mmtests pdiff/pndiff) in the statistic's direction
+ * (summary_stat_better: the spreads compare lower-is-better); NaN stays
+ * NaN. */
 double report_pct_change(const struct summary_stat *st, enum better metric_better, double base,
 			 double v);
 /* report_pct_change of column col against column 0 for a statistic. */
 double report_pct(const struct summary_table *t, const struct summary_stat *st, size_t op, size_t col);
-/* "n: vanilla 5, patched 4-5" — count of samples per column over all ops. */
-void report_n_per_column(struct buf *out, const struct summary_table *t);
-/* Footer line "Significance (MARK): RULE against BASELINE, alpha A, n >= 2
- * on both sides" ("Significance: none ..." without a test), followed by
- * ", none where both Stddev are 0 (t undefined)" when the table has such a
- * comparison (summary_group.zero_variance). */
+/* "n: vanilla 5, patched 4-5" — count of samples per column over all ops,
+ * columns named as in headers (report_cols). */
+void report_n_per_column(struct buf *out, const struct summary_table *t,
+			 const struct report_opts *o);
+/* Footer line "Significance (MARK, on the Amean|Hmean row): RULE against
+ * BASELINE, alpha A, n >= 2 on both sides" ("Significance: none ..."
+ * without a test), RULE saying what was tested for the table's direction
+ * (Welch on the samples for an Amean row, on their reciprocals for an
+ * Hmean row; ci-overlap on Amean +- z*Stddev or Hmean +- z*HStddev),
+ * followed by ", none where both Stddev are 0 (t undefined)" when the
+ * table has such a comparison (summary_group.zero_variance); for
+ * Mann-Whitney "; p exact ... | tie-corrected normal approximation" and
+ * "; n too small (...): COLUMNS" naming the columns whose n can never
+ * reach alpha (stats_test.too_small). */
 void report_significance_footer(struct buf *out, const struct summary *s,
-				const struct summary_table *t, const char *mark);
+				const struct summary_table *t, const struct report_opts *o,
+				const char *mark);
 
 #endif

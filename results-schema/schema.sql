@@ -1,12 +1,13 @@
--- schedrig results database, schema version 7 (PRAGMA user_version = 7).
+-- schedrig results database, schema version 8 (PRAGMA user_version = 8).
 -- Every statement is CREATE ... IF NOT EXISTS: running this file migrates an
 -- older database (version 2 added the knob table, version 3 the series table,
--- version 4 the histogram table, version 7 the sample_flag table), except
--- for version 5, which split the
--- sample table into sample_key and sample_value, and version 6, which added
--- run.rig_pid, run.boot_id and run.rig_start_ticks: store.c renames an old
--- sample table and adds the columns before running this file, and copies
--- the samples after.
+-- version 4 the histogram table, version 8 the sample_flag table), except
+-- for version 5, which split the sample table into sample_key and
+-- sample_value, version 6, which added run.rig_pid, run.boot_id and
+-- run.rig_start_ticks, and version 7, which added histogram.bounds,
+-- min_observed, sum_value and sum_sq_value: store.c renames an old sample
+-- table and adds the columns before running this file, and copies the
+-- samples after.
 -- A sample is never stored without the raw output it came from
 -- (load_instance.id -> raw_output), so samples can be rebuilt by reparsing.
 
@@ -136,10 +137,16 @@ CREATE VIEW IF NOT EXISTS sample AS
 	FROM sample_value v JOIN sample_key k ON k.id = v.key_id;
 
 -- Latency histograms a parser found (harness/samples.h struct sample_hist;
--- cyclictest -h N: one per thread, metric latency, op = thread number).
--- Bucket i (0-based) counts values x with (i-1)*bucket_width < x <=
--- i*bucket_width; overflow counts x >= limit_value (LIMIT is an SQL keyword).
+-- cyclictest -h N: one per thread, metric latency, op = thread number;
+-- tcp-rr and wakeup-lat: one per latency metric). Bucket i (0-based) counts
+-- values x with upper(i-1) < x <= upper(i): upper(i) = i*bucket_width when
+-- bounds is NULL, else the i-th of bounds; overflow counts x >= limit_value
+-- (LIMIT is an SQL keyword).
 -- counts: n_buckets unsigned 64-bit integers, little-endian, bucket 0 first.
+-- bounds: n_buckets IEEE 754 doubles (their bits little-endian), strictly
+-- ascending; NULL for evenly spaced buckets (schema 6 and older).
+-- min_observed, sum_value, sum_sq_value: the tool's Min, the exact sum of
+-- the values and of their squares; NULL when unknown.
 CREATE TABLE IF NOT EXISTS histogram (
 	id            INTEGER PRIMARY KEY,
 	load_instance_id INTEGER NOT NULL REFERENCES load_instance(id),
@@ -153,6 +160,10 @@ CREATE TABLE IF NOT EXISTS histogram (
 	overflow      INTEGER NOT NULL,
 	max_observed  REAL,                     -- the tool's Max; NULL: unknown
 	counts        BLOB NOT NULL,
+	bounds        BLOB,
+	min_observed  REAL,
+	sum_value     REAL,
+	sum_sq_value  REAL,
 	UNIQUE (load_instance_id, seq)
 );
 

@@ -61,11 +61,14 @@ assert_eq "$(q "$DB" "SELECT group_concat(message) FROM event WHERE kind = 'iter
 	AND run_id = (SELECT id FROM run WHERE name = 'failing')")" "$note" "stop note of a failing cell"
 assert_contains "$(cat "$WORK/failing.out")" "$note" "stop note printed"
 
-# run --resume goes on where the run stopped: interrupted in cell 2, the
-# resumed run leaves cell 1 (stopped at 3 by its CI) alone and takes cell 2
-# from its complete iterations to 3; one stop note per cell.
+# run --resume goes on where the run stopped: interrupted in cell 2 (order:
+# blocked: cell 1 runs all its iterations first), the resumed run leaves
+# cell 1 (stopped at 3 by its CI) alone and takes cell 2 from its complete
+# iterations to 3; one stop note per cell. (tests/integration/order.sh
+# resumes an interleaved adaptive run.)
 cat > "$WORK/resumed.yaml" <<YAML
 name: resumed
+order: blocked
 iterations: {min: 3, max: 10, ci_pct: 5}
 loads:
   - tool: fake

@@ -81,3 +81,51 @@ done
 "$SCHEDRIG" import --csv "$DATA/grid.csv" --db "$DB" >/dev/null
 "$SCHEDRIG" compare --db "$DB" latnice --grid hackbench.latency_nice,cyclictest.latency_nice >"$WORK/grid.txt"
 diff -u "$DATA/grid.grid.txt" "$WORK/grid.txt" || fail "grid differs from the golden grid"
+
+# mmtests' own tables, byte for byte through the command line: both layouts,
+# --plain leaves out title and footer (tests/data/mmtests/README.md)
+for n in hackbench netperf; do
+	"$SCHEDRIG" import --csv "$DATA/mmtests/$n.csv" --run "mm-$n" --db "$DB" >/dev/null
+	"$SCHEDRIG" compare --db "$DB" "mm-$n" --significance ci-overlap --plain >"$WORK/$n.classic"
+	diff -u "$DATA/mmtests/$n.classic.txt" "$WORK/$n.classic" || fail "$n: not what mmtests prints"
+	"$SCHEDRIG" compare --db "$DB" "mm-$n" --significance ci-overlap --plain --layout mmtests-wide \
+		>"$WORK/$n.wide"
+	diff -u "$DATA/mmtests/$n.newer.txt" "$WORK/$n.wide" || fail "$n: not what mmtests-wide prints"
+done
+# without --plain: the title first, the rule and n last; --decimals overrides
+# hackbench's 4
+"$SCHEDRIG" compare --db "$DB" mm-hackbench --decimals 1 >"$WORK/hb.txt"
+assert_eq "$(head -1 "$WORK/hb.txt")" "hackbench time (s, lower is better), cell default, run mm-hackbench" "title"
+# (Welch, the default, stars nothing where both Stddev are 0)
+grep -q '^Amean     100        12.5 (   0.00%)        12.5 (  -0.00%)        12.9 (  -3.20%)        14.5 ( -16.00%)$' \
+	"$WORK/hb.txt" || fail "--decimals 1 or a Welch star: $(grep '^Amean' "$WORK/hb.txt")"
+tail -2 "$WORK/hb.txt" | head -1 | grep -q '^Significance (stars, on the Amean row): Welch.*, none where both Stddev are 0' ||
+	fail "footer"
+
+# The default tables are each load's headline metrics: tcp-rr's per-second
+# interval series only on request; --metric takes several, refuses a
+# metric that matches nothing
+{
+	echo "run,variant,cell,load,metric,unit,better,op,iteration,value"
+	for it in 1 2; do
+		echo "rr,v,c,tcp-rr,transactions,transactions/s,higher,0,$it,3000$it"
+		echo "rr,v,c,tcp-rr,interval_transactions,transactions/s,higher,pair0-s0,$it,2999$it"
+		echo "rr,v,c,tcp-rr,latency,us,lower,p99,$it,4$it"
+	done
+} >"$WORK/rr.csv"
+"$SCHEDRIG" import --csv "$WORK/rr.csv" --db "$DB" >/dev/null
+"$SCHEDRIG" compare --db "$DB" rr >"$WORK/rr.txt"
+assert_eq "$(grep -c 'is better)' "$WORK/rr.txt")" 2 "default tables"
+grep -q interval_transactions "$WORK/rr.txt" && fail "an interval series in the default tables"
+"$SCHEDRIG" report --db "$DB" rr | grep -q interval_transactions && fail "an interval series in report"
+"$SCHEDRIG" compare --db "$DB" rr --metric interval_transactions --metric latency >"$WORK/rr2.txt"
+assert_eq "$(grep 'is better)' "$WORK/rr2.txt" | cut -d' ' -f2 | tr '\n' ' ')" "interval_transactions latency " \
+	"--metric twice"
+"$SCHEDRIG" compare --db "$DB" rr --metric latency,transactions >"$WORK/rr3.txt"
+assert_eq "$(grep -c 'is better)' "$WORK/rr3.txt")" 2 "--metric with a list"
+set +e
+err=$("$SCHEDRIG" compare --db "$DB" rr --metric latency --metric latncy 2>&1 >/dev/null)
+assert_eq "$?" 2 "--metric matching nothing"
+set -e
+assert_contains "$err" "--metric latncy matches no metric (the selected runs hold: transactions, interval_transactions, latency)" \
+	"--metric message"

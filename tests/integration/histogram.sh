@@ -31,20 +31,25 @@ assert_eq "$(q "$DB" "SELECT count(*) FROM histogram h JOIN sample s ON s.load_i
 
 "$SCHEDRIG" compare --db "$DB" --layout percentiles --percentiles 50,90,99 >"$WORK/p.txt" ||
 	fail "compare --layout percentiles"
-# The sample tables come first, unchanged; then the histogram box.
-grep -q '^ct max_latency (us, lower is better)' "$WORK/p.txt" || fail "no max_latency table: $(cat "$WORK/p.txt")"
-grep -q '^ct latency histogram (us, lower is better)' "$WORK/p.txt" || fail "no histogram table: $(cat "$WORK/p.txt")"
-grep -q '^pooled: default 2 iterations, [1-9][0-9]* samples$' "$WORK/p.txt" || fail "no pooled footer: $(cat "$WORK/p.txt")"
+# The histogram box (every wake-up) first, then the tool's per-iteration
+# summaries, said so.
+grep -q '^ct latency (us, lower is better), variant running, run hist: every event, pooled over iterations$' \
+	"$WORK/p.txt" || fail "no histogram table: $(cat "$WORK/p.txt")"
+grep -q '^n: default [1-9][0-9]* events (2 iterations)$' "$WORK/p.txt" || fail "no pooled footer: $(cat "$WORK/p.txt")"
 grep -q 'never an average of per-iteration percentiles' "$WORK/p.txt" || fail "no pooling rule in the footer"
+grep -q '^ct max_latency (us, lower is better), variant running, run hist: per-iteration summaries$' "$WORK/p.txt" ||
+	fail "no max_latency table: $(cat "$WORK/p.txt")"
+grep -q '^n: default 2 iterations$' "$WORK/p.txt" || fail "n of the summaries"
 
 # Every printed p50/p90/p99 equals the nearest rank of the pooled counts read
-# from the database (bucket i = i us, capped at the largest Max, >=200.00 in
-# the overflow).
+# from the database (bucket i = i us, within the smallest Min and the largest
+# Max, >=200 in the overflow; cyclictest's 0 decimals).
 python3 - "$DB" "$WORK/p.txt" <<'PY' || fail "histogram percentiles differ from the stored counts: $(cat "$WORK/p.txt")"
 import math, sqlite3, struct, sys
 db = sqlite3.connect(sys.argv[1])
 text = open(sys.argv[2]).read()
-box = text[text.index("ct latency histogram"):]
+start = text.index("ct latency (us")
+box = text[start:text.index("\n\n", start)]
 rows = {}
 for line in box.splitlines():
     f = [x.strip() for x in line.split("|")]
@@ -52,13 +57,15 @@ for line in box.splitlines():
         rows[f[1]] = f[2:5]
 assert sorted(rows) == ["0", "1"], rows
 for op in ("0", "1"):
-    pooled, overflow, mx = [0] * 200, 0, 0.0
-    for n, blob, ov, m in db.execute(
-            "SELECT n_buckets, counts, overflow, max_observed FROM histogram WHERE op = ?", (op,)):
+    pooled, overflow, mx, mn = [0] * 200, 0, 0.0, 1e9
+    for n, blob, ov, m, lo in db.execute(
+            "SELECT n_buckets, counts, overflow, max_observed, min_observed FROM histogram"
+            " WHERE op = ?", (op,)):
         for i, c in enumerate(struct.unpack("<%dQ" % n, blob)):
             pooled[i] += c
         overflow += ov
         mx = max(mx, m)
+        mn = min(mn, lo)
     total = sum(pooled) + overflow
     want = []
     for p in (50, 90, 99):
@@ -67,9 +74,9 @@ for op in ("0", "1"):
         for i, c in enumerate(pooled):
             acc += c
             if acc >= rank:
-                val = "%.2f" % min(i, mx)
+                val = "%.0f" % min(max(i, mn), mx)
                 break
-        want.append(val if val is not None else ">=200.00")
+        want.append(val if val is not None else ">=200")
     assert rows[op] == want, (op, rows[op], want)
     print("op", op, "p50/p90/p99", want, "of", total, "samples")
 PY
@@ -85,8 +92,8 @@ min=$(q "$DB" "SELECT min(s.value) FROM sample s JOIN load_instance li ON li.id 
 python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) > 1 else 1)" "$min" || fail "max latency $min us is not above 1 us"
 "$SCHEDRIG" compare --db "$DB" --layout percentiles --percentiles 50,90,99 tiny >"$WORK/t.txt" ||
 	fail "compare tiny"
-box=$(sed -n '/^ct latency histogram/,$p' "$WORK/t.txt")
-grep -Eq '^\|0 \| >=1\.00 \| >=1\.00 \| >=1\.00 \|$' <<<"$box" || fail "thread 0 not censored: $box"
-grep -Eq '^\|1 \| >=1\.00 \| >=1\.00 \| >=1\.00 \|$' <<<"$box" || fail "thread 1 not censored: $box"
+box=$(sed -n '/^ct latency (us/,/^$/p' "$WORK/t.txt")
+grep -Eq '^\|0 \| +>=1 \| +>=1 \| +>=1 \|$' <<<"$box" || fail "thread 0 not censored: $box"
+grep -Eq '^\|1 \| +>=1 \| +>=1 \| +>=1 \|$' <<<"$box" || fail "thread 1 not censored: $box"
 assert_contains "$box" ">=LIMIT: the percentile lies in the histogram overflow" "censoring footer"
 echo "histogram: ok"

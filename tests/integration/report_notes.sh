@@ -29,7 +29,8 @@ rc=0
 assert_eq "$rc" 1 "exit status of a run with failures ($(cat "$WORK/run.out"))"
 
 out=$("$SCHEDRIG" compare --db "$DB" notes) || fail "compare: $out"
-notes=$(grep -E '^(Iterations|No samples): ' <<<"$out")
+notes=$(grep -E '^(Order|Iterations|No samples): ' <<<"$out")
+assert_eq "$(head -1 <<<"$notes")" "Order: interleaved" "the order the run kept, first"
 assert_eq "$(grep -c '^Iterations: variant [ab] cell ' <<<"$notes")" 8 "an Iterations note per cell and variant"
 assert_eq "$(grep '^No samples:' <<<"$notes")" "No samples: cell fake.sleep_ms=3000,fake.mean=100 on variant a: none of 3 iteration(s) complete
 No samples: cell fake.sleep_ms=3000,fake.mean=200 on variant a: none of 3 iteration(s) complete
@@ -49,7 +50,7 @@ for layout in "--layout latency" "--layout percentiles" "--grid fake.sleep_ms,fa
 $notes" "notes under compare $layout"
 done
 got=$("$SCHEDRIG" compare --db "$DB" notes --grid fake.sleep_ms,fake.mean)
-assert_contains "$got" "fake.mean: 100" "the grid itself"
+assert_contains "$got" "mean=100" "the grid itself"
 
 # Markdown: a list after the tables; _ * < > | & ~ [ ] ` \ escaped.
 md_notes=$(sed -e 's/[][\\`*_<>|&~]/\\&/g' -e 's/^/- /' <<<"$notes")
@@ -132,13 +133,19 @@ assert_contains "$body" "
 $notes
 " "notes in the mail body"
 
-# Nothing to show: the message, then the notes, on stderr.
+# A --metric matching nothing is refused: the message naming the metrics
+# there are, then the notes, on stderr; nothing to show for a --load either.
 rc=0
 "$SCHEDRIG" compare --db "$DB" notes --metric nosuch >"$WORK/none.out" 2>"$WORK/none.err" || rc=$?
-assert_eq "$rc" 1 "exit status when no sample matches"
-assert_eq "$(cat "$WORK/none.err")" "schedrig compare: no samples match --metric nosuch
-$notes" "notes after 'no samples match'"
+assert_eq "$rc" 2 "exit status when --metric matches nothing"
+assert_eq "$(cat "$WORK/none.err")" "schedrig compare: --metric nosuch matches no metric (the selected runs hold: value)
+$notes" "notes after the refused --metric"
 [ ! -s "$WORK/none.out" ] || fail "stdout when no sample matches: $(cat "$WORK/none.out")"
+rc=0
+"$SCHEDRIG" compare --db "$DB" notes --load nosuch >"$WORK/none.out" 2>"$WORK/none.err" || rc=$?
+assert_eq "$rc" 1 "exit status when no sample matches"
+assert_eq "$(cat "$WORK/none.err")" "schedrig compare: no samples match --load nosuch
+$notes" "notes after 'no samples match'"
 cat >"$WORK/broken.yaml" <<'EOF2'
 name: broken-only
 iterations: 1
@@ -155,6 +162,7 @@ for cmd in compare report mail; do
 	"$SCHEDRIG" "$cmd" --db "$DB" broken-only "${extra[@]}" >/dev/null 2>"$WORK/empty.err" || rc=$?
 	assert_eq "$rc" 1 "$cmd: exit status of a run without samples"
 	assert_eq "$(cat "$WORK/empty.err")" "schedrig $cmd: the selected runs hold no samples
+Order: interleaved
 No samples: variant broken (failed): no complete iteration
 No samples: the failures are in schedrig show 2" "$cmd: notes after 'the selected runs hold no samples'"
 done

@@ -135,6 +135,18 @@ static void test_cells_restore(void **state)
 	assert_true(adaptive_cells_enough(a, 1, &budget, 500000000, why, sizeof(why)));
 	assert_string_equal(why, "3 iteration(s), max_time_s 10 reached, CI 60.7 %");
 
+	/* Paused between visits (order: interleaved): the 9 s the cell waited
+	 * for other cells do not count, its own 0.3 s + 0.3 s do. */
+	struct adaptive_cells *b = adaptive_cells_new(1);
+	adaptive_cells_add(b, 0, 0, 150);
+	adaptive_cells_pause(b, 0, 300000000);
+	adaptive_cells_add(b, 0, 9300000000LL, 150);
+	assert_false(adaptive_cells_enough(b, 0, &(struct adaptive_rule){2, 30, 0, 0.7}, 9600000000LL,
+					   why, sizeof(why)));
+	assert_true(adaptive_cells_enough(b, 0, &(struct adaptive_rule){2, 30, 0, 0.6}, 9600000000LL,
+					  why, sizeof(why)));
+	adaptive_cells_free(b);
+
 	adaptive_cells_stop(a, 2);
 	assert_true(adaptive_cells_stopped(a, 2));
 	adaptive_cells_free(a);

@@ -190,8 +190,19 @@ static void test_hist_print(void **state)
 		lat_hist_add(h, v);
 	lat_hist_print_us(h, "latency", f);
 	fclose(f);
-	assert_string_equal(text, "latency p50 0.050\nlatency p90 0.090\nlatency p99 0.099\n"
-				  "latency p99.9 0.100\nlatency max 0.100\n");
+	/* 1..100 ns: the mean 50.5 ns, Σx = 5050 ns, Σx² = 338350 ns²; every
+	 * value below 256 ns has a bucket of its own, bound = the value */
+	assert_non_null(strstr(text, "latency p50 0.050\nlatency p90 0.090\nlatency p95 0.095\n"
+				     "latency p99 0.099\nlatency p99.9 0.100\nlatency max 0.100\n"
+				     "latency mean 0.051\nlatency hist.events 100\n"
+				     "latency hist.sum 5.0499999999999998\n"
+				     "latency hist.sum_sq 0.33834999999999998\nlatency hist.min 0.001\n"
+				     "latency hist.le:0.001 1\nlatency hist.le:0.002 1\n"));
+	assert_non_null(strstr(text, "latency hist.le:0.099 1\nlatency hist.le:0.100 1\n"));
+	size_t buckets = 0;
+	for (const char *p = text; (p = strstr(p, " hist.le:")); p++)
+		buckets++;
+	assert_int_equal(buckets, 100);
 	free(text);
 	free(h);
 }
@@ -297,13 +308,30 @@ static void test_tcp_rr_parse_fixture(void **state)
 	struct sample_vec s = {0};
 	char why[256] = "";
 	assert_int_equal(tcp_rr_load.parse(&o, NULL, &s, why, sizeof(why)), 0);
-	assert_int_equal(s.n, 3 * 2 + 2 + 5);
-	assert_true(sample_value(&s, "transactions", "0") == 47856.9);
-	assert_true(sample_value(&s, "transactions", "1") == 50992.8);
-	assert_true(sample_value(&s, "interval_transactions", "pair1-s2") == 55306.6);
-	assert_true(sample_value(&s, "latency", "p50") == 19.264);
-	assert_true(sample_value(&s, "latency", "p99.9") == 93.951);
-	assert_true(sample_value(&s, "latency", "max") == 6746.930);
+	assert_int_equal(s.n, 3 * 2 + 2 + 7);
+	assert_true(sample_value(&s, "transactions", "0") == 24390.1);
+	assert_true(sample_value(&s, "transactions", "1") == 24526.4);
+	assert_true(sample_value(&s, "interval_transactions", "pair1-s2") == 36183.1);
+	assert_true(sample_value(&s, "latency", "p50") == 23.872);
+	assert_true(sample_value(&s, "latency", "p95") == 93.439);
+	assert_true(sample_value(&s, "latency", "p99.9") == 2957.311);
+	assert_true(sample_value(&s, "latency", "max") == 11349.868);
+	assert_true(sample_value(&s, "latency", "mean") == 40.610);
+	/* The histogram of every round trip: its 829 non-empty buckets hold
+	 * the 146759 events (counted in python from the fixture's lines). */
+	assert_int_equal(s.n_hists, 1);
+	const struct sample_hist *h = &s.hists[0];
+	assert_string_equal(h->metric, "latency");
+	assert_string_equal(h->unit, "us");
+	assert_int_equal(h->n_buckets, 829);
+	uint64_t events = 0;
+	for (size_t i = 0; i < h->n_buckets; i++)
+		events += h->counts[i];
+	assert_true(events == 146759);
+	assert_true(h->bounds[0] == 16.639 && h->bounds[828] == 11403.263);
+	assert_true(h->min_observed == 16.572 && h->max_observed == 11349.868);
+	assert_true(h->sum == 5959820.4390000002 && h->sum_sq == 4471084039.6013393);
+	assert_int_equal(h->overflow, 0);
 	for (size_t i = 0; i < s.n; i++) {
 		if (!strcmp(s.v[i].metric, "latency")) {
 			assert_string_equal(s.v[i].unit, "us");
@@ -334,17 +362,18 @@ static void test_tcp_rr_parse_stopped_and_thread(void **state)
 	struct sample_vec s = {0};
 	char why[256] = "";
 	assert_int_equal(tcp_rr_load.parse(&o, NULL, &s, why, sizeof(why)), 0);
-	assert_true(sample_value(&s, "transactions", "0") == 49169.1);
-	assert_true(sample_value(&s, "interval_transactions", "pair1-s1") == 46090.5);
+	assert_true(sample_value(&s, "transactions", "0") == 25558.5);
+	assert_true(sample_value(&s, "latency", "mean") == 36.712);
+	assert_int_equal(s.n_hists, 1);
 	sample_vec_free(&s);
 	free(text);
 
 	text = read_fixture("tcp-rr-thread-64b.txt", &len);
 	o = output_of(text, len, 0);
 	assert_int_equal(tcp_rr_load.parse(&o, NULL, &s, why, sizeof(why)), 0);
-	assert_int_equal(s.n, 2 + 1 + 5);
-	assert_true(sample_value(&s, "transactions", "0") == 6129.1);
-	assert_true(sample_value(&s, "latency", "p90") == 334.848);
+	assert_int_equal(s.n, 2 + 1 + 7);
+	assert_true(sample_value(&s, "transactions", "0") == 41097.4);
+	assert_true(sample_value(&s, "latency", "p90") == 18.367);
 	sample_vec_free(&s);
 	free(text);
 }
@@ -435,6 +464,58 @@ static void test_tcp_rr_parse_failures(void **state)
 	free(good);
 }
 
+/* The histogram lines of a built-in load are checked like every other
+ * line: ascending bounds, whole counts, the events in the buckets, each
+ * summary once; a bad one fails the instance with the line named. */
+static void test_hist_records(void **state)
+{
+	(void)state;
+	static const char head[] = "schedrig-tcp-rr 1 pairs=1\ntransactions 0 10\nlatency p50 1\n"
+				   "latency p90 2\nlatency p95 2\nlatency p99 2\nlatency p99.9 2\n"
+				   "latency max 2\nlatency mean 1.5\n";
+	static const struct {
+		const char *tail, *why;
+	} cases[] = {
+		{"latency hist.events 2\nlatency hist.sum 3\nlatency hist.sum_sq 5\nlatency hist.min 1\n"
+		 "latency hist.le:1.000 1\nlatency hist.le:2.000 1\nend\n", NULL},
+		{"latency hist.events 2\nlatency hist.sum 3\nlatency hist.sum_sq 5\nlatency hist.min 1\n"
+		 "latency hist.le:2.000 1\nlatency hist.le:1.000 1\nend\n",
+		 "line 15: bad latency histogram record 'hist.le:1.000' (bounds ascend, counts are whole"
+		 " numbers >= 1)"},
+		{"latency hist.events 3\nlatency hist.sum 3\nlatency hist.sum_sq 5\nlatency hist.min 1\n"
+		 "latency hist.le:1.000 1\nlatency hist.le:2.000 1\nend\n",
+		 "latency histogram: 3 events but 2 in its buckets, or a minimum above its first bucket"},
+		{"latency hist.events 2\nlatency hist.sum 3\nlatency hist.sum_sq 5\nlatency hist.min 1\n"
+		 "latency hist.le:1.000 0.5\nend\n",
+		 "line 14: bad latency histogram record 'hist.le:1.000' (bounds ascend, counts are whole"
+		 " numbers >= 1)"},
+		{"latency hist.events 2\nlatency hist.sum 3\nlatency hist.sum 3\nend\n",
+		 "line 12: hist.sum given twice"},
+		{"latency hist.events 1\nlatency hist.sum 3\nlatency hist.sum_sq 5\n"
+		 "latency hist.le:1.000 1\nend\n",
+		 "latency histogram lacks hist.events, hist.sum, hist.sum_sq, hist.min or its buckets"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *text = xasprintf("%s%s", head, cases[i].tail);
+		struct load_output o = output_of(text, strlen(text), 0);
+		struct sample_vec s = {0};
+		char why[256] = "";
+		int rc = tcp_rr_load.parse(&o, NULL, &s, why, sizeof(why));
+		if (cases[i].why) {
+			assert_int_equal(rc, -1);
+			assert_string_equal(why, cases[i].why);
+			assert_int_equal(s.n + s.n_hists, 0);
+		} else {
+			assert_int_equal(rc, 0);
+			assert_int_equal(s.n_hists, 1);
+			assert_true(s.hists[0].bounds[1] == 2.0 && s.hists[0].counts[1] == 1);
+			assert_true(s.hists[0].sum == 3 && s.hists[0].min_observed == 1);
+		}
+		sample_vec_free(&s);
+		free(text);
+	}
+}
+
 /* ---- wakeup-lat parser ---- */
 
 static void test_wakeup_lat_parse_fixture(void **state)
@@ -446,11 +527,24 @@ static void test_wakeup_lat_parse_fixture(void **state)
 	struct sample_vec s = {0};
 	char why[256] = "";
 	assert_int_equal(wakeup_lat_load.parse(&o, NULL, &s, why, sizeof(why)), 0);
-	assert_int_equal(s.n, 11);
-	assert_true(sample_value(&s, "wakeup_latency", "p50") == 44.416);
-	assert_true(sample_value(&s, "wakeup_latency", "max") == 4305.627);
-	assert_true(sample_value(&s, "request_latency", "p99.9") == 3055.615);
-	assert_true(sample_value(&s, "requests_per_s", "all") == 1326.8);
+	assert_int_equal(s.n, 15);
+	assert_true(sample_value(&s, "wakeup_latency", "p50") == 33.919);
+	assert_true(sample_value(&s, "wakeup_latency", "p95") == 281.599);
+	assert_true(sample_value(&s, "wakeup_latency", "max") == 42725.722);
+	assert_true(sample_value(&s, "wakeup_latency", "mean") == 245.217);
+	assert_true(sample_value(&s, "request_latency", "p99.9") == 40239.103);
+	assert_true(sample_value(&s, "requests_per_s", "all") == 667.9);
+	/* Both histograms: 1336 wake-ups in 465 and 241 non-empty buckets
+	 * (counted in python from the fixture's lines) */
+	assert_int_equal(s.n_hists, 2);
+	assert_string_equal(s.hists[0].metric, "wakeup_latency");
+	assert_int_equal(s.hists[0].n_buckets, 465);
+	assert_int_equal(s.hists[1].n_buckets, 241);
+	assert_true(s.hists[1].min_observed == 105.221 && s.hists[1].max_observed == 42832.545);
+	uint64_t events = 0;
+	for (size_t i = 0; i < s.hists[0].n_buckets; i++)
+		events += s.hists[0].counts[i];
+	assert_true(events == 1336);
 	for (size_t i = 0; i < s.n; i++)
 		if (!strcmp(s.v[i].metric, "requests_per_s"))
 			assert_int_equal(s.v[i].better, BETTER_HIGHER);
@@ -462,8 +556,8 @@ static void test_wakeup_lat_parse_fixture(void **state)
 	text = read_fixture("wakeup-lat-2x4.txt", &len);
 	o = output_of(text, len, 0);
 	assert_int_equal(wakeup_lat_load.parse(&o, NULL, &s, why, sizeof(why)), 0);
-	assert_true(sample_value(&s, "requests_per_s", "all") == 7181.6);
-	assert_true(sample_value(&s, "request_latency", "p90") == 324.608);
+	assert_true(sample_value(&s, "requests_per_s", "all") == 5601.3);
+	assert_true(sample_value(&s, "request_latency", "p90") == 414.719);
 	sample_vec_free(&s);
 	free(text);
 }
@@ -593,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_hist_skewed),
 		cmocka_unit_test(test_hist_empty_merge_clamp),
 		cmocka_unit_test(test_hist_print),
+		cmocka_unit_test(test_hist_records),
 		cmocka_unit_test(test_tcp_rr_build_argv),
 		cmocka_unit_test(test_wakeup_lat_build_argv),
 		cmocka_unit_test(test_parse_args),

@@ -293,6 +293,62 @@ static void test_deep_nesting(void **state)
 	assert_non_null(strstr(err, "t.yaml:"));
 }
 
+/* An axis may carry a label for table headers; the cell names (the stored
+ * identity of a cell) do not change; a label names one axis only. */
+static void test_axis_labels(void **state)
+{
+	(void)state;
+	static const char text[] =
+		"name: lab\n"
+		"loads:\n"
+		"  - {name: hb, tool: fake, role: background,\n"
+		"     sched: {latency_nice: {values: [0, -20], label: HB-LN}}}\n"
+		"  - {name: ct, tool: fake, params: {mean: {values: [1, 2]}}}\n";
+	char err[512] = "";
+	struct plan p;
+	struct experiment *e = parse(text, err, sizeof(err));
+	assert_non_null(e);
+	assert_string_equal(e->loads[0].sched[0].label, "HB-LN");
+	assert_true(e->loads[0].sched[0].is_axis);
+	assert_int_equal(e->loads[0].sched[0].n, 2);
+	assert_null(e->loads[1].params[0].label);
+	assert_int_equal(plan_build(e, &p, err, sizeof(err)), 0);
+	assert_string_equal(p.cells[3].name, "hb.latency_nice=-20,ct.mean=2");
+	plan_free(&p);
+	experiment_free(e);
+	expect_error("name: x\nloads:\n  - {name: a, tool: fake, params: {mean: {values: [1, 2], label: M}}}\n"
+		     "  - {name: b, tool: fake, params: {mean: {values: [3], label: M}}}\n",
+		     "t.yaml:4:36: label 'M' is given to two axes (line 3 too)");
+	expect_error("name: x\nloads:\n  - {tool: fake, params: {mean: {label: M}}}\n",
+		     "t.yaml:3:33: mean: an axis written as a mapping needs values: [...]");
+	expect_error("name: x\nloads:\n  - {tool: fake, params: {mean: {values: 1, label: M}}}\n",
+		     "t.yaml:3:42: values must be a list, not a scalar");
+	expect_error("name: x\nloads:\n  - {tool: fake, params: {mean: {values: [1], label: 'M:1'}}}\n",
+		     "t.yaml:3:54: label 'M:1' must be 1-64 characters of letters, digits, '.', '_', '-'");
+}
+
+/* order: defaults to interleaved; random takes a seed; nothing else. */
+static void test_order(void **state)
+{
+	(void)state;
+	char err[512] = "";
+	struct experiment *e = parse("name: x\nloads:\n  - tool: fake\n", err, sizeof(err));
+	assert_non_null(e);
+	assert_int_equal(e->order, ORDER_INTERLEAVED);
+	assert_false(e->order_given);
+	experiment_free(e);
+	e = parse("name: x\norder: random\nseed: 99\nloads:\n  - tool: fake\n", err, sizeof(err));
+	assert_non_null(e);
+	assert_int_equal(e->order, ORDER_RANDOM);
+	assert_true(e->order_given && e->seed_given);
+	assert_true(e->seed == 99);
+	experiment_free(e);
+	expect_error("name: x\norder: sideways\nloads:\n  - tool: fake\n",
+		     "t.yaml:2:8: order must be blocked, interleaved or random, not 'sideways'");
+	expect_error("name: x\norder: random\nseed: -1\nloads:\n  - tool: fake\n",
+		     "t.yaml:3:7: seed must be between 0 and 9223372036854775807, not -1");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +361,8 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_driver_checks),
 		cmocka_unit_test(test_deep_nesting),
+		cmocka_unit_test(test_axis_labels),
+		cmocka_unit_test(test_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

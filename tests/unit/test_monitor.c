@@ -590,7 +590,7 @@ static void test_monitor_table_layout(void **state)
 	report_monitor_table(&out, &t, 2);
 	assert_string_equal(buf_str(&out),
 			    "monitors: run 3 demo\n"
-			    "                               6.18-        6.18-\n"
+			    "                                6.18         6.18\n"
 			    "                             vanilla      patched\n"
 			    "CPU User % Mean                45.12        44.50\n"
 			    "hb Invol switches/CPU s      1234.50          NaN\n"

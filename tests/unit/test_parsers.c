@@ -747,6 +747,8 @@ static void test_cyclictest_hist_buckets(void **state)
 		assert_true(h->limit == 100.0);
 		assert_int_equal(h->overflow, overflow[k]);
 		assert_true(h->max_observed == max[k]);
+		assert_true(h->min_observed == 6); /* "# Min Latencies: 00006 00006" */
+		assert_null(h->bounds);
 		uint64_t sum = 0;
 		for (size_t i = 0; i < h->n_buckets; i++)
 			sum += h->counts[i];

@@ -111,9 +111,16 @@ static void test_pct_change(void **state)
 	/* seed 000: 15.99 → 16.20 lower-is-better is −1.31 % (printed −1.27 %
 	 * there from unrounded means) */
 	assert_close(stats_pct_change(15.99, 16.20, BETTER_LOWER), 100 - 16.20 / 15.99 * 100, EPS);
-	assert_close(stats_pct_change(0, 5, BETTER_HIGHER), NAN, 0);
+	/* mmtests pdiff/pndiff edge rules (Stat.pm) */
+	assert_close(stats_pct_change(0, 5, BETTER_HIGHER), 100, 0);
+	assert_close(stats_pct_change(5, 0, BETTER_HIGHER), 0, 0);
+	assert_close(stats_pct_change(0, 5, BETTER_LOWER), -99, 0);
+	assert_close(stats_pct_change(5, 0, BETTER_LOWER), 100, 0);
+	assert_close(stats_pct_change(0, 0, BETTER_LOWER), 0, 0);
 	assert_close(stats_pct_change(NAN, 5, BETTER_HIGHER), NAN, 0);
 	assert_close(stats_pct_change(5, NAN, BETTER_LOWER), NAN, 0);
+	/* new·100/base, as Perl evaluates $_[0] * 100 / $_[1]: not new/base·100 */
+	assert_true(stats_pct_change(3, 0.7, BETTER_LOWER) == 100.0 - 0.7 * 100.0 / 3);
 }
 
 static void test_sem_ci(void **state)
@@ -139,19 +146,21 @@ static void test_welch_yes_ci_no(void **state)
 	struct stats_test w, c;
 	stats_summarise(a, 5, BETTER_LOWER, &sa);
 	stats_summarise(b, 5, BETTER_LOWER, &sb);
-	stats_compare(SIG_WELCH, 0.05, a, &sa, b, &sb, &w);
+	stats_compare(SIG_WELCH, 0.05, BETTER_LOWER, a, &sa, b, &sb, &w);
 	assert_true(w.valid);
 	assert_close(w.statistic, 2.5, 1e-12);
 	assert_close(w.df, 8, 1e-12);
 	assert_close(w.p, 0.0369420377, 1e-8);
 	assert_true(w.significant);
-	stats_compare(SIG_CI_OVERLAP, 0.05, a, &sa, b, &sb, &c);
+	stats_compare(SIG_CI_OVERLAP, 0.05, BETTER_LOWER, a, &sa, b, &sb, &c);
 	assert_true(c.valid);
-	assert_close(c.statistic, 0.4033591542, 1e-8);
+	/* mmtests' cidiff is baseline minus other: (12 − 14.5) / (2·q), q =
+	 * 1.959964·sqrt(2.5) rounded to 7 digits as R prints it: 3.098975 */
+	assert_close(c.statistic, -2.5 / (2 * 3.098975), 1e-12);
 	assert_false(c.significant);
 }
 
-/* ci-overlap significant (cidiff 2.044 > 1), Welch not (p = 0.1053):
+/* ci-overlap significant (|cidiff| 2.044 > 1), Welch not (p = 0.1053):
  * a = {10, 10.2}, b = {20, 24}: unequal spreads give t = 5.9426 with only
  * df = 1.005 (Welch-Satterthwaite). p computed independently in python as
  * the regularised incomplete beta I_{df/(df+t²)}(df/2, 1/2) (Lentz continued
@@ -162,17 +171,63 @@ static void test_ci_yes_welch_no(void **state)
 	const double a[] = {10, 10.2}, b[] = {20, 24};
 	struct stats_summary sa, sb;
 	struct stats_test w, c;
-	stats_summarise(a, 2, BETTER_HIGHER, &sa);
-	stats_summarise(b, 2, BETTER_HIGHER, &sb);
-	stats_compare(SIG_WELCH, 0.05, a, &sa, b, &sb, &w);
+	stats_summarise(a, 2, BETTER_LOWER, &sa);
+	stats_summarise(b, 2, BETTER_LOWER, &sb);
+	stats_compare(SIG_WELCH, 0.05, BETTER_LOWER, a, &sa, b, &sb, &w);
 	assert_true(w.valid);
 	assert_close(w.statistic, 5.9425764163, 1e-8);
 	assert_close(w.df, 1.0049999688, 1e-8);
 	assert_close(w.p, 0.1052846249, 1e-9);
 	assert_false(w.significant);
-	stats_compare(SIG_CI_OVERLAP, 0.05, a, &sa, b, &sb, &c);
-	assert_close(c.statistic, 2.0443939064, 1e-8);
+	stats_compare(SIG_CI_OVERLAP, 0.05, BETTER_LOWER, a, &sa, b, &sb, &c);
+	/* q_a = 1.959964·0.141421 → 0.2771808, q_b = 1.959964·2.828427 →
+	 * 5.543615 (7 digits): (10.1 − 22) / (0.2771808 + 5.543615) */
+	assert_close(c.statistic, (10.1 - 22) / (0.2771808 + 5.543615), 1e-12);
 	assert_true(c.significant);
+}
+
+/* The Hmean row of a higher-is-better metric is tested as an Hmean:
+ * Welch on the reciprocals (t, df from python statistics on 1/x), the
+ * CI-overlap rule on Hmean +- z·HStddev. */
+static void test_hmean_row_tests(void **state)
+{
+	(void)state;
+	const double a[] = {10, 10.2}, b[] = {20, 24};
+	struct stats_summary sa, sb;
+	struct stats_test w, c;
+	stats_summarise(a, 2, BETTER_HIGHER, &sa);
+	stats_summarise(b, 2, BETTER_HIGHER, &sb);
+	stats_compare(SIG_WELCH, 0.05, BETTER_HIGHER, a, &sa, b, &sb, &w);
+	assert_true(w.valid);
+	assert_close(w.statistic, -12.425383854610937, 1e-9);
+	assert_close(w.df, 1.110388292729507, 1e-9);
+	stats_compare(SIG_CI_OVERLAP, 0.05, BETTER_HIGHER, a, &sa, b, &sb, &c);
+	assert_true(c.valid);
+	/* HStddev = H²·pstdev(1/x) (python statistics): a 0.0999902, b
+	 * 1.983471 → q 0.1959772, 3.887532 (7 digits as R prints them) */
+	double ha = 10.099009900990097, hb = 21.818181818181817;
+	assert_close(sa.hstddev, 0.09999019703950554, 1e-12);
+	assert_close(sb.hstddev, 1.9834710743801662, 1e-12);
+	assert_close(c.statistic, (ha - hb) / (0.1959772 + 3.887532), 1e-12);
+	assert_true(c.significant);
+}
+
+/* mmtests' fallback when both spreads are 0 (Stat.pm cidiff: the
+ * difference itself when cisum is 0): significant when the means differ by
+ * more than 1, in the metric's unit. */
+static void test_ci_overlap_zero_spread(void **state)
+{
+	(void)state;
+	struct stats_test c;
+	stats_ci_overlap(12.5, 0, 5, 14.5, 0, 5, 0.05, &c);
+	assert_true(c.valid);
+	assert_close(c.statistic, -2, 0);
+	assert_true(c.significant);
+	stats_ci_overlap(12.5, 0, 5, 12.9, 0, 5, 0.05, &c);
+	assert_close(c.statistic, 12.5 - 12.9, 0);
+	assert_false(c.significant);
+	stats_ci_overlap(12.5, 0, 5, 12.5, 0, 5, 0.05, &c);
+	assert_false(c.significant);
 }
 
 static void test_tests_need_two(void **state)
@@ -184,7 +239,7 @@ static void test_tests_need_two(void **state)
 	stats_summarise(a, 2, BETTER_LOWER, &sa);
 	stats_summarise(b, 1, BETTER_LOWER, &sb);
 	for (int rule = SIG_WELCH; rule <= SIG_NONE; rule++) {
-		stats_compare((enum stats_significance)rule, 0.05, a, &sa, b, &sb, &t);
+		stats_compare((enum stats_significance)rule, 0.05, BETTER_LOWER, a, &sa, b, &sb, &t);
 		assert_false(t.valid);
 		assert_false(t.significant);
 		assert_true(isnan(t.p));
@@ -201,22 +256,94 @@ static void test_tests_need_two(void **state)
 	assert_close(t.p, 1, 0);
 }
 
+/* Exact p without ties: every p below was counted in python by
+ * enumerating all C(N, n_a) arrangements (itertools.combinations). */
 static void test_mann_whitney(void **state)
 {
 	(void)state;
 	const double a[] = {1, 2, 3, 4, 5}, b[] = {6, 7, 8, 9, 10};
 	struct stats_test t;
+	/* 5 vs 5 apart: U 25, p = 2/252 */
 	stats_mann_whitney(a, 5, b, 5, 0.05, &t);
 	assert_true(t.valid);
-	assert_close(t.statistic, 2.5067182457620487, 1e-12);
-	assert_close(t.p, 0.012185780355344818, 1e-12);
+	assert_true(t.exact);
+	assert_false(t.too_small);
+	assert_close(t.statistic, 25, 0);
+	assert_close(t.p, 2.0 / 252, 1e-15);
 	assert_true(t.significant);
-	/* ties: ranks averaged, tie-corrected variance */
-	const double c[] = {1, 2, 2, 3}, d[] = {2, 3, 3, 4};
-	stats_mann_whitney(c, 4, d, 4, 0.05, &t);
+	const double c[] = {1, 2, 4, 6, 7}, d[] = {3, 5, 8, 9, 10};
+	stats_mann_whitney(c, 5, d, 5, 0.05, &t);
+	assert_close(t.statistic, 20, 0);
+	assert_close(t.p, 0.15079365079365079, 1e-15);
+	assert_false(t.significant);
+	const double e[] = {1.5, 2.5, 3.1, 4.2, 5.0, 6.1}, f[] = {2.0, 3.3, 7.0, 8.5, 9.1, 9.9, 10.2};
+	stats_mann_whitney(e, 6, f, 7, 0.05, &t);
+	assert_true(t.exact);
+	assert_close(t.statistic, 34, 0);
+	assert_close(t.p, 0.07342657342657342, 1e-15);
+	/* 4 vs 4 apart: p = 2/70 < 0.05 */
+	stats_mann_whitney(a, 4, b, 4, 0.05, &t);
+	assert_close(t.p, 2.0 / 70, 1e-15);
+	assert_true(t.significant);
+	/* ties: ranks averaged, tie-corrected normal approximation */
+	const double g[] = {1, 2, 2, 3}, h[] = {2, 3, 3, 4};
+	stats_mann_whitney(g, 4, h, 4, 0.05, &t);
+	assert_false(t.exact);
 	assert_close(t.statistic, 1.365698202000489, 1e-12);
 	assert_close(t.p, 0.17203370892182296, 1e-12);
 	assert_false(t.significant);
+}
+
+/* 3 vs 3 can never reach p < 0.05 (the smallest two-sided p is 2/20 =
+ * 0.1): "n too small", never a star, even where the tie-corrected normal
+ * approximation alone would give p = 0.047 (1,1,1 against 2,2,2). */
+static void test_mann_whitney_too_small(void **state)
+{
+	(void)state;
+	const double a[] = {1, 2, 3}, b[] = {4, 5, 6}, c[] = {1, 1, 1}, d[] = {2, 2, 2};
+	struct stats_test t;
+	stats_mann_whitney(a, 3, b, 3, 0.05, &t);
+	assert_true(t.valid);
+	assert_true(t.exact);
+	assert_close(t.p, 0.1, 1e-15);
+	assert_true(t.too_small);
+	assert_false(t.significant);
+	stats_mann_whitney(c, 3, d, 3, 0.05, &t);
+	assert_false(t.exact);
+	assert_true(t.p < 0.05);
+	assert_true(t.too_small);
+	assert_false(t.significant);
+	/* at alpha 0.2 the same n can: not too small */
+	stats_mann_whitney(a, 3, b, 3, 0.2, &t);
+	assert_false(t.too_small);
+	assert_true(t.significant);
+}
+
+/* HStddev, HCoeffVar and BHmean-K as mmtests computes them (Stat.pm
+ * calc_stddev("hmean")): expected values from python statistics,
+ * HStddev = harmonic_mean(x)² · pstdev(1/x). */
+static void test_harmonic_spread(void **state)
+{
+	(void)state;
+	double x[] = {20, 40, 10};
+	struct stats_summary s;
+	stats_sort(x, N(x));
+	stats_summarise(x, N(x), BETTER_HIGHER, &s);
+	assert_close(s.hmean, 17.142857142857142, 1e-12);
+	assert_close(s.hstddev, 9.16324257985455, 1e-12);
+	assert_close(s.hcoeffvar, 53.452248382484875, 1e-12);
+	/* best first: 40, 20, 10; int(3·50/100) = 1, int(3·95/100) = 2 */
+	assert_close(s.bhmean50, 40, 0);
+	assert_close(s.bhmean95, 26.666666666666664, 1e-12);
+	assert_close(s.bhmean99, 26.666666666666664, 1e-12);
+	assert_close(s.recip_amean, 0.058333333333333334, 1e-15);
+	assert_close(s.recip_stddev, 0.038188130791298666, 1e-15);
+	double y[] = {0, 5};
+	stats_summarise(y, 2, BETTER_HIGHER, &s);
+	assert_close(s.hstddev, NAN, 0);
+	assert_close(s.recip_amean, NAN, 0);
+	stats_summarise(x, 1, BETTER_HIGHER, &s);
+	assert_close(s.hstddev, NAN, 0);
 }
 
 static void test_significance_names(void **state)
@@ -235,7 +362,7 @@ static void test_hist_percentile(void **state)
 	(void)state;
 	const double upper[] = {0, 1, 2, 3, 4};
 	const uint64_t count[] = {0, 5, 3, 1, 0};
-	struct stats_hist h = {upper, count, 5, 1, 5, NAN};
+	struct stats_hist h = {upper, count, 5, 1, 5, NAN, NAN};
 	struct stats_hist_pct r;
 	/* N = 10 */
 	assert_int_equal(stats_hist_percentile(&h, 50, &r), 0);
@@ -250,7 +377,7 @@ static void test_hist_percentile(void **state)
 	assert_true(r.censored);
 	assert_close(r.value, 5, 0);
 	/* no overflow, observed Max 2.5: bucket bound 3 is capped at 2.5 */
-	struct stats_hist h2 = {upper, count, 5, 0, 5, 2.5};
+	struct stats_hist h2 = {upper, count, 5, 0, 5, 2.5, NAN};
 	assert_int_equal(stats_hist_percentile(&h2, 100, &r), 0);
 	assert_false(r.censored);
 	assert_close(r.value, 2.5, 0);
@@ -258,13 +385,25 @@ static void test_hist_percentile(void **state)
 	assert_close(r.value, 1, 0);
 	/* errors */
 	const uint64_t zero[] = {0, 0, 0, 0, 0};
-	struct stats_hist h3 = {upper, zero, 5, 0, 5, NAN};
+	struct stats_hist h3 = {upper, zero, 5, 0, 5, NAN, NAN};
 	assert_int_equal(stats_hist_percentile(&h3, 50, &r), -1);
 	assert_int_equal(stats_hist_percentile(&h, 0, &r), -1);
 	assert_int_equal(stats_hist_percentile(&h, 100.5, &r), -1);
 	const double bad_upper[] = {0, 2, 1, 3, 4};
-	struct stats_hist h4 = {bad_upper, count, 5, 0, 5, NAN};
+	struct stats_hist h4 = {bad_upper, count, 5, 0, 5, NAN, NAN};
 	assert_int_equal(stats_hist_percentile(&h4, 50, &r), -1);
+	/* clamped to the observed Min as well: a one-event run whose bucket
+	 * bound 2 lies above its Min and Max 1.3 reads 1.3 at every rank */
+	const uint64_t one[] = {0, 0, 1, 0, 0};
+	struct stats_hist h5 = {upper, one, 5, 0, 5, 1.3, 1.3};
+	assert_int_equal(stats_hist_percentile(&h5, 50, &r), 0);
+	assert_close(r.value, 1.3, 0);
+	/* a bucket bound below the observed Min is raised to it */
+	const double low[] = {0.5, 1, 2};
+	const uint64_t two[] = {2, 0, 1};
+	struct stats_hist h6 = {low, two, 3, 0, 3, 2, 0.8};
+	assert_int_equal(stats_hist_percentile(&h6, 50, &r), 0);
+	assert_close(r.value, 0.8, 0);
 }
 
 static void test_csv_round_trip(void **state)
@@ -420,7 +559,7 @@ static void test_summary_grouping(void **state)
 	/* columns by cell, filtered to one metric */
 	summary_opts_init(&o);
 	o.columns = AXIS_CELL;
-	o.metric = "m";
+	assert_int_equal(summary_opts_add_metrics(&o, "m", err, sizeof(err)), 0);
 	assert_int_equal(summary_build(&t, &o, &s, err, sizeof(err)), 0);
 	assert_int_equal(s.n_tables, 2);
 	assert_string_equal(s.tables[0].variant, "base");
@@ -428,6 +567,76 @@ static void test_summary_grouping(void **state)
 	assert_string_equal(s.tables[0].cols[1], "c2");
 	assert_int_equal(s.n_samples, 7);
 	summary_free(&s);
+	sample_table_free(&t);
+}
+
+/* --metric takes several (repeated or a list) and refuses a name that
+ * matches no metric, naming the ones there are; ops come in numeric order
+ * when all are numbers; interval series (tcp-rr interval_transactions) are
+ * left out of headline tables unless asked for. */
+static void test_summary_filters(void **state)
+{
+	(void)state;
+	static const char csv[] =
+		"run,variant,cell,load,metric,unit,better,op,iteration,value\n"
+		"r,v,c,tcp-rr,interval_transactions,transactions/s,higher,pair0-s0,1,100\n"
+		"r,v,c,tcp-rr,transactions,transactions/s,higher,0,1,100\n"
+		"r,v,c,hackbench,time,s,lower,16,1,2\n"
+		"r,v,c,hackbench,time,s,lower,100,1,3\n"
+		"r,v,c,hackbench,time,s,lower,2,1,1\n"
+		"r,v,c,x,lat,us,lower,b,1,1\n"
+		"r,v,c,x,lat,us,lower,a,1,1\n"
+		"r,v,c,x,lat,us,lower,10,1,1\n";
+	struct sample_table t;
+	struct summary_opts o;
+	struct summary s;
+	char err[256];
+
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(csv, "s.csv", NULL, &t, err, sizeof(err)), 8);
+	summary_opts_init(&o);
+	o.headline_only = true;
+	assert_int_equal(summary_build(&t, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n_tables, 3);
+	assert_string_equal(s.tables[0].metric, "transactions");
+	assert_string_equal(s.tables[1].metric, "time");
+	/* numeric ops sort as numbers, mixed ones keep their first appearance */
+	assert_string_equal(s.tables[1].ops[0], "2");
+	assert_string_equal(s.tables[1].ops[1], "16");
+	assert_string_equal(s.tables[1].ops[2], "100");
+	assert_string_equal(s.tables[2].ops[0], "b");
+	assert_string_equal(s.tables[2].ops[2], "10");
+	/* the driver's decimals: hackbench time 4, tcp-rr 2, unknown load 2 */
+	assert_int_equal(s.tables[1].decimals, 4);
+	assert_int_equal(s.tables[0].decimals, 2);
+	assert_int_equal(s.tables[2].decimals, 2);
+	assert_int_equal(s.n_samples, 7);
+	summary_free(&s);
+
+	/* asked for: two metrics, one of them the series */
+	assert_int_equal(summary_opts_add_metrics(&o, "interval_transactions,time", err, sizeof(err)), 0);
+	assert_int_equal(summary_build(&t, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n_tables, 2);
+	assert_string_equal(s.tables[0].metric, "interval_transactions");
+	assert_string_equal(s.tables[1].metric, "time");
+	summary_free(&s);
+	assert_int_equal(summary_opts_add_metrics(&o, "lat", err, sizeof(err)), 0);
+	assert_int_equal(summary_build(&t, &o, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n_tables, 3);
+	summary_free(&s);
+
+	/* a name matching nothing is refused */
+	assert_int_equal(summary_opts_add_metrics(&o, "latency", err, sizeof(err)), 0);
+	assert_int_equal(summary_build(&t, &o, &s, err, sizeof(err)), -1);
+	assert_string_equal(err, "--metric latency matches no metric (the selected runs hold: "
+				 "interval_transactions, transactions, time, lat)");
+	assert_int_equal(summary_opts_add_metrics(&o, "a,,b", err, sizeof(err)), -1);
+	assert_string_equal(err, "--metric: an empty metric name in 'a,,b'");
+	assert_int_equal(summary_opts_add_metrics(&o, ",", err, sizeof(err)), -1);
+	summary_opts_init(&o);
+	for (int i = 0; i < SUMMARY_MAX_FILTERS; i++)
+		assert_int_equal(summary_opts_add_metrics(&o, "m", err, sizeof(err)), 0);
+	assert_int_equal(summary_opts_add_metrics(&o, "m", err, sizeof(err)), -1);
 	sample_table_free(&t);
 }
 
@@ -465,11 +674,16 @@ int main(void)
 		cmocka_unit_test(test_ci_yes_welch_no),
 		cmocka_unit_test(test_tests_need_two),
 		cmocka_unit_test(test_mann_whitney),
+		cmocka_unit_test(test_mann_whitney_too_small),
+		cmocka_unit_test(test_harmonic_spread),
+		cmocka_unit_test(test_hmean_row_tests),
+		cmocka_unit_test(test_ci_overlap_zero_spread),
 		cmocka_unit_test(test_significance_names),
 		cmocka_unit_test(test_hist_percentile),
 		cmocka_unit_test(test_csv_round_trip),
 		cmocka_unit_test(test_csv_errors),
 		cmocka_unit_test(test_summary_grouping),
+		cmocka_unit_test(test_summary_filters),
 		cmocka_unit_test(test_summary_stats),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -197,7 +197,14 @@ static void test_histogram_round_trip(void **state)
 		sample_vec_add(&v, "max_latency", "us", BETTER_LOWER, "0", 856);
 		sample_vec_add_hist(&v, "latency", "us", "0", 1.0, c0, 4, 27 + (uint64_t)k, 4.0,
 				    856.0);
-		sample_vec_add_hist(&v, "latency", "us", "1", 1.0, c1, 3, 0, 3.0, NAN);
+		struct sample_hist *h1 = sample_vec_add_hist(&v, "latency", "us", "1", 1.0, c1, 3, 0,
+							     3.0, NAN);
+		/* explicit bounds, the tool's Min and exact sums (schema 7) */
+		static const double bounds[] = {0.25, 1.5, 1e9};
+		sample_hist_set_bounds(h1, bounds);
+		h1->min_observed = 0.125;
+		h1->sum = 12.5;
+		h1->sum_sq = 1e-300;
 		struct stored_instance in = {
 			.name = "ct", .tool = "cyclictest", .role = "measured", .argv = "cyclictest",
 			.state = "ok", .exited = true, .out = "x\n", .out_len = 2, .samples = &v,
@@ -245,7 +252,22 @@ static void test_histogram_round_trip(void **state)
 	assert_int_equal(h.rows[1].n_buckets, 3);
 	assert_memory_equal(h.rows[1].counts, c1, sizeof(c1));
 	assert_true(isnan(h.rows[1].max_observed));
+	assert_null(h.rows[0].bounds);
+	assert_true(isnan(h.rows[0].min_observed) && isnan(h.rows[0].sum));
+	assert_non_null(h.rows[1].bounds);
+	assert_true(h.rows[1].bounds[0] == 0.25 && h.rows[1].bounds[1] == 1.5 &&
+		    h.rows[1].bounds[2] == 1e9);
+	assert_true(h.rows[1].min_observed == 0.125 && h.rows[1].sum == 12.5 &&
+		    h.rows[1].sum_sq == 1e-300);
 	assert_int_equal(h.rows[2].overflow, 29);
+	hist_table_free(&h);
+	/* bounds out of order (a database is not trusted): refused */
+	assert_int_equal(sqlite3_exec(store_db(s), "UPDATE histogram SET bounds ="
+				      " x'000000000000F03F0000000000000000000000000000F03F' WHERE op = '1'",
+				      NULL, NULL, NULL), SQLITE_OK);
+	hist_table_init(&h);
+	assert_int_equal(store_load_histograms(s, &run, 1, &h, err, sizeof(err)), -1);
+	assert_string_equal(err, "histogram of hist has bucket bounds that are not 3 ascending numbers");
 	hist_table_free(&h);
 	store_close(s);
 }
@@ -284,35 +306,41 @@ static void test_schema_version(void **state)
 	assert_non_null(strstr(err, "schema version 99 is newer"));
 }
 
+/* A database at path made by running the SQL of tests/fixtures/NAME; left
+ * open in *db. */
+static void db_from_fixture(const char *name, const char *path, sqlite3 **db)
+{
+	char fixture[512];
+	const char *fixtures = getenv("FIXTURES");
+	snprintf(fixture, sizeof(fixture), "%s/%s", fixtures ? fixtures : "tests/fixtures", name);
+	FILE *f = fopen(fixture, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	rewind(f);
+	char *text = calloc(1, (size_t)len + 1);
+	assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	assert_int_equal(sqlite3_open(path, db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(*db, text, NULL, NULL, NULL), SQLITE_OK);
+	free(text);
+}
+
 /* A schema version 4 database (sample rows with their names) is migrated
  * by the first open, also a read-only one: the samples come back the same,
  * through sample_key and sample_value and through the view "sample", the
- * run table has the columns of version 6 and the sample_flag table of
- * version 7 exists. */
+ * run table has the columns of version 6, the histogram table those of
+ * version 7 (an old histogram reads as evenly spaced buckets) and the
+ * sample_flag table of version 8 exists. */
 static void test_migrate_v4(void **state)
 {
 	(void)state;
-	char path[256], fixture[512], err[512];
-	const char *fixtures = getenv("FIXTURES");
+	char path[256], err[512];
 	struct store *s;
 	sqlite3 *db;
-	char *text;
-	FILE *f;
-	long len;
 
-	snprintf(fixture, sizeof(fixture), "%s/schema-v4.sql", fixtures ? fixtures : "tests/fixtures");
-	f = fopen(fixture, "r");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	text = calloc(1, (size_t)len + 1);
-	assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
 	db_path(path, sizeof(path), "v4.db");
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, text, NULL, NULL, NULL), SQLITE_OK);
-	free(text);
+	db_from_fixture("schema-v4.sql", path, &db);
 	assert_int_equal(sqlite3_exec(db,
 		"PRAGMA user_version = 4;"
 		"INSERT INTO run (id, name, status, started_at) VALUES (1, 'old', 'complete', 'x');"
@@ -324,7 +352,10 @@ static void test_migrate_v4(void **state)
 		" VALUES (1, 1, 0, 'hackbench', 'hackbench', 'measured', 'ok');"
 		"INSERT INTO sample VALUES (1, 0, 'time', 's', 'lower', 'groups-4', 1.5);"
 		"INSERT INTO sample VALUES (1, 1, 'time', 's', 'lower', 'groups-8', NULL);"
-		"INSERT INTO sample VALUES (1, 2, 'time', 's', 'lower', 'groups-4', 2.5);",
+		"INSERT INTO sample VALUES (1, 2, 'time', 's', 'lower', 'groups-4', 2.5);"
+		"INSERT INTO histogram (load_instance_id, seq, metric, unit, op, bucket_width,"
+		" n_buckets, limit_value, overflow, max_observed, counts)"
+		" VALUES (1, 0, 'latency', 'us', '0', 1, 2, 2, 0, 1, x'03000000000000000100000000000000');",
 		NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 
@@ -339,6 +370,15 @@ static void test_migrate_v4(void **state)
 	assert_true(t.rows[2].value == 2.5);
 	assert_ptr_equal(t.rows[0].op, t.rows[2].op);
 	sample_table_free(&t);
+	/* a version 4 histogram: evenly spaced, Min and sums unknown */
+	struct hist_table h;
+	hist_table_init(&h);
+	assert_int_equal(store_load_histograms(s, ids, 1, &h, err, sizeof(err)), 0);
+	assert_int_equal(h.n, 1);
+	assert_null(h.rows[0].bounds);
+	assert_true(h.rows[0].counts[0] == 3 && h.rows[0].counts[1] == 1);
+	assert_true(isnan(h.rows[0].min_observed) && isnan(h.rows[0].sum) && isnan(h.rows[0].sum_sq));
+	hist_table_free(&h);
 	store_close(s);
 
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
@@ -347,14 +387,120 @@ static void test_migrate_v4(void **state)
 		"SELECT (SELECT count(*) FROM sample_key) || ' ' || (SELECT user_version FROM"
 		" pragma_user_version) || ' ' || (SELECT count(*) FROM pragma_table_info('run')"
 		" WHERE name IN ('rig_pid', 'boot_id', 'rig_start_ticks')) || ' ' ||"
+		" (SELECT count(*) FROM pragma_table_info('histogram') WHERE name IN ('bounds',"
+		" 'min_observed', 'sum_value', 'sum_sq_value')) || ' ' ||"
 		" (SELECT count(*) FROM sqlite_master WHERE name = 'sample_flag') || ' ' ||"
 		" group_concat(op || '=' || ifnull(value, 'null'), ',')"
 		" FROM (SELECT * FROM sample ORDER BY seq)", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(st, 0),
-			    "2 7 3 1 groups-4=1.5,groups-8=null,groups-4=2.5");
+			    "2 8 3 4 1 groups-4=1.5,groups-8=null,groups-4=2.5");
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+}
+
+/* The database tests/fixtures/FIXTURE (schedrig's own code made it at
+ * schema from_version), made again as DB and opened: the first open, a
+ * read-only one, migrates it to version 8, whose sample_flag table then
+ * takes a flagged sample beside the old run. */
+static void check_migrated(const char *fixture, const char *name, int from_version)
+{
+	char path[256], err[512];
+	struct store *s;
+	sqlite3 *db;
+
+	db_path(path, sizeof(path), name);
+	db_from_fixture(fixture, path, &db);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), from_version);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+
+	/* The first open is read-only: it migrates all the same. */
+	assert_int_equal(store_open(path, true, &s, err, sizeof(err)), 0);
+	store_close(s);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+		"SELECT (SELECT user_version FROM pragma_user_version) || ' ' ||"
+		" (SELECT count(*) FROM sqlite_master WHERE name = 'sample_flag') || ' ' ||"
+		" (SELECT count(*) FROM pragma_table_info('histogram') WHERE name IN ('bounds',"
+		" 'min_observed', 'sum_value', 'sum_sq_value'))", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "8 1 4");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+
+	/* A flagged sample goes into the migrated database beside the old run. */
+	int64_t run, variant, cell;
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	struct run_info ri = {.name = "after", .config_text = "name: after\n", .iterations = 1};
+	assert_int_equal(store_run_begin(s, &ri, &run, err, sizeof(err)), 0);
+	assert_int_equal(store_variant_add(s, run, 0, "v", "local", "6.1", "", &variant, err,
+					   sizeof(err)), 0);
+	assert_int_equal(store_cell_add(s, run, 0, "c", &cell, err, sizeof(err)), 0);
+	struct sample_vec v = {0};
+	sample_vec_add(&v, "transactions_per_s", "transactions/s", BETTER_HIGHER, "", 10.0);
+	v.v[0].flag = "netperf: Desired confidence was not achieved";
+	struct stored_instance in = {
+		.name = "rr", .tool = "netperf-tcp-rr", .role = "measured", .argv = "netperf",
+		.state = "ok", .exited = true, .out = "x\n", .out_len = 2, .samples = &v,
+	};
+	assert_int_equal(store_iteration_save(s, variant, cell, 1, "complete", "a", "b", &in, 1,
+					      err, sizeof(err)), 0);
+	sample_vec_free(&v);
+	char **msgs;
+	size_t n;
+	assert_int_equal(store_flag_notes(s, run, &msgs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(msgs[0], "variant v cell c load rr: 1 of 1 sample(s): netperf: Desired"
+			    " confidence was not achieved");
+	free(msgs[0]);
+	free(msgs);
+	store_close(s);
+}
+
+/* Schema version 7 as the previous schedrig made it (tests/fixtures/
+ * db-v7.sql: a wakeup-lat run): its samples and histograms (explicit
+ * bounds, the tool's Min, exact sums) read back as they were stored. The
+ * expected values are those of the fixture's rows, read with sqlite3. */
+static void test_migrate_v7(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+
+	check_migrated("db-v7.sql", "v7.db", 7);
+	db_path(path, sizeof(path), "v7.db");
+	assert_int_equal(store_open(path, true, &s, err, sizeof(err)), 0);
+	int64_t ids[] = {1};
+	struct sample_table t;
+	sample_table_init(&t);
+	assert_int_equal(store_load_rows(s, ids, 1, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.n, 15);
+	assert_string_equal(t.rows[3].tool, "wakeup-lat");
+	assert_string_equal(t.rows[3].metric, "wakeup_latency");
+	assert_string_equal(t.rows[3].op, "p99");
+	assert_true(t.rows[3].value == 50.303);
+	assert_string_equal(t.rows[14].metric, "requests_per_s");
+	assert_true(t.rows[14].value == 577.9);
+	sample_table_free(&t);
+	struct hist_table h;
+	hist_table_init(&h);
+	assert_int_equal(store_load_histograms(s, ids, 1, &h, err, sizeof(err)), 0);
+	assert_int_equal(h.n, 2);
+	assert_string_equal(h.rows[0].metric, "wakeup_latency");
+	assert_int_equal(h.rows[0].n_buckets, 202);
+	assert_non_null(h.rows[0].bounds);
+	assert_true(h.rows[0].bounds[0] == 2.879 && h.rows[0].bounds[1] == 3.055);
+	assert_true(h.rows[0].min_observed == 2.865);
+	assert_true(h.rows[0].sum == 24849.891);
+	assert_true(h.rows[0].max_observed == 18009.407);
+	assert_int_equal(h.rows[1].n_buckets, 83);
+	assert_true(h.rows[1].min_observed == 104.99);
+	hist_table_free(&h);
+	store_close(s);
 }
 
 /* A writing open never takes over someone else's SQLite file (tables, no
@@ -480,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_sample_flags),
 		cmocka_unit_test(test_schema_version),
 		cmocka_unit_test(test_migrate_v4),
+		cmocka_unit_test(test_migrate_v7),
 		cmocka_unit_test(test_key_after_rollback),
 		cmocka_unit_test(test_foreign_database),
 		cmocka_unit_test(test_missing_and_foreign),
