@@ -461,7 +461,48 @@ static void check_migrated(const char *fixture, const char *name, int from_versi
 	store_close(s);
 }
 
-/* Schema version 7 as the previous schedrig made it (tests/fixtures/
+/* Schema version 6 as schedrig made it (tests/fixtures/db-v6.sql: a
+ * cyclictest run with histogram_us 50): its samples and its histogram,
+ * evenly spaced buckets with no Min or sums, read back as they were
+ * stored. The expected values are those of the fixture's rows, read with
+ * sqlite3. */
+static void test_migrate_v6(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+
+	check_migrated("db-v6.sql", "v6.db", 6);
+	db_path(path, sizeof(path), "v6.db");
+	assert_int_equal(store_open(path, true, &s, err, sizeof(err)), 0);
+	int64_t ids[] = {1};
+	struct sample_table t;
+	sample_table_init(&t);
+	assert_int_equal(store_load_rows(s, ids, 1, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.n, 4);
+	assert_string_equal(t.rows[0].tool, "cyclictest");
+	assert_string_equal(t.rows[0].metric, "min_latency");
+	assert_true(t.rows[0].value == 31.0);
+	assert_string_equal(t.rows[2].metric, "max_latency");
+	assert_true(t.rows[2].value == 9009.0);
+	assert_string_equal(t.rows[3].metric, "overflows");
+	assert_true(t.rows[3].value == 841.0);
+	sample_table_free(&t);
+	struct hist_table h;
+	hist_table_init(&h);
+	assert_int_equal(store_load_histograms(s, ids, 1, &h, err, sizeof(err)), 0);
+	assert_int_equal(h.n, 1);
+	assert_int_equal(h.rows[0].n_buckets, 50);
+	assert_null(h.rows[0].bounds);
+	assert_true(h.rows[0].bucket_width == 1.0);
+	assert_true(h.rows[0].counts[31] == 1 && h.rows[0].counts[43] == 1);
+	assert_true(h.rows[0].overflow == 841);
+	assert_true(isnan(h.rows[0].min_observed) && isnan(h.rows[0].sum));
+	hist_table_free(&h);
+	store_close(s);
+}
+
+/* Schema version 7 as schedrig made it (tests/fixtures/
  * db-v7.sql: a wakeup-lat run): its samples and histograms (explicit
  * bounds, the tool's Min, exact sums) read back as they were stored. The
  * expected values are those of the fixture's rows, read with sqlite3. */
@@ -626,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_sample_flags),
 		cmocka_unit_test(test_schema_version),
 		cmocka_unit_test(test_migrate_v4),
+		cmocka_unit_test(test_migrate_v6),
 		cmocka_unit_test(test_migrate_v7),
 		cmocka_unit_test(test_key_after_rollback),
 		cmocka_unit_test(test_foreign_database),
