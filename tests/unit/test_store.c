@@ -269,7 +269,6 @@ static void test_histogram_round_trip(void **state)
 	assert_int_equal(store_load_histograms(s, &run, 1, &h, err, sizeof(err)), -1);
 	assert_string_equal(err, "histogram of hist has bucket bounds that are not 3 ascending numbers");
 	hist_table_free(&h);
-	store_close(s);
 }
 
 static void test_missing_and_foreign(void **state)
@@ -402,8 +401,10 @@ static void test_migrate_v4(void **state)
 /* The database tests/fixtures/FIXTURE (schedrig's own code made it at
  * schema from_version), made again as DB and opened: the first open, a
  * read-only one, migrates it to version 8, whose sample_flag table then
- * takes a flagged sample beside the old run. */
-static void check_migrated(const char *fixture, const char *name, int from_version)
+ * takes a flagged sample beside the old run. The old run's samples and
+ * histograms (run id 1) are loaded into t and h (initialized here). */
+static void check_migrated(const char *fixture, const char *name, int from_version,
+			   struct sample_table *t, struct hist_table *h)
 {
 	char path[256], err[512];
 	struct store *s;
@@ -459,6 +460,14 @@ static void check_migrated(const char *fixture, const char *name, int from_versi
 	free(msgs[0]);
 	free(msgs);
 	store_close(s);
+
+	int64_t ids[] = {1};
+	sample_table_init(t);
+	hist_table_init(h);
+	assert_int_equal(store_open(path, true, &s, err, sizeof(err)), 0);
+	assert_int_equal(store_load_rows(s, ids, 1, t, err, sizeof(err)), 0);
+	assert_int_equal(store_load_histograms(s, ids, 1, h, err, sizeof(err)), 0);
+	store_close(s);
 }
 
 /* Schema version 6 as schedrig made it (tests/fixtures/db-v6.sql: a
@@ -469,16 +478,10 @@ static void check_migrated(const char *fixture, const char *name, int from_versi
 static void test_migrate_v6(void **state)
 {
 	(void)state;
-	char path[256], err[512];
-	struct store *s;
-
-	check_migrated("db-v6.sql", "v6.db", 6);
-	db_path(path, sizeof(path), "v6.db");
-	assert_int_equal(store_open(path, true, &s, err, sizeof(err)), 0);
-	int64_t ids[] = {1};
 	struct sample_table t;
-	sample_table_init(&t);
-	assert_int_equal(store_load_rows(s, ids, 1, &t, err, sizeof(err)), 0);
+	struct hist_table h;
+
+	check_migrated("db-v6.sql", "v6.db", 6, &t, &h);
 	assert_int_equal(t.n, 4);
 	assert_string_equal(t.rows[0].tool, "cyclictest");
 	assert_string_equal(t.rows[0].metric, "min_latency");
@@ -488,9 +491,6 @@ static void test_migrate_v6(void **state)
 	assert_string_equal(t.rows[3].metric, "overflows");
 	assert_true(t.rows[3].value == 841.0);
 	sample_table_free(&t);
-	struct hist_table h;
-	hist_table_init(&h);
-	assert_int_equal(store_load_histograms(s, ids, 1, &h, err, sizeof(err)), 0);
 	assert_int_equal(h.n, 1);
 	assert_int_equal(h.rows[0].n_buckets, 50);
 	assert_null(h.rows[0].bounds);
@@ -499,7 +499,6 @@ static void test_migrate_v6(void **state)
 	assert_true(h.rows[0].overflow == 841);
 	assert_true(isnan(h.rows[0].min_observed) && isnan(h.rows[0].sum));
 	hist_table_free(&h);
-	store_close(s);
 }
 
 /* Schema version 7 as schedrig made it (tests/fixtures/
@@ -509,16 +508,10 @@ static void test_migrate_v6(void **state)
 static void test_migrate_v7(void **state)
 {
 	(void)state;
-	char path[256], err[512];
-	struct store *s;
-
-	check_migrated("db-v7.sql", "v7.db", 7);
-	db_path(path, sizeof(path), "v7.db");
-	assert_int_equal(store_open(path, true, &s, err, sizeof(err)), 0);
-	int64_t ids[] = {1};
 	struct sample_table t;
-	sample_table_init(&t);
-	assert_int_equal(store_load_rows(s, ids, 1, &t, err, sizeof(err)), 0);
+	struct hist_table h;
+
+	check_migrated("db-v7.sql", "v7.db", 7, &t, &h);
 	assert_int_equal(t.n, 15);
 	assert_string_equal(t.rows[3].tool, "wakeup-lat");
 	assert_string_equal(t.rows[3].metric, "wakeup_latency");
@@ -527,9 +520,6 @@ static void test_migrate_v7(void **state)
 	assert_string_equal(t.rows[14].metric, "requests_per_s");
 	assert_true(t.rows[14].value == 577.9);
 	sample_table_free(&t);
-	struct hist_table h;
-	hist_table_init(&h);
-	assert_int_equal(store_load_histograms(s, ids, 1, &h, err, sizeof(err)), 0);
 	assert_int_equal(h.n, 2);
 	assert_string_equal(h.rows[0].metric, "wakeup_latency");
 	assert_int_equal(h.rows[0].n_buckets, 202);
@@ -541,7 +531,6 @@ static void test_migrate_v7(void **state)
 	assert_int_equal(h.rows[1].n_buckets, 83);
 	assert_true(h.rows[1].min_observed == 104.99);
 	hist_table_free(&h);
-	store_close(s);
 }
 
 /* A writing open never takes over someone else's SQLite file (tables, no
