@@ -28,14 +28,14 @@ assert_eq "$(iterations_of noisy)" "6" "high variance runs to max"
 assert_contains "$(q "$DB" "SELECT message FROM event WHERE kind = 'iterations' AND message LIKE '%6 iteration(s)%'")" \
 	"max reached, CI" "reason stored"
 
-# A budget of 2 s: the cell stops after the first iteration that ends 2 s
-# or more after the cell's first began (its load's CLOCK_MONOTONIC times as
-# stored), so every iteration before the last ended within 2 s; at most 7
-# of 300 ms each (the 7th ends at 2.1 s or later), however loaded the
-# machine is.
+# A budget of 2 s (it comes before min): the cell stops after the first
+# iteration that ends 2 s or more after the cell's first began (its load's
+# CLOCK_MONOTONIC times as stored), so every iteration before the last
+# ended within 2 s; at most 7 of 300 ms each (the 7th ends at 2.1 s or
+# later), however loaded the machine is.
 run_cfg slow 50 "{min: 2, max: 30, ci_pct: 0.01, max_time_s: 2}" 300
 n=$(iterations_of slow)
-[ "$n" -ge 2 ] && [ "$n" -le 7 ] || fail "time budget: $n iterations of 300 ms in 2 s"
+[ "$n" -ge 1 ] && [ "$n" -le 7 ] || fail "time budget: $n iterations of 300 ms in 2 s"
 ends_ms=$(q "$DB" "SELECT (li.ended_ns - (SELECT min(l2.started_ns) FROM load_instance l2
 		JOIN iteration i2 ON i2.id = l2.iteration_id WHERE i2.variant_id = i.variant_id)) / 1000000
 	FROM load_instance li JOIN iteration i ON i.id = li.iteration_id JOIN variant v ON v.id = i.variant_id
