@@ -269,6 +269,7 @@ static void test_histogram_round_trip(void **state)
 	assert_int_equal(store_load_histograms(s, &run, 1, &h, err, sizeof(err)), -1);
 	assert_string_equal(err, "histogram of hist has bucket bounds that are not 3 ascending numbers");
 	hist_table_free(&h);
+	store_close(s);
 }
 
 static void test_missing_and_foreign(void **state)
