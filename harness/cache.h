@@ -2,6 +2,7 @@
  * reuses, never a result. Laid out as
  *   CACHE/debs/           linux-image packages of boot: qemu variants (apt-get download)
  *   CACHE/kernels/NAME/   each package extracted (dpkg-deb -x)
+ *   CACHE/disks/          the scratch disk images of qemu guests (guestdisk.h)
  *   CACHE/kernbench/      kernbench's configured kernel trees (loads/kernbench.c)
  *   CACHE/.lock           flock: held while a kernel is fetched or extracted, and
  *                         by schedrig cache --clear

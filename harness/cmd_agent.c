@@ -22,6 +22,7 @@
 #include "agent_proto.h"
 #include "commands.h"
 #include "config.h"
+#include "guestpack.h"
 #include "knobs.h"
 #include "monitor.h"
 #include "preflight.h"
@@ -449,6 +450,7 @@ int cmd_agent(int argc, char **argv)
 	self_exe[len] = '\0';
 	/* What cannot work here is refused before any knob changes. */
 	if (prepare(&ap, &e, &p, &v, err, sizeof(err)) || runner_init(err, sizeof(err)) ||
+	    guestpack_apply_binds(GUESTPACK_BINDS, err, sizeof(err)) ||
 	    preflight_refusals(&p, err, sizeof(err)))
 		goto out;
 	if (e->monitors.enabled) {

@@ -21,7 +21,8 @@ static const char usage_text[] =
 	"\n"
 	"Say where the rig's cache is and how much each part of it holds: the kernel\n"
 	"packages of boot: qemu variants (debs/) and their extracted trees (kernels/),\n"
-	"kernbench's configured kernel trees (kernbench/). It is apart from results:\n"
+	"the scratch disk images of their guests (disks/), kernbench's configured\n"
+	"kernel trees (kernbench/). It is apart from results:\n"
 	"$XDG_CACHE_HOME/schedrig, or ~/.cache/schedrig when XDG_CACHE_HOME is unset,\n"
 	"empty or not an absolute path; what it holds is fetched or prepared again\n"
 	"when needed.\n"
@@ -99,7 +100,7 @@ static int show(const char *root)
 		return 0;
 	}
 	printf("cache %s:\n", root);
-	static const char *const parts[] = {"debs", "kernels", "kernbench"};
+	static const char *const parts[] = {"debs", "kernels", "disks", "kernbench"};
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		char *p = xasprintf("%s/%s", root, parts[i]);
 		print_mb(parts[i], stat(p, &st) ? 0 : disk_bytes(p));

@@ -54,8 +54,8 @@ static const char usage_text[] =
 	"Significance: welch (default) tests the Amean row on the samples and the\n"
 	"Hmean row on their reciprocals; ci-overlap is mmtests' rule, stars exactly\n"
 	"where compare-mmtests.pl puts them; mann-whitney is exact for n < 50 without\n"
-	"ties, else tie-corrected normal, and says \"n too small\" where no result could\n"
-	"reach alpha. The footer names the rule.\n"
+	"ties, else tie-corrected normal, and says \"n too small\" where no exact p\n"
+	"could reach alpha. The footer names the rule.\n"
 	"\n"
 	"Exit status: 0 ok, 1 failure (database, no samples), 2 bad usage (a --metric\n"
 	"that matches no metric).\n";
@@ -177,17 +177,29 @@ int cmd_compare(int argc, char **argv)
 
 	struct sample_table t;
 	struct summary s;
+	struct hist_table h;
 	struct report_notes notes = {0};
 	struct buf out = {0};
 	char err[512] = "";
 
 	int64_t *ids = NULL;
 	size_t n_ids = 0;
+	hist_table_init(&h);
 	rc = reportcmd_load_ids(&c, &t, &ids, &n_ids);
 	if (rc)
 		goto out_table;
 	reportcmd_notes(&c, ids, n_ids, &notes);
 	c.notes = &notes;
+	/* The percentile and latency layouts pool the stored histograms, which
+	 * --metric may name (cyclictest's latency). */
+	if (layout == LAYOUT_PERCENTILES || layout == LAYOUT_LATENCY) {
+		rc = reportcmd_load_histograms(&c, ids, n_ids, &h);
+		if (rc)
+			goto out_table;
+		c.so.hists = &h;
+		c.ro.hists = &h;
+		c.ro.select = &c.so;
+	}
 	rc = reportcmd_summarise(&c, &t, &s);
 	if (rc)
 		goto out_table;
@@ -208,18 +220,11 @@ int cmd_compare(int argc, char **argv)
 			}
 			break;
 		case LAYOUT_PERCENTILES:
-		case LAYOUT_LATENCY: {
-			struct hist_table h;
-			rc = reportcmd_load_histograms(&c, ids, n_ids, &h);
-			c.ro.hists = &h;
-			if (!rc && layout == LAYOUT_PERCENTILES)
-				report_percentiles(&out, &s, &c.ro);
-			else if (!rc)
-				report_latency(&out, &s, &c.ro);
-			c.ro.hists = NULL;
-			hist_table_free(&h);
+			report_percentiles(&out, &s, &c.ro);
 			break;
-		}
+		case LAYOUT_LATENCY:
+			report_latency(&out, &s, &c.ro);
+			break;
 		}
 		if (c.ro.plain)
 			for (size_t i = 0; i < notes.n; i++)
@@ -247,6 +252,7 @@ int cmd_compare(int argc, char **argv)
 	summary_free(&s);
 out_table:
 	report_notes_free(&notes);
+	hist_table_free(&h);
 	sample_table_free(&t);
 	free(ids);
 	free(grid);

@@ -23,13 +23,45 @@ static const char *type_name(const struct param_def *d)
 	return "?";
 }
 
+/* "variants", "needs" and "in qemu" lines: where the driver runs and what
+ * it needs there (load_ops.needs): installed on a local or ssh machine,
+ * packed from this one into a qemu guest, which also gets what the last
+ * line says. */
+static void print_needs(const struct load_ops *o)
+{
+	struct buf b = {0};
+	const char *sep = "";
+	if (!o->builtin_main) {
+		buf_printf(&b, "its tool");
+		sep = "; ";
+	}
+	for (const char *const *p = o->needs.programs; p && *p; p++) {
+		buf_printf(&b, "%s%s", p == o->needs.programs ? sep : ", ", *p);
+		sep = "; ";
+	}
+	for (const char *const *f = o->needs.files; f && *f; f++) {
+		buf_printf(&b, "%s%s", f == o->needs.files ? sep : ", ", *f);
+		sep = "; ";
+	}
+	if (o->needs.note)
+		buf_printf(&b, "%s%s", sep, o->needs.note);
+	printf("  variants local, ssh (installed there), qemu (packed from here)\n");
+	printf("  needs    %s\n", b.len ? buf_str(&b) : "nothing but schedrig");
+	if (o->needs.host_usr || o->needs.scratch)
+		printf("  in qemu  %s%s%s\n", o->needs.host_usr ? "this machine's /usr (virtio-9p)" : "",
+		       o->needs.host_usr && o->needs.scratch ? ", " : "",
+		       o->needs.scratch ? "a scratch disk (ext4, /scratch)" : "");
+	buf_free(&b);
+}
+
 int cmd_loads(int argc, char **argv)
 {
 	size_t n;
 	const struct load_ops *const *all = load_all(&n);
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		puts("usage: schedrig loads [TOOL]\n\nList load drivers with their parameters and metrics.");
+		puts("usage: schedrig loads [TOOL]\n\nList load drivers with where they run and what they"
+		     " need there,\ntheir parameters and metrics.");
 		return 0;
 	}
 	if (argc > 2 || (argc == 2 && !load_find(argv[1]))) {
@@ -42,6 +74,7 @@ int cmd_loads(int argc, char **argv)
 		if (argc > 1 && strcmp(argv[1], o->name))
 			continue;
 		printf("%s%s — %s\n", o->name, o->builtin_main ? " (built in)" : "", o->description);
+		print_needs(o);
 		for (size_t k = 0; k < o->n_params; k++)
 			printf("  param  %-22s %-16s default %-8s %s\n", o->params[k].name,
 			       type_name(&o->params[k]),

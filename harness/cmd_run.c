@@ -200,6 +200,7 @@ struct run_ctx {
 	 * loads) and the wall time, both over the variants' period only. */
 	bool rig_measured;
 	bool recorded;  /* begun or resumed: its table is printed at the end */
+	const struct buf *notes; /* preflight's notes, stored as the run's note events */
 	double rig_user_s, rig_system_s, rig_wall_s;
 	/* Interleaved and random orders: the visits the current backend run
 	 * makes (variant_run.done skips every other). */
@@ -554,14 +555,49 @@ static void rig_cost_measured(struct run_ctx *rc, const struct rusage *ru_start,
 	rc->rig_system_s = timeval_s(&ru.ru_stime) - timeval_s(&ru_start->ru_stime);
 }
 
-/* The failure of a whole variant: message, event, status "failed". */
-static void variant_failed(struct run_ctx *rc, const char *name, const char *why)
+/* Preflight (preflight.h) of e against its variants; fetch: kernel
+ * packages may be fetched into the rig's cache now. Refusals and warnings
+ * go to stderr; notes to stdout when notes_out. Returns 0, or -1 after the
+ * refusals and "schedrig: CONFIG: then". */
+static int run_preflight(const struct experiment *e, const struct plan *p, bool fetch,
+			 bool notes_out, const char *then, struct buf *notes)
+{
+	struct preflight pf = {.e = e, .p = p, .fetch = fetch};
+	int rc = preflight_check(&pf) ? -1 : 0;
+	preflight_print(&pf, stderr, notes_out ? stdout : NULL);
+	if (rc)
+		fprintf(stderr, "schedrig: %s: %zu problem(s) above; %s\n", e->path, pf.n_refusals, then);
+	if (notes)
+		buf_puts(notes, buf_str(&pf.notes));
+	preflight_free(&pf);
+	return rc;
+}
+
+/* The notes of preflight, stored as the run's "note" events (show lists them). */
+static void store_notes(const struct run_ctx *rc, const struct buf *notes)
 {
 	char err[512];
-	fprintf(stderr, "schedrig: variant %s: %s\n", name, why);
-	char *msg = xasprintf("variant %s: %s", name, why);
+	char *copy = xstrdup(buf_str(notes)), *save = NULL;
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		store_event(rc->st, rc->run_id, "note", l, err, sizeof(err));
+	free(copy);
+}
+
+/* The failure of a whole variant: message, event, status "failed". One
+ * that failed before its kernel came up (a guest that never booted) is
+ * recorded too, its kernel unknown, so reports name it instead of leaving
+ * it out. */
+static void variant_failed(struct run_ctx *rc, const struct cfg_variant *var, const char *why)
+{
+	char err[512];
+	fprintf(stderr, "schedrig: variant %s: %s\n", var->name, why);
+	char *msg = xasprintf("variant %s: %s", var->name, why);
 	store_event(rc->st, rc->run_id, "failure", msg, err, sizeof(err));
 	free(msg);
+	if (!rc->variant_id)
+		store_variant_add(rc->st, rc->run_id, (int)(var - rc->e->variants), var->name,
+				  variant_backend_for(var->boot)->name, NULL, NULL, &rc->variant_id,
+				  err, sizeof(err));
 	if (rc->variant_id)
 		store_variant_status(rc->st, rc->variant_id, "failed", err, sizeof(err));
 	rc->failures++;
@@ -627,7 +663,7 @@ static int run_blocked(struct run_ctx *rc, const struct cfg_variant *var, const 
 		if (rc->store_failed)
 			return -1;
 		/* The variant failed as a whole; the next one still runs. */
-		variant_failed(rc, var->name, err);
+		variant_failed(rc, var, err);
 		return 0;
 	}
 	store_variant_status(rc->st, rc->variant_id,
@@ -704,7 +740,7 @@ static int run_rounds(struct run_ctx *rc, struct vstate *vs, size_t n, enum run_
 				if (vrc && rc->store_failed)
 					ret = -1;
 				else if (vrc) {
-					variant_failed(rc, cur->var->name, err);
+					variant_failed(rc, cur->var, err);
 					cur->failed = true;
 				}
 			}
@@ -852,6 +888,8 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 		store_event(rc->st, rc->run_id, "provenance", msg, err, sizeof(err));
 		free(msg);
 	}
+	if (!rc->o->resume)
+		store_notes(rc, rc->notes);
 	rc->cell_ids = xcalloc(rc->p->n_cells, sizeof(*rc->cell_ids));
 	rc->cells = adaptive_cells_new(rc->p->n_cells);
 	for (size_t c = 0; c < rc->p->n_cells; c++)
@@ -1101,20 +1139,6 @@ static bool run_complete(struct store *st, int64_t run_id)
 	       !strcmp(ow.status, "complete");
 }
 
-static int check_latency_nice(const struct plan *p, const char *config)
-{
-	struct provenance pv;
-	if (!plan_uses_latency_nice(p) || sched_latency_nice_supported())
-		return 0;
-	provenance_read(&pv);
-	fprintf(stderr,
-		"schedrig: %s: this kernel (%s) does not support latency_nice (it needs the"
-		" out-of-tree latency-nice series); use slice_us, the EEVDF custom slice of"
-		" mainline 6.12+, instead\n",
-		config, pv.kernel_release);
-	return -1;
-}
-
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = {0};
@@ -1130,6 +1154,11 @@ int cmd_run(int argc, char **argv)
 	 * pipe (block buffering held the "run N:" header back for a whole
 	 * first iteration). */
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	char *db_copy = xstrdup(o.db);
+	o.run_root = xstrdup(dirname(db_copy));
+	free(db_copy);
+	struct buf notes = {0};
+	ctx.notes = &notes;
 	if (!o.resume) {
 		/* A bad config is reported before anything is created. */
 		e = config_load(o.config, err, sizeof(err));
@@ -1151,15 +1180,17 @@ int cmd_run(int argc, char **argv)
 		}
 		if (o.dry_run) {
 			print_plan(e, &p, o.iterations);
-			if (any_local(e))
-				preflight_privilege_warnings(e, &p, stderr);
-			rc = check_local_tools(e, &p, "run would refuse to start") ? 1 : 0;
-			plan_free(&p);
-			experiment_free(e);
-			return rc;
+			rc = run_preflight(e, &p, false, true, "run would refuse to start", NULL) ?
+			     EXIT_USAGE : check_local_tools(e, &p, "run would refuse to start") ? 1 : 0;
+			goto out;
 		}
 		if (check_local_tools(e, &p, "nothing was run")) {
 			rc = 1;
+			goto out;
+		}
+		/* Before the database is opened: a refused config records nothing. */
+		if (run_preflight(e, &p, true, false, "nothing was run", &notes)) {
+			rc = EXIT_USAGE;
 			goto out;
 		}
 	}
@@ -1170,9 +1201,6 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	self_exe[len] = '\0';
-	char *db_copy = xstrdup(o.db);
-	o.run_root = xstrdup(dirname(db_copy));
-	free(db_copy);
 	/* The database must be writable before any load starts. */
 	if (mkdir_p(o.run_root, err, sizeof(err)) ||
 	    store_open(o.db, false, &ctx.st, err, sizeof(err))) {
@@ -1192,11 +1220,13 @@ int cmd_run(int argc, char **argv)
 		}
 		if (check_local_tools(e, &p, "nothing was run"))
 			goto out;
+		if (run_preflight(e, &p, true, false, "nothing was run", &notes)) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
 	}
 	ctx.e = e;
 	ctx.p = &p;
-	if (check_latency_nice(&p, e->path))
-		goto out;
 	if (runner_init(err, sizeof(err))) {
 		fprintf(stderr, "schedrig: %s\n", err);
 		goto out;
@@ -1207,7 +1237,6 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, "schedrig: %s: %s; nothing was run\n", e->path, err);
 			goto out;
 		}
-		preflight_privilege_warnings(e, &p, stderr);
 	}
 	if (e->monitors.enabled) {
 		ctx.mon = monitor_create("/proc", e->monitors.interval_ms, err, sizeof(err));
@@ -1237,6 +1266,7 @@ out:
 	free(ctx.cell_ids);
 	adaptive_cells_free(ctx.cells);
 	free(o.run_root);
+	buf_free(&notes);
 	store_close(ctx.st);
 	plan_free(&p);
 	experiment_free(e);

@@ -7,10 +7,12 @@
 
 #include "strmap.h"
 
-#define CSV_FIELDS 10
+#define CSV_FIELDS 11
+#define CSV_TOOL 10 /* the last field, absent from CSVs written before it */
 
 static const char *const field_names[CSV_FIELDS] = {
 	"run", "variant", "cell", "load", "metric", "unit", "better", "op", "iteration", "value",
+	"tool",
 };
 
 /* A value as export writes it: NaN, or a finite decimal number
@@ -155,13 +157,16 @@ static long read_text(const char *text, size_t len, const char *name, const char
 	}
 	if (rc < 0)
 		goto syntax;
-	bool header_ok = r.n_fields == CSV_FIELDS;
-	for (size_t i = 0; header_ok && i < CSV_FIELDS; i++)
+	size_t n_cols = r.n_fields;
+	bool header_ok = n_cols == CSV_FIELDS || n_cols == CSV_TOOL;
+	for (size_t i = 0; header_ok && i < n_cols; i++)
 		header_ok = !strcmp(buf_str(&r.field[i]), field_names[i]);
 	if (!header_ok) {
-		snprintf(err, errsz, "%s:1: bad header, expected %s", name, CSV_SAMPLE_HEADER);
+		snprintf(err, errsz, "%s:1: bad header, expected %s (or, without the tool, %s)", name,
+			 CSV_SAMPLE_HEADER, CSV_SAMPLE_HEADER_NO_TOOL);
 		goto fail;
 	}
+	const char *header = n_cols == CSV_FIELDS ? CSV_SAMPLE_HEADER : CSV_SAMPLE_HEADER_NO_TOOL;
 	for (;;) {
 		start = r.line;
 		rc = csv_next_record(&r, msg, sizeof(msg));
@@ -171,18 +176,18 @@ static long read_text(const char *text, size_t len, const char *name, const char
 			goto syntax;
 		if (r.n_fields == 1 && !r.field[0].len)
 			continue; /* blank line */
-		if (r.n_fields != CSV_FIELDS) {
-			snprintf(err, errsz, "%s:%ld: %zu fields, expected %d (%s)", name, start,
-				 r.n_fields, CSV_FIELDS, CSV_SAMPLE_HEADER);
+		if (r.n_fields != n_cols) {
+			snprintf(err, errsz, "%s:%ld: %zu fields, expected %zu (%s)", name, start,
+				 r.n_fields, n_cols, header);
 			goto fail;
 		}
 		const char *f[CSV_FIELDS];
 		for (size_t i = 0; i < CSV_FIELDS; i++)
-			f[i] = buf_str(&r.field[i]);
+			f[i] = i < n_cols ? buf_str(&r.field[i]) : "";
 		struct sample_row row = {
 			.run = *f[0] ? f[0] : (default_run ? default_run : ""),
 			.variant = f[1], .cell = f[2], .load = f[3], .metric = f[4], .unit = f[5],
-			.op = f[7],
+			.op = f[7], .tool = *f[CSV_TOOL] ? f[CSV_TOOL] : NULL,
 		};
 		static const int required[] = { 1, 3, 4 };
 		for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
@@ -327,6 +332,8 @@ void csv_write_samples(struct buf *out, const struct sample_table *t)
 		buf_printf(out, ",%s,", better_name(r->better));
 		csv_put_field(out, r->op);
 		csv_format_double(num, sizeof(num), r->value);
-		buf_printf(out, ",%d,%s\n", r->iteration, num);
+		buf_printf(out, ",%d,%s,", r->iteration, num);
+		csv_put_field(out, r->tool ? r->tool : "");
+		buf_puts(out, "\n");
 	}
 }

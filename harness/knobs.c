@@ -635,3 +635,34 @@ fail:
 	knobs_free(st);
 	return -1;
 }
+
+int knobs_probe(const struct cfg_variant *v, struct argv *problems)
+{
+	size_t n_req = knobs_count(v);
+	struct knob_req *req = xcalloc(n_req ? n_req : 1, sizeof(*req));
+	bool need_debugfs = false, mounted = false;
+	char err[1024];
+	size_t before = problems->n;
+
+	n_req = knob_requests(v, req);
+	for (size_t i = 0; i < n_req; i++)
+		need_debugfs |= strcmp(req[i].kind, "sysctl") != 0;
+	if (need_debugfs && knobs_debugfs_mount(&mounted, err, sizeof(err))) {
+		argv_add(problems, err);
+		need_debugfs = false;
+	}
+	for (size_t i = 0; i < n_req; i++) {
+		struct knob_entry e = {0};
+		if (strcmp(req[i].kind, "sysctl") && !need_debugfs)
+			continue;
+		if (knob_prepare(&req[i], &e, err, sizeof(err)))
+			argv_add(problems, err);
+		else if (access(e.path, W_OK))
+			argv_addf(problems, "%s: not writable: %s", e.path, strerror(errno));
+		entry_free(&e);
+	}
+	if (mounted)
+		knobs_debugfs_unmount();
+	free(req);
+	return (int)(problems->n - before);
+}

@@ -101,6 +101,14 @@ int knobs_apply(const struct cfg_variant *v, const struct knob_journal_ops *jour
 int knobs_restore(struct knob_state *st, const struct knob_journal_ops *journal, char *err,
 		  size_t errsz);
 
+/* Check, changing nothing, that every knob of v could be applied here:
+ * its file exists and reads (for a feature: this kernel has it) and is
+ * writable; debugfs is mounted for the check when it is not, and unmounted
+ * again. Appends one message per knob that could not (the knobs_apply
+ * wording: "/sys/kernel/debug/sched/features: Operation not permitted (the
+ * kernel is locked down?)") to problems; returns their number. */
+int knobs_probe(const struct cfg_variant *v, struct argv *problems);
+
 /* Free st (does not restore). NULL is fine. */
 void knobs_free(struct knob_state *st);
 

@@ -153,11 +153,12 @@ void plan_free(struct plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-bool plan_uses_latency_nice(const struct plan *p)
+bool plan_uses_latency_nice(const struct plan *p, const struct cfg_load *load)
 {
 	for (size_t c = 0; c < p->n_cells; c++)
 		for (size_t i = 0; i < p->cells[c].n_inst; i++)
-			if (p->cells[c].inst[i].sched.has_latency_nice)
+			if (p->cells[c].inst[i].sched.has_latency_nice &&
+			    (!load || p->cells[c].inst[i].load == load))
 				return true;
 	return false;
 }

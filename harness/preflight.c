@@ -1,8 +1,9 @@
-/* Checks before a run where its loads run: see preflight.h. */
+/* Preflight checks before anything runs (preflight.h). */
 #include "preflight.h"
 
 #include <errno.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,216 @@
 
 #include "knobs.h"
 #include "loadcg.h"
+#include "schedattr.h"
+#include "variant.h"
 
-#define CAP_DAC_OVERRIDE 1
-#define CAP_SYS_NICE 23
+#define CAP_SYS_NICE_BIT 23
+#define CAP_DAC_OVERRIDE_BIT 1
+
+/* Append the message to b unless b holds it already (a load's instances,
+ * a variant's features, ask the same); true when it was new. */
+static bool add(struct buf *b, const char *variant, const char *load, const char *fmt,
+		va_list ap)
+{
+	char *msg = NULL;
+	struct buf line = {0};
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	buf_puts(&line, "\n");
+	if (variant)
+		buf_printf(&line, "variant %s", variant);
+	if (load)
+		buf_printf(&line, "%sload %s", variant ? ", " : "", load);
+	buf_printf(&line, "%s%s\n", variant || load ? ": " : "", msg ? msg : fmt);
+	free(msg);
+	/* b's lines each end in '\n': compare with "\n" before them. */
+	struct buf all = {0};
+	buf_puts(&all, "\n");
+	buf_puts(&all, buf_str(b));
+	bool fresh = !strstr(buf_str(&all), buf_str(&line));
+	if (fresh)
+		buf_puts(b, buf_str(&line) + 1);
+	buf_free(&all);
+	buf_free(&line);
+	return fresh;
+}
+
+void preflight_refuse(struct preflight *pf, const char *variant, const char *load,
+		      const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (add(&pf->refusals, variant, load, fmt, ap))
+		pf->n_refusals++;
+	va_end(ap);
+}
+
+void preflight_warn(struct preflight *pf, const char *variant, const char *load,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	add(&pf->warnings, variant, load, fmt, ap);
+	va_end(ap);
+}
+
+void preflight_note(struct preflight *pf, const char *variant, const char *load,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	add(&pf->notes, variant, load, fmt, ap);
+	va_end(ap);
+}
+
+/* Whether this process has capability bit: effective uid 0 or the bit in
+ * its effective set (/proc/self/status CapEff). CAP_SYS_NICE (23): lower
+ * nice, use FIFO/RR and negative latency_nice; CAP_DAC_OVERRIDE (1): write
+ * files it does not own. */
+static bool has_cap(int bit)
+{
+	char line[256];
+	unsigned long long caps = 0;
+	if (geteuid() == 0)
+		return true;
+	FILE *f = fopen("/proc/self/status", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "CapEff:", 7))
+			caps = strtoull(line + 7, NULL, 16);
+	if (f)
+		fclose(f);
+	return (caps >> bit) & 1;
+}
+
+/* The soft limit of resource res (RLIM_INFINITY as a large value). */
+static rlim_t soft_limit(int res)
+{
+	struct rlimit rl;
+	return getrlimit(res, &rl) ? 0 : rl.rlim_cur;
+}
+
+/* The lowest nice a load may be given without CAP_SYS_NICE: 20 - the
+ * RLIMIT_NICE soft limit (sched(7)), or this process's own nice when
+ * lower (the loads inherit it, and keeping it needs no privilege). */
+static long long nice_floor(void)
+{
+	rlim_t lim = soft_limit(RLIMIT_NICE);
+	long long floor = lim == RLIM_INFINITY || lim >= 40 ? -20 : 20 - (long long)lim;
+	errno = 0;
+	int own = getpriority(PRIO_PROCESS, 0);
+	return !errno && own < floor ? own : floor;
+}
+
+/* What instance pi asks for that needs CAP_SYS_NICE ("" none), into why:
+ * beyond what the resource limits the loads inherit allow without it
+ * (sched(7): RLIMIT_NICE lets nice go down to 20 - limit, RLIMIT_RTPRIO
+ * allows FIFO and RR up to the limit, whether by policy or by the
+ * driver's own priority parameter). */
+static void needs_sys_nice(const struct plan_instance *pi, char *why, size_t size)
+{
+	const struct sched_req *r = &pi->sched;
+	const char *param = pi->load->ops->rt_priority_param;
+	long long prio = r->has_priority ? r->priority :
+			 param ? params_int(&pi->params, param, 0) : 0;
+	long long floor = nice_floor();
+	rlim_t rt = soft_limit(RLIMIT_RTPRIO);
+	why[0] = '\0';
+	if (r->has_nice && r->nice < floor)
+		snprintf(why, size, "%s", r->nice < 0 ? "a negative nice" :
+			 "a nice below schedrig's own");
+	else if (preflight_is_rt(pi) && (rlim_t)(prio > 0 ? prio : 1) > rt)
+		snprintf(why, size, "a real-time policy (fifo, rr)");
+	else if (r->has_latency_nice && r->latency_nice < 0)
+		snprintf(why, size, "a negative latency_nice");
+}
+
+void preflight_privileges(struct preflight *pf, const struct cfg_variant *v)
+{
+	const struct plan *p = pf->p;
+	if (geteuid() != 0 && knobs_count(v))
+		preflight_refuse(pf, v->name, NULL, "its knobs (sysctl, debugfs, sched_features) need"
+				 " root, and schedrig runs as uid %d", (int)geteuid());
+	char dir[1024];
+	int denied = preflight_uses_cgroup(p) && loadcg_cpu_dir(dir, sizeof(dir)) == 0 &&
+		     access(dir, W_OK) ? errno : 0;
+	if (denied && !has_cap(CAP_DAC_OVERRIDE_BIT))
+		preflight_refuse(pf, v->name, NULL, "cgroup attributes need write access to %s and the"
+				 " cgroups below it (%s)", dir, strerror(denied));
+	if (has_cap(CAP_SYS_NICE_BIT))
+		return;
+	for (size_t l = 0; l < pf->e->n_loads; l++) {
+		char why[160] = "";
+		for (size_t c = 0; c < p->n_cells && !*why; c++)
+			for (size_t i = 0; i < p->cells[c].n_inst && !*why; i++)
+				if (p->cells[c].inst[i].load == &pf->e->loads[l])
+					needs_sys_nice(&p->cells[c].inst[i], why, sizeof(why));
+		if (*why)
+			preflight_refuse(pf, v->name, pf->e->loads[l].name, "%s needs CAP_SYS_NICE"
+					 " (or a higher RLIMIT_NICE, RLIMIT_RTPRIO), which schedrig (uid %d)"
+					 " does not have: run it as root", why,
+					 (int)geteuid());
+	}
+}
+
+/* The plan's own checks: background lifetimes. */
+static void check_background(struct preflight *pf)
+{
+	const struct experiment *e = pf->e;
+	for (size_t l = 0; l < e->n_loads; l++) {
+		const struct cfg_load *ld = &e->loads[l];
+		if (ld->role != ROLE_BACKGROUND)
+			continue;
+		if (ld->timeout_s <= e->warmup_s)
+			preflight_refuse(pf, NULL, ld->name, "timeout_s %g ends before the measured loads"
+					 " start (warmup_s %g): a background load's timeout_s guards its"
+					 " start-up and its stop", ld->timeout_s, e->warmup_s);
+		if (ld->ops->summarizes_on_stop)
+			continue;
+		if (ld->repeat)
+			preflight_note(pf, NULL, ld->name, "%s cannot report a run the stop cuts short:"
+				       " each repetition that ends while the measured loads run is a"
+				       " sample, the one running at their end is not", ld->ops->name);
+		else
+			preflight_note(pf, NULL, ld->name, "%s cannot report a run the stop cuts short:"
+				       " it yields samples only when it ends before the measured loads"
+				       " do (with repeat: true, each run that fits is a sample)",
+				       ld->ops->name);
+	}
+}
+
+size_t preflight_check(struct preflight *pf)
+{
+	for (size_t v = 0; v < pf->e->n_variants; v++) {
+		const struct variant_backend *b = variant_backend_for(pf->e->variants[v].boot);
+		if (b->preflight)
+			b->preflight(pf, &pf->e->variants[v]);
+	}
+	check_background(pf);
+	return pf->n_refusals;
+}
+
+static void print_lines(const struct buf *b, const char *path, const char *kind, FILE *f)
+{
+	char *copy = xstrdup(buf_str(b)), *save = NULL;
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		fprintf(f, "%s: %s%s\n", path, kind, l);
+	free(copy);
+}
+
+void preflight_print(const struct preflight *pf, FILE *problems, FILE *notes)
+{
+	print_lines(&pf->refusals, pf->e->path, "", problems);
+	print_lines(&pf->warnings, pf->e->path, "warning: ", problems);
+	if (notes)
+		print_lines(&pf->notes, pf->e->path, "note: ", notes);
+}
+
+void preflight_free(struct preflight *pf)
+{
+	buf_free(&pf->refusals);
+	buf_free(&pf->warnings);
+	buf_free(&pf->notes);
+}
 
 bool preflight_is_rt(const struct plan_instance *pi)
 {
@@ -84,80 +292,6 @@ int preflight_refusals(const struct plan *p, char *err, size_t errsz)
 		return -1;
 	}
 	return cgroup ? loadcg_enable_cpu(err, errsz) : 0;
-}
-
-/* Is capability cap in this process's effective set (/proc/self/status
- * CapEff)? */
-static bool has_cap(int cap)
-{
-	char line[256];
-	unsigned long long eff = 0;
-	FILE *f = fopen("/proc/self/status", "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "CapEff:", 7))
-			eff = strtoull(line + 7, NULL, 16);
-	if (f)
-		fclose(f);
-	return (eff >> cap) & 1;
-}
-
-/* What of pi will fail without CAP_SYS_NICE, into why (""). */
-static void nice_privilege(const struct plan_instance *pi, char *why, size_t size)
-{
-	struct rlimit nice_rl, rt_rl;
-	getrlimit(RLIMIT_NICE, &nice_rl);
-	getrlimit(RLIMIT_RTPRIO, &rt_rl);
-	const struct sched_req *r = &pi->sched;
-	const char *param = pi->load->ops->rt_priority_param;
-	long long prio = r->has_priority ? r->priority :
-			 param ? params_int(&pi->params, param, 0) : 0;
-	why[0] = '\0';
-	/* RLIMIT_NICE: the nice value may go down to 20 - rlim_cur
-	 * (getrlimit(2)); the rig's own nice is the floor without it. */
-	long long floor = nice_rl.rlim_cur == RLIM_INFINITY ? -20 : 20 - (long long)nice_rl.rlim_cur;
-	errno = 0;
-	int own = getpriority(PRIO_PROCESS, 0);
-	if (!errno && own < floor)
-		floor = own;
-	if (r->has_nice && r->nice < floor)
-		snprintf(why, size, "nice %d (RLIMIT_NICE allows down to %lld)", r->nice, floor);
-	else if (preflight_is_rt(pi) && rt_rl.rlim_cur != RLIM_INFINITY &&
-		 (unsigned long long)prio > (unsigned long long)rt_rl.rlim_cur)
-		snprintf(why, size, "real-time priority %lld (RLIMIT_RTPRIO is %llu)", prio,
-			 (unsigned long long)rt_rl.rlim_cur);
-}
-
-size_t preflight_privilege_warnings(const struct experiment *e, const struct plan *p, FILE *out)
-{
-	size_t n = 0;
-	char why[256], dir[1024];
-	bool nice_cap = has_cap(CAP_SYS_NICE), files_cap = has_cap(CAP_DAC_OVERRIDE);
-
-	for (size_t c = 0; c < p->n_cells && !nice_cap; c++) {
-		for (size_t i = 0; i < p->cells[c].n_inst; i++) {
-			nice_privilege(&p->cells[c].inst[i], why, sizeof(why));
-			if (!why[0])
-				continue;
-			fprintf(out, "schedrig: warning: load %s in cell %s: %s will fail here"
-				" without CAP_SYS_NICE (not root)\n", p->cells[c].inst[i].load->name,
-				p->cells[c].name, why);
-			n++;
-		}
-	}
-	for (size_t v = 0; v < e->n_variants && !files_cap && geteuid() != 0; v++) {
-		if (e->variants[v].boot != BOOT_LOCAL || !knobs_count(&e->variants[v]))
-			continue;
-		fprintf(out, "schedrig: warning: variant %s changes kernel knobs (sysctl, debugfs,"
-			" sched_features, autogroup): writing them needs root\n", e->variants[v].name);
-		n++;
-	}
-	if (preflight_uses_cgroup(p) && loadcg_cpu_dir(dir, sizeof(dir)) == 0 &&
-	    access(dir, W_OK) && !files_cap) {
-		fprintf(out, "schedrig: warning: cgroup attributes need write access to %s and the"
-			" cgroups below it (%s)\n", dir, strerror(errno));
-		n++;
-	}
-	return n;
 }
 
 bool preflight_nice_differs(const struct plan *p, char *detail, size_t size)

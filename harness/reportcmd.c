@@ -1,5 +1,6 @@
 #include "reportcmd.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +23,9 @@ const char reportcmd_options_help[] =
 	"  --significance TEST  welch|ci-overlap|mann-whitney|none (default welch)\n"
 	"  --alpha A            significance level (default 0.05)\n"
 	"  --metric M[,M...]    only these metrics (repeatable; one matching nothing is\n"
-	"                       refused, naming the metrics there are)\n"
+	"                       refused, naming the metrics there are; compare's\n"
+	"                       percentile and latency layouts: also the histograms,\n"
+	"                       cyclictest's latency)\n"
 	"  --load L             only load L\n"
 	"  --percentiles LIST   percentile table columns (default 50,90,95,99,99.9)\n";
 
@@ -80,7 +83,8 @@ int reportcmd_option(struct reportcmd *c, int opt, const char *arg)
 		c->so.baseline = arg;
 		return 0;
 	case OPT_DECIMALS:
-		if (!parse_ll(arg, &n) || n < 0 || n > 9)
+		/* digits only: strtoll would take " 3" or "+3" */
+		if (!isdigit((unsigned char)arg[0]) || !parse_ll(arg, &n) || n > 9)
 			return bad(c, "--decimals must be 0..9", arg);
 		c->ro.decimals = (int)n;
 		return 0;
@@ -229,13 +233,15 @@ int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
 		print_notes(c->notes);
 		return EXIT_USAGE;
 	}
-	if (!s->n_tables) {
+	if (!s->n_tables && !s->hists_selected) {
 		fprintf(stderr, "schedrig %s: no samples match%s%s\n", c->cmd,
 			c->so.load ? " --load " : "", c->so.load ? c->so.load : "");
 		print_notes(c->notes);
 		summary_free(s);
 		return 1;
 	}
+	if (c->notes)
+		report_notes_summary(c->notes, s);
 	return 0;
 }
 

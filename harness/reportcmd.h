@@ -29,9 +29,10 @@ struct reportcmd {
 	struct report_opts ro;
 	char **runs;                /* positional RUN selectors */
 	size_t n_runs;
-	const struct report_notes *notes; /* the runs' notes (reportcmd_notes), set
-					   * by the command: reportcmd_summarise
-					   * prints them when nothing matches */
+	struct report_notes *notes; /* the runs' notes (reportcmd_notes), set by
+				     * the command: reportcmd_summarise adds
+				     * the summary's (report_notes_summary),
+				     * or prints them when nothing matches */
 	struct axis_labels labels;  /* the runs' axis labels (reportcmd_load_ids;
 				     * ro.labels points here) */
 };
@@ -89,9 +90,12 @@ void reportcmd_free(struct reportcmd *c);
 int reportcmd_load_histograms(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
 			      struct hist_table *h);
 
-/* Build the summary; 0, or EXIT_USAGE after a message (unknown baseline,
- * a --metric that matches no metric), or 1 after "no samples match"; either
- * message is followed by the notes of c->notes (when set) on stderr. */
+/* Build the summary and add its notes to c->notes (when set:
+ * report_notes_summary); 0, or EXIT_USAGE after a message (unknown baseline,
+ * a --metric that matches no metric, of the samples nor of c->so.hists when
+ * set), or 1 after "no samples match" (no table, and no stored histogram
+ * named by --metric); either message is followed by the notes of c->notes
+ * (when set) on stderr. */
 int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
 			struct summary *s);
 

@@ -547,6 +547,13 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 					start_slot(&slots[i], res, self_exe);
 			measured_started = true;
 		}
+		/* A background load lives as long as the measured ones: its
+		 * timeout_s guards its start-up (the warm-up) and its stop, not
+		 * the measured window, however long that is. */
+		if (measured_started && !stopping)
+			for (size_t i = 0; i < n; i++)
+				if (slots[i].background && slots[i].pid)
+					slots[i].deadline_ns = INT64_MAX;
 		bool measured_done = measured_started && !any_running(slots, n, false);
 		if ((measured_done || interrupt_sig) && !stopping) {
 			stopping = true;
@@ -554,6 +561,7 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 				if (!slots[i].background || !slots[i].pid)
 					continue;
 				slots[i].stop_sent = true;
+				slots[i].deadline_ns = now + (int64_t)(slots[i].pi->load->timeout_s * 1e9);
 				signal_slot(&slots[i], slots[i].pi->load->ops->stop_signal,
 					    now + (int64_t)(RUNNER_GRACE_S * 1e9));
 			}

@@ -8,6 +8,10 @@
  * load gets its driver's stop signal, a grace period (RUNNER_GRACE_S), then
  * SIGKILL of its process group. A background load with repeat: true is
  * restarted while measured loads still run; each run is one repetition.
+ * timeout_s of a measured load counts from its start; that of a background
+ * load counts from its start until the measured loads start and again from
+ * its stop signal: a background load lives as long as the measured loads,
+ * however long they take (a kernel build), and is never a timeout for that.
  * SIGINT/SIGTERM/SIGHUP are taken through a signalfd: every load gets
  * SIGTERM, RUNNER_INTERRUPT_GRACE_S to exit, then SIGKILL of its group, and
  * the result is marked interrupted. */

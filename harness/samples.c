@@ -156,6 +156,7 @@ void hist_table_add(struct hist_table *t, const struct hist_row *row)
 	r->variant = sample_table_intern(p, row->variant);
 	r->cell = sample_table_intern(p, row->cell);
 	r->load = sample_table_intern(p, row->load);
+	r->tool = row->tool ? sample_table_intern(p, row->tool) : NULL;
 	r->metric = sample_table_intern(p, row->metric);
 	r->unit = sample_table_intern(p, row->unit);
 	r->op = sample_table_intern(p, row->op);

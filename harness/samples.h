@@ -84,10 +84,10 @@ void sample_hist_set_bounds(struct sample_hist *h, const double *bounds);
 void sample_vec_free(struct sample_vec *s);
 
 /* One stored sample with its identity, as exported:
- * run,variant,cell,load,metric,unit,better,op,iteration,value.
+ * run,variant,cell,load,metric,unit,better,op,iteration,value,tool.
  * tool is the load's driver as stored (load_instance.tool: "hackbench",
- * "imported" for CSV imports), not exported; NULL when not known (CSV
- * read directly). Strings are interned in the owning sample_table and live
+ * the CSV's tool for imports, "imported" when it names none); NULL when
+ * not known (a CSV read directly without one). Strings are interned in the owning sample_table and live
  * as long as it. */
 struct sample_row {
 	const char *run;
@@ -132,6 +132,8 @@ struct hist_row {
 	const char *variant;
 	const char *cell;
 	const char *load;
+	const char *tool;           /* the load's driver (load_instance.tool);
+				     * NULL: unknown */
 	const char *metric;
 	const char *unit;
 	const char *op;

@@ -409,7 +409,7 @@ void stats_mann_whitney(const double *a, size_t n_a, const double *b, size_t n_b
 			double alpha, struct stats_test *out)
 {
 	test_invalid(out);
-	if (n_a < 2 || n_b < 2)
+	if (!n_a || !n_b)
 		return;
 	/* Merge the two ascending samples, giving tied runs their mean rank. */
 	size_t i = 0, j = 0, rank = 0;
@@ -436,9 +436,9 @@ void stats_mann_whitney(const double *a, size_t n_a, const double *b, size_t n_b
 	double na = (double)n_a, nb = (double)n_b, N = na + nb;
 	double u = rank_sum_b - nb * (nb + 1) / 2.0;
 	out->valid = true;
-	out->too_small = smallest_p(n_a, n_b) >= alpha;
 	if (tie_sum == 0 && n_a < 50 && n_b < 50) {
 		out->exact = true;
+		out->too_small = smallest_p(n_a, n_b) >= alpha;
 		out->statistic = u;
 		out->p = exact_p(n_a, n_b, u);
 	} else {

@@ -126,13 +126,14 @@ const char *stats_significance_describe(enum stats_significance s);
 
 /* Result of one significance test of b against a. valid is false (and
  * significant false, p NaN) when the test does not apply: n < 2 on either
- * side, or a NaN input. */
+ * side (Mann-Whitney: n < 1), or a NaN input. */
 struct stats_test {
 	bool valid;
 	bool significant;
 	bool exact;         /* Mann-Whitney: p from the exact distribution of U */
-	bool too_small;     /* Mann-Whitney: these n can never give p < alpha
-			     * (stats_mann_whitney); significant is false */
+	bool too_small;     /* Mann-Whitney, exact p: these n can never give
+			     * p < alpha (stats_mann_whitney); significant
+			     * is false */
 	double statistic;   /* t (Welch), z or U (Mann-Whitney), cidiff (ci-overlap) */
 	double df;          /* Welch-Satterthwaite degrees of freedom; NaN otherwise */
 	double p;           /* two-sided p-value; NaN for ci-overlap */
@@ -174,12 +175,14 @@ void stats_ci_overlap(double mean_a, double sd_a, size_t n_a,
  * the tie-corrected normal approximation: z = (U_b − n_a·n_b/2 ∓ 0.5) / σ,
  * σ² = n_a·n_b/12 · ((N+1) − Σ(t³−t)/(N(N−1))), continuity correction toward
  * 0, p = 2·Q(|z|) (GSL); statistic holds z; σ = 0 (all values tied) gives
- * p = 1. Significant when p < alpha. Whatever the data, no arrangement of
- * N = n_a + n_b values can give a two-sided p below 2 / C(N, n_a) (0.1 at
- * 3 vs 3): when that is >= alpha, too_small is set and significant stays
- * false ("n too small", not "no change"). Source: Mann & Whitney (1947);
- * exact and approximate p as R wilcox.test (exact when n < 50 without
- * ties). Needs n >= 2 both sides. */
+ * p = 1. Significant when p < alpha. Without ties no arrangement of
+ * N = n_a + n_b values can give an exact two-sided p below 2 / C(N, n_a)
+ * (0.1 at 3 vs 3, 1 at 1 vs 1): when the p is exact and that bound is
+ * >= alpha, too_small is set and significant stays false ("n too small",
+ * not "no change"). With ties the approximation's p alone decides (three
+ * 100s against three 200s: p = 0.0469, significant at 0.05). Source: Mann
+ * & Whitney (1947); exact and approximate p as R wilcox.test (exact when
+ * n < 50 without ties). Needs n >= 1 both sides. */
 void stats_mann_whitney(const double *a_sorted, size_t n_a,
 			const double *b_sorted, size_t n_b, double alpha,
 			struct stats_test *out);

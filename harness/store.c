@@ -1473,7 +1473,7 @@ int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 			       "SELECT r.name, v.name, c.name, li.name, i.iteration, h.metric, h.unit,"
 			       " h.op, h.bucket_width, h.n_buckets, h.limit_value, h.overflow,"
 			       " h.max_observed, h.counts, h.bounds, h.min_observed, h.sum_value,"
-			       " h.sum_sq_value"
+			       " h.sum_sq_value, li.tool"
 			       " FROM run r JOIN variant v ON v.run_id = r.id"
 			       " JOIN iteration i ON i.variant_id = v.id"
 			       " JOIN cell c ON c.id = i.cell_id"
@@ -1515,6 +1515,7 @@ int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 				.variant = text_col(st, 1),
 				.cell = text_col(st, 2),
 				.load = text_col(st, 3),
+				.tool = text_col(st, 18),
 				.iteration = sqlite3_column_int(st, 4),
 				.metric = text_col(st, 5),
 				.unit = text_col(st, 6),
@@ -1558,7 +1559,7 @@ static const char *const import_sql[IMP_COUNT] = {
 	" VALUES (?1, ?2, ?3, 'complete')",
 	"SELECT id FROM iteration WHERE variant_id = ?1 AND cell_id = ?2 AND iteration = ?3",
 	"INSERT OR IGNORE INTO load_instance (iteration_id, name, seq, tool, role, state)"
-	" VALUES (?1, ?2, ?3, 'imported', 'measured', 'ok')",
+	" VALUES (?1, ?2, ?3, coalesce(?4, 'imported'), 'measured', 'ok')",
 	"SELECT id FROM load_instance WHERE iteration_id = ?1 AND name = ?2",
 	"SELECT coalesce(max(seq) + 1, 0) FROM sample_value WHERE load_instance_id = ?1",
 };
@@ -1636,6 +1637,7 @@ static int import_rows(struct store *s, sqlite3_stmt **st, const struct sample_t
 		    import_iteration(st, variant_id, cell_id, r->iteration, &iteration_id))
 			goto out;
 		if (!same_iteration || prev->load != r->load) {
+			sqlite3_bind_text(st[IMP_INSTANCE], 4, r->tool, -1, SQLITE_STATIC);
 			if (import_upsert(st[IMP_INSTANCE], st[IMP_INSTANCE_ID], iteration_id, r->load,
 					  seq_of(&loads, &n_loads, r->load), &instance_id) ||
 			    flush_values(s))

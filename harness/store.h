@@ -48,7 +48,8 @@ int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 
 /* Store rows of t as one new run called run_name (rows' own run field is
  * ignored), creating variants, cells, loads and iterations by name, all in one
- * transaction: on any error nothing is written. *run_id receives the new id. */
+ * transaction: on any error nothing is written. A load's tool is that of
+ * its first row ("imported" when NULL). *run_id receives the new id. */
 int store_import_rows(struct store *s, const struct sample_table *t, const char *run_name,
 		      int64_t *run_id, char *err, size_t errsz);
 

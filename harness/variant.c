@@ -62,6 +62,26 @@ void variant_plan_tools(const struct plan *p, struct argv *tools, struct argv *l
 	}
 }
 
+/* The first instance of load ld in p whose files are not here
+ * (load_ops.check_here), appended to err at len as "load 'L': WHY".
+ * Returns the new length. */
+static size_t check_here(const struct cfg_load *ld, const struct plan *p, char *err, size_t errsz,
+			 size_t len)
+{
+	char why[1024];
+	if (!ld->ops->check_here)
+		return len;
+	for (size_t c = 0; c < p->n_cells; c++)
+		for (size_t i = 0; i < p->cells[c].n_inst; i++)
+			if (p->cells[c].inst[i].load == ld &&
+			    ld->ops->check_here(&p->cells[c].inst[i].params, why, sizeof(why))) {
+				snprintf(err + len, errsz - len, "%sload '%s': %s", len ? "; " : "",
+					 ld->name, why);
+				return strlen(err);
+			}
+	return len;
+}
+
 int variant_check_local_tools(const struct experiment *e, const struct plan *p, char *err,
 			      size_t errsz)
 {
@@ -86,5 +106,7 @@ int variant_check_local_tools(const struct experiment *e, const struct plan *p, 
 	}
 	argv_free(&tools);
 	argv_free(&loads);
+	for (size_t l = 0; l < e->n_loads; l++)
+		len = check_here(&e->loads[l], p, err, errsz, len);
 	return len ? -1 : 0;
 }

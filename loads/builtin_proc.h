@@ -32,6 +32,8 @@ struct proc_spec {
 				  has it; affinity is kept */
 	const char *const *unset_env; /* NULL-terminated names removed from the
 				  child's environment (MAKEFLAGS, ...); NULL: none */
+	const char *path_env;  /* the child's PATH (also where argv[0] is looked
+				  up); NULL: inherited */
 };
 
 /* Fork and exec spec. The child stays in the caller's process group (the

@@ -3,7 +3,7 @@
  * run as `schedrig load kernbench --jobs N --config tinyconfig ...`.
  *
  * Source: a kernel tarball (default: the newest Debian linux-source tarball,
- * /usr/src/linux-source-*.tar.xz from package linux-source-6.1) or a tree
+ * /usr/src/linux-source-*.tar.xz from package linux-source-6.12) or a tree
  * (--source DIR). It is prepared once into a cache entry under cache_dir
  * (default: the rig's cache, ~/.cache/schedrig/kernbench: cache.h),
  * named after the source, the config and a hash of both (FNV-1a 64 of the
@@ -27,9 +27,29 @@
  *
  * Each run (one repetition): `make ARCH=x86_64 clean`, then, timed,
  * `make ARCH=x86_64 -jJOBS TARGETS...` (fork/exec, no shell, MAKEFLAGS and
- * friends removed from the environment). elapsed is CLOCK_MONOTONIC from
- * the fork to the reaping of make; user and system are the wait4 rusage of
- * make, which includes every compiler and shell it waited for. A build that
+ * friends removed from the environment). With clean: targets the untimed
+ * step removes only the target files (objects such as kernel/sched/core.o,
+ * so that make rebuilds exactly those), in a tree the preparation has run
+ * `make ARCH=x86_64 -jNCPUS prepare` in once (CACHE/NAME/made-prepare marks
+ * it; clean: tree removes the mark before make clean): a small, real build
+ * for a slow machine or a TCG guest.
+ *
+ * In a boot: qemu guest (guest_needs) the rig prepares the entry here and
+ * puts it on the guest's scratch disk, mounted in the guest at the same
+ * absolute path as here (kbuild's tools/ record absolute paths: elsewhere
+ * objtool would be rebuilt), with a link CACHE_DIR/packed-KEY to it
+ * (a given cache_dir must be relative: the guest works on that disk;
+ * without one, KERNBENCH_PACKED_DIR/packed-KEY), KEY an
+ * FNV-1a 64 of the source: and config: values as written; the toolchain is
+ * this machine's /usr, shared read-only (needs.host_usr). There the packed
+ * entry of the same source: and config: is used. make runs with
+ * PATH=KERNBENCH_PATH both here and there, so that what kbuild finds (its
+ * Kconfig records the compilers it probed, rustc among them) is the same on
+ * both sides.
+ *
+ * elapsed is CLOCK_MONOTONIC from the fork to the reaping of make; user and
+ * system are the wait4 rusage of make, which includes every compiler and
+ * shell it waited for. A build that
  * exits non-zero or is killed (a compiler killed by the OOM killer makes make
  * fail) is reported on stderr with the tail of build.log, exit status 1, no
  * samples; so is a build whose make exits 0 while build.log holds gcc's
@@ -72,6 +92,12 @@
 
 #define KERNBENCH_DEFAULT_TARBALLS "/usr/src/linux-source-*.tar.xz"
 #define KERNBENCH_MAX_TARGETS 16
+/* The PATH make and the preparation run with: Debian's for root, the same
+ * here and in a guest (whose /usr is this machine's). */
+#define KERNBENCH_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+/* Where a guest finds the entries packed for it when cache_dir is not
+ * given: relative to its working directory, the scratch disk. */
+#define KERNBENCH_PACKED_DIR "kernbench-packed"
 
 static const struct param_def kernbench_params[] = {
 	{"jobs", PARAM_UINT, "0", NULL, 0, 4096,
@@ -87,6 +113,9 @@ static const struct param_def kernbench_params[] = {
 	 " rig's cache: $XDG_CACHE_HOME/schedrig/kernbench (~/.cache/schedrig/kernbench)"},
 	{"prepare_only", PARAM_BOOL, "false", NULL, 1, 0,
 	 "prepare the cache entry and exit without building (no samples)"},
+	{"clean", PARAM_ENUM, "tree", "tree|targets", 1, 0,
+	 "before each build: tree = make clean (mmtests); targets = remove only the target"
+	 " files (e.g. kernel/sched/core.o) in a tree made ready once with make prepare"},
 };
 
 static const struct metric_def kernbench_metrics[] = {
@@ -179,6 +208,34 @@ static bool is_named_config(const char *config)
 	return false;
 }
 
+/* The name of the entry packed for a guest (guest_needs): packed-KEY, KEY
+ * from source (NULL: the default) and config as written. */
+static void kb_packed_name(const char *source, const char *config, char *dst, size_t size)
+{
+	uint64_t h = fnv1a_str(0xcbf29ce484222325ULL, "kernbench-packed-1");
+	h = fnv1a_str(fnv1a_str(h, source ? source : ""), config);
+	snprintf(dst, size, "packed-%016llx", (unsigned long long)h);
+}
+
+/* In a guest: the entry the rig packed for source and config under
+ * cache_dir, when it is there and prepared. 0 with e filled, or -1. */
+static int kb_packed_entry(struct kb_entry *e, const char *source, const char *cache_dir)
+{
+	char name[32], cache[PATH_MAX], marker[PATH_MAX + 48];
+	kb_packed_name(source, e->config, name, sizeof(name));
+	if (!realpath(cache_dir, cache) || strlen(cache) + sizeof(name) + 1 > sizeof(e->dir))
+		return -1;
+	snprintf(e->dir, sizeof(e->dir), "%.*s/%s", (int)(sizeof(e->dir) - sizeof(name) - 1), cache,
+		 name);
+	snprintf(marker, sizeof(marker), "%s/prepared", e->dir);
+	if (access(marker, F_OK))
+		return -1;
+	snprintf(e->source, sizeof(e->source), "%s", e->dir);
+	snprintf(e->lock, sizeof(e->lock), "%s.lock", e->dir);
+	snprintf(e->tree, sizeof(e->tree), "%s/src", e->dir);
+	return 0;
+}
+
 /* Resolve source, config and cache_dir (NULL: CACHE/kernbench, cache.h)
  * into e. 0, or -1 with err. */
 static int kb_entry_init(struct kb_entry *e, const char *source, const char *config,
@@ -188,12 +245,17 @@ static int kb_entry_init(struct kb_entry *e, const char *source, const char *con
 	memset(e, 0, sizeof(*e));
 	e->config = config;
 
+	/* In a guest the rig's packed entry, even where the source is there
+	 * too (the guest's /usr is this machine's: /usr/src). */
+	if (kb_packed_entry(e, source && *source ? source : NULL,
+			    cache_dir ? cache_dir : KERNBENCH_PACKED_DIR) == 0)
+		return 0;
 	if (!source || !*source) {
 		glob_t g;
 		if (glob(KERNBENCH_DEFAULT_TARBALLS, 0, NULL, &g) || !g.gl_pathc) {
-			snprintf(err, errsz, "no kernel source: %s not found (apt-get install linux-source-6.1) and no source: parameter",
-				 KERNBENCH_DEFAULT_TARBALLS);
 			globfree(&g);
+			snprintf(err, errsz, "no kernel source: %s not found (apt-get install linux-source-6.12) and no source: parameter",
+				 KERNBENCH_DEFAULT_TARBALLS);
 			return -1;
 		}
 		qsort(g.gl_pathv, g.gl_pathc, sizeof(char *), version_cmp);
@@ -214,7 +276,7 @@ static int kb_entry_init(struct kb_entry *e, const char *source, const char *con
 	e->source_is_tree = S_ISDIR(sb.st_mode);
 
 	uint64_t h = 0xcbf29ce484222325ULL;
-	h = fnv1a_str(h, "kernbench-cache-1");
+	h = fnv1a_str(h, "kernbench-cache-2"); /* 2: prepared with KERNBENCH_PATH */
 	h = fnv1a_str(h, e->source);
 	if (!e->source_is_tree) {
 		char stamp[64];
@@ -279,7 +341,8 @@ static int prep_step(const struct kb_entry *e, char *const *argv, const char *di
 	char log[PATH_MAX + 16], why[96];
 	entry_path(e, "prepare.log", log, sizeof(log));
 	struct proc_spec spec = {.argv = argv, .dir = dir, .out_path = log, .append = true,
-				 .pdeath_sig = SIGTERM, .unset_env = make_env};
+				 .pdeath_sig = SIGTERM, .unset_env = make_env,
+				 .path_env = KERNBENCH_PATH};
 	pid_t pid = proc_start(&spec, err, errsz);
 	if (pid < 0)
 		return -1;
@@ -453,6 +516,39 @@ out:
 	return rc;
 }
 
+/* For clean: targets: `make ARCH=x86_64 -jNCPUS prepare` in the tree once,
+ * under CACHE/NAME.lock, marked by CACHE/NAME/made-prepare. sigs as for
+ * kb_prepare_entry. 0 or -1 with err. */
+static int kb_make_prepare(const struct kb_entry *e, const sigset_t *sigs, char *err, size_t errsz)
+{
+	char mark[PATH_MAX + 16];
+	entry_path(e, "made-prepare", mark, sizeof(mark));
+	if (!access(mark, F_OK))
+		return 0;
+	int lock = open(e->lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lock < 0) {
+		snprintf(err, errsz, "%s: %s", e->lock, strerror(errno));
+		return -1;
+	}
+	while (flock(lock, LOCK_EX) && errno == EINTR)
+		;
+	int rc = 0;
+	if (access(mark, F_OK)) {
+		long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+		char jobs[32];
+		snprintf(jobs, sizeof(jobs), "-j%ld", ncpus > 0 ? ncpus : 1);
+		char *argv[] = {"make", "ARCH=x86_64", jobs, "prepare", NULL};
+		rc = prep_step(e, argv, e->tree, sigs, err, errsz);
+		FILE *f = rc ? NULL : fopen(mark, "w");
+		if (!rc && (!f || fclose(f))) {
+			snprintf(err, errsz, "%s: %s", mark, strerror(errno));
+			rc = -1;
+		}
+	}
+	close(lock);
+	return rc;
+}
+
 /* ---- the load itself ---- */
 
 /* Split targets at blanks into argv; each must be a plain make target (no
@@ -525,6 +621,62 @@ static void report_make_failure(const char *what, int status, const char *log)
 		oom ? "; a process was killed (SIGKILL: the OOM killer?)" : "", log, tail);
 }
 
+/* clean: tree: `make clean` in the tree (which undoes make prepare, so the
+ * made-prepare mark goes first). 0, or -1 after saying why on stderr. */
+static int kb_make_clean(const struct kb_entry *e, struct proc_spec *spec, const sigset_t *sigs,
+			 const char *log)
+{
+	char err[PATH_MAX + 256], mark[PATH_MAX + 16];
+	char *clean_argv[] = {"make", "ARCH=x86_64", "clean", NULL};
+	struct proc_exit x;
+
+	entry_path(e, "made-prepare", mark, sizeof(mark));
+	unlink(mark);
+	spec->argv = clean_argv;
+	pid_t pid = proc_start(spec, err, sizeof(err));
+	if (pid < 0) {
+		fprintf(stderr, "schedrig load kernbench: %s\n", err);
+		return -1;
+	}
+	int sig = proc_wait(pid, sigs, UINT64_MAX, &x);
+	if (sig > 0) {
+		proc_stop(pid, SIGTERM, 10, sigs, NULL);
+		fprintf(stderr, "schedrig load kernbench: stopped by %s during make clean\n", strsignal(sig));
+		return -1;
+	}
+	if (!proc_ok(x.status)) {
+		report_make_failure("make clean", x.status, log);
+		return -1;
+	}
+	return 0;
+}
+
+/* clean: targets: remove each target file of the make argv (its words
+ * after "make ARCH=x86_64 -jN") from the tree; one not there yet is fine.
+ * 0, or -1 with err (a target that is a directory, or a path leaving the
+ * tree: absolute, or with a ".." component). */
+static int kb_remove_targets(const struct kb_entry *e, const struct argv *make, char *err,
+			     size_t errsz)
+{
+	for (size_t i = 3; i < make->n; i++) {
+		char path[2 * PATH_MAX];
+		const char *t = make->v[i];
+		size_t len = strlen(t);
+		if (t[0] == '/' || !strcmp(t, "..") || !strncmp(t, "../", 3) || strstr(t, "/../") ||
+		    (len >= 3 && !strcmp(t + len - 3, "/.."))) {
+			snprintf(err, errsz, "clean: targets removes files of the tree only, not %s", t);
+			return -1;
+		}
+		snprintf(path, sizeof(path), "%s/%s", e->tree, make->v[i]);
+		if (unlink(path) && errno != ENOENT) {
+			snprintf(err, errsz, "clean: targets cannot remove target %s: %s (give object"
+				 " files such as kernel/sched/core.o)", make->v[i], strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int kernbench_main(int argc, char **argv)
 {
 	sigset_t sigs;
@@ -555,10 +707,12 @@ static int kernbench_main(int argc, char **argv)
 	}
 
 	struct kb_entry e;
+	bool clean_targets = !strcmp(builtin_val(&kernbench_load, vals, "clean"), "targets");
 	if (kb_entry_init(&e, builtin_val(&kernbench_load, vals, "source"),
 			  builtin_val(&kernbench_load, vals, "config"),
 			  builtin_val(&kernbench_load, vals, "cache_dir"), err, sizeof(err)) ||
-	    kb_prepare_entry(&e, &sigs, err, sizeof(err))) {
+	    kb_prepare_entry(&e, &sigs, err, sizeof(err)) ||
+	    (clean_targets && kb_make_prepare(&e, &sigs, err, sizeof(err)))) {
 		fprintf(stderr, "schedrig load kernbench: %s\n", err);
 		argv_free(&make);
 		return 1;
@@ -585,39 +739,29 @@ static int kernbench_main(int argc, char **argv)
 		goto out;
 	}
 
-	/* make clean: not timed, but it must work. */
-	char *clean_argv[] = {"make", "ARCH=x86_64", "clean", NULL};
-	struct proc_spec spec = {.argv = clean_argv, .dir = e.tree, .out_path = log,
-				 .pdeath_sig = SIGTERM, .unset_env = make_env};
+	/* make clean (or the targets' removal): not timed, but it must work. */
+	struct proc_spec spec = {.dir = e.tree, .out_path = log, .pdeath_sig = SIGTERM,
+				 .unset_env = make_env, .path_env = KERNBENCH_PATH};
 	struct proc_exit x;
 	uint64_t t0 = builtin_now_ns();
+	if (clean_targets ? kb_remove_targets(&e, &make, err, sizeof(err)) :
+			    kb_make_clean(&e, &spec, &sigs, log)) {
+		if (clean_targets)
+			fprintf(stderr, "schedrig load kernbench: %s\n", err);
+		goto out;
+	}
+	double clean_s = (double)(builtin_now_ns() - t0) / 1e9;
+
+	/* The build, timed from the fork to the reaping of make. */
+	spec.argv = make.v;
+	spec.append = !clean_targets;
+	uint64_t start = builtin_now_ns();
 	pid_t pid = proc_start(&spec, err, sizeof(err));
 	if (pid < 0) {
 		fprintf(stderr, "schedrig load kernbench: %s\n", err);
 		goto out;
 	}
 	int sig = proc_wait(pid, &sigs, UINT64_MAX, &x);
-	if (sig > 0) {
-		proc_stop(pid, SIGTERM, 10, &sigs, NULL);
-		fprintf(stderr, "schedrig load kernbench: stopped by %s during make clean\n", strsignal(sig));
-		goto out;
-	}
-	if (!proc_ok(x.status)) {
-		report_make_failure("make clean", x.status, log);
-		goto out;
-	}
-	double clean_s = (double)(x.end_ns - t0) / 1e9;
-
-	/* The build, timed from the fork to the reaping of make. */
-	spec.argv = make.v;
-	spec.append = true;
-	uint64_t start = builtin_now_ns();
-	pid = proc_start(&spec, err, sizeof(err));
-	if (pid < 0) {
-		fprintf(stderr, "schedrig load kernbench: %s\n", err);
-		goto out;
-	}
-	sig = proc_wait(pid, &sigs, UINT64_MAX, &x);
 	if (sig > 0) {
 		proc_stop(pid, SIGTERM, 10, &sigs, NULL);
 		fprintf(stderr, "schedrig load kernbench: stopped by %s before the build finished\n",
@@ -655,14 +799,33 @@ out:
 
 /* ---- the driver side: prepare, argv and parser ---- */
 
-/* In the rig, before the instance starts: prepare the cache entry, so that
- * the instance itself only cleans and builds. Only SIGCHLD is waited for
- * here: SIGINT/SIGTERM stay with the rig's signalfd. */
-static int kernbench_prepare(const struct params *p, char *err, size_t errsz)
+/* That the source and config are here, changing nothing (preflight of a
+ * guest). 0, or -1 with err. */
+static int kb_check_source(const char *source, const char *config, char *err, size_t errsz)
 {
-	const char *prep_only = params_get(p, "prepare_only");
-	if (prep_only && !strcmp(prep_only, "true"))
-		return 0;
+	glob_t g;
+	bool found = source && *source ? access(source, R_OK) == 0 :
+		     glob(KERNBENCH_DEFAULT_TARBALLS, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+	if (!source || !*source)
+		globfree(&g);
+	if (!found) {
+		snprintf(err, errsz, "no kernel source here: %s (apt-get install linux-source-6.12)",
+			 source && *source ? source : KERNBENCH_DEFAULT_TARBALLS);
+		return -1;
+	}
+	if (!is_named_config(config) && access(config, R_OK)) {
+		snprintf(err, errsz, "config '%s' is not tinyconfig, allnoconfig, defconfig or a"
+			 " readable file", config);
+		return -1;
+	}
+	return 0;
+}
+
+/* The entry of p's source, config and cache_dir into e, prepared, made
+ * ready for clean: targets. Only SIGCHLD is waited for: SIGINT/SIGTERM
+ * stay with the rig. 0 or -1 with err. */
+static int kb_prepare_params(const struct params *p, struct kb_entry *e, char *err, size_t errsz)
+{
 	struct argv tmp = {0};
 	int r = add_targets(&tmp, params_get(p, "targets") ? params_get(p, "targets") : "vmlinux",
 			    err, errsz);
@@ -672,13 +835,67 @@ static int kernbench_prepare(const struct params *p, char *err, size_t errsz)
 	sigset_t chld;
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
-	struct kb_entry *e = xmalloc(sizeof(*e));
 	const char *config = params_get(p, "config");
 	const char *cache = params_get(p, "cache_dir");
+	const char *clean = params_get(p, "clean");
 	r = kb_entry_init(e, params_get(p, "source"), config ? config : "tinyconfig", cache, err,
 			  errsz);
 	if (!r)
 		r = kb_prepare_entry(e, &chld, err, errsz);
+	if (!r && clean && !strcmp(clean, "targets"))
+		r = kb_make_prepare(e, &chld, err, errsz);
+	return r;
+}
+
+/* In the rig, before the instance starts: prepare the cache entry, so that
+ * the instance itself only cleans and builds. Only SIGCHLD is waited for
+ * here: SIGINT/SIGTERM stay with the rig's signalfd. */
+static int kernbench_prepare(const struct params *p, char *err, size_t errsz)
+{
+	const char *prep_only = params_get(p, "prepare_only");
+	if (prep_only && !strcmp(prep_only, "true"))
+		return 0;
+	struct kb_entry *e = xmalloc(sizeof(*e));
+	int r = kb_prepare_params(p, e, err, errsz);
+	free(e);
+	return r;
+}
+
+/* On this machine (boot: local): the source and config are here. */
+static int kernbench_check_here(const struct params *p, char *err, size_t errsz)
+{
+	const char *config = params_get(p, "config");
+	return kb_check_source(params_get(p, "source"), config ? config : "tinyconfig", err, errsz);
+}
+
+/* In a qemu guest: the entry, prepared here, on the scratch disk (the
+ * toolchain is this machine's /usr: needs.host_usr). */
+static int kernbench_guest_needs(const struct params *p, bool prepare, struct guest_extra *g,
+				 char *err, size_t errsz)
+{
+	const char *cache = params_get(p, "cache_dir");
+	const char *config = params_get(p, "config");
+
+	if (cache && cache[0] == '/') {
+		snprintf(err, errsz, "cache_dir %s must be relative in a qemu variant: the guest works"
+			 " on its scratch disk, where the rig puts the prepared tree", cache);
+		return -1;
+	}
+	if (!prepare)
+		return kernbench_check_here(p, err, errsz);
+	struct kb_entry *e = xmalloc(sizeof(*e));
+	int r = kb_prepare_params(p, e, err, errsz);
+	if (!r) {
+		char name[32];
+		kb_packed_name(params_get(p, "source"), config ? config : "tinyconfig", name,
+			       sizeof(name));
+		/* At its path here (kbuild's tools/ record absolute paths), and
+		 * found by its packed name through a link. */
+		argv_add(&g->trees, e->dir);
+		argv_add(&g->trees, e->dir);
+		argv_addf(&g->links, "%s/%s", cache ? cache : KERNBENCH_PACKED_DIR, name);
+		argv_add(&g->links, e->dir);
+	}
 	free(e);
 	return r;
 }
@@ -712,5 +929,10 @@ const struct load_ops kernbench_load = {
 	.build_argv = kernbench_build_argv,
 	.parse = kernbench_parse,
 	.prepare = kernbench_prepare,
+	.check_here = kernbench_check_here,
+	.needs = {.scratch = true, .host_usr = true,
+		  .note = "make, gcc and the kernel source (a qemu guest gets the tree prepared here"
+			  " on its scratch disk, a relative cache_dir); clean: targets suits TCG"},
+	.guest_needs = kernbench_guest_needs,
 	.builtin_main = kernbench_main,
 };

@@ -88,6 +88,42 @@ struct load_output {
 	bool stopped;        /* the rig sent stop_signal because measured loads ended */
 };
 
+/* What a load needs where it runs besides its argv[0] tool. boot: local
+ * and boot: ssh machines must have these installed; a boot: qemu guest
+ * gets them packed from this machine (harness/guestpack.h). */
+struct load_needs {
+	/* NULL-terminated names looked up in PATH, then /usr/local/sbin,
+	 * /usr/sbin and /sbin (proc_find_program); packed with their shared
+	 * libraries at the path found, or a #! script with its interpreter. */
+	const char *const *programs;
+	/* NULL-terminated absolute paths of files or directories, packed as
+	 * they are (directories with everything below them). */
+	const char *const *files;
+	/* A writable, disk-backed working directory: a qemu guest gets a disk
+	 * (ext4 on virtio-blk) mounted at /scratch, its working directory and
+	 * $TMPDIR (/scratch/tmp). */
+	bool scratch;
+	/* This machine's /usr, read-only, as the guest's /usr (virtio-9p): a
+	 * whole toolchain with headers, pkg-config files and interpreters, the
+	 * same one that prepared a tree here (kernbench). */
+	bool host_usr;
+	/* What else, in words (one line, for schedrig loads); NULL: nothing. */
+	const char *note;
+};
+
+/* What one instance adds to a qemu guest for its parameters (guest_needs). */
+struct guest_extra {
+	struct argv files; /* absolute host paths of files or directories */
+	/* Pairs: a host directory, then where it goes: a relative path on the
+	 * guest's scratch disk (its working directory), or an absolute path:
+	 * on the disk too, and mounted (bind) at that path in the guest, for
+	 * trees that record their own absolute paths (a kernel tree's tools/). */
+	struct argv trees;
+	/* Pairs: a relative path on the scratch disk, then the target of the
+	 * symbolic link made there. */
+	struct argv links;
+};
+
 struct load_ops {
 	const char *name;        /* tool: key in configs */
 	const char *description; /* one line */
@@ -132,9 +168,26 @@ struct load_ops {
 	int (*check)(const struct params *p, const struct sched_req *sched, bool background,
 		     char *err, size_t errsz);
 
+	/* Optional: that the files one instance reads on the machine it runs
+	 * on are here (kernbench's source and config, dbench's load file),
+	 * changing nothing and fast: checked for boot: local variants before
+	 * a run starts. Returns 0, or -1 with the reason in err. */
+	int (*check_here)(const struct params *p, char *err, size_t errsz);
+
 	/* Optional: checks and preparation in the rig before the instance
 	 * starts (e.g. RLIMIT_NOFILE for hackbench). Returns 0 or -1 with err. */
 	int (*prepare)(const struct params *p, char *err, size_t errsz);
+
+	/* What the load needs where it runs (schedrig loads, guest packing). */
+	struct load_needs needs;
+
+	/* Optional, boot: qemu: what one instance needs in the guest for its
+	 * parameters, appended to g (a load file, a prepared tree). prepare:
+	 * make it ready here first (kernbench unpacks and configures its
+	 * tree); false: only check that it could be (preflight, nothing slow).
+	 * Returns 0, or -1 with err. */
+	int (*guest_needs)(const struct params *p, bool prepare, struct guest_extra *g, char *err,
+			   size_t errsz);
 
 	/* Built-in loads only: entry point of `schedrig load NAME ARGS...`,
 	 * argv[0] being NAME. Returns the process exit status. */

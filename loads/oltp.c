@@ -456,6 +456,14 @@ static int oltp_parse(const struct load_output *o, const struct params *p,
 				       whysz);
 }
 
+/* In a qemu guest: the server, its data directory set-up (a shell script
+ * busybox runs, with my_print_defaults and the SQL and message files), the
+ * admin client, sysbench with its Lua tests; the data directory on the
+ * scratch disk ($TMPDIR there). */
+static const char *const oltp_programs[] = {"mariadb-install-db", "my_print_defaults", "resolveip",
+					    "mariadbd", "mariadb-admin", "sysbench", NULL};
+static const char *const oltp_files[] = {"/usr/share/mysql", "/usr/share/sysbench", NULL};
+
 const struct load_ops oltp_load = {
 	.name = "oltp",
 	.description = "sysbench oltp_read_write against a private MariaDB server (unix socket only)",
@@ -468,5 +476,7 @@ const struct load_ops oltp_load = {
 	.build_argv = oltp_build_argv,
 	.parse = oltp_parse,
 	.prepare = NULL,
+	.needs = {.programs = oltp_programs, .files = oltp_files, .scratch = true,
+		  .note = "a writable $TMPDIR for the data directory"},
 	.builtin_main = oltp_main,
 };

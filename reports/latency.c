@@ -10,7 +10,8 @@
  * per table, column and op: Max, Avg = the mean, Stdev = the sample
  * standard deviation, "Stdev mean" = Stdev / sqrt(n), then n. Over every
  * event when the metric has histograms (pooled over iterations,
- * report_pooled), else over the per-iteration values, said so. */
+ * report_pooled), else over the per-iteration values, said so; a footnote
+ * says why Avg and Stdev are NaN when events overflowed the histogram. */
 #include "report.h"
 
 #include <math.h>
@@ -42,16 +43,27 @@ static void block(struct buf *out, const char *col, const char *op, bool ops, do
 static void events(void *ctx, const struct hist_group_view *g)
 {
 	struct buf *out = ctx;
+	bool overflow = false, mixed = false;
 	if (out->len)
 		buf_puts(out, "\n");
 	buf_printf(out, "%s: every event, pooled over iterations\n", g->title);
 	for (size_t c = 0; c < g->n_cols; c++)
 		for (size_t op = 0; op < g->n_ops; op++) {
 			const struct report_pooled *p = &g->pool[op * g->n_cols + c];
+			double mean = pooled_mean(p);
+			mixed = mixed || pooled_mixed(p);
+			overflow = overflow || (isnan(mean) && p->overflow && !pooled_mixed(p));
 			block(out, g->cols[c], g->ops[op], g->n_ops > 1, pooled_mixed(p) ? NAN : p->max,
-			      pooled_mean(p), pooled_stddev(p), (size_t)pooled_events(p), g->decimals,
-			      g->unit, "events");
+			      mean, pooled_stddev(p), (size_t)pooled_events(p), g->decimals, g->unit,
+			      "events");
 		}
+	if (overflow)
+		buf_puts(out, "\nNaN Avg and Stdev: events in the histogram overflow (at or above its"
+			      " limit) have no value, so their mean is unknown; a larger histogram"
+			      " range (cyclictest histogram_us) resolves it\n");
+	if (mixed)
+		buf_puts(out, "\nNaN: iterations with overflows above different histogram limits are"
+			      " not pooled\n");
 }
 
 void report_latency(struct buf *out, const struct summary *s, const struct report_opts *o)

@@ -22,6 +22,11 @@ struct report_opts {
 	const struct hist_table *hists;   /* the runs' stored histograms, for the
 					   * percentile and latency layouts (NULL:
 					   * none) */
+	const struct summary_opts *select; /* the --metric, --load and --baseline
+					    * the summary was built with: which
+					    * histograms those layouts show
+					    * (NULL: those of the loads with a
+					    * table) */
 	size_t n_percentiles;       /* percentile table columns (90, 95, 99) */
 	double percentiles[REPORT_MAX_PERCENTILES];
 	const char *grid_row;       /* grid: axis whose values are the rows */
@@ -58,6 +63,12 @@ struct report_notes {
 	size_t n;
 };
 
+/* Append the notes the summary itself gives: "NaN samples (left out of n
+ * and every statistic): LOAD METRIC, COLUMN op OP: COUNT; ..." for each
+ * group with NaN samples, and "No samples: LOAD METRIC, COLUMN op OP (its
+ * statistics print NaN)" for each group left with no value (the table's
+ * fixed variant, cell or run named too). Nothing when there are none. */
+void report_notes_summary(struct report_notes *n, const struct summary *s);
 /* Append note (malloc'd; the notes own it from now on). */
 void report_notes_add(struct report_notes *n, char *note);
 /* Free every note; n is left empty. */
@@ -172,8 +183,10 @@ struct hist_group_view {
 	size_t n_ops;
 	const struct report_pooled *pool;
 };
-/* Call fn once per group of o->hists of a load the summary kept
- * (reports/hist_groups.c), in the order of their first rows. */
+/* Call fn once per group of o->hists (reports/hist_groups.c), in the order
+ * of their first rows: with --metric (o->select) the groups of the metrics
+ * it names (and --load passes), else those of a load the summary kept;
+ * columns baseline first. */
 void report_hist_groups(const struct summary *s, const struct report_opts *o,
 			void (*fn)(void *ctx, const struct hist_group_view *g), void *ctx);
 /* true when o->hists holds a histogram of t's load and metric: the table's
@@ -230,8 +243,11 @@ void report_csv(struct buf *out, const struct summary *s, const struct report_op
 /* JSON of the summaries (jansson): {"columns", "significance", "alpha",
  * "tables": [{load, metric, unit, better, run|variant|cell, columns, ops,
  * "groups": [{op, column, n, n_nan, min, ..., hstddev, hcoeffvar,
- * bhmean_50|95|99, sem, ci95_half, pct_mean, p_value, significant,
- * n_too_small}]}], "notes": [the text of each note, in order]}; NaN as
+ * bhmean_50|95|99, sem, ci95_half, mean_stat, pct_mean, p_value,
+ * significant, n_too_small}]}], "notes": [the text of each note, in
+ * order]}; mean_stat names the mean that pct_mean compares and p_value
+ * tested, the table's mean row ("Amean", or "Hmean" for a higher-is-better
+ * metric; CSV's stat); NaN as
  * null; notes NULL gives "notes": []. Returns 0 or -1 (jansson failure). */
 int report_json(struct buf *out, const struct summary *s, const struct report_opts *o,
 		const struct report_notes *notes);
@@ -273,15 +289,16 @@ double report_pct(const struct summary_table *t, const struct summary_stat *st, 
 void report_n_per_column(struct buf *out, const struct summary_table *t,
 			 const struct report_opts *o);
 /* Footer line "Significance (MARK, on the Amean|Hmean row): RULE against
- * BASELINE, alpha A, n >= 2 on both sides" ("Significance: none ..."
- * without a test), RULE saying what was tested for the table's direction
+ * BASELINE, alpha A, n >= 2 on both sides" (Mann-Whitney: n >= 1)
+ * ("Significance: none ..." without a test), RULE saying what was tested for the table's direction
  * (Welch on the samples for an Amean row, on their reciprocals for an
  * Hmean row; ci-overlap on Amean +- z*Stddev or Hmean +- z*HStddev),
  * followed by ", none where both Stddev are 0 (t undefined)" when the
  * table has such a comparison (summary_group.zero_variance); for
  * Mann-Whitney "; p exact ... | tie-corrected normal approximation" and
- * "; n too small (...): COLUMNS" naming the columns whose n can never
- * reach alpha (stats_test.too_small). */
+ * "; n too small (...): COLUMNS" naming the columns whose exact p can
+ * never reach alpha (stats_test.too_small; with ties the approximate p
+ * decides, so no such claim). */
 void report_significance_footer(struct buf *out, const struct summary *s,
 				const struct summary_table *t, const struct report_opts *o,
 				const char *mark);

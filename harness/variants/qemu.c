@@ -1,6 +1,11 @@
 /* boot: qemu — the variant's kernel boots in a qemu guest whose initramfs is
  * built on the fly (busybox-static, this schedrig as the agent, every load
- * tool of the plan with its shared libraries, the virtio console modules);
+ * tool of the plan and what each load needs there, guestpack.h, the virtio
+ * console modules); its init brings up loopback, tmpfs /tmp and /dev/shm,
+ * a 1048576 file-descriptor limit and the hostname; a load that needs room
+ * gets a scratch disk (guestdisk.h) on /scratch, the agent's working
+ * directory and $TMPDIR; a load that builds with this machine's toolchain
+ * gets its /usr read-only over virtio-9p;
  * `schedrig agent` runs the plan in the guest and streams agent protocol
  * lines (agent_proto.h) back over a virtio-serial port (the second serial
  * port when the kernel has no virtio console); this side decodes them and
@@ -27,12 +32,17 @@
  * (knob_journal.h), and what the guest did not report restored is marked
  * restored once qemu is stopped: a guest knob dies with the guest.
  *
+ * Before a run, qemu_preflight checks what the guest will have: the packed
+ * tools and files, and the kernel's config and BTF (preflight.h).
+ *
  * Failures of the variant (return -1): kernel not found or not fetched, a
- * tool missing, qemu not starting, a panic, a hang past timeout_s, the agent
+ * tool missing, qemu not starting, a panic, the guest's init failing (a
+ * scratch disk or /usr it cannot mount), a hang past timeout_s, the agent
  * failing or ending early. A panic is told by qemu's exit status (a pvpanic
  * device; -action panic=exit-failure: status 1 instead of the 0 that
  * -no-reboot gives after panic=-1) and by "Kernel panic" on the console,
- * each a failure even after the agent ended well. The console log stays in the run directory
+ * each a failure even after the agent ended well. The console log stays in
+ * the run directory
  * (VARIANT-console.log) and err names it. qemu runs in its own process
  * group, is killed on every way out and reaped. */
 #include <dirent.h>
@@ -53,8 +63,12 @@
 #include "agent_host.h"
 #include "agent_proto.h"
 #include "cache.h"
+#include "guestdisk.h"
+#include "guestpack.h"
 #include "initramfs.h"
+#include "kernel_btf.h"
 #include "knob_journal.h"
+#include "preflight.h"
 #include "variant.h"
 
 #define QEMU_BINARY "qemu-system-x86_64"
@@ -62,6 +76,16 @@
 #define BUSYBOX_PATH "/bin/busybox"
 #define GUEST_PLAN "/etc/schedrig/plan.json"
 #define GUEST_MODROOT "/lib/modules/schedrig"
+/* The modules the guest's init loads, one path a line. */
+#define GUEST_MODULES "/etc/schedrig/modules"
+/* Present when the guest has a scratch disk (guestdisk.h). */
+#define GUEST_SCRATCH_MARK "/etc/schedrig/scratch"
+#define GUEST_SCRATCH GUESTPACK_SCRATCH
+/* Present when the guest mounts this machine's /usr (9p tag below). */
+#define GUEST_HOST_USR_MARK "/etc/schedrig/host-usr"
+#define GUEST_HOST_USR_TAG "hostusr"
+/* How the guest's init starts a line that fails the variant. */
+#define GUEST_INIT_ERROR "schedrig-init: error: "
 
 /* KVM verdict of this process: 0 unknown, 1 usable, -1 hangs or refused. */
 static int kvm_state;
@@ -70,7 +94,7 @@ static const char guest_init[] =
 	"#!/bin/sh\n"
 	"# schedrig guest init: written by harness/variants/qemu.c; no config\n"
 	"# value is in it (the plan file carries them).\n"
-	"export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin\n"
+	"export PATH=" GUESTPACK_TOOLS ":/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin\n"
 	"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
 	"mount -t proc proc /proc\n"
 	"mount -t sysfs sysfs /sys\n"
@@ -79,6 +103,37 @@ static const char guest_init[] =
 	"mkdir -p /dev/shm /tmp\n"
 	"mount -t tmpfs tmpfs /dev/shm\n"
 	"mount -t tmpfs tmpfs /tmp\n"
+	"chmod 1777 /dev/shm /tmp\n"
+	"# Loopback (tcp-rr, sysbench to a server), and file descriptors for\n"
+	"# hackbench's groups and many clients.\n"
+	"ip link set lo up\n"
+	"hostname localhost\n"
+	"ulimit -n 1048576 2>/dev/null || ulimit -n 65536\n"
+	"# The modules the rig listed (scratch disk, agent channel), in order.\n"
+	"if [ -f " GUEST_MODULES " ]; then\n"
+	"\twhile read -r m; do insmod \"$m\" 2>/dev/null; done <" GUEST_MODULES "\n"
+	"fi\n"
+	"# This machine's /usr, read-only, for a load that builds with its toolchain.\n"
+	"if [ -f " GUEST_HOST_USR_MARK " ]; then\n"
+	"\tif ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=262144 " GUEST_HOST_USR_TAG " /usr; then\n"
+	"\t\techo \"" GUEST_INIT_ERROR "cannot mount the host's /usr (virtio-9p " GUEST_HOST_USR_TAG ")\"\n"
+	"\t\tpoweroff -f\n"
+	"\tfi\n"
+	"fi\n"
+	"# The scratch disk (the first virtio disk): working directory and TMPDIR.\n"
+	"if [ -f " GUEST_SCRATCH_MARK " ]; then\n"
+	"\tn=0\n"
+	"\twhile [ ! -b /dev/vda ] && [ $n -lt 100 ]; do usleep 100000; n=$((n + 1)); done\n"
+	"\tmkdir -p " GUEST_SCRATCH "\n"
+	"\tif ! mount -t ext4 -o noinit_itable /dev/vda " GUEST_SCRATCH "; then\n"
+	"\t\techo \"" GUEST_INIT_ERROR "cannot mount the scratch disk /dev/vda on " GUEST_SCRATCH "\"\n"
+	"\t\tpoweroff -f\n"
+	"\tfi\n"
+	"\tmkdir -p " GUEST_SCRATCH "/tmp\n"
+	"\tchmod 1777 " GUEST_SCRATCH "/tmp\n"
+	"\texport TMPDIR=" GUEST_SCRATCH "/tmp\n"
+	"\tcd " GUEST_SCRATCH "\n"
+	"fi\n"
 	"# init= on the kernel command line names another init: run it instead,\n"
 	"# as a distribution initramfs does (its failure panics the guest).\n"
 	"for arg in $(cat /proc/cmdline); do\n"
@@ -95,14 +150,32 @@ static const char guest_init[] =
 	"poweroff -f\n"
 	"reboot -f\n";
 
+/* The init's commands, and what scripts packed for loads (mariadb-install-db,
+ * a kernel build's Makefiles) run besides the programs packed for them. */
 static const char *const busybox_applets[] = {
-	"sh", "mount", "umount", "mkdir", "cat", "echo", "ls", "sleep", "sync", "poweroff",
-	"reboot", "dmesg", "ps", "kill", "uname", NULL,
+	"sh", "mount", "umount", "mkdir", "cat", "echo", "ls", "sleep", "usleep", "sync",
+	"poweroff", "reboot", "dmesg", "ps", "kill", "uname", "ip", "insmod", "chmod", "chown",
+	"cp", "mv", "rm", "rmdir", "ln", "touch", "sed", "grep", "awk", "tr", "cut", "head",
+	"tail", "wc", "sort", "uniq", "basename", "dirname", "readlink", "realpath", "expr",
+	"test", "[", "true", "false", "printf", "env", "xargs", "find", "diff", "cmp", "id",
+	"whoami", "hostname", "date", "mktemp", "bc", "stat", "tee", "seq", "nproc", "which",
+	"od", "dd", "du", "df", NULL,
 };
 
 /* Modules the guest needs (none when built in): the agent channel, and the
  * pvpanic device's driver, which tells qemu of a panic (start_qemu). */
 static const char *const channel_modules[] = {"virtio_pci", "virtio_console", "pvpanic_pci"};
+/* And for its scratch disk: ext4 on virtio-blk (ext4 asks the crypto API for
+ * crc32c at every mount, which has no module loader in the guest). */
+static const char *const scratch_modules[] = {"virtio_pci", "virtio_blk", "crc32c_generic", "ext4"};
+
+/* And for this machine's /usr over virtio-9p. */
+static const char *const host_usr_modules[] = {"virtio_pci", "9pnet_virtio", "9p"};
+
+/* A guest's accounts and names: mariadbd --user=root looks root up. */
+static const char guest_passwd[] = "root:x:0:0:root:/root:/bin/sh\n";
+static const char guest_group[] = "root:x:0:\n";
+static const char guest_hosts[] = "127.0.0.1 localhost\n::1 localhost\n";
 
 struct kernel_image {
 	char vmlinuz[PATH_MAX];
@@ -368,7 +441,7 @@ static int resolve_kernel(const char *kernel, const char *cache, struct kernel_i
 		return 0;
 	}
 	if (strchr(kernel, '/') || !is_package_name(kernel)) {
-		snprintf(err, errsz, "kernel: %s: no such file, and not a Debian package name", kernel);
+		snprintf(err, errsz, "%s: no such file, and not a Debian package name", kernel);
 		return -1;
 	}
 	char *debs = xasprintf("%s/debs", cache);
@@ -399,13 +472,43 @@ out:
 	return rc;
 }
 
-/* Build the guest's initramfs at path. */
+/* The guest's modules: the agent channel's, and the scratch disk's when
+ * gc needs one; order receives them in load order, and so does the list
+ * the guest's init loads (GUEST_MODULES). */
+static int add_modules(struct initramfs *ir, const struct kernel_image *k,
+		       const struct guest_contents *gc, struct argv *order, char *err, size_t errsz)
+{
+	if (!k->modroot[0])
+		return 0;
+	char *groot = xasprintf("%s/%s", GUEST_MODROOT, k->release);
+	int r = initramfs_add_modules(ir, k->modroot, groot, channel_modules,
+				      sizeof(channel_modules) / sizeof(channel_modules[0]), order,
+				      err, errsz);
+	if (!r && gc->scratch)
+		r = initramfs_add_modules(ir, k->modroot, groot, scratch_modules,
+					  sizeof(scratch_modules) / sizeof(scratch_modules[0]), order,
+					  err, errsz);
+	if (!r && gc->host_usr)
+		r = initramfs_add_modules(ir, k->modroot, groot, host_usr_modules,
+					  sizeof(host_usr_modules) / sizeof(host_usr_modules[0]), order,
+					  err, errsz);
+	free(groot);
+	struct buf list = {0};
+	for (size_t i = 0; i < order->n; i++)
+		buf_printf(&list, "%s\n", order->v[i]);
+	initramfs_add_file(ir, GUEST_MODULES, buf_str(&list), list.len, 0644);
+	buf_free(&list);
+	return r;
+}
+
+/* Build the guest's initramfs at path with what gc lists. */
 static int build_initramfs(const struct variant_run *vr, const struct kernel_image *k,
-			   const char *path, char *err, size_t errsz)
+			   const struct guest_contents *gc, const char *path, char *err,
+			   size_t errsz)
 {
 	struct initramfs ir = {0};
-	struct argv modules = {0}, tools = {0};
-	char interp[PATH_MAX], host[PATH_MAX];
+	struct argv modules = {0};
+	char interp[PATH_MAX];
 	int rc = -1;
 
 	static const char *const dirs[] = {"/bin", "/sbin", "/usr/bin", "/usr/sbin",
@@ -431,38 +534,27 @@ static int build_initramfs(const struct variant_run *vr, const struct kernel_ima
 		initramfs_add_symlink(&ir, p, "busybox");
 		free(p);
 	}
-	if (initramfs_add_program(&ir, "/bin/schedrig", vr->self_exe, err, errsz))
+	if (initramfs_add_program(&ir, "/bin/schedrig", vr->self_exe, err, errsz) ||
+	    guestpack_add(gc, &ir, err, errsz) || add_modules(&ir, k, gc, &modules, err, errsz))
 		goto out;
-	variant_plan_tools(vr->p, &tools, NULL);
-	for (size_t i = 0; i < tools.n; i++) {
-		const char *tool = tools.v[i];
-		if (variant_find_tool(tool, host, sizeof(host))) {
-			snprintf(err, errsz, "load tool '%s' is not installed here, so it cannot go into"
-				 " the guest", tool);
-			goto out;
-		}
-		char *guest = strchr(tool, '/') ? xstrdup(tool) : xasprintf("/usr/local/bin/%s", tool);
-		int r = initramfs_add_program(&ir, guest, host, err, errsz);
-		free(guest);
-		if (r)
-			goto out;
-	}
-	if (k->modroot[0]) {
-		char *groot = xasprintf("%s/%s", GUEST_MODROOT, k->release);
-		int r = initramfs_add_modules(&ir, k->modroot, groot, channel_modules,
-					      sizeof(channel_modules) / sizeof(channel_modules[0]),
-					      &modules, err, errsz);
-		free(groot);
-		if (r)
-			goto out;
-	}
+	initramfs_add_file(&ir, "/etc/passwd", guest_passwd, strlen(guest_passwd), 0644);
+	initramfs_add_file(&ir, "/etc/group", guest_group, strlen(guest_group), 0644);
+	initramfs_add_file(&ir, "/etc/hosts", guest_hosts, strlen(guest_hosts), 0644);
+	if (gc->scratch)
+		initramfs_add_file(&ir, GUEST_SCRATCH_MARK, "", 0, 0644);
+	if (gc->host_usr)
+		initramfs_add_file(&ir, GUEST_HOST_USR_MARK, "", 0, 0644);
+	struct buf binds = {0};
+	guestpack_binds(gc, &binds);
+	if (binds.len)
+		initramfs_add_file(&ir, GUESTPACK_BINDS, binds.data, binds.len, 0644);
+	buf_free(&binds);
 	char *plan = agent_host_plan(vr, &modules);
 	initramfs_add_file(&ir, GUEST_PLAN, plan, strlen(plan), 0644);
 	free(plan);
 	initramfs_add_file(&ir, "/init", guest_init, strlen(guest_init), 0755);
 	rc = initramfs_write(&ir, path, err, errsz);
 out:
-	argv_free(&tools);
 	argv_free(&modules);
 	initramfs_free(&ir);
 	return rc;
@@ -484,6 +576,8 @@ static char *optesc(const char *s)
 
 struct guest_files {
 	char *console, *agent_virtio, *agent_serial, *qemu_log, *initramfs, *initrd;
+	char disk[PATH_MAX]; /* the scratch disk image; "" none */
+	bool host_usr;       /* share this machine's /usr (virtio-9p, read-only) */
 };
 
 static pid_t start_qemu(const struct variant_run *vr, const struct kernel_image *k,
@@ -554,6 +648,20 @@ static pid_t start_qemu(const struct variant_run *vr, const struct kernel_image 
 	argv_add(&a, "-device");
 	argv_add(&a, "virtserialport,chardev=agent,name=schedrig.agent");
 	free(e3);
+	if (gf->disk[0]) {
+		/* snapshot=on: the guest writes to a temporary overlay, the
+		 * cached image stays as built (guestdisk.h). */
+		char *d = optesc(gf->disk);
+		argv_add(&a, "-drive");
+		argv_addf(&a, "file=%s,format=raw,if=virtio,snapshot=on,cache=unsafe", d);
+		free(d);
+	}
+	if (gf->host_usr) {
+		argv_add(&a, "-fsdev");
+		argv_add(&a, "local,id=hostusr,path=/usr,security_model=none,readonly=on");
+		argv_add(&a, "-device");
+		argv_add(&a, "virtio-9p-pci,fsdev=hostusr,mount_tag=" GUEST_HOST_USR_TAG);
+	}
 
 	unlink(gf->console);
 	unlink(gf->agent_serial);
@@ -632,6 +740,9 @@ static void console_verdict(const char *console, char *why, size_t size)
 		char *p = strstr(line, "Kernel panic");
 		if (p && !why[0])
 			snprintf(why, size, "the guest kernel panicked: %s", p);
+		p = strstr(line, GUEST_INIT_ERROR);
+		if (p && !why[0])
+			snprintf(why, size, "the guest's init failed: %s", p + strlen(GUEST_INIT_ERROR));
 	}
 	if (f)
 		fclose(f);
@@ -738,10 +849,29 @@ static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct
 	return outcome;
 }
 
+/* What the guest gets (guestpack_collect, prepared now); -1 with err
+ * naming each load and what it misses. */
+static int collect_contents(const struct plan *p, struct guest_contents *gc, char *err,
+			    size_t errsz)
+{
+	struct argv problems = {0};
+	int rc = guestpack_collect(p, true, gc, &problems);
+	size_t len = 0;
+	err[0] = '\0';
+	for (size_t i = 0; rc && i + 1 < problems.n && len < errsz; i += 2) {
+		snprintf(err + len, errsz - len, "%sload %s: %s", i ? "; " : "", problems.v[i],
+			 problems.v[i + 1]);
+		len = strlen(err);
+	}
+	argv_free(&problems);
+	return rc;
+}
+
 static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 {
 	struct kernel_image k;
 	struct agent_session s;
+	struct guest_contents gc = {0};
 	const char *cache = cache_root();
 	int rc = -1;
 
@@ -755,16 +885,22 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 	};
 	gf.initrd = gf.initramfs;
 	s = session_for(vr, &k, knob_host);
-	/* The cache's lock while the kernel is fetched, extracted and read
-	 * (schedrig cache --clear waits for it). */
+	/* What the loads need (a kernel tree a load prepares has its own
+	 * lock, and so has the scratch disk), then, under the cache's lock,
+	 * the kernel fetched, extracted and read (schedrig cache --clear
+	 * waits for it). */
+	if (collect_contents(vr->p, &gc, err, errsz) ||
+	    (gc.scratch && guestdisk_image(&gc, cache, gf.disk, sizeof(gf.disk), err, errsz)))
+		goto out;
 	int lock = cache_lock(err, errsz);
 	if (lock < 0)
 		goto out;
 	int prepared = resolve_kernel(vr->v->kernel, cache, &k, err, errsz) ||
-		       build_initramfs(vr, &k, gf.initramfs, err, errsz);
+		       build_initramfs(vr, &k, &gc, gf.initramfs, err, errsz);
 	close(lock);
 	if (prepared)
 		goto out;
+	gf.host_usr = gc.host_usr;
 	if (vr->v->initrd) {
 		/* The kernel unpacks concatenated archives in order. */
 		char *combined = xasprintf("%s/%s-initramfs-all.cpio", vr->work_dir, vr->v->name);
@@ -832,6 +968,7 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 	}
 out:
 	agent_session_free(&s);
+	guestpack_free(&gc);
 	unlink(gf.initramfs);
 	if (gf.initrd != gf.initramfs) {
 		unlink(gf.initrd);
@@ -848,7 +985,169 @@ out:
 	return rc;
 }
 
+/* The kernel's config file ("" when none is known): config-RELEASE beside
+ * a package's image, or the .config of the tree a bzImage was built in
+ * (ARCH/x86/boot/bzImage: three levels up), and the ELF image whose BTF
+ * tells what the kernel has: the package's PVH vmlinux, the tree's vmlinux. */
+static void kernel_facts(const struct kernel_image *k, char *config, char *elf, size_t size)
+{
+	char *dir = xstrdup(k->vmlinuz), interp[8], why[128];
+	*strrchr(dir, '/') = '\0';
+	config[0] = elf[0] = '\0';
+	if (elf_interpreter(k->vmlinuz, interp, sizeof(interp), why, sizeof(why)) == 0)
+		snprintf(elf, size, "%s", k->vmlinuz);
+	char *pkg = xasprintf("%s/config-%s", dir, k->release);
+	if (k->release[0] && is_file(pkg))
+		snprintf(config, size, "%s", pkg);
+	free(pkg);
+	for (int up = 0; up < 4 && !config[0]; up++) {
+		struct buf tree = {0};
+		buf_puts(&tree, dir);
+		for (int i = 0; i < up; i++)
+			buf_puts(&tree, "/..");
+		char *c = xasprintf("%s/.config", buf_str(&tree));
+		char *v = xasprintf("%s/vmlinux", buf_str(&tree));
+		if (is_file(c)) {
+			snprintf(config, size, "%s", c);
+			if (!elf[0] && is_file(v))
+				snprintf(elf, size, "%s", v);
+		}
+		free(c);
+		free(v);
+		buf_free(&tree);
+	}
+	free(dir);
+}
+
+/* CONFIG_NAME of the config file: 'y', 'm', or 0 (not set). */
+static char config_value(const char *config, const char *name)
+{
+	char line[512], *want = xasprintf("CONFIG_%s=", name);
+	char value = 0;
+	FILE *f = fopen(config, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, want, strlen(want)))
+			value = line[strlen(want)];
+	if (f)
+		fclose(f);
+	free(want);
+	return value == 'y' || value == 'm' ? value : 0;
+}
+
+/* Options a guest needs for what its loads need (none: the agent channel
+ * falls back to the serial port). */
+static void check_config(struct preflight *pf, const struct cfg_variant *v,
+			 const struct kernel_image *k, const char *config, const char *load,
+			 const char *const *options, const char *what)
+{
+	for (size_t i = 0; load && options[i]; i++) {
+		char c = config_value(config, options[i]);
+		if (!c)
+			preflight_refuse(pf, v->name, load, "%s needs CONFIG_%s, which kernel %s lacks (%s)",
+					 what, options[i], k->release[0] ? k->release : v->kernel, config);
+		else if (c == 'm' && !k->modroot[0])
+			preflight_refuse(pf, v->name, load, "%s needs CONFIG_%s, a module in kernel %s,"
+					 " which comes without modules", what, options[i], v->kernel);
+	}
+}
+
+/* latency_nice and sched_features, from the kernel's BTF. */
+static void check_btf(struct preflight *pf, const struct cfg_variant *v,
+		      const struct kernel_image *k, const char *elf)
+{
+	struct buf btf = {0};
+	bool known = elf[0] && elf_btf_section(elf, &btf) == 0;
+	const char *release = k->release[0] ? k->release : v->kernel;
+	for (size_t l = 0; l < pf->e->n_loads; l++) {
+		if (!plan_uses_latency_nice(pf->p, &pf->e->loads[l]))
+			continue;
+		int has = known ? btf_struct_has_member(btf.data, btf.len, "sched_attr",
+							"sched_latency_nice") : -1;
+		if (has == 0)
+			preflight_refuse(pf, v->name, pf->e->loads[l].name, "latency_nice: kernel %s does"
+					 " not support latency_nice (its struct sched_attr has no"
+					 " sched_latency_nice: no latency-nice series); slice_us, the EEVDF"
+					 " custom slice of 6.12+, is the stand-in", release);
+		else if (has < 0)
+			preflight_warn(pf, v->name, pf->e->loads[l].name, "latency_nice: whether kernel"
+				       " %s supports it is known when it boots (no BTF here)", release);
+	}
+	for (size_t i = 0; i < v->n_sched_features; i++) {
+		const char *name = v->sched_features[i].key;
+		if (!strncmp(name, "NO_", 3))
+			name += 3;
+		char *enumerator = xasprintf("__SCHED_FEAT_%s", name);
+		int has = known ? btf_has_enumerator(btf.data, btf.len, enumerator) : -1;
+		if (has == 0)
+			preflight_refuse(pf, v->name, NULL, "sched_features %s: kernel %s has no"
+					 " sched_feature %s", v->sched_features[i].key, release, name);
+		else if (has < 0)
+			preflight_warn(pf, v->name, NULL, "sched_features %s: whether kernel %s has it is"
+				       " known when it boots (no BTF here)", v->sched_features[i].key,
+				       release);
+		free(enumerator);
+	}
+	buf_free(&btf);
+}
+
+/* resolve_kernel in the rig's cache under its lock. */
+static int locked_resolve(const char *kernel, struct kernel_image *k, char *err, size_t errsz)
+{
+	int lock = cache_lock(err, errsz);
+	if (lock < 0)
+		return -1;
+	int rc = resolve_kernel(kernel, cache_root(), k, err, errsz);
+	close(lock);
+	return rc;
+}
+
+/* Before anything runs: what the guest gets packed, and what its kernel
+ * supports (from the package's config and BTF; fetched only when run). */
+static void qemu_preflight(struct preflight *pf, const struct cfg_variant *v)
+{
+	struct guest_contents gc;
+	struct argv problems = {0};
+	struct kernel_image k;
+	char err[1024], config[PATH_MAX], elf[PATH_MAX];
+
+	if (guestpack_collect(pf->p, false, &gc, &problems))
+		for (size_t i = 0; i + 1 < problems.n; i += 2)
+			preflight_refuse(pf, v->name, problems.v[i], "%s", problems.v[i + 1]);
+	argv_free(&problems);
+	char *debs = xasprintf("%s/debs", cache_root()), *prefix = xasprintf("%s_", v->kernel);
+	char deb[PATH_MAX];
+	bool here = is_file(v->kernel) || newest(debs, prefix, ".deb", deb, sizeof(deb)) == 0;
+	/* A path or a name no package has cannot be fetched either. */
+	bool fetchable = !strchr(v->kernel, '/') && is_package_name(v->kernel);
+	free(debs);
+	free(prefix);
+	if (!here && !pf->fetch && fetchable) {
+		preflight_warn(pf, v->name, NULL, "kernel %s is not fetched yet: its config and BTF"
+			       " (latency_nice, sched_features, modules) are checked when run fetches"
+			       " it", v->kernel);
+	} else if (locked_resolve(v->kernel, &k, err, sizeof(err))) {
+		preflight_refuse(pf, v->name, NULL, "kernel: %s", err);
+	} else {
+		static const char *const disk[] = {"VIRTIO_BLK", "EXT4_FS", "CRYPTO_CRC32C", NULL};
+		static const char *const usr[] = {"NET_9P_VIRTIO", "9P_FS", NULL};
+		kernel_facts(&k, config, elf, sizeof(config));
+		if (config[0]) {
+			check_config(pf, v, &k, config, gc.scratch ? guestpack_load_needing(pf->p, true) :
+				     NULL, disk, "its scratch disk (ext4 on virtio-blk)");
+			check_config(pf, v, &k, config, gc.host_usr ? guestpack_load_needing(pf->p, false) :
+				     NULL, usr, "this machine's /usr (virtio-9p)");
+		} else if (gc.scratch || gc.host_usr) {
+			preflight_warn(pf, v->name, NULL, "kernel %s comes without its config: whether it"
+				       " has virtio-blk, ext4 and 9p for the loads' disk and /usr is known"
+				       " when it boots", v->kernel);
+		}
+		check_btf(pf, v, &k, elf);
+	}
+	guestpack_free(&gc);
+}
+
 const struct variant_backend qemu_backend = {
 	.name = "qemu",
 	.run = qemu_run,
+	.preflight = qemu_preflight,
 };

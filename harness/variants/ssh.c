@@ -78,6 +78,8 @@
 #include <unistd.h>
 
 #include "agent_host.h"
+#include "knobs.h"
+#include "preflight.h"
 #include "sshargv.h"
 #include "variant.h"
 
@@ -847,7 +849,22 @@ out:
 	return rc;
 }
 
+/* Before anything runs: what only the remote machine can tell (its tools
+ * are checked when the variant starts, before its first load). */
+static void ssh_preflight(struct preflight *pf, const struct cfg_variant *v)
+{
+	for (size_t l = 0; l < pf->e->n_loads; l++)
+		if (plan_uses_latency_nice(pf->p, &pf->e->loads[l]))
+			preflight_warn(pf, v->name, pf->e->loads[l].name, "latency_nice: whether the"
+				       " kernel of %s supports it is known when the variant starts",
+				       v->host);
+	if (knobs_count(v) && v->user && strcmp(v->user, "root"))
+		preflight_warn(pf, v->name, NULL, "its knobs need root on %s, and the variant logs in"
+			       " as %s", v->host, v->user);
+}
+
 const struct variant_backend ssh_backend = {
 	.name = "ssh",
 	.run = ssh_run,
+	.preflight = ssh_preflight,
 };

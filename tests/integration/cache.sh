@@ -36,6 +36,7 @@ head -c 3000000 /dev/urandom >"$C/debs/linux-image-x.deb"
 out=$("$SCHEDRIG" cache)
 assert_contains "$out" "cache $C:" "where"
 assert_contains "$out" "  debs                3.0 MB" "debs"
+assert_contains "$out" "  disks               0.0 MB" "disks (none built)"
 awk '$1 == "kernbench" && $2 >= 2.0 { found = 1 } END { exit !found }' <<<"$out" ||
 	fail "kernbench part under 2 MB: $out"
 

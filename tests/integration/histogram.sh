@@ -81,6 +81,25 @@ for op in ("0", "1"):
     print("op", op, "p50/p90/p99", want, "of", total, "samples")
 PY
 
+# The pooled table is selectable by the metric its title names, alone (no
+# per-iteration table of ct follows), with the same rows; the message for
+# a metric that matches nothing lists it.
+"$SCHEDRIG" compare --db "$DB" --layout percentiles --percentiles 50,90,99 --metric latency >"$WORK/m.txt" ||
+	fail "--metric latency: $(cat "$WORK/m.txt")"
+assert_eq "$(grep -c 'is better)' "$WORK/m.txt")" 1 "tables with --metric latency"
+assert_eq "$(sed -n '/^ct latency (us/,/^$/p' "$WORK/m.txt" | grep '^|[01] ')" \
+	"$(sed -n '/^ct latency (us/,/^$/p' "$WORK/p.txt" | grep '^|[01] ')" "--metric latency rows"
+"$SCHEDRIG" compare --db "$DB" --layout latency --metric latency --metric latency >"$WORK/ml.txt" ||
+	fail "--layout latency --metric latency twice"
+assert_eq "$(grep -c '^ct latency (us, lower is better), variant running, run hist: every event' "$WORK/ml.txt")" 1 \
+	"latency layout with --metric latency"
+set +e
+err=$("$SCHEDRIG" compare --db "$DB" --layout percentiles --metric histogram_us 2>&1 >/dev/null)
+assert_eq "$?" 2 "--metric histogram_us"
+set -e
+assert_contains "$err" "--metric histogram_us matches no metric (the selected runs hold: min_latency, avg_latency, max_latency, overflows, latency)" \
+	"metrics listed"
+
 # A 1 us histogram: every wake-up takes longer, all samples overflow, every
 # percentile is censored.
 sed -e 's/histogram_us: 200/histogram_us: 1/' -e 's/duration_s: 2/duration_s: 1/' \
@@ -96,4 +115,10 @@ box=$(sed -n '/^ct latency (us/,/^$/p' "$WORK/t.txt")
 grep -Eq '^\|0 \| +>=1 \| +>=1 \| +>=1 \|$' <<<"$box" || fail "thread 0 not censored: $box"
 grep -Eq '^\|1 \| +>=1 \| +>=1 \| +>=1 \|$' <<<"$box" || fail "thread 1 not censored: $box"
 assert_contains "$box" ">=LIMIT: the percentile lies in the histogram overflow" "censoring footer"
+# every event overflowed: latt's Avg and Stdev are unknown, and a footnote
+# says why
+lat=$("$SCHEDRIG" compare --db "$DB" --layout latency tiny)
+grep -Eq '^        Avg +NaN us$' <<<"$lat" || fail "Avg of overflowed events: $lat"
+assert_contains "$lat" "NaN Avg and Stdev: events in the histogram overflow (at or above its limit) have no value" \
+	"overflow footnote"
 echo "histogram: ok"

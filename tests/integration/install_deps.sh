@@ -15,7 +15,7 @@ for cfg in "$TOP"/configs/*.yaml; do
 	case "$out" in *"not installed here"*) fail "$cfg: $out" ;; esac
 done
 if grep -q 'tool: kernbench' "$TOP"/configs/*.yaml; then
-	for p in linux-source-6.1 flex bison bc libelf-dev libssl-dev make gcc xz-utils; do
+	for p in linux-source-6.12 flex bison bc libelf-dev libssl-dev make gcc xz-utils; do
 		case " $(echo $packages) build-essential " in
 		*" $p "*) ;;
 		*) [ "$p" = make ] || [ "$p" = gcc ] || fail "scripts/install-deps lacks $p (kernbench)" ;;

@@ -81,7 +81,9 @@ static void test_zero_rate(void **state)
 	const char *sb = "CPU speed:\n    events per second:     0.00\n\nGeneral statistics:\n"
 			 "    total time:                          2.0001s\n"
 			 "    total number of events:              0\n\nLatency (ms):\n"
+			 "         min:                                    0.00\n"
 			 "         avg:                                    0.00\n"
+			 "         max:                                    0.00\n"
 			 "         95th percentile:                        0.00\n\n";
 	assert_int_equal(decide(&sysbench_load, INST_OK, sb, "", 0, &s, reason, sizeof(reason)),
 			 INST_FAILED);

@@ -239,11 +239,33 @@ static void test_tests_need_two(void **state)
 	stats_summarise(a, 2, BETTER_LOWER, &sa);
 	stats_summarise(b, 1, BETTER_LOWER, &sb);
 	for (int rule = SIG_WELCH; rule <= SIG_NONE; rule++) {
+		if (rule == SIG_MANN_WHITNEY)
+			continue;
 		stats_compare((enum stats_significance)rule, 0.05, BETTER_LOWER, a, &sa, b, &sb, &t);
 		assert_false(t.valid);
 		assert_false(t.significant);
 		assert_true(isnan(t.p));
 	}
+	/* Mann-Whitney ranks one value: 15 above 10 and 12 is U = 2 of 0..2,
+	 * each rank of the one value equally likely, P(U >= 2) = 1/3, p = 2/3:
+	 * valid, exact, and no arrangement can do better, so n too small. */
+	stats_compare(SIG_MANN_WHITNEY, 0.05, BETTER_LOWER, a, &sa, b, &sb, &t);
+	assert_true(t.valid);
+	assert_true(t.exact);
+	assert_close(t.p, 2.0 / 3, 1e-15);
+	assert_true(t.too_small);
+	assert_false(t.significant);
+	/* 1 vs 1: U = 1 of 0..1, p = 2·min(1, 1/2) = 1, n too small */
+	const double one[] = {1}, two[] = {2};
+	stats_mann_whitney(one, 1, two, 1, 0.05, &t);
+	assert_true(t.valid);
+	assert_close(t.p, 1, 0);
+	assert_true(t.too_small);
+	assert_false(t.significant);
+	/* no values on one side: no test */
+	stats_mann_whitney(one, 1, two, 0, 0.05, &t);
+	assert_false(t.valid);
+	assert_false(t.too_small);
 	/* zero variance on both sides */
 	const double c[] = {3, 3};
 	stats_welch(3, 0, 2, 4, 0, 2, 0.05, &t);
@@ -294,9 +316,13 @@ static void test_mann_whitney(void **state)
 	assert_false(t.significant);
 }
 
-/* 3 vs 3 can never reach p < 0.05 (the smallest two-sided p is 2/20 =
- * 0.1): "n too small", never a star, even where the tie-corrected normal
- * approximation alone would give p = 0.047 (1,1,1 against 2,2,2). */
+/* 3 vs 3 without ties can never reach p < 0.05 (the smallest exact
+ * two-sided p is 2/20 = 0.1): "n too small", never a star. With ties the
+ * p is the tie-corrected normal approximation's and it decides: 1,1,1
+ * against 2,2,2 ranks 2,2,2 | 5,5,5, U = 15 − 3·4/2 = 9, mean 4.5,
+ * Σ(t³−t) = 2·24 = 48, σ² = 9/12·(7 − 48/30) = 4.05, z = (4.5 − 0.5)/√4.05
+ * = 1.98761598, p = 2·Q(z) = 0.0468541776 (python statistics.NormalDist;
+ * R wilcox.test gives the same): significant, not too small. */
 static void test_mann_whitney_too_small(void **state)
 {
 	(void)state;
@@ -310,9 +336,10 @@ static void test_mann_whitney_too_small(void **state)
 	assert_false(t.significant);
 	stats_mann_whitney(c, 3, d, 3, 0.05, &t);
 	assert_false(t.exact);
-	assert_true(t.p < 0.05);
-	assert_true(t.too_small);
-	assert_false(t.significant);
+	assert_close(t.statistic, 1.9876159799998132, 1e-12);
+	assert_close(t.p, 0.04685417760387378, 1e-12);
+	assert_false(t.too_small);
+	assert_true(t.significant);
 	/* at alpha 0.2 the same n can: not too small */
 	stats_mann_whitney(a, 3, b, 3, 0.2, &t);
 	assert_false(t.too_small);
@@ -416,11 +443,11 @@ static void test_csv_round_trip(void **state)
 		"r,v1,c,tcp-rr,rate,transactions/s,higher,,3,1518.87\n"
 		"r,v1,c,tcp-rr,rate,transactions/s,higher,,4,-1e-300\n";
 	static const char out_want[] =
-		"run,variant,cell,load,metric,unit,better,op,iteration,value\n"
-		"dflt,v1,\"a.x=1,b.y=2\",hackbench,time,s,lower,4,1,0.1\n"
-		"r,\"we said \"\"hi\"\"\",,cyclictest,latency,us,higher,p99,2,NaN\n"
-		"r,v1,c,tcp-rr,rate,transactions/s,higher,,3,1518.87\n"
-		"r,v1,c,tcp-rr,rate,transactions/s,higher,,4,-1e-300\n";
+		"run,variant,cell,load,metric,unit,better,op,iteration,value,tool\n"
+		"dflt,v1,\"a.x=1,b.y=2\",hackbench,time,s,lower,4,1,0.1,\n"
+		"r,\"we said \"\"hi\"\"\",,cyclictest,latency,us,higher,p99,2,NaN,\n"
+		"r,v1,c,tcp-rr,rate,transactions/s,higher,,3,1518.87,\n"
+		"r,v1,c,tcp-rr,rate,transactions/s,higher,,4,-1e-300,\n";
 	struct sample_table t;
 	char err[256];
 	sample_table_init(&t);
@@ -467,12 +494,46 @@ static void expect_csv_error(const char *text, const char *want)
 	sample_table_free(&t);
 }
 
+/* The tool column: read into sample_row.tool (empty: NULL), written back
+ * as read; a CSV from before it (ten columns) reads with no tool. */
+static void test_csv_tool(void **state)
+{
+	(void)state;
+	static const char in[] =
+		CSV_SAMPLE_HEADER "\n"
+		"r,v,c,ct,max_latency,us,lower,0,1,12,cyclictest\n"
+		"r,v,c,\"h,b\",time,s,lower,1,1,0.5,\"hack,bench\"\n"
+		"r,v,c,x,m,u,lower,,1,1,\n";
+	struct sample_table t;
+	char err[256];
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(in, "in.csv", NULL, &t, err, sizeof(err)), 3);
+	assert_string_equal(t.rows[0].tool, "cyclictest");
+	assert_string_equal(t.rows[1].tool, "hack,bench");
+	assert_null(t.rows[2].tool);
+	struct buf out = {0};
+	csv_write_samples(&out, &t);
+	assert_string_equal(buf_str(&out), in);
+	buf_free(&out);
+	sample_table_free(&t);
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(CSV_SAMPLE_HEADER_NO_TOOL "\nr,v,c,ct,m,us,lower,0,1,12\n",
+					      "old.csv", NULL, &t, err, sizeof(err)), 1);
+	assert_null(t.rows[0].tool);
+	sample_table_free(&t);
+	expect_csv_error(CSV_SAMPLE_HEADER_NO_TOOL "\nr,v,c,ct,m,us,lower,0,1,12,cyclictest\n",
+			 "x.csv:2: 11 fields, expected 10 (" CSV_SAMPLE_HEADER_NO_TOOL ")");
+	expect_csv_error(CSV_SAMPLE_HEADER "\nr,v,c,ct,m,us,lower,0,1,12\n",
+			 "x.csv:2: 10 fields, expected 11 (" CSV_SAMPLE_HEADER ")");
+}
+
 static void test_csv_errors(void **state)
 {
 	(void)state;
 #define H "run,variant,cell,load,metric,unit,better,op,iteration,value\n"
 	expect_csv_error("", "x.csv:1: empty file, expected the header " CSV_SAMPLE_HEADER);
-	expect_csv_error("run,variant\n", "x.csv:1: bad header, expected " CSV_SAMPLE_HEADER);
+	expect_csv_error("run,variant\n", "x.csv:1: bad header, expected " CSV_SAMPLE_HEADER
+			 " (or, without the tool, " CSV_SAMPLE_HEADER_NO_TOOL ")");
 	expect_csv_error(H "r,v,c,l,m,u,lower,1,1,1\nr,v,c,l,m,u,worse,1,1,1\n",
 			 "x.csv:3: better is 'worse', expected lower or higher");
 	/* a quoted newline is valid CSV but no name holds one */
@@ -484,7 +545,7 @@ static void test_csv_errors(void **state)
 	expect_csv_error(H "r,v,c,l,m,u,lower,1,1,fast\n",
 			 "x.csv:2: value 'fast' is not a decimal number (NaN for none)");
 	expect_csv_error(H "r,v,c,l,m,u,lower,1,1\n",
-			 "x.csv:2: 9 fields, expected 10 (" CSV_SAMPLE_HEADER ")");
+			 "x.csv:2: 9 fields, expected 10 (" CSV_SAMPLE_HEADER_NO_TOOL ")");
 	expect_csv_error(H "r,,c,l,m,u,lower,1,1,1\n", "x.csv:2: empty variant");
 	expect_csv_error(H "r,v,\"c,l,m,u,lower,1,1,1\n", "x.csv:2: unterminated quoted field");
 	expect_csv_error(H "r,v,c\"x,l,m,u,lower,1,1,1\n", "x.csv:2: quote inside an unquoted field");
@@ -681,6 +742,7 @@ int main(void)
 		cmocka_unit_test(test_significance_names),
 		cmocka_unit_test(test_hist_percentile),
 		cmocka_unit_test(test_csv_round_trip),
+		cmocka_unit_test(test_csv_tool),
 		cmocka_unit_test(test_csv_errors),
 		cmocka_unit_test(test_summary_grouping),
 		cmocka_unit_test(test_summary_filters),
