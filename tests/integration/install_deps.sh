@@ -11,7 +11,10 @@ installed() {
 	dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -q "install ok installed"
 }
 for cfg in "$TOP"/configs/*.yaml; do
-	out=$("$SCHEDRIG" check-config "$cfg" 2>&1) || fail "$cfg does not check: $out"
+	# A preflight refusal ("CONFIG: variant V...") is about this kernel (a
+	# config for a latency_nice kernel), not about what is installed.
+	out=$("$SCHEDRIG" check-config "$cfg" 2>&1) ||
+		case "$out" in *"$cfg: variant "*) ;; *) fail "$cfg does not check: $out" ;; esac
 	case "$out" in *"not installed here"*) fail "$cfg: $out" ;; esac
 done
 if grep -q 'tool: kernbench' "$TOP"/configs/*.yaml; then

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Scheduling attributes as the kernel really behaves, checked before a run
 # where its loads run (boot: local here):
-#  - not root: the attributes and knobs that will fail are named first;
+#  - not root: the attributes and knobs that would fail are refused before
+#    the run (preflight), a driver's own RT priority (cyclictest priority)
+#    counted like a policy;
 #  - autogroup: recorded with the run, and a warning when the loads of a
 #    cell run at different nice while it is on;
 #  - cgroup attributes (sched: {cgroup: ...}) where cgroup v2 has no cpu
@@ -23,7 +25,7 @@ mount_of() {
 }
 command -v cyclictest >/dev/null || fail "cyclictest is not installed (scripts/install-deps)"
 
-# Not root: named before the run.
+# Not root: refused before the run.
 cat >"$WORK/np.yaml" <<'EOF'
 name: np
 iterations: 1
@@ -38,14 +40,17 @@ EOF
 chmod 755 "$WORK"
 chmod 644 "$WORK/np.yaml"
 install -m 755 "$SCHEDRIG" "$WORK/schedrig"
+rc=0
 out=$(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-	"$WORK/schedrig" run --dry-run "$WORK/np.yaml" --db "$WORK/never.db" 2>&1 >/dev/null || true)
-assert_contains "$out" "warning: load hb in cell default: nice -5 (RLIMIT_NICE allows down to" "nice warning"
-assert_contains "$out" "warning: load ct in cell default: real-time priority 50 (RLIMIT_RTPRIO is" "RT warning"
-assert_contains "$out" "warning: variant tuned changes kernel knobs" "knob warning"
-# As root: nothing to warn about.
+	"$WORK/schedrig" run --dry-run "$WORK/np.yaml" --db "$WORK/never.db" 2>&1 >/dev/null) || rc=$?
+assert_eq "$rc" "2" "not root: --dry-run refuses ($out)"
+assert_contains "$out" "np.yaml: variant tuned, load hb: a negative nice needs CAP_SYS_NICE" "nice refusal"
+assert_contains "$out" "np.yaml: variant tuned, load ct: a real-time policy (fifo, rr) needs CAP_SYS_NICE" \
+	"refusal of cyclictest's own priority"
+assert_contains "$out" "np.yaml: variant tuned: its knobs (sysctl, debugfs, sched_features) need root" "knob refusal"
+# As root: nothing to refuse for privileges.
 out=$("$SCHEDRIG" run --dry-run "$WORK/np.yaml" --db "$WORK/never.db" 2>&1 >/dev/null || true)
-case "$out" in *warning*) fail "warnings as root: $out" ;; esac
+case "$out" in *CAP_SYS_NICE*|*"need root"*) fail "privilege refusals as root: $out" ;; esac
 
 # Autogroup: provenance of every run, a warning with differing nice.
 AG=$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null || echo absent)
