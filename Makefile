@@ -1,6 +1,6 @@
 # schedrig — build, tests and benchmarks.
 #   make              ./schedrig
-#   make check        unit (cmocka) and integration tests; ends "N passed, N failed"
+#   make check        unit (cmocka) and integration tests; ends "N passed, N failed, N skipped"
 #   make check SANITIZE=1   the same under ASan+UBSan (objects in build-san/)
 #   make check-slow   the slow tests (tests/slow/*.sh, not part of check)
 #   make check-seeds  the seed experiments in qemu guests (tests/seeds/*.sh)

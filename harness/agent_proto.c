@@ -221,13 +221,14 @@ void agent_plan_free(struct agent_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
-void agent_encode_hello(struct buf *out, const char *release, const char *cmdline)
+void agent_encode_hello(struct buf *out, const char *release, const char *cmdline, int autogroup)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "type", json_string("hello"));
 	json_object_set_new(o, "proto", json_integer(AGENT_PROTO_VERSION));
 	json_object_set_new(o, "release", jstr(release));
 	json_object_set_new(o, "cmdline", jstr(cmdline));
+	json_object_set_new(o, "autogroup", json_integer(autogroup));
 	emit(out, o);
 }
 
@@ -374,8 +375,9 @@ static int decode_series(json_t *o, struct agent_msg *m, char *err, size_t errsz
 		snprintf(err, errsz, "agent series line: a number is out of range");
 		return -1;
 	}
-	if (!*mon || strlen(mon) >= sizeof(m->monitor) || !*key || strlen(key) >= sizeof(m->key)) {
-		snprintf(err, errsz, "agent series line: monitor or key empty or too long");
+	if (!*mon || strlen(mon) >= sizeof(m->monitor) || !*key || strlen(key) >= sizeof(m->key) ||
+	    !plain_text(mon) || !plain_text(key)) {
+		snprintf(err, errsz, "agent series line: monitor or key empty, too long or not text");
 		return -1;
 	}
 	if (!json_is_array(t) || !json_is_array(v) || json_array_size(t) != json_array_size(v)) {
@@ -400,6 +402,11 @@ static int decode_series(json_t *o, struct agent_msg *m, char *err, size_t errsz
 		}
 		m->t_ms[i] = json_number_value(ti);
 		m->value[i] = json_is_null(vi) ? NAN : json_number_value(vi);
+		if (!(m->t_ms[i] >= 0) || isinf(m->t_ms[i]) || isinf(m->value[i])) {
+			snprintf(err, errsz, "agent series line: point %zu is not a finite time >= 0"
+				 " and a finite value (or null)", i);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -439,12 +446,27 @@ static int decode_inst(json_t *o, struct agent_msg *m, char *err, size_t errsz)
 		snprintf(err, errsz, "agent inst line: %s", je.text);
 		return -1;
 	}
-	if (cell < 0 || it < 1 || load < 0 || rep < 0 || user < 0 || sys < 0) {
+	/* Every number within what the runner can produce (it is narrowed to
+	 * int, pid_t, an exit status, a signal number below). */
+	if (cell < 0 || it < 1 || it > INT_MAX || load < 0 || rep < 0 || rep > INT_MAX ||
+	    pid < 0 || pid > INT_MAX || code < 0 || code > 255 || sig < 0 || sig > 64 ||
+	    (exited && sig) || start < 0 || end < start || user < 0 || sys < 0 ||
+	    user > INT64_MAX / 2 || sys > INT64_MAX / 2) {
 		snprintf(err, errsz, "agent inst line: a number is out of range");
 		return -1;
 	}
 	if (!state_from_name(state, &r->state)) {
 		snprintf(err, errsz, "agent inst line: unknown state '%.40s'", state);
+		return -1;
+	}
+	/* ok is an instance that ran and exited 0 (runner.c finish_slot). */
+	if (r->state == INST_OK && (!pid || !exited || code)) {
+		snprintf(err, errsz, "agent inst line: state ok without a process that exited 0");
+		return -1;
+	}
+	if (!plain_text(applied) || !plain_text(reason) || strlen(applied) >= sizeof(r->applied) ||
+	    strlen(reason) >= sizeof(r->reason)) {
+		snprintf(err, errsz, "agent inst line: applied or reason is too long or not text");
 		return -1;
 	}
 	m->cell = (size_t)cell;
@@ -498,6 +520,21 @@ int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *e
 			snprintf(err, errsz, "agent hello line: %s", je.text);
 			goto out;
 		}
+		if (proto < 0 || proto > INT_MAX || !plain_text(rel) || !plain_text(cmd) ||
+		    strlen(rel) >= sizeof(m->release) || strlen(cmd) >= sizeof(m->cmdline)) {
+			snprintf(err, errsz, "agent hello line: proto out of range, or release or"
+				 " cmdline too long or not text");
+			goto out;
+		}
+		json_t *ag = json_object_get(o, "autogroup");
+		m->autogroup = -1;
+		if (ag && (!json_is_integer(ag) || json_integer_value(ag) < -1 ||
+			   json_integer_value(ag) > 1)) {
+			snprintf(err, errsz, "agent hello line: autogroup is not -1, 0 or 1");
+			goto out;
+		}
+		if (ag)
+			m->autogroup = (int)json_integer_value(ag);
 		m->proto = (int)proto;
 		snprintf(m->release, sizeof(m->release), "%s", rel);
 		snprintf(m->cmdline, sizeof(m->cmdline), "%s", cmd);
@@ -510,6 +547,19 @@ int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *e
 				   "seq", &seq, "kind", &kind, "name", &name, "path", &path, "old",
 				   &old, "requested", &req, "applied", &applied)) {
 			snprintf(err, errsz, "agent knob line: %s", je.text);
+			goto out;
+		}
+		const char *text[] = {ev, kind, name, path, old, req,
+				      json_is_string(applied) ? json_string_value(applied) : ""};
+		const size_t room[] = {sizeof(m->event), sizeof(m->kind), sizeof(m->name),
+				       sizeof(m->path), sizeof(m->old_value), sizeof(m->requested),
+				       sizeof(m->applied)};
+		bool ok = seq >= 0 && seq <= INT_MAX && (json_is_string(applied) || json_is_null(applied));
+		for (size_t k = 0; ok && k < sizeof(text) / sizeof(text[0]); k++)
+			ok = plain_text(text[k]) && strlen(text[k]) < room[k];
+		if (!ok) {
+			snprintf(err, errsz, "agent knob line: seq out of range, or a field too long or"
+				 " not text");
 			goto out;
 		}
 		m->seq = (int)seq;
@@ -537,8 +587,11 @@ int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *e
 			snprintf(err, errsz, "agent iteration line: %s", je.text);
 			goto out;
 		}
-		if (cell < 0 || it < 1 || n < 0) {
-			snprintf(err, errsz, "agent iteration line: a number is out of range");
+		if (cell < 0 || it < 1 || it > INT_MAX || n < 0 || !plain_text(sa) ||
+		    !plain_text(ea) || strlen(sa) >= sizeof(m->started_at) ||
+		    strlen(ea) >= sizeof(m->ended_at)) {
+			snprintf(err, errsz, "agent iteration line: a number is out of range or a time"
+				 " is not text");
 			goto out;
 		}
 		m->cell = (size_t)cell;
@@ -558,8 +611,17 @@ int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *e
 			snprintf(err, errsz, "agent end line: %s", je.text);
 			goto out;
 		}
+		if (strcmp(status, "ok") && strcmp(status, "failed")) {
+			snprintf(err, errsz, "agent end line: status '%.20s' is not ok or failed",
+				 status);
+			goto out;
+		}
 		m->ok = !strcmp(status, "ok");
+		/* Free text for messages: control characters become blanks. */
 		snprintf(m->message, sizeof(m->message), "%s", msg);
+		for (char *c = m->message; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = ' ';
 	} else {
 		snprintf(err, errsz, "agent line of unknown type '%.40s'", type);
 		goto out;

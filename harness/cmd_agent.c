@@ -25,6 +25,7 @@
 #include "guestpack.h"
 #include "knobs.h"
 #include "monitor.h"
+#include "preflight.h"
 #include "plan.h"
 #include "provenance.h"
 #include "runner.h"
@@ -353,8 +354,10 @@ static int run_steps(struct agent *a, const struct agent_plan *ap, const struct 
 	for (size_t i = 0; i < ap->n_run && !runner_interrupt_signal(); i++) {
 		const struct plan_cell *cell = &p->cells[ap->run[i].cell];
 		struct iteration_result res;
-		if (runner_run_iteration(cell, e->warmup_s, self_exe, &res, err, errsz))
+		if (runner_run_iteration(cell, e->warmup_s, self_exe, &res, err, errsz)) {
+			iteration_result_free(&res);
 			return -1;
+		}
 		for (size_t k = 0; k < res.n; k++) {
 			agent_encode_inst(&a->line, ap->run[i].cell, ap->run[i].iteration,
 					  (size_t)(res.r[k].pi - cell->inst), &res.r[k]);
@@ -434,7 +437,7 @@ int cmd_agent(int argc, char **argv)
 		a.fd = dup(1);
 	}
 	provenance_read(&pv);
-	agent_encode_hello(&a.line, pv.kernel_release, pv.kernel_cmdline);
+	agent_encode_hello(&a.line, pv.kernel_release, pv.kernel_cmdline, pv.autogroup);
 	flush_lines(&a);
 	if (!have_plan)
 		goto out;
@@ -445,8 +448,10 @@ int cmd_agent(int argc, char **argv)
 		goto out;
 	}
 	self_exe[len] = '\0';
+	/* What cannot work here is refused before any knob changes. */
 	if (prepare(&ap, &e, &p, &v, err, sizeof(err)) || runner_init(err, sizeof(err)) ||
-	    guestpack_apply_binds(GUESTPACK_BINDS, err, sizeof(err)))
+	    guestpack_apply_binds(GUESTPACK_BINDS, err, sizeof(err)) ||
+	    preflight_refusals(&p, err, sizeof(err)))
 		goto out;
 	if (e->monitors.enabled) {
 		/* Sampled here, where the variant's kernel runs; what is skipped

@@ -131,7 +131,9 @@ static int show_run(sqlite3 *db, int64_t id, int with_config)
 		   " li.state, li.exit_code, li.term_signal, li.sched_requested, li.sched_applied,"
 		   " li.argv, li.reason, printf('%.3f', li.elapsed_s),"
 		   " (SELECT count(*) FROM sample_value s WHERE s.load_instance_id = li.id),"
-		   " r.stdout, r.stderr"
+		   " r.stdout, r.stderr,"
+		   " (SELECT count(*) || ' flagged: ' || group_concat(DISTINCT flag)"
+		   " FROM sample_flag f WHERE f.load_instance_id = li.id HAVING count(*) > 0)"
 		   " FROM iteration i JOIN variant v ON v.id = i.variant_id"
 		   " JOIN cell c ON c.id = i.cell_id"
 		   " JOIN load_instance li ON li.iteration_id = i.id"
@@ -155,6 +157,8 @@ static int show_run(sqlite3 *db, int64_t id, int with_config)
 		       col(st, 12));
 		if (sqlite3_column_type(st, 13) != SQLITE_NULL)
 			printf("      reason:    %s\n", col(st, 13));
+		if (sqlite3_column_type(st, 18) != SQLITE_NULL)
+			printf("      samples:   %s\n", col(st, 18));
 		if (strcmp(col(st, 7), "ok")) {
 			print_tail("stderr", st, 17);
 			print_tail("stdout", st, 16);

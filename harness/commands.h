@@ -16,10 +16,12 @@ int cmd_plot(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_reparse(int argc, char **argv);
 int cmd_check_config(int argc, char **argv);
 int cmd_load(int argc, char **argv);
 int cmd_loads(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 

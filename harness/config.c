@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "knobs.h"
 #include "schedattr.h"
 #include "yamlnode.h"
 
@@ -324,14 +325,59 @@ static int read_params(struct ctx *c, const struct ynode *m, struct cfg_load *l)
 	return 0;
 }
 
+/* One sched: setting (key as in sched_req_set), each value checked. */
+static int read_sched_setting(struct ctx *c, const struct ypair *p, const char *key,
+			      struct cfg_load *l)
+{
+	struct cfg_setting *s = &l->sched[l->n_sched++];
+	memset(s, 0, sizeof(*s)); /* read_sched_cgroup grows the array */
+	if (read_setting(c, p, s))
+		return -1;
+	free(s->key);
+	s->key = xstrdup(key);
+	for (size_t k = 0; k < s->n; k++) {
+		struct sched_req r = {0};
+		char msg[256];
+		if (sched_req_set(&r, s->key, s->values[k].text, msg, sizeof(msg)))
+			return err_at(c, s->values[k].line, s->values[k].col, "%s", msg);
+	}
+	return 0;
+}
+
+/* sched: {cgroup: {weight: W, idle: 0|1, max: "QUOTA PERIOD"}}: settings
+ * cgroup.weight, cgroup.idle, cgroup.max (each a value or an axis). */
+static int read_sched_cgroup(struct ctx *c, const struct ynode *m, struct cfg_load *l,
+			     size_t *cap)
+{
+	static const char *const keys[] = {"weight", "idle", "max"};
+	if (want_kind(c, m, YNODE_MAPPING, "sched: cgroup"))
+		return -1;
+	*cap += m->n;
+	l->sched = xrealloc(l->sched, *cap * sizeof(*l->sched));
+	for (size_t i = 0; i < m->n; i++) {
+		const struct ypair *p = &m->pairs[i];
+		size_t k = 0;
+		while (k < 3 && strcmp(p->key, keys[k]))
+			k++;
+		if (k == 3)
+			return unknown_key(c, p, "sched: cgroup", keys, 3);
+		char key[32];
+		snprintf(key, sizeof(key), "cgroup.%s", keys[k]);
+		if (read_sched_setting(c, p, key, l))
+			return -1;
+	}
+	return 0;
+}
+
 static int read_sched(struct ctx *c, const struct ynode *m, struct cfg_load *l)
 {
-	size_t n_keys = 0;
+	size_t n_keys = 0, cap;
 	while (sched_keys[n_keys])
 		n_keys++;
 	if (want_kind(c, m, YNODE_MAPPING, "sched"))
 		return -1;
-	l->sched = xcalloc(m->n, sizeof(*l->sched));
+	cap = m->n;
+	l->sched = xcalloc(cap ? cap : 1, sizeof(*l->sched));
 	for (size_t i = 0; i < m->n; i++) {
 		const struct ypair *p = &m->pairs[i];
 		bool known = false;
@@ -340,15 +386,9 @@ static int read_sched(struct ctx *c, const struct ynode *m, struct cfg_load *l)
 				known = true;
 		if (!known)
 			return unknown_key(c, p, "sched", sched_keys, n_keys);
-		struct cfg_setting *s = &l->sched[l->n_sched++];
-		if (read_setting(c, p, s))
+		if (!strcmp(p->key, "cgroup") ? read_sched_cgroup(c, p->value, l, &cap)
+					       : read_sched_setting(c, p, p->key, l))
 			return -1;
-		for (size_t k = 0; k < s->n; k++) {
-			struct sched_req r = {0};
-			char msg[256];
-			if (sched_req_set(&r, s->key, s->values[k].text, msg, sizeof(msg)))
-				return err_at(c, s->values[k].line, s->values[k].col, "%s", msg);
-		}
 	}
 	return 0;
 }
@@ -491,6 +531,10 @@ static int read_knob_map(struct ctx *c, const struct ynode *m, const char *what,
 		if (strstr(p->key, "..") || p->key[0] == '/' || !*p->key)
 			return err_at(c, p->key_line, p->key_col, "%s: '%s' is not a plain knob name",
 				      what, p->key);
+		if (!strcmp(what, "sysctl") && knob_sysctl_runs_program(p->key))
+			return err_at(c, p->key_line, p->key_col, "sysctl: %s names a program the kernel"
+				      " runs as root, not a scheduler knob: schedrig never writes it",
+				      p->key);
 		(*out)[(*n)++] = (struct cfg_knob){xstrdup(p->key), xstrdup(p->value->text),
 						   p->key_line, p->key_col};
 	}

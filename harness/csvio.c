@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "strmap.h"
+
 #define CSV_FIELDS 11
 #define CSV_TOOL 10 /* the last field, absent from CSVs written before it */
 
@@ -118,12 +120,33 @@ static int csv_next_record(struct csv_reader *r, char *err, size_t errsz)
 	}
 }
 
+/* The line of an earlier row with the identity of row (variant, cell,
+ * load, metric, op, iteration: the run is left out, as import stores one
+ * file as one run), or 0 after remembering row's line. */
+static long seen_before(struct strmap *seen, const struct sample_row *row, long line)
+{
+	char *key = xasprintf("%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%d", row->variant, row->cell,
+			      row->load, row->metric, row->op, row->iteration);
+	int64_t *at = strmap_get(seen, key);
+	long first = at ? (long)*at : 0;
+	if (!at)
+		strmap_add(seen, key, line);
+	free(key);
+	return first;
+}
+
 static long read_text(const char *text, size_t len, const char *name, const char *default_run,
 		      struct sample_table *t, char *err, size_t errsz)
 {
+	/* A UTF-8 byte order mark (spreadsheets write one) is not data. */
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+		text += 3;
+		len -= 3;
+	}
 	struct csv_reader r = { .p = text, .end = text + len, .line = 1 };
+	struct strmap seen = {0};
 	char msg[256];
-	long rows = 0, start;
+	long rows = 0, start, first;
 	int rc;
 
 	start = r.line;
@@ -199,23 +222,29 @@ static long read_text(const char *text, size_t len, const char *name, const char
 				 " none)", name, start, f[9]);
 			goto fail;
 		}
-		if (!parse_double(f[9], &row.value)) {
+		row.value = strcasecmp(f[9], "nan") ? strtod(f[9], NULL) : NAN;
+		if (isinf(row.value)) {
 			snprintf(err, errsz, "%s:%ld: value '%.40s' is out of range", name, start, f[9]);
 			goto fail;
 		}
-		if (isnan(row.value))
-			row.value = NAN; /* one NaN, whatever sign strtod gave it */
+		if ((first = seen_before(&seen, &row, start))) {
+			snprintf(err, errsz, "%s:%ld: the same sample as line %ld (variant, cell,"
+				 " load, metric, op and iteration)", name, start, first);
+			goto fail;
+		}
 		sample_table_add(t, &row);
 		rows++;
 	}
 	for (size_t i = 0; i < CSV_FIELDS; i++)
 		buf_free(&r.field[i]);
+	strmap_free(&seen);
 	return rows;
 syntax:
 	snprintf(err, errsz, "%s:%ld: %s", name, start, msg);
 fail:
 	for (size_t i = 0; i < CSV_FIELDS; i++)
 		buf_free(&r.field[i]);
+	strmap_free(&seen);
 	return -1;
 }
 

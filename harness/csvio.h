@@ -9,7 +9,10 @@
  * as stored ("cyclictest" for a load named ct, "imported" for samples
  * imported without one), which sets the tables' decimals. A CSV with the
  * header of the first ten names only (CSV_SAMPLE_HEADER_NO_TOOL, written
- * before the tool column) reads as one whose tools are all empty. */
+ * before the tool column) reads as one whose tools are all empty. On input
+ * a UTF-8 byte order mark before the header is skipped, and two rows of one
+ * sample (the same variant, cell, load, metric, op and iteration; the run
+ * is left out: import stores one file as one run) are an error. */
 #ifndef SCHEDRIG_CSVIO_H
 #define SCHEDRIG_CSVIO_H
 

@@ -121,11 +121,95 @@ static char *read_knob(const char *path, char *err, size_t errsz)
 	return buf;
 }
 
+/* sysctls under /proc/sys that name a program the kernel runs as root, or
+ * register one: never a scheduler knob, and a results database naming
+ * one must not make root write it (knob_path_check). */
+static const char *const program_sysctls[] = {
+	"kernel/core_pattern", "kernel/modprobe", "kernel/poweroff_cmd", "kernel/hotplug",
+	"kernel/usermodehelper/", "fs/binfmt_misc/",
+};
+
+/* The part of real (a resolved path) below root (resolved here), or NULL
+ * when real is not below it. */
+static const char *below(const char *real, const char *root)
+{
+	char r[PATH_MAX];
+	if (!realpath(root, r))
+		return NULL;
+	size_t n = strlen(r);
+	return !strncmp(real, r, n) && real[n] == '/' && real[n + 1] ? real + n + 1 : NULL;
+}
+
+/* The path below /proc/sys of a sysctl key (malloc'd): slashed keys as
+ * they are, dotted ones with every '.' a '/' (sysctl(8)). */
+static char *sysctl_rel(const char *key)
+{
+	char *rel = xstrdup(key);
+	if (!strchr(rel, '/'))
+		for (char *p = rel; *p; p++)
+			if (*p == '.')
+				*p = '/';
+	return rel;
+}
+
+/* A sysctl (path relative to /proc/sys) that names or registers a program. */
+static bool runs_program(const char *rel);
+
+bool knob_sysctl_runs_program(const char *key)
+{
+	char *rel = sysctl_rel(key);
+	bool yes = runs_program(rel);
+	free(rel);
+	return yes;
+}
+
+static bool runs_program(const char *rel)
+{
+	for (size_t i = 0; i < sizeof(program_sysctls) / sizeof(program_sysctls[0]); i++) {
+		const char *p = program_sysctls[i];
+		size_t n = strlen(p);
+		bool dir = p[n - 1] == '/';
+		/* a directory entry: the directory itself or anything in it */
+		if (dir ? !strncmp(rel, p, n - 1) && (rel[n - 1] == '\0' || rel[n - 1] == '/')
+			: !strcmp(rel, p))
+			return true;
+	}
+	return false;
+}
+
+int knob_path_check(const char *path, char *real, size_t realsz, char *err, size_t errsz)
+{
+	char r[PATH_MAX];
+	if (!realpath(path, r)) {
+		fail(err, errsz, "%s: %s: not a knob file schedrig can write", path, strerror(errno));
+		return -1;
+	}
+	const char *sysctl = below(r, proc_root), *dbg = below(r, debugfs_root);
+	bool ok = sysctl ? !runs_program(sysctl) :
+		  dbg && ((!strncmp(dbg, "sched/", 6) && dbg[6]) || !strcmp(dbg, "sched_features"));
+	if (!ok) {
+		fail(err, errsz, "%s (%s) is not a knob schedrig sets (a sysctl under %s other than"
+		     " one naming a program, a file under %s/sched/, or %s/sched_features):"
+		     " refused", path, r, proc_root, debugfs_root, debugfs_root);
+		return -1;
+	}
+	snprintf(real, realsz, "%s", r);
+	return 0;
+}
+
 /* One write(2) of the whole value at offset 0, as sysctl(8) and echo(1) do
- * (O_TRUNC: proc and debugfs files ignore it). */
+ * (O_TRUNC: proc and debugfs files ignore it), to a knob file only
+ * (knob_path_check), never through a symbolic link. */
 static int write_knob(const char *path, const char *value, char *err, size_t errsz)
 {
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	char real[PATH_MAX];
+	if (!realpath(path, real)) {
+		errno_fail(err, errsz, path, errno, "write", value);
+		return -1;
+	}
+	if (knob_path_check(path, real, sizeof(real), err, errsz))
+		return -1;
+	int fd = open(real, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
 		errno_fail(err, errsz, path, errno, "write", value);
 		return -1;
@@ -286,15 +370,10 @@ size_t knobs_count(const struct cfg_variant *v)
 	return (v->autogroup >= 0) + v->n_sysctl + v->n_debugfs + v->n_sched_features;
 }
 
-/* /proc/sys path of a sysctl key: slashed keys as they are, dotted ones with
- * every '.' a '/' (sysctl(8)). */
+/* /proc/sys path of a sysctl key (sysctl_rel). */
 static char *sysctl_path(const char *key)
 {
-	char *rel = xstrdup(key);
-	if (!strchr(rel, '/'))
-		for (char *p = rel; *p; p++)
-			if (*p == '.')
-				*p = '/';
+	char *rel = sysctl_rel(key);
 	char *path = xasprintf("%s/%s", proc_root, rel);
 	free(rel);
 	return path;
@@ -348,16 +427,6 @@ static char *lock_path(void)
 	return xasprintf("%s/schedrig-knobs.lock", knobs_lock_dir());
 }
 
-/* The pid the lock's holder wrote into the lock file, "?" when unknown. */
-static void lock_holder(int fd, char *holder, size_t size)
-{
-	ssize_t n = pread(fd, holder, size - 1, 0);
-	holder[n > 0 ? n : 0] = '\0';
-	holder[strcspn(holder, "\n")] = '\0';
-	if (!holder[0])
-		snprintf(holder, size, "?");
-}
-
 int knobs_lock(char *err, size_t errsz)
 {
 	char *path = lock_path();
@@ -373,7 +442,7 @@ int knobs_lock(char *err, size_t errsz)
 			continue;
 		}
 		char holder[32];
-		lock_holder(fd, holder, sizeof(holder));
+		lock_file_holder(fd, holder, sizeof(holder));
 		fail(err, errsz,
 		     "another schedrig (pid %s) has scheduler knobs changed on this machine"
 		     " (%s); knob changes of two runs at once would undo each other",
@@ -400,7 +469,7 @@ int knobs_host_clean(char *err, size_t errsz)
 	 * write a record) meanwhile, so a record then is one nobody will restore. */
 	if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB)) {
 		char holder[32];
-		lock_holder(fd, holder, sizeof(holder));
+		lock_file_holder(fd, holder, sizeof(holder));
 		fail(err, errsz,
 		     "another schedrig (pid %s) is changing kernel knobs on this machine now;"
 		     " what runs meanwhile would measure its settings: try again when it is done",

@@ -120,6 +120,21 @@ void knobs_free(struct knob_state *st);
 int knob_write_verify(const char *path, const char *value, char *applied, size_t appliedsz,
 		      char *err, size_t errsz);
 
+/* Is path a knob the rig sets, once symbolic links are resolved: a sysctl
+ * file under /proc/sys (except those naming a program the kernel runs:
+ * kernel.core_pattern, kernel.modprobe, kernel.poweroff_cmd,
+ * kernel.hotplug, kernel.usermodehelper.*, fs.binfmt_misc.*), a debugfs
+ * file under sched/, or the older debugfs sched_features (the roots of
+ * knobs_set_roots)? Every knob write checks this (knobs_apply,
+ * knob_write_verify, so schedrig restore): a path read from a database is
+ * never trusted. 0 with the resolved path in real, or -1 with err naming
+ * path and where it leads. */
+int knob_path_check(const char *path, char *real, size_t realsz, char *err, size_t errsz);
+
+/* Is the config's sysctl key (dotted or slashed) one knob_path_check
+ * refuses because it names a program (kernel.core_pattern, ...)? */
+bool knob_sysctl_runs_program(const char *key);
+
 /* true when path lies under the debugfs root (it needs debugfs mounted). */
 bool knob_path_is_debugfs(const char *path);
 

@@ -313,6 +313,13 @@ void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids
 			if (strcmp(ow.status, "imported"))
 				order_note(st, ids[i], n_ids, notes);
 		}
+		if (store_flag_notes(st, ids[i], &msgs, &n, err, sizeof(err)) == 0) {
+			for (size_t k = 0; k < n; k++) {
+				report_notes_add(notes, xasprintf("Flagged: %s", msgs[k]));
+				free(msgs[k]);
+			}
+			free(msgs);
+		}
 		if (store_events(st, ids[i], "iterations", &msgs, &n, err, sizeof(err)))
 			continue;
 		for (size_t k = 0; k < n; k++) {

@@ -17,6 +17,7 @@
 
 #include "loadcg.h"
 #include "monitor.h"
+#include "outcome.h"
 #include "store.h"
 
 static int sig_fd = -1;
@@ -201,7 +202,7 @@ static void child_exec(const struct plan_instance *pi, char *const *argv, int ou
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != rig)
 		_exit(127);
-	int null_fd = open("/dev/null", O_RDONLY);
+	int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC); /* dup2 clears it on 0 */
 	if (null_fd >= 0)
 		dup2(null_fd, 0);
 	dup2(out_fd, 1);
@@ -253,14 +254,21 @@ static void start_slot(struct slot *s, struct iteration_result *res, const char 
 		snprintf(r->reason, sizeof(r->reason), "pipe: %s", strerror(errno));
 		goto out_close;
 	}
+	s->cgroup[0] = '\0';
+	if (loadcg_base() && loadcg_create(++n_cgroups, s->cgroup, sizeof(s->cgroup)))
+		s->cgroup[0] = '\0';
+	/* cgroup attributes go on the load's own cgroup before it enters it */
+	if (sched_req_has_cgroup(&pi->sched) &&
+	    (!s->cgroup[0] || loadcg_set_cpu(s->cgroup, &pi->sched, perr, sizeof(perr)))) {
+		snprintf(r->reason, sizeof(r->reason), "%s", s->cgroup[0] ? perr :
+			 "cgroup attributes need the load's own cgroup v2, and there is none");
+		goto out_close;
+	}
 	/* argv[0] "schedrig" means this very binary (built-in loads). */
 	char **argv = pi->argv.v;
 	char *saved0 = argv[0];
 	if (!strcmp(argv[0], "schedrig"))
 		argv[0] = (char *)self_exe;
-	s->cgroup[0] = '\0';
-	if (loadcg_base() && loadcg_create(++n_cgroups, s->cgroup, sizeof(s->cgroup)))
-		s->cgroup[0] = '\0';
 	pid_t rig = getpid();
 	pid_t pid = fork();
 	if (pid == 0)
@@ -310,6 +318,8 @@ static void start_slot(struct slot *s, struct iteration_result *res, const char 
 	fcntl(s->err_fd, F_SETFL, O_NONBLOCK);
 	s->deadline_ns = r->start_ns + (int64_t)(pi->load->timeout_s * 1e9);
 	sched_read_back(pid, r->applied, sizeof(r->applied));
+	if (sched_req_has_cgroup(&pi->sched))
+		loadcg_read_cpu(s->cgroup, &pi->sched, r->applied, sizeof(r->applied));
 	if (mon)
 		monitor_task_start(mon, pid, !s->background);
 	return;
@@ -376,8 +386,6 @@ static void finish_slot(struct slot *s, struct iteration_result *res, int status
 	r->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	if (s->timed_out) {
 		r->state = INST_TIMEOUT;
-		snprintf(r->reason, sizeof(r->reason), "killed after timeout_s=%g",
-			 s->pi->load->timeout_s);
 	} else if (interrupt_sig) {
 		r->state = INST_INTERRUPTED;
 		snprintf(r->reason, sizeof(r->reason), "the rig was interrupted by %s",
@@ -388,12 +396,10 @@ static void finish_slot(struct slot *s, struct iteration_result *res, int status
 		r->state = INST_OK;
 	} else {
 		r->state = INST_FAILED;
-		if (r->exited)
-			snprintf(r->reason, sizeof(r->reason), "exit status %d", r->exit_code);
-		else
-			snprintf(r->reason, sizeof(r->reason), "killed by signal %d (%s)",
-				 r->term_signal, strsignal(r->term_signal));
 	}
+	if (r->state == INST_TIMEOUT || r->state == INST_FAILED)
+		outcome_runner_reason(r->state, r->exited, r->exit_code, r->term_signal,
+				      s->pi->load->timeout_s, r->reason, sizeof(r->reason));
 	s->pid = 0;
 }
 
@@ -490,7 +496,7 @@ static void handle_signals(struct slot *slots, size_t n, struct iteration_result
 			continue;
 		if (!interrupt_sig) {
 			interrupt_sig = sig;
-			int64_t at = mono_ns() + (int64_t)(2 * 1e9);
+			int64_t at = mono_ns() + (int64_t)(RUNNER_INTERRUPT_GRACE_S * 1e9);
 			for (size_t i = 0; i < n; i++)
 				signal_slot(&slots[i], SIGTERM, at);
 		}
@@ -505,13 +511,21 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 	struct slot *slots = xcalloc(cell->n_inst, sizeof(*slots));
 	size_t n = cell->n_inst;
 	bool measured_started = false, stopping = false, has_background = false;
+	int ret = 0;
+	/* signalfd, two pipes per load, monitor timer */
+	struct pollfd *pfd = xcalloc(2 + 2 * n, sizeof(*pfd));
+	struct buf **target = xcalloc(2 + 2 * n, sizeof(*target));
+	int **fdp = xcalloc(2 + 2 * n, sizeof(*fdp));
 
+	memset(res, 0, sizeof(*res));
 	if (sig_fd < 0) {
+		free(pfd);
+		free(target);
+		free(fdp);
 		free(slots);
 		snprintf(err, errsz, "runner_init was not called");
 		return -1;
 	}
-	memset(res, 0, sizeof(*res));
 	store_now(res->started_at, sizeof(res->started_at));
 	if (mon)
 		monitor_iteration_begin(mon);
@@ -578,12 +592,9 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 				next = s->kill_at_ns;
 		}
 
-		struct pollfd pfd[2 + 2 * 64]; /* signalfd, load pipes, monitor timer */
-		struct buf *target[2 + 2 * 64];
-		int *fdp[2 + 2 * 64];
 		nfds_t np = 0;
 		pfd[np++] = (struct pollfd){.fd = sig_fd, .events = POLLIN};
-		for (size_t i = 0; i < n && np + 3 <= sizeof(pfd) / sizeof(pfd[0]); i++) {
+		for (size_t i = 0; i < n; i++) {
 			struct slot *s = &slots[i];
 			if (!s->pid)
 				continue;
@@ -608,6 +619,7 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 		int rc = poll(pfd, np, (int)wait_ms);
 		if (rc < 0 && errno != EINTR) {
 			snprintf(err, errsz, "poll: %s", strerror(errno));
+			ret = -1;
 			break;
 		}
 		for (nfds_t k = 1; rc > 0 && k < mon_k; k++)
@@ -632,8 +644,11 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 		monitor_iteration_end(mon, res);
 	store_now(res->ended_at, sizeof(res->ended_at));
 	res->interrupted = interrupt_sig != 0;
+	free(pfd);
+	free(target);
+	free(fdp);
 	free(slots);
-	return 0;
+	return ret;
 }
 
 void iteration_result_free(struct iteration_result *res)

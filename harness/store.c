@@ -15,7 +15,7 @@
 #include "strmap.h"
 #include "util.h"
 
-#define SCHEMA_VERSION 7
+#define SCHEMA_VERSION 8
 #define BUSY_TIMEOUT_MS 30000
 
 static const char schema_sql[] =
@@ -53,10 +53,10 @@ static const char *const added_columns[][4] = {
  * store_close: preparing them per iteration cost more than storing 100
  * samples (bench/ingest.c). */
 enum save_stmt {
-	SAVE_FIND_INCOMPLETE, SAVE_DROP_SAMPLES, SAVE_DROP_HISTOGRAMS, SAVE_DROP_RAW,
-	SAVE_DROP_INSTANCES, SAVE_DROP_SERIES, SAVE_DROP_ITERATION, SAVE_ITERATION,
-	SAVE_INSTANCE, SAVE_RAW, SAVE_KEY_ADD, SAVE_KEY_ID, SAVE_VALUE, SAVE_VALUES,
-	SAVE_HISTOGRAM, SAVE_SERIES, SAVE_COUNT
+	SAVE_FIND_INCOMPLETE, SAVE_DROP_SAMPLES, SAVE_DROP_FLAGS, SAVE_DROP_HISTOGRAMS,
+	SAVE_DROP_RAW, SAVE_DROP_INSTANCES, SAVE_DROP_SERIES, SAVE_DROP_ITERATION,
+	SAVE_ITERATION, SAVE_INSTANCE, SAVE_RAW, SAVE_KEY_ADD, SAVE_KEY_ID, SAVE_VALUE,
+	SAVE_VALUES, SAVE_FLAG, SAVE_HISTOGRAM, SAVE_SERIES, SAVE_COUNT
 };
 
 /* Rows of sample_value per multi-row INSERT: one statement step for 64
@@ -70,6 +70,10 @@ static const char *const save_sql[SAVE_COUNT] = {
 	" AND status != 'complete'",
 	[SAVE_DROP_SAMPLES] =
 	"DELETE FROM sample_value WHERE load_instance_id IN (SELECT li.id FROM load_instance li"
+	" JOIN iteration i ON i.id = li.iteration_id WHERE i.variant_id = ?1 AND"
+	" i.cell_id = ?2 AND i.iteration = ?3 AND i.status != 'complete')",
+	[SAVE_DROP_FLAGS] =
+	"DELETE FROM sample_flag WHERE load_instance_id IN (SELECT li.id FROM load_instance li"
 	" JOIN iteration i ON i.id = li.iteration_id WHERE i.variant_id = ?1 AND"
 	" i.cell_id = ?2 AND i.iteration = ?3 AND i.status != 'complete')",
 	[SAVE_DROP_HISTOGRAMS] =
@@ -105,6 +109,7 @@ static const char *const save_sql[SAVE_COUNT] = {
 	[SAVE_VALUE] =
 	"INSERT INTO sample_value (load_instance_id, seq, key_id, value) VALUES (?, ?, ?, ?)",
 	[SAVE_VALUES] = NULL, /* VALUES_PER_INSERT rows of SAVE_VALUE, built by save_stmt */
+	[SAVE_FLAG] = "INSERT INTO sample_flag (load_instance_id, seq, flag) VALUES (?, ?, ?)",
 	[SAVE_HISTOGRAM] =
 	"INSERT INTO histogram (load_instance_id, seq, metric, unit, op, bucket_width,"
 	" n_buckets, limit_value, overflow, max_observed, counts, bounds, min_observed,"
@@ -733,6 +738,38 @@ int store_empty_cells(struct store *s, int64_t run_id, char ***msgs, size_t *n, 
 	return rc == SQLITE_DONE ? 0 : db_fail(s, err, errsz, "cannot read iterations");
 }
 
+int store_flag_notes(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
+		     size_t errsz)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*msgs = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT v.name, c.name, li.name, f.flag, count(*),"
+			       " (SELECT count(*) FROM sample_value x JOIN load_instance y"
+			       " ON y.id = x.load_instance_id JOIN iteration z ON z.id = y.iteration_id"
+			       " WHERE z.variant_id = v.id AND z.cell_id = c.id AND y.name = li.name"
+			       " AND z.status = 'complete' AND x.key_id = k.key_id)"
+			       " FROM sample_flag f JOIN sample_value k"
+			       " ON k.load_instance_id = f.load_instance_id AND k.seq = f.seq"
+			       " JOIN load_instance li ON li.id = f.load_instance_id"
+			       " JOIN iteration i ON i.id = li.iteration_id AND i.status = 'complete'"
+			       " JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id"
+			       " WHERE v.run_id = ? GROUP BY v.id, c.id, li.name, f.flag"
+			       " ORDER BY v.seq, c.seq, min(li.seq)", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(s, err, errsz, "cannot read sample flags");
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		add_msg(msgs, n, xasprintf("variant %s cell %s load %s: %d of %d sample(s): %s",
+					   text_col(st, 0), text_col(st, 1), text_col(st, 2),
+					   sqlite3_column_int(st, 4), sqlite3_column_int(st, 5),
+					   text_col(st, 3)));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(s, err, errsz, "cannot read sample flags");
+}
+
 /* The sample_key id of (metric, unit, better, op): from the cache, else
  * added to sample_key (another writer may have added it first) and cached. */
 static int sample_key_id(struct store *s, const char *metric, const char *unit,
@@ -831,6 +868,8 @@ static int insert_samples(struct store *s, int64_t instance_id, const struct sam
 		const struct sample *x = &v->v[i];
 		if (add_value(s, instance_id, (int64_t)i, x->metric, x->unit, x->better, x->op,
 			      x->value))
+			return -1;
+		if (x->flag && exec_saved(s, SAVE_FLAG, "IIt", instance_id, (int64_t)i, x->flag))
 			return -1;
 	}
 	return 0;
@@ -1017,7 +1056,7 @@ int store_iteration_save(struct store *s, int64_t variant_id, int64_t cell_id, i
 	if (begin_immediate(s, err, errsz))
 		return -1;
 	/* An incomplete earlier record (run --resume) is dropped first; the
-	 * six deletes run only when there is one. */
+	 * seven deletes run only when there is one. */
 	sqlite3_stmt *find = save_stmt(s, SAVE_FIND_INCOMPLETE);
 	if (!find)
 		goto out_fail;
@@ -1048,6 +1087,68 @@ out_fail:
 	db_fail(s, err, errsz, "cannot store the iteration");
 	rollback(s);
 	return -1;
+}
+
+int store_begin(struct store *s, char *err, size_t errsz)
+{
+	return begin_immediate(s, err, errsz);
+}
+
+int store_commit(struct store *s, char *err, size_t errsz)
+{
+	return commit(s, err, errsz);
+}
+
+void store_rollback(struct store *s)
+{
+	rollback(s);
+}
+
+int store_instance_outcome(struct store *s, int64_t instance_id, const char *state,
+			   const char *reason, const struct sample_vec *samples, char *err,
+			   size_t errsz)
+{
+	static const char *const drop[] = {
+		"DELETE FROM sample_value WHERE load_instance_id = ?",
+		"DELETE FROM sample_flag WHERE load_instance_id = ?",
+		"DELETE FROM histogram WHERE load_instance_id = ?",
+	};
+	for (size_t k = 0; k < sizeof(drop) / sizeof(drop[0]); k++)
+		if (exec_bound(s, drop[k], "I", instance_id))
+			return db_fail(s, err, errsz, "cannot drop an instance's samples");
+	if (exec_bound(s, "UPDATE load_instance SET state = ?, reason = ? WHERE id = ?", "ttI",
+		       state, reason, instance_id) ||
+	    (samples && insert_samples(s, instance_id, samples)) ||
+	    (samples && samples->n_hists && insert_histograms(s, instance_id, samples)) ||
+	    flush_values(s))
+		return db_fail(s, err, errsz, "cannot store an instance's samples");
+	return 0;
+}
+
+int store_iteration_status(struct store *s, int64_t iteration_id, const char *status, char *err,
+			   size_t errsz)
+{
+	if (exec_bound(s, "UPDATE iteration SET status = ? WHERE id = ?", "tI", status,
+		       iteration_id))
+		return db_fail(s, err, errsz, "cannot set an iteration's status");
+	return 0;
+}
+
+int store_run_status(struct store *s, int64_t run_id, const char *status, char *err,
+		     size_t errsz)
+{
+	if (exec_bound(s, "UPDATE run SET status = ? WHERE id = ?", "tI", status, run_id))
+		return db_fail(s, err, errsz, "cannot set the run's status");
+	return 0;
+}
+
+int store_events_drop(struct store *s, int64_t run_id, const char *kind, const char *prefix,
+		      char *err, size_t errsz)
+{
+	if (exec_bound(s, "DELETE FROM event WHERE run_id = ? AND kind = ? AND"
+		       " substr(message, 1, length(?3)) = ?3", "Itt", run_id, kind, prefix))
+		return db_fail(s, err, errsz, "cannot drop events");
+	return 0;
 }
 
 static int run_by_selector(struct store *s, const char *sel, int64_t *id)

@@ -177,6 +177,35 @@ int store_events(struct store *s, int64_t run_id, const char *kind, char ***msgs
 int store_empty_cells(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
 		      size_t errsz);
 
+/* The tool warnings on a run's samples (sample_flag) among its complete
+ * iterations, one message per (variant, cell, load, warning) in config
+ * order: "variant V cell C load L: K of N sample(s): WARNING", N the
+ * samples of that key (metric and op) in those iterations. *msgs and
+ * each string are malloc'd. */
+int store_flag_notes(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
+		     size_t errsz);
+
+/* A transaction of several writes (reparse): store_begin (BEGIN IMMEDIATE,
+ * retried while the database is busy), then writes that do not open one
+ * of their own (the five below, store_event), then store_commit, or
+ * store_rollback to undo them all. 0, or -1 with err. */
+int store_begin(struct store *s, char *err, size_t errsz);
+int store_commit(struct store *s, char *err, size_t errsz);
+void store_rollback(struct store *s);
+/* Replace load instance instance_id's samples, sample flags and histograms
+ * with samples (NULL: none) and set its state and reason (NULL: none). */
+int store_instance_outcome(struct store *s, int64_t instance_id, const char *state,
+			   const char *reason, const struct sample_vec *samples, char *err,
+			   size_t errsz);
+/* Set iteration iteration_id's status, or run run_id's (ended_at kept). */
+int store_iteration_status(struct store *s, int64_t iteration_id, const char *status, char *err,
+			   size_t errsz);
+int store_run_status(struct store *s, int64_t run_id, const char *status, char *err,
+		     size_t errsz);
+/* Delete the run's events of kind whose message starts with prefix. */
+int store_events_drop(struct store *s, int64_t run_id, const char *kind, const char *prefix,
+		      char *err, size_t errsz);
+
 /* The underlying handle, for read-only queries of list/show/report code. */
 struct sqlite3 *store_db(struct store *s);
 

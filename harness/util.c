@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static void out_of_memory(void)
 {
@@ -177,6 +178,15 @@ char *argv_render(const struct argv *a)
 	return b.data;
 }
 
+void lock_file_holder(int fd, char *dst, size_t size)
+{
+	ssize_t n = pread(fd, dst, size - 1, 0);
+	dst[n > 0 ? n : 0] = '\0';
+	dst[strcspn(dst, "\n")] = '\0';
+	if (!dst[0])
+		snprintf(dst, size, "?");
+}
+
 int64_t mono_ns(void)
 {
 	struct timespec ts;
@@ -219,15 +229,41 @@ bool parse_ll(const char *s, long long *out)
 	return true;
 }
 
+/* Length of the run of decimal digits at s. */
+static size_t digits_at(const char *s)
+{
+	return strspn(s, "0123456789");
+}
+
 bool parse_double(const char *s, double *out)
 {
 	char *end;
 
-	if (!s || !*s)
+	if (!s)
 		return false;
-	errno = 0;
+	/* [-]digits[.digits][(e|E)[+|-]digits], checked before strtod, which
+	 * would also take blanks, '+', "inf", "nan" and hexadecimal. */
+	const char *p = s + (*s == '-');
+	size_t n = digits_at(p);
+	if (!n)
+		return false;
+	p += n;
+	if (*p == '.') {
+		if (!(n = digits_at(p + 1)))
+			return false;
+		p += 1 + n;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		p += *p == '+' || *p == '-';
+		if (!(n = digits_at(p)))
+			return false;
+		p += n;
+	}
+	if (*p)
+		return false;
 	double v = strtod(s, &end);
-	if (*end || end == s || (errno == ERANGE && !isfinite(v)))
+	if (end != p || !isfinite(v))
 		return false;
 	*out = v;
 	return true;

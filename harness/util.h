@@ -42,6 +42,10 @@ void argv_free(struct argv *a);
  * space, each quoted with '...' when it holds anything but [A-Za-z0-9_./:=,+-]. */
 char *argv_render(const struct argv *a);
 
+/* The first line of the lock file open at fd, where its holder wrote who
+ * it is, into dst (size > 1); "?" when it is empty. */
+void lock_file_holder(int fd, char *dst, size_t size);
+
 /* CLOCK_MONOTONIC in nanoseconds. */
 int64_t mono_ns(void);
 
@@ -58,8 +62,11 @@ bool utf8_valid(const char *s, size_t len);
 /* true when s is UTF-8 without control characters (C0, DEL, C1): text fit
  * for a name in a table or a terminal. */
 bool plain_text(const char *s);
-/* Parse a whole string as a double in the C locale; "nan" accepted.
- * Returns false on empty input or trailing junk. */
+/* Parse a whole string as a finite decimal number in the C locale, the
+ * only form tool output, configs and options carry:
+ * [-]digits[.digits][(e|E)[+|-]digits]. Returns false for anything else
+ * (empty, blanks, '+', "inf", "nan", hexadecimal such as "0x1p4", a bare
+ * "." or "5.") and for a value beyond a double (1e309). */
 bool parse_double(const char *s, double *out);
 
 /* Format a double with "%.*f" in the C locale, "NaN" for NaN, "inf"/"-inf". */

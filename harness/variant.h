@@ -19,6 +19,8 @@
 struct variant_kernel {
 	char release[256];
 	char cmdline[4096];
+	int autogroup; /* kernel.sched_autogroup_enabled before the variant's
+			* knobs: 0, 1; -1 unknown */
 };
 
 /* Called once per finished iteration, in plan order (cell, then iteration,

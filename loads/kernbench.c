@@ -3,8 +3,9 @@
  * run as `schedrig load kernbench --jobs N --config tinyconfig ...`.
  *
  * Source: a kernel tarball (default: the newest Debian linux-source tarball,
- * /usr/src/linux-source-*.tar.xz from package linux-source-6.1) or a tree
- * (--source DIR). It is prepared once into a cache entry under cache_dir,
+ * /usr/src/linux-source-*.tar.xz from package linux-source-6.12) or a tree
+ * (--source DIR). It is prepared once into a cache entry under cache_dir
+ * (default: the rig's cache, ~/.cache/schedrig/kernbench: cache.h),
  * named after the source, the config and a hash of both (FNV-1a 64 of the
  * source's real path, and for a tarball its size and mtime, and the config
  * name or the config file's content):
@@ -37,7 +38,8 @@
  * puts it on the guest's scratch disk, mounted in the guest at the same
  * absolute path as here (kbuild's tools/ record absolute paths: elsewhere
  * objtool would be rebuilt), with a link CACHE_DIR/packed-KEY to it
- * (cache_dir must be relative: the guest works on that disk), KEY an
+ * (a given cache_dir must be relative: the guest works on that disk;
+ * without one, KERNBENCH_PACKED_DIR/packed-KEY), KEY an
  * FNV-1a 64 of the source: and config: values as written; the toolchain is
  * this machine's /usr, shared read-only (needs.host_usr). There the packed
  * entry of the same source: and config: is used. make runs with
@@ -50,7 +52,10 @@
  * shell it waited for. A build that
  * exits non-zero or is killed (a compiler killed by the OOM killer makes make
  * fail) is reported on stderr with the tail of build.log, exit status 1, no
- * samples. SIGINT/SIGTERM: make gets SIGTERM (it kills its jobs), 10 s, then
+ * samples; so is a build whose make exits 0 while build.log holds gcc's
+ * "Killed signal terminated program" (a killed compiler whose failure make
+ * ignored). That line is printed on stderr first and becomes the failure's
+ * reason (failure_lines, outcome.h). SIGINT/SIGTERM: make gets SIGTERM (it kills its jobs), 10 s, then
  * SIGKILL; exit status 1, no samples. Bad arguments: exit 2.
  *
  * Output (see loads/builtin.h for the common frame), e.g. --jobs 2:
@@ -81,13 +86,18 @@
 
 #include "builtin.h"
 #include "builtin_proc.h"
+#include "cache.h"
 #include "load.h"
+#include "scan.h"
 
 #define KERNBENCH_DEFAULT_TARBALLS "/usr/src/linux-source-*.tar.xz"
 #define KERNBENCH_MAX_TARGETS 16
 /* The PATH make and the preparation run with: Debian's for root, the same
  * here and in a guest (whose /usr is this machine's). */
 #define KERNBENCH_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+/* Where a guest finds the entries packed for it when cache_dir is not
+ * given: relative to its working directory, the scratch disk. */
+#define KERNBENCH_PACKED_DIR "kernbench-packed"
 
 static const struct param_def kernbench_params[] = {
 	{"jobs", PARAM_UINT, "0", NULL, 0, 4096,
@@ -98,8 +108,9 @@ static const struct param_def kernbench_params[] = {
 	 "make targets, separated by spaces"},
 	{"source", PARAM_STRING, NULL, NULL, 1, 0,
 	 "kernel tarball or tree; default the newest " KERNBENCH_DEFAULT_TARBALLS},
-	{"cache_dir", PARAM_STRING, "results/cache/kernbench", NULL, 1, 0,
-	 "directory of prepared trees, reused across iterations and runs"},
+	{"cache_dir", PARAM_STRING, NULL, NULL, 1, 0,
+	 "directory of prepared trees, reused across iterations and runs; default the"
+	 " rig's cache: $XDG_CACHE_HOME/schedrig/kernbench (~/.cache/schedrig/kernbench)"},
 	{"prepare_only", PARAM_BOOL, "false", NULL, 1, 0,
 	 "prepare the cache entry and exit without building (no samples)"},
 	{"clean", PARAM_ENUM, "tree", "tree|targets", 1, 0,
@@ -225,7 +236,8 @@ static int kb_packed_entry(struct kb_entry *e, const char *source, const char *c
 	return 0;
 }
 
-/* Resolve source, config and cache_dir into e. 0, or -1 with err. */
+/* Resolve source, config and cache_dir (NULL: CACHE/kernbench, cache.h)
+ * into e. 0, or -1 with err. */
 static int kb_entry_init(struct kb_entry *e, const char *source, const char *config,
 			 const char *cache_dir, char *err, size_t errsz)
 {
@@ -235,7 +247,8 @@ static int kb_entry_init(struct kb_entry *e, const char *source, const char *con
 
 	/* In a guest the rig's packed entry, even where the source is there
 	 * too (the guest's /usr is this machine's: /usr/src). */
-	if (kb_packed_entry(e, source && *source ? source : NULL, cache_dir) == 0)
+	if (kb_packed_entry(e, source && *source ? source : NULL,
+			    cache_dir ? cache_dir : KERNBENCH_PACKED_DIR) == 0)
 		return 0;
 	if (!source || !*source) {
 		glob_t g;
@@ -288,7 +301,11 @@ static int kb_entry_init(struct kb_entry *e, const char *source, const char *con
 		}
 	}
 
-	char why[512];
+	char why[512], dflt[PATH_MAX];
+	if (!cache_dir) {
+		snprintf(dflt, sizeof(dflt), "%s/kernbench", cache_root());
+		cache_dir = dflt;
+	}
 	if (mkdir_p(cache_dir, why, sizeof(why))) {
 		snprintf(err, errsz, "cache_dir: %s", why);
 		return -1;
@@ -567,15 +584,39 @@ static double tv_s(struct timeval tv)
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
-/* On a failed make: one reason line, then the log's tail, on stderr. */
+/* gcc's own words when one of its programs was killed (the OOM killer,
+ * a signal): "gcc: fatal error: Killed signal terminated program cc1". */
+static const char *const kernbench_failure_lines[] = {"Killed signal terminated program", NULL};
+
+/* The first line of the build log holding a kernbench_failure_lines
+ * pattern, into line; false when none does or the log cannot be read. */
+static bool log_failure_line(const char *log, char *line, size_t size)
+{
+	FILE *f = fopen(log, "r");
+	char *l = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	bool found = false;
+	while (f && !found && (n = getline(&l, &cap, f)) > 0)
+		found = text_find_line(l, (size_t)n, kernbench_failure_lines, line, size);
+	free(l);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* On a failed make: the compiler's killed line when the log has one, one
+ * reason line, then the log's tail, on stderr. */
 static void report_make_failure(const char *what, int status, const char *log)
 {
-	char why[96], tail[4096] = "";
+	char why[96], tail[4096] = "", killed[256];
 	proc_describe(status, why, sizeof(why));
 	bool oom = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
-	proc_file_tail(log, 15, "  ", tail, sizeof(tail));
-	if (strstr(tail, "Killed signal terminated program") || strstr(tail, "Killed"))
+	if (log_failure_line(log, killed, sizeof(killed))) {
+		fprintf(stderr, "schedrig load kernbench: %s\n", killed);
 		oom = true;
+	}
+	proc_file_tail(log, 15, "  ", tail, sizeof(tail));
 	fprintf(stderr, "schedrig load kernbench: %s failed: %s%s (log %s)\n%s", what, why,
 		oom ? "; a process was killed (SIGKILL: the OOM killer?)" : "", log, tail);
 }
@@ -733,6 +774,14 @@ static int kernbench_main(int argc, char **argv)
 		free(what);
 		goto out;
 	}
+	/* make exits 0 when a killed compiler's failure was ignored (a
+	 * cc-option probe, a '-' recipe): the build is not what was asked. */
+	char killed[256];
+	if (log_failure_line(log, killed, sizeof(killed))) {
+		fprintf(stderr, "schedrig load kernbench: %s\nschedrig load kernbench: make exited 0,"
+			" but a compiler was killed (the OOM killer?); log %s\n", killed, log);
+		goto out;
+	}
 	double elapsed = (double)(x.end_ns - start) / 1e9;
 	printf("schedrig-kernbench 1 jobs=%lld ncpus=%ld\n", jobs, ncpus);
 	printf("elapsed %lld %.3f\n", jobs, elapsed);
@@ -789,8 +838,8 @@ static int kb_prepare_params(const struct params *p, struct kb_entry *e, char *e
 	const char *config = params_get(p, "config");
 	const char *cache = params_get(p, "cache_dir");
 	const char *clean = params_get(p, "clean");
-	r = kb_entry_init(e, params_get(p, "source"), config ? config : "tinyconfig",
-			  cache ? cache : "results/cache/kernbench", err, errsz);
+	r = kb_entry_init(e, params_get(p, "source"), config ? config : "tinyconfig", cache, err,
+			  errsz);
 	if (!r)
 		r = kb_prepare_entry(e, &chld, err, errsz);
 	if (!r && clean && !strcmp(clean, "targets"))
@@ -827,8 +876,7 @@ static int kernbench_guest_needs(const struct params *p, bool prepare, struct gu
 	const char *cache = params_get(p, "cache_dir");
 	const char *config = params_get(p, "config");
 
-	cache = cache ? cache : "results/cache/kernbench";
-	if (cache[0] == '/') {
+	if (cache && cache[0] == '/') {
 		snprintf(err, errsz, "cache_dir %s must be relative in a qemu variant: the guest works"
 			 " on its scratch disk, where the rig puts the prepared tree", cache);
 		return -1;
@@ -845,7 +893,7 @@ static int kernbench_guest_needs(const struct params *p, bool prepare, struct gu
 		 * found by its packed name through a link. */
 		argv_add(&g->trees, e->dir);
 		argv_add(&g->trees, e->dir);
-		argv_addf(&g->links, "%s/%s", cache, name);
+		argv_addf(&g->links, "%s/%s", cache ? cache : KERNBENCH_PACKED_DIR, name);
 		argv_add(&g->links, e->dir);
 	}
 	free(e);
@@ -877,6 +925,7 @@ const struct load_ops kernbench_load = {
 	.n_metrics = sizeof(kernbench_metrics) / sizeof(kernbench_metrics[0]),
 	.stop_signal = SIGTERM,
 	.summarizes_on_stop = false,
+	.failure_lines = kernbench_failure_lines,
 	.build_argv = kernbench_build_argv,
 	.parse = kernbench_parse,
 	.prepare = kernbench_prepare,

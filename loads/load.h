@@ -139,6 +139,17 @@ struct load_ops {
 	 * (cyclictest, tcp-rr); false when a stopped run yields nothing. */
 	bool summarizes_on_stop;
 
+	/* Optional: the parameter that, when > 0, makes the tool put its own
+	 * threads at SCHED_FIFO with that priority (cyclictest's priority):
+	 * such a load runs real-time whatever its sched: says (preflight.h). */
+	const char *rt_priority_param;
+
+	/* Optional, NULL-terminated: text that marks a line in which the tool
+	 * says why it failed ("Killed signal terminated program", "(error: ").
+	 * A failed or timed-out instance's reason starts with the first such
+	 * line of its stderr, else stdout (outcome.h). */
+	const char *const *failure_lines;
+
 	/* Build argv (argv[0] = program, looked up in PATH) from resolved params.
 	 * For built-in loads argv[0] is "schedrig" and the runner substitutes
 	 * its own executable. Returns 0, or -1 with a message in err. */

@@ -185,3 +185,26 @@ int parse_fail(char *why, size_t whysz, const char *fmt, ...)
 	}
 	return -1;
 }
+
+bool text_find_line(const char *text, size_t len, const char *const *patterns, char *line,
+		    size_t size)
+{
+	for (const char *p = text, *end = text + len; patterns && p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+		for (const char *const *pat = patterns; *pat; pat++) {
+			if (!memmem(p, n, *pat, strlen(*pat)))
+				continue;
+			while (n && is_blank_char(p[n - 1]))
+				n--;
+			while (n && is_blank_char(*p)) {
+				p++;
+				n--;
+			}
+			snprintf(line, size, "%.*s", (int)(n < size ? n : size - 1), p);
+			return true;
+		}
+		p += n + 1;
+	}
+	return false;
+}

@@ -68,6 +68,13 @@ int output_status(const struct load_output *o, const struct load_ops *ops,
  * stripped). Returns false when text is not a number in [0, 100]. */
 bool percentile_op(const char *text, char *op, size_t opsz);
 
+/* The first line of text (len bytes) holding one of the NULL-terminated
+ * patterns, blanks around it and its line break removed, cut to fit size
+ * (size > 0): a failure in the tool's own words (load_ops.failure_lines).
+ * false when no line does (or patterns is NULL). */
+bool text_find_line(const char *text, size_t len, const char *const *patterns, char *line,
+		    size_t size);
+
 /* snprintf into why and return -1: the one-line failure helper of parsers. */
 int parse_fail(char *why, size_t whysz, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -1,12 +1,13 @@
--- schedrig results database, schema version 7 (PRAGMA user_version = 7).
+-- schedrig results database, schema version 8 (PRAGMA user_version = 8).
 -- Every statement is CREATE ... IF NOT EXISTS: running this file migrates an
 -- older database (version 2 added the knob table, version 3 the series table,
--- version 4 the histogram table), except for version 5, which split the
--- sample table into sample_key and sample_value, version 6, which added
--- run.rig_pid, run.boot_id and run.rig_start_ticks, and version 7, which
--- added histogram.bounds, min_observed, sum_value and sum_sq_value: store.c
--- renames an old sample table and adds the columns before running this
--- file, and copies the samples after.
+-- version 4 the histogram table, version 8 the sample_flag table), except
+-- for version 5, which split the sample table into sample_key and
+-- sample_value, version 6, which added run.rig_pid, run.boot_id and
+-- run.rig_start_ticks, and version 7, which added histogram.bounds,
+-- min_observed, sum_value and sum_sq_value: store.c renames an old sample
+-- table and adds the columns before running this file, and copies the
+-- samples after.
 -- A sample is never stored without the raw output it came from
 -- (load_instance.id -> raw_output), so samples can be rebuilt by reparsing.
 
@@ -116,6 +117,17 @@ CREATE TABLE IF NOT EXISTS sample_value (
 	seq           INTEGER NOT NULL,         -- order the parser produced
 	key_id        INTEGER NOT NULL,
 	value         REAL,                     -- NULL stores NaN
+	PRIMARY KEY (load_instance_id, seq)
+) WITHOUT ROWID;
+
+-- The tool's own warning about one sample (struct sample.flag), e.g.
+-- netperf's "Desired confidence was not achieved within the specified
+-- iterations.": the sample counts, and reports note it under the table.
+-- Only flagged samples have a row. Keys as sample_value's.
+CREATE TABLE IF NOT EXISTS sample_flag (
+	load_instance_id INTEGER NOT NULL,
+	seq           INTEGER NOT NULL,
+	flag          TEXT NOT NULL,
 	PRIMARY KEY (load_instance_id, seq)
 ) WITHOUT ROWID;
 

@@ -20,8 +20,10 @@ static int run_iterations(const struct variant_run *vr, char *err, size_t errsz)
 			if (vr->done && vr->done(vr->ctx, c, it))
 				continue;
 			if (runner_run_iteration(&vr->p->cells[c], vr->e->warmup_s, vr->self_exe, &res,
-						 err, errsz))
+						 err, errsz)) {
+				iteration_result_free(&res);
 				return -1;
+			}
 			int rc = vr->on_iteration(vr->ctx, c, it, &res);
 			iteration_result_free(&res);
 			if (rc)
@@ -43,6 +45,7 @@ static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 	provenance_read(&pv);
 	snprintf(k.release, sizeof(k.release), "%s", pv.kernel_release);
 	snprintf(k.cmdline, sizeof(k.cmdline), "%s", pv.kernel_cmdline);
+	k.autogroup = pv.autogroup;
 	if (vr->on_kernel(vr->ctx, &k))
 		return -1;
 	/* Knobs are journalled before each change and restored whatever happens

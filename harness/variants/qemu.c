@@ -13,8 +13,9 @@
  *
  * kernel: a bzImage path, a linux-image .deb file (vmlinuz and modules are
  * extracted with dpkg-deb -x into CACHE/kernels/), or a Debian package name
- * (apt-get download into CACHE/debs/, then the same). CACHE is the results
- * directory's cache/ (beside runs/).
+ * (apt-get download into CACHE/debs/, then the same). CACHE is the rig's
+ * cache (cache.h: ~/.cache/schedrig), apart from results; its lock is held
+ * while the kernel is fetched and extracted.
  *
  * accel: kvm, tcg, or auto: a KVM boot that prints nothing on the console
  * within QEMU_KVM_PROBE_S (nested KVM that hangs) or that qemu refuses is
@@ -37,7 +38,11 @@
  * Failures of the variant (return -1): kernel not found or not fetched, a
  * tool missing, qemu not starting, a panic, the guest's init failing (a
  * scratch disk or /usr it cannot mount), a hang past timeout_s, the agent
- * failing or ending early. The console log stays in the run directory
+ * failing or ending early. A panic is told by qemu's exit status (a pvpanic
+ * device; -action panic=exit-failure: status 1 instead of the 0 that
+ * -no-reboot gives after panic=-1) and by "Kernel panic" on the console,
+ * each a failure even after the agent ended well. The console log stays in
+ * the run directory
  * (VARIANT-console.log) and err names it. qemu runs in its own process
  * group, is killed on every way out and reaped. */
 #include <dirent.h>
@@ -57,6 +62,7 @@
 
 #include "agent_host.h"
 #include "agent_proto.h"
+#include "cache.h"
 #include "guestdisk.h"
 #include "guestpack.h"
 #include "initramfs.h"
@@ -92,6 +98,7 @@ static const char guest_init[] =
 	"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
 	"mount -t proc proc /proc\n"
 	"mount -t sysfs sysfs /sys\n"
+	"mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null\n"
 	"mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"
 	"mkdir -p /dev/shm /tmp\n"
 	"mount -t tmpfs tmpfs /dev/shm\n"
@@ -155,8 +162,9 @@ static const char *const busybox_applets[] = {
 	"od", "dd", "du", "df", NULL,
 };
 
-/* Modules the guest needs for the agent channel (none when built in). */
-static const char *const channel_modules[] = {"virtio_pci", "virtio_console"};
+/* Modules the guest needs (none when built in): the agent channel, and the
+ * pvpanic device's driver, which tells qemu of a panic (start_qemu). */
+static const char *const channel_modules[] = {"virtio_pci", "virtio_console", "pvpanic_pci"};
 /* And for its scratch disk: ext4 on virtio-blk (ext4 asks the crypto API for
  * crc32c at every mount, which has no module loader in the guest). */
 static const char *const scratch_modules[] = {"virtio_pci", "virtio_blk", "crc32c_generic", "ext4"};
@@ -625,6 +633,14 @@ static pid_t start_qemu(const struct variant_run *vr, const struct kernel_image 
 	argv_addf(&a, "file:%s", gf->console);
 	argv_add(&a, "-serial");
 	argv_addf(&a, "file:%s", gf->agent_serial);
+	/* A guest panic ends qemu with exit status 1 (the guest's pvpanic
+	 * driver, loaded by the agent first, reports it), not the 0 of
+	 * -no-reboot after panic=-1: a panic is a failure even when nothing
+	 * reaches the console. */
+	argv_add(&a, "-device");
+	argv_add(&a, "pvpanic-pci");
+	argv_add(&a, "-action");
+	argv_add(&a, "panic=exit-failure");
 	argv_add(&a, "-device");
 	argv_add(&a, "virtio-serial-pci");
 	argv_add(&a, "-chardev");
@@ -745,10 +761,13 @@ static struct agent_session session_for(const struct variant_run *vr,
 
 enum boot_outcome { BOOT_DONE, BOOT_KVM_HANGS };
 
-/* Boot once and talk to the agent until qemu exits, times out or fails. */
+/* Boot once and talk to the agent until qemu exits, times out or fails.
+ * *qemu_failed tells whether qemu exited by itself with a status other
+ * than 0 (a guest panic reported through pvpanic, or qemu's own error). */
 static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct kernel_image *k,
 				      const struct guest_files *gf, bool kvm, bool probe,
-				      struct agent_session *s, char *err, size_t errsz)
+				      struct agent_session *s, int *qemu_status, char *err,
+				      size_t errsz)
 {
 	struct tail tails[2] = {{gf->agent_virtio, -1, {0}}, {gf->agent_serial, -1, {0}}};
 	double t0 = agent_mono_s(), last = t0;
@@ -768,6 +787,7 @@ static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct
 			pump(s, &tails[i], err, errsz);
 		if (w == pid) {
 			pid = 0;
+			*qemu_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 			if (probe && file_size(gf->console) == 0 && !s->hello)
 				outcome = BOOT_KVM_HANGS; /* qemu refused KVM */
 			break;
@@ -803,8 +823,15 @@ static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct
 	}
 	if (s->end && pid) {
 		/* The agent is done: give the guest a moment to power off. */
-		for (int i = 0; i < 100 && waitpid(pid, NULL, WNOHANG) == 0; i++)
+		int status;
+		for (int i = 0; i < 100; i++) {
+			if (waitpid(pid, &status, WNOHANG) == pid) {
+				*qemu_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+				pid = 0;
+				break;
+			}
 			nanosleep(&(struct timespec){0, 50000000}, NULL);
+		}
 	}
 	stop_qemu(pid);
 	for (int i = 0; i < 2; i++) {
@@ -845,15 +872,9 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 	struct kernel_image k;
 	struct agent_session s;
 	struct guest_contents gc = {0};
-	char *cache;
-	const char *runs = strstr(vr->work_dir, "/runs/");
+	const char *cache = cache_root();
 	int rc = -1;
 
-	/* results/runs/ID → results/cache */
-	if (runs && !strchr(runs + 6, '/'))
-		cache = xasprintf("%.*s/cache", (int)(runs - vr->work_dir), vr->work_dir);
-	else
-		cache = xasprintf("%s/cache", vr->work_dir);
 	char *knob_host = xasprintf("%s%s", KNOB_HOST_GUEST_PREFIX, vr->v->name);
 	struct guest_files gf = {
 		.console = xasprintf("%s/%s-console.log", vr->work_dir, vr->v->name),
@@ -864,10 +885,20 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 	};
 	gf.initrd = gf.initramfs;
 	s = session_for(vr, &k, knob_host);
-	if (mkdir_p(cache, err, errsz) || resolve_kernel(vr->v->kernel, cache, &k, err, errsz) ||
-	    collect_contents(vr->p, &gc, err, errsz) ||
-	    (gc.scratch && guestdisk_image(&gc, cache, gf.disk, sizeof(gf.disk), err, errsz)) ||
-	    build_initramfs(vr, &k, &gc, gf.initramfs, err, errsz))
+	/* What the loads need (a kernel tree a load prepares has its own
+	 * lock, and so has the scratch disk), then, under the cache's lock,
+	 * the kernel fetched, extracted and read (schedrig cache --clear
+	 * waits for it). */
+	if (collect_contents(vr->p, &gc, err, errsz) ||
+	    (gc.scratch && guestdisk_image(&gc, cache, gf.disk, sizeof(gf.disk), err, errsz)))
+		goto out;
+	int lock = cache_lock(err, errsz);
+	if (lock < 0)
+		goto out;
+	int prepared = resolve_kernel(vr->v->kernel, cache, &k, err, errsz) ||
+		       build_initramfs(vr, &k, &gc, gf.initramfs, err, errsz);
+	close(lock);
+	if (prepared)
 		goto out;
 	gf.host_usr = gc.host_usr;
 	if (vr->v->initrd) {
@@ -898,14 +929,16 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 	bool auto_accel = !vr->v->accel || !strcmp(vr->v->accel, "auto");
 	bool kvm = want_kvm || (auto_accel && kvm_state >= 0 && access("/dev/kvm", R_OK | W_OK) == 0);
 	bool probe = auto_accel && kvm && kvm_state == 0;
-	if (boot_and_run(vr, &k, &gf, kvm, probe, &s, err, errsz) == BOOT_KVM_HANGS) {
+	int qemu_status = 0;
+	if (boot_and_run(vr, &k, &gf, kvm, probe, &s, &qemu_status, err, errsz) == BOOT_KVM_HANGS) {
 		kvm_state = -1;
 		printf("[%s] qemu: KVM printed nothing in %.0f s (nested KVM hangs?): using TCG\n",
 		       vr->v->name, QEMU_KVM_PROBE_S);
 		fflush(stdout);
 		agent_session_free(&s);
 		s = session_for(vr, &k, knob_host);
-		boot_and_run(vr, &k, &gf, false, false, &s, err, errsz);
+		qemu_status = 0;
+		boot_and_run(vr, &k, &gf, false, false, &s, &qemu_status, err, errsz);
 	} else if (probe && s.hello) {
 		kvm_state = 1;
 	}
@@ -914,13 +947,20 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 		goto out;
 	char why[512];
 	console_verdict(gf.console, why, sizeof(why));
-	if (!s.failed && !s.hello)
+	/* A panic fails the variant whatever the agent said before it. */
+	if (!s.failed && qemu_status)
+		snprintf(err, errsz, "%s%sqemu exited with status %d: a guest kernel panic reported"
+			 " by pvpanic (-action panic=exit-failure), or an error of qemu's own (%s)",
+			 why, why[0] ? "; " : "", qemu_status, gf.qemu_log);
+	else if (!s.failed && why[0] && s.end)
+		snprintf(err, errsz, "%s (after the agent's end)", why);
+	else if (!s.failed && !s.hello)
 		snprintf(err, errsz, "%s", why[0] ? why : "the guest stopped before its agent started");
 	else if (!s.failed && !s.end)
 		snprintf(err, errsz, "%s", why[0] ? why : "the guest stopped before its agent finished");
 	else if (!s.failed && !s.end_ok)
 		snprintf(err, errsz, "the guest's agent failed: %s", s.end_message);
-	else if (!s.failed)
+	else if (!s.failed && !qemu_status && !why[0])
 		rc = 0;
 	if (rc) {
 		size_t len = strlen(err);
@@ -941,7 +981,6 @@ out:
 	free(gf.agent_serial);
 	free(gf.qemu_log);
 	free(gf.initramfs);
-	free(cache);
 	free(knob_host);
 	return rc;
 }
@@ -1051,6 +1090,17 @@ static void check_btf(struct preflight *pf, const struct cfg_variant *v,
 	buf_free(&btf);
 }
 
+/* resolve_kernel in the rig's cache under its lock. */
+static int locked_resolve(const char *kernel, struct kernel_image *k, char *err, size_t errsz)
+{
+	int lock = cache_lock(err, errsz);
+	if (lock < 0)
+		return -1;
+	int rc = resolve_kernel(kernel, cache_root(), k, err, errsz);
+	close(lock);
+	return rc;
+}
+
 /* Before anything runs: what the guest gets packed, and what its kernel
  * supports (from the package's config and BTF; fetched only when run). */
 static void qemu_preflight(struct preflight *pf, const struct cfg_variant *v)
@@ -1064,7 +1114,7 @@ static void qemu_preflight(struct preflight *pf, const struct cfg_variant *v)
 		for (size_t i = 0; i + 1 < problems.n; i += 2)
 			preflight_refuse(pf, v->name, problems.v[i], "%s", problems.v[i + 1]);
 	argv_free(&problems);
-	char *debs = xasprintf("%s/debs", pf->cache_dir), *prefix = xasprintf("%s_", v->kernel);
+	char *debs = xasprintf("%s/debs", cache_root()), *prefix = xasprintf("%s_", v->kernel);
 	char deb[PATH_MAX];
 	bool here = is_file(v->kernel) || newest(debs, prefix, ".deb", deb, sizeof(deb)) == 0;
 	/* A path or a name no package has cannot be fetched either. */
@@ -1075,8 +1125,7 @@ static void qemu_preflight(struct preflight *pf, const struct cfg_variant *v)
 		preflight_warn(pf, v->name, NULL, "kernel %s is not fetched yet: its config and BTF"
 			       " (latency_nice, sched_features, modules) are checked when run fetches"
 			       " it", v->kernel);
-	} else if (mkdir_p(pf->cache_dir, err, sizeof(err)) ||
-		   resolve_kernel(v->kernel, pf->cache_dir, &k, err, sizeof(err))) {
+	} else if (locked_resolve(v->kernel, &k, err, sizeof(err))) {
 		preflight_refuse(pf, v->name, NULL, "kernel: %s", err);
 	} else {
 		static const char *const disk[] = {"VIRTIO_BLK", "EXT4_FS", "CRYPTO_CRC32C", NULL};

@@ -21,9 +21,17 @@
  * values reach the remote shell as data only; /usr/local/sbin:/usr/sbin:/sbin
  * are added to the remote PATH.
  *
- * What goes to the machine: only this schedrig binary (WORKDIR/bin/schedrig,
- * workdir: default /tmp/schedrig) and the plan file (WORKDIR/plan-VARIANT.json),
- * each sent as ssh's stdin to `cat` (no sftp server needed). The load tools
+ * What goes to the machine: only this schedrig binary (WORKDIR/bin/schedrig)
+ * and the plan file (WORKDIR/plan-VARIANT.json), each sent as ssh's stdin to
+ * `cat` (no sftp server needed). WORKDIR (workdir:, default
+ * ~/.cache/schedrig of the login user there) is private: created with umask
+ * 077, it must be a directory owned by the login user and writable by
+ * nobody else, with every directory above it owned by root or that user and
+ * writable by others only when sticky (/tmp); no component may be a
+ * symbolic link, and each copy checks again and writes a new file (never
+ * through a link) that is renamed into place. Else the variant fails
+ * before anything is copied: as root, a directory another user could
+ * reach would let them have root run their program. The load tools
  * of the plan must be installed there (checked with `command -v` before
  * anything runs), and the shared libraries schedrig links must be there
  * too (checked by running `schedrig agent --help` there). Copying tools and
@@ -78,19 +86,56 @@
 #define SSH_CONNECT_TIMEOUT_S 10
 #define SSH_STEP_TIMEOUT_S 300.0   /* one setup command (copy, probe, kexec -l) */
 #define SSH_RETRY_EVERY_S 2.0      /* after kexec */
-#define SSH_CTL_PATH_MAX 100       /* sun_path is 108 bytes; %C is 40 */
+/* sun_path is 108 bytes with its NUL; ssh binds the master's socket as
+ * PATH.XXXXXXXXXXXXXXXX first (17 more) and %C is 40. */
+#define SSH_CTL_PATH_MAX (108 - 1 - 17)
 
 /* Prepended to every remote command: sbin directories on PATH, then exec. */
 static const char remote_wrap[] =
 	"PATH=\"$PATH:/usr/local/sbin:/usr/sbin:/sbin\"; export PATH; exec \"$@\"";
-/* $1 WORKDIR, then the tools: boot_id, release, one "missing TOOL" each. */
+/* The checks of a private workdir (sourced by probe_script and
+ * copy_script): own DIR refuses DIR unless it is a directory, not a
+ * symbolic link, owned by the login user and not writable by group or
+ * others; safe DIR refuses a symbolic link, or a directory owned by
+ * neither root nor the login user, or writable by others without the
+ * sticky bit (another user could swap what is below it). Exit status 4
+ * with "schedrig-workdir: why" on stderr. */
+#define WORKDIR_CHECKS \
+	"me=$(id -u); " \
+	"bad() { echo \"schedrig-workdir: $*\" >&2; exit 4; }; " \
+	"own() { [ -L \"$1\" ] && bad \"$1 is a symbolic link\"; [ -d \"$1\" ] || bad \"$1 is not a" \
+	" directory\"; set -- \"$1\" $(ls -dn -- \"$1\"); [ \"$4\" = \"$me\" ] || bad \"$1 is owned by" \
+	" uid $4, not by the login user (uid $me)\"; case $2 in ?????w*|????????w*) bad \"$1 is" \
+	" writable by other users (mode $2)\";; esac; }; " \
+	"safe() { [ -L \"$1\" ] && bad \"$1 is a symbolic link\"; set -- \"$1\" $(ls -dn -- \"$1\"); " \
+	"[ \"$4\" = 0 ] || [ \"$4\" = \"$me\" ] || bad \"$1 is owned by uid $4, neither root nor the" \
+	" login user\"; case $2 in ?????????[tT]*) ;; ?????w*|????????w*) bad \"$1 is writable by" \
+	" other users (mode $2)\";; esac; }; "
+
+/* $1 WORKDIR ("": ~/.cache/schedrig of the login user), then the tools.
+ * Checks every directory above WORKDIR that exists and that neither
+ * WORKDIR nor WORKDIR/bin is a symbolic link (WORKDIR_CHECKS) before it
+ * creates them private (umask 077), checks them all again, then prints
+ * the workdir's real path, boot_id, release and one "missing TOOL" line
+ * each. */
 static const char probe_script[] =
-	"mkdir -p \"$1/bin\" || exit 3; cat /proc/sys/kernel/random/boot_id; uname -r; shift; "
+	WORKDIR_CHECKS
+	"umask 077; d=${1:-$HOME/.cache/schedrig}; shift; "
+	"case $d in /*) ;; *) bad \"$d is not an absolute path\";; esac; "
+	"above() { p=$d; while p=$(dirname -- \"$p\"); [ \"$p\" != / ]; do "
+	"if [ -e \"$p\" ] || [ -L \"$p\" ]; then safe \"$p\"; fi; done; }; above; "
+	"for x in \"$d\" \"$d/bin\"; do [ -L \"$x\" ] && bad \"$x is a symbolic link\"; done; "
+	"mkdir -p -- \"$d/bin\" || exit 3; own \"$d\"; own \"$d/bin\"; above; "
+	"cd -P -- \"$d\" && pwd; cat /proc/sys/kernel/random/boot_id; uname -r; "
 	"for t in \"$@\"; do case \"$t\" in */*) test -x \"$t\" || echo \"missing $t\";; "
 	"*) command -v \"$t\" >/dev/null 2>&1 || echo \"missing $t\";; esac; done";
-/* $1 destination, $2 mode; the file on stdin. */
+/* $1 destination in the workdir (or its bin/), $2 mode; the file on stdin.
+ * The directory is checked again (WORKDIR_CHECKS own), the temporary file
+ * made anew (noclobber: never through a link) and renamed over $1. */
 static const char copy_script[] =
-	"umask 022; cat >\"$1.tmp\" && chmod \"$2\" \"$1.tmp\" && mv -f \"$1.tmp\" \"$1\"";
+	WORKDIR_CHECKS
+	"umask 077; own \"$(dirname -- \"$1\")\"; rm -f -- \"$1.tmp\" && (set -C; cat >\"$1.tmp\") &&"
+	" chmod \"$2\" \"$1.tmp\" && mv -f -- \"$1.tmp\" \"$1\"";
 /* boot_id, release, cmdline. */
 static const char facts_script[] =
 	"cat /proc/sys/kernel/random/boot_id; uname -r; cat /proc/cmdline";
@@ -368,7 +413,8 @@ static int bzimage_release(const char *path, char *out, size_t size)
 	return rc;
 }
 
-/* Connect, create WORKDIR/bin, check the tools; boot_id and release out. */
+/* Connect, create the private WORKDIR/bin (sv->workdir becomes its real
+ * path there), check the tools; boot_id and release out. */
 static int probe(struct ssh_var *sv, char *boot_id, size_t idsz, char *release, size_t relsz,
 		 char *err, size_t errsz)
 {
@@ -378,16 +424,21 @@ static int probe(struct ssh_var *sv, char *boot_id, size_t idsz, char *release, 
 	variant_plan_tools(sv->vr->p, &args, NULL);
 	int rc = ssh_step(sv, "connecting", probe_script, args.v, args.n, NULL, &out, err, errsz);
 	if (rc == 0) {
-		nth_line(buf_str(&out), 0, boot_id, idsz);
-		nth_line(buf_str(&out), 1, release, relsz);
+		char workdir[PATH_MAX];
+		nth_line(buf_str(&out), 0, workdir, sizeof(workdir));
+		nth_line(buf_str(&out), 1, boot_id, idsz);
+		nth_line(buf_str(&out), 2, release, relsz);
+		free(sv->workdir);
+		sv->workdir = xstrdup(workdir);
 		const char *m = strstr(buf_str(&out), "missing ");
 		if (m) {
 			snprintf(err, errsz, "load tool '%.*s' is not installed on %s (boot: ssh copies"
 				 " only schedrig; install the tool there)", (int)strcspn(m + 8, "\n"),
 				 m + 8, sv->dest);
 			rc = -1;
-		} else if (!boot_id[0] || !release[0]) {
-			snprintf(err, errsz, "ssh %s: no boot_id or uname -r in the answer", sv->dest);
+		} else if (!boot_id[0] || !release[0] || workdir[0] != '/') {
+			snprintf(err, errsz, "ssh %s: no workdir, boot_id or uname -r in the answer",
+				 sv->dest);
 			rc = -1;
 		}
 	}
@@ -707,7 +758,7 @@ static int ssh_run(const struct variant_run *vr, char *err, size_t errsz)
 	struct argv no_modules = {0};
 	int rc = -1;
 
-	sv.workdir = xstrdup(v->workdir ? v->workdir : "/tmp/schedrig");
+	sv.workdir = xstrdup(v->workdir ? v->workdir : ""); /* "": the probe's default */
 	sv.log = xasprintf("%s/%s-ssh.log", vr->work_dir, v->name);
 	sv.known_hosts = xasprintf("%s/%s-known_hosts", vr->work_dir, v->name);
 	sv.dest = xasprintf("%s%s%s:%d", v->user ? v->user : "", v->user ? "@" : "", v->host,
@@ -722,16 +773,18 @@ static int ssh_run(const struct variant_run *vr, char *err, size_t errsz)
 		}
 		sv.ctl_dir_ours = true;
 	}
-	char *ctl = xasprintf("%s/ssh-%%C", sv.ctl_dir);
+	char *ctl_dir = ssh_percent_escape(sv.ctl_dir); /* a '%' in --db's directory */
+	char *ctl = xasprintf("%s/ssh-%%C", ctl_dir);
+	free(ctl_dir);
 	const char *config = getenv("SCHEDRIG_SSH_CONFIG");
 	sv.t = (struct ssh_target){
 		.host = v->host, .port = v->port, .user = v->user, .identity = v->identity,
 		.control_path = ctl, .strict_host_key = v->strict_host_key,
 		.known_hosts = sv.known_hosts, .config = config && config[0] ? config : NULL,
 	};
-	if (ssh_target_check(&sv.t, err, errsz) || sv.workdir[0] != '/' ||
+	if (ssh_target_check(&sv.t, err, errsz) || (sv.workdir[0] && sv.workdir[0] != '/') ||
 	    strpbrk(sv.workdir, "\n\r")) {
-		if (sv.workdir[0] != '/' || strpbrk(sv.workdir, "\n\r"))
+		if ((sv.workdir[0] && sv.workdir[0] != '/') || strpbrk(sv.workdir, "\n\r"))
 			snprintf(err, errsz, "workdir '%s' must be an absolute path on one line",
 				 sv.workdir);
 		goto out_ctl;

@@ -15,7 +15,8 @@
 #     resource limits allow them.
 # A package not fetched yet is a warning for check-config, which fetches
 # nothing; a kernel path that is not there is refused. The shipped seed configs pass check-config here.
-# The kernel cache is results/qemu-test/cache, shared with qemu.sh.
+# The kernel cache is the rig's (results/test-cache/schedrig under
+# tests/run-tests), shared with qemu.sh.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/debkernel.bash"
 cd "$WORK"
@@ -45,7 +46,7 @@ refused() {
 	assert_eq "$rc" 2 "$2: --dry-run exit status ($(cat dry.err))"
 	assert_contains "$(cat dry.err)" "run would refuse to start" "$2: --dry-run message"
 	rc=0
-	"$SCHEDRIG" check-config --db "$DB" "$1" >cc.out 2>cc.err || rc=$?
+	"$SCHEDRIG" check-config "$1" >cc.out 2>cc.err || rc=$?
 	assert_eq "$rc" 2 "$2: check-config exit status ($(cat cc.err))"
 }
 
@@ -94,7 +95,7 @@ loads:
     sched: {latency_nice: -20}
 EOF
 refused guest.yaml "Debian 6.1 guest"
-release=$(ls "$RESULTS/cache/kernels/${PKG}"_*/lib/modules/ | head -1)
+release=$(ls "$XDG_CACHE_HOME/schedrig/kernels/${PKG}"_*/lib/modules/ | head -1)
 case "$release" in 6.1.*) ;; *) fail "the package was not fetched and unpacked: '$release'" ;; esac
 assert_contains "$(cat err)" "guest.yaml: variant v61, load ct: latency_nice: kernel $release does not support latency_nice (its struct sched_attr has no sched_latency_nice" \
 	"latency_nice of the package"

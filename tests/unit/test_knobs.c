@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -253,10 +254,12 @@ static void test_read_back_differs(void **state)
 {
 	(void)state;
 	char path[512], err[1024], want[1024];
-	/* /dev/null takes the write and reads back empty, like a knob that
-	 * silently ignores a value. */
+	/* A null device takes the write and reads back empty, like a knob
+	 * that silently ignores a value (a node in the fake /proc/sys: a
+	 * symbolic link out of it would be refused). */
 	snprintf(path, sizeof(path), "%s/kernel/sched_ignored", proc_dir);
-	assert_int_equal(symlink("/dev/null", path), 0);
+	if (mknod(path, S_IFCHR | 0666, makedev(1, 3)))
+		skip(); /* no CAP_MKNOD */
 	struct cfg_knob k[] = {{"kernel.sched_child_runs_first", "1", 0, 0},
 			       {"kernel/sched_ignored", "5", 0, 0}};
 	struct cfg_variant v = {.name = "x", .autogroup = -1, .sysctl = k, .n_sysctl = 2};
@@ -274,6 +277,54 @@ static void test_read_back_differs(void **state)
 	assert_string_equal(j.log[3], "restored 0");
 	assert_string_equal(get("proc/sys/kernel/sched_child_runs_first"), "0");
 	unlink(path);
+}
+
+/* Only knobs the rig sets are ever written, whatever a path says once its
+ * symbolic links are resolved (a results database is a file anyone with
+ * write access to it may edit): knob_write_verify is what restore uses. */
+static void test_only_knob_files(void **state)
+{
+	(void)state;
+	char path[512], link_path[512], err[1024];
+	put("etc/passwd", "root:x:0:0\n");
+	put("proc/sys/kernel/core_pattern", "core\n");
+	put("proc/sys/fs/binfmt_misc/register", "\n");
+	put("debug/tracing/tracing_on", "0\n");
+	static const struct {
+		const char *rel; /* below dir */
+		bool ok;
+	} cases[] = {
+		{"proc/sys/kernel/sched_child_runs_first", true},
+		{"debug/sched/base_slice_ns", true},
+		{"etc/passwd", false},
+		{"proc/sys/kernel/core_pattern", false},
+		{"proc/sys/fs/binfmt_misc/register", false},
+		{"debug/tracing/tracing_on", false},
+		{"proc/sys/kernel/../../../etc/passwd", false},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, cases[i].rel);
+		int rc = knob_write_verify(path, "7", NULL, 0, err, sizeof(err));
+		if (rc != (cases[i].ok ? 0 : -1))
+			print_error("%s: %s\n", cases[i].rel, err);
+		assert_int_equal(rc, cases[i].ok ? 0 : -1);
+		if (!cases[i].ok)
+			assert_non_null(strstr(err, "is not a knob schedrig sets"));
+	}
+	assert_string_equal(get("etc/passwd"), "root:x:0:0");
+	assert_string_equal(get("proc/sys/kernel/core_pattern"), "core");
+	/* A symbolic link in the knob tree that leads out of it. */
+	snprintf(link_path, sizeof(link_path), "%s/kernel/sched_evil", proc_dir);
+	snprintf(path, sizeof(path), "%s/etc/passwd", dir);
+	assert_int_equal(symlink(path, link_path), 0);
+	assert_int_equal(knob_write_verify(link_path, "x", NULL, 0, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "etc/passwd) is not a knob schedrig sets"));
+	assert_string_equal(get("etc/passwd"), "root:x:0:0");
+	unlink(link_path);
+	/* A path that does not exist is not written either. */
+	snprintf(path, sizeof(path), "%s/kernel/nosuch", proc_dir);
+	assert_int_equal(knob_write_verify(path, "1", NULL, 0, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "nosuch: cannot write '1': No such file or directory"));
 }
 
 static void test_journal_failure_changes_nothing(void **state)
@@ -468,6 +519,7 @@ int main(void)
 		cmocka_unit_test_setup(test_missing_feature_restores_earlier, fresh),
 		cmocka_unit_test_setup(test_missing_sysctl, fresh),
 		cmocka_unit_test_setup(test_read_back_differs, fresh),
+		cmocka_unit_test_setup(test_only_knob_files, fresh),
 		cmocka_unit_test_setup(test_journal_failure_changes_nothing, fresh),
 		cmocka_unit_test_setup(test_database_journal_after_crash, fresh),
 		cmocka_unit_test_setup(test_database_journal_pending_record, fresh),

@@ -501,6 +501,11 @@ static void test_hackbench_garbage(void **state)
 	fail_out(&hackbench_load, NOKV, "Time: 1.2.3\n", "unparsable Time line");
 	fail_out(&hackbench_load, NOKV, "Time: -1\n", "unparsable Time line");
 	fail_out(&hackbench_load, NOKV, "Time: 1.0\nTime: 2.0\n", "more than one");
+	/* Tool numbers are decimal: no hexadecimal float, no inf, no nan. */
+	fail_out(&hackbench_load, NOKV, "Time: 0x1p4\n", "unparsable Time line");
+	fail_out(&hackbench_load, NOKV, "Time: inf\n", "unparsable Time line");
+	fail_out(&hackbench_load, NOKV, "Time: nan\n", "unparsable Time line");
+	fail_out(&hackbench_load, NOKV, "Time: +1.5\n", "unparsable Time line");
 	fail_binary(&hackbench_load, NOKV, false);
 }
 
@@ -835,6 +840,64 @@ static void test_cyclictest_hist_buckets(void **state)
 	fixture_free(&fx);
 }
 
+/* -H 150 (logs of other tools): the all-threads column on the bucket rows,
+ * Total, Max and Overflows, not on Min and Avg (captured here: 2 threads,
+ * 1 s, a loaded 2-CPU VM). The per-thread values and histograms are those
+ * of -h; the extra column is checked, not stored. */
+static void test_cyclictest_histofall(void **state)
+{
+	struct fixture fx;
+	struct sample_vec s = {0};
+	(void)state;
+	ct_hist("cyclictest-hist-all", KV("threads=2", "histogram_us=150"), false,
+		(double[]){66, 557, 123557, 190, 49, 475, 39592, 258});
+	fixture_load(&fx, "cyclictest-hist-all");
+	assert_int_equal(run_parse(&cyclictest_load, KV("threads=2", "histogram_us=150"), fx.out,
+				   fx.out_len, fx.err, fx.err_len, fx.rc, false, 0, false, &s), 0);
+	assert_int_equal(s.n_hists, 2);
+	const uint64_t total[2] = {532, 377};
+	for (int k = 0; k < 2; k++) {
+		uint64_t sum = 0;
+		assert_int_equal(s.hists[k].n_buckets, 150);
+		for (size_t i = 0; i < 150; i++)
+			sum += s.hists[k].counts[i];
+		assert_int_equal(sum, total[k]);
+	}
+	/* "000112 000027\t000022\t000049" */
+	assert_int_equal(s.hists[0].counts[112], 27);
+	assert_int_equal(s.hists[1].counts[112], 22);
+	assert_int_equal(s.hists[0].overflow, 190);
+	sample_vec_free(&s);
+
+	/* A wrong all-threads column is garbage, not a number to ignore. */
+	struct {
+		const char *from, *to, *reason;
+	} bad[] = {
+		{"000112 000027\t000022\t000049", "000112 000027\t000022\t000050",
+		 "histogram row 112: all-threads count 50 is not the sum 49"},
+		{"# Total: 000000532 000000377 000000909", "# Total: 000000532 000000377 000000910",
+		 "all-threads column 910 is not the sum 909"},
+		{"# Max Latencies: 123557 39592 123557", "# Max Latencies: 123557 39592 39592",
+		 "all-threads column 39592 is not the largest 123557"},
+		{"# Histogram Overflows: 00190 00258 00448", "# Histogram Overflows: 00190 00258",
+		 "\"# Histogram Overflows:\" has 2 columns, expected 3"},
+		{"# Min Latencies: 00066 00049", "# Min Latencies: 00066 00049 00049",
+		 "\"# Min Latencies:\" has 3 columns, expected 2"},
+	};
+	for (size_t i = 0; i < N(bad); i++) {
+		char *at = strstr(fx.out, bad[i].from);
+		assert_non_null(at);
+		size_t pre = (size_t)(at - fx.out);
+		char *text = malloc(fx.out_len + 16);
+		assert_non_null(text);
+		snprintf(text, fx.out_len + 16, "%.*s%s%s", (int)pre, fx.out, bad[i].to,
+			 at + strlen(bad[i].from));
+		fail_out(&cyclictest_load, KV("threads=2", "histogram_us=150"), text, bad[i].reason);
+		free(text);
+	}
+	fixture_free(&fx);
+}
+
 static void test_cyclictest_hist_sigint(void **state)
 {
 	(void)state;
@@ -849,6 +912,13 @@ static void test_cyclictest_missing_max(void **state)
 {
 	(void)state;
 	const char *kv2[] = {"threads=2", NULL};
+	/* "Max: inf" is no number (parse_double: decimal only). */
+	fail_out(&cyclictest_load, NOKV,
+		 "T: 0 (10708) P: 0 I:1000 C:   4982 Min:     26 Act:   87 Avg:   83 Max:    inf\n",
+		 "thread 0 without Max field");
+	fail_out(&cyclictest_load, NOKV,
+		 "T: 0 (10708) P: 0 I:1000 C:   4982 Min:  0x1a Act:   87 Avg:   83 Max:    2348\n",
+		 "thread 0 without Min field");
 	fail_out(&cyclictest_load, kv2,
 		 "# /dev/cpu_dma_latency set to 0us\n"
 		 "T: 0 (10708) P: 0 I:1000 C:   4982 Min:     26 Act:   87 Avg:   83 Max:    2348\n"
@@ -1448,8 +1518,8 @@ static const struct want schbench_final[] = {
 	{"request_latency", "p50", 4808}, {"request_latency", "p90", 4872},
 	{"request_latency", "p99", 5352}, {"request_latency", "p99.9", 9360},
 	{"request_latency", "min", 3549}, {"request_latency", "max", 14592},
-	/* p50 "(0 samples)": same bucket as p20, a real value. */
-	{"rps", "p20", 4120}, {"rps", "p50", 4120}, {"rps", "p90", 4136},
+	/* p50 "(0 samples)": no sample between it and p20, no value. */
+	{"rps", "p20", 4120}, {"rps", "p90", 4136},
 	{"rps", "min", 4032}, {"rps", "max", 4143}, {"rps", "avg", 4131.55},
 };
 
@@ -1533,6 +1603,69 @@ static void test_schbench_zero_samples(void **state)
 	sample_vec_free(&s);
 }
 
+/* Every spelling schbench has printed (schbench.c show_latencies over its
+ * git history), each the final (only) block of its version. */
+static void test_schbench_spellings(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *err;
+		struct want w[7];
+		size_t n;
+	} cases[] = {
+		/* 2016: four decimals, '*' attached, Over= before min */
+		{"Latency percentiles (usec)\n\t50.0000th: 7\n\t75.0000th: 9\n"
+		 "\t90.0000th: 12\n\t95.0000th: 14\n\t*99.0000th: 21\n"
+		 "\tOver=0, min=1, max=14453\n",
+		 {{"wakeup_latency", "p50", 7}, {"wakeup_latency", "p75", 9},
+		  {"wakeup_latency", "p90", 12}, {"wakeup_latency", "p95", 14},
+		  {"wakeup_latency", "p99", 21}, {"wakeup_latency", "min", 1},
+		  {"wakeup_latency", "max", 14453}}, 7},
+		/* 2019: one decimal, '*' attached, no counts */
+		{"Latency percentiles (usec)\n\t50.0th: 8\n\t*99.0th: 30\n\t99.5th: 41\n"
+		 "\tmin=2, max=900\n",
+		 {{"wakeup_latency", "p50", 8}, {"wakeup_latency", "p99", 30},
+		  {"wakeup_latency", "p99.5", 41}, {"wakeup_latency", "min", 2},
+		  {"wakeup_latency", "max", 900}}, 5},
+		/* 2021: totals and counts; a "(0 samples)" row is no value */
+		{"Latency percentiles (usec) runtime 30 (s) (1000 total samples)\n"
+		 "\t50.0th: 8 (500 samples)\n\t75.0th: 8 (0 samples)\n\t*99.0th: 30 (490 samples)\n"
+		 "\tmin=2, max=900\n",
+		 {{"wakeup_latency", "p50", 8}, {"wakeup_latency", "p99", 30},
+		  {"wakeup_latency", "min", 2}, {"wakeup_latency", "max", 900}}, 4},
+	};
+	for (size_t i = 0; i < N(cases); i++) {
+		struct sample_vec s = {0};
+		if (run_parse(&schbench_load, NOKV, "", 0, cases[i].err, strlen(cases[i].err), 0,
+			      false, 0, false, &s))
+			print_error("case %zu: %s\n", i, why);
+		expect_samples(&schbench_load, &s, cases[i].w, cases[i].n);
+		sample_vec_free(&s);
+	}
+	/* 2023 on with the '*' attached is still the headline row. */
+	const char *attached =
+		"Wakeup Latencies percentiles (usec) runtime 5 (s) (10 total samples)\n"
+		"\t*99.0th: 21 (10 samples)\n\tmin=1, max=30\n"
+		"Request Latencies percentiles (usec) runtime 5 (s) (10 total samples)\n"
+		"\t*99.0th: 40 (10 samples)\n\tmin=30, max=50\n"
+		"RPS percentiles (requests) runtime 5 (s) (5 total samples)\n"
+		"\t*50.0th: 2 (5 samples)\n\tmin=1, max=3\naverage rps: 2.00\n";
+	const struct want w[] = {
+		{"wakeup_latency", "p99", 21}, {"wakeup_latency", "min", 1},
+		{"wakeup_latency", "max", 30}, {"request_latency", "p99", 40},
+		{"request_latency", "min", 30}, {"request_latency", "max", 50},
+		{"rps", "p50", 2}, {"rps", "min", 1}, {"rps", "max", 3}, {"rps", "avg", 2},
+	};
+	struct sample_vec s = {0};
+	assert_int_equal(run_parse(&schbench_load, NOKV, "", 0, attached, strlen(attached), 0, false,
+				   0, false, &s), 0);
+	expect_samples(&schbench_load, &s, w, N(w));
+	sample_vec_free(&s);
+	/* A 2023 header without its total stays garbage. */
+	fail_err(&schbench_load, NOKV, "Latency percentiles (usec) runtime 5 (s) (x total samples)\n",
+		 "without \"(N total samples)\"");
+}
+
 static void test_schbench_empty(void **s) { (void)s; fail_err(&schbench_load, NOKV, "", "no \"Wakeup Latencies percentiles\" block"); }
 
 static void test_schbench_garbage(void **state)
@@ -1594,6 +1727,41 @@ static void test_netperf_keyval(void **state)
 	const struct want w[] = {{"transactions_per_s", "", 59092.65}};
 	expect_samples(&netperf_tcp_rr_load, &s, w, 1);
 	sample_vec_free(&s);
+}
+
+/* netperf -i/-I: the confidence warning (its wording from netperf's
+ * netlib.c display_confidence) flags the sample; the value still counts. */
+static void test_netperf_confidence(void **state)
+{
+	struct sample_vec s = {0};
+	(void)state;
+	const char *out =
+		"MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 () port 0 AF_INET : +/-2.500% @ 99% conf.  : first burst 0\n"
+		"!!! WARNING\n"
+		"!!! Desired confidence was not achieved within the specified iterations.\n"
+		"!!! This implies that there was variability in the test environment that\n"
+		"!!! must be investigated before going further.\n"
+		"!!! Confidence intervals: Throughput      : 6.663%\n"
+		"!!!                       Local CPU util  : 0.000%\n"
+		"!!!                       Remote CPU util : 0.000%\n"
+		"\n"
+		"16384  131072 1        1       10.00    27014.55\n"
+		"16384  131072\n";
+	assert_int_equal(run_parse(&netperf_tcp_rr_load, NOKV, out, strlen(out), "", 0, 0, false, 0,
+				   false, &s), 0);
+	const struct want w[] = {{"transactions_per_s", "", 27014.55}};
+	expect_samples(&netperf_tcp_rr_load, &s, w, 1);
+	assert_non_null(s.v[0].flag);
+	assert_non_null(strstr(s.v[0].flag, "Desired confidence was not achieved"));
+	sample_vec_free(&s);
+	/* Without the warning: no flag. */
+	struct fixture fx;
+	fixture_load(&fx, "netperf-tcp-rr");
+	assert_int_equal(run_parse(&netperf_tcp_rr_load, NOKV, fx.out, fx.out_len, "", 0, 0, false,
+				   0, false, &s), 0);
+	assert_null(s.v[0].flag);
+	sample_vec_free(&s);
+	fixture_free(&fx);
 }
 
 static void test_netperf_cpu_columns(void **state)
@@ -1717,6 +1885,7 @@ int main(void)
 		cmocka_unit_test(test_cyclictest_hist_json_stdout),
 		cmocka_unit_test(test_cyclictest_hist_buckets),
 		cmocka_unit_test(test_cyclictest_hist_sigint),
+		cmocka_unit_test(test_cyclictest_histofall),
 		cmocka_unit_test(test_cyclictest_missing_max),
 		cmocka_unit_test(test_cyclictest_no_t_lines),
 		cmocka_unit_test(test_cyclictest_no_cycles),
@@ -1778,6 +1947,7 @@ int main(void)
 		cmocka_unit_test(test_schbench_stdout),
 		cmocka_unit_test(test_schbench_truncated),
 		cmocka_unit_test(test_schbench_zero_samples),
+		cmocka_unit_test(test_schbench_spellings),
 		cmocka_unit_test(test_schbench_empty),
 		cmocka_unit_test(test_schbench_garbage),
 		cmocka_unit_test(test_schbench_killed),
@@ -1789,6 +1959,7 @@ int main(void)
 		cmocka_unit_test(test_netperf_csv_P0),
 		cmocka_unit_test(test_netperf_keyval),
 		cmocka_unit_test(test_netperf_cpu_columns),
+		cmocka_unit_test(test_netperf_confidence),
 		cmocka_unit_test(test_netperf_refused),
 		cmocka_unit_test(test_netperf_truncated),
 		cmocka_unit_test(test_netperf_empty),

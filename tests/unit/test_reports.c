@@ -576,6 +576,24 @@ static void test_csv_strict(void **state)
 	assert_string_equal(t.rows[2].cell, "c\xc3\xa9");
 	assert_true(t.rows[3].value == 7.0);
 	sample_table_free(&t);
+
+	/* Two rows of one sample: refused, naming both lines (another
+	 * iteration, op or load is another sample). */
+	snprintf(csv, sizeof(csv), "%s\nr,v,c,l,m,u,lower,p50,1,1\nr,v,c,l,m,u,lower,p50,2,1\n"
+		 "r,v,c,l,m,u,lower,p99,1,1\nr,v,c,l2,m,u,lower,p50,1,1\nr,v,c,l,m,u,lower,p50,1,2\n",
+		 CSV_SAMPLE_HEADER_NO_TOOL);
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(csv, "inline", NULL, &t, err, sizeof(err)), -1);
+	assert_string_equal(err, "inline:6: the same sample as line 2 (variant, cell, load, metric,"
+			    " op and iteration)");
+	sample_table_free(&t);
+
+	/* A UTF-8 byte order mark before the header (a spreadsheet's export). */
+	snprintf(csv, sizeof(csv), "\xef\xbb\xbf%s\nr,v,c,l,m,u,lower,,1,2.5,cyclictest\n", CSV_SAMPLE_HEADER);
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(csv, "inline", NULL, &t, err, sizeof(err)), 1);
+	assert_true(t.rows[0].value == 2.5);
+	sample_table_free(&t);
 }
 
 /* A histogram row of load ct, metric latency, variant v, iteration it. */

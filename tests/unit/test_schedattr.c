@@ -9,13 +9,15 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "schedattr.h"
 
-/* Fork a child that applies r and sleeps; read back; kill it. */
-static void apply_and_read(const struct sched_req *r, char *applied, size_t size)
+/* Fork a child that starts at nice inherited (as a load inherits the
+ * rig's), applies r and sleeps; read back; kill it. */
+static void apply_from(int inherited, const struct sched_req *r, char *applied, size_t size)
 {
 	int ready[2];
 	assert_int_equal(pipe(ready), 0);
@@ -23,7 +25,8 @@ static void apply_and_read(const struct sched_req *r, char *applied, size_t size
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		const char *what;
-		char ok = sched_apply_self(r, &what) == 0 ? 'y' : 'n';
+		char ok = setpriority(PRIO_PROCESS, 0, inherited) == 0 &&
+				  sched_apply_self(r, &what) == 0 ? 'y' : 'n';
 		if (write(ready[1], &ok, 1) != 1)
 			_exit(1);
 		pause();
@@ -37,6 +40,40 @@ static void apply_and_read(const struct sched_req *r, char *applied, size_t size
 	waitpid(pid, NULL, 0);
 	close(ready[0]);
 	close(ready[1]);
+}
+
+static void apply_and_read(const struct sched_req *r, char *applied, size_t size)
+{
+	apply_from(0, r, applied, size);
+}
+
+/* sched_setattr sets nice too: a policy or a slice keeps the load's nice,
+ * the one asked for or the one it inherited (a zeroed struct reset it to
+ * 0), as the kernel reads it back. */
+static void test_policy_and_slice_keep_nice(void **state)
+{
+	(void)state;
+	struct sched_req r = {0};
+	char err[256], applied[256];
+	assert_int_equal(sched_req_set(&r, "nice", "10", err, sizeof(err)), 0);
+	assert_int_equal(sched_req_set(&r, "policy", "batch", err, sizeof(err)), 0);
+	apply_and_read(&r, applied, sizeof(applied));
+	assert_non_null(strstr(applied, "policy=batch nice=10 "));
+
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(sched_req_set(&r, "policy", "batch", err, sizeof(err)), 0);
+	apply_from(5, &r, applied, sizeof(applied));
+	assert_non_null(strstr(applied, "policy=batch nice=5 "));
+
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(sched_req_set(&r, "slice_us", "300", err, sizeof(err)), 0);
+	apply_from(5, &r, applied, sizeof(applied));
+	assert_non_null(strstr(applied, "policy=other nice=5 slice_us=300"));
+
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(sched_req_set(&r, "policy", "idle", err, sizeof(err)), 0);
+	apply_from(3, &r, applied, sizeof(applied));
+	assert_non_null(strstr(applied, "policy=idle nice=3 "));
 }
 
 static void test_slice_and_nice_read_back(void **state)
@@ -109,6 +146,7 @@ static void test_latency_nice_probe_mainline(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_policy_and_slice_keep_nice),
 		cmocka_unit_test(test_slice_and_nice_read_back),
 		cmocka_unit_test(test_batch_and_affinity),
 		cmocka_unit_test(test_idle_keeps_nice),

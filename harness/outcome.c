@@ -1,0 +1,85 @@
+/* One instance's samples or failure: see outcome.h. */
+#include "outcome.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scan.h"
+
+/* The driver's headline metric when it is a rate (better higher, a unit
+ * ending in "/s"), else NULL. */
+static const char *headline_rate(const struct load_ops *ops)
+{
+	const char *name = ops->primary_metric;
+	for (size_t i = 0; i < ops->n_metrics; i++) {
+		const struct metric_def *m = &ops->metrics[i];
+		if (name ? strcmp(m->name, name) : i != 0)
+			continue;
+		size_t u = strlen(m->unit);
+		return m->better == BETTER_HIGHER && u > 2 && !strcmp(m->unit + u - 2, "/s") ?
+			       m->name : NULL;
+	}
+	return NULL;
+}
+
+/* The rig's rules on parsed samples (outcome.h); 0, or -1 with why. */
+static int check_samples(const struct load_ops *ops, const struct sample_vec *s, char *why,
+			 size_t whysz)
+{
+	const char *rate = headline_rate(ops);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct sample *x = &s->v[i];
+		if (!isfinite(x->value)) {
+			snprintf(why, whysz, "%s %s: the parser found no finite number", x->metric,
+				 x->op);
+			return -1;
+		}
+		if (rate && x->value == 0 && !strcmp(x->metric, rate)) {
+			snprintf(why, whysz, "%s%s%s is 0 %s: the tool measured nothing, a failed run",
+				 x->metric, x->op[0] ? " " : "", x->op, x->unit);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void outcome_runner_reason(enum inst_state state, bool exited, int exit_code, int term_signal,
+			   double timeout_s, char *reason, size_t size)
+{
+	if (state == INST_TIMEOUT)
+		snprintf(reason, size, "killed after timeout_s=%g", timeout_s);
+	else if (state == INST_FAILED && exited)
+		snprintf(reason, size, "exit status %d", exit_code);
+	else if (state == INST_FAILED && term_signal)
+		snprintf(reason, size, "killed by signal %d (%s)", term_signal, strsignal(term_signal));
+	else
+		snprintf(reason, size, "%s", "");
+}
+
+enum inst_state outcome_decide(const struct load_ops *ops, const struct params *params,
+			       enum inst_state state, const struct load_output *o,
+			       struct sample_vec *samples, char *reason, size_t reasonsz)
+{
+	char why[256] = "";
+
+	if (state == INST_OK || (state == INST_STOPPED && ops->summarizes_on_stop)) {
+		if (ops->parse(o, params, samples, why, sizeof(why)) ||
+		    check_samples(ops, samples, why, sizeof(why))) {
+			sample_vec_free(samples);
+			state = INST_FAILED;
+			snprintf(reason, reasonsz, "%s", why[0] ? why : "no result");
+		} else {
+			state = INST_OK;
+		}
+	}
+	char line[160];
+	if ((state == INST_FAILED || state == INST_TIMEOUT) &&
+	    (text_find_line(o->err, o->err_len, ops->failure_lines, line, sizeof(line)) ||
+	     text_find_line(o->out, o->out_len, ops->failure_lines, line, sizeof(line)))) {
+		char was[256];
+		snprintf(was, sizeof(was), "%s", reason);
+		snprintf(reason, reasonsz, "%s (%s)", line, was[0] ? was : "failed");
+	}
+	return state;
+}

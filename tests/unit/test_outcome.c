@@ -1,0 +1,155 @@
+/* Unit tests of harness/outcome.c: what a finished instance stores, for real
+ * drivers on real (captured) output: a rate of 0 is a failure, a failure's
+ * reason is the tool's own line, nothing non-finite is stored. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load.h"
+#include "outcome.h"
+
+extern const struct load_ops netperf_tcp_rr_load;
+extern const struct load_ops hackbench_load;
+extern const struct load_ops kernbench_load;
+extern const struct load_ops sysbench_load;
+
+/* FIXTURES/tool-output/NAME (tests/run-tests sets FIXTURES), malloc'd. */
+static char *fixture(const char *name, size_t *len)
+{
+	const char *dir = getenv("FIXTURES");
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/tool-output/%s", dir ? dir : "tests/fixtures", name);
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	char *b = calloc(1, 1 << 20);
+	assert_non_null(b);
+	*len = fread(b, 1, (1 << 20) - 1, f);
+	fclose(f);
+	return b;
+}
+
+/* The driver's default parameters. */
+static struct params defaults(const struct load_ops *ops, struct param_value *v)
+{
+	for (size_t i = 0; i < ops->n_params; i++)
+		v[i] = (struct param_value){ops->params[i].name, ops->params[i].default_value};
+	return (struct params){ops->n_params, v};
+}
+
+static enum inst_state decide(const struct load_ops *ops, enum inst_state state, const char *out,
+			      const char *err, int exit_code, struct sample_vec *s, char *reason,
+			      size_t reasonsz)
+{
+	struct param_value v[32];
+	struct params p = defaults(ops, v);
+	struct load_output o = {
+		.out = out, .out_len = strlen(out), .err = err, .err_len = strlen(err),
+		.exit_code = exit_code,
+	};
+	return outcome_decide(ops, &p, state, &o, s, reason, reasonsz);
+}
+
+/* netperf's rate of exactly 0 is a failed run, not a sample; any other
+ * rate is one. */
+static void test_zero_rate(void **state)
+{
+	(void)state;
+	struct sample_vec s = {0};
+	char reason[256] = "";
+	const char *zero = "16384  131072 1        1       10.00    0.00   \n16384  131072\n";
+	assert_int_equal(decide(&netperf_tcp_rr_load, INST_OK, zero, "", 0, &s, reason,
+				sizeof(reason)), INST_FAILED);
+	assert_int_equal(s.n, 0);
+	assert_string_equal(reason, "transactions_per_s is 0 transactions/s: the tool measured"
+			    " nothing, a failed run");
+	const char *some = "16384  131072 1        1       10.00    0.01   \n16384  131072\n";
+	reason[0] = '\0';
+	assert_int_equal(decide(&netperf_tcp_rr_load, INST_OK, some, "", 0, &s, reason,
+				sizeof(reason)), INST_OK);
+	assert_int_equal(s.n, 1);
+	assert_true(s.v[0].value == 0.01);
+	assert_string_equal(reason, "");
+	sample_vec_free(&s);
+	/* The same rule for every driver whose headline is a rate. */
+	const char *sb = "CPU speed:\n    events per second:     0.00\n\nGeneral statistics:\n"
+			 "    total time:                          2.0001s\n"
+			 "    total number of events:              0\n\nLatency (ms):\n"
+			 "         min:                                    0.00\n"
+			 "         avg:                                    0.00\n"
+			 "         max:                                    0.00\n"
+			 "         95th percentile:                        0.00\n\n";
+	assert_int_equal(decide(&sysbench_load, INST_OK, sb, "", 0, &s, reason, sizeof(reason)),
+			 INST_FAILED);
+	assert_non_null(strstr(reason, "events_per_s is 0 events/s"));
+}
+
+/* hackbench out of descriptors (captured with prlimit --nofile=16): the
+ * reason is its own line, then the runner's. */
+static void test_hackbench_emfile(void **state)
+{
+	(void)state;
+	size_t ol, el;
+	char *out = fixture("hackbench-emfile.txt", &ol);
+	char *err = fixture("hackbench-emfile.stderr.txt", &el);
+	struct sample_vec s = {0};
+	char reason[256] = "exit status 1";
+	assert_int_equal(decide(&hackbench_load, INST_FAILED, out, err, 1, &s, reason,
+				sizeof(reason)), INST_FAILED);
+	assert_string_equal(reason, "Creating fdpair (error: Too many open files) (exit status 1)");
+	/* A timeout keeps its cause too. */
+	snprintf(reason, sizeof(reason), "killed after timeout_s=60");
+	assert_int_equal(decide(&hackbench_load, INST_TIMEOUT, out, err, 0, &s, reason,
+				sizeof(reason)), INST_TIMEOUT);
+	assert_string_equal(reason,
+			    "Creating fdpair (error: Too many open files) (killed after timeout_s=60)");
+	assert_int_equal(s.n, 0);
+	free(out);
+	free(err);
+}
+
+/* kernbench (the built-in's stderr when the build log had gcc's line):
+ * the compiler's words lead the reason. */
+static void test_kernbench_killed(void **state)
+{
+	(void)state;
+	const char *err = "schedrig load kernbench: gcc: fatal error: Killed signal terminated"
+			  " program cc1\nschedrig load kernbench: make exited 0, but a compiler was"
+			  " killed (the OOM killer?); log /x/build.log\n";
+	struct sample_vec s = {0};
+	char reason[256] = "exit status 1";
+	assert_int_equal(decide(&kernbench_load, INST_FAILED, "", err, 1, &s, reason,
+				sizeof(reason)), INST_FAILED);
+	assert_string_equal(reason, "schedrig load kernbench: gcc: fatal error: Killed signal"
+			    " terminated program cc1 (exit status 1)");
+}
+
+/* A stopped background load of a driver that does not summarize stays
+ * stopped, with no sample and its reason untouched. */
+static void test_stopped(void **state)
+{
+	(void)state;
+	struct sample_vec s = {0};
+	char reason[64] = "";
+	assert_int_equal(decide(&hackbench_load, INST_STOPPED, "Time: 1.0\n", "", 0, &s, reason,
+				sizeof(reason)), INST_STOPPED);
+	assert_int_equal(s.n, 0);
+	assert_string_equal(reason, "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_zero_rate),
+		cmocka_unit_test(test_hackbench_emfile),
+		cmocka_unit_test(test_kernbench_killed),
+		cmocka_unit_test(test_stopped),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
