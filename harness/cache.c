@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -25,13 +26,29 @@ const char *cache_root(void)
 	return root;
 }
 
+int cache_check(char *err, size_t errsz)
+{
+	const char *root = cache_root();
+	struct stat st;
+	if (mkdir_p(root, err, errsz))
+		return -1;
+	if (lstat(root, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 022)) {
+		snprintf(err, errsz, "cache directory %s is not a directory of uid %d that only it"
+			 " can write (a link, or another user's?): remove it, or set XDG_CACHE_HOME"
+			 " or HOME", root, (int)geteuid());
+		return -1;
+	}
+	return 0;
+}
+
 int cache_lock(char *err, size_t errsz)
 {
-	if (mkdir_p(cache_root(), err, errsz))
+	if (cache_check(err, errsz))
 		return -1;
 	char *path = xasprintf("%s/.lock", cache_root());
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0 || flock(fd, LOCK_EX)) {
+	int fd = lock_file_open(path, err, errsz);
+	if (fd >= 0 && flock(fd, LOCK_EX)) {
 		snprintf(err, errsz, "%s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);

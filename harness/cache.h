@@ -22,7 +22,12 @@
  * neither XDG_CACHE_HOME nor HOME is an absolute path. */
 const char *cache_root(void);
 
-/* Create the cache directory and take CACHE/.lock exclusively (waiting
+/* Create the cache directory (when absent) and check it: a directory, not
+ * a link, owned by the effective uid, writable by nobody else (the /tmp
+ * fallback's name is predictable). Returns 0, or -1 with why in err. */
+int cache_check(char *err, size_t errsz);
+
+/* Create and check the cache directory (cache_check) and take CACHE/.lock exclusively (waiting
  * for its holder). Returns the lock's fd (close it to release), or -1 with
  * err. */
 int cache_lock(char *err, size_t errsz);

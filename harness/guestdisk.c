@@ -157,13 +157,11 @@ int guestdisk_image(const struct guest_contents *gc, const char *cache, char *pa
 
 	if (mkdir_p(dir, err, errsz))
 		goto out;
-	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	while (fd >= 0 && flock(fd, LOCK_EX) && errno == EINTR)
-		;
-	if (fd < 0) {
-		snprintf(err, errsz, "%s: %s", lock, strerror(errno));
+	fd = lock_file_open(lock, err, errsz);
+	if (fd < 0)
 		goto out;
-	}
+	while (flock(fd, LOCK_EX) && errno == EINTR)
+		;
 	if (access(img, R_OK)) {
 		unlink(log);
 		proc_remove_tree(stage);

@@ -430,9 +430,8 @@ static char *lock_path(void)
 int knobs_lock(char *err, size_t errsz)
 {
 	char *path = lock_path();
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = lock_file_open(path, err, errsz);
 	if (fd < 0) {
-		fail(err, errsz, "%s: %s", path, strerror(errno));
 		free(path);
 		return -1;
 	}

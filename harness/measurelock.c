@@ -40,9 +40,8 @@ void measure_lock_holder(char *dst, size_t size)
 int measure_lock(const char *db, double wait_s, char *err, size_t errsz)
 {
 	char *path = lock_path();
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = lock_file_open(path, err, errsz);
 	if (fd < 0) {
-		snprintf(err, errsz, "%s: %s", path, strerror(errno));
 		free(path);
 		return -1;
 	}

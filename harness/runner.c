@@ -627,7 +627,9 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 				drain(fdp[k], target[k]);
 		if (mon && rc > 0 && pfd[mon_k].revents)
 			monitor_tick(mon);
-		bool restart = measured_started && !stopping && !interrupt_sig;
+		/* A repeating background load restarts from the warm-up on: the
+		 * measured load must meet it whenever its first run is short. */
+		bool restart = !stopping && !interrupt_sig;
 		handle_signals(slots, n, res, restart, self_exe);
 	}
 

@@ -1,6 +1,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -185,6 +186,25 @@ void lock_file_holder(int fd, char *dst, size_t size)
 	dst[strcspn(dst, "\n")] = '\0';
 	if (!dst[0])
 		snprintf(dst, size, "?");
+}
+
+int lock_file_open(const char *path, char *err, size_t errsz)
+{
+	struct stat st;
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0644);
+	if (fd < 0) {
+		snprintf(err, errsz, "lock file %s: %s%s", path, strerror(errno),
+			 errno == ELOOP ? " (a symbolic link: remove it)" : "");
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+	    st.st_uid != geteuid()) {
+		snprintf(err, errsz, "lock file %s is not a regular file of uid %d with one link"
+			 " (another user's file or a hard link?): remove it", path, (int)geteuid());
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 int64_t mono_ns(void)

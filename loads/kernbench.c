@@ -303,6 +303,10 @@ static int kb_entry_init(struct kb_entry *e, const char *source, const char *con
 
 	char why[512], dflt[PATH_MAX];
 	if (!cache_dir) {
+		if (cache_check(why, sizeof(why))) {
+			snprintf(err, errsz, "%s", why);
+			return -1;
+		}
 		snprintf(dflt, sizeof(dflt), "%s/kernbench", cache_root());
 		cache_dir = dflt;
 	}
@@ -451,11 +455,9 @@ static int kb_prepare_entry(struct kb_entry *e, const sigset_t *sigs, char *err,
 	char marker[PATH_MAX + 16];
 	entry_path(e, "prepared", marker, sizeof(marker));
 
-	int lock = open(e->lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (lock < 0) {
-		snprintf(err, errsz, "%s: %s", e->lock, strerror(errno));
+	int lock = lock_file_open(e->lock, err, errsz);
+	if (lock < 0)
 		return -1;
-	}
 	while (flock(lock, LOCK_EX)) {
 		if (errno != EINTR) {
 			snprintf(err, errsz, "flock %s: %s", e->lock, strerror(errno));
@@ -525,11 +527,9 @@ static int kb_make_prepare(const struct kb_entry *e, const sigset_t *sigs, char 
 	entry_path(e, "made-prepare", mark, sizeof(mark));
 	if (!access(mark, F_OK))
 		return 0;
-	int lock = open(e->lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (lock < 0) {
-		snprintf(err, errsz, "%s: %s", e->lock, strerror(errno));
+	int lock = lock_file_open(e->lock, err, errsz);
+	if (lock < 0)
 		return -1;
-	}
 	while (flock(lock, LOCK_EX) && errno == EINTR)
 		;
 	int rc = 0;
@@ -729,9 +729,14 @@ static int kernbench_main(int argc, char **argv)
 	char path[PATH_MAX + 16], log[PATH_MAX + 16];
 	entry_path(&e, "build.lock", path, sizeof(path));
 	entry_path(&e, "build.log", log, sizeof(log));
-	int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB)) {
-		if (lock >= 0 && errno == EWOULDBLOCK)
+	char why[PATH_MAX + 160];
+	int lock = lock_file_open(path, why, sizeof(why));
+	if (lock < 0) {
+		fprintf(stderr, "schedrig load kernbench: %s\n", why);
+		goto out;
+	}
+	if (flock(lock, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK)
 			fprintf(stderr, "schedrig load kernbench: %s is being built by another kernbench; give concurrent kernbench loads their own cache_dir\n",
 				e.tree);
 		else
