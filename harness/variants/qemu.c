@@ -427,6 +427,20 @@ out:
 	free(tmp);
 }
 
+/* true when path starts like a kernel qemu can boot: an x86 bzImage (the
+ * boot protocol's "HdrS" at offset 0x202, Documentation/arch/x86/boot.rst)
+ * or an ELF vmlinux (PVH entry). */
+static bool is_kernel_image(const char *path)
+{
+	unsigned char head[0x206];
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(head, 1, sizeof(head), f) : 0;
+	if (f)
+		fclose(f);
+	return (n >= 4 && !memcmp(head, "\x7f" "ELF", 4)) ||
+	       (n == sizeof(head) && !memcmp(head + 0x202, "HdrS", 4));
+}
+
 /* kernel: → a bootable image (and modules). */
 static int resolve_kernel(const char *kernel, const char *cache, struct kernel_image *k,
 			  char *err, size_t errsz)
@@ -437,6 +451,11 @@ static int resolve_kernel(const char *kernel, const char *cache, struct kernel_i
 	if (is_file(kernel)) {
 		if (len > 4 && !strcmp(kernel + len - 4, ".deb"))
 			return kernel_from_deb(kernel, cache, k, err, errsz);
+		if (!is_kernel_image(kernel)) {
+			snprintf(err, errsz, "%s is neither a bzImage, an ELF vmlinux nor a .deb",
+				 kernel);
+			return -1;
+		}
 		snprintf(k->vmlinuz, sizeof(k->vmlinuz), "%s", kernel);
 		return 0;
 	}

@@ -141,6 +141,13 @@ sed "s|kernel: linux-image-0.0.0-0-amd64-unsigned|kernel: $WORK/no-bzImage|" unf
 refused nokernel.yaml "a kernel path that is not there"
 assert_contains "$(cat cc.err)" "nokernel.yaml: variant v61: kernel: $WORK/no-bzImage: no such file, and not a Debian package name" \
 	"check-config of a kernel path that is not there"
+# A file that is there but is no kernel (neither a bzImage, an ELF vmlinux
+# nor a .deb) is refused too, not left to a guest that never starts.
+echo "not a kernel" >"$WORK/not-a-kernel"
+sed "s|kernel: $WORK/no-bzImage|kernel: $WORK/not-a-kernel|" nokernel.yaml >notkernel.yaml
+refused notkernel.yaml "a kernel path that is no kernel"
+assert_contains "$(cat cc.err)" "notkernel.yaml: variant v61: kernel: $WORK/not-a-kernel is neither a bzImage, an ELF vmlinux nor a .deb" \
+	"check-config of a kernel path that is no kernel"
 
 # 6. Not root (setpriv to nobody, no capabilities): the variant's knobs, a
 # real-time policy and a negative nice are refused; with RLIMIT_RTPRIO 99
