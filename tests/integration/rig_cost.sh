@@ -9,7 +9,7 @@
 # run's output.
 source "$(dirname "$0")/lib.sh"
 DB=$WORK/c.db
-printf 'not a kernel\n' >"$WORK/not-a-kernel"
+cp /bin/true "$WORK/not-a-kernel"  # ELF, no kernel: passes preflight, never boots
 cat >"$WORK/gone.yaml" <<EOF2
 name: gone
 iterations: 1
