@@ -327,6 +327,13 @@ void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids
 			free(msgs[k]);
 		}
 		free(msgs);
+		if (store_silent_loads(st, ids[i], &msgs, &n, err, sizeof(err)) == 0) {
+			for (size_t k = 0; k < n; k++) {
+				report_notes_add(notes, xasprintf("No samples: %s", msgs[k]));
+				free(msgs[k]);
+			}
+			free(msgs);
+		}
 		if (store_empty_cells(st, ids[i], &msgs, &n, err, sizeof(err)))
 			continue;
 		for (size_t k = 0; k < n; k++)

@@ -738,6 +738,36 @@ int store_empty_cells(struct store *s, int64_t run_id, char ***msgs, size_t *n, 
 	return rc == SQLITE_DONE ? 0 : db_fail(s, err, errsz, "cannot read iterations");
 }
 
+int store_silent_loads(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
+		       size_t errsz)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*msgs = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT li.name, li.role, count(*), sum(li.state = 'stopped')"
+			       " FROM load_instance li JOIN iteration i ON i.id = li.iteration_id"
+			       " JOIN variant v ON v.id = i.variant_id"
+			       " WHERE v.run_id = ?1 AND i.status = 'complete'"
+			       " GROUP BY li.name HAVING NOT EXISTS (SELECT 1 FROM sample s"
+			       " JOIN load_instance l2 ON l2.id = s.load_instance_id"
+			       " JOIN iteration i2 ON i2.id = l2.iteration_id"
+			       " JOIN variant v2 ON v2.id = i2.variant_id"
+			       " WHERE v2.run_id = ?1 AND l2.name = li.name)"
+			       " ORDER BY min(li.seq)", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(s, err, errsz, "cannot read load instances");
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		add_msg(msgs, n, xasprintf("load %s (%s): none of its %d run(s) in complete"
+					   " iterations finished (%d stopped when the measured"
+					   " load ended)", text_col(st, 0), text_col(st, 1),
+					   sqlite3_column_int(st, 2), sqlite3_column_int(st, 3)));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(s, err, errsz, "cannot read load instances");
+}
+
 int store_flag_notes(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
 		     size_t errsz)
 {

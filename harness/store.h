@@ -177,6 +177,15 @@ int store_events(struct store *s, int64_t run_id, const char *kind, char ***msgs
 int store_empty_cells(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
 		      size_t errsz);
 
+/* Loads of run_id that ran in complete iterations and yielded no sample at
+ * all (a background load whose every run was stopped by the end of the
+ * measured load): one message each, in config order, e.g. "load hb
+ * (background): none of its 2 run(s) in complete iterations finished (2
+ * stopped when the measured load ended)". Same ownership and errors as
+ * store_empty_cells. */
+int store_silent_loads(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
+		       size_t errsz);
+
 /* The tool warnings on a run's samples (sample_flag) among its complete
  * iterations, one message per (variant, cell, load, warning) in config
  * order: "variant V cell C load L: K of N sample(s): WARNING", N the
