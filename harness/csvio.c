@@ -15,35 +15,6 @@ static const char *const field_names[CSV_FIELDS] = {
 	"tool",
 };
 
-/* A value as export writes it: NaN, or a finite decimal number
- * ([+-]digits[.digits][e[+-]digits]) — not inf, not hexadecimal. */
-static bool decimal_text(const char *s)
-{
-	if (!strcasecmp(s, "nan"))
-		return true;
-	if (*s == '+' || *s == '-')
-		s++;
-	size_t digits = strspn(s, "0123456789");
-	s += digits;
-	if (*s == '.') {
-		size_t frac = strspn(s + 1, "0123456789");
-		digits += frac;
-		s += 1 + frac;
-	}
-	if (!digits)
-		return false;
-	if (*s == 'e' || *s == 'E') {
-		s++;
-		if (*s == '+' || *s == '-')
-			s++;
-		size_t exp = strspn(s, "0123456789");
-		if (!exp)
-			return false;
-		s += exp;
-	}
-	return *s == '\0';
-}
-
 /* A cursor over the whole input text. */
 struct csv_reader {
 	const char *p, *end;
@@ -217,14 +188,10 @@ static long read_text(const char *text, size_t len, const char *name, const char
 			goto fail;
 		}
 		row.iteration = (int)it;
-		if (!decimal_text(f[9])) {
-			snprintf(err, errsz, "%s:%ld: value '%.40s' is not a decimal number (NaN for"
-				 " none)", name, start, f[9]);
-			goto fail;
-		}
-		row.value = strcasecmp(f[9], "nan") ? strtod(f[9], NULL) : NAN;
-		if (isinf(row.value)) {
-			snprintf(err, errsz, "%s:%ld: value '%.40s' is out of range", name, start, f[9]);
+		row.value = NAN;
+		if (strcasecmp(f[9], "nan") && !parse_double(f[9], &row.value)) {
+			snprintf(err, errsz, "%s:%ld: value '%.40s' is not a decimal number in range"
+				 " (NaN for none)", name, start, f[9]);
 			goto fail;
 		}
 		if ((first = seen_before(&seen, &row, start))) {

@@ -282,8 +282,9 @@ bool parse_double(const char *s, double *out)
 	}
 	if (*p)
 		return false;
+	errno = 0;
 	double v = strtod(s, &end);
-	if (end != p || !isfinite(v))
+	if (end != p || !isfinite(v) || errno == ERANGE)
 		return false;
 	*out = v;
 	return true;

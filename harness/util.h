@@ -74,7 +74,8 @@ bool plain_text(const char *s);
  * only form tool output, configs and options carry:
  * [-]digits[.digits][(e|E)[+|-]digits]. Returns false for anything else
  * (empty, blanks, '+', "inf", "nan", hexadecimal such as "0x1p4", a bare
- * "." or "5.") and for a value beyond a double (1e309). */
+ * "." or "5.") and for a value beyond a double (1e309) or below its
+ * smallest normal magnitude (1e-999 would be read as 0). */
 bool parse_double(const char *s, double *out);
 
 /* Format a double with "%.*f" in the C locale, "NaN" for NaN, "inf"/"-inf". */

@@ -506,6 +506,8 @@ static void test_hackbench_garbage(void **state)
 	fail_out(&hackbench_load, NOKV, "Time: inf\n", "unparsable Time line");
 	fail_out(&hackbench_load, NOKV, "Time: nan\n", "unparsable Time line");
 	fail_out(&hackbench_load, NOKV, "Time: +1.5\n", "unparsable Time line");
+	/* Below a double's range: strtod would read 0 with ERANGE. */
+	fail_out(&hackbench_load, NOKV, "Time: 1e-999\n", "unparsable Time line");
 	fail_binary(&hackbench_load, NOKV, false);
 }
 

@@ -537,8 +537,9 @@ static void test_notes(void **state)
 	assert_int_equal(n.n, 0);
 }
 
-/* import reads what export writes and nothing looser: decimal numbers and
- * NaN, not inf or hexadecimal; values beyond a double are out of range;
+/* import reads what export writes and nothing looser: decimal numbers as
+ * tool output is read (parse_double: no '+', no bare '.', nothing beyond or
+ * below a double's range) and NaN, not inf or hexadecimal;
  * names are UTF-8 without control characters. */
 static void test_csv_strict(void **state)
 {
@@ -546,11 +547,15 @@ static void test_csv_strict(void **state)
 	static const struct {
 		const char *row, *err;
 	} bad[] = {
-		{"r,v,c,l,m,u,lower,,1,inf", "inline:2: value 'inf' is not a decimal number (NaN for none)"},
-		{"r,v,c,l,m,u,lower,,1,-inf", "inline:2: value '-inf' is not a decimal number (NaN for none)"},
-		{"r,v,c,l,m,u,lower,,1,0x10", "inline:2: value '0x10' is not a decimal number (NaN for none)"},
-		{"r,v,c,l,m,u,lower,,1,1e", "inline:2: value '1e' is not a decimal number (NaN for none)"},
-		{"r,v,c,l,m,u,lower,,1,1e309", "inline:2: value '1e309' is out of range"},
+		{"r,v,c,l,m,u,lower,,1,inf", "inline:2: value 'inf' is not a decimal number in range (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,-inf", "inline:2: value '-inf' is not a decimal number in range (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,0x10", "inline:2: value '0x10' is not a decimal number in range (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,1e", "inline:2: value '1e' is not a decimal number in range (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,1e309", "inline:2: value '1e309' is not a decimal number in range (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,1e-999", "inline:2: value '1e-999' is not a decimal number in range (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,+7", "inline:2: value '+7' is not a decimal number in range (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,-.5", "inline:2: value '-.5' is not a decimal number in range (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,7.", "inline:2: value '7.' is not a decimal number in range (NaN for none)"},
 		{"r,v,c\xff,l,m,u,lower,,1,1", "inline:2: cell is not UTF-8 text without control characters"},
 		{"r,v\x01,c,l,m,u,lower,,1,1", "inline:2: variant is not UTF-8 text without control characters"},
 		{"r,v,c,l,m\xc2\x85,u,lower,,1,1", "inline:2: metric is not UTF-8 text without control characters"},
@@ -566,8 +571,8 @@ static void test_csv_strict(void **state)
 	}
 	struct sample_table t;
 	char csv[512], err[256] = "";
-	snprintf(csv, sizeof(csv), "%s\nr,v,c,l,m,u,lower,,1,1.5e3\nr,v,c,l,m,u,lower,,2,-.5\n"
-		 "r,v,c\xc3\xa9,l,m,u,lower,,1,NaN\nr,v,c,l,m,u,lower,,3,+7.\n", CSV_SAMPLE_HEADER_NO_TOOL);
+	snprintf(csv, sizeof(csv), "%s\nr,v,c,l,m,u,lower,,1,1.5e3\nr,v,c,l,m,u,lower,,2,-0.5\n"
+		 "r,v,c\xc3\xa9,l,m,u,lower,,1,NaN\nr,v,c,l,m,u,lower,,3,7\n", CSV_SAMPLE_HEADER_NO_TOOL);
 	sample_table_init(&t);
 	assert_int_equal(csv_read_samples_str(csv, "inline", NULL, &t, err, sizeof(err)), 4);
 	assert_true(t.rows[0].value == 1500.0);

@@ -543,14 +543,14 @@ static void test_csv_errors(void **state)
 	expect_csv_error(H "r,v,\"two,cells\",l,m,u,lower,1,1,1\nr,v,c,l,m,u,lower,1,0,1\n",
 			 "x.csv:3: iteration '0' is not an integer >= 1");
 	expect_csv_error(H "r,v,c,l,m,u,lower,1,1,fast\n",
-			 "x.csv:2: value 'fast' is not a decimal number (NaN for none)");
+			 "x.csv:2: value 'fast' is not a decimal number in range (NaN for none)");
 	expect_csv_error(H "r,v,c,l,m,u,lower,1,1\n",
 			 "x.csv:2: 9 fields, expected 10 (" CSV_SAMPLE_HEADER_NO_TOOL ")");
 	expect_csv_error(H "r,,c,l,m,u,lower,1,1,1\n", "x.csv:2: empty variant");
 	expect_csv_error(H "r,v,\"c,l,m,u,lower,1,1,1\n", "x.csv:2: unterminated quoted field");
 	expect_csv_error(H "r,v,c\"x,l,m,u,lower,1,1,1\n", "x.csv:2: quote inside an unquoted field");
 	expect_csv_error(H "r,v,c,l,m,u,lower,1,1,\n",
-			 "x.csv:2: value '' is not a decimal number (NaN for none)");
+			 "x.csv:2: value '' is not a decimal number in range (NaN for none)");
 #undef H
 }
 
