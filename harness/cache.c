@@ -50,8 +50,7 @@ int cache_lock(char *err, size_t errsz)
 	int fd = lock_file_open(path, err, errsz);
 	if (fd >= 0 && flock(fd, LOCK_EX)) {
 		snprintf(err, errsz, "%s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		fd = -1;
 	}
 	free(path);

@@ -27,9 +27,9 @@ const char *cache_root(void);
  * fallback's name is predictable). Returns 0, or -1 with why in err. */
 int cache_check(char *err, size_t errsz);
 
-/* Create and check the cache directory (cache_check) and take CACHE/.lock exclusively (waiting
- * for its holder). Returns the lock's fd (close it to release), or -1 with
- * err. */
+/* Create and check the cache directory (cache_check) and take CACHE/.lock
+ * exclusively (waiting for its holder). Returns the lock's fd (close it to
+ * release), or -1 with err. */
 int cache_lock(char *err, size_t errsz);
 
 #endif

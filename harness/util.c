@@ -193,8 +193,9 @@ int lock_file_open(const char *path, char *err, size_t errsz)
 	struct stat st;
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0644);
 	if (fd < 0) {
-		snprintf(err, errsz, "lock file %s: %s%s", path, strerror(errno),
-			 errno == ELOOP ? " (a symbolic link: remove it)" : "");
+		int e = errno;
+		snprintf(err, errsz, "lock file %s: %s%s", path, strerror(e),
+			 e == ELOOP ? " (a symbolic link: remove it)" : "");
 		return -1;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
