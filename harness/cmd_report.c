@@ -113,10 +113,9 @@ int cmd_report(int argc, char **argv)
 		goto out_table;
 	/* The percentile and latency sections pool the stored histograms. */
 	struct hist_table h;
+	hist_table_init(&h);
 	if (html || c.format == FORMAT_TEXT || c.format == FORMAT_MARKDOWN)
 		rc = reportcmd_load_histograms(&c, ids, n_ids, &h);
-	else
-		hist_table_init(&h);
 	if (rc)
 		goto write;
 	c.ro.hists = &h;

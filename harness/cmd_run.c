@@ -1162,14 +1162,10 @@ int cmd_run(int argc, char **argv)
 	if (!o.resume) {
 		/* A bad config is reported before anything is created. */
 		e = config_load(o.config, err, sizeof(err));
-		if (!e) {
+		if (!e || plan_build(e, &p, err, sizeof(err))) {
 			fprintf(stderr, "%s\n", err);
-			return EXIT_USAGE;
-		}
-		if (plan_build(e, &p, err, sizeof(err))) {
-			fprintf(stderr, "%s\n", err);
-			experiment_free(e);
-			return EXIT_USAGE;
+			rc = EXIT_USAGE;
+			goto out;
 		}
 		if (o.iterations) {
 			/* --iterations N is a fixed count, adaptive or not. */

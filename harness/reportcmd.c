@@ -208,7 +208,6 @@ int reportcmd_load_histograms(const struct reportcmd *c, const int64_t *ids, siz
 	struct store *st = NULL;
 	char err[512] = "";
 
-	hist_table_init(h);
 	if (store_open(c->db, true, &st, err, sizeof(err)) ||
 	    store_load_histograms(st, ids, n_ids, h, err, sizeof(err))) {
 		fprintf(stderr, "schedrig %s: %s\n", c->cmd, err);

@@ -85,8 +85,9 @@ int reportcmd_load_ids(struct reportcmd *c, struct sample_table *t,
 /* Free what reportcmd_load_ids kept in c (the labels). */
 void reportcmd_free(struct reportcmd *c);
 
-/* The histograms of runs ids (store_load_histograms) into h (initialised
- * here; empty when the runs hold none). Returns 0, or 1 after a message. */
+/* The histograms of runs ids (store_load_histograms) added to h, which the
+ * caller initialised (hist_table_init) and frees; it stays empty when the
+ * runs hold none. Returns 0, or 1 after a message. */
 int reportcmd_load_histograms(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
 			      struct hist_table *h);
 
