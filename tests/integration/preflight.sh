@@ -31,7 +31,8 @@ CONFIGS=$TESTS_DIR/../configs
 # refused CONFIG WHAT: run, --dry-run and check-config all exit 2, nothing
 # is recorded; the run's stderr is left in $WORK/err.
 runs_made() {
-	ls "$RESULTS/runs" 2>/dev/null | wc -l
+	[ -d "$RESULTS/runs" ] || { echo 0; return; }
+	ls "$RESULTS/runs" | wc -l
 }
 refused() {
 	local rc=0 runs_before
