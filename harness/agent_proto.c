@@ -413,7 +413,7 @@ static int decode_series(json_t *o, struct agent_msg *m, char *err, size_t errsz
 
 static bool state_from_name(const char *s, enum inst_state *out)
 {
-	for (int k = INST_OK; k <= INST_INTERRUPTED; k++) {
+	for (int k = INST_OK; k <= INST_WARMUP; k++) {
 		if (!strcmp(s, inst_state_name((enum inst_state)k))) {
 			*out = (enum inst_state)k;
 			return true;

@@ -42,6 +42,7 @@ struct rp_inst {
 	bool started, exited;
 	int exit_code, term_signal;
 	bool stopped; /* a background instance still running when the measured ones ended */
+	bool warmup;  /* a background instance that ended before the measured ones started */
 };
 
 static char *dup_col(sqlite3_stmt *st, int i)
@@ -77,6 +78,8 @@ static int load_instances(sqlite3 *db, int64_t run_id, struct rp_inst **out, siz
 		" i.status, i.iteration, li.seq, li.pid IS NOT NULL, li.exit_code IS NOT NULL,"
 		" ifnull(li.exit_code, 0), ifnull(li.term_signal, 0),"
 		" li.role = 'background' AND li.ended_ns >= (SELECT max(m.ended_ns) FROM"
+		" load_instance m WHERE m.iteration_id = i.id AND m.role = 'measured'),"
+		" li.role = 'background' AND li.ended_ns < (SELECT min(m.started_ns) FROM"
 		" load_instance m WHERE m.iteration_id = i.id AND m.role = 'measured')"
 		" FROM load_instance li JOIN iteration i ON i.id = li.iteration_id"
 		" JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id"
@@ -97,7 +100,7 @@ static int load_instances(sqlite3 *db, int64_t run_id, struct rp_inst **out, siz
 			.iteration = sqlite3_column_int(st, 10), .seq = sqlite3_column_int(st, 11),
 			.started = sqlite3_column_int(st, 12), .exited = sqlite3_column_int(st, 13),
 			.exit_code = sqlite3_column_int(st, 14), .term_signal = sqlite3_column_int(st, 15),
-			.stopped = sqlite3_column_int(st, 16),
+			.stopped = sqlite3_column_int(st, 16), .warmup = sqlite3_column_int(st, 17),
 		};
 	}
 	sqlite3_finalize(st);
@@ -170,13 +173,16 @@ static enum inst_state runner_state(const struct rp_inst *r, const struct plan_i
 				    char *reason, size_t size)
 {
 	enum inst_state state = INST_OK;
-	/* The runner's order (finish_slot): timeout, stop, exit status. */
+	/* The runner's order (finish_slot): timeout, stop, exit status, warm-up
+	 * (from the times, so a run stored before the warm-up rule gets it). */
 	if (!strcmp(r->state, "timeout"))
 		state = INST_TIMEOUT;
 	else if (r->stopped || !strcmp(r->state, "stopped"))
 		state = INST_STOPPED;
 	else if (r->term_signal || (r->exited && r->exit_code))
 		state = INST_FAILED;
+	else if (r->warmup)
+		state = INST_WARMUP;
 	outcome_runner_reason(state, r->exited, r->exit_code, r->term_signal,
 			      pi->load->timeout_s, reason, size);
 	return state;

@@ -159,7 +159,7 @@ static int show_run(sqlite3 *db, int64_t id, int with_config)
 			printf("      reason:    %s\n", col(st, 13));
 		if (sqlite3_column_type(st, 18) != SQLITE_NULL)
 			printf("      samples:   %s\n", col(st, 18));
-		if (strcmp(col(st, 7), "ok")) {
+		if (strcmp(col(st, 7), "ok") && strcmp(col(st, 7), "warmup")) {
 			print_tail("stderr", st, 17);
 			print_tail("stdout", st, 16);
 		}

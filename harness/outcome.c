@@ -63,12 +63,17 @@ enum inst_state outcome_decide(const struct load_ops *ops, const struct params *
 {
 	char why[256] = "";
 
-	if (state == INST_OK || (state == INST_STOPPED && ops->summarizes_on_stop)) {
+	if (state == INST_OK || state == INST_WARMUP ||
+	    (state == INST_STOPPED && ops->summarizes_on_stop)) {
 		if (ops->parse(o, params, samples, why, sizeof(why)) ||
 		    check_samples(ops, samples, why, sizeof(why))) {
 			sample_vec_free(samples);
 			state = INST_FAILED;
 			snprintf(reason, reasonsz, "%s", why[0] ? why : "no result");
+		} else if (state == INST_WARMUP) {
+			sample_vec_free(samples);
+			snprintf(reason, reasonsz, "ended in the warm-up, before the measured loads"
+				 " started: not a sample");
 		} else {
 			state = INST_OK;
 		}

@@ -15,9 +15,11 @@
  *
  * state is the runner's verdict and reason its reason ("" when none); o
  * the instance's output and exit. The output is parsed (ops->parse) when
- * state is INST_OK, or INST_STOPPED of a driver that summarizes_on_stop;
- * a parse failure makes it INST_FAILED with the parser's reason, a parsed
- * stop INST_OK. Then the rig's rules on what the parser found, each a
+ * state is INST_OK, INST_WARMUP, or INST_STOPPED of a driver that
+ * summarizes_on_stop; a parse failure makes it INST_FAILED with the
+ * parser's reason, a parsed stop INST_OK, and a parsed warm-up run stays
+ * INST_WARMUP without samples (reason: "ended in the warm-up, ...": it met
+ * no measured load; output that does not parse is still a failure). Then the rig's rules on what the parser found, each a
  * failure when broken:
  *   - no sample is NaN or infinite (tool output numbers are finite
  *     decimals: parse_double);

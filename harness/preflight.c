@@ -183,8 +183,8 @@ static void check_background(struct preflight *pf)
 				       " sample, the one running at their end is not", ld->ops->name);
 		else
 			preflight_note(pf, NULL, ld->name, "%s cannot report a run the stop cuts short:"
-				       " it yields samples only when it ends before the measured loads"
-				       " do (with repeat: true, each run that fits is a sample)",
+				       " it yields samples only when it ends while the measured loads"
+				       " run (with repeat: true, each run that fits is a sample)",
 				       ld->ops->name);
 	}
 }

@@ -60,6 +60,8 @@ const char *inst_state_name(enum inst_state s)
 		return "stopped";
 	case INST_INTERRUPTED:
 		return "interrupted";
+	case INST_WARMUP:
+		return "warmup";
 	}
 	return "?";
 }
@@ -365,9 +367,10 @@ static void close_slot_fds(struct slot *s)
 	s->out_fd = s->err_fd = -1;
 }
 
-/* The slot's process has been reaped with status: make its result final. */
+/* The slot's process has been reaped with status: make its result final.
+ * warmup: the measured loads have not started yet. */
 static void finish_slot(struct slot *s, struct iteration_result *res, int status,
-			const struct rusage *ru)
+			const struct rusage *ru, bool warmup)
 {
 	struct inst_result *r = &res->r[s->result];
 
@@ -393,7 +396,7 @@ static void finish_slot(struct slot *s, struct iteration_result *res, int status
 	} else if (s->stop_sent) {
 		r->state = INST_STOPPED;
 	} else if (r->exited && r->exit_code == 0) {
-		r->state = INST_OK;
+		r->state = s->background && warmup ? INST_WARMUP : INST_OK;
 	} else {
 		r->state = INST_FAILED;
 	}
@@ -465,8 +468,10 @@ static pid_t peek_exited(void)
 	return si.si_pid;
 }
 
+/* Reap every exited load; restart: start a repeating background load again;
+ * warmup: the measured loads have not started yet. */
 static void reap(struct slot *slots, size_t n, struct iteration_result *res, bool restart,
-		 const char *self_exe)
+		 bool warmup, const char *self_exe)
 {
 	int status;
 	struct rusage ru;
@@ -477,7 +482,7 @@ static void reap(struct slot *slots, size_t n, struct iteration_result *res, boo
 			struct slot *s = &slots[i];
 			if (s->pid != pid)
 				continue;
-			finish_slot(s, res, status, &ru);
+			finish_slot(s, res, status, &ru, warmup);
 			if (restart && s->background && s->pi->load->repeat) {
 				s->repetition++;
 				start_slot(s, res, self_exe);
@@ -487,7 +492,7 @@ static void reap(struct slot *slots, size_t n, struct iteration_result *res, boo
 }
 
 static void handle_signals(struct slot *slots, size_t n, struct iteration_result *res,
-			   bool restart, const char *self_exe)
+			   bool restart, bool warmup, const char *self_exe)
 {
 	struct signalfd_siginfo si;
 	while (read(sig_fd, &si, sizeof(si)) == sizeof(si)) {
@@ -502,7 +507,7 @@ static void handle_signals(struct slot *slots, size_t n, struct iteration_result
 		}
 		/* A second signal does not abandon the cleanup under way. */
 	}
-	reap(slots, n, res, restart, self_exe);
+	reap(slots, n, res, restart, warmup, self_exe);
 }
 
 int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const char *self_exe,
@@ -630,7 +635,7 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 		/* A repeating background load restarts from the warm-up on: the
 		 * measured load must meet it whenever its first run is short. */
 		bool restart = !stopping && !interrupt_sig;
-		handle_signals(slots, n, res, restart, self_exe);
+		handle_signals(slots, n, res, restart, !measured_started, self_exe);
 	}
 
 	for (size_t i = 0; i < n; i++) {

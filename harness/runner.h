@@ -8,6 +8,9 @@
  * load gets its driver's stop signal, a grace period (RUNNER_GRACE_S), then
  * SIGKILL of its process group. A background load with repeat: true is
  * restarted while measured loads still run; each run is one repetition.
+ * Only runs that overlap the measured window count: a background run that
+ * exits 0 before the measured loads start (in the warm-up) is INST_WARMUP,
+ * one that straddles their start or is stopped at their end is not.
  * timeout_s of a measured load counts from its start; that of a background
  * load counts from its start until the measured loads start and again from
  * its stop signal: a background load lives as long as the measured loads,
@@ -35,9 +38,11 @@ enum inst_state {
 	INST_TIMEOUT,     /* killed at timeout_s */
 	INST_STOPPED,     /* background load ended by the rig's stop signal */
 	INST_INTERRUPTED, /* the rig was interrupted */
+	INST_WARMUP,      /* background run that exited 0 before the measured loads
+			   * started: it met no measured load, so never a sample */
 };
 
-/* "ok", "failed", "timeout", "stopped", "interrupted" */
+/* "ok", "failed", "timeout", "stopped", "interrupted", "warmup" */
 const char *inst_state_name(enum inst_state s);
 
 /* What one started (or failed to start) load instance left behind. */

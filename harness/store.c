@@ -747,7 +747,8 @@ int store_silent_loads(struct store *s, int64_t run_id, char ***msgs, size_t *n,
 	*msgs = NULL;
 	*n = 0;
 	if (sqlite3_prepare_v2(s->db,
-			       "SELECT li.name, li.role, count(*), sum(li.state = 'stopped')"
+			       "SELECT li.name, li.role, count(*), sum(li.state = 'stopped'),"
+			       " sum(li.state = 'warmup')"
 			       " FROM load_instance li JOIN iteration i ON i.id = li.iteration_id"
 			       " JOIN variant v ON v.id = i.variant_id"
 			       " WHERE v.run_id = ?1 AND i.status = 'complete'"
@@ -759,11 +760,17 @@ int store_silent_loads(struct store *s, int64_t run_id, char ***msgs, size_t *n,
 			       " ORDER BY min(li.seq)", -1, &st, NULL) != SQLITE_OK)
 		return db_fail(s, err, errsz, "cannot read load instances");
 	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char warmup[64] = "";
+		if (sqlite3_column_int(st, 4))
+			snprintf(warmup, sizeof(warmup), ", %d ended in the warm-up",
+				 sqlite3_column_int(st, 4));
 		add_msg(msgs, n, xasprintf("load %s (%s): none of its %d run(s) in complete"
 					   " iterations finished (%d stopped when the measured"
-					   " load ended)", text_col(st, 0), text_col(st, 1),
-					   sqlite3_column_int(st, 2), sqlite3_column_int(st, 3)));
+					   " load ended%s)", text_col(st, 0), text_col(st, 1),
+					   sqlite3_column_int(st, 2), sqlite3_column_int(st, 3),
+					   warmup));
+	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : db_fail(s, err, errsz, "cannot read load instances");
 }

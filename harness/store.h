@@ -179,10 +179,11 @@ int store_empty_cells(struct store *s, int64_t run_id, char ***msgs, size_t *n, 
 
 /* Loads of run_id that ran in complete iterations and yielded no sample at
  * all (a background load whose every run was stopped by the end of the
- * measured load): one message each, in config order, e.g. "load hb
- * (background): none of its 2 run(s) in complete iterations finished (2
- * stopped when the measured load ended)". Same ownership and errors as
- * store_empty_cells. */
+ * measured load or ended in the warm-up): one message each, in config
+ * order, e.g. "load hb (background): none of its 2 run(s) in complete
+ * iterations finished (2 stopped when the measured load ended)", with ", N
+ * ended in the warm-up" before the ")" when N > 0. Same ownership and
+ * errors as store_empty_cells. */
 int store_silent_loads(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
 		       size_t errsz);
 

@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "builtin_proc.h"
+
 extern const struct variant_backend local_backend;
 extern const struct variant_backend qemu_backend;
 extern const struct variant_backend ssh_backend;
@@ -82,6 +84,30 @@ static size_t check_here(const struct cfg_load *ld, const struct plan *p, char *
 	return len;
 }
 
+/* The programs and files load ld needs besides its tool (load_ops.needs)
+ * that are not here, found as a guest's are packed (proc_find_program),
+ * appended to err at len as "load 'L': program 'P' is not installed here"
+ * or "load 'L': FILE is not here". Returns the new length. */
+static size_t check_needs(const struct cfg_load *ld, char *err, size_t errsz, size_t len)
+{
+	char found[PATH_MAX];
+	struct stat st;
+	for (const char *const *prog = ld->ops->needs.programs; prog && *prog; prog++) {
+		const char *names[] = {*prog, NULL};
+		if (!proc_find_program(names, found, sizeof(found)))
+			snprintf(err + len, errsz - len, "%sload '%s': program '%s' is not installed"
+				 " here", len ? "; " : "", ld->name, *prog);
+		len = strlen(err);
+	}
+	for (const char *const *f = ld->ops->needs.files; f && *f; f++) {
+		if (stat(*f, &st))
+			snprintf(err + len, errsz - len, "%sload '%s': %s is not here", len ? "; " : "",
+				 ld->name, *f);
+		len = strlen(err);
+	}
+	return len;
+}
+
 int variant_check_local_tools(const struct experiment *e, const struct plan *p, char *err,
 			      size_t errsz)
 {
@@ -107,6 +133,7 @@ int variant_check_local_tools(const struct experiment *e, const struct plan *p, 
 	argv_free(&tools);
 	argv_free(&loads);
 	for (size_t l = 0; l < e->n_loads; l++)
-		len = check_here(&e->loads[l], p, err, errsz, len);
+		len = check_here(&e->loads[l], p, err, errsz,
+				 check_needs(&e->loads[l], err, errsz, len));
 	return len ? -1 : 0;
 }

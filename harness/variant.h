@@ -77,13 +77,17 @@ void variant_plan_tools(const struct plan *p, struct argv *tools, struct argv *l
  * the path in out (size bytes), -1 when there is none. */
 int variant_find_tool(const char *tool, char *out, size_t size);
 
-/* Every load tool of plan p is installed here (variant_find_tool), and
- * every file its instances read is here (load_ops.check_here: kernbench's
- * source, dbench's load file), when e has a boot: local variant, whose
- * loads run on this machine; 0 also when it has none. Else -1 with one
- * message in err naming each missing tool and the load that runs it, then
- * each load's first missing file: "load 'L': tool 'T' is not installed
- * here (no executable file of that name in PATH); load 'L2': WHY". */
+/* Every load tool of plan p is installed here (variant_find_tool), every
+ * program and file a load needs besides (load_ops.needs: oltp's MariaDB,
+ * looked up as proc_find_program does) and every file its instances read
+ * (load_ops.check_here: kernbench's source, dbench's load file) is here,
+ * when e has a boot: local variant, whose loads run on this machine; 0
+ * also when it has none. Else -1 with one message in err naming each
+ * missing tool and the load that runs it, then per load each missing
+ * program and needed file and its first missing file: "load 'L': tool 'T'
+ * is not installed here (no executable file of that name in PATH); load
+ * 'L2': program 'P' is not installed here; load 'L2': FILE is not here;
+ * load 'L3': WHY". */
 int variant_check_local_tools(const struct experiment *e, const struct plan *p, char *err,
 			      size_t errsz);
 

@@ -183,6 +183,9 @@ struct hist_group_view {
 	size_t n_ops;
 	const struct report_pooled *pool;
 };
+/* What g's histograms are the runs of: "iterations" when each came from an
+ * iteration of its own, else "runs" (report_pooled.shares_iteration). */
+const char *hist_group_noun(const struct hist_group_view *g);
 /* Call fn once per group of o->hists (reports/hist_groups.c), in the order
  * of their first rows: with --metric (o->select) the groups of the metrics
  * it names (and --load passes), else those of a load the summary kept;
@@ -197,7 +200,11 @@ bool report_has_histogram(const struct report_opts *o, const struct summary_tabl
  * distribution of every event (reports/pooled.c): the non-empty buckets of
  * every iteration merged by bound (equal bounds add up), overflows added. */
 struct report_pooled {
-	size_t n_hists;            /* histograms (iterations) pooled */
+	size_t n_hists;            /* histograms (runs of the load) pooled */
+	int last_iteration;        /* of the latest histogram added */
+	bool shares_iteration;     /* two in a row came from one iteration (the
+				    * repetitions of a repeating load): n_hists
+				    * counts runs, not iterations */
 	double *upper;             /* n ascending bucket bounds */
 	uint64_t *count;
 	size_t n;
@@ -284,6 +291,10 @@ double report_pct_change(const struct summary_stat *st, enum better metric_bette
 			 double v);
 /* report_pct_change of column col against column 0 for a statistic. */
 double report_pct(const struct summary_table *t, const struct summary_stat *st, size_t op, size_t col);
+/* What n of t counts: "iterations" when every sample came from an
+ * iteration of its own, else "samples" (summary_group.shares_iteration:
+ * the repetitions of a repeating load, a tool's per-thread values). */
+const char *report_n_noun(const struct summary_table *t);
 /* "n: vanilla 5, patched 4-5" — count of samples per column over all ops,
  * columns named as in headers (report_cols). */
 void report_n_per_column(struct buf *out, const struct summary_table *t,

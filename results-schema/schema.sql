@@ -74,7 +74,8 @@ CREATE TABLE IF NOT EXISTS load_instance (
 	pid           INTEGER,
 	sched_requested TEXT,                   -- e.g. policy=other nice=5 slice_us=300
 	sched_applied TEXT,                     -- read back from the kernel after start
-	state         TEXT NOT NULL,            -- ok|failed|timeout|stopped|interrupted
+	state         TEXT NOT NULL,            -- ok|failed|timeout|stopped|interrupted|warmup
+	                                        -- (warmup: ended before the measured loads started)
 	exit_code     INTEGER,
 	term_signal   INTEGER,
 	reason        TEXT,                     -- why a failure is a failure

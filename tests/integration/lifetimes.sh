@@ -77,7 +77,7 @@ assert_contains "$out" "life.yaml: note: load hb: hackbench cannot report a run 
 	"dry-run note"
 sed 's/repeat: true/repeat: false/' life.yaml >once.yaml
 out=$("$SCHEDRIG" check-config once.yaml 2>&1) || fail "check-config: $out"
-assert_contains "$out" "once.yaml: note: load hb: hackbench cannot report a run the stop cuts short: it yields samples only when it ends before the measured loads do (with repeat: true, each run that fits is a sample)" \
+assert_contains "$out" "once.yaml: note: load hb: hackbench cannot report a run the stop cuts short: it yields samples only when it ends while the measured loads run (with repeat: true, each run that fits is a sample)" \
 	"check-config note without repeat"
 
 # timeout_s that ends before the measured loads start: refused, nothing run.

@@ -3,7 +3,8 @@
 # restarted during the warm-up too, so the measured load always meets it:
 # hackbench runs of about 0.1 s, a 1.5 s warm-up, 1 s of cyclictest give
 # far more than one repetition (before the fix: exactly one, ended in the
-# warm-up, and cyclictest measured alone).
+# warm-up, and cyclictest measured alone). The repetitions that ended in
+# the warm-up are no samples (before: each was one).
 source "$(dirname "$0")/lib.sh"
 DB=$WORK/w.db
 cat >"$WORK/w.yaml" <<'YAML'
@@ -29,4 +30,36 @@ overlap=$(q "$DB" "SELECT count(*) FROM load_instance hb, load_instance ct
 	WHERE hb.name = 'hb' AND ct.name = 'ct' AND hb.started_ns <= ct.ended_ns
 	AND hb.ended_ns >= ct.started_ns")
 [ "$overlap" -ge 1 ] || fail "no hackbench repetition overlapped cyclictest"
+
+# Only repetitions that overlap the measured window are samples. Counted
+# here from the stored times and raw outputs, not from the rig's verdicts
+# on them: a repetition that printed its time and ended after cyclictest
+# started (straddling its start or inside it) is one sample; one that
+# ended before (in the warm-up) is none, but is kept with its raw output.
+# (The one the rig stopped at the window's end is no sample either.)
+ct_start=$(q "$DB" "SELECT started_ns FROM load_instance WHERE name = 'ct'")
+finished="name = 'hb' AND exit_code = 0 AND state != 'stopped' AND id IN (SELECT
+	load_instance_id FROM raw_output WHERE CAST(stdout AS TEXT) LIKE '%Time: %')"
+in_window=$(q "$DB" "SELECT count(*) FROM load_instance WHERE $finished AND ended_ns > $ct_start")
+in_warmup=$(q "$DB" "SELECT count(*) FROM load_instance WHERE $finished AND ended_ns < $ct_start")
+[ "$in_window" -ge 1 ] || fail "no hackbench repetition ended inside cyclictest's window"
+[ "$in_warmup" -ge 1 ] || fail "no hackbench repetition ended in the warm-up"
+assert_eq "$(q "$DB" "SELECT count(*) FROM sample s JOIN load_instance li
+	ON li.id = s.load_instance_id WHERE li.name = 'hb'")" "$in_window" \
+	"hackbench samples (repetitions ended inside the measured window)"
+assert_eq "$(q "$DB" "SELECT count(*) FROM load_instance WHERE name = 'hb' AND state = 'warmup'")" \
+	"$in_warmup" "repetitions recorded as ended in the warm-up"
+assert_eq "$(q "$DB" "SELECT status FROM iteration")" complete "the iteration's status"
+assert_contains "$("$SCHEDRIG" show --db "$DB")" \
+	"reason:    ended in the warm-up, before the measured loads started: not a sample" \
+	"show's reason for a warm-up repetition"
+
+# reparse agrees with the run, and applies the rule from the stored times
+# to a run recorded before it (warm-up repetitions stored as "ok").
+assert_contains "$("$SCHEDRIG" reparse --db "$DB" latest)" ", 0 changed" "reparse of the run"
+q "$DB" "UPDATE load_instance SET state = 'ok', reason = NULL WHERE state = 'warmup'"
+assert_contains "$("$SCHEDRIG" reparse --db "$DB" latest)" "$in_warmup changed" \
+	"reparse of warm-up repetitions stored as ok"
+assert_eq "$(q "$DB" "SELECT count(*) FROM load_instance WHERE name = 'hb' AND state = 'warmup'")" \
+	"$in_warmup" "warm-up repetitions after reparse"
 echo ok

@@ -127,6 +127,22 @@ static void test_inst_empty_output(void **state)
 	buf_free(&line);
 }
 
+/* A guest's background run that ended in the warm-up comes back as one. */
+static void test_inst_warmup(void **state)
+{
+	struct inst_result r = {.state = INST_WARMUP, .exited = true};
+	struct buf line = {0};
+	struct agent_msg m;
+	char err[256];
+	(void)state;
+
+	agent_encode_inst(&line, 0, 1, 0, &r);
+	assert_int_equal(agent_decode_line(line.data, line.len, &m, err, sizeof(err)), 0);
+	assert_int_equal(m.inst.state, INST_WARMUP);
+	agent_msg_free(&m);
+	buf_free(&line);
+}
+
 static void test_hello_iteration_knob_end(void **state)
 {
 	struct buf lines = {0};
@@ -371,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_base64_rfc4648_vectors),
 		cmocka_unit_test(test_base64_rejects_garbage),
 		cmocka_unit_test(test_inst_round_trip),
+		cmocka_unit_test(test_inst_warmup),
 		cmocka_unit_test(test_inst_empty_output),
 		cmocka_unit_test(test_hello_iteration_knob_end),
 		cmocka_unit_test(test_decode_errors),

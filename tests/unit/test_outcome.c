@@ -143,6 +143,23 @@ static void test_stopped(void **state)
 	assert_string_equal(reason, "");
 }
 
+/* A background run that ended in the warm-up is parsed (so garbage is
+ * still a failure) but yields no sample: it met no measured load. */
+static void test_warmup(void **state)
+{
+	(void)state;
+	struct sample_vec s = {0};
+	char reason[128] = "";
+	assert_int_equal(decide(&hackbench_load, INST_WARMUP, "Time: 1.0\n", "", 0, &s, reason,
+				sizeof(reason)), INST_WARMUP);
+	assert_int_equal(s.n, 0);
+	assert_string_equal(reason, "ended in the warm-up, before the measured loads started:"
+			    " not a sample");
+	assert_int_equal(decide(&hackbench_load, INST_WARMUP, "garbage\n", "", 0, &s, reason,
+				sizeof(reason)), INST_FAILED);
+	assert_int_equal(s.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_hackbench_emfile),
 		cmocka_unit_test(test_kernbench_killed),
 		cmocka_unit_test(test_stopped),
+		cmocka_unit_test(test_warmup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

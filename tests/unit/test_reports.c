@@ -729,10 +729,64 @@ static void test_latency_over_events(void **state)
 	hist_table_free(&h);
 }
 
+/* A repeating load: iteration 1 gave two runs, iteration 2 one. The layouts
+ * name what n counts: 3 samples and 3 runs, not 3 iterations (before:
+ * "iterations" whatever n was). Sum and events as in the test above. */
+static void test_repetitions_not_iterations(void **state)
+{
+	(void)state;
+	static const uint64_t ca[] = {1, 2}, cb[] = {1, 1, 1}, cc[] = {1};
+	static const double ba[] = {10, 20}, bb[] = {20, 30, 40}, bc[] = {5};
+	static const int iteration[] = {1, 1, 2};
+	struct hist_table h;
+	struct sample_table t;
+	struct summary_opts so;
+	struct report_opts ro;
+	struct summary s;
+	struct buf out = {0};
+	char err[256];
+
+	hist_table_init(&h);
+	add_hist(&h, "v", 1, ca, ba, 2, 0, 10, 20, 50, 900);
+	add_hist(&h, "v", 1, cb, bb, 3, 0, 20, 40, 90, 2900);
+	add_hist(&h, "v", 2, cc, bc, 1, 0, 5, 5, 5, 25);
+	sample_table_init(&t);
+	for (int i = 0; i < 3; i++)
+		sample_table_add(&t, &(struct sample_row){
+			.run = "r", .variant = "v", .cell = "c", .load = "ct", .metric = "time",
+			.unit = "s", .better = BETTER_LOWER, .op = "", .iteration = iteration[i],
+			.value = 2 * (i + 1)});
+	summary_opts_init(&so);
+	report_opts_init(&ro);
+	ro.hists = &h;
+	assert_int_equal(summary_build(&t, &so, &s, err, sizeof(err)), 0);
+	report_latency(&out, &s, &ro);
+	const char *text = buf_str(&out);
+	assert_non_null(strstr(text, "run r: every event, pooled over runs\n"));
+	assert_non_null(strstr(text, "        n                      7 events\n"));
+	assert_non_null(strstr(text, "run r: per-sample values, n = samples (no histogram"));
+	assert_non_null(strstr(text, "        n                      3 samples\n"));
+	assert_null(strstr(text, "iterations"));
+	out.len = 0;
+	report_percentiles(&out, &s, &ro);
+	text = buf_str(&out);
+	assert_non_null(strstr(text, "run r: every event, pooled over runs\n"));
+	assert_non_null(strstr(text, "Pooled: the bucket counts of all runs of an op"));
+	assert_non_null(strstr(text, "\nn: c 7 events (3 runs)\n"));
+	assert_non_null(strstr(text, "run r: per-sample summaries (several samples per iteration)\n"));
+	assert_non_null(strstr(text, "\nPer-sample values: nearest-rank percentiles of the samples"));
+	assert_non_null(strstr(text, "\nn: c 3 samples\n"));
+	buf_free(&out);
+	summary_free(&s);
+	sample_table_free(&t);
+	hist_table_free(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_header_split),
+		cmocka_unit_test(test_repetitions_not_iterations),
 		cmocka_unit_test(test_mmtests_seed_spacing),
 		cmocka_unit_test(test_mmtests_dbench),
 		cmocka_unit_test(test_mmtests_dbench_ci_overlap_baseline),
