@@ -13,7 +13,7 @@ static const char usage_text[] =
 	"List the runs: id, name, start date, kernel release, cells, iterations, status\n"
 	"(abandoned: a run whose schedrig died, e.g. killed -9; finish it with\n"
 	"schedrig run --resume ID).\n"
-	"  --db FILE   results database (default results/schedrig.db)\n";
+	"  --db FILE   results database (default " DEFAULT_DB ")\n";
 
 static const char *col(sqlite3_stmt *st, int i)
 {
@@ -28,7 +28,7 @@ int cmd_list(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *db = "results/schedrig.db";
+	const char *db = DEFAULT_DB;
 	struct store *s;
 	sqlite3_stmt *st;
 	char err[512];

@@ -53,7 +53,7 @@ static const char usage_text[] =
 	"                       login USER password ...), never an option; with\n"
 	"                       neither it is a usage error\n"
 	"  --insecure           allow smtp:// without STARTTLS to a non-loopback host\n"
-	"  --db FILE            results database (default " REPORTCMD_DEFAULT_DB ")\n"
+	"  --db FILE            results database (default " DEFAULT_DB ")\n"
 	"  --columns AXIS, --baseline NAME, --significance TEST, --alpha A,\n"
 	"  --decimals N, --metric M, --load L   as for schedrig compare\n"
 	"  -h, --help           this text\n"
@@ -254,7 +254,11 @@ static bool netrc_token(FILE *f, char *tok, size_t size)
  * compared case-insensitively, or "default") with "login USER" and a
  * password? That is the entry libcurl's CURLOPT_NETRC reads for a URL
  * whose user is given (curl lib/netrc.c). "macdef" bodies (up to the next
- * empty line) are skipped. */
+ * empty line) are skipped. libcurl sends from the file itself
+ * (CURLOPT_NETRC, send_mail) but has no call that only looks an entry up:
+ * it reads the file while it connects, and without a password it goes on
+ * without one. This check runs before the database is read and before
+ * anything is sent, so it reads the file itself. */
 static bool netrc_has_password(const char *path, const char *host, const char *user)
 {
 	FILE *f = fopen(path, "r");

@@ -13,7 +13,7 @@
 #include "store.h"
 
 const char reportcmd_options_help[] =
-	"  --db FILE            results database (default " REPORTCMD_DEFAULT_DB ")\n"
+	"  --db FILE            results database (default " DEFAULT_DB ")\n"
 	"  --output FILE        write to FILE instead of stdout\n"
 	"  --columns AXIS       variant|cell|run as columns (default: variant when the\n"
 	"                       runs hold more than one variant, else cell)\n"
@@ -42,7 +42,7 @@ void reportcmd_init(struct reportcmd *c, const char *cmd)
 {
 	memset(c, 0, sizeof(*c));
 	c->cmd = cmd;
-	c->db = REPORTCMD_DEFAULT_DB;
+	c->db = DEFAULT_DB;
 	c->format = FORMAT_TEXT;
 	summary_opts_init(&c->so);
 	/* Tables hold each load's headline metrics; plots draw every series. */

@@ -13,8 +13,6 @@
 #include "summary.h"
 #include "util.h"
 
-#define REPORTCMD_DEFAULT_DB "results/schedrig.db"
-
 enum report_format { FORMAT_TEXT, FORMAT_MARKDOWN, FORMAT_CSV, FORMAT_JSON };
 
 /* "text" | "markdown" | "csv" | "json"; -1 for anything else. */
@@ -22,7 +20,7 @@ int report_format_parse(const char *s);
 
 struct reportcmd {
 	const char *cmd;            /* "compare" / "report", for messages */
-	const char *db;             /* --db (REPORTCMD_DEFAULT_DB) */
+	const char *db;             /* --db (commands.h DEFAULT_DB) */
 	const char *output;         /* --output (NULL: stdout) */
 	enum report_format format;  /* --format (text) */
 	struct summary_opts so;
@@ -38,7 +36,7 @@ struct reportcmd {
 };
 
 /* Defaults for command cmd ("compare", "report", ...): database
- * results/schedrig.db, text format, Welch at alpha 0.05, 2 decimals. */
+ * DEFAULT_DB, text format, Welch at alpha 0.05, 2 decimals. */
 void reportcmd_init(struct reportcmd *c, const char *cmd);
 
 /* Handle one option shared by compare and report (getopt_long "val" codes
