@@ -244,6 +244,54 @@ int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
 	return 0;
 }
 
+int reportcmd_prepare(struct reportcmd *c, bool histograms, struct reportcmd_data *d)
+{
+	memset(d, 0, sizeof(*d));
+	hist_table_init(&d->h);
+	int rc = reportcmd_load_ids(c, &d->t, &d->ids, &d->n_ids);
+	if (rc)
+		return rc;
+	reportcmd_notes(c, d->ids, d->n_ids, &d->notes);
+	c->notes = &d->notes;
+	if (histograms) {
+		rc = reportcmd_load_histograms(c, d->ids, d->n_ids, &d->h);
+		if (rc)
+			return rc;
+		c->so.hists = &d->h;
+		c->ro.hists = &d->h;
+		c->ro.select = &c->so;
+	}
+	rc = reportcmd_summarise(c, &d->t, &d->s);
+	d->summarised = rc == 0;
+	return rc;
+}
+
+void reportcmd_data_free(struct reportcmd_data *d)
+{
+	if (d->summarised)
+		summary_free(&d->s);
+	report_notes_free(&d->notes);
+	hist_table_free(&d->h);
+	sample_table_free(&d->t);
+	free(d->ids);
+	memset(d, 0, sizeof(*d));
+}
+
+report_layout_fn *reportcmd_layout_fn(const struct report_layout *l, enum report_format f)
+{
+	switch (f) {
+	case FORMAT_TEXT:
+		return l->text;
+	case FORMAT_MARKDOWN:
+		return l->markdown;
+	case FORMAT_CSV:
+		return l->csv;
+	case FORMAT_JSON:
+		return l->json;
+	}
+	return NULL;
+}
+
 int reportcmd_write(const struct reportcmd *c, const struct buf *out)
 {
 	FILE *f = c->output ? fopen(c->output, "w") : stdout;
