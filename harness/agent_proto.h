@@ -159,10 +159,4 @@ int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *e
 /* Free what a decoded message owns (inst.out, inst.err, t_ms, value). */
 void agent_msg_free(struct agent_msg *m);
 
-/* Base64 (RFC 4648 section 4, '=' padding). encode appends to out; decode
- * appends to out and returns 0, or -1 on a character outside the alphabet
- * or a bad length. */
-void base64_encode(struct buf *out, const void *data, size_t len);
-int base64_decode(struct buf *out, const char *text, size_t len);
-
 #endif

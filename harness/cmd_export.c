@@ -22,7 +22,7 @@ static const char usage_text[] =
 	"is the load's driver ('imported' for samples imported without one): import\n"
 	"reads it back, so the tables keep their decimals.\n"
 	"\n"
-	"  --db FILE       results database (default " REPORTCMD_DEFAULT_DB ")\n"
+	"  --db FILE       results database (default " DEFAULT_DB ")\n"
 	"  --format FMT    csv|json (default csv)\n"
 	"  --output FILE   write to FILE instead of stdout\n"
 	"  -h, --help      this text\n"

@@ -28,7 +28,7 @@ static const char usage_text[] =
 	"\n"
 	"  --csv FILE   the CSV to import\n"
 	"  --run NAME   name of the new run\n"
-	"  --db FILE    results database (default " REPORTCMD_DEFAULT_DB ")\n"
+	"  --db FILE    results database (default " DEFAULT_DB ")\n"
 	"  -h, --help   this text\n"
 	"\n"
 	"Exit status: 0 ok, 1 failure (unreadable file, bad row, database), 2 bad usage.\n";
@@ -67,7 +67,7 @@ int cmd_import(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *csv = NULL, *run = NULL, *db = REPORTCMD_DEFAULT_DB;
+	const char *csv = NULL, *run = NULL, *db = DEFAULT_DB;
 	int opt;
 
 	optind = 0;

@@ -30,7 +30,7 @@ static const char usage_text[] =
 	"LOAD-METRIC[-...]-KIND (KIND mean|box|hist|cdf|heatmap|interval) and\n"
 	"VARIANT[-CELL]-SERIES-monitor.\n"
 	"\n"
-	"  --db FILE            results database (default " REPORTCMD_DEFAULT_DB ")\n"
+	"  --db FILE            results database (default " DEFAULT_DB ")\n"
 	"  --output-dir DIR     where the figures go (created when missing)\n"
 	"  --format F           png|svg|both (default both)\n"
 	"  --logx               logarithmic x axis for histograms and CDFs\n"

@@ -29,7 +29,7 @@ static const char usage_text[] =
 	"reason may gain the tool's own line); adaptive stop notes are not redone.\n"
 	"A run still running, or an imported run (no raw output), is refused.\n"
 	"\n"
-	"  --db FILE   results database (default results/schedrig.db)\n"
+	"  --db FILE   results database (default " DEFAULT_DB ")\n"
 	"\n"
 	"Exit status: 0 reparsed (changed or not), 1 failure (nothing changed in the\n"
 	"database), 2 bad usage.\n";
@@ -350,7 +350,7 @@ int cmd_reparse(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *db = "results/schedrig.db";
+	const char *db = DEFAULT_DB;
 	char err[1024];
 	int opt = cmd_options(argc, argv, longopts, usage_text, db_option, &db);
 

@@ -25,7 +25,7 @@ static const char usage_text[] =
 	"left, it removes the host-wide record naming this database (while it is\n"
 	"there, every schedrig run on this machine refuses to start).\n"
 	"\n"
-	"  --db FILE   results database (default results/schedrig.db)\n"
+	"  --db FILE   results database (default " DEFAULT_DB ")\n"
 	"\n"
 	"Exit status: 0 everything restored (or nothing to do), 1 a knob could not be\n"
 	"restored (or a run is changing knobs on this machine now), 2 bad usage.\n";
@@ -111,7 +111,7 @@ int cmd_restore(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *db = "results/schedrig.db";
+	const char *db = DEFAULT_DB;
 	int ch;
 	char err[1024], boot_id[64];
 	struct utsname u;

@@ -32,7 +32,6 @@
 #include "store_adaptive.h"
 #include "variant.h"
 
-#define DEFAULT_DB "results/schedrig.db"
 
 static const char usage_lines[] =
 	"usage: schedrig run CONFIG [--db FILE] [--iterations N] [--dry-run] [--quiet] [--wait-s S|--concurrent]\n"

@@ -15,7 +15,7 @@ static const char usage_text[] =
 	"usage: schedrig show RUN [--db FILE] [--config]\n"
 	"\n"
 	"Show one run (an id, a name for its newest run, or 'latest').\n"
-	"  --db FILE   results database (default results/schedrig.db)\n"
+	"  --db FILE   results database (default " DEFAULT_DB ")\n"
 	"  --config    also print the config text as it was run\n";
 
 static const char *col(sqlite3_stmt *st, int i)
@@ -187,7 +187,7 @@ int cmd_show(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *db = "results/schedrig.db";
+	const char *db = DEFAULT_DB;
 	int with_config = 0, ch;
 	struct store *s;
 	char err[512];

@@ -6,6 +6,10 @@
 
 #define EXIT_USAGE 2
 
+/* The results database of every command that takes --db FILE, when none
+ * is given (relative to the working directory). */
+#define DEFAULT_DB "results/schedrig.db"
+
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);

@@ -9,14 +9,7 @@ int sh_quote_word(struct buf *out, const char *word)
 {
 	if (strpbrk(word, "\n\r"))
 		return -1;
-	buf_append(out, "'", 1);
-	for (const char *p = word; *p; p++) {
-		if (*p == '\'')
-			buf_puts(out, "'\\''");
-		else
-			buf_append(out, p, 1);
-	}
-	buf_append(out, "'", 1);
+	buf_sh_quote(out, word);
 	return 0;
 }
 

@@ -13,7 +13,7 @@
 
 #include "util.h"
 
-/* Append word to out quoted for a POSIX shell ('' for the empty word).
+/* Append word to out quoted for a POSIX shell (util.h buf_sh_quote).
  * Returns 0, or -1 when word holds '\n' or '\r' (out unchanged). */
 int sh_quote_word(struct buf *out, const char *word);
 

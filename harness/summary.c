@@ -100,10 +100,9 @@ struct group_map {
 
 static uint64_t key_hash(const char *const *key)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = FNV1A_OFFSET_BASIS;
 	for (int i = 0; i < N_KEYS; i++) {
-		h ^= (uint64_t)(uintptr_t)key[i];
-		h *= 1099511628211ULL;
+		h = fnv1a_step(h, (uint64_t)(uintptr_t)key[i]);
 		h ^= h >> 29;
 	}
 	return h;

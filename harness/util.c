@@ -154,6 +154,18 @@ static bool plain_arg(const char *s)
 	return true;
 }
 
+void buf_sh_quote(struct buf *b, const char *word)
+{
+	buf_append(b, "'", 1);
+	for (const char *p = word; *p; p++) {
+		if (*p == '\'')
+			buf_puts(b, "'\\''");
+		else
+			buf_append(b, p, 1);
+	}
+	buf_append(b, "'", 1);
+}
+
 char *argv_render(const struct argv *a)
 {
 	struct buf b = {0};
@@ -161,22 +173,27 @@ char *argv_render(const struct argv *a)
 	for (size_t i = 0; i < a->n; i++) {
 		if (i)
 			buf_puts(&b, " ");
-		if (plain_arg(a->v[i])) {
+		if (plain_arg(a->v[i]))
 			buf_puts(&b, a->v[i]);
-			continue;
-		}
-		buf_puts(&b, "'");
-		for (const char *p = a->v[i]; *p; p++) {
-			if (*p == '\'')
-				buf_puts(&b, "'\\''");
-			else
-				buf_append(&b, p, 1);
-		}
-		buf_puts(&b, "'");
+		else
+			buf_sh_quote(&b, a->v[i]);
 	}
 	if (!b.data)
 		return xstrdup("");
 	return b.data;
+}
+
+uint64_t fnv1a_step(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 1099511628211ULL;
+}
+
+uint64_t fnv1a_bytes(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < n; i++)
+		h = fnv1a_step(h, p[i]);
+	return h;
 }
 
 void lock_file_holder(int fd, char *dst, size_t size)

@@ -38,9 +38,25 @@ struct argv {
 void argv_add(struct argv *a, const char *arg);
 void argv_addf(struct argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void argv_free(struct argv *a);
+/* Append word to b in single quotes for a POSIX shell, an embedded single
+ * quote written '\'' (POSIX XCU 2.2.2: within single quotes every character
+ * is literal except the closing quote); '' for the empty word. Every byte is
+ * kept, line breaks too: a caller that hands the text to a shell refuses
+ * those first (sshargv.h sh_quote_word). */
+void buf_sh_quote(struct buf *b, const char *word);
 /* Render for humans (plan output, database): arguments separated by one
- * space, each quoted with '...' when it holds anything but [A-Za-z0-9_./:=,+-]. */
+ * space, each quoted with buf_sh_quote when it holds anything but
+ * [A-Za-z0-9_./:=,+-]. */
 char *argv_render(const struct argv *a);
+
+/* FNV-1a 64 (Fowler, Noll, Vo; draft-eastlake-fnv, offset basis
+ * 14695981039346656037, prime 1099511628211): hashes for in-memory tables
+ * and cache file names. Start from FNV1A_OFFSET_BASIS. fnv1a_step mixes one
+ * value in (h xor v, times the prime); fnv1a_bytes one step per byte of
+ * data[0..n). */
+#define FNV1A_OFFSET_BASIS 0xcbf29ce484222325ULL
+uint64_t fnv1a_step(uint64_t h, uint64_t v);
+uint64_t fnv1a_bytes(uint64_t h, const void *data, size_t n);
 
 /* The first line of the lock file open at fd, where its holder wrote who
  * it is, into dst (size > 1); "?" when it is empty. */

@@ -145,19 +145,10 @@ struct kb_entry {
 	bool prepared_now;       /* this call prepared it */
 };
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
-{
-	const unsigned char *p = data;
-	for (size_t i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
+/* FNV-1a of s with its terminating NUL (a separator between strings). */
 static uint64_t fnv1a_str(uint64_t h, const char *s)
 {
-	return fnv1a(h, s, strlen(s) + 1);
+	return fnv1a_bytes(h, s, strlen(s) + 1);
 }
 
 /* Hash the file's content into h; false when it cannot be read. */
@@ -169,7 +160,7 @@ static bool fnv1a_file(uint64_t *h, const char *path)
 	char buf[65536];
 	ssize_t n;
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		*h = fnv1a(*h, buf, (size_t)n);
+		*h = fnv1a_bytes(*h, buf, (size_t)n);
 	close(fd);
 	return n == 0;
 }
@@ -212,7 +203,7 @@ static bool is_named_config(const char *config)
  * from source (NULL: the default) and config as written. */
 static void kb_packed_name(const char *source, const char *config, char *dst, size_t size)
 {
-	uint64_t h = fnv1a_str(0xcbf29ce484222325ULL, "kernbench-packed-1");
+	uint64_t h = fnv1a_str(FNV1A_OFFSET_BASIS, "kernbench-packed-1");
 	h = fnv1a_str(fnv1a_str(h, source ? source : ""), config);
 	snprintf(dst, size, "packed-%016llx", (unsigned long long)h);
 }
@@ -275,7 +266,7 @@ static int kb_entry_init(struct kb_entry *e, const char *source, const char *con
 	}
 	e->source_is_tree = S_ISDIR(sb.st_mode);
 
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = FNV1A_OFFSET_BASIS;
 	h = fnv1a_str(h, "kernbench-cache-2"); /* 2: prepared with KERNBENCH_PATH */
 	h = fnv1a_str(h, e->source);
 	if (!e->source_is_tree) {

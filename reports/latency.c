@@ -95,3 +95,21 @@ void report_latency(struct buf *out, const struct summary *s, const struct repor
 	buf_append(out, own.data ? own.data : "", own.len);
 	buf_free(&own);
 }
+
+static int latency_text(struct buf *out, const struct report_input *in, char *err, size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	report_latency(out, in->s, in->o);
+	return 0;
+}
+
+const struct report_layout latency_layout = {
+	.name = "latency",
+	.description = "latt's Max, Avg, Stdev, Stdev mean, n over\n"
+		       "every event the same way",
+	.section = "Latency summary",
+	.anchor = "latency",
+	.histograms = true,
+	.text = latency_text,
+};

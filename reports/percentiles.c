@@ -208,3 +208,26 @@ void report_percentiles(struct buf *out, const struct summary *s, const struct r
 	buf_append(out, own.data ? own.data : "", own.len);
 	buf_free(&own);
 }
+
+static int percentiles_text(struct buf *out, const struct report_input *in, char *err,
+			    size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	report_percentiles(out, in->s, in->o);
+	return 0;
+}
+
+const struct report_layout percentiles_layout = {
+	.name = "percentiles",
+	.description = "p50 p90 p95 p99 p99.9 of every event, the\n"
+		       "stored histograms of all runs pooled\n"
+		       "(cyclictest histogram_us, tcp-rr,\n"
+		       "wakeup-lat); other metrics say they are\n"
+		       "per-iteration summaries (n = iterations;\n"
+		       "samples where an iteration gave several)",
+	.section = "Percentiles",
+	.anchor = "percentiles",
+	.histograms = true,
+	.text = percentiles_text,
+};

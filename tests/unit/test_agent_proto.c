@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "agent_proto.h"
+#include "base64.h"
 
 static void test_base64_rfc4648_vectors(void **state)
 {

@@ -782,6 +782,28 @@ static void test_repetitions_not_iterations(void **state)
 	hist_table_free(&h);
 }
 
+/* The layout registry: every layout has a name of its own and a text; the
+ * default has every format; a section has an html anchor; unknown names
+ * are NULL. */
+static void test_layout_registry(void **state)
+{
+	size_t n;
+	const struct report_layout *const *all = report_layout_all(&n);
+	(void)state;
+	assert_int_equal(n, 5);
+	for (size_t i = 0; i < n; i++) {
+		assert_non_null(all[i]->text);
+		assert_ptr_equal(report_layout_find(all[i]->name), all[i]);
+		assert_true(!all[i]->section || all[i]->anchor);
+	}
+	const struct report_layout *d = report_layout_find(REPORT_LAYOUT_DEFAULT);
+	assert_non_null(d);
+	assert_true(d->markdown && d->csv && d->json && d->html);
+	assert_null(report_layout_find("mmtest"));
+	assert_true(report_layout_find("percentiles")->histograms);
+	assert_false(report_layout_find("grid")->histograms);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -805,6 +827,7 @@ int main(void)
 		cmocka_unit_test(test_spread_against_zero),
 		cmocka_unit_test(test_notes),
 		cmocka_unit_test(test_csv_strict),
+		cmocka_unit_test(test_layout_registry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

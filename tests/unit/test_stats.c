@@ -30,15 +30,23 @@ static void assert_close(double got, double want, double eps)
 		fail_msg("expected %.17g, got %.17g", want, got);
 }
 
+/* Hmean of ascending values through the summary (stats_summarise). */
+static double hmean_of(const double *sorted, size_t n)
+{
+	struct stats_summary st;
+	stats_summarise(sorted, n, BETTER_LOWER, &st);
+	return st.hmean;
+}
+
 static void test_hmean_edges(void **state)
 {
 	(void)state;
 	const double with_zero[] = {0, 50, 60}, two[] = {50, 60}, neg[] = {-1, 50};
-	assert_close(stats_hmean(with_zero, N(with_zero)), NAN, 0);
-	assert_close(stats_hmean(neg, N(neg)), NAN, 0);
+	assert_close(hmean_of(with_zero, N(with_zero)), NAN, 0);
+	assert_close(hmean_of(neg, N(neg)), NAN, 0);
 	/* 2 / (1/50 + 1/60) = 600/11 */
-	assert_close(stats_hmean(two, N(two)), 54.545454545454545, EPS);
-	assert_close(stats_hmean(two, 0), NAN, 0);
+	assert_close(hmean_of(two, N(two)), 54.545454545454545, EPS);
+	assert_close(hmean_of(two, 0), NAN, 0);
 	assert_close(stats_gmean(with_zero, N(with_zero)), NAN, 0);
 	/* sqrt(50·60) */
 	assert_close(stats_gmean(two, N(two)), 54.772255750516611, EPS);
@@ -70,16 +78,21 @@ static void test_bamean(void **state)
 {
 	(void)state;
 	double x[] = {5, 1, 4, 2};
+	struct stats_summary lo, hi, one, none;
 	stats_sort(x, N(x));
+	stats_summarise(x, N(x), BETTER_LOWER, &lo);
+	stats_summarise(x, N(x), BETTER_HIGHER, &hi);
+	stats_summarise(x, 1, BETTER_LOWER, &one);
+	stats_summarise(x, 0, BETTER_LOWER, &none);
 	/* lower is better: best-first 1,2,4,5; first floor(4·50/100) = 2 */
-	assert_close(stats_bamean_sorted(x, N(x), BETTER_LOWER, 50), 1.5, EPS);
+	assert_close(lo.bamean50, 1.5, EPS);
 	/* higher is better: best-first 5,4,2,1 */
-	assert_close(stats_bamean_sorted(x, N(x), BETTER_HIGHER, 50), 4.5, EPS);
+	assert_close(hi.bamean50, 4.5, EPS);
 	/* floor(4·95/100) = 3 */
-	assert_close(stats_bamean_sorted(x, N(x), BETTER_LOWER, 95), 7.0 / 3.0, EPS);
+	assert_close(lo.bamean95, 7.0 / 3.0, EPS);
 	/* n·K/100 < 1 → max(1, ·) = 1: the best value */
-	assert_close(stats_bamean_sorted(x, 1, BETTER_LOWER, 50), 1, 0);
-	assert_close(stats_bamean_sorted(x, 0, BETTER_LOWER, 50), NAN, 0);
+	assert_close(one.bamean50, 1, 0);
+	assert_close(none.bamean50, NAN, 0);
 }
 
 static void test_percentile_median(void **state)

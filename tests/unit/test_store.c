@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "store.h"
+#include "store_list.h"
 
 static char dir[] = "/tmp/schedrig-store.XXXXXX";
 
@@ -648,10 +649,52 @@ static void test_rows_in_config_order(void **state)
 	store_close(s);
 }
 
+/* schedrig list's rows: each run with its cells counted, and a NULL
+ * iterations column (set here with SQL, as an old import could leave it)
+ * read as -1. */
+static void test_run_list(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	int64_t run1, run2, cell;
+	struct stored_run_row *rows;
+	size_t n;
+
+	db_path(path, sizeof(path), "list.db");
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	assert_int_equal(store_run_list(s, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	struct run_info a = {.name = "a", .kernel_release = "6.18", .iterations = 3};
+	struct run_info b = {.name = "b", .iterations = 2};
+	assert_int_equal(store_run_begin(s, &a, &run1, err, sizeof(err)), 0);
+	assert_int_equal(store_cell_add(s, run1, 0, "x=1", &cell, err, sizeof(err)), 0);
+	assert_int_equal(store_cell_add(s, run1, 1, "x=2", &cell, err, sizeof(err)), 0);
+	assert_int_equal(store_run_begin(s, &b, &run2, err, sizeof(err)), 0);
+	assert_int_equal(store_run_end(s, run2, "complete", err, sizeof(err)), 0);
+	assert_int_equal(sqlite3_exec(store_db(s), "UPDATE run SET iterations = NULL WHERE name = 'b'",
+				      NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(store_run_list(s, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_true(rows[0].id == run1 && rows[1].id == run2);
+	assert_string_equal(rows[0].name, "a");
+	assert_string_equal(rows[0].kernel_release, "6.18");
+	assert_null(rows[1].kernel_release);
+	assert_int_equal(rows[0].n_cells, 2);
+	assert_int_equal(rows[1].n_cells, 0);
+	assert_int_equal(rows[0].iterations, 3);
+	assert_int_equal(rows[1].iterations, -1);
+	assert_string_equal(rows[0].status, "running");
+	assert_string_equal(rows[1].status, "complete");
+	store_run_rows_free(rows, n);
+	store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_run_list),
 		cmocka_unit_test(test_rows_in_config_order),
 		cmocka_unit_test(test_histogram_round_trip),
 		cmocka_unit_test(test_sample_flags),
