@@ -236,11 +236,19 @@ int mkdir_p(const char *dir, char *err, size_t errsz)
 	return 0;
 }
 
+/* Length of the run of decimal digits at s. */
+static size_t digits_at(const char *s)
+{
+	return strspn(s, "0123456789");
+}
+
 bool parse_ll(const char *s, long long *out)
 {
 	char *end;
 
-	if (!s || !*s)
+	/* [-]digits, checked before strtoll, which would also take leading
+	 * blanks and a '+'. */
+	if (!s || !digits_at(s + (*s == '-')))
 		return false;
 	errno = 0;
 	long long v = strtoll(s, &end, 10);
@@ -248,12 +256,6 @@ bool parse_ll(const char *s, long long *out)
 		return false;
 	*out = v;
 	return true;
-}
-
-/* Length of the run of decimal digits at s. */
-static size_t digits_at(const char *s)
-{
-	return strspn(s, "0123456789");
 }
 
 bool parse_double(const char *s, double *out)

@@ -61,8 +61,10 @@ int64_t mono_ns(void);
  * component that could not be created and why in err. */
 int mkdir_p(const char *dir, char *err, size_t errsz);
 
-/* Parse a whole string as a base-10 integer (leading zeros allowed: cyclictest
- * zero-pads). Returns false on empty input, trailing junk or overflow. */
+/* Parse a whole string as a base-10 integer, [-]digits, the one integer
+ * form of tool output, configs and command-line options (leading zeros
+ * allowed: cyclictest zero-pads). Returns false on empty input, a leading
+ * '+' or blank, trailing junk or overflow. */
 bool parse_ll(const char *s, long long *out);
 /* true when s[0..len) is valid UTF-8 (RFC 3629: no overlongs, no
  * surrogates, nothing above U+10FFFF). */

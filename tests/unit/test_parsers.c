@@ -511,6 +511,22 @@ static void test_hackbench_garbage(void **state)
 	fail_binary(&hackbench_load, NOKV, false);
 }
 
+/* Integers are [-]digits in base 10, whatever reads them (tool output,
+ * configs, options): strtoll alone would take a sign and leading blanks. */
+static void test_parse_ll_strict(void **state)
+{
+	(void)state;
+	long long v = 0;
+	assert_true(parse_ll("007", &v));
+	assert_int_equal(v, 7);
+	assert_true(parse_ll("-12", &v));
+	assert_int_equal(v, -12);
+	static const char *const bad[] = {"+2", " 2", "\t2", "2 ", "", "-", "+", "- 2", "0x10", "1e3"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (parse_ll(bad[i], &v))
+			fail_msg("parse_ll took '%s'", bad[i]);
+}
+
 static void test_hackbench_killed(void **state)
 {
 	(void)state;
@@ -1841,6 +1857,7 @@ int main(void)
 	find_dirs();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_parse_ll_strict),
 
 		cmocka_unit_test(test_hackbench_process_socket),
 		cmocka_unit_test(test_hackbench_process_pipe),
