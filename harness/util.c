@@ -191,7 +191,7 @@ void lock_file_holder(int fd, char *dst, size_t size)
 int lock_file_open(const char *path, char *err, size_t errsz)
 {
 	struct stat st;
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0644);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
 	if (fd < 0) {
 		int e = errno;
 		snprintf(err, errsz, "lock file %s: %s%s", path, strerror(e),
@@ -202,6 +202,13 @@ int lock_file_open(const char *path, char *err, size_t errsz)
 	    st.st_uid != geteuid()) {
 		snprintf(err, errsz, "lock file %s is not a regular file of uid %d with one link"
 			 " (another user's file or a hard link?): remove it", path, (int)geteuid());
+		close(fd);
+		return -1;
+	}
+	/* One an older rig made 0644: nobody else may open it from now on. */
+	if ((st.st_mode & 077) && fchmod(fd, 0600)) {
+		snprintf(err, errsz, "lock file %s: cannot make it mode 0600: %s", path,
+			 strerror(errno));
 		close(fd);
 		return -1;
 	}

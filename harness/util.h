@@ -46,12 +46,16 @@ char *argv_render(const struct argv *a);
  * it is, into dst (size > 1); "?" when it is empty. */
 void lock_file_holder(int fd, char *dst, size_t size);
 
-/* Open (creating it 0644 when absent) the lock file path for flock. Refuses
+/* Open (creating it 0600 when absent) the lock file path for flock. Refuses
  * a symbolic link (O_NOFOLLOW), anything but a regular file with one link,
  * and a file owned by another user: lock files live in world-writable
  * directories (/run/lock, /tmp), where another user could plant a link to a
- * file that root would then truncate. Returns the fd (close-on-exec), or -1
- * with the path and the reason in err. */
+ * file that root would then truncate. Mode 0600: another user who could
+ * open the file could hold its flock and stall every run; an existing one
+ * of this user with more bits (made by an older rig) is narrowed to 0600
+ * (who opened it before keeps that descriptor: flock has no revoke).
+ * Returns the fd (close-on-exec), or -1 with the path and the reason in
+ * err. */
 int lock_file_open(const char *path, char *err, size_t errsz);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
