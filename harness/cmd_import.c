@@ -15,16 +15,17 @@
 static const char usage_text[] =
 	"usage: schedrig import --csv FILE [--run NAME] [--db FILE]\n"
 	"\n"
-	"Store every row of FILE ('-' for stdin; header " CSV_SAMPLE_HEADER ",\n"
-	"or without the tool as export wrote it before)\n"
-	"as one new run named NAME, in one transaction: a bad row is reported with its\n"
-	"line number and nothing is imported. Rows with an empty run field take NAME;\n"
+	"Store every row of FILE ('-' for stdin) as one new run named NAME, in one\n"
+	"transaction: a bad row is reported with its line number and nothing is\n"
+	"imported. The header is " CSV_SAMPLE_HEADER ",\n"
+	"or, as export wrote it before, without the repetition (repetitions 0), or\n"
+	"without the tool and the repetition. Rows with an empty run field take NAME;\n"
 	"the rows may name at most one run, whose name is used when --run is absent.\n"
 	"Values are decimal numbers or NaN; two rows of one sample (the same variant,\n"
-	"cell, load, metric, op and iteration) are an error. A UTF-8 byte order mark\n"
-	"before the header is skipped. A load's tool (its driver, which sets the\n"
-	"tables' decimals) must be the same on all its rows; without one it is stored\n"
-	"as 'imported'.\n"
+	"cell, load, metric, op, iteration and repetition) are an error. A UTF-8 byte\n"
+	"order mark before the header is skipped. A load's tool (its driver, which\n"
+	"sets the tables' decimals) must be the same on all its rows; without one it\n"
+	"is stored as 'imported'.\n"
 	"\n"
 	"  --csv FILE   the CSV to import\n"
 	"  --run NAME   name of the new run\n"
@@ -116,7 +117,7 @@ int cmd_import(int argc, char **argv)
 		return 1;
 	}
 	struct sample_table t;
-	char err[512] = "";
+	char err[1024] = "";
 	sample_table_init(&t);
 	long n = csv_read_samples(f, strcmp(csv, "-") ? csv : "stdin", NULL, &t, err, sizeof(err));
 	if (f != stdin)

@@ -18,12 +18,15 @@ static const char usage_text[] =
 	"\n"
 	"Restore every kernel knob (sysctl, debugfs sched/ tunable, sched_feature,\n"
 	"autogroup) that a run changed and did not put back, newest change first,\n"
-	"and mark it restored in the journal. Changes made in an earlier boot are\n"
-	"only marked (the kernel has reset them), and so are changes made in a qemu\n"
-	"guest (they died with it); changes made on another host are left for that\n"
-	"host. Running it again does nothing. Once no change of this machine is\n"
-	"left, it removes the host-wide record naming this database (while it is\n"
-	"there, every schedrig run on this machine refuses to start).\n"
+	"and mark it restored in the journal. A row is written only when its file is\n"
+	"exactly the one the rig derives from its kind and name, a name a config may\n"
+	"give (a database is not trusted); any other row is refused and left\n"
+	"unrestored. Changes made in an earlier boot are only marked (the kernel has\n"
+	"reset them), and so are changes made in a qemu guest (they died with it);\n"
+	"changes made on another host are left for that host. Running it again does\n"
+	"nothing. Once no change of this machine is left, it removes the host-wide\n"
+	"record naming this database (while it is there, every schedrig run on this\n"
+	"machine refuses to start).\n"
 	"\n"
 	"  --db FILE   results database (default " DEFAULT_DB ")\n"
 	"\n"
@@ -74,6 +77,11 @@ static int restore_row(struct store *s, const struct stored_knob *k, const char 
 		       const char *boot_id)
 {
 	char err[1024];
+	if (!k->variant || !k->kind || !k->name || !k->path || !k->old_value) {
+		fprintf(stderr, "schedrig restore: run %lld: journal row %lld lacks its variant, kind,"
+			" name, path or old value: refused\n", (long long)k->run_id, (long long)k->id);
+		return -1;
+	}
 	if (knob_host_is_guest(k->host)) {
 		printf("run %lld variant %s: %s was changed in a qemu guest (%s), which is gone:"
 		       " nothing to write\n",
@@ -88,6 +96,11 @@ static int restore_row(struct store *s, const struct stored_knob *k, const char 
 		printf("run %lld variant %s: %s was changed in an earlier boot: the kernel has reset"
 		       " it, nothing to write\n",
 		       (long long)k->run_id, k->variant, k->path);
+	} else if (knob_row_check(k->kind, k->name, k->path, k->old_value, err, sizeof(err))) {
+		fprintf(stderr, "schedrig restore: run %lld variant %s: journal row %lld (%s %s, %s):"
+			" %s\n", (long long)k->run_id, k->variant, (long long)k->id, k->kind, k->name,
+			k->path, err);
+		return -1;
 	} else if (knob_write_verify(k->path, k->old_value, NULL, 0, err, sizeof(err))) {
 		fprintf(stderr, "schedrig restore: run %lld variant %s: %s\n", (long long)k->run_id,
 			k->variant, err);
@@ -158,7 +171,7 @@ int cmd_restore(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		bool here = writes_here(&rows[i], u.nodename, boot_id);
 		need_lock |= here;
-		need_debugfs |= here && knob_path_is_debugfs(rows[i].path);
+		need_debugfs |= here && rows[i].path && knob_path_is_debugfs(rows[i].path);
 	}
 	/* Writing knobs, or clearing the host-wide record, while a rig changes
 	 * knobs would undo its changes: wait for the knob lock (refused while a

@@ -528,27 +528,13 @@ static int read_knob_map(struct ctx *c, const struct ynode *m, const char *what,
 		if (p->value->kind != YNODE_SCALAR)
 			return err_at(c, p->value->line, p->value->col, "%s: %s must be a single value",
 				      what, p->key);
-		if (strstr(p->key, "..") || p->key[0] == '/' || !*p->key)
-			return err_at(c, p->key_line, p->key_col, "%s: '%s' is not a plain knob name",
-				      what, p->key);
-		if (!strcmp(what, "sysctl") && knob_sysctl_runs_program(p->key))
-			return err_at(c, p->key_line, p->key_col, "sysctl: %s names a program the kernel"
-				      " runs as root, not a scheduler knob: schedrig never writes it",
-				      p->key);
+		char why[512];
+		if (knob_name_check(what, p->key, why, sizeof(why)))
+			return err_at(c, p->key_line, p->key_col, "%s", why);
 		(*out)[(*n)++] = (struct cfg_knob){xstrdup(p->key), xstrdup(p->value->text),
 						   p->key_line, p->key_col};
 	}
 	return 0;
-}
-
-static bool valid_feature(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", *s))
-			return false;
-	return true;
 }
 
 static int read_features(struct ctx *c, const struct ynode *v, struct cfg_variant *var)
@@ -558,10 +544,10 @@ static int read_features(struct ctx *c, const struct ynode *v, struct cfg_varian
 	var->sched_features = xcalloc(v->n ? v->n : 1, sizeof(*var->sched_features));
 	for (size_t i = 0; i < v->n; i++) {
 		const struct ynode *it = v->items[i];
-		if (it->kind != YNODE_SCALAR || !valid_feature(it->text))
-			return err_at(c, it->line, it->col,
-				      "sched_features entries are names such as PLACE_LAG or"
-				      " NO_PLACE_LAG");
+		char why[512];
+		if (knob_name_check("sched_features", it->kind == YNODE_SCALAR ? it->text : "", why,
+				    sizeof(why)))
+			return err_at(c, it->line, it->col, "%s", why);
 		var->sched_features[var->n_sched_features++] =
 			(struct cfg_knob){xstrdup(it->text), NULL, it->line, it->col};
 	}

@@ -140,29 +140,43 @@ static const char *below(const char *real, const char *root)
 	return !strncmp(real, r, n) && real[n] == '/' && real[n + 1] ? real + n + 1 : NULL;
 }
 
-/* The path below /proc/sys of a sysctl key (malloc'd): slashed keys as
- * they are, dotted ones with every '.' a '/' (sysctl(8)). */
+/* The path below /proc/sys of a sysctl key (malloc'd), as sysctl(8)
+ * reads one (procps slashdot): its first separator separates; in a dotted
+ * key every '.' becomes '/' and every '/' a '.' (a dot inside a name). */
 static char *sysctl_rel(const char *key)
 {
 	char *rel = xstrdup(key);
-	if (!strchr(rel, '/'))
+	char *first = strpbrk(rel, "./");
+	if (first && *first == '.')
 		for (char *p = rel; *p; p++)
-			if (*p == '.')
-				*p = '/';
+			*p = *p == '.' ? '/' : *p == '/' ? '.' : *p;
 	return rel;
 }
 
-/* A sysctl (path relative to /proc/sys) that names or registers a program. */
-static bool runs_program(const char *rel);
+#define NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 
-bool knob_sysctl_runs_program(const char *key)
+/* Is rel '/'-separated components, each non-empty, of NAME_CHARS and,
+ * when dots, '.' (but never dots only: no "." or "..")? */
+static bool plain_components(const char *rel, bool dots)
 {
-	char *rel = sysctl_rel(key);
-	bool yes = runs_program(rel);
-	free(rel);
-	return yes;
+	const char *set = dots ? NAME_CHARS "." : NAME_CHARS;
+	for (const char *p = rel;; p++) {
+		size_t n = strcspn(p, "/");
+		if (!n || strspn(p, set) != n || strspn(p, ".") == n)
+			return false;
+		p += n;
+		if (!*p)
+			return true;
+	}
 }
 
+/* A sched_feature as a config names it: NAME or NO_NAME, [A-Z0-9_]. */
+static bool valid_feature(const char *s)
+{
+	return *s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(s);
+}
+
+/* A sysctl (path relative to /proc/sys) that names or registers a program. */
 static bool runs_program(const char *rel)
 {
 	for (size_t i = 0; i < sizeof(program_sysctls) / sizeof(program_sysctls[0]); i++) {
@@ -175,6 +189,40 @@ static bool runs_program(const char *rel)
 			return true;
 	}
 	return false;
+}
+
+int knob_name_check(const char *kind, const char *name, char *err, size_t errsz)
+{
+	if (!strcmp(kind, "sched_features")) {
+		if (valid_feature(name))
+			return 0;
+		fail(err, errsz, "sched_features entries are names such as PLACE_LAG or NO_PLACE_LAG");
+		return -1;
+	}
+	if (!strcmp(kind, "debugfs")) {
+		if (plain_components(strncmp(name, "sched/", 6) ? name : name + 6, false))
+			return 0;
+		fail(err, errsz, "debugfs: '%s' is not a file name under sched/ ('/'-separated"
+		     " names of letters, digits, '_' and '-')", name);
+		return -1;
+	}
+	if (strcmp(kind, "sysctl")) {
+		fail(err, errsz, "'%s' is not a kind of knob (sysctl, debugfs, sched_features)", kind);
+		return -1;
+	}
+	char *rel = sysctl_rel(name);
+	int rc = 0;
+	if (!plain_components(rel, true)) {
+		fail(err, errsz, "sysctl: '%s' is not a sysctl key (names of letters, digits, '_'"
+		     " and '-' separated by '.', or by '/' with dots inside names)", name);
+		rc = -1;
+	} else if (runs_program(rel)) {
+		fail(err, errsz, "sysctl: %s names a program the kernel runs as root, not a scheduler"
+		     " knob: schedrig never writes it", name);
+		rc = -1;
+	}
+	free(rel);
+	return rc;
 }
 
 int knob_path_check(const char *path, char *real, size_t realsz, char *err, size_t errsz)
@@ -400,6 +448,38 @@ static char *features_path(void)
 	return path;
 }
 
+/* The file the rig writes for the knob of kind ("sysctl", "debugfs",
+ * "sched_features") called name (malloc'd). */
+static char *knob_file(const char *kind, const char *name)
+{
+	if (!strcmp(kind, "sched_features"))
+		return features_path();
+	return strcmp(kind, "sysctl") ? debugfs_path(name) : sysctl_path(name);
+}
+
+int knob_row_check(const char *kind, const char *name, const char *path, const char *value,
+		   char *err, size_t errsz)
+{
+	char want[PATH_MAX], got[PATH_MAX], why[512];
+	if (knob_name_check(kind, name, why, sizeof(why))) {
+		fail(err, errsz, "%s, which no config can name: refused", why);
+		return -1;
+	}
+	char *file = knob_file(kind, name);
+	int rc = -1;
+	/* A file this kernel lacks: the write says so, when path names it. */
+	if (realpath(file, want) ? !realpath(path, got) || strcmp(want, got) : strcmp(file, path))
+		fail(err, errsz, "%s %s is %s, not %s: refused", kind, name, file, path);
+	else if (!strcmp(kind, "sched_features") &&
+		 (!valid_feature(value) || strcmp(feature_name(value), feature_name(name))))
+		fail(err, errsz, "sched_features %s: '%.200s' is neither %s nor NO_%s: refused", name,
+		     value, feature_name(name), feature_name(name));
+	else
+		rc = 0;
+	free(file);
+	return rc;
+}
+
 static void entry_free(struct knob_entry *e)
 {
 	free(e->name);
@@ -527,12 +607,11 @@ static int knob_prepare(const struct knob_req *q, struct knob_entry *e, char *er
 	e->kind = q->kind;
 	e->name = xstrdup(q->name);
 	e->requested_value = xstrdup(q->value);
+	e->path = knob_file(q->kind, q->name);
 	if (!strcmp(q->kind, "sched_features")) {
-		e->path = features_path();
 		e->old_value = read_feature(e->path, feature_name(q->value), err, errsz);
 	} else {
 		bool sysctl = !strcmp(q->kind, "sysctl");
-		e->path = sysctl ? sysctl_path(q->name) : debugfs_path(q->name);
 		e->old_value = read_knob(e->path, err, errsz);
 		if (!e->old_value && errno == ENOENT)
 			fail(err, errsz, "%s: no such file (this kernel (%s) has no %s %s)", e->path,

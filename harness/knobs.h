@@ -14,7 +14,10 @@
  *
  * Files:
  *   sysctl kernel.sched_autogroup_enabled (dotted) or kernel/sched_autogroup_enabled
- *     (slashed: used as is, so a component may contain dots) -> /proc/sys/KEY
+ *     (slashed) -> /proc/sys/kernel/sched_autogroup_enabled, read as sysctl(8)
+ *     reads a key (procps slashdot): the first separator separates, and in a
+ *     dotted key a '/' stands for a dot inside a name
+ *     (net.ipv4.conf.eth0/100.rp_filter = net/ipv4/conf/eth0.100/rp_filter)
  *   debugfs base_slice_ns (or sched/base_slice_ns) -> /sys/kernel/debug/sched/base_slice_ns
  *   sched_features NO_PLACE_LAG -> "NO_PLACE_LAG" written to /sys/kernel/debug/sched/features;
  *     the current state is read from the same file, where each feature is listed
@@ -131,9 +134,30 @@ int knob_write_verify(const char *path, const char *value, char *applied, size_t
  * path and where it leads. */
 int knob_path_check(const char *path, char *real, size_t realsz, char *err, size_t errsz);
 
-/* Is the config's sysctl key (dotted or slashed) one knob_path_check
- * refuses because it names a program (kernel.core_pattern, ...)? */
-bool knob_sysctl_runs_program(const char *key);
+/* Is name one a config may give a knob of kind ("sysctl", "debugfs",
+ * "sched_features"), so one the rig would write? sysctl: names of
+ * [A-Za-z0-9_-] separated by '.', or by '/' with dots allowed inside a
+ * name (a VLAN's eth0.100), each name non-empty and no "." or ".." (so no
+ * kernel//core_pattern, kernel..core_pattern, trailing separator, ./ or
+ * ../), and, once normalised to its path below /proc/sys, not one that
+ * names a program (knob_path_check's list: kernel/core_pattern is
+ * kernel.core_pattern). debugfs: [sched/]NAME[/NAME...] of [A-Za-z0-9_-].
+ * sched_features: [A-Z0-9_]+ (NAME or NO_NAME). 0, or -1 with err saying
+ * why, e.g. "sysctl: kernel.core_pattern names a program the kernel runs
+ * as root, not a scheduler knob: schedrig never writes it". */
+int knob_name_check(const char *kind, const char *name, char *err, size_t errsz);
+
+/* May schedrig restore write value to path for a journal row of kind and
+ * name (a database is not trusted)? Only when name passes knob_name_check
+ * and path resolves (symbolic links followed) to exactly the file the rig
+ * itself derives from kind and name (sysctl: /proc/sys/..., debugfs:
+ * DEBUGFS/sched/..., sched_features: the features file), and, for a
+ * sched_feature, value is that feature's NAME or NO_NAME (a file this
+ * kernel lacks: path must be it, as the rig spells it). The write itself
+ * still checks knob_path_check. 0, or -1 with err saying why, ending in
+ * "refused". */
+int knob_row_check(const char *kind, const char *name, const char *path, const char *value,
+		   char *err, size_t errsz);
 
 /* true when path lies under the debugfs root (it needs debugfs mounted). */
 bool knob_path_is_debugfs(const char *path);

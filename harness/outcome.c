@@ -7,27 +7,23 @@
 
 #include "scan.h"
 
-/* The driver's headline metric when it is a rate (better higher, a unit
- * ending in "/s"), else NULL. */
-static const char *headline_rate(const struct load_ops *ops)
+/* Is sample x a rate over the run (outcome.h): better higher, a unit
+ * ending in "/s", and not of a series metric of ops? */
+static bool run_rate(const struct load_ops *ops, const struct sample *x)
 {
-	const char *name = ops->primary_metric;
-	for (size_t i = 0; i < ops->n_metrics; i++) {
-		const struct metric_def *m = &ops->metrics[i];
-		if (name ? strcmp(m->name, name) : i != 0)
-			continue;
-		size_t u = strlen(m->unit);
-		return m->better == BETTER_HIGHER && u > 2 && !strcmp(m->unit + u - 2, "/s") ?
-			       m->name : NULL;
-	}
-	return NULL;
+	size_t u = strlen(x->unit);
+	if (x->better != BETTER_HIGHER || u < 3 || strcmp(x->unit + u - 2, "/s"))
+		return false;
+	for (size_t i = 0; i < ops->n_metrics; i++)
+		if (!strcmp(ops->metrics[i].name, x->metric))
+			return !ops->metrics[i].series;
+	return true;
 }
 
 /* The rig's rules on parsed samples (outcome.h); 0, or -1 with why. */
 static int check_samples(const struct load_ops *ops, const struct sample_vec *s, char *why,
 			 size_t whysz)
 {
-	const char *rate = headline_rate(ops);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct sample *x = &s->v[i];
 		if (!isfinite(x->value)) {
@@ -35,7 +31,7 @@ static int check_samples(const struct load_ops *ops, const struct sample_vec *s,
 				 x->op);
 			return -1;
 		}
-		if (rate && x->value == 0 && !strcmp(x->metric, rate)) {
+		if (x->value == 0 && run_rate(ops, x)) {
 			snprintf(why, whysz, "%s%s%s is 0 %s: the tool measured nothing, a failed run",
 				 x->metric, x->op[0] ? " " : "", x->op, x->unit);
 			return -1;

@@ -23,10 +23,13 @@
  * failure when broken:
  *   - no sample is NaN or infinite (tool output numbers are finite
  *     decimals: parse_double);
- *   - no sample of the driver's headline metric (primary_metric, else
- *     metrics[0]) is 0 when that metric is a rate (better higher, a unit
- *     ending in "/s"): a run that did nothing, not a value (it would make
- *     the cell's Hmean NaN).
+ *   - no sample of a rate (better higher, a unit ending in "/s":
+ *     transactions/s, requests/s, ops/s, MB/s ...), headline metric or not,
+ *     whatever its op (schbench's rps avg, p50 or min), is 0: a run that
+ *     did nothing, not a value (it would make the cell's Hmean NaN). An
+ *     interval series (metric_def.series: one value per second of the run,
+ *     tcp-rr interval_transactions) is exempt: a second in which a starved
+ *     load did nothing is a measurement of that second.
  * A failed or timed-out instance of a driver with failure_lines gets the
  * first line of stderr (then stdout) holding one of them in front of its
  * reason: "LINE (REASON)", e.g. "gcc: fatal error: Killed signal terminated

@@ -1,6 +1,5 @@
 #include "reportcmd.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -83,8 +82,7 @@ int reportcmd_option(struct reportcmd *c, int opt, const char *arg)
 		c->so.baseline = arg;
 		return 0;
 	case OPT_DECIMALS:
-		/* digits only: strtoll would take " 3" or "+3" */
-		if (!isdigit((unsigned char)arg[0]) || !parse_ll(arg, &n) || n > 9)
+		if (!parse_ll(arg, &n) || n < 0 || n > 9)
 			return bad(c, "--decimals must be 0..9", arg);
 		c->ro.decimals = (int)n;
 		return 0;

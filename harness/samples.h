@@ -100,6 +100,8 @@ struct sample_row {
 	enum better better;
 	const char *op;
 	int iteration;
+	int repetition;   /* a repeating background load's run in the iteration,
+			   * 0 first (load_instance.repetition); 0 otherwise */
 	double value;
 };
 

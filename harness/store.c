@@ -1368,6 +1368,7 @@ static int load_run_rows(int64_t run_id, const char *run_name, const struct key_
 			.load = sample_table_intern(t, text_col(inst, 3)),
 			.tool = sample_table_intern(t, text_col(inst, 5)),
 			.iteration = sqlite3_column_int(inst, 4),
+			.repetition = sqlite3_column_int(inst, 6),
 		};
 		by_id[n_inst] = (struct ranked_instance){sqlite3_column_int64(inst, 0), n_inst};
 		n_inst++;
@@ -1433,7 +1434,8 @@ int store_load_rows(struct store *s, const int64_t *ids, size_t n_ids,
 	int rc = 0;
 
 	if (sqlite3_prepare_v2(s->db,
-			       "SELECT li.id, v.name, c.name, li.name, i.iteration, li.tool"
+			       "SELECT li.id, v.name, c.name, li.name, i.iteration, li.tool,"
+			       " li.repetition"
 			       " FROM variant v JOIN iteration i ON i.variant_id = v.id"
 			       " JOIN cell c ON c.id = i.cell_id"
 			       " JOIN load_instance li ON li.iteration_id = i.id"
@@ -1595,9 +1597,9 @@ static const char *const import_sql[IMP_COUNT] = {
 	"INSERT OR IGNORE INTO iteration (variant_id, cell_id, iteration, status)"
 	" VALUES (?1, ?2, ?3, 'complete')",
 	"SELECT id FROM iteration WHERE variant_id = ?1 AND cell_id = ?2 AND iteration = ?3",
-	"INSERT OR IGNORE INTO load_instance (iteration_id, name, seq, tool, role, state)"
-	" VALUES (?1, ?2, ?3, coalesce(?4, 'imported'), 'measured', 'ok')",
-	"SELECT id FROM load_instance WHERE iteration_id = ?1 AND name = ?2",
+	"INSERT OR IGNORE INTO load_instance (iteration_id, name, seq, tool, role, state, repetition)"
+	" VALUES (?1, ?2, ?3, coalesce(?4, 'imported'), 'measured', 'ok', ?5)",
+	"SELECT id FROM load_instance WHERE iteration_id = ?1 AND name = ?2 AND repetition = ?5",
 	"SELECT coalesce(max(seq) + 1, 0) FROM sample_value WHERE load_instance_id = ?1",
 };
 
@@ -1673,8 +1675,10 @@ static int import_rows(struct store *s, sqlite3_stmt **st, const struct sample_t
 		if (!same_iteration &&
 		    import_iteration(st, variant_id, cell_id, r->iteration, &iteration_id))
 			goto out;
-		if (!same_iteration || prev->load != r->load) {
+		if (!same_iteration || prev->load != r->load || prev->repetition != r->repetition) {
 			sqlite3_bind_text(st[IMP_INSTANCE], 4, r->tool, -1, SQLITE_STATIC);
+			sqlite3_bind_int(st[IMP_INSTANCE], 5, r->repetition);
+			sqlite3_bind_int(st[IMP_INSTANCE_ID], 5, r->repetition);
 			if (import_upsert(st[IMP_INSTANCE], st[IMP_INSTANCE_ID], iteration_id, r->load,
 					  seq_of(&loads, &n_loads, r->load), &instance_id) ||
 			    flush_values(s))

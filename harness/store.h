@@ -33,7 +33,7 @@ int store_select_runs(struct store *s, char *const *sel, size_t n_sel,
  * what the config asked for, so its samples stay out of reports; they remain
  * in the database for show and reparse), one sample_row each, ordered by
  * run (as given), then variant, cell and load in config order, then iteration,
- * then the order the parser produced. Row run is the run's name when the
+ * then repetition (sample_row.repetition), then the order the parser produced. Row run is the run's name when the
  * selected runs have distinct names, else "name#id". */
 int store_load_rows(struct store *s, const int64_t *ids, size_t n_ids,
 		    struct sample_table *t, char *err, size_t errsz);
@@ -47,7 +47,8 @@ int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 			  struct hist_table *t, char *err, size_t errsz);
 
 /* Store rows of t as one new run called run_name (rows' own run field is
- * ignored), creating variants, cells, loads and iterations by name, all in one
+ * ignored), creating variants, cells, loads and iterations by name, and one
+ * load instance per (iteration, load, repetition), all in one
  * transaction: on any error nothing is written. A load's tool is that of
  * its first row ("imported" when NULL). *run_id receives the new id. */
 int store_import_rows(struct store *s, const struct sample_table *t, const char *run_name,

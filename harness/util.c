@@ -208,7 +208,7 @@ void lock_file_holder(int fd, char *dst, size_t size)
 int lock_file_open(const char *path, char *err, size_t errsz)
 {
 	struct stat st;
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0644);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
 	if (fd < 0) {
 		int e = errno;
 		snprintf(err, errsz, "lock file %s: %s%s", path, strerror(e),
@@ -219,6 +219,13 @@ int lock_file_open(const char *path, char *err, size_t errsz)
 	    st.st_uid != geteuid()) {
 		snprintf(err, errsz, "lock file %s is not a regular file of uid %d with one link"
 			 " (another user's file or a hard link?): remove it", path, (int)geteuid());
+		close(fd);
+		return -1;
+	}
+	/* One an older rig made 0644: nobody else may open it from now on. */
+	if ((st.st_mode & 077) && fchmod(fd, 0600)) {
+		snprintf(err, errsz, "lock file %s: cannot make it mode 0600: %s", path,
+			 strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -253,11 +260,19 @@ int mkdir_p(const char *dir, char *err, size_t errsz)
 	return 0;
 }
 
+/* Length of the run of decimal digits at s. */
+static size_t digits_at(const char *s)
+{
+	return strspn(s, "0123456789");
+}
+
 bool parse_ll(const char *s, long long *out)
 {
 	char *end;
 
-	if (!s || !*s)
+	/* [-]digits, checked before strtoll, which would also take leading
+	 * blanks and a '+'. */
+	if (!s || !digits_at(s + (*s == '-')))
 		return false;
 	errno = 0;
 	long long v = strtoll(s, &end, 10);
@@ -265,12 +280,6 @@ bool parse_ll(const char *s, long long *out)
 		return false;
 	*out = v;
 	return true;
-}
-
-/* Length of the run of decimal digits at s. */
-static size_t digits_at(const char *s)
-{
-	return strspn(s, "0123456789");
 }
 
 bool parse_double(const char *s, double *out)

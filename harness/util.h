@@ -62,12 +62,16 @@ uint64_t fnv1a_bytes(uint64_t h, const void *data, size_t n);
  * it is, into dst (size > 1); "?" when it is empty. */
 void lock_file_holder(int fd, char *dst, size_t size);
 
-/* Open (creating it 0644 when absent) the lock file path for flock. Refuses
+/* Open (creating it 0600 when absent) the lock file path for flock. Refuses
  * a symbolic link (O_NOFOLLOW), anything but a regular file with one link,
  * and a file owned by another user: lock files live in world-writable
  * directories (/run/lock, /tmp), where another user could plant a link to a
- * file that root would then truncate. Returns the fd (close-on-exec), or -1
- * with the path and the reason in err. */
+ * file that root would then truncate. Mode 0600: another user who could
+ * open the file could hold its flock and stall every run; an existing one
+ * of this user with more bits (made by an older rig) is narrowed to 0600
+ * (who opened it before keeps that descriptor: flock has no revoke).
+ * Returns the fd (close-on-exec), or -1 with the path and the reason in
+ * err. */
 int lock_file_open(const char *path, char *err, size_t errsz);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
@@ -77,8 +81,10 @@ int64_t mono_ns(void);
  * component that could not be created and why in err. */
 int mkdir_p(const char *dir, char *err, size_t errsz);
 
-/* Parse a whole string as a base-10 integer (leading zeros allowed: cyclictest
- * zero-pads). Returns false on empty input, trailing junk or overflow. */
+/* Parse a whole string as a base-10 integer, [-]digits, the one integer
+ * form of tool output, configs and command-line options (leading zeros
+ * allowed: cyclictest zero-pads). Returns false on empty input, a leading
+ * '+' or blank, trailing junk or overflow. */
 bool parse_ll(const char *s, long long *out);
 /* true when s[0..len) is valid UTF-8 (RFC 3629: no overlongs, no
  * surrogates, nothing above U+10FFFF). */

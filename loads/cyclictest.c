@@ -7,8 +7,10 @@
  *   without -h: one line per thread,
  *     "T: 0 (10708) P: 0 I:1000 C:   4982 Min:     26 Act:   87 Avg:   83 Max:    2348"
  *     -> min_latency, avg_latency, max_latency (us, lower), op = thread
- *     number. If a thread has several lines (output of a run without -q),
- *     the last one counts. C: 0 (no cycle measured) is a failure.
+ *     number. A run without -q reprints every thread's line at each refresh
+ *     (each refresh after the first starts with a cursor-up escape, ESC [):
+ *     the last refresh counts; a thread twice in one refresh is garbage.
+ *     C: 0 (no cycle measured) is a failure.
  *   with -h N: no T: lines; zero-padded per-thread columns (base 10),
  *     "# Total: 000004973 000004966"      samples inside the histogram
  *     "# Min Latencies: 00006 00006"      -> min_latency
@@ -32,8 +34,9 @@
  *     sum), not on Min and Avg (rt-tests cyclictest.c print_hist). Either
  *     every one of those rows has it or none; a wrong sum or maximum is a
  *     failure.
- * A thread missing from the output, a T: line without its Max field or a
- * row with the wrong number of columns is a failure. */
+ * A thread missing from the output, a T: line without its Max field, a
+ * row with the wrong number of columns, or a thread whose Min, Avg and Max
+ * are not in order (Min <= Avg <= Max, none negative) is a failure. */
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -110,6 +113,7 @@ static int cyclictest_build_argv(const struct params *p, struct argv *argv,
 
 struct thread_result {
 	bool seen;
+	bool in_refresh;            /* T: lines: seen since the last refresh began */
 	long long cycles;
 	double min, avg, max;
 	long long total, overflows; /* -h only */
@@ -123,6 +127,9 @@ static int parse_t_lines(const struct text_lines *t, struct thread_result *r, lo
 		const char *line = t->line[i];
 		long long tid;
 
+		if (strstr(line, "\033["))
+			for (long long k = 0; k < n; k++)
+				r[k].in_refresh = false;
 		if (!after_prefix(line, "T:"))
 			continue;
 		if (!key_ll(line, "T:", &tid))
@@ -131,6 +138,9 @@ static int parse_t_lines(const struct text_lines *t, struct thread_result *r, lo
 			return parse_fail(why, whysz, "T: line of thread %lld, expected threads 0..%lld",
 					  tid, n - 1);
 		struct thread_result *x = &r[tid];
+		if (x->in_refresh)
+			return parse_fail(why, whysz, "T: line of thread %lld twice in one report", tid);
+		x->in_refresh = true;
 		if (!key_ll(line, "C:", &x->cycles))
 			return parse_fail(why, whysz, "T: line of thread %lld without C field", tid);
 		if (!key_double(line, "Min:", &x->min))
@@ -311,6 +321,20 @@ static int parse_buckets(const struct text_lines *t, long long n, long long nb, 
 	return 0;
 }
 
+/* Thread k's Min <= Avg <= Max, in the words of its T: line or, hist, of
+ * the "# ... Latencies:" rows. */
+static int check_order(const struct thread_result *x, long long k, bool hist, char *why,
+		       size_t whysz)
+{
+	char what[64];
+	if (hist)
+		snprintf(what, sizeof(what), "thread %lld's \"# Min/Avg/Max Latencies\"", k);
+	else
+		snprintf(what, sizeof(what), "T: line of thread %lld", k);
+	const struct order_stat s[] = {{"Min", x->min}, {"Avg", x->avg}, {"Max", x->max}};
+	return order_check(what, s, 3, why, whysz);
+}
+
 /* Parse the per-thread summary (T: lines, or the -h summary rows) into
  * min/avg/max_latency (and overflows with -h) per thread, op = thread, and
  * with -h bucket rows one latency histogram per thread. */
@@ -352,6 +376,8 @@ static int cyclictest_parse(const struct load_output *o, const struct params *p,
 			rc = parse_fail(why, whysz, "thread %lld measured no cycle", k);
 			goto out;
 		}
+		if ((rc = check_order(&r[k], k, hist, why, whysz)) < 0)
+			goto out;
 	}
 	for (long long k = 0; k < n; k++) {
 		char op[SAMPLE_OP_MAX];

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "scan.h"
 #include "util.h"
 
 const struct lat_op lat_ops[] = {
@@ -220,9 +221,30 @@ static double sample_of(const struct sample_vec *v, const char *metric, const ch
 	return NAN;
 }
 
+/* The lat_ops of metric among v that are there, in order: every
+ * percentile up to max never decreasing, and mean at most max. */
+static int lat_ops_order(const struct sample_vec *v, const char *metric, char *why, size_t whysz)
+{
+	struct order_stat s[8];
+	size_t n = 0;
+	for (size_t i = 0; i < n_lat_ops && n < 8; i++) {
+		double x = sample_of(v, metric, lat_ops[i].op);
+		if (!lat_ops[i].mean && !isnan(x))
+			s[n++] = (struct order_stat){lat_ops[i].op, x};
+	}
+	const struct order_stat mean[] = {{"mean", sample_of(v, metric, "mean")},
+					  {"max", sample_of(v, metric, "max")}};
+	if (order_check(metric, s, n, why, whysz))
+		return -1;
+	return isnan(mean[0].value) ? 0 : order_check(metric, mean, 2, why, whysz);
+}
+
 int lat_hist_read_finish(const struct lat_hist_reader *r, const struct sample_vec *ops,
 			 struct sample_vec *out, char *why, size_t whysz)
 {
+	for (size_t i = 0; i < ops->n; i++)
+		if (!strcmp(ops->v[i].op, "max") && lat_ops_order(ops, ops->v[i].metric, why, whysz))
+			return -1;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct lat_hist_read *h = &r->v[i];
 		uint64_t total = 0;

@@ -186,6 +186,20 @@ int parse_fail(char *why, size_t whysz, const char *fmt, ...)
 	return -1;
 }
 
+int order_check(const char *what, const struct order_stat *s, size_t n, char *why,
+		size_t whysz)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].value < 0)
+			return parse_fail(why, whysz, "%s: %s %.10g is negative", what, s[i].name,
+					  s[i].value);
+		if (i && s[i].value < s[i - 1].value)
+			return parse_fail(why, whysz, "%s: %s %.10g is above %s %.10g", what, s[i - 1].name,
+					  s[i - 1].value, s[i].name, s[i].value);
+	}
+	return 0;
+}
+
 bool text_find_line(const char *text, size_t len, const char *const *patterns, char *line,
 		    size_t size)
 {

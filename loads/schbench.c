@@ -36,7 +36,10 @@
  * left out rather than reported as if measured. A block whose header says
  * "(0 total samples)" is
  * filled with placeholder zeros: none of its rows (nor min/max) gives a
- * value. */
+ * value. Otherwise a block whose percentile rows decrease (p50 above p90)
+ * or whose min is above its max is garbage: a failure, no sample. The
+ * rows are not checked against min and max: a row is its histogram
+ * bucket's value, which may lie past the exact extremes. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -171,6 +174,8 @@ static int parse_block(const struct text_lines *t, size_t *i, size_t b,
 		       struct sample_vec *samples, int *values, char *why, size_t whysz)
 {
 	long long total;
+	struct order_stat prev = {NULL, 0};
+	char prev_op[SAMPLE_OP_MAX];
 
 	if (!header_total(t->line[*i], b == OLD_BLOCK, &total))
 		return parse_fail(why, whysz, "%s header without \"(N total samples)\"", blocks[b].header);
@@ -183,6 +188,9 @@ static int parse_block(const struct text_lines *t, size_t *i, size_t b,
 		if (mm < 0)
 			return parse_fail(why, whysz, "unparsable min/max line: \"%.60s\"", l);
 		if (mm > 0) {
+			const struct order_stat s[] = {{"min", (double)mn}, {"max", (double)mx}};
+			if (total != 0 && order_check(blocks[b].header, s, 2, why, whysz))
+				return -1;
 			if (total != 0) {
 				sample_vec_add(samples, blocks[b].metric, blocks[b].unit, blocks[b].better,
 					       "min", (double)mn);
@@ -196,6 +204,11 @@ static int parse_block(const struct text_lines *t, size_t *i, size_t b,
 		if (!percentile_row(l, op, sizeof(op), &v, &cnt))
 			return parse_fail(why, whysz, "unparsable line in the %s block: \"%.60s\"",
 					  blocks[b].header, l);
+		const struct order_stat pair[] = {prev, {op, (double)v}};
+		if (total != 0 && prev.name && order_check(blocks[b].header, pair, 2, why, whysz))
+			return -1;
+		snprintf(prev_op, sizeof(prev_op), "%s", op);
+		prev = (struct order_stat){prev_op, (double)v};
 		if (total != 0 && cnt != 0) {
 			sample_vec_add(samples, blocks[b].metric, blocks[b].unit, blocks[b].better, op,
 				       (double)v);

@@ -14,7 +14,8 @@
  * sysbench reads its percentile off a histogram bucket, whose value can lie
  * outside what it saw (one event of 630.92 ms: min = max = 630.92, 95th
  * percentile 634.66), so latency_p95 is clamped into the tool's own
- * [min, max].
+ * [min, max]. A report whose min, avg and max are out of order (or
+ * negative) is garbage: a failure, no sample.
  * op is "" (one row per run). The mutex test runs a fixed amount of work and
  * ignores --time. */
 #include <signal.h>
@@ -141,10 +142,9 @@ bad:
 		rc = parse_fail(why, whysz, "%s \"%s\" line in stdout", n ? "repeated" : "no", what);
 		goto out;
 	}
-	if (min > max) {
-		rc = parse_fail(why, whysz, "Latency (ms) min %g above max %g", min, max);
+	const struct order_stat order[] = {{"min", min}, {"avg", avg}, {"max", max}};
+	if ((rc = order_check("Latency (ms)", order, 3, why, whysz)) < 0)
 		goto out;
-	}
 	p95 = p95 < min ? min : p95 > max ? max : p95;
 	if (n_eps)
 		sample_vec_add(samples, "events_per_s", "events/s", BETTER_HIGHER, "", eps);

@@ -1,8 +1,9 @@
 #!/bin/bash
 # The knob journal of a results database is not trusted:
-#  - schedrig restore writes only knob files: a journal row naming another
-#    file (anyone who can write the database can edit it) is refused with
-#    why, the file left alone and the row kept unrestored;
+#  - schedrig restore writes a row only to the file the rig derives from
+#    its kind and name: a journal row naming another file (anyone who can
+#    write the database can edit it), directly or through a link, is
+#    refused with why, the file left alone and the row kept unrestored;
 #  - a run that cannot read its database's journal does not start: it
 #    cannot tell whether a killed run left kernel knobs changed (it used to
 #    go on as if the journal were empty).
@@ -28,8 +29,8 @@ done
 rc=0
 "$SCHEDRIG" restore --db "$DB" >"$WORK/out" 2>&1 || rc=$?
 assert_eq "$rc" "1" "restore exit status ($(cat "$WORK/out"))"
-assert_contains "$(cat "$WORK/out")" "$WORK/victim ($WORK/victim) is not a knob schedrig sets" "refusal"
-assert_contains "$(cat "$WORK/out")" "$WORK/link ($WORK/victim) is not a knob schedrig sets" "symlink refusal"
+assert_contains "$(cat "$WORK/out")" "journal row 1 (sysctl kernel.x, $WORK/victim): sysctl kernel.x is /proc/sys/kernel/x, not $WORK/victim: refused" "refusal"
+assert_contains "$(cat "$WORK/out")" "journal row 2 (sysctl kernel.x, $WORK/link): sysctl kernel.x is /proc/sys/kernel/x, not $WORK/link: refused" "symlink refusal"
 assert_contains "$(cat "$WORK/out")" "2 of 2 knob change(s) not restored" "summary"
 assert_eq "$(cat "$WORK/victim")" "precious" "the file is untouched"
 assert_eq "$(q "$DB" "SELECT count(*) FROM knob WHERE restored_at IS NULL")" "2" "rows stay unrestored"

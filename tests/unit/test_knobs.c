@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <fcntl.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "knob_journal.h"
 #include "knob_pending.h"
 #include "knobs.h"
@@ -512,6 +515,164 @@ static void test_pending_record_file(void **state)
 	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), 0);
 }
 
+/* Names a config may give a knob (knob_name_check): sysctl keys as
+ * sysctl(8) reads them, no alias of a refused one. */
+static void test_knob_names(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *kind, *name;
+		bool ok;
+	} cases[] = {
+		{"sysctl", "kernel.sched_child_runs_first", true},
+		{"sysctl", "kernel/sched_child_runs_first", true},
+		{"sysctl", "net/ipv4/conf/eth0.100/rp_filter", true},
+		{"sysctl", "net.ipv4.conf.eth0/100.rp_filter", true},
+		{"sysctl", "kernel.core_pattern", false},
+		{"sysctl", "kernel/core_pattern", false},
+		{"sysctl", "kernel//core_pattern", false},
+		{"sysctl", "kernel..core_pattern", false},
+		{"sysctl", "kernel.core_pattern.", false},
+		{"sysctl", "kernel/core_pattern/", false},
+		{"sysctl", "./kernel/core_pattern", false},
+		{"sysctl", "kernel/./core_pattern", false},
+		{"sysctl", "kernel/../kernel/core_pattern", false},
+		{"sysctl", "/kernel/core_pattern", false},
+		{"sysctl", ".kernel.core_pattern", false},
+		{"sysctl", "kernel.usermodehelper.bset", false},
+		{"sysctl", "kernel/usermodehelper", false},
+		{"sysctl", "fs/binfmt_misc/register", false},
+		{"sysctl", "kernel.sched child", false},
+		{"sysctl", "", false},
+		{"debugfs", "base_slice_ns", true},
+		{"debugfs", "sched/base_slice_ns", true},
+		{"debugfs", "numa_balancing/scan_delay_ms", true},
+		{"debugfs", "../../proc/sys/kernel/x", false},
+		{"debugfs", "sched//base_slice_ns", false},
+		{"debugfs", "base_slice_ns/", false},
+		{"debugfs", "", false},
+		{"sched_features", "NO_PLACE_LAG", true},
+		{"sched_features", "no_place_lag", false},
+		{"sched_features", "", false},
+		{"sysctl_or_not", "kernel.x", false},
+	};
+	char err[512];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = knob_name_check(cases[i].kind, cases[i].name, err, sizeof(err));
+		if (rc != (cases[i].ok ? 0 : -1))
+			fail_msg("%s '%s': %s", cases[i].kind, cases[i].name, rc ? err : "accepted");
+	}
+	assert_int_equal(knob_name_check("sysctl", "kernel/core_pattern", err, sizeof(err)), -1);
+	assert_string_equal(err, "sysctl: kernel/core_pattern names a program the kernel runs as"
+			    " root, not a scheduler knob: schedrig never writes it");
+}
+
+/* Run cmd_restore on db with stderr into a file; its text (static). */
+static int restore_cmd(const char *db, const char **stderr_text)
+{
+	static char text[8192];
+	char path[512], *argv[] = {"restore", "--db", (char *)db, NULL};
+	snprintf(path, sizeof(path), "%s/restore.err", dir);
+	fflush(stderr);
+	int saved = dup(2), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(saved >= 0 && fd >= 0);
+	dup2(fd, 2);
+	close(fd);
+	int rc = cmd_restore(3, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+	fclose(f);
+	*stderr_text = text;
+	return rc;
+}
+
+/* schedrig restore writes a journal row only to the file the rig derives
+ * from its kind and name, for a name a config may give: a forged row
+ * naming another knob file, an alias, a program sysctl, a debugfs name
+ * that climbs out of sched/ or another feature's token is refused and
+ * left unrestored; the rig's own rows are restored. */
+static void test_restore_refuses_forged_rows(void **state)
+{
+	(void)state;
+	char db[512], err[1024], sql[4096];
+	struct store *s;
+	int64_t run;
+	struct knob_db_journal kj;
+	struct knob_state *st;
+	struct cfg_variant v = full_variant();
+	sqlite3 *raw;
+	const char *msg;
+
+	put("proc/sys/kernel/sched_rr_timeslice_ms", "100\n");
+	put("proc/sys/kernel/core_pattern", "core\n");
+	snprintf(db, sizeof(db), "%s/forged.db", dir);
+	assert_int_equal(store_open(db, false, &s, err, sizeof(err)), 0);
+	struct run_info ri = {.name = "knobs", .iterations = 1};
+	assert_int_equal(store_run_begin(s, &ri, &run, err, sizeof(err)), 0);
+	knob_journal_set_db(db);
+	knob_db_journal_init(&kj, s, run, "tuned");
+	assert_int_equal(knobs_apply(&v, &kj.ops, &st, err, sizeof(err)), 0);
+	knob_db_journal_free(&kj);
+	knobs_free(st); /* "crash" */
+	store_close(s);
+
+	/* Forged rows, newest: restored first, each of this host and boot. */
+	static const char *const forged[][4] = {
+		{"sysctl", "kernel.sched_child_runs_first", "proc/sys/kernel/sched_rr_timeslice_ms", "7"},
+		{"sysctl", "kernel//sched_rr_timeslice_ms", "proc/sys/kernel/sched_rr_timeslice_ms", "8"},
+		{"sysctl", "kernel/core_pattern", "proc/sys/kernel/core_pattern", "|/tmp/x"},
+		{"debugfs", "../../proc/sys/kernel/sched_rr_timeslice_ms",
+		 "proc/sys/kernel/sched_rr_timeslice_ms", "9"},
+		{"sched_features", "NO_PLACE_LAG", "debug/sched/features", "RUN_TO_PARITY"},
+		{"bogus", "kernel.sched_rr_timeslice_ms", "proc/sys/kernel/sched_rr_timeslice_ms", "10"},
+	};
+	size_t n_forged = sizeof(forged) / sizeof(forged[0]);
+	assert_int_equal(sqlite3_open(db, &raw), SQLITE_OK);
+	for (size_t i = 0; i < n_forged; i++) {
+		snprintf(sql, sizeof(sql),
+			 "INSERT INTO knob (run_id, variant, seq, kind, name, path, old_value,"
+			 " requested_value, host, boot_id, changed_at) SELECT run_id, variant, 9,"
+			 " '%s', '%s', '%s/%s', '%s', '1', host, boot_id, changed_at FROM knob"
+			 " WHERE id = 1",
+			 forged[i][0], forged[i][1], dir, forged[i][2], forged[i][3]);
+		assert_int_equal(sqlite3_exec(raw, sql, NULL, NULL, NULL), SQLITE_OK);
+	}
+	sqlite3_close(raw);
+
+	assert_int_equal(restore_cmd(db, &msg), 1);
+	for (size_t i = 0; i < n_forged; i++) {
+		char want[256];
+		snprintf(want, sizeof(want), "journal row %zu (%s %s, %s/%s): ", 6 + i, forged[i][0],
+			 forged[i][1], dir, forged[i][2]);
+		if (!strstr(msg, want))
+			fail_msg("no refusal of row %zu '%s' in: %s", 6 + i, want, msg);
+	}
+	assert_non_null(strstr(msg, "kernel.sched_child_runs_first is "));
+	assert_non_null(strstr(msg, "neither PLACE_LAG nor NO_PLACE_LAG: refused"));
+	assert_non_null(strstr(msg, "which no config can name: refused"));
+	assert_non_null(strstr(msg, "6 of 11 knob change(s) not restored"));
+	/* Nothing forged was written; the rig's own changes are back. */
+	assert_string_equal(get("proc/sys/kernel/sched_rr_timeslice_ms"), "100");
+	assert_string_equal(get("proc/sys/kernel/core_pattern"), "core");
+	assert_string_equal(get("proc/sys/kernel/sched_autogroup_enabled"), "1");
+	assert_string_equal(get("proc/sys/kernel/sched_child_runs_first"), "0");
+	assert_string_equal(get("proc/sys/net/ipv4/conf/eth0.100/rp_filter"), "1");
+	assert_string_equal(get("debug/sched/base_slice_ns"), "3000000");
+	assert_string_equal(get("debug/sched/features"), "PLACE_LAG");
+	struct stored_knob *rows;
+	size_t n;
+	assert_int_equal(store_open(db, false, &s, err, sizeof(err)), 0);
+	assert_int_equal(store_knob_unrestored(s, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, n_forged);
+	store_knob_rows_free(rows, n);
+	store_close(s);
+	assert_int_equal(knob_pending_remove(err, sizeof(err)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -524,6 +685,8 @@ int main(void)
 		cmocka_unit_test_setup(test_database_journal_after_crash, fresh),
 		cmocka_unit_test_setup(test_database_journal_pending_record, fresh),
 		cmocka_unit_test_setup(test_pending_record_file, fresh),
+		cmocka_unit_test(test_knob_names),
+		cmocka_unit_test_setup(test_restore_refuses_forged_rows, fresh),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

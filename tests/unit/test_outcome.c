@@ -19,13 +19,15 @@ extern const struct load_ops netperf_tcp_rr_load;
 extern const struct load_ops hackbench_load;
 extern const struct load_ops kernbench_load;
 extern const struct load_ops sysbench_load;
+extern const struct load_ops schbench_load;
 
-/* FIXTURES/tool-output/NAME (tests/run-tests sets FIXTURES), malloc'd. */
+/* FIXTURES/NAME (tests/run-tests sets FIXTURES), NAME e.g.
+ * "tool-output/x.txt", malloc'd. */
 static char *fixture(const char *name, size_t *len)
 {
 	const char *dir = getenv("FIXTURES");
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/tool-output/%s", dir ? dir : "tests/fixtures", name);
+	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "tests/fixtures", name);
 	FILE *f = fopen(path, "rb");
 	assert_non_null(f);
 	char *b = calloc(1, 1 << 20);
@@ -90,14 +92,60 @@ static void test_zero_rate(void **state)
 	assert_non_null(strstr(reason, "events_per_s is 0 events/s"));
 }
 
+/* The captured schbench report (load-drivers/schbench-m1-t2-r20) with
+ * the line starting with from replaced by to; malloc'd. */
+static char *schbench_edited(const char *from, const char *to)
+{
+	size_t len;
+	char *text = fixture("load-drivers/schbench-m1-t2-r20.stderr.txt", &len);
+	char *at = strstr(text, from);
+	assert_non_null(at);
+	size_t cut = strcspn(at, "\n");
+	char *out = malloc(len + strlen(to) + 1);
+	assert_non_null(out);
+	sprintf(out, "%.*s%s%s", (int)(at - text), text, to, at + cut);
+	free(text);
+	return out;
+}
+
+/* A rate that is not the headline metric is no sample at 0 either:
+ * schbench's headline is wakeup_latency, its rps a rate (avg and its
+ * percentiles alike). */
+static void test_zero_secondary_rate(void **state)
+{
+	(void)state;
+	struct sample_vec s = {0};
+	char reason[256] = "";
+	char *text = schbench_edited("average rps:", "average rps: 0.00");
+	assert_int_equal(decide(&schbench_load, INST_OK, "", text, 0, &s, reason, sizeof(reason)),
+			 INST_FAILED);
+	assert_int_equal(s.n, 0);
+	assert_string_equal(reason, "rps avg is 0 requests/s: the tool measured nothing, a failed run");
+	free(text);
+	text = schbench_edited("	  min=4032, max=4143\naverage", "	  min=0, max=4143\naverage");
+	assert_int_equal(decide(&schbench_load, INST_OK, "", text, 0, &s, reason, sizeof(reason)),
+			 INST_FAILED);
+	assert_string_equal(reason, "rps min is 0 requests/s: the tool measured nothing, a failed run");
+	free(text);
+	/* The report as captured: samples. */
+	size_t len;
+	text = fixture("load-drivers/schbench-m1-t2-r20.stderr.txt", &len);
+	reason[0] = '\0';
+	assert_int_equal(decide(&schbench_load, INST_OK, "", text, 0, &s, reason, sizeof(reason)),
+			 INST_OK);
+	assert_true(s.n > 0);
+	sample_vec_free(&s);
+	free(text);
+}
+
 /* hackbench out of descriptors (captured with prlimit --nofile=16): the
  * reason is its own line, then the runner's. */
 static void test_hackbench_emfile(void **state)
 {
 	(void)state;
 	size_t ol, el;
-	char *out = fixture("hackbench-emfile.txt", &ol);
-	char *err = fixture("hackbench-emfile.stderr.txt", &el);
+	char *out = fixture("tool-output/hackbench-emfile.txt", &ol);
+	char *err = fixture("tool-output/hackbench-emfile.stderr.txt", &el);
 	struct sample_vec s = {0};
 	char reason[256] = "exit status 1";
 	assert_int_equal(decide(&hackbench_load, INST_FAILED, out, err, 1, &s, reason,
@@ -164,6 +212,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_zero_rate),
+		cmocka_unit_test(test_zero_secondary_rate),
 		cmocka_unit_test(test_hackbench_emfile),
 		cmocka_unit_test(test_kernbench_killed),
 		cmocka_unit_test(test_stopped),

@@ -511,6 +511,22 @@ static void test_hackbench_garbage(void **state)
 	fail_binary(&hackbench_load, NOKV, false);
 }
 
+/* Integers are [-]digits in base 10, whatever reads them (tool output,
+ * configs, options): strtoll alone would take a sign and leading blanks. */
+static void test_parse_ll_strict(void **state)
+{
+	(void)state;
+	long long v = 0;
+	assert_true(parse_ll("007", &v));
+	assert_int_equal(v, 7);
+	assert_true(parse_ll("-12", &v));
+	assert_int_equal(v, -12);
+	static const char *const bad[] = {"+2", " 2", "\t2", "2 ", "", "-", "+", "- 2", "0x10", "1e3"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (parse_ll(bad[i], &v))
+			fail_msg("parse_ll took '%s'", bad[i]);
+}
+
 static void test_hackbench_killed(void **state)
 {
 	(void)state;
@@ -1309,9 +1325,64 @@ static void test_sysbench_one_event(void **state)
 	free(t);
 	t = replace_once(fx.out, "max:                                    9.51",
 			 "max:                                    0.01");
-	fail_out(&sysbench_load, NOKV, t, "min 0.33 above max 0.01");
+	fail_out(&sysbench_load, NOKV, t, "Latency (ms): avg 0.36 is above max 0.01");
 	free(t);
 	fixture_free(&fx);
+}
+
+/* Order statistics that contradict each other are garbage, in every
+ * parser: a failure in the tool's terms, never a sample. Each case edits
+ * one number of a captured output. */
+static void test_order_statistics(void **state)
+{
+	(void)state;
+	const char *const *ct = KV("threads=2"), *const *hist = KV("threads=2", "histogram_us=100");
+	const struct {
+		const struct load_ops *ops;
+		const char *const *kv;
+		const char *fixture, *from, *to, *reason;
+	} cases[] = {
+		/* cyclictest T: lines: Min <= Avg <= Max, none negative, once each */
+		{&cyclictest_load, ct, "cyclictest-quiet", "Min:     26", "Min:   2400",
+		 "T: line of thread 0: Min 2400 is above Avg 83"},
+		{&cyclictest_load, ct, "cyclictest-quiet", "Avg:   96", "Avg: 1600",
+		 "T: line of thread 1: Avg 1600 is above Max 1529"},
+		{&cyclictest_load, ct, "cyclictest-quiet", "Avg:   83", "Avg:   20",
+		 "T: line of thread 0: Min 26 is above Avg 20"},
+		{&cyclictest_load, ct, "cyclictest-quiet", "Min:     26", "Min:    -26",
+		 "T: line of thread 0: Min -26 is negative"},
+		{&cyclictest_load, ct, "cyclictest-quiet", "T: 1 (10709)", "T: 0 (10709)",
+		 "T: line of thread 0 twice in one report"},
+		/* cyclictest -h summary rows */
+		{&cyclictest_load, hist, "cyclictest-hist", "# Min Latencies: 00006 00006",
+		 "# Min Latencies: 00006 02000",
+		 "thread 1's \"# Min/Avg/Max Latencies\": Min 2000 is above Avg 27"},
+		/* schbench: percentiles in order, min <= max (final blocks) */
+		{&schbench_load, NOKV, "schbench-m1-t2-r20", "90.0th: 4872 ", "90.0th: 5400 ",
+		 "Request Latencies percentiles: p90 5400 is above p99 5352"},
+		{&schbench_load, NOKV, "schbench-m1-t2-r20", "min=3549, max=14592",
+		 "min=20000, max=14592", "Request Latencies percentiles: min 20000 is above max 14592"},
+		/* sysbench: min <= avg <= max */
+		{&sysbench_load, NOKV, "sysbench-cpu", "avg:                                    0.36",
+		 "avg:                                    0.20", "Latency (ms): min 0.33 is above avg 0.2"},
+		/* sockperf: rows descend from <MAX> to <MIN>, the Summary within */
+		{&sockperf_load, NOKV, "sockperf-pingpong-tcp", "percentile 99.000 =   71.435",
+		 "percentile 99.000 =  371.435", "statistics lines: p99 371.435 is above p99.9 296.128"},
+		{&sockperf_load, NOKV, "sockperf-pingpong-tcp", "Latency is 39.409 usec",
+		 "Latency is 3.409 usec", "Summary: <MIN> 4.683 is above Summary 3.409"},
+	};
+	for (size_t i = 0; i < N(cases); i++) {
+		struct fixture fx;
+		fixture_load(&fx, cases[i].fixture);
+		bool in_err = fx.err && strstr(fx.err, cases[i].from);
+		char *t = replace_once(in_err ? fx.err : fx.out, cases[i].from, cases[i].to);
+		if (in_err)
+			fail_err(cases[i].ops, cases[i].kv, t, cases[i].reason);
+		else
+			fail_out(cases[i].ops, cases[i].kv, t, cases[i].reason);
+		free(t);
+		fixture_free(&fx);
+	}
 }
 
 static void test_sysbench_truncated(void **state)
@@ -1841,6 +1912,8 @@ int main(void)
 	find_dirs();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_parse_ll_strict),
+		cmocka_unit_test(test_order_statistics),
 
 		cmocka_unit_test(test_hackbench_process_socket),
 		cmocka_unit_test(test_hackbench_process_pipe),

@@ -456,11 +456,11 @@ static void test_csv_round_trip(void **state)
 		"r,v1,c,tcp-rr,rate,transactions/s,higher,,3,1518.87\n"
 		"r,v1,c,tcp-rr,rate,transactions/s,higher,,4,-1e-300\n";
 	static const char out_want[] =
-		"run,variant,cell,load,metric,unit,better,op,iteration,value,tool\n"
-		"dflt,v1,\"a.x=1,b.y=2\",hackbench,time,s,lower,4,1,0.1,\n"
-		"r,\"we said \"\"hi\"\"\",,cyclictest,latency,us,higher,p99,2,NaN,\n"
-		"r,v1,c,tcp-rr,rate,transactions/s,higher,,3,1518.87,\n"
-		"r,v1,c,tcp-rr,rate,transactions/s,higher,,4,-1e-300,\n";
+		"run,variant,cell,load,metric,unit,better,op,iteration,value,tool,repetition\n"
+		"dflt,v1,\"a.x=1,b.y=2\",hackbench,time,s,lower,4,1,0.1,,0\n"
+		"r,\"we said \"\"hi\"\"\",,cyclictest,latency,us,higher,p99,2,NaN,,0\n"
+		"r,v1,c,tcp-rr,rate,transactions/s,higher,,3,1518.87,,0\n"
+		"r,v1,c,tcp-rr,rate,transactions/s,higher,,4,-1e-300,,0\n";
 	struct sample_table t;
 	char err[256];
 	sample_table_init(&t);
@@ -500,7 +500,7 @@ static void test_csv_round_trip(void **state)
 static void expect_csv_error(const char *text, const char *want)
 {
 	struct sample_table t;
-	char err[256] = "";
+	char err[512] = "";
 	sample_table_init(&t);
 	assert_int_equal(csv_read_samples_str(text, "x.csv", NULL, &t, err, sizeof(err)), -1);
 	assert_string_equal(err, want);
@@ -514,9 +514,9 @@ static void test_csv_tool(void **state)
 	(void)state;
 	static const char in[] =
 		CSV_SAMPLE_HEADER "\n"
-		"r,v,c,ct,max_latency,us,lower,0,1,12,cyclictest\n"
-		"r,v,c,\"h,b\",time,s,lower,1,1,0.5,\"hack,bench\"\n"
-		"r,v,c,x,m,u,lower,,1,1,\n";
+		"r,v,c,ct,max_latency,us,lower,0,1,12,cyclictest,0\n"
+		"r,v,c,\"h,b\",time,s,lower,1,1,0.5,\"hack,bench\",0\n"
+		"r,v,c,x,m,u,lower,,1,1,,0\n";
 	struct sample_table t;
 	char err[256];
 	sample_table_init(&t);
@@ -536,8 +536,49 @@ static void test_csv_tool(void **state)
 	sample_table_free(&t);
 	expect_csv_error(CSV_SAMPLE_HEADER_NO_TOOL "\nr,v,c,ct,m,us,lower,0,1,12,cyclictest\n",
 			 "x.csv:2: 11 fields, expected 10 (" CSV_SAMPLE_HEADER_NO_TOOL ")");
-	expect_csv_error(CSV_SAMPLE_HEADER "\nr,v,c,ct,m,us,lower,0,1,12\n",
-			 "x.csv:2: 10 fields, expected 11 (" CSV_SAMPLE_HEADER ")");
+	expect_csv_error(CSV_SAMPLE_HEADER_NO_REPETITION "\nr,v,c,ct,m,us,lower,0,1,12\n",
+			 "x.csv:2: 10 fields, expected 11 (" CSV_SAMPLE_HEADER_NO_REPETITION ")");
+}
+
+/* The repetition column: a repeating background load's runs within one
+ * iteration are distinct samples, read and written back as they are; a
+ * CSV without the column reads as repetitions 0; a repetition twice, or
+ * one that is not an integer >= 0, is an error. */
+static void test_csv_repetition(void **state)
+{
+	(void)state;
+	static const char in[] =
+		CSV_SAMPLE_HEADER "\n"
+		"r,v,c,hb,time,s,lower,,1,0.5,hackbench,0\n"
+		"r,v,c,hb,time,s,lower,,1,0.25,hackbench,1\n"
+		"r,v,c,hb,time,s,lower,,2,0.75,hackbench,0\n";
+	struct sample_table t;
+	char err[256];
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(in, "in.csv", NULL, &t, err, sizeof(err)), 3);
+	assert_int_equal(t.rows[0].repetition, 0);
+	assert_int_equal(t.rows[1].repetition, 1);
+	assert_true(t.rows[1].value == 0.25);
+	assert_int_equal(t.rows[2].repetition, 0);
+	struct buf out = {0};
+	csv_write_samples(&out, &t);
+	assert_string_equal(buf_str(&out), in);
+	buf_free(&out);
+	sample_table_free(&t);
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(CSV_SAMPLE_HEADER_NO_REPETITION
+					      "\nr,v,c,ct,m,us,lower,0,1,12,cyclictest\n",
+					      "old.csv", NULL, &t, err, sizeof(err)), 1);
+	assert_int_equal(t.rows[0].repetition, 0);
+	sample_table_free(&t);
+	expect_csv_error(CSV_SAMPLE_HEADER "\nr,v,c,hb,time,s,lower,,1,0.5,hackbench,1\n"
+			 "r,v,c,hb,time,s,lower,,1,0.6,hackbench,1\n",
+			 "x.csv:3: the same sample as line 2 (variant, cell, load, metric, op,"
+			 " iteration and repetition)");
+	expect_csv_error(CSV_SAMPLE_HEADER "\nr,v,c,hb,time,s,lower,,1,0.5,hackbench,-1\n",
+			 "x.csv:2: repetition '-1' is not an integer >= 0");
+	expect_csv_error(CSV_SAMPLE_HEADER "\nr,v,c,hb,time,s,lower,,1,0.5,hackbench,+1\n",
+			 "x.csv:2: repetition '+1' is not an integer >= 0");
 }
 
 static void test_csv_errors(void **state)
@@ -546,7 +587,8 @@ static void test_csv_errors(void **state)
 #define H "run,variant,cell,load,metric,unit,better,op,iteration,value\n"
 	expect_csv_error("", "x.csv:1: empty file, expected the header " CSV_SAMPLE_HEADER);
 	expect_csv_error("run,variant\n", "x.csv:1: bad header, expected " CSV_SAMPLE_HEADER
-			 " (or, without the tool, " CSV_SAMPLE_HEADER_NO_TOOL ")");
+			 " (or, as older exports wrote it, " CSV_SAMPLE_HEADER_NO_REPETITION " or "
+			 CSV_SAMPLE_HEADER_NO_TOOL ")");
 	expect_csv_error(H "r,v,c,l,m,u,lower,1,1,1\nr,v,c,l,m,u,worse,1,1,1\n",
 			 "x.csv:3: better is 'worse', expected lower or higher");
 	/* a quoted newline is valid CSV but no name holds one */
@@ -756,6 +798,7 @@ int main(void)
 		cmocka_unit_test(test_hist_percentile),
 		cmocka_unit_test(test_csv_round_trip),
 		cmocka_unit_test(test_csv_tool),
+		cmocka_unit_test(test_csv_repetition),
 		cmocka_unit_test(test_csv_errors),
 		cmocka_unit_test(test_summary_grouping),
 		cmocka_unit_test(test_summary_filters),
