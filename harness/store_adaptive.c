@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "store_impl.h"
 #include "util.h"
 
 int store_adaptive_values(struct store *s, int64_t run_id, const char *variant, int64_t cell_id,

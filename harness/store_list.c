@@ -5,26 +5,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "store_impl.h"
 #include "util.h"
-
-static char *text_or_null(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return t ? xstrdup((const char *)t) : NULL;
-}
 
 static void read_row(sqlite3_stmt *st, struct stored_run_row *r)
 {
 	r->id = sqlite3_column_int64(st, 0);
-	r->name = text_or_null(st, 1);
-	r->started_at = text_or_null(st, 2);
-	r->kernel_release = text_or_null(st, 3);
+	r->name = store_col_strdup(st, 1);
+	r->started_at = store_col_strdup(st, 2);
+	r->kernel_release = store_col_strdup(st, 3);
 	r->n_cells = sqlite3_column_int64(st, 4);
-	r->iterations = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1
-								  : sqlite3_column_int64(st, 5);
-	r->status = text_or_null(st, 6);
-	r->host = text_or_null(st, 7);
-	r->boot_id = text_or_null(st, 8);
+	r->iterations = store_col_int_or(st, 5);
+	r->status = store_col_strdup(st, 6);
+	r->host = store_col_strdup(st, 7);
+	r->boot_id = store_col_strdup(st, 8);
 	r->rig_pid = sqlite3_column_int64(st, 9);
 	r->rig_start_ticks = sqlite3_column_int64(st, 10);
 }

@@ -1,0 +1,42 @@
+/* What the store's own files (store*.c) share and nothing else sees: the
+ * SQLite handle behind a struct store and the column readers every query
+ * of theirs uses. Every SQL statement of schedrig lives in a store*.c
+ * file; the rest of the rig reads and writes through the typed functions
+ * of store.h and the store_*.h headers. */
+#ifndef SCHEDRIG_STORE_IMPL_H
+#define SCHEDRIG_STORE_IMPL_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+
+#include "store.h"
+
+/* The connection of s (owned by s: never closed by the caller). */
+sqlite3 *store_db(struct store *s);
+
+/* Column col of st's current row as a malloc'd string, NULL for NULL. */
+char *store_col_strdup(sqlite3_stmt *st, int col);
+
+/* Column col of st's current row as a double, NaN for NULL. */
+double store_col_real(sqlite3_stmt *st, int col);
+
+/* Column col of st's current row as an integer, -1 for NULL. */
+int64_t store_col_int_or(sqlite3_stmt *st, int col);
+
+/* sql prepared with id bound to ?1; NULL, with err ("WHAT: SQLite's
+ * message"), when it cannot be. */
+sqlite3_stmt *store_prepare_id(struct store *s, const char *sql, int64_t id, const char *what,
+			       char *err, size_t errsz);
+
+/* Step st (prepared and bound) to its end, appending to the malloc'd array
+ * *rows (*n elements of size bytes) one element per result row, filled by
+ * read; finalizes st. 0, or -1 with err ("WHAT: SQLite's message"): *rows
+ * then holds the rows read so far, for the caller to free. */
+int store_collect(struct store *s, sqlite3_stmt *st, size_t size, void **rows, size_t *n,
+		  void (*read)(sqlite3_stmt *st, void *row), const char *what, char *err,
+		  size_t errsz);
+
+/* "WHAT: SQLite's message" into err; returns -1. */
+int store_fail(struct store *s, const char *what, char *err, size_t errsz);
+
+#endif
