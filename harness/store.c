@@ -16,7 +16,7 @@
 #include "strmap.h"
 #include "util.h"
 
-#define SCHEMA_VERSION 8
+#define SCHEMA_VERSION 9
 #define BUSY_TIMEOUT_MS 30000
 
 static const char schema_sql[] =
@@ -35,6 +35,20 @@ static const char split_samples_sql[] =
 	" SELECT o.load_instance_id, o.seq, k.id, o.value FROM sample_v4 o JOIN sample_key k"
 	" ON k.metric = o.metric AND k.unit = o.unit AND k.better = o.better AND k.op = o.op;"
 	"DROP TABLE sample_v4;";
+
+/* Schema version 1..8 -> 9, after schema_sql: the cells that stopped, from
+ * the stop notes ("iterations" events "variant V cell C: N iteration(s),
+ * ...") that older versions kept alone and run --resume matched by prefix
+ * against the run's variant and cell names; the first note of a (variant,
+ * cell) is its row, as the first match was. */
+static const char stops_from_notes_sql[] =
+	"INSERT OR IGNORE INTO cell_stop (variant_id, cell_id, event_id)"
+	" SELECT v.id, c.id, e.id FROM event e"
+	" JOIN variant v ON v.run_id = e.run_id JOIN cell c ON c.run_id = e.run_id"
+	" WHERE e.kind = 'iterations' AND substr(e.message, 1,"
+	"  length('variant ' || v.name || ' cell ' || c.name || ': ')) ="
+	"  'variant ' || v.name || ' cell ' || c.name || ': '"
+	" ORDER BY e.id;";
 
 /* Columns later versions added to older tables: version 6 to run (some
  * version 5 databases have the first two), version 7 to histogram (a
@@ -314,7 +328,8 @@ static int migrate(struct store *s, const char *path, char *err, size_t errsz)
 		    (v >= 1 && add_columns(s, v, &msg)) ||
 		    sqlite3_exec(s->db, schema_sql, NULL, NULL, &msg) != SQLITE_OK ||
 		    (old_samples && sqlite3_exec(s->db, split_samples_sql, NULL, NULL, &msg) !=
-					    SQLITE_OK)) {
+					    SQLITE_OK) ||
+		    (v >= 1 && sqlite3_exec(s->db, stops_from_notes_sql, NULL, NULL, &msg) != SQLITE_OK)) {
 			fail(err, errsz, "%s: cannot create schema: %s", path, msg ? msg : "?");
 			sqlite3_free(msg);
 			rollback(s);

@@ -1,4 +1,4 @@
-/* Reads for run --resume of adaptive iterations (store_adaptive.h). */
+/* Adaptive iterations in the results database (store_adaptive.h). */
 #include "store_adaptive.h"
 
 #include <math.h>
@@ -52,4 +52,67 @@ int store_adaptive_values(struct store *s, int64_t run_id, const char *variant, 
 out_err:
 	snprintf(err, errsz, "cannot read the iterations to resume: %s", sqlite3_errmsg(db));
 	return -1;
+}
+
+/* The event and the cell_stop row of store_cell_stop, inside its
+ * transaction. */
+static int insert_stop(struct store *s, int64_t run_id, const char *variant, int64_t cell_id,
+		       const char *message, char *err, size_t errsz)
+{
+	sqlite3 *db = store_db(s);
+	sqlite3_stmt *st;
+	if (store_event(s, run_id, "iterations", message, err, errsz))
+		return -1;
+	if (sqlite3_prepare_v2(db,
+			       "INSERT INTO cell_stop (variant_id, cell_id, event_id)"
+			       " SELECT id, ?3, ?4 FROM variant WHERE run_id = ?1 AND name = ?2",
+			       -1, &st, NULL) != SQLITE_OK)
+		return store_fail(s, "cannot record a stopped cell", err, errsz);
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, cell_id);
+	sqlite3_bind_int64(st, 4, sqlite3_last_insert_rowid(db));
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, "cannot record a stopped cell", err, errsz);
+	if (sqlite3_changes(db) != 1) {
+		snprintf(err, errsz, "cannot record a stopped cell: run %lld has no variant %s",
+			 (long long)run_id, variant);
+		return -1;
+	}
+	return 0;
+}
+
+int store_cell_stop(struct store *s, int64_t run_id, const char *variant, int64_t cell_id,
+		    const char *message, char *err, size_t errsz)
+{
+	if (store_begin(s, err, errsz))
+		return -1;
+	if (insert_stop(s, run_id, variant, cell_id, message, err, errsz)) {
+		store_rollback(s);
+		return -1;
+	}
+	return store_commit(s, err, errsz);
+}
+
+int store_cell_stopped(struct store *s, int64_t run_id, const char *variant, int64_t cell_id,
+		       bool *stopped, char *err, size_t errsz)
+{
+	sqlite3 *db = store_db(s);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT 1 FROM cell_stop cs JOIN variant v ON v.id = cs.variant_id"
+			       " WHERE v.run_id = ?1 AND v.name = ?2 AND cs.cell_id = ?3",
+			       -1, &st, NULL) != SQLITE_OK)
+		return store_fail(s, "cannot read the stopped cells", err, errsz);
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, cell_id);
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_fail(s, "cannot read the stopped cells", err, errsz);
+	*stopped = rc == SQLITE_ROW;
+	return 0;
 }
