@@ -469,25 +469,41 @@ sqlite3_stmt *store_prepare_id(struct store *s, const char *sql, int64_t id, con
 		db_fail(s, err, errsz, what);
 		return NULL;
 	}
-	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_bind_parameter_count(st) > 0)
+		sqlite3_bind_int64(st, 1, id);
 	return st;
 }
 
-int store_collect(struct store *s, sqlite3_stmt *st, size_t size, void **rows, size_t *n,
-		  void (*read)(sqlite3_stmt *st, void *row), const char *what, char *err,
-		  size_t errsz)
+int store_rows(struct store *s, const char *sql, int64_t id, size_t size, void **rows,
+	       size_t *n, void (*read)(sqlite3_stmt *st, void *row), void (*clear)(void *row),
+	       const char *what, char *err, size_t errsz)
 {
-	size_t cap = *n;
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	sqlite3_stmt *st = store_prepare_id(s, sql, id, what, err, errsz);
+	size_t cap = 0;
+	int rc = SQLITE_ERROR;
+	*rows = NULL;
+	*n = 0;
+	while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (*n == cap)
 			*rows = xrealloc(*rows, (cap = cap ? 2 * cap : 8) * size);
 		read(st, (char *)*rows + (*n)++ * size);
 	}
-	if (rc != SQLITE_DONE)
+	if (st && rc != SQLITE_DONE)
 		db_fail(s, err, errsz, what);
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	store_rows_free(*rows, *n, size, clear);
+	*rows = NULL;
+	*n = 0;
+	return -1;
+}
+
+void store_rows_free(void *rows, size_t n, size_t size, void (*clear)(void *row))
+{
+	for (size_t i = 0; i < n; i++)
+		clear((char *)rows + i * size);
+	free(rows);
 }
 
 int store_fail(struct store *s, const char *what, char *err, size_t errsz)

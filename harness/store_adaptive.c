@@ -54,31 +54,43 @@ out_err:
 	return -1;
 }
 
+/* sql prepared with run_id, variant and cell_id bound to ?1, ?2 and ?3;
+ * NULL, with err, when it cannot be. */
+static sqlite3_stmt *cell_stmt(struct store *s, const char *sql, int64_t run_id,
+			       const char *variant, int64_t cell_id, const char *what, char *err,
+			       size_t errsz)
+{
+	sqlite3_stmt *st = store_prepare_id(s, sql, run_id, what, err, errsz);
+	if (st) {
+		sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, cell_id);
+	}
+	return st;
+}
+
 /* The event and the cell_stop row of store_cell_stop, inside its
  * transaction. */
 static int insert_stop(struct store *s, int64_t run_id, const char *variant, int64_t cell_id,
 		       const char *message, char *err, size_t errsz)
 {
-	sqlite3 *db = store_db(s);
-	sqlite3_stmt *st;
+	static const char what[] = "cannot record a stopped cell";
 	if (store_event(s, run_id, "iterations", message, err, errsz))
 		return -1;
-	if (sqlite3_prepare_v2(db,
-			       "INSERT INTO cell_stop (variant_id, cell_id, event_id)"
-			       " SELECT id, ?3, ?4 FROM variant WHERE run_id = ?1 AND name = ?2",
-			       -1, &st, NULL) != SQLITE_OK)
-		return store_fail(s, "cannot record a stopped cell", err, errsz);
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, cell_id);
+	sqlite3 *db = store_db(s);
+	sqlite3_stmt *st = cell_stmt(s,
+				     "INSERT INTO cell_stop (variant_id, cell_id, event_id)"
+				     " SELECT id, ?3, ?4 FROM variant WHERE run_id = ?1 AND name = ?2",
+				     run_id, variant, cell_id, what, err, errsz);
+	if (!st)
+		return -1;
 	sqlite3_bind_int64(st, 4, sqlite3_last_insert_rowid(db));
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return store_fail(s, "cannot record a stopped cell", err, errsz);
+		return store_fail(s, what, err, errsz);
 	if (sqlite3_changes(db) != 1) {
-		snprintf(err, errsz, "cannot record a stopped cell: run %lld has no variant %s",
-			 (long long)run_id, variant);
+		snprintf(err, errsz, "%s: run %lld has no variant %s", what, (long long)run_id,
+			 variant);
 		return -1;
 	}
 	return 0;
@@ -99,20 +111,17 @@ int store_cell_stop(struct store *s, int64_t run_id, const char *variant, int64_
 int store_cell_stopped(struct store *s, int64_t run_id, const char *variant, int64_t cell_id,
 		       bool *stopped, char *err, size_t errsz)
 {
-	sqlite3 *db = store_db(s);
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db,
-			       "SELECT 1 FROM cell_stop cs JOIN variant v ON v.id = cs.variant_id"
-			       " WHERE v.run_id = ?1 AND v.name = ?2 AND cs.cell_id = ?3",
-			       -1, &st, NULL) != SQLITE_OK)
-		return store_fail(s, "cannot read the stopped cells", err, errsz);
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, cell_id);
+	static const char what[] = "cannot read the stopped cells";
+	sqlite3_stmt *st = cell_stmt(s,
+				     "SELECT 1 FROM cell_stop cs JOIN variant v ON v.id = cs.variant_id"
+				     " WHERE v.run_id = ?1 AND v.name = ?2 AND cs.cell_id = ?3",
+				     run_id, variant, cell_id, what, err, errsz);
+	if (!st)
+		return -1;
 	int rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_fail(s, "cannot read the stopped cells", err, errsz);
+		return store_fail(s, what, err, errsz);
 	*stopped = rc == SQLITE_ROW;
 	return 0;
 }

@@ -60,10 +60,15 @@ static void read_load(sqlite3_stmt *st, void *row)
 	};
 }
 
+static void clear_load(void *row)
+{
+	free(((struct stored_load_monitor *)row)->name);
+}
+
 int store_load_monitors(struct store *s, int64_t variant_id, struct stored_load_monitor **rows,
 			size_t *n, char *err, size_t errsz)
 {
-	sqlite3_stmt *st = store_prepare_id(
+	return store_rows(
 		s,
 		"WITH inst AS (SELECT li.* FROM load_instance li"
 		"  JOIN iteration i ON i.id = li.iteration_id WHERE i.variant_id = ?1),"
@@ -84,23 +89,13 @@ int store_load_monitors(struct store *s, int64_t variant_id, struct stored_load_
 		"    WHERE x.name = inst.name),"
 		"  sum(inst.elapsed_s), sum(inst.user_s), sum(inst.system_s)"
 		" FROM inst GROUP BY inst.name ORDER BY min(inst.seq)",
-		variant_id, series_what, err, errsz);
-	*rows = NULL;
-	*n = 0;
-	if (st && store_collect(s, st, sizeof(**rows), (void **)rows, n, read_load, series_what,
-				err, errsz) == 0)
-		return 0;
-	store_load_monitor_rows_free(*rows, *n);
-	*rows = NULL;
-	*n = 0;
-	return -1;
+		variant_id, sizeof(**rows), (void **)rows, n, read_load, clear_load, series_what,
+		err, errsz);
 }
 
 void store_load_monitor_rows_free(struct stored_load_monitor *rows, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		free(rows[i].name);
-	free(rows);
+	store_rows_free(rows, n, sizeof(*rows), clear_load);
 }
 
 static void read_cell(sqlite3_stmt *st, void *row)
@@ -112,10 +107,18 @@ static void read_cell(sqlite3_stmt *st, void *row)
 	};
 }
 
+static void clear_cell(void *row)
+{
+	struct stored_series_cell *c = row;
+	free(c->variant);
+	free(c->cell);
+	free(c->run);
+}
+
 int store_series_cells(struct store *s, int64_t run_id, struct stored_series_cell **rows,
 		       size_t *n, char *err, size_t errsz)
 {
-	sqlite3_stmt *st = store_prepare_id(
+	return store_rows(
 		s,
 		"SELECT v.id, v.name, ce.id, ce.name, r.name,"
 		" (SELECT count(DISTINCT i2.cell_id) FROM iteration i2"
@@ -127,26 +130,13 @@ int store_series_cells(struct store *s, int64_t run_id, struct stored_series_cel
 		"  JOIN series s ON s.iteration_id = i.id"
 		"  WHERE i.variant_id = v.id AND i.cell_id = ce.id)"
 		" ORDER BY v.seq, ce.seq",
-		run_id, series_what, err, errsz);
-	*rows = NULL;
-	*n = 0;
-	if (st && store_collect(s, st, sizeof(**rows), (void **)rows, n, read_cell, series_what,
-				err, errsz) == 0)
-		return 0;
-	store_series_cell_rows_free(*rows, *n);
-	*rows = NULL;
-	*n = 0;
-	return -1;
+		run_id, sizeof(**rows), (void **)rows, n, read_cell, clear_cell, series_what, err,
+		errsz);
 }
 
 void store_series_cell_rows_free(struct stored_series_cell *rows, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(rows[i].variant);
-		free(rows[i].cell);
-		free(rows[i].run);
-	}
-	free(rows);
+	store_rows_free(rows, n, sizeof(*rows), clear_cell);
 }
 
 int store_series_points(struct store *s, int64_t variant_id, int64_t cell_id,

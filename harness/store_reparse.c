@@ -23,11 +23,19 @@ static void read_inst(sqlite3_stmt *st, void *row)
 	};
 }
 
+static void clear_inst(void *row)
+{
+	struct stored_reparse_inst *r = row;
+	char *f[] = {r->variant, r->cell, r->load, r->tool, r->role, r->state, r->reason,
+		     r->it_status};
+	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
+		free(f[k]);
+}
+
 int store_reparse_instances(struct store *s, int64_t run_id, struct stored_reparse_inst **rows,
 			    size_t *n, char *err, size_t errsz)
 {
-	static const char what[] = "cannot read the run's instances";
-	sqlite3_stmt *st = store_prepare_id(
+	return store_rows(
 		s,
 		"SELECT li.id, i.id, v.name, c.name, li.name, li.tool, li.role, li.state, li.reason,"
 		" i.status, i.iteration, li.seq, li.pid IS NOT NULL, li.exit_code IS NOT NULL,"
@@ -39,27 +47,13 @@ int store_reparse_instances(struct store *s, int64_t run_id, struct stored_repar
 		" FROM load_instance li JOIN iteration i ON i.id = li.iteration_id"
 		" JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id"
 		" WHERE v.run_id = ?1 ORDER BY v.seq, c.seq, i.iteration, li.seq, li.repetition",
-		run_id, what, err, errsz);
-	*rows = NULL;
-	*n = 0;
-	if (st && store_collect(s, st, sizeof(**rows), (void **)rows, n, read_inst, what, err,
-				errsz) == 0)
-		return 0;
-	store_reparse_rows_free(*rows, *n);
-	*rows = NULL;
-	*n = 0;
-	return -1;
+		run_id, sizeof(**rows), (void **)rows, n, read_inst, clear_inst,
+		"cannot read the run's instances", err, errsz);
 }
 
 void store_reparse_rows_free(struct stored_reparse_inst *rows, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		char *f[] = {rows[i].variant, rows[i].cell, rows[i].load, rows[i].tool,
-			     rows[i].role, rows[i].state, rows[i].reason, rows[i].it_status};
-		for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
-			free(f[k]);
-	}
-	free(rows);
+	store_rows_free(rows, n, sizeof(*rows), clear_inst);
 }
 
 /* Column col of st's row appended to b: the blob first, then its size, as

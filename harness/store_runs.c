@@ -60,35 +60,29 @@ static void read_variant(sqlite3_stmt *st, void *row)
 		store_col_strdup(st, 3), store_col_strdup(st, 4), store_col_strdup(st, 5)};
 }
 
+static void clear_variant(void *row)
+{
+	struct stored_variant *v = row;
+	free(v->name);
+	free(v->boot);
+	free(v->kernel_release);
+	free(v->kernel_cmdline);
+	free(v->status);
+}
+
 int store_variant_list(struct store *s, int64_t run_id, struct stored_variant **rows, size_t *n,
 		       char *err, size_t errsz)
 {
-	static const char what[] = "cannot read the run's variants";
-	sqlite3_stmt *st = store_prepare_id(s,
-				     "SELECT id, name, boot, kernel_release, kernel_cmdline, status"
-				     " FROM variant WHERE run_id = ?1 ORDER BY seq, id",
-				     run_id, what, err, errsz);
-	*rows = NULL;
-	*n = 0;
-	if (st && store_collect(s, st, sizeof(**rows), (void **)rows, n, read_variant, what, err,
-				errsz) == 0)
-		return 0;
-	store_variant_rows_free(*rows, *n);
-	*rows = NULL;
-	*n = 0;
-	return -1;
+	return store_rows(s,
+			  "SELECT id, name, boot, kernel_release, kernel_cmdline, status"
+			  " FROM variant WHERE run_id = ?1 ORDER BY seq, id",
+			  run_id, sizeof(**rows), (void **)rows, n, read_variant, clear_variant,
+			  "cannot read the run's variants", err, errsz);
 }
 
 void store_variant_rows_free(struct stored_variant *rows, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(rows[i].name);
-		free(rows[i].boot);
-		free(rows[i].kernel_release);
-		free(rows[i].kernel_cmdline);
-		free(rows[i].status);
-	}
-	free(rows);
+	store_rows_free(rows, n, sizeof(*rows), clear_variant);
 }
 
 static void read_event(sqlite3_stmt *st, void *row)
@@ -97,30 +91,23 @@ static void read_event(sqlite3_stmt *st, void *row)
 		store_col_strdup(st, 0), store_col_strdup(st, 1), store_col_strdup(st, 2)};
 }
 
+static void clear_event(void *row)
+{
+	struct stored_event *e = row;
+	free(e->at);
+	free(e->kind);
+	free(e->message);
+}
+
 int store_event_list(struct store *s, int64_t run_id, struct stored_event **rows, size_t *n,
 		     char *err, size_t errsz)
 {
-	static const char what[] = "cannot read the run's events";
-	sqlite3_stmt *st = store_prepare_id(s,
-				     "SELECT at, kind, message FROM event WHERE run_id = ?1 ORDER BY id",
-				     run_id, what, err, errsz);
-	*rows = NULL;
-	*n = 0;
-	if (st && store_collect(s, st, sizeof(**rows), (void **)rows, n, read_event, what, err,
-				errsz) == 0)
-		return 0;
-	store_event_rows_free(*rows, *n);
-	*rows = NULL;
-	*n = 0;
-	return -1;
+	return store_rows(s, "SELECT at, kind, message FROM event WHERE run_id = ?1 ORDER BY id",
+			  run_id, sizeof(**rows), (void **)rows, n, read_event, clear_event,
+			  "cannot read the run's events", err, errsz);
 }
 
 void store_event_rows_free(struct stored_event *rows, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(rows[i].at);
-		free(rows[i].kind);
-		free(rows[i].message);
-	}
-	free(rows);
+	store_rows_free(rows, n, sizeof(*rows), clear_event);
 }
