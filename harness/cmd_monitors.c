@@ -56,7 +56,7 @@ int cmd_monitors(int argc, char **argv)
 		store_close(s);
 		return 1;
 	}
-	int rc = monitor_report_run(store_db(s), ids[0], &out, err, sizeof(err));
+	int rc = monitor_report_run(s, ids[0], &out, err, sizeof(err));
 	if (rc < 0)
 		fprintf(stderr, "schedrig monitors: %s\n", err);
 	else if (rc > 0)

@@ -148,7 +148,7 @@ int cmd_plot(int argc, char **argv)
 		struct store *st = NULL;
 		rc = store_open(c.db, true, &st, err, sizeof(err));
 		if (!rc)
-			rc = plot_monitors(store_db(st), ids, n_ids, &po, &r, err, sizeof(err));
+			rc = plot_monitors(st, ids, n_ids, &po, &r, err, sizeof(err));
 		store_close(st);
 	}
 	for (size_t i = 0; i < r.n_notes; i++)

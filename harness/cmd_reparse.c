@@ -2,8 +2,6 @@
  * schedrig's drivers (outcome_decide, as run does) and replace its samples
  * and failures in one transaction, printing what changed. A parser fix
  * thereby reaches old runs without running them again. */
-#include <math.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +13,8 @@
 #include "plan.h"
 #include "provenance.h"
 #include "store.h"
+#include "store_reparse.h"
+#include "store_runs.h"
 
 static const char usage_text[] =
 	"usage: schedrig reparse RUN [--db FILE]\n"
@@ -34,142 +34,9 @@ static const char usage_text[] =
 	"Exit status: 0 reparsed (changed or not), 1 failure (nothing changed in the\n"
 	"database), 2 bad usage.\n";
 
-/* One stored instance, as reparse reads it. */
-struct rp_inst {
-	int64_t id, iteration_id;
-	char *variant, *cell, *load, *tool, *role, *state, *reason, *it_status;
-	int iteration, seq;
-	bool started, exited;
-	int exit_code, term_signal;
-	bool stopped; /* a background instance still running when the measured ones ended */
-	bool warmup;  /* a background instance that ended before the measured ones started */
-};
-
-static char *dup_col(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return t ? xstrdup((const char *)t) : NULL;
-}
-
-static void rp_free(struct rp_inst *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].variant);
-		free(v[i].cell);
-		free(v[i].load);
-		free(v[i].tool);
-		free(v[i].role);
-		free(v[i].state);
-		free(v[i].reason);
-		free(v[i].it_status);
-	}
-	free(v);
-}
-
-/* Every instance of the run, in run order. 0, or -1 with err. */
-static int load_instances(sqlite3 *db, int64_t run_id, struct rp_inst **out, size_t *n, char *err,
-			  size_t errsz)
-{
-	sqlite3_stmt *st;
-	*out = NULL;
-	*n = 0;
-	if (sqlite3_prepare_v2(db,
-		"SELECT li.id, i.id, v.name, c.name, li.name, li.tool, li.role, li.state, li.reason,"
-		" i.status, i.iteration, li.seq, li.pid IS NOT NULL, li.exit_code IS NOT NULL,"
-		" ifnull(li.exit_code, 0), ifnull(li.term_signal, 0),"
-		" li.role = 'background' AND li.ended_ns >= (SELECT max(m.ended_ns) FROM"
-		" load_instance m WHERE m.iteration_id = i.id AND m.role = 'measured'),"
-		" li.role = 'background' AND li.ended_ns < (SELECT min(m.started_ns) FROM"
-		" load_instance m WHERE m.iteration_id = i.id AND m.role = 'measured')"
-		" FROM load_instance li JOIN iteration i ON i.id = li.iteration_id"
-		" JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id"
-		" WHERE v.run_id = ? ORDER BY v.seq, c.seq, i.iteration, li.seq, li.repetition",
-		-1, &st, NULL) != SQLITE_OK) {
-		snprintf(err, errsz, "cannot read the run's instances: %s", sqlite3_errmsg(db));
-		return -1;
-	}
-	sqlite3_bind_int64(st, 1, run_id);
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
-		(*out)[(*n)++] = (struct rp_inst){
-			.id = sqlite3_column_int64(st, 0), .iteration_id = sqlite3_column_int64(st, 1),
-			.variant = dup_col(st, 2), .cell = dup_col(st, 3), .load = dup_col(st, 4),
-			.tool = dup_col(st, 5), .role = dup_col(st, 6), .state = dup_col(st, 7),
-			.reason = dup_col(st, 8), .it_status = dup_col(st, 9),
-			.iteration = sqlite3_column_int(st, 10), .seq = sqlite3_column_int(st, 11),
-			.started = sqlite3_column_int(st, 12), .exited = sqlite3_column_int(st, 13),
-			.exit_code = sqlite3_column_int(st, 14), .term_signal = sqlite3_column_int(st, 15),
-			.stopped = sqlite3_column_int(st, 16), .warmup = sqlite3_column_int(st, 17),
-		};
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		snprintf(err, errsz, "cannot read the run's instances: %s", sqlite3_errmsg(db));
-		return -1;
-	}
-	return 0;
-}
-
-/* Column col of st's row appended to b: the blob first, then its size, as
- * SQLite wants; an empty one is NULL and appends nothing. */
-static void append_column(struct buf *b, sqlite3_stmt *st, int col)
-{
-	const void *data = sqlite3_column_blob(st, col);
-	size_t n = (size_t)sqlite3_column_bytes(st, col);
-	if (data && n)
-		buf_append(b, data, n);
-}
-
-/* The instance's raw output into out and errb (empty when none stored). */
-static void load_raw(sqlite3 *db, int64_t id, struct buf *out, struct buf *errb)
-{
-	sqlite3_stmt *st;
-	buf_append(out, "", 0);
-	buf_append(errb, "", 0);
-	if (sqlite3_prepare_v2(db, "SELECT stdout, stderr FROM raw_output WHERE load_instance_id = ?",
-			       -1, &st, NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		append_column(out, st, 0);
-		append_column(errb, st, 1);
-	}
-	sqlite3_finalize(st);
-}
-
-/* Do the instance's stored samples equal s (metric, op, value and flag,
- * in order, and as many histograms)? *old_n receives how many are stored. */
-static bool same_samples(sqlite3 *db, int64_t id, const struct sample_vec *s, size_t *old_n)
-{
-	sqlite3_stmt *st;
-	bool same = true;
-	*old_n = 0;
-	if (sqlite3_prepare_v2(db, "SELECT k.metric, k.op, v.value, f.flag,"
-			       " (SELECT count(*) FROM histogram h WHERE h.load_instance_id = ?1)"
-			       " FROM sample_value v JOIN sample_key k ON k.id = v.key_id"
-			       " LEFT JOIN sample_flag f ON f.load_instance_id = v.load_instance_id"
-			       " AND f.seq = v.seq WHERE v.load_instance_id = ?1 ORDER BY v.seq",
-			       -1, &st, NULL) != SQLITE_OK)
-		return false;
-	sqlite3_bind_int64(st, 1, id);
-	for (size_t i = 0; sqlite3_step(st) == SQLITE_ROW; i++, (*old_n)++) {
-		const struct sample *x = i < s->n ? &s->v[i] : NULL;
-		double v = sqlite3_column_type(st, 2) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 2);
-		const char *flag = (const char *)sqlite3_column_text(st, 3);
-		same = same && x && !strcmp((const char *)sqlite3_column_text(st, 0), x->metric) &&
-		       !strcmp((const char *)sqlite3_column_text(st, 1), x->op) &&
-		       (v == x->value || (isnan(v) && isnan(x->value))) &&
-		       !(flag ? !x->flag || strcmp(flag, x->flag) : x->flag != NULL) &&
-		       (size_t)sqlite3_column_int64(st, 4) == s->n_hists;
-	}
-	sqlite3_finalize(st);
-	return same && *old_n == s->n;
-}
-
 /* The runner's verdict on the instance, rebuilt from what is stored: the
  * state before parsing, and its reason. */
-static enum inst_state runner_state(const struct rp_inst *r, const struct plan_instance *pi,
+static enum inst_state runner_state(const struct stored_reparse_inst *r, const struct plan_instance *pi,
 				    char *reason, size_t size)
 {
 	enum inst_state state = INST_OK;
@@ -194,7 +61,7 @@ struct rp_counts {
 
 /* Reparse one instance and store its outcome; print it when it changed.
  * *failed tells whether it is a failure now. 0, or -1 with err. */
-static int reparse_one(struct store *s, int64_t run_id, const struct rp_inst *r,
+static int reparse_one(struct store *s, int64_t run_id, const struct stored_reparse_inst *r,
 		       const struct plan_instance *pi, struct rp_counts *c, bool *failed,
 		       char *err, size_t errsz)
 {
@@ -202,7 +69,13 @@ static int reparse_one(struct store *s, int64_t run_id, const struct rp_inst *r,
 	struct sample_vec samples = {0};
 	char reason[256];
 	enum inst_state state = runner_state(r, pi, reason, sizeof(reason));
-	load_raw(store_db(s), r->id, &out, &errb);
+	size_t old_n;
+	bool same;
+	if (store_raw_output(s, r->id, &out, &errb, err, errsz)) {
+		buf_free(&out);
+		buf_free(&errb);
+		return -1;
+	}
 	struct load_output o = {
 		.out = buf_str(&out), .out_len = out.len, .err = buf_str(&errb), .err_len = errb.len,
 		.exit_code = r->exit_code, .term_signal = r->term_signal,
@@ -211,11 +84,10 @@ static int reparse_one(struct store *s, int64_t run_id, const struct rp_inst *r,
 	state = outcome_decide(pi->load->ops, &pi->params, state, &o, &samples, reason,
 			       sizeof(reason));
 	const char *name = inst_state_name(state);
-	size_t old_n;
-	bool same = same_samples(store_db(s), r->id, &samples, &old_n);
-	bool changed = strcmp(name, r->state) || strcmp(reason, r->reason ? r->reason : "") || !same;
+	int rc = store_samples_same(s, r->id, &samples, &same, &old_n, err, errsz);
+	bool changed = !rc && (strcmp(name, r->state) || strcmp(reason, r->reason ? r->reason : "") ||
+			       !same);
 	*failed = state == INST_FAILED || state == INST_TIMEOUT;
-	int rc = 0;
 	char *prefix = xasprintf("variant %s cell %s iteration %d load %s:", r->variant, r->cell,
 				 r->iteration, r->load);
 	if (changed) {
@@ -245,7 +117,7 @@ static int reparse_one(struct store *s, int64_t run_id, const struct rp_inst *r,
 
 /* The plan instance a stored instance ran as (its cell by name, its load
  * by seq); NULL when the stored config has no such cell or load. */
-static const struct plan_instance *plan_inst(const struct plan *p, const struct rp_inst *r)
+static const struct plan_instance *plan_inst(const struct plan *p, const struct stored_reparse_inst *r)
 {
 	for (size_t c = 0; c < p->n_cells; c++)
 		if (!strcmp(p->cells[c].name, r->cell))
@@ -260,10 +132,10 @@ static const struct plan_instance *plan_inst(const struct plan *p, const struct 
 static int reparse_run(struct store *s, int64_t run_id, const struct plan *p, const char *status,
 		       struct rp_counts *c, char *err, size_t errsz)
 {
-	struct rp_inst *v;
+	struct stored_reparse_inst *v;
 	size_t n;
 	bool run_failed = false;
-	if (load_instances(store_db(s), run_id, &v, &n, err, errsz))
+	if (store_reparse_instances(s, run_id, &v, &n, err, errsz))
 		return -1;
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc;) {
@@ -293,17 +165,16 @@ static int reparse_run(struct store *s, int64_t run_id, const struct plan *p, co
 		run_failed |= it_failed;
 		i = end;
 	}
-	rp_free(v, n);
+	store_reparse_rows_free(v, n);
 	if (rc || (strcmp(status, "complete") && strcmp(status, "failed")))
 		return rc;
 	/* A variant that failed as a whole fails the run whatever its samples. */
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(store_db(s), "SELECT count(*) FROM variant WHERE run_id = ? AND"
-			       " status = 'failed'", -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, run_id);
-		run_failed |= sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) > 0;
-	}
-	sqlite3_finalize(st);
+	struct stored_variant *vars;
+	if (store_variant_list(s, run_id, &vars, &n, err, errsz))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		run_failed |= vars[i].status && !strcmp(vars[i].status, "failed");
+	store_variant_rows_free(vars, n);
 	const char *now = run_failed ? "failed" : "complete";
 	if (!strcmp(now, status))
 		return 0;

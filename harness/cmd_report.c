@@ -52,7 +52,7 @@ static void report_provenance(struct buf *out, const char *db_path, const int64_
 		return;
 	for (size_t i = 0; i < n_ids; i++) {
 		struct buf mon = {0};
-		if (monitor_report_run(store_db(st), ids[i], &mon, err, sizeof(err)) == 0) {
+		if (monitor_report_run(st, ids[i], &mon, err, sizeof(err)) == 0) {
 			buf_puts(out, markdown ? "## Monitors\n\n```\n" : "Monitors\n========\n");
 			buf_puts(out, buf_str(&mon));
 			buf_puts(out, markdown ? "```\n\n" : "\n");

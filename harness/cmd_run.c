@@ -223,7 +223,7 @@ static bool cell_enough(void *ctx, size_t c, int iteration)
 	    !adaptive_cells_enough(rc->cells, c, &rule, mono_ns(), why, sizeof(why)))
 		return false;
 	char *msg = xasprintf("variant %s cell %s: %s", rc->variant, rc->p->cells[c].name, why);
-	store_event(rc->st, rc->run_id, "iterations", msg, err, sizeof(err));
+	store_cell_stop(rc->st, rc->run_id, rc->variant, rc->cell_ids[c], msg, err, sizeof(err));
 	if (!rc->o->quiet)
 		printf("%s\n", msg);
 	free(msg);
@@ -451,30 +451,24 @@ static bool stint_skip(void *ctx, size_t c, int it)
 }
 
 /* run --resume with adaptive iterations: rebuild the variant's cells from
- * the stored run. A cell with a stop note ("iterations" event) stays
- * stopped; any other starts from the primary values and the time of its
- * complete iterations (failed ones run again and count then). 0, or -1
- * with err. */
+ * the stored run. A cell that stopped (store_cell_stopped) stays stopped;
+ * any other starts from the primary values and the time of its complete
+ * iterations (failed ones run again and count then). 0, or -1 with err. */
 static int resume_adaptive(struct run_ctx *rc, const char *variant, char *err, size_t errsz)
 {
 	const struct cfg_load *load;
 	const char *metric;
-	char **notes;
-	size_t n_notes;
 	int ret = 0;
 
 	if (!adaptive_primary(rc->e, &load, &metric)) {
 		snprintf(err, errsz, "the config has no primary metric");
 		return -1;
 	}
-	if (store_events(rc->st, rc->run_id, "iterations", &notes, &n_notes, err, errsz))
-		return -1;
 	for (size_t c = 0; c < rc->p->n_cells && !ret; c++) {
-		char *prefix = xasprintf("variant %s cell %s: ", variant, rc->p->cells[c].name);
-		bool stopped = false;
-		for (size_t k = 0; k < n_notes && !stopped; k++)
-			stopped = !strncmp(notes[k], prefix, strlen(prefix));
-		free(prefix);
+		bool stopped;
+		if (store_cell_stopped(rc->st, rc->run_id, variant, rc->cell_ids[c], &stopped, err,
+				       errsz))
+			return -1;
 		if (stopped) {
 			adaptive_cells_stop(rc->cells, c);
 			continue;
@@ -487,9 +481,6 @@ static int resume_adaptive(struct run_ctx *rc, const char *variant, char *err, s
 			adaptive_cells_restore(rc->cells, c, values, n, spent_s);
 		free(values);
 	}
-	for (size_t k = 0; k < n_notes; k++)
-		free(notes[k]);
-	free(notes);
 	return ret;
 }
 

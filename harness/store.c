@@ -1,5 +1,6 @@
 /* SQLite access for the results database. Schema: results-schema/schema.sql. */
 #include "store.h"
+#include "store_impl.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -15,7 +16,7 @@
 #include "strmap.h"
 #include "util.h"
 
-#define SCHEMA_VERSION 8
+#define SCHEMA_VERSION 9
 #define BUSY_TIMEOUT_MS 30000
 
 static const char schema_sql[] =
@@ -34,6 +35,20 @@ static const char split_samples_sql[] =
 	" SELECT o.load_instance_id, o.seq, k.id, o.value FROM sample_v4 o JOIN sample_key k"
 	" ON k.metric = o.metric AND k.unit = o.unit AND k.better = o.better AND k.op = o.op;"
 	"DROP TABLE sample_v4;";
+
+/* Schema version 1..8 -> 9, after schema_sql: the cells that stopped, from
+ * the stop notes ("iterations" events "variant V cell C: N iteration(s),
+ * ...") that older versions kept alone and run --resume matched by prefix
+ * against the run's variant and cell names; the first note of a (variant,
+ * cell) is its row, as the first match was. */
+static const char stops_from_notes_sql[] =
+	"INSERT OR IGNORE INTO cell_stop (variant_id, cell_id, event_id)"
+	" SELECT v.id, c.id, e.id FROM event e"
+	" JOIN variant v ON v.run_id = e.run_id JOIN cell c ON c.run_id = e.run_id"
+	" WHERE e.kind = 'iterations' AND substr(e.message, 1,"
+	"  length('variant ' || v.name || ' cell ' || c.name || ': ')) ="
+	"  'variant ' || v.name || ' cell ' || c.name || ': '"
+	" ORDER BY e.id;";
 
 /* Columns later versions added to older tables: version 6 to run (some
  * version 5 databases have the first two), version 7 to histogram (a
@@ -313,7 +328,8 @@ static int migrate(struct store *s, const char *path, char *err, size_t errsz)
 		    (v >= 1 && add_columns(s, v, &msg)) ||
 		    sqlite3_exec(s->db, schema_sql, NULL, NULL, &msg) != SQLITE_OK ||
 		    (old_samples && sqlite3_exec(s->db, split_samples_sql, NULL, NULL, &msg) !=
-					    SQLITE_OK)) {
+					    SQLITE_OK) ||
+		    (v >= 1 && sqlite3_exec(s->db, stops_from_notes_sql, NULL, NULL, &msg) != SQLITE_OK)) {
 			fail(err, errsz, "%s: cannot create schema: %s", path, msg ? msg : "?");
 			sqlite3_free(msg);
 			rollback(s);
@@ -427,6 +443,72 @@ void store_close(struct store *s)
 sqlite3 *store_db(struct store *s)
 {
 	return s->db;
+}
+
+char *store_col_strdup(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+double store_col_real(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
+}
+
+int64_t store_col_int_or(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, col);
+}
+
+sqlite3_stmt *store_prepare_id(struct store *s, const char *sql, int64_t id, const char *what,
+			       char *err, size_t errsz)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		db_fail(s, err, errsz, what);
+		return NULL;
+	}
+	if (sqlite3_bind_parameter_count(st) > 0)
+		sqlite3_bind_int64(st, 1, id);
+	return st;
+}
+
+int store_rows(struct store *s, const char *sql, int64_t id, size_t size, void **rows,
+	       size_t *n, void (*read)(sqlite3_stmt *st, void *row), void (*clear)(void *row),
+	       const char *what, char *err, size_t errsz)
+{
+	sqlite3_stmt *st = store_prepare_id(s, sql, id, what, err, errsz);
+	size_t cap = 0;
+	int rc = SQLITE_ERROR;
+	*rows = NULL;
+	*n = 0;
+	while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap)
+			*rows = xrealloc(*rows, (cap = cap ? 2 * cap : 8) * size);
+		read(st, (char *)*rows + (*n)++ * size);
+	}
+	if (st && rc != SQLITE_DONE)
+		db_fail(s, err, errsz, what);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	store_rows_free(*rows, *n, size, clear);
+	*rows = NULL;
+	*n = 0;
+	return -1;
+}
+
+void store_rows_free(void *rows, size_t n, size_t size, void (*clear)(void *row))
+{
+	for (size_t i = 0; i < n; i++)
+		clear((char *)rows + i * size);
+	free(rows);
+}
+
+int store_fail(struct store *s, const char *what, char *err, size_t errsz)
+{
+	return db_fail(s, err, errsz, what);
 }
 
 /* Prepare, bind by the types in spec, step once. spec: one letter per
@@ -952,11 +1034,6 @@ static void bind_real(sqlite3_stmt *st, int col, double v)
 		sqlite3_bind_double(st, col, v);
 }
 
-/* A REAL column, NaN for NULL. */
-static double real_col(sqlite3_stmt *st, int col)
-{
-	return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
-}
 
 static int insert_histograms(struct store *s, int64_t instance_id, const struct sample_vec *v)
 {
@@ -1565,10 +1642,10 @@ int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 				.n_buckets = (size_t)nb,
 				.limit = sqlite3_column_double(st, 10),
 				.overflow = (uint64_t)sqlite3_column_int64(st, 11),
-				.max_observed = real_col(st, 12),
-				.min_observed = real_col(st, 15),
-				.sum = real_col(st, 16),
-				.sum_sq = real_col(st, 17),
+				.max_observed = store_col_real(st, 12),
+				.min_observed = store_col_real(st, 15),
+				.sum = store_col_real(st, 16),
+				.sum_sq = store_col_real(st, 17),
 			};
 			hist_table_add(t, &row);
 			free(counts);
@@ -1769,12 +1846,6 @@ int store_knob_restored(struct store *s, int64_t knob_id, char *err, size_t errs
 	return 0;
 }
 
-static const char *knob_dup_col(sqlite3_stmt *st, int col)
-{
-	const unsigned char *t = sqlite3_column_text(st, col);
-	return t ? xstrdup((const char *)t) : NULL;
-}
-
 static int knob_rows(struct store *s, const char *where_order, int64_t run_id,
 		     struct stored_knob **rows, size_t *n, char *err, size_t errsz)
 {
@@ -1798,18 +1869,18 @@ static int knob_rows(struct store *s, const char *where_order, int64_t run_id,
 		(*rows)[(*n)++] = (struct stored_knob){
 			.id = sqlite3_column_int64(st, 0),
 			.run_id = sqlite3_column_int64(st, 1),
-			.variant = knob_dup_col(st, 2),
+			.variant = store_col_strdup(st, 2),
 			.seq = sqlite3_column_int(st, 3),
-			.kind = knob_dup_col(st, 4),
-			.name = knob_dup_col(st, 5),
-			.path = knob_dup_col(st, 6),
-			.old_value = knob_dup_col(st, 7),
-			.requested_value = knob_dup_col(st, 8),
-			.applied_value = knob_dup_col(st, 9),
-			.host = knob_dup_col(st, 10),
-			.boot_id = knob_dup_col(st, 11),
-			.changed_at = knob_dup_col(st, 12),
-			.restored_at = knob_dup_col(st, 13),
+			.kind = store_col_strdup(st, 4),
+			.name = store_col_strdup(st, 5),
+			.path = store_col_strdup(st, 6),
+			.old_value = store_col_strdup(st, 7),
+			.requested_value = store_col_strdup(st, 8),
+			.applied_value = store_col_strdup(st, 9),
+			.host = store_col_strdup(st, 10),
+			.boot_id = store_col_strdup(st, 11),
+			.changed_at = store_col_strdup(st, 12),
+			.restored_at = store_col_strdup(st, 13),
 		};
 	}
 	sqlite3_finalize(st);

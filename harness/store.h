@@ -217,9 +217,6 @@ int store_run_status(struct store *s, int64_t run_id, const char *status, char *
 int store_events_drop(struct store *s, int64_t run_id, const char *kind, const char *prefix,
 		      char *err, size_t errsz);
 
-/* The underlying handle, for read-only queries of list/show/report code. */
-struct sqlite3 *store_db(struct store *s);
-
 /* Current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into dst (at least 21 bytes). */
 void store_now(char *dst, size_t size);
 

@@ -183,8 +183,6 @@ static void provenance(struct buf *out, const struct html_doc *d)
 			buf_puts(out, "</tr>\n");
 		}
 		buf_puts(out, "</tbody>\n</table>\n");
-		if (!r->has_knob_table)
-			continue;
 		if (!r->n_knobs) {
 			buf_puts(out, "<p>Knobs applied: none.</p>\n");
 			continue;

@@ -1,7 +1,9 @@
--- schedrig results database, schema version 8 (PRAGMA user_version = 8).
+-- schedrig results database, schema version 9 (PRAGMA user_version = 9).
 -- Every statement is CREATE ... IF NOT EXISTS: running this file migrates an
 -- older database (version 2 added the knob table, version 3 the series table,
--- version 4 the histogram table, version 8 the sample_flag table), except
+-- version 4 the histogram table, version 8 the sample_flag table, version 9
+-- the cell_stop table; store.c fills it from the stop notes of older
+-- versions), except
 -- for version 5, which split the sample table into sample_key and
 -- sample_value, version 6, which added run.rig_pid, run.boot_id and
 -- run.rig_start_ticks, and version 7, which added histogram.bounds,
@@ -172,9 +174,20 @@ CREATE TABLE IF NOT EXISTS event (
 	id            INTEGER PRIMARY KEY,
 	run_id        INTEGER NOT NULL REFERENCES run(id),
 	at            TEXT NOT NULL,
-	kind          TEXT NOT NULL,            -- failure|note|interrupt
+	kind          TEXT NOT NULL,            -- failure|note|interrupt|iterations|order|...
 	message       TEXT NOT NULL
 );
+
+-- Adaptive iterations (harness/adaptive.h): each (variant, cell) that
+-- stopped, with the "iterations" event that says why (e.g. "variant V cell
+-- C: 3 iteration(s), CI 0.8 % <= 1 %"). run --resume runs no more
+-- iterations of a cell that has a row here.
+CREATE TABLE IF NOT EXISTS cell_stop (
+	variant_id    INTEGER NOT NULL REFERENCES variant(id),
+	cell_id       INTEGER NOT NULL REFERENCES cell(id),
+	event_id      INTEGER NOT NULL REFERENCES event(id),
+	PRIMARY KEY (variant_id, cell_id)
+) WITHOUT ROWID;
 
 -- Restore journal of kernel knobs (sysctl, debugfs sched/ tunables,
 -- sched_features, autogroup). A row is written BEFORE its knob is changed;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "store.h"
+#include "store_adaptive.h"
 #include "store_list.h"
 
 static char dir[] = "/tmp/schedrig-store.XXXXXX";
@@ -35,6 +36,15 @@ static int teardown(void **state)
 static void db_path(char *dst, size_t size, const char *name)
 {
 	snprintf(dst, size, "%s/%s", dir, name);
+}
+
+/* A second connection to the database at path, for what the tests check
+ * or change behind the store's back. */
+static sqlite3 *raw_db(const char *path)
+{
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	return db;
 }
 
 static void test_round_trip(void **state)
@@ -155,7 +165,8 @@ static void test_sample_flags(void **state)
 	free(msgs);
 	/* The flag is on its sample: the row of iteration 1, seq 0. */
 	sqlite3_stmt *st;
-	assert_int_equal(sqlite3_prepare_v2(store_db(s),
+	sqlite3 *raw = raw_db(path);
+	assert_int_equal(sqlite3_prepare_v2(raw,
 		"SELECT i.iteration, f.seq, f.flag FROM sample_flag f JOIN load_instance li"
 		" ON li.id = f.load_instance_id JOIN iteration i ON i.id = li.iteration_id"
 		" ORDER BY i.iteration", -1, &st, NULL), SQLITE_OK);
@@ -167,6 +178,7 @@ static void test_sample_flags(void **state)
 	assert_int_equal(sqlite3_column_int(st, 0), 3);
 	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
 	sqlite3_finalize(st);
+	sqlite3_close(raw);
 	store_close(s);
 }
 
@@ -218,7 +230,8 @@ static void test_histogram_round_trip(void **state)
 		assert_int_equal(v.n_hists, 0);
 	}
 	sqlite3_stmt *st;
-	assert_int_equal(sqlite3_prepare_v2(store_db(s),
+	sqlite3 *raw = raw_db(path);
+	assert_int_equal(sqlite3_prepare_v2(raw,
 					    "SELECT count(*), hex(substr(min(counts), 25, 8)),"
 					    " min(length(counts)) FROM histogram WHERE op = '0'",
 					    -1, &st, NULL),
@@ -263,13 +276,14 @@ static void test_histogram_round_trip(void **state)
 	assert_int_equal(h.rows[2].overflow, 29);
 	hist_table_free(&h);
 	/* bounds out of order (a database is not trusted): refused */
-	assert_int_equal(sqlite3_exec(store_db(s), "UPDATE histogram SET bounds ="
+	assert_int_equal(sqlite3_exec(raw, "UPDATE histogram SET bounds ="
 				      " x'000000000000F03F0000000000000000000000000000F03F' WHERE op = '1'",
 				      NULL, NULL, NULL), SQLITE_OK);
 	hist_table_init(&h);
 	assert_int_equal(store_load_histograms(s, &run, 1, &h, err, sizeof(err)), -1);
 	assert_string_equal(err, "histogram of hist has bucket bounds that are not 3 ascending numbers");
 	hist_table_free(&h);
+	sqlite3_close(raw);
 	store_close(s);
 }
 
@@ -395,15 +409,15 @@ static void test_migrate_v4(void **state)
 		" FROM (SELECT * FROM sample ORDER BY seq)", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(st, 0),
-			    "2 8 3 4 1 groups-4=1.5,groups-8=null,groups-4=2.5");
+			    "2 9 3 4 1 groups-4=1.5,groups-8=null,groups-4=2.5");
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 }
 
 /* The database tests/fixtures/FIXTURE (schedrig's own code made it at
  * schema from_version), made again as DB and opened: the first open, a
- * read-only one, migrates it to version 8, whose sample_flag table then
- * takes a flagged sample beside the old run. The old run's samples and
+ * read-only one, migrates it to version 9, whose sample_flag table (of
+ * version 8) then takes a flagged sample beside the old run. The old run's samples and
  * histograms (run id 1) are loaded into t and h (initialized here). */
 static void check_migrated(const char *fixture, const char *name, int from_version,
 			   struct sample_table *t, struct hist_table *h)
@@ -431,7 +445,7 @@ static void check_migrated(const char *fixture, const char *name, int from_versi
 		" (SELECT count(*) FROM pragma_table_info('histogram') WHERE name IN ('bounds',"
 		" 'min_observed', 'sum_value', 'sum_sq_value'))", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	assert_string_equal((const char *)sqlite3_column_text(st, 0), "8 1 4");
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "9 1 4");
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 
@@ -533,6 +547,107 @@ static void test_migrate_v7(void **state)
 	assert_int_equal(h.rows[1].n_buckets, 83);
 	assert_true(h.rows[1].min_observed == 104.99);
 	hist_table_free(&h);
+}
+
+/* Schema version 8 as schedrig made it (tests/fixtures/db-v8.sql: an
+ * adaptive run interrupted after cell fk.spread_pct=0 (id 1) of variant
+ * running had stopped, with its stop note, event 3, and before
+ * fk.spread_pct=80 (id 2) had), plus two notes of kind "iterations" that
+ * stop no cell of the run: the whole-plan note of a qemu variant and one
+ * naming a variant the run lacks. The first open migrates it to version 9:
+ * the stopped cell has a cell_stop row naming event 3, the other cells
+ * none, and every note reads as before. */
+static void test_migrate_v8_stops(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	sqlite3 *db;
+	bool stopped;
+
+	db_path(path, sizeof(path), "v8.db");
+	db_from_fixture("db-v8.sql", path, &db);
+	assert_int_equal(sqlite3_exec(db,
+		"INSERT INTO event (run_id, at, kind, message) VALUES (1, 'x', 'iterations',"
+		" 'variant running: boot: qemu runs every cell to max (8 iterations);"
+		" adaptive stopping applies to boot: local variants'),"
+		" (1, 'x', 'iterations', 'variant gone cell fk.spread_pct=80: 3 iteration(s), max"
+		" reached, CI 9.0 %')", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+
+	assert_int_equal(store_open(path, true, &s, err, sizeof(err)), 0);
+	assert_int_equal(store_cell_stopped(s, 1, "running", 1, &stopped, err, sizeof(err)), 0);
+	assert_true(stopped);
+	assert_int_equal(store_cell_stopped(s, 1, "running", 2, &stopped, err, sizeof(err)), 0);
+	assert_false(stopped);
+	char **msgs;
+	size_t n;
+	assert_int_equal(store_events(s, 1, "iterations", &msgs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(msgs[0], "variant running cell fk.spread_pct=0: 2 iteration(s), CI 0.0 %"
+			    " <= 5 %");
+	for (size_t i = 0; i < n; i++)
+		free(msgs[i]);
+	free(msgs);
+	store_close(s);
+
+	sqlite3 *raw = raw_db(path);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(raw,
+		"SELECT (SELECT user_version FROM pragma_user_version) || ' ' ||"
+		" group_concat(variant_id || ',' || cell_id || ',' || event_id, ' ') FROM cell_stop",
+		-1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "9 1,1,3");
+	sqlite3_finalize(st);
+	sqlite3_close(raw);
+}
+
+/* A stopped cell (adaptive iterations) is a cell_stop row with its note:
+ * the note reads back among the run's "iterations" events, only that cell
+ * of that variant reads as stopped, and a stop of a variant the run lacks
+ * is refused with nothing written, its note neither. */
+static void test_cell_stop(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	int64_t run, variant, c1, c2;
+	bool stopped;
+	char **msgs;
+	size_t n;
+
+	db_path(path, sizeof(path), "stop.db");
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	struct run_info ri = {.name = "stop", .iterations = 5};
+	assert_int_equal(store_run_begin(s, &ri, &run, err, sizeof(err)), 0);
+	assert_int_equal(store_variant_add(s, run, 0, "v", "local", "6.1", "", &variant, err,
+					   sizeof(err)), 0);
+	assert_int_equal(store_variant_add(s, run, 1, "w", "local", "6.1", "", &variant, err,
+					   sizeof(err)), 0);
+	assert_int_equal(store_cell_add(s, run, 0, "x=1", &c1, err, sizeof(err)), 0);
+	assert_int_equal(store_cell_add(s, run, 1, "x=2", &c2, err, sizeof(err)), 0);
+	assert_int_equal(store_cell_stop(s, run, "w", c2, "variant w cell x=2: 3 iteration(s), CI"
+					 " 0.5 % <= 1 %", err, sizeof(err)), 0);
+	assert_int_equal(store_cell_stop(s, run, "gone", c1, "variant gone cell x=1: 1 iteration(s)",
+					 err, sizeof(err)), -1);
+	assert_string_equal(err, "cannot record a stopped cell: run 1 has no variant gone");
+	const struct {
+		const char *variant;
+		int64_t cell;
+		bool stopped;
+	} want[] = {{"w", c2, true}, {"w", c1, false}, {"v", c2, false}, {"gone", c1, false}};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_int_equal(store_cell_stopped(s, run, want[i].variant, want[i].cell, &stopped,
+						    err, sizeof(err)), 0);
+		assert_int_equal(stopped, want[i].stopped);
+	}
+	assert_int_equal(store_events(s, run, "iterations", &msgs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(msgs[0], "variant w cell x=2: 3 iteration(s), CI 0.5 % <= 1 %");
+	free(msgs[0]);
+	free(msgs);
+	store_close(s);
 }
 
 /* A writing open never takes over someone else's SQLite file (tables, no
@@ -672,7 +787,8 @@ static void test_run_list(void **state)
 	assert_int_equal(store_cell_add(s, run1, 1, "x=2", &cell, err, sizeof(err)), 0);
 	assert_int_equal(store_run_begin(s, &b, &run2, err, sizeof(err)), 0);
 	assert_int_equal(store_run_end(s, run2, "complete", err, sizeof(err)), 0);
-	assert_int_equal(sqlite3_exec(store_db(s), "UPDATE run SET iterations = NULL WHERE name = 'b'",
+	sqlite3 *raw = raw_db(path);
+	assert_int_equal(sqlite3_exec(raw, "UPDATE run SET iterations = NULL WHERE name = 'b'",
 				      NULL, NULL, NULL), SQLITE_OK);
 	assert_int_equal(store_run_list(s, &rows, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 2);
@@ -687,6 +803,7 @@ static void test_run_list(void **state)
 	assert_string_equal(rows[0].status, "running");
 	assert_string_equal(rows[1].status, "complete");
 	store_run_rows_free(rows, n);
+	sqlite3_close(raw);
 	store_close(s);
 }
 
@@ -702,6 +819,8 @@ int main(void)
 		cmocka_unit_test(test_migrate_v4),
 		cmocka_unit_test(test_migrate_v6),
 		cmocka_unit_test(test_migrate_v7),
+		cmocka_unit_test(test_migrate_v8_stops),
+		cmocka_unit_test(test_cell_stop),
 		cmocka_unit_test(test_key_after_rollback),
 		cmocka_unit_test(test_foreign_database),
 		cmocka_unit_test(test_missing_and_foreign),
