@@ -273,9 +273,40 @@ static int subtree_cpu(const char *dir, bool *added, char *why, size_t whysz)
 	return 0;
 }
 
+/* Does cgroup v2 dir offer the cpu controller to its children? 0, or -1
+ * with why (loadcg_cpu_controller). */
+static int dir_has_cpu(const char *dir, char *why, size_t whysz)
+{
+	char words[512] = "", v1[512];
+	read_line(dir, "cgroup.controllers", words, sizeof(words));
+	if (has_word(words, "cpu"))
+		return 0;
+	int n = snprintf(why, whysz, "cgroup attributes (cpu.weight, cpu.idle, cpu.max) need"
+			 " cgroup v2's cpu controller, and %.400s has none (its"
+			 " cgroup.controllers: %s)", dir, words[0] ? words : "none");
+	if (v1_mount("cpu", v1, sizeof(v1)) == 0 && n > 0 && (size_t)n < whysz)
+		snprintf(why + n, whysz - (size_t)n, "; the cpu controller is mounted as cgroup"
+			 " v1 at %s here (a hybrid hierarchy), where the rig does not set it:"
+			 " run such loads in a boot: qemu variant, or on a machine booted with"
+			 " the unified hierarchy only (systemd.unified_cgroup_hierarchy=1)", v1);
+	return -1;
+}
+
+int loadcg_cpu_controller(char *why, size_t whysz)
+{
+	char mnt[512], own[512], dir[1100];
+	if (cgroup2_mount(mnt, sizeof(mnt)) || own_cgroup(own, sizeof(own))) {
+		snprintf(why, whysz, "cgroup attributes need cgroup v2, and there is no cgroup2"
+			 " hierarchy here");
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%.500s%.500s", mnt, strcmp(own, "/") ? own : "");
+	return dir_has_cpu(dir, why, whysz);
+}
+
 int loadcg_enable_cpu(char *why, size_t whysz)
 {
-	char parent[1100], words[512] = "", v1[512];
+	char parent[1100];
 	bool added;
 
 	if (!base[0]) {
@@ -285,19 +316,7 @@ int loadcg_enable_cpu(char *why, size_t whysz)
 	}
 	snprintf(parent, sizeof(parent), "%s", base);
 	*strrchr(parent, '/') = '\0';
-	read_line(parent, "cgroup.controllers", words, sizeof(words));
-	if (!has_word(words, "cpu")) {
-		int n = snprintf(why, whysz, "cgroup attributes (cpu.weight, cpu.idle, cpu.max) need"
-				 " cgroup v2's cpu controller, and %.400s has none (its"
-				 " cgroup.controllers: %s)", parent, words[0] ? words : "none");
-		if (v1_mount("cpu", v1, sizeof(v1)) == 0 && n > 0 && (size_t)n < whysz)
-			snprintf(why + n, whysz - (size_t)n, "; the cpu controller is mounted as cgroup"
-				 " v1 at %s here (a hybrid hierarchy), where the rig does not set it:"
-				 " run such loads in a boot: qemu variant, or on a machine booted with"
-				 " the unified hierarchy only (systemd.unified_cgroup_hierarchy=1)", v1);
-		return -1;
-	}
-	if (subtree_cpu(parent, &added, why, whysz))
+	if (dir_has_cpu(parent, why, whysz) || subtree_cpu(parent, &added, why, whysz))
 		return -1;
 	if (added)
 		snprintf(cpu_enabled_in, sizeof(cpu_enabled_in), "%s", parent);

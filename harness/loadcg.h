@@ -41,6 +41,13 @@ struct sched_req;
  * them, may not hand a controller to its children unless it is the root:
  * EBUSY). */
 int loadcg_enable_cpu(char *why, size_t whysz);
+/* Before anything is created: does the cgroup v2 this process runs in offer
+ * the cpu controller to its children (its cgroup.controllers)? Changes
+ * nothing. Returns 0, or -1 with why: no cgroup2 hierarchy, or no cpu
+ * controller there (naming the cgroup v1 mount that has it on a hybrid
+ * hierarchy). Whether the kernel then lets the rig enable it (EBUSY) is
+ * only known by loadcg_enable_cpu. */
+int loadcg_cpu_controller(char *why, size_t whysz);
 /* Write r's cgroup attributes (cpu.weight, cpu.idle, cpu.max) into the
  * load's cgroup dir before the load enters it. Returns 0, or -1 with why
  * ("DIR/cpu.max: wrote 'X': Invalid argument"). */

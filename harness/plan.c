@@ -153,6 +153,16 @@ void plan_free(struct plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
+bool plan_uses_cgroup(const struct plan *p, const struct cfg_load *load)
+{
+	for (size_t c = 0; c < p->n_cells; c++)
+		for (size_t i = 0; i < p->cells[c].n_inst; i++)
+			if (sched_req_has_cgroup(&p->cells[c].inst[i].sched) &&
+			    (!load || p->cells[c].inst[i].load == load))
+				return true;
+	return false;
+}
+
 bool plan_uses_latency_nice(const struct plan *p, const struct cfg_load *load)
 {
 	for (size_t c = 0; c < p->n_cells; c++)

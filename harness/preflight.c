@@ -142,7 +142,7 @@ void preflight_privileges(struct preflight *pf, const struct cfg_variant *v)
 		preflight_refuse(pf, v->name, NULL, "its knobs (sysctl, debugfs, sched_features) need"
 				 " root, and schedrig runs as uid %d", (int)geteuid());
 	char dir[1024];
-	int denied = preflight_uses_cgroup(p) && loadcg_cpu_dir(dir, sizeof(dir)) == 0 &&
+	int denied = plan_uses_cgroup(p, NULL) && loadcg_cpu_dir(dir, sizeof(dir)) == 0 &&
 		     access(dir, W_OK) ? errno : 0;
 	if (denied && !has_cap(CAP_DAC_OVERRIDE_BIT))
 		preflight_refuse(pf, v->name, NULL, "cgroup attributes need write access to %s and the"
@@ -161,6 +161,16 @@ void preflight_privileges(struct preflight *pf, const struct cfg_variant *v)
 					 " does not have: run it as root", why,
 					 (int)geteuid());
 	}
+}
+
+void preflight_cgroup_controller(struct preflight *pf, const struct cfg_variant *v)
+{
+	char why[1024];
+	if (!plan_uses_cgroup(pf->p, NULL) || loadcg_cpu_controller(why, sizeof(why)) == 0)
+		return;
+	for (size_t l = 0; l < pf->e->n_loads; l++)
+		if (plan_uses_cgroup(pf->p, &pf->e->loads[l]))
+			preflight_refuse(pf, v->name, pf->e->loads[l].name, "%s", why);
 }
 
 /* The plan's own checks: background lifetimes. */
@@ -231,14 +241,6 @@ bool preflight_is_rt(const struct plan_instance *pi)
 	return rt_policy || (param && params_int(&pi->params, param, 0) > 0);
 }
 
-bool preflight_uses_cgroup(const struct plan *p)
-{
-	for (size_t c = 0; c < p->n_cells; c++)
-		for (size_t i = 0; i < p->cells[c].n_inst; i++)
-			if (sched_req_has_cgroup(&p->cells[c].inst[i].sched))
-				return true;
-	return false;
-}
 
 /* The first RT instance of p, NULL when none. */
 static const struct plan_instance *first_rt(const struct plan *p)
@@ -271,7 +273,7 @@ static bool rt_group_budget(long long *runtime_us, char *dir, size_t size)
 int preflight_refusals(const struct plan *p, char *err, size_t errsz)
 {
 	const struct plan_instance *rt = first_rt(p);
-	bool cgroup = preflight_uses_cgroup(p);
+	bool cgroup = plan_uses_cgroup(p, NULL);
 	char dir[1024];
 	long long budget;
 	bool rt_group = rt_group_budget(&budget, dir, sizeof(dir));

@@ -74,13 +74,16 @@ void preflight_free(struct preflight *pf);
  * cgroup. */
 void preflight_privileges(struct preflight *pf, const struct cfg_variant *v);
 
+/* For a variant whose loads run in this machine's cgroups (boot: local):
+ * refuse each load that sets cgroup attributes when the cgroup v2 the rig
+ * runs in offers no cpu controller (loadcg_cpu_controller), naming variant
+ * and load. */
+void preflight_cgroup_controller(struct preflight *pf, const struct cfg_variant *v);
+
 /* Does pi run real-time: sched policy fifo or rr, or a driver that sets
  * SCHED_FIFO itself by a parameter (load_ops.rt_priority_param > 0,
  * cyclictest's priority)? */
 bool preflight_is_rt(const struct plan_instance *pi);
-
-/* Does any instance of p set cgroup attributes? */
-bool preflight_uses_cgroup(const struct plan *p);
 
 /* Refuse p where it would fail on every instance (after runner_init, which
  * creates the loads' cgroups):

@@ -85,6 +85,7 @@ static void local_preflight(struct preflight *pf, const struct cfg_variant *v)
 					 " custom slice of mainline 6.12+, is the stand-in",
 					 pv.kernel_release);
 	preflight_privileges(pf, v);
+	preflight_cgroup_controller(pf, v);
 	if (geteuid() == 0 && knobs_count(v) && knobs_probe(v, &problems))
 		for (size_t i = 0; i < problems.n; i++)
 			preflight_refuse(pf, v->name, NULL, "knob: %s", problems.v[i]);

@@ -90,10 +90,18 @@ rc=0
 "$SCHEDRIG" run "$WORK/cg.yaml" --db "$WORK/cg.db" >"$WORK/cg.out" 2>&1 || rc=$?
 V2=$(mount_of cgroup2)
 if [ -n "$V2" ] && ! grep -qw cpu "$V2/cgroup.controllers" 2>/dev/null; then
-	assert_eq "$rc" "1" "cgroup attributes without a v2 cpu controller ($(cat "$WORK/cg.out"))"
-	assert_contains "$(cat "$WORK/cg.out")" "need cgroup v2's cpu controller, and $V2 has none" "where"
+	# Known before anything runs: run, --dry-run and check-config refuse
+	# alike (exit 2), naming variant and load.
+	assert_eq "$rc" "2" "cgroup attributes without a v2 cpu controller ($(cat "$WORK/cg.out"))"
+	assert_contains "$(cat "$WORK/cg.out")" "cg.yaml: variant running, load a: cgroup attributes (cpu.weight, cpu.idle, cpu.max) need cgroup v2's cpu controller, and $V2 has none" "where"
 	assert_contains "$(cat "$WORK/cg.out")" "nothing was run" "refused before the run"
-	assert_eq "$(q "$WORK/cg.db" "SELECT count(*) FROM run")" "0" "no run recorded"
+	[ ! -e "$WORK/cg.db" ] || fail "the refused run created its database"
+	for how in "run --dry-run" check-config; do
+		rc=0
+		"$SCHEDRIG" $how "$WORK/cg.yaml" >"$WORK/cg.out" 2>&1 || rc=$?
+		assert_eq "$rc" "2" "$how: cgroup attributes without a v2 cpu controller ($(cat "$WORK/cg.out"))"
+		assert_contains "$(cat "$WORK/cg.out")" "variant running, load a: cgroup attributes" "$how: where"
+	done
 	cpu_v1=$(mount_of cgroup cpu)
 	[ -z "$cpu_v1" ] || assert_contains "$(cat "$WORK/cg.out")" "mounted as cgroup v1 at $cpu_v1" "the v1 mount named"
 elif [ "$rc" -eq 0 ]; then
