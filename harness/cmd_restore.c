@@ -2,6 +2,7 @@
  * changed (a rig killed with -9, a crash, a power cut of the database host),
  * newest change first. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -76,7 +77,7 @@ static void note_other_record(const char *db)
 static int restore_row(struct store *s, const struct stored_knob *k, const char *host,
 		       const char *boot_id)
 {
-	char err[1024];
+	char err[1024], file[PATH_MAX];
 	if (!k->variant || !k->kind || !k->name || !k->path || !k->old_value) {
 		fprintf(stderr, "schedrig restore: run %lld: journal row %lld lacks its variant, kind,"
 			" name, path or old value: refused\n", (long long)k->run_id, (long long)k->id);
@@ -96,18 +97,19 @@ static int restore_row(struct store *s, const struct stored_knob *k, const char 
 		printf("run %lld variant %s: %s was changed in an earlier boot: the kernel has reset"
 		       " it, nothing to write\n",
 		       (long long)k->run_id, k->variant, k->path);
-	} else if (knob_row_check(k->kind, k->name, k->path, k->old_value, err, sizeof(err))) {
+	} else if (knob_row_check(k->kind, k->name, k->path, k->old_value, file, sizeof(file), err,
+				  sizeof(err))) {
 		fprintf(stderr, "schedrig restore: run %lld variant %s: journal row %lld (%s %s, %s):"
 			" %s\n", (long long)k->run_id, k->variant, (long long)k->id, k->kind, k->name,
 			k->path, err);
 		return -1;
-	} else if (knob_write_verify(k->path, k->old_value, NULL, 0, err, sizeof(err))) {
+	} else if (knob_write_verify(file, k->old_value, NULL, 0, err, sizeof(err))) {
 		fprintf(stderr, "schedrig restore: run %lld variant %s: %s\n", (long long)k->run_id,
 			k->variant, err);
 		return -1;
 	} else {
 		printf("run %lld variant %s: restored %s = %s (was set to %s)\n",
-		       (long long)k->run_id, k->variant, k->path, k->old_value,
+		       (long long)k->run_id, k->variant, file, k->old_value,
 		       k->applied_value ? k->applied_value : k->requested_value);
 	}
 	if (store_knob_restored(s, k->id, err, sizeof(err))) {

@@ -191,6 +191,27 @@ static bool runs_program(const char *rel)
 	return false;
 }
 
+/* A debugfs key: [sched/]NAME[/NAME...], a value knob (its file reads back
+ * what was written), so not features (a list: sched_features: sets it) nor
+ * preempt (reads back every mode, the current one in parentheses). */
+static int debugfs_name_check(const char *name, char *err, size_t errsz)
+{
+	const char *rel = strncmp(name, "sched/", 6) ? name : name + 6;
+	if (!plain_components(rel, false))
+		fail(err, errsz, "debugfs: '%s' is not a file name under sched/ ('/'-separated"
+		     " names of letters, digits, '_' and '-')", name);
+	else if (!strcmp(rel, "features"))
+		fail(err, errsz, "debugfs: %s is the sched_features list, not a value knob:"
+		     " use sched_features: [NAME or NO_NAME]", name);
+	else if (!strcmp(rel, "preempt"))
+		fail(err, errsz, "debugfs: %s reads back a list of modes with the current one in"
+		     " parentheses, not the value written: schedrig cannot verify or restore it"
+		     " (boot with preempt= instead)", name);
+	else
+		return 0;
+	return -1;
+}
+
 int knob_name_check(const char *kind, const char *name, char *err, size_t errsz)
 {
 	if (!strcmp(kind, "sched_features")) {
@@ -199,13 +220,8 @@ int knob_name_check(const char *kind, const char *name, char *err, size_t errsz)
 		fail(err, errsz, "sched_features entries are names such as PLACE_LAG or NO_PLACE_LAG");
 		return -1;
 	}
-	if (!strcmp(kind, "debugfs")) {
-		if (plain_components(strncmp(name, "sched/", 6) ? name : name + 6, false))
-			return 0;
-		fail(err, errsz, "debugfs: '%s' is not a file name under sched/ ('/'-separated"
-		     " names of letters, digits, '_' and '-')", name);
-		return -1;
-	}
+	if (!strcmp(kind, "debugfs"))
+		return debugfs_name_check(name, err, errsz);
 	if (strcmp(kind, "sysctl")) {
 		fail(err, errsz, "'%s' is not a kind of knob (sysctl, debugfs, sched_features)", kind);
 		return -1;
@@ -458,7 +474,7 @@ static char *knob_file(const char *kind, const char *name)
 }
 
 int knob_row_check(const char *kind, const char *name, const char *path, const char *value,
-		   char *err, size_t errsz)
+		   char *derived, size_t derivedsz, char *err, size_t errsz)
 {
 	char want[PATH_MAX], got[PATH_MAX], why[512];
 	if (knob_name_check(kind, name, why, sizeof(why))) {
@@ -475,7 +491,7 @@ int knob_row_check(const char *kind, const char *name, const char *path, const c
 		fail(err, errsz, "sched_features %s: '%.200s' is neither %s nor NO_%s: refused", name,
 		     value, feature_name(name), feature_name(name));
 	else
-		rc = 0;
+		rc = snprintf(derived, derivedsz, "%s", file) < (int)derivedsz ? 0 : -1;
 	free(file);
 	return rc;
 }

@@ -551,6 +551,10 @@ static void test_knob_names(void **state)
 		{"debugfs", "sched//base_slice_ns", false},
 		{"debugfs", "base_slice_ns/", false},
 		{"debugfs", "", false},
+		{"debugfs", "features", false},
+		{"debugfs", "sched/features", false},
+		{"debugfs", "preempt", false},
+		{"debugfs", "sched/preempt", false},
 		{"sched_features", "NO_PLACE_LAG", true},
 		{"sched_features", "no_place_lag", false},
 		{"sched_features", "", false},
@@ -565,6 +569,50 @@ static void test_knob_names(void **state)
 	assert_int_equal(knob_name_check("sysctl", "kernel/core_pattern", err, sizeof(err)), -1);
 	assert_string_equal(err, "sysctl: kernel/core_pattern names a program the kernel runs as"
 			    " root, not a scheduler knob: schedrig never writes it");
+	assert_int_equal(knob_name_check("debugfs", "features", err, sizeof(err)), -1);
+	assert_string_equal(err, "debugfs: features is the sched_features list, not a value knob:"
+			    " use sched_features: [NAME or NO_NAME]");
+	assert_int_equal(knob_name_check("debugfs", "sched/preempt", err, sizeof(err)), -1);
+	assert_string_equal(err, "debugfs: sched/preempt reads back a list of modes with the"
+			    " current one in parentheses, not the value written: schedrig cannot"
+			    " verify or restore it (boot with preempt= instead)");
+}
+
+/* A journal row of kind debugfs naming the features file is refused by
+ * restore's row check too (it would bypass the sched_features value check). */
+static void test_row_check_debugfs_features(void **state)
+{
+	(void)state;
+	char path[512], file[512], err[1024];
+	snprintf(path, sizeof(path), "%s/sched/features", dbg_dir);
+	assert_int_equal(knob_row_check("debugfs", "features", path, "NO_PLACE_LAG FOO", file,
+					sizeof(file), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a value knob"));
+}
+
+/* The row check accepts a row whose path is a symbolic link to the derived
+ * file, and hands back the derived file: what restore writes, so a link
+ * swapped after the check redirects nothing. */
+static void test_row_check_derived_file(void **state)
+{
+	(void)state;
+	char link[512], target[512], want[512], file[512], err[1024];
+	put("proc/sys/kernel/sched_rr_timeslice_ms", "100\n");
+	snprintf(link, sizeof(link), "%s/row-link", dir);
+	snprintf(want, sizeof(want), "%s/kernel/sched_child_runs_first", proc_dir);
+	unlink(link);
+	assert_int_equal(symlink(want, link), 0);
+	assert_int_equal(knob_row_check("sysctl", "kernel.sched_child_runs_first", link, "5", file,
+					sizeof(file), err, sizeof(err)), 0);
+	assert_string_equal(file, want);
+	/* The link now leads to another knob file. */
+	snprintf(target, sizeof(target), "%s/kernel/sched_rr_timeslice_ms", proc_dir);
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(symlink(target, link), 0);
+	assert_int_equal(knob_write_verify(file, "5", NULL, 0, err, sizeof(err)), 0);
+	assert_string_equal(get("proc/sys/kernel/sched_child_runs_first"), "5");
+	assert_string_equal(get("proc/sys/kernel/sched_rr_timeslice_ms"), "100");
+	unlink(link);
 }
 
 /* Run cmd_restore on db with stderr into a file; its text (static). */
@@ -687,6 +735,8 @@ int main(void)
 		cmocka_unit_test_setup(test_pending_record_file, fresh),
 		cmocka_unit_test(test_knob_names),
 		cmocka_unit_test_setup(test_restore_refuses_forged_rows, fresh),
+		cmocka_unit_test_setup(test_row_check_debugfs_features, fresh),
+		cmocka_unit_test_setup(test_row_check_derived_file, fresh),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
