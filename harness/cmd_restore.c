@@ -13,6 +13,7 @@
 #include "knob_pending.h"
 #include "knobs.h"
 #include "store.h"
+#include "util.h"
 
 static const char usage_text[] =
 	"usage: schedrig restore [--db FILE]\n"
@@ -128,7 +129,7 @@ int cmd_restore(int argc, char **argv)
 	};
 	const char *db = DEFAULT_DB;
 	int ch;
-	char err[1024], boot_id[64];
+	char err[1024], boot_id[64], real[PATH_MAX];
 	struct utsname u;
 	struct store *s;
 	struct stored_knob *rows;
@@ -158,6 +159,13 @@ int cmd_restore(int argc, char **argv)
 		fprintf(stderr, "schedrig restore: %s: no such results database\n", db);
 		return 1;
 	}
+	/* Its rows steer root's writes: only a file nobody else could write. */
+	if (path_trusted(db, real, sizeof(real), err, sizeof(err))) {
+		fprintf(stderr, "schedrig restore: %s: refused (restore writes kernel knobs: the"
+			" database must be root's or yours, writable by nobody else)\n", err);
+		return 1;
+	}
+	db = real;
 	if (store_open(db, false, &s, err, sizeof(err))) {
 		fprintf(stderr, "schedrig restore: %s\n", err);
 		return 1;

@@ -232,6 +232,64 @@ int lock_file_open(const char *path, char *err, size_t errsz)
 	return fd;
 }
 
+bool stat_trusted(const struct stat *st)
+{
+	return (st->st_uid == geteuid() || st->st_uid == 0) && !(st->st_mode & 022);
+}
+
+/* Every directory above real (resolved, absolute) is stat_trusted or sticky. */
+static int dirs_trusted(const char *real, char *err, size_t errsz)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	snprintf(dir, sizeof(dir), "%s", real);
+	for (char *slash; (slash = strrchr(dir, '/'));) {
+		if (slash == dir)
+			slash[1] = '\0'; /* the root */
+		else
+			*slash = '\0';
+		if (lstat(dir, &st) || !S_ISDIR(st.st_mode) ||
+		    !(stat_trusted(&st) || ((st.st_mode & S_ISVTX) && (st.st_uid == geteuid() ||
+								       st.st_uid == 0)))) {
+			snprintf(err, errsz, "directory %s above %s is owned by uid %d (mode %04o):"
+				 " another user could replace the file, not trusted", dir, real,
+				 (int)st.st_uid, (unsigned)(st.st_mode & 07777));
+			return -1;
+		}
+		if (slash == dir)
+			break;
+	}
+	return 0;
+}
+
+int path_trusted(const char *path, char *real, size_t realsz, char *err, size_t errsz)
+{
+	char r[PATH_MAX];
+	struct stat st;
+	if (!realpath(path, r)) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	int fd = open(r, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(err, errsz, "%s: %s", r, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	if (!S_ISREG(st.st_mode) || !stat_trusted(&st)) {
+		snprintf(err, errsz, "%s is %sowned by uid %d (mode %04o), not trusted", r,
+			 S_ISREG(st.st_mode) ? "" : "not a regular file, ", (int)st.st_uid,
+			 (unsigned)(st.st_mode & 07777));
+		return -1;
+	}
+	if (dirs_trusted(r, err, errsz))
+		return -1;
+	snprintf(real, realsz, "%s", r);
+	return 0;
+}
+
 int64_t mono_ns(void)
 {
 	struct timespec ts;

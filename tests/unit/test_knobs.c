@@ -515,6 +515,48 @@ static void test_pending_record_file(void **state)
 	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), 0);
 }
 
+/* The record is trusted only as a regular file of this euid or root that
+ * nobody else may write: another user's (a forgery in the 1777 /run/lock),
+ * a group- or other-writable one and a symbolic link are refused, saying
+ * so, and steer nobody to their database. */
+static void test_pending_record_untrusted(void **state)
+{
+	(void)state;
+	char path[512], want[1024], err[1024];
+	struct knob_pending p;
+	const char *text = "pid 1\nrun 1\nboot -\ndb /tmp/evil/evil.db\n";
+
+	if (geteuid())
+		skip(); /* chown to another uid needs root */
+	snprintf(path, sizeof(path), "%s/" KNOB_PENDING_FILE, dir);
+	put(KNOB_PENDING_FILE, text);
+	assert_int_equal(chown(path, 65534, 65534), 0);
+	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "record %s is owned by uid 65534 (mode 0644), not trusted;"
+		 " remove it", path);
+	assert_string_equal(err, want);
+	assert_int_equal(knob_pending_check(err, sizeof(err)), -1);
+	assert_string_equal(err, want);
+
+	assert_int_equal(chown(path, 0, 0), 0);
+	assert_int_equal(chmod(path, 0666), 0);
+	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "record %s is owned by uid 0 (mode 0666), not trusted;"
+		 " remove it", path);
+	assert_string_equal(err, want);
+
+	char target[512];
+	snprintf(target, sizeof(target), "%s/elsewhere", dir);
+	assert_int_equal(rename(path, target), 0);
+	assert_int_equal(chmod(target, 0644), 0);
+	assert_int_equal(symlink(target, path), 0);
+	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "record %s is a symbolic link, not trusted; remove it", path);
+	assert_string_equal(err, want);
+	assert_int_equal(knob_pending_remove(err, sizeof(err)), 0);
+	unlink(target);
+}
+
 /* Names a config may give a knob (knob_name_check): sysctl keys as
  * sysctl(8) reads them, no alias of a refused one. */
 static void test_knob_names(void **state)
@@ -721,6 +763,33 @@ static void test_restore_refuses_forged_rows(void **state)
 	assert_int_equal(knob_pending_remove(err, sizeof(err)), 0);
 }
 
+/* schedrig restore (root) reads only a database file root or the invoking
+ * user owns and nobody else may write: another user's is refused, and so
+ * is a group- or other-writable one; nothing is written. */
+static void test_restore_untrusted_db(void **state)
+{
+	(void)state;
+	char db[512], err[1024];
+	struct store *s;
+	const char *msg;
+
+	if (geteuid())
+		skip(); /* chown to another uid needs root */
+	snprintf(db, sizeof(db), "%s/evil.db", dir);
+	assert_int_equal(store_open(db, false, &s, err, sizeof(err)), 0);
+	store_close(s);
+	assert_int_equal(chown(db, 65534, 65534), 0);
+	assert_int_equal(restore_cmd(db, &msg), 1);
+	assert_non_null(strstr(msg, "is owned by uid 65534"));
+	assert_non_null(strstr(msg, "not trusted"));
+	assert_int_equal(chown(db, 0, 0), 0);
+	assert_int_equal(chmod(db, 0666), 0);
+	assert_int_equal(restore_cmd(db, &msg), 1);
+	assert_non_null(strstr(msg, "(mode 0666)"));
+	assert_int_equal(chmod(db, 0644), 0);
+	assert_int_equal(restore_cmd(db, &msg), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -737,6 +806,8 @@ int main(void)
 		cmocka_unit_test_setup(test_restore_refuses_forged_rows, fresh),
 		cmocka_unit_test_setup(test_row_check_debugfs_features, fresh),
 		cmocka_unit_test_setup(test_row_check_derived_file, fresh),
+		cmocka_unit_test_setup(test_pending_record_untrusted, fresh),
+		cmocka_unit_test_setup(test_restore_untrusted_db, fresh),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
