@@ -71,8 +71,11 @@ void lock_file_holder(int fd, char *dst, size_t size);
  * open the file could hold its flock and stall every run; an existing one
  * of this user with more bits (made by an older rig) is narrowed to 0600
  * (who opened it before keeps that descriptor: flock has no revoke).
- * Returns the fd (close-on-exec), or -1 with the path and the reason in
- * err. */
+ * Root, finding such a file or link in a sticky directory (/run/lock, /tmp:
+ * another user planted it), removes it and creates its own (saying so on
+ * stderr), so no user can stop root's runs; another user's planted file
+ * stops a non-root rig (it may not remove it). Returns the fd
+ * (close-on-exec), or -1 with the path and the reason in err. */
 int lock_file_open(const char *path, char *err, size_t errsz);
 
 /* May this process trust what st describes as written only by itself or
