@@ -241,6 +241,15 @@ int knob_name_check(const char *kind, const char *name, char *err, size_t errsz)
 	return rc;
 }
 
+char *knob_canonical(const char *kind, const char *name)
+{
+	if (!strcmp(kind, "sysctl"))
+		return sysctl_rel(name);
+	if (!strcmp(kind, "debugfs"))
+		return xstrdup(strncmp(name, "sched/", 6) ? name : name + 6);
+	return xstrdup(strncmp(name, "NO_", 3) ? name : name + 3);
+}
+
 int knob_path_check(const char *path, char *real, size_t realsz, char *err, size_t errsz)
 {
 	char r[PATH_MAX];

@@ -149,6 +149,14 @@ int knob_path_check(const char *path, char *real, size_t realsz, char *err, size
  * as root, not a scheduler knob: schedrig never writes it". */
 int knob_name_check(const char *kind, const char *name, char *err, size_t errsz);
 
+/* The knob a name of kind stands for, the same for each of its spellings
+ * (call after knob_name_check accepted it), malloc'd: sysctl: its path
+ * below /proc/sys (kernel.sched_autogroup_enabled and
+ * kernel/sched_autogroup_enabled: kernel/sched_autogroup_enabled);
+ * debugfs: below sched/ (sched/base_slice_ns: base_slice_ns);
+ * sched_features: the feature (NO_PLACE_LAG: PLACE_LAG). */
+char *knob_canonical(const char *kind, const char *name);
+
 /* May schedrig restore write value to path for a journal row of kind and
  * name (a database is not trusted)? Only when name passes knob_name_check
  * and path resolves (symbolic links followed) to exactly the file the rig
