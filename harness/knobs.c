@@ -626,7 +626,41 @@ static size_t knob_requests(const struct cfg_variant *v, struct knob_req *r)
 	return n;
 }
 
-/* Fill e for request q and read its old value. */
+/* The number of whitespace-separated fields of text, when every one is a
+ * base-10 integer (parse_ll); -1 when one is not, or there is none. */
+static long integer_fields(const char *text)
+{
+	long n = 0;
+	for (const char *p = text;; n++) {
+		char field[64];
+		long long v;
+		p += strspn(p, " \t\n");
+		size_t len = strcspn(p, " \t\n");
+		if (!len)
+			return n ? n : -1;
+		if (len >= sizeof(field))
+			return -1;
+		snprintf(field, sizeof(field), "%.*s", (int)len, p);
+		if (!parse_ll(field, &v))
+			return -1;
+		p += len;
+	}
+}
+
+/* A knob whose file reads integers takes as many base-10 integers: '+1',
+ * '0x10' or '1 2' for a '0' would fail at the write or the read-back. */
+static int value_shape_check(const struct knob_entry *e, char *err, size_t errsz)
+{
+	long want = integer_fields(e->old_value);
+	if (want < 0 || integer_fields(e->requested_value) == want)
+		return 0;
+	fail(err, errsz, "%s reads '%.100s': '%.100s' is not %ld base-10 integer%s like it",
+	     e->path, e->old_value, e->requested_value, want, want == 1 ? "" : "s");
+	return -1;
+}
+
+/* Fill e for request q, read its old value and check the requested one
+ * has its shape (value_shape_check). */
 static int knob_prepare(const struct knob_req *q, struct knob_entry *e, char *err, size_t errsz)
 {
 	e->kind = q->kind;
@@ -642,7 +676,7 @@ static int knob_prepare(const struct knob_req *q, struct knob_entry *e, char *er
 			fail(err, errsz, "%s: no such file (this kernel (%s) has no %s %s)", e->path,
 			     kernel_release(), sysctl ? "sysctl" : "debugfs tunable", q->name);
 	}
-	return e->old_value ? 0 : -1;
+	return e->old_value ? value_shape_check(e, err, errsz) : -1;
 }
 
 int knobs_restore(struct knob_state *st, const struct knob_journal_ops *journal, char *err,

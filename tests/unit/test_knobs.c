@@ -790,6 +790,38 @@ static void test_restore_untrusted_db(void **state)
 	assert_int_equal(restore_cmd(db, &msg), 0);
 }
 
+/* A knob that reads integers takes as many base-10 integers: the probe
+ * (check-config's preflight) and apply refuse '+1', '0x1' and '1 2' for a
+ * '0' before anything is written, and take '1' and '-1'. */
+static void test_integer_shape(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *value;
+		bool ok;
+	} cases[] = {{"1", true}, {"-1", true}, {"+1", false}, {"0x1", false}, {"1 2", false},
+		     {"one", false}};
+	char want[1024], err[1024];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cfg_knob k = {"kernel.sched_child_runs_first", (char *)cases[i].value, 0, 0};
+		struct cfg_variant v = {.name = "v", .autogroup = -1, .sysctl = &k, .n_sysctl = 1};
+		struct argv problems = {0};
+		struct knob_state *st;
+		int n = knobs_probe(&v, &problems);
+		if (n != (cases[i].ok ? 0 : 1))
+			fail_msg("'%s': %d problem(s)", cases[i].value, n);
+		if (!cases[i].ok) {
+			snprintf(want, sizeof(want), "%s/kernel/sched_child_runs_first reads '0': '%s'"
+				 " is not 1 base-10 integer like it", proc_dir, cases[i].value);
+			assert_string_equal(problems.v[0], want);
+			assert_int_equal(knobs_apply(&v, NULL, &st, err, sizeof(err)), -1);
+			assert_string_equal(err, want);
+			assert_string_equal(get("proc/sys/kernel/sched_child_runs_first"), "0");
+		}
+		argv_free(&problems);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -808,6 +840,7 @@ int main(void)
 		cmocka_unit_test_setup(test_row_check_derived_file, fresh),
 		cmocka_unit_test_setup(test_pending_record_untrusted, fresh),
 		cmocka_unit_test_setup(test_restore_untrusted_db, fresh),
+		cmocka_unit_test_setup(test_integer_shape, fresh),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
