@@ -2,6 +2,7 @@
  * changed (a rig killed with -9, a crash, a power cut of the database host),
  * newest change first. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -12,6 +13,7 @@
 #include "knob_pending.h"
 #include "knobs.h"
 #include "store.h"
+#include "util.h"
 
 static const char usage_text[] =
 	"usage: schedrig restore [--db FILE]\n"
@@ -26,7 +28,8 @@ static const char usage_text[] =
 	"changes made on another host are left for that host. Running it again does\n"
 	"nothing. Once no change of this machine is left, it removes the host-wide\n"
 	"record naming this database (while it is there, every schedrig run on this\n"
-	"machine refuses to start).\n"
+	"machine refuses to start). The database must be a file of root or of the\n"
+	"user running restore that no one else can write or replace.\n"
 	"\n"
 	"  --db FILE   results database (default " DEFAULT_DB ")\n"
 	"\n"
@@ -76,7 +79,7 @@ static void note_other_record(const char *db)
 static int restore_row(struct store *s, const struct stored_knob *k, const char *host,
 		       const char *boot_id)
 {
-	char err[1024];
+	char err[1024], file[PATH_MAX];
 	if (!k->variant || !k->kind || !k->name || !k->path || !k->old_value) {
 		fprintf(stderr, "schedrig restore: run %lld: journal row %lld lacks its variant, kind,"
 			" name, path or old value: refused\n", (long long)k->run_id, (long long)k->id);
@@ -96,18 +99,19 @@ static int restore_row(struct store *s, const struct stored_knob *k, const char 
 		printf("run %lld variant %s: %s was changed in an earlier boot: the kernel has reset"
 		       " it, nothing to write\n",
 		       (long long)k->run_id, k->variant, k->path);
-	} else if (knob_row_check(k->kind, k->name, k->path, k->old_value, err, sizeof(err))) {
+	} else if (knob_row_check(k->kind, k->name, k->path, k->old_value, file, sizeof(file), err,
+				  sizeof(err))) {
 		fprintf(stderr, "schedrig restore: run %lld variant %s: journal row %lld (%s %s, %s):"
 			" %s\n", (long long)k->run_id, k->variant, (long long)k->id, k->kind, k->name,
 			k->path, err);
 		return -1;
-	} else if (knob_write_verify(k->path, k->old_value, NULL, 0, err, sizeof(err))) {
+	} else if (knob_write_verify(file, k->old_value, NULL, 0, err, sizeof(err))) {
 		fprintf(stderr, "schedrig restore: run %lld variant %s: %s\n", (long long)k->run_id,
 			k->variant, err);
 		return -1;
 	} else {
 		printf("run %lld variant %s: restored %s = %s (was set to %s)\n",
-		       (long long)k->run_id, k->variant, k->path, k->old_value,
+		       (long long)k->run_id, k->variant, file, k->old_value,
 		       k->applied_value ? k->applied_value : k->requested_value);
 	}
 	if (store_knob_restored(s, k->id, err, sizeof(err))) {
@@ -126,7 +130,7 @@ int cmd_restore(int argc, char **argv)
 	};
 	const char *db = DEFAULT_DB;
 	int ch;
-	char err[1024], boot_id[64];
+	char err[1024], boot_id[64], real[PATH_MAX];
 	struct utsname u;
 	struct store *s;
 	struct stored_knob *rows;
@@ -156,6 +160,13 @@ int cmd_restore(int argc, char **argv)
 		fprintf(stderr, "schedrig restore: %s: no such results database\n", db);
 		return 1;
 	}
+	/* Its rows steer root's writes: only a file nobody else could write. */
+	if (path_trusted(db, real, sizeof(real), err, sizeof(err))) {
+		fprintf(stderr, "schedrig restore: %s: refused (restore writes kernel knobs: the"
+			" database must be root's or yours, writable by nobody else)\n", err);
+		return 1;
+	}
+	db = real;
 	if (store_open(db, false, &s, err, sizeof(err))) {
 		fprintf(stderr, "schedrig restore: %s\n", err);
 		return 1;

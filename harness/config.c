@@ -516,6 +516,34 @@ static int read_load(struct ctx *c, const struct ynode *m, struct cfg_load *l)
 	return 0;
 }
 
+/* The knob among k[0..n) that name of kind is another spelling of
+ * (knob_canonical), or NULL. */
+static const struct cfg_knob *knob_twin(const char *kind, const struct cfg_knob *k, size_t n,
+					const char *name)
+{
+	char *want = knob_canonical(kind, name);
+	const struct cfg_knob *twin = NULL;
+	for (size_t i = 0; i < n && !twin; i++) {
+		char *have = knob_canonical(kind, k[i].key);
+		if (!strcmp(have, want))
+			twin = &k[i];
+		free(have);
+	}
+	free(want);
+	return twin;
+}
+
+/* name (at line, col) sets a knob that one of k[0..n) of kind sets already: an error. */
+static int knob_unique(struct ctx *c, const char *kind, const struct cfg_knob *k, size_t n,
+		       const char *name, int line, int col)
+{
+	const struct cfg_knob *twin = knob_twin(kind, k, n, name);
+	if (!twin)
+		return 0;
+	return err_at(c, line, col, "%s: %s is the knob %s (line %d) sets already: one knob, one"
+		      " value", kind, name, twin->key, twin->line);
+}
+
 /* A map of knob keys to scalar values (sysctl:, debugfs:). */
 static int read_knob_map(struct ctx *c, const struct ynode *m, const char *what,
 			 struct cfg_knob **out, size_t *n)
@@ -531,6 +559,8 @@ static int read_knob_map(struct ctx *c, const struct ynode *m, const char *what,
 		char why[512];
 		if (knob_name_check(what, p->key, why, sizeof(why)))
 			return err_at(c, p->key_line, p->key_col, "%s", why);
+		if (knob_unique(c, what, *out, *n, p->key, p->key_line, p->key_col))
+			return -1;
 		(*out)[(*n)++] = (struct cfg_knob){xstrdup(p->key), xstrdup(p->value->text),
 						   p->key_line, p->key_col};
 	}
@@ -548,6 +578,9 @@ static int read_features(struct ctx *c, const struct ynode *v, struct cfg_varian
 		if (knob_name_check("sched_features", it->kind == YNODE_SCALAR ? it->text : "", why,
 				    sizeof(why)))
 			return err_at(c, it->line, it->col, "%s", why);
+		if (knob_unique(c, "sched_features", var->sched_features, var->n_sched_features,
+				it->text, it->line, it->col))
+			return -1;
 		var->sched_features[var->n_sched_features++] =
 			(struct cfg_knob){xstrdup(it->text), NULL, it->line, it->col};
 	}
@@ -649,6 +682,11 @@ static int read_variant(struct ctx *c, const struct ynode *m, struct cfg_variant
 		else
 			return err_at(c, v->line, v->col, "autogroup must be on or off, not '%s'",
 				      v->text);
+		const struct cfg_knob *twin = knob_twin("sysctl", var->sysctl, var->n_sysctl,
+							"kernel.sched_autogroup_enabled");
+		if (twin)
+			return err_at(c, v->line, v->col, "autogroup is the knob sysctl %s (line %d)"
+				      " sets already: one knob, one value", twin->key, twin->line);
 	}
 	if (opt_string(c, m, "kernel", &var->kernel) || opt_string(c, m, "initrd", &var->initrd) ||
 	    opt_string(c, m, "append", &var->append) || opt_string(c, m, "accel", &var->accel) ||

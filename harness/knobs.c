@@ -191,6 +191,27 @@ static bool runs_program(const char *rel)
 	return false;
 }
 
+/* A debugfs key: [sched/]NAME[/NAME...], a value knob (its file reads back
+ * what was written), so not features (a list: sched_features: sets it) nor
+ * preempt (reads back every mode, the current one in parentheses). */
+static int debugfs_name_check(const char *name, char *err, size_t errsz)
+{
+	const char *rel = strncmp(name, "sched/", 6) ? name : name + 6;
+	if (!plain_components(rel, false))
+		fail(err, errsz, "debugfs: '%s' is not a file name under sched/ ('/'-separated"
+		     " names of letters, digits, '_' and '-')", name);
+	else if (!strcmp(rel, "features"))
+		fail(err, errsz, "debugfs: %s is the sched_features list, not a value knob:"
+		     " use sched_features: [NAME or NO_NAME]", name);
+	else if (!strcmp(rel, "preempt"))
+		fail(err, errsz, "debugfs: %s reads back a list of modes with the current one in"
+		     " parentheses, not the value written: schedrig cannot verify or restore it"
+		     " (boot with preempt= instead)", name);
+	else
+		return 0;
+	return -1;
+}
+
 int knob_name_check(const char *kind, const char *name, char *err, size_t errsz)
 {
 	if (!strcmp(kind, "sched_features")) {
@@ -199,13 +220,8 @@ int knob_name_check(const char *kind, const char *name, char *err, size_t errsz)
 		fail(err, errsz, "sched_features entries are names such as PLACE_LAG or NO_PLACE_LAG");
 		return -1;
 	}
-	if (!strcmp(kind, "debugfs")) {
-		if (plain_components(strncmp(name, "sched/", 6) ? name : name + 6, false))
-			return 0;
-		fail(err, errsz, "debugfs: '%s' is not a file name under sched/ ('/'-separated"
-		     " names of letters, digits, '_' and '-')", name);
-		return -1;
-	}
+	if (!strcmp(kind, "debugfs"))
+		return debugfs_name_check(name, err, errsz);
 	if (strcmp(kind, "sysctl")) {
 		fail(err, errsz, "'%s' is not a kind of knob (sysctl, debugfs, sched_features)", kind);
 		return -1;
@@ -223,6 +239,15 @@ int knob_name_check(const char *kind, const char *name, char *err, size_t errsz)
 	}
 	free(rel);
 	return rc;
+}
+
+char *knob_canonical(const char *kind, const char *name)
+{
+	if (!strcmp(kind, "sysctl"))
+		return sysctl_rel(name);
+	if (!strcmp(kind, "debugfs"))
+		return xstrdup(strncmp(name, "sched/", 6) ? name : name + 6);
+	return xstrdup(strncmp(name, "NO_", 3) ? name : name + 3);
 }
 
 int knob_path_check(const char *path, char *real, size_t realsz, char *err, size_t errsz)
@@ -458,7 +483,7 @@ static char *knob_file(const char *kind, const char *name)
 }
 
 int knob_row_check(const char *kind, const char *name, const char *path, const char *value,
-		   char *err, size_t errsz)
+		   char *derived, size_t derivedsz, char *err, size_t errsz)
 {
 	char want[PATH_MAX], got[PATH_MAX], why[512];
 	if (knob_name_check(kind, name, why, sizeof(why))) {
@@ -475,7 +500,7 @@ int knob_row_check(const char *kind, const char *name, const char *path, const c
 		fail(err, errsz, "sched_features %s: '%.200s' is neither %s nor NO_%s: refused", name,
 		     value, feature_name(name), feature_name(name));
 	else
-		rc = 0;
+		rc = snprintf(derived, derivedsz, "%s", file) < (int)derivedsz ? 0 : -1;
 	free(file);
 	return rc;
 }
@@ -601,7 +626,41 @@ static size_t knob_requests(const struct cfg_variant *v, struct knob_req *r)
 	return n;
 }
 
-/* Fill e for request q and read its old value. */
+/* The number of whitespace-separated fields of text, when every one is a
+ * base-10 integer (parse_ll); -1 when one is not, or there is none. */
+static long integer_fields(const char *text)
+{
+	long n = 0;
+	for (const char *p = text;; n++) {
+		char field[64];
+		long long v;
+		p += strspn(p, " \t\n");
+		size_t len = strcspn(p, " \t\n");
+		if (!len)
+			return n ? n : -1;
+		if (len >= sizeof(field))
+			return -1;
+		snprintf(field, sizeof(field), "%.*s", (int)len, p);
+		if (!parse_ll(field, &v))
+			return -1;
+		p += len;
+	}
+}
+
+/* A knob whose file reads integers takes as many base-10 integers: '+1',
+ * '0x10' or '1 2' for a '0' would fail at the write or the read-back. */
+static int value_shape_check(const struct knob_entry *e, char *err, size_t errsz)
+{
+	long want = integer_fields(e->old_value);
+	if (want < 0 || integer_fields(e->requested_value) == want)
+		return 0;
+	fail(err, errsz, "%s reads '%.100s': '%.100s' is not %ld base-10 integer%s like it",
+	     e->path, e->old_value, e->requested_value, want, want == 1 ? "" : "s");
+	return -1;
+}
+
+/* Fill e for request q, read its old value and check the requested one
+ * has its shape (value_shape_check). */
 static int knob_prepare(const struct knob_req *q, struct knob_entry *e, char *err, size_t errsz)
 {
 	e->kind = q->kind;
@@ -617,7 +676,7 @@ static int knob_prepare(const struct knob_req *q, struct knob_entry *e, char *er
 			fail(err, errsz, "%s: no such file (this kernel (%s) has no %s %s)", e->path,
 			     kernel_release(), sysctl ? "sysctl" : "debugfs tunable", q->name);
 	}
-	return e->old_value ? 0 : -1;
+	return e->old_value ? value_shape_check(e, err, errsz) : -1;
 }
 
 int knobs_restore(struct knob_state *st, const struct knob_journal_ops *journal, char *err,

@@ -141,11 +141,21 @@ int knob_path_check(const char *path, char *real, size_t realsz, char *err, size
  * kernel//core_pattern, kernel..core_pattern, trailing separator, ./ or
  * ../), and, once normalised to its path below /proc/sys, not one that
  * names a program (knob_path_check's list: kernel/core_pattern is
- * kernel.core_pattern). debugfs: [sched/]NAME[/NAME...] of [A-Za-z0-9_-].
- * sched_features: [A-Z0-9_]+ (NAME or NO_NAME). 0, or -1 with err saying
- * why, e.g. "sysctl: kernel.core_pattern names a program the kernel runs
+ * kernel.core_pattern). debugfs: [sched/]NAME[/NAME...] of [A-Za-z0-9_-],
+ * not features (sched_features: sets it) nor preempt (reads back a list,
+ * the mode in parentheses): a debugfs knob's file reads back what was
+ * written. sched_features: [A-Z0-9_]+ (NAME or NO_NAME). 0, or -1 with err
+ * saying why, e.g. "sysctl: kernel.core_pattern names a program the kernel runs
  * as root, not a scheduler knob: schedrig never writes it". */
 int knob_name_check(const char *kind, const char *name, char *err, size_t errsz);
+
+/* The knob a name of kind stands for, the same for each of its spellings
+ * (call after knob_name_check accepted it), malloc'd: sysctl: its path
+ * below /proc/sys (kernel.sched_autogroup_enabled and
+ * kernel/sched_autogroup_enabled: kernel/sched_autogroup_enabled);
+ * debugfs: below sched/ (sched/base_slice_ns: base_slice_ns);
+ * sched_features: the feature (NO_PLACE_LAG: PLACE_LAG). */
+char *knob_canonical(const char *kind, const char *name);
 
 /* May schedrig restore write value to path for a journal row of kind and
  * name (a database is not trusted)? Only when name passes knob_name_check
@@ -153,11 +163,12 @@ int knob_name_check(const char *kind, const char *name, char *err, size_t errsz)
  * itself derives from kind and name (sysctl: /proc/sys/..., debugfs:
  * DEBUGFS/sched/..., sched_features: the features file), and, for a
  * sched_feature, value is that feature's NAME or NO_NAME (a file this
- * kernel lacks: path must be it, as the rig spells it). The write itself
- * still checks knob_path_check. 0, or -1 with err saying why, ending in
- * "refused". */
+ * kernel lacks: path must be it, as the rig spells it). 0 with that derived
+ * file in derived (the caller writes there, never to path: a symbolic link
+ * swapped in after the check redirects nothing; the write still checks
+ * knob_path_check), or -1 with err saying why, ending in "refused". */
 int knob_row_check(const char *kind, const char *name, const char *path, const char *value,
-		   char *err, size_t errsz);
+		   char *derived, size_t derivedsz, char *err, size_t errsz);
 
 /* true when path lies under the debugfs root (it needs debugfs mounted). */
 bool knob_path_is_debugfs(const char *path);

@@ -19,7 +19,12 @@
 static char *lock_path(void)
 {
 	const char *env = getenv("SCHEDRIG_MEASURE_LOCK");
-	return env && *env ? xstrdup(env) : xasprintf("%s/schedrig-measure.lock", knobs_lock_dir());
+	if (env && *env)
+		return xstrdup(env);
+	/* Root's lock file is 0600: another user's run has its own. */
+	if (geteuid())
+		return xasprintf("%s/schedrig-measure-%d.lock", knobs_lock_dir(), (int)geteuid());
+	return xasprintf("%s/schedrig-measure.lock", knobs_lock_dir());
 }
 
 void measure_lock_holder(char *dst, size_t size)

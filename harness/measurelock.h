@@ -4,9 +4,11 @@
  * `run --concurrent` does not, and says so in the run's provenance.
  *
  * The lock is flock(2) LOCK_EX on a file: SCHEDRIG_MEASURE_LOCK when set
- * (the tests give each script its own), else schedrig-measure.lock in
- * knobs_lock_dir() (/run/lock). Its holder writes "pid PID db DATABASE"
- * into it for the messages of the others. */
+ * (the tests give each script its own), else in knobs_lock_dir()
+ * (/run/lock) schedrig-measure.lock for root and schedrig-measure-UID.lock
+ * for another user: lock files are 0600 (util.h lock_file_open), so runs of
+ * different users do not exclude each other. Its holder writes "pid PID db
+ * DATABASE" into it for the messages of the others. */
 #ifndef SCHEDRIG_MEASURELOCK_H
 #define SCHEDRIG_MEASURELOCK_H
 

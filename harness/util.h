@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 /* malloc/calloc/realloc/strdup that abort with a message on exhaustion.
  * Never return NULL. */
@@ -70,9 +71,27 @@ void lock_file_holder(int fd, char *dst, size_t size);
  * open the file could hold its flock and stall every run; an existing one
  * of this user with more bits (made by an older rig) is narrowed to 0600
  * (who opened it before keeps that descriptor: flock has no revoke).
- * Returns the fd (close-on-exec), or -1 with the path and the reason in
- * err. */
+ * Root, finding such a file or link in a sticky directory (/run/lock, /tmp:
+ * another user planted it), removes it and creates its own (saying so on
+ * stderr), so no user can stop root's runs; another user's planted file
+ * stops a non-root rig (it may not remove it). Returns the fd
+ * (close-on-exec), or -1 with the path and the reason in err. */
 int lock_file_open(const char *path, char *err, size_t errsz);
+
+/* May this process trust what st describes as written only by itself or
+ * root: owned by the effective uid or by root, and not writable by group
+ * or others? */
+bool stat_trusted(const struct stat *st);
+
+/* Is path a regular file that only this effective uid or root can have
+ * written or put there (a file read with root's privileges, e.g. the
+ * results database of schedrig restore)? The file, links resolved, must be
+ * stat_trusted, and so must every directory above it, or be sticky (/tmp),
+ * so no other user can swap it after the check. 0 with the resolved path in
+ * real (size PATH_MAX: open that), or -1 with err naming the file or
+ * directory, its owner and mode, e.g. "/tmp/x/a.db is owned by uid 65534
+ * (mode 0644), not trusted". */
+int path_trusted(const char *path, char *real, size_t realsz, char *err, size_t errsz);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 int64_t mono_ns(void);

@@ -515,6 +515,48 @@ static void test_pending_record_file(void **state)
 	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), 0);
 }
 
+/* The record is trusted only as a regular file of this euid or root that
+ * nobody else may write: another user's (a forgery in the 1777 /run/lock),
+ * a group- or other-writable one and a symbolic link are refused, saying
+ * so, and steer nobody to their database. */
+static void test_pending_record_untrusted(void **state)
+{
+	(void)state;
+	char path[512], want[1024], err[1024];
+	struct knob_pending p;
+	const char *text = "pid 1\nrun 1\nboot -\ndb /tmp/evil/evil.db\n";
+
+	if (geteuid())
+		skip(); /* chown to another uid needs root */
+	snprintf(path, sizeof(path), "%s/" KNOB_PENDING_FILE, dir);
+	put(KNOB_PENDING_FILE, text);
+	assert_int_equal(chown(path, 65534, 65534), 0);
+	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "record %s is owned by uid 65534 (mode 0644), not trusted;"
+		 " remove it", path);
+	assert_string_equal(err, want);
+	assert_int_equal(knob_pending_check(err, sizeof(err)), -1);
+	assert_string_equal(err, want);
+
+	assert_int_equal(chown(path, 0, 0), 0);
+	assert_int_equal(chmod(path, 0666), 0);
+	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "record %s is owned by uid 0 (mode 0666), not trusted;"
+		 " remove it", path);
+	assert_string_equal(err, want);
+
+	char target[512];
+	snprintf(target, sizeof(target), "%s/elsewhere", dir);
+	assert_int_equal(rename(path, target), 0);
+	assert_int_equal(chmod(target, 0644), 0);
+	assert_int_equal(symlink(target, path), 0);
+	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "record %s is a symbolic link, not trusted; remove it", path);
+	assert_string_equal(err, want);
+	assert_int_equal(knob_pending_remove(err, sizeof(err)), 0);
+	unlink(target);
+}
+
 /* Names a config may give a knob (knob_name_check): sysctl keys as
  * sysctl(8) reads them, no alias of a refused one. */
 static void test_knob_names(void **state)
@@ -551,6 +593,10 @@ static void test_knob_names(void **state)
 		{"debugfs", "sched//base_slice_ns", false},
 		{"debugfs", "base_slice_ns/", false},
 		{"debugfs", "", false},
+		{"debugfs", "features", false},
+		{"debugfs", "sched/features", false},
+		{"debugfs", "preempt", false},
+		{"debugfs", "sched/preempt", false},
 		{"sched_features", "NO_PLACE_LAG", true},
 		{"sched_features", "no_place_lag", false},
 		{"sched_features", "", false},
@@ -565,6 +611,50 @@ static void test_knob_names(void **state)
 	assert_int_equal(knob_name_check("sysctl", "kernel/core_pattern", err, sizeof(err)), -1);
 	assert_string_equal(err, "sysctl: kernel/core_pattern names a program the kernel runs as"
 			    " root, not a scheduler knob: schedrig never writes it");
+	assert_int_equal(knob_name_check("debugfs", "features", err, sizeof(err)), -1);
+	assert_string_equal(err, "debugfs: features is the sched_features list, not a value knob:"
+			    " use sched_features: [NAME or NO_NAME]");
+	assert_int_equal(knob_name_check("debugfs", "sched/preempt", err, sizeof(err)), -1);
+	assert_string_equal(err, "debugfs: sched/preempt reads back a list of modes with the"
+			    " current one in parentheses, not the value written: schedrig cannot"
+			    " verify or restore it (boot with preempt= instead)");
+}
+
+/* A journal row of kind debugfs naming the features file is refused by
+ * restore's row check too (it would bypass the sched_features value check). */
+static void test_row_check_debugfs_features(void **state)
+{
+	(void)state;
+	char path[512], file[512], err[1024];
+	snprintf(path, sizeof(path), "%s/sched/features", dbg_dir);
+	assert_int_equal(knob_row_check("debugfs", "features", path, "NO_PLACE_LAG FOO", file,
+					sizeof(file), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a value knob"));
+}
+
+/* The row check accepts a row whose path is a symbolic link to the derived
+ * file, and hands back the derived file: what restore writes, so a link
+ * swapped after the check redirects nothing. */
+static void test_row_check_derived_file(void **state)
+{
+	(void)state;
+	char link[512], target[512], want[512], file[512], err[1024];
+	put("proc/sys/kernel/sched_rr_timeslice_ms", "100\n");
+	snprintf(link, sizeof(link), "%s/row-link", dir);
+	snprintf(want, sizeof(want), "%s/kernel/sched_child_runs_first", proc_dir);
+	unlink(link);
+	assert_int_equal(symlink(want, link), 0);
+	assert_int_equal(knob_row_check("sysctl", "kernel.sched_child_runs_first", link, "5", file,
+					sizeof(file), err, sizeof(err)), 0);
+	assert_string_equal(file, want);
+	/* The link now leads to another knob file. */
+	snprintf(target, sizeof(target), "%s/kernel/sched_rr_timeslice_ms", proc_dir);
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(symlink(target, link), 0);
+	assert_int_equal(knob_write_verify(file, "5", NULL, 0, err, sizeof(err)), 0);
+	assert_string_equal(get("proc/sys/kernel/sched_child_runs_first"), "5");
+	assert_string_equal(get("proc/sys/kernel/sched_rr_timeslice_ms"), "100");
+	unlink(link);
 }
 
 /* Run cmd_restore on db with stderr into a file; its text (static). */
@@ -673,6 +763,65 @@ static void test_restore_refuses_forged_rows(void **state)
 	assert_int_equal(knob_pending_remove(err, sizeof(err)), 0);
 }
 
+/* schedrig restore (root) reads only a database file root or the invoking
+ * user owns and nobody else may write: another user's is refused, and so
+ * is a group- or other-writable one; nothing is written. */
+static void test_restore_untrusted_db(void **state)
+{
+	(void)state;
+	char db[512], err[1024];
+	struct store *s;
+	const char *msg;
+
+	if (geteuid())
+		skip(); /* chown to another uid needs root */
+	snprintf(db, sizeof(db), "%s/evil.db", dir);
+	assert_int_equal(store_open(db, false, &s, err, sizeof(err)), 0);
+	store_close(s);
+	assert_int_equal(chown(db, 65534, 65534), 0);
+	assert_int_equal(restore_cmd(db, &msg), 1);
+	assert_non_null(strstr(msg, "is owned by uid 65534"));
+	assert_non_null(strstr(msg, "not trusted"));
+	assert_int_equal(chown(db, 0, 0), 0);
+	assert_int_equal(chmod(db, 0666), 0);
+	assert_int_equal(restore_cmd(db, &msg), 1);
+	assert_non_null(strstr(msg, "(mode 0666)"));
+	assert_int_equal(chmod(db, 0644), 0);
+	assert_int_equal(restore_cmd(db, &msg), 0);
+}
+
+/* A knob that reads integers takes as many base-10 integers: the probe
+ * (check-config's preflight) and apply refuse '+1', '0x1' and '1 2' for a
+ * '0' before anything is written, and take '1' and '-1'. */
+static void test_integer_shape(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *value;
+		bool ok;
+	} cases[] = {{"1", true}, {"-1", true}, {"+1", false}, {"0x1", false}, {"1 2", false},
+		     {"one", false}};
+	char want[1024], err[1024];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cfg_knob k = {"kernel.sched_child_runs_first", (char *)cases[i].value, 0, 0};
+		struct cfg_variant v = {.name = "v", .autogroup = -1, .sysctl = &k, .n_sysctl = 1};
+		struct argv problems = {0};
+		struct knob_state *st;
+		int n = knobs_probe(&v, &problems);
+		if (n != (cases[i].ok ? 0 : 1))
+			fail_msg("'%s': %d problem(s)", cases[i].value, n);
+		if (!cases[i].ok) {
+			snprintf(want, sizeof(want), "%s/kernel/sched_child_runs_first reads '0': '%s'"
+				 " is not 1 base-10 integer like it", proc_dir, cases[i].value);
+			assert_string_equal(problems.v[0], want);
+			assert_int_equal(knobs_apply(&v, NULL, &st, err, sizeof(err)), -1);
+			assert_string_equal(err, want);
+			assert_string_equal(get("proc/sys/kernel/sched_child_runs_first"), "0");
+		}
+		argv_free(&problems);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -687,6 +836,11 @@ int main(void)
 		cmocka_unit_test_setup(test_pending_record_file, fresh),
 		cmocka_unit_test(test_knob_names),
 		cmocka_unit_test_setup(test_restore_refuses_forged_rows, fresh),
+		cmocka_unit_test_setup(test_row_check_debugfs_features, fresh),
+		cmocka_unit_test_setup(test_row_check_derived_file, fresh),
+		cmocka_unit_test_setup(test_pending_record_untrusted, fresh),
+		cmocka_unit_test_setup(test_restore_untrusted_db, fresh),
+		cmocka_unit_test_setup(test_integer_shape, fresh),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
