@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "scan.h"
+#include "schedattr.h"
 
 /* Is sample x a rate over the run (outcome.h): better higher, a unit
  * ending in "/s", and not of a series metric of ops? */
@@ -59,8 +60,12 @@ enum inst_state outcome_decide(const struct load_ops *ops, const struct params *
 {
 	char why[256] = "";
 
-	if (state == INST_OK || state == INST_WARMUP ||
-	    (state == INST_STOPPED && ops->summarizes_on_stop)) {
+	bool parses = state == INST_OK || state == INST_WARMUP ||
+		      (state == INST_STOPPED && ops->summarizes_on_stop);
+	if (parses && sched_applied_check(o->sched_requested, o->sched_applied, why, sizeof(why))) {
+		state = INST_FAILED;
+		snprintf(reason, reasonsz, "scheduling attributes not applied: %s", why);
+	} else if (parses) {
 		if (ops->parse(o, params, samples, why, sizeof(why)) ||
 		    check_samples(ops, samples, why, sizeof(why))) {
 			sample_vec_free(samples);

@@ -20,6 +20,7 @@ static void read_inst(sqlite3_stmt *st, void *row)
 		.started = sqlite3_column_int(st, 12), .exited = sqlite3_column_int(st, 13),
 		.exit_code = sqlite3_column_int(st, 14), .term_signal = sqlite3_column_int(st, 15),
 		.stopped = sqlite3_column_int(st, 16), .warmup = sqlite3_column_int(st, 17),
+		.sched_requested = store_col_strdup(st, 18), .sched_applied = store_col_strdup(st, 19),
 	};
 }
 
@@ -27,7 +28,7 @@ static void clear_inst(void *row)
 {
 	struct stored_reparse_inst *r = row;
 	char *f[] = {r->variant, r->cell, r->load, r->tool, r->role, r->state, r->reason,
-		     r->it_status};
+		     r->it_status, r->sched_requested, r->sched_applied};
 	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
 		free(f[k]);
 }
@@ -43,7 +44,8 @@ int store_reparse_instances(struct store *s, int64_t run_id, struct stored_repar
 		" li.role = 'background' AND li.ended_ns >= (SELECT max(m.ended_ns) FROM"
 		" load_instance m WHERE m.iteration_id = i.id AND m.role = 'measured'),"
 		" li.role = 'background' AND li.ended_ns < (SELECT min(m.started_ns) FROM"
-		" load_instance m WHERE m.iteration_id = i.id AND m.role = 'measured')"
+		" load_instance m WHERE m.iteration_id = i.id AND m.role = 'measured'),"
+		" li.sched_requested, li.sched_applied"
 		" FROM load_instance li JOIN iteration i ON i.id = li.iteration_id"
 		" JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id"
 		" WHERE v.run_id = ?1 ORDER BY v.seq, c.seq, i.iteration, li.seq, li.repetition",

@@ -19,6 +19,7 @@ struct stored_reparse_inst {
 	int64_t id, iteration_id;
 	char *variant, *cell, *load, *tool, *role, *state, *reason;
 	char *it_status;     /* its iteration's status */
+	char *sched_requested, *sched_applied; /* as stored; NULL when not */
 	int iteration, seq;  /* seq: config order of the load */
 	bool started;        /* it has a pid */
 	bool exited;         /* it has an exit code */

@@ -86,6 +86,11 @@ struct load_output {
 	int term_signal;     /* valid when signaled */
 	bool signaled;
 	bool stopped;        /* the rig sent stop_signal because measured loads ended */
+	/* Scheduling attributes as requested (sched_req_render) and as the
+	 * kernel applied them (sched_read_back); NULL or "" when unknown.
+	 * The rig checks them (outcome.h), parsers ignore them. */
+	const char *sched_requested;
+	const char *sched_applied;
 };
 
 /* What a load needs where it runs besides its argv[0] tool. boot: local

@@ -208,6 +208,34 @@ static void test_warmup(void **state)
 	assert_int_equal(s.n, 0);
 }
 
+/* Good hackbench output from a load the kernel did not give its slice (a
+ * 6.1 kernel reads back slice_us=0) is a failure naming both, not a sample. */
+static void test_sched_not_applied(void **state)
+{
+	(void)state;
+	size_t ol;
+	char *out = fixture("tool-output/hackbench-process-pipe.txt", &ol);
+	struct param_value v[32];
+	struct params p = defaults(&hackbench_load, v);
+	struct load_output o = {
+		.out = out, .out_len = ol, .err = "", .sched_requested = "slice_us=200",
+		.sched_applied = "policy=other nice=0 slice_us=0",
+	};
+	struct sample_vec s = {0};
+	char reason[256] = "";
+	assert_int_equal(outcome_decide(&hackbench_load, &p, INST_OK, &o, &s, reason,
+					sizeof(reason)), INST_FAILED);
+	assert_string_equal(reason, "scheduling attributes not applied: slice_us: requested 200,"
+			    " applied 0 (applied: policy=other nice=0 slice_us=0)");
+	assert_int_equal(s.n, 0);
+	o.sched_applied = "policy=other nice=0 slice_us=200";
+	assert_int_equal(outcome_decide(&hackbench_load, &p, INST_OK, &o, &s, reason,
+					sizeof(reason)), INST_OK);
+	assert_true(s.n > 0);
+	sample_vec_free(&s);
+	free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_kernbench_killed),
 		cmocka_unit_test(test_stopped),
 		cmocka_unit_test(test_warmup),
+		cmocka_unit_test(test_sched_not_applied),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
