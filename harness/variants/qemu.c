@@ -1143,8 +1143,7 @@ static void qemu_preflight(struct preflight *pf, const struct cfg_variant *v)
 	if (!here && !pf->fetch && fetchable) {
 		preflight_warn(pf, v->name, NULL, "kernel %s is not fetched yet: its config and BTF"
 			       " (latency_nice, slice_us, sched_features, modules) are checked when run"
-			       " fetches"
-			       " it", v->kernel);
+			       " fetches it", v->kernel);
 	} else if (locked_resolve(v->kernel, &k, err, sizeof(err))) {
 		preflight_refuse(pf, v->name, NULL, "kernel: %s", err);
 	} else {
