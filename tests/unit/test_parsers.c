@@ -813,8 +813,18 @@ static void test_cyclictest_hist_buckets(void **state)
 	sample_vec_free(&s);
 	assert_null(s.hists);
 
+	/* Rows that do not hold "# Total:", or a wake-up below Min: a failure. */
+	char *t = replace_once(fx.out, "# Total: 000004973", "# Total: 000004974");
+	fail_out(&cyclictest_load, KV("threads=2", "histogram_us=100"), t,
+		 "thread 0: \"# Total:\" 4974 but 4973 in its histogram rows");
+	free(t);
+	t = replace_once(fx.out, "# Min Latencies: 00006 00006", "# Min Latencies: 00007 00006");
+	fail_out(&cyclictest_load, KV("threads=2", "histogram_us=100"), t,
+		 "thread 0: histogram row 6 holds a wake-up below its \"# Min Latencies:\" 7");
+	free(t);
+
 	/* Rows cut short: a failure, never a partial histogram. */
-	char *t = cut_before(&fx, false, "000050 ");
+	t = cut_before(&fx, false, "000050 ");
 	const char *summary = strstr(fx.out, "# Total:");
 	assert_non_null(summary);
 	size_t len = strlen(t) + strlen(summary) + 1;
