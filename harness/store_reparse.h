@@ -42,7 +42,8 @@ int store_raw_output(struct store *s, int64_t instance_id, struct buf *out, stru
 		     char *err, size_t errsz);
 
 /* Whether the instance's stored samples equal v (metric, op, value with NaN
- * equal to NaN, and flag, in order; and as many histograms) into *same,
+ * equal to NaN, and flag, in order; and its histograms, in order, every
+ * stored column: buckets, bounds, overflow, min, max, sums) into *same,
  * and how many samples are stored into *n_stored. 0, or -1 with err. */
 int store_samples_same(struct store *s, int64_t instance_id, const struct sample_vec *v,
 		       bool *same, size_t *n_stored, char *err, size_t errsz);
