@@ -27,6 +27,9 @@
  * failure when broken:
  *   - no sample is NaN or infinite (tool output numbers are finite
  *     decimals: parse_double);
+ *   - no sample of a duration (load_ops.durations: hackbench's time,
+ *     perf's Total time and usecs/op, kernbench's elapsed) is 0, -0 or
+ *     below: "time 4 is -0 s: a duration of no time, a failed run";
  *   - no sample of a rate (better higher, a unit ending in "/s":
  *     transactions/s, requests/s, ops/s, MB/s ...), headline metric or not,
  *     whatever its op (schbench's rps avg, p50 or min), is 0: a run that

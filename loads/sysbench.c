@@ -142,6 +142,11 @@ bad:
 		rc = parse_fail(why, whysz, "%s \"%s\" line in stdout", n ? "repeated" : "no", what);
 		goto out;
 	}
+	if (events == 0 && n_eps && eps != 0) {
+		rc = parse_fail(why, whysz, "total number of events 0 but %g events per second: the"
+				" rate contradicts its count", eps);
+		goto out;
+	}
 	const struct order_stat order[] = {{"min", min}, {"avg", avg}, {"max", max}};
 	if ((rc = order_check("Latency (ms)", order, 3, why, whysz)) < 0)
 		goto out;

@@ -1248,6 +1248,17 @@ static void test_stress_ng_empty(void **s) { (void)s; fail_err(&stress_ng_load, 
 static void test_stress_ng_garbage(void **state)
 {
 	(void)state;
+	/* A rate that contradicts its count, a run of no time: failures. */
+	struct fixture fx;
+	fixture_load(&fx, "stress-ng-cpu");
+	char *t = replace_once(fx.err, "cpu               14494", "cpu                   0");
+	fail_err(&stress_ng_load, NOKV, t, "cpu: 0 bogo ops but 2898.09 bogo ops/s: the rate"
+		 " contradicts its count");
+	free(t);
+	t = replace_once(fx.err, "14494      5.00", "14494      0.00");
+	fail_err(&stress_ng_load, NOKV, t, "real time 0 s for cpu: no time elapsed, a failed run");
+	free(t);
+	fixture_free(&fx);
 	fail_err(&stress_ng_load, NOKV, garbage, "no \"metrc:\" row");
 	fail_binary(&stress_ng_load, NOKV, true);
 }
@@ -1430,6 +1441,14 @@ static void test_sysbench_empty(void **s) { (void)s; fail_out(&sysbench_load, NO
 static void test_sysbench_garbage(void **state)
 {
 	(void)state;
+	struct fixture fx;
+	fixture_load(&fx, "sysbench-cpu");
+	char *t = replace_once(fx.out, "total number of events:              27863",
+			       "total number of events:              0");
+	fail_out(&sysbench_load, KV("test=cpu"), t, "total number of events 0 but 5570.51 events"
+		 " per second: the rate contradicts its count");
+	free(t);
+	fixture_free(&fx);
 	fail_out(&sysbench_load, NOKV, garbage, "no \"total number of events\" line");
 	fail_out(&sysbench_load, NOKV, "    total number of events:              many\n", "unparsable line");
 	fail_binary(&sysbench_load, NOKV, false);
