@@ -1331,11 +1331,17 @@ static void test_sysbench_one_event(void **state)
 				 {"events", "", 1}};
 	check_fixture(&sysbench_load, "sysbench-mutex-one-event", KV("test=mutex", "threads=1"),
 		      false, w, N(w));
-	/* a bucket below the min is raised to it: min 0.33, p95 0.30 -> 0.33 */
+	/* a bucket below the min is raised to it: min 0.33, p95 0.32 -> 0.33;
+	 * 0.30 is beyond the bucket error and the printing: refused */
 	struct fixture fx;
 	fixture_load(&fx, "sysbench-cpu");
 	char *t = replace_once(fx.out, "95th percentile:                        0.40",
 			       "95th percentile:                        0.30");
+	fail_out(&sysbench_load, NOKV, t, "Latency (ms): 95th percentile 0.3 below min 0.33 by"
+		 " more than sysbench's bucket error (x1.00904)");
+	free(t);
+	t = replace_once(fx.out, "95th percentile:                        0.40",
+			 "95th percentile:                        0.32");
 	const struct want lo[] = {{"events_per_s", "", 5570.51}, {"latency_avg", "", 0.36},
 				  {"latency_p95", "", 0.33}, {"events", "", 27863}};
 	check_text(&sysbench_load, KV("threads=2"), t, lo, N(lo));
@@ -1447,6 +1453,21 @@ static void test_sysbench_garbage(void **state)
 			       "total number of events:              0");
 	fail_out(&sysbench_load, KV("test=cpu"), t, "total number of events 0 but 5570.51 events"
 		 " per second: the rate contradicts its count");
+	free(t);
+	/* A 95th percentile past max beyond the bucket error (x1.00904 + 0.005):
+	 * refused; within it: clamped to max. */
+	t = replace_once(fx.out, "95th percentile:                        0.40",
+			 "95th percentile:                        9.62");
+	fail_out(&sysbench_load, KV("test=cpu"), t, "Latency (ms): 95th percentile 9.62 above max"
+		 " 9.51 by more than sysbench's bucket error (x1.00904)");
+	free(t);
+	t = replace_once(fx.out, "95th percentile:                        0.40",
+			 "95th percentile:                        9.59");
+	struct sample_vec sv = {0};
+	assert_int_equal(run_parse(&sysbench_load, KV("test=cpu"), t, strlen(t), "", 0, 0, false, 0,
+				   false, &sv), 0);
+	assert_true(sv.v[2].value == 9.51 && !strcmp(sv.v[2].metric, "latency_p95"));
+	sample_vec_free(&sv);
 	free(t);
 	fixture_free(&fx);
 	fail_out(&sysbench_load, NOKV, garbage, "no \"total number of events\" line");
@@ -1773,6 +1794,25 @@ static void test_schbench_empty(void **s) { (void)s; fail_err(&schbench_load, NO
 static void test_schbench_garbage(void **state)
 {
 	(void)state;
+	/* A min above p50, a p99.9 above max, each beyond the bucket error
+	 * (1/256 + 1); within it (p99.9 61 and max 60) a sample. */
+	struct fixture fx;
+	fixture_load(&fx, "schbench-m1-t2-r20");
+	char *t = replace_once(fx.err, "min=1, max=2215", "min=100, max=2215");
+	fail_err(&schbench_load, KV("duration_s=20"), t, "Wakeup Latencies percentiles: min 100"
+		 " above p50 6 by more than schbench's bucket error (1/256 + 1)");
+	free(t);
+	t = replace_once(fx.err, "min=1, max=2215", "min=1, max=30");
+	fail_err(&schbench_load, KV("duration_s=20"), t, "Wakeup Latencies percentiles: p99.9 61"
+		 " above max 30 by more than schbench's bucket error (1/256 + 1)");
+	free(t);
+	t = replace_once(fx.err, "min=1, max=2215", "min=7, max=60");
+	struct sample_vec sv = {0};
+	assert_int_equal(run_parse(&schbench_load, KV("duration_s=20"), "", 0, t, strlen(t), 0, false,
+				   0, false, &sv), 0);
+	sample_vec_free(&sv);
+	free(t);
+	fixture_free(&fx);
 	fail_err(&schbench_load, NOKV, garbage, "no \"Wakeup Latencies percentiles\" block");
 	fail_err(&schbench_load, NOKV,
 		 "Wakeup Latencies percentiles (usec) runtime 5 (s) (10 total samples)\n"
