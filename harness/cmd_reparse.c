@@ -80,6 +80,7 @@ static int reparse_one(struct store *s, int64_t run_id, const struct stored_repa
 		.out = buf_str(&out), .out_len = out.len, .err = buf_str(&errb), .err_len = errb.len,
 		.exit_code = r->exit_code, .term_signal = r->term_signal,
 		.signaled = r->term_signal != 0, .stopped = state == INST_STOPPED,
+		.sched_requested = r->sched_requested, .sched_applied = r->sched_applied,
 	};
 	state = outcome_decide(pi->load->ops, &pi->params, state, &o, &samples, reason,
 			       sizeof(reason));

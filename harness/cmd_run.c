@@ -145,6 +145,7 @@ static size_t parse_results(struct iteration_result *res, struct stored_instance
 			.err = buf_str(&r->err), .err_len = r->err.len,
 			.exit_code = r->exit_code, .term_signal = r->term_signal,
 			.signaled = r->term_signal != 0, .stopped = r->state == INST_STOPPED,
+			.sched_requested = pi->sched_text, .sched_applied = r->applied,
 		};
 		enum inst_state state = outcome_decide(ops, &pi->params, r->state, &o, &samples[i],
 						       r->reason, sizeof(r->reason));

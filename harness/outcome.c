@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "scan.h"
+#include "schedattr.h"
 
 /* Is sample x a rate over the run (outcome.h): better higher, a unit
  * ending in "/s", and not of a series metric of ops? */
@@ -20,6 +21,15 @@ static bool run_rate(const struct load_ops *ops, const struct sample *x)
 	return true;
 }
 
+/* Is sample x of one of the driver's durations (load_ops.durations)? */
+static bool duration(const struct load_ops *ops, const struct sample *x)
+{
+	for (size_t i = 0; ops->durations && ops->durations[i]; i++)
+		if (!strcmp(ops->durations[i], x->metric))
+			return true;
+	return false;
+}
+
 /* The rig's rules on parsed samples (outcome.h); 0, or -1 with why. */
 static int check_samples(const struct load_ops *ops, const struct sample_vec *s, char *why,
 			 size_t whysz)
@@ -29,6 +39,11 @@ static int check_samples(const struct load_ops *ops, const struct sample_vec *s,
 		if (!isfinite(x->value)) {
 			snprintf(why, whysz, "%s %s: the parser found no finite number", x->metric,
 				 x->op);
+			return -1;
+		}
+		if (!(x->value > 0) && duration(ops, x)) {
+			snprintf(why, whysz, "%s%s%s is %g %s: a duration of no time, a failed run",
+				 x->metric, x->op[0] ? " " : "", x->op, x->value, x->unit);
 			return -1;
 		}
 		if (x->value == 0 && run_rate(ops, x)) {
@@ -59,8 +74,12 @@ enum inst_state outcome_decide(const struct load_ops *ops, const struct params *
 {
 	char why[256] = "";
 
-	if (state == INST_OK || state == INST_WARMUP ||
-	    (state == INST_STOPPED && ops->summarizes_on_stop)) {
+	bool parses = state == INST_OK || state == INST_WARMUP ||
+		      (state == INST_STOPPED && ops->summarizes_on_stop);
+	if (parses && sched_applied_check(o->sched_requested, o->sched_applied, why, sizeof(why))) {
+		state = INST_FAILED;
+		snprintf(reason, reasonsz, "scheduling attributes not applied: %s", why);
+	} else if (parses) {
 		if (ops->parse(o, params, samples, why, sizeof(why)) ||
 		    check_samples(ops, samples, why, sizeof(why))) {
 			sample_vec_free(samples);

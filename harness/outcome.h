@@ -14,7 +14,11 @@
 /* Decide the instance's final state and samples.
  *
  * state is the runner's verdict and reason its reason ("" when none); o
- * the instance's output and exit. The output is parsed (ops->parse) when
+ * the instance's output and exit. An instance the kernel did not give
+ * the scheduling attributes it asked for (o->sched_requested against
+ * o->sched_applied, sched_applied_check: e.g. slice_us on a kernel
+ * before 6.12) is INST_FAILED with "scheduling attributes not applied:
+ * slice_us: requested 200, applied 0 (...)", never a sample. The output is parsed (ops->parse) when
  * state is INST_OK, INST_WARMUP, or INST_STOPPED of a driver that
  * summarizes_on_stop; a parse failure makes it INST_FAILED with the
  * parser's reason, a parsed stop INST_OK, and a parsed warm-up run stays
@@ -23,6 +27,9 @@
  * failure when broken:
  *   - no sample is NaN or infinite (tool output numbers are finite
  *     decimals: parse_double);
+ *   - no sample of a duration (load_ops.durations: hackbench's time,
+ *     perf's Total time and usecs/op, kernbench's elapsed) is 0, -0 or
+ *     below: "time 4 is -0 s: a duration of no time, a failed run";
  *   - no sample of a rate (better higher, a unit ending in "/s":
  *     transactions/s, requests/s, ops/s, MB/s ...), headline metric or not,
  *     whatever its op (schbench's rps avg, p50 or min), is 0: a run that

@@ -318,3 +318,20 @@ bool preflight_nice_differs(const struct plan *p, char *detail, size_t size)
 	}
 	return false;
 }
+
+void preflight_check_slice(struct preflight *pf, const struct cfg_variant *v,
+			   const char *release)
+{
+	int major = 0, minor = 0;
+	bool known = release && sscanf(release, "%d.%d", &major, &minor) == 2;
+	for (size_t l = 0; l < pf->e->n_loads; l++) {
+		if (!plan_uses_slice(pf->p, &pf->e->loads[l]))
+			continue;
+		if (!known)
+			preflight_warn(pf, v->name, pf->e->loads[l].name, "slice_us: whether kernel"
+				       " %s supports it is known when it boots", v->kernel);
+		else if (major < 6 || (major == 6 && minor < 12))
+			preflight_refuse(pf, v->name, pf->e->loads[l].name, "slice_us: kernel %s does"
+					 " not support slice_us (custom slices came in 6.12)", release);
+	}
+}

@@ -42,6 +42,15 @@ struct preflight {
 	size_t n_refusals;
 };
 
+/* slice_us (the EEVDF custom slice, sched_runtime of fair policies since
+ * Linux 6.12: Documentation/scheduler/sched-eevdf.rst) on variant v whose
+ * kernel is release (uname -r form, e.g. "6.1.0-28-amd64"): every load that
+ * requests it is refused when release is before 6.12 ("slice_us: kernel
+ * 6.1.0-28-amd64 does not support slice_us (custom slices came in
+ * 6.12)"), warned about when release is NULL, "" or not a version. */
+void preflight_check_slice(struct preflight *pf, const struct cfg_variant *v,
+			   const char *release);
+
 /* A refusal, warning or note about variant (NULL: the plan as a whole)
  * and load (NULL: the variant itself); printf-style message. */
 void preflight_refuse(struct preflight *pf, const char *variant, const char *load,

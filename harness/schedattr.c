@@ -399,6 +399,41 @@ int sched_read_back(pid_t pid, char *dst, size_t size)
 	return 0;
 }
 
+/* The value of word "key=value" in text (words separated by spaces) into
+ * val; false when text has no such word. */
+static bool word_value(const char *text, const char *key, char *val, size_t size)
+{
+	size_t k = strlen(key);
+	for (const char *w = text; *w; w += strcspn(w, " "), w += strspn(w, " ")) {
+		size_t len = strcspn(w, " ");
+		if (len > k && w[k] == '=' && !strncmp(w, key, k)) {
+			snprintf(val, size, "%.*s", (int)(len - k - 1), w + k + 1);
+			return true;
+		}
+	}
+	return false;
+}
+
+int sched_applied_check(const char *requested, const char *applied, char *why, size_t size)
+{
+	static const char *const keys[] = {"policy", "priority", "nice", "latency_nice",
+					   "slice_us"};
+	char want[64], got[64];
+	if (!requested || !applied || !applied[0])
+		return 0;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (!word_value(requested, keys[i], want, sizeof(want)))
+			continue;
+		bool has = word_value(applied, keys[i], got, sizeof(got));
+		if (!has || strcmp(want, got)) {
+			snprintf(why, size, "%s: requested %s, applied %s (applied: %s)", keys[i], want,
+				 has ? got : "none: the kernel has no such attribute", applied);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 bool sched_latency_nice_supported(void)
 {
 	struct kernel_sched_attr a;

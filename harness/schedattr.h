@@ -85,6 +85,17 @@ int sched_apply_self(const struct sched_req *r, const char **what);
  * process is gone). */
 int sched_read_back(pid_t pid, char *dst, size_t size);
 
+/* Did the kernel apply what was requested? requested is sched_req_render's
+ * text, applied sched_read_back's. Each of policy, priority, nice,
+ * latency_nice and slice_us that requested sets must be in applied with the
+ * same value (a kernel without custom slices reads back slice_us=0, one
+ * without latency_nice has no latency_nice). cpus are checked when applied
+ * (sched_apply_self), cgroup files are not read back here. An empty or NULL
+ * applied (the load was gone before the read-back) or requested checks
+ * nothing. Returns 0, or -1 with why: "slice_us: requested 200, applied 0
+ * (applied: policy=other nice=0 slice_us=0 ...)". */
+int sched_applied_check(const char *requested, const char *applied, char *why, size_t size);
+
 /* Does the running kernel support latency_nice (sched_getattr writes its
  * struct size into size: at least 60 bytes)? Returns true/false. */
 bool sched_latency_nice_supported(void);

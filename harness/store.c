@@ -994,8 +994,7 @@ static int insert_samples(struct store *s, int64_t instance_id, const struct sam
 	return 0;
 }
 
-/* counts as n little-endian u64 (the histogram.counts format); malloc'd. */
-static unsigned char *counts_le(const uint64_t *counts, size_t n)
+unsigned char *store_counts_le(const uint64_t *counts, size_t n)
 {
 	unsigned char *b = xcalloc(n ? n : 1, 8);
 	for (size_t i = 0; i < n; i++)
@@ -1004,13 +1003,12 @@ static unsigned char *counts_le(const uint64_t *counts, size_t n)
 	return b;
 }
 
-/* doubles as n little-endian IEEE 754 bit patterns (histogram.bounds). */
-static unsigned char *doubles_le(const double *v, size_t n)
+unsigned char *store_doubles_le(const double *v, size_t n)
 {
 	uint64_t *bits = xcalloc(n ? n : 1, sizeof(*bits));
 	for (size_t i = 0; i < n; i++)
 		memcpy(&bits[i], &v[i], sizeof(bits[i]));
-	unsigned char *b = counts_le(bits, n);
+	unsigned char *b = store_counts_le(bits, n);
 	free(bits);
 	return b;
 }
@@ -1042,7 +1040,7 @@ static int insert_histograms(struct store *s, int64_t instance_id, const struct 
 		return -1;
 	for (size_t i = 0; i < v->n_hists; i++) {
 		const struct sample_hist *h = &v->hists[i];
-		unsigned char *blob = counts_le(h->counts, h->n_buckets);
+		unsigned char *blob = store_counts_le(h->counts, h->n_buckets);
 		sqlite3_bind_int64(st, 1, instance_id);
 		sqlite3_bind_int64(st, 2, (int64_t)i);
 		sqlite3_bind_text(st, 3, h->metric, -1, SQLITE_STATIC);
@@ -1054,7 +1052,7 @@ static int insert_histograms(struct store *s, int64_t instance_id, const struct 
 		sqlite3_bind_int64(st, 9, (int64_t)h->overflow);
 		bind_real(st, 10, h->max_observed);
 		sqlite3_bind_blob64(st, 11, blob, (sqlite3_uint64)h->n_buckets * 8, SQLITE_TRANSIENT);
-		unsigned char *bounds = h->bounds ? doubles_le(h->bounds, h->n_buckets) : NULL;
+		unsigned char *bounds = h->bounds ? store_doubles_le(h->bounds, h->n_buckets) : NULL;
 		if (bounds)
 			sqlite3_bind_blob64(st, 12, bounds, (sqlite3_uint64)h->n_buckets * 8,
 					    SQLITE_TRANSIENT);

@@ -8,6 +8,7 @@
 
 #include <sqlite3.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "store.h"
 
@@ -39,6 +40,14 @@ int store_rows(struct store *s, const char *sql, int64_t id, size_t size, void *
 /* Release n rows of size bytes at rows (from store_rows): clear on each,
  * then the array. */
 void store_rows_free(void *rows, size_t n, size_t size, void (*clear)(void *row));
+
+/* counts as n little-endian u64 (the histogram.counts format); malloc'd
+ * (8·n bytes, at least 8). */
+unsigned char *store_counts_le(const uint64_t *counts, size_t n);
+
+/* v as n little-endian IEEE 754 bit patterns (the histogram.bounds
+ * format); malloc'd like store_counts_le. */
+unsigned char *store_doubles_le(const double *v, size_t n);
 
 /* "WHAT: SQLite's message" into err; returns -1. */
 int store_fail(struct store *s, const char *what, char *err, size_t errsz);

@@ -19,6 +19,7 @@ struct stored_reparse_inst {
 	int64_t id, iteration_id;
 	char *variant, *cell, *load, *tool, *role, *state, *reason;
 	char *it_status;     /* its iteration's status */
+	char *sched_requested, *sched_applied; /* as stored; NULL when not */
 	int iteration, seq;  /* seq: config order of the load */
 	bool started;        /* it has a pid */
 	bool exited;         /* it has an exit code */
@@ -41,7 +42,8 @@ int store_raw_output(struct store *s, int64_t instance_id, struct buf *out, stru
 		     char *err, size_t errsz);
 
 /* Whether the instance's stored samples equal v (metric, op, value with NaN
- * equal to NaN, and flag, in order; and as many histograms) into *same,
+ * equal to NaN, and flag, in order; and its histograms, in order, every
+ * stored column: buckets, bounds, overflow, min, max, sums) into *same,
  * and how many samples are stored into *n_stored. 0, or -1 with err. */
 int store_samples_same(struct store *s, int64_t instance_id, const struct sample_vec *v,
 		       bool *same, size_t *n_stored, char *err, size_t errsz);

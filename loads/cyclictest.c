@@ -335,6 +335,28 @@ static int check_order(const struct thread_result *x, long long k, bool hist, ch
 	return order_check(what, s, 3, why, whysz);
 }
 
+/* Thread k's bucket rows hold its "# Total:" (the wake-ups inside the
+ * histogram: rt-tests cyclictest.c print_hist), and the first non-empty
+ * row is its Min (rows are 1 us wide, a value counts in row value). */
+static int check_total(const struct thread_result *x, long long k, const uint64_t *counts,
+		       size_t rows, char *why, size_t whysz)
+{
+	uint64_t total = 0;
+	size_t first = rows;
+	for (size_t i = 0; i < rows; i++) {
+		total += counts[i];
+		if (counts[i] && first == rows)
+			first = i;
+	}
+	if (total != (uint64_t)x->total)
+		return parse_fail(why, whysz, "thread %lld: \"# Total:\" %lld but %llu in its"
+				  " histogram rows", k, x->total, (unsigned long long)total);
+	if (first < rows && (double)first < x->min)
+		return parse_fail(why, whysz, "thread %lld: histogram row %zu holds a wake-up below"
+				  " its \"# Min Latencies:\" %g", k, first, x->min);
+	return 0;
+}
+
 /* Parse the per-thread summary (T: lines, or the -h summary rows) into
  * min/avg/max_latency (and overflows with -h) per thread, op = thread, and
  * with -h bucket rows one latency histogram per thread. */
@@ -376,7 +398,9 @@ static int cyclictest_parse(const struct load_output *o, const struct params *p,
 			rc = parse_fail(why, whysz, "thread %lld measured no cycle", k);
 			goto out;
 		}
-		if ((rc = check_order(&r[k], k, hist, why, whysz)) < 0)
+		if ((rc = check_order(&r[k], k, hist, why, whysz)) < 0 ||
+		    (rows && (rc = check_total(&r[k], k, counts + (size_t)k * rows, rows, why,
+					       whysz)) < 0))
 			goto out;
 	}
 	for (long long k = 0; k < n; k++) {

@@ -182,6 +182,9 @@ out:
  * e.g. "Creating fdpair (error: Too many open files)". */
 static const char *const hackbench_failure_lines[] = {"(error: ", NULL};
 
+/* Durations of the run (load_ops.durations). */
+static const char *const hackbench_durations[] = {"time", NULL};
+
 /* The hackbench driver (see the top of this file). */
 const struct load_ops hackbench_load = {
 	.name = "hackbench",
@@ -196,4 +199,5 @@ const struct load_ops hackbench_load = {
 	.build_argv = hackbench_build_argv,
 	.parse = hackbench_parse,
 	.prepare = hackbench_prepare,
+	.durations = hackbench_durations,
 };

@@ -912,6 +912,9 @@ static int kernbench_parse(const struct load_output *o, const struct params *p,
 				       whysz);
 }
 
+/* Durations of the run (load_ops.durations). */
+static const char *const kernbench_durations[] = {"elapsed", NULL};
+
 const struct load_ops kernbench_load = {
 	.name = "kernbench",
 	.description = "kernel build: make clean, then timed make -jJOBS vmlinux in a cached, configured tree",
@@ -931,4 +934,5 @@ const struct load_ops kernbench_load = {
 			  " on its scratch disk, a relative cache_dir); clean: targets suits TCG"},
 	.guest_needs = kernbench_guest_needs,
 	.builtin_main = kernbench_main,
+	.durations = kernbench_durations,
 };

@@ -37,9 +37,13 @@
  * "(0 total samples)" is
  * filled with placeholder zeros: none of its rows (nor min/max) gives a
  * value. Otherwise a block whose percentile rows decrease (p50 above p90)
- * or whose min is above its max is garbage: a failure, no sample. The
- * rows are not checked against min and max: a row is its histogram
- * bucket's value, which may lie past the exact extremes. */
+ * or whose min is above its max is garbage: a failure, no sample. A row
+ * is its histogram bucket's midpoint (schbench plat_idx_to_val: PLAT_BITS
+ * 8, so a bucket is at most 1/256 of its value wide, and the midpoint is
+ * truncated to an integer), which may lie a little past the exact
+ * extremes: a block whose min is above its first row, or whose last row is
+ * above its max, by more than that bucket error (1/256 of the value plus
+ * 1) is garbage too. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -167,6 +171,17 @@ static bool percentile_row(const char *line, char *op, size_t opsz, long long *v
 	return ok;
 }
 
+/* Is a at most b, allowing b schbench's bucket error (see the top of this
+ * file)? 0, or -1 with why naming both in the block's terms. */
+static int bucket_order(const char *block, const char *a_name, long long a, const char *b_name,
+			long long b, char *why, size_t whysz)
+{
+	if ((double)a <= (double)b + (double)b / 256 + 1)
+		return 0;
+	return parse_fail(why, whysz, "%s: %s %lld above %s %lld by more than schbench's bucket"
+			  " error (1/256 + 1)", block, a_name, a, b_name, b);
+}
+
 /* Parse one block starting at line *i (its header) into samples (nothing
  * when it has no samples); *i is left on its "min=, max=" line. A row
  * "(0 samples)" gives no value (see the top of this file). */
@@ -175,7 +190,8 @@ static int parse_block(const struct text_lines *t, size_t *i, size_t b,
 {
 	long long total;
 	struct order_stat prev = {NULL, 0};
-	char prev_op[SAMPLE_OP_MAX];
+	char prev_op[SAMPLE_OP_MAX], first_op[SAMPLE_OP_MAX] = "";
+	long long first = 0;
 
 	if (!header_total(t->line[*i], b == OLD_BLOCK, &total))
 		return parse_fail(why, whysz, "%s header without \"(N total samples)\"", blocks[b].header);
@@ -189,7 +205,12 @@ static int parse_block(const struct text_lines *t, size_t *i, size_t b,
 			return parse_fail(why, whysz, "unparsable min/max line: \"%.60s\"", l);
 		if (mm > 0) {
 			const struct order_stat s[] = {{"min", (double)mn}, {"max", (double)mx}};
-			if (total != 0 && order_check(blocks[b].header, s, 2, why, whysz))
+			if (total != 0 && (order_check(blocks[b].header, s, 2, why, whysz) ||
+					   (prev.name && (bucket_order(blocks[b].header, "min", mn, first_op,
+								       first, why, whysz) ||
+							  bucket_order(blocks[b].header, prev.name,
+								       (long long)prev.value, "max", mx,
+								       why, whysz)))))
 				return -1;
 			if (total != 0) {
 				sample_vec_add(samples, blocks[b].metric, blocks[b].unit, blocks[b].better,
@@ -207,6 +228,10 @@ static int parse_block(const struct text_lines *t, size_t *i, size_t b,
 		const struct order_stat pair[] = {prev, {op, (double)v}};
 		if (total != 0 && prev.name && order_check(blocks[b].header, pair, 2, why, whysz))
 			return -1;
+		if (!prev.name) {
+			snprintf(first_op, sizeof(first_op), "%s", op);
+			first = v;
+		}
 		snprintf(prev_op, sizeof(prev_op), "%s", op);
 		prev = (struct order_stat){prev_op, (double)v};
 		if (total != 0 && cnt != 0) {

@@ -67,7 +67,7 @@ static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 	return rc;
 }
 
-/* Before anything runs: latency_nice on the running kernel, the knobs
+/* Before anything runs: latency_nice and slice_us on the running kernel, the knobs
  * (read and writable here: this machine's debugfs may be locked), and what
  * this process may do. */
 static void local_preflight(struct preflight *pf, const struct cfg_variant *v)
@@ -84,6 +84,7 @@ static void local_preflight(struct preflight *pf, const struct cfg_variant *v)
 					 " needs the out-of-tree latency-nice series); slice_us, the EEVDF"
 					 " custom slice of mainline 6.12+, is the stand-in",
 					 pv.kernel_release);
+	preflight_check_slice(pf, v, pv.kernel_release);
 	preflight_privileges(pf, v);
 	preflight_cgroup_controller(pf, v);
 	if (geteuid() == 0 && knobs_count(v) && knobs_probe(v, &problems))

@@ -1142,8 +1142,8 @@ static void qemu_preflight(struct preflight *pf, const struct cfg_variant *v)
 	free(prefix);
 	if (!here && !pf->fetch && fetchable) {
 		preflight_warn(pf, v->name, NULL, "kernel %s is not fetched yet: its config and BTF"
-			       " (latency_nice, sched_features, modules) are checked when run fetches"
-			       " it", v->kernel);
+			       " (latency_nice, slice_us, sched_features, modules) are checked when run"
+			       " fetches it", v->kernel);
 	} else if (locked_resolve(v->kernel, &k, err, sizeof(err))) {
 		preflight_refuse(pf, v->name, NULL, "kernel: %s", err);
 	} else {
@@ -1161,6 +1161,7 @@ static void qemu_preflight(struct preflight *pf, const struct cfg_variant *v)
 				       " when it boots", v->kernel);
 		}
 		check_btf(pf, v, &k, elf);
+		preflight_check_slice(pf, v, k.release);
 	}
 	guestpack_free(&gc);
 }

@@ -8,7 +8,8 @@
 #     would have run fine;
 #   - for Debian's 6.1 package under qemu, from its BTF: latency_nice (no
 #     sched_latency_nice in struct sched_attr), and a scheduler feature it
-#     does not have (PLACE_LAG came with EEVDF in 6.6);
+#     does not have (PLACE_LAG came with EEVDF in 6.6), and slice_us from its
+#     release (custom slices came in 6.12);
 #   - a load missing in a guest: a tool not installed here (so nothing can
 #     pack it) and a dbench load file that is not here;
 #   - not root: knobs, and attributes that need CAP_SYS_NICE unless the
@@ -82,7 +83,8 @@ EOF
 		"locked debugfs knob: message"
 fi
 
-# 3. Debian 6.1 under qemu: latency_nice and PLACE_LAG, from the package.
+# 3. Debian 6.1 under qemu: latency_nice and PLACE_LAG, from the package;
+# slice_us from its release (custom slices came in 6.12).
 cat >guest.yaml <<EOF
 name: guest
 iterations: 1
@@ -94,12 +96,17 @@ loads:
     tool: cyclictest
     params: {duration_s: 1}
     sched: {latency_nice: -20}
+  - name: hb
+    tool: hackbench
+    sched: {slice_us: 200}
 EOF
 refused guest.yaml "Debian 6.1 guest"
 release=$(ls "$XDG_CACHE_HOME/schedrig/kernels/${PKG}"_*/lib/modules/ | head -1)
 case "$release" in 6.1.*) ;; *) fail "the package was not fetched and unpacked: '$release'" ;; esac
 assert_contains "$(cat err)" "guest.yaml: variant v61, load ct: latency_nice: kernel $release does not support latency_nice (its struct sched_attr has no sched_latency_nice" \
 	"latency_nice of the package"
+assert_contains "$(cat err)" "guest.yaml: variant v61, load hb: slice_us: kernel $release does not support slice_us (custom slices came in 6.12)" \
+	"slice_us on the package (custom slices from 6.12)"
 assert_contains "$(cat err)" "guest.yaml: variant v61: sched_features NO_PLACE_LAG: kernel $release has no sched_feature PLACE_LAG" \
 	"PLACE_LAG of the package"
 # check-config knows it too now that the package is here.

@@ -519,7 +519,17 @@ static void test_hist_records(void **state)
 		 " numbers >= 1)"},
 		{"latency hist.events 3\nlatency hist.sum 3\nlatency hist.sum_sq 5\nlatency hist.min 1\n"
 		 "latency hist.le:1.000 1\nlatency hist.le:2.000 1\nend\n",
-		 "latency histogram: 3 events but 2 in its buckets, or a minimum above its first bucket"},
+		 "latency histogram: hist.events 3 but 2 in its buckets"},
+		{"latency hist.events 2\nlatency hist.sum 3\nlatency hist.sum_sq 5\nlatency hist.min 1.5\n"
+		 "latency hist.le:1.000 1\nlatency hist.le:2.000 1\nend\n",
+		 "latency histogram: hist.min 1.5 above its first bucket (values at most 1)"},
+		/* The sum within min·events..max·events (max 2: the max op). */
+		{"latency hist.events 2\nlatency hist.sum 999999999\nlatency hist.sum_sq 5\n"
+		 "latency hist.min 1\nlatency hist.le:1.000 1\nlatency hist.le:2.000 1\nend\n",
+		 "latency histogram: hist.sum 999999999 is above max x hist.events (4)"},
+		{"latency hist.events 2\nlatency hist.sum 1.5\nlatency hist.sum_sq 5\nlatency hist.min 1\n"
+		 "latency hist.le:1.000 1\nlatency hist.le:2.000 1\nend\n",
+		 "latency histogram: hist.sum 1.5 is below hist.min x hist.events (2)"},
 		{"latency hist.events 2\nlatency hist.sum 3\nlatency hist.sum_sq 5\nlatency hist.min 1\n"
 		 "latency hist.le:1.000 0.5\nend\n",
 		 "line 14: bad latency histogram record 'hist.le:1.000' (bounds ascend, counts are whole"

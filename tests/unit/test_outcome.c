@@ -20,6 +20,7 @@ extern const struct load_ops hackbench_load;
 extern const struct load_ops kernbench_load;
 extern const struct load_ops sysbench_load;
 extern const struct load_ops schbench_load;
+extern const struct load_ops perf_pipe_load;
 
 /* FIXTURES/NAME (tests/run-tests sets FIXTURES), NAME e.g.
  * "tool-output/x.txt", malloc'd. */
@@ -208,6 +209,77 @@ static void test_warmup(void **state)
 	assert_int_equal(s.n, 0);
 }
 
+/* Good hackbench output from a load the kernel did not give its slice (a
+ * 6.1 kernel reads back slice_us=0) is a failure naming both, not a sample. */
+static void test_sched_not_applied(void **state)
+{
+	(void)state;
+	size_t ol;
+	char *out = fixture("tool-output/hackbench-process-pipe.txt", &ol);
+	struct param_value v[32];
+	struct params p = defaults(&hackbench_load, v);
+	struct load_output o = {
+		.out = out, .out_len = ol, .err = "", .sched_requested = "slice_us=200",
+		.sched_applied = "policy=other nice=0 slice_us=0",
+	};
+	struct sample_vec s = {0};
+	char reason[256] = "";
+	assert_int_equal(outcome_decide(&hackbench_load, &p, INST_OK, &o, &s, reason,
+					sizeof(reason)), INST_FAILED);
+	assert_string_equal(reason, "scheduling attributes not applied: slice_us: requested 200,"
+			    " applied 0 (applied: policy=other nice=0 slice_us=0)");
+	assert_int_equal(s.n, 0);
+	o.sched_applied = "policy=other nice=0 slice_us=200";
+	assert_int_equal(outcome_decide(&hackbench_load, &p, INST_OK, &o, &s, reason,
+					sizeof(reason)), INST_OK);
+	assert_true(s.n > 0);
+	sample_vec_free(&s);
+	free(out);
+}
+
+/* A duration of no time (load_ops.durations) is a failed run: hackbench's
+ * "Time: 0.000" and "Time: -0.0", perf's "Total time: 0.000" and
+ * "0.000000 usecs/op"; 0.001 s is a sample. */
+static void test_no_time(void **state)
+{
+	(void)state;
+	static const struct {
+		const struct load_ops *ops;
+		const char *out, *why;
+	} cases[] = {
+		{&hackbench_load, "Running in process mode with 10 groups using 40 file descriptors"
+		 " each (== 400 tasks)\nEach sender will pass 100 messages of 100 bytes\nTime: 0.000\n",
+		 "time 4 is 0 s: a duration of no time, a failed run"},
+		{&hackbench_load, "Running in process mode with 10 groups using 40 file descriptors"
+		 " each (== 400 tasks)\nEach sender will pass 100 messages of 100 bytes\nTime: -0.0\n",
+		 "time 4 is -0 s: a duration of no time, a failed run"},
+		{&perf_pipe_load, "# Running 'sched/pipe' benchmark:\n# Executed 100000 pipe operations"
+		 " between two processes\n\n     Total time: 0.000 [sec]\n\n       40.678120 usecs/op\n"
+		 "          24583 ops/sec\n", "time is 0 s: a duration of no time, a failed run"},
+		{&perf_pipe_load, "# Running 'sched/pipe' benchmark:\n# Executed 100000 pipe operations"
+		 " between two processes\n\n     Total time: 4.067 [sec]\n\n        0.000000 usecs/op\n"
+		 "          24583 ops/sec\n", "usecs_per_op is 0 us: a duration of no time, a failed run"},
+		{&hackbench_load, "Running in process mode with 10 groups using 40 file descriptors"
+		 " each (== 400 tasks)\nEach sender will pass 100 messages of 100 bytes\nTime: 0.001\n",
+		 NULL},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sample_vec s = {0};
+		char reason[256] = "";
+		enum inst_state st = decide(cases[i].ops, INST_OK, cases[i].out, "", 0, &s, reason,
+					    sizeof(reason));
+		if (cases[i].why) {
+			assert_int_equal(st, INST_FAILED);
+			assert_string_equal(reason, cases[i].why);
+			assert_int_equal(s.n, 0);
+		} else {
+			assert_int_equal(st, INST_OK);
+			assert_true(s.n == 1 && s.v[0].value == 0.001);
+		}
+		sample_vec_free(&s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +289,8 @@ int main(void)
 		cmocka_unit_test(test_kernbench_killed),
 		cmocka_unit_test(test_stopped),
 		cmocka_unit_test(test_warmup),
+		cmocka_unit_test(test_sched_not_applied),
+		cmocka_unit_test(test_no_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

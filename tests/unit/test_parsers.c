@@ -813,8 +813,18 @@ static void test_cyclictest_hist_buckets(void **state)
 	sample_vec_free(&s);
 	assert_null(s.hists);
 
+	/* Rows that do not hold "# Total:", or a wake-up below Min: a failure. */
+	char *t = replace_once(fx.out, "# Total: 000004973", "# Total: 000004974");
+	fail_out(&cyclictest_load, KV("threads=2", "histogram_us=100"), t,
+		 "thread 0: \"# Total:\" 4974 but 4973 in its histogram rows");
+	free(t);
+	t = replace_once(fx.out, "# Min Latencies: 00006 00006", "# Min Latencies: 00007 00006");
+	fail_out(&cyclictest_load, KV("threads=2", "histogram_us=100"), t,
+		 "thread 0: histogram row 6 holds a wake-up below its \"# Min Latencies:\" 7");
+	free(t);
+
 	/* Rows cut short: a failure, never a partial histogram. */
-	char *t = cut_before(&fx, false, "000050 ");
+	t = cut_before(&fx, false, "000050 ");
 	const char *summary = strstr(fx.out, "# Total:");
 	assert_non_null(summary);
 	size_t len = strlen(t) + strlen(summary) + 1;
@@ -1238,6 +1248,17 @@ static void test_stress_ng_empty(void **s) { (void)s; fail_err(&stress_ng_load, 
 static void test_stress_ng_garbage(void **state)
 {
 	(void)state;
+	/* A rate that contradicts its count, a run of no time: failures. */
+	struct fixture fx;
+	fixture_load(&fx, "stress-ng-cpu");
+	char *t = replace_once(fx.err, "cpu               14494", "cpu                   0");
+	fail_err(&stress_ng_load, NOKV, t, "cpu: 0 bogo ops but 2898.09 bogo ops/s: the rate"
+		 " contradicts its count");
+	free(t);
+	t = replace_once(fx.err, "14494      5.00", "14494      0.00");
+	fail_err(&stress_ng_load, NOKV, t, "real time 0 s for cpu: no time elapsed, a failed run");
+	free(t);
+	fixture_free(&fx);
 	fail_err(&stress_ng_load, NOKV, garbage, "no \"metrc:\" row");
 	fail_binary(&stress_ng_load, NOKV, true);
 }
@@ -1310,11 +1331,17 @@ static void test_sysbench_one_event(void **state)
 				 {"events", "", 1}};
 	check_fixture(&sysbench_load, "sysbench-mutex-one-event", KV("test=mutex", "threads=1"),
 		      false, w, N(w));
-	/* a bucket below the min is raised to it: min 0.33, p95 0.30 -> 0.33 */
+	/* a bucket below the min is raised to it: min 0.33, p95 0.32 -> 0.33;
+	 * 0.30 is beyond the bucket error and the printing: refused */
 	struct fixture fx;
 	fixture_load(&fx, "sysbench-cpu");
 	char *t = replace_once(fx.out, "95th percentile:                        0.40",
 			       "95th percentile:                        0.30");
+	fail_out(&sysbench_load, NOKV, t, "Latency (ms): 95th percentile 0.3 below min 0.33 by"
+		 " more than sysbench's bucket error (x1.00904)");
+	free(t);
+	t = replace_once(fx.out, "95th percentile:                        0.40",
+			 "95th percentile:                        0.32");
 	const struct want lo[] = {{"events_per_s", "", 5570.51}, {"latency_avg", "", 0.36},
 				  {"latency_p95", "", 0.33}, {"events", "", 27863}};
 	check_text(&sysbench_load, KV("threads=2"), t, lo, N(lo));
@@ -1420,6 +1447,29 @@ static void test_sysbench_empty(void **s) { (void)s; fail_out(&sysbench_load, NO
 static void test_sysbench_garbage(void **state)
 {
 	(void)state;
+	struct fixture fx;
+	fixture_load(&fx, "sysbench-cpu");
+	char *t = replace_once(fx.out, "total number of events:              27863",
+			       "total number of events:              0");
+	fail_out(&sysbench_load, KV("test=cpu"), t, "total number of events 0 but 5570.51 events"
+		 " per second: the rate contradicts its count");
+	free(t);
+	/* A 95th percentile past max beyond the bucket error (x1.00904 + 0.005):
+	 * refused; within it: clamped to max. */
+	t = replace_once(fx.out, "95th percentile:                        0.40",
+			 "95th percentile:                        9.62");
+	fail_out(&sysbench_load, KV("test=cpu"), t, "Latency (ms): 95th percentile 9.62 above max"
+		 " 9.51 by more than sysbench's bucket error (x1.00904)");
+	free(t);
+	t = replace_once(fx.out, "95th percentile:                        0.40",
+			 "95th percentile:                        9.59");
+	struct sample_vec sv = {0};
+	assert_int_equal(run_parse(&sysbench_load, KV("test=cpu"), t, strlen(t), "", 0, 0, false, 0,
+				   false, &sv), 0);
+	assert_true(sv.v[2].value == 9.51 && !strcmp(sv.v[2].metric, "latency_p95"));
+	sample_vec_free(&sv);
+	free(t);
+	fixture_free(&fx);
 	fail_out(&sysbench_load, NOKV, garbage, "no \"total number of events\" line");
 	fail_out(&sysbench_load, NOKV, "    total number of events:              many\n", "unparsable line");
 	fail_binary(&sysbench_load, NOKV, false);
@@ -1744,6 +1794,25 @@ static void test_schbench_empty(void **s) { (void)s; fail_err(&schbench_load, NO
 static void test_schbench_garbage(void **state)
 {
 	(void)state;
+	/* A min above p50, a p99.9 above max, each beyond the bucket error
+	 * (1/256 + 1); within it (p99.9 61 and max 60) a sample. */
+	struct fixture fx;
+	fixture_load(&fx, "schbench-m1-t2-r20");
+	char *t = replace_once(fx.err, "min=1, max=2215", "min=100, max=2215");
+	fail_err(&schbench_load, KV("duration_s=20"), t, "Wakeup Latencies percentiles: min 100"
+		 " above p50 6 by more than schbench's bucket error (1/256 + 1)");
+	free(t);
+	t = replace_once(fx.err, "min=1, max=2215", "min=1, max=30");
+	fail_err(&schbench_load, KV("duration_s=20"), t, "Wakeup Latencies percentiles: p99.9 61"
+		 " above max 30 by more than schbench's bucket error (1/256 + 1)");
+	free(t);
+	t = replace_once(fx.err, "min=1, max=2215", "min=7, max=60");
+	struct sample_vec sv = {0};
+	assert_int_equal(run_parse(&schbench_load, KV("duration_s=20"), "", 0, t, strlen(t), 0, false,
+				   0, false, &sv), 0);
+	sample_vec_free(&sv);
+	free(t);
+	fixture_free(&fx);
 	fail_err(&schbench_load, NOKV, garbage, "no \"Wakeup Latencies percentiles\" block");
 	fail_err(&schbench_load, NOKV,
 		 "Wakeup Latencies percentiles (usec) runtime 5 (s) (10 total samples)\n"

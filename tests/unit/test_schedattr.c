@@ -143,6 +143,40 @@ static void test_latency_nice_probe_mainline(void **state)
 	assert_false(sched_latency_nice_supported());
 }
 
+/* What a kernel reads back against what was asked: a 6.1 kernel reads
+ * back slice_us=0 for a requested 200, mainline has no latency_nice; an
+ * unknown read-back (load gone) and unrequested fields are not checked. */
+static void test_applied_check(void **state)
+{
+	(void)state;
+	char why[512] = "";
+	assert_int_equal(sched_applied_check("slice_us=200", "policy=other nice=0 slice_us=0"
+					     " cpus=0-1", why, sizeof(why)), -1);
+	assert_string_equal(why, "slice_us: requested 200, applied 0 (applied: policy=other"
+			    " nice=0 slice_us=0 cpus=0-1)");
+	assert_int_equal(sched_applied_check("policy=batch nice=5 slice_us=200",
+					     "policy=batch nice=5 slice_us=200 se.slice_ns=200000",
+					     why, sizeof(why)), 0);
+	assert_int_equal(sched_applied_check("nice=5", "policy=other nice=0", why, sizeof(why)), -1);
+	assert_string_equal(why, "nice: requested 5, applied 0 (applied: policy=other nice=0)");
+	assert_int_equal(sched_applied_check("policy=fifo priority=10", "policy=other nice=0",
+					     why, sizeof(why)), -1);
+	assert_string_equal(why, "policy: requested fifo, applied other (applied: policy=other"
+			    " nice=0)");
+	assert_int_equal(sched_applied_check("policy=fifo priority=10", "policy=fifo priority=9",
+					     why, sizeof(why)), -1);
+	assert_int_equal(sched_applied_check("latency_nice=-5", "policy=other nice=0 slice_us=2800",
+					     why, sizeof(why)), -1);
+	assert_string_equal(why, "latency_nice: requested -5, applied none: the kernel has no such"
+			    " attribute (applied: policy=other nice=0 slice_us=2800)");
+	/* se.slice_ns is not slice_us; cpus and cgroups are checked elsewhere. */
+	assert_int_equal(sched_applied_check("nice=1 cpus=0 cgroup.weight=50",
+					     "policy=other se.slice_ns=3000000 nice=1 cpus=1",
+					     why, sizeof(why)), 0);
+	assert_int_equal(sched_applied_check("slice_us=200", "", why, sizeof(why)), 0);
+	assert_int_equal(sched_applied_check("", "policy=other nice=3", why, sizeof(why)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_batch_and_affinity),
 		cmocka_unit_test(test_idle_keeps_nice),
 		cmocka_unit_test(test_render_and_checks),
+		cmocka_unit_test(test_applied_check),
 		cmocka_unit_test(test_latency_nice_probe_mainline),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,7 @@
 #include "store.h"
 #include "store_adaptive.h"
 #include "store_list.h"
+#include "store_reparse.h"
 
 static char dir[] = "/tmp/schedrig-store.XXXXXX";
 
@@ -283,6 +284,75 @@ static void test_histogram_round_trip(void **state)
 	assert_int_equal(store_load_histograms(s, &run, 1, &h, err, sizeof(err)), -1);
 	assert_string_equal(err, "histogram of hist has bucket bounds that are not 3 ascending numbers");
 	hist_table_free(&h);
+	sqlite3_close(raw);
+	store_close(s);
+}
+
+/* reparse's comparison sees a change that is only in a histogram (a bucket,
+ * the sum, the bounds), and storing the new outcome replaces it. */
+static void test_reparse_hist_same(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	int64_t run, variant, cell;
+	uint64_t c[3] = {7, 0, 1};
+	static const double bounds[] = {0.25, 1.5, 1e9};
+
+	db_path(path, sizeof(path), "rphist.db");
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	struct run_info ri = {.name = "rphist", .config_text = "name: rphist\n", .iterations = 1};
+	assert_int_equal(store_run_begin(s, &ri, &run, err, sizeof(err)), 0);
+	assert_int_equal(store_variant_add(s, run, 0, "base", "local", "6.18", "", &variant, err,
+					   sizeof(err)), 0);
+	assert_int_equal(store_cell_add(s, run, 0, "", &cell, err, sizeof(err)), 0);
+	struct sample_vec v = {0};
+	sample_vec_add(&v, "latency", "us", BETTER_LOWER, "max", 2);
+	struct sample_hist *h = sample_vec_add_hist(&v, "latency", "us", "", 0, c, 3, 0, 1e9, 2);
+	sample_hist_set_bounds(h, bounds);
+	h->min_observed = 0.125;
+	h->sum = 3.5;
+	h->sum_sq = 5;
+	struct stored_instance in = {
+		.name = "rr", .tool = "tcp-rr", .role = "measured", .argv = "tcp-rr",
+		.state = "ok", .exited = true, .out = "x\n", .out_len = 2, .samples = &v,
+	};
+	assert_int_equal(store_iteration_save(s, variant, cell, 1, "complete", "a", "b", &in, 1,
+					      err, sizeof(err)), 0);
+	sqlite3 *raw = raw_db(path);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(raw, "SELECT id FROM load_instance", -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	int64_t id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	bool same;
+	size_t n;
+	assert_int_equal(store_samples_same(s, id, &v, &same, &n, err, sizeof(err)), 0);
+	assert_true(same);
+	assert_int_equal(n, 1);
+	v.hists[0].counts[1] = 1; /* one bucket */
+	assert_int_equal(store_samples_same(s, id, &v, &same, &n, err, sizeof(err)), 0);
+	assert_false(same);
+	v.hists[0].counts[1] = 0;
+	v.hists[0].sum = 999999999; /* the sum */
+	assert_int_equal(store_samples_same(s, id, &v, &same, &n, err, sizeof(err)), 0);
+	assert_false(same);
+	v.hists[0].sum = 3.5;
+	v.hists[0].bounds[1] = 1.75; /* a bound */
+	assert_int_equal(store_samples_same(s, id, &v, &same, &n, err, sizeof(err)), 0);
+	assert_false(same);
+	/* Stored again: the new histogram replaces the old one. */
+	assert_int_equal(store_instance_outcome(s, id, "ok", NULL, &v, err, sizeof(err)), 0);
+	assert_int_equal(store_samples_same(s, id, &v, &same, &n, err, sizeof(err)), 0);
+	assert_true(same);
+	struct hist_table t;
+	hist_table_init(&t);
+	assert_int_equal(store_load_histograms(s, &run, 1, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.n, 1);
+	assert_true(t.rows[0].bounds[1] == 1.75);
+	hist_table_free(&t);
+	sample_vec_free(&v);
 	sqlite3_close(raw);
 	store_close(s);
 }
@@ -814,6 +884,7 @@ int main(void)
 		cmocka_unit_test(test_run_list),
 		cmocka_unit_test(test_rows_in_config_order),
 		cmocka_unit_test(test_histogram_round_trip),
+		cmocka_unit_test(test_reparse_hist_same),
 		cmocka_unit_test(test_sample_flags),
 		cmocka_unit_test(test_schema_version),
 		cmocka_unit_test(test_migrate_v4),
