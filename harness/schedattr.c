@@ -217,9 +217,14 @@ int sched_req_check(const struct sched_req *r, char *err, size_t errsz)
 			 sched_policy_name(policy));
 		return -1;
 	}
-	if (r->has_slice_us && !is_fair(policy)) {
-		snprintf(err, errsz, "slice_us is for policies other, batch and idle, not %s",
-			 sched_policy_name(policy));
+	if (r->has_slice_us && policy != SCHED_OTHER && policy != SCHED_BATCH) {
+		snprintf(err, errsz, "slice_us is for policies other and batch, not %s (the kernel"
+			 " gives only those a custom slice)", sched_policy_name(policy));
+		return -1;
+	}
+	if (r->has_nice && rt) {
+		snprintf(err, errsz, "nice is for policies other, batch and idle, not %s (a"
+			 " real-time task's nice has no effect)", sched_policy_name(policy));
 		return -1;
 	}
 	if (r->has_latency_nice && !is_fair(policy)) {

@@ -128,7 +128,24 @@ static void test_render_and_checks(void **state)
 	assert_string_equal(text, "policy=fifo priority=10");
 	assert_int_equal(sched_req_set(&r, "slice_us", "500", err, sizeof(err)), 0);
 	assert_int_equal(sched_req_check(&r, err, sizeof(err)), -1);
-	assert_string_equal(err, "slice_us is for policies other, batch and idle, not fifo");
+	assert_string_equal(err, "slice_us is for policies other and batch, not fifo (the kernel"
+				 " gives only those a custom slice)");
+	/* SCHED_IDLE keeps the default slice whatever sched_runtime says
+	 * (read back 1400 us for a requested 200 on 6.18). */
+	struct sched_req idle = {0};
+	assert_int_equal(sched_req_set(&idle, "policy", "idle", err, sizeof(err)), 0);
+	assert_int_equal(sched_req_set(&idle, "slice_us", "200", err, sizeof(err)), 0);
+	assert_int_equal(sched_req_check(&idle, err, sizeof(err)), -1);
+	assert_string_equal(err, "slice_us is for policies other and batch, not idle (the kernel"
+				 " gives only those a custom slice)");
+	/* nice under a real-time policy: stored, never applied. */
+	struct sched_req rr = {0};
+	assert_int_equal(sched_req_set(&rr, "policy", "rr", err, sizeof(err)), 0);
+	assert_int_equal(sched_req_set(&rr, "priority", "5", err, sizeof(err)), 0);
+	assert_int_equal(sched_req_set(&rr, "nice", "5", err, sizeof(err)), 0);
+	assert_int_equal(sched_req_check(&rr, err, sizeof(err)), -1);
+	assert_string_equal(err, "nice is for policies other, batch and idle, not rr (a"
+				 " real-time task's nice has no effect)");
 	assert_int_equal(sched_req_set(&r, "latency_nice", "-21", err, sizeof(err)), -1);
 	assert_string_equal(err, "latency_nice must be between -20 and 19, not -21");
 	assert_int_equal(sched_req_set(&r, "policy", "deadline", err, sizeof(err)), -1);
