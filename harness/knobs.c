@@ -627,7 +627,9 @@ static size_t knob_requests(const struct cfg_variant *v, struct knob_req *r)
 }
 
 /* The number of whitespace-separated fields of text, when every one is a
- * base-10 integer (parse_ll); -1 when one is not, or there is none. */
+ * base-10 integer (parse_ll) without a leading zero (the kernel reads
+ * /proc/sys integers with base 0: "010" is 8); -1 when one is not, or there
+ * is none. */
 static long integer_fields(const char *text)
 {
 	long n = 0;
@@ -641,14 +643,16 @@ static long integer_fields(const char *text)
 		if (len >= sizeof(field))
 			return -1;
 		snprintf(field, sizeof(field), "%.*s", (int)len, p);
-		if (!parse_ll(field, &v))
+		const char *digits = field + (field[0] == '-');
+		if (!parse_ll(field, &v) || (digits[0] == '0' && digits[1]))
 			return -1;
 		p += len;
 	}
 }
 
 /* A knob whose file reads integers takes as many base-10 integers: '+1',
- * '0x10' or '1 2' for a '0' would fail at the write or the read-back. */
+ * '0x10' or '1 2' for a '0' would fail at the write or the read-back, and
+ * '010' would be written as 8. */
 static int value_shape_check(const struct knob_entry *e, char *err, size_t errsz)
 {
 	long want = integer_fields(e->old_value);

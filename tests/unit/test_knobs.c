@@ -799,8 +799,9 @@ static void test_integer_shape(void **state)
 	static const struct {
 		const char *value;
 		bool ok;
-	} cases[] = {{"1", true}, {"-1", true}, {"+1", false}, {"0x1", false}, {"1 2", false},
-		     {"one", false}};
+	} cases[] = {{"1", true}, {"-1", true}, {"0", true}, {"10", true}, {"+1", false},
+		     {"0x1", false}, {"1 2", false}, {"one", false}, {"010", false},
+		     {"-01", false}, {"00", false}};
 	char want[1024], err[1024];
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct cfg_knob k = {"kernel.sched_child_runs_first", (char *)cases[i].value, 0, 0};
