@@ -24,7 +24,11 @@ struct stored_reparse_inst {
 	bool started;        /* it has a pid */
 	bool exited;         /* it has an exit code */
 	int exit_code, term_signal; /* 0 when not stored */
-	bool stopped; /* a background instance still running when the measured ones ended */
+	/* The rig stopped it: stored as stopped; or, when its stored outcome
+	 * is not ok (a tool parsed after its stop that failed), a background
+	 * instance that ended after the measured ones. An ok one that ended a
+	 * moment after them exited by itself: the runner sent it no stop. */
+	bool stopped;
 	bool warmup;  /* a background instance that ended before the measured ones started */
 };
 

@@ -62,4 +62,13 @@ assert_contains "$("$SCHEDRIG" reparse --db "$DB" latest)" "$in_warmup changed" 
 	"reparse of warm-up repetitions stored as ok"
 assert_eq "$(q "$DB" "SELECT count(*) FROM load_instance WHERE name = 'hb' AND state = 'warmup'")" \
 	"$in_warmup" "warm-up repetitions after reparse"
+
+# A repetition that exited by itself a moment after cyclictest ended (the
+# runner sent it no stop: state ok) stays a sample; reparse must not call
+# it stopped from its end time (before: "ok, 1 sample(s) -> stopped").
+ct_end=$(q "$DB" "SELECT ended_ns FROM load_instance WHERE name = 'ct'")
+late=$(q "$DB" "SELECT min(id) FROM load_instance WHERE name = 'hb' AND state = 'ok'")
+q "$DB" "UPDATE load_instance SET ended_ns = $ct_end + 118000 WHERE id = $late"
+assert_contains "$("$SCHEDRIG" reparse --db "$DB" latest)" ", 0 changed" \
+	"reparse of a repetition that ended just after the measured load"
 echo ok
