@@ -163,7 +163,9 @@ int cmd_restore(int argc, char **argv)
 	/* Its rows steer root's writes: only a file nobody else could write. */
 	if (path_trusted(db, real, sizeof(real), err, sizeof(err))) {
 		fprintf(stderr, "schedrig restore: %s: refused (restore writes kernel knobs: the"
-			" database must be root's or yours, writable by nobody else)\n", err);
+			" database must be root's or yours, writable by nobody else, in directories"
+			" nobody else can change; if you trust its rows, copy it to such a directory"
+			" and restore from the copy)\n", err);
 		return 1;
 	}
 	db = real;
