@@ -29,6 +29,7 @@
 #include "plan.h"
 #include "provenance.h"
 #include "runner.h"
+#include "spawn.h"
 
 /* The name of the virtio-serial port the qemu backend gives the guest. */
 #define AGENT_PORT_NAME "schedrig.agent"
@@ -278,23 +279,15 @@ static int j_restored(void *ctx, const struct knob_entry *e, char *err, size_t e
 	return journal_line(ctx, "restored", e);
 }
 
-/* Every tool of the plan must be found in PATH here. */
+/* Every tool of the plan must be found in PATH here (spawn_which). */
 static int check_tools(const struct plan *p, char *err, size_t errsz)
 {
-	const char *path = getenv("PATH");
+	char found[PATH_MAX];
 	for (size_t c = 0; c < p->n_cells; c++) {
 		for (size_t i = 0; i < p->cells[c].n_inst; i++) {
 			const char *tool = p->cells[c].inst[i].argv.v[0];
-			bool found = !strcmp(tool, "schedrig") || strchr(tool, '/');
-			char *dirs = xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL;
-			for (char *d = strtok_r(dirs, ":", &save); d && !found;
-			     d = strtok_r(NULL, ":", &save)) {
-				char *full = xasprintf("%s/%s", d, tool);
-				found = access(full, X_OK) == 0;
-				free(full);
-			}
-			free(dirs);
-			if (!found) {
+			if (strcmp(tool, "schedrig") && spawn_which(tool, NULL, found, sizeof(found))) {
+				const char *path = getenv("PATH");
 				snprintf(err, errsz, "load tool '%s' is missing here (PATH=%s)", tool,
 					 path ? path : "");
 				return -1;

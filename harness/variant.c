@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "builtin_proc.h"
+#include "spawn.h"
 
 extern const struct variant_backend local_backend;
 extern const struct variant_backend qemu_backend;
@@ -24,25 +25,6 @@ const struct variant_backend *variant_backend_for(enum boot_kind boot)
 		return &ssh_backend;
 	}
 	return &local_backend;
-}
-
-int variant_find_tool(const char *tool, char *out, size_t size)
-{
-	struct stat st;
-	if (strchr(tool, '/')) {
-		snprintf(out, size, "%s", tool);
-		return access(out, X_OK) == 0 && stat(out, &st) == 0 && S_ISREG(st.st_mode) ? 0 : -1;
-	}
-	const char *path = getenv("PATH");
-	char *dirs = xstrdup(path ? path : "/bin:/usr/bin"), *rest = dirs, *dir;
-	int rc = -1;
-	while (rc && (dir = strsep(&rest, ":"))) {
-		snprintf(out, size, "%s/%s", *dir ? dir : ".", tool);
-		if (access(out, X_OK) == 0 && stat(out, &st) == 0 && S_ISREG(st.st_mode))
-			rc = 0;
-	}
-	free(dirs);
-	return rc;
 }
 
 void variant_plan_tools(const struct plan *p, struct argv *tools, struct argv *loads)
@@ -123,7 +105,7 @@ int variant_check_local_tools(const struct experiment *e, const struct plan *p, 
 	variant_plan_tools(p, &tools, &loads);
 	for (size_t i = 0; i < tools.n; i++) {
 		char found[PATH_MAX];
-		if (variant_find_tool(tools.v[i], found, sizeof(found)) == 0)
+		if (spawn_which(tools.v[i], NULL, found, sizeof(found)) == 0)
 			continue;
 		snprintf(err + len, errsz - len, "%sload '%s': tool '%s' is not installed here "
 			 "(no executable file of that name in PATH)", len ? "; " : "", loads.v[i],

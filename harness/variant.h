@@ -71,13 +71,7 @@ struct variant_backend {
  * runs each tool is appended to it, at the same index as the tool. */
 void variant_plan_tools(const struct plan *p, struct argv *tools, struct argv *loads);
 
-/* Where execvp would find tool: tool itself when it holds a '/', else the
- * first executable regular file DIR/tool of PATH (an empty entry is the
- * current directory; without PATH, glibc's default /bin:/usr/bin). 0 with
- * the path in out (size bytes), -1 when there is none. */
-int variant_find_tool(const char *tool, char *out, size_t size);
-
-/* Every load tool of plan p is installed here (variant_find_tool), every
+/* Every load tool of plan p is installed here (spawn_which), every
  * program and file a load needs besides (load_ops.needs: oltp's MariaDB,
  * looked up as proc_find_program does) and every file its instances read
  * (load_ops.check_here: kernbench's source, dbench's load file) is here,

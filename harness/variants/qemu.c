@@ -54,7 +54,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -69,6 +68,7 @@
 #include "kernel_btf.h"
 #include "knob_journal.h"
 #include "preflight.h"
+#include "spawn.h"
 #include "variant.h"
 
 #define QEMU_BINARY "qemu-system-x86_64"
@@ -193,32 +193,17 @@ static void copy_str(char *dst, size_t size, const char *src)
 
 /* Run argv in dir (NULL: here) without a shell, stdout to out_path and
  * stderr there too (with_stderr) or to /dev/null; wait. Returns the exit
- * status, -1 when it could not run (126: out_path could not be opened). */
+ * status, -1 when it could not run or was killed by a signal. */
 static int run_tool(char *const *argv, const char *dir, const char *out_path, bool with_stderr)
 {
-	pid_t pid = fork();
-	if (pid < 0)
+	char err[256];
+	struct spawn t = {.argv = argv, .dir = dir, .in.kind = SPAWN_NULL,
+			  .out = {.kind = SPAWN_FILE, .path = out_path},
+			  .err.kind = with_stderr ? SPAWN_STDOUT : SPAWN_NULL,
+			  .pdeath_sig = SIGKILL};
+	if (spawn_run(&t, err, sizeof(err)))
 		return -1;
-	if (pid == 0) {
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int null_fd = open("/dev/null", O_RDWR);
-		if (fd < 0 || (dir && chdir(dir)))
-			_exit(126);
-		dup2(null_fd, 0);
-		dup2(fd, 1);
-		dup2(with_stderr ? fd : null_fd, 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return WIFEXITED(t.status) ? WEXITSTATUS(t.status) : -1;
 }
 
 /* The last non-empty line of a log file, for messages. */
@@ -599,8 +584,11 @@ struct guest_files {
 	bool host_usr;       /* share this machine's /usr (virtio-9p, read-only) */
 };
 
-static pid_t start_qemu(const struct variant_run *vr, const struct kernel_image *k,
-			const struct guest_files *gf, bool kvm, char *err, size_t errsz)
+/* Start qemu for k into q (its own process group, SIGKILL when the rig
+ * dies, stdout and stderr into the qemu log). Returns 0 or -1 with err. */
+static int start_qemu(const struct variant_run *vr, const struct kernel_image *k,
+		      const struct guest_files *gf, bool kvm, struct spawn *q, char *err,
+		      size_t errsz)
 {
 	struct argv a = {0};
 	const struct cfg_variant *v = vr->v;
@@ -685,42 +673,13 @@ static pid_t start_qemu(const struct variant_run *vr, const struct kernel_image 
 	unlink(gf->console);
 	unlink(gf->agent_serial);
 	unlink(gf->agent_virtio);
-	pid_t pid = fork();
-	if (pid < 0) {
-		snprintf(err, errsz, "fork: %s", strerror(errno));
-		argv_free(&a);
-		return -1;
-	}
-	if (pid == 0) {
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		int fd = open(gf->qemu_log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int null_fd = open("/dev/null", O_RDONLY);
-		dup2(null_fd, 0);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execvp(a.v[0], a.v);
-		fprintf(stderr, "cannot run %s: %s\n", a.v[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
+	*q = (struct spawn){.argv = a.v, .in.kind = SPAWN_NULL,
+			    .out = {.kind = SPAWN_FILE, .path = gf->qemu_log},
+			    .err.kind = SPAWN_STDOUT, .new_group = true, .pdeath_sig = SIGKILL};
+	int rc = spawn_start(q, err, errsz);
 	argv_free(&a);
-	return pid;
-}
-
-static void stop_qemu(pid_t pid)
-{
-	if (pid <= 0)
-		return;
-	kill(-pid, SIGKILL);
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	q->argv = NULL;
+	return rc;
 }
 
 static off_t file_size(const char *path)
@@ -792,21 +751,19 @@ static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct
 	double t0 = agent_mono_s(), last = t0;
 	size_t seen_lines = 0;
 	enum boot_outcome outcome = BOOT_DONE;
-	pid_t pid = start_qemu(vr, k, gf, kvm, err, errsz);
+	struct spawn q;
 
 	s->t0_s = t0;
-	if (pid < 0) {
+	if (start_qemu(vr, k, gf, kvm, &q, err, errsz)) {
 		s->failed = true;
 		return BOOT_DONE;
 	}
 	for (;;) {
-		int status;
-		pid_t w = waitpid(pid, &status, WNOHANG);
+		bool exited = q.exited;
 		for (int i = 0; i < 2; i++)
 			pump(s, &tails[i], err, errsz);
-		if (w == pid) {
-			pid = 0;
-			*qemu_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+		if (exited) {
+			*qemu_status = WIFEXITED(q.status) ? WEXITSTATUS(q.status) : 128;
 			if (probe && file_size(gf->console) == 0 && !s->hello)
 				outcome = BOOT_KVM_HANGS; /* qemu refused KVM */
 			break;
@@ -838,21 +795,17 @@ static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct
 					   "the agent was silent for %.0f s: the guest hangs", now - last);
 			break;
 		}
-		nanosleep(&(struct timespec){0, 50000000}, NULL);
+		spawn_poll((struct spawn *[]){&q}, 1, 50);
 	}
-	if (s->end && pid) {
-		/* The agent is done: give the guest a moment to power off. */
-		int status;
-		for (int i = 0; i < 100; i++) {
-			if (waitpid(pid, &status, WNOHANG) == pid) {
-				*qemu_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-				pid = 0;
-				break;
-			}
-			nanosleep(&(struct timespec){0, 50000000}, NULL);
-		}
+	if (s->end && !q.exited) {
+		/* The agent is done: give the guest 5 s to power off. */
+		for (double until = agent_mono_s() + 5; !q.exited && agent_mono_s() < until;)
+			spawn_poll((struct spawn *[]){&q}, 1, 50);
+		if (q.exited)
+			*qemu_status = WIFEXITED(q.status) ? WEXITSTATUS(q.status) : 128;
 	}
-	stop_qemu(pid);
+	spawn_kill(&q);
+	spawn_free(&q);
 	for (int i = 0; i < 2; i++) {
 		if (outcome == BOOT_DONE)
 			pump(s, &tails[i], err, errsz);
@@ -924,19 +877,7 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 		/* The kernel unpacks concatenated archives in order. */
 		char *combined = xasprintf("%s/%s-initramfs-all.cpio", vr->work_dir, vr->v->name);
 		char *argv[] = {"cat", gf.initramfs, vr->v->initrd, NULL};
-		int fd = open(combined, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		pid_t pid = fd >= 0 ? fork() : -1;
-		if (pid == 0) {
-			dup2(fd, 1);
-			execvp(argv[0], argv);
-			_exit(127);
-		}
-		int status = -1;
-		if (pid > 0)
-			waitpid(pid, &status, 0);
-		if (fd >= 0)
-			close(fd);
-		if (status != 0) {
+		if (run_tool(argv, NULL, combined, false) != 0) {
 			snprintf(err, errsz, "cannot append initrd %s", vr->v->initrd);
 			free(combined);
 			goto out;

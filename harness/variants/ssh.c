@@ -66,12 +66,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -80,6 +78,7 @@
 #include "agent_host.h"
 #include "knobs.h"
 #include "preflight.h"
+#include "spawn.h"
 #include "sshargv.h"
 #include "variant.h"
 
@@ -207,27 +206,45 @@ static void ssh_failure(const struct ssh_var *sv, const char *doing, char *err, 
 		 e[0] ? e : "ssh exited with status 255", hint);
 }
 
-static void child_setup(int in_fd, int out_fd, int err_fd)
+/* What an ssh child's output goes to: stdout to out (ssh_exec) or to the
+ * agent session (run_agent), stderr to errtext and the log as it comes. */
+struct ssh_sink {
+	struct ssh_var *sv;
+	struct buf *out;
+	struct buf errtext;
+	struct agent_session *session; /* run_agent's */
+	int stream_fd;                 /* a copy of the agent's lines; -1: none */
+	struct buf partial;            /* the agent's line being read */
+	double last_s;                 /* when the agent last wrote */
+	char *err;
+	size_t errsz;
+};
+
+static void ssh_output(void *arg, int stream, const char *data, size_t n)
 {
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	dup2(in_fd, 0);
-	dup2(out_fd, 1);
-	dup2(err_fd, 2);
+	struct ssh_sink *k = arg;
+	if (stream == 2) {
+		buf_append(&k->errtext, data, n);
+		log_append(k->sv, data, n);
+	} else if (!k->session) {
+		buf_append(k->out, data, n);
+	} else {
+		if (k->stream_fd >= 0 && write(k->stream_fd, data, n) != (ssize_t)n) {
+			close(k->stream_fd);
+			k->stream_fd = -1;
+		}
+		agent_session_feed(k->session, &k->partial, data, n, k->err, k->errsz);
+		k->last_s = agent_mono_s();
+	}
 }
 
-static void kill_wait(pid_t pid)
+/* An ssh child with stdin per in, stdout and stderr piped into k, in its
+ * own process group, killed when the rig dies. */
+static struct spawn ssh_spawn(char *const *argv, struct spawn_io in, struct ssh_sink *k)
 {
-	if (pid <= 0)
-		return;
-	kill(-pid, SIGKILL);
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	return (struct spawn){.argv = argv, .in = in, .out.kind = SPAWN_PIPE,
+			      .err.kind = SPAWN_PIPE, .new_group = true, .pdeath_sig = SIGKILL,
+			      .on_output = ssh_output, .arg = k};
 }
 
 /* Run an ssh argv with stdin from in_path (NULL: /dev/null), stdout into
@@ -237,88 +254,35 @@ static void kill_wait(pid_t pid)
 static int ssh_exec(struct ssh_var *sv, char *const *argv, const char *in_path, double timeout_s,
 		    struct ssh_out *o, char *err, size_t errsz)
 {
-	int outp[2], errp[2];
-	int in_fd = open(in_path ? in_path : "/dev/null", O_RDONLY | O_CLOEXEC);
+	struct ssh_sink k = {.sv = sv, .out = &o->out, .stream_fd = -1};
+	struct spawn_io in = {.kind = in_path ? SPAWN_FILE : SPAWN_NULL, .path = in_path};
+	struct spawn c = ssh_spawn(argv, in, &k);
+	int rc = 0;
 
 	o->status = -1;
 	sv->last_err[0] = '\0';
-	if (in_fd < 0) {
-		snprintf(err, errsz, "%s: %s", in_path ? in_path : "/dev/null", strerror(errno));
+	c.timeout_s = timeout_s;
+	c.stop_sig = SIGKILL;
+	if (spawn_start(&c, err, errsz))
 		return -1;
-	}
-	if (pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
-		snprintf(err, errsz, "pipe: %s", strerror(errno));
-		close(in_fd);
-		return -1;
-	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		child_setup(in_fd, outp[1], errp[1]);
-		execvp(argv[0], argv);
-		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(in_fd);
-	close(outp[1]);
-	close(errp[1]);
-	if (pid < 0) {
-		snprintf(err, errsz, "fork: %s", strerror(errno));
-		close(outp[0]);
-		close(errp[0]);
-		return -1;
-	}
-	setpgid(pid, pid);
-	struct buf errtext = {0};
-	double t0 = agent_mono_s();
-	int rc = 0, status = 0;
-	bool out_open = true, err_open = true, exited = false;
 	/* The ControlPersist master may keep a copy of the pipes: the end is
-	 * ssh's exit, not the pipes' end. */
-	while (!exited || out_open || err_open) {
-		struct pollfd pfd[2] = {{out_open ? outp[0] : -1, POLLIN, 0},
-					{err_open ? errp[0] : -1, POLLIN, 0}};
-		poll(pfd, 2, exited ? 0 : 100);
-		char chunk[65536];
-		for (int i = 0; i < 2; i++) {
-			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			ssize_t n = read(pfd[i].fd, chunk, sizeof(chunk));
-			if (n > 0) {
-				buf_append(i ? &errtext : &o->out, chunk, (size_t)n);
-				if (i)
-					log_append(sv, chunk, (size_t)n);
-			} else if (n == 0 || errno != EINTR) {
-				if (i)
-					err_open = false;
-				else
-					out_open = false;
-			}
-		}
-		if (exited && !(pfd[0].revents | pfd[1].revents))
-			break;
-		if (!exited && waitpid(pid, &status, WNOHANG) == pid)
-			exited = true;
-		if (exited)
-			continue;
-		if (runner_poll_interrupt()) {
+	 * ssh's exit, not the pipes' end (spawn_poll). */
+	while (spawn_poll((struct spawn *[]){&c}, 1, 100) > 0) {
+		if (!c.exited && runner_poll_interrupt()) {
 			snprintf(err, errsz, "interrupted by %s", strsignal(runner_interrupt_signal()));
 			rc = -1;
 			break;
 		}
-		if (agent_mono_s() - t0 > timeout_s) {
-			snprintf(err, errsz, "ssh %s: no answer in %.0f s", sv->dest, timeout_s);
-			rc = -1;
-			break;
-		}
 	}
-	if (!exited)
-		kill_wait(pid);
-	close(outp[0]);
-	close(errp[0]);
-	note_stderr(sv, buf_str(&errtext));
-	buf_free(&errtext);
+	if (c.timed_out) {
+		snprintf(err, errsz, "ssh %s: no answer in %.0f s", sv->dest, timeout_s);
+		rc = -1;
+	}
+	spawn_free(&c);
+	note_stderr(sv, buf_str(&k.errtext));
+	buf_free(&k.errtext);
 	if (rc == 0)
-		o->status = WIFEXITED(status) ? WEXITSTATUS(status) : 255;
+		o->status = WIFEXITED(c.status) ? WEXITSTATUS(c.status) : 255;
 	return rc;
 }
 
@@ -590,10 +554,9 @@ static int run_agent(struct ssh_var *sv, const char *bin, const char *plan,
 	const struct variant_run *vr = sv->vr;
 	struct argv words = {0}, a = {0};
 	char *stream = xasprintf("%s/%s-agent.jsonl", vr->work_dir, vr->v->name);
-	int inp[2] = {-1, -1}, outp[2] = {-1, -1}, errp[2] = {-1, -1};
-	int stream_fd = open(stream, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	struct buf partial = {0}, errtext = {0};
-	pid_t pid = -1;
+	struct ssh_sink k = {.sv = sv, .session = s, .err = err, .errsz = errsz,
+			     .stream_fd = open(stream, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
+	struct spawn c = ssh_spawn(NULL, (struct spawn_io){.kind = SPAWN_PIPE}, &k);
 	int rc = -1;
 
 	argv_add(&words, "sh");
@@ -607,79 +570,28 @@ static int run_agent(struct ssh_var *sv, const char *bin, const char *plan,
 	sv->t.connect_timeout_s = SSH_CONNECT_TIMEOUT_S;
 	if (ssh_argv(&a, &sv->t, words.v, words.n, err, errsz))
 		goto out;
-	if (pipe2(inp, O_CLOEXEC) || pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
-		snprintf(err, errsz, "pipe: %s", strerror(errno));
-		goto out;
-	}
 	s->t0_s = agent_mono_s();
-	pid = fork();
-	if (pid == 0) {
-		child_setup(inp[0], outp[1], errp[1]);
-		execvp(a.v[0], a.v);
-		fprintf(stderr, "cannot run %s: %s\n", a.v[0], strerror(errno));
-		_exit(127);
-	}
-	close(inp[0]);
-	close(outp[1]);
-	close(errp[1]);
-	inp[0] = outp[1] = errp[1] = -1;
-	if (pid < 0) {
-		snprintf(err, errsz, "fork: %s", strerror(errno));
+	c.argv = a.v;
+	if (spawn_start(&c, err, errsz))
 		goto out;
-	}
-	setpgid(pid, pid);
-	double last = s->t0_s, stop_at = 0;
-	int status = 0;
-	bool exited = false, out_open = true, err_open = true;
+	double stop_at = 0;
 	int interrupted = 0;
+	k.last_s = s->t0_s;
 	sv->last_err[0] = '\0';
-	while (!exited || out_open || err_open) {
-		struct pollfd pfd[2] = {{out_open ? outp[0] : -1, POLLIN, 0},
-					{err_open ? errp[0] : -1, POLLIN, 0}};
-		poll(pfd, 2, exited ? 0 : 100);
-		char chunk[65536];
-		for (int i = 0; i < 2; i++) {
-			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			ssize_t n = read(pfd[i].fd, chunk, sizeof(chunk));
-			if (n > 0 && i == 0) {
-				if (stream_fd >= 0 && write(stream_fd, chunk, (size_t)n) != n) {
-					close(stream_fd);
-					stream_fd = -1;
-				}
-				agent_session_feed(s, &partial, chunk, (size_t)n, err, errsz);
-				last = agent_mono_s();
-			} else if (n > 0) {
-				buf_append(&errtext, chunk, (size_t)n);
-				log_append(sv, chunk, (size_t)n);
-			} else if (n == 0 || errno != EINTR) {
-				if (i)
-					err_open = false;
-				else
-					out_open = false;
-			}
-		}
-		if (exited && !(pfd[0].revents | pfd[1].revents))
-			break;
-		if (!exited && waitpid(pid, &status, WNOHANG) == pid) {
-			exited = true;
-			continue;
-		}
-		if (exited)
+	while (spawn_poll((struct spawn *[]){&c}, 1, 100) > 0) {
+		if (c.exited)
 			continue;
 		double now = agent_mono_s();
 		if (s->end || (s->failed && !interrupted)) {
 			/* Done (or hopeless): let the session go. */
-			if (inp[1] >= 0) {
-				close(inp[1]);
-				inp[1] = -1;
+			if (c.in_fd >= 0) {
+				spawn_close_in(&c);
 				stop_at = now + RUNNER_GRACE_S + 10;
 			}
 		}
 		if (!interrupted && runner_poll_interrupt()) {
 			interrupted = runner_interrupt_signal();
-			close(inp[1]);
-			inp[1] = -1;
+			spawn_close_in(&c);
 			stop_at = now + RUNNER_GRACE_S + 10;
 			printf("[%s] ssh: interrupted: stopping the agent on %s\n", vr->v->name,
 			       sv->dest);
@@ -693,22 +605,17 @@ static int run_agent(struct ssh_var *sv, const char *bin, const char *plan,
 					   vr->v->boot_timeout_s);
 			break;
 		}
-		if (stop_at == 0 && s->hello && now - last > agent_silence_limit_s(vr)) {
+		if (stop_at == 0 && s->hello && now - k.last_s > agent_silence_limit_s(vr)) {
 			agent_session_fail(s, err, errsz, "the agent on %s was silent for %.0f s",
-					   sv->dest, now - last);
+					   sv->dest, now - k.last_s);
 			break;
 		}
 	}
-	if (inp[1] >= 0) {
-		close(inp[1]);
-		inp[1] = -1;
-	}
-	if (!exited) {
-		kill_wait(pid);
-		status = -1;
-	}
-	pid = -1;
-	note_stderr(sv, buf_str(&errtext));
+	spawn_close_in(&c);
+	bool exited = c.exited;
+	int status = exited ? c.status : -1;
+	spawn_kill(&c);
+	note_stderr(sv, buf_str(&k.errtext));
 	if (interrupted) {
 		s->failed = false;
 		agent_session_fail(s, err, errsz, "interrupted by %s", strsignal(interrupted));
@@ -728,20 +635,11 @@ static int run_agent(struct ssh_var *sv, const char *bin, const char *plan,
 		rc = 0;
 	}
 out:
-	if (pid > 0)
-		kill_wait(pid);
-	for (int i = 0; i < 2; i++) {
-		if (inp[i] >= 0)
-			close(inp[i]);
-		if (outp[i] >= 0)
-			close(outp[i]);
-		if (errp[i] >= 0)
-			close(errp[i]);
-	}
-	if (stream_fd >= 0)
-		close(stream_fd);
-	buf_free(&partial);
-	buf_free(&errtext);
+	spawn_free(&c);
+	if (k.stream_fd >= 0)
+		close(k.stream_fd);
+	buf_free(&k.partial);
+	buf_free(&k.errtext);
 	argv_free(&words);
 	argv_free(&a);
 	free(stream);
