@@ -13,7 +13,10 @@ CC       ?= cc
 CFLAGS   ?= -O2 -g
 VERSION  := 0.1.0
 CFLAGS   += -DSCHEDRIG_VERSION=\"$(VERSION)\"
-CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iharness -Iloads -Ireports \
+# Every source folder is on the include path: a header is named by its file
+# name alone, wherever its subsystem folder is (README, Layout).
+SRC_DIRS := harness $(patsubst %/,%,$(wildcard harness/*/)) loads reports
+CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $(addprefix -I,$(SRC_DIRS)) \
             $(shell pkg-config --cflags $(PKGS))
 LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lm
 
@@ -25,7 +28,7 @@ else
 BUILD    := build
 endif
 
-LIB_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c harness/variants/*.c loads/*.c reports/*.c))
+LIB_SRC  := $(filter-out harness/main.c,$(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
