@@ -95,7 +95,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 300
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS  := -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -DSCHEDRIG_VERSION=\"$(VERSION)\" \
-                -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iharness -Iloads -Ireports -Ibuild-fuzz \
+                -std=c11 -D_GNU_SOURCE -Wall -Wextra $(addprefix -I,$(SRC_DIRS)) -Ibuild-fuzz \
                 $(shell pkg-config --cflags $(PKGS))
 FUZZ_OBJ     := $(LIB_SRC:%.c=build-fuzz/%.o)
 FUZZ_BIN     := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
