@@ -1,5 +1,4 @@
 /* schedrig check-config CONFIG...: validate configs without running them. */
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +9,7 @@
 #include "preflight.h"
 #include "variant.h"
 
-static const char usage_line[] = "usage: schedrig check-config [--db FILE] CONFIG...\n";
+static const char usage_line[] = "usage: schedrig check-config CONFIG...\n";
 
 int cmd_check_config(int argc, char **argv)
 {
@@ -29,9 +28,8 @@ int cmd_check_config(int argc, char **argv)
 		      "Each (variant, load) pair is checked against what the variant will have\n"
 		      "(preflight): latency_nice, knobs and privileges on the running kernel\n"
 		      "(boot: local); the tools packed for a qemu guest and its kernel package's\n"
-		      "config and BTF, when the package is in the cache beside the database\n"
-		      "already (--db FILE, as for run: default results/schedrig.db, so\n"
-		      "results/cache/debs); check-config fetches nothing.\n"
+		      "config and BTF, when the package is in the rig's cache already\n"
+		      "(~/.cache/schedrig/debs: schedrig cache); check-config fetches nothing.\n"
 		      "What cannot work is 'CONFIG: variant V, load L: ...' on stderr (exit 2),\n"
 		      "what cannot be known yet 'CONFIG: warning: ...'; 'CONFIG: note: ...' on\n"
 		      "stdout says how a load will behave (a background load cut by the stop).\n"
@@ -43,21 +41,7 @@ int cmd_check_config(int argc, char **argv)
 		      stdout);
 		return 0;
 	}
-	int first = 1;
-	if (!strcmp(argv[1], "--db") && argc < 4) {
-		fprintf(stderr, "schedrig check-config: %s\n%ssee schedrig check-config --help\n",
-			argc < 3 ? "--db needs a value" : "no CONFIG given", usage_line);
-		return EXIT_USAGE;
-	}
-	char *cache = xstrdup("results/cache");
-	if (!strcmp(argv[1], "--db")) {
-		char *db = xstrdup(argv[2]);
-		free(cache);
-		cache = xasprintf("%s/cache", dirname(db));
-		free(db);
-		first = 3;
-	}
-	for (int i = first; i < argc; i++) {
+	for (int i = 1; i < argc; i++) {
 		char err[4096];
 		struct plan p;
 		struct experiment *e = config_load(argv[i], err, sizeof(err));
@@ -67,7 +51,7 @@ int cmd_check_config(int argc, char **argv)
 			rc = EXIT_USAGE;
 			continue;
 		}
-		struct preflight pf = {.e = e, .p = &p, .cache_dir = cache};
+		struct preflight pf = {.e = e, .p = &p};
 		if (preflight_check(&pf)) {
 			rc = EXIT_USAGE;
 		} else {
@@ -81,6 +65,5 @@ int cmd_check_config(int argc, char **argv)
 		plan_free(&p);
 		experiment_free(e);
 	}
-	free(cache);
 	return rc;
 }

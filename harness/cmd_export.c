@@ -1,6 +1,7 @@
 /* schedrig export [RUN...]: every sample of the chosen runs, one CSV row or
  * one JSON object per sample (run,variant,cell,load,metric,unit,better,op,
- * iteration,value,tool), for spreadsheets, notebooks and schedrig import. */
+ * iteration,value,tool,repetition), for spreadsheets, notebooks and
+ * schedrig import. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +21,10 @@ static const char usage_text[] =
 	"or one object (JSON array, one object per line) per sample. NaN is written\n"
 	"as NaN in CSV and null in JSON; numbers read back to the same double. tool\n"
 	"is the load's driver ('imported' for samples imported without one): import\n"
-	"reads it back, so the tables keep their decimals.\n"
+	"reads it back, so the tables keep their decimals. repetition numbers the runs\n"
+	"of a repeating background load within an iteration (0 first; 0 for others).\n"
 	"\n"
-	"  --db FILE       results database (default " REPORTCMD_DEFAULT_DB ")\n"
+	"  --db FILE       results database (default " DEFAULT_DB ")\n"
 	"  --format FMT    csv|json (default csv)\n"
 	"  --output FILE   write to FILE instead of stdout\n"
 	"  -h, --help      this text\n"
@@ -66,7 +68,7 @@ static void export_json(struct buf *out, const struct sample_table *t)
 			strcpy(num, "null");
 		buf_printf(out, ", \"iteration\": %d, \"value\": %s, ", r->iteration, num);
 		json_str(out, "tool", r->tool);
-		buf_printf(out, "}%s\n", i + 1 < t->n ? "," : "");
+		buf_printf(out, ", \"repetition\": %d}%s\n", r->repetition, i + 1 < t->n ? "," : "");
 	}
 	buf_puts(out, "]\n");
 }

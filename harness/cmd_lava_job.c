@@ -3,31 +3,27 @@
  * kernel and initramfs are put into the lab's artifacts directory. */
 #include <errno.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cmdopts.h"
 #include "commands.h"
 #include "config.h"
 #include "lava_job.h"
 #include "plan.h"
 #include "variant.h"
 
-#define DEFAULT_DB "results/schedrig.db"
-
 static const char usage_text[] =
-	"usage: schedrig lava-job CONFIG VARIANT [--db FILE]\n"
+	"usage: schedrig lava-job CONFIG VARIANT\n"
 	"\n"
 	"Print the LAVA job definition (YAML) of the boot: lava variant VARIANT of\n"
 	"CONFIG, and put its kernel and initramfs (agent, load tools, plan) into a new\n"
 	"directory under the lab's artifacts dir (named on stderr). Submit it with\n"
-	"lavacli jobs submit; store its log with schedrig import-lava.\n"
-	"\n"
-	"  --db FILE   results database whose directory's cache/ holds kernel packages\n"
-	"              (default " DEFAULT_DB ")\n";
+	"lavacli jobs submit; store its log with schedrig import-lava. Kernel packages\n"
+	"come from the rig's cache (schedrig cache), fetched there when missing.\n";
 
 /* The variant called name, if it is boot: lava; else NULL after a message. */
 static const struct cfg_variant *lava_variant(const struct experiment *e, const char *name)
@@ -45,7 +41,7 @@ static const struct cfg_variant *lava_variant(const struct experiment *e, const 
 }
 
 static int write_job(const struct experiment *e, const struct cfg_variant *v,
-		     const struct plan *p, const char *db)
+		     const struct plan *p)
 {
 	char self[PATH_MAX], err[1024];
 	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -55,12 +51,10 @@ static int write_job(const struct experiment *e, const struct cfg_variant *v,
 		return 1;
 	}
 	self[len] = '\0';
-	char *db_copy = xstrdup(db);
-	char *cache = xasprintf("%s/cache", dirname(db_copy));
 	struct variant_run vr = {.e = e, .v = v, .p = p, .iterations = e->iterations,
-				 .self_exe = self, .work_dir = cache};
+				 .self_exe = self};
 	struct lava_job job;
-	int rc = lava_job_prepare(&vr, cache, &job, err, sizeof(err));
+	int rc = lava_job_prepare(&vr, &job, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "schedrig lava-job: variant %s: %s\n", v->name, err);
 	else
@@ -68,36 +62,20 @@ static int write_job(const struct experiment *e, const struct cfg_variant *v,
 	if (rc == 0 && fwrite(buf_str(&job.yaml), 1, job.yaml.len, stdout) != job.yaml.len)
 		rc = -1;
 	lava_job_free(&job);
-	free(cache);
-	free(db_copy);
 	return rc ? 1 : 0;
 }
 
 int cmd_lava_job(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{"db", required_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *db = DEFAULT_DB;
 	char err[1024];
-	int ch;
-
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (ch == 'h') {
-			fputs(usage_text, stdout);
-			return 0;
-		}
-		if (ch != 'd') {
-			fprintf(stderr, "schedrig lava-job: bad option '%s'\n%s", argv[optind - 1],
-				usage_text);
-			return EXIT_USAGE;
-		}
-		db = optarg;
-	}
+	/* --help is its only option: there is none to hand over. */
+	int rc = cmd_options(argc, argv, longopts, usage_text, NULL, NULL);
+	if (rc >= 0)
+		return rc;
 	if (argc - optind != 2) {
 		fprintf(stderr, "schedrig lava-job: needs CONFIG and VARIANT\n%s", usage_text);
 		return EXIT_USAGE;
@@ -110,7 +88,7 @@ int cmd_lava_job(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const struct cfg_variant *v = lava_variant(e, argv[optind + 1]);
-	int rc = v ? write_job(e, v, &p, db) : EXIT_USAGE;
+	rc = v ? write_job(e, v, &p) : EXIT_USAGE;
 	plan_free(&p);
 	experiment_free(e);
 	return rc;

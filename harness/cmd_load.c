@@ -4,7 +4,10 @@
 #include <string.h>
 
 #include "commands.h"
+#include "guestpack.h"
 #include "load.h"
+#include "plan.h"
+#include "variant.h"
 
 static const char *type_name(const struct param_def *d)
 {
@@ -54,6 +57,40 @@ static void print_needs(const struct load_ops *o)
 	buf_free(&b);
 }
 
+/* The "here" lines: what the driver at its default parameters misses on
+ * this machine, found as preflight finds it (variant_check_local_tools for
+ * boot: local, guestpack_collect for what a qemu guest gets packed), or that
+ * nothing is missing. A boot: ssh machine needs it installed there. */
+static void print_here(const struct load_ops *o)
+{
+	struct cfg_variant var = {.name = "here", .boot = BOOT_LOCAL};
+	struct cfg_load ld = {.name = (char *)o->name, .ops = o, .role = ROLE_BACKGROUND,
+			      .timeout_s = 600};
+	struct experiment e = {.path = "schedrig loads", .name = "loads", .iterations = 1,
+			       .min_iterations = 1, .variants = &var, .n_variants = 1, .loads = &ld,
+			       .n_loads = 1};
+	struct plan p = {0};
+	struct guest_contents gc;
+	struct argv problems = {0};
+	char err[2048];
+
+	if (plan_build(&e, &p, err, sizeof(err))) {
+		printf("  here     not checked: %s\n", err);
+		return;
+	}
+	bool local_ok = variant_check_local_tools(&e, &p, err, sizeof(err)) == 0;
+	bool guest_ok = guestpack_collect(&p, false, &gc, &problems) == 0;
+	if (!local_ok)
+		printf("  here     boot: local cannot run it: %s\n", err);
+	for (size_t i = 0; i + 1 < problems.n; i += 2)
+		printf("  here     a qemu guest cannot get it: %s\n", problems.v[i + 1]);
+	if (local_ok && guest_ok)
+		printf("  here     installed: boot: local runs it, a qemu guest gets it packed\n");
+	guestpack_free(&gc);
+	argv_free(&problems);
+	plan_free(&p);
+}
+
 int cmd_loads(int argc, char **argv)
 {
 	size_t n;
@@ -61,7 +98,9 @@ int cmd_loads(int argc, char **argv)
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		puts("usage: schedrig loads [TOOL]\n\nList load drivers with where they run and what they"
-		     " need there,\ntheir parameters and metrics.");
+		     " need there,\nwhat of it is missing on this machine (for boot: local and for"
+		     " what a qemu\nguest gets packed, found as preflight finds it), their"
+		     " parameters and metrics.");
 		return 0;
 	}
 	if (argc > 2 || (argc == 2 && !load_find(argv[1]))) {
@@ -75,6 +114,7 @@ int cmd_loads(int argc, char **argv)
 			continue;
 		printf("%s%s — %s\n", o->name, o->builtin_main ? " (built in)" : "", o->description);
 		print_needs(o);
+		print_here(o);
 		for (size_t k = 0; k < o->n_params; k++)
 			printf("  param  %-22s %-16s default %-8s %s\n", o->params[k].name,
 			       type_name(&o->params[k]),

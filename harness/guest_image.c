@@ -9,17 +9,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "agent_host.h"
+#include "cache.h"
 #include "initramfs.h"
 #include "kernel_btf.h"
 #include "load.h"
 #include "preflight.h"
+#include "spawn.h"
 
 #define BUSYBOX_PATH "/bin/busybox"
 #define GUEST_PLAN "/etc/schedrig/plan.json"
@@ -42,6 +43,7 @@ static const char guest_init_head[] =
 	"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
 	"mount -t proc proc /proc\n"
 	"mount -t sysfs sysfs /sys\n"
+	"mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null\n"
 	"mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"
 	"mkdir -p /dev/shm /tmp\n"
 	"mount -t tmpfs tmpfs /dev/shm\n"
@@ -106,8 +108,10 @@ static const char *const busybox_applets[] = {
 	"od", "dd", "du", "df", NULL,
 };
 
-/* Modules the guest needs for the agent channel (none when built in). */
-static const char *const channel_modules[] = {"virtio_pci", "virtio_console"};
+/* Modules the guest needs (none when built in): the agent channel, and the
+ * pvpanic device's driver, which tells qemu of a panic (boot: qemu's
+ * start_qemu; a device without one has nothing for it to bind to). */
+static const char *const channel_modules[] = {"virtio_pci", "virtio_console", "pvpanic_pci"};
 /* And for its scratch disk: ext4 on virtio-blk (ext4 asks the crypto API for
  * crc32c at every mount, which has no module loader in the guest). */
 static const char *const scratch_modules[] = {"virtio_pci", "virtio_blk", "crc32c_generic", "ext4"};
@@ -130,32 +134,17 @@ static void copy_str(char *dst, size_t size, const char *src)
 
 /* Run argv in dir (NULL: here) without a shell, stdout to out_path and
  * stderr there too (with_stderr) or to /dev/null; wait. Returns the exit
- * status, -1 when it could not run (126: out_path could not be opened). */
+ * status, -1 when it could not run or was killed by a signal. */
 static int run_tool(char *const *argv, const char *dir, const char *out_path, bool with_stderr)
 {
-	pid_t pid = fork();
-	if (pid < 0)
+	char err[256];
+	struct spawn t = {.argv = argv, .dir = dir, .in.kind = SPAWN_NULL,
+			  .out = {.kind = SPAWN_FILE, .path = out_path},
+			  .err.kind = with_stderr ? SPAWN_STDOUT : SPAWN_NULL,
+			  .pdeath_sig = SIGKILL};
+	if (spawn_run(&t, err, sizeof(err)))
 		return -1;
-	if (pid == 0) {
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int null_fd = open("/dev/null", O_RDWR);
-		if (fd < 0 || (dir && chdir(dir)))
-			_exit(126);
-		dup2(null_fd, 0);
-		dup2(fd, 1);
-		dup2(with_stderr ? fd : null_fd, 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return WIFEXITED(t.status) ? WEXITSTATUS(t.status) : -1;
 }
 
 /* The last non-empty line of a log file, for messages. */
@@ -365,6 +354,20 @@ out:
 	free(tmp);
 }
 
+/* true when path starts like a kernel qemu can boot: an x86 bzImage (the
+ * boot protocol's "HdrS" at offset 0x202, Documentation/arch/x86/boot.rst)
+ * or an ELF vmlinux (PVH entry). */
+static bool is_kernel_image(const char *path)
+{
+	unsigned char head[0x206];
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(head, 1, sizeof(head), f) : 0;
+	if (f)
+		fclose(f);
+	return (n >= 4 && !memcmp(head, "\x7f" "ELF", 4)) ||
+	       (n == sizeof(head) && !memcmp(head + 0x202, "HdrS", 4));
+}
+
 int guest_kernel_resolve(const char *kernel, const char *cache, struct kernel_image *k,
 			 char *err, size_t errsz)
 {
@@ -374,6 +377,11 @@ int guest_kernel_resolve(const char *kernel, const char *cache, struct kernel_im
 	if (is_file(kernel)) {
 		if (len > 4 && !strcmp(kernel + len - 4, ".deb"))
 			return kernel_from_deb(kernel, cache, k, err, errsz);
+		if (!is_kernel_image(kernel)) {
+			snprintf(err, errsz, "%s is neither a bzImage, an ELF vmlinux nor a .deb",
+				 kernel);
+			return -1;
+		}
 		snprintf(k->vmlinuz, sizeof(k->vmlinuz), "%s", kernel);
 		snprintf(k->bzimage, sizeof(k->bzimage), "%s", kernel);
 		return 0;
@@ -517,12 +525,14 @@ int guest_initramfs_build(const struct variant_run *vr, const struct kernel_imag
 	return vr->v->initrd ? file_copy(vr->v->initrd, path, true, err, errsz) : 0;
 }
 
-char *guest_cache_dir(const char *work_dir)
+int guest_kernel_locked(const char *kernel, struct kernel_image *k, char *err, size_t errsz)
 {
-	const char *runs = strstr(work_dir, "/runs/");
-	if (runs && !strchr(runs + 6, '/'))
-		return xasprintf("%.*s/cache", (int)(runs - work_dir), work_dir);
-	return xasprintf("%s/cache", work_dir);
+	int lock = cache_lock(err, errsz);
+	if (lock < 0)
+		return -1;
+	int rc = guest_kernel_resolve(kernel, cache_root(), k, err, errsz);
+	close(lock);
+	return rc;
 }
 
 /* A problem for each load of p that needs the scratch disk or this
@@ -696,7 +706,7 @@ void guest_preflight(struct preflight *pf, const struct cfg_variant *v, bool dis
 		for (size_t i = 0; i + 1 < problems.n; i += 2)
 			preflight_refuse(pf, v->name, problems.v[i], "%s", problems.v[i + 1]);
 	argv_free(&problems);
-	char *debs = xasprintf("%s/debs", pf->cache_dir), *prefix = xasprintf("%s_", v->kernel);
+	char *debs = xasprintf("%s/debs", cache_root()), *prefix = xasprintf("%s_", v->kernel);
 	char deb[PATH_MAX];
 	bool here = is_file(v->kernel) || newest(debs, prefix, ".deb", deb, sizeof(deb)) == 0;
 	/* A path or a name no package has cannot be fetched either. */
@@ -705,10 +715,9 @@ void guest_preflight(struct preflight *pf, const struct cfg_variant *v, bool dis
 	free(prefix);
 	if (!here && !pf->fetch && fetchable) {
 		preflight_warn(pf, v->name, NULL, "kernel %s is not fetched yet: its config and BTF"
-			       " (latency_nice, sched_features, modules) are checked when run fetches"
-			       " it", v->kernel);
-	} else if (mkdir_p(pf->cache_dir, err, sizeof(err)) ||
-		   guest_kernel_resolve(v->kernel, pf->cache_dir, &k, err, sizeof(err))) {
+			       " (latency_nice, slice_us, sched_features, modules) are checked when run"
+			       " fetches it", v->kernel);
+	} else if (guest_kernel_locked(v->kernel, &k, err, sizeof(err))) {
 		preflight_refuse(pf, v->name, NULL, "kernel: %s", err);
 	} else {
 		static const char *const disk[] = {"VIRTIO_BLK", "EXT4_FS", "CRYPTO_CRC32C", NULL};
@@ -726,6 +735,7 @@ void guest_preflight(struct preflight *pf, const struct cfg_variant *v, bool dis
 				       " when it boots", v->kernel);
 		}
 		check_btf(pf, v, &k, elf);
+		preflight_check_slice(pf, v, k.release);
 	}
 	guestpack_free(&gc);
 }

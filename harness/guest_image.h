@@ -40,19 +40,21 @@ struct kernel_image {
 	char release[256];      /* from the package ("" unknown) */
 };
 
-/* The cache directory of a run's work_dir: RESULTS/cache for
- * RESULTS/runs/ID, else WORK_DIR/cache (caller frees). Kernel packages go
- * to CACHE/debs/, their extracted trees to CACHE/kernels/NAME/. */
-char *guest_cache_dir(const char *work_dir);
-
-/* kernel: → a bootable image. kernel is a bzImage path, a linux-image .deb
- * file (extracted once with dpkg-deb -x into cache/kernels/), or a Debian
- * package name (fetched once with apt-get download into cache/debs/, the
- * newest one there used). Returns 0, or -1 with err (no such file nor
- * package name, apt-get or dpkg-deb failing with their last line, a package
+/* kernel: → a bootable image. kernel is a bzImage or ELF vmlinux path, a
+ * linux-image .deb file (extracted once with dpkg-deb -x into
+ * cache/kernels/), or a Debian package name (fetched once with apt-get
+ * download into cache/debs/, the newest one there used). cache is the rig's
+ * cache (cache.h), whose lock the caller holds while it uses k's files.
+ * Returns 0, or -1 with err (no such file nor package name, a file that is
+ * no kernel, apt-get or dpkg-deb failing with their last line, a package
  * without boot/vmlinuz-*). */
 int guest_kernel_resolve(const char *kernel, const char *cache, struct kernel_image *k,
 			 char *err, size_t errsz);
+
+/* guest_kernel_resolve in the rig's cache under its lock (released before
+ * it returns: for what k says, not to boot its files). 0, or -1 with err
+ * (also the cache unusable: cache_lock). */
+int guest_kernel_locked(const char *kernel, struct kernel_image *k, char *err, size_t errsz);
 
 /* Build the initramfs for vr's plan (agent_host_plan: the steps not done),
  * kernel k and what the loads need gc (guest_contents_prepare) at path. agent_out is the agent's --out: "auto" (the virtio
@@ -84,7 +86,8 @@ int guest_contents_prepare(const struct plan *p, bool disk_and_usr, struct guest
  * fetched yet: a warning): its config has what the scratch disk and 9p
  * need (when disk_and_usr and a load needs them), its BTF has
  * sched_latency_nice for latency_nice and __SCHED_FEAT_X for each
- * sched_features entry (no BTF: a warning). */
+ * sched_features entry (no BTF: a warning), and slice_us needs the
+ * package's release at 6.12 or later (preflight_check_slice). */
 void guest_preflight(struct preflight *pf, const struct cfg_variant *v, bool disk_and_usr);
 
 #endif

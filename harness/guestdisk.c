@@ -16,24 +16,21 @@
 
 #include "builtin_proc.h"
 
-static uint64_t fnv1a(uint64_t h, const char *s)
+/* FNV-1a of s, then a separator byte (0xff, never in a path or a stamp). */
+static uint64_t key_add(uint64_t h, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		h ^= *p;
-		h *= 0x100000001b3ULL;
-	}
-	return (h ^ 0xff) * 0x100000001b3ULL; /* a separator after each string */
+	return fnv1a_step(fnv1a_bytes(h, s, strlen(s)), 0xff);
 }
 
 /* The cache key of gc's trees. -1 with err when a tree is not here. */
 static int disk_key(const struct guest_contents *gc, uint64_t *key, char *err, size_t errsz)
 {
-	uint64_t h = fnv1a(0xcbf29ce484222325ULL, "schedrig-guestdisk-1");
+	uint64_t h = key_add(FNV1A_OFFSET_BASIS, "schedrig-guestdisk-1");
 	for (size_t i = 0; i < gc->n_trees; i++) {
 		struct stat st;
 		char real[PATH_MAX], stamp[64];
 		if (gc->trees[i].target) {
-			h = fnv1a(fnv1a(h, gc->trees[i].rel), gc->trees[i].target);
+			h = key_add(key_add(h, gc->trees[i].rel), gc->trees[i].target);
 			continue;
 		}
 		if (!realpath(gc->trees[i].host, real) || stat(real, &st) || !S_ISDIR(st.st_mode)) {
@@ -42,7 +39,7 @@ static int disk_key(const struct guest_contents *gc, uint64_t *key, char *err, s
 		}
 		snprintf(stamp, sizeof(stamp), "%lld.%09ld", (long long)st.st_mtim.tv_sec,
 			 st.st_mtim.tv_nsec);
-		h = fnv1a(fnv1a(fnv1a(h, real), gc->trees[i].rel), stamp);
+		h = key_add(key_add(key_add(h, real), gc->trees[i].rel), stamp);
 	}
 	*key = h;
 	return 0;
@@ -157,13 +154,11 @@ int guestdisk_image(const struct guest_contents *gc, const char *cache, char *pa
 
 	if (mkdir_p(dir, err, errsz))
 		goto out;
-	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	while (fd >= 0 && flock(fd, LOCK_EX) && errno == EINTR)
-		;
-	if (fd < 0) {
-		snprintf(err, errsz, "%s: %s", lock, strerror(errno));
+	fd = lock_file_open(lock, err, errsz);
+	if (fd < 0)
 		goto out;
-	}
+	while (flock(fd, LOCK_EX) && errno == EINTR)
+		;
 	if (access(img, R_OK)) {
 		unlink(log);
 		proc_remove_tree(stage);

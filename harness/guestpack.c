@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "builtin_proc.h"
+#include "spawn.h"
 #include "variant.h"
 
 /* Append load and its problem (fmt with one %s, what) to problems. */
@@ -66,7 +67,7 @@ static void collect_tools(const struct plan *p, struct guest_contents *gc, struc
 	variant_plan_tools(p, &tools, &loads);
 	for (size_t i = 0; i < tools.n; i++) {
 		const char *tool = tools.v[i];
-		if (variant_find_tool(tool, host, sizeof(host))) {
+		if (spawn_which(tool, NULL, host, sizeof(host))) {
 			missing(msgs, loads.v[i], "tool '%s' is not installed here, so it cannot go"
 				" into the guest", tool);
 			continue;

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,8 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "spawn.h"
 
 static void pad4(struct buf *b)
 {
@@ -214,47 +215,20 @@ out:
 	return rc;
 }
 
-/* Run argv (no shell; argv[0] looked up in PATH unless it holds a '/'),
- * capture stdout; stderr goes to /dev/null. Returns
- * the exit status (or -1 when it could not run / was killed). */
+/* Run argv (no shell; spawn_which finds argv[0]), its stdout appended to
+ * out; stderr goes to /dev/null. Returns the exit status (or -1 when it
+ * could not run / was killed). */
 static int capture(char *const *argv, struct buf *out)
 {
-	int p[2];
-	if (pipe2(p, O_CLOEXEC))
+	char err[256];
+	struct spawn c = {.argv = argv, .in.kind = SPAWN_NULL, .out.kind = SPAWN_PIPE,
+			  .err.kind = SPAWN_NULL};
+	if (spawn_run(&c, err, sizeof(err)))
 		return -1;
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		int null_fd = open("/dev/null", O_RDWR);
-		dup2(null_fd, 0);
-		dup2(p[1], 1);
-		dup2(null_fd, 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(p[1]);
-	char chunk[8192];
-	ssize_t n;
-	while ((n = read(p[0], chunk, sizeof(chunk))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		buf_append(out, chunk, (size_t)n);
-	}
-	close(p[0]);
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	if (c.out_text.len)
+		buf_append(out, c.out_text.data, c.out_text.len);
+	spawn_free(&c);
+	return WIFEXITED(c.status) ? WEXITSTATUS(c.status) : -1;
 }
 
 int initramfs_add_program(struct initramfs *ir, const char *path, const char *host_path,

@@ -13,6 +13,7 @@
 #include <yaml.h>
 
 #include "agent_host.h"
+#include "cache.h"
 #include "guest_image.h"
 
 #define LAVA_DEPLOY_S 600
@@ -264,8 +265,8 @@ int lava_job_yaml(const struct variant_run *vr, const char *kernel_url,
 	return e.ok ? 0 : -1;
 }
 
-int lava_job_prepare(const struct variant_run *vr, const char *cache, struct lava_job *job,
-		     char *err, size_t errsz)
+int lava_job_prepare(const struct variant_run *vr, struct lava_job *job, char *err,
+		     size_t errsz)
 {
 	const struct cfg_lab *lab = vr->v->lab;
 	struct kernel_image k;
@@ -282,8 +283,16 @@ int lava_job_prepare(const struct variant_run *vr, const char *cache, struct lav
 	/* A lava guest has no scratch disk and no share of this machine's
 	 * /usr: a load that needs either is refused (guest_contents_prepare). */
 	struct guest_contents gc = {0};
-	if (mkdir_p(cache, err, errsz) || guest_kernel_resolve(vr->v->kernel, cache, &k, err, errsz) ||
-	    guest_contents_prepare(vr->p, false, &gc, err, errsz) || mkdir_p(job->dir, err, errsz)) {
+	if (guest_contents_prepare(vr->p, false, &gc, err, errsz) || mkdir_p(job->dir, err, errsz)) {
+		guestpack_free(&gc);
+		return -1;
+	}
+	/* The kernel's files are read under the cache's lock (schedrig cache
+	 * --clear waits). */
+	int lock = cache_lock(err, errsz);
+	if (lock < 0 || guest_kernel_resolve(vr->v->kernel, cache_root(), &k, err, errsz)) {
+		if (lock >= 0)
+			close(lock);
 		guestpack_free(&gc);
 		return -1;
 	}
@@ -297,6 +306,7 @@ int lava_job_prepare(const struct variant_run *vr, const char *cache, struct lav
 	int rc = (link(image, kernel) && file_copy(image, kernel, false, err, errsz)) ||
 		 guest_initramfs_build(vr, &k, &gc, "/dev/console", initramfs, err, errsz) ||
 		 lava_job_yaml(vr, job->kernel_url, job->initramfs_url, &job->yaml, err, errsz) ? -1 : 0;
+	close(lock);
 	guestpack_free(&gc);
 	chmod(initramfs, 0644);
 	free(kernel);

@@ -35,13 +35,14 @@ struct lava_job {
 	struct buf yaml;      /* the job definition */
 };
 
-/* Resolve vr->v's kernel (cache: the kernel cache, guest_image.h), build the
- * initramfs of vr's plan (the steps not done), put both into a new
+/* Resolve vr->v's kernel (in the rig's cache, under its lock: cache.h,
+ * guest_image.h), build the initramfs of vr's plan (the steps not done), put
+ * both into a new
  * directory under the lab's artifacts dir and write the job definition.
  * Returns 0, or -1 with err (kernel; a load that needs a scratch disk or
  * this machine's /usr, which a lava guest lacks; initramfs; artifacts dir). */
-int lava_job_prepare(const struct variant_run *vr, const char *cache, struct lava_job *job,
-		     char *err, size_t errsz);
+int lava_job_prepare(const struct variant_run *vr, struct lava_job *job, char *err,
+		     size_t errsz);
 
 /* The job definition for vr->v with the kernel and initramfs at those
  * URLs, appended to out, written with libyaml's emitter (every value a

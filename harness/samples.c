@@ -37,6 +37,7 @@ void sample_vec_add(struct sample_vec *s, const char *metric, const char *unit,
 	x->better = better;
 	snprintf(x->op, sizeof(x->op), "%s", op ? op : "");
 	x->value = value;
+	x->flag = NULL;
 }
 
 struct sample_hist *sample_vec_add_hist(struct sample_vec *s, const char *metric, const char *unit,

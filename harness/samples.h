@@ -18,13 +18,18 @@ int better_parse(const char *s);
 
 /* One value parsed from a tool's output. metric and unit point at static
  * strings of the driver's metric table; op is the row label (a group count,
- * a thread number, a pair number, a percentile such as "p99"). */
+ * a thread number, a pair number, a percentile such as "p99"). flag is
+ * NULL, or a static string: the tool's own warning about this value (e.g.
+ * netperf's "Desired confidence was not achieved within the specified
+ * iterations."), stored with the sample (sample_flag) and noted under the
+ * tables; the value still counts. */
 struct sample {
 	const char *metric;
 	const char *unit;
 	enum better better;
 	char op[SAMPLE_OP_MAX];
 	double value;
+	const char *flag;
 };
 
 /* One latency histogram parsed from a tool's output (cyclictest -h N: one
@@ -62,7 +67,7 @@ struct sample_vec {
 	struct sample_hist *hists;
 	size_t n_hists, cap_hists;
 };
-/* Append one sample; op may be NULL for "" (formatted with printf rules). */
+/* Append one sample (flag NULL); op may be NULL for "". */
 void sample_vec_add(struct sample_vec *s, const char *metric, const char *unit,
 		    enum better better, const char *op, double value);
 /* Append one histogram; counts (n_buckets values) is copied, op may be NULL
@@ -95,6 +100,8 @@ struct sample_row {
 	enum better better;
 	const char *op;
 	int iteration;
+	int repetition;   /* a repeating background load's run in the iteration,
+			   * 0 first (load_instance.repetition); 0 otherwise */
 	double value;
 };
 

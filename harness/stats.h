@@ -16,20 +16,12 @@
 /* Sort n values ascending in place (qsort; NaN must not be present). */
 void stats_sort(double *x, size_t n);
 
-/* Smallest / largest value; NaN when n == 0. */
-double stats_min(const double *x, size_t n);
-double stats_max(const double *x, size_t n);
-
 /* Arithmetic mean Σx/n; NaN when n == 0. mmtests Stat.pm calc_amean. */
 double stats_amean(const double *x, size_t n);
 
 /* Geometric mean exp(Σln x / n); NaN when n == 0 or any x <= 0.
  * mmtests Stat.pm calc_geomean. */
 double stats_gmean(const double *x, size_t n);
-
-/* Harmonic mean n / Σ(1/x); NaN when n == 0 or any x <= 0.
- * mmtests Stat.pm calc_hmean (which returns NaN for x <= 0 as well). */
-double stats_hmean(const double *x, size_t n);
 
 /* Sample standard deviation sqrt(Σ(x-mean)²/(n-1)), two-pass; NaN when
  * n <= 1. mmtests Stat.pm calc_stddev. */
@@ -43,13 +35,6 @@ double stats_coeffvar(double stddev, double mean);
 /* Median of ascending values: the middle value, or the mean of the two
  * middle values for even n; NaN when n == 0. */
 double stats_median_sorted(const double *sorted, size_t n);
-
-/* BAmean-K ("best K percent mean"): the values sorted best-first (ascending
- * for BETTER_LOWER, descending for BETTER_HIGHER), the arithmetic mean of the
- * first max(1, floor(n·K/100)), summed in that order. sorted is ascending;
- * K in 1..100; NaN when n == 0. mmtests Summarise.pm runStatFunc ("_mean-K":
- * the first int(n·K/100), at least 1, of its sorted data) + calc_amean. */
-double stats_bamean_sorted(const double *sorted, size_t n, enum better better, int k);
 
 /* Nearest-rank percentile p (0 < p <= 100) of ascending values: the value
  * at 1-based rank ceil(p·n/100), clamped to 1..n; NaN when n == 0 or p is
@@ -82,9 +67,16 @@ double stats_pct_change(double base, double new_value, enum better better);
 struct stats_summary {
 	size_t n;
 	double min, max;
+	/* hmean n / Σ(1/x), NaN when any x <= 0 (mmtests Stat.pm calc_hmean,
+	 * which returns NaN for x <= 0 as well) */
 	double amean, gmean, hmean, median;
 	double stddev;      /* sample (n-1) */
 	double coeffvar;    /* stddev·100/amean, percent */
+	/* BAmean-K ("best K percent mean"): the values best-first (ascending
+	 * for BETTER_LOWER, descending for BETTER_HIGHER), the arithmetic mean
+	 * of the first max(1, floor(n·K/100)), summed in that order; NaN when
+	 * n == 0. mmtests Summarise.pm runStatFunc ("_mean-K": the first
+	 * int(n·K/100), at least 1, of its sorted data) + calc_amean. */
 	double bamean50, bamean95, bamean99;
 	/* The spread around the Hmean (mmtests Stat.pm calc_stddev("hmean"),
 	 * since 2024): the reciprocals' population spread mapped back through

@@ -87,6 +87,8 @@ struct raw_group {
 	bool skip;         /* filtered out: an interval series by default */
 	double *v;
 	size_t n, cap, n_nan;
+	int last_iteration;     /* of the group's latest sample */
+	bool shares_iteration;  /* summary_group.shares_iteration */
 };
 
 struct group_map {
@@ -98,10 +100,9 @@ struct group_map {
 
 static uint64_t key_hash(const char *const *key)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = FNV1A_OFFSET_BASIS;
 	for (int i = 0; i < N_KEYS; i++) {
-		h ^= (uint64_t)(uintptr_t)key[i];
-		h *= 1099511628211ULL;
+		h = fnv1a_step(h, (uint64_t)(uintptr_t)key[i]);
 		h ^= h >> 29;
 	}
 	return h;
@@ -368,6 +369,8 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 		last = g; /* valid until the next map_get, which reassigns it */
 		if (g->skip)
 			continue;
+		g->shares_iteration |= g->n + g->n_nan > 0 && r->iteration == g->last_iteration;
+		g->last_iteration = r->iteration;
 		out->n_samples++;
 		if (isnan(r->value)) {
 			g->n_nan++;
@@ -492,6 +495,7 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 		struct summary_group *sg = summary_group_at(tb, op, col);
 		sg->sorted = g->v;
 		sg->n_nan = g->n_nan;
+		sg->shares_iteration = g->shares_iteration;
 		g->v = NULL;
 		stats_sort(sg->sorted, g->n);
 		stats_summarise(sg->sorted, g->n, tb->better, &sg->st);

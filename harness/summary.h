@@ -70,6 +70,11 @@ struct summary_group {
 	bool zero_variance;         /* Welch, and n >= 2 with Stddev 0 here and in
 				     * the baseline column: t is undefined, so
 				     * no test (no star) */
+	bool shares_iteration;      /* two samples in a row came from one
+				     * iteration (the store keeps an iteration's
+				     * samples together): the repetitions of a
+				     * repeating load, a tool's per-thread
+				     * values. n counts samples, not iterations */
 };
 
 struct summary_table {

@@ -19,6 +19,8 @@
 struct variant_kernel {
 	char release[256];
 	char cmdline[4096];
+	int autogroup; /* kernel.sched_autogroup_enabled before the variant's
+			* knobs: 0, 1; -1 unknown */
 };
 
 /* Called once per finished iteration, in plan order (cell, then iteration,
@@ -78,19 +80,17 @@ struct variant_backend {
  * runs each tool is appended to it, at the same index as the tool. */
 void variant_plan_tools(const struct plan *p, struct argv *tools, struct argv *loads);
 
-/* Where execvp would find tool: tool itself when it holds a '/', else the
- * first executable regular file DIR/tool of PATH (an empty entry is the
- * current directory; without PATH, glibc's default /bin:/usr/bin). 0 with
- * the path in out (size bytes), -1 when there is none. */
-int variant_find_tool(const char *tool, char *out, size_t size);
-
-/* Every load tool of plan p is installed here (variant_find_tool), and
- * every file its instances read is here (load_ops.check_here: kernbench's
- * source, dbench's load file), when e has a boot: local variant, whose
- * loads run on this machine; 0 also when it has none. Else -1 with one
- * message in err naming each missing tool and the load that runs it, then
- * each load's first missing file: "load 'L': tool 'T' is not installed
- * here (no executable file of that name in PATH); load 'L2': WHY". */
+/* Every load tool of plan p is installed here (spawn_which), every
+ * program and file a load needs besides (load_ops.needs: oltp's MariaDB,
+ * looked up as proc_find_program does) and every file its instances read
+ * (load_ops.check_here: kernbench's source, dbench's load file) is here,
+ * when e has a boot: local variant, whose loads run on this machine; 0
+ * also when it has none. Else -1 with one message in err naming each
+ * missing tool and the load that runs it, then per load each missing
+ * program and needed file and its first missing file: "load 'L': tool 'T'
+ * is not installed here (no executable file of that name in PATH); load
+ * 'L2': program 'P' is not installed here; load 'L2': FILE is not here;
+ * load 'L3': WHY". */
 int variant_check_local_tools(const struct experiment *e, const struct plan *p, char *err,
 			      size_t errsz);
 

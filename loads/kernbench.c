@@ -3,8 +3,9 @@
  * run as `schedrig load kernbench --jobs N --config tinyconfig ...`.
  *
  * Source: a kernel tarball (default: the newest Debian linux-source tarball,
- * /usr/src/linux-source-*.tar.xz from package linux-source-6.1) or a tree
- * (--source DIR). It is prepared once into a cache entry under cache_dir,
+ * /usr/src/linux-source-*.tar.xz from package linux-source-6.12) or a tree
+ * (--source DIR). It is prepared once into a cache entry under cache_dir
+ * (default: the rig's cache, ~/.cache/schedrig/kernbench: cache.h),
  * named after the source, the config and a hash of both (FNV-1a 64 of the
  * source's real path, and for a tarball its size and mtime, and the config
  * name or the config file's content):
@@ -37,7 +38,8 @@
  * puts it on the guest's scratch disk, mounted in the guest at the same
  * absolute path as here (kbuild's tools/ record absolute paths: elsewhere
  * objtool would be rebuilt), with a link CACHE_DIR/packed-KEY to it
- * (cache_dir must be relative: the guest works on that disk), KEY an
+ * (a given cache_dir must be relative: the guest works on that disk;
+ * without one, KERNBENCH_PACKED_DIR/packed-KEY), KEY an
  * FNV-1a 64 of the source: and config: values as written; the toolchain is
  * this machine's /usr, shared read-only (needs.host_usr). There the packed
  * entry of the same source: and config: is used. make runs with
@@ -50,7 +52,10 @@
  * shell it waited for. A build that
  * exits non-zero or is killed (a compiler killed by the OOM killer makes make
  * fail) is reported on stderr with the tail of build.log, exit status 1, no
- * samples. SIGINT/SIGTERM: make gets SIGTERM (it kills its jobs), 10 s, then
+ * samples; so is a build whose make exits 0 while build.log holds gcc's
+ * "Killed signal terminated program" (a killed compiler whose failure make
+ * ignored). That line is printed on stderr first and becomes the failure's
+ * reason (failure_lines, outcome.h). SIGINT/SIGTERM: make gets SIGTERM (it kills its jobs), 10 s, then
  * SIGKILL; exit status 1, no samples. Bad arguments: exit 2.
  *
  * Output (see loads/builtin.h for the common frame), e.g. --jobs 2:
@@ -81,13 +86,18 @@
 
 #include "builtin.h"
 #include "builtin_proc.h"
+#include "cache.h"
 #include "load.h"
+#include "scan.h"
 
 #define KERNBENCH_DEFAULT_TARBALLS "/usr/src/linux-source-*.tar.xz"
 #define KERNBENCH_MAX_TARGETS 16
 /* The PATH make and the preparation run with: Debian's for root, the same
  * here and in a guest (whose /usr is this machine's). */
 #define KERNBENCH_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+/* Where a guest finds the entries packed for it when cache_dir is not
+ * given: relative to its working directory, the scratch disk. */
+#define KERNBENCH_PACKED_DIR "kernbench-packed"
 
 static const struct param_def kernbench_params[] = {
 	{"jobs", PARAM_UINT, "0", NULL, 0, 4096,
@@ -98,8 +108,9 @@ static const struct param_def kernbench_params[] = {
 	 "make targets, separated by spaces"},
 	{"source", PARAM_STRING, NULL, NULL, 1, 0,
 	 "kernel tarball or tree; default the newest " KERNBENCH_DEFAULT_TARBALLS},
-	{"cache_dir", PARAM_STRING, "results/cache/kernbench", NULL, 1, 0,
-	 "directory of prepared trees, reused across iterations and runs"},
+	{"cache_dir", PARAM_STRING, NULL, NULL, 1, 0,
+	 "directory of prepared trees, reused across iterations and runs; default the"
+	 " rig's cache: $XDG_CACHE_HOME/schedrig/kernbench (~/.cache/schedrig/kernbench)"},
 	{"prepare_only", PARAM_BOOL, "false", NULL, 1, 0,
 	 "prepare the cache entry and exit without building (no samples)"},
 	{"clean", PARAM_ENUM, "tree", "tree|targets", 1, 0,
@@ -134,19 +145,10 @@ struct kb_entry {
 	bool prepared_now;       /* this call prepared it */
 };
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
-{
-	const unsigned char *p = data;
-	for (size_t i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
+/* FNV-1a of s with its terminating NUL (a separator between strings). */
 static uint64_t fnv1a_str(uint64_t h, const char *s)
 {
-	return fnv1a(h, s, strlen(s) + 1);
+	return fnv1a_bytes(h, s, strlen(s) + 1);
 }
 
 /* Hash the file's content into h; false when it cannot be read. */
@@ -158,7 +160,7 @@ static bool fnv1a_file(uint64_t *h, const char *path)
 	char buf[65536];
 	ssize_t n;
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		*h = fnv1a(*h, buf, (size_t)n);
+		*h = fnv1a_bytes(*h, buf, (size_t)n);
 	close(fd);
 	return n == 0;
 }
@@ -201,7 +203,7 @@ static bool is_named_config(const char *config)
  * from source (NULL: the default) and config as written. */
 static void kb_packed_name(const char *source, const char *config, char *dst, size_t size)
 {
-	uint64_t h = fnv1a_str(0xcbf29ce484222325ULL, "kernbench-packed-1");
+	uint64_t h = fnv1a_str(FNV1A_OFFSET_BASIS, "kernbench-packed-1");
 	h = fnv1a_str(fnv1a_str(h, source ? source : ""), config);
 	snprintf(dst, size, "packed-%016llx", (unsigned long long)h);
 }
@@ -225,7 +227,8 @@ static int kb_packed_entry(struct kb_entry *e, const char *source, const char *c
 	return 0;
 }
 
-/* Resolve source, config and cache_dir into e. 0, or -1 with err. */
+/* Resolve source, config and cache_dir (NULL: CACHE/kernbench, cache.h)
+ * into e. 0, or -1 with err. */
 static int kb_entry_init(struct kb_entry *e, const char *source, const char *config,
 			 const char *cache_dir, char *err, size_t errsz)
 {
@@ -235,7 +238,8 @@ static int kb_entry_init(struct kb_entry *e, const char *source, const char *con
 
 	/* In a guest the rig's packed entry, even where the source is there
 	 * too (the guest's /usr is this machine's: /usr/src). */
-	if (kb_packed_entry(e, source && *source ? source : NULL, cache_dir) == 0)
+	if (kb_packed_entry(e, source && *source ? source : NULL,
+			    cache_dir ? cache_dir : KERNBENCH_PACKED_DIR) == 0)
 		return 0;
 	if (!source || !*source) {
 		glob_t g;
@@ -262,7 +266,7 @@ static int kb_entry_init(struct kb_entry *e, const char *source, const char *con
 	}
 	e->source_is_tree = S_ISDIR(sb.st_mode);
 
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = FNV1A_OFFSET_BASIS;
 	h = fnv1a_str(h, "kernbench-cache-2"); /* 2: prepared with KERNBENCH_PATH */
 	h = fnv1a_str(h, e->source);
 	if (!e->source_is_tree) {
@@ -288,7 +292,15 @@ static int kb_entry_init(struct kb_entry *e, const char *source, const char *con
 		}
 	}
 
-	char why[512];
+	char why[512], dflt[PATH_MAX];
+	if (!cache_dir) {
+		if (cache_check(why, sizeof(why))) {
+			snprintf(err, errsz, "%s", why);
+			return -1;
+		}
+		snprintf(dflt, sizeof(dflt), "%s/kernbench", cache_root());
+		cache_dir = dflt;
+	}
 	if (mkdir_p(cache_dir, why, sizeof(why))) {
 		snprintf(err, errsz, "cache_dir: %s", why);
 		return -1;
@@ -434,11 +446,9 @@ static int kb_prepare_entry(struct kb_entry *e, const sigset_t *sigs, char *err,
 	char marker[PATH_MAX + 16];
 	entry_path(e, "prepared", marker, sizeof(marker));
 
-	int lock = open(e->lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (lock < 0) {
-		snprintf(err, errsz, "%s: %s", e->lock, strerror(errno));
+	int lock = lock_file_open(e->lock, err, errsz);
+	if (lock < 0)
 		return -1;
-	}
 	while (flock(lock, LOCK_EX)) {
 		if (errno != EINTR) {
 			snprintf(err, errsz, "flock %s: %s", e->lock, strerror(errno));
@@ -508,11 +518,9 @@ static int kb_make_prepare(const struct kb_entry *e, const sigset_t *sigs, char 
 	entry_path(e, "made-prepare", mark, sizeof(mark));
 	if (!access(mark, F_OK))
 		return 0;
-	int lock = open(e->lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (lock < 0) {
-		snprintf(err, errsz, "%s: %s", e->lock, strerror(errno));
+	int lock = lock_file_open(e->lock, err, errsz);
+	if (lock < 0)
 		return -1;
-	}
 	while (flock(lock, LOCK_EX) && errno == EINTR)
 		;
 	int rc = 0;
@@ -567,15 +575,39 @@ static double tv_s(struct timeval tv)
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
-/* On a failed make: one reason line, then the log's tail, on stderr. */
+/* gcc's own words when one of its programs was killed (the OOM killer,
+ * a signal): "gcc: fatal error: Killed signal terminated program cc1". */
+static const char *const kernbench_failure_lines[] = {"Killed signal terminated program", NULL};
+
+/* The first line of the build log holding a kernbench_failure_lines
+ * pattern, into line; false when none does or the log cannot be read. */
+static bool log_failure_line(const char *log, char *line, size_t size)
+{
+	FILE *f = fopen(log, "r");
+	char *l = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	bool found = false;
+	while (f && !found && (n = getline(&l, &cap, f)) > 0)
+		found = text_find_line(l, (size_t)n, kernbench_failure_lines, line, size);
+	free(l);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* On a failed make: the compiler's killed line when the log has one, one
+ * reason line, then the log's tail, on stderr. */
 static void report_make_failure(const char *what, int status, const char *log)
 {
-	char why[96], tail[4096] = "";
+	char why[96], tail[4096] = "", killed[256];
 	proc_describe(status, why, sizeof(why));
 	bool oom = WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
-	proc_file_tail(log, 15, "  ", tail, sizeof(tail));
-	if (strstr(tail, "Killed signal terminated program") || strstr(tail, "Killed"))
+	if (log_failure_line(log, killed, sizeof(killed))) {
+		fprintf(stderr, "schedrig load kernbench: %s\n", killed);
 		oom = true;
+	}
+	proc_file_tail(log, 15, "  ", tail, sizeof(tail));
 	fprintf(stderr, "schedrig load kernbench: %s failed: %s%s (log %s)\n%s", what, why,
 		oom ? "; a process was killed (SIGKILL: the OOM killer?)" : "", log, tail);
 }
@@ -688,9 +720,14 @@ static int kernbench_main(int argc, char **argv)
 	char path[PATH_MAX + 16], log[PATH_MAX + 16];
 	entry_path(&e, "build.lock", path, sizeof(path));
 	entry_path(&e, "build.log", log, sizeof(log));
-	int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB)) {
-		if (lock >= 0 && errno == EWOULDBLOCK)
+	char why[PATH_MAX + 160];
+	int lock = lock_file_open(path, why, sizeof(why));
+	if (lock < 0) {
+		fprintf(stderr, "schedrig load kernbench: %s\n", why);
+		goto out;
+	}
+	if (flock(lock, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK)
 			fprintf(stderr, "schedrig load kernbench: %s is being built by another kernbench; give concurrent kernbench loads their own cache_dir\n",
 				e.tree);
 		else
@@ -731,6 +768,14 @@ static int kernbench_main(int argc, char **argv)
 		char *what = argv_render(&make);
 		report_make_failure(what, x.status, log);
 		free(what);
+		goto out;
+	}
+	/* make exits 0 when a killed compiler's failure was ignored (a
+	 * cc-option probe, a '-' recipe): the build is not what was asked. */
+	char killed[256];
+	if (log_failure_line(log, killed, sizeof(killed))) {
+		fprintf(stderr, "schedrig load kernbench: %s\nschedrig load kernbench: make exited 0,"
+			" but a compiler was killed (the OOM killer?); log %s\n", killed, log);
 		goto out;
 	}
 	double elapsed = (double)(x.end_ns - start) / 1e9;
@@ -789,8 +834,8 @@ static int kb_prepare_params(const struct params *p, struct kb_entry *e, char *e
 	const char *config = params_get(p, "config");
 	const char *cache = params_get(p, "cache_dir");
 	const char *clean = params_get(p, "clean");
-	r = kb_entry_init(e, params_get(p, "source"), config ? config : "tinyconfig",
-			  cache ? cache : "results/cache/kernbench", err, errsz);
+	r = kb_entry_init(e, params_get(p, "source"), config ? config : "tinyconfig", cache, err,
+			  errsz);
 	if (!r)
 		r = kb_prepare_entry(e, &chld, err, errsz);
 	if (!r && clean && !strcmp(clean, "targets"))
@@ -827,8 +872,7 @@ static int kernbench_guest_needs(const struct params *p, bool prepare, struct gu
 	const char *cache = params_get(p, "cache_dir");
 	const char *config = params_get(p, "config");
 
-	cache = cache ? cache : "results/cache/kernbench";
-	if (cache[0] == '/') {
+	if (cache && cache[0] == '/') {
 		snprintf(err, errsz, "cache_dir %s must be relative in a qemu variant: the guest works"
 			 " on its scratch disk, where the rig puts the prepared tree", cache);
 		return -1;
@@ -845,7 +889,7 @@ static int kernbench_guest_needs(const struct params *p, bool prepare, struct gu
 		 * found by its packed name through a link. */
 		argv_add(&g->trees, e->dir);
 		argv_add(&g->trees, e->dir);
-		argv_addf(&g->links, "%s/%s", cache, name);
+		argv_addf(&g->links, "%s/%s", cache ? cache : KERNBENCH_PACKED_DIR, name);
 		argv_add(&g->links, e->dir);
 	}
 	free(e);
@@ -868,6 +912,9 @@ static int kernbench_parse(const struct load_output *o, const struct params *p,
 				       whysz);
 }
 
+/* Durations of the run (load_ops.durations). */
+static const char *const kernbench_durations[] = {"elapsed", NULL};
+
 const struct load_ops kernbench_load = {
 	.name = "kernbench",
 	.description = "kernel build: make clean, then timed make -jJOBS vmlinux in a cached, configured tree",
@@ -877,6 +924,7 @@ const struct load_ops kernbench_load = {
 	.n_metrics = sizeof(kernbench_metrics) / sizeof(kernbench_metrics[0]),
 	.stop_signal = SIGTERM,
 	.summarizes_on_stop = false,
+	.failure_lines = kernbench_failure_lines,
 	.build_argv = kernbench_build_argv,
 	.parse = kernbench_parse,
 	.prepare = kernbench_prepare,
@@ -886,4 +934,5 @@ const struct load_ops kernbench_load = {
 			  " on its scratch disk, a relative cache_dir); clean: targets suits TCG"},
 	.guest_needs = kernbench_guest_needs,
 	.builtin_main = kernbench_main,
+	.durations = kernbench_durations,
 };

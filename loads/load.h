@@ -86,6 +86,11 @@ struct load_output {
 	int term_signal;     /* valid when signaled */
 	bool signaled;
 	bool stopped;        /* the rig sent stop_signal because measured loads ended */
+	/* Scheduling attributes as requested (sched_req_render) and as the
+	 * kernel applied them (sched_read_back); NULL or "" when unknown.
+	 * The rig checks them (outcome.h), parsers ignore them. */
+	const char *sched_requested;
+	const char *sched_applied;
 };
 
 /* What a load needs where it runs besides its argv[0] tool. boot: local
@@ -138,6 +143,22 @@ struct load_ops {
 	/* true when the tool prints a parsable summary after stop_signal
 	 * (cyclictest, tcp-rr); false when a stopped run yields nothing. */
 	bool summarizes_on_stop;
+
+	/* Optional: the parameter that, when > 0, makes the tool put its own
+	 * threads at SCHED_FIFO with that priority (cyclictest's priority):
+	 * such a load runs real-time whatever its sched: says (preflight.h). */
+	const char *rt_priority_param;
+
+	/* Optional, NULL-terminated: text that marks a line in which the tool
+	 * says why it failed ("Killed signal terminated program", "(error: ").
+	 * A failed or timed-out instance's reason starts with the first such
+	 * line of its stderr, else stdout (outcome.h). */
+	const char *const *failure_lines;
+	/* Optional: NULL-terminated names of the metrics that are durations of
+	 * the work the run did (its elapsed time, the time per op): a sample of
+	 * one at or below 0 (-0.0 too) is a failed run, never a sample
+	 * (outcome.h). NULL: none. */
+	const char *const *durations;
 
 	/* Build argv (argv[0] = program, looked up in PATH) from resolved params.
 	 * For built-in loads argv[0] is "schedrig" and the runner substitutes

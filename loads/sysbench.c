@@ -14,9 +14,18 @@
  * sysbench reads its percentile off a histogram bucket, whose value can lie
  * outside what it saw (one event of 630.92 ms: min = max = 630.92, 95th
  * percentile 634.66), so latency_p95 is clamped into the tool's own
- * [min, max].
+ * [min, max] as far as that bucket error goes: sysbench's latency histogram
+ * has 1024 buckets spaced evenly in log scale over 0.001..100000 ms
+ * (sb_logger.c OPER_LOG_GRANULARITY, OPER_LOG_MIN_VALUE, OPER_LOG_MAX_VALUE)
+ * and a value goes to the nearest one (sb_histogram.c
+ * sb_histogram_update), so a percentile is within a factor
+ * exp(ln(1e8) / 1023 / 2) = 1.00904 of a recorded value, and each number
+ * is printed to 0.01 ms. A 95th percentile beyond that past min or max, or a report whose
+ * min, avg and max are out of order (or negative), is garbage: a failure,
+ * no sample.
  * op is "" (one row per run). The mutex test runs a fixed amount of work and
  * ignores --time. */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -69,6 +78,20 @@ static int labelled(const char *line, const char *label, double *v)
 	int rc = fs.n == 1 && parse_double(fs.f[0], v) && *v >= 0 ? 1 : -1;
 	fields_free(&fs);
 	return rc;
+}
+
+/* Is the 95th percentile within sysbench's bucket error of [min, max]
+ * (see the top of this file)? 0, or -1 with why. */
+static int p95_within(double p95, double min, double max, char *why, size_t whysz)
+{
+	double ratio = exp(log(1e5 / 1e-3) / 1023 / 2), printed = 0.005;
+	if (p95 > (max + printed) * ratio + printed)
+		return parse_fail(why, whysz, "Latency (ms): 95th percentile %g above max %g by more"
+				  " than sysbench's bucket error (x%.5f)", p95, max, ratio);
+	if (p95 < (min - printed) / ratio - printed)
+		return parse_fail(why, whysz, "Latency (ms): 95th percentile %g below min %g by more"
+				  " than sysbench's bucket error (x%.5f)", p95, min, ratio);
+	return 0;
 }
 
 /* Parse events per second, total number of events and the Latency (ms)
@@ -141,10 +164,16 @@ bad:
 		rc = parse_fail(why, whysz, "%s \"%s\" line in stdout", n ? "repeated" : "no", what);
 		goto out;
 	}
-	if (min > max) {
-		rc = parse_fail(why, whysz, "Latency (ms) min %g above max %g", min, max);
+	if (events == 0 && n_eps && eps != 0) {
+		rc = parse_fail(why, whysz, "total number of events 0 but %g events per second: the"
+				" rate contradicts its count", eps);
 		goto out;
 	}
+	const struct order_stat order[] = {{"min", min}, {"avg", avg}, {"max", max}};
+	if ((rc = order_check("Latency (ms)", order, 3, why, whysz)) < 0)
+		goto out;
+	if ((rc = p95_within(p95, min, max, why, whysz)) < 0)
+		goto out;
 	p95 = p95 < min ? min : p95 > max ? max : p95;
 	if (n_eps)
 		sample_vec_add(samples, "events_per_s", "events/s", BETTER_HIGHER, "", eps);

@@ -144,6 +144,14 @@ double report_pct(const struct summary_table *t, const struct summary_stat *st, 
 	return report_pct_change(st, t->better, base, v);
 }
 
+const char *report_n_noun(const struct summary_table *t)
+{
+	for (size_t k = 0; k < t->n_ops * t->n_cols; k++)
+		if (t->g[k].shares_iteration)
+			return "samples";
+	return "iterations";
+}
+
 void report_n_per_column(struct buf *out, const struct summary_table *t,
 			 const struct report_opts *o)
 {

@@ -1,8 +1,9 @@
 /* The stored histograms of the selected runs as tables of the summary's
  * shape: one group per (load, metric, unit and the dimensions that are not
  * columns), its columns on the summary's column axis (baseline first), its
- * rows the histograms' ops, each (op, column) pooled over the iterations
- * (report_pooled). The percentile and latency layouts both read them. */
+ * rows the histograms' ops, each (op, column) pooled over the runs
+ * (report_pooled: one per iteration, or the repetitions of a repeating
+ * load). The percentile and latency layouts both read them. */
 #include "report.h"
 
 #include <stdlib.h>
@@ -181,6 +182,14 @@ static bool shown(const struct summary *s, const struct report_opts *o, const st
 		if (!strcmp(s->tables[k].load, r->load))
 			return true;
 	return false;
+}
+
+const char *hist_group_noun(const struct hist_group_view *g)
+{
+	for (size_t k = 0; k < g->n_ops * g->n_cols; k++)
+		if (g->pool[k].shares_iteration)
+			return "runs";
+	return "iterations";
 }
 
 void report_hist_groups(const struct summary *s, const struct report_opts *o,

@@ -1,5 +1,6 @@
 /* Report layouts: each renders a struct summary (harness/summary.h) into a
- * growable buffer, one file per layout in reports/. Texts end with "\n";
+ * growable buffer, one file per layout in reports/, each behind one const
+ * struct report_layout that reports/layouts.c lists. Texts end with "\n";
  * numbers are printed in the C locale, NaN as "NaN" (null in JSON). */
 #ifndef SCHEDRIG_REPORT_H
 #define SCHEDRIG_REPORT_H
@@ -80,6 +81,52 @@ void report_notes_text(struct buf *out, const struct report_notes *n);
  * characters markdown would interpret (\ ` * _ [ ] < > | & ~) escaped with
  * a backslash; nothing when there are none. */
 void report_notes_markdown(struct buf *out, const struct report_notes *n);
+
+/* What a layout lays out: the summary, the options, and the notes of the
+ * runs and of the summary (JSON carries them; text and markdown callers
+ * print them after the tables; NULL: none). */
+struct report_input {
+	const struct summary *s;
+	const struct report_opts *o;
+	const struct report_notes *notes;
+};
+
+/* One layout in one format: appends to out. Returns 0, or with a message
+ * in err the command's exit status: 1 a failure (JSON encoding), 2 options
+ * that do not fit the summary (a --grid axis that is none of the cells'). */
+typedef int report_layout_fn(struct buf *out, const struct report_input *in, char *err,
+			     size_t errsz);
+
+/* A report layout (the table of slots in the spirit of curl's backends):
+ * a NULL slot is a format the layout does not have. compare picks one by
+ * --layout NAME (its --help lists the descriptions), report lays out every
+ * layout with a section in registry order, the runs' notes after the first,
+ * mail the default layout's text. */
+struct report_layout {
+	const char *name;           /* compare --layout NAME */
+	const char *description;    /* compare --help: lines separated by '\n';
+				     * NULL: not listed (grid: --grid says it) */
+	const char *section;        /* heading in schedrig report (text, markdown
+				     * and html); NULL: not in report */
+	const char *anchor;         /* the html id of that section */
+	bool histograms;            /* pools the stored histograms: the summary is
+				     * built with them (summary_opts.hists,
+				     * report_opts.hists and .select) */
+	report_layout_fn *text;     /* never NULL */
+	report_layout_fn *markdown; /* NULL: report puts the text in a code block */
+	report_layout_fn *csv;
+	report_layout_fn *json;
+	report_layout_fn *html;     /* NULL: report --format html puts the text in
+				     * <pre> */
+};
+
+/* The layout compare and mail use when none is named. */
+#define REPORT_LAYOUT_DEFAULT "mmtests"
+
+/* Every layout in registry order (reports/layouts.c); *n the count. */
+const struct report_layout *const *report_layout_all(size_t *n);
+/* The layout named name, or NULL. */
+const struct report_layout *report_layout_find(const char *name);
 
 /* Split a variant or run name for the two mmtests header rows as mmtests
  * Compare.pm _generateHeaderTable splits a test name: at its first '-',
@@ -183,6 +230,9 @@ struct hist_group_view {
 	size_t n_ops;
 	const struct report_pooled *pool;
 };
+/* What g's histograms are the runs of: "iterations" when each came from an
+ * iteration of its own, else "runs" (report_pooled.shares_iteration). */
+const char *hist_group_noun(const struct hist_group_view *g);
 /* Call fn once per group of o->hists (reports/hist_groups.c), in the order
  * of their first rows: with --metric (o->select) the groups of the metrics
  * it names (and --load passes), else those of a load the summary kept;
@@ -197,7 +247,11 @@ bool report_has_histogram(const struct report_opts *o, const struct summary_tabl
  * distribution of every event (reports/pooled.c): the non-empty buckets of
  * every iteration merged by bound (equal bounds add up), overflows added. */
 struct report_pooled {
-	size_t n_hists;            /* histograms (iterations) pooled */
+	size_t n_hists;            /* histograms (runs of the load) pooled */
+	int last_iteration;        /* of the latest histogram added */
+	bool shares_iteration;     /* two in a row came from one iteration (the
+				    * repetitions of a repeating load): n_hists
+				    * counts runs, not iterations */
 	double *upper;             /* n ascending bucket bounds */
 	uint64_t *count;
 	size_t n;
@@ -284,6 +338,10 @@ double report_pct_change(const struct summary_stat *st, enum better metric_bette
 			 double v);
 /* report_pct_change of column col against column 0 for a statistic. */
 double report_pct(const struct summary_table *t, const struct summary_stat *st, size_t op, size_t col);
+/* What n of t counts: "iterations" when every sample came from an
+ * iteration of its own, else "samples" (summary_group.shares_iteration:
+ * the repetitions of a repeating load, a tool's per-thread values). */
+const char *report_n_noun(const struct summary_table *t);
 /* "n: vanilla 5, patched 4-5" — count of samples per column over all ops,
  * columns named as in headers (report_cols). */
 void report_n_per_column(struct buf *out, const struct summary_table *t,

@@ -164,10 +164,7 @@ static int kernel_release(const struct variant_run *vr, char *release, size_t si
 			  size_t errsz)
 {
 	struct kernel_image k;
-	char *cache = guest_cache_dir(vr->work_dir);
-	int rc = mkdir_p(cache, err, errsz) ||
-		 guest_kernel_resolve(vr->v->kernel, cache, &k, err, errsz) ? -1 : 0;
-	free(cache);
+	int rc = guest_kernel_locked(vr->v->kernel, &k, err, errsz);
 	if (rc == 0)
 		snprintf(release, size, "%s", k.release);
 	return rc;
@@ -319,9 +316,7 @@ static int submit(struct lava_api *api, const struct variant_run *vr, long long 
 		  char *release, size_t size, char **dir, char *err, size_t errsz)
 {
 	struct lava_job job;
-	char *cache = guest_cache_dir(vr->work_dir);
-	int rc = lava_job_prepare(vr, cache, &job, err, errsz);
-	free(cache);
+	int rc = lava_job_prepare(vr, &job, err, errsz);
 	*dir = job.dir ? xstrdup(job.dir) : NULL;
 	if (rc == 0)
 		rc = lava_api_submit(api, buf_str(&job.yaml), id, err, errsz);

@@ -20,8 +20,10 @@ static int run_iterations(const struct variant_run *vr, char *err, size_t errsz)
 			if (vr->done && vr->done(vr->ctx, c, it))
 				continue;
 			if (runner_run_iteration(&vr->p->cells[c], vr->e->warmup_s, vr->self_exe, &res,
-						 err, errsz))
+						 err, errsz)) {
+				iteration_result_free(&res);
 				return -1;
+			}
 			int rc = vr->on_iteration(vr->ctx, c, it, &res);
 			iteration_result_free(&res);
 			if (rc)
@@ -43,6 +45,7 @@ static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 	provenance_read(&pv);
 	snprintf(k.release, sizeof(k.release), "%s", pv.kernel_release);
 	snprintf(k.cmdline, sizeof(k.cmdline), "%s", pv.kernel_cmdline);
+	k.autogroup = pv.autogroup;
 	if (vr->on_kernel(vr->ctx, &k))
 		return -1;
 	/* Knobs are journalled before each change and restored whatever happens
@@ -64,7 +67,7 @@ static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 	return rc;
 }
 
-/* Before anything runs: latency_nice on the running kernel, the knobs
+/* Before anything runs: latency_nice and slice_us on the running kernel, the knobs
  * (read and writable here: this machine's debugfs may be locked), and what
  * this process may do. */
 static void local_preflight(struct preflight *pf, const struct cfg_variant *v)
@@ -81,7 +84,9 @@ static void local_preflight(struct preflight *pf, const struct cfg_variant *v)
 					 " needs the out-of-tree latency-nice series); slice_us, the EEVDF"
 					 " custom slice of mainline 6.12+, is the stand-in",
 					 pv.kernel_release);
+	preflight_check_slice(pf, v, pv.kernel_release);
 	preflight_privileges(pf, v);
+	preflight_cgroup_controller(pf, v);
 	if (geteuid() == 0 && knobs_count(v) && knobs_probe(v, &problems))
 		for (size_t i = 0; i < problems.n; i++)
 			preflight_refuse(pf, v->name, NULL, "knob: %s", problems.v[i]);

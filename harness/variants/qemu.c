@@ -35,8 +35,11 @@
  * Failures of the variant (return -1): kernel not found or not fetched, a
  * tool missing, qemu not starting, a panic, the guest's init failing (a
  * scratch disk or /usr it cannot mount), a hang past timeout_s, the agent
- * failing or ending early. The console log stays in the run directory
- * (VARIANT-console.log) and err names it. qemu runs in its own process
+ * failing or ending early. A panic is told by qemu's exit status (a pvpanic
+ * device; -action panic=exit-failure: status 1 instead of the 0 that
+ * -no-reboot gives after panic=-1) and by "Kernel panic" on the console,
+ * each a failure even after the agent ended well. The console log stays in
+ * the run directory (VARIANT-console.log) and err names it. qemu runs in its own process
  * group, is killed on every way out and reaped. */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,7 +49,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -54,10 +56,12 @@
 
 #include "agent_host.h"
 #include "agent_proto.h"
+#include "cache.h"
 #include "guest_image.h"
 #include "guestdisk.h"
 #include "guestpack.h"
 #include "knob_journal.h"
+#include "spawn.h"
 #include "variant.h"
 
 #define QEMU_BINARY "qemu-system-x86_64"
@@ -86,8 +90,11 @@ struct guest_files {
 	bool host_usr;       /* share this machine's /usr (virtio-9p, read-only) */
 };
 
-static pid_t start_qemu(const struct variant_run *vr, const struct kernel_image *k,
-			const struct guest_files *gf, bool kvm, char *err, size_t errsz)
+/* Start qemu for k into q (its own process group, SIGKILL when the rig
+ * dies, stdout and stderr into the qemu log). Returns 0 or -1 with err. */
+static int start_qemu(const struct variant_run *vr, const struct kernel_image *k,
+		      const struct guest_files *gf, bool kvm, struct spawn *q, char *err,
+		      size_t errsz)
 {
 	struct argv a = {0};
 	const struct cfg_variant *v = vr->v;
@@ -139,6 +146,14 @@ static pid_t start_qemu(const struct variant_run *vr, const struct kernel_image 
 	argv_addf(&a, "file:%s", gf->console);
 	argv_add(&a, "-serial");
 	argv_addf(&a, "file:%s", gf->agent_serial);
+	/* A guest panic ends qemu with exit status 1 (the guest's pvpanic
+	 * driver, loaded by the agent first, reports it), not the 0 of
+	 * -no-reboot after panic=-1: a panic is a failure even when nothing
+	 * reaches the console. */
+	argv_add(&a, "-device");
+	argv_add(&a, "pvpanic-pci");
+	argv_add(&a, "-action");
+	argv_add(&a, "panic=exit-failure");
 	argv_add(&a, "-device");
 	argv_add(&a, "virtio-serial-pci");
 	argv_add(&a, "-chardev");
@@ -164,42 +179,13 @@ static pid_t start_qemu(const struct variant_run *vr, const struct kernel_image 
 	unlink(gf->console);
 	unlink(gf->agent_serial);
 	unlink(gf->agent_virtio);
-	pid_t pid = fork();
-	if (pid < 0) {
-		snprintf(err, errsz, "fork: %s", strerror(errno));
-		argv_free(&a);
-		return -1;
-	}
-	if (pid == 0) {
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		int fd = open(gf->qemu_log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int null_fd = open("/dev/null", O_RDONLY);
-		dup2(null_fd, 0);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execvp(a.v[0], a.v);
-		fprintf(stderr, "cannot run %s: %s\n", a.v[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
+	*q = (struct spawn){.argv = a.v, .in.kind = SPAWN_NULL,
+			    .out = {.kind = SPAWN_FILE, .path = gf->qemu_log},
+			    .err.kind = SPAWN_STDOUT, .new_group = true, .pdeath_sig = SIGKILL};
+	int rc = spawn_start(q, err, errsz);
 	argv_free(&a);
-	return pid;
-}
-
-static void stop_qemu(pid_t pid)
-{
-	if (pid <= 0)
-		return;
-	kill(-pid, SIGKILL);
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	q->argv = NULL;
+	return rc;
 }
 
 static off_t file_size(const char *path)
@@ -259,29 +245,31 @@ static struct agent_session session_for(const struct variant_run *vr,
 
 enum boot_outcome { BOOT_DONE, BOOT_KVM_HANGS };
 
-/* Boot once and talk to the agent until qemu exits, times out or fails. */
+/* Boot once and talk to the agent until qemu exits, times out or fails.
+ * *qemu_failed tells whether qemu exited by itself with a status other
+ * than 0 (a guest panic reported through pvpanic, or qemu's own error). */
 static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct kernel_image *k,
 				      const struct guest_files *gf, bool kvm, bool probe,
-				      struct agent_session *s, char *err, size_t errsz)
+				      struct agent_session *s, int *qemu_status, char *err,
+				      size_t errsz)
 {
 	struct tail tails[2] = {{gf->agent_virtio, -1, {0}}, {gf->agent_serial, -1, {0}}};
 	double t0 = agent_mono_s(), last = t0;
 	size_t seen_lines = 0;
 	enum boot_outcome outcome = BOOT_DONE;
-	pid_t pid = start_qemu(vr, k, gf, kvm, err, errsz);
+	struct spawn q;
 
 	s->t0_s = t0;
-	if (pid < 0) {
+	if (start_qemu(vr, k, gf, kvm, &q, err, errsz)) {
 		s->failed = true;
 		return BOOT_DONE;
 	}
 	for (;;) {
-		int status;
-		pid_t w = waitpid(pid, &status, WNOHANG);
+		bool exited = q.exited;
 		for (int i = 0; i < 2; i++)
 			pump(s, &tails[i], err, errsz);
-		if (w == pid) {
-			pid = 0;
+		if (exited) {
+			*qemu_status = WIFEXITED(q.status) ? WEXITSTATUS(q.status) : 128;
 			if (probe && file_size(gf->console) == 0 && !s->hello)
 				outcome = BOOT_KVM_HANGS; /* qemu refused KVM */
 			break;
@@ -313,14 +301,17 @@ static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct
 					   "the agent was silent for %.0f s: the guest hangs", now - last);
 			break;
 		}
-		nanosleep(&(struct timespec){0, 50000000}, NULL);
+		spawn_poll((struct spawn *[]){&q}, 1, 50);
 	}
-	if (s->end && pid) {
-		/* The agent is done: give the guest a moment to power off. */
-		for (int i = 0; i < 100 && waitpid(pid, NULL, WNOHANG) == 0; i++)
-			nanosleep(&(struct timespec){0, 50000000}, NULL);
+	if (s->end && !q.exited) {
+		/* The agent is done: give the guest 5 s to power off. */
+		for (double until = agent_mono_s() + 5; !q.exited && agent_mono_s() < until;)
+			spawn_poll((struct spawn *[]){&q}, 1, 50);
+		if (q.exited)
+			*qemu_status = WIFEXITED(q.status) ? WEXITSTATUS(q.status) : 128;
 	}
-	stop_qemu(pid);
+	spawn_kill(&q);
+	spawn_free(&q);
 	for (int i = 0; i < 2; i++) {
 		if (outcome == BOOT_DONE)
 			pump(s, &tails[i], err, errsz);
@@ -341,7 +332,7 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 	struct kernel_image k;
 	struct agent_session s;
 	struct guest_contents gc = {0};
-	char *cache = guest_cache_dir(vr->work_dir);
+	const char *cache = cache_root();
 	int rc = -1;
 	char *knob_host = xasprintf("%s%s", KNOB_HOST_GUEST_PREFIX, vr->v->name);
 	struct guest_files gf = {
@@ -352,11 +343,20 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 		.initramfs = xasprintf("%s/%s-initramfs.cpio", vr->work_dir, vr->v->name),
 	};
 	s = session_for(vr, &k, knob_host);
-	if (mkdir_p(cache, err, errsz) ||
-	    guest_kernel_resolve(vr->v->kernel, cache, &k, err, errsz) ||
-	    guest_contents_prepare(vr->p, true, &gc, err, errsz) ||
-	    (gc.scratch && guestdisk_image(&gc, cache, gf.disk, sizeof(gf.disk), err, errsz)) ||
-	    guest_initramfs_build(vr, &k, &gc, "auto", gf.initramfs, err, errsz))
+	/* What the loads need (a kernel tree a load prepares has its own
+	 * lock, and so has the scratch disk), then, under the cache's lock,
+	 * the kernel fetched, extracted and read (schedrig cache --clear
+	 * waits for it). */
+	if (guest_contents_prepare(vr->p, true, &gc, err, errsz) ||
+	    (gc.scratch && guestdisk_image(&gc, cache, gf.disk, sizeof(gf.disk), err, errsz)))
+		goto out;
+	int lock = cache_lock(err, errsz);
+	if (lock < 0)
+		goto out;
+	int prepared = guest_kernel_resolve(vr->v->kernel, cache, &k, err, errsz) ||
+		       guest_initramfs_build(vr, &k, &gc, "auto", gf.initramfs, err, errsz);
+	close(lock);
+	if (prepared)
 		goto out;
 	gf.host_usr = gc.host_usr;
 
@@ -364,14 +364,16 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 	bool auto_accel = !vr->v->accel || !strcmp(vr->v->accel, "auto");
 	bool kvm = want_kvm || (auto_accel && kvm_state >= 0 && access("/dev/kvm", R_OK | W_OK) == 0);
 	bool probe = auto_accel && kvm && kvm_state == 0;
-	if (boot_and_run(vr, &k, &gf, kvm, probe, &s, err, errsz) == BOOT_KVM_HANGS) {
+	int qemu_status = 0;
+	if (boot_and_run(vr, &k, &gf, kvm, probe, &s, &qemu_status, err, errsz) == BOOT_KVM_HANGS) {
 		kvm_state = -1;
 		printf("[%s] qemu: KVM printed nothing in %.0f s (nested KVM hangs?): using TCG\n",
 		       vr->v->name, QEMU_KVM_PROBE_S);
 		fflush(stdout);
 		agent_session_free(&s);
 		s = session_for(vr, &k, knob_host);
-		boot_and_run(vr, &k, &gf, false, false, &s, err, errsz);
+		qemu_status = 0;
+		boot_and_run(vr, &k, &gf, false, false, &s, &qemu_status, err, errsz);
 	} else if (probe && s.hello) {
 		kvm_state = 1;
 	}
@@ -380,13 +382,20 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 		goto out;
 	char why[512];
 	console_verdict(gf.console, why, sizeof(why));
-	if (!s.failed && !s.hello)
+	/* A panic fails the variant whatever the agent said before it. */
+	if (!s.failed && qemu_status)
+		snprintf(err, errsz, "%s%sqemu exited with status %d: a guest kernel panic reported"
+			 " by pvpanic (-action panic=exit-failure), or an error of qemu's own (%s)",
+			 why, why[0] ? "; " : "", qemu_status, gf.qemu_log);
+	else if (!s.failed && why[0] && s.end)
+		snprintf(err, errsz, "%s (after the agent's end)", why);
+	else if (!s.failed && !s.hello)
 		snprintf(err, errsz, "%s", why[0] ? why : "the guest stopped before its agent started");
 	else if (!s.failed && !s.end)
 		snprintf(err, errsz, "%s", why[0] ? why : "the guest stopped before its agent finished");
 	else if (!s.failed && !s.end_ok)
 		snprintf(err, errsz, "the guest's agent failed: %s", s.end_message);
-	else if (!s.failed)
+	else if (!s.failed && !qemu_status && !why[0])
 		rc = 0;
 	if (rc) {
 		size_t len = strlen(err);
@@ -403,7 +412,6 @@ out:
 	free(gf.agent_serial);
 	free(gf.qemu_log);
 	free(gf.initramfs);
-	free(cache);
 	free(knob_host);
 	return rc;
 }

@@ -139,6 +139,25 @@ assert_eq "$rc" "1" "kernbench exit status for a killed compiler ($(cat "$WORK/c
 assert_eq "$(wc -c < "$WORK/crash.out")" "0" "kernbench stdout after a failed build"
 assert_contains "$(head -1 "$WORK/crash.err")" "failed: exit status 2" "kernbench failure reason"
 assert_contains "$(cat "$WORK/crash.err")" "Killed" "kernbench failure log tail"
+# A compiler killed while make goes on (a '-' recipe, a cc-option probe):
+# make exits 0, but the build log's line makes it a failure, in gcc's words.
+rc=0
+"$SCHEDRIG" load kernbench --source "$TREE" --cache_dir "$WORK/cache" --targets killedcc \
+	>"$WORK/killed.out" 2>"$WORK/killed.err" || rc=$?
+assert_eq "$rc" "1" "kernbench exit status for a killed compiler make ignored"
+assert_eq "$(wc -c < "$WORK/killed.out")" "0" "kernbench stdout after a killed compiler"
+assert_eq "$(head -1 "$WORK/killed.err")" \
+	"schedrig load kernbench: gcc: fatal error: Killed signal terminated program cc1" \
+	"kernbench reason line"
+# ... and through run: the stored reason is gcc's line.
+sed -e 's/name: kb-tiny/name: kb-killed/' -e 's/iterations: 2/iterations: 1/' \
+	-e 's/config: tinyconfig}/config: tinyconfig, targets: killedcc}/' "$WORK/kb.yaml" > "$WORK/kbk.yaml"
+rc=0
+"$SCHEDRIG" run "$WORK/kbk.yaml" --db "$WORK/kbk.db" > "$WORK/kbk.out" 2>&1 || rc=$?
+assert_eq "$rc" "1" "run with a killed compiler ($(cat "$WORK/kbk.out"))"
+assert_eq "$(q "$WORK/kbk.db" "SELECT state || ': ' || reason FROM load_instance WHERE name = 'kb'")" \
+	"failed: schedrig load kernbench: gcc: fatal error: Killed signal terminated program cc1 (exit status 1)" \
+	"stored kernbench failure reason"
 # A target that is an option is a usage error.
 rc=0
 "$SCHEDRIG" load kernbench --source "$TREE" --targets "vmlinux -k" >/dev/null 2>&1 || rc=$?

@@ -47,10 +47,10 @@ assert_eq "$?" 2 "unknown --baseline"
 assert_eq "$?" 1 "unknown run"
 set -e
 
-# export csv reads back byte for byte, with the tool column (a CSV without
-# one imports as tool 'imported')
+# export csv reads back byte for byte, with the tool and repetition columns
+# (a CSV without them imports as tool 'imported', repetition 0)
 "$SCHEDRIG" export --db "$DB" --format csv dbench-cmp >"$WORK/export.csv"
-sed -e '1s/$/,tool/' -e '2,$s/$/,imported/' "$DATA/dbench.csv" >"$WORK/dbench-tool.csv"
+sed -e '1s/$/,tool,repetition/' -e '2,$s/$/,imported,0/' "$DATA/dbench.csv" >"$WORK/dbench-tool.csv"
 diff -u "$WORK/dbench-tool.csv" "$WORK/export.csv" || fail "export csv differs from the imported csv"
 
 # a load has one tool
@@ -82,11 +82,12 @@ for r, w in zip(rows, want):
     assert r["iteration"] == int(w["iteration"])
     assert r["value"] == float(w["value"]), (r["value"], w["value"])
     assert r["tool"] == "imported", r["tool"]
+    assert r["repetition"] == 0, r["repetition"]
 PY
 
 # NaN survives the round trip, null in JSON
 "$SCHEDRIG" import --csv "$DATA/netperf.csv" --db "$DB" >/dev/null
-"$SCHEDRIG" export --db "$DB" tcp-rr | grep -q ',3,NaN,imported$' || fail "NaN in export csv"
+"$SCHEDRIG" export --db "$DB" tcp-rr | grep -q ',3,NaN,imported,0$' || fail "NaN in export csv"
 "$SCHEDRIG" export --db "$DB" --format json tcp-rr | grep -q '"value": null' || fail "null in export json"
 
 # report: all sections, to a file

@@ -1,6 +1,7 @@
 # A tiny kernel-like tree for kernbench (sourced after lib.sh, not run):
 # make_tiny_tree DIR writes a Makefile with the kernel's clean, config,
-# prepare and vmlinux targets (and crash, a compiler killed by SIGKILL)
+# prepare and vmlinux targets (and crash, a compiler killed by SIGKILL;
+# killedcc, gcc's killed line in a recipe whose failure make ignores)
 # compiling a few C files, so a build takes a second, not minutes.
 make_tiny_tree() {
 	local TREE=$1 f name
@@ -9,7 +10,7 @@ make_tiny_tree() {
 # A tiny kernel-like tree: the targets kernbench uses, a few C files.
 ARCH ?= x86
 OBJS := init/main.o kernel/sched.o kernel/fork.o mm/page_alloc.o
-.PHONY: clean tinyconfig allnoconfig defconfig olddefconfig crash prepare
+.PHONY: clean tinyconfig allnoconfig defconfig olddefconfig crash killedcc prepare
 tinyconfig allnoconfig defconfig:
 	@echo "configuring $@ for ARCH=$(ARCH)"
 	printf 'CONFIG_ARCH=$(ARCH)\nCONFIG_NAME=$@\n' > .config
@@ -26,6 +27,8 @@ prepare: .config
 	@echo "preparing for ARCH=$(ARCH)"
 crash: init/main.o
 	sh -c 'kill -KILL $$$$'
+killedcc:
+	-@sh -c 'echo "gcc: fatal error: Killed signal terminated program cc1" >&2; exit 1'
 MAKE
 	for f in kernel/sched kernel/fork mm/page_alloc; do
 		name=$(basename "$f")

@@ -11,8 +11,7 @@ source "$(dirname "$0")/lib.sh"
 
 AG=/proc/sys/kernel/sched_autogroup_enabled
 if [ "$(id -u)" -ne 0 ] || [ ! -w "$AG" ]; then
-	echo "skipped: needs root and a writable $AG"
-	exit 0
+	skip "needs root and a writable $AG"
 fi
 orig=$(cat "$AG")
 want=$((1 - orig))

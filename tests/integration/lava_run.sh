@@ -9,26 +9,15 @@
 # "Infrastructure". A log whose agent line names a cell the plan lacks, or
 # repeats an iteration, stores nothing. Needs lava-dispatcher,
 # qemu-system-x86, busybox-static, rt-tests (scripts/install-deps). The
-# kernel cache is results/qemu-test/cache, shared with qemu.sh.
+# kernel package is in the rig's cache, shared with qemu.sh.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/debkernel.bash"
 
-for need in lava-run qemu-system-x86_64 hackbench cyclictest dpkg-deb apt-get python3; do
+for need in lava-run hackbench cyclictest python3; do
 	command -v "$need" >/dev/null || fail "$need is not installed (scripts/install-deps)"
 done
-find_pkg() {
-	apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' |
-		awk '{print $1}' | sort -V | tail -1
-}
-PKG=$(find_pkg)
-if [ -z "$PKG" ]; then
-	apt-get update -qq >/dev/null 2>&1 || true
-	PKG=$(find_pkg)
-fi
-[ -n "$PKG" ] || fail "no linux-image-6.1.0-*-amd64-unsigned package in the apt lists"
-RESULTS=$TESTS_DIR/../results/qemu-test
-mkdir -p "$RESULTS"
+PKG=$(deb_kernel 6.1)
 DB=$WORK/lava.db
-ln -s "$(cd "$RESULTS" && pwd)/cache" "$WORK/cache"
 DEVICE=$TESTS_DIR/lava/qemu-device.yaml
 
 cat >"$WORK/lava.yaml" <<EOF
@@ -57,7 +46,7 @@ EOF
 
 # lava-job VARIANT: the job definition, its files where its URLs point.
 lava_job() {
-	"$SCHEDRIG" lava-job "$WORK/lava.yaml" "$1" --db "$DB" >"$WORK/$1.job" 2>"$WORK/$1.job.err" ||
+	"$SCHEDRIG" lava-job "$WORK/lava.yaml" "$1" >"$WORK/$1.job" 2>"$WORK/$1.job.err" ||
 		fail "lava-job $1: $(cat "$WORK/$1.job.err")"
 	python3 - "$WORK/$1.job" <<'PYEOF' || fail "job definition of $1: see above"
 import sys, yaml

@@ -8,7 +8,8 @@
 #     would have run fine;
 #   - for Debian's 6.1 package under qemu, from its BTF: latency_nice (no
 #     sched_latency_nice in struct sched_attr), and a scheduler feature it
-#     does not have (PLACE_LAG came with EEVDF in 6.6);
+#     does not have (PLACE_LAG came with EEVDF in 6.6), and slice_us from its
+#     release (custom slices came in 6.12);
 #   - a load missing in a guest: a tool not installed here (so nothing can
 #     pack it) and a dbench load file that is not here;
 #   - boot: lava: loads that need a scratch disk or this machine's /usr;
@@ -16,7 +17,8 @@
 #     resource limits allow them.
 # A package not fetched yet is a warning for check-config, which fetches
 # nothing; a kernel path that is not there is refused. The shipped seed configs pass check-config here.
-# The kernel cache is results/qemu-test/cache, shared with qemu.sh.
+# The kernel cache is the rig's (results/test-cache/schedrig under
+# tests/run-tests), shared with qemu.sh.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/debkernel.bash"
 cd "$WORK"
@@ -31,7 +33,8 @@ CONFIGS=$TESTS_DIR/../configs
 # refused CONFIG WHAT: run, --dry-run and check-config all exit 2, nothing
 # is recorded; the run's stderr is left in $WORK/err.
 runs_made() {
-	ls "$RESULTS/runs" 2>/dev/null | wc -l
+	[ -d "$RESULTS/runs" ] || { echo 0; return; }
+	ls "$RESULTS/runs" | wc -l
 }
 refused() {
 	local rc=0 runs_before
@@ -46,7 +49,7 @@ refused() {
 	assert_eq "$rc" 2 "$2: --dry-run exit status ($(cat dry.err))"
 	assert_contains "$(cat dry.err)" "run would refuse to start" "$2: --dry-run message"
 	rc=0
-	"$SCHEDRIG" check-config --db "$DB" "$1" >cc.out 2>cc.err || rc=$?
+	"$SCHEDRIG" check-config "$1" >cc.out 2>cc.err || rc=$?
 	assert_eq "$rc" 2 "$2: check-config exit status ($(cat cc.err))"
 }
 
@@ -81,7 +84,8 @@ EOF
 		"locked debugfs knob: message"
 fi
 
-# 3. Debian 6.1 under qemu: latency_nice and PLACE_LAG, from the package.
+# 3. Debian 6.1 under qemu: latency_nice and PLACE_LAG, from the package;
+# slice_us from its release (custom slices came in 6.12).
 cat >guest.yaml <<EOF
 name: guest
 iterations: 1
@@ -93,12 +97,17 @@ loads:
     tool: cyclictest
     params: {duration_s: 1}
     sched: {latency_nice: -20}
+  - name: hb
+    tool: hackbench
+    sched: {slice_us: 200}
 EOF
 refused guest.yaml "Debian 6.1 guest"
-release=$(ls "$RESULTS/cache/kernels/${PKG}"_*/lib/modules/ | head -1)
+release=$(ls "$XDG_CACHE_HOME/schedrig/kernels/${PKG}"_*/lib/modules/ | head -1)
 case "$release" in 6.1.*) ;; *) fail "the package was not fetched and unpacked: '$release'" ;; esac
 assert_contains "$(cat err)" "guest.yaml: variant v61, load ct: latency_nice: kernel $release does not support latency_nice (its struct sched_attr has no sched_latency_nice" \
 	"latency_nice of the package"
+assert_contains "$(cat err)" "guest.yaml: variant v61, load hb: slice_us: kernel $release does not support slice_us (custom slices came in 6.12)" \
+	"slice_us on the package (custom slices from 6.12)"
 assert_contains "$(cat err)" "guest.yaml: variant v61: sched_features NO_PLACE_LAG: kernel $release has no sched_feature PLACE_LAG" \
 	"PLACE_LAG of the package"
 # check-config knows it too now that the package is here.
@@ -169,6 +178,13 @@ sed "s|kernel: linux-image-0.0.0-0-amd64-unsigned|kernel: $WORK/no-bzImage|" unf
 refused nokernel.yaml "a kernel path that is not there"
 assert_contains "$(cat cc.err)" "nokernel.yaml: variant v61: kernel: $WORK/no-bzImage: no such file, and not a Debian package name" \
 	"check-config of a kernel path that is not there"
+# A file that is there but is no kernel (neither a bzImage, an ELF vmlinux
+# nor a .deb) is refused too, not left to a guest that never starts.
+echo "not a kernel" >"$WORK/not-a-kernel"
+sed "s|kernel: $WORK/no-bzImage|kernel: $WORK/not-a-kernel|" nokernel.yaml >notkernel.yaml
+refused notkernel.yaml "a kernel path that is no kernel"
+assert_contains "$(cat cc.err)" "notkernel.yaml: variant v61: kernel: $WORK/not-a-kernel is neither a bzImage, an ELF vmlinux nor a .deb" \
+	"check-config of a kernel path that is no kernel"
 
 # 6. Not root (setpriv to nobody, no capabilities): the variant's knobs, a
 # real-time policy and a negative nice are refused; with RLIMIT_RTPRIO 99

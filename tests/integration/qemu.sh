@@ -1,6 +1,6 @@
 #!/bin/bash
 # boot: qemu end to end: Debian's 6.1 kernel, fetched by the rig itself
-# (kernel: PACKAGE-NAME -> apt-get download into results cache/), boots under
+# (kernel: PACKAGE-NAME -> apt-get download into the rig's cache), boots under
 # TCG with an initramfs the rig builds; the guest's `schedrig agent` runs a
 # tiny hackbench + cyclictest plan and streams results back; samples are
 # stored under a variant whose kernel release starts with 6.1. A variant
@@ -16,7 +16,8 @@
 # debian61 has one CPU: 6.1 scales latency_ns by 1 + log2(CPUs), so its
 # default is 6000000 there (12000000, the value asked for, with two).
 # Needs qemu-system-x86, busybox-static, rt-tests (scripts/install-deps).
-# The kernel cache lives in results/qemu-test/cache (kept between runs).
+# The kernel package is cached in the rig's cache, which tests/run-tests puts
+# in results/test-cache/schedrig (kept between runs).
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/debkernel.bash"
 

@@ -5,8 +5,9 @@
 # measured (MariaDB and sysbench packed into the guest, the data directory
 # on the guest's scratch disk), and dbench with its load file. Each yields
 # samples; the iteration is complete. (kernbench in a guest, which needs a
-# prepared kernel tree and minutes of TCG, is in tests/slow/seed000.sh.)
-# The kernel cache is results/qemu-test/cache, shared with qemu.sh.
+# prepared kernel tree and minutes of TCG, is in tests/seeds/seed000.sh, make check-seeds.)
+# The kernel cache is the rig's (results/test-cache/schedrig under
+# tests/run-tests), shared with qemu.sh.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/debkernel.bash"
 for need in dbench sysbench mariadbd; do

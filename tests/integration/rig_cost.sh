@@ -4,10 +4,12 @@
 # so what it spent starting up does not count. A run whose only variant fails
 # at once (a qemu "kernel" that is no kernel, which qemu refuses) lasts a
 # moment: counting the start-up made that 300 % of one CPU; the rig has one
-# thread at work, so its CPU time cannot exceed the wall time.
+# thread at work, so its CPU time cannot exceed the wall time. The note is
+# for benchmarks of the rig: in the database and in schedrig show, not in a
+# run's output.
 source "$(dirname "$0")/lib.sh"
 DB=$WORK/c.db
-printf 'not a kernel\n' >"$WORK/not-a-kernel"
+cp /bin/true "$WORK/not-a-kernel"  # ELF, no kernel: passes preflight, never boots
 cat >"$WORK/gone.yaml" <<EOF2
 name: gone
 iterations: 1
@@ -41,3 +43,6 @@ for i in 1 2 3; do
 	check_note "$(q "$DB" "SELECT max(id) FROM run")"
 done
 assert_eq "$(q "$DB" "SELECT count(*) FROM event WHERE message LIKE 'rig cpu:%'")" 6 "one note per run"
+# In show, not in the run's output.
+case "$(cat "$WORK/out")" in *"rig cpu"*) fail "the rig cpu note in a run's output: $(cat "$WORK/out")" ;; esac
+assert_contains "$("$SCHEDRIG" show --db "$DB" latest)" "note: rig cpu: user_s=" "the rig cpu note in show"

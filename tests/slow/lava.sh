@@ -12,6 +12,7 @@
 # LAVA is stopped again
 # (tests/lava/lava-down) unless it was running before. Run as root.
 source "$(dirname "$0")/../integration/lib.sh"
+source "$(dirname "$0")/../integration/debkernel.bash"
 
 LAVA=$TESTS_DIR/lava
 STATE=${SCHEDRIG_LAVA_DIR:-/var/tmp/schedrig-lava}
@@ -50,15 +51,7 @@ jobs_count() {
 	api "jobs/?limit=1" | python3 -c "import json, sys; print(json.load(sys.stdin)['count'])"
 }
 
-find_pkg() {
-	apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' |
-		awk '{print $1}' | sort -V | tail -1
-}
-PKG=$(find_pkg)
-[ -n "$PKG" ] || fail "no linux-image-6.1.0-*-amd64-unsigned package in the apt lists"
-RESULTS=$TESTS_DIR/../results/qemu-test
-mkdir -p "$RESULTS"
-ln -s "$(cd "$RESULTS" && pwd)/cache" "$WORK/cache"
+PKG=$(deb_kernel 6.1)
 DB=$WORK/lava.db
 
 # config NAME ITERATIONS DURATION_S VARIANTS...: VARIANTS are "name append".

@@ -129,14 +129,14 @@ static void test_binds(void **state)
 {
 	(void)state;
 	struct guest_tree trees[] = {
-		{.host = "/h/a", .rel = "work/a", .bind = "/work/a"},
+		{.host = "/h/a", .rel = "srv/a", .bind = "/srv/a"},
 		{.host = "/h/b", .rel = "cache/b"},
-		{.rel = "cache/link", .target = "/work/a"},
+		{.rel = "cache/link", .target = "/srv/a"},
 	};
 	struct guest_contents gc = {.trees = trees, .n_trees = 3};
 	struct buf b = {0};
 	guestpack_binds(&gc, &b);
-	static const char want[] = "/scratch/work/a\0/work/a";
+	static const char want[] = "/scratch/srv/a\0/srv/a";
 	assert_int_equal(b.len, sizeof(want));
 	assert_memory_equal(b.data, want, sizeof(want));
 	buf_free(&b);

@@ -2,8 +2,8 @@
 # debkernel.bash, not run): seed_run NAME copies configs/NAME.yaml with the
 # newest Debian 6.1 and 6.12 packages in place of the ones it names (Debian
 # moves its kernels on), runs it with --iterations 1 into
-# results/qemu-test/NAME.db (the kernel cache shared with the qemu tests;
-# kernbench's prepared tree in results/cache/kernbench) and prints how long
+# results/qemu-test/NAME.db (the kernel cache and kernbench's prepared tree
+# in the rig's cache, shared with the qemu tests) and prints how long
 # it took. DB and OUT (the compare output) are set afterwards.
 TOP=$(cd "$TESTS_DIR/.." && pwd)
 RESULTS=${SCHEDRIG_QEMU_RESULTS:-$TOP/results/qemu-test}
