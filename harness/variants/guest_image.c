@@ -37,7 +37,7 @@
 /* /init up to the agent's command line, which guest_initramfs_build writes. */
 static const char guest_init_head[] =
 	"#!/bin/sh\n"
-	"# schedrig guest init: written by harness/guest_image.c; no config\n"
+	"# schedrig guest init: written by harness/variants/guest_image.c; no config\n"
 	"# value is in it (the plan file carries them).\n"
 	"export PATH=" GUESTPACK_TOOLS ":/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin\n"
 	"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
