@@ -139,6 +139,7 @@ for bad in bad-cell twice; do
 	assert_eq "$rc" 1 "import-lava of $bad: exit status"
 	assert_eq "$(q "$WORK/$bad.db" "select count(*) from sample")" 0 "samples stored from $bad"
 done
-assert_contains "$(cat "$WORK/bad-cell.err")" "cell 5 load 0 iteration 1 is not in the plan" "bad cell"
-assert_contains "$(cat "$WORK/twice.err")" "cell 0 iteration 1 was not asked for (it came before)" \
+assert_contains "$(cat "$WORK/bad-cell.err")" "cell 5 load 0 iteration 1 is not the next step of the plan" \
+	"bad cell"
+assert_contains "$(cat "$WORK/twice.err")" "cell 0 load 0 iteration 1 is not the next step of the plan" \
 	"iteration twice"

@@ -304,6 +304,72 @@ static void test_fields(void **state)
 	fix_free(&f);
 }
 
+/* vr->done: (0, 1) and (1, 2) are stored already. */
+static bool two_done(void *ctx, size_t cell, int it)
+{
+	(void)ctx;
+	return (cell == 0 && it == 1) || (cell == 1 && it == 2);
+}
+
+/* One step's lines: both loads, no repetition. */
+static void step(struct fix *f, size_t cell, int it)
+{
+	inst(f, cell, it, 0, 0);
+	inst(f, cell, it, 1, 0);
+	iteration(f, cell, it, 2, false);
+}
+
+/* The steps of the whole plan but those in skip[] (cell * 2 + it - 1),
+ * then end ok, with done = two_done and skip_done as given. */
+static void run_steps(struct fix *f, bool skip_done, const bool skip[4])
+{
+	fix_init(f);
+	f->vr.done = two_done;
+	f->s.skip_done = skip_done;
+	hello(f);
+	for (size_t c = 0; c < 2; c++)
+		for (int it = 1; it <= 2; it++)
+			if (!skip[c * 2 + (size_t)it - 1])
+				step(f, c, it);
+	end(f, true);
+}
+
+/* skip_done (boot: lava following a job whose log a killed rig had begun
+ * to store): a step done already is dropped when the log has it and passed
+ * over when the job's plan left it out; a step not done must be there. */
+static void test_skip_done(void **state)
+{
+	struct fix f;
+	(void)state;
+	/* The job ran every step: the two not done are stored. */
+	run_steps(&f, true, (const bool[4]){false, false, false, false});
+	assert_false(f.s.failed);
+	assert_true(f.s.end_ok);
+	assert_int_equal(f.stored, 2);
+	fix_free(&f);
+	/* The job's plan left (0, 1) out (done when it was written). */
+	run_steps(&f, true, (const bool[4]){true, false, false, false});
+	assert_false(f.s.failed);
+	assert_int_equal(f.stored, 2);
+	fix_free(&f);
+	/* And both done steps missing. */
+	run_steps(&f, true, (const bool[4]){true, false, false, true});
+	assert_false(f.s.failed);
+	assert_true(f.s.end_ok);
+	assert_int_equal(f.stored, 2);
+	fix_free(&f);
+	/* (1, 1) is not done: it cannot be missing. */
+	run_steps(&f, true, (const bool[4]){false, false, true, false});
+	expect_failure(&f, "cell 1 load 0 iteration 2 is not the next step of the plan");
+	assert_int_equal(f.stored, 1);
+	fix_free(&f);
+	/* Without skip_done a done step is not in the plan at all. */
+	run_steps(&f, false, (const bool[4]){false, false, false, false});
+	expect_failure(&f, "cell 0 load 0 iteration 1 is not the next step of the plan");
+	assert_int_equal(f.stored, 0);
+	fix_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_iteration_narrowing),
 		cmocka_unit_test(test_against_the_plan),
 		cmocka_unit_test(test_fields),
+		cmocka_unit_test(test_skip_done),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
