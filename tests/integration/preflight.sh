@@ -85,13 +85,17 @@ EOF
 fi
 
 # 3. Debian 6.1 under qemu: latency_nice and PLACE_LAG, from the package;
-# slice_us from its release (custom slices came in 6.12).
+# slice_us from its release (custom slices came in 6.12), also on a lab's
+# device (boot: lava).
 cat >guest.yaml <<EOF
 name: guest
 iterations: 1
+labs:
+  lab1: {url: http://127.0.0.1:9, artifacts: {dir: $WORK/artifacts, url: file://$WORK/artifacts}}
 variants:
   - {name: plain, boot: local}
   - {name: v61, boot: qemu, kernel: $PKG, sched_features: [NO_PLACE_LAG]}
+  - {name: lab61, boot: lava, lab: lab1, device_type: qemu, kernel: $PKG}
 loads:
   - name: ct
     tool: cyclictest
@@ -108,6 +112,8 @@ assert_contains "$(cat err)" "guest.yaml: variant v61, load ct: latency_nice: ke
 	"latency_nice of the package"
 assert_contains "$(cat err)" "guest.yaml: variant v61, load hb: slice_us: kernel $release does not support slice_us (custom slices came in 6.12)" \
 	"slice_us on the package (custom slices from 6.12)"
+assert_contains "$(cat err)" "guest.yaml: variant lab61, load hb: slice_us: kernel $release does not support slice_us (custom slices came in 6.12)" \
+	"slice_us on a lava variant's package"
 assert_contains "$(cat err)" "guest.yaml: variant v61: sched_features NO_PLACE_LAG: kernel $release has no sched_feature PLACE_LAG" \
 	"PLACE_LAG of the package"
 # check-config knows it too now that the package is here.
@@ -158,7 +164,7 @@ assert_contains "$(cat err)" "lavadisk.yaml: variant dev, load kb: needs a scrat
 	"lava: kernbench's disk and /usr"
 case "$(cat err)" in *"load hb"*) fail "lava: hackbench refused: $(cat err)" ;; esac
 rc=0
-"$SCHEDRIG" lava-job --db "$DB" lavadisk.yaml dev >job.out 2>job.err || rc=$?
+"$SCHEDRIG" lava-job lavadisk.yaml dev >job.out 2>job.err || rc=$?
 assert_eq "$rc" 1 "lava-job of a load needing a disk ($(cat job.err))"
 assert_contains "$(cat job.err)" "schedrig lava-job: variant dev: load db: needs a scratch disk" \
 	"lava-job: oltp's scratch disk"
