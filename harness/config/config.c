@@ -731,7 +731,7 @@ static int read_variant(struct ctx *c, const struct ynode *m, struct cfg_variant
 	return 0;
 }
 
-/* monitors: true | false | {interval_ms: N, perf: false} (harness/monitor.h). */
+/* monitors: true | false | {interval_ms: N, perf: false} (harness/monitor/monitor.h). */
 static const char *const monitor_keys[] = {"interval_ms", "perf", NULL};
 
 static int read_monitors(struct ctx *c, const struct ynode *v, struct cfg_monitors *mon)

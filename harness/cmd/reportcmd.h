@@ -130,7 +130,7 @@ int reportcmd_write(const struct reportcmd *c, const struct buf *out);
 
 /* The notes of runs ids into notes (initialised here; report.h): per run
  * "Partial: ..." when its rig has not finished it (running, interrupted,
- * abandoned), "Order: ..." (the order its iterations ran in, harness/order.h;
+ * abandoned), "Order: ..." (the order its iterations ran in, harness/config/order.h;
  * "blocked" for runs without a stored order, none for imported runs),
  * "Iterations: ..." (adaptive
  * iterations: how many ran per cell
