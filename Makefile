@@ -55,7 +55,7 @@ $(BUILD)/schema.inc: results-schema/schema.sql
 	@mkdir -p $(dir $@)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/.*/"&\\n"/' $< > $@
 
-$(BUILD)/harness/store.o: $(BUILD)/schema.inc
+$(BUILD)/harness/store/store.o: $(BUILD)/schema.inc
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libschedrig.a
 	@mkdir -p $(dir $@)

@@ -1,6 +1,6 @@
 /* schedrig mail [RUN...]: the comparison tables of the chosen runs (as
  * schedrig compare prints them) plus a short provenance block as one
- * RFC 5322 message (harness/mailmsg.h), written to a file, printed, or sent
+ * RFC 5322 message (reports/mailmsg.h), written to a file, printed, or sent
  * over SMTP with libcurl. The SMTP password comes from the environment
  * (SCHEDRIG_SMTP_PASSWORD) or ~/.netrc, never from the command line, and is
  * never printed or stored. */

@@ -10,6 +10,7 @@
 
 #include "load.h"
 #include "runner.h"
+#include "store.h"
 
 /* Decide the instance's final state and samples.
  *
@@ -55,5 +56,14 @@ enum inst_state outcome_decide(const struct load_ops *ops, const struct params *
  * these, and reparse rebuilds them from what is stored. */
 void outcome_runner_reason(enum inst_state state, bool exited, int exit_code, int term_signal,
 			   double timeout_s, char *reason, size_t size);
+
+/* Every instance of one finished iteration res decided (outcome_decide)
+ * and laid out for the store: st[i], samples[i] and argv_text[i] (the
+ * instance's argv as text, malloc'd) for res->r[i]; res->r[i].state and
+ * reason become the decided ones. The caller frees samples[i] and
+ * argv_text[i]; st[i] points into res, samples and argv_text. Returns the
+ * number of failed or timed-out instances. */
+size_t outcome_iteration(struct iteration_result *res, struct stored_instance *st,
+			 struct sample_vec *samples, char **argv_text);
 
 #endif

@@ -1,3 +1,8 @@
+/* harness/monitor/: what the system did while a cell ran, from /proc: the
+ * sampler (monitor), the pure /proc parsers (procstat, procpsi, procsched;
+ * procfs.h) and the monitor table of a stored run (monitor_report).
+ */
+
 /* Monitors: what the system and the loads did while an iteration ran, read
  * from /proc directly (no child process, no shell) by one timer-driven
  * sampler in the runner's own event loop.

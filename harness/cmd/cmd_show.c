@@ -60,7 +60,7 @@ static void print_tail(const char *label, const char *b, size_t size)
 }
 
 /* Provenance: the run row and the order its iterations ran in
- * (harness/order.h; runs from before orders were stored ran blocked). */
+ * (harness/config/order.h; runs from before orders were stored ran blocked). */
 static int show_provenance(struct store *s, int64_t id, bool with_config, char *err,
 			   size_t errsz)
 {

@@ -1,3 +1,9 @@
+/* harness/knobs/: scheduler knobs (sysctl, debugfs, sched_features,
+ * autogroup) applied with a crash-safe journal: knobs (apply, read back,
+ * restore), knob_journal (the journal's rows), knob_pending (the record a
+ * killed run leaves for restore).
+ */
+
 /* Scheduler knobs of a variant: sysctl (/proc/sys), debugfs sched/ tunables,
  * sched_features and autogroup, applied with a crash-safe restore journal.
  *

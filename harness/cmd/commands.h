@@ -1,3 +1,9 @@
+/* harness/cmd/: the commands. One thin file per command (cmd_NAME.c: parse
+ * its options, call the engine, print); cmdopts (the shared option loop) and
+ * reportcmd (what compare, report and mail share: choose runs, load samples,
+ * notes, summary). The command table is harness/main.c.
+ */
+
 /* The subcommands of schedrig. Each takes the arguments after its own name
  * (argv[0] is the command name) and returns the process exit status:
  * 0 success, 1 a failed run or operation, 2 bad usage or bad config. */

@@ -1,3 +1,8 @@
+/* harness/agent/: running a plan where a variant's kernel runs (a qemu
+ * guest, an ssh machine): the protocol (agent_proto) and the host side that
+ * stores what the agent reports (agent_host). The agent itself is cmd_agent.
+ */
+
 /* The agent protocol: how a controlling host has a plan run where a
  * variant's kernel runs (a qemu guest, an ssh machine) and gets back what
  * the runner saw. One protocol for every backend.

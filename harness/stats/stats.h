@@ -1,3 +1,8 @@
+/* harness/stats/: statistics. stats (means, spread, significance tests,
+ * pure functions) and summary (the samples of a report grouped into the
+ * cells of its tables).
+ */
+
 /* Statistics on the samples of one metric, op, cell and variant: pure
  * functions over arrays of doubles, no allocation except where noted.
  * Distribution functions (Student t, standard normal) come from GSL.

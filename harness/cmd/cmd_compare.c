@@ -204,48 +204,15 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct compare
 	return check_layout(c, co) ? EXIT_USAGE : -1;
 }
 
-/* The notes after the tables: text (on stderr with --plain) and markdown
- * have them here, JSON inside, CSV none. */
-static void add_notes(const struct reportcmd *c, struct buf *out, const struct report_notes *notes)
-{
-	if (c->format == FORMAT_MARKDOWN) {
-		report_notes_markdown(out, notes);
-	} else if (c->format == FORMAT_TEXT && c->ro.plain) {
-		for (size_t i = 0; i < notes->n; i++)
-			fprintf(stderr, "schedrig compare: %s\n", notes->v[i]);
-	} else if (c->format == FORMAT_TEXT) {
-		report_notes_text(out, notes);
-	}
-}
-
 int cmd_compare(int argc, char **argv)
 {
 	struct reportcmd c;
 	struct compare_opts co = {0};
-	struct reportcmd_data d;
-	struct buf out = {0};
-	char err[768] = "";
 
 	reportcmd_init(&c, "compare");
 	int rc = parse_args(argc, argv, &c, &co);
-	if (rc >= 0) {
-		reportcmd_free(&c);
-		return rc;
-	}
-	/* The percentile and latency layouts pool the stored histograms, which
-	 * --metric may name (cyclictest's latency). */
-	rc = reportcmd_prepare(&c, co.layout->histograms, &d);
-	if (!rc) {
-		struct report_input in = {.s = &d.s, .o = &c.ro, .notes = &d.notes};
-		rc = reportcmd_layout_fn(co.layout, c.format)(&out, &in, err, sizeof(err));
-		if (rc)
-			fprintf(stderr, "schedrig compare: %s\n", err);
-		add_notes(&c, &out, &d.notes);
-		if (!rc)
-			rc = reportcmd_write(&c, &out);
-	}
-	buf_free(&out);
-	reportcmd_data_free(&d);
+	if (rc < 0)
+		rc = reportcmd_compare(&c, co.layout);
 	free(co.grid);
 	reportcmd_free(&c);
 	return rc;

@@ -894,7 +894,7 @@ static int read_labs(struct ctx *c, const struct ynode *m, struct experiment *e)
 	return 0;
 }
 
-/* monitors: true | false | {interval_ms: N, perf: false} (harness/monitor.h). */
+/* monitors: true | false | {interval_ms: N, perf: false} (harness/monitor/monitor.h). */
 static const char *const monitor_keys[] = {"interval_ms", "perf", NULL};
 
 static int read_monitors(struct ctx *c, const struct ynode *v, struct cfg_monitors *mon)

@@ -397,3 +397,56 @@ void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids
 	}
 	store_close(st);
 }
+
+/* The notes after the tables: text (on stderr with --plain) and markdown
+ * have them here, JSON inside, CSV none. */
+static void add_notes(const struct reportcmd *c, struct buf *out, const struct report_notes *notes)
+{
+	if (c->format == FORMAT_MARKDOWN) {
+		report_notes_markdown(out, notes);
+	} else if (c->format == FORMAT_TEXT && c->ro.plain) {
+		for (size_t i = 0; i < notes->n; i++)
+			fprintf(stderr, "schedrig %s: %s\n", c->cmd, notes->v[i]);
+	} else if (c->format == FORMAT_TEXT) {
+		report_notes_text(out, notes);
+	}
+}
+
+int reportcmd_compare(struct reportcmd *c, const struct report_layout *l)
+{
+	struct reportcmd_data d;
+	struct buf out = {0};
+	char err[768] = "";
+
+	/* The percentile and latency layouts pool the stored histograms, which
+	 * --metric may name (cyclictest's latency). */
+	int rc = reportcmd_prepare(c, l->histograms, &d);
+	if (!rc) {
+		struct report_input in = {.s = &d.s, .o = &c->ro, .notes = &d.notes};
+		rc = reportcmd_layout_fn(l, c->format)(&out, &in, err, sizeof(err));
+		if (rc)
+			fprintf(stderr, "schedrig %s: %s\n", c->cmd, err);
+		add_notes(c, &out, &d.notes);
+		if (!rc)
+			rc = reportcmd_write(c, &out);
+	}
+	buf_free(&out);
+	reportcmd_data_free(&d);
+	return rc;
+}
+
+int reportcmd_print_run(const char *db, int64_t run_id)
+{
+	struct reportcmd c;
+	char id[32];
+	char *runs[] = {id};
+
+	snprintf(id, sizeof(id), "%lld", (long long)run_id);
+	reportcmd_init(&c, "run");
+	c.db = db;
+	c.runs = runs;
+	c.n_runs = 1;
+	int rc = reportcmd_compare(&c, report_layout_find(REPORT_LAYOUT_DEFAULT));
+	reportcmd_free(&c);
+	return rc;
+}

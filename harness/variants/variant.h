@@ -1,3 +1,10 @@
+/* harness/variants/: kernel-variant backends, one file each (local, qemu,
+ * ssh), behind struct variant_ops; what they share: variant (the table),
+ * the guest's initramfs, tools and disk (initramfs, guestpack, guestdisk),
+ * kernel_btf (what an image says about itself), sshargv, cache (fetched
+ * kernels and trees).
+ */
+
 /* Kernel-variant backends: where a variant's loads run. One file per backend
  * in harness/variants/ (local.c: the running kernel, in-process runner).
  * A backend brings the variant up (knobs, boot), runs every cell × iteration

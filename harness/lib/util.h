@@ -1,3 +1,8 @@
+/* harness/lib/: what every subsystem uses: util (allocation, buffers, argv,
+ * C-locale numbers, files), strmap, spawn (the one way to start a program)
+ * and base64.
+ */
+
 /* Small helpers shared by every module: checked allocation, a growable byte
  * buffer, a growable argv, and C-locale number parsing. */
 #ifndef SCHEDRIG_UTIL_H

@@ -103,3 +103,53 @@ enum inst_state outcome_decide(const struct load_ops *ops, const struct params *
 	}
 	return state;
 }
+
+size_t outcome_iteration(struct iteration_result *res, struct stored_instance *st,
+			    struct sample_vec *samples, char **argv_text)
+{
+	size_t failures = 0;
+	for (size_t i = 0; i < res->n; i++) {
+		struct inst_result *r = &res->r[i];
+		const struct plan_instance *pi = r->pi;
+		const struct load_ops *ops = pi->load->ops;
+		struct load_output o = {
+			.out = buf_str(&r->out), .out_len = r->out.len,
+			.err = buf_str(&r->err), .err_len = r->err.len,
+			.exit_code = r->exit_code, .term_signal = r->term_signal,
+			.signaled = r->term_signal != 0, .stopped = r->state == INST_STOPPED,
+			.sched_requested = pi->sched_text, .sched_applied = r->applied,
+		};
+		enum inst_state state = outcome_decide(ops, &pi->params, r->state, &o, &samples[i],
+						       r->reason, sizeof(r->reason));
+		if (state == INST_FAILED || state == INST_TIMEOUT)
+			failures++;
+		r->state = state;
+		argv_text[i] = argv_render(&pi->argv);
+		st[i] = (struct stored_instance){
+			.repetition = r->repetition,
+			.name = pi->load->name,
+			.tool = ops->name,
+			.role = load_role_name(pi->load->role),
+			.argv = argv_text[i],
+			.pid = r->pid,
+			.sched_requested = pi->sched_text,
+			.sched_applied = r->applied,
+			.state = inst_state_name(state),
+			.exited = r->exited,
+			.exit_code = r->exit_code,
+			.term_signal = r->term_signal,
+			.reason = r->reason[0] ? r->reason : NULL,
+			.started_ns = r->start_ns,
+			.ended_ns = r->end_ns,
+			.elapsed_s = (double)(r->end_ns - r->start_ns) / 1e9,
+			.user_s = (double)r->ru.ru_utime.tv_sec + r->ru.ru_utime.tv_usec / 1e6,
+			.system_s = (double)r->ru.ru_stime.tv_sec + r->ru.ru_stime.tv_usec / 1e6,
+			.out = r->out.data,
+			.out_len = r->out.len,
+			.err = r->err.data,
+			.err_len = r->err.len,
+			.samples = samples[i].n ? &samples[i] : NULL,
+		};
+	}
+	return failures;
+}

@@ -124,13 +124,25 @@ void reportcmd_data_free(struct reportcmd_data *d);
 /* The slot of layout l for format f (report.h: NULL when l lacks it). */
 report_layout_fn *reportcmd_layout_fn(const struct report_layout *l, enum report_format f);
 
+/* What schedrig compare prints, for the options in c and layout l: the
+ * selected runs prepared (reportcmd_prepare, with histograms when the
+ * layout pools them), laid out in c->format, the notes after the tables
+ * (text and markdown; on stderr with --plain; inside JSON), written
+ * (reportcmd_write). Returns the exit status (0, 1, EXIT_USAGE) after a
+ * message prefixed "schedrig CMD:". */
+int reportcmd_compare(struct reportcmd *c, const struct report_layout *l);
+
+/* The table schedrig run prints at its end: `schedrig compare --db DB ID`
+ * with every default (reportcmd_compare, layout REPORT_LAYOUT_DEFAULT). */
+int reportcmd_print_run(const char *db, int64_t run_id);
+
 /* Write out to --output (replacing the file) or stdout. 0 or 1 after a
  * message. */
 int reportcmd_write(const struct reportcmd *c, const struct buf *out);
 
 /* The notes of runs ids into notes (initialised here; report.h): per run
  * "Partial: ..." when its rig has not finished it (running, interrupted,
- * abandoned), "Order: ..." (the order its iterations ran in, harness/order.h;
+ * abandoned), "Order: ..." (the order its iterations ran in, harness/config/order.h;
  * "blocked" for runs without a stored order, none for imported runs),
  * "Iterations: ..." (adaptive
  * iterations: how many ran per cell

@@ -1,3 +1,11 @@
+/* harness/run/: the run engine, from a plan to stored outcomes. runner
+ * (starts and stops a cell's competing loads), schedattr (nice, latency_nice,
+ * slice, policy, affinity), loadcg (a cgroup per load), outcome (raw output to
+ * samples or a failure), samples, adaptive (when a cell has enough
+ * iterations), preflight (refuse what cannot work before anything runs),
+ * measurelock, progress, provenance (facts about the machine).
+ */
+
 /* The runner: starts one cell's competing loads with their scheduling
  * attributes, each in its own process group, captures stdout and stderr in
  * full, enforces timeouts, stops background loads when the measured ones end,

@@ -57,7 +57,7 @@ void adaptive_cells_restore(struct adaptive_cells *a, size_t cell, const double 
 bool adaptive_cells_enough(struct adaptive_cells *a, size_t cell, const struct adaptive_rule *r,
 			   int64_t now_ns, char *why, size_t whysz);
 /* The cell's clock stops at now_ns until its next iteration starts: an
- * interleaved run (harness/order.h) visits other cells in between, and a
+ * interleaved run (harness/config/order.h) visits other cells in between, and a
  * cell's time budget counts its own iterations only. */
 void adaptive_cells_pause(struct adaptive_cells *a, size_t cell, int64_t now_ns);
 /* Mark cell stopped: it runs no more iterations (run --resume of a cell

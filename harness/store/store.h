@@ -1,3 +1,9 @@
+/* harness/store/: every SQL statement of the project. store.c (open, schema
+ * and migration, runs, iterations, samples, knob journal), store_*.c split by
+ * what they read or write, store_impl.h (the SQLite handle, private to this
+ * folder); runinfo (provenance for reports) and csvio (the export format).
+ */
+
 /* The results database: one SQLite file (WAL, busy timeout, schema versioned
  * with PRAGMA user_version; schema text in results-schema/schema.sql, which
  * the build embeds). Every function returns 0 on success or -1 with a message
@@ -261,7 +267,7 @@ int store_knob_unrestored(struct store *s, struct stored_knob **rows, size_t *n,
 void store_knob_rows_free(struct stored_knob *rows, size_t n);
 
 
-/* ---- Monitor series (harness/monitor.h) -------------------------------- */
+/* ---- Monitor series (harness/monitor/monitor.h) -------------------------------- */
 
 /* One series: what was sampled (monitor "stat", key "user_pct"), of which
  * CPU (-1: not per CPU) and which task (pid: a thread id, 0 when not per

@@ -1,3 +1,8 @@
+/* harness/config/: from a YAML file to a plan. config (the experiment, every
+ * error at file:line:col), yamlnode (libyaml with positions), plan (the matrix
+ * of cells and load instances), order (the order of visits).
+ */
+
 /* A named experiment, read from YAML. Every error names file:line:col.
  *
  * Shape (keys in file order are kept; any list value under a load's params:
@@ -7,8 +12,8 @@
  *   iterations: 5                       (1..10000, default 3), or adaptive:
  *   iterations: {min: 3, max: 30, ci_pct: 1.0, max_time_s: 600}
  *   warmup_s: 1                         (seconds before measured loads start)
- *   monitors: {interval_ms: 1000}       (or true; /proc sampling, harness/monitor.h)
- *   order: interleaved                  (blocked|interleaved|random, harness/order.h;
+ *   monitors: {interval_ms: 1000}       (or true; /proc sampling, harness/monitor/monitor.h)
+ *   order: interleaved                  (blocked|interleaved|random, harness/config/order.h;
  *                                       default interleaved: variants booting their
  *                                       own kernel stay blocked unless order: is given)
  *   seed: 42                            (order: random only; default drawn and stored)

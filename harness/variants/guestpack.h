@@ -3,7 +3,7 @@
  * out) at GUESTPACK_TOOLS/TOOL, and each load's needs (load_ops.needs and
  * its guest_needs hook, loads/load.h): programs with their shared
  * libraries at their paths here, files and directories as they are, and a
- * scratch disk (harness/guestdisk.h) holding the trees the loads asked for.
+ * scratch disk (harness/variants/guestdisk.h) holding the trees the loads asked for.
  * Programs are found as proc_find_program does (PATH, then the sbin
  * directories). Everything comes from this machine: what is missing here is missing in
  * the guest, and the message names the load that needs it. */

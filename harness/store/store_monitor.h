@@ -1,4 +1,4 @@
-/* Monitor series (table series, harness/monitor.h) read back from a results
+/* Monitor series (table series, harness/monitor/monitor.h) read back from a results
  * database (store.h), typed, for the monitor table (monitor_report.h) and
  * the monitor figures (reports/plot.h plot_monitors). Values stored as
  * NULL (NaN) read as NaN. */

@@ -155,7 +155,7 @@ int cmd_report(int argc, char **argv)
 				argv[optind - 1]);
 			return EXIT_USAGE;
 		}
-		/* html is this command's own format (harness/htmlreport.h). */
+		/* html is this command's own format (reports/htmlreport.h). */
 		html = opt == OPT_FORMAT ? !strcmp(optarg, "html") : html;
 		if (opt == OPT_FORMAT && html)
 			continue;
