@@ -1,5 +1,6 @@
 #include "htmlreport.h"
 
+
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "html.h"
 #include "plot.h"
 #include "runinfo.h"
@@ -56,7 +58,7 @@ int htmlreport_build(const struct reportcmd *c, const struct sample_table *t,
 	size_t n_figs = 0;
 	const char *fig_error = NULL;
 
-	if (runinfo_load(c->db, ids, n_ids, &ri, err, sizeof(err))) {
+	if (runinfo_load(c->ctx->st, c->db, ids, n_ids, &ri, err, sizeof(err))) {
 		fprintf(stderr, "schedrig %s: %s\n", c->cmd, err);
 		return 1;
 	}

@@ -372,8 +372,9 @@ static int run_steps(struct agent *a, const struct agent_plan *ap, const struct 
 	return 0;
 }
 
-int cmd_agent(int argc, char **argv)
+int cmd_agent(int argc, char **argv, struct cmd_ctx *ctx)
 {
+	(void)ctx; /* no set-up: CMD_NO_STORE */
 	static const struct option longopts[] = {
 		{"out", required_argument, NULL, 'o'},
 		{"watch-stdin", no_argument, NULL, 'w'},

@@ -150,8 +150,9 @@ static int clear_option(int val, const char *arg, void *ctx)
 	return 0;
 }
 
-int cmd_cache(int argc, char **argv)
+int cmd_cache(int argc, char **argv, struct cmd_ctx *ctx)
 {
+	(void)ctx; /* no set-up: CMD_NO_STORE */
 	static const struct option longopts[] = {
 		{"clear", no_argument, NULL, 'c'},
 		{"help", no_argument, NULL, 'h'},

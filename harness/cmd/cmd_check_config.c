@@ -11,8 +11,9 @@
 
 static const char usage_line[] = "usage: schedrig check-config CONFIG...\n";
 
-int cmd_check_config(int argc, char **argv)
+int cmd_check_config(int argc, char **argv, struct cmd_ctx *ctx)
 {
+	(void)ctx; /* no set-up: CMD_NO_STORE */
 	int rc = 0;
 	if (argc < 2) {
 		fprintf(stderr, "schedrig check-config: no CONFIG given\n%s"

@@ -204,12 +204,12 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct compare
 	return check_layout(c, co) ? EXIT_USAGE : -1;
 }
 
-int cmd_compare(int argc, char **argv)
+int cmd_compare(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct reportcmd c;
 	struct compare_opts co = {0};
 
-	reportcmd_init(&c, "compare");
+	reportcmd_init(&c, ctx);
 	int rc = parse_args(argc, argv, &c, &co);
 	if (rc < 0)
 		rc = reportcmd_compare(&c, co.layout);

@@ -73,7 +73,7 @@ static void export_json(struct buf *out, const struct sample_table *t)
 	buf_puts(out, "]\n");
 }
 
-int cmd_export(int argc, char **argv)
+int cmd_export(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option long_options[] = {
 		{"db", required_argument, NULL, OPT_DB},
@@ -86,7 +86,7 @@ int cmd_export(int argc, char **argv)
 	int opt, rc;
 	bool json = false;
 
-	reportcmd_init(&c, "export");
+	reportcmd_init(&c, ctx);
 	optind = 0;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {

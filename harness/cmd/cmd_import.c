@@ -59,7 +59,7 @@ static const struct sample_row *tool_conflict(const struct sample_table *t,
 	return bad;
 }
 
-int cmd_import(int argc, char **argv)
+int cmd_import(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option long_options[] = {
 		{"csv", required_argument, NULL, 'c'},
@@ -161,18 +161,17 @@ int cmd_import(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	struct store *st = NULL;
+	struct store *st = cmd_store(ctx, db);
 	int64_t run_id = 0;
 	int rc = 0;
-	if (store_open(db, false, &st, err, sizeof(err)) ||
-	    store_import_rows(st, &t, run, &run_id, err, sizeof(err))) {
+	if (!st) {
+		rc = 1;
+	} else if (store_import_rows(st, &t, run, &run_id, err, sizeof(err))) {
 		fprintf(stderr, "schedrig import: %s (nothing imported)\n", err);
 		rc = 1;
 	} else {
 		printf("imported %zu samples as run %" PRId64 " (%s)\n", t.n, run_id, run);
 	}
-	if (st)
-		store_close(st);
 	sample_table_free(&t);
 	return rc;
 }

@@ -65,8 +65,9 @@ static int write_job(const struct experiment *e, const struct cfg_variant *v,
 	return rc ? 1 : 0;
 }
 
-int cmd_lava_job(int argc, char **argv)
+int cmd_lava_job(int argc, char **argv, struct cmd_ctx *ctx)
 {
+	(void)ctx; /* no database */
 	static const struct option longopts[] = {
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},

@@ -33,7 +33,7 @@ static void print_row(const struct stored_run_row *r)
 				     r->rig_pid, r->rig_start_ticks));
 }
 
-int cmd_list(int argc, char **argv)
+int cmd_list(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option longopts[] = {
 		{"db", required_argument, NULL, 'd'},
@@ -61,15 +61,12 @@ int cmd_list(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
-	if (store_open(db, true, &s, err, sizeof(err))) {
-		fprintf(stderr, "schedrig list: %s\n", err);
+	if (!(s = cmd_store(ctx, db)))
 		return 1;
-	}
 	struct stored_run_row *rows;
 	size_t n;
 	if (store_run_list(s, &rows, &n, err, sizeof(err))) {
 		fprintf(stderr, "schedrig list: %s\n", err);
-		store_close(s);
 		return 1;
 	}
 	printf("%-5s %-32s %-20s %-24s %5s %5s %s\n", "id", "name", "started (UTC)", "kernel",
@@ -77,6 +74,5 @@ int cmd_list(int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		print_row(&rows[i]);
 	store_run_rows_free(rows, n);
-	store_close(s);
 	return 0;
 }

@@ -91,8 +91,9 @@ static void print_here(const struct load_ops *o)
 	plan_free(&p);
 }
 
-int cmd_loads(int argc, char **argv)
+int cmd_loads(int argc, char **argv, struct cmd_ctx *ctx)
 {
+	(void)ctx; /* no set-up: CMD_NO_STORE */
 	size_t n;
 	const struct load_ops *const *all = load_all(&n);
 
@@ -127,8 +128,9 @@ int cmd_loads(int argc, char **argv)
 	return 0;
 }
 
-int cmd_load(int argc, char **argv)
+int cmd_load(int argc, char **argv, struct cmd_ctx *ctx)
 {
+	(void)ctx; /* no set-up: CMD_NO_STORE */
 	if (argc < 2 || !strcmp(argv[1], "--help")) {
 		fputs("usage: schedrig load NAME [--PARAM VALUE]...\n\nRun a built-in load:", stdout);
 		size_t n;

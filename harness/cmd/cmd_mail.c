@@ -373,13 +373,13 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_op
 	return -1;
 }
 
-int cmd_mail(int argc, char **argv)
+int cmd_mail(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct reportcmd c;
 	struct mail_opts o = {0};
 	int rc;
 
-	reportcmd_init(&c, "mail");
+	reportcmd_init(&c, ctx);
 	rc = parse_args(argc, argv, &c, &o);
 	if (rc >= 0)
 		return rc;
@@ -399,7 +399,7 @@ int cmd_mail(int argc, char **argv)
 	report_notes_text(&text, &d.notes);
 	mailmsg_fold_lines(&body, buf_str(&text), MAILMSG_LINE_MAX);
 	buf_free(&text);
-	if (runinfo_load(c.db, d.ids, d.n_ids, &ri, err, sizeof(err))) {
+	if (runinfo_load(ctx->st, c.db, d.ids, d.n_ids, &ri, err, sizeof(err))) {
 		fprintf(stderr, "schedrig mail: %s\n", err);
 		goto out;
 	}

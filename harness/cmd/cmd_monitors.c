@@ -18,7 +18,7 @@ static const char usage_text[] =
 	"\n"
 	"  --db FILE   results database (default " DEFAULT_DB ")\n";
 
-int cmd_monitors(int argc, char **argv)
+int cmd_monitors(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option longopts[] = {
 		{"db", required_argument, NULL, 'd'},
@@ -49,13 +49,9 @@ int cmd_monitors(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
-	if (store_open(db, true, &s, err, sizeof(err)) ||
-	    store_select_runs(s, argv + optind, (size_t)(argc - optind), &ids, &n, err,
-			      sizeof(err))) {
-		fprintf(stderr, "schedrig monitors: %s\n", err);
-		store_close(s);
+	if (cmd_select_runs(ctx, db, argv + optind, (size_t)(argc - optind), &ids, &n))
 		return 1;
-	}
+	s = ctx->st;
 	int rc = monitor_report_run(s, ids[0], &out, err, sizeof(err));
 	if (rc < 0)
 		fprintf(stderr, "schedrig monitors: %s\n", err);
@@ -67,6 +63,5 @@ int cmd_monitors(int argc, char **argv)
 		fputs(buf_str(&out), stdout);
 	buf_free(&out);
 	free(ids);
-	store_close(s);
 	return rc ? 1 : 0;
 }

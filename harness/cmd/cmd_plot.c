@@ -47,7 +47,7 @@ static const char usage_text[] =
 
 enum { OPT_OUTPUT_DIR = OPT_SHARED_LAST + 1, OPT_LOGX, OPT_ERRORBARS, OPT_PLOT_FORMAT };
 
-int cmd_plot(int argc, char **argv)
+int cmd_plot(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option long_options[] = {
 		{"db", required_argument, NULL, OPT_DB},
@@ -66,7 +66,7 @@ int cmd_plot(int argc, char **argv)
 	struct plot_opts po;
 	int opt, rc;
 
-	reportcmd_init(&c, "plot");
+	reportcmd_init(&c, ctx);
 	plot_opts_init(&po);
 	c.so.significance = SIG_NONE;
 	optind = 0;
@@ -144,13 +144,8 @@ int cmd_plot(int argc, char **argv)
 		goto out_summary;
 	}
 	rc = plot_all(&t, &s, &po, &r, err, sizeof(err));
-	if (!rc && !c.so.n_metrics && !c.so.load) {
-		struct store *st = NULL;
-		rc = store_open(c.db, true, &st, err, sizeof(err));
-		if (!rc)
-			rc = plot_monitors(st, ids, n_ids, &po, &r, err, sizeof(err));
-		store_close(st);
-	}
+	if (!rc && !c.so.n_metrics && !c.so.load)
+		rc = plot_monitors(ctx->st, ids, n_ids, &po, &r, err, sizeof(err));
 	for (size_t i = 0; i < r.n_notes; i++)
 		fprintf(stderr, "schedrig plot: note: %s\n", r.notes[i]);
 	if (rc) {

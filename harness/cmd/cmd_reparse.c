@@ -215,7 +215,7 @@ static int db_option(int val, const char *arg, void *ctx)
 	return 0;
 }
 
-int cmd_reparse(int argc, char **argv)
+int cmd_reparse(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option longopts[] = {
 		{"db", required_argument, NULL, 'd'},
@@ -240,9 +240,10 @@ int cmd_reparse(int argc, char **argv)
 	int64_t *ids = NULL;
 	size_t n;
 	int rc = 1;
-	if (store_open(db, false, &s, err, sizeof(err)) ||
-	    store_select_runs(s, argv + optind, 1, &ids, &n, err, sizeof(err)) ||
-	    run_plan(s, ids[0], &e, &p, &ow, err, sizeof(err)) || store_begin(s, err, sizeof(err)))
+	if (cmd_select_runs(ctx, db, argv + optind, 1, &ids, &n))
+		return 1;
+	s = ctx->st;
+	if (run_plan(s, ids[0], &e, &p, &ow, err, sizeof(err)) || store_begin(s, err, sizeof(err)))
 		goto out;
 	printf("reparse run %lld (%s):\n", (long long)ids[0], e->name);
 	if (reparse_run(s, ids[0], &p, ow.status, &c, err, sizeof(err))) {
@@ -260,6 +261,5 @@ out:
 	plan_free(&p);
 	experiment_free(e);
 	free(ids);
-	store_close(s);
 	return rc;
 }

@@ -33,23 +33,20 @@ static const char usage_text[] =
 
 /* Provenance of every run (host, kernels per variant, knobs applied) and,
  * for runs with monitors, their monitor tables. */
-static void report_provenance(struct buf *out, const char *db_path, const int64_t *ids,
-			      size_t n_ids, bool markdown)
+static void report_provenance(struct buf *out, struct store *st, const char *db_path,
+			      const int64_t *ids, size_t n_ids, bool markdown)
 {
 	struct runinfo *ri;
-	struct store *st = NULL;
 	char err[256];
 
 	buf_puts(out, markdown ? "## Provenance\n\n```\n" : "");
-	if (runinfo_load(db_path, ids, n_ids, &ri, err, sizeof(err)) == 0) {
+	if (runinfo_load(st, db_path, ids, n_ids, &ri, err, sizeof(err)) == 0) {
 		runinfo_text(out, ri, n_ids);
 		runinfo_free(ri, n_ids);
 	} else {
 		buf_printf(out, "Provenance unavailable: %s\n", err);
 	}
 	buf_puts(out, markdown ? "```\n\n" : "\n");
-	if (store_open(db_path, true, &st, err, sizeof(err)))
-		return;
 	for (size_t i = 0; i < n_ids; i++) {
 		struct buf mon = {0};
 		if (monitor_report_run(st, ids[i], &mon, err, sizeof(err)) == 0) {
@@ -59,7 +56,6 @@ static void report_provenance(struct buf *out, const char *db_path, const int64_
 		}
 		buf_free(&mon);
 	}
-	store_close(st);
 }
 
 /* "TITLE\n=====\n", after a blank line unless first. */
@@ -120,7 +116,7 @@ static int document(struct buf *out, const struct reportcmd *c, const struct rep
 	struct report_input in = {.s = &d->s, .o = &c->ro, .notes = &d->notes};
 	char err[512];
 	if (c->format == FORMAT_TEXT || c->format == FORMAT_MARKDOWN) {
-		report_provenance(out, c->db, d->ids, d->n_ids, c->format == FORMAT_MARKDOWN);
+		report_provenance(out, c->ctx->st, c->db, d->ids, d->n_ids, c->format == FORMAT_MARKDOWN);
 		sections(out, c, &in);
 		return 0;
 	}
@@ -131,7 +127,7 @@ static int document(struct buf *out, const struct reportcmd *c, const struct rep
 	return rc;
 }
 
-int cmd_report(int argc, char **argv)
+int cmd_report(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option long_options[] = {
 		REPORTCMD_LONG_OPTIONS,
@@ -142,7 +138,7 @@ int cmd_report(int argc, char **argv)
 	int opt, rc;
 	bool html = false;
 
-	reportcmd_init(&c, "report");
+	reportcmd_init(&c, ctx);
 	optind = 0;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {

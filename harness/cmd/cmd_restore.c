@@ -121,7 +121,7 @@ static int restore_row(struct store *s, const struct stored_knob *k, const char 
 	return 0;
 }
 
-int cmd_restore(int argc, char **argv)
+int cmd_restore(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option longopts[] = {
 		{"db", required_argument, NULL, 'd'},
@@ -169,13 +169,10 @@ int cmd_restore(int argc, char **argv)
 		return 1;
 	}
 	db = real;
-	if (store_open(db, false, &s, err, sizeof(err))) {
-		fprintf(stderr, "schedrig restore: %s\n", err);
+	if (!(s = cmd_store(ctx, db)))
 		return 1;
-	}
 	if (store_knob_unrestored(s, &rows, &n, err, sizeof(err))) {
 		fprintf(stderr, "schedrig restore: %s\n", err);
-		store_close(s);
 		return 1;
 	}
 	if (uname(&u))
@@ -192,7 +189,6 @@ int cmd_restore(int argc, char **argv)
 	if ((need_lock || record_names(db)) && (lock = knobs_lock(err, sizeof(err))) < 0) {
 		fprintf(stderr, "schedrig restore: %s\n", err);
 		store_knob_rows_free(rows, n);
-		store_close(s);
 		return 1;
 	}
 	/* A failed mount is reported; the debugfs rows then fail one by one. */
@@ -225,6 +221,5 @@ int cmd_restore(int argc, char **argv)
 	if (lock >= 0)
 		close(lock);
 	store_knob_rows_free(rows, n);
-	store_close(s);
 	return failed || left_here ? 1 : 0;
 }

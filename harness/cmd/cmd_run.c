@@ -275,7 +275,7 @@ static int check_resumable(struct store *st, int64_t run_id, char *err, size_t e
 }
 
 /* run --resume: the run's stored config and iterations. */
-static struct experiment *resume_config(struct run_session *ctx, struct run_opts *o, char *err,
+static struct experiment *resume_config(struct run_session *rs, struct run_opts *o, char *err,
 					size_t errsz)
 {
 	int64_t *ids;
@@ -283,12 +283,12 @@ static struct experiment *resume_config(struct run_session *ctx, struct run_opts
 	char *path, *text;
 	char *sel[] = {(char *)o->resume};
 
-	if (store_select_runs(ctx->st, sel, 1, &ids, &n, err, errsz))
+	if (store_select_runs(rs->st, sel, 1, &ids, &n, err, errsz))
 		return NULL;
-	ctx->run_id = ids[0];
+	rs->run_id = ids[0];
 	free(ids);
-	if (check_resumable(ctx->st, ctx->run_id, err, errsz) ||
-	    store_run_config(ctx->st, ctx->run_id, &path, &text, &o->iterations, err, errsz))
+	if (check_resumable(rs->st, rs->run_id, err, errsz) ||
+	    store_run_config(rs->st, rs->run_id, &path, &text, &o->iterations, err, errsz))
 		return NULL;
 	struct experiment *e = config_parse(path, text, strlen(text), err, errsz);
 	free(path);
@@ -326,13 +326,13 @@ static bool run_complete(struct store *st, int64_t run_id)
 	       !strcmp(ow.status, "complete");
 }
 
-int cmd_run(int argc, char **argv)
+int cmd_run(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct run_opts o = {0};
 	char err[1024], self_exe[PATH_MAX];
 	struct plan p = {0};
 	struct experiment *e = NULL;
-	struct run_session ctx = {.o = &o};
+	struct run_session rs = {.o = &o};
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc >= 0)
@@ -345,7 +345,7 @@ int cmd_run(int argc, char **argv)
 	o.run_root = xstrdup(dirname(db_copy));
 	free(db_copy);
 	struct buf notes = {0};
-	ctx.notes = &notes;
+	rs.notes = &notes;
 	if (!o.resume) {
 		/* A bad config is reported before anything is created. */
 		e = config_load(o.config, err, sizeof(err));
@@ -389,19 +389,20 @@ int cmd_run(int argc, char **argv)
 	}
 	self_exe[len] = '\0';
 	/* The database must be writable before any load starts. */
-	if (mkdir_p(o.run_root, err, sizeof(err)) ||
-	    store_open(o.db, false, &ctx.st, err, sizeof(err))) {
+	if (mkdir_p(o.run_root, err, sizeof(err))) {
 		fprintf(stderr, "schedrig: %s\n", err);
 		goto out;
 	}
+	if (!(rs.st = cmd_store(ctx, o.db)))
+		goto out;
 	if (o.resume) {
-		e = resume_config(&ctx, &o, err, sizeof(err));
+		e = resume_config(&rs, &o, err, sizeof(err));
 		if (!e || plan_build(e, &p, err, sizeof(err))) {
 			fprintf(stderr, "schedrig: %s\n", err);
 			goto out;
 		}
-		if (run_complete(ctx.st, ctx.run_id)) {
-			printf("run %lld is complete: nothing to resume\n", (long long)ctx.run_id);
+		if (run_complete(rs.st, rs.run_id)) {
+			printf("run %lld is complete: nothing to resume\n", (long long)rs.run_id);
 			rc = 0;
 			goto out;
 		}
@@ -412,8 +413,8 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 	}
-	ctx.e = e;
-	ctx.p = &p;
+	rs.e = e;
+	rs.p = &p;
 	if (runner_init(err, sizeof(err))) {
 		fprintf(stderr, "schedrig: %s\n", err);
 		goto out;
@@ -426,31 +427,30 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	if (e->monitors.enabled) {
-		ctx.mon = monitor_create("/proc", e->monitors.interval_ms, err, sizeof(err));
-		if (!ctx.mon) {
+		rs.mon = monitor_create("/proc", e->monitors.interval_ms, err, sizeof(err));
+		if (!rs.mon) {
 			fprintf(stderr, "schedrig: %s\n", err);
 			goto out;
 		}
 		if (!o.quiet)
-			fputs(monitor_notes(ctx.mon), stderr);
-		runner_set_monitor(ctx.mon);
+			fputs(monitor_notes(rs.mon), stderr);
+		runner_set_monitor(rs.mon);
 	}
-	rc = session_execute(&ctx, self_exe);
-	if (ctx.rig_measured)
-		session_note_rig_cost(&ctx);
-	if (ctx.recorded && !runner_interrupt_signal() && !ctx.store_failed) {
+	rc = session_execute(&rs, self_exe);
+	if (rs.rig_measured)
+		session_note_rig_cost(&rs);
+	if (rs.recorded && !runner_interrupt_signal() && !rs.store_failed) {
 		/* The table of the run just made, as schedrig compare prints it. */
 		printf("\n");
 		fflush(stdout);
-		reportcmd_print_run(o.db, ctx.run_id);
+		reportcmd_print_run(ctx, o.db, rs.run_id);
 	}
 out:
 	runner_set_monitor(NULL);
-	monitor_free(ctx.mon);
-	session_free(&ctx);
+	monitor_free(rs.mon);
+	session_free(&rs);
 	free(o.run_root);
 	buf_free(&notes);
-	store_close(ctx.st);
 	plan_free(&p);
 	experiment_free(e);
 	return rc;

@@ -188,7 +188,7 @@ static int show_run(struct store *s, int64_t id, bool with_config)
 	return rc;
 }
 
-int cmd_show(int argc, char **argv)
+int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option longopts[] = {
 		{"db", required_argument, NULL, 'd'},
@@ -199,8 +199,6 @@ int cmd_show(int argc, char **argv)
 	const char *db = DEFAULT_DB;
 	bool with_config = false;
 	int ch;
-	struct store *s;
-	char err[512];
 	int64_t *ids;
 	size_t n;
 
@@ -222,15 +220,9 @@ int cmd_show(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
-	if (store_open(db, true, &s, err, sizeof(err)) ||
-	    store_select_runs(s, argv + optind, (size_t)(argc - optind), &ids, &n, err,
-			      sizeof(err))) {
-		fprintf(stderr, "schedrig show: %s\n", err);
-		store_close(s);
+	if (cmd_select_runs(ctx, db, argv + optind, (size_t)(argc - optind), &ids, &n))
 		return 1;
-	}
-	int rc = show_run(s, ids[0], with_config);
+	int rc = show_run(ctx->st, ids[0], with_config);
 	free(ids);
-	store_close(s);
 	return rc;
 }

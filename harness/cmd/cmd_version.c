@@ -11,8 +11,9 @@ static const char usage_text[] =
 	"\n"
 	"Print 'schedrig VERSION': the version every run stores (schedrig show).\n";
 
-int cmd_version(int argc, char **argv)
+int cmd_version(int argc, char **argv, struct cmd_ctx *ctx)
 {
+	(void)ctx; /* no set-up: CMD_NO_STORE */
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		fputs(usage_text, stdout);
 		return 0;

@@ -37,9 +37,11 @@ int report_format_parse(const char *s)
 	return -1;
 }
 
-void reportcmd_init(struct reportcmd *c, const char *cmd)
+void reportcmd_init(struct reportcmd *c, struct cmd_ctx *ctx)
 {
+	const char *cmd = ctx->name;
 	memset(c, 0, sizeof(*c));
+	c->ctx = ctx;
 	c->cmd = cmd;
 	c->db = DEFAULT_DB;
 	c->format = FORMAT_TEXT;
@@ -161,27 +163,22 @@ void reportcmd_free(struct reportcmd *c)
 int reportcmd_load_ids(struct reportcmd *c, struct sample_table *t,
 		       int64_t **ids_out, size_t *n_ids_out)
 {
-	struct store *st = NULL;
 	int64_t *ids = NULL;
 	size_t n_ids = 0;
 	char err[512] = "";
 
 	sample_table_init(t);
-	if (store_open(c->db, true, &st, err, sizeof(err))) {
-		fprintf(stderr, "schedrig %s: %s\n", c->cmd, err);
+	if (cmd_select_runs(c->ctx, c->db, c->runs, c->n_runs, &ids, &n_ids))
 		return 1;
-	}
-	if (store_select_runs(st, c->runs, c->n_runs, &ids, &n_ids, err, sizeof(err)) ||
-	    store_load_rows(st, ids, n_ids, t, err, sizeof(err))) {
+	struct store *st = c->ctx->st;
+	if (store_load_rows(st, ids, n_ids, t, err, sizeof(err))) {
 		fprintf(stderr, "schedrig %s: %s\n", c->cmd, err);
 		free(ids);
-		store_close(st);
 		return 1;
 	}
 	for (size_t i = 0; i < n_ids; i++)
 		run_labels(st, ids[i], &c->labels);
 	c->ro.labels = &c->labels;
-	store_close(st);
 	if (!t->n) {
 		struct report_notes notes;
 		fprintf(stderr, "schedrig %s: the selected runs hold no samples\n", c->cmd);
@@ -203,16 +200,15 @@ int reportcmd_load_ids(struct reportcmd *c, struct sample_table *t,
 int reportcmd_load_histograms(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
 			      struct hist_table *h)
 {
-	struct store *st = NULL;
 	char err[512] = "";
+	struct store *st = cmd_store(c->ctx, c->db);
 
-	if (store_open(c->db, true, &st, err, sizeof(err)) ||
-	    store_load_histograms(st, ids, n_ids, h, err, sizeof(err))) {
+	if (!st)
+		return 1;
+	if (store_load_histograms(st, ids, n_ids, h, err, sizeof(err))) {
 		fprintf(stderr, "schedrig %s: %s\n", c->cmd, err);
-		store_close(st);
 		return 1;
 	}
-	store_close(st);
 	return 0;
 }
 
@@ -343,11 +339,11 @@ static void order_note(struct store *st, int64_t id, size_t n_ids, struct report
 void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
 		     struct report_notes *notes)
 {
-	struct store *st = NULL;
+	struct store *st = c->ctx->st;
 	char err[256];
 
 	memset(notes, 0, sizeof(*notes));
-	if (store_open(c->db, true, &st, err, sizeof(err)))
+	if (!st)
 		return;
 	for (size_t i = 0; i < n_ids; i++) {
 		char **msgs;
@@ -395,7 +391,6 @@ void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids
 			free(msgs);
 		}
 	}
-	store_close(st);
 }
 
 /* The notes after the tables: text (on stderr with --plain) and markdown
@@ -435,14 +430,14 @@ int reportcmd_compare(struct reportcmd *c, const struct report_layout *l)
 	return rc;
 }
 
-int reportcmd_print_run(const char *db, int64_t run_id)
+int reportcmd_print_run(struct cmd_ctx *ctx, const char *db, int64_t run_id)
 {
 	struct reportcmd c;
 	char id[32];
 	char *runs[] = {id};
 
 	snprintf(id, sizeof(id), "%lld", (long long)run_id);
-	reportcmd_init(&c, "run");
+	reportcmd_init(&c, ctx);
 	c.db = db;
 	c.runs = runs;
 	c.n_runs = 1;

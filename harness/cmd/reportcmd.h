@@ -13,12 +13,15 @@
 #include "summary.h"
 #include "util.h"
 
+struct cmd_ctx;
+
 enum report_format { FORMAT_TEXT, FORMAT_MARKDOWN, FORMAT_CSV, FORMAT_JSON };
 
 /* "text" | "markdown" | "csv" | "json"; -1 for anything else. */
 int report_format_parse(const char *s);
 
 struct reportcmd {
+	struct cmd_ctx *ctx;        /* the command's set-up (commands.h): its store */
 	const char *cmd;            /* "compare" / "report", for messages */
 	const char *db;             /* --db (commands.h DEFAULT_DB) */
 	const char *output;         /* --output (NULL: stdout) */
@@ -35,9 +38,10 @@ struct reportcmd {
 				     * ro.labels points here) */
 };
 
-/* Defaults for command cmd ("compare", "report", ...): database
- * DEFAULT_DB, text format, Welch at alpha 0.05, 2 decimals. */
-void reportcmd_init(struct reportcmd *c, const char *cmd);
+/* Defaults for the command of ctx (ctx->name "compare", "report", ...):
+ * database DEFAULT_DB (opened with cmd_store(ctx) when first read), text
+ * format, Welch at alpha 0.05, 2 decimals. */
+void reportcmd_init(struct reportcmd *c, struct cmd_ctx *ctx);
 
 /* Handle one option shared by compare and report (getopt_long "val" codes
  * below, argument optarg). Returns 0 when handled, EXIT_USAGE after a
@@ -133,8 +137,9 @@ report_layout_fn *reportcmd_layout_fn(const struct report_layout *l, enum report
 int reportcmd_compare(struct reportcmd *c, const struct report_layout *l);
 
 /* The table schedrig run prints at its end: `schedrig compare --db DB ID`
- * with every default (reportcmd_compare, layout REPORT_LAYOUT_DEFAULT). */
-int reportcmd_print_run(const char *db, int64_t run_id);
+ * with every default (reportcmd_compare, layout REPORT_LAYOUT_DEFAULT),
+ * read through ctx's store (cmd_store). */
+int reportcmd_print_run(struct cmd_ctx *ctx, const char *db, int64_t run_id);
 
 /* Write out to --output (replacing the file) or stdout. 0 or 1 after a
  * message. */

@@ -67,26 +67,19 @@ static int load_one(struct store *st, int64_t id, struct runinfo *ri, char *err,
 	return 0;
 }
 
-int runinfo_load(const char *db_path, const int64_t *ids, size_t n, struct runinfo **out,
-		 char *err, size_t errsz)
+int runinfo_load(struct store *st, const char *db_path, const int64_t *ids, size_t n,
+		 struct runinfo **out, char *err, size_t errsz)
 {
-	struct store *st = NULL;
 	struct runinfo *r = xcalloc(n ? n : 1, sizeof(*r));
 	char why[512];
 
-	if (store_open(db_path, true, &st, err, errsz)) {
-		free(r);
-		return -1;
-	}
 	for (size_t i = 0; i < n; i++) {
 		if (load_one(st, ids[i], &r[i], why, sizeof(why))) {
 			snprintf(err, errsz, "%s: %s", db_path, why);
 			runinfo_free(r, n);
-			store_close(st);
 			return -1;
 		}
 	}
-	store_close(st);
 	*out = r;
 	return 0;
 }

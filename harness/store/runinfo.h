@@ -11,6 +11,8 @@
 
 #include "util.h"
 
+struct store;
+
 struct runinfo_variant {
 	char *name, *boot, *kernel_release, *kernel_cmdline, *status;
 };
@@ -34,11 +36,11 @@ struct runinfo {
 	size_t n_knobs;
 };
 
-/* Read the runs ids[0..n) from the database at db_path (opened read-only)
- * into *out (malloc'd array of n, in the order given). 0, or -1 with a
- * message in err. */
-int runinfo_load(const char *db_path, const int64_t *ids, size_t n, struct runinfo **out,
-		 char *err, size_t errsz);
+/* Read the runs ids[0..n) from st (the database at db_path, named in
+ * messages) into *out (malloc'd array of n, in the order given). 0, or -1
+ * with a message in err. */
+int runinfo_load(struct store *st, const char *db_path, const int64_t *ids, size_t n,
+		 struct runinfo **out, char *err, size_t errsz);
 void runinfo_free(struct runinfo *r, size_t n);
 
 /* A run whose rig has not finished it (running, interrupted, abandoned):
