@@ -46,6 +46,7 @@ static int open_io(const struct spawn_io *io, int stream, int *child, int *rig, 
 {
 	int p[2];
 	int wr = O_WRONLY | O_CREAT | O_CLOEXEC | (io->append ? O_APPEND : O_TRUNC);
+	mode_t mode = io->mode ? io->mode : 0644;
 
 	*child = *rig = -1;
 	switch (io->kind) {
@@ -56,7 +57,7 @@ static int open_io(const struct spawn_io *io, int stream, int *child, int *rig, 
 		*child = open("/dev/null", O_RDWR | O_CLOEXEC);
 		break;
 	case SPAWN_FILE:
-		*child = stream ? open(io->path, wr, 0644) : open(io->path, O_RDONLY | O_CLOEXEC);
+		*child = stream ? open(io->path, wr, mode) : open(io->path, O_RDONLY | O_CLOEXEC);
 		break;
 	case SPAWN_FD:
 		*child = fcntl(io->fd, F_DUPFD_CLOEXEC, 3);
@@ -117,13 +118,15 @@ static const char *child_path(const struct spawn *s)
 	return NULL;
 }
 
-/* In the child: report "what\0errno" through fd and exit 127. */
+/* In the child: report "what\0errno" through fd (what cut to 63 bytes)
+ * and exit 127. */
 _Noreturn static void child_fail(int fd, const char *what)
 {
 	int e = errno;
 	char msg[64 + sizeof(e)];
-	size_t len = strlen(what) + 1;
+	size_t len = strnlen(what, 63);
 	memcpy(msg, what, len);
+	msg[len++] = '\0';
 	memcpy(msg + len, &e, sizeof(e));
 	if (write(fd, msg, len + sizeof(e)) < 0)
 		_exit(127);
@@ -159,6 +162,9 @@ _Noreturn static void child_exec(const struct spawn *s, const char *prog, char *
 			child_fail(st, "redirect");
 	if (s->dir && chdir(s->dir))
 		child_fail(st, "chdir");
+	const char *what = "before exec";
+	if (s->before_exec && s->before_exec(s->hook_arg, &what))
+		child_fail(st, what);
 	/* Close every descriptor but 0..2 and the status pipe. */
 	if ((st > 3 && close_range(3, (unsigned)st - 1, 0)) ||
 	    close_range((unsigned)st + 1, ~0U, 0))
@@ -318,21 +324,34 @@ void spawn_stop(struct spawn *s)
 	s->kill_at_s = now_s() + s->grace_s;
 }
 
-static void reaped(struct spawn *s, int status)
+/* wait4 for s (blocking unless WNOHANG in flags); true when it was
+ * reaped now: status, rusage and the time kept. */
+static bool reap(struct spawn *s, int flags)
 {
+	int status;
+	struct rusage ru;
+	pid_t r;
+	while ((r = wait4(s->pid, &status, flags, &ru)) < 0 && errno == EINTR)
+		;
+	if (r != s->pid)
+		return false;
 	s->exited = true;
 	s->status = status;
+	s->ru = ru;
+	s->end_ns = mono_ns();
 	close_fd(&s->pid_fd);
+	return true;
 }
 
 void spawn_kill(struct spawn *s)
 {
-	int status = 0;
 	if (s->pid > 0 && !s->exited) {
 		signal_child(s, SIGKILL);
-		while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
-			;
-		reaped(s, status);
+		if (!reap(s, 0)) {
+			s->exited = true; /* not our child any more: nothing to wait for */
+			s->status = 0;
+			close_fd(&s->pid_fd);
+		}
 	}
 	close_fd(&s->in_fd);
 	close_fd(&s->out_fd);
@@ -378,9 +397,8 @@ static bool read_pipe(struct spawn *s, int *fd, int stream)
 /* Reap s if its pidfd says it exited; act on its deadlines. */
 static void check_child(struct spawn *s, double now)
 {
-	int status;
-	if (!s->exited && waitpid(s->pid, &status, WNOHANG) == s->pid)
-		reaped(s, status);
+	if (!s->exited)
+		reap(s, WNOHANG);
 	if (s->exited)
 		return;
 	if (s->stop_at_s > 0 && now >= s->stop_at_s && s->kill_at_s == 0) {

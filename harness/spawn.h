@@ -23,6 +23,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "util.h"
@@ -42,12 +44,21 @@ struct spawn_io {
 	enum spawn_io_kind kind;
 	const char *path; /* SPAWN_FILE */
 	bool append;      /* SPAWN_FILE for output: O_APPEND instead of O_TRUNC */
+	mode_t mode;      /* SPAWN_FILE for output: the mode it is created with; 0: 0644 */
 	int fd;           /* SPAWN_FD */
 };
 
 /* Called by spawn_poll with n bytes (n > 0) the child wrote on stream 1
  * (stdout) or 2 (stderr), when that stream is a SPAWN_PIPE. */
 typedef void spawn_output_fn(void *arg, int stream, const char *data, size_t n);
+
+/* Called in the child just before exec (after the cgroup join, the
+ * redirections and the chdir) with spawn.hook_arg: async-signal-safe calls
+ * only (no malloc, no stdio, no locks), and what it needs prepared by the
+ * parent in arg. Returns 0, or -1 with errno set and *what naming the step
+ * that failed (a static string, at most 60 bytes): spawn_start then fails
+ * with "ARGV0: WHAT: strerror(errno)" and nothing runs. */
+typedef int spawn_hook_fn(const void *arg, const char **what);
 
 /* One child: what to run (set before spawn_start; zero means the default
  * named), then its state (filled by spawn_start and spawn_poll). */
@@ -61,6 +72,8 @@ struct spawn {
 				    signals and SIGKILL then go to the whole group */
 	const char *cgroup;      /* a cgroup v2 directory the child joins before exec */
 	int pdeath_sig;          /* PR_SET_PDEATHSIG in the child; 0: none */
+	spawn_hook_fn *before_exec; /* NULL: none (e.g. scheduling attributes, schedattr.h) */
+	const void *hook_arg;    /* passed to before_exec */
 	double timeout_s;        /* after this long from the start the child is
 				    stopped (timed_out); 0: no deadline */
 	int stop_sig;            /* sent by spawn_stop and at the deadline; 0: SIGTERM */
@@ -76,6 +89,9 @@ struct spawn {
 	bool done;               /* reaped and its pipes drained and closed */
 	bool timed_out;          /* stopped at its deadline */
 	int status;
+	struct rusage ru;        /* from wait4 when reaped: the child and every
+				    descendant it waited for */
+	int64_t end_ns;          /* CLOCK_MONOTONIC (mono_ns) when it was reaped */
 	/* Private to spawn.c. */
 	int out_fd, err_fd, pid_fd;
 	double stop_at_s, kill_at_s; /* CLOCK_MONOTONIC s; 0: none; kill_at_s -1: SIGKILL sent */
