@@ -316,6 +316,12 @@ static void signal_child(const struct spawn *s, int sig)
 	kill(s->pid, sig);
 }
 
+void spawn_signal(const struct spawn *s, int sig)
+{
+	if (s->pid > 0 && !s->exited)
+		signal_child(s, sig);
+}
+
 void spawn_stop(struct spawn *s)
 {
 	if (s->exited || s->kill_at_s != 0)

@@ -116,6 +116,9 @@ size_t spawn_poll(struct spawn *const *ss, size_t n, int wait_ms);
  * by spawn_poll). Nothing when it was reaped or is being stopped already. */
 void spawn_stop(struct spawn *s);
 
+/* Send sig to s (its group too with new_group) unless it was reaped. */
+void spawn_signal(const struct spawn *s, int sig);
+
 /* SIGKILL s (its group with new_group) unless reaped, reap it and close
  * its pipes without reading them: s is done. */
 void spawn_kill(struct spawn *s);
