@@ -139,9 +139,8 @@ static int child_dup(int fd, int target)
 	return fd < 0 ? 0 : dup2(fd, target) < 0 ? -1 : 0;
 }
 
-/* What the child does between fork and exec: async-signal-safe calls only. */
-_Noreturn static void child_exec(const struct spawn *s, const char *prog, char **envp,
-				 const int fds[3], int cg_fd, int st, pid_t parent)
+/* In the child of a program: default dispositions, an empty mask. */
+static void child_signals(void)
 {
 	static const int reset[] = {SIGPIPE, SIGINT, SIGTERM, SIGCHLD, SIGHUP, SIGQUIT};
 	struct sigaction dfl = {.sa_handler = SIG_DFL};
@@ -151,6 +150,29 @@ _Noreturn static void child_exec(const struct spawn *s, const char *prog, char *
 		sigaction(reset[i], &dfl, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* A function child: close what only the set-up needed (the child's ends
+ * of its stdio, now on 0..2; the rig's ends of the pipes; cgroup.procs;
+ * the status pipe, which tells the rig it started) and run s->fn. */
+_Noreturn static void child_fn(const struct spawn *s, const int fds[3], int cg_fd, int st)
+{
+	const int fd[] = {fds[0], fds[1], fds[2], s->in_fd, s->out_fd, s->err_fd, cg_fd, st};
+	for (size_t i = 0; i < sizeof(fd) / sizeof(fd[0]); i++)
+		if (fd[i] > 2 && (i != 2 || fds[2] != fds[1]))
+			close(fd[i]);
+	int rc = s->fn(s->fn_arg);
+	fflush(NULL);
+	_exit(rc);
+}
+
+/* What the child does between fork and exec (or fn): async-signal-safe
+ * calls only until then. */
+_Noreturn static void child_exec(const struct spawn *s, const char *prog, char **envp,
+				 const int fds[3], int cg_fd, int st, pid_t parent)
+{
+	if (!s->fn)
+		child_signals();
 	if (s->new_group)
 		setpgid(0, 0);
 	if (s->pdeath_sig && (prctl(PR_SET_PDEATHSIG, s->pdeath_sig) || getppid() != parent))
@@ -165,6 +187,8 @@ _Noreturn static void child_exec(const struct spawn *s, const char *prog, char *
 	const char *what = "before exec";
 	if (s->before_exec && s->before_exec(s->hook_arg, &what))
 		child_fail(st, what);
+	if (s->fn)
+		child_fn(s, fds, cg_fd, st);
 	/* Close every descriptor but 0..2 and the status pipe. */
 	if ((st > 3 && close_range(3, (unsigned)st - 1, 0)) ||
 	    close_range((unsigned)st + 1, ~0U, 0))
@@ -189,6 +213,7 @@ static int exec_result(const struct spawn *s, const char *prog, int st, char *er
 	if (len + 1 + sizeof(e) <= (size_t)n)
 		memcpy(&e, msg + len + 1, sizeof(e));
 	msg[len < sizeof(msg) ? len : sizeof(msg) - 1] = '\0';
+	const char *name = s->fn ? "child process" : s->argv[0];
 	if (!strcmp(msg, "exec"))
 		snprintf(err, errsz, "cannot run %s: %s", prog, strerror(e));
 	else if (!strcmp(msg, "chdir"))
@@ -196,7 +221,7 @@ static int exec_result(const struct spawn *s, const char *prog, int st, char *er
 	else if (!strcmp(msg, "cgroup"))
 		snprintf(err, errsz, "cgroup %s: %s", s->cgroup, strerror(e));
 	else
-		snprintf(err, errsz, "%s: %s: %s", s->argv[0], msg, strerror(e));
+		snprintf(err, errsz, "%s: %s: %s", name, msg, strerror(e));
 	return -1;
 }
 
@@ -258,8 +283,10 @@ static pid_t fork_exec(struct spawn *s, const char *prog, int fds[3], int *cg_fd
 		close_child_ends(s, fds, cg_fd);
 		return -1;
 	}
-	char **envp = child_env(s);
+	char **envp = s->fn ? NULL : child_env(s);
 	pid_t parent = getpid();
+	if (s->fn)
+		fflush(NULL); /* else the child writes the rig's buffers again */
 	pid_t pid = fork();
 	if (pid == 0)
 		child_exec(s, prog, envp, fds, *cg_fd, st[1], parent);
@@ -288,7 +315,9 @@ int spawn_start(struct spawn *s, char *err, size_t errsz)
 	s->exited = s->done = s->timed_out = false;
 	s->stop_at_s = s->kill_at_s = 0;
 	s->pid = 0;
-	if (spawn_which(s->argv[0], child_path(s), prog, sizeof(prog))) {
+	if (s->fn)
+		snprintf(prog, sizeof(prog), "(function)");
+	else if (spawn_which(s->argv[0], child_path(s), prog, sizeof(prog))) {
 		snprintf(err, errsz, "cannot run %s: %s", s->argv[0], strerror(ENOENT));
 		return -1;
 	}

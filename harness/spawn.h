@@ -16,6 +16,15 @@
  * sleeps until something happens). spawn_run is start, poll and reap for
  * one child. spawn_which is the rig's one PATH lookup.
  *
+ * A child can also run a function of the rig's instead of a program (fn:
+ * a fork without exec, for a load's sides or the agent under a watcher).
+ * The child then keeps the rig's memory, descriptors, signal dispositions
+ * and mask (it is the rig, forked), so env and close-on-exec do not apply;
+ * the process group, cgroup, stdio, directory, parent-death signal,
+ * deadline and stop are as for a program. The caller must be
+ * single-threaded; stdio is flushed before the fork and after fn, and the
+ * child ends with _exit (no atexit handler of the rig runs twice).
+ *
  * Not here: scheduling attributes (schedattr.h), load lifetimes and the
  * guardian that kills loads when the rig dies (runner.c). */
 #ifndef SCHEDRIG_SPAWN_H
@@ -60,10 +69,17 @@ typedef void spawn_output_fn(void *arg, int stream, const char *data, size_t n);
  * with "ARGV0: WHAT: strerror(errno)" and nothing runs. */
 typedef int spawn_hook_fn(const void *arg, const char **what);
 
+/* A function run in a forked child instead of a program (spawn.fn): its
+ * return value is the child's exit status. */
+typedef int spawn_fn(void *arg);
+
 /* One child: what to run (set before spawn_start; zero means the default
  * named), then its state (filled by spawn_start and spawn_poll). */
 struct spawn {
 	char *const *argv;       /* argv[0] looked up with spawn_which unless it holds a '/' */
+	spawn_fn *fn;            /* instead of argv: fork and run fn(fn_arg) in the
+				    child, without exec (below) */
+	void *fn_arg;
 	const char *const *env;  /* NULL-terminated: "NAME=VALUE" sets, "NAME" removes;
 				    a PATH set here is also where argv[0] is looked up */
 	const char *dir;         /* chdir there before exec; NULL: the rig's */
@@ -97,7 +113,7 @@ struct spawn {
 	double stop_at_s, kill_at_s; /* CLOCK_MONOTONIC s; 0: none; kill_at_s -1: SIGKILL sent */
 };
 
-/* Start s->argv. Returns 0 (s->pid set), or -1 with the reason in err and
+/* Start s->argv (or s->fn). Returns 0 (s->pid set), or -1 with the reason in err and
  * nothing left running: "cannot run NAME: No such file or directory" (not
  * found by spawn_which, or exec failed), "open PATH: ...", "chdir DIR: ...",
  * "cgroup DIR: ...", "pipe: ...", "fork: ...". */

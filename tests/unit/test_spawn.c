@@ -326,6 +326,56 @@ static void test_rusage_and_mode(void **state)
 	rmdir(dir);
 }
 
+static int fn_value = 1;
+
+/* A function child: echo stdin to stdout after fn_value, exit 5. */
+static int echo_fn(void *arg)
+{
+	char buf[64];
+	ssize_t n;
+	printf("%s %d:", (const char *)arg, fn_value);
+	fflush(stdout);
+	while ((n = read(0, buf, sizeof(buf))) > 0)
+		if (write(1, buf, (size_t)n) != n)
+			return 1;
+	return 5;
+}
+
+static int pause_fn(void *arg)
+{
+	(void)arg;
+	pause(); /* until a signal that is not caught ends it */
+	return 0;
+}
+
+static void test_function_child(void **state)
+{
+	(void)state;
+	char err[256] = "";
+	fn_value = 42; /* the child is the rig forked: it sees this */
+	struct spawn s = {.fn = echo_fn, .fn_arg = "fn", .in.kind = SPAWN_PIPE,
+			  .out.kind = SPAWN_PIPE};
+	assert_int_equal(spawn_start(&s, err, sizeof(err)), 0);
+	assert_int_equal(write(s.in_fd, "in", 2), 2);
+	/* The child closed its copy of in_fd: closing ours is its end of file. */
+	spawn_close_in(&s);
+	while (spawn_poll((struct spawn *[]){&s}, 1, -1))
+		;
+	assert_string_equal(buf_str(&s.out_text), "fn 42:in");
+	assert_true(WIFEXITED(s.status) && WEXITSTATUS(s.status) == 5);
+	spawn_free(&s);
+	/* Deadline and stop signal as for a program, in its own group. */
+	s = (struct spawn){.fn = pause_fn, .new_group = true, .timeout_s = 0.2};
+	int64_t t0 = mono_ns();
+	assert_int_equal(spawn_run(&s, err, sizeof(err)), 0);
+	assert_true(s.timed_out && WIFSIGNALED(s.status) && WTERMSIG(s.status) == SIGTERM);
+	assert_true(elapsed_s(t0) >= 0.2 && elapsed_s(t0) < 4);
+	s = (struct spawn){.fn = pause_fn, .dir = "/schedrig-no-such-dir"};
+	assert_int_equal(spawn_start(&s, err, sizeof(err)), -1);
+	assert_string_equal(err, "chdir /schedrig-no-such-dir: No such file or directory");
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+}
+
 static void test_which(void **state)
 {
 	(void)state;
@@ -366,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_cgroup),
 		cmocka_unit_test(test_before_exec),
 		cmocka_unit_test(test_rusage_and_mode),
+		cmocka_unit_test(test_function_child),
 		cmocka_unit_test(test_which),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
