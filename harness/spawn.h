@@ -61,7 +61,7 @@ struct spawn_io {
  * (stdout) or 2 (stderr), when that stream is a SPAWN_PIPE. */
 typedef void spawn_output_fn(void *arg, int stream, const char *data, size_t n);
 
-/* Called in the child just before exec (after the cgroup join, the
+/* Called in the child just before exec or fn (after the cgroup join, the
  * redirections and the chdir) with spawn.hook_arg: async-signal-safe calls
  * only (no malloc, no stdio, no locks), and what it needs prepared by the
  * parent in arg. Returns 0, or -1 with errno set and *what naming the step
@@ -81,7 +81,8 @@ struct spawn {
 				    child, without exec (below) */
 	void *fn_arg;
 	const char *const *env;  /* NULL-terminated: "NAME=VALUE" sets, "NAME" removes;
-				    a PATH set here is also where argv[0] is looked up */
+				    a PATH set here is also where argv[0] is looked up
+				    (argv only: fn keeps the rig's environment) */
 	const char *dir;         /* chdir there before exec; NULL: the rig's */
 	struct spawn_io in, out, err;
 	bool new_group;          /* the child leads a new process group; stop
