@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -17,144 +16,51 @@
 #include "schedattr.h"
 #include "spawn.h"
 
-/* In the child: report "what\0errno" through fd and exit 127. */
-_Noreturn static void child_fail(int fd, const char *what)
+/* spawn's before_exec for reset_sched: arg is the struct sched_req. */
+static int reset_sched(const void *arg, const char **what)
 {
-	int e = errno;
-	char msg[200];
-	int n = snprintf(msg, sizeof(msg), "%s", what);
-	if (n < 0 || (size_t)n >= sizeof(msg) - sizeof(e) - 1)
-		n = (int)(sizeof(msg) - sizeof(e) - 1);
-	msg[n++] = '\0';
-	memcpy(msg + n, &e, sizeof(e));
-	if (write(fd, msg, (size_t)n + sizeof(e)) < 0)
-		_exit(127);
-	_exit(127);
+	return sched_apply_self(arg, what);
 }
 
-static int open_out(const char *path, bool append)
+int proc_start(struct spawn *s, const struct proc_spec *spec, char *err, size_t errsz)
 {
-	return open(path ? path : "/dev/null",
-		    O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0600);
+	size_t n = 0;
+	while (spec->unset_env && spec->unset_env[n])
+		n++;
+	const char **env = xcalloc(n + 2, sizeof(*env));
+	for (size_t i = 0; i < n; i++)
+		env[i] = spec->unset_env[i];
+	char *path = spec->path_env ? xasprintf("PATH=%s", spec->path_env) : NULL;
+	env[n] = path;
+	/* Prepared here: the child only makes the system calls. */
+	struct sched_req r = {.has_policy = true, .policy = SCHED_OTHER, .has_nice = true,
+			      .nice = 0, .has_latency_nice = spec->reset_sched &&
+							   sched_latency_nice_supported()};
+	struct spawn_io out = {SPAWN_NULL, NULL, false, 0, -1};
+	if (spec->out_path)
+		out = (struct spawn_io){.kind = SPAWN_FILE, .path = spec->out_path,
+					.append = spec->append, .mode = 0600};
+	struct spawn_io errio = {.kind = SPAWN_STDOUT};
+	if (spec->err_path)
+		errio = (struct spawn_io){.kind = SPAWN_FILE, .path = spec->err_path,
+					  .append = spec->append, .mode = 0600};
+	*s = (struct spawn){.argv = spec->argv, .env = env, .dir = spec->dir,
+			    .in.kind = SPAWN_NULL, .out = out, .err = errio,
+			    .pdeath_sig = spec->pdeath_sig,
+			    .before_exec = spec->reset_sched ? reset_sched : NULL, .hook_arg = &r};
+	int rc = spawn_start(s, err, errsz);
+	s->env = NULL;
+	s->hook_arg = NULL;
+	free(path);
+	free(env);
+	return rc;
 }
 
-pid_t proc_start(const struct proc_spec *spec, char *err, size_t errsz)
-{
-	int st[2];
-	/* Opened before the fork so that the child needs no allocation. */
-	int out = open_out(spec->out_path, spec->append);
-	if (out < 0) {
-		snprintf(err, errsz, "open %s: %s", spec->out_path, strerror(errno));
-		return -1;
-	}
-	int errfd = spec->err_path ? open_out(spec->err_path, spec->append) : out;
-	if (errfd < 0) {
-		snprintf(err, errsz, "open %s: %s", spec->err_path, strerror(errno));
-		close(out);
-		return -1;
-	}
-	if (pipe2(st, O_CLOEXEC)) {
-		snprintf(err, errsz, "pipe: %s", strerror(errno));
-		close(out);
-		if (errfd != out)
-			close(errfd);
-		return -1;
-	}
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid == 0) {
-		sigset_t none;
-		sigemptyset(&none);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
-		signal(SIGPIPE, SIG_DFL);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		close(st[0]);
-		if (spec->pdeath_sig) {
-			prctl(PR_SET_PDEATHSIG, spec->pdeath_sig);
-			if (getppid() != parent)
-				_exit(127);
-		}
-		int null_fd = open("/dev/null", O_RDONLY);
-		if (null_fd < 0 || dup2(null_fd, 0) < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0)
-			child_fail(st[1], "redirect");
-		/* Single-threaded callers only: unsetenv after fork is then safe. */
-		for (const char *const *u = spec->unset_env; u && *u; u++)
-			unsetenv(*u);
-		if (spec->path_env)
-			setenv("PATH", spec->path_env, 1);
-		if (spec->dir && chdir(spec->dir))
-			child_fail(st[1], "chdir");
-		if (spec->reset_sched) {
-			struct sched_req r = {.has_policy = true, .policy = SCHED_OTHER,
-					      .has_nice = true, .nice = 0};
-			const char *what = "sched_setattr";
-			r.has_latency_nice = sched_latency_nice_supported();
-			if (sched_apply_self(&r, &what))
-				child_fail(st[1], what);
-		}
-		execvp(spec->argv[0], spec->argv);
-		child_fail(st[1], "exec");
-	}
-	int saved = errno;
-	close(st[1]);
-	close(out);
-	if (errfd != out)
-		close(errfd);
-	if (pid < 0) {
-		close(st[0]);
-		snprintf(err, errsz, "fork: %s", strerror(saved));
-		return -1;
-	}
-	char msg[200 + sizeof(int)];
-	ssize_t n;
-	while ((n = read(st[0], msg, sizeof(msg))) < 0 && errno == EINTR)
-		;
-	close(st[0]);
-	if (n > 0) {
-		int e = 0;
-		size_t len = strnlen(msg, (size_t)n);
-		if (len + 1 + sizeof(e) <= (size_t)n)
-			memcpy(&e, msg + len + 1, sizeof(e));
-		if (len == (size_t)n)
-			msg[n - 1] = '\0';
-		if (!strcmp(msg, "exec"))
-			snprintf(err, errsz, "cannot run %s: %s", spec->argv[0], strerror(e));
-		else if (!strcmp(msg, "chdir"))
-			snprintf(err, errsz, "%s: chdir %s: %s", spec->argv[0], spec->dir, strerror(e));
-		else
-			snprintf(err, errsz, "%s: %s: %s", spec->argv[0], msg, strerror(e));
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
-		return -1;
-	}
-	return pid;
-}
-
-int proc_wait(pid_t pid, const sigset_t *sigs, uint64_t deadline_ns, struct proc_exit *x)
+int proc_wait(struct spawn *s, const sigset_t *sigs, uint64_t deadline_ns)
 {
 	for (;;) {
-		int status;
-		struct rusage ru;
-		pid_t r = wait4(pid, &status, WNOHANG, &ru);
-		if (r == pid) {
-			if (x) {
-				x->status = status;
-				x->ru = ru;
-				x->end_ns = builtin_now_ns();
-			}
+		if (!spawn_poll(&s, 1, 0))
 			return 0;
-		}
-		if (r < 0 && errno != EINTR) {
-			/* Not our child (already reaped): nothing to wait for. */
-			if (x) {
-				memset(x, 0, sizeof(*x));
-				x->status = 127 << 8;
-				x->end_ns = builtin_now_ns();
-			}
-			return 0;
-		}
 		/* SIGCHLD may have been consumed by an earlier wait for another
 		 * child: wake up every 100 ms to look again. */
 		uint64_t now = builtin_now_ns(), wake = now + 100000000ULL;
@@ -168,36 +74,17 @@ int proc_wait(pid_t pid, const sigset_t *sigs, uint64_t deadline_ns, struct proc
 	}
 }
 
-bool proc_stop(pid_t pid, int sig, double grace_s, const sigset_t *sigs, struct proc_exit *x)
+bool proc_stop(struct spawn *s, int sig, double grace_s, const sigset_t *sigs)
 {
-	struct proc_exit tmp;
-	if (!x)
-		x = &tmp;
 	if (sig)
-		kill(pid, sig);
+		spawn_signal(s, sig);
 	uint64_t deadline = builtin_now_ns() + (uint64_t)(grace_s * 1e9);
-	for (;;) {
-		int r = proc_wait(pid, sigs, deadline, x);
-		if (r == 0)
-			return true;
-		if (r < 0)
-			break;
-		/* SIGINT/SIGTERM while stopping: keep stopping. */
-	}
-	kill(pid, SIGKILL);
-	for (;;) {
-		int status;
-		struct rusage ru;
-		pid_t r = wait4(pid, &status, 0, &ru);
-		if (r == pid) {
-			x->status = status;
-			x->ru = ru;
-			x->end_ns = builtin_now_ns();
-			break;
-		}
-		if (r < 0 && errno != EINTR)
-			break;
-	}
+	int r;
+	while ((r = proc_wait(s, sigs, deadline)) > 0)
+		; /* SIGINT/SIGTERM while stopping: keep stopping. */
+	if (r == 0)
+		return true;
+	spawn_kill(s);
 	return false;
 }
 

@@ -6,8 +6,10 @@
  *
  * All of these expect the caller to have called builtin_block_signals()
  * first (builtin.h): SIGCHLD, SIGINT and SIGTERM are blocked and taken
- * synchronously. A child gets an empty signal mask and default dispositions
- * before exec. */
+ * synchronously. The children are spawn.h's (an empty signal mask and
+ * default dispositions before exec, no descriptor of the load leaked);
+ * waiting sleeps in sigtimedwait for SIGCHLD, SIGINT or SIGTERM and reaps
+ * with spawn_poll. */
 #ifndef SCHEDRIG_BUILTIN_PROC_H
 #define SCHEDRIG_BUILTIN_PROC_H
 
@@ -15,14 +17,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/resource.h>
 #include <sys/types.h>
+
+#include "spawn.h"
 
 /* How to start one child. */
 struct proc_spec {
 	char *const *argv;     /* argv[0] is looked up in PATH unless it holds a '/' */
 	const char *dir;       /* chdir there first; NULL: stay */
-	const char *out_path;  /* stdout to this file (created, truncated; 0600);
+	const char *out_path;  /* stdout to this file (created 0600, truncated);
 				  NULL: /dev/null */
 	const char *err_path;  /* stderr likewise; NULL: the same file as stdout */
 	bool append;           /* open the files with O_APPEND instead of O_TRUNC */
@@ -36,31 +39,25 @@ struct proc_spec {
 				  up); NULL: inherited */
 };
 
-/* Fork and exec spec. The child stays in the caller's process group (the
- * rig signals and kills a load's whole group). Returns the pid, or -1 with
- * the reason in err ("cannot run make: No such file or directory", "open
- * LOG: ...", "sched_setattr: ..."): a child whose set-up or exec failed
- * has already been reaped. */
-pid_t proc_start(const struct proc_spec *spec, char *err, size_t errsz);
+/* Start spec as the child s (a struct spawn, spawn.h: stdin /dev/null,
+ * stdout and stderr to the files, the caller's process group, which the
+ * rig signals and kills as a whole). Returns 0 (s->pid set; s is done
+ * with once proc_wait or proc_stop reaped it), or -1 with the reason in
+ * err ("cannot run make: No such file or directory", "open LOG: ...",
+ * "make: sched_setattr: ...") and nothing left running. */
+int proc_start(struct spawn *s, const struct proc_spec *spec, char *err, size_t errsz);
 
-/* What a waited-for child left. */
-struct proc_exit {
-	int status;          /* as from wait4 */
-	struct rusage ru;    /* of the child and every descendant it waited for */
-	uint64_t end_ns;     /* CLOCK_MONOTONIC when it was reaped */
-};
-
-/* Wait for pid until CLOCK_MONOTONIC reaches deadline_ns (UINT64_MAX:
+/* Wait for s until CLOCK_MONOTONIC reaches deadline_ns (UINT64_MAX:
  * forever), waking on SIGCHLD; sigs is the set from builtin_block_signals.
- * Returns 0 when it was reaped (x filled), the signal number when SIGINT or
- * SIGTERM arrived first (the child still runs), or -1 at the deadline. */
-int proc_wait(pid_t pid, const sigset_t *sigs, uint64_t deadline_ns, struct proc_exit *x);
+ * Returns 0 when it was reaped (s->status, s->ru, s->end_ns filled), the
+ * signal number when SIGINT or SIGTERM arrived first (the child still
+ * runs), or -1 at the deadline. */
+int proc_wait(struct spawn *s, const sigset_t *sigs, uint64_t deadline_ns);
 
-/* Stop pid: send sig (0: none, just wait), wait up to grace_s, then SIGKILL
+/* Stop s: send sig (0: none, just wait), wait up to grace_s, then SIGKILL
  * and reap it. Signals arriving meanwhile are consumed (the stop is already
- * under way). Returns true when it ended within the grace period. x may be
- * NULL. */
-bool proc_stop(pid_t pid, int sig, double grace_s, const sigset_t *sigs, struct proc_exit *x);
+ * under way). Returns true when it ended within the grace period. */
+bool proc_stop(struct spawn *s, int sig, double grace_s, const sigset_t *sigs);
 
 /* "exit status 2", "killed by signal 9 (Killed)" for a wait status. */
 void proc_describe(int status, char *dst, size_t size);

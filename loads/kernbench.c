@@ -338,13 +338,12 @@ static int prep_step(const struct kb_entry *e, char *const *argv, const char *di
 	struct proc_spec spec = {.argv = argv, .dir = dir, .out_path = log, .append = true,
 				 .pdeath_sig = SIGTERM, .unset_env = make_env,
 				 .path_env = KERNBENCH_PATH};
-	pid_t pid = proc_start(&spec, err, errsz);
-	if (pid < 0)
+	struct spawn x;
+	if (proc_start(&x, &spec, err, errsz))
 		return -1;
-	struct proc_exit x;
-	int r = proc_wait(pid, sigs, UINT64_MAX, &x);
+	int r = proc_wait(&x, sigs, UINT64_MAX);
 	if (r > 0) {
-		proc_stop(pid, SIGTERM, 10, sigs, &x);
+		proc_stop(&x, SIGTERM, 10, sigs);
 		snprintf(err, errsz, "preparing %s: stopped by %s during %s %s", e->dir,
 			 strsignal(r), argv[0], argv[1]);
 		return -1;
@@ -619,19 +618,18 @@ static int kb_make_clean(const struct kb_entry *e, struct proc_spec *spec, const
 {
 	char err[PATH_MAX + 256], mark[PATH_MAX + 16];
 	char *clean_argv[] = {"make", "ARCH=x86_64", "clean", NULL};
-	struct proc_exit x;
+	struct spawn x;
 
 	entry_path(e, "made-prepare", mark, sizeof(mark));
 	unlink(mark);
 	spec->argv = clean_argv;
-	pid_t pid = proc_start(spec, err, sizeof(err));
-	if (pid < 0) {
+	if (proc_start(&x, spec, err, sizeof(err))) {
 		fprintf(stderr, "schedrig load kernbench: %s\n", err);
 		return -1;
 	}
-	int sig = proc_wait(pid, sigs, UINT64_MAX, &x);
+	int sig = proc_wait(&x, sigs, UINT64_MAX);
 	if (sig > 0) {
-		proc_stop(pid, SIGTERM, 10, sigs, NULL);
+		proc_stop(&x, SIGTERM, 10, sigs);
 		fprintf(stderr, "schedrig load kernbench: stopped by %s during make clean\n", strsignal(sig));
 		return -1;
 	}
@@ -738,7 +736,7 @@ static int kernbench_main(int argc, char **argv)
 	/* make clean (or the targets' removal): not timed, but it must work. */
 	struct proc_spec spec = {.dir = e.tree, .out_path = log, .pdeath_sig = SIGTERM,
 				 .unset_env = make_env, .path_env = KERNBENCH_PATH};
-	struct proc_exit x;
+	struct spawn x;
 	uint64_t t0 = builtin_now_ns();
 	if (clean_targets ? kb_remove_targets(&e, &make, err, sizeof(err)) :
 			    kb_make_clean(&e, &spec, &sigs, log)) {
@@ -752,14 +750,13 @@ static int kernbench_main(int argc, char **argv)
 	spec.argv = make.v;
 	spec.append = !clean_targets;
 	uint64_t start = builtin_now_ns();
-	pid_t pid = proc_start(&spec, err, sizeof(err));
-	if (pid < 0) {
+	if (proc_start(&x, &spec, err, sizeof(err))) {
 		fprintf(stderr, "schedrig load kernbench: %s\n", err);
 		goto out;
 	}
-	int sig = proc_wait(pid, &sigs, UINT64_MAX, &x);
+	int sig = proc_wait(&x, &sigs, UINT64_MAX);
 	if (sig > 0) {
-		proc_stop(pid, SIGTERM, 10, &sigs, NULL);
+		proc_stop(&x, SIGTERM, 10, &sigs);
 		fprintf(stderr, "schedrig load kernbench: stopped by %s before the build finished\n",
 			strsignal(sig));
 		goto out;
@@ -778,7 +775,7 @@ static int kernbench_main(int argc, char **argv)
 			" but a compiler was killed (the OOM killer?); log %s\n", killed, log);
 		goto out;
 	}
-	double elapsed = (double)(x.end_ns - start) / 1e9;
+	double elapsed = (double)((uint64_t)x.end_ns - start) / 1e9;
 	printf("schedrig-kernbench 1 jobs=%lld ncpus=%ld\n", jobs, ncpus);
 	printf("elapsed %lld %.3f\n", jobs, elapsed);
 	printf("user %lld %.3f\n", jobs, tv_s(x.ru.ru_utime));

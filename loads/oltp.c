@@ -104,7 +104,8 @@ struct oltp {
 	char error_log[PATH_MAX + 16], server_out[PATH_MAX + 16];
 	char sock_arg[PATH_MAX + 32], user_arg[64];
 	bool as_root;
-	pid_t server_pid;      /* 0 when not running */
+	struct spawn server_proc; /* the server while server_up */
+	bool server_up;
 	int stop_sig;          /* SIGINT/SIGTERM received, 0 none */
 	char why[1024];        /* first failure */
 	char why_log[PATH_MAX + 16]; /* the log that tells more about it, "" none */
@@ -138,16 +139,15 @@ static int run_step(struct oltp *o, const char *step, char *const *argv, const c
 				 .reset_sched = reset_sched};
 	if (!o->why[0])
 		snprintf(o->why_log, sizeof(o->why_log), "%s", path);
-	pid_t pid = proc_start(&spec, err, sizeof(err));
-	if (pid < 0) {
+	struct spawn x;
+	if (proc_start(&x, &spec, err, sizeof(err))) {
 		fail(o, "%s: %s", step, err);
 		return -1;
 	}
-	struct proc_exit x;
 	uint64_t deadline = deadline_s ? builtin_now_ns() + deadline_s * 1000000000ULL : UINT64_MAX;
-	int r = proc_wait(pid, o->sigs, deadline, &x);
+	int r = proc_wait(&x, o->sigs, deadline);
 	if (r != 0) {
-		proc_stop(pid, SIGTERM, 5, o->sigs, &x);
+		proc_stop(&x, SIGTERM, 5, o->sigs);
 		if (r > 0) {
 			o->stop_sig = r;
 			fail(o, "stopped by %s during %s", strsignal(r), step);
@@ -192,30 +192,29 @@ static void server_error_line(const struct oltp *o, char *dst, size_t size)
  * always reaped. Returns "clean", "sigterm" or "sigkill". */
 static const char *server_stop(struct oltp *o, bool polite)
 {
-	if (!o->server_pid)
+	if (!o->server_up)
 		return "clean";
-	pid_t server = o->server_pid;
-	o->server_pid = 0;
+	struct spawn *server = &o->server_proc;
+	o->server_up = false;
 	if (polite) {
 		char *argv[] = {o->admin, "--no-defaults", o->sock_arg, "--user=root",
 				"--connect-timeout=10", "shutdown", NULL};
 		char err[256], path[PATH_MAX + 16];
 		path_in(o, "shutdown.log", path, sizeof(path));
 		struct proc_spec spec = {.argv = argv, .out_path = path, .pdeath_sig = SIGKILL};
-		pid_t pid = proc_start(&spec, err, sizeof(err));
-		struct proc_exit x = {0};
+		struct spawn x;
 		int r = -1;
-		if (pid > 0) {
+		if (!proc_start(&x, &spec, err, sizeof(err))) {
 			uint64_t deadline = builtin_now_ns() + 60000000000ULL;
-			while ((r = proc_wait(pid, o->sigs, deadline, &x)) > 0)
+			while ((r = proc_wait(&x, o->sigs, deadline)) > 0)
 				o->stop_sig = r; /* keep shutting down */
 			if (r < 0)
-				proc_stop(pid, SIGKILL, 1, o->sigs, NULL);
+				proc_stop(&x, SIGKILL, 1, o->sigs);
 		}
 		if (r == 0 && proc_ok(x.status))
-			return proc_stop(server, 0, 30, o->sigs, NULL) ? "clean" : "sigkill";
+			return proc_stop(server, 0, 30, o->sigs) ? "clean" : "sigkill";
 	}
-	return proc_stop(server, SIGTERM, 30, o->sigs, NULL) ? "sigterm" : "sigkill";
+	return proc_stop(server, SIGTERM, 30, o->sigs) ? "sigterm" : "sigkill";
 }
 
 /* Start the server and wait until it answers. 0 or -1 after fail(). */
@@ -242,12 +241,11 @@ static int server_start(struct oltp *o, long long clients, const char *flush, ui
 			  o->as_root ? o->user_arg : NULL, NULL};
 	struct proc_spec spec = {.argv = server, .out_path = o->server_out, .pdeath_sig = SIGKILL};
 	snprintf(o->why_log, sizeof(o->why_log), "%s", o->error_log);
-	o->server_pid = proc_start(&spec, err, sizeof(err));
-	if (o->server_pid < 0) {
-		o->server_pid = 0;
+	if (proc_start(&o->server_proc, &spec, err, sizeof(err))) {
 		fail(o, "server: %s", err);
 		return -1;
 	}
+	o->server_up = true;
 
 	/* 3. ping until it answers */
 	uint64_t deadline = builtin_now_ns() + timeout_s * 1000000000ULL;
@@ -257,15 +255,14 @@ static int server_start(struct oltp *o, long long clients, const char *flush, ui
 		char path[PATH_MAX + 16];
 		path_in(o, "ping.log", path, sizeof(path));
 		struct proc_spec ps = {.argv = ping, .out_path = path, .pdeath_sig = SIGKILL};
-		pid_t pid = proc_start(&ps, err, sizeof(err));
-		if (pid < 0) {
+		struct spawn x;
+		if (proc_start(&x, &ps, err, sizeof(err))) {
 			fail(o, "ping: %s", err);
 			return -1;
 		}
-		struct proc_exit x;
-		int r = proc_wait(pid, o->sigs, builtin_now_ns() + 10000000000ULL, &x);
+		int r = proc_wait(&x, o->sigs, builtin_now_ns() + 10000000000ULL);
 		if (r != 0) {
-			proc_stop(pid, SIGKILL, 1, o->sigs, &x);
+			proc_stop(&x, SIGKILL, 1, o->sigs);
 			if (r > 0) {
 				o->stop_sig = r;
 				fail(o, "stopped by %s while the server started", strsignal(r));
@@ -275,11 +272,11 @@ static int server_start(struct oltp *o, long long clients, const char *flush, ui
 			return 0;
 		}
 		/* Not up yet: has the server died? Sleep 200 ms watching it. */
-		r = proc_wait(o->server_pid, o->sigs, builtin_now_ns() + 200000000ULL, &x);
+		r = proc_wait(&o->server_proc, o->sigs, builtin_now_ns() + 200000000ULL);
 		if (r == 0) {
 			char why[96], line[600];
-			o->server_pid = 0;
-			proc_describe(x.status, why, sizeof(why));
+			o->server_up = false;
+			proc_describe(o->server_proc.status, why, sizeof(why));
 			server_error_line(o, line, sizeof(line));
 			fail(o, "%s exited during start-up (%s): %s", o->server, why, line);
 			return -1;

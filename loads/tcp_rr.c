@@ -55,7 +55,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -64,6 +63,7 @@
 #include "builtin.h"
 #include "lat_hist.h"
 #include "load.h"
+#include "spawn.h"
 
 static const struct param_def tcp_rr_params[] = {
 	{"pairs", PARAM_UINT, "1", NULL, 1, 512,
@@ -127,7 +127,9 @@ struct side {
 	struct sockaddr_storage addr;    /* client: where to connect */
 	socklen_t addrlen;
 	pthread_t tid;
-	pid_t pid;
+	bool started;                    /* its thread or process runs */
+	struct spawn proc;               /* process mode: the child running it */
+	void (*run)(struct side *);      /* process mode: server_run or client_run */
 };
 
 /* Record why a side failed: what failed and an errno value, or -1 for "the
@@ -300,21 +302,35 @@ static void *client_thread(void *arg)
 	return NULL;
 }
 
-/* Fork one side; the child dies with the parent and never returns. */
-static pid_t fork_side(struct side *s, void (*run)(struct side *), pid_t parent)
+/* A side in a child process (spawn's fn): the stop signals are the
+ * parent's to handle; the side ends when shm->run says stop. */
+static int side_main(void *arg)
 {
-	fflush(stdout);
-	fflush(stderr);
-	pid_t pid = fork();
-	if (pid != 0)
-		return pid;
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
+	struct side *s = arg;
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
-	run(s);
-	_exit(0);
+	s->run(s);
+	return 0;
+}
+
+/* Start one side as a child process that dies with the parent. 0, or -1
+ * with err. */
+static int fork_side(struct side *s, void (*run)(struct side *), char *err, size_t errsz)
+{
+	s->run = run;
+	s->proc = (struct spawn){.fn = side_main, .fn_arg = s, .pdeath_sig = SIGKILL};
+	return spawn_start(&s->proc, err, errsz);
+}
+
+/* Process mode: the children of the started sides, in procs (n slots).
+ * Returns how many. */
+static size_t side_procs(struct side *sides, size_t n, struct spawn **procs)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (sides[i].started)
+			procs[k++] = &sides[i].proc;
+	return k;
 }
 
 /* Resolve host as a numeric, non-wildcard address. 0 or -1 with a message. */
@@ -395,11 +411,14 @@ static const char *first_failure(struct rr_shm *shm, unsigned pairs)
  * description in buf, or NULL while all children run. */
 static const char *reap_early(struct side *sides, size_t n, char *buf, size_t bufsz)
 {
+	struct spawn **procs = xcalloc(n, sizeof(*procs));
+	spawn_poll(procs, side_procs(sides, n, procs), 0);
+	free(procs);
 	for (size_t i = 0; i < n; i++) {
-		int st;
-		if (sides[i].pid <= 0 || waitpid(sides[i].pid, &st, WNOHANG) != sides[i].pid)
+		int st = sides[i].proc.status;
+		if (!sides[i].started || !sides[i].proc.exited)
 			continue;
-		sides[i].pid = 0;
+		sides[i].started = false;
 		snprintf(buf, bufsz, "pair %u %s process ended early (%s %d)", sides[i].pair,
 			 i % 2 ? "client" : "server", WIFSIGNALED(st) ? "signal" : "status",
 			 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
@@ -414,37 +433,21 @@ static void collect_sides(struct side *sides, size_t n, bool threads)
 {
 	if (threads) {
 		for (size_t i = 0; i < n; i++)
-			if (sides[i].pid == 1) /* thread started */
+			if (sides[i].started)
 				pthread_join(sides[i].tid, NULL);
 		return;
 	}
+	struct spawn **procs = xcalloc(n, sizeof(*procs));
+	size_t k = side_procs(sides, n, procs);
 	uint64_t deadline = builtin_now_ns() + 5000000000ULL;
-	for (;;) {
-		size_t left = 0;
-		for (size_t i = 0; i < n; i++) {
-			if (sides[i].pid <= 0)
-				continue;
-			if (waitpid(sides[i].pid, NULL, WNOHANG) == sides[i].pid)
-				sides[i].pid = 0;
-			else
-				left++;
-		}
-		if (!left)
-			return;
-		if (builtin_now_ns() >= deadline)
+	for (uint64_t now = builtin_now_ns(); now < deadline; now = builtin_now_ns())
+		if (!spawn_poll(procs, k, (int)((deadline - now) / 1000000) + 1))
 			break;
-		struct timespec ts = {0, 5000000};
-		nanosleep(&ts, NULL);
-	}
+	for (size_t i = 0; i < k; i++)
+		spawn_kill(procs[i]); /* SIGKILL unless reaped already */
 	for (size_t i = 0; i < n; i++)
-		if (sides[i].pid > 0)
-			kill(sides[i].pid, SIGKILL);
-	for (size_t i = 0; i < n; i++)
-		if (sides[i].pid > 0) {
-			while (waitpid(sides[i].pid, NULL, 0) < 0 && errno == EINTR)
-				;
-			sides[i].pid = 0;
-		}
+		sides[i].started = false;
+	free(procs);
 }
 
 const struct load_ops tcp_rr_load;
@@ -462,11 +465,9 @@ static int run_pairs(const struct rr_conf *conf, const struct sockaddr_storage *
 	for (unsigned i = 0; i < conf->pairs; i++)
 		lat_hist_init(&shm->pair[i].hist);
 
-	/* sides[2i] server, sides[2i+1] client of pair i. pid: child pid in
-	 * process mode, 1 for a started thread, 0 none. */
+	/* sides[2i] server, sides[2i+1] client of pair i. */
 	size_t n_sides = 2 * (size_t)conf->pairs;
 	struct side *sides = xcalloc(n_sides, sizeof(*sides));
-	pid_t self = getpid();
 	const char *failure = NULL;
 	char failbuf[200];
 	int rc = 0;
@@ -493,15 +494,13 @@ static int run_pairs(const struct rr_conf *conf, const struct sockaddr_storage *
 					if (!k)
 						close(srv->listen_fd);
 				} else {
-					s->pid = 1;
+					s->started = true;
 				}
 			} else {
-				s->pid = fork_side(s, k ? client_run : server_run, self);
-				if (s->pid < 0) {
-					snprintf(failbuf, sizeof(failbuf), "fork: %s", strerror(errno));
-					s->pid = 0;
+				if (fork_side(s, k ? client_run : server_run, failbuf, sizeof(failbuf)))
 					failure = failbuf;
-				}
+				else
+					s->started = true;
 				if (!k)
 					close(srv->listen_fd); /* the server child owns it now */
 			}

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -65,32 +64,35 @@ static void watch_signal(int sig)
 	watch_sig = sig;
 }
 
-/* --watch-stdin: fork; the child returns -1 and goes on as the agent (stdin
- * /dev/null, SIGPIPE ignored so a dead channel cannot keep it from
- * restoring knobs, SIGTERM when this parent dies). The parent reads and
- * drops stdin; at its end (the ssh session closed) it sends the child
- * SIGTERM, and SIGKILL AGENT_WATCH_KILL_S later; SIGINT, SIGTERM and SIGHUP
- * it receives are passed on. Returns the child's exit status (128+N when
- * killed by signal N) in the parent, -1 in the child. */
-static int watch_stdin(void)
+/* What the agent runs: the plan file and where its lines go. */
+struct agent_args {
+	const char *plan_path, *out;
+};
+
+static int agent_run(const struct agent_args *args);
+
+/* The agent as the watcher's child (spawn's fn): SIGPIPE ignored, so that
+ * a dead channel cannot keep it from restoring knobs. */
+static int agent_child(void *arg)
 {
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "schedrig agent: fork: %s\n", strerror(errno));
+	signal(SIGPIPE, SIG_IGN);
+	return agent_run(arg);
+}
+
+/* --watch-stdin: run the agent as a child (stdin /dev/null, SIGTERM when
+ * this parent dies). The parent reads and drops stdin; at its end (the ssh
+ * session closed) it stops the child: SIGTERM, and SIGKILL
+ * AGENT_WATCH_KILL_S later; SIGINT, SIGTERM and SIGHUP it receives are
+ * passed on. Returns the child's exit status (128+N when killed by signal
+ * N), 1 when it could not start. */
+static int watch_stdin(const struct agent_args *args)
+{
+	char err[256];
+	struct spawn s = {.fn = agent_child, .fn_arg = (void *)args, .in.kind = SPAWN_NULL,
+			  .pdeath_sig = SIGTERM, .grace_s = AGENT_WATCH_KILL_S};
+	if (spawn_start(&s, err, sizeof(err))) {
+		fprintf(stderr, "schedrig agent: %s\n", err);
 		return 1;
-	}
-	if (pid == 0) {
-		int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			raise(SIGTERM);
-		if (null_fd >= 0) {
-			dup2(null_fd, 0);
-			close(null_fd);
-		}
-		signal(SIGPIPE, SIG_IGN);
-		return -1;
 	}
 	struct sigaction sa = {.sa_handler = watch_signal};
 	sigemptyset(&sa.sa_mask);
@@ -98,38 +100,26 @@ static int watch_stdin(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	bool open_in = true;
-	struct timespec kill_at = {0};
-	int status;
-	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
-		if (w == pid)
-			break;
+	/* 200 ms rounds: a signal caught just before a poll is passed on at
+	 * the next. */
+	while (spawn_poll((struct spawn *[]){&s}, 1, open_in ? 0 : 200)) {
 		if (watch_sig) {
-			kill(pid, watch_sig);
+			spawn_signal(&s, watch_sig);
 			watch_sig = 0;
 		}
 		struct pollfd pfd = {.fd = 0, .events = POLLIN};
-		int n = poll(&pfd, open_in ? 1 : 0, 200);
-		if (n > 0 && open_in) {
-			char chunk[4096];
-			ssize_t r = (pfd.revents & POLLIN) ? read(0, chunk, sizeof(chunk)) : 0;
-			if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) {
-				open_in = false;
-				fprintf(stderr, "schedrig agent: the session's standard input ended:"
-					" stopping\n");
-				kill(pid, SIGTERM);
-				clock_gettime(CLOCK_MONOTONIC, &kill_at);
-				kill_at.tv_sec += AGENT_WATCH_KILL_S;
-			}
-		}
-		struct timespec now;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (!open_in && kill_at.tv_sec && now.tv_sec >= kill_at.tv_sec) {
-			kill(pid, SIGKILL);
-			kill_at.tv_sec = 0;
+		if (!open_in || poll(&pfd, 1, 200) <= 0)
+			continue;
+		char chunk[4096];
+		ssize_t r = (pfd.revents & POLLIN) ? read(0, chunk, sizeof(chunk)) : 0;
+		if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) {
+			open_in = false;
+			fprintf(stderr, "schedrig agent: the session's standard input ended: stopping\n");
+			spawn_stop(&s);
 		}
 	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	spawn_free(&s);
+	return WIFEXITED(s.status) ? WEXITSTATUS(s.status) : 128 + WTERMSIG(s.status);
 }
 
 struct agent {
@@ -381,25 +371,15 @@ int cmd_agent(int argc, char **argv, struct cmd_ctx *ctx)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *out = NULL;
-	char err[1024] = "", self_exe[PATH_MAX];
-	struct buf text = {0};
-	struct agent_plan ap = {0};
-	struct experiment *e = NULL;
-	struct plan p = {0};
-	const struct cfg_variant *v = NULL;
-	struct knob_state *ks = NULL;
-	struct monitor *mon = NULL;
-	struct agent a = {.fd = -1};
-	struct provenance pv;
-	int ch, ok = 0;
+	struct agent_args args = {0};
+	int ch;
 	bool watch = false;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o':
-			out = optarg;
+			args.out = optarg;
 			break;
 		case 'w':
 			watch = true;
@@ -416,17 +396,32 @@ int cmd_agent(int argc, char **argv, struct cmd_ctx *ctx)
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
 	}
-	if (watch) {
-		int status = watch_stdin();
-		if (status >= 0)
-			return status;
-	}
-	bool have_plan = read_file(argv[optind], &text, err, sizeof(err)) == 0 &&
+	args.plan_path = argv[optind];
+	return watch ? watch_stdin(&args) : agent_run(&args);
+}
+
+/* The agent itself: hello, knobs, the plan's steps, knobs restored, the
+ * end line. Returns its exit status. */
+static int agent_run(const struct agent_args *args)
+{
+	char err[1024] = "", self_exe[PATH_MAX];
+	struct buf text = {0};
+	struct agent_plan ap = {0};
+	struct experiment *e = NULL;
+	struct plan p = {0};
+	const struct cfg_variant *v = NULL;
+	struct knob_state *ks = NULL;
+	struct monitor *mon = NULL;
+	struct agent a = {.fd = -1};
+	struct provenance pv;
+	int ok = 0;
+
+	bool have_plan = read_file(args->plan_path, &text, err, sizeof(err)) == 0 &&
 			 agent_plan_decode(text.data, text.len, &ap, err, sizeof(err)) == 0;
 	if (have_plan)
 		load_modules(&ap);
 	char oerr[512];
-	if ((a.fd = open_out(out, oerr, sizeof(oerr))) < 0) {
+	if ((a.fd = open_out(args->out, oerr, sizeof(oerr))) < 0) {
 		fprintf(stderr, "schedrig agent: %s\n", oerr);
 		a.fd = dup(1);
 	}

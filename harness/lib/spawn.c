@@ -46,6 +46,7 @@ static int open_io(const struct spawn_io *io, int stream, int *child, int *rig, 
 {
 	int p[2];
 	int wr = O_WRONLY | O_CREAT | O_CLOEXEC | (io->append ? O_APPEND : O_TRUNC);
+	mode_t mode = io->mode ? io->mode : 0644;
 
 	*child = *rig = -1;
 	switch (io->kind) {
@@ -56,7 +57,7 @@ static int open_io(const struct spawn_io *io, int stream, int *child, int *rig, 
 		*child = open("/dev/null", O_RDWR | O_CLOEXEC);
 		break;
 	case SPAWN_FILE:
-		*child = stream ? open(io->path, wr, 0644) : open(io->path, O_RDONLY | O_CLOEXEC);
+		*child = stream ? open(io->path, wr, mode) : open(io->path, O_RDONLY | O_CLOEXEC);
 		break;
 	case SPAWN_FD:
 		*child = fcntl(io->fd, F_DUPFD_CLOEXEC, 3);
@@ -117,13 +118,15 @@ static const char *child_path(const struct spawn *s)
 	return NULL;
 }
 
-/* In the child: report "what\0errno" through fd and exit 127. */
+/* In the child: report "what\0errno" through fd (what cut to 63 bytes)
+ * and exit 127. */
 _Noreturn static void child_fail(int fd, const char *what)
 {
 	int e = errno;
 	char msg[64 + sizeof(e)];
-	size_t len = strlen(what) + 1;
+	size_t len = strnlen(what, 63);
 	memcpy(msg, what, len);
+	msg[len++] = '\0';
 	memcpy(msg + len, &e, sizeof(e));
 	if (write(fd, msg, len + sizeof(e)) < 0)
 		_exit(127);
@@ -136,9 +139,8 @@ static int child_dup(int fd, int target)
 	return fd < 0 ? 0 : dup2(fd, target) < 0 ? -1 : 0;
 }
 
-/* What the child does between fork and exec: async-signal-safe calls only. */
-_Noreturn static void child_exec(const struct spawn *s, const char *prog, char **envp,
-				 const int fds[3], int cg_fd, int st, pid_t parent)
+/* In the child of a program: default dispositions, an empty mask. */
+static void child_signals(void)
 {
 	static const int reset[] = {SIGPIPE, SIGINT, SIGTERM, SIGCHLD, SIGHUP, SIGQUIT};
 	struct sigaction dfl = {.sa_handler = SIG_DFL};
@@ -148,6 +150,29 @@ _Noreturn static void child_exec(const struct spawn *s, const char *prog, char *
 		sigaction(reset[i], &dfl, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* A function child: close what only the set-up needed (the child's ends
+ * of its stdio, now on 0..2; the rig's ends of the pipes; cgroup.procs;
+ * the status pipe, which tells the rig it started) and run s->fn. */
+_Noreturn static void child_fn(const struct spawn *s, const int fds[3], int cg_fd, int st)
+{
+	const int fd[] = {fds[0], fds[1], fds[2], s->in_fd, s->out_fd, s->err_fd, cg_fd, st};
+	for (size_t i = 0; i < sizeof(fd) / sizeof(fd[0]); i++)
+		if (fd[i] > 2 && (i != 2 || fds[2] != fds[1]))
+			close(fd[i]);
+	int rc = s->fn(s->fn_arg);
+	fflush(NULL);
+	_exit(rc);
+}
+
+/* What the child does between fork and exec (or fn): async-signal-safe
+ * calls only until then. */
+_Noreturn static void child_exec(const struct spawn *s, const char *prog, char **envp,
+				 const int fds[3], int cg_fd, int st, pid_t parent)
+{
+	if (!s->fn)
+		child_signals();
 	if (s->new_group)
 		setpgid(0, 0);
 	if (s->pdeath_sig && (prctl(PR_SET_PDEATHSIG, s->pdeath_sig) || getppid() != parent))
@@ -159,6 +184,11 @@ _Noreturn static void child_exec(const struct spawn *s, const char *prog, char *
 			child_fail(st, "redirect");
 	if (s->dir && chdir(s->dir))
 		child_fail(st, "chdir");
+	const char *what = "before exec";
+	if (s->before_exec && s->before_exec(s->hook_arg, &what))
+		child_fail(st, what);
+	if (s->fn)
+		child_fn(s, fds, cg_fd, st);
 	/* Close every descriptor but 0..2 and the status pipe. */
 	if ((st > 3 && close_range(3, (unsigned)st - 1, 0)) ||
 	    close_range((unsigned)st + 1, ~0U, 0))
@@ -183,6 +213,7 @@ static int exec_result(const struct spawn *s, const char *prog, int st, char *er
 	if (len + 1 + sizeof(e) <= (size_t)n)
 		memcpy(&e, msg + len + 1, sizeof(e));
 	msg[len < sizeof(msg) ? len : sizeof(msg) - 1] = '\0';
+	const char *name = s->fn ? "child process" : s->argv[0];
 	if (!strcmp(msg, "exec"))
 		snprintf(err, errsz, "cannot run %s: %s", prog, strerror(e));
 	else if (!strcmp(msg, "chdir"))
@@ -190,7 +221,7 @@ static int exec_result(const struct spawn *s, const char *prog, int st, char *er
 	else if (!strcmp(msg, "cgroup"))
 		snprintf(err, errsz, "cgroup %s: %s", s->cgroup, strerror(e));
 	else
-		snprintf(err, errsz, "%s: %s: %s", s->argv[0], msg, strerror(e));
+		snprintf(err, errsz, "%s: %s: %s", name, msg, strerror(e));
 	return -1;
 }
 
@@ -252,8 +283,10 @@ static pid_t fork_exec(struct spawn *s, const char *prog, int fds[3], int *cg_fd
 		close_child_ends(s, fds, cg_fd);
 		return -1;
 	}
-	char **envp = child_env(s);
+	char **envp = s->fn ? NULL : child_env(s);
 	pid_t parent = getpid();
+	if (s->fn)
+		fflush(NULL); /* else the child writes the rig's buffers again */
 	pid_t pid = fork();
 	if (pid == 0)
 		child_exec(s, prog, envp, fds, *cg_fd, st[1], parent);
@@ -282,7 +315,9 @@ int spawn_start(struct spawn *s, char *err, size_t errsz)
 	s->exited = s->done = s->timed_out = false;
 	s->stop_at_s = s->kill_at_s = 0;
 	s->pid = 0;
-	if (spawn_which(s->argv[0], child_path(s), prog, sizeof(prog))) {
+	if (s->fn)
+		snprintf(prog, sizeof(prog), "(function)");
+	else if (spawn_which(s->argv[0], child_path(s), prog, sizeof(prog))) {
 		snprintf(err, errsz, "cannot run %s: %s", s->argv[0], strerror(ENOENT));
 		return -1;
 	}
@@ -310,6 +345,12 @@ static void signal_child(const struct spawn *s, int sig)
 	kill(s->pid, sig);
 }
 
+void spawn_signal(const struct spawn *s, int sig)
+{
+	if (s->pid > 0 && !s->exited)
+		signal_child(s, sig);
+}
+
 void spawn_stop(struct spawn *s)
 {
 	if (s->exited || s->kill_at_s != 0)
@@ -318,21 +359,34 @@ void spawn_stop(struct spawn *s)
 	s->kill_at_s = now_s() + s->grace_s;
 }
 
-static void reaped(struct spawn *s, int status)
+/* wait4 for s (blocking unless WNOHANG in flags); true when it was
+ * reaped now: status, rusage and the time kept. */
+static bool reap(struct spawn *s, int flags)
 {
+	int status;
+	struct rusage ru;
+	pid_t r;
+	while ((r = wait4(s->pid, &status, flags, &ru)) < 0 && errno == EINTR)
+		;
+	if (r != s->pid)
+		return false;
 	s->exited = true;
 	s->status = status;
+	s->ru = ru;
+	s->end_ns = mono_ns();
 	close_fd(&s->pid_fd);
+	return true;
 }
 
 void spawn_kill(struct spawn *s)
 {
-	int status = 0;
 	if (s->pid > 0 && !s->exited) {
 		signal_child(s, SIGKILL);
-		while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
-			;
-		reaped(s, status);
+		if (!reap(s, 0)) {
+			s->exited = true; /* not our child any more: nothing to wait for */
+			s->status = 0;
+			close_fd(&s->pid_fd);
+		}
 	}
 	close_fd(&s->in_fd);
 	close_fd(&s->out_fd);
@@ -378,9 +432,8 @@ static bool read_pipe(struct spawn *s, int *fd, int stream)
 /* Reap s if its pidfd says it exited; act on its deadlines. */
 static void check_child(struct spawn *s, double now)
 {
-	int status;
-	if (!s->exited && waitpid(s->pid, &status, WNOHANG) == s->pid)
-		reaped(s, status);
+	if (!s->exited)
+		reap(s, WNOHANG);
 	if (s->exited)
 		return;
 	if (s->stop_at_s > 0 && now >= s->stop_at_s && s->kill_at_s == 0) {

@@ -16,6 +16,15 @@
  * sleeps until something happens). spawn_run is start, poll and reap for
  * one child. spawn_which is the rig's one PATH lookup.
  *
+ * A child can also run a function of the rig's instead of a program (fn:
+ * a fork without exec, for a load's sides or the agent under a watcher).
+ * The child then keeps the rig's memory, descriptors, signal dispositions
+ * and mask (it is the rig, forked), so env and close-on-exec do not apply;
+ * the process group, cgroup, stdio, directory, parent-death signal,
+ * deadline and stop are as for a program. The caller must be
+ * single-threaded; stdio is flushed before the fork and after fn, and the
+ * child ends with _exit (no atexit handler of the rig runs twice).
+ *
  * Not here: scheduling attributes (schedattr.h), load lifetimes and the
  * guardian that kills loads when the rig dies (runner.c). */
 #ifndef SCHEDRIG_SPAWN_H
@@ -23,6 +32,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "util.h"
@@ -42,6 +53,7 @@ struct spawn_io {
 	enum spawn_io_kind kind;
 	const char *path; /* SPAWN_FILE */
 	bool append;      /* SPAWN_FILE for output: O_APPEND instead of O_TRUNC */
+	mode_t mode;      /* SPAWN_FILE for output: the mode it is created with; 0: 0644 */
 	int fd;           /* SPAWN_FD */
 };
 
@@ -49,18 +61,36 @@ struct spawn_io {
  * (stdout) or 2 (stderr), when that stream is a SPAWN_PIPE. */
 typedef void spawn_output_fn(void *arg, int stream, const char *data, size_t n);
 
+/* Called in the child just before exec or fn (after the cgroup join, the
+ * redirections and the chdir) with spawn.hook_arg: async-signal-safe calls
+ * only (no malloc, no stdio, no locks), and what it needs prepared by the
+ * parent in arg. Returns 0, or -1 with errno set and *what naming the step
+ * that failed (a static string, at most 60 bytes): spawn_start then fails
+ * with "ARGV0: WHAT: strerror(errno)" and nothing runs. */
+typedef int spawn_hook_fn(const void *arg, const char **what);
+
+/* A function run in a forked child instead of a program (spawn.fn): its
+ * return value is the child's exit status. */
+typedef int spawn_fn(void *arg);
+
 /* One child: what to run (set before spawn_start; zero means the default
  * named), then its state (filled by spawn_start and spawn_poll). */
 struct spawn {
 	char *const *argv;       /* argv[0] looked up with spawn_which unless it holds a '/' */
+	spawn_fn *fn;            /* instead of argv: fork and run fn(fn_arg) in the
+				    child, without exec (below) */
+	void *fn_arg;
 	const char *const *env;  /* NULL-terminated: "NAME=VALUE" sets, "NAME" removes;
-				    a PATH set here is also where argv[0] is looked up */
+				    a PATH set here is also where argv[0] is looked up
+				    (argv only: fn keeps the rig's environment) */
 	const char *dir;         /* chdir there before exec; NULL: the rig's */
 	struct spawn_io in, out, err;
 	bool new_group;          /* the child leads a new process group; stop
 				    signals and SIGKILL then go to the whole group */
 	const char *cgroup;      /* a cgroup v2 directory the child joins before exec */
 	int pdeath_sig;          /* PR_SET_PDEATHSIG in the child; 0: none */
+	spawn_hook_fn *before_exec; /* NULL: none (e.g. scheduling attributes, schedattr.h) */
+	const void *hook_arg;    /* passed to before_exec */
 	double timeout_s;        /* after this long from the start the child is
 				    stopped (timed_out); 0: no deadline */
 	int stop_sig;            /* sent by spawn_stop and at the deadline; 0: SIGTERM */
@@ -76,12 +106,15 @@ struct spawn {
 	bool done;               /* reaped and its pipes drained and closed */
 	bool timed_out;          /* stopped at its deadline */
 	int status;
+	struct rusage ru;        /* from wait4 when reaped: the child and every
+				    descendant it waited for */
+	int64_t end_ns;          /* CLOCK_MONOTONIC (mono_ns) when it was reaped */
 	/* Private to spawn.c. */
 	int out_fd, err_fd, pid_fd;
 	double stop_at_s, kill_at_s; /* CLOCK_MONOTONIC s; 0: none; kill_at_s -1: SIGKILL sent */
 };
 
-/* Start s->argv. Returns 0 (s->pid set), or -1 with the reason in err and
+/* Start s->argv (or s->fn). Returns 0 (s->pid set), or -1 with the reason in err and
  * nothing left running: "cannot run NAME: No such file or directory" (not
  * found by spawn_which, or exec failed), "open PATH: ...", "chdir DIR: ...",
  * "cgroup DIR: ...", "pipe: ...", "fork: ...". */
@@ -99,6 +132,9 @@ size_t spawn_poll(struct spawn *const *ss, size_t n, int wait_ms);
 /* Start stopping s now: its stop signal, then SIGKILL grace_s later (sent
  * by spawn_poll). Nothing when it was reaped or is being stopped already. */
 void spawn_stop(struct spawn *s);
+
+/* Send sig to s (its group too with new_group) unless it was reaped. */
+void spawn_signal(const struct spawn *s, int sig);
 
 /* SIGKILL s (its group with new_group) unless reaped, reap it and close
  * its pipes without reading them: s is done. */

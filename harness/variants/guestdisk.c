@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "builtin_proc.h"
+#include "spawn.h"
 
 /* FNV-1a of s, then a separator byte (0xff, never in a path or a stamp). */
 static uint64_t key_add(uint64_t h, const char *s)
@@ -49,17 +50,12 @@ static int disk_key(const struct guest_contents *gc, uint64_t *key, char *err, s
  * program, its status and the log's last line. */
 static int run_step(char *const *argv, const char *log, char *err, size_t errsz)
 {
-	sigset_t chld;
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	struct proc_spec spec = {.argv = argv, .out_path = log, .append = true,
-				 .pdeath_sig = SIGKILL};
-	pid_t pid = proc_start(&spec, err, errsz);
-	if (pid < 0)
+	struct spawn x = {.argv = argv, .in.kind = SPAWN_NULL,
+			  .out = {.kind = SPAWN_FILE, .path = log, .append = true, .mode = 0600},
+			  .err.kind = SPAWN_STDOUT, .pdeath_sig = SIGKILL};
+	if (spawn_run(&x, err, errsz))
 		return -1;
-	struct proc_exit x;
-	while (proc_wait(pid, &chld, UINT64_MAX, &x) > 0)
-		;
+	spawn_free(&x);
 	if (proc_ok(x.status))
 		return 0;
 	char why[96], tail[256] = "";

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -259,6 +261,121 @@ static void test_cgroup(void **state)
 	assert_string_equal(err, "cgroup /schedrig-no-such-cgroup: No such file or directory");
 }
 
+/* A before_exec hook: set the nice value *arg (absolute). */
+static int set_nice(const void *arg, const char **what)
+{
+	*what = "setpriority";
+	return setpriority(PRIO_PROCESS, 0, *(const int *)arg);
+}
+
+static int refuse(const void *arg, const char **what)
+{
+	(void)arg;
+	*what = "test step";
+	errno = EPERM;
+	return -1;
+}
+
+static void test_before_exec(void **state)
+{
+	(void)state;
+	char err[256] = "", want[32];
+	/* coreutils' nice without arguments prints the niceness it runs at. */
+	char *nice_argv[] = {"nice", NULL};
+	errno = 0;
+	int target = getpriority(PRIO_PROCESS, 0) + 3;
+	assert_int_equal(errno, 0);
+	struct spawn s = {.argv = nice_argv, .out.kind = SPAWN_PIPE, .before_exec = set_nice,
+			  .hook_arg = &target};
+	assert_int_equal(spawn_run(&s, err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "%d\n", target);
+	assert_string_equal(buf_str(&s.out_text), want);
+	spawn_free(&s);
+	/* The rig's own nice is untouched. */
+	assert_int_equal(getpriority(PRIO_PROCESS, 0), target - 3);
+	/* A failing hook: spawn_start fails with its step, nothing is left. */
+	s = (struct spawn){.argv = nice_argv, .before_exec = refuse};
+	assert_int_equal(spawn_start(&s, err, sizeof(err)), -1);
+	assert_string_equal(err, "nice: test step: Operation not permitted");
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+}
+
+static void test_rusage_and_mode(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_spawn.XXXXXX", err[256] = "", path[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out", dir);
+	/* About 0.3 s of CPU in the child's own child: wait4 counts it. */
+	char *sh[] = {"sh", "-c", "sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'",
+		      NULL};
+	struct spawn s = {.argv = sh, .out = {.kind = SPAWN_FILE, .path = path, .mode = 0600}};
+	int64_t t0 = mono_ns();
+	assert_int_equal(spawn_run(&s, err, sizeof(err)), 0);
+	int64_t t1 = mono_ns();
+	double cpu_s = (double)s.ru.ru_utime.tv_sec + (double)s.ru.ru_utime.tv_usec / 1e6 +
+		       (double)s.ru.ru_stime.tv_sec + (double)s.ru.ru_stime.tv_usec / 1e6;
+	assert_true(cpu_s > 0.02);
+	assert_true(cpu_s <= (double)(t1 - t0) / 1e9 * 1.05 + 0.01);
+	assert_true(s.end_ns >= t0 && s.end_ns <= t1);
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	spawn_free(&s);
+	unlink(path);
+	rmdir(dir);
+}
+
+static int fn_value = 1;
+
+/* A function child: echo stdin to stdout after fn_value, exit 5. */
+static int echo_fn(void *arg)
+{
+	char buf[64];
+	ssize_t n;
+	printf("%s %d:", (const char *)arg, fn_value);
+	fflush(stdout);
+	while ((n = read(0, buf, sizeof(buf))) > 0)
+		if (write(1, buf, (size_t)n) != n)
+			return 1;
+	return 5;
+}
+
+static int pause_fn(void *arg)
+{
+	(void)arg;
+	pause(); /* until a signal that is not caught ends it */
+	return 0;
+}
+
+static void test_function_child(void **state)
+{
+	(void)state;
+	char err[256] = "";
+	fn_value = 42; /* the child is the rig forked: it sees this */
+	struct spawn s = {.fn = echo_fn, .fn_arg = "fn", .in.kind = SPAWN_PIPE,
+			  .out.kind = SPAWN_PIPE};
+	assert_int_equal(spawn_start(&s, err, sizeof(err)), 0);
+	assert_int_equal(write(s.in_fd, "in", 2), 2);
+	/* The child closed its copy of in_fd: closing ours is its end of file. */
+	spawn_close_in(&s);
+	while (spawn_poll((struct spawn *[]){&s}, 1, -1))
+		;
+	assert_string_equal(buf_str(&s.out_text), "fn 42:in");
+	assert_true(WIFEXITED(s.status) && WEXITSTATUS(s.status) == 5);
+	spawn_free(&s);
+	/* Deadline and stop signal as for a program, in its own group. */
+	s = (struct spawn){.fn = pause_fn, .new_group = true, .timeout_s = 0.2};
+	int64_t t0 = mono_ns();
+	assert_int_equal(spawn_run(&s, err, sizeof(err)), 0);
+	assert_true(s.timed_out && WIFSIGNALED(s.status) && WTERMSIG(s.status) == SIGTERM);
+	assert_true(elapsed_s(t0) >= 0.2 && elapsed_s(t0) < 4);
+	s = (struct spawn){.fn = pause_fn, .dir = "/schedrig-no-such-dir"};
+	assert_int_equal(spawn_start(&s, err, sizeof(err)), -1);
+	assert_string_equal(err, "chdir /schedrig-no-such-dir: No such file or directory");
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+}
+
 static void test_which(void **state)
 {
 	(void)state;
@@ -297,6 +414,9 @@ int main(void)
 		cmocka_unit_test(test_process_group),
 		cmocka_unit_test(test_no_fd_leaks),
 		cmocka_unit_test(test_cgroup),
+		cmocka_unit_test(test_before_exec),
+		cmocka_unit_test(test_rusage_and_mode),
+		cmocka_unit_test(test_function_child),
 		cmocka_unit_test(test_which),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
