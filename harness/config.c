@@ -17,7 +17,8 @@
 #define MAX_CONFIG_BYTES (1024 * 1024)
 
 static const char *const top_keys[] = {"name", "description", "iterations", "warmup_s",
-				       "variants", "loads", "monitors", "order", "seed", NULL};
+				       "variants", "loads", "monitors", "order", "seed", "bisect",
+				       NULL};
 static const char *const load_keys[] = {"name", "tool", "role", "params", "sched",
 					"timeout_s", "repeat", "primary_metric", NULL};
 static const char *const iteration_keys[] = {"min", "max", "ci_pct", "max_time_s", NULL};
@@ -821,6 +822,9 @@ static int read_experiment(struct ctx *c, const struct ynode *root, struct exper
 	if ((v = ynode_get(root, "monitors")) && read_monitors(c, v, &e->monitors))
 		return -1;
 	if (read_order(c, root, e))
+		return -1;
+	/* bisect: is schedrig bisect's (harness/bisect_list.h checks it). */
+	if ((v = ynode_get(root, "bisect")) && want_kind(c, v, YNODE_MAPPING, "bisect"))
 		return -1;
 
 	if ((v = ynode_get(root, "variants"))) {

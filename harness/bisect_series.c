@@ -1,0 +1,101 @@
+#include "bisect_series.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisect_list.h"
+#include "bisect_patches.h"
+#include "config.h"
+#include "plan.h"
+#include "util.h"
+#include "ytree.h"
+
+void bisect_series_add(struct bisect_series *s, const char *name, const char *label,
+		       const char *config)
+{
+	s->p = xrealloc(s->p, (s->n + 1) * sizeof(*s->p));
+	s->p[s->n++] = (struct bisect_point){xstrdup(name), xstrdup(label), xstrdup(config)};
+}
+
+void bisect_series_free(struct bisect_series *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->p[i].name);
+		free(s->p[i].label);
+		free(s->p[i].config);
+	}
+	free(s->p);
+	*s = (struct bisect_series){0};
+}
+
+const struct ynode *bisect_config_variant(const struct ynode *root, const char *name)
+{
+	const struct ynode *vs = ynode_get(root, "variants");
+	for (size_t i = 0; vs && vs->kind == YNODE_SEQUENCE && i < vs->n; i++) {
+		const struct ynode *v = vs->items[i], *n;
+		if (v->kind == YNODE_MAPPING && (n = ynode_get(v, "name")) &&
+		    n->kind == YNODE_SCALAR && !strcmp(n->text, name))
+			return v;
+	}
+	return NULL;
+}
+
+char *bisect_point_config(struct ytree *t, const struct ynode *root, const struct ynode *variant,
+			  const char *extra_key, const struct ynode *extra, char *err,
+			  size_t errsz)
+{
+	struct ynode *r = ytree_copy(t, root), *vs = ytree_sequence(t);
+	ytree_append(t, vs, variant);
+	ytree_set(t, r, "variants", vs);
+	ytree_set(t, r, "bisect", NULL);
+	if (extra_key)
+		ytree_set(t, r, extra_key, extra);
+	return ytree_emit(r, err, errsz);
+}
+
+/* Every point's config parses and plans: "point NAME: message" else. */
+static int check_points(const struct bisect_series *s, char *err, size_t errsz)
+{
+	char why[1024];
+	for (size_t i = 0; i < s->n; i++) {
+		char *name = xasprintf("bisect point %s", s->p[i].name);
+		struct experiment *e = config_parse(name, s->p[i].config, strlen(s->p[i].config),
+						    why, sizeof(why));
+		struct plan p = {0};
+		int bad = !e || plan_build(e, &p, why, sizeof(why));
+		plan_free(&p);
+		experiment_free(e);
+		free(name);
+		if (bad) {
+			snprintf(err, errsz, "%s", why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int bisect_series_build(const char *path, const char *text, const char *good, const char *bad,
+			struct bisect_series *out, char *err, size_t errsz)
+{
+	struct ydoc *d = ydoc_parse(path, text, strlen(text), err, errsz);
+	if (!d)
+		return -1;
+	const struct ynode *root = ydoc_root(d);
+	int rc = bisect_list_series(path, root, good, bad, out, err, errsz);
+	if (rc == 1)
+		rc = bisect_patch_series(path, root, good, bad, bisect_patch_files, out, err, errsz);
+	if (rc == 1) {
+		snprintf(err, errsz, "%s: --good %s and --bad %s are neither points of bisect:"
+			 " points: nor variants whose kernels are builds of one source (kernel:"
+			 " {build: NAME}) whose patch lists are a prefix of one another", path,
+			 good, bad);
+		rc = -1;
+	}
+	ydoc_free(d);
+	if (rc == 0 && check_points(out, err, errsz))
+		rc = -1;
+	if (rc)
+		bisect_series_free(out);
+	return rc;
+}
