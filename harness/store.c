@@ -15,7 +15,7 @@
 #include "strmap.h"
 #include "util.h"
 
-#define SCHEMA_VERSION 7
+#define SCHEMA_VERSION 10
 #define BUSY_TIMEOUT_MS 30000
 
 static const char schema_sql[] =

@@ -328,11 +328,13 @@ static void test_migrate_v4(void **state)
 		" WHERE name IN ('rig_pid', 'boot_id', 'rig_start_ticks')) || ' ' ||"
 		" (SELECT count(*) FROM pragma_table_info('histogram') WHERE name IN ('bounds',"
 		" 'min_observed', 'sum_value', 'sum_sq_value')) || ' ' ||"
+		" (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN"
+		" ('bisection', 'bisect_point', 'bisect_run')) || ' ' ||"
 		" group_concat(op || '=' || ifnull(value, 'null'), ',')"
 		" FROM (SELECT * FROM sample ORDER BY seq)", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(st, 0),
-			    "2 7 3 4 groups-4=1.5,groups-8=null,groups-4=2.5");
+			    "2 10 3 4 3 groups-4=1.5,groups-8=null,groups-4=2.5");
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 }
