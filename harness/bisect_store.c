@@ -160,7 +160,7 @@ int bisect_store_choice(struct store *st, int64_t id, const char *load, const ch
 			const char *op, const char *cell, char *err, size_t errsz)
 {
 	return done(st, prepare(st, "UPDATE bisection SET load = ?, metric = ?, op = ?, cell = ?"
-				" WHERE id = ?", "ttttti", load, metric, op, cell, id),
+				" WHERE id = ?", "tttti", load, metric, op, cell, id),
 		    err, errsz, "cannot record the bisection's metric");
 }
 

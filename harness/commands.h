@@ -14,6 +14,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_check_config(int argc, char **argv);

@@ -20,6 +20,7 @@ static const struct command commands[] = {
 	{"compare", cmd_compare, "mmtests-style comparison tables of runs, variants or cells"},
 	{"report", cmd_report, "every table and the provenance of the chosen runs"},
 	{"plot", cmd_plot, "figures of the chosen runs (PNG/SVG, gnuplot)"},
+	{"bisect", cmd_bisect, "find the point of a series (variants, patches) where a metric moved"},
 	{"mail", cmd_mail, "mail the tables of the chosen runs (RFC 5322, SMTP or .eml)"},
 	{"export", cmd_export, "export samples as CSV or JSON"},
 	{"import", cmd_import, "import samples from an exported CSV file"},

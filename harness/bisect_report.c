@@ -1,0 +1,198 @@
+#include "bisect_report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisect.h"
+#include "bisect_store.h"
+#include "report.h"
+#include "reportcmd.h"
+#include "summary.h"
+
+/* "%.4g" of v, or "-" for NaN. */
+static void fmt_p(char *dst, size_t size, double v)
+{
+	if (isnan(v))
+		snprintf(dst, size, "-");
+	else
+		snprintf(dst, size, "%.4g", v);
+}
+
+static void fmt_mean(char *dst, size_t size, double mean, double ci)
+{
+	if (isnan(mean))
+		snprintf(dst, size, "-");
+	else if (isnan(ci))
+		snprintf(dst, size, "%.4g", mean);
+	else
+		snprintf(dst, size, "%.4g ± %.2g", mean, ci);
+}
+
+/* Run ids of point k, ", "-separated, into b. */
+static int point_runs(struct store *st, int64_t id, int k, struct buf *b, char *err, size_t errsz)
+{
+	struct bisect_run_row *rows;
+	size_t n;
+	if (bisect_store_runs(st, id, k, &rows, &n, err, errsz))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].run_id)
+			buf_printf(b, "%s%lld", b->len ? "," : "", (long long)rows[i].run_id);
+	bisect_run_rows_free(rows, n);
+	return 0;
+}
+
+static void result_lines(const struct bisection_info *bi, struct buf *out)
+{
+	if (bi->result)
+		buf_printf(out, "%s\n", bi->result);
+	else
+		buf_printf(out, "Not finished (%s): schedrig bisect --resume %lld continues it.\n",
+			   bi->status, (long long)bi->id);
+}
+
+static int step_table(struct store *st, const struct bisection_info *bi,
+		      const struct bisect_series *s, struct buf *out, char *err, size_t errsz)
+{
+	struct bisect_point_row *rows;
+	size_t n;
+	if (bisect_store_points(st, bi->id, &rows, &n, err, errsz))
+		return -1;
+	size_t w = 5;
+	for (size_t i = 0; i < n && i < s->n; i++)
+		if (rows[i].verdict && strlen(s->p[i].name) > w)
+			w = strlen(s->p[i].name);
+	buf_printf(out, "%4s %4s  %-*s %4s %20s  %-8s %10s %10s  %s\n", "step", "k", (int)w,
+		   "point", "n", "mean ± CI95", "verdict", "p vs good", "p vs bad", "runs");
+	struct buf notes = {0};
+	int rc = 0;
+	for (size_t i = 0; i < n && i < s->n && rc == 0; i++) {
+		const struct bisect_point_row *r = &rows[i];
+		if (!r->verdict)
+			continue;
+		char mean[64], pg[32], pb[32];
+		struct buf runs = {0};
+		fmt_mean(mean, sizeof(mean), r->mean, r->ci95_half);
+		fmt_p(pg, sizeof(pg), r->p_good);
+		fmt_p(pb, sizeof(pb), r->p_bad);
+		rc = point_runs(st, bi->id, r->k, &runs, err, errsz);
+		/* "±" is two bytes and one column: pad by hand. */
+		buf_printf(out, "%4d %4d  %-*s %4d %*s  %-8s %10s %10s  %s\n", r->decided_seq, r->k,
+			   (int)w, s->p[i].name, r->n, 20 + (strstr(mean, "±") ? 1 : 0), mean,
+			   r->verdict, pg, pb, buf_str(&runs));
+		buf_free(&runs);
+		if (r->reason)
+			buf_printf(&notes, "  %s: %s\n", s->p[i].name, r->reason);
+	}
+	if (notes.len)
+		buf_printf(out, "Notes:\n%s", buf_str(&notes));
+	buf_free(&notes);
+	bisect_point_rows_free(rows, n);
+	return rc;
+}
+
+int bisect_report_text(struct store *st, int64_t id, struct buf *out, char *err, size_t errsz)
+{
+	struct bisection_info bi;
+	struct bisect_series s = {0};
+	if (bisect_store_get(st, id, &bi, &s, err, errsz))
+		return -1;
+	buf_printf(out, "Bisection %lld of %s: %zu points (%s), good %s .. bad %s\n",
+		   (long long)bi.id, bi.config_path, s.n, bi.kind, bi.good, bi.bad);
+	if (bi.metric)
+		buf_printf(out, "Metric: %s:%s, op %s, cell %s\n", bi.load, bi.metric,
+			   bi.op ? bi.op : "?", bi.cell ? bi.cell : "?");
+	result_lines(&bi, out);
+	char *rule = bisect_rule_describe(bi.alpha);
+	buf_printf(out, "%s\n\n", rule);
+	free(rule);
+	int rc = step_table(st, &bi, &s, out, err, errsz);
+	bisection_info_free(&bi);
+	bisect_series_free(&s);
+	return rc;
+}
+
+/* Append the runs of point k to ids (unless k < 0 or already there). */
+static int add_runs(struct store *st, int64_t id, int k, int64_t **ids, size_t *n, char *err,
+		    size_t errsz)
+{
+	struct bisect_run_row *rows;
+	size_t nr;
+	if (k < 0)
+		return 0;
+	if (bisect_store_runs(st, id, k, &rows, &nr, err, errsz))
+		return -1;
+	for (size_t i = 0; i < nr; i++) {
+		bool seen = !rows[i].run_id;
+		for (size_t j = 0; j < *n && !seen; j++)
+			seen = (*ids)[j] == rows[i].run_id;
+		if (seen)
+			continue;
+		*ids = xrealloc(*ids, (*n + 1) * sizeof(**ids));
+		(*ids)[(*n)++] = rows[i].run_id;
+	}
+	bisect_run_rows_free(rows, nr);
+	return 0;
+}
+
+int bisect_report_runs(struct store *st, int64_t id, int64_t **ids, size_t *n, char *err,
+		       size_t errsz)
+{
+	struct bisect_point_row *rows;
+	size_t np;
+	*ids = NULL;
+	*n = 0;
+	if (bisect_store_points(st, id, &rows, &np, err, errsz))
+		return -1;
+	struct bisect_search search;
+	bisect_search_init(&search, np);
+	for (size_t k = 0; k < np; k++)
+		if (rows[k].verdict)
+			search.v[k] = (enum bisect_verdict)bisect_verdict_parse(rows[k].verdict);
+	size_t lo, hi;
+	bisect_search_window(&search, &lo, &hi);
+	int order[] = {0, (int)lo, (int)hi, (int)np - 1};
+	int rc = 0;
+	for (size_t i = 0; i < 4 && rc == 0; i++)
+		rc = add_runs(st, id, order[i], ids, n, err, errsz);
+	bisect_search_free(&search);
+	bisect_point_rows_free(rows, np);
+	return rc;
+}
+
+int bisect_report_mmtests(struct store *st, int64_t id, const int64_t *ids, size_t n,
+			  struct buf *out, char *err, size_t errsz)
+{
+	struct bisection_info bi;
+	if (bisect_store_get(st, id, &bi, NULL, err, errsz))
+		return -1;
+	struct reportcmd c;
+	struct sample_table t;
+	struct summary s;
+	reportcmd_init(&c, "bisect");
+	c.so.load = bi.load;
+	c.so.columns = AXIS_VARIANT;
+	int rc = summary_opts_add_metrics(&c.so, bi.metric, err, errsz);
+	sample_table_init(&t);
+	if (rc == 0)
+		rc = store_load_rows(st, ids, n, &t, err, errsz);
+	char *name = xasprintf("bisection %lld", (long long)id);
+	const char *run = sample_table_intern(&t, name);
+	free(name);
+	for (size_t i = 0; i < t.n; i++)
+		t.rows[i].run = run;
+	if (rc == 0 && reportcmd_summarise(&c, &t, &s) != 0) {
+		snprintf(err, errsz, "no samples of %s:%s in the runs of bisection %lld", bi.load,
+			 bi.metric, (long long)id);
+		rc = -1;
+	} else if (rc == 0) {
+		report_mmtests(out, &s, &c.ro);
+		summary_free(&s);
+	}
+	sample_table_free(&t);
+	reportcmd_free(&c);
+	bisection_info_free(&bi);
+	return rc;
+}
