@@ -54,21 +54,38 @@ char *bisect_point_config(struct ytree *t, const struct ynode *root, const struc
 	return ytree_emit(r, err, errsz);
 }
 
-/* Every point's config parses and plans: "point NAME: message" else. */
-static int check_points(const struct bisect_series *s, char *err, size_t errsz)
+/* why without the "NAME:LINE:COL: " of a generated config: its positions
+ * are of the point's config, not of the user's file. */
+static const char *strip_position(const char *why, const char *name)
+{
+	size_t n = strlen(name);
+	if (strncmp(why, name, n) || why[n] != ':')
+		return why;
+	const char *p = why + n + 1;
+	p += strspn(p, "0123456789");
+	if (*p++ != ':')
+		return why;
+	p += strspn(p, "0123456789");
+	return p[0] == ':' && p[1] == ' ' ? p + 2 : why;
+}
+
+/* Every point's config parses and plans: "PATH: bisect point NAME:
+ * message" else. */
+static int check_points(const char *path, const struct bisect_series *s, char *err,
+			size_t errsz)
 {
 	char why[1024];
 	for (size_t i = 0; i < s->n; i++) {
-		char *name = xasprintf("bisect point %s", s->p[i].name);
+		const char *name = s->p[i].name;
 		struct experiment *e = config_parse(name, s->p[i].config, strlen(s->p[i].config),
 						    why, sizeof(why));
 		struct plan p = {0};
 		int bad = !e || plan_build(e, &p, why, sizeof(why));
 		plan_free(&p);
 		experiment_free(e);
-		free(name);
 		if (bad) {
-			snprintf(err, errsz, "%s", why);
+			snprintf(err, errsz, "%s: bisect point %s: %s", path, name,
+				 strip_position(why, name));
 			return -1;
 		}
 	}
@@ -93,7 +110,7 @@ int bisect_series_build(const char *path, const char *text, const char *good, co
 		rc = -1;
 	}
 	ydoc_free(d);
-	if (rc == 0 && check_points(out, err, errsz))
+	if (rc == 0 && check_points(path, out, err, errsz))
 		rc = -1;
 	if (rc)
 		bisect_series_free(out);
