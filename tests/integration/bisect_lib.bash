@@ -34,8 +34,9 @@ series() {
 
 # check DB ID: the stored samples, p-values and verdicts against python.
 check() {
-	python3 "$TESTS_DIR/integration/bisect_check.py" "$1" "$2" "${SPECS[@]}" ||
-		fail "bisection $2 disagrees with the independent computation"
+	local why
+	why=$(python3 "$TESTS_DIR/integration/bisect_check.py" "$1" "$2" "${SPECS[@]}" 2>&1) ||
+		fail "bisection $2 disagrees with the independent computation: $why"
 }
 
 # measured DB ID: the points measured, in order ("0 8 4 6 5").
