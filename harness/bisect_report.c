@@ -7,6 +7,7 @@
 
 #include "bisect.h"
 #include "bisect_store.h"
+#include "mailmsg.h"
 #include "report.h"
 #include "reportcmd.h"
 #include "summary.h"
@@ -86,8 +87,10 @@ static int step_table(struct store *st, const struct bisection_info *bi,
 		if (r->reason)
 			buf_printf(&notes, "  %s: %s\n", s->p[i].name, r->reason);
 	}
-	if (notes.len)
-		buf_printf(out, "Notes:\n%s", buf_str(&notes));
+	if (notes.len) {
+		buf_puts(out, "Notes:\n");
+		mailmsg_fold_lines(out, buf_str(&notes), 78);
+	}
 	buf_free(&notes);
 	bisect_point_rows_free(rows, n);
 	return rc;
@@ -104,10 +107,15 @@ int bisect_report_text(struct store *st, int64_t id, struct buf *out, char *err,
 	if (bi.metric)
 		buf_printf(out, "Metric: %s:%s, op %s, cell %s\n", bi.load, bi.metric,
 			   bi.op ? bi.op : "?", bi.cell ? bi.cell : "?");
-	result_lines(&bi, out);
+	/* Prose folded to 78 columns: it reads well on a list. */
+	struct buf prose = {0};
+	result_lines(&bi, &prose);
 	char *rule = bisect_rule_describe(bi.alpha);
-	buf_printf(out, "%s\n\n", rule);
+	buf_printf(&prose, "%s\n", rule);
 	free(rule);
+	mailmsg_fold_lines(out, buf_str(&prose), 78);
+	buf_puts(out, "\n");
+	buf_free(&prose);
 	int rc = step_table(st, &bi, &s, out, err, errsz);
 	bisection_info_free(&bi);
 	bisect_series_free(&s);

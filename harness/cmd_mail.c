@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bisect_report.h"
 #include "commands.h"
 #include "mailmsg.h"
 #include "reportcmd.h"
@@ -25,7 +26,8 @@
 #define MAX_RCPT 64
 
 static const char usage_text[] =
-	"usage: schedrig mail [--db FILE] [RUN...] --from ADDR --to ADDR [--to ADDR]...\n"
+	"usage: schedrig mail [--db FILE] [RUN... | --bisection ID] --from ADDR --to ADDR\n"
+	"                     [--to ADDR]...\n"
 	"                     [--cc ADDR]... --subject TEXT [--in-reply-to MSGID]\n"
 	"                     (--smtp-url URL | --output FILE | --dry-run)\n"
 	"                     [--smtp-user USER] [--insecure]\n"
@@ -53,6 +55,10 @@ static const char usage_text[] =
 	"                       login USER password ...), never an option; with\n"
 	"                       neither it is a usage error\n"
 	"  --insecure           allow smtp:// without STARTTLS to a non-loopback host\n"
+	"  --bisection ID       mail what bisection ID found (schedrig bisect): the\n"
+	"                       result, the rule, the table of its steps and the\n"
+	"                       mmtests table of good end / last good / first bad /\n"
+	"                       bad end, instead of the tables of RUNs\n"
 	"  --db FILE            results database (default " REPORTCMD_DEFAULT_DB ")\n"
 	"  --columns AXIS, --baseline NAME, --significance TEST, --alpha A,\n"
 	"  --decimals N, --metric M, --load L   as for schedrig compare\n"
@@ -64,7 +70,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_FROM = OPT_SHARED_LAST + 1, OPT_TO, OPT_CC, OPT_SUBJECT, OPT_IN_REPLY_TO,
-	OPT_SMTP_URL, OPT_DRY_RUN, OPT_SMTP_USER, OPT_INSECURE,
+	OPT_SMTP_URL, OPT_DRY_RUN, OPT_SMTP_USER, OPT_INSECURE, OPT_BISECTION,
 };
 
 struct mail_opts {
@@ -72,6 +78,7 @@ struct mail_opts {
 	const char *to[MAX_RCPT], *cc[MAX_RCPT];
 	size_t n_to, n_cc;
 	bool dry_run, insecure;
+	int64_t bisection;   /* --bisection ID, 0 none */
 };
 
 /* Which table holds a line longer than the limit (NULL: none). */
@@ -339,6 +346,7 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_op
 		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
 		{"smtp-user", required_argument, NULL, OPT_SMTP_USER},
 		{"insecure", no_argument, NULL, OPT_INSECURE},
+		{"bisection", required_argument, NULL, OPT_BISECTION},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -387,6 +395,16 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_op
 		case OPT_INSECURE:
 			o->insecure = true;
 			break;
+		case OPT_BISECTION: {
+			long long id;
+			if (!parse_ll(optarg, &id) || id < 1) {
+				fprintf(stderr, "schedrig mail: --bisection wants a bisection ID, not"
+					" '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			o->bisection = id;
+			break;
+		}
 		case '?':
 			fprintf(stderr, "schedrig mail: bad option '%s' (missing value?)\n"
 				"Try 'schedrig mail --help'.\n", argv[optind - 1]);
@@ -426,7 +444,37 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_op
 	}
 	c->runs = argv + optind;
 	c->n_runs = (size_t)(argc - optind);
+	if (o->bisection && c->n_runs) {
+		fprintf(stderr, "schedrig mail: --bisection takes its own runs; no RUN with it\n");
+		return EXIT_USAGE;
+	}
 	return -1;
+}
+
+/* The body of a bisection's mail: what it found, the table of its steps
+ * and the mmtests table of good end / last good / first bad / bad end
+ * (bisect_report.h); *ids the runs of that table. 0, or 1 after a
+ * message. */
+static int bisection_body(const struct reportcmd *c, int64_t id, struct buf *body,
+			  int64_t **ids, size_t *n_ids)
+{
+	struct store *st;
+	char err[1024];
+	struct buf table = {0};
+	if (store_open(c->db, true, &st, err, sizeof(err))) {
+		fprintf(stderr, "schedrig mail: %s\n", err);
+		return 1;
+	}
+	int rc = bisect_report_text(st, id, body, err, sizeof(err)) ||
+		 bisect_report_runs(st, id, ids, n_ids, err, sizeof(err)) ||
+		 (*n_ids && bisect_report_mmtests(st, id, *ids, *n_ids, &table, err, sizeof(err)));
+	if (rc)
+		fprintf(stderr, "schedrig mail: %s\n", err);
+	else
+		buf_printf(body, "\n%s", buf_str(&table));
+	buf_free(&table);
+	store_close(st);
+	return rc ? 1 : 0;
 }
 
 int cmd_mail(int argc, char **argv)
@@ -441,7 +489,7 @@ int cmd_mail(int argc, char **argv)
 		return rc;
 
 	struct sample_table t;
-	struct summary s;
+	struct summary s = {0};
 	struct report_notes notes = {0};
 	struct buf body = {0}, msg = {0}, text = {0};
 	struct runinfo *ri = NULL;
@@ -449,16 +497,24 @@ int cmd_mail(int argc, char **argv)
 	size_t n_ids = 0;
 	char err[1024] = "";
 
-	rc = reportcmd_load_ids(&c, &t, &ids, &n_ids);
-	if (rc)
-		goto out_table;
-	reportcmd_notes(&c, ids, n_ids, &notes);
-	c.notes = &notes;
-	rc = reportcmd_summarise(&c, &t, &s);
-	if (rc)
-		goto out_table;
+	sample_table_init(&t);
+	if (o.bisection) {
+		rc = bisection_body(&c, o.bisection, &body, &ids, &n_ids);
+		if (rc)
+			goto out_table;
+	} else {
+		sample_table_free(&t);
+		rc = reportcmd_load_ids(&c, &t, &ids, &n_ids);
+		if (rc)
+			goto out_table;
+		reportcmd_notes(&c, ids, n_ids, &notes);
+		c.notes = &notes;
+		rc = reportcmd_summarise(&c, &t, &s);
+		if (rc)
+			goto out_table;
+		report_mmtests(&body, &s, &c.ro);
+	}
 	rc = 1;
-	report_mmtests(&body, &s, &c.ro);
 	/* The notes as compare prints them; one longer than a mail line is
 	 * folded rather than refused (a table line cannot be). */
 	report_notes_text(&text, &notes);
@@ -479,7 +535,8 @@ int cmd_mail(int argc, char **argv)
 	size_t bad_line = 0;
 	if (mailmsg_compose(&m, &msg, &bad_line, err, sizeof(err))) {
 		size_t width = 0;
-		const struct summary_table *wt = bad_line ? wide_table(&s, &c.ro, &width) : NULL;
+		const struct summary_table *wt = bad_line && !o.bisection
+						 ? wide_table(&s, &c.ro, &width) : NULL;
 		if (wt) {
 			struct buf title = {0};
 			summary_table_title(&title, &s, wt);

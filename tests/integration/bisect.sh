@@ -48,3 +48,20 @@ check "$DB" 2
 out=$("$SCHEDRIG" bisect shift.yaml --good p8 --bad p0 --db "$DB" 2>&1) ||
 	fail "backwards bisect exited $?: $out"
 assert_contains "$out" "First bad point: p4 (k 4 of 8)" "walked from p8 to p0, p4 is the first to move"
+
+# 4. schedrig mail --bisection: the result, the rule folded for a list, the
+# step table and the mmtests table, with the provenance of those runs.
+mail=$("$SCHEDRIG" mail --bisection 1 --db "$DB" --from a@example.org --to b@example.org \
+	--subject "bisect: p5" --dry-run) || fail "mail --bisection"
+assert_contains "$mail" "First bad point: p5 (k 5 of 8)" "mail: result"
+assert_contains "$mail" "Rule: Welch's two-sample t-test (two-sided, Welch-Satterthwaite df) of each" \
+	"mail: the rule, folded"
+assert_contains "$mail" "   5    5  p5       3" "mail: step table"
+assert_contains "$mail" "n: p0 3, p4 3, p5 3, p8 3" "mail: mmtests table of the four points"
+assert_contains "$mail" "variant p5: kernel" "mail: provenance"
+long=$(sed -n '/^Rule:/,/^$/p' <<<"$mail" | awk 'length > 78' | wc -l)
+assert_eq "$long" 0 "mail: prose within 78 columns"
+rc=0
+"$SCHEDRIG" mail --bisection 1 2 --db "$DB" --from a@example.org --to b@example.org \
+	--subject x --dry-run >/dev/null 2>&1 || rc=$?
+assert_eq "$rc" 2 "mail --bisection with a RUN"
