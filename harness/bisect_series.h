@@ -44,6 +44,12 @@ void bisect_series_free(struct bisect_series *s);
 int bisect_series_build(const char *path, const char *text, const char *good, const char *bad,
 			struct bisect_series *out, char *err, size_t errsz);
 
+/* check-config of bisect: points: the whole list, first to last, as
+ * bisect_series_build checks a series. 0 with *n_points; 1 when the
+ * config has no bisect: points: list of two or more; -1 with err. */
+int bisect_series_check_points(const char *path, const char *text, size_t *n_points, char *err,
+			       size_t errsz);
+
 /* The point of variant-list and patch providers alike: the config tree
  * root with variants: replaced by [variant] and bisect: removed, as YAML
  * text (ytree_emit); extra (may be NULL) is a top-level key set too

@@ -36,7 +36,9 @@ struct bisect_step_result {
  * an interrupted or abandoned run is continued with run --resume (its
  * finished iterations are kept); else point config K-aA.yaml is written to
  * dir and run. While the child runs, SIGINT and SIGTERM of this process
- * are passed on to it and end the attempt as interrupted. 0, or -1 with
+ * are passed on to it and end the attempt as interrupted; if this process
+ * dies, the child gets SIGTERM (PR_SET_PDEATHSIG) and stops as after
+ * Ctrl-C. 0, or -1 with
  * err (the database or the filesystem failed, the child could not start). */
 int bisect_step_run(struct store *st, const struct bisect_step *s, struct bisect_step_result *r,
 		    char *err, size_t errsz);

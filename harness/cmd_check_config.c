@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bisect_series.h"
 #include "commands.h"
 #include "config.h"
 #include "plan.h"
@@ -21,7 +22,8 @@ int cmd_check_config(int argc, char **argv)
 		fputs(usage_line, stdout);
 		fputs("\n"
 		      "Validate each config and its matrix; print 'CONFIG: ok (N cells)' or\n"
-		      "'file:line:col: message'. Exit 2 when any config is bad.\n"
+		      "'file:line:col: message'. Exit 2 when any config is bad. The points of\n"
+		      "bisect: points: (schedrig bisect) are checked too.\n"
 		      "\n"
 		      "A load tool that a boot: local variant needs but that is not installed\n"
 		      "here (not in PATH) is a warning, 'CONFIG: warning: load ...', and leaves\n"
@@ -40,8 +42,18 @@ int cmd_check_config(int argc, char **argv)
 			rc = EXIT_USAGE;
 			continue;
 		}
-		printf("%s: ok (%s, %zu variant(s), %zu cell(s), %d iteration(s))\n", argv[i],
-		       e->name, e->n_variants, p.n_cells, e->iterations);
+		size_t n_points = 0;
+		int bad = bisect_series_check_points(e->path, e->text, &n_points, err, sizeof(err));
+		if (bad < 0) {
+			fprintf(stderr, "%s\n", err);
+			rc = EXIT_USAGE;
+		} else {
+			printf("%s: ok (%s, %zu variant(s), %zu cell(s), %d iteration(s)", argv[i],
+			       e->name, e->n_variants, p.n_cells, e->iterations);
+			if (bad == 0)
+				printf(", %zu bisect point(s)", n_points);
+			printf(")\n");
+		}
 		if (variant_check_local_tools(e, &p, err, sizeof(err)))
 			fprintf(stderr, "%s: warning: %s\n", argv[i], err);
 		plan_free(&p);

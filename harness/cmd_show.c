@@ -93,6 +93,17 @@ static int show_run(sqlite3 *db, int64_t id, int with_config)
 		return 1;
 	printf("  order      %s\n", sqlite3_step(st) == SQLITE_ROW ? col(st, 0) : "blocked");
 	sqlite3_finalize(st);
+	/* A step of a bisection (schedrig bisect): which point it measured. */
+	st = query(db, "SELECT b.bisection_id, b.k, p.name, b.attempt, p.label FROM bisect_run b"
+		       " JOIN bisect_point p ON p.bisection_id = b.bisection_id AND p.k = b.k"
+		       " WHERE b.run_id = ?", id);
+	if (!st)
+		return 1;
+	while (sqlite3_step(st) == SQLITE_ROW)
+		printf("  bisection  %s, point %s %s%s (%s), schedrig bisect --show %s\n", col(st, 0),
+		       col(st, 1), col(st, 2), strcmp(col(st, 3), "1") ? ", extra iterations" : "",
+		       col(st, 4), col(st, 0));
+	sqlite3_finalize(st);
 	if (with_config) {
 		st = query(db, "SELECT config_text FROM run WHERE id = ?", id);
 		if (!st)

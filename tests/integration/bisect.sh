@@ -29,6 +29,7 @@ assert_contains "$out" "Amean     0       99." "mmtests Amean row"
 # Each step is an ordinary run: compare and show read it.
 cmp=$("$SCHEDRIG" compare --db "$DB" 3) || fail "compare of a step run"
 assert_contains "$cmp" "variant p4" "compare of step run 3"
+assert_contains "$("$SCHEDRIG" show --db "$DB" 5)" "bisection  1, point 5 p5 (p5)" "show names the step"
 show=$("$SCHEDRIG" bisect --show --db "$DB") || fail "bisect --show"
 assert_contains "$show" "First bad point: p5" "bisect --show"
 assert_contains "$("$SCHEDRIG" bisect --resume 1 --db "$DB")" "bisection 1 is complete: nothing to resume" \

@@ -61,3 +61,10 @@ bisect:
     - {name: b, params: {f: {mean: -5}}}
 YAML
 usage "bad.yaml: bisect point b: mean must not be negative" bad.yaml --good a --bad b
+# check-config checks every point of bisect: points: too.
+rc=0
+err=$("$SCHEDRIG" check-config bad.yaml 2>&1) || rc=$?
+assert_eq "$rc" 2 "check-config of a bad point"
+assert_eq "$err" "bad.yaml: bisect point b: mean must not be negative" "check-config message"
+assert_eq "$("$SCHEDRIG" check-config ok.yaml 2>&1)" \
+	"ok.yaml: ok (ok, 1 variant(s), 1 cell(s), 6 iteration(s), 3 bisect point(s))" "check-config of points"

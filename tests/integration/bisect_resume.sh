@@ -4,7 +4,8 @@
 # bisection measures nothing that was finished (the complete runs keep
 # their iterations, no new run for them), finishes the interrupted run with
 # run --resume (its complete iterations kept), and finds the same point as
-# an uninterrupted one.
+# an uninterrupted one. kill -9 of the bisection mid-step: its run stops
+# too (nothing left running), and --resume finishes the bisection.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/bisect_lib.bash"
 cd "$WORK"
@@ -52,3 +53,24 @@ assert_eq "$(q "$DB" "SELECT status FROM run WHERE id = 4")" complete "the inter
 assert_eq "$(q "$DB" "SELECT count(*) FROM bisect_run WHERE run_id = 4")" 1 "and stayed the step's run"
 assert_eq "$(measured "$DB" 1)" "0 8 4 6 5" "points measured"
 check "$DB" 1
+
+# kill -9 of the bisection while a step runs: the run gets SIGTERM
+# (PR_SET_PDEATHSIG), stops as interrupted, and nothing is left running.
+SLEEP_MS=300 series killed 100:1 100:1 100:1 120:1 120:1
+(cd rig && exec "$SCHEDRIG" bisect ../killed.yaml --good p0 --bad p4 --db "$DB" \
+	>"$WORK/killed.out" 2>&1) &
+rig=$!
+running() { q "$DB" "SELECT count(*) FROM run r JOIN bisect_run b ON b.run_id = r.id
+	WHERE b.bisection_id = 2 AND r.status = 'running'" 2>/dev/null || echo 0; }
+for i in $(seq 600); do
+	[ "$(running)" -ge 1 ] && break
+	sleep 0.05
+done
+[ "$(running)" -ge 1 ] || fail "no step of bisection 2 started: $(cat "$WORK/killed.out")"
+kill -KILL "$rig"
+wait "$rig" 2>/dev/null || true
+assert_none_left "$WORK/rig" "after kill -9 of the bisection"
+assert_eq "$(q "$DB" "SELECT count(*) FROM run r JOIN bisect_run b ON b.run_id = r.id
+	WHERE b.bisection_id = 2 AND r.status = 'running'")" 0 "the step's run is not left running"
+out=$("$SCHEDRIG" bisect --resume 2 --db "$DB" 2>&1) || fail "resume after kill -9 exited $?: $out"
+assert_contains "$out" "First bad point: p3 (k 3 of 4)" "found after kill -9 and resume"
