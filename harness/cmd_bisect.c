@@ -281,9 +281,10 @@ static char *run_failure(struct ctx *c, int64_t id)
 
 enum outcome { MEASURED, FAILED, INTERRUPTED, ERROR };
 
-/* Run attempt of point k (iterations 0: the config's). On FAILED *why says
- * why (malloc'd). */
-static enum outcome attempt_run(struct ctx *c, int k, int attempt, int iterations, char **why)
+/* Run attempt of point k (iterations 0: the config's). A run that did not
+ * start is an ERROR (the bisection stops, resumable), not the point's
+ * failure. */
+static enum outcome attempt_run(struct ctx *c, int k, int attempt, int iterations)
 {
 	char err[1024];
 	struct bisect_step step = {c->self_exe, c->o->db, c->dir, c->bi.id, k, attempt, iterations,
@@ -299,8 +300,11 @@ static enum outcome attempt_run(struct ctx *c, int k, int attempt, int iteration
 		return INTERRUPTED;
 	}
 	if (!r.run_id) {
-		*why = xasprintf("the run did not start: %s (log %s)", r.why, r.log);
-		return FAILED;
+		/* Not the point's fault (another run holds the machine's knobs, a
+		 * tool is missing here): stop; --resume runs it again. */
+		fprintf(stderr, "schedrig bisect: point %d %s: the run did not start: %s (log %s)\n",
+			k, c->s.p[k].name, r.why, r.log);
+		return ERROR;
 	}
 	return MEASURED;
 }
@@ -313,7 +317,7 @@ static enum outcome measure(struct ctx *c, int k, int attempt, int iterations,
 	int64_t *ids;
 	size_t n;
 	*why = NULL;
-	enum outcome oc = attempt_run(c, k, attempt, iterations, why);
+	enum outcome oc = attempt_run(c, k, attempt, iterations);
 	if (oc != MEASURED)
 		return oc;
 	if (point_run_ids(c, k, &ids, &n, err, sizeof(err)) ||
@@ -448,19 +452,11 @@ static void print_table(struct ctx *c, const int *points, size_t n_points)
  * refused (said why), -1 stop (failed, interrupted). */
 static int measure_ends(struct ctx *c)
 {
-	char err[1024], *why[2] = {NULL, NULL};
+	char err[1024];
 	int ks[2] = {0, (int)c->s.n - 1};
-	for (int e = 0; e < 2; e++) {
-		enum outcome oc = attempt_run(c, ks[e], 1, 0, &why[e]);
-		if (oc == INTERRUPTED || oc == ERROR)
+	for (int e = 0; e < 2; e++)
+		if (attempt_run(c, ks[e], 1, 0) != MEASURED)
 			return -1;
-		if (oc == FAILED) {
-			fprintf(stderr, "schedrig bisect: the %s end %s: %s\n", e ? "bad" : "good",
-				c->s.p[ks[e]].name, why[e]);
-			free(why[e]);
-			return -1;
-		}
-	}
 	int64_t *ids;
 	size_t n;
 	if (!c->m.metric) {

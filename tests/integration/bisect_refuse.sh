@@ -68,3 +68,20 @@ assert_eq "$rc" 2 "check-config of a bad point"
 assert_eq "$err" "bad.yaml: bisect point b: mean must not be negative" "check-config message"
 assert_eq "$("$SCHEDRIG" check-config ok.yaml 2>&1)" \
 	"ok.yaml: ok (ok, 1 variant(s), 1 cell(s), 6 iteration(s), 3 bisect point(s))" "check-config of points"
+# A run that does not start (here: hackbench not in PATH) is not the point's
+# failure: the bisection stops, resumable, with the run's reason.
+cat >tool.yaml <<'YAML'
+name: tool
+loads:
+  - {tool: hackbench, params: {groups: 1, loops: 10}}
+bisect:
+  points: [{name: a}, {name: b}]
+YAML
+rc=0
+err=$(PATH=/nonexistent "$SCHEDRIG" bisect tool.yaml --good a --bad b --db "$WORK/t.db" 2>&1) || rc=$?
+assert_eq "$rc" 1 "exit status when a run cannot start"
+assert_contains "$err" "point 0 a: the run did not start: schedrig: " "the reason"
+assert_contains "$err" "hackbench" "names the tool"
+assert_contains "$err" "schedrig bisect --resume 1 continues it" "resumable"
+assert_eq "$(q "$WORK/t.db" "SELECT status || ' ' || (SELECT count(*) FROM bisect_point WHERE verdict IS NOT NULL) FROM bisection")" \
+	"failed 0" "stopped, no verdict"

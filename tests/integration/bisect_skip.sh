@@ -19,8 +19,11 @@ out=$("$SCHEDRIG" bisect noisy.yaml --good p0 --bad p8 --db "$DB" 2>&1) ||
 assert_contains "$out" "point 4 p4: ambiguous after 5 iteration(s)" "more iterations"
 assert_contains "$out" "): 1 more" "up to max 6"
 assert_contains "$out" "point 4 p4: skip (n 6," "skipped after 6"
-assert_contains "$out" "The change is in a range: after p3 (k 3, good) up to p5 (k 5, bad); skipped in between: p4" \
+assert_contains "$out" "The change is in a range: after p3 (k 3, good) up to p5 (k 5, bad); skipped in" \
 	"the range"
+assert_eq "$(q "$DB" "SELECT result FROM bisection WHERE id = 1")" \
+	"The change is in a range: after p3 (k 3, good) up to p5 (k 5, bad); skipped in between: p4" \
+	"the range stored"
 assert_eq "$(q "$DB" "SELECT count(*) FROM bisect_run WHERE k = 4")" 2 "two runs of p4"
 assert_eq "$(q "$DB" "SELECT group_concat(r.iterations) FROM bisect_run b JOIN run r ON r.id = b.run_id
 	WHERE b.k = 4 ORDER BY b.attempt")" "6,1" "the second run has the iteration left to max"
