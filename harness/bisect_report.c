@@ -204,3 +204,27 @@ int bisect_report_mmtests(struct store *st, int64_t id, const int64_t *ids, size
 	bisection_info_free(&bi);
 	return rc;
 }
+
+int bisect_report_print(struct store *st, int64_t id, char *err, size_t errsz)
+{
+	struct bisection_info bi;
+	struct buf out = {0};
+	int64_t *ids = NULL;
+	size_t n = 0;
+	if (bisect_store_get(st, id, &bi, NULL, err, errsz))
+		return -1;
+	int rc = bisect_report_text(st, id, &out, err, errsz);
+	if (rc == 0)
+		fputs(buf_str(&out), stdout);
+	buf_free(&out);
+	if (rc == 0 && bi.metric && bi.op &&
+	    (bisect_report_runs(st, id, &ids, &n, err, errsz) ||
+	     (n && bisect_report_mmtests(st, id, ids, n, &out, err, errsz))))
+		rc = -1;
+	else if (rc == 0)
+		printf("\n%s", buf_str(&out));
+	buf_free(&out);
+	free(ids);
+	bisection_info_free(&bi);
+	return rc;
+}

@@ -28,4 +28,9 @@ int bisect_report_runs(struct store *st, int64_t id, int64_t **ids, size_t *n, c
 int bisect_report_mmtests(struct store *st, int64_t id, const int64_t *ids, size_t n,
 			  struct buf *out, char *err, size_t errsz);
 
+/* Print to stdout what bisection id found: bisect_report_text, then (once
+ * the ends were measured) the mmtests table of bisect_report_runs. 0, or
+ * -1 with err. */
+int bisect_report_print(struct store *st, int64_t id, char *err, size_t errsz);
+
 #endif
