@@ -244,6 +244,13 @@ static int setup(struct ctx *c)
 			fprintf(stderr, "schedrig bisect: %s\n", err);
 			return 1;
 		}
+		/* What the database says is checked, not trusted. */
+		if (c->w.s.n < 2 || !(c->w.bi.alpha > 0 && c->w.bi.alpha < 0.5)) {
+			fprintf(stderr, "schedrig bisect: bisection %lld has %zu point(s) and alpha %g:"
+				" not one the rig writes\n", (long long)c->w.bi.id, c->w.s.n,
+				c->w.bi.alpha);
+			return 1;
+		}
 		if (c->w.bi.metric && c->w.bi.op) {
 			if (c->o->metric || c->o->op || c->o->cell) {
 				fprintf(stderr, "schedrig bisect: bisection %lld decided on %s:%s op %s"
@@ -299,11 +306,19 @@ static int restore_verdicts(struct ctx *c)
 		fprintf(stderr, "schedrig bisect: %s\n", err);
 		return -1;
 	}
-	for (size_t k = 0; k < n && k < c->w.search.n; k++)
-		if (rows[k].verdict)
-			c->w.search.v[k] = (enum bisect_verdict)bisect_verdict_parse(rows[k].verdict);
+	int rc = 0;
+	for (size_t k = 0; k < n && k < c->w.search.n && rc == 0; k++) {
+		int v = rows[k].verdict ? bisect_verdict_parse(rows[k].verdict) : BISECT_UNTESTED;
+		if (v < 0 || rows[k].k != (int)k) {
+			fprintf(stderr, "schedrig bisect: bisection %lld: point %d has verdict '%s', not"
+				" one the rig writes\n", (long long)c->w.bi.id, rows[k].k,
+				rows[k].verdict);
+			rc = -1;
+		}
+		c->w.search.v[k] = v < 0 ? BISECT_UNTESTED : (enum bisect_verdict)v;
+	}
 	bisect_point_rows_free(rows, n);
-	return 0;
+	return rc;
 }
 
 static int bisect_dir(struct ctx *c)
@@ -346,7 +361,8 @@ static int execute(struct ctx *c)
 	int rc = setup(c);
 	if (rc)
 		return rc;
-	if (c->o->resume && strcmp(c->w.bi.status, "running") && strcmp(c->w.bi.status, "interrupted")) {
+	if (c->o->resume && (!strcmp(c->w.bi.status, "complete") ||
+			     !strcmp(c->w.bi.status, "refused"))) {
 		printf("bisection %lld is %s: nothing to resume\n", (long long)c->w.bi.id, c->w.bi.status);
 		return 0;
 	}

@@ -85,3 +85,10 @@ assert_contains "$err" "hackbench" "names the tool"
 assert_contains "$err" "schedrig bisect --resume 1 continues it" "resumable"
 assert_eq "$(q "$WORK/t.db" "SELECT status || ' ' || (SELECT count(*) FROM bisect_point WHERE verdict IS NOT NULL) FROM bisection")" \
 	"failed 0" "stopped, no verdict"
+# With hackbench back in PATH the stopped bisection goes on from its ends.
+rc=0
+out=$("$SCHEDRIG" bisect --resume 1 --db "$WORK/t.db" 2>&1) || rc=$?
+[ "$rc" -le 1 ] || fail "resume of a stopped bisection exited $rc: $out"
+st=$(q "$WORK/t.db" "SELECT status FROM bisection")
+case "$st" in complete | refused) ;; *) fail "resumed bisection is $st: $out" ;; esac
+assert_eq "$(q "$WORK/t.db" "SELECT count(*) FROM run WHERE status = 'complete'")" 2 "both ends run once"
