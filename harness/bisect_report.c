@@ -145,8 +145,10 @@ static int add_runs(struct store *st, int64_t id, int k, int64_t **ids, size_t *
 	return 0;
 }
 
-int bisect_report_runs(struct store *st, int64_t id, int64_t **ids, size_t *n, char *err,
-		       size_t errsz)
+/* The run ids of good end / last good / first bad / bad end (each point
+ * once), in that order; *ids malloc'd. */
+static int table_runs(struct store *st, int64_t id, int64_t **ids, size_t *n, char *err,
+		      size_t errsz)
 {
 	struct bisect_point_row *rows;
 	size_t np;
@@ -170,61 +172,86 @@ int bisect_report_runs(struct store *st, int64_t id, int64_t **ids, size_t *n, c
 	return rc;
 }
 
-int bisect_report_mmtests(struct store *st, int64_t id, const int64_t *ids, size_t n,
-			  struct buf *out, char *err, size_t errsz)
+int bisect_report_select(struct store *st, int64_t id, struct reportcmd *c,
+			 struct bisect_report_sel *sel, char *err, size_t errsz)
 {
 	struct bisection_info bi;
+	int64_t *ids;
+	size_t n;
+	memset(sel, 0, sizeof(*sel));
 	if (bisect_store_get(st, id, &bi, NULL, err, errsz))
 		return -1;
-	struct reportcmd c;
-	struct sample_table t;
-	struct summary s;
-	reportcmd_init(&c, "bisect");
-	c.so.load = bi.load;
-	c.so.columns = AXIS_VARIANT;
-	int rc = summary_opts_add_metrics(&c.so, bi.metric, err, errsz);
-	sample_table_init(&t);
-	if (rc == 0)
-		rc = store_load_rows(st, ids, n, &t, err, errsz);
-	char *name = xasprintf("bisection %lld", (long long)id);
-	const char *run = sample_table_intern(&t, name);
-	free(name);
-	for (size_t i = 0; i < t.n; i++)
-		t.rows[i].run = run;
-	if (rc == 0 && reportcmd_summarise(&c, &t, &s) != 0) {
-		snprintf(err, errsz, "no samples of %s:%s in the runs of bisection %lld", bi.load,
-			 bi.metric, (long long)id);
-		rc = -1;
-	} else if (rc == 0) {
-		report_mmtests(out, &s, &c.ro);
-		summary_free(&s);
+	int rc = table_runs(st, bi.id, &ids, &n, err, errsz);
+	if (rc == 0 && !c->so.load && !c->so.n_metrics && bi.metric) {
+		sel->load = xstrdup(bi.load);
+		sel->metric = xstrdup(bi.metric);
+		c->so.load = sel->load;
+		rc = summary_opts_add_metrics(&c->so, sel->metric, err, errsz);
 	}
-	sample_table_free(&t);
-	reportcmd_free(&c);
+	if (rc == 0) {
+		sel->runs = xcalloc(n ? n : 1, sizeof(*sel->runs));
+		for (size_t i = 0; i < n; i++)
+			sel->runs[i] = xasprintf("%lld", (long long)ids[i]);
+		sel->n_runs = n;
+		sel->one_run = xasprintf("bisection %lld", (long long)bi.id);
+		c->runs = sel->runs;
+		c->n_runs = n;
+		c->one_run = sel->one_run;
+		c->so.columns = AXIS_VARIANT;
+	}
+	free(ids);
 	bisection_info_free(&bi);
 	return rc;
 }
 
-int bisect_report_print(struct store *st, int64_t id, char *err, size_t errsz)
+void bisect_report_sel_free(struct bisect_report_sel *sel)
 {
-	struct bisection_info bi;
+	for (size_t i = 0; i < sel->n_runs; i++)
+		free(sel->runs[i]);
+	free(sel->runs);
+	free(sel->one_run);
+	free(sel->load);
+	free(sel->metric);
+	memset(sel, 0, sizeof(*sel));
+}
+
+int bisect_report_table(struct store *st, const char *db, int64_t id, struct buf *out,
+			char *err, size_t errsz)
+{
+	struct reportcmd c;
+	struct reportcmd_data d;
+	struct bisect_report_sel sel;
+	reportcmd_init(&c, "bisect");
+	c.db = db;
+	int rc = bisect_report_select(st, id, &c, &sel, err, errsz) ? -1 : 0;
+	if (rc == 0 && sel.n_runs) {
+		rc = reportcmd_prepare(&c, false, &d);
+		if (rc)
+			snprintf(err, errsz, "no table of the points of bisection %lld (why: above)",
+				 (long long)id);
+		const struct report_input in = {.s = &d.s, .o = &c.ro, .notes = &d.notes};
+		if (rc == 0)
+			rc = report_layout_find(REPORT_LAYOUT_DEFAULT)->text(out, &in, err, errsz);
+		if (rc == 0)
+			report_notes_text(out, &d.notes);
+		reportcmd_data_free(&d);
+	}
+	bisect_report_sel_free(&sel);
+	reportcmd_free(&c);
+	return rc;
+}
+
+int bisect_report_print(struct store *st, const char *db, int64_t id, char *err, size_t errsz)
+{
 	struct buf out = {0};
-	int64_t *ids = NULL;
-	size_t n = 0;
-	if (bisect_store_get(st, id, &bi, NULL, err, errsz))
-		return -1;
 	int rc = bisect_report_text(st, id, &out, err, errsz);
 	if (rc == 0)
 		fputs(buf_str(&out), stdout);
 	buf_free(&out);
-	if (rc == 0 && bi.metric && bi.op &&
-	    (bisect_report_runs(st, id, &ids, &n, err, errsz) ||
-	     (n && bisect_report_mmtests(st, id, ids, n, &out, err, errsz))))
-		rc = -1;
-	else if (rc == 0)
+	if (rc == 0)
+		rc = bisect_report_table(st, db, id, &out, err, errsz);
+	if (rc == 0 && out.len)
 		printf("\n%s", buf_str(&out));
 	buf_free(&out);
-	free(ids);
-	bisection_info_free(&bi);
 	return rc;
 }

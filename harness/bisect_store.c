@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store_impl.h"
 #include "util.h"
 
 static int fail(struct store *st, char *err, size_t errsz, const char *what)
@@ -276,4 +277,37 @@ int bisect_store_run_link(struct store *st, int64_t id, int k, int attempt, int6
 				" k = ? AND attempt = ?", "iiii", *run_id, id, (int64_t)k,
 				(int64_t)attempt),
 		    err, errsz, "cannot link a bisect run");
+}
+
+static void read_step(sqlite3_stmt *q, void *row)
+{
+	struct bisect_step_of_run *r = row;
+	r->bisection_id = sqlite3_column_int64(q, 0);
+	r->k = sqlite3_column_int(q, 1);
+	r->name = store_col_strdup(q, 2);
+	r->label = store_col_strdup(q, 3);
+	r->attempt = sqlite3_column_int(q, 4);
+}
+
+static void clear_step(void *row)
+{
+	struct bisect_step_of_run *r = row;
+	free(r->name);
+	free(r->label);
+}
+
+int bisect_store_steps_of_run(struct store *st, int64_t run_id, struct bisect_step_of_run **rows,
+			      size_t *n, char *err, size_t errsz)
+{
+	return store_rows(st,
+			  "SELECT b.bisection_id, b.k, p.name, p.label, b.attempt FROM bisect_run b"
+			  " JOIN bisect_point p ON p.bisection_id = b.bisection_id AND p.k = b.k"
+			  " WHERE b.run_id = ?1 ORDER BY b.bisection_id, b.attempt",
+			  run_id, sizeof(**rows), (void **)rows, n, read_step, clear_step,
+			  "cannot read the run's bisection steps", err, errsz);
+}
+
+void bisect_steps_of_run_free(struct bisect_step_of_run *rows, size_t n)
+{
+	store_rows_free(rows, n, sizeof(*rows), clear_step);
 }

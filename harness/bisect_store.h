@@ -74,4 +74,17 @@ int bisect_store_run_add(struct store *st, int64_t id, int k, int attempt,
 int bisect_store_run_link(struct store *st, int64_t id, int k, int attempt, int64_t *run_id,
 			  char *err, size_t errsz);
 
+/* A bisection step a run measured (schedrig show): the bisection, the
+ * point (k, variant name, label) and the attempt. */
+struct bisect_step_of_run {
+	int64_t bisection_id;
+	int k, attempt;
+	char *name, *label;
+};
+/* Every bisection step run_id measured (none for an ordinary run), by
+ * bisection; *rows malloc'd (NULL when *n is 0). 0, or -1 with err. */
+int bisect_store_steps_of_run(struct store *st, int64_t run_id, struct bisect_step_of_run **rows,
+			      size_t *n, char *err, size_t errsz);
+void bisect_steps_of_run_free(struct bisect_step_of_run *rows, size_t n);
+
 #endif

@@ -190,27 +190,16 @@ static int step(struct bisect_walk *c, int k)
 	return rc;
 }
 
-/* The mmtests table of points (bisect_report_mmtests), or why not. */
-static void print_table(struct bisect_walk *c, const int *points, size_t n_points)
+/* The table of the ends (bisect_report_table), or why not. */
+static void print_table(struct bisect_walk *c)
 {
-	int64_t *ids = NULL, *one;
-	size_t n = 0, n1;
 	char err[512];
 	struct buf out = {0};
-	for (size_t i = 0; i < n_points; i++) {
-		if (point_run_ids(c, points[i], &one, &n1, err, sizeof(err)))
-			continue;
-		ids = xrealloc(ids, (n + n1 + 1) * sizeof(*ids));
-		for (size_t j = 0; j < n1; j++)
-			ids[n++] = one[j];
-		free(one);
-	}
-	if (bisect_report_mmtests(c->st, c->bi.id, ids, n, &out, err, sizeof(err)))
+	if (bisect_report_table(c->st, c->db, c->bi.id, &out, err, sizeof(err)))
 		fprintf(stderr, "schedrig bisect: %s\n", err);
 	else
 		printf("\n%s", buf_str(&out));
 	buf_free(&out);
-	free(ids);
 }
 
 /* Measure both ends, decide the metric, refuse a flat series. 0 go on, 1
@@ -269,7 +258,7 @@ static int measure_ends(struct bisect_walk *c)
 	}
 	if (differ)
 		return 0;
-	print_table(c, ks, 2);
+	print_table(c);
 	char *result = xasprintf("No regression to bisect: %s %s:%s op %s, %s %.4g vs %s %.4g,"
 				 " Welch's t-test p = %.4g >= alpha %g",
 				 c->m.cell, c->m.load, c->m.metric, c->m.op, c->s.p[0].name,
@@ -317,7 +306,7 @@ static int finish(struct bisect_walk *c)
 	c->bi.metric = xstrdup(c->m.metric);
 	c->bi.op = xstrdup(c->m.op);
 	printf("\n");
-	if (bisect_report_print(c->st, c->bi.id, err, sizeof(err))) {
+	if (bisect_report_print(c->st, c->db, c->bi.id, err, sizeof(err))) {
 		fprintf(stderr, "schedrig bisect: %s\n", err);
 		return 1;
 	}

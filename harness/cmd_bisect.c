@@ -23,8 +23,6 @@
 #include "plan.h"
 #include "util.h"
 
-#define DEFAULT_DB "results/schedrig.db"
-
 static const char usage_lines[] =
 	"usage: schedrig bisect CONFIG --good VARIANT --bad VARIANT [--metric LOAD:METRIC]\n"
 	"                       [--op OP] [--cell CELL] [--alpha A] [--db FILE]\n"
@@ -348,7 +346,7 @@ static int show(struct ctx *c)
 		fprintf(stderr, "schedrig bisect: %s\n", err);
 		return 1;
 	}
-	if (bisect_report_print(c->w.st, c->w.bi.id, err, sizeof(err))) {
+	if (bisect_report_print(c->w.st, c->o->db, c->w.bi.id, err, sizeof(err))) {
 		fprintf(stderr, "schedrig bisect: %s\n", err);
 		return 1;
 	}

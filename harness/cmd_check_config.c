@@ -1,11 +1,13 @@
 /* schedrig check-config CONFIG...: validate configs without running them. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bisect_series.h"
 #include "commands.h"
 #include "config.h"
 #include "plan.h"
+#include "preflight.h"
 #include "variant.h"
 
 static const char usage_line[] = "usage: schedrig check-config CONFIG...\n";
@@ -25,6 +27,15 @@ int cmd_check_config(int argc, char **argv)
 		      "'file:line:col: message'. Exit 2 when any config is bad. The points of\n"
 		      "bisect: points: (schedrig bisect) are checked too.\n"
 		      "\n"
+		      "Each (variant, load) pair is checked against what the variant will have\n"
+		      "(preflight): latency_nice, knobs and privileges on the running kernel\n"
+		      "(boot: local); the tools packed for a qemu guest and its kernel package's\n"
+		      "config and BTF, when the package is in the rig's cache already\n"
+		      "(~/.cache/schedrig/debs: schedrig cache); check-config fetches nothing.\n"
+		      "What cannot work is 'CONFIG: variant V, load L: ...' on stderr (exit 2),\n"
+		      "what cannot be known yet 'CONFIG: warning: ...'; 'CONFIG: note: ...' on\n"
+		      "stdout says how a load will behave (a background load cut by the stop).\n"
+		      "\n"
 		      "A load tool that a boot: local variant needs but that is not installed\n"
 		      "here (not in PATH) is a warning, 'CONFIG: warning: load ...', and leaves\n"
 		      "the exit status alone: a config is often checked on another machine than\n"
@@ -42,10 +53,12 @@ int cmd_check_config(int argc, char **argv)
 			rc = EXIT_USAGE;
 			continue;
 		}
+		struct preflight pf = {.e = e, .p = &p};
 		size_t n_points = 0;
 		int bad = bisect_series_check_points(e->path, e->text, &n_points, err, sizeof(err));
-		if (bad < 0) {
+		if (bad < 0)
 			fprintf(stderr, "%s\n", err);
+		if (preflight_check(&pf) || bad < 0) {
 			rc = EXIT_USAGE;
 		} else {
 			printf("%s: ok (%s, %zu variant(s), %zu cell(s), %d iteration(s)", argv[i],
@@ -54,8 +67,10 @@ int cmd_check_config(int argc, char **argv)
 				printf(", %zu bisect point(s)", n_points);
 			printf(")\n");
 		}
+		preflight_print(&pf, stderr, stdout);
 		if (variant_check_local_tools(e, &p, err, sizeof(err)))
 			fprintf(stderr, "%s: warning: %s\n", argv[i], err);
+		preflight_free(&pf);
 		plan_free(&p);
 		experiment_free(e);
 	}

@@ -1,7 +1,7 @@
 /* Provenance of stored runs for reports and mail: the run row, its
  * variants (kernel release and command line as recorded when each kernel
- * came up) and, when the database has the knob table, the knobs applied.
- * Read-only queries through store_db(). */
+ * came up) and the knobs applied, read through store_runs.h and the knob
+ * journal (store.h). */
 #ifndef SCHEDRIG_RUNINFO_H
 #define SCHEDRIG_RUNINFO_H
 
@@ -32,7 +32,6 @@ struct runinfo {
 	size_t n_variants;
 	struct runinfo_knob *knobs;       /* order of the changes */
 	size_t n_knobs;
-	int has_knob_table;               /* 1 when the knob table exists */
 };
 
 /* Read the runs ids[0..n) from the database at db_path (opened read-only)

@@ -32,6 +32,8 @@ struct proc_spec {
 				  has it; affinity is kept */
 	const char *const *unset_env; /* NULL-terminated names removed from the
 				  child's environment (MAKEFLAGS, ...); NULL: none */
+	const char *path_env;  /* the child's PATH (also where argv[0] is looked
+				  up); NULL: inherited */
 };
 
 /* Fork and exec spec. The child stays in the caller's process group (the
@@ -65,7 +67,7 @@ void proc_describe(int status, char *dst, size_t size);
 /* true for a normal exit with status 0. */
 bool proc_ok(int status);
 
-/* Find the first of names (NULL-terminated) that is an executable file in
+/* Find the first of names (NULL-terminated) that spawn_which finds in
  * PATH or, after it, /usr/local/sbin, /usr/sbin, /sbin (Debian installs
  * mariadbd in /usr/sbin, outside a normal user's PATH). The full path goes
  * to dst. Returns false when none is found. */

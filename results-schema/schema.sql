@@ -1,13 +1,16 @@
--- schedrig results database, schema version 10 (PRAGMA user_version = 10).
+-- schedrig results database, schema version STORE_SCHEMA_VERSION
+-- (harness/store.h, PRAGMA user_version; the number is written there only).
 -- Every statement is CREATE ... IF NOT EXISTS: running this file migrates an
 -- older database (version 2 added the knob table, version 3 the series table,
--- version 4 the histogram table), except for version 5, which split the
--- sample table into sample_key and sample_value, version 6, which added
--- run.rig_pid, run.boot_id and run.rig_start_ticks, and version 7, which
--- added histogram.bounds, min_observed, sum_value and sum_sq_value (version
--- 10 added the bisection tables): store.c
--- renames an old sample table and adds the columns before running this
--- file, and copies the samples after.
+-- version 4 the histogram table, version 8 the sample_flag table, version 9
+-- the cell_stop table; store.c fills it from the stop notes of older
+-- versions; the newest version the bisection tables), except
+-- for version 5, which split the sample table into sample_key and
+-- sample_value, version 6, which added run.rig_pid, run.boot_id and
+-- run.rig_start_ticks, and version 7, which added histogram.bounds,
+-- min_observed, sum_value and sum_sq_value: store.c renames an old sample
+-- table and adds the columns before running this file, and copies the
+-- samples after.
 -- A sample is never stored without the raw output it came from
 -- (load_instance.id -> raw_output), so samples can be rebuilt by reparsing.
 
@@ -74,7 +77,8 @@ CREATE TABLE IF NOT EXISTS load_instance (
 	pid           INTEGER,
 	sched_requested TEXT,                   -- e.g. policy=other nice=5 slice_us=300
 	sched_applied TEXT,                     -- read back from the kernel after start
-	state         TEXT NOT NULL,            -- ok|failed|timeout|stopped|interrupted
+	state         TEXT NOT NULL,            -- ok|failed|timeout|stopped|interrupted|warmup
+	                                        -- (warmup: ended before the measured loads started)
 	exit_code     INTEGER,
 	term_signal   INTEGER,
 	reason        TEXT,                     -- why a failure is a failure
@@ -120,6 +124,17 @@ CREATE TABLE IF NOT EXISTS sample_value (
 	PRIMARY KEY (load_instance_id, seq)
 ) WITHOUT ROWID;
 
+-- The tool's own warning about one sample (struct sample.flag), e.g.
+-- netperf's "Desired confidence was not achieved within the specified
+-- iterations.": the sample counts, and reports note it under the table.
+-- Only flagged samples have a row. Keys as sample_value's.
+CREATE TABLE IF NOT EXISTS sample_flag (
+	load_instance_id INTEGER NOT NULL,
+	seq           INTEGER NOT NULL,
+	flag          TEXT NOT NULL,
+	PRIMARY KEY (load_instance_id, seq)
+) WITHOUT ROWID;
+
 -- Every stored sample with its names, as schema version 4 stored them.
 CREATE VIEW IF NOT EXISTS sample AS
 	SELECT v.load_instance_id, v.seq, k.metric, k.unit, k.better, k.op, v.value
@@ -160,9 +175,20 @@ CREATE TABLE IF NOT EXISTS event (
 	id            INTEGER PRIMARY KEY,
 	run_id        INTEGER NOT NULL REFERENCES run(id),
 	at            TEXT NOT NULL,
-	kind          TEXT NOT NULL,            -- failure|note|interrupt
+	kind          TEXT NOT NULL,            -- failure|note|interrupt|iterations|order|...
 	message       TEXT NOT NULL
 );
+
+-- Adaptive iterations (harness/adaptive.h): each (variant, cell) that
+-- stopped, with the "iterations" event that says why (e.g. "variant V cell
+-- C: 3 iteration(s), CI 0.8 % <= 1 %"). run --resume runs no more
+-- iterations of a cell that has a row here.
+CREATE TABLE IF NOT EXISTS cell_stop (
+	variant_id    INTEGER NOT NULL REFERENCES variant(id),
+	cell_id       INTEGER NOT NULL REFERENCES cell(id),
+	event_id      INTEGER NOT NULL REFERENCES event(id),
+	PRIMARY KEY (variant_id, cell_id)
+) WITHOUT ROWID;
 
 -- Restore journal of kernel knobs (sysctl, debugfs sched/ tunables,
 -- sched_features, autogroup). A row is written BEFORE its knob is changed;
@@ -204,7 +230,7 @@ CREATE TABLE IF NOT EXISTS series (
 	value         REAL                      -- NULL stores NaN
 );
 
--- Bisections (schedrig bisect, harness/bisect_store.h). Every step is an
+-- Bisections (schedrig bisect, harness/store_bisect.h). Every step is an
 -- ordinary run (bisect_run.run_id), so compare, report, plot and mail read
 -- it like any other; these tables say which point of the series each run
 -- measured and what the bisection concluded.
