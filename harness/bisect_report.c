@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "bisect.h"
-#include "bisect_store.h"
+#include "store_bisect.h"
 #include "mailmsg.h"
 #include "report.h"
 #include "reportcmd.h"
@@ -34,18 +34,18 @@ static void fmt_mean(char *dst, size_t size, double mean, double ci)
 /* Run ids of point k, ", "-separated, into b. */
 static int point_runs(struct store *st, int64_t id, int k, struct buf *b, char *err, size_t errsz)
 {
-	struct bisect_run_row *rows;
+	struct stored_bisect_run *rows;
 	size_t n;
-	if (bisect_store_runs(st, id, k, &rows, &n, err, errsz))
+	if (store_bisect_runs(st, id, k, &rows, &n, err, errsz))
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].run_id)
 			buf_printf(b, "%s%lld", b->len ? "," : "", (long long)rows[i].run_id);
-	bisect_run_rows_free(rows, n);
+	store_bisect_run_rows_free(rows, n);
 	return 0;
 }
 
-static void result_lines(const struct bisection_info *bi, struct buf *out)
+static void result_lines(const struct stored_bisection *bi, struct buf *out)
 {
 	if (bi->result)
 		buf_printf(out, "%s\n", bi->result);
@@ -54,12 +54,12 @@ static void result_lines(const struct bisection_info *bi, struct buf *out)
 			   bi->status, (long long)bi->id);
 }
 
-static int step_table(struct store *st, const struct bisection_info *bi,
+static int step_table(struct store *st, const struct stored_bisection *bi,
 		      const struct bisect_series *s, struct buf *out, char *err, size_t errsz)
 {
-	struct bisect_point_row *rows;
+	struct stored_bisect_point *rows;
 	size_t n;
-	if (bisect_store_points(st, bi->id, &rows, &n, err, errsz))
+	if (store_bisect_points(st, bi->id, &rows, &n, err, errsz))
 		return -1;
 	size_t w = 5;
 	for (size_t i = 0; i < n && i < s->n; i++)
@@ -70,7 +70,7 @@ static int step_table(struct store *st, const struct bisection_info *bi,
 	struct buf notes = {0};
 	int rc = 0;
 	for (size_t i = 0; i < n && i < s->n && rc == 0; i++) {
-		const struct bisect_point_row *r = &rows[i];
+		const struct stored_bisect_point *r = &rows[i];
 		if (!r->verdict)
 			continue;
 		char mean[64], pg[32], pb[32];
@@ -92,15 +92,15 @@ static int step_table(struct store *st, const struct bisection_info *bi,
 		mailmsg_fold_lines(out, buf_str(&notes), 78);
 	}
 	buf_free(&notes);
-	bisect_point_rows_free(rows, n);
+	store_bisect_point_rows_free(rows, n);
 	return rc;
 }
 
 int bisect_report_text(struct store *st, int64_t id, struct buf *out, char *err, size_t errsz)
 {
-	struct bisection_info bi;
+	struct stored_bisection bi;
 	struct bisect_series s = {0};
-	if (bisect_store_get(st, id, &bi, &s, err, errsz))
+	if (store_bisect_get(st, id, &bi, &s, err, errsz))
 		return -1;
 	buf_printf(out, "Bisection %lld of %s: %zu points (%s), good %s .. bad %s\n",
 		   (long long)bi.id, bi.config_path, s.n, bi.kind, bi.good, bi.bad);
@@ -117,7 +117,7 @@ int bisect_report_text(struct store *st, int64_t id, struct buf *out, char *err,
 	buf_puts(out, "\n");
 	buf_free(&prose);
 	int rc = step_table(st, &bi, &s, out, err, errsz);
-	bisection_info_free(&bi);
+	store_bisection_free(&bi);
 	bisect_series_free(&s);
 	return rc;
 }
@@ -126,11 +126,11 @@ int bisect_report_text(struct store *st, int64_t id, struct buf *out, char *err,
 static int add_runs(struct store *st, int64_t id, int k, int64_t **ids, size_t *n, char *err,
 		    size_t errsz)
 {
-	struct bisect_run_row *rows;
+	struct stored_bisect_run *rows;
 	size_t nr;
 	if (k < 0)
 		return 0;
-	if (bisect_store_runs(st, id, k, &rows, &nr, err, errsz))
+	if (store_bisect_runs(st, id, k, &rows, &nr, err, errsz))
 		return -1;
 	for (size_t i = 0; i < nr; i++) {
 		bool seen = !rows[i].run_id;
@@ -141,7 +141,7 @@ static int add_runs(struct store *st, int64_t id, int k, int64_t **ids, size_t *
 		*ids = xrealloc(*ids, (*n + 1) * sizeof(**ids));
 		(*ids)[(*n)++] = rows[i].run_id;
 	}
-	bisect_run_rows_free(rows, nr);
+	store_bisect_run_rows_free(rows, nr);
 	return 0;
 }
 
@@ -150,11 +150,11 @@ static int add_runs(struct store *st, int64_t id, int k, int64_t **ids, size_t *
 static int table_runs(struct store *st, int64_t id, int64_t **ids, size_t *n, char *err,
 		      size_t errsz)
 {
-	struct bisect_point_row *rows;
+	struct stored_bisect_point *rows;
 	size_t np;
 	*ids = NULL;
 	*n = 0;
-	if (bisect_store_points(st, id, &rows, &np, err, errsz))
+	if (store_bisect_points(st, id, &rows, &np, err, errsz))
 		return -1;
 	struct bisect_search search;
 	bisect_search_init(&search, np);
@@ -168,18 +168,18 @@ static int table_runs(struct store *st, int64_t id, int64_t **ids, size_t *n, ch
 	for (size_t i = 0; i < 4 && rc == 0; i++)
 		rc = add_runs(st, id, order[i], ids, n, err, errsz);
 	bisect_search_free(&search);
-	bisect_point_rows_free(rows, np);
+	store_bisect_point_rows_free(rows, np);
 	return rc;
 }
 
 int bisect_report_select(struct store *st, int64_t id, struct reportcmd *c,
 			 struct bisect_report_sel *sel, char *err, size_t errsz)
 {
-	struct bisection_info bi;
+	struct stored_bisection bi;
 	int64_t *ids;
 	size_t n;
 	memset(sel, 0, sizeof(*sel));
-	if (bisect_store_get(st, id, &bi, NULL, err, errsz))
+	if (store_bisect_get(st, id, &bi, NULL, err, errsz))
 		return -1;
 	int rc = table_runs(st, bi.id, &ids, &n, err, errsz);
 	if (rc == 0 && !c->so.load && !c->so.n_metrics && bi.metric) {
@@ -200,7 +200,7 @@ int bisect_report_select(struct store *st, int64_t id, struct reportcmd *c,
 		c->so.columns = AXIS_VARIANT;
 	}
 	free(ids);
-	bisection_info_free(&bi);
+	store_bisection_free(&bi);
 	return rc;
 }
 

@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bisect_store.h"
+#include "store_bisect.h"
 #include "util.h"
 
 static volatile sig_atomic_t pending_sig;
@@ -100,20 +100,20 @@ static int run_child(char *const *argv, const char *log, int *status, char *err,
 static int stored_attempt(struct store *st, const struct bisect_step *s, bool *known,
 			  int64_t *run_id, char *path, size_t pathsz, char *err, size_t errsz)
 {
-	struct bisect_run_row *rows;
+	struct stored_bisect_run *rows;
 	size_t n;
 	*known = false;
 	*run_id = 0;
-	if (bisect_store_runs(st, s->bisection_id, s->k, &rows, &n, err, errsz))
+	if (store_bisect_runs(st, s->bisection_id, s->k, &rows, &n, err, errsz))
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].attempt == s->attempt) {
 			*known = true;
 			snprintf(path, pathsz, "%s", rows[i].config_path);
 		}
-	bisect_run_rows_free(rows, n);
+	store_bisect_run_rows_free(rows, n);
 	if (*known)
-		return bisect_store_run_link(st, s->bisection_id, s->k, s->attempt, run_id, err,
+		return store_bisect_run_link(st, s->bisection_id, s->k, s->attempt, run_id, err,
 					     errsz);
 	return 0;
 }
@@ -149,7 +149,7 @@ int bisect_step_run(struct store *st, const struct bisect_step *s, struct bisect
 	if (!known) {
 		snprintf(path, sizeof(path), "%s/%d-a%d.yaml", s->dir, s->k, s->attempt);
 		if (write_file(path, s->config, err, errsz) ||
-		    bisect_store_run_add(st, s->bisection_id, s->k, s->attempt, path, err, errsz))
+		    store_bisect_run_add(st, s->bisection_id, s->k, s->attempt, path, err, errsz))
 			return -1;
 	}
 	struct argv a = {0};
@@ -180,7 +180,7 @@ int bisect_step_run(struct store *st, const struct bisect_step *s, struct bisect
 		r->interrupted = true;
 		r->signal = pending_sig ? pending_sig : r->exit_status - 128;
 	}
-	if (bisect_store_run_link(st, s->bisection_id, s->k, s->attempt, &r->run_id, err, errsz))
+	if (store_bisect_run_link(st, s->bisection_id, s->k, s->attempt, &r->run_id, err, errsz))
 		return -1;
 	if (!r->run_id)
 		last_line(r->log, r->why, sizeof(r->why));

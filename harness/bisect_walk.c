@@ -14,17 +14,17 @@
 /* The run ids of point k (every attempt that made a run). */
 static int point_run_ids(struct bisect_walk *c, int k, int64_t **ids, size_t *n, char *err, size_t errsz)
 {
-	struct bisect_run_row *rows;
+	struct stored_bisect_run *rows;
 	size_t nr;
 	*ids = NULL;
 	*n = 0;
-	if (bisect_store_runs(c->st, c->bi.id, k, &rows, &nr, err, errsz))
+	if (store_bisect_runs(c->st, c->bi.id, k, &rows, &nr, err, errsz))
 		return -1;
 	*ids = xcalloc(nr ? nr : 1, sizeof(**ids));
 	for (size_t i = 0; i < nr; i++)
 		if (rows[i].run_id)
 			(*ids)[(*n)++] = rows[i].run_id;
-	bisect_run_rows_free(rows, nr);
+	store_bisect_run_rows_free(rows, nr);
 	return 0;
 }
 
@@ -100,7 +100,7 @@ static enum outcome measure(struct bisect_walk *c, int k, int attempt, int itera
 	return oc;
 }
 
-static void print_step(const struct bisect_walk *c, int k, const struct bisect_point_row *r)
+static void print_step(const struct bisect_walk *c, int k, const struct stored_bisect_point *r)
 {
 	char mean[64] = "-";
 	if (!isnan(r->mean))
@@ -123,7 +123,7 @@ static int record(struct bisect_walk *c, int k, enum bisect_verdict v, const str
 		  const struct bisect_class *cl, const char *reason)
 {
 	char err[1024];
-	struct bisect_point_row r = {
+	struct stored_bisect_point r = {
 		.k = k, .verdict = (char *)bisect_verdict_name(v), .reason = (char *)reason,
 		.n = set ? (int)set->n : 0, .mean = set ? set->sum.amean : NAN,
 		.ci95_half = set ? set->sum.ci95_half : NAN,
@@ -131,7 +131,7 @@ static int record(struct bisect_walk *c, int k, enum bisect_verdict v, const str
 		.t_good = cl ? cl->vs_good.statistic : NAN, .t_bad = cl ? cl->vs_bad.statistic : NAN,
 	};
 	c->search.v[k] = v;
-	if (bisect_store_verdict(c->st, c->bi.id, &r, err, sizeof(err))) {
+	if (store_bisect_verdict(c->st, c->bi.id, &r, err, sizeof(err))) {
 		fprintf(stderr, "schedrig bisect: %s\n", err);
 		return -1;
 	}
@@ -220,7 +220,7 @@ static int measure_ends(struct bisect_walk *c)
 					      c->want_cell, c->bi.load, c->bi.metric, &c->m, err,
 					      sizeof(err));
 		free(ids);
-		if (rc || bisect_store_choice(c->st, c->bi.id, c->m.load, c->m.metric, c->m.op,
+		if (rc || store_bisect_choice(c->st, c->bi.id, c->m.load, c->m.metric, c->m.op,
 					      c->m.cell, err, sizeof(err))) {
 			fprintf(stderr, "schedrig bisect: %s; schedrig bisect --resume %lld --op/--cell"
 				" ... continues without measuring the ends again\n", err,
@@ -265,7 +265,7 @@ static int measure_ends(struct bisect_walk *c)
 				 c->ends[0].sum.amean, c->s.p[ks[1]].name, c->ends[1].sum.amean, t.p,
 				 c->bi.alpha);
 	printf("\n%s\n", result);
-	int rc = bisect_store_end(c->st, c->bi.id, "refused", result, err, sizeof(err));
+	int rc = store_bisect_end(c->st, c->bi.id, "refused", result, err, sizeof(err));
 	free(result);
 	return rc ? -1 : 1;
 }
@@ -293,7 +293,7 @@ static int finish(struct bisect_walk *c)
 {
 	char err[1024];
 	char *result = result_text(c);
-	int rc = bisect_store_end(c->st, c->bi.id, "complete", result, err, sizeof(err));
+	int rc = store_bisect_end(c->st, c->bi.id, "complete", result, err, sizeof(err));
 	free(result);
 	if (rc) {
 		fprintf(stderr, "schedrig bisect: %s\n", err);
@@ -337,7 +337,7 @@ int bisect_walk_run(struct bisect_walk *c)
 
 void bisect_walk_free(struct bisect_walk *w)
 {
-	bisection_info_free(&w->bi);
+	store_bisection_free(&w->bi);
 	bisect_series_free(&w->s);
 	bisect_search_free(&w->search);
 	bisect_metric_free(&w->m);

@@ -1,7 +1,7 @@
 /* One bisection walked to its end: both ends measured (a flat series
  * refused), then point after point (bisect.h bisect_search_next) measured by
  * a step (bisect_step.h), classified against both ends, given more
- * iterations or skipped, each verdict stored (bisect_store.h) and printed,
+ * iterations or skipped, each verdict stored (store_bisect.h) and printed,
  * and at the end the result stored and the report printed
  * (bisect_report_print). The command (cmd_bisect.c) fills the walk: a
  * bisection begun or loaded, its verdicts so far in search. */
@@ -14,7 +14,7 @@
 #include "bisect.h"
 #include "bisect_samples.h"
 #include "bisect_series.h"
-#include "bisect_store.h"
+#include "store_bisect.h"
 #include "store.h"
 
 struct bisect_walk {
@@ -22,7 +22,7 @@ struct bisect_walk {
 	const char *db;                    /* --db: where the steps' runs go */
 	const char *want_metric;           /* --metric LOAD:METRIC, --op, --cell; */
 	const char *want_op, *want_cell;   /* NULL: the defaults */
-	struct bisection_info bi;          /* bi.load, bi.metric: the default metric */
+	struct stored_bisection bi;          /* bi.load, bi.metric: the default metric */
 	struct bisect_series s;
 	struct bisect_search search;       /* verdicts so far (bisect --resume) */
 	struct bisect_metric m;            /* decided on; empty until the ends are measured */

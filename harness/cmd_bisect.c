@@ -16,7 +16,7 @@
 #include "bisect.h"
 #include "bisect_report.h"
 #include "bisect_series.h"
-#include "bisect_store.h"
+#include "store_bisect.h"
 #include "bisect_walk.h"
 #include "commands.h"
 #include "config.h"
@@ -238,7 +238,7 @@ static int setup(struct ctx *c)
 {
 	char err[4096];
 	if (c->o->resume) {
-		if (bisect_store_get(c->w.st, c->o->id, &c->w.bi, &c->w.s, err, sizeof(err))) {
+		if (store_bisect_get(c->w.st, c->o->id, &c->w.bi, &c->w.s, err, sizeof(err))) {
 			fprintf(stderr, "schedrig bisect: %s\n", err);
 			return 1;
 		}
@@ -287,7 +287,7 @@ static int setup(struct ctx *c)
 	c->w.bi.alpha = c->o->alpha;
 	if (check_choice(c))
 		return EXIT_USAGE;
-	if (bisect_store_begin(c->w.st, &c->w.bi, &c->w.s, err, sizeof(err))) {
+	if (store_bisect_begin(c->w.st, &c->w.bi, &c->w.s, err, sizeof(err))) {
 		fprintf(stderr, "schedrig bisect: %s\n", err);
 		return 1;
 	}
@@ -297,10 +297,10 @@ static int setup(struct ctx *c)
 /* The verdicts stored (resume) into the search. */
 static int restore_verdicts(struct ctx *c)
 {
-	struct bisect_point_row *rows;
+	struct stored_bisect_point *rows;
 	size_t n;
 	char err[512];
-	if (bisect_store_points(c->w.st, c->w.bi.id, &rows, &n, err, sizeof(err))) {
+	if (store_bisect_points(c->w.st, c->w.bi.id, &rows, &n, err, sizeof(err))) {
 		fprintf(stderr, "schedrig bisect: %s\n", err);
 		return -1;
 	}
@@ -315,7 +315,7 @@ static int restore_verdicts(struct ctx *c)
 		}
 		c->w.search.v[k] = v < 0 ? BISECT_UNTESTED : (enum bisect_verdict)v;
 	}
-	bisect_point_rows_free(rows, n);
+	store_bisect_point_rows_free(rows, n);
 	return rc;
 }
 
@@ -342,7 +342,7 @@ static int bisect_dir(struct ctx *c)
 static int show(struct ctx *c)
 {
 	char err[1024];
-	if (bisect_store_get(c->w.st, c->o->id, &c->w.bi, &c->w.s, err, sizeof(err))) {
+	if (store_bisect_get(c->w.st, c->o->id, &c->w.bi, &c->w.s, err, sizeof(err))) {
 		fprintf(stderr, "schedrig bisect: %s\n", err);
 		return 1;
 	}
@@ -367,7 +367,7 @@ static int execute(struct ctx *c)
 	bisect_search_init(&c->w.search, c->w.s.n);
 	if (restore_verdicts(c) || bisect_dir(c))
 		return 1;
-	if (c->o->resume && bisect_store_end(c->w.st, c->w.bi.id, "running", NULL, err, sizeof(err))) {
+	if (c->o->resume && store_bisect_end(c->w.st, c->w.bi.id, "running", NULL, err, sizeof(err))) {
 		fprintf(stderr, "schedrig bisect: %s\n", err);
 		return 1;
 	}
@@ -386,7 +386,7 @@ static int execute(struct ctx *c)
 	if (rc >= 0)
 		return rc;
 	const char *status = c->w.interrupted ? "interrupted" : "failed";
-	bisect_store_end(c->w.st, c->w.bi.id, status, NULL, err, sizeof(err));
+	store_bisect_end(c->w.st, c->w.bi.id, status, NULL, err, sizeof(err));
 	if (c->w.interrupted) {
 		fprintf(stderr, "schedrig bisect: interrupted by %s; schedrig bisect --resume %lld"
 			" continues it (finished steps are kept)\n", strsignal(c->w.signal),

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bisect_store.h"
+#include "store_bisect.h"
 #include "commands.h"
 #include "knob_journal.h"
 #include "provenance.h"
@@ -63,16 +63,16 @@ static void print_tail(const char *label, const char *b, size_t size)
 /* A step of a bisection (schedrig bisect): which point the run measured. */
 static int show_bisect_steps(struct store *s, int64_t id, char *err, size_t errsz)
 {
-	struct bisect_step_of_run *b;
+	struct stored_bisect_step *b;
 	size_t n;
-	if (bisect_store_steps_of_run(s, id, &b, &n, err, errsz))
+	if (store_bisect_steps_of_run(s, id, &b, &n, err, errsz))
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		printf("  bisection  %lld, point %d %s%s (%s), schedrig bisect --show %lld\n",
 		       (long long)b[i].bisection_id, b[i].k, b[i].name,
 		       b[i].attempt != 1 ? ", extra iterations" : "", b[i].label,
 		       (long long)b[i].bisection_id);
-	bisect_steps_of_run_free(b, n);
+	store_bisect_step_rows_free(b, n);
 	return 0;
 }
 

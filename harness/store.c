@@ -547,7 +547,7 @@ static int bind_step(sqlite3_stmt *st, const char *spec, va_list ap)
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
 }
 
-static int exec_bound(struct store *s, const char *sql, const char *spec, ...)
+int store_exec_bound(struct store *s, const char *sql, const char *spec, ...)
 {
 	sqlite3_stmt *st;
 	va_list ap;
@@ -561,7 +561,7 @@ static int exec_bound(struct store *s, const char *sql, const char *spec, ...)
 	return rc;
 }
 
-/* exec_bound with the cached statement k (left reset-pending, not finalized). */
+/* store_exec_bound with the cached statement k (left reset-pending, not finalized). */
 static int exec_saved(struct store *s, enum save_stmt k, const char *spec, ...)
 {
 	sqlite3_stmt *st = save_stmt(s, k);
@@ -583,7 +583,7 @@ int store_run_begin(struct store *s, const struct run_info *ri, int64_t *run_id,
 	store_now(now, sizeof(now));
 	if (begin_immediate(s, err, errsz))
 		return -1;
-	if (exec_bound(s,
+	if (store_exec_bound(s,
 		       "INSERT INTO run (name, config_path, config_text, status, started_at, host,"
 		       " kernel_release, kernel_cmdline, cpu_model, cpu_count, schedrig_version,"
 		       " iterations, rig_pid, rig_start_ticks, boot_id)"
@@ -604,7 +604,7 @@ int store_run_end(struct store *s, int64_t run_id, const char *status, char *err
 {
 	char now[32];
 	store_now(now, sizeof(now));
-	if (exec_bound(s, "UPDATE run SET status = ?, ended_at = ? WHERE id = ?", "ttI", status,
+	if (store_exec_bound(s, "UPDATE run SET status = ?, ended_at = ? WHERE id = ?", "ttI", status,
 		       now, run_id))
 		return db_fail(s, err, errsz, "cannot finish the run");
 	return 0;
@@ -629,7 +629,7 @@ int store_variant_add(struct store *s, int64_t run_id, int seq, const char *name
 		      const char *kernel_release, const char *kernel_cmdline,
 		      int64_t *variant_id, char *err, size_t errsz)
 {
-	if (exec_bound(s,
+	if (store_exec_bound(s,
 		       "INSERT INTO variant (run_id, seq, name, boot, kernel_release, kernel_cmdline)"
 		       " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, name) DO UPDATE SET"
 		       " kernel_release = excluded.kernel_release,"
@@ -642,7 +642,7 @@ int store_variant_add(struct store *s, int64_t run_id, int seq, const char *name
 int store_variant_status(struct store *s, int64_t variant_id, const char *status,
 			 char *err, size_t errsz)
 {
-	if (exec_bound(s, "UPDATE variant SET status = ? WHERE id = ?", "tI", status, variant_id))
+	if (store_exec_bound(s, "UPDATE variant SET status = ? WHERE id = ?", "tI", status, variant_id))
 		return db_fail(s, err, errsz, "cannot update a variant");
 	return 0;
 }
@@ -651,7 +651,7 @@ int store_cell_add(struct store *s, int64_t run_id, int seq, const char *name,
 		   int64_t *cell_id, char *err, size_t errsz)
 {
 	sqlite3_stmt *st;
-	if (exec_bound(s, "INSERT OR IGNORE INTO cell (run_id, seq, name) VALUES (?, ?, ?)", "Iit",
+	if (store_exec_bound(s, "INSERT OR IGNORE INTO cell (run_id, seq, name) VALUES (?, ?, ?)", "Iit",
 		       run_id, seq, name) ||
 	    sqlite3_prepare_v2(s->db, "SELECT id FROM cell WHERE run_id = ? AND name = ?", -1, &st,
 			       NULL) != SQLITE_OK)
@@ -715,7 +715,7 @@ int store_run_owner(struct store *s, int64_t run_id, struct run_owner *o, char *
 int store_run_resume(struct store *s, int64_t run_id, const struct rig_id *rig, char *err,
 		     size_t errsz)
 {
-	if (exec_bound(s, "UPDATE run SET status = 'running', ended_at = NULL, rig_pid = ?,"
+	if (store_exec_bound(s, "UPDATE run SET status = 'running', ended_at = NULL, rig_pid = ?,"
 		       " rig_start_ticks = ?, boot_id = ? WHERE id = ?", "iItI", rig->pid,
 		       (int64_t)rig->start_ticks, rig->boot_id, run_id))
 		return db_fail(s, err, errsz, "cannot resume the run");
@@ -744,7 +744,7 @@ int store_event(struct store *s, int64_t run_id, const char *kind, const char *m
 {
 	char now[32];
 	store_now(now, sizeof(now));
-	if (exec_bound(s, "INSERT INTO event (run_id, at, kind, message) VALUES (?, ?, ?, ?)",
+	if (store_exec_bound(s, "INSERT INTO event (run_id, at, kind, message) VALUES (?, ?, ?, ?)",
 		       "Ittt", run_id, now, kind, message))
 		return db_fail(s, err, errsz, "cannot record an event");
 	return 0;
@@ -1225,9 +1225,9 @@ int store_instance_outcome(struct store *s, int64_t instance_id, const char *sta
 		"DELETE FROM histogram WHERE load_instance_id = ?",
 	};
 	for (size_t k = 0; k < sizeof(drop) / sizeof(drop[0]); k++)
-		if (exec_bound(s, drop[k], "I", instance_id))
+		if (store_exec_bound(s, drop[k], "I", instance_id))
 			return db_fail(s, err, errsz, "cannot drop an instance's samples");
-	if (exec_bound(s, "UPDATE load_instance SET state = ?, reason = ? WHERE id = ?", "ttI",
+	if (store_exec_bound(s, "UPDATE load_instance SET state = ?, reason = ? WHERE id = ?", "ttI",
 		       state, reason, instance_id) ||
 	    (samples && insert_samples(s, instance_id, samples)) ||
 	    (samples && samples->n_hists && insert_histograms(s, instance_id, samples)) ||
@@ -1239,7 +1239,7 @@ int store_instance_outcome(struct store *s, int64_t instance_id, const char *sta
 int store_iteration_status(struct store *s, int64_t iteration_id, const char *status, char *err,
 			   size_t errsz)
 {
-	if (exec_bound(s, "UPDATE iteration SET status = ? WHERE id = ?", "tI", status,
+	if (store_exec_bound(s, "UPDATE iteration SET status = ? WHERE id = ?", "tI", status,
 		       iteration_id))
 		return db_fail(s, err, errsz, "cannot set an iteration's status");
 	return 0;
@@ -1248,7 +1248,7 @@ int store_iteration_status(struct store *s, int64_t iteration_id, const char *st
 int store_run_status(struct store *s, int64_t run_id, const char *status, char *err,
 		     size_t errsz)
 {
-	if (exec_bound(s, "UPDATE run SET status = ? WHERE id = ?", "tI", status, run_id))
+	if (store_exec_bound(s, "UPDATE run SET status = ? WHERE id = ?", "tI", status, run_id))
 		return db_fail(s, err, errsz, "cannot set the run's status");
 	return 0;
 }
@@ -1256,7 +1256,7 @@ int store_run_status(struct store *s, int64_t run_id, const char *status, char *
 int store_events_drop(struct store *s, int64_t run_id, const char *kind, const char *prefix,
 		      char *err, size_t errsz)
 {
-	if (exec_bound(s, "DELETE FROM event WHERE run_id = ? AND kind = ? AND"
+	if (store_exec_bound(s, "DELETE FROM event WHERE run_id = ? AND kind = ? AND"
 		       " substr(message, 1, length(?3)) = ?3", "Itt", run_id, kind, prefix))
 		return db_fail(s, err, errsz, "cannot drop events");
 	return 0;
@@ -1789,7 +1789,7 @@ int store_import_rows(struct store *s, const struct sample_table *t, const char 
 	for (int k = 0; k < IMP_COUNT; k++)
 		if (sqlite3_prepare_v2(s->db, import_sql[k], -1, &st[k], NULL) != SQLITE_OK)
 			goto out;
-	if (exec_bound(s,
+	if (store_exec_bound(s,
 		       "INSERT INTO run (name, status, started_at, ended_at, schedrig_version)"
 		       " VALUES (?, 'imported', ?, ?, ?)",
 		       "tttt", run_name, now, now, SCHEDRIG_VERSION))
@@ -1813,7 +1813,7 @@ int store_knob_record(struct store *s, const struct stored_knob *k, int64_t *kno
 {
 	char now[32];
 	store_now(now, sizeof(now));
-	if (exec_bound(s,
+	if (store_exec_bound(s,
 		       "INSERT INTO knob (run_id, variant, seq, kind, name, path, old_value,"
 		       " requested_value, host, boot_id, changed_at)"
 		       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -1827,7 +1827,7 @@ int store_knob_record(struct store *s, const struct stored_knob *k, int64_t *kno
 int store_knob_applied(struct store *s, int64_t knob_id, const char *applied_value,
 		       char *err, size_t errsz)
 {
-	if (exec_bound(s, "UPDATE knob SET applied_value = ? WHERE id = ?", "tI", applied_value,
+	if (store_exec_bound(s, "UPDATE knob SET applied_value = ? WHERE id = ?", "tI", applied_value,
 		       knob_id))
 		return db_fail(s, err, errsz, "cannot journal an applied knob value");
 	return 0;
@@ -1837,7 +1837,7 @@ int store_knob_restored(struct store *s, int64_t knob_id, char *err, size_t errs
 {
 	char now[32];
 	store_now(now, sizeof(now));
-	if (exec_bound(s, "UPDATE knob SET restored_at = ? WHERE id = ? AND restored_at IS NULL",
+	if (store_exec_bound(s, "UPDATE knob SET restored_at = ? WHERE id = ? AND restored_at IS NULL",
 		       "tI", now, knob_id))
 		return db_fail(s, err, errsz, "cannot journal a restored knob");
 	return 0;
