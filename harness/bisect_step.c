@@ -1,15 +1,13 @@
 #include "bisect_step.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
+#include "spawn.h"
 #include "store_bisect.h"
 #include "util.h"
 
@@ -50,49 +48,37 @@ static void last_line(const char *path, char *dst, size_t size)
 		fclose(f);
 }
 
-/* Run argv with stdout and stderr appended to log; its wait status in
- * *status. SIGINT/SIGTERM meanwhile go to the child too. */
+/* Run argv (spawn.h) with stdout and stderr appended to log; its wait
+ * status in *status. SIGINT/SIGTERM meanwhile go to the child too. The
+ * run ends (interrupted, its knobs restored) when the bisection dies,
+ * even by SIGKILL (pdeath_sig): no run goes on that nobody waits for. */
 static int run_child(char *const *argv, const char *log, int *status, char *err, size_t errsz)
 {
-	int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		snprintf(err, errsz, "%s: %s", log, strerror(errno));
-		return -1;
-	}
+	struct spawn sp = {
+		.argv = argv,
+		.out = {.kind = SPAWN_FILE, .path = log, .append = true},
+		.err = {.kind = SPAWN_STDOUT},
+		.pdeath_sig = SIGTERM,
+	};
+	struct spawn *const one[] = {&sp};
 	struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	fflush(NULL);
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid == 0) {
-		/* The run ends (interrupted, its knobs restored) when the bisection
-		 * dies, even by SIGKILL: no run goes on that nobody waits for. */
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			_exit(128 + SIGTERM);
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
-		execv(argv[0], argv);
-		fprintf(stderr, "schedrig bisect: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(fd);
-	child_pid = pid;
-	if (pending_sig && pid > 0)
-		kill(pid, pending_sig);
-	int rc = 0;
-	if (pid < 0) {
-		snprintf(err, errsz, "cannot start the run: %s", strerror(errno));
-		rc = -1;
-	} else {
-		while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+	int rc = spawn_start(&sp, err, errsz);
+	if (rc == 0) {
+		child_pid = sp.pid;
+		if (pending_sig)
+			kill(sp.pid, pending_sig);
+		while (spawn_poll(one, 1, -1))
 			;
+		*status = sp.status;
 	}
 	child_pid = 0;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	spawn_free(&sp);
 	return rc;
 }
 

@@ -1,6 +1,6 @@
 /* One attempt at measuring a point of a bisection: an ordinary
  * `schedrig run` of the point's config (bisect_series.h), started as a child
- * process of this binary (argv only, no shell), its output kept in a log
+ * process of this binary through spawn.h (argv only, no shell), its output kept in a log
  * file, the run it made linked to the bisection (store_bisect.h). */
 #ifndef SCHEDRIG_BISECT_STEP_H
 #define SCHEDRIG_BISECT_STEP_H
