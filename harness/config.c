@@ -891,7 +891,7 @@ static int read_experiment(struct ctx *c, const struct ynode *root, struct exper
 		return -1;
 	if (read_order(c, root, e))
 		return -1;
-	/* bisect: is schedrig bisect's (harness/bisect_list.h checks it). */
+	/* bisect: is schedrig bisect's (harness/bisect/bisect_list.h checks it). */
 	if ((v = ynode_get(root, "bisect")) && want_kind(c, v, YNODE_MAPPING, "bisect"))
 		return -1;
 

@@ -13,7 +13,7 @@
  *                                       own kernel stay blocked unless order: is given)
  *   seed: 42                            (order: random only; default drawn and stored)
  *   variants: [{name: running, boot: local}]   (default: one local variant "running")
- *   bisect: {points: [...]}             (schedrig bisect only, harness/bisect_list.h;
+ *   bisect: {points: [...]}             (schedrig bisect only, harness/bisect/bisect_list.h;
  *                                       run ignores it)
  *   loads:
  *     - name: hackbench                 (default: the tool name)

@@ -1,8 +1,21 @@
-/* The bisection engine: which point of an ordered series to measure next,
- * and whether a measured point is good or bad. It knows nothing of what a
+/* harness/bisect/: schedrig bisect's subsystem. It owns finding the point
+ * of an ordered series where a metric moved: the series (bisect_series.h:
+ * one ordinary config per point, from a provider: bisect_list.c for a
+ * config's bisect: points:, bisect_patches.c for a kernel build and the
+ * prefixes of its patch series; ytree.h writes the YAML), the engine here
+ * (which point next, Welch's classification against both ends), a step
+ * (bisect_step.h: `schedrig run` of a point as a child, through spawn.h),
+ * the samples a verdict is decided on (bisect_samples.h), the walk from
+ * both ends to the result (bisect_walk.h: begun, resumed, interrupted) and
+ * the report (bisect_report.h, laid out through reportcmd like compare).
+ * It does not own its rows (store_bisect.h, beside the other store files),
+ * the command line (cmd_bisect.c) or what a run is.
+ *
+ * The engine: which point of an ordered series to measure next, and
+ * whether a measured point is good or bad. It knows nothing of what a
  * point is (a variant of a list, a kernel built with the first k patches of
- * a series, a commit): a provider (bisect_provider.h) turns point k into
- * something to run, and the command (cmd_bisect.c) measures it.
+ * a series, a commit): a provider (bisect_series.h) turns point k into
+ * something to run, and the walk (bisect_walk.h) measures it.
  *
  * Points are 0..n-1: 0 is the good end, n-1 the bad end. As in git bisect,
  * the first bad point is sought between the highest good point below the
