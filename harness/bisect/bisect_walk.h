@@ -3,7 +3,7 @@
  * a step (bisect_step.h), classified against both ends, given more
  * iterations or skipped, each verdict stored (store_bisect.h) and printed,
  * and at the end the result stored and the report printed
- * (bisect_report_print). The command (cmd_bisect.c) fills the walk: a
+ * (bisect_report_print). bisect_setup.h fills the walk: a
  * bisection begun or loaded, its verdicts so far in search. */
 #ifndef SCHEDRIG_BISECT_WALK_H
 #define SCHEDRIG_BISECT_WALK_H
