@@ -5,7 +5,6 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "bisect_report.h"
 #include "bisect_setup.h"
 #include "bisect_walk.h"
+#include "cmdopts.h"
 #include "commands.h"
 #include "util.h"
 
@@ -58,18 +58,6 @@ struct bisect_opts {
 	bool show;
 };
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("schedrig bisect: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n%ssee schedrig bisect --help\n", usage_lines);
-	return EXIT_USAGE;
-}
-
 /* An optional ID after --resume/--show: the next argument when it is a
  * number. */
 static int optional_id(int argc, char **argv, struct bisect_opts *o)
@@ -77,8 +65,9 @@ static int optional_id(int argc, char **argv, struct bisect_opts *o)
 	long long n;
 	if (optind < argc && parse_ll(argv[optind], &n)) {
 		if (n < 1)
-			return usage_error("a bisection ID is a positive number, not '%s'",
-					   argv[optind]);
+			return cmd_usage_error("bisect", usage_lines,
+					       "a bisection ID is a positive number, not '%s'",
+					       argv[optind]);
 		o->rq.id = n;
 		optind++;
 	}
@@ -88,28 +77,36 @@ static int optional_id(int argc, char **argv, struct bisect_opts *o)
 static int check_args(int argc, char **argv, struct bisect_opts *o)
 {
 	if (o->rq.resume && o->show)
-		return usage_error("--resume and --show do not go together");
+		return cmd_usage_error("bisect", usage_lines,
+				       "--resume and --show do not go together");
 	if (o->rq.resume || o->show) {
 		if (optind != argc)
-			return usage_error("--%s takes no CONFIG, but '%s' was given",
-					   o->rq.resume ? "resume" : "show", argv[optind]);
+			return cmd_usage_error("bisect", usage_lines,
+					       "--%s takes no CONFIG, but '%s' was given",
+					       o->rq.resume ? "resume" : "show", argv[optind]);
 		if (o->rq.good || o->rq.bad || !isnan(o->rq.alpha))
-			return usage_error("--good, --bad and --alpha are the bisection's own: --%s"
-					   " keeps them", o->rq.resume ? "resume" : "show");
+			return cmd_usage_error("bisect", usage_lines,
+					       "--good, --bad and --alpha are the bisection's own: --%s"
+					       " keeps them", o->rq.resume ? "resume" : "show");
 		if (o->show && (o->rq.metric || o->rq.op || o->rq.cell))
-			return usage_error("--show takes no --metric, --op or --cell");
+			return cmd_usage_error("bisect", usage_lines,
+					       "--show takes no --metric, --op or --cell");
 		return -1;
 	}
 	if (optind == argc)
-		return usage_error("no CONFIG given");
+		return cmd_usage_error("bisect", usage_lines, "no CONFIG given");
 	if (optind != argc - 1)
-		return usage_error("one CONFIG only, but '%s' was given too", argv[optind + 1]);
+		return cmd_usage_error("bisect", usage_lines,
+				       "one CONFIG only, but '%s' was given too",
+				       argv[optind + 1]);
 	o->rq.config = argv[optind];
 	if (!o->rq.good || !o->rq.bad)
-		return usage_error("%s", !o->rq.good && !o->rq.bad ? "--good and --bad are needed"
-					 : !o->rq.good ? "--good is needed" : "--bad is needed");
+		return cmd_usage_error("bisect", usage_lines, "%s",
+				       !o->rq.good && !o->rq.bad ? "--good and --bad are needed"
+				       : !o->rq.good ? "--good is needed" : "--bad is needed");
 	if (!strcmp(o->rq.good, o->rq.bad))
-		return usage_error("--good and --bad are the same (%s)", o->rq.good);
+		return cmd_usage_error("bisect", usage_lines,
+				       "--good and --bad are the same (%s)", o->rq.good);
 	if (isnan(o->rq.alpha))
 		o->rq.alpha = 0.05;
 	return -1;
@@ -140,15 +137,17 @@ static int parse_args(int argc, char **argv, struct bisect_opts *o)
 		case 'm': {
 			const char *colon = strchr(optarg, ':');
 			if (!colon || colon == optarg || !colon[1] || strchr(colon + 1, ':'))
-				return usage_error("--metric wants LOAD:METRIC, e.g. cyclictest:"
-						   "max_latency, not '%s'", optarg);
+				return cmd_usage_error("bisect", usage_lines,
+						       "--metric wants LOAD:METRIC, e.g. cyclictest:"
+						       "max_latency, not '%s'", optarg);
 			o->rq.metric = optarg;
 			break;
 		}
 		case 'a':
 			if (!parse_double(optarg, &o->rq.alpha) || !(o->rq.alpha > 0 && o->rq.alpha < 0.5))
-				return usage_error("--alpha must be a number in (0, 0.5), not '%s'",
-						   optarg);
+				return cmd_usage_error("bisect", usage_lines,
+						       "--alpha must be a number in (0, 0.5), not '%s'",
+						       optarg);
 			break;
 		case 'r':
 		case 's':
@@ -162,8 +161,10 @@ static int parse_args(int argc, char **argv, struct bisect_opts *o)
 			return 0;
 		default:
 			if (strchr("gbmocad", optopt) && optopt)
-				return usage_error("%s needs a value", argv[optind - 1]);
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+				return cmd_usage_error("bisect", usage_lines,
+						       "%s needs a value", argv[optind - 1]);
+			return cmd_usage_error("bisect", usage_lines,
+					       "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	return check_args(argc, argv, o);

@@ -6,7 +6,6 @@
 #include <math.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "adaptive.h"
+#include "cmdopts.h"
 #include "commands.h"
 #include "config.h"
 #include "knob_journal.h"
@@ -941,20 +941,6 @@ out_err:
 	return 1;
 }
 
-/* A usage error: one line saying what is wrong, the usage lines, where the
- * help is. Returns EXIT_USAGE. */
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("schedrig run: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n%ssee schedrig run --help\n", usage_lines);
-	return EXIT_USAGE;
-}
-
 static int parse_args(int argc, char **argv, struct run_opts *o)
 {
 	static const struct option longopts[] = {
@@ -982,7 +968,9 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'i':
 			if (!parse_ll(optarg, &n) || n < 1 || n > 10000)
-				return usage_error("--iterations must be 1..10000, not '%s'", optarg);
+				return cmd_usage_error("run", usage_lines,
+						       "--iterations must be 1..10000, not '%s'",
+						       optarg);
 			o->iterations = (int)n;
 			break;
 		case 'n':
@@ -999,8 +987,9 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			break;
 		case 'w':
 			if (!parse_double(optarg, &o->wait_s) || o->wait_s < 0)
-				return usage_error("--wait-s must be a number of seconds >= 0, not '%s'",
-						   optarg);
+				return cmd_usage_error("run", usage_lines,
+						       "--wait-s must be a number of seconds >= 0, not '%s'",
+						       optarg);
 			o->wait_given = true;
 			break;
 		case 'h':
@@ -1009,23 +998,31 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			return 0;
 		default:
 			if (optopt == 'd' || optopt == 'i' || optopt == 'r' || optopt == 'w')
-				return usage_error("%s needs a value", argv[optind - 1]);
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+				return cmd_usage_error("run", usage_lines,
+						       "%s needs a value", argv[optind - 1]);
+			return cmd_usage_error("run", usage_lines,
+					       "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (o->resume && optind != argc)
-		return usage_error("--resume RUN takes no CONFIG, but '%s' was given", argv[optind]);
+		return cmd_usage_error("run", usage_lines,
+				       "--resume RUN takes no CONFIG, but '%s' was given",
+				       argv[optind]);
 	if (o->resume && o->iterations)
-		return usage_error("--iterations does not go with --resume: a resumed run keeps"
-				   " its iterations");
+		return cmd_usage_error("run", usage_lines,
+				       "--iterations does not go with --resume: a resumed run keeps"
+				       " its iterations");
 	if (o->resume && o->dry_run)
-		return usage_error("--dry-run does not go with --resume");
+		return cmd_usage_error("run", usage_lines, "--dry-run does not go with --resume");
 	if (o->concurrent && o->wait_given)
-		return usage_error("--concurrent does not wait: it does not go with --wait-s");
+		return cmd_usage_error("run", usage_lines,
+				       "--concurrent does not wait: it does not go with --wait-s");
 	if (!o->resume && optind == argc)
-		return usage_error("no CONFIG given");
+		return cmd_usage_error("run", usage_lines, "no CONFIG given");
 	if (!o->resume && optind != argc - 1)
-		return usage_error("one CONFIG only, but '%s' was given too", argv[optind + 1]);
+		return cmd_usage_error("run", usage_lines,
+				       "one CONFIG only, but '%s' was given too",
+				       argv[optind + 1]);
 	o->config = o->resume ? NULL : argv[optind];
 	return -1;
 }
