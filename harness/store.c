@@ -179,19 +179,9 @@ static sqlite3_stmt *save_stmt(struct store *s, enum save_stmt k)
 	return st;
 }
 
-static int fail(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errsz, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errsz, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static int db_fail(struct store *s, char *err, size_t errsz, const char *what)
 {
-	return fail(err, errsz, "%s: %s", what, sqlite3_errmsg(s->db));
+	return err_printf(err, errsz, "%s: %s", what, sqlite3_errmsg(s->db));
 }
 
 static const char *text_col(sqlite3_stmt *st, int col)
@@ -311,12 +301,12 @@ static int migrate(struct store *s, const char *path, char *err, size_t errsz)
 	}
 	if (v > STORE_SCHEMA_VERSION) {
 		rollback(s);
-		return fail(err, errsz, "%s: schema version %d is newer than this schedrig's (%d)",
+		return err_printf(err, errsz, "%s: schema version %d is newer than this schedrig's (%d)",
 			    path, v, STORE_SCHEMA_VERSION);
 	}
 	if (v == 0 && has_tables(s)) {
 		rollback(s);
-		return fail(err, errsz, "%s: an SQLite database that is not a schedrig results"
+		return err_printf(err, errsz, "%s: an SQLite database that is not a schedrig results"
 			    " database (it has tables but no schedrig schema version); not writing"
 			    " into it", path);
 	}
@@ -329,7 +319,7 @@ static int migrate(struct store *s, const char *path, char *err, size_t errsz)
 		    (old_samples && sqlite3_exec(s->db, split_samples_sql, NULL, NULL, &msg) !=
 					    SQLITE_OK) ||
 		    (v >= 1 && sqlite3_exec(s->db, stops_from_notes_sql, NULL, NULL, &msg) != SQLITE_OK)) {
-			fail(err, errsz, "%s: cannot create schema: %s", path, msg ? msg : "?");
+			err_printf(err, errsz, "%s: cannot create schema: %s", path, msg ? msg : "?");
 			sqlite3_free(msg);
 			rollback(s);
 			return -1;
@@ -354,7 +344,7 @@ int store_open(const char *path, bool readonly, struct store **out, char *err, s
 
 	if (readonly && access(path, F_OK) != 0) {
 		free(s);
-		return fail(err, errsz, "%s: no such results database", path);
+		return err_printf(err, errsz, "%s: no such results database", path);
 	}
 	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
 		/* SQLite's "unable to open database file" says not why: add errno
@@ -366,7 +356,7 @@ int store_open(const char *path, bool readonly, struct store **out, char *err, s
 				e = errno;
 			free(dir);
 		}
-		fail(err, errsz, "%s: %s%s%s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open",
+		err_printf(err, errsz, "%s: %s%s%s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open",
 		     e ? ": " : "", e ? strerror(e) : "");
 		sqlite3_close(s->db);
 		free(s);
@@ -375,7 +365,7 @@ int store_open(const char *path, bool readonly, struct store **out, char *err, s
 	/* The busy timeout comes before any other statement. */
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
 	if (!readonly && sqlite3_db_readonly(s->db, "main") == 1) {
-		fail(err, errsz, "%s: the results database is not writable", path);
+		err_printf(err, errsz, "%s: the results database is not writable", path);
 		goto out_fail;
 	}
 	if (!readonly) {
@@ -392,17 +382,17 @@ int store_open(const char *path, bool readonly, struct store **out, char *err, s
 			/* Not SQLite, damaged, or (a WAL database in a directory
 			 * this user cannot write) its -shm file cannot be made. */
 			int e = sqlite3_system_errno(s->db);
-			fail(err, errsz, "%s: cannot read it: %s%s%s", path, sqlite3_errmsg(s->db),
+			err_printf(err, errsz, "%s: cannot read it: %s%s%s", path, sqlite3_errmsg(s->db),
 			     e ? ": " : "", e ? strerror(e) : "");
 			goto out_fail;
 		}
 		if (v < 1) {
-			fail(err, errsz, "%s: not a schedrig results database (schema version %d)", path,
+			err_printf(err, errsz, "%s: not a schedrig results database (schema version %d)", path,
 			     v);
 			goto out_fail;
 		}
 		if (v > STORE_SCHEMA_VERSION) {
-			fail(err, errsz, "%s: schema version %d is newer than this schedrig's (%d)",
+			err_printf(err, errsz, "%s: schema version %d is newer than this schedrig's (%d)",
 			     path, v, STORE_SCHEMA_VERSION);
 			goto out_fail;
 		}
@@ -676,7 +666,7 @@ int store_run_config(struct store *s, int64_t run_id, char **path, char **text, 
 	int rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW || sqlite3_column_type(st, 1) == SQLITE_NULL) {
 		sqlite3_finalize(st);
-		return fail(err, errsz, "run %lld has no config to resume (imported?)",
+		return err_printf(err, errsz, "run %lld has no config to resume (imported?)",
 			    (long long)run_id);
 	}
 	*path = xstrdup(sqlite3_column_type(st, 0) == SQLITE_NULL ?
@@ -708,7 +698,7 @@ int store_run_owner(struct store *s, int64_t run_id, struct run_owner *o, char *
 	if (rc == SQLITE_ROW)
 		return 0;
 	if (rc == SQLITE_DONE)
-		return fail(err, errsz, "no run %lld in the results database", (long long)run_id);
+		return err_printf(err, errsz, "no run %lld in the results database", (long long)run_id);
 	return db_fail(s, err, errsz, "cannot read the run");
 }
 
@@ -1307,8 +1297,8 @@ int store_select_runs(struct store *s, char *const *sel, size_t n_sel,
 			if (rc < 0)
 				return db_fail(s, err, errsz, "cannot look up runs");
 			if (!strcmp(sel[i], "latest"))
-				return fail(err, errsz, "the results database holds no run yet");
-			return fail(err, errsz, "no run '%s' in the results database", sel[i]);
+				return err_printf(err, errsz, "the results database holds no run yet");
+			return err_printf(err, errsz, "no run '%s' in the results database", sel[i]);
 		}
 		/* A run named twice (1 1, or an id and its name) is one run:
 		 * its samples must not count twice. */
@@ -1610,7 +1600,7 @@ int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 			int64_t bytes = sqlite3_column_bytes(st, 13);
 			if (nb < 0 || bytes != nb * 8 || (nb && !blob)) {
 				sqlite3_finalize(st);
-				return fail(err, errsz, "histogram of %s has %lld bytes of counts for"
+				return err_printf(err, errsz, "histogram of %s has %lld bytes of counts for"
 					    " %lld buckets", run_name, (long long)bytes, (long long)nb);
 			}
 			uint64_t *counts = xcalloc(nb ? (size_t)nb : 1, sizeof(*counts));
@@ -1620,7 +1610,7 @@ int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 			    hist_bounds(st, 14, (size_t)nb, &bounds)) {
 				free(counts);
 				sqlite3_finalize(st);
-				return fail(err, errsz, "histogram of %s has bucket bounds that are not"
+				return err_printf(err, errsz, "histogram of %s has bucket bounds that are not"
 					    " %lld ascending numbers", run_name, (long long)nb);
 			}
 			struct hist_row row = {

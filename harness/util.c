@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -455,4 +456,27 @@ bool plain_text(const char *s)
 		if (*p < 0x20 || *p == 0x7f || (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
 			return false;
 	return utf8_valid(s, strlen(s));
+}
+
+void file_last_line(const char *path, char *dst, size_t size)
+{
+	char line[1024];
+	FILE *f = fopen(path, "r");
+	dst[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[0])
+			snprintf(dst, size, "%s", line);
+	}
+	if (f)
+		fclose(f);
+}
+
+int err_printf(char *err, size_t errsz, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errsz, fmt, ap);
+	va_end(ap);
+	return -1;
 }

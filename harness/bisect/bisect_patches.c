@@ -1,6 +1,5 @@
 #include "bisect_patches.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,16 +26,6 @@ void bisect_patch_list_free(struct bisect_patch_list *l)
 	}
 	free(l->p);
 	*l = (struct bisect_patch_list){0};
-}
-
-static int fail(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errsz, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errsz, fmt, ap);
-	va_end(ap);
-	return -1;
 }
 
 /* The Subject: of a patch file (first header line), "[PATCH ...] " dropped;
@@ -67,20 +56,20 @@ int bisect_patch_files(const char *path, const struct ynode *entry,
 	struct stat st;
 	char subject[512];
 	if (entry->kind != YNODE_SCALAR)
-		return fail(err, errsz, "%s:%d:%d: a patches: entry is a file name", path,
+		return err_printf(err, errsz, "%s:%d:%d: a patches: entry is a file name", path,
 			    entry->line, entry->col);
 	if (stat(entry->text, &st) || !S_ISREG(st.st_mode))
-		return fail(err, errsz, "%s:%d:%d: patch '%s' is not a file; bisecting a directory"
+		return err_printf(err, errsz, "%s:%d:%d: patch '%s' is not a file; bisecting a directory"
 			    " or an mbox needs the kernel-build code's patch-list expansion",
 			    path, entry->line, entry->col, entry->text);
 	FILE *f = fopen(entry->text, "r");
 	if (!f)
-		return fail(err, errsz, "%s:%d:%d: %s: cannot read it", path, entry->line,
+		return err_printf(err, errsz, "%s:%d:%d: %s: cannot read it", path, entry->line,
 			    entry->col, entry->text);
 	int mbox = read_subject(f, subject, sizeof(subject));
 	fclose(f);
 	if (mbox)
-		return fail(err, errsz, "%s:%d:%d: %s holds several messages; bisecting an mbox"
+		return err_printf(err, errsz, "%s:%d:%d: %s holds several messages; bisecting an mbox"
 			    " needs the kernel-build code's patch-list expansion", path,
 			    entry->line, entry->col, entry->text);
 	bisect_patch_list_add(out, entry->text, entry->text, subject);
@@ -117,9 +106,9 @@ static size_t build_chain(const char *path, const struct ynode *root, const char
 	for (const char *b = name; b; n++) {
 		const struct ynode *node = build_node(root, b), *base;
 		if (!node)
-			return (size_t)fail(err, errsz, "%s: kernels: has no build '%s'", path, b);
+			return (size_t)err_printf(err, errsz, "%s: kernels: has no build '%s'", path, b);
 		if (n == MAX_CHAIN)
-			return (size_t)fail(err, errsz, "%s: kernels: the base: chain of '%s' is"
+			return (size_t)err_printf(err, errsz, "%s: kernels: the base: chain of '%s' is"
 					    " longer than %d or a loop", path, name, MAX_CHAIN);
 		rev[n] = b;
 		base = ynode_get(node, "base");
@@ -140,7 +129,7 @@ static int expand_chain(const char *path, const struct ynode *root, const char *
 		if (!p)
 			continue;
 		if (p->kind != YNODE_SEQUENCE)
-			return fail(err, errsz, "%s:%d:%d: kernels: %s: patches: is a list", path,
+			return err_printf(err, errsz, "%s:%d:%d: kernels: %s: patches: is a list", path,
 				    p->line, p->col, chain[i]);
 		for (size_t j = 0; j < p->n; j++)
 			if (expand(path, p->items[j], out, err, errsz))
@@ -196,7 +185,7 @@ static int series_beyond(const char *path, const struct ynode *root, const char 
 		for (size_t j = i + 1; j < nb; j++)
 			if (ynode_get(build_node(root, cb[j]), "source") ||
 			    ynode_get(build_node(root, cb[j]), "config"))
-				return fail(err, errsz, "%s: kernels: %s sets %s: of its own, so %s"
+				return err_printf(err, errsz, "%s: kernels: %s sets %s: of its own, so %s"
 					    " is not %s plus patches", path, cb[j],
 					    ynode_get(build_node(root, cb[j]), "source") ? "source"
 											  : "config",
@@ -204,7 +193,7 @@ static int series_beyond(const char *path, const struct ynode *root, const char 
 		return expand_chain(path, root, cb, i + 1, nb, expand, out, err, errsz);
 	}
 	if (!same_key(root, cg, ng, cb, nb, "source") || !same_key(root, cg, ng, cb, nb, "config"))
-		return fail(err, errsz, "%s: kernels: %s and %s are not builds of one source with"
+		return err_printf(err, errsz, "%s: kernels: %s and %s are not builds of one source with"
 			    " one config (source: and config: differ along their base: chains)",
 			    path, gb, bb);
 	struct bisect_patch_list pg = {0}, pb = {0};
@@ -212,7 +201,7 @@ static int series_beyond(const char *path, const struct ynode *root, const char 
 		 expand_chain(path, root, cb, 0, nb, expand, &pb, err, errsz) ? -1 : 0;
 	for (size_t i = 0; rc == 0 && i < pg.n; i++)
 		if (i >= pb.n || strcmp(pg.p[i].file, pb.p[i].file))
-			rc = fail(err, errsz, "%s: the patch list of %s is not a prefix of %s's"
+			rc = err_printf(err, errsz, "%s: the patch list of %s is not a prefix of %s's"
 				  " (patch %zu: %s)", path, gb, bb, i + 1, pg.p[i].origin);
 	for (size_t i = pg.n; rc == 0 && i < pb.n; i++)
 		bisect_patch_list_add(out, pb.p[i].file, pb.p[i].origin, pb.p[i].subject);
@@ -293,23 +282,23 @@ int bisect_patch_series(const char *path, const struct ynode *root, const char *
 	if (!gb && !bb)
 		return 1;
 	if (!gb || !bb)
-		return fail(err, errsz, "%s: --%s %s is %s, so there is no patch series between"
+		return err_printf(err, errsz, "%s: --%s %s is %s, so there is no patch series between"
 			    " the two", path, gb ? "bad" : "good", gb ? bad : good,
 			    (gb ? bv : gv) ? "not a kernel: {build: NAME} variant"
 					   : "not a variant of variants:");
 	if (!strcmp(gb, bb))
-		return fail(err, errsz, "%s: --good %s and --bad %s run the same build '%s'", path,
+		return err_printf(err, errsz, "%s: --good %s and --bad %s run the same build '%s'", path,
 			    good, bad, gb);
 	struct ytree *t = ytree_new();
 	bool alike = variants_alike(t, gv, bv);
 	ytree_free(t);
 	if (!alike)
-		return fail(err, errsz, "%s: variants %s and %s differ in more than their kernel"
+		return err_printf(err, errsz, "%s: variants %s and %s differ in more than their kernel"
 			    " build: a step would change more than the patches", path, good, bad);
 	struct bisect_patch_list s = {0};
 	int rc = series_beyond(path, root, gb, bb, expand, &s, err, errsz);
 	if (rc == 0 && s.n == 0)
-		rc = fail(err, errsz, "%s: %s's build has no patch beyond %s's: nothing to bisect",
+		rc = err_printf(err, errsz, "%s: %s's build has no patch beyond %s's: nothing to bisect",
 			  path, bad, good);
 	if (rc == 0)
 		rc = add_points(path, root, gv, bv, gb, &s, out, err, errsz);

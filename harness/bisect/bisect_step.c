@@ -33,21 +33,6 @@ static int write_file(const char *path, const char *text, char *err, size_t errs
 	return ok ? 0 : -1;
 }
 
-/* The last non-empty line of the file at path into dst ("" when none). */
-static void last_line(const char *path, char *dst, size_t size)
-{
-	char line[1024];
-	FILE *f = fopen(path, "r");
-	dst[0] = '\0';
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (line[0])
-			snprintf(dst, size, "%.*s", (int)(size - 1), line);
-	}
-	if (f)
-		fclose(f);
-}
-
 /* Run argv (spawn.h) with stdout and stderr appended to log; its wait
  * status in *status. SIGINT/SIGTERM meanwhile go to the child too. The
  * run ends (interrupted, its knobs restored) when the bisection dies,
@@ -169,6 +154,6 @@ int bisect_step_run(struct store *st, const struct bisect_step *s, struct bisect
 	if (store_bisect_run_link(st, s->bisection_id, s->k, s->attempt, &r->run_id, err, errsz))
 		return -1;
 	if (!r->run_id)
-		last_line(r->log, r->why, sizeof(r->why));
+		file_last_line(r->log, r->why, sizeof(r->why));
 	return 0;
 }
