@@ -146,36 +146,41 @@ static void classify(const struct bisect_walk *c, const struct bisect_sample_set
 			&c->ends[1].sum, set->v, &set->sum, cl);
 }
 
+/* Measure attempt of point k (iterations 0: the config's) and classify it
+ * against both ends into set and cl (MEASURED). A failed run is the
+ * point's skip, recorded here (FAILED); ERROR when that cannot be stored. */
+static enum outcome measure_classify(struct bisect_walk *c, int k, int attempt, int iterations,
+				     struct bisect_sample_set *set, struct bisect_class *cl)
+{
+	char *why;
+	enum outcome oc = measure(c, k, attempt, iterations, set, &why);
+	if (oc == FAILED) {
+		int rc = record(c, k, BISECT_SKIP, NULL, NULL, why);
+		free(why);
+		return rc ? ERROR : FAILED;
+	}
+	if (oc == MEASURED)
+		classify(c, set, cl);
+	return oc;
+}
+
 /* Measure and decide an inner point k. -1 when the bisection must stop. */
 static int step(struct bisect_walk *c, int k)
 {
 	struct bisect_sample_set set;
 	struct bisect_class cl;
-	char *why;
-	enum outcome oc = measure(c, k, 1, 0, &set, &why);
-	if (oc == FAILED) {
-		int rc = record(c, k, BISECT_SKIP, NULL, NULL, why);
-		free(why);
-		return rc;
-	}
+	enum outcome oc = measure_classify(c, k, 1, 0, &set, &cl);
 	if (oc != MEASURED)
-		return -1;
-	classify(c, &set, &cl);
+		return oc == FAILED ? 0 : -1;
 	if (cl.verdict == BISECT_UNTESTED && set.iterations < (size_t)c->iterations_max) {
 		int more = c->iterations_max - (int)set.iterations;
 		printf("point %d %s: ambiguous after %zu iteration(s) (p vs good %.4g, vs bad"
 		       " %.4g): %d more\n", k, c->s.p[k].name, set.iterations, cl.vs_good.p,
 		       cl.vs_bad.p, more);
 		bisect_sample_set_free(&set);
-		oc = measure(c, k, 2, more, &set, &why);
-		if (oc == FAILED) {
-			int rc = record(c, k, BISECT_SKIP, NULL, NULL, why);
-			free(why);
-			return rc;
-		}
+		oc = measure_classify(c, k, 2, more, &set, &cl);
 		if (oc != MEASURED)
-			return -1;
-		classify(c, &set, &cl);
+			return oc == FAILED ? 0 : -1;
 	}
 	char *reason = NULL;
 	if (cl.verdict == BISECT_UNTESTED)
