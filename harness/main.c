@@ -32,6 +32,8 @@ static const struct command commands[] = {
 	 "every table and the provenance of the chosen runs"},
 	{"plot", cmd_plot, CMD_STORE_READ,
 	 "figures of the chosen runs (PNG/SVG, gnuplot)"},
+	{"bisect", cmd_bisect, CMD_STORE_WRITE,
+	 "find the point of a series (variants, patches) where a metric moved"},
 	{"mail", cmd_mail, CMD_STORE_READ,
 	 "mail the tables of the chosen runs (RFC 5322, SMTP or .eml)"},
 	{"export", cmd_export, CMD_STORE_READ,

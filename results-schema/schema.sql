@@ -1,9 +1,10 @@
--- schedrig results database, schema version 9 (PRAGMA user_version = 9).
+-- schedrig results database, schema version STORE_SCHEMA_VERSION
+-- (harness/store.h, PRAGMA user_version; the number is written there only).
 -- Every statement is CREATE ... IF NOT EXISTS: running this file migrates an
 -- older database (version 2 added the knob table, version 3 the series table,
 -- version 4 the histogram table, version 8 the sample_flag table, version 9
 -- the cell_stop table; store.c fills it from the stop notes of older
--- versions), except
+-- versions; the newest version the bisection tables), except
 -- for version 5, which split the sample table into sample_key and
 -- sample_value, version 6, which added run.rig_pid, run.boot_id and
 -- run.rig_start_ticks, and version 7, which added histogram.bounds,
@@ -227,6 +228,62 @@ CREATE TABLE IF NOT EXISTS series (
 	tgid          INTEGER,
 	t_ms          REAL NOT NULL,            -- ms since the iteration started (CLOCK_MONOTONIC)
 	value         REAL                      -- NULL stores NaN
+);
+
+-- Bisections (schedrig bisect, harness/store_bisect.h). Every step is an
+-- ordinary run (bisect_run.run_id), so compare, report, plot and mail read
+-- it like any other; these tables say which point of the series each run
+-- measured and what the bisection concluded.
+CREATE TABLE IF NOT EXISTS bisection (
+	id            INTEGER PRIMARY KEY,
+	config_path   TEXT NOT NULL,
+	config_text   TEXT NOT NULL,            -- the config as read (resume uses it)
+	good          TEXT NOT NULL,            -- --good, --bad as given
+	bad           TEXT NOT NULL,
+	kind          TEXT NOT NULL,            -- variants|patches: the provider
+	load          TEXT,                     -- the metric decided on (--metric
+	metric        TEXT,                     -- LOAD:METRIC, --op, --cell, or the
+	op            TEXT,                     -- only one); NULL until the ends
+	cell          TEXT,                     -- are measured
+	alpha         REAL NOT NULL,
+	status        TEXT NOT NULL,            -- running|complete|refused|interrupted|failed
+	result        TEXT,                     -- one line: the first bad point or the range
+	started_at    TEXT NOT NULL,            -- UTC, ISO 8601
+	ended_at      TEXT
+);
+
+-- The points of a bisection's series, 0 the good end; verdict NULL while
+-- untested; the statistics are of the chosen metric over every run of the
+-- point (ci95_half Student t; p and t of Welch's test against each end).
+CREATE TABLE IF NOT EXISTS bisect_point (
+	bisection_id  INTEGER NOT NULL REFERENCES bisection(id),
+	k             INTEGER NOT NULL,
+	name          TEXT NOT NULL,            -- the point's variant name
+	label         TEXT NOT NULL,            -- what it is (variant, patch file: subject)
+	config_text   TEXT NOT NULL,            -- the point's own config
+	verdict       TEXT,                     -- good|bad|skip
+	reason        TEXT,                     -- why (skip: failure or ambiguity)
+	decided_seq   INTEGER,                  -- order of the verdicts
+	n             INTEGER,
+	mean          REAL,
+	ci95_half     REAL,
+	p_good        REAL,
+	p_bad         REAL,
+	t_good        REAL,
+	t_bad         REAL,
+	PRIMARY KEY (bisection_id, k)
+);
+
+-- The runs of each point: attempt 1 with the config's iterations, 2 the
+-- extra iterations of an ambiguous point. run_id is NULL until the run has
+-- begun (found by its config_path, unique per attempt).
+CREATE TABLE IF NOT EXISTS bisect_run (
+	bisection_id  INTEGER NOT NULL REFERENCES bisection(id),
+	k             INTEGER NOT NULL,
+	attempt       INTEGER NOT NULL,
+	config_path   TEXT NOT NULL,
+	run_id        INTEGER REFERENCES run(id),
+	PRIMARY KEY (bisection_id, k, attempt)
 );
 
 -- Indexes covered by a primary key or UNIQUE constraint (older databases

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisect_series.h"
 #include "commands.h"
 #include "config.h"
 #include "plan.h"
@@ -24,7 +25,8 @@ int cmd_check_config(int argc, char **argv, struct cmd_ctx *ctx)
 		fputs(usage_line, stdout);
 		fputs("\n"
 		      "Validate each config and its matrix; print 'CONFIG: ok (N cells)' or\n"
-		      "'file:line:col: message'. Exit 2 when any config is bad.\n"
+		      "'file:line:col: message'. Exit 2 when any config is bad. The points of\n"
+		      "bisect: points: (schedrig bisect) are checked too.\n"
 		      "\n"
 		      "Each (variant, load) pair is checked against what the variant will have\n"
 		      "(preflight): latency_nice, knobs and privileges on the running kernel\n"
@@ -53,11 +55,18 @@ int cmd_check_config(int argc, char **argv, struct cmd_ctx *ctx)
 			continue;
 		}
 		struct preflight pf = {.e = e, .p = &p};
-		if (preflight_check(&pf)) {
+		size_t n_points = 0;
+		int bad = bisect_series_check_points(e->path, e->text, &n_points, err, sizeof(err));
+		if (bad < 0)
+			fprintf(stderr, "%s\n", err);
+		if (preflight_check(&pf) || bad < 0) {
 			rc = EXIT_USAGE;
 		} else {
-			printf("%s: ok (%s, %zu variant(s), %zu cell(s), %d iteration(s))\n", argv[i],
+			printf("%s: ok (%s, %zu variant(s), %zu cell(s), %d iteration(s)", argv[i],
 			       e->name, e->n_variants, p.n_cells, e->iterations);
+			if (bad == 0)
+				printf(", %zu bisect point(s)", n_points);
+			printf(")\n");
 		}
 		preflight_print(&pf, stderr, stdout);
 		if (variant_check_local_tools(e, &p, err, sizeof(err)))

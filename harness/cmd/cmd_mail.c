@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bisect_report.h"
 #include "commands.h"
 #include "mailmsg.h"
 #include "netrc.h"
@@ -24,7 +25,8 @@
 #define MAX_RCPT 64
 
 static const char usage_text[] =
-	"usage: schedrig mail [--db FILE] [RUN...] --from ADDR --to ADDR [--to ADDR]...\n"
+	"usage: schedrig mail [--db FILE] [RUN... | --bisection ID] --from ADDR --to ADDR\n"
+	"                     [--to ADDR]...\n"
 	"                     [--cc ADDR]... --subject TEXT [--in-reply-to MSGID]\n"
 	"                     (--smtp-url URL | --output FILE | --dry-run)\n"
 	"                     [--smtp-user USER] [--insecure]\n"
@@ -52,6 +54,11 @@ static const char usage_text[] =
 	"                       login USER password ...), never an option; with\n"
 	"                       neither it is a usage error\n"
 	"  --insecure           allow smtp:// without STARTTLS to a non-loopback host\n"
+	"  --bisection ID       mail what bisection ID found (schedrig bisect): the\n"
+	"                       result, the rule, the table of its steps and the\n"
+	"                       table of good end / last good / first bad / bad end\n"
+	"                       (its metric unless --metric or --load says otherwise),\n"
+	"                       instead of the tables of RUNs\n"
 	"  --db FILE            results database (default " DEFAULT_DB ")\n"
 	"  --columns AXIS, --baseline NAME, --significance TEST, --alpha A,\n"
 	"  --decimals N, --metric M, --load L   as for schedrig compare\n"
@@ -63,7 +70,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_FROM = OPT_SHARED_LAST + 1, OPT_TO, OPT_CC, OPT_SUBJECT, OPT_IN_REPLY_TO,
-	OPT_SMTP_URL, OPT_DRY_RUN, OPT_SMTP_USER, OPT_INSECURE,
+	OPT_SMTP_URL, OPT_DRY_RUN, OPT_SMTP_USER, OPT_INSECURE, OPT_BISECTION,
 };
 
 struct mail_opts {
@@ -71,6 +78,7 @@ struct mail_opts {
 	const char *to[MAX_RCPT], *cc[MAX_RCPT];
 	size_t n_to, n_cc;
 	bool dry_run, insecure;
+	int64_t bisection;   /* --bisection ID, 0 none */
 };
 
 /* The tables of the mail: the default layout's text (as compare prints
@@ -283,6 +291,7 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_op
 		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
 		{"smtp-user", required_argument, NULL, OPT_SMTP_USER},
 		{"insecure", no_argument, NULL, OPT_INSECURE},
+		{"bisection", required_argument, NULL, OPT_BISECTION},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -331,6 +340,16 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_op
 		case OPT_INSECURE:
 			o->insecure = true;
 			break;
+		case OPT_BISECTION: {
+			long long id;
+			if (!parse_ll(optarg, &id) || id < 1) {
+				fprintf(stderr, "schedrig mail: --bisection wants a bisection ID, not"
+					" '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			o->bisection = id;
+			break;
+		}
 		case '?':
 			fprintf(stderr, "schedrig mail: bad option '%s' (missing value?)\n"
 				"Try 'schedrig mail --help'.\n", argv[optind - 1]);
@@ -370,7 +389,32 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_op
 	}
 	c->runs = argv + optind;
 	c->n_runs = (size_t)(argc - optind);
+	if (o->bisection && c->n_runs) {
+		fprintf(stderr, "schedrig mail: --bisection takes its own runs; no RUN with it\n");
+		return EXIT_USAGE;
+	}
 	return -1;
+}
+
+/* For --bisection: what bisection id found into body, and its table of
+ * good end / last good / first bad / bad end selected in c (sel keeps what
+ * c points to; sel->n_runs 0: no point measured, no table). 0, or 1 after
+ * a message. */
+static int bisection_head(struct reportcmd *c, int64_t id, struct buf *body,
+			  struct bisect_report_sel *sel)
+{
+	char err[1024];
+	struct store *st = cmd_store(c->ctx, c->db);
+	memset(sel, 0, sizeof(*sel));
+	if (!st)
+		return 1;
+	int rc = bisect_report_text(st, id, body, err, sizeof(err)) ||
+		 bisect_report_select(st, id, c, sel, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "schedrig mail: %s\n", err);
+	else
+		buf_puts(body, "\n");
+	return rc ? 1 : 0;
 }
 
 int cmd_mail(int argc, char **argv, struct cmd_ctx *ctx)
@@ -384,16 +428,23 @@ int cmd_mail(int argc, char **argv, struct cmd_ctx *ctx)
 	if (rc >= 0)
 		return rc;
 
-	struct reportcmd_data d;
+	struct reportcmd_data d = {0};
+	struct bisect_report_sel sel = {0};
 	struct buf body = {0}, msg = {0}, text = {0};
 	struct runinfo *ri = NULL;
 	char err[1024] = "";
 
-	rc = reportcmd_prepare(&c, false, &d);
+	if (o.bisection) {
+		rc = bisection_head(&c, o.bisection, &body, &sel);
+		if (rc)
+			goto out;
+	}
+	rc = !o.bisection || sel.n_runs ? reportcmd_prepare(&c, false, &d) : 0;
 	if (rc)
 		goto out;
 	rc = 1;
-	mail_tables(&body, &d.s, &c.ro);
+	if (d.summarised)
+		mail_tables(&body, &d.s, &c.ro);
 	/* The notes as compare prints them; one longer than a mail line is
 	 * folded rather than refused (a table line cannot be). */
 	report_notes_text(&text, &d.notes);
@@ -414,7 +465,8 @@ int cmd_mail(int argc, char **argv, struct cmd_ctx *ctx)
 	size_t bad_line = 0;
 	if (mailmsg_compose(&m, &msg, &bad_line, err, sizeof(err))) {
 		size_t width = 0;
-		const struct summary_table *wt = bad_line ? wide_table(&d.s, &c.ro, &width) : NULL;
+		const struct summary_table *wt = bad_line && d.summarised
+						 ? wide_table(&d.s, &c.ro, &width) : NULL;
 		if (wt) {
 			struct buf title = {0};
 			summary_table_title(&title, &d.s, wt);
@@ -442,6 +494,7 @@ out:
 	buf_free(&body);
 	buf_free(&msg);
 	reportcmd_data_free(&d);
+	bisect_report_sel_free(&sel);
 	reportcmd_free(&c);
 	return rc;
 }

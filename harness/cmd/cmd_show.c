@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store_bisect.h"
 #include "commands.h"
 #include "knob_journal.h"
 #include "provenance.h"
@@ -59,6 +60,22 @@ static void print_tail(const char *label, const char *b, size_t size)
 	}
 }
 
+/* A step of a bisection (schedrig bisect): which point the run measured. */
+static int show_bisect_steps(struct store *s, int64_t id, char *err, size_t errsz)
+{
+	struct stored_bisect_step *b;
+	size_t n;
+	if (store_bisect_steps_of_run(s, id, &b, &n, err, errsz))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		printf("  bisection  %lld, point %d %s%s (%s), schedrig bisect --show %lld\n",
+		       (long long)b[i].bisection_id, b[i].k, b[i].name,
+		       b[i].attempt != 1 ? ", extra iterations" : "", b[i].label,
+		       (long long)b[i].bisection_id);
+	store_bisect_step_rows_free(b, n);
+	return 0;
+}
+
 /* Provenance: the run row and the order its iterations ran in
  * (harness/config/order.h; runs from before orders were stored ran blocked). */
 static int show_provenance(struct store *s, int64_t id, bool with_config, char *err,
@@ -85,13 +102,13 @@ static int show_provenance(struct store *s, int64_t id, bool with_config, char *
 	int rc = store_events(s, id, "order", &order, &n_order, err, errsz);
 	if (!rc) {
 		printf("  order      %s\n", n_order ? order[0] : "blocked");
-		if (with_config)
-			printf("\n%s\n", dash(r.config_text));
-	}
-	for (size_t k = 0; !rc && k < n_order; k++)
-		free(order[k]);
-	if (!rc)
+		for (size_t k = 0; k < n_order; k++)
+			free(order[k]);
 		free(order);
+		rc = show_bisect_steps(s, id, err, errsz);
+	}
+	if (!rc && with_config)
+		printf("\n%s\n", dash(r.config_text));
 	store_run_free(&r);
 	return rc;
 }

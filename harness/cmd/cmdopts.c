@@ -1,6 +1,7 @@
 /* The option loop the commands share: see cmdopts.h. */
 #include "cmdopts.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "commands.h"
@@ -25,4 +26,15 @@ int cmd_options(int argc, char **argv, const struct option *longopts, const char
 			return rc;
 	}
 	return -1;
+}
+
+int cmd_usage_error(const char *cmd, const char *usage_lines, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "schedrig %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n%ssee schedrig %s --help\n", usage_lines, cmd);
+	return EXIT_USAGE;
 }

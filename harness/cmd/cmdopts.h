@@ -13,4 +13,10 @@
 int cmd_options(int argc, char **argv, const struct option *longopts, const char *usage,
 		int (*on)(int val, const char *arg, void *ctx), void *ctx);
 
+/* A usage error of command cmd ("run", "bisect"): "schedrig CMD: " and
+ * the message (printf's fmt) on stderr, then the command's usage lines and
+ * "see schedrig CMD --help". Returns EXIT_USAGE. */
+int cmd_usage_error(const char *cmd, const char *usage_lines, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

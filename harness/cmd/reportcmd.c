@@ -176,6 +176,11 @@ int reportcmd_load_ids(struct reportcmd *c, struct sample_table *t,
 		free(ids);
 		return 1;
 	}
+	if (c->one_run) {
+		const char *run = sample_table_intern(t, c->one_run);
+		for (size_t i = 0; i < t->n; i++)
+			t->rows[i].run = run;
+	}
 	for (size_t i = 0; i < n_ids; i++)
 		run_labels(st, ids[i], &c->labels);
 	c->ro.labels = &c->labels;

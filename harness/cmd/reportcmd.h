@@ -36,6 +36,11 @@ struct reportcmd {
 				     * or prints them when nothing matches */
 	struct axis_labels labels;  /* the runs' axis labels (reportcmd_load_ids;
 				     * ro.labels points here) */
+	const char *one_run;        /* NULL, or the run name every loaded sample
+				     * takes: the selected runs read as one, so
+				     * the variants of different runs stand side
+				     * by side in one table (schedrig bisect's
+				     * points, one run each) */
 };
 
 /* Defaults for the command of ctx (ctx->name "compare", "report", ...):

@@ -20,7 +20,7 @@
 
 static const char *const top_keys[] = {"name", "description", "iterations", "warmup_s",
 				       "variants", "loads", "monitors", "order", "seed", "labs",
-				       NULL};
+				       "bisect", NULL};
 static const char *const load_keys[] = {"name", "tool", "role", "params", "sched",
 					"timeout_s", "repeat", "primary_metric", NULL};
 static const char *const iteration_keys[] = {"min", "max", "ci_pct", "max_time_s", NULL};
@@ -1054,6 +1054,9 @@ static int read_experiment(struct ctx *c, const struct ynode *root, struct exper
 	if (read_order(c, root, e))
 		return -1;
 	if ((v = ynode_get(root, "labs")) && read_labs(c, v, e))
+		return -1;
+	/* bisect: is schedrig bisect's (harness/bisect/bisect_list.h checks it). */
+	if ((v = ynode_get(root, "bisect")) && want_kind(c, v, YNODE_MAPPING, "bisect"))
 		return -1;
 
 	if ((v = ynode_get(root, "variants"))) {

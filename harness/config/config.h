@@ -21,6 +21,8 @@
  *   labs:                               (LAVA labs that boot: lava variants name)
  *     mylab: {url: https://lava.example.org, token_env: MYLAB_TOKEN,
  *             artifacts: {dir: /srv/www/schedrig, url: https://files.example.org/schedrig}}
+ *   bisect: {points: [...]}             (schedrig bisect only, harness/bisect/bisect_list.h;
+ *                                       run ignores it)
  *   loads:
  *     - name: hackbench                 (default: the tool name)
  *       tool: hackbench                 (a driver in loads/registry.c)

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -493,4 +494,27 @@ int file_copy(const char *src, const char *dst, bool append, char *err, size_t e
 	if (!ok)
 		snprintf(err, errsz, "copying %s to %s: %s", src, dst, strerror(errno));
 	return ok ? 0 : -1;
+}
+
+void file_last_line(const char *path, char *dst, size_t size)
+{
+	char line[1024];
+	FILE *f = fopen(path, "r");
+	dst[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[0])
+			snprintf(dst, size, "%s", line);
+	}
+	if (f)
+		fclose(f);
+}
+
+int err_printf(char *err, size_t errsz, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errsz, fmt, ap);
+	va_end(ap);
+	return -1;
 }

@@ -131,6 +131,16 @@ bool plain_text(const char *s);
  * smallest normal magnitude (1e-999 would be read as 0). */
 bool parse_double(const char *s, double *out);
 
+/* printf's fmt into err (errsz bytes, cut to fit); returns -1, so that
+ * "return err_printf(err, errsz, ...)" reports a failure. */
+int err_printf(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The last line of the text file at path that is not empty (its "\r\n"
+ * cut off), cut to fit dst (size > 0 bytes), for a message about a log:
+ * "" when the file has none or cannot be read. A line longer than 1023
+ * bytes counts as lines of 1023. */
+void file_last_line(const char *path, char *dst, size_t size);
+
 /* Format a double with "%.*f" in the C locale, "NaN" for NaN, "inf"/"-inf". */
 void fmt_double(char *dst, size_t size, double v, int decimals);
 

@@ -16,7 +16,6 @@
 #include "strmap.h"
 #include "util.h"
 
-#define SCHEMA_VERSION 9
 #define BUSY_TIMEOUT_MS 30000
 
 static const char schema_sql[] =
@@ -180,19 +179,9 @@ static sqlite3_stmt *save_stmt(struct store *s, enum save_stmt k)
 	return st;
 }
 
-static int fail(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errsz, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errsz, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static int db_fail(struct store *s, char *err, size_t errsz, const char *what)
 {
-	return fail(err, errsz, "%s: %s", what, sqlite3_errmsg(s->db));
+	return err_printf(err, errsz, "%s: %s", what, sqlite3_errmsg(s->db));
 }
 
 static const char *text_col(sqlite3_stmt *st, int col)
@@ -310,18 +299,18 @@ static int migrate(struct store *s, const char *path, char *err, size_t errsz)
 		rollback(s);
 		return db_fail(s, err, errsz, path);
 	}
-	if (v > SCHEMA_VERSION) {
+	if (v > STORE_SCHEMA_VERSION) {
 		rollback(s);
-		return fail(err, errsz, "%s: schema version %d is newer than this schedrig's (%d)",
-			    path, v, SCHEMA_VERSION);
+		return err_printf(err, errsz, "%s: schema version %d is newer than this schedrig's (%d)",
+			    path, v, STORE_SCHEMA_VERSION);
 	}
 	if (v == 0 && has_tables(s)) {
 		rollback(s);
-		return fail(err, errsz, "%s: an SQLite database that is not a schedrig results"
+		return err_printf(err, errsz, "%s: an SQLite database that is not a schedrig results"
 			    " database (it has tables but no schedrig schema version); not writing"
 			    " into it", path);
 	}
-	if (v < SCHEMA_VERSION) {
+	if (v < STORE_SCHEMA_VERSION) {
 		char *msg = NULL;
 		bool old_samples = v >= 1 && v < 5;
 		if ((old_samples && sqlite3_exec(s->db, before_v5_sql, NULL, NULL, &msg) != SQLITE_OK) ||
@@ -330,13 +319,13 @@ static int migrate(struct store *s, const char *path, char *err, size_t errsz)
 		    (old_samples && sqlite3_exec(s->db, split_samples_sql, NULL, NULL, &msg) !=
 					    SQLITE_OK) ||
 		    (v >= 1 && sqlite3_exec(s->db, stops_from_notes_sql, NULL, NULL, &msg) != SQLITE_OK)) {
-			fail(err, errsz, "%s: cannot create schema: %s", path, msg ? msg : "?");
+			err_printf(err, errsz, "%s: cannot create schema: %s", path, msg ? msg : "?");
 			sqlite3_free(msg);
 			rollback(s);
 			return -1;
 		}
 		char pragma[64];
-		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", SCHEMA_VERSION);
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", STORE_SCHEMA_VERSION);
 		if (sqlite3_exec(s->db, pragma, NULL, NULL, NULL) != SQLITE_OK) {
 			rollback(s);
 			return db_fail(s, err, errsz, path);
@@ -355,7 +344,7 @@ int store_open(const char *path, bool readonly, struct store **out, char *err, s
 
 	if (readonly && access(path, F_OK) != 0) {
 		free(s);
-		return fail(err, errsz, "%s: no such results database", path);
+		return err_printf(err, errsz, "%s: no such results database", path);
 	}
 	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
 		/* SQLite's "unable to open database file" says not why: add errno
@@ -367,7 +356,7 @@ int store_open(const char *path, bool readonly, struct store **out, char *err, s
 				e = errno;
 			free(dir);
 		}
-		fail(err, errsz, "%s: %s%s%s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open",
+		err_printf(err, errsz, "%s: %s%s%s", path, s->db ? sqlite3_errmsg(s->db) : "cannot open",
 		     e ? ": " : "", e ? strerror(e) : "");
 		sqlite3_close(s->db);
 		free(s);
@@ -376,7 +365,7 @@ int store_open(const char *path, bool readonly, struct store **out, char *err, s
 	/* The busy timeout comes before any other statement. */
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
 	if (!readonly && sqlite3_db_readonly(s->db, "main") == 1) {
-		fail(err, errsz, "%s: the results database is not writable", path);
+		err_printf(err, errsz, "%s: the results database is not writable", path);
 		goto out_fail;
 	}
 	if (!readonly) {
@@ -393,21 +382,21 @@ int store_open(const char *path, bool readonly, struct store **out, char *err, s
 			/* Not SQLite, damaged, or (a WAL database in a directory
 			 * this user cannot write) its -shm file cannot be made. */
 			int e = sqlite3_system_errno(s->db);
-			fail(err, errsz, "%s: cannot read it: %s%s%s", path, sqlite3_errmsg(s->db),
+			err_printf(err, errsz, "%s: cannot read it: %s%s%s", path, sqlite3_errmsg(s->db),
 			     e ? ": " : "", e ? strerror(e) : "");
 			goto out_fail;
 		}
 		if (v < 1) {
-			fail(err, errsz, "%s: not a schedrig results database (schema version %d)", path,
+			err_printf(err, errsz, "%s: not a schedrig results database (schema version %d)", path,
 			     v);
 			goto out_fail;
 		}
-		if (v > SCHEMA_VERSION) {
-			fail(err, errsz, "%s: schema version %d is newer than this schedrig's (%d)",
-			     path, v, SCHEMA_VERSION);
+		if (v > STORE_SCHEMA_VERSION) {
+			err_printf(err, errsz, "%s: schema version %d is newer than this schedrig's (%d)",
+			     path, v, STORE_SCHEMA_VERSION);
 			goto out_fail;
 		}
-		if (v < SCHEMA_VERSION) {
+		if (v < STORE_SCHEMA_VERSION) {
 			/* An older database is migrated once, by a writing open. */
 			struct store *rw;
 			sqlite3_close(s->db);
@@ -548,7 +537,7 @@ static int bind_step(sqlite3_stmt *st, const char *spec, va_list ap)
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
 }
 
-static int exec_bound(struct store *s, const char *sql, const char *spec, ...)
+int store_exec_bound(struct store *s, const char *sql, const char *spec, ...)
 {
 	sqlite3_stmt *st;
 	va_list ap;
@@ -562,7 +551,7 @@ static int exec_bound(struct store *s, const char *sql, const char *spec, ...)
 	return rc;
 }
 
-/* exec_bound with the cached statement k (left reset-pending, not finalized). */
+/* store_exec_bound with the cached statement k (left reset-pending, not finalized). */
 static int exec_saved(struct store *s, enum save_stmt k, const char *spec, ...)
 {
 	sqlite3_stmt *st = save_stmt(s, k);
@@ -584,7 +573,7 @@ int store_run_begin(struct store *s, const struct run_info *ri, int64_t *run_id,
 	store_now(now, sizeof(now));
 	if (begin_immediate(s, err, errsz))
 		return -1;
-	if (exec_bound(s,
+	if (store_exec_bound(s,
 		       "INSERT INTO run (name, config_path, config_text, status, started_at, host,"
 		       " kernel_release, kernel_cmdline, cpu_model, cpu_count, schedrig_version,"
 		       " iterations, rig_pid, rig_start_ticks, boot_id)"
@@ -605,7 +594,7 @@ int store_run_end(struct store *s, int64_t run_id, const char *status, char *err
 {
 	char now[32];
 	store_now(now, sizeof(now));
-	if (exec_bound(s, "UPDATE run SET status = ?, ended_at = ? WHERE id = ?", "ttI", status,
+	if (store_exec_bound(s, "UPDATE run SET status = ?, ended_at = ? WHERE id = ?", "ttI", status,
 		       now, run_id))
 		return db_fail(s, err, errsz, "cannot finish the run");
 	return 0;
@@ -630,7 +619,7 @@ int store_variant_add(struct store *s, int64_t run_id, int seq, const char *name
 		      const char *kernel_release, const char *kernel_cmdline,
 		      int64_t *variant_id, char *err, size_t errsz)
 {
-	if (exec_bound(s,
+	if (store_exec_bound(s,
 		       "INSERT INTO variant (run_id, seq, name, boot, kernel_release, kernel_cmdline)"
 		       " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, name) DO UPDATE SET"
 		       " kernel_release = excluded.kernel_release,"
@@ -643,7 +632,7 @@ int store_variant_add(struct store *s, int64_t run_id, int seq, const char *name
 int store_variant_status(struct store *s, int64_t variant_id, const char *status,
 			 char *err, size_t errsz)
 {
-	if (exec_bound(s, "UPDATE variant SET status = ? WHERE id = ?", "tI", status, variant_id))
+	if (store_exec_bound(s, "UPDATE variant SET status = ? WHERE id = ?", "tI", status, variant_id))
 		return db_fail(s, err, errsz, "cannot update a variant");
 	return 0;
 }
@@ -652,7 +641,7 @@ int store_cell_add(struct store *s, int64_t run_id, int seq, const char *name,
 		   int64_t *cell_id, char *err, size_t errsz)
 {
 	sqlite3_stmt *st;
-	if (exec_bound(s, "INSERT OR IGNORE INTO cell (run_id, seq, name) VALUES (?, ?, ?)", "Iit",
+	if (store_exec_bound(s, "INSERT OR IGNORE INTO cell (run_id, seq, name) VALUES (?, ?, ?)", "Iit",
 		       run_id, seq, name) ||
 	    sqlite3_prepare_v2(s->db, "SELECT id FROM cell WHERE run_id = ? AND name = ?", -1, &st,
 			       NULL) != SQLITE_OK)
@@ -677,7 +666,7 @@ int store_run_config(struct store *s, int64_t run_id, char **path, char **text, 
 	int rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW || sqlite3_column_type(st, 1) == SQLITE_NULL) {
 		sqlite3_finalize(st);
-		return fail(err, errsz, "run %lld has no config to resume (imported?)",
+		return err_printf(err, errsz, "run %lld has no config to resume (imported?)",
 			    (long long)run_id);
 	}
 	*path = xstrdup(sqlite3_column_type(st, 0) == SQLITE_NULL ?
@@ -709,14 +698,14 @@ int store_run_owner(struct store *s, int64_t run_id, struct run_owner *o, char *
 	if (rc == SQLITE_ROW)
 		return 0;
 	if (rc == SQLITE_DONE)
-		return fail(err, errsz, "no run %lld in the results database", (long long)run_id);
+		return err_printf(err, errsz, "no run %lld in the results database", (long long)run_id);
 	return db_fail(s, err, errsz, "cannot read the run");
 }
 
 int store_run_resume(struct store *s, int64_t run_id, const struct rig_id *rig, char *err,
 		     size_t errsz)
 {
-	if (exec_bound(s, "UPDATE run SET status = 'running', ended_at = NULL, rig_pid = ?,"
+	if (store_exec_bound(s, "UPDATE run SET status = 'running', ended_at = NULL, rig_pid = ?,"
 		       " rig_start_ticks = ?, boot_id = ? WHERE id = ?", "iItI", rig->pid,
 		       (int64_t)rig->start_ticks, rig->boot_id, run_id))
 		return db_fail(s, err, errsz, "cannot resume the run");
@@ -745,7 +734,7 @@ int store_event(struct store *s, int64_t run_id, const char *kind, const char *m
 {
 	char now[32];
 	store_now(now, sizeof(now));
-	if (exec_bound(s, "INSERT INTO event (run_id, at, kind, message) VALUES (?, ?, ?, ?)",
+	if (store_exec_bound(s, "INSERT INTO event (run_id, at, kind, message) VALUES (?, ?, ?, ?)",
 		       "Ittt", run_id, now, kind, message))
 		return db_fail(s, err, errsz, "cannot record an event");
 	return 0;
@@ -1226,9 +1215,9 @@ int store_instance_outcome(struct store *s, int64_t instance_id, const char *sta
 		"DELETE FROM histogram WHERE load_instance_id = ?",
 	};
 	for (size_t k = 0; k < sizeof(drop) / sizeof(drop[0]); k++)
-		if (exec_bound(s, drop[k], "I", instance_id))
+		if (store_exec_bound(s, drop[k], "I", instance_id))
 			return db_fail(s, err, errsz, "cannot drop an instance's samples");
-	if (exec_bound(s, "UPDATE load_instance SET state = ?, reason = ? WHERE id = ?", "ttI",
+	if (store_exec_bound(s, "UPDATE load_instance SET state = ?, reason = ? WHERE id = ?", "ttI",
 		       state, reason, instance_id) ||
 	    (samples && insert_samples(s, instance_id, samples)) ||
 	    (samples && samples->n_hists && insert_histograms(s, instance_id, samples)) ||
@@ -1240,7 +1229,7 @@ int store_instance_outcome(struct store *s, int64_t instance_id, const char *sta
 int store_iteration_status(struct store *s, int64_t iteration_id, const char *status, char *err,
 			   size_t errsz)
 {
-	if (exec_bound(s, "UPDATE iteration SET status = ? WHERE id = ?", "tI", status,
+	if (store_exec_bound(s, "UPDATE iteration SET status = ? WHERE id = ?", "tI", status,
 		       iteration_id))
 		return db_fail(s, err, errsz, "cannot set an iteration's status");
 	return 0;
@@ -1249,7 +1238,7 @@ int store_iteration_status(struct store *s, int64_t iteration_id, const char *st
 int store_run_status(struct store *s, int64_t run_id, const char *status, char *err,
 		     size_t errsz)
 {
-	if (exec_bound(s, "UPDATE run SET status = ? WHERE id = ?", "tI", status, run_id))
+	if (store_exec_bound(s, "UPDATE run SET status = ? WHERE id = ?", "tI", status, run_id))
 		return db_fail(s, err, errsz, "cannot set the run's status");
 	return 0;
 }
@@ -1257,7 +1246,7 @@ int store_run_status(struct store *s, int64_t run_id, const char *status, char *
 int store_events_drop(struct store *s, int64_t run_id, const char *kind, const char *prefix,
 		      char *err, size_t errsz)
 {
-	if (exec_bound(s, "DELETE FROM event WHERE run_id = ? AND kind = ? AND"
+	if (store_exec_bound(s, "DELETE FROM event WHERE run_id = ? AND kind = ? AND"
 		       " substr(message, 1, length(?3)) = ?3", "Itt", run_id, kind, prefix))
 		return db_fail(s, err, errsz, "cannot drop events");
 	return 0;
@@ -1308,8 +1297,8 @@ int store_select_runs(struct store *s, char *const *sel, size_t n_sel,
 			if (rc < 0)
 				return db_fail(s, err, errsz, "cannot look up runs");
 			if (!strcmp(sel[i], "latest"))
-				return fail(err, errsz, "the results database holds no run yet");
-			return fail(err, errsz, "no run '%s' in the results database", sel[i]);
+				return err_printf(err, errsz, "the results database holds no run yet");
+			return err_printf(err, errsz, "no run '%s' in the results database", sel[i]);
 		}
 		/* A run named twice (1 1, or an id and its name) is one run:
 		 * its samples must not count twice. */
@@ -1611,7 +1600,7 @@ int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 			int64_t bytes = sqlite3_column_bytes(st, 13);
 			if (nb < 0 || bytes != nb * 8 || (nb && !blob)) {
 				sqlite3_finalize(st);
-				return fail(err, errsz, "histogram of %s has %lld bytes of counts for"
+				return err_printf(err, errsz, "histogram of %s has %lld bytes of counts for"
 					    " %lld buckets", run_name, (long long)bytes, (long long)nb);
 			}
 			uint64_t *counts = xcalloc(nb ? (size_t)nb : 1, sizeof(*counts));
@@ -1621,7 +1610,7 @@ int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 			    hist_bounds(st, 14, (size_t)nb, &bounds)) {
 				free(counts);
 				sqlite3_finalize(st);
-				return fail(err, errsz, "histogram of %s has bucket bounds that are not"
+				return err_printf(err, errsz, "histogram of %s has bucket bounds that are not"
 					    " %lld ascending numbers", run_name, (long long)nb);
 			}
 			struct hist_row row = {
@@ -1790,7 +1779,7 @@ int store_import_rows(struct store *s, const struct sample_table *t, const char 
 	for (int k = 0; k < IMP_COUNT; k++)
 		if (sqlite3_prepare_v2(s->db, import_sql[k], -1, &st[k], NULL) != SQLITE_OK)
 			goto out;
-	if (exec_bound(s,
+	if (store_exec_bound(s,
 		       "INSERT INTO run (name, status, started_at, ended_at, schedrig_version)"
 		       " VALUES (?, 'imported', ?, ?, ?)",
 		       "tttt", run_name, now, now, SCHEDRIG_VERSION))
@@ -1814,7 +1803,7 @@ int store_knob_record(struct store *s, const struct stored_knob *k, int64_t *kno
 {
 	char now[32];
 	store_now(now, sizeof(now));
-	if (exec_bound(s,
+	if (store_exec_bound(s,
 		       "INSERT INTO knob (run_id, variant, seq, kind, name, path, old_value,"
 		       " requested_value, host, boot_id, changed_at)"
 		       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -1828,7 +1817,7 @@ int store_knob_record(struct store *s, const struct stored_knob *k, int64_t *kno
 int store_knob_applied(struct store *s, int64_t knob_id, const char *applied_value,
 		       char *err, size_t errsz)
 {
-	if (exec_bound(s, "UPDATE knob SET applied_value = ? WHERE id = ?", "tI", applied_value,
+	if (store_exec_bound(s, "UPDATE knob SET applied_value = ? WHERE id = ?", "tI", applied_value,
 		       knob_id))
 		return db_fail(s, err, errsz, "cannot journal an applied knob value");
 	return 0;
@@ -1838,7 +1827,7 @@ int store_knob_restored(struct store *s, int64_t knob_id, char *err, size_t errs
 {
 	char now[32];
 	store_now(now, sizeof(now));
-	if (exec_bound(s, "UPDATE knob SET restored_at = ? WHERE id = ? AND restored_at IS NULL",
+	if (store_exec_bound(s, "UPDATE knob SET restored_at = ? WHERE id = ? AND restored_at IS NULL",
 		       "tI", now, knob_id))
 		return db_fail(s, err, errsz, "cannot journal a restored knob");
 	return 0;

@@ -49,6 +49,12 @@ unsigned char *store_counts_le(const uint64_t *counts, size_t n);
  * format); malloc'd like store_counts_le. */
 unsigned char *store_doubles_le(const double *v, size_t n);
 
+/* Prepare sql, bind one argument per letter of spec (t text, NULL binds
+ * NULL; i int; I int64_t; d double, NaN binds NULL; b blob: pointer, then
+ * size_t length), step it once and finalize it. 0 (a row or done), or -1:
+ * store_fail says why. */
+int store_exec_bound(struct store *s, const char *sql, const char *spec, ...);
+
 /* "WHAT: SQLite's message" into err; returns -1. */
 int store_fail(struct store *s, const char *what, char *err, size_t errsz);
 

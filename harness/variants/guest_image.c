@@ -124,14 +124,6 @@ static const char guest_passwd[] = "root:x:0:0:root:/root:/bin/sh\n";
 static const char guest_group[] = "root:x:0:\n";
 static const char guest_hosts[] = "127.0.0.1 localhost\n::1 localhost\n";
 
-/* Copy src into dst (size > 0), cut to fit. */
-static void copy_str(char *dst, size_t size, const char *src)
-{
-	size_t len = strnlen(src, size - 1);
-	memcpy(dst, src, len);
-	dst[len] = '\0';
-}
-
 /* Run argv in dir (NULL: here) without a shell, stdout to out_path and
  * stderr there too (with_stderr) or to /dev/null; wait. Returns the exit
  * status, -1 when it could not run or was killed by a signal. */
@@ -145,21 +137,6 @@ static int run_tool(char *const *argv, const char *dir, const char *out_path, bo
 	if (spawn_run(&t, err, sizeof(err)))
 		return -1;
 	return WIFEXITED(t.status) ? WEXITSTATUS(t.status) : -1;
-}
-
-/* The last non-empty line of a log file, for messages. */
-static void last_line(const char *path, char *dst, size_t size)
-{
-	char line[512];
-	FILE *f = fopen(path, "r");
-	dst[0] = '\0';
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\r\n")] = '\0';
-		if (line[0])
-			copy_str(dst, size, line);
-	}
-	if (f)
-		fclose(f);
 }
 
 static bool is_file(const char *path)
@@ -232,7 +209,7 @@ static int kernel_from_deb(const char *deb, const char *cache, struct kernel_ima
 		int status = run_tool(argv, NULL, log, true);
 		if (status != 0) {
 			char why[256];
-			last_line(log, why, sizeof(why));
+			file_last_line(log, why, sizeof(why));
 			snprintf(err, errsz, "dpkg-deb -x %s failed (status %d): %s", deb, status, why);
 			free(tmp);
 			free(log);
@@ -402,7 +379,7 @@ int guest_kernel_resolve(const char *kernel, const char *cache, struct kernel_im
 		int status = run_tool(argv, debs, log, true);
 		if (status != 0 || newest(debs, prefix, ".deb", deb, sizeof(deb))) {
 			char why[256];
-			last_line(log, why, sizeof(why));
+			file_last_line(log, why, sizeof(why));
 			snprintf(err, errsz,
 				 "apt-get download %s failed (status %d): %s (run apt-get update?)",
 				 kernel, status, why);

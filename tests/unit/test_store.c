@@ -48,6 +48,19 @@ static sqlite3 *raw_db(const char *path)
 	return db;
 }
 
+/* The schema version (PRAGMA user_version) of the database at path. */
+static int db_user_version(const char *path)
+{
+	sqlite3 *db = raw_db(path);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	int v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
 static void test_round_trip(void **state)
 {
 	(void)state;
@@ -469,25 +482,28 @@ static void test_migrate_v4(void **state)
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	sqlite3_stmt *st;
 	assert_int_equal(sqlite3_prepare_v2(db,
-		"SELECT (SELECT count(*) FROM sample_key) || ' ' || (SELECT user_version FROM"
-		" pragma_user_version) || ' ' || (SELECT count(*) FROM pragma_table_info('run')"
+		"SELECT (SELECT count(*) FROM sample_key) || ' ' || (SELECT count(*) FROM"
+		" pragma_table_info('run')"
 		" WHERE name IN ('rig_pid', 'boot_id', 'rig_start_ticks')) || ' ' ||"
 		" (SELECT count(*) FROM pragma_table_info('histogram') WHERE name IN ('bounds',"
 		" 'min_observed', 'sum_value', 'sum_sq_value')) || ' ' ||"
 		" (SELECT count(*) FROM sqlite_master WHERE name = 'sample_flag') || ' ' ||"
+		" (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN"
+		" ('bisection', 'bisect_point', 'bisect_run')) || ' ' ||"
 		" group_concat(op || '=' || ifnull(value, 'null'), ',')"
 		" FROM (SELECT * FROM sample ORDER BY seq)", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(st, 0),
-			    "2 9 3 4 1 groups-4=1.5,groups-8=null,groups-4=2.5");
+			    "2 3 4 1 3 groups-4=1.5,groups-8=null,groups-4=2.5");
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+	assert_int_equal(db_user_version(path), STORE_SCHEMA_VERSION);
 }
 
 /* The database tests/fixtures/FIXTURE (schedrig's own code made it at
  * schema from_version), made again as DB and opened: the first open, a
- * read-only one, migrates it to version 9, whose sample_flag table (of
- * version 8) then takes a flagged sample beside the old run. The old run's samples and
+ * read-only one, migrates it to STORE_SCHEMA_VERSION, whose sample_flag
+ * table (of version 8) then takes a flagged sample beside the old run. The old run's samples and
  * histograms (run id 1) are loaded into t and h (initialized here). */
 static void check_migrated(const char *fixture, const char *name, int from_version,
 			   struct sample_table *t, struct hist_table *h)
@@ -510,14 +526,14 @@ static void check_migrated(const char *fixture, const char *name, int from_versi
 	store_close(s);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db,
-		"SELECT (SELECT user_version FROM pragma_user_version) || ' ' ||"
-		" (SELECT count(*) FROM sqlite_master WHERE name = 'sample_flag') || ' ' ||"
+		"SELECT (SELECT count(*) FROM sqlite_master WHERE name = 'sample_flag') || ' ' ||"
 		" (SELECT count(*) FROM pragma_table_info('histogram') WHERE name IN ('bounds',"
 		" 'min_observed', 'sum_value', 'sum_sq_value'))", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	assert_string_equal((const char *)sqlite3_column_text(st, 0), "9 1 4");
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "1 4");
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+	assert_int_equal(db_user_version(path), STORE_SCHEMA_VERSION);
 
 	/* A flagged sample goes into the migrated database beside the old run. */
 	int64_t run, variant, cell;
@@ -624,7 +640,7 @@ static void test_migrate_v7(void **state)
  * running had stopped, with its stop note, event 3, and before
  * fk.spread_pct=80 (id 2) had), plus two notes of kind "iterations" that
  * stop no cell of the run: the whole-plan note of a qemu variant and one
- * naming a variant the run lacks. The first open migrates it to version 9:
+ * naming a variant the run lacks. The first open migrates it past version 9:
  * the stopped cell has a cell_stop row naming event 3, the other cells
  * none, and every note reads as before. */
 static void test_migrate_v8_stops(void **state)
@@ -664,13 +680,13 @@ static void test_migrate_v8_stops(void **state)
 	sqlite3 *raw = raw_db(path);
 	sqlite3_stmt *st;
 	assert_int_equal(sqlite3_prepare_v2(raw,
-		"SELECT (SELECT user_version FROM pragma_user_version) || ' ' ||"
-		" group_concat(variant_id || ',' || cell_id || ',' || event_id, ' ') FROM cell_stop",
-		-1, &st, NULL), SQLITE_OK);
+		"SELECT group_concat(variant_id || ',' || cell_id || ',' || event_id, ' ')"
+		" FROM cell_stop", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	assert_string_equal((const char *)sqlite3_column_text(st, 0), "9 1,1,3");
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "1,1,3");
 	sqlite3_finalize(st);
 	sqlite3_close(raw);
+	assert_int_equal(db_user_version(path), STORE_SCHEMA_VERSION);
 }
 
 /* A stopped cell (adaptive iterations) is a cell_stop row with its note:

@@ -1,0 +1,121 @@
+#include "bisect.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static const char *const verdict_names[] = {
+	[BISECT_UNTESTED] = "untested", [BISECT_GOOD] = "good", [BISECT_BAD] = "bad",
+	[BISECT_SKIP] = "skip",
+};
+
+const char *bisect_verdict_name(enum bisect_verdict v)
+{
+	return verdict_names[v];
+}
+
+int bisect_verdict_parse(const char *s)
+{
+	for (size_t i = 0; i < sizeof(verdict_names) / sizeof(verdict_names[0]); i++)
+		if (!strcmp(s, verdict_names[i]))
+			return (int)i;
+	return -1;
+}
+
+void bisect_search_init(struct bisect_search *s, size_t n_points)
+{
+	s->n = n_points;
+	s->v = xcalloc(n_points, sizeof(*s->v));
+}
+
+void bisect_search_free(struct bisect_search *s)
+{
+	free(s->v);
+	s->v = NULL;
+	s->n = 0;
+}
+
+void bisect_search_window(const struct bisect_search *s, size_t *lo, size_t *hi)
+{
+	*hi = s->n - 1;
+	for (size_t k = 0; k < s->n; k++)
+		if (s->v[k] == BISECT_BAD) {
+			*hi = k;
+			break;
+		}
+	*lo = 0;
+	for (size_t k = 0; k < *hi; k++)
+		if (s->v[k] == BISECT_GOOD)
+			*lo = k;
+}
+
+long bisect_search_next(const struct bisect_search *s)
+{
+	if (s->v[0] == BISECT_UNTESTED)
+		return 0;
+	if (s->v[s->n - 1] == BISECT_UNTESTED)
+		return (long)s->n - 1;
+	size_t lo, hi;
+	bisect_search_window(s, &lo, &hi);
+	size_t mid = (lo + hi) / 2;
+	/* Outward from the middle: mid, mid+1, mid-1, ... (lower first on a
+	 * tie of distance, mid itself being the lower of the two middles). */
+	for (size_t d = 0; d < hi - lo; d++) {
+		size_t below = mid >= d ? mid - d : 0, above = mid + d;
+		if (mid >= d && below > lo && below < hi && s->v[below] == BISECT_UNTESTED)
+			return (long)below;
+		if (above > lo && above < hi && s->v[above] == BISECT_UNTESTED)
+			return (long)above;
+	}
+	return -1;
+}
+
+void bisect_search_result(const struct bisect_search *s, struct bisect_result *r)
+{
+	bisect_search_window(s, &r->last_good, &r->first_bad);
+	r->exact = r->first_bad == r->last_good + 1;
+}
+
+void bisect_classify(double alpha, enum better better,
+		     const double *good_sorted, const struct stats_summary *good,
+		     const double *bad_sorted, const struct stats_summary *bad,
+		     const double *point_sorted, const struct stats_summary *point,
+		     struct bisect_class *out)
+{
+	memset(out, 0, sizeof(*out));
+	stats_compare(SIG_WELCH, alpha, better, good_sorted, good, point_sorted, point,
+		      &out->vs_good);
+	stats_compare(SIG_WELCH, alpha, better, bad_sorted, bad, point_sorted, point,
+		      &out->vs_bad);
+	out->verdict = BISECT_UNTESTED;
+	if (!out->vs_good.valid || !out->vs_bad.valid)
+		return;
+	double t_good = fabs(out->vs_good.statistic), t_bad = fabs(out->vs_bad.statistic);
+	if (out->vs_good.p < alpha && t_bad < t_good)
+		out->verdict = BISECT_BAD;
+	else if (out->vs_bad.p < alpha && t_good < t_bad)
+		out->verdict = BISECT_GOOD;
+	out->partial = out->verdict != BISECT_UNTESTED && out->vs_good.p < alpha &&
+		       out->vs_bad.p < alpha;
+}
+
+bool bisect_ends_differ(double alpha, enum better better,
+			const double *good_sorted, const struct stats_summary *good,
+			const double *bad_sorted, const struct stats_summary *bad,
+			struct stats_test *out)
+{
+	stats_compare(SIG_WELCH, alpha, better, good_sorted, good, bad_sorted, bad, out);
+	return out->valid && out->p < alpha;
+}
+
+char *bisect_rule_describe(double alpha)
+{
+	return xasprintf("Rule: %s of each point against both ends, alpha %g (on the Hmean,"
+			 " i.e. the reciprocals, of a higher-is-better metric): bad when p vs"
+			 " the good end < %g and |t| vs the bad end is the smaller; good when p"
+			 " vs the bad end < %g and |t| vs the good end is the smaller; otherwise"
+			 " ambiguous: more iterations up to the config's max, then skip.",
+			 stats_significance_describe(SIG_WELCH), alpha, alpha, alpha);
+}

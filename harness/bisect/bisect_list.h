@@ -1,0 +1,30 @@
+/* The variant-list provider of bisections (bisect_series.h):
+ *
+ *   bisect:
+ *     points:                         # in order, from good to bad or back
+ *       - base                        # a variant of variants:, by name
+ *       - {name: p1, boot: local, sysctl: {kernel.sched_autogroup_enabled: 0}}
+ *       - {name: p2, params: {fake: {mean: 120}}}   # a variant plus load params
+ *
+ * A point is a variant (every key a variant of variants: takes) and may
+ * add params: {LOAD: {KEY: VALUE}}, single values that replace the named
+ * load's parameter in that point's config (a point must measure the same
+ * cells as the ends: a list there is refused). --good and --bad name two
+ * points; the series is the points between them, inclusive, in the order
+ * from good to bad. */
+#ifndef SCHEDRIG_BISECT_LIST_H
+#define SCHEDRIG_BISECT_LIST_H
+
+#include <stddef.h>
+
+#include "bisect_series.h"
+#include "yamlnode.h"
+
+/* The series good..bad of bisect: points: in root (the parsed config at
+ * path). 0; 1 when root has no bisect: points: naming good and bad (out
+ * untouched, no message); -1 with "path:line:col: message" in err for a
+ * points list that is malformed or names only one of them. */
+int bisect_list_series(const char *path, const struct ynode *root, const char *good,
+		       const char *bad, struct bisect_series *out, char *err, size_t errsz);
+
+#endif

@@ -1,0 +1,307 @@
+#include "bisect_patches.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util.h"
+#include "ytree.h"
+
+#define MAX_CHAIN 64
+
+void bisect_patch_list_add(struct bisect_patch_list *l, const char *file, const char *origin,
+			   const char *subject)
+{
+	l->p = xrealloc(l->p, (l->n + 1) * sizeof(*l->p));
+	l->p[l->n++] = (struct bisect_patch){xstrdup(file), xstrdup(origin), xstrdup(subject)};
+}
+
+void bisect_patch_list_free(struct bisect_patch_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->p[i].file);
+		free(l->p[i].origin);
+		free(l->p[i].subject);
+	}
+	free(l->p);
+	*l = (struct bisect_patch_list){0};
+}
+
+/* The Subject: of a patch file (first header line), "[PATCH ...] " dropped;
+ * "" when it has none. A second "From " line makes it an mbox: -1. */
+static int read_subject(FILE *f, char *subject, size_t size)
+{
+	char line[1024];
+	int froms = 0;
+	subject[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "From ", 5) && ++froms > 1)
+			return -1;
+		if (!subject[0] && !strncmp(line, "Subject:", 8)) {
+			const char *s = line + 8;
+			s += strspn(s, " \t");
+			if (*s == '[' && strchr(s, ']'))
+				s = strchr(s, ']') + 1;
+			s += strspn(s, " \t");
+			snprintf(subject, size, "%.*s", (int)strcspn(s, "\r\n"), s);
+		}
+	}
+	return 0;
+}
+
+int bisect_patch_files(const char *path, const struct ynode *entry,
+		       struct bisect_patch_list *out, char *err, size_t errsz)
+{
+	struct stat st;
+	char subject[512];
+	if (entry->kind != YNODE_SCALAR)
+		return err_printf(err, errsz, "%s:%d:%d: a patches: entry is a file name", path,
+			    entry->line, entry->col);
+	if (stat(entry->text, &st) || !S_ISREG(st.st_mode))
+		return err_printf(err, errsz, "%s:%d:%d: patch '%s' is not a file; bisecting a directory"
+			    " or an mbox needs the kernel-build code's patch-list expansion",
+			    path, entry->line, entry->col, entry->text);
+	FILE *f = fopen(entry->text, "r");
+	if (!f)
+		return err_printf(err, errsz, "%s:%d:%d: %s: cannot read it", path, entry->line,
+			    entry->col, entry->text);
+	int mbox = read_subject(f, subject, sizeof(subject));
+	fclose(f);
+	if (mbox)
+		return err_printf(err, errsz, "%s:%d:%d: %s holds several messages; bisecting an mbox"
+			    " needs the kernel-build code's patch-list expansion", path,
+			    entry->line, entry->col, entry->text);
+	bisect_patch_list_add(out, entry->text, entry->text, subject);
+	return 0;
+}
+
+/* The kernels: entry named name, or NULL. */
+static const struct ynode *build_node(const struct ynode *root, const char *name)
+{
+	const struct ynode *k = ynode_get(root, "kernels");
+	if (!k || k->kind != YNODE_MAPPING)
+		return NULL;
+	const struct ynode *b = ynode_get(k, name);
+	return b && b->kind == YNODE_MAPPING ? b : NULL;
+}
+
+/* The build name of variant v's kernel: {build: NAME}, or NULL. */
+static const char *variant_build(const struct ynode *v)
+{
+	const struct ynode *k = v ? ynode_get(v, "kernel") : NULL, *b;
+	if (!k || k->kind != YNODE_MAPPING || !(b = ynode_get(k, "build")) ||
+	    b->kind != YNODE_SCALAR)
+		return NULL;
+	return b->text;
+}
+
+/* The chain of builds from the root build (the one with source:) to name,
+ * root first, through base:. Returns its length, or 0 with err. */
+static size_t build_chain(const char *path, const struct ynode *root, const char *name,
+			  const char **chain, char *err, size_t errsz)
+{
+	const char *rev[MAX_CHAIN];
+	size_t n = 0;
+	for (const char *b = name; b; n++) {
+		const struct ynode *node = build_node(root, b), *base;
+		if (!node)
+			return (size_t)err_printf(err, errsz, "%s: kernels: has no build '%s'", path, b);
+		if (n == MAX_CHAIN)
+			return (size_t)err_printf(err, errsz, "%s: kernels: the base: chain of '%s' is"
+					    " longer than %d or a loop", path, name, MAX_CHAIN);
+		rev[n] = b;
+		base = ynode_get(node, "base");
+		b = base && base->kind == YNODE_SCALAR ? base->text : NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		chain[i] = rev[n - 1 - i];
+	return n;
+}
+
+/* The patches of builds chain[from..n) expanded, in order. */
+static int expand_chain(const char *path, const struct ynode *root, const char **chain,
+			size_t from, size_t n, bisect_expand_fn expand,
+			struct bisect_patch_list *out, char *err, size_t errsz)
+{
+	for (size_t i = from; i < n; i++) {
+		const struct ynode *p = ynode_get(build_node(root, chain[i]), "patches");
+		if (!p)
+			continue;
+		if (p->kind != YNODE_SEQUENCE)
+			return err_printf(err, errsz, "%s:%d:%d: kernels: %s: patches: is a list", path,
+				    p->line, p->col, chain[i]);
+		for (size_t j = 0; j < p->n; j++)
+			if (expand(path, p->items[j], out, err, errsz))
+				return -1;
+	}
+	return 0;
+}
+
+/* YAML text of node n, or "" (for comparing two nodes). malloc'd. */
+static char *node_text(const struct ynode *n)
+{
+	char err[128];
+	char *t = n ? ytree_emit(n, err, sizeof(err)) : NULL;
+	return t ? t : xstrdup("");
+}
+
+/* Do builds a and b (chain roots' source:, any config: on the chains) give
+ * the same source and config? Compared as written. */
+static bool same_key(const struct ynode *root, const char **ca, size_t na, const char **cb,
+		     size_t nb, const char *key)
+{
+	struct buf a = {0}, b = {0};
+	for (size_t i = 0; i < na; i++) {
+		char *t = node_text(ynode_get(build_node(root, ca[i]), key));
+		buf_puts(&a, t);
+		free(t);
+	}
+	for (size_t i = 0; i < nb; i++) {
+		char *t = node_text(ynode_get(build_node(root, cb[i]), key));
+		buf_puts(&b, t);
+		free(t);
+	}
+	bool same = !strcmp(buf_str(&a), buf_str(&b));
+	buf_free(&a);
+	buf_free(&b);
+	return same;
+}
+
+/* The patches beyond good's build in bad's (the series to bisect). */
+static int series_beyond(const char *path, const struct ynode *root, const char *gb,
+			 const char *bb, bisect_expand_fn expand, struct bisect_patch_list *out,
+			 char *err, size_t errsz)
+{
+	const char *cg[MAX_CHAIN], *cb[MAX_CHAIN];
+	size_t ng = build_chain(path, root, gb, cg, err, errsz);
+	size_t nb = ng ? build_chain(path, root, bb, cb, err, errsz) : 0;
+	if (!ng || !nb)
+		return -1;
+	/* good's build on bad's chain: the patches of the builds after it. */
+	for (size_t i = 0; i < nb; i++) {
+		if (strcmp(cb[i], gb))
+			continue;
+		for (size_t j = i + 1; j < nb; j++)
+			if (ynode_get(build_node(root, cb[j]), "source") ||
+			    ynode_get(build_node(root, cb[j]), "config"))
+				return err_printf(err, errsz, "%s: kernels: %s sets %s: of its own, so %s"
+					    " is not %s plus patches", path, cb[j],
+					    ynode_get(build_node(root, cb[j]), "source") ? "source"
+											  : "config",
+					    bb, gb);
+		return expand_chain(path, root, cb, i + 1, nb, expand, out, err, errsz);
+	}
+	if (!same_key(root, cg, ng, cb, nb, "source") || !same_key(root, cg, ng, cb, nb, "config"))
+		return err_printf(err, errsz, "%s: kernels: %s and %s are not builds of one source with"
+			    " one config (source: and config: differ along their base: chains)",
+			    path, gb, bb);
+	struct bisect_patch_list pg = {0}, pb = {0};
+	int rc = expand_chain(path, root, cg, 0, ng, expand, &pg, err, errsz) ||
+		 expand_chain(path, root, cb, 0, nb, expand, &pb, err, errsz) ? -1 : 0;
+	for (size_t i = 0; rc == 0 && i < pg.n; i++)
+		if (i >= pb.n || strcmp(pg.p[i].file, pb.p[i].file))
+			rc = err_printf(err, errsz, "%s: the patch list of %s is not a prefix of %s's"
+				  " (patch %zu: %s)", path, gb, bb, i + 1, pg.p[i].origin);
+	for (size_t i = pg.n; rc == 0 && i < pb.n; i++)
+		bisect_patch_list_add(out, pb.p[i].file, pb.p[i].origin, pb.p[i].subject);
+	bisect_patch_list_free(&pg);
+	bisect_patch_list_free(&pb);
+	return rc;
+}
+
+/* Do the variants differ in anything but name: and kernel:? */
+static bool variants_alike(struct ytree *t, const struct ynode *g, const struct ynode *b)
+{
+	struct ynode *cg = ytree_copy(t, g), *cb = ytree_copy(t, b);
+	ytree_set(t, cg, "name", NULL);
+	ytree_set(t, cg, "kernel", NULL);
+	ytree_set(t, cb, "name", NULL);
+	ytree_set(t, cb, "kernel", NULL);
+	char *a = node_text(cg), *c = node_text(cb);
+	bool same = !strcmp(a, c);
+	free(a);
+	free(c);
+	return same;
+}
+
+/* Point k of the series: the good variant on build GOOD-pK. */
+static char *patch_point(struct ytree *t, const struct ynode *root, const struct ynode *gv,
+			 const char *gb, const struct bisect_patch_list *s, size_t k,
+			 const char *name, char *err, size_t errsz)
+{
+	struct ynode *build = ytree_mapping(t), *patches = ytree_sequence(t);
+	struct ynode *kernels = ytree_copy(t, ynode_get(root, "kernels"));
+	struct ynode *var = ytree_copy(t, gv), *kernel = ytree_mapping(t);
+	ytree_set(t, build, "base", ytree_scalar(t, gb));
+	for (size_t i = 0; i < k; i++)
+		ytree_append(t, patches, ytree_scalar(t, s->p[i].file));
+	ytree_set(t, build, "patches", patches);
+	ytree_set(t, kernels, name, build);
+	ytree_set(t, kernel, "build", ytree_scalar(t, name));
+	ytree_set(t, var, "name", ytree_scalar(t, name));
+	ytree_set(t, var, "kernel", kernel);
+	return bisect_point_config(t, root, var, "kernels", kernels, err, errsz);
+}
+
+static int add_points(const char *path, const struct ynode *root, const struct ynode *gv,
+		      const struct ynode *bv, const char *gb, const struct bisect_patch_list *s,
+		      struct bisect_series *out, char *err, size_t errsz)
+{
+	const char *good = ynode_get(gv, "name")->text, *bad = ynode_get(bv, "name")->text;
+	out->kind = "patches";
+	for (size_t k = 0; k <= s->n; k++) {
+		struct ytree *t = ytree_new();
+		char *name = k == 0 ? xstrdup(good) : k == s->n ? xstrdup(bad)
+							       : xasprintf("%s-p%zu", good, k);
+		char *label = k == 0 ? xasprintf("%s (no patch of the series)", good)
+					   : xasprintf("%s: %s", s->p[k - 1].origin, s->p[k - 1].subject);
+		char *text = k == 0 ? bisect_point_config(t, root, gv, NULL, NULL, err, errsz)
+			     : k == s->n ? bisect_point_config(t, root, bv, NULL, NULL, err, errsz)
+					 : patch_point(t, root, gv, gb, s, k, name, err, errsz);
+		if (text)
+			bisect_series_add(out, name, label, text);
+		free(name);
+		free(label);
+		ytree_free(t);
+		if (!text)
+			return -1;
+		free(text);
+	}
+	(void)path;
+	return 0;
+}
+
+int bisect_patch_series(const char *path, const struct ynode *root, const char *good,
+			const char *bad, bisect_expand_fn expand, struct bisect_series *out,
+			char *err, size_t errsz)
+{
+	const struct ynode *gv = bisect_config_variant(root, good);
+	const struct ynode *bv = bisect_config_variant(root, bad);
+	const char *gb = variant_build(gv), *bb = variant_build(bv);
+	if (!gb && !bb)
+		return 1;
+	if (!gb || !bb)
+		return err_printf(err, errsz, "%s: --%s %s is %s, so there is no patch series between"
+			    " the two", path, gb ? "bad" : "good", gb ? bad : good,
+			    (gb ? bv : gv) ? "not a kernel: {build: NAME} variant"
+					   : "not a variant of variants:");
+	if (!strcmp(gb, bb))
+		return err_printf(err, errsz, "%s: --good %s and --bad %s run the same build '%s'", path,
+			    good, bad, gb);
+	struct ytree *t = ytree_new();
+	bool alike = variants_alike(t, gv, bv);
+	ytree_free(t);
+	if (!alike)
+		return err_printf(err, errsz, "%s: variants %s and %s differ in more than their kernel"
+			    " build: a step would change more than the patches", path, good, bad);
+	struct bisect_patch_list s = {0};
+	int rc = series_beyond(path, root, gb, bb, expand, &s, err, errsz);
+	if (rc == 0 && s.n == 0)
+		rc = err_printf(err, errsz, "%s: %s's build has no patch beyond %s's: nothing to bisect",
+			  path, bad, good);
+	if (rc == 0)
+		rc = add_points(path, root, gv, bv, gb, &s, out, err, errsz);
+	bisect_patch_list_free(&s);
+	return rc;
+}

@@ -1,0 +1,52 @@
+/* What a bisection found, as text: the result line, the rule, the table of
+ * every measured point (k, point, n, mean ± CI, verdict, p and t against
+ * both ends, runs) and the mmtests table (schedrig compare) of good end /
+ * last good / first bad / bad end. Printed by schedrig bisect at the end,
+ * by bisect --show, and mailed by schedrig mail --bisection. */
+#ifndef SCHEDRIG_BISECT_REPORT_H
+#define SCHEDRIG_BISECT_REPORT_H
+
+#include <stdint.h>
+
+#include "reportcmd.h"
+#include "store.h"
+#include "util.h"
+
+/* The summary of bisection id (title, result, rule, step table) into out.
+ * 0, or -1 with err. */
+int bisect_report_text(struct store *st, int64_t id, struct buf *out, char *err, size_t errsz);
+
+/* The mmtests table of good end / last good / first bad / bad end goes
+ * through compare's path (reportcmd_prepare, the default layout): what
+ * bisect_report_select sets in a struct reportcmd for it is kept here. */
+struct bisect_report_sel {
+	char **runs;            /* the run ids as selectors: every run of the good
+				 * end, the last good point, the first bad point
+				 * and the bad end (each point once), in that order */
+	size_t n_runs;          /* 0: no point measured yet (no table) */
+	char *one_run;          /* "bisection ID" (reportcmd.one_run) */
+	char *load, *metric;    /* the bisection's metric */
+};
+
+/* Select bisection id's table in c: c->runs, c->one_run (the points'
+ * variants side by side, the first the baseline), columns by variant, and
+ * the bisection's load and metric unless c names a --load or --metric
+ * already. sel owns the strings c then points to. 0, or -1 with err. */
+int bisect_report_select(struct store *st, int64_t id, struct reportcmd *c,
+			 struct bisect_report_sel *sel, char *err, size_t errsz);
+void bisect_report_sel_free(struct bisect_report_sel *sel);
+
+/* The table of bisection id (bisect_report_select) over database db (open
+ * as st) and its notes, as schedrig compare lays out its default layout,
+ * into out; nothing when no point was measured yet. 0, or -1 with err
+ * (compare's own message is on stderr then). */
+int bisect_report_table(struct store *st, const char *db, int64_t id, struct buf *out,
+			char *err, size_t errsz);
+
+/* Print to stdout what bisection id found in database db (open as st):
+ * bisect_report_text, then (once a point was measured) the table of
+ * bisect_report_select with its notes, as schedrig compare lays it out.
+ * 0, or -1 with err (or after compare's message on stderr). */
+int bisect_report_print(struct store *st, const char *db, int64_t id, char *err, size_t errsz);
+
+#endif

@@ -1,0 +1,147 @@
+#include "bisect_series.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bisect_list.h"
+#include "bisect_patches.h"
+#include "config.h"
+#include "plan.h"
+#include "util.h"
+#include "ytree.h"
+
+void bisect_series_add(struct bisect_series *s, const char *name, const char *label,
+		       const char *config)
+{
+	s->p = xrealloc(s->p, (s->n + 1) * sizeof(*s->p));
+	s->p[s->n++] = (struct bisect_point){xstrdup(name), xstrdup(label), xstrdup(config)};
+}
+
+void bisect_series_free(struct bisect_series *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->p[i].name);
+		free(s->p[i].label);
+		free(s->p[i].config);
+	}
+	free(s->p);
+	*s = (struct bisect_series){0};
+}
+
+const struct ynode *bisect_config_variant(const struct ynode *root, const char *name)
+{
+	const struct ynode *vs = ynode_get(root, "variants");
+	for (size_t i = 0; vs && vs->kind == YNODE_SEQUENCE && i < vs->n; i++) {
+		const struct ynode *v = vs->items[i], *n;
+		if (v->kind == YNODE_MAPPING && (n = ynode_get(v, "name")) &&
+		    n->kind == YNODE_SCALAR && !strcmp(n->text, name))
+			return v;
+	}
+	return NULL;
+}
+
+char *bisect_point_config(struct ytree *t, const struct ynode *root, const struct ynode *variant,
+			  const char *extra_key, const struct ynode *extra, char *err,
+			  size_t errsz)
+{
+	struct ynode *r = ytree_copy(t, root), *vs = ytree_sequence(t);
+	ytree_append(t, vs, variant);
+	ytree_set(t, r, "variants", vs);
+	ytree_set(t, r, "bisect", NULL);
+	if (extra_key)
+		ytree_set(t, r, extra_key, extra);
+	return ytree_emit(r, err, errsz);
+}
+
+/* why without the "NAME:LINE:COL: " of a generated config: its positions
+ * are of the point's config, not of the user's file. */
+static const char *strip_position(const char *why, const char *name)
+{
+	size_t n = strlen(name);
+	if (strncmp(why, name, n) || why[n] != ':')
+		return why;
+	const char *p = why + n + 1;
+	p += strspn(p, "0123456789");
+	if (*p++ != ':')
+		return why;
+	p += strspn(p, "0123456789");
+	return p[0] == ':' && p[1] == ' ' ? p + 2 : why;
+}
+
+/* Every point's config parses and plans: "PATH: bisect point NAME:
+ * message" else. */
+static int check_points(const char *path, const struct bisect_series *s, char *err,
+			size_t errsz)
+{
+	char why[1024];
+	for (size_t i = 0; i < s->n; i++) {
+		const char *name = s->p[i].name;
+		struct experiment *e = config_parse(name, s->p[i].config, strlen(s->p[i].config),
+						    why, sizeof(why));
+		struct plan p = {0};
+		int bad = !e || plan_build(e, &p, why, sizeof(why));
+		plan_free(&p);
+		experiment_free(e);
+		if (bad) {
+			snprintf(err, errsz, "%s: bisect point %s: %s", path, name,
+				 strip_position(why, name));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int bisect_series_build(const char *path, const char *text, const char *good, const char *bad,
+			struct bisect_series *out, char *err, size_t errsz)
+{
+	struct ydoc *d = ydoc_parse(path, text, strlen(text), err, errsz);
+	if (!d)
+		return -1;
+	const struct ynode *root = ydoc_root(d);
+	int rc = bisect_list_series(path, root, good, bad, out, err, errsz);
+	if (rc == 1)
+		rc = bisect_patch_series(path, root, good, bad, bisect_patch_files, out, err, errsz);
+	if (rc == 1) {
+		snprintf(err, errsz, "%s: --good %s and --bad %s are neither points of bisect:"
+			 " points: nor variants whose kernels are builds of one source (kernel:"
+			 " {build: NAME}) whose patch lists are a prefix of one another", path,
+			 good, bad);
+		rc = -1;
+	}
+	ydoc_free(d);
+	if (rc == 0 && check_points(path, out, err, errsz))
+		rc = -1;
+	if (rc)
+		bisect_series_free(out);
+	return rc;
+}
+
+/* The name of point item of bisect: points: (a variant name or a mapping's
+ * name:), or NULL. */
+static const char *point_name(const struct ynode *item)
+{
+	const struct ynode *n = item->kind == YNODE_MAPPING ? ynode_get(item, "name") : item;
+	return n && n->kind == YNODE_SCALAR ? n->text : NULL;
+}
+
+int bisect_series_check_points(const char *path, const char *text, size_t *n_points, char *err,
+			       size_t errsz)
+{
+	struct ydoc *d = ydoc_parse(path, text, strlen(text), err, errsz);
+	if (!d)
+		return -1;
+	const struct ynode *b = ynode_get(ydoc_root(d), "bisect"), *pts;
+	int rc = 1;
+	if (b && b->kind == YNODE_MAPPING && (pts = ynode_get(b, "points")) &&
+	    pts->kind == YNODE_SEQUENCE && pts->n >= 2) {
+		const char *first = point_name(pts->items[0]), *last = point_name(pts->items[pts->n - 1]);
+		struct bisect_series s = {0};
+		rc = bisect_series_build(path, text, first ? first : "", last ? last : "", &s, err,
+					 errsz);
+		*n_points = s.n;
+		bisect_series_free(&s);
+	}
+	ydoc_free(d);
+	return rc;
+}

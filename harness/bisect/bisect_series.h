@@ -1,0 +1,65 @@
+/* The series a bisection walks: points 0..n-1 from the good end to the bad
+ * end, each an ordinary config of one variant, made by a provider from the
+ * user's config:
+ *   bisect_list.c     bisect: {points: [...]} of the config, an explicit
+ *                     ordered list of variants (knobs, kernels, load params);
+ *   bisect_patches.c  kernels built from a tree + a patch series: point k is
+ *                     the good build plus the first k patches of the bad
+ *                     build's series beyond it.
+ * A step of the bisection runs point k's config with schedrig run, so every
+ * step is an ordinary run of an ordinary config. */
+#ifndef SCHEDRIG_BISECT_SERIES_H
+#define SCHEDRIG_BISECT_SERIES_H
+
+#include <stddef.h>
+
+#include "yamlnode.h"
+
+struct bisect_point {
+	char *name;    /* the point's variant name, as tables show it */
+	char *label;   /* what the point is, for the output: the variant name,
+			* or "0003-x.patch: sched/fair: subject" for a patch */
+	char *config;  /* the config text of the point: the user's config with
+			* variants: replaced by the point's variant alone */
+};
+
+struct bisect_series {
+	const char *kind;   /* "variants" | "patches" (static string) */
+	struct bisect_point *p;
+	size_t n;
+};
+
+/* Append a point (strings copied). */
+void bisect_series_add(struct bisect_series *s, const char *name, const char *label,
+		       const char *config);
+void bisect_series_free(struct bisect_series *s);
+
+/* The series from good to bad in the config text (path for messages):
+ * both names points of bisect: points: (bisect_list_series), or variants
+ * whose kernel is a build of kernels: (bisect_patch_series). Anything else
+ * is an error that says why. Every point's config is checked with
+ * config_parse and plan_build, so a series that cannot run is refused
+ * before anything runs. 0, or -1 with "file:line:col: message" or a
+ * sentence in err. */
+int bisect_series_build(const char *path, const char *text, const char *good, const char *bad,
+			struct bisect_series *out, char *err, size_t errsz);
+
+/* check-config of bisect: points: the whole list, first to last, as
+ * bisect_series_build checks a series. 0 with *n_points; 1 when the
+ * config has no bisect: points: list of two or more; -1 with err. */
+int bisect_series_check_points(const char *path, const char *text, size_t *n_points, char *err,
+			       size_t errsz);
+
+/* The point of variant-list and patch providers alike: the config tree
+ * root with variants: replaced by [variant] and bisect: removed, as YAML
+ * text (ytree_emit); extra (may be NULL) is a top-level key set too
+ * (kernels: for a built point). NULL with err on an emit failure. */
+struct ytree;
+char *bisect_point_config(struct ytree *t, const struct ynode *root, const struct ynode *variant,
+			  const char *extra_key, const struct ynode *extra, char *err,
+			  size_t errsz);
+
+/* The variant mapping of variants: named name in root, or NULL. */
+const struct ynode *bisect_config_variant(const struct ynode *root, const char *name);
+
+#endif

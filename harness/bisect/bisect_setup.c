@@ -1,0 +1,240 @@
+/* Making a bisection ready to walk, and recording its stop (bisect_setup.h). */
+#include "bisect_setup.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "adaptive.h"
+#include "commands.h"
+#include "config.h"
+#include "plan.h"
+#include "store_bisect.h"
+#include "util.h"
+
+/* Check --metric and --cell against point 0's config before anything runs,
+ * and read its max iterations. 0, or -1 after a message. */
+static int check_choice(struct bisect_walk *w, const struct bisect_request *rq)
+{
+	char err[1024];
+	struct experiment *e = config_parse(w->s.p[0].name, w->s.p[0].config,
+					    strlen(w->s.p[0].config), err, sizeof(err));
+	struct plan p = {0};
+	int rc = e && plan_build(e, &p, err, sizeof(err)) == 0 ? 0 : -1;
+	if (rc) {
+		fprintf(stderr, "schedrig bisect: %s\n", err);
+		experiment_free(e);
+		return -1;
+	}
+	w->iterations_max = e->iterations;
+	const struct cfg_load *load;
+	const char *metric;
+	if (!w->bi.load && !rq->metric && adaptive_primary(e, &load, &metric)) {
+		w->bi.load = xstrdup(load->name);
+		w->bi.metric = xstrdup(metric);
+	}
+	if (rq->metric) {
+		const char *colon = strchr(rq->metric, ':');
+		const struct cfg_load *l = NULL;
+		for (size_t i = 0; i < e->n_loads; i++)
+			if (!strncmp(e->loads[i].name, rq->metric, (size_t)(colon - rq->metric)) &&
+			    !e->loads[i].name[colon - rq->metric])
+				l = &e->loads[i];
+		bool found = false;
+		for (size_t i = 0; l && i < l->ops->n_metrics; i++)
+			found |= !strcmp(l->ops->metrics[i].name, colon + 1);
+		if (!found) {
+			fprintf(stderr, "schedrig bisect: --metric %s: %s\n", rq->metric,
+				l ? "the load has no such metric (schedrig loads TOOL lists them)"
+				  : "no load of that name in the config");
+			rc = -1;
+		}
+	}
+	if (rc == 0 && rq->cell) {
+		bool found = false;
+		for (size_t i = 0; i < p.n_cells; i++)
+			found |= !strcmp(p.cells[i].name, rq->cell);
+		if (!found) {
+			fprintf(stderr, "schedrig bisect: --cell %s: the config has no such cell"
+				" (schedrig run --dry-run lists them)\n", rq->cell);
+			rc = -1;
+		}
+	}
+	plan_free(&p);
+	experiment_free(e);
+	return rc;
+}
+
+/* Load bisection rq->id and check what the database says (not trusted). */
+static int setup_resume(struct bisect_walk *w, const struct bisect_request *rq)
+{
+	char err[4096];
+	if (store_bisect_get(w->st, rq->id, &w->bi, &w->s, err, sizeof(err))) {
+		fprintf(stderr, "schedrig bisect: %s\n", err);
+		return 1;
+	}
+	/* What the database says is checked, not trusted. */
+	if (w->s.n < 2 || !(w->bi.alpha > 0 && w->bi.alpha < 0.5)) {
+		fprintf(stderr, "schedrig bisect: bisection %lld has %zu point(s) and alpha %g:"
+			" not one the rig writes\n", (long long)w->bi.id, w->s.n,
+			w->bi.alpha);
+		return 1;
+	}
+	if (w->bi.metric && w->bi.op) {
+		if (rq->metric || rq->op || rq->cell) {
+			fprintf(stderr, "schedrig bisect: bisection %lld decided on %s:%s op %s"
+				" cell %s already; --metric, --op and --cell only go with"
+				" --resume before the ends are measured\n", (long long)w->bi.id,
+				w->bi.load, w->bi.metric, w->bi.op, w->bi.cell);
+			return EXIT_USAGE;
+		}
+		w->m = (struct bisect_metric){xstrdup(w->bi.load), xstrdup(w->bi.metric),
+					      xstrdup(w->bi.op), xstrdup(w->bi.cell)};
+	} else if (!rq->metric) {
+		free(w->bi.load);
+		free(w->bi.metric);
+		w->bi.load = w->bi.metric = NULL;
+	}
+	return check_choice(w, rq) ? EXIT_USAGE : 0;
+}
+
+/* Begin a new bisection from the config. */
+static int setup_new(struct bisect_walk *w, const struct bisect_request *rq)
+{
+	char err[4096];
+	struct experiment *e = config_load(rq->config, err, sizeof(err));
+	if (!e) {
+		fprintf(stderr, "%s\n", err);
+		return EXIT_USAGE;
+	}
+	int rc = bisect_series_build(e->path, e->text, rq->good, rq->bad, &w->s, err,
+				     sizeof(err));
+	if (rc == 0) {
+		w->bi.config_path = xstrdup(e->path);
+		w->bi.config_text = xstrdup(e->text);
+	}
+	experiment_free(e);
+	if (rc) {
+		fprintf(stderr, "schedrig bisect: %s\n", err);
+		return EXIT_USAGE;
+	}
+	w->bi.good = xstrdup(rq->good);
+	w->bi.bad = xstrdup(rq->bad);
+	w->bi.alpha = rq->alpha;
+	if (check_choice(w, rq))
+		return EXIT_USAGE;
+	if (store_bisect_begin(w->st, &w->bi, &w->s, err, sizeof(err))) {
+		fprintf(stderr, "schedrig bisect: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+/* The verdicts stored (resume) into the search. */
+static int restore_verdicts(struct bisect_walk *w)
+{
+	struct stored_bisect_point *rows;
+	size_t n;
+	char err[512];
+	if (store_bisect_points(w->st, w->bi.id, &rows, &n, err, sizeof(err))) {
+		fprintf(stderr, "schedrig bisect: %s\n", err);
+		return -1;
+	}
+	int rc = 0;
+	for (size_t k = 0; k < n && k < w->search.n && rc == 0; k++) {
+		int v = rows[k].verdict ? bisect_verdict_parse(rows[k].verdict) : BISECT_UNTESTED;
+		if (v < 0 || rows[k].k != (int)k) {
+			fprintf(stderr, "schedrig bisect: bisection %lld: point %d has verdict '%s', not"
+				" one the rig writes\n", (long long)w->bi.id, rows[k].k,
+				rows[k].verdict);
+			rc = -1;
+		}
+		w->search.v[k] = v < 0 ? BISECT_UNTESTED : (enum bisect_verdict)v;
+	}
+	store_bisect_point_rows_free(rows, n);
+	return rc;
+}
+
+/* DB's directory/bisect/ID, made: the point configs and the steps' logs. */
+static int bisect_dir(struct bisect_walk *w, const struct bisect_request *rq)
+{
+	char err[1024], real[PATH_MAX];
+	char *copy = xstrdup(rq->db);
+	const char *root = dirname(copy);
+	int rc = 0;
+	if (!realpath(root, real)) {
+		snprintf(err, sizeof(err), "%s: %s", root, strerror(errno));
+		rc = -1;
+	}
+	free(copy);
+	if (rc == 0) {
+		w->dir = xasprintf("%s/bisect/%lld", real, (long long)w->bi.id);
+		rc = mkdir_p(w->dir, err, sizeof(err));
+	}
+	if (rc)
+		fprintf(stderr, "schedrig bisect: %s\n", err);
+	return rc;
+}
+
+/* This very binary, for the steps' runs. */
+static int find_self(struct bisect_walk *w)
+{
+	ssize_t len = readlink("/proc/self/exe", w->self_exe, sizeof(w->self_exe) - 1);
+	if (len <= 0) {
+		fprintf(stderr, "schedrig bisect: cannot find its own executable: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	w->self_exe[len] = '\0';
+	return 0;
+}
+
+int bisect_setup(struct bisect_walk *w, struct store *st, const struct bisect_request *rq,
+		 bool *finished)
+{
+	char err[1024];
+	*finished = false;
+	w->st = st;
+	w->db = rq->db;
+	w->want_metric = rq->metric;
+	w->want_op = rq->op;
+	w->want_cell = rq->cell;
+	int rc = rq->resume ? setup_resume(w, rq) : setup_new(w, rq);
+	if (rc)
+		return rc;
+	if (rq->resume && (!strcmp(w->bi.status, "complete") || !strcmp(w->bi.status, "refused"))) {
+		printf("bisection %lld is %s: nothing to resume\n", (long long)w->bi.id,
+		       w->bi.status);
+		*finished = true;
+		return 0;
+	}
+	bisect_search_init(&w->search, w->s.n);
+	if (restore_verdicts(w) || bisect_dir(w, rq) || find_self(w))
+		return 1;
+	if (rq->resume && store_bisect_end(w->st, w->bi.id, "running", NULL, err, sizeof(err))) {
+		fprintf(stderr, "schedrig bisect: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+int bisect_setup_stopped(struct bisect_walk *w)
+{
+	char err[1024];
+	const char *status = w->interrupted ? "interrupted" : "failed";
+	if (store_bisect_end(w->st, w->bi.id, status, NULL, err, sizeof(err)))
+		fprintf(stderr, "schedrig bisect: %s\n", err);
+	if (w->interrupted) {
+		fprintf(stderr, "schedrig bisect: interrupted by %s; schedrig bisect --resume %lld"
+			" continues it (finished steps are kept)\n", strsignal(w->signal),
+			(long long)w->bi.id);
+		return 128 + w->signal;
+	}
+	fprintf(stderr, "schedrig bisect: bisection %lld stopped (%s); schedrig bisect --resume"
+		" %lld continues it\n", (long long)w->bi.id, status, (long long)w->bi.id);
+	return 1;
+}

@@ -1,0 +1,43 @@
+/* A bisection made ready to walk (bisect_walk.h), and its stop recorded:
+ * what schedrig bisect does between its command line (cmd_bisect.c) and
+ * the walk. A new bisection: the config read, its series built by a
+ * provider (bisect_series.h), --metric and --cell checked against point
+ * 0's config, all stored (store_bisect.h). A resumed one: read back from
+ * the database and checked (points, alpha, verdicts are ones the rig
+ * writes), its decided metric kept. Either way the verdicts so far go
+ * into the search, the point configs and logs get their directory
+ * (DB's directory/bisect/ID) and the steps this very binary. */
+#ifndef SCHEDRIG_BISECT_SETUP_H
+#define SCHEDRIG_BISECT_SETUP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bisect_walk.h"
+#include "store.h"
+
+/* What the command line asks for. */
+struct bisect_request {
+	const char *config, *good, *bad; /* a new bisection (resume: NULL) */
+	double alpha;                    /* its --alpha, in (0, 0.5) */
+	bool resume;
+	int64_t id;                      /* resume: the bisection; 0 the newest */
+	const char *metric;              /* --metric LOAD:METRIC; NULL: the default */
+	const char *op, *cell;           /* --op, --cell; NULL: the only one */
+	const char *db;                  /* --db (the file st has open) */
+};
+
+/* Make w (zeroed by the caller) ready to walk rq on st. 0 ready; 0 with
+ * *finished when a resumed bisection is complete or refused (nothing to
+ * walk: said so on stdout); else an exit status after a message on
+ * stderr: EXIT_USAGE (config, series, --metric/--op/--cell), 1 (the
+ * database, the filesystem, a bisection row the rig did not write). */
+int bisect_setup(struct bisect_walk *w, struct store *st, const struct bisect_request *rq,
+		 bool *finished);
+
+/* After bisect_walk_run stopped (-1): record the bisection as interrupted
+ * or failed and say how to resume it. Returns the exit status: 128 + the
+ * signal, or 1. */
+int bisect_setup_stopped(struct bisect_walk *w);
+
+#endif

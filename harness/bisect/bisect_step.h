@@ -1,0 +1,46 @@
+/* One attempt at measuring a point of a bisection: an ordinary
+ * `schedrig run` of the point's config (bisect_series.h), started as a child
+ * process of this binary through spawn.h (argv only, no shell), its output kept in a log
+ * file, the run it made linked to the bisection (store_bisect.h). */
+#ifndef SCHEDRIG_BISECT_STEP_H
+#define SCHEDRIG_BISECT_STEP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "store.h"
+
+struct bisect_step {
+	const char *self_exe;   /* this binary (/proc/self/exe) */
+	const char *db;         /* --db */
+	const char *dir;        /* where point configs and logs go: DB's dir/bisect/ID */
+	int64_t bisection_id;
+	int k;                  /* the point */
+	int attempt;            /* 1: the config's iterations; 2: extra iterations */
+	int iterations;         /* attempt 2: run --iterations N; 0: the config's */
+	const char *config;     /* the point's config text */
+};
+
+/* What came of the attempt. */
+struct bisect_step_result {
+	int64_t run_id;         /* 0: no run was made (see why) */
+	bool interrupted;       /* by a signal (to the run or to this process) */
+	int signal;             /* which (SIGINT, SIGTERM, ...) */
+	int exit_status;        /* the run's exit status */
+	char log[4096];         /* the log file's path */
+	char why[512];          /* no run: the log's last line */
+};
+
+/* Run the attempt: when the bisection already has it (bisect --resume) and
+ * its run is complete or failed, nothing runs (result from the database);
+ * an interrupted or abandoned run is continued with run --resume (its
+ * finished iterations are kept); else point config K-aA.yaml is written to
+ * dir and run. While the child runs, SIGINT and SIGTERM of this process
+ * are passed on to it and end the attempt as interrupted; if this process
+ * dies, the child gets SIGTERM (PR_SET_PDEATHSIG) and stops as after
+ * Ctrl-C. 0, or -1 with
+ * err (the database or the filesystem failed, the child could not start). */
+int bisect_step_run(struct store *st, const struct bisect_step *s, struct bisect_step_result *r,
+		    char *err, size_t errsz);
+
+#endif

@@ -1,0 +1,92 @@
+/* A bisection in the results database (tables bisection, bisect_point,
+ * bisect_run of results-schema/schema.sql): what was asked, the points of
+ * the series with their verdicts and statistics, and the ordinary runs
+ * that measured each point (schedrig bisect: harness/bisect/). Every
+ * function returns 0, or -1 with a message in err ("cannot ...: SQLite's
+ * message"). Strings returned are malloc'd (the _free functions free
+ * them). */
+#ifndef SCHEDRIG_STORE_BISECT_H
+#define SCHEDRIG_STORE_BISECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bisect_series.h"
+#include "store.h"
+
+struct stored_bisection {
+	int64_t id;
+	char *config_path, *config_text;
+	char *good, *bad;       /* --good, --bad */
+	char *kind;             /* the provider: variants|patches */
+	char *load, *metric, *op, *cell;  /* NULL until the ends are measured */
+	double alpha;
+	char *status;           /* running|complete|refused|interrupted|failed */
+	char *result;           /* NULL until it ends */
+};
+void store_bisection_free(struct stored_bisection *bi);
+
+/* Record a new bisection (status running) with every point of s, in one
+ * transaction; bi->id receives its id. */
+int store_bisect_begin(struct store *st, struct stored_bisection *bi, const struct bisect_series *s,
+		       char *err, size_t errsz);
+/* Read bisection id (0: the newest) into bi and its points into s (name,
+ * label, config). */
+int store_bisect_get(struct store *st, int64_t id, struct stored_bisection *bi,
+		     struct bisect_series *s, char *err, size_t errsz);
+/* Record the metric the bisection decides on. */
+int store_bisect_choice(struct store *st, int64_t id, const char *load, const char *metric,
+			const char *op, const char *cell, char *err, size_t errsz);
+/* Set status and result (NULL: none) and ended_at = now. */
+int store_bisect_end(struct store *st, int64_t id, const char *status, const char *result,
+		     char *err, size_t errsz);
+
+/* A point's verdict and statistics (NaN stored as NULL). */
+struct stored_bisect_point {
+	int k;
+	char *verdict;          /* NULL: untested */
+	char *reason;
+	int decided_seq;        /* 0 while untested */
+	int n;
+	double mean, ci95_half, p_good, p_bad, t_good, t_bad;
+};
+/* Every point of bisection id in order of k; *rows malloc'd. */
+int store_bisect_points(struct store *st, int64_t id, struct stored_bisect_point **rows, size_t *n,
+			char *err, size_t errsz);
+void store_bisect_point_rows_free(struct stored_bisect_point *rows, size_t n);
+/* Record point r->k's verdict (decided_seq: the next in the bisection). */
+int store_bisect_verdict(struct store *st, int64_t id, const struct stored_bisect_point *r,
+			 char *err, size_t errsz);
+
+/* The runs of point k, by attempt: config_path names the point config the
+ * run reads; run_id 0 until the run has begun. */
+struct stored_bisect_run {
+	int k, attempt;
+	char *config_path;
+	int64_t run_id;
+};
+int store_bisect_runs(struct store *st, int64_t id, int k, struct stored_bisect_run **rows,
+		      size_t *n, char *err, size_t errsz);
+void store_bisect_run_rows_free(struct stored_bisect_run *rows, size_t n);
+/* Add attempt of point k reading config_path (run_id not known yet). */
+int store_bisect_run_add(struct store *st, int64_t id, int k, int attempt,
+			 const char *config_path, char *err, size_t errsz);
+/* Link the attempt to its run: the newest run whose config_path is the
+ * attempt's. *run_id 0 (and nothing changed) when no such run exists. */
+int store_bisect_run_link(struct store *st, int64_t id, int k, int attempt, int64_t *run_id,
+			  char *err, size_t errsz);
+
+/* A bisection step a run measured (schedrig show): the bisection, the
+ * point (k, variant name, label) and the attempt. */
+struct stored_bisect_step {
+	int64_t bisection_id;
+	int k, attempt;
+	char *name, *label;
+};
+/* Every bisection step run_id measured (none for an ordinary run), by
+ * bisection; *rows malloc'd (NULL when *n is 0). 0, or -1 with err. */
+int store_bisect_steps_of_run(struct store *st, int64_t run_id, struct stored_bisect_step **rows,
+			      size_t *n, char *err, size_t errsz);
+void store_bisect_step_rows_free(struct stored_bisect_step *rows, size_t n);
+
+#endif

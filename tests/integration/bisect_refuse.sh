@@ -1,0 +1,94 @@
+#!/bin/bash
+# schedrig bisect refuses what it cannot do: a flat series ("no regression
+# to bisect", with the end-to-end table and Welch's p, computed here in
+# python from the fake load's sequence), and bad usage (exit 2, nothing run).
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/bisect_lib.bash"
+cd "$WORK"
+DB=$WORK/db/r.db
+
+# 1. Flat: every point at 100 (1 % spread).
+series flat 100:1 100:1 100:1 100:1 100:1
+rc=0
+out=$("$SCHEDRIG" bisect flat.yaml --good p0 --bad p4 --db "$DB" 2>&1) || rc=$?
+assert_eq "$rc" 1 "exit status of a refused bisection"
+assert_contains "$out" "No regression to bisect: default f:value op 0, p0 " "refused"
+p=$(python3 -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from bisect_check import draw, welch
+good = [round(100 * (1 + 0.01 * draw(10, i)), 6) for i in range(3)]
+bad = [round(100 * (1 + 0.01 * draw(14, i)), 6) for i in range(3)]
+print("%.4g" % welch(good, bad)[1])' "$TESTS_DIR/integration")
+assert_contains "$out" "Welch's t-test p = $p >= alpha 0.05" "the p-value"
+hdr=$(grep -A1 '^ *p *p$' <<<"$out" | tail -1 | tr -s ' ')
+assert_eq "$hdr" " p0 p4" "the end-to-end table"
+assert_eq "$(q "$DB" "SELECT status FROM bisection")" refused "stored as refused"
+assert_eq "$(q "$DB" "SELECT count(*) FROM run")" 2 "only the ends were run"
+
+# 2. Usage: exit 2 with a reason, no bisection recorded.
+series ok 100:1 100:1 120:1
+usage() { # EXPECTED-MESSAGE ARGS...
+	local want=$1 rc=0 err
+	shift
+	err=$("$SCHEDRIG" bisect "$@" --db "$WORK/u.db" 2>&1 >/dev/null) || rc=$?
+	assert_eq "$rc" 2 "exit status of: bisect $*"
+	assert_contains "$err" "$want" "message of: bisect $*"
+}
+usage "no CONFIG given" --good p0 --bad p2
+usage "--bad is needed" ok.yaml --good p0
+usage "--good and --bad are the same (p0)" ok.yaml --good p0 --bad p0
+usage "--alpha must be a number in (0, 0.5), not '2'" ok.yaml --good p0 --bad p2 --alpha 2
+usage "--metric wants LOAD:METRIC" ok.yaml --good p0 --bad p2 --metric value
+usage "--metric f:latency: the load has no such metric" ok.yaml --good p0 --bad p2 --metric f:latency
+usage "--metric x:value: no load of that name" ok.yaml --good p0 --bad p2 --metric x:value
+usage "--cell nope: the config has no such cell" ok.yaml --good p0 --bad p2 --cell nope
+usage "--good p9 is not a point of bisect: points: (--bad p2 is)" ok.yaml --good p9 --bad p2
+usage "are neither points of bisect: points: nor variants" ok.yaml --good x --bad y
+usage "--resume takes no CONFIG" --resume ok.yaml
+usage "--good, --bad and --alpha are the bisection's own" --resume --good p0
+usage "unknown option '--frobnicate'" ok.yaml --frobnicate
+[ ! -e "$WORK/u.db" ] || [ "$(q "$WORK/u.db" "SELECT count(*) FROM bisection")" = 0 ] ||
+	fail "a usage error recorded a bisection"
+# A point whose config cannot run is refused before anything runs.
+cat >bad.yaml <<'YAML'
+name: bad
+loads:
+  - {name: f, tool: fake}
+bisect:
+  points:
+    - {name: a}
+    - {name: b, params: {f: {mean: -5}}}
+YAML
+usage "bad.yaml: bisect point b: mean must not be negative" bad.yaml --good a --bad b
+# check-config checks every point of bisect: points: too.
+rc=0
+err=$("$SCHEDRIG" check-config bad.yaml 2>&1) || rc=$?
+assert_eq "$rc" 2 "check-config of a bad point"
+assert_eq "$err" "bad.yaml: bisect point b: mean must not be negative" "check-config message"
+assert_eq "$("$SCHEDRIG" check-config ok.yaml 2>&1)" \
+	"ok.yaml: ok (ok, 1 variant(s), 1 cell(s), 6 iteration(s), 3 bisect point(s))" "check-config of points"
+# A run that does not start (here: hackbench not in PATH) is not the point's
+# failure: the bisection stops, resumable, with the run's reason.
+cat >tool.yaml <<'YAML'
+name: tool
+loads:
+  - {tool: hackbench, params: {groups: 1, loops: 10}}
+bisect:
+  points: [{name: a}, {name: b}]
+YAML
+rc=0
+err=$(PATH=/nonexistent "$SCHEDRIG" bisect tool.yaml --good a --bad b --db "$WORK/t.db" 2>&1) || rc=$?
+assert_eq "$rc" 1 "exit status when a run cannot start"
+assert_contains "$err" "point 0 a: the run did not start: schedrig: " "the reason"
+assert_contains "$err" "hackbench" "names the tool"
+assert_contains "$err" "schedrig bisect --resume 1 continues it" "resumable"
+assert_eq "$(q "$WORK/t.db" "SELECT status || ' ' || (SELECT count(*) FROM bisect_point WHERE verdict IS NOT NULL) FROM bisection")" \
+	"failed 0" "stopped, no verdict"
+# With hackbench back in PATH the stopped bisection goes on from its ends.
+rc=0
+out=$("$SCHEDRIG" bisect --resume 1 --db "$WORK/t.db" 2>&1) || rc=$?
+[ "$rc" -le 1 ] || fail "resume of a stopped bisection exited $rc: $out"
+st=$(q "$WORK/t.db" "SELECT status FROM bisection")
+case "$st" in complete | refused) ;; *) fail "resumed bisection is $st: $out" ;; esac
+assert_eq "$(q "$WORK/t.db" "SELECT count(*) FROM run WHERE status = 'complete'")" 2 "both ends run once"

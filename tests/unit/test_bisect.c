@@ -1,0 +1,394 @@
+/* The bisection engine (next point, window, result), its classification
+ * against both ends, and the two providers' configs. Expected p-values and
+ * t statistics are R's t.test (Welch) on the same numbers; expected step
+ * counts come from the closed form ceil(log2(n-1)) + 2. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "bisect.h"
+#include "bisect_list.h"
+#include "bisect_patches.h"
+#include "bisect_series.h"
+#include "util.h"
+#include "ytree.h"
+
+static void assert_close(double got, double want, double rel)
+{
+	if (!(fabs(got - want) <= rel * fabs(want)))
+		fail_msg("expected %.15g, got %.15g", want, got);
+}
+
+/* Bisect n points whose first bad one is bad_at (the oracle), skipping the
+ * points in skip[] (a 0-terminated list); returns the points measured. */
+static int simulate(size_t n, size_t bad_at, const size_t *skip, struct bisect_result *r)
+{
+	struct bisect_search s;
+	long k;
+	int measured = 0;
+	bisect_search_init(&s, n);
+	while ((k = bisect_search_next(&s)) >= 0) {
+		bool skipped = false;
+		for (size_t i = 0; skip && skip[i]; i++)
+			skipped |= skip[i] == (size_t)k;
+		s.v[k] = skipped ? BISECT_SKIP : (size_t)k >= bad_at ? BISECT_BAD : BISECT_GOOD;
+		measured++;
+	}
+	bisect_search_result(&s, r);
+	bisect_search_free(&s);
+	return measured;
+}
+
+/* Every series of 2..65 points and every step position: found, and in at
+ * most ceil(log2(n-1)) + 2 measurements (the ends and the halvings). */
+static void test_search_finds_every_step(void **state)
+{
+	(void)state;
+	for (size_t n = 2; n <= 65; n++) {
+		int bound = 2;
+		while ((size_t)1 << (bound - 2) < n - 1)
+			bound++;
+		for (size_t bad_at = 1; bad_at < n; bad_at++) {
+			struct bisect_result r;
+			int m = simulate(n, bad_at, NULL, &r);
+			assert_true(r.exact);
+			assert_int_equal(r.first_bad, bad_at);
+			assert_int_equal(r.last_good, bad_at - 1);
+			if (m > bound)
+				fail_msg("n %zu step %zu: %d measurements > %d", n, bad_at, m, bound);
+		}
+	}
+}
+
+/* The order of a 9-point series with its step at 5: 0, 8, 4, 6, 5. */
+static void test_search_order(void **state)
+{
+	(void)state;
+	struct bisect_search s;
+	bisect_search_init(&s, 9);
+	long want[] = {0, 8, 4, 6, 5, -1};
+	for (size_t i = 0; i < 6; i++) {
+		long k = bisect_search_next(&s);
+		assert_int_equal(k, want[i]);
+		if (k >= 0)
+			s.v[k] = k >= 5 ? BISECT_BAD : BISECT_GOOD;
+	}
+	bisect_search_free(&s);
+}
+
+/* Skips are stepped around: the answer is exact when a skipped point is
+ * not next to the step, a range when it is. */
+static void test_search_skips(void **state)
+{
+	(void)state;
+	struct bisect_result r;
+	size_t skip_far[] = {4, 0};
+	simulate(9, 7, skip_far, &r);
+	assert_true(r.exact);
+	assert_int_equal(r.first_bad, 7);
+	/* 4 is the last good point, skipped: 3 good, 5 bad, a range. */
+	size_t skip_near[] = {4, 0};
+	simulate(9, 5, skip_near, &r);
+	assert_false(r.exact);
+	assert_int_equal(r.last_good, 3);
+	assert_int_equal(r.first_bad, 5);
+	size_t skip_step[] = {5, 0};
+	simulate(9, 5, skip_step, &r);
+	assert_false(r.exact);
+	assert_int_equal(r.last_good, 4);
+	assert_int_equal(r.first_bad, 6);
+	size_t skip_two[] = {4, 5, 0};
+	simulate(9, 5, skip_two, &r);
+	assert_false(r.exact);
+	assert_int_equal(r.last_good, 3);
+	assert_int_equal(r.first_bad, 6);
+}
+
+static void summarise(double *v, size_t n, struct stats_summary *s)
+{
+	stats_sort(v, n);
+	stats_summarise(v, n, BETTER_LOWER, s);
+}
+
+/* R: t.test(point, good), t.test(point, bad) on these numbers. */
+static void test_classify(void **state)
+{
+	(void)state;
+	double g[] = {10, 11, 12, 13}, b[] = {20, 21, 22, 23};
+	double bad_like[] = {19, 20, 22, 24}, good_like[] = {11, 15, 9, 14, 12};
+	double noisy[] = {5, 30, 10, 25}, between[] = {17, 18, 17.5, 18.5};
+	struct stats_summary sg, sb, sp;
+	struct bisect_class c;
+	summarise(g, 4, &sg);
+	summarise(b, 4, &sb);
+
+	summarise(bad_like, 4, &sp);
+	bisect_classify(0.05, BETTER_LOWER, g, &sg, b, &sb, bad_like, &sp, &c);
+	assert_int_equal(c.verdict, BISECT_BAD);
+	assert_false(c.partial);
+	assert_close(c.vs_good.statistic, 7.59996668880108, 1e-9);
+	assert_close(c.vs_good.p, 0.000733349109051068, 1e-6);
+	assert_close(c.vs_bad.statistic, -0.194870940738489, 1e-9);
+	assert_close(c.vs_bad.p, 0.853433542009181, 1e-6);
+
+	summarise(good_like, 5, &sp);
+	bisect_classify(0.05, BETTER_LOWER, g, &sg, b, &sb, good_like, &sp, &c);
+	assert_int_equal(c.verdict, BISECT_GOOD);
+	assert_close(c.vs_good.p, 0.594053741853094, 1e-6);
+	assert_close(c.vs_bad.p, 0.000233076824188393, 1e-6);
+
+	summarise(noisy, 4, &sp);
+	bisect_classify(0.05, BETTER_LOWER, g, &sg, b, &sb, noisy, &sp, &c);
+	assert_int_equal(c.verdict, BISECT_UNTESTED);
+	assert_close(c.vs_good.p, 0.388503635786356, 1e-6);
+	assert_close(c.vs_bad.p, 0.550799316676206, 1e-6);
+
+	/* Different from both: nearer the bad end by |t| (5.20 < 8.66). */
+	summarise(between, 4, &sp);
+	bisect_classify(0.05, BETTER_LOWER, g, &sg, b, &sb, between, &sp, &c);
+	assert_int_equal(c.verdict, BISECT_BAD);
+	assert_true(c.partial);
+	assert_close(c.vs_good.statistic, 8.66025403784439, 1e-9);
+	assert_close(c.vs_bad.statistic, -5.19615242270663, 1e-9);
+
+	/* One sample: no test, ambiguous. */
+	double one[] = {20};
+	summarise(one, 1, &sp);
+	bisect_classify(0.05, BETTER_LOWER, g, &sg, b, &sb, one, &sp, &c);
+	assert_int_equal(c.verdict, BISECT_UNTESTED);
+
+	struct stats_test t;
+	assert_true(bisect_ends_differ(0.05, BETTER_LOWER, g, &sg, b, &sb, &t));
+	assert_close(t.p, 3.43640280761216e-05, 1e-6);
+	assert_false(bisect_ends_differ(0.05, BETTER_LOWER, g, &sg, g, &sg, &t));
+}
+
+/* Emitted text parses back to the same tree; an edited copy leaves the
+ * original alone. */
+static void test_ytree_round_trip(void **state)
+{
+	(void)state;
+	const char *text = "name: x\nloads:\n  - {tool: fake, params: {mean: 100, note: 'a: b, c'}}\n"
+			   "list: [1, \"two\", 'three #']\nempty: ''\n";
+	char err[256];
+	struct ydoc *d = ydoc_parse("t", text, strlen(text), err, sizeof(err));
+	assert_non_null(d);
+	struct ytree *t = ytree_new();
+	struct ynode *root = ytree_copy(t, ydoc_root(d));
+	ytree_set(t, root, "name", ytree_scalar(t, "y"));
+	ytree_set(t, root, "list", NULL);
+	char *out = ytree_emit(root, err, sizeof(err));
+	assert_non_null(out);
+	struct ydoc *d2 = ydoc_parse("t2", out, strlen(out), err, sizeof(err));
+	assert_non_null(d2);
+	const struct ynode *r2 = ydoc_root(d2);
+	assert_string_equal(ynode_get(r2, "name")->text, "y");
+	assert_null(ynode_get(r2, "list"));
+	assert_string_equal(ynode_get(r2, "empty")->text, "");
+	const struct ynode *params = ynode_get(ynode_get(r2, "loads")->items[0], "params");
+	assert_string_equal(ynode_get(params, "mean")->text, "100");
+	assert_string_equal(ynode_get(params, "note")->text, "a: b, c");
+	assert_string_equal(ynode_get(ydoc_root(d), "name")->text, "x");
+	assert_int_equal(ynode_get(ydoc_root(d), "list")->n, 3);
+	free(out);
+	ydoc_free(d2);
+	ytree_free(t);
+	ydoc_free(d);
+}
+
+static const char list_config[] =
+	"name: l\n"
+	"variants:\n"
+	"  - {name: base, boot: local}\n"
+	"loads:\n"
+	"  - {name: f, tool: fake, params: {mean: 100, seed: 1}}\n"
+	"bisect:\n"
+	"  points:\n"
+	"    - base\n"
+	"    - {name: p1, params: {f: {mean: 110}}}\n"
+	"    - {name: p2, params: {f: {mean: 120, seed: 7}}}\n"
+	"    - {name: p3, boot: local}\n";
+
+static int list_series(const char *text, const char *good, const char *bad,
+		       struct bisect_series *s, char *err, size_t errsz)
+{
+	struct ydoc *d = ydoc_parse("l.yaml", text, strlen(text), err, errsz);
+	assert_non_null(d);
+	int rc = bisect_list_series("l.yaml", ydoc_root(d), good, bad, s, err, errsz);
+	ydoc_free(d);
+	return rc;
+}
+
+/* A point's config is the config with variants: [the point] and its
+ * params applied, without bisect:; --good after --bad walks backwards. */
+static void test_list_provider(void **state)
+{
+	(void)state;
+	struct bisect_series s = {0};
+	char err[512];
+	assert_int_equal(list_series(list_config, "base", "p2", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 3);
+	assert_string_equal(s.kind, "variants");
+	assert_string_equal(s.p[0].name, "base");
+	assert_string_equal(s.p[2].name, "p2");
+	struct ydoc *d = ydoc_parse("p", s.p[2].config, strlen(s.p[2].config), err, sizeof(err));
+	assert_non_null(d);
+	const struct ynode *r = ydoc_root(d);
+	assert_null(ynode_get(r, "bisect"));
+	assert_int_equal(ynode_get(r, "variants")->n, 1);
+	const struct ynode *v = ynode_get(r, "variants")->items[0];
+	assert_string_equal(ynode_get(v, "name")->text, "p2");
+	assert_null(ynode_get(v, "params"));
+	const struct ynode *p = ynode_get(ynode_get(r, "loads")->items[0], "params");
+	assert_string_equal(ynode_get(p, "mean")->text, "120");
+	assert_string_equal(ynode_get(p, "seed")->text, "7");
+	ydoc_free(d);
+	bisect_series_free(&s);
+
+	assert_int_equal(list_series(list_config, "p3", "p1", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 3);
+	assert_string_equal(s.p[0].name, "p3");
+	assert_string_equal(s.p[1].name, "p2");
+	assert_string_equal(s.p[2].name, "p1");
+	bisect_series_free(&s);
+
+	assert_int_equal(list_series(list_config, "nope", "nada", &s, err, sizeof(err)), 1);
+	assert_int_equal(list_series(list_config, "base", "nada", &s, err, sizeof(err)), -1);
+	assert_string_equal(err, "l.yaml:8:5: --bad nada is not a point of bisect: points:"
+				 " (--good base is)");
+	bisect_series_free(&s);
+}
+
+static void test_list_provider_errors(void **state)
+{
+	(void)state;
+	struct bisect_series s = {0};
+	char err[512];
+	const char *axis = "name: l\nloads:\n  - {tool: fake}\nbisect:\n  points:\n"
+			   "    - {name: a}\n    - {name: b, params: {fake: {mean: [1, 2]}}}\n";
+	assert_int_equal(list_series(axis, "a", "b", &s, err, sizeof(err)), -1);
+	if (!strstr(err, "l.yaml:7:39: params: fake: mean: a point takes single values"))
+		fail_msg("%s", err);
+	bisect_series_free(&s);
+	const char *noload = "name: l\nloads:\n  - {tool: fake}\nbisect:\n  points:\n"
+			     "    - {name: a}\n    - {name: b, params: {hackbench: {loops: 1}}}\n";
+	assert_int_equal(list_series(noload, "a", "b", &s, err, sizeof(err)), -1);
+	assert_string_equal(err, "l.yaml:7:26: params: 'hackbench' is not a load of loads:");
+	bisect_series_free(&s);
+	const char *unknown = "name: l\nloads:\n  - {tool: fake}\nbisect:\n  points: [a, b]\n";
+	assert_int_equal(list_series(unknown, "a", "b", &s, err, sizeof(err)), -1);
+	assert_string_equal(err, "l.yaml:5:12: bisect point 'a' is not a variant of variants:");
+	bisect_series_free(&s);
+}
+
+/* Patch files of a series in a fresh directory; their paths in files[]. */
+static void write_patches(char *dir, char files[][256], size_t n)
+{
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < n; i++) {
+		snprintf(files[i], 256, "%s/%04zu-change-%zu.patch", dir, i + 1, i + 1);
+		FILE *f = fopen(files[i], "w");
+		assert_non_null(f);
+		fprintf(f, "From 0000 Mon Sep 17 00:00:00 2001\nFrom: A <a@b>\nSubject: [PATCH %zu/%zu]"
+			   " sched/fair: change %zu\n\n---\n", i + 1, n, i + 1);
+		fclose(f);
+	}
+}
+
+static int patch_series(const char *text, const char *good, const char *bad,
+			struct bisect_series *s, char *err, size_t errsz)
+{
+	struct ydoc *d = ydoc_parse("k.yaml", text, strlen(text), err, errsz);
+	assert_non_null(d);
+	int rc = bisect_patch_series("k.yaml", ydoc_root(d), good, bad, bisect_patch_files, s, err,
+				     errsz);
+	ydoc_free(d);
+	return rc;
+}
+
+/* Point k is the good variant on a build of the good build plus the first
+ * k patches; its label names the k-th patch and its subject. */
+static void test_patch_provider(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/schedrig-bisect-XXXXXX", files[4][256], err[512];
+	write_patches(dir, files, 4);
+	char *text = xasprintf(
+		"name: k\nkernels:\n  base: {source: linux-source-6.12, config: [tinyconfig]}\n"
+		"  series: {base: base, patches: [%s, %s]}\n  more: {base: series, patches: [%s, %s]}\n"
+		"variants:\n  - {name: v6.12, boot: qemu, kernel: {build: base}, cpus: 2}\n"
+		"  - {name: v6.12-s, boot: qemu, kernel: {build: more}, cpus: 2}\n"
+		"  - {name: v6.12-x, boot: qemu, kernel: {build: more}, cpus: 1}\n"
+		"loads:\n  - {tool: fake}\n", files[0], files[1], files[2], files[3]);
+	struct bisect_series s = {0};
+	assert_int_equal(patch_series(text, "v6.12", "v6.12-s", &s, err, sizeof(err)), 0);
+	assert_string_equal(s.kind, "patches");
+	assert_int_equal(s.n, 5);
+	assert_string_equal(s.p[0].name, "v6.12");
+	assert_string_equal(s.p[2].name, "v6.12-p2");
+	assert_string_equal(s.p[4].name, "v6.12-s");
+	char *label = xasprintf("%s: sched/fair: change 3", files[2]);
+	assert_string_equal(s.p[3].label, label);
+	free(label);
+	struct ydoc *d = ydoc_parse("p", s.p[2].config, strlen(s.p[2].config), err, sizeof(err));
+	assert_non_null(d);
+	const struct ynode *b = ynode_get(ynode_get(ydoc_root(d), "kernels"), "v6.12-p2");
+	assert_non_null(b);
+	assert_string_equal(ynode_get(b, "base")->text, "base");
+	const struct ynode *p = ynode_get(b, "patches");
+	assert_int_equal(p->n, 2);
+	assert_string_equal(p->items[0]->text, files[0]);
+	assert_string_equal(p->items[1]->text, files[1]);
+	const struct ynode *v = ynode_get(ydoc_root(d), "variants")->items[0];
+	assert_string_equal(ynode_get(ynode_get(v, "kernel"), "build")->text, "v6.12-p2");
+	assert_string_equal(ynode_get(v, "cpus")->text, "2");
+	ydoc_free(d);
+	bisect_series_free(&s);
+
+	/* Two variants that differ in more than the build. */
+	assert_int_equal(patch_series(text, "v6.12", "v6.12-x", &s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "differ in more than their kernel build"));
+	/* Not patch variants at all: not this provider's. */
+	assert_int_equal(patch_series("name: k\nloads: []\n", "a", "b", &s, err, sizeof(err)), 1);
+	free(text);
+
+	/* Two roots of one source: good's list a prefix of bad's. */
+	text = xasprintf("name: k\nkernels:\n  a: {source: src, patches: [%s]}\n"
+			 "  b: {source: src, patches: [%s, %s, %s]}\n  c: {source: other, patches: [%s]}\n"
+			 "variants:\n  - {name: a, kernel: {build: a}}\n  - {name: b, kernel: {build: b}}\n"
+			 "  - {name: c, kernel: {build: c}}\nloads:\n  - {tool: fake}\n",
+			 files[0], files[0], files[1], files[2], files[0]);
+	assert_int_equal(patch_series(text, "a", "b", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 3);
+	assert_non_null(strstr(s.p[1].config, files[1]));
+	bisect_series_free(&s);
+	assert_int_equal(patch_series(text, "c", "b", &s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not builds of one source"));
+	free(text);
+	for (size_t i = 0; i < 4; i++)
+		unlink(files[i]);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_search_finds_every_step),
+		cmocka_unit_test(test_search_order),
+		cmocka_unit_test(test_search_skips),
+		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_ytree_round_trip),
+		cmocka_unit_test(test_list_provider),
+		cmocka_unit_test(test_list_provider_errors),
+		cmocka_unit_test(test_patch_provider),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
