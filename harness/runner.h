@@ -75,6 +75,10 @@ int runner_interrupt_signal(void);
  * pending SIGINT/SIGTERM/SIGHUP from the runner's signalfd, without blocking,
  * so runner_interrupt_signal() reports them. Returns runner_interrupt_signal(). */
 int runner_poll_interrupt(void);
+/* A SIGINT/SIGTERM/SIGHUP taken by other code (a kernel build waiting with
+ * sigtimedwait, kbuild_run.h): runner_interrupt_signal() reports sig from
+ * now on, unless an earlier signal is already noted. */
+void runner_note_interrupt(int sig);
 
 struct monitor;
 /* Sample monitors (monitor.h) in every following iteration: the monitor's

@@ -81,6 +81,8 @@ pid_t proc_start(const struct proc_spec *spec, char *err, size_t errsz)
 		/* Single-threaded callers only: unsetenv after fork is then safe. */
 		for (const char *const *u = spec->unset_env; u && *u; u++)
 			unsetenv(*u);
+		for (const char *const *e = spec->set_env; e && *e; e++)
+			putenv((char *)*e);
 		if (spec->dir && chdir(spec->dir))
 			child_fail(st[1], "chdir");
 		if (spec->reset_sched) {

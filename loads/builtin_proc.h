@@ -32,6 +32,8 @@ struct proc_spec {
 				  has it; affinity is kept */
 	const char *const *unset_env; /* NULL-terminated names removed from the
 				  child's environment (MAKEFLAGS, ...); NULL: none */
+	const char *const *set_env; /* NULL-terminated "NAME=VALUE" set in the
+				  child's environment after unset_env; NULL: none */
 };
 
 /* Fork and exec spec. The child stays in the caller's process group (the

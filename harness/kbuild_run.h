@@ -1,0 +1,31 @@
+/* One step of a kernel build (tar, cp, patch, make): a program started from
+ * an argv (no shell) with loads/builtin_proc.h, its stdout and stderr in a
+ * log file, waited for while SIGINT and SIGTERM stay receivable. */
+#ifndef SCHEDRIG_KBUILD_RUN_H
+#define SCHEDRIG_KBUILD_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define KB_INTERRUPTED (-2)
+
+struct kb_cmd {
+	char *const *argv;
+	const char *dir;            /* chdir there first; NULL: stay */
+	const char *log;            /* stdout and stderr; NULL: /dev/null */
+	const char *err_log;        /* stderr alone here instead; NULL: log */
+	bool append;                /* append to log instead of truncating it */
+	const char *const *set_env; /* "NAME=VALUE" for the child; NULL: none */
+	void (*tick)(void *ctx);    /* called about 4 times a second while it runs */
+	void *ctx;
+};
+
+/* Run c and wait. Returns 0 on exit status 0; 1 with "ARGV0: exit status
+ * N" (or the signal) in err when it failed; -1 with the reason when it
+ * could not start; KB_INTERRUPTED with "interrupted by SIGINT" when
+ * SIGINT or SIGTERM came first: the program (and, by make's own handling
+ * of SIGTERM, what it started) was stopped and reaped, and the signal is
+ * noted with runner_note_interrupt. */
+int kb_run(const struct kb_cmd *c, char *err, size_t errsz);
+
+#endif
