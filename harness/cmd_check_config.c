@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "config.h"
+#include "kbuild.h"
 #include "plan.h"
 #include "variant.h"
 
@@ -26,7 +27,11 @@ int cmd_check_config(int argc, char **argv)
 		      "A load tool that a boot: local variant needs but that is not installed\n"
 		      "here (not in PATH) is a warning, 'CONFIG: warning: load ...', and leaves\n"
 		      "the exit status alone: a config is often checked on another machine than\n"
-		      "the one it runs on. schedrig run refuses to start without it (exit 1).\n",
+		      "the one it runs on. schedrig run refuses to start without it (exit 1).\n"
+		      "\n"
+		      "Every file a kernels: entry names (source, config files, patches) must\n"
+		      "exist and every patches: item hold patches (paths relative to the\n"
+		      "current directory).\n",
 		      stdout);
 		return 0;
 	}
@@ -36,6 +41,13 @@ int cmd_check_config(int argc, char **argv)
 		struct experiment *e = config_load(argv[i], err, sizeof(err));
 		if (!e || plan_build(e, &p, err, sizeof(err))) {
 			fprintf(stderr, "%s\n", err);
+			experiment_free(e);
+			rc = EXIT_USAGE;
+			continue;
+		}
+		if (kbuild_check(e, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			plan_free(&p);
 			experiment_free(e);
 			rc = EXIT_USAGE;
 			continue;

@@ -24,6 +24,8 @@
 #include "plan.h"
 #include "progress.h"
 #include "provenance.h"
+#include "kbuild.h"
+#include "runbuild.h"
 #include "runner.h"
 #include "store.h"
 #include "store_adaptive.h"
@@ -183,7 +185,8 @@ static size_t parse_results(struct iteration_result *res, struct stored_instance
 
 struct run_ctx {
 	const struct run_opts *o;
-	const struct experiment *e;
+	struct experiment *e;  /* runbuild_kernels sets the built variants' kernels */
+	bool *build_failed;    /* per variant: its kernel was not built, it does not run */
 	const struct plan *p;
 	struct store *st;
 	int64_t run_id;
@@ -528,6 +531,39 @@ static void variant_failed(struct run_ctx *rc, const char *name, const char *why
 	rc->failures++;
 }
 
+/* The kernels the variants build (runbuild.h), before any variant runs: a
+ * variant whose kernel was not built is a failed variant (stored with its
+ * boot and no kernel) and does not run; the others do. -1 when the run
+ * must stop (interrupted, store failed). */
+static int build_kernels(struct run_ctx *rc, const char *run_dir)
+{
+	char err[512];
+	size_t n = rc->e->n_variants;
+	char **why = xcalloc(n, sizeof(*why));
+	int ret = runbuild_kernels(rc->e, rc->st, rc->run_id, rc->o->run_root, run_dir,
+				   rc->o->quiet, why, err, sizeof(err));
+	if (ret && !runner_interrupt_signal()) {
+		fprintf(stderr, "schedrig: %s\n", err);
+		rc->store_failed = true;
+	}
+	for (size_t v = 0; v < n; v++) {
+		const struct cfg_variant *var = &rc->e->variants[v];
+		if (!why[v])
+			continue;
+		rc->build_failed[v] = true;
+		rc->variant_id = 0;
+		if (store_variant_add(rc->st, rc->run_id, (int)v, var->name,
+				      variant_backend_for(var->boot)->name, "", "", &rc->variant_id,
+				      err, sizeof(err)))
+			rc->variant_id = 0;
+		variant_failed(rc, var->name, why[v]);
+		rc->variant_id = 0;
+		free(why[v]);
+	}
+	free(why);
+	return ret;
+}
+
 /* Make var the current variant: its name, its stored id (run --resume: it
  * is known before its kernel comes up, and qemu and ssh build the agent's
  * plan with variant_run.done before that). 0, or -1 (store failed). */
@@ -758,13 +794,13 @@ static int run_variants(struct run_ctx *rc, enum run_order o, uint64_t seed, con
 	struct vstate *vs = xcalloc(rc->e->n_variants, sizeof(*vs));
 	size_t n_vs = 0;
 	for (size_t v = 0; v < rc->e->n_variants; v++)
-		if (!keeps_block(rc->e, o, &rc->e->variants[v]))
+		if (!rc->build_failed[v] && !keeps_block(rc->e, o, &rc->e->variants[v]))
 			vs[n_vs++].var = &rc->e->variants[v];
 	int ret = 0;
 	if (n_vs)
 		ret = run_rounds(rc, vs, n_vs, o, seed, self_exe, run_dir);
 	for (size_t v = 0; v < rc->e->n_variants && !ret && !runner_interrupt_signal(); v++)
-		if (keeps_block(rc->e, o, &rc->e->variants[v]))
+		if (!rc->build_failed[v] && keeps_block(rc->e, o, &rc->e->variants[v]))
 			ret = run_blocked(rc, &rc->e->variants[v], self_exe, run_dir);
 	free(vs);
 	return ret;
@@ -818,6 +854,11 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 		store_run_end(rc->st, rc->run_id, "failed", err, sizeof(err));
 		return 1;
 	}
+	if (build_kernels(rc, run_dir)) {
+		free(run_dir);
+		rc->run_dir = NULL;
+		goto ended;
+	}
 	progress_begin(stdout, rc->o->quiet, rc->e->n_variants, rc->p->n_cells, rc->o->iterations);
 
 	struct rusage ru_start;
@@ -830,6 +871,7 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 	free(run_dir);
 	rc->run_dir = NULL;
 
+ended:;
 	int sig = runner_interrupt_signal();
 	const char *run_status = rc->store_failed ? "failed" :
 				 sig ? "interrupted" : rc->failures ? "failed" : "complete";
@@ -1021,17 +1063,21 @@ static bool run_complete(struct store *st, int64_t run_id)
 	       !strcmp(ow.status, "complete");
 }
 
-static int check_latency_nice(const struct plan *p, const char *config)
+/* latency_nice on a boot: local variant needs it in the running kernel;
+ * a variant that boots its own kernel is checked there (the agent). */
+static int check_latency_nice(const struct experiment *e, const struct plan *p,
+			      const char *config)
 {
 	struct provenance pv;
-	if (!plan_uses_latency_nice(p) || sched_latency_nice_supported())
+	bool local = false;
+	for (size_t v = 0; v < e->n_variants; v++)
+		local |= e->variants[v].boot == BOOT_LOCAL;
+	if (!local || !plan_uses_latency_nice(p) || sched_latency_nice_supported())
 		return 0;
+	char why[512];
 	provenance_read(&pv);
-	fprintf(stderr,
-		"schedrig: %s: this kernel (%s) does not support latency_nice (it needs the"
-		" out-of-tree latency-nice series); use slice_us, the EEVDF custom slice of"
-		" mainline 6.12+, instead\n",
-		config, pv.kernel_release);
+	sched_latency_nice_refusal(why, sizeof(why), pv.kernel_release);
+	fprintf(stderr, "schedrig: %s: %s\n", config, why);
 	return -1;
 }
 
@@ -1064,6 +1110,12 @@ int cmd_run(int argc, char **argv)
 			e->ci_pct = e->max_time_s = 0;
 		} else {
 			o.iterations = e->iterations;
+		}
+		if (kbuild_check(e, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			plan_free(&p);
+			experiment_free(e);
+			return EXIT_USAGE;
 		}
 		if (o.dry_run) {
 			print_plan(e, &p, o.iterations);
@@ -1109,7 +1161,8 @@ int cmd_run(int argc, char **argv)
 	}
 	ctx.e = e;
 	ctx.p = &p;
-	if (check_latency_nice(&p, e->path))
+	ctx.build_failed = xcalloc(e->n_variants, sizeof(*ctx.build_failed));
+	if (check_latency_nice(e, &p, e->path))
 		goto out;
 	if (runner_init(err, sizeof(err))) {
 		fprintf(stderr, "schedrig: %s\n", err);
@@ -1141,6 +1194,7 @@ out:
 	runner_set_monitor(NULL);
 	monitor_free(ctx.mon);
 	free(ctx.cell_ids);
+	free(ctx.build_failed);
 	adaptive_cells_free(ctx.cells);
 	free(o.run_root);
 	store_close(ctx.st);

@@ -7,6 +7,7 @@
 #define EXIT_USAGE 2
 
 int cmd_run(int argc, char **argv);
+int cmd_build(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_monitors(int argc, char **argv);

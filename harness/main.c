@@ -14,6 +14,7 @@ struct command {
 
 static const struct command commands[] = {
 	{"run", cmd_run, "run a named experiment config and store every sample"},
+	{"build", cmd_build, "build the kernels a config's variants name (kernels:), without running"},
 	{"list", cmd_list, "list the runs in a results database"},
 	{"show", cmd_show, "show one run: provenance, load instances, attributes, failures"},
 	{"monitors", cmd_monitors, "what the monitors saw during a run: CPU, switches, PSI, per load"},

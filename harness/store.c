@@ -15,7 +15,7 @@
 #include "strmap.h"
 #include "util.h"
 
-#define SCHEMA_VERSION 7
+#define SCHEMA_VERSION 9
 #define BUSY_TIMEOUT_MS 30000
 
 static const char schema_sql[] =
@@ -35,6 +35,7 @@ static const char split_samples_sql[] =
 	" ON k.metric = o.metric AND k.unit = o.unit AND k.better = o.better AND k.op = o.op;"
 	"DROP TABLE sample_v4;";
 
+/* Version 9 added the table kernel_build (schema.sql creates it). */
 /* Columns later versions added to older tables: version 6 to run (some
  * version 5 databases have the first two), version 7 to histogram (a
  * table of version 4 and later). */

@@ -332,7 +332,7 @@ static void test_migrate_v4(void **state)
 		" FROM (SELECT * FROM sample ORDER BY seq)", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(st, 0),
-			    "2 7 3 4 groups-4=1.5,groups-8=null,groups-4=2.5");
+			    "2 9 3 4 groups-4=1.5,groups-8=null,groups-4=2.5");
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 }
