@@ -10,6 +10,7 @@
 #include "knob_journal.h"
 #include "provenance.h"
 #include "store.h"
+#include "store_kbuild.h"
 
 static const char usage_text[] =
 	"usage: schedrig show RUN [--db FILE] [--config]\n"
@@ -61,8 +62,36 @@ static void print_tail(const char *label, sqlite3_stmt *st, int i)
 	}
 }
 
-static int show_run(sqlite3 *db, int64_t id, int with_config)
+/* The kernels the rig built for the run's variants (store_kbuild.h): each
+ * variant's build status, key, and provenance lines (or why it failed and
+ * where its log is). */
+static int show_kernel_builds(struct store *s, int64_t id)
 {
+	struct stored_kernel_build *kb;
+	size_t n;
+	char err[512];
+	if (store_kernel_builds(s, id, &kb, &n, err, sizeof(err))) {
+		fprintf(stderr, "schedrig show: %s\n", err);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		printf("%s  %s: kernel %s %s, key %.16s\n", i ? "" : "\nkernel builds:\n",
+		       kb[i].variant, kb[i].kernel, kb[i].status, kb[i].build_key);
+		char *text = xstrdup(kb[i].provenance), *save = NULL;
+		for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			if (strncmp(l, "kernel ", 7) && strncmp(l, "key ", 4))
+				printf("      %s\n", l);
+		free(text);
+		if (*kb[i].message)
+			printf("      failed: %s\n      log: %s\n", kb[i].message, kb[i].log_path);
+	}
+	stored_kernel_builds_free(kb, n);
+	return 0;
+}
+
+static int show_run(struct store *s, int64_t id, int with_config)
+{
+	sqlite3 *db = store_db(s);
 	sqlite3_stmt *st = query(db,
 				 "SELECT id, name, status, started_at, ended_at, host, kernel_release,"
 				 " kernel_cmdline, cpu_model, cpu_count, schedrig_version, iterations,"
@@ -111,6 +140,8 @@ static int show_run(sqlite3 *db, int64_t id, int with_config)
 		printf("  %-20s boot %-8s kernel %-24s %s\n", col(st, 0), col(st, 1), col(st, 2),
 		       col(st, 3));
 	sqlite3_finalize(st);
+	if (show_kernel_builds(s, id))
+		return 1;
 
 	/* Knob changes per variant, from the restore journal: old -> applied. */
 	/* A knob a qemu guest changed (host "guest:VARIANT") is marked "in the guest". */
@@ -215,7 +246,7 @@ int cmd_show(int argc, char **argv)
 		store_close(s);
 		return 1;
 	}
-	int rc = show_run(store_db(s), ids[0], with_config);
+	int rc = show_run(s, ids[0], with_config);
 	free(ids);
 	store_close(s);
 	return rc;

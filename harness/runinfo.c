@@ -27,6 +27,15 @@ static int has_table(sqlite3 *db, const char *name)
 	return found;
 }
 
+static const char variants_sql[] =
+	"SELECT name, boot, kernel_release, kernel_cmdline, status FROM variant"
+	" WHERE run_id = ? ORDER BY seq, id";
+/* Databases of schema version 9 and later: with the kernel built. */
+static const char variants_built_sql[] =
+	"SELECT name, boot, kernel_release, kernel_cmdline, status, (SELECT k.provenance FROM"
+	" kernel_build k WHERE k.run_id = variant.run_id AND k.variant = variant.name)"
+	" FROM variant WHERE run_id = ? ORDER BY seq, id";
+
 int runinfo_load(const char *db_path, const int64_t *ids, size_t n, struct runinfo **out,
 		 char *err, size_t errsz)
 {
@@ -40,7 +49,7 @@ int runinfo_load(const char *db_path, const int64_t *ids, size_t n, struct runin
 		return -1;
 	}
 	sqlite3 *db = store_db(st);
-	int knobs = has_table(db, "knob");
+	int knobs = has_table(db, "knob"), builds = has_table(db, "kernel_build");
 	if (sqlite3_prepare_v2(db,
 			       "SELECT name, status, started_at, ended_at, host, kernel_release,"
 			       " kernel_cmdline, cpu_model, schedrig_version, config_path, config_text,"
@@ -48,9 +57,8 @@ int runinfo_load(const char *db_path, const int64_t *ids, size_t n, struct runin
 			       " (SELECT count(*) FROM iteration i JOIN variant v ON v.id = i.variant_id"
 			       " WHERE v.run_id = run.id AND i.status = 'complete')"
 			       " FROM run WHERE id = ?", -1, &qr, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db,
-			       "SELECT name, boot, kernel_release, kernel_cmdline, status FROM variant"
-			       " WHERE run_id = ? ORDER BY seq, id", -1, &qv, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, builds ? variants_built_sql : variants_sql, -1, &qv, NULL) !=
+		    SQLITE_OK ||
 	    (knobs && sqlite3_prepare_v2(db,
 					 "SELECT variant, kind, name, requested_value, applied_value"
 					 " FROM knob WHERE run_id = ? ORDER BY id", -1, &qk,
@@ -93,7 +101,7 @@ int runinfo_load(const char *db_path, const int64_t *ids, size_t n, struct runin
 			ri->variants = xrealloc(ri->variants, (ri->n_variants + 1) * sizeof(*ri->variants));
 			ri->variants[ri->n_variants++] = (struct runinfo_variant){
 				dup_col(qv, 0), dup_col(qv, 1), dup_col(qv, 2), dup_col(qv, 3),
-				dup_col(qv, 4)};
+				dup_col(qv, 4), builds ? dup_col(qv, 5) : NULL};
 		}
 		if (!qk)
 			continue;
@@ -135,6 +143,7 @@ void runinfo_free(struct runinfo *r, size_t n)
 			free(ri->variants[v].kernel_release);
 			free(ri->variants[v].kernel_cmdline);
 			free(ri->variants[v].status);
+			free(ri->variants[v].build);
 		}
 		free(ri->variants);
 		for (size_t k = 0; k < ri->n_knobs; k++) {
@@ -174,6 +183,19 @@ static void put_clean(struct buf *out, const char *s, size_t max)
 	}
 }
 
+/* A built kernel's provenance, one indented line per provenance line. */
+static void build_lines(struct buf *out, const char *build)
+{
+	char *text = build ? xstrdup(build) : NULL, *save = NULL;
+	for (char *l = text ? strtok_r(text, "\n", &save) : NULL; l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		buf_puts(out, "    built ");
+		put_clean(out, l, 400);
+		buf_puts(out, "\n");
+	}
+	free(text);
+}
+
 void runinfo_text(struct buf *out, const struct runinfo *r, size_t n)
 {
 	buf_puts(out, "Provenance\n");
@@ -204,6 +226,7 @@ void runinfo_text(struct buf *out, const struct runinfo *r, size_t n)
 				put_clean(out, va->kernel_cmdline, 200);
 			}
 			buf_puts(out, "\n");
+			build_lines(out, va->build);
 		}
 		for (size_t k = 0; k < ri->n_knobs; k++) {
 			const struct runinfo_knob *kn = &ri->knobs[k];

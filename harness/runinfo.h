@@ -1,6 +1,7 @@
 /* Provenance of stored runs for reports and mail: the run row, its
  * variants (kernel release and command line as recorded when each kernel
- * came up) and, when the database has the knob table, the knobs applied.
+ * came up; for a kernel the rig built, its source, patches, config,
+ * compiler and build time) and, when the database has the knob table, the knobs applied.
  * Read-only queries through store_db(). */
 #ifndef SCHEDRIG_RUNINFO_H
 #define SCHEDRIG_RUNINFO_H
@@ -13,6 +14,8 @@
 
 struct runinfo_variant {
 	char *name, *boot, *kernel_release, *kernel_cmdline, *status;
+	char *build; /* provenance of the kernel the rig built for it (table
+		      * kernel_build, harness/kbuild.h), NULL when none */
 };
 
 struct runinfo_knob {
