@@ -103,7 +103,7 @@ int cmd_build(int argc, char **argv)
 	char *logs = xasprintf("%s/logs", cache);
 	struct kbuild_set set;
 	rc = 1;
-	if (mkdir_p(logs, err, sizeof(err))) {
+	if (runner_init(err, sizeof(err)) || mkdir_p(logs, err, sizeof(err))) {
 		fprintf(stderr, "schedrig build: %s\n", err);
 	} else {
 		int r = kbuild_set_make(e, names, n_names, cache, logs, stderr, quiet, &set);

@@ -103,9 +103,14 @@ static void print_plan(const struct experiment *e, const struct plan *p, int ite
 		printf("order: %s\n", order);
 	free(order);
 	free(blocked);
-	for (size_t v = 0; v < e->n_variants; v++)
-		printf("variant %s: boot %s\n", e->variants[v].name,
-		       variant_backend_for(e->variants[v].boot)->name);
+	for (size_t v = 0; v < e->n_variants; v++) {
+		const struct cfg_variant *var = &e->variants[v];
+		printf("variant %s: boot %s", var->name, variant_backend_for(var->boot)->name);
+		if (var->build)
+			printf(", kernel built from kernels: %s (built or taken from the cache when"
+			       " the run starts)", var->build);
+		printf("\n");
+	}
 	for (size_t c = 0; c < p->n_cells; c++) {
 		printf("cell %zu/%zu %s\n", c + 1, p->n_cells, p->cells[c].name);
 		for (size_t i = 0; i < p->cells[c].n_inst; i++) {

@@ -169,7 +169,6 @@ static char *slurp(const char *path)
 	return s;
 }
 
-/* provenance.txt of the entry being made (kbuild.h). */
 static void provenance(const struct kbuild *b, const char *cache, const char *entry,
 		       struct buf *out)
 {
@@ -230,6 +229,15 @@ static void provenance(const struct kbuild *b, const char *cache, const char *en
 	free(img);
 }
 
+void kbuild_describe(struct kbuild *b, const char *cache, const char *entry)
+{
+	struct buf pv = {0};
+	provenance(b, cache, entry, &pv);
+	free(b->provenance);
+	b->provenance = xstrdup(buf_str(&pv));
+	buf_free(&pv);
+}
+
 static int write_text(const char *path, const char *text, char *err, size_t errsz)
 {
 	FILE *f = fopen(path, "w");
@@ -269,6 +277,7 @@ static int build_steps(struct build_ctx *bc, const char *cache, const char *tmp,
 			       b->make_args.v, b->make_args.n, bc->log, err, errsz)))
 		goto out;
 	bc->step = "make";
+	tick(bc);
 	if ((rc = run_make(bc, tree, tmp, err, errsz)))
 		goto out;
 	b->build_s = (double)(mono_ns() - start) / 1e9;
@@ -284,13 +293,10 @@ static int build_steps(struct build_ctx *bc, const char *cache, const char *tmp,
 	free(to);
 	if (rc)
 		goto out;
-	struct buf pv = {0};
-	provenance(b, cache, entry, &pv);
+	kbuild_describe(b, cache, entry);
 	to = xasprintf("%s/provenance.txt", entry);
-	rc = write_text(to, buf_str(&pv), err, errsz);
+	rc = write_text(to, b->provenance, err, errsz);
 	free(to);
-	b->provenance = xstrdup(buf_str(&pv));
-	buf_free(&pv);
 	to = xasprintf("%s/key.txt", entry);
 	rc = rc ? rc : write_text(to, b->key_text, err, errsz);
 	free(to);

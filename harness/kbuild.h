@@ -52,7 +52,7 @@ struct kbuild {
 	char *entry;                /* CACHE/builds/KEY */
 	char *bzimage;              /* CACHE/builds/KEY/bzImage */
 	bool cached;                /* the entry existed before kbuild_build */
-	double build_s;             /* this build's wall time (0 when cached) */
+	double build_s;             /* wall time of the build that made the entry */
 	char *provenance;           /* the entry's provenance.txt once built or
 				     * found: lines "name value": kernel, key,
 				     * source, patch (sha256 file subject, one
@@ -90,6 +90,12 @@ typedef void (*kbuild_progress_fn)(void *ctx, const char *kernel, const char *st
  * KB_INTERRUPTED. Nothing of a failed build stays in the cache. */
 int kbuild_build(struct kbuild *b, const char *cache, const char *log,
 		 kbuild_progress_fn progress, void *ctx, char *err, size_t errsz);
+
+/* Set b->provenance from b's inputs (this config's patch files, subjects,
+ * config items) and the built entry's files in entry (config, bzImage),
+ * with b->build_s: a cached kernel is described as this config names it,
+ * with the build time of the build that made the entry. */
+void kbuild_describe(struct kbuild *b, const char *cache, const char *entry);
 
 void kbuild_free(struct kbuild *b);
 

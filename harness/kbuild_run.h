@@ -1,6 +1,8 @@
 /* One step of a kernel build (tar, cp, patch, make): a program started from
- * an argv (no shell) with loads/builtin_proc.h, its stdout and stderr in a
- * log file, waited for while SIGINT and SIGTERM stay receivable. */
+ * an argv (no shell) with loads/builtin_proc.h in a process group of its
+ * own (registered with the runner's guardian when there is one), its
+ * stdout and stderr in a log file, waited for while SIGINT and SIGTERM stay
+ * receivable. */
 #ifndef SCHEDRIG_KBUILD_RUN_H
 #define SCHEDRIG_KBUILD_RUN_H
 
@@ -23,9 +25,9 @@ struct kb_cmd {
 /* Run c and wait. Returns 0 on exit status 0; 1 with "ARGV0: exit status
  * N" (or the signal) in err when it failed; -1 with the reason when it
  * could not start; KB_INTERRUPTED with "interrupted by SIGINT" when
- * SIGINT or SIGTERM came first: the program (and, by make's own handling
- * of SIGTERM, what it started) was stopped and reaped, and the signal is
- * noted with runner_note_interrupt. */
+ * SIGINT or SIGTERM came first: its process group got SIGTERM, then
+ * SIGKILL after up to 20 s, the program was reaped, and the signal is noted
+ * with runner_note_interrupt. */
 int kb_run(const struct kb_cmd *c, char *err, size_t errsz);
 
 #endif

@@ -150,8 +150,12 @@ size_t kseries_split(struct kseries *s, const char *file, const char *text, size
 			next = next ? next + 1 : end;
 		}
 		number++;
-		if (has_diff(start, (size_t)(next - start)))
-			add_patch(s, file, number, start, (size_t)(next - start));
+		/* The empty line before the next "From " separates messages. */
+		size_t len = (size_t)(next - start);
+		if (next < end && len >= 2 && start[len - 1] == '\n' && start[len - 2] == '\n')
+			len--;
+		if (has_diff(start, len))
+			add_patch(s, file, number, start, len);
 		start = next;
 	}
 	/* One message in a file: the file is the patch (format-patch's own

@@ -10,10 +10,10 @@
  *   - a file: one patch, or an mbox of several as `git format-patch
  *     --stdout` or `b4 am` writes it, split into its messages.
  * A message starts at a line "From " at the start of the file or after an
- * empty line (mboxo/mboxrd; lines of a diff start with ' ', '+', '-' or
- * '@', so a diff never holds such a line). A message holding no diff (a
- * cover letter, "[PATCH 0/N]") is left out. A file with no "From " line
- * is one plain diff. */
+ * empty line, which separates messages and belongs to neither (mboxo,
+ * mboxrd; lines of a diff start with ' ', '+', '-' or '@', so a diff never
+ * holds such a line). A message holding no diff (a cover letter, "[PATCH
+ * 0/N]") is left out. A file with no "From " line is one plain diff. */
 #ifndef SCHEDRIG_KBUILD_SERIES_H
 #define SCHEDRIG_KBUILD_SERIES_H
 

@@ -193,13 +193,22 @@ static void ask_compiler(struct kbuild *b, const char *log)
 	b->compiler = xstrdup(line[0] ? line : cc);
 }
 
-static void load_provenance(struct kbuild *b)
+/* A cached entry: described as this config names it (kbuild_describe),
+ * with the build time its provenance.txt recorded. */
+static void describe_cached(struct kbuild *b, const char *cache)
 {
-	char *path = xasprintf("%s/provenance.txt", b->entry);
-	char err[256];
-	if (read_file(path, &b->provenance, err, sizeof(err)))
-		b->provenance = xstrdup("");
+	char *path = xasprintf("%s/provenance.txt", b->entry), *text, err[256];
+	if (!read_file(path, &text, err, sizeof(err))) {
+		char *at = strstr(text, "\nbuild_s ");
+		if (at) {
+			at += 9;
+			at[strcspn(at, "\n")] = '\0';
+			parse_double(at, &b->build_s);
+		}
+		free(text);
+	}
 	free(path);
+	kbuild_describe(b, cache, b->entry);
 }
 
 static void set_key(struct kbuild *b, const struct argv *config_parts)
@@ -258,7 +267,7 @@ int kbuild_prepare(const struct experiment *e, const char *name, const char *cac
 	b->bzimage = xasprintf("%s/bzImage", b->entry);
 	b->cached = access(b->bzimage, R_OK) == 0;
 	if (b->cached)
-		load_provenance(b);
+		describe_cached(b, cache);
 	rc = 0;
 	goto out;
 fail:

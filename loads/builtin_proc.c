@@ -70,6 +70,8 @@ pid_t proc_start(const struct proc_spec *spec, char *err, size_t errsz)
 		signal(SIGPIPE, SIG_DFL);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		close(st[0]);
+		if (spec->new_group)
+			setpgid(0, 0);
 		if (spec->pdeath_sig) {
 			prctl(PR_SET_PDEATHSIG, spec->pdeath_sig);
 			if (getppid() != parent)
@@ -97,6 +99,8 @@ pid_t proc_start(const struct proc_spec *spec, char *err, size_t errsz)
 		child_fail(st[1], "exec");
 	}
 	int saved = errno;
+	if (pid > 0 && spec->new_group)
+		setpgid(pid, pid); /* also here: no race with a signal to the group */
 	close(st[1]);
 	close(out);
 	if (errfd != out)

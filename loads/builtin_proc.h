@@ -34,10 +34,12 @@ struct proc_spec {
 				  child's environment (MAKEFLAGS, ...); NULL: none */
 	const char *const *set_env; /* NULL-terminated "NAME=VALUE" set in the
 				  child's environment after unset_env; NULL: none */
+	bool new_group;        /* the child leads a process group of its own
+				  (setpgid), so the caller can signal all it starts */
 };
 
 /* Fork and exec spec. The child stays in the caller's process group (the
- * rig signals and kills a load's whole group). Returns the pid, or -1 with
+ * rig signals and kills a load's whole group) unless spec->new_group. Returns the pid, or -1 with
  * the reason in err ("cannot run make: No such file or directory", "open
  * LOG: ...", "sched_setattr: ..."): a child whose set-up or exec failed
  * has already been reaped. */
