@@ -154,16 +154,11 @@ static void config_diff(const char *base, const char *mine, struct buf *out)
 		buf_printf(out, " (and %zu more)", n - 40);
 }
 
+/* The text of a file of a cache entry ("" when unreadable). */
 static char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "r");
 	struct buf b = {0};
-	char chunk[65536];
-	size_t n;
-	while (f && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_append(&b, chunk, n);
-	if (f)
-		fclose(f);
+	buf_read_file(&b, path, 16 * 1024 * 1024);
 	char *s = xstrdup(buf_str(&b));
 	buf_free(&b);
 	return s;
@@ -238,17 +233,6 @@ void kbuild_describe(struct kbuild *b, const char *cache, const char *entry)
 	buf_free(&pv);
 }
 
-static int write_text(const char *path, const char *text, char *err, size_t errsz)
-{
-	FILE *f = fopen(path, "w");
-	bool ok = f && fputs(text, f) >= 0;
-	if (f && fclose(f))
-		ok = false;
-	if (!ok)
-		snprintf(err, errsz, "write %s: %s", path, strerror(errno));
-	return ok ? 0 : -1;
-}
-
 /* Steps in tmp/: tree/ copied and patched, configured, built; entry/
  * filled. */
 static int build_steps(struct build_ctx *bc, const char *cache, const char *tmp, char *err,
@@ -295,10 +279,10 @@ static int build_steps(struct build_ctx *bc, const char *cache, const char *tmp,
 		goto out;
 	kbuild_describe(b, cache, entry);
 	to = xasprintf("%s/provenance.txt", entry);
-	rc = write_text(to, b->provenance, err, errsz);
+	rc = file_write(to, b->provenance, strlen(b->provenance), err, errsz);
 	free(to);
 	to = xasprintf("%s/key.txt", entry);
-	rc = rc ? rc : write_text(to, b->key_text, err, errsz);
+	rc = rc ? rc : file_write(to, b->key_text, strlen(b->key_text), err, errsz);
 	free(to);
 	to = xasprintf("%s/build.log", entry);
 	rc = rc ? rc : copy_file(bc->log, to, err, errsz);

@@ -7,6 +7,8 @@
 
 #include "kbuild_run.h"
 
+#define KCONFIG_MAX_BYTES (16 * 1024 * 1024)
+
 static bool option_name(const char *p, size_t *len)
 {
 	if (strncmp(p, "CONFIG_", 7))
@@ -171,28 +173,10 @@ static int run_make(const char *tree, const char *target, char *const *make_args
 
 static int read_text(const char *path, struct buf *b, char *err, size_t errsz)
 {
-	FILE *f = fopen(path, "r");
-	char chunk[65536];
-	size_t n;
-	if (!f) {
-		snprintf(err, errsz, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_append(b, chunk, n);
-	fclose(f);
-	return 0;
-}
-
-static int write_text(const char *path, const struct buf *b, char *err, size_t errsz)
-{
-	FILE *f = fopen(path, "w");
-	bool ok = f && fwrite(buf_str(b), 1, b->len, f) == b->len;
-	if (f && fclose(f))
-		ok = false;
-	if (!ok)
-		snprintf(err, errsz, "write %s: %s", path, strerror(errno));
-	return ok ? 0 : -1;
+	if (!buf_read_file(b, path, KCONFIG_MAX_BYTES))
+		return 0;
+	snprintf(err, errsz, "%s: %s", path, strerror(errno));
+	return -1;
 }
 
 int kconfig_make(const char *tree, const char *base, const char *base_text,
@@ -211,7 +195,7 @@ int kconfig_make(const char *tree, const char *base, const char *base_text,
 		goto out;
 	for (size_t i = 0; i < n_frags; i++)
 		kconfig_merge(&config, frags[i].text, frags[i].from, &wants);
-	if (write_text(path, &config, err, errsz) ||
+	if (file_write(path, buf_str(&config), config.len, err, errsz) ||
 	    (rc = run_make(tree, "olddefconfig", make_args, n_make_args, log, err, errsz)))
 		goto out;
 	rc = -1;

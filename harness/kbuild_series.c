@@ -29,22 +29,10 @@ static bool has_patch_suffix(const char *name)
 
 static int read_all(const char *path, struct buf *b, char *err, size_t errsz)
 {
-	FILE *f = fopen(path, "rb");
-	char chunk[65536];
-	size_t n;
-	if (!f) {
-		snprintf(err, errsz, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0 && b->len <= KSERIES_MAX_FILE)
-		buf_append(b, chunk, n);
-	int bad = ferror(f);
-	fclose(f);
-	if (bad || b->len > KSERIES_MAX_FILE) {
-		snprintf(err, errsz, "%s: %s", path, bad ? strerror(errno) : "larger than 64 MiB");
-		return -1;
-	}
-	return 0;
+	if (!buf_read_file(b, path, KSERIES_MAX_FILE))
+		return 0;
+	snprintf(err, errsz, "%s: %s", path, errno == EFBIG ? "larger than 64 MiB" : strerror(errno));
+	return -1;
 }
 
 /* Does the line at p start a message ("From " at the start of a line that
@@ -275,17 +263,6 @@ static void failed_hunks(const char *log, char *dst, size_t size)
 	buf_free(&out);
 }
 
-static int write_file(const char *path, const char *data, size_t len, char *err, size_t errsz)
-{
-	FILE *f = fopen(path, "wb");
-	bool ok = f && fwrite(data, 1, len, f) == len;
-	if (f && fclose(f))
-		ok = false;
-	if (!ok)
-		snprintf(err, errsz, "write %s: %s", path, strerror(errno));
-	return ok ? 0 : -1;
-}
-
 static void describe(const struct kseries *s, size_t i, struct buf *b)
 {
 	const struct kpatch *k = &s->p[i];
@@ -306,7 +283,7 @@ int kseries_apply(const struct kseries *s, const char *dir, const char *work, ch
 				"-r", rej, "-i", file, NULL};
 		struct kb_cmd c = {.argv = argv, .dir = dir, .log = log};
 		char why[512] = "";
-		int rc = write_file(file, s->p[i].data, s->p[i].len, why, sizeof(why)) ? -1 :
+		int rc = file_write(file, s->p[i].data, s->p[i].len, why, sizeof(why)) ? -1 :
 			 kb_run(&c, why, sizeof(why));
 		if (rc > 0 || rc == -1) {
 			char hunks[1024], hunk[2048] = "";

@@ -51,33 +51,6 @@ static int output_of(char *const *argv, const char *dir, const char *tmp, bool f
 	return 0;
 }
 
-/* The newest PACKAGE_*.deb in dir into out. */
-static int find_deb(const char *dir, const char *pkg, char *out, size_t size)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int rc = -1;
-	time_t best = 0;
-	size_t lp = strlen(pkg);
-	while (d && (de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-		struct stat st;
-		if (strncmp(de->d_name, pkg, lp) || de->d_name[lp] != '_' || len < 4 ||
-		    strcmp(de->d_name + len - 4, ".deb"))
-			continue;
-		char *full = xasprintf("%s/%s", dir, de->d_name);
-		if (!stat(full, &st) && (rc || st.st_mtime >= best)) {
-			best = st.st_mtime;
-			snprintf(out, size, "%s", full);
-			rc = 0;
-		}
-		free(full);
-	}
-	if (d)
-		closedir(d);
-	return rc;
-}
-
 /* linux-source-X.Y not installed: its .deb in CACHE/debs (downloaded when
  * absent), unpacked there once. */
 static int package_from_cache(const char *pkg, const char *cache, const char *log,
@@ -88,16 +61,21 @@ static int package_from_cache(const char *pkg, const char *cache, const char *lo
 	int rc = -1;
 	if (mkdir_p(debs, err, errsz))
 		goto out;
-	if (find_deb(debs, pkg, deb, sizeof(deb))) {
+	char *prefix = xasprintf("%s_", pkg);
+	int missing = newest_file(debs, prefix, ".deb", deb, sizeof(deb));
+	if (missing) {
 		char *argv[] = {"apt-get", "download", (char *)pkg, NULL};
 		struct kb_cmd c = {.argv = argv, .dir = debs, .log = log, .append = true};
 		char why[256];
-		if (kb_run(&c, why, sizeof(why)) || find_deb(debs, pkg, deb, sizeof(deb))) {
+		if (kb_run(&c, why, sizeof(why)) || newest_file(debs, prefix, ".deb", deb,
+								 sizeof(deb))) {
 			snprintf(err, errsz, "source %s: not installed, and apt-get download %s"
 				 " failed (%s); see %s", pkg, pkg, why, log);
+			free(prefix);
 			goto out;
 		}
 	}
+	free(prefix);
 	const char *base = strrchr(deb, '/') + 1;
 	const char *ver = base + strlen(pkg) + 1;
 	char *unpacked = xasprintf("%s/%.*s", debs, (int)(strlen(base) - 4), base);

@@ -86,22 +86,18 @@ int kbuild_check(const struct experiment *e, char *err, size_t errsz)
 	return 0;
 }
 
+#define KSPEC_MAX_BYTES (16 * 1024 * 1024)
+
 static int read_file(const char *path, char **out, char *err, size_t errsz)
 {
-	FILE *f = fopen(path, "r");
 	struct buf b = {0};
-	char chunk[65536];
-	size_t n;
-	if (!f) {
+	int rc = buf_read_file(&b, path, KSPEC_MAX_BYTES);
+	if (rc)
 		snprintf(err, errsz, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_append(&b, chunk, n);
-	fclose(f);
-	*out = xstrdup(buf_str(&b));
+	else
+		*out = xstrdup(buf_str(&b));
 	buf_free(&b);
-	return 0;
+	return rc;
 }
 
 /* config: package: Debian's config of the source package's version for

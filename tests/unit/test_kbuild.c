@@ -27,14 +27,8 @@
 
 static char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "r");
-	assert_non_null(f);
 	struct buf b = {0};
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_append(&b, chunk, n);
-	fclose(f);
+	assert_int_equal(buf_read_file(&b, path, 1 << 20), 0);
 	char *s = xstrdup(buf_str(&b));
 	buf_free(&b);
 	return s;
