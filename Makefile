@@ -1,8 +1,9 @@
 # schedrig — build, tests and benchmarks.
 #   make              ./schedrig
-#   make check        unit (cmocka) and integration tests; ends "N passed, N failed"
+#   make check        unit (cmocka) and integration tests; ends "N passed, N failed, N skipped"
 #   make check SANITIZE=1   the same under ASan+UBSan (objects in build-san/)
 #   make check-slow   the slow tests (tests/slow/*.sh, not part of check)
+#   make check-seeds  the seed experiments in qemu guests (tests/seeds/*.sh)
 #   make run          the embedded default experiment on the running kernel
 #   make bench        benchmarks of the rig itself (not part of check)
 #   make fuzz         libFuzzer targets (clang, build-fuzz/), FUZZ_SECONDS each (300)
@@ -12,7 +13,10 @@ CC       ?= cc
 CFLAGS   ?= -O2 -g
 VERSION  := 0.1.0
 CFLAGS   += -DSCHEDRIG_VERSION=\"$(VERSION)\"
-CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Iharness -Iloads -Ireports \
+# Every source folder is on the include path: a header is named by its file
+# name alone, wherever its subsystem folder is (README, Layout).
+SRC_DIRS := harness $(patsubst %/,%,$(wildcard harness/*/)) loads reports
+CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $(addprefix -I,$(SRC_DIRS)) \
             $(shell pkg-config --cflags $(PKGS))
 LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lm
 
@@ -24,7 +28,7 @@ else
 BUILD    := build
 endif
 
-LIB_SRC  := $(filter-out harness/main.c,$(wildcard harness/*.c harness/variants/*.c loads/*.c reports/*.c))
+LIB_SRC  := $(filter-out harness/main.c,$(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -71,6 +75,11 @@ check: $(BUILD)/schedrig $(UNIT_BIN)
 check-slow: $(BUILD)/schedrig
 	SCHEDRIG=$(CURDIR)/$(BUILD)/schedrig BUILD=$(CURDIR)/$(BUILD) TESTS="$(TESTS)" tests/run-tests tests/slow
 
+# The seed experiments at their smallest size, kernel against kernel in TCG
+# guests (tens of minutes; not part of CI's line, see README).
+check-seeds: $(BUILD)/schedrig
+	SCHEDRIG=$(CURDIR)/$(BUILD)/schedrig BUILD=$(CURDIR)/$(BUILD) TESTS="$(TESTS)" tests/run-tests tests/seeds
+
 run: schedrig
 	@mkdir -p results
 	./schedrig run configs/hackbench-cyclictest.yaml --db results/schedrig.db
@@ -93,7 +102,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 300
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS  := -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN) -DSCHEDRIG_VERSION=\"$(VERSION)\" \
-                -std=c11 -D_GNU_SOURCE -Wall -Wextra -Iharness -Iloads -Ireports -Ibuild-fuzz \
+                -std=c11 -D_GNU_SOURCE -Wall -Wextra $(addprefix -I,$(SRC_DIRS)) -Ibuild-fuzz \
                 $(shell pkg-config --cflags $(PKGS))
 FUZZ_OBJ     := $(LIB_SRC:%.c=build-fuzz/%.o)
 FUZZ_BIN     := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
@@ -129,7 +138,7 @@ fuzz: fuzz-build
 clean:
 	rm -rf build build-san build-fuzz schedrig
 
-.PHONY: all check check-slow run bench clean fuzz fuzz-build
+.PHONY: all check check-slow check-seeds run bench clean fuzz fuzz-build
 -include $(LIB_OBJ:.o=.d) $(BUILD)/harness/main.d
 ifneq ($(filter fuzz%,$(MAKECMDGOALS)),)
 -include $(FUZZ_OBJ:.o=.d)

@@ -5,9 +5,9 @@
 # rig's line for the first stored iteration (stdout line-buffered), in
 # seconds, best of ROUNDS (2), target <= 10. The boot alone (qemu start to
 # the agent's hello) is printed beside it.
-# The kernel package is the one tests/integration/qemu.sh caches in
-# results/qemu-test/cache (or results/cache); when neither holds one, the rig
-# fetches the newest linux-image-6.1.0-*-amd64-unsigned into results/cache.
+# The kernel package is the newest linux-image-6.1.0-*-amd64-unsigned known
+# to apt, fetched by the rig into its cache (cache.h: ~/.cache/schedrig, or
+# the one of the tests, results/test-cache/schedrig, when that holds it).
 # Skipped (n/a) without qemu-system-x86_64 or busybox-static.
 set -euo pipefail
 : "${SCHEDRIG:?}"
@@ -21,20 +21,15 @@ fi
 WORK=$(mktemp -d /tmp/schedrig-bench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
-deb=$(ls -t results/qemu-test/cache/debs/linux-image-6.1.0-*-amd64-unsigned_*.deb \
-	results/cache/debs/linux-image-6.1.0-*-amd64-unsigned_*.deb 2>/dev/null | head -1 || true)
+deb=$(ls -t results/test-cache/schedrig/debs/linux-image-6.1.0-*-amd64-unsigned_*.deb \
+	2>/dev/null | head -1 || true)
 if [ -n "$deb" ]; then
 	kernel=$PWD/$deb
-	cache=$PWD/$(dirname "$(dirname "$deb")")
 else
 	kernel=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' |
 		awk '{print $1}' | sort -V | tail -1)
 	[ -n "$kernel" ] || { echo "qemu-boot: no linux-image-6.1.0 package known to apt" >&2; exit 1; }
-	cache=$PWD/results/cache
-	mkdir -p "$cache"
 fi
-# The rig's cache is the database directory's cache/: share the kept one.
-ln -s "$cache" "$WORK/cache"
 
 cat > "$WORK/qemu.yaml" <<EOF
 name: qemu-boot-bench

@@ -9,6 +9,18 @@
 #include "agent_host.h"
 #include "agent_proto.h"
 
+/* The (cell, iteration) steps of vr not done yet, in plan order (malloc'd). */
+static struct agent_step *plan_steps(const struct variant_run *vr, size_t *n)
+{
+	struct agent_step *run = xcalloc(vr->p->n_cells * (size_t)vr->iterations + 1, sizeof(*run));
+	*n = 0;
+	for (size_t c = 0; c < vr->p->n_cells; c++)
+		for (int it = 1; it <= vr->iterations; it++)
+			if (!vr->done || !vr->done(vr->ctx, c, it))
+				run[(*n)++] = (struct agent_step){c, it};
+	return run;
+}
+
 char *agent_host_plan(const struct variant_run *vr, const struct argv *modules)
 {
 	struct agent_plan ap = {
@@ -20,14 +32,10 @@ char *agent_host_plan(const struct variant_run *vr, const struct argv *modules)
 		.n_cells = vr->p->n_cells,
 		.modules = modules->v,
 		.n_modules = modules->n,
-		.run = xcalloc(vr->p->n_cells * (size_t)vr->iterations + 1, sizeof(struct agent_step)),
 	};
-	for (size_t c = 0; c < vr->p->n_cells; c++) {
+	for (size_t c = 0; c < vr->p->n_cells; c++)
 		ap.cells[c] = vr->p->cells[c].name;
-		for (int it = 1; it <= vr->iterations; it++)
-			if (!vr->done || !vr->done(vr->ctx, c, it))
-				ap.run[ap.n_run++] = (struct agent_step){c, it};
-	}
+	ap.run = plan_steps(vr, &ap.n_run);
 	char *text = agent_plan_encode(&ap);
 	free(ap.cells);
 	free(ap.run);
@@ -58,12 +66,19 @@ static void on_hello(struct agent_session *s, const struct agent_msg *m, char *e
 	const char *where = s->where ? s->where : "the guest";
 	struct variant_kernel vk;
 
+	if (s->hello) {
+		agent_session_fail(s, err, errsz, "agent line %zu: a second hello", s->lines);
+		return;
+	}
 	if (m->proto != AGENT_PROTO_VERSION) {
 		agent_session_fail(s, err, errsz, "%s's agent speaks protocol %d, not %d", where,
 				   m->proto, AGENT_PROTO_VERSION);
 		return;
 	}
 	s->hello = true;
+	/* The steps of the plan file, computed as agent_host_plan did: this
+	 * session has stored no iteration yet, so vr->done answers alike. */
+	s->steps = plan_steps(vr, &s->n_steps);
 	s->boot_s = agent_mono_s() - s->t0_s;
 	snprintf(s->release, sizeof(s->release), "%s", m->release);
 	if (s->want_release && s->want_release[0] && strcmp(m->release, s->want_release)) {
@@ -78,6 +93,7 @@ static void on_hello(struct agent_session *s, const struct agent_msg *m, char *e
 	}
 	snprintf(vk.release, sizeof(vk.release), "%s", m->release);
 	snprintf(vk.cmdline, sizeof(vk.cmdline), "%s", m->cmdline);
+	vk.autogroup = m->autogroup;
 	printf("[%s] %s: kernel %s up, agent ready %.1f s after %s started\n", vr->v->name,
 	       s->label, m->release, s->boot_s, s->label);
 	fflush(stdout);
@@ -96,6 +112,26 @@ static const char *knob_kind(const char *kind)
 		if (!strcmp(kind, kinds[i]))
 			return kinds[i];
 	return NULL;
+}
+
+/* Is path a file of the knob kind where the agent runs (its text only:
+ * that machine's files are not ours to resolve)? sysctl: below /proc/sys/;
+ * debugfs: below /sys/kernel/debug/sched/; sched_features: its file. No
+ * "..", no "//". */
+static bool knob_path_of_kind(const char *kind, const char *path)
+{
+	const char *rest = NULL;
+	if (strstr(path, "/../") || strstr(path, "//") ||
+	    (strlen(path) >= 3 && !strcmp(path + strlen(path) - 3, "/..")))
+		return false;
+	if (!strcmp(kind, "sysctl"))
+		rest = !strncmp(path, "/proc/sys/", 10) ? path + 10 : NULL;
+	else if (!strcmp(kind, "debugfs"))
+		rest = !strncmp(path, "/sys/kernel/debug/sched/", 24) ? path + 24 : NULL;
+	else
+		return !strcmp(path, "/sys/kernel/debug/sched/features") ||
+		       !strcmp(path, "/sys/kernel/debug/sched_features");
+	return rest && *rest;
 }
 
 /* The newest journalled knob of the agent with seq, NULL when none. */
@@ -128,6 +164,11 @@ static void on_knob(struct agent_session *s, const struct agent_msg *m, char *er
 		      strcmp(m->event, "restored"))) {
 		agent_session_fail(s, err, errsz, "agent line %zu: unknown knob %s '%s'", s->lines,
 				   kind ? "event" : "kind", kind ? m->event : m->kind);
+		return;
+	}
+	if (!knob_path_of_kind(kind, m->path)) {
+		agent_session_fail(s, err, errsz, "agent line %zu: knob path '%s' is not a %s file",
+				   s->lines, m->path, kind);
 		return;
 	}
 	if (!strcmp(m->event, "record")) {
@@ -208,10 +249,96 @@ static void on_series(struct agent_session *s, const struct agent_msg *m)
 		s->points[s->n_points++] = (struct stored_point){k, m->t_ms[i], m->value[i]};
 }
 
+/* The step the agent must report next (it runs the plan in order), NULL
+ * when every step is done. */
+static const struct agent_step *next_step(const struct agent_session *s)
+{
+	return s->iterations_done < s->n_steps ? &s->steps[s->iterations_done] : NULL;
+}
+
+/* Does a line of (cell, iteration) belong to the next step of the plan? */
+static bool is_next(const struct agent_session *s, size_t cell, int iteration)
+{
+	const struct agent_step *st = next_step(s);
+	return st && st->cell == cell && st->iteration == iteration;
+}
+
+/* An inst line: checked against the next step and the cell's loads, then
+ * gathered. */
+static void on_inst(struct agent_session *s, struct agent_msg *m, char *err, size_t errsz)
+{
+	const struct variant_run *vr = s->vr;
+	if (!is_next(s, m->cell, m->iteration) || m->load >= vr->p->cells[m->cell].n_inst) {
+		agent_session_fail(s, err, errsz, "agent line %zu: cell %zu load %zu iteration %d is"
+				   " not the next step of the plan", s->lines, m->cell, m->load,
+				   m->iteration);
+		return;
+	}
+	const struct plan_instance *pi = &vr->p->cells[m->cell].inst[m->load];
+	bool repeats = pi->load->role == ROLE_BACKGROUND && pi->load->repeat, twice = false;
+	for (size_t i = 0; i < s->res.n; i++)
+		twice |= s->res.r[i].pi == pi && s->res.r[i].repetition == m->inst.repetition;
+	if (twice || (m->inst.repetition > 0 && !repeats)) {
+		agent_session_fail(s, err, errsz, "agent line %zu: load %zu of cell %zu reported"
+				   " twice, or repeated without repeat: true", s->lines, m->load,
+				   m->cell);
+		return;
+	}
+	s->in_iteration = true;
+	s->res.r = xrealloc(s->res.r, (s->res.n + 1) * sizeof(*s->res.r));
+	s->res.r[s->res.n] = m->inst;
+	s->res.r[s->res.n].pi = pi;
+	s->res.n++;
+	memset(&m->inst, 0, sizeof(m->inst)); /* moved */
+}
+
+/* An iteration line: the next step, with as many results as came, and,
+ * unless interrupted, a result for every load of the cell. */
+static void on_iteration(struct agent_session *s, const struct agent_msg *m, char *err,
+			 size_t errsz)
+{
+	const struct variant_run *vr = s->vr;
+	if (!is_next(s, m->cell, m->iteration) || m->n != s->res.n) {
+		agent_session_fail(s, err, errsz, "agent line %zu: iteration end (cell %zu iteration"
+				   " %d, %zu results) does not match the next step of the plan and"
+				   " its %zu results", s->lines, m->cell, m->iteration, m->n,
+				   s->res.n);
+		return;
+	}
+	const struct plan_cell *cell = &vr->p->cells[m->cell];
+	for (size_t k = 0; k < cell->n_inst && !m->interrupted; k++) {
+		bool seen = false;
+		for (size_t i = 0; i < s->res.n && !seen; i++)
+			seen = s->res.r[i].pi == &cell->inst[k];
+		if (!seen) {
+			agent_session_fail(s, err, errsz, "agent line %zu: iteration %d of cell %zu"
+					   " ended without a result of load %zu", s->lines,
+					   m->iteration, m->cell, k);
+			return;
+		}
+	}
+	s->res.interrupted = m->interrupted;
+	snprintf(s->res.started_at, sizeof(s->res.started_at), "%s", m->started_at);
+	snprintf(s->res.ended_at, sizeof(s->res.ended_at), "%s", m->ended_at);
+	s->series_set = (struct stored_series_set){
+		.series = s->series, .n_series = s->n_series,
+		.points = s->points, .n_points = s->n_points,
+	};
+	s->res.series = s->n_series ? &s->series_set : NULL;
+	if (vr->on_iteration(vr->ctx, m->cell, m->iteration, &s->res)) {
+		s->store_failed = true;
+		agent_session_fail(s, err, errsz, "storing an iteration failed");
+	}
+	iteration_result_free(&s->res);
+	s->res.series = NULL;
+	series_clear(s);
+	s->in_iteration = false;
+	s->iterations_done++;
+}
+
 void agent_session_line(struct agent_session *s, const char *line, size_t len, char *err,
 			size_t errsz)
 {
-	const struct variant_run *vr = s->vr;
 	struct agent_msg m;
 	char why[512];
 
@@ -226,6 +353,11 @@ void agent_session_line(struct agent_session *s, const char *line, size_t len, c
 		agent_session_fail(s, err, errsz, "the agent's first line is not hello");
 		goto out;
 	}
+	if (s->end) {
+		agent_session_fail(s, err, errsz, "agent line %zu: a line after the end line",
+				   s->lines);
+		goto out;
+	}
 	switch (m.type) {
 	case AGENT_MSG_HELLO:
 		on_hello(s, &m, err, errsz);
@@ -235,66 +367,27 @@ void agent_session_line(struct agent_session *s, const char *line, size_t len, c
 		on_knob(s, &m, err, errsz);
 		break;
 	case AGENT_MSG_INST:
-		if (m.cell >= vr->p->n_cells || m.load >= vr->p->cells[m.cell].n_inst ||
-		    m.iteration > vr->iterations) {
-			agent_session_fail(s, err, errsz, "agent line %zu: cell %zu load %zu iteration"
-					   " %d is not in the plan", s->lines, m.cell, m.load,
-					   m.iteration);
-			break;
-		}
-		if (s->in_iteration && (m.cell != s->cell || m.iteration != s->iteration)) {
-			agent_session_fail(s, err, errsz,
-					   "agent line %zu: an iteration's results are mixed", s->lines);
-			break;
-		}
-		s->in_iteration = true;
-		s->cell = m.cell;
-		s->iteration = m.iteration;
-		s->res.r = xrealloc(s->res.r, (s->res.n + 1) * sizeof(*s->res.r));
-		s->res.r[s->res.n] = m.inst;
-		s->res.r[s->res.n].pi = &vr->p->cells[m.cell].inst[m.load];
-		s->res.n++;
-		memset(&m.inst, 0, sizeof(m.inst)); /* moved */
+		on_inst(s, &m, err, errsz);
 		break;
 	case AGENT_MSG_ITERATION:
-		if (m.cell >= vr->p->n_cells || (s->in_iteration && (m.cell != s->cell ||
-		    m.iteration != s->iteration)) || m.n != s->res.n) {
-			agent_session_fail(s, err, errsz, "agent line %zu: iteration end does not match"
-					   " its %zu results", s->lines, s->res.n);
-			break;
-		}
-		s->res.interrupted = m.interrupted;
-		snprintf(s->res.started_at, sizeof(s->res.started_at), "%s", m.started_at);
-		snprintf(s->res.ended_at, sizeof(s->res.ended_at), "%s", m.ended_at);
-		s->series_set = (struct stored_series_set){
-			.series = s->series, .n_series = s->n_series,
-			.points = s->points, .n_points = s->n_points,
-		};
-		s->res.series = s->n_series ? &s->series_set : NULL;
-		if (vr->on_iteration(vr->ctx, m.cell, m.iteration, &s->res)) {
-			s->store_failed = true;
-			agent_session_fail(s, err, errsz, "storing an iteration failed");
-		}
-		iteration_result_free(&s->res);
-		s->res.series = NULL;
-		series_clear(s);
-		s->in_iteration = false;
-		s->iterations_done++;
+		on_iteration(s, &m, err, errsz);
 		break;
 	case AGENT_MSG_SERIES:
-		if (m.cell >= vr->p->n_cells || m.iteration > vr->iterations ||
-		    (s->in_iteration && (m.cell != s->cell || m.iteration != s->iteration))) {
+		if (!is_next(s, m.cell, m.iteration)) {
 			agent_session_fail(s, err, errsz, "agent line %zu: series of cell %zu"
-					   " iteration %d do not belong to the iteration under way",
+					   " iteration %d do not belong to the next step of the plan",
 					   s->lines, m.cell, m.iteration);
 			break;
 		}
 		s->in_iteration = true;
-		s->cell = m.cell;
-		s->iteration = m.iteration;
 		on_series(s, &m);
 		break;
 	case AGENT_MSG_END:
+		if (m.ok && (s->in_iteration || s->iterations_done != s->n_steps)) {
+			agent_session_fail(s, err, errsz, "the agent ended ok after %zu of the plan's"
+					   " %zu iterations", s->iterations_done, s->n_steps);
+			break;
+		}
 		s->end = true;
 		s->end_ok = m.ok;
 		snprintf(s->end_message, sizeof(s->end_message), "%s", m.message);
@@ -323,6 +416,9 @@ void agent_session_feed(struct agent_session *s, struct buf *p, const char *data
 
 void agent_session_free(struct agent_session *s)
 {
+	free(s->steps);
+	s->steps = NULL;
+	s->n_steps = 0;
 	iteration_result_free(&s->res);
 	series_clear(s);
 	for (size_t i = 0; i < s->n_knobs; i++) {

@@ -28,9 +28,12 @@ struct agent_session {
 	const char *want_release;     /* hello's release must equal it; NULL/"": any */
 	const char *want_cmdline;     /* hello's cmdline must contain it; NULL: any */
 	struct iteration_result res;  /* insts of the iteration under way */
-	size_t cell;
-	int iteration;
 	bool in_iteration;
+	/* The plan's steps (as agent_host_plan wrote them, set at hello): the
+	 * agent runs them in order, so every inst, series and iteration line
+	 * must be of steps[iterations_done]. */
+	struct agent_step *steps;
+	size_t n_steps;
 	bool hello, end, end_ok;
 	char release[256];            /* from hello */
 	char end_message[1024];
@@ -62,17 +65,23 @@ double agent_mono_s(void);
 void agent_session_fail(struct agent_session *s, char *err, size_t errsz, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* Handle one complete agent line (with or without '\n'): hello checks the
- * protocol version, want_release and want_cmdline and calls on_kernel;
- * inst lines are gathered, and so are series lines (monitor series sampled
- * where the agent runs); an iteration line hands them to on_iteration (the
- * series as res.series, NULL when none came);
+/* Handle one complete agent line (with or without '\n'): hello (once,
+ * first) checks the protocol version, want_release and want_cmdline and
+ * calls on_kernel; inst lines are gathered, and so are series lines
+ * (monitor series sampled where the agent runs); an iteration line hands
+ * them to on_iteration (the series as res.series, NULL when none came);
  * end records the agent's verdict; knob lines (the agent applies and
  * restores its knobs itself) go to vr->journal's record, applied and
- * restored under knob_host when it is set, else are ignored. Any
- * inconsistency (a knob applied or restored that was never recorded, an
- * unknown knob kind) fails the session (err); a journal failure fails it
- * with store_failed. No-op once failed. */
+ * restored under knob_host when it is set, else are ignored. Nothing the
+ * agent says is trusted: every field is checked (agent_decode_line) and
+ * against the plan the host sent: an inst, series or iteration line must
+ * be of the next step, an inst of a load of its cell (repetitions only of
+ * repeat: true loads, none twice), an iteration line must count the inst
+ * lines before it and, unless interrupted, hold every load of the cell;
+ * "end ok" only after every step; nothing after the end. Any inconsistency
+ * (also a knob applied or restored that was never recorded, an unknown
+ * knob kind, a knob path outside its kind's files) fails the session
+ * (err); a journal failure fails it with store_failed. No-op once failed. */
 void agent_session_line(struct agent_session *s, const char *line, size_t len, char *err,
 			size_t errsz);
 

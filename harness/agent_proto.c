@@ -8,64 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char b64_alphabet[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-void base64_encode(struct buf *out, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-	char quad[4];
-
-	for (size_t i = 0; i < len; i += 3) {
-		unsigned v = (unsigned)p[i] << 16;
-		if (i + 1 < len)
-			v |= (unsigned)p[i + 1] << 8;
-		if (i + 2 < len)
-			v |= p[i + 2];
-		quad[0] = b64_alphabet[(v >> 18) & 63];
-		quad[1] = b64_alphabet[(v >> 12) & 63];
-		quad[2] = i + 1 < len ? b64_alphabet[(v >> 6) & 63] : '=';
-		quad[3] = i + 2 < len ? b64_alphabet[v & 63] : '=';
-		buf_append(out, quad, 4);
-	}
-	if (!out->data)
-		buf_append(out, "", 0);
-}
-
-static int b64_value(char c)
-{
-	const char *p = c ? strchr(b64_alphabet, c) : NULL;
-	return p ? (int)(p - b64_alphabet) : -1;
-}
-
-int base64_decode(struct buf *out, const char *text, size_t len)
-{
-	unsigned char bytes[3];
-
-	if (len % 4)
-		return -1;
-	for (size_t i = 0; i < len; i += 4) {
-		int v[4], pad = 0;
-		for (int k = 0; k < 4; k++) {
-			if (text[i + k] == '=' && i + 4 == len && k >= 2) {
-				v[k] = 0;
-				pad++;
-				continue;
-			}
-			if (pad || (v[k] = b64_value(text[i + k])) < 0)
-				return -1;
-		}
-		unsigned w = (unsigned)v[0] << 18 | (unsigned)v[1] << 12 | (unsigned)v[2] << 6 |
-			     (unsigned)v[3];
-		bytes[0] = (unsigned char)(w >> 16);
-		bytes[1] = (unsigned char)(w >> 8);
-		bytes[2] = (unsigned char)w;
-		buf_append(out, bytes, (size_t)(3 - pad));
-	}
-	if (!out->data)
-		buf_append(out, "", 0);
-	return 0;
-}
+#include "base64.h"
 
 /* A JSON string for text that should be UTF-8 (kernel cmdline, reasons):
  * bytes jansson refuses become '?'. */
@@ -221,13 +164,14 @@ void agent_plan_free(struct agent_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
-void agent_encode_hello(struct buf *out, const char *release, const char *cmdline)
+void agent_encode_hello(struct buf *out, const char *release, const char *cmdline, int autogroup)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "type", json_string("hello"));
 	json_object_set_new(o, "proto", json_integer(AGENT_PROTO_VERSION));
 	json_object_set_new(o, "release", jstr(release));
 	json_object_set_new(o, "cmdline", jstr(cmdline));
+	json_object_set_new(o, "autogroup", json_integer(autogroup));
 	emit(out, o);
 }
 
@@ -374,8 +318,9 @@ static int decode_series(json_t *o, struct agent_msg *m, char *err, size_t errsz
 		snprintf(err, errsz, "agent series line: a number is out of range");
 		return -1;
 	}
-	if (!*mon || strlen(mon) >= sizeof(m->monitor) || !*key || strlen(key) >= sizeof(m->key)) {
-		snprintf(err, errsz, "agent series line: monitor or key empty or too long");
+	if (!*mon || strlen(mon) >= sizeof(m->monitor) || !*key || strlen(key) >= sizeof(m->key) ||
+	    !plain_text(mon) || !plain_text(key)) {
+		snprintf(err, errsz, "agent series line: monitor or key empty, too long or not text");
 		return -1;
 	}
 	if (!json_is_array(t) || !json_is_array(v) || json_array_size(t) != json_array_size(v)) {
@@ -400,13 +345,18 @@ static int decode_series(json_t *o, struct agent_msg *m, char *err, size_t errsz
 		}
 		m->t_ms[i] = json_number_value(ti);
 		m->value[i] = json_is_null(vi) ? NAN : json_number_value(vi);
+		if (!(m->t_ms[i] >= 0) || isinf(m->t_ms[i]) || isinf(m->value[i])) {
+			snprintf(err, errsz, "agent series line: point %zu is not a finite time >= 0"
+				 " and a finite value (or null)", i);
+			return -1;
+		}
 	}
 	return 0;
 }
 
 static bool state_from_name(const char *s, enum inst_state *out)
 {
-	for (int k = INST_OK; k <= INST_INTERRUPTED; k++) {
+	for (int k = INST_OK; k <= INST_WARMUP; k++) {
 		if (!strcmp(s, inst_state_name((enum inst_state)k))) {
 			*out = (enum inst_state)k;
 			return true;
@@ -439,12 +389,27 @@ static int decode_inst(json_t *o, struct agent_msg *m, char *err, size_t errsz)
 		snprintf(err, errsz, "agent inst line: %s", je.text);
 		return -1;
 	}
-	if (cell < 0 || it < 1 || load < 0 || rep < 0 || user < 0 || sys < 0) {
+	/* Every number within what the runner can produce (it is narrowed to
+	 * int, pid_t, an exit status, a signal number below). */
+	if (cell < 0 || it < 1 || it > INT_MAX || load < 0 || rep < 0 || rep > INT_MAX ||
+	    pid < 0 || pid > INT_MAX || code < 0 || code > 255 || sig < 0 || sig > 64 ||
+	    (exited && sig) || start < 0 || end < start || user < 0 || sys < 0 ||
+	    user > INT64_MAX / 2 || sys > INT64_MAX / 2) {
 		snprintf(err, errsz, "agent inst line: a number is out of range");
 		return -1;
 	}
 	if (!state_from_name(state, &r->state)) {
 		snprintf(err, errsz, "agent inst line: unknown state '%.40s'", state);
+		return -1;
+	}
+	/* ok is an instance that ran and exited 0 (runner.c finish_slot). */
+	if (r->state == INST_OK && (!pid || !exited || code)) {
+		snprintf(err, errsz, "agent inst line: state ok without a process that exited 0");
+		return -1;
+	}
+	if (!plain_text(applied) || !plain_text(reason) || strlen(applied) >= sizeof(r->applied) ||
+	    strlen(reason) >= sizeof(r->reason)) {
+		snprintf(err, errsz, "agent inst line: applied or reason is too long or not text");
 		return -1;
 	}
 	m->cell = (size_t)cell;
@@ -498,6 +463,21 @@ int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *e
 			snprintf(err, errsz, "agent hello line: %s", je.text);
 			goto out;
 		}
+		if (proto < 0 || proto > INT_MAX || !plain_text(rel) || !plain_text(cmd) ||
+		    strlen(rel) >= sizeof(m->release) || strlen(cmd) >= sizeof(m->cmdline)) {
+			snprintf(err, errsz, "agent hello line: proto out of range, or release or"
+				 " cmdline too long or not text");
+			goto out;
+		}
+		json_t *ag = json_object_get(o, "autogroup");
+		m->autogroup = -1;
+		if (ag && (!json_is_integer(ag) || json_integer_value(ag) < -1 ||
+			   json_integer_value(ag) > 1)) {
+			snprintf(err, errsz, "agent hello line: autogroup is not -1, 0 or 1");
+			goto out;
+		}
+		if (ag)
+			m->autogroup = (int)json_integer_value(ag);
 		m->proto = (int)proto;
 		snprintf(m->release, sizeof(m->release), "%s", rel);
 		snprintf(m->cmdline, sizeof(m->cmdline), "%s", cmd);
@@ -510,6 +490,19 @@ int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *e
 				   "seq", &seq, "kind", &kind, "name", &name, "path", &path, "old",
 				   &old, "requested", &req, "applied", &applied)) {
 			snprintf(err, errsz, "agent knob line: %s", je.text);
+			goto out;
+		}
+		const char *text[] = {ev, kind, name, path, old, req,
+				      json_is_string(applied) ? json_string_value(applied) : ""};
+		const size_t room[] = {sizeof(m->event), sizeof(m->kind), sizeof(m->name),
+				       sizeof(m->path), sizeof(m->old_value), sizeof(m->requested),
+				       sizeof(m->applied)};
+		bool ok = seq >= 0 && seq <= INT_MAX && (json_is_string(applied) || json_is_null(applied));
+		for (size_t k = 0; ok && k < sizeof(text) / sizeof(text[0]); k++)
+			ok = plain_text(text[k]) && strlen(text[k]) < room[k];
+		if (!ok) {
+			snprintf(err, errsz, "agent knob line: seq out of range, or a field too long or"
+				 " not text");
 			goto out;
 		}
 		m->seq = (int)seq;
@@ -537,8 +530,11 @@ int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *e
 			snprintf(err, errsz, "agent iteration line: %s", je.text);
 			goto out;
 		}
-		if (cell < 0 || it < 1 || n < 0) {
-			snprintf(err, errsz, "agent iteration line: a number is out of range");
+		if (cell < 0 || it < 1 || it > INT_MAX || n < 0 || !plain_text(sa) ||
+		    !plain_text(ea) || strlen(sa) >= sizeof(m->started_at) ||
+		    strlen(ea) >= sizeof(m->ended_at)) {
+			snprintf(err, errsz, "agent iteration line: a number is out of range or a time"
+				 " is not text");
 			goto out;
 		}
 		m->cell = (size_t)cell;
@@ -558,8 +554,17 @@ int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *e
 			snprintf(err, errsz, "agent end line: %s", je.text);
 			goto out;
 		}
+		if (strcmp(status, "ok") && strcmp(status, "failed")) {
+			snprintf(err, errsz, "agent end line: status '%.20s' is not ok or failed",
+				 status);
+			goto out;
+		}
 		m->ok = !strcmp(status, "ok");
+		/* Free text for messages: control characters become blanks. */
 		snprintf(m->message, sizeof(m->message), "%s", msg);
+		for (char *c = m->message; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = ' ';
 	} else {
 		snprintf(err, errsz, "agent line of unknown type '%.40s'", type);
 		goto out;

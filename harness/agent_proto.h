@@ -18,8 +18,11 @@
  *    "run": [[0, 1], [0, 2], ...]}      (cell 0-based, iteration 1-based), in order
  *
  * Agent -> host: a stream of lines, each one JSON object with "type":
- *   {"type":"hello","proto":2,"release":"6.1.0-x","cmdline":"console=..."}
- *       first line: uname -r and /proc/cmdline where the agent runs.
+ *   {"type":"hello","proto":2,"release":"6.1.0-x","cmdline":"console=...",
+ *    "autogroup":1}
+ *       first line: uname -r, /proc/cmdline and
+ *       /proc/sys/kernel/sched_autogroup_enabled (-1: absent) where the
+ *       agent runs; an agent without "autogroup" is read as -1.
  *   {"type":"knob","event":"record"|"applied"|"restored","seq":0,
  *    "kind":"sysctl","name":"kernel.x","path":"/proc/sys/kernel/x",
  *    "old":"1","requested":"0","applied":"0"|null}
@@ -104,6 +107,7 @@ struct agent_msg {
 	int proto;
 	char release[256];
 	char cmdline[4096];
+	int autogroup;
 	/* inst, iteration */
 	size_t cell;
 	int iteration;
@@ -129,8 +133,9 @@ struct agent_msg {
 	char message[1024];
 };
 
-/* Append one line ("...}\n") to out. */
-void agent_encode_hello(struct buf *out, const char *release, const char *cmdline);
+/* Append one line ("...}\n") to out. autogroup: kernel.sched_autogroup_enabled
+ * where the agent runs (0, 1; -1 unknown). */
+void agent_encode_hello(struct buf *out, const char *release, const char *cmdline, int autogroup);
 /* event: "record", "applied" or "restored"; applied may be NULL. */
 void agent_encode_knob(struct buf *out, const char *event, int seq, const char *kind,
 		       const char *name, const char *path, const char *old_value,
@@ -153,11 +158,5 @@ int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *e
 		      size_t errsz);
 /* Free what a decoded message owns (inst.out, inst.err, t_ms, value). */
 void agent_msg_free(struct agent_msg *m);
-
-/* Base64 (RFC 4648 section 4, '=' padding). encode appends to out; decode
- * appends to out and returns 0, or -1 on a character outside the alphabet
- * or a bad length. */
-void base64_encode(struct buf *out, const void *data, size_t len);
-int base64_decode(struct buf *out, const char *text, size_t len);
 
 #endif

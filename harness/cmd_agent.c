@@ -22,12 +22,15 @@
 #include "agent_proto.h"
 #include "commands.h"
 #include "config.h"
+#include "guestpack.h"
 #include "knobs.h"
 #include "monitor.h"
+#include "preflight.h"
 #include "plan.h"
 #include "provenance.h"
 #include "runner.h"
 #include "schedattr.h"
+#include "spawn.h"
 
 /* The name of the virtio-serial port the qemu backend gives the guest. */
 #define AGENT_PORT_NAME "schedrig.agent"
@@ -277,23 +280,15 @@ static int j_restored(void *ctx, const struct knob_entry *e, char *err, size_t e
 	return journal_line(ctx, "restored", e);
 }
 
-/* Every tool of the plan must be found in PATH here. */
+/* Every tool of the plan must be found in PATH here (spawn_which). */
 static int check_tools(const struct plan *p, char *err, size_t errsz)
 {
-	const char *path = getenv("PATH");
+	char found[PATH_MAX];
 	for (size_t c = 0; c < p->n_cells; c++) {
 		for (size_t i = 0; i < p->cells[c].n_inst; i++) {
 			const char *tool = p->cells[c].inst[i].argv.v[0];
-			bool found = !strcmp(tool, "schedrig") || strchr(tool, '/');
-			char *dirs = xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL;
-			for (char *d = strtok_r(dirs, ":", &save); d && !found;
-			     d = strtok_r(NULL, ":", &save)) {
-				char *full = xasprintf("%s/%s", d, tool);
-				found = access(full, X_OK) == 0;
-				free(full);
-			}
-			free(dirs);
-			if (!found) {
+			if (strcmp(tool, "schedrig") && spawn_which(tool, NULL, found, sizeof(found))) {
+				const char *path = getenv("PATH");
 				snprintf(err, errsz, "load tool '%s' is missing here (PATH=%s)", tool,
 					 path ? path : "");
 				return -1;
@@ -333,7 +328,7 @@ static int prepare(const struct agent_plan *ap, struct experiment **ep, struct p
 			return -1;
 		}
 	}
-	if (plan_uses_latency_nice(p) && !sched_latency_nice_supported()) {
+	if (plan_uses_latency_nice(p, NULL) && !sched_latency_nice_supported()) {
 		struct provenance pv;
 		provenance_read(&pv);
 		sched_latency_nice_refusal(err, errsz, pv.kernel_release);
@@ -359,8 +354,10 @@ static int run_steps(struct agent *a, const struct agent_plan *ap, const struct 
 	for (size_t i = 0; i < ap->n_run && !runner_interrupt_signal(); i++) {
 		const struct plan_cell *cell = &p->cells[ap->run[i].cell];
 		struct iteration_result res;
-		if (runner_run_iteration(cell, e->warmup_s, self_exe, &res, err, errsz))
+		if (runner_run_iteration(cell, e->warmup_s, self_exe, &res, err, errsz)) {
+			iteration_result_free(&res);
 			return -1;
+		}
 		for (size_t k = 0; k < res.n; k++) {
 			agent_encode_inst(&a->line, ap->run[i].cell, ap->run[i].iteration,
 					  (size_t)(res.r[k].pi - cell->inst), &res.r[k]);
@@ -440,7 +437,7 @@ int cmd_agent(int argc, char **argv)
 		a.fd = dup(1);
 	}
 	provenance_read(&pv);
-	agent_encode_hello(&a.line, pv.kernel_release, pv.kernel_cmdline);
+	agent_encode_hello(&a.line, pv.kernel_release, pv.kernel_cmdline, pv.autogroup);
 	flush_lines(&a);
 	if (!have_plan)
 		goto out;
@@ -451,7 +448,10 @@ int cmd_agent(int argc, char **argv)
 		goto out;
 	}
 	self_exe[len] = '\0';
-	if (prepare(&ap, &e, &p, &v, err, sizeof(err)) || runner_init(err, sizeof(err)))
+	/* What cannot work here is refused before any knob changes. */
+	if (prepare(&ap, &e, &p, &v, err, sizeof(err)) || runner_init(err, sizeof(err)) ||
+	    guestpack_apply_binds(GUESTPACK_BINDS, err, sizeof(err)) ||
+	    preflight_refusals(&p, err, sizeof(err)))
 		goto out;
 	if (e->monitors.enabled) {
 		/* Sampled here, where the variant's kernel runs; what is skipped

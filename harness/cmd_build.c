@@ -24,7 +24,7 @@ static const char help_text[] =
 	"Build the kernels that the config's variants (all, or those named) boot\n"
 	"with kernel: {build: NAME}: copy the source, apply the series, make the\n"
 	"config, make bzImage, store the result in the cache of the results\n"
-	"directory (the directory of --db, default " REPORTCMD_DEFAULT_DB "):\n"
+	"directory (the directory of --db, default " DEFAULT_DB "):\n"
 	"cache/builds/KEY/. A kernel whose key is cached is not built again.\n"
 	"On a terminal one status line shows the step, the log's last line, the\n"
 	"elapsed time and the log's path (cache/logs/build-NAME.log).\n"
@@ -64,7 +64,7 @@ int cmd_build(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *db = REPORTCMD_DEFAULT_DB;
+	const char *db = DEFAULT_DB;
 	bool quiet = false;
 	char err[4096];
 	int ch;

@@ -1,11 +1,13 @@
 /* schedrig check-config CONFIG...: validate configs without running them. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "config.h"
 #include "kbuild.h"
 #include "plan.h"
+#include "preflight.h"
 #include "variant.h"
 
 static const char usage_line[] = "usage: schedrig check-config CONFIG...\n";
@@ -23,6 +25,15 @@ int cmd_check_config(int argc, char **argv)
 		fputs("\n"
 		      "Validate each config and its matrix; print 'CONFIG: ok (N cells)' or\n"
 		      "'file:line:col: message'. Exit 2 when any config is bad.\n"
+		      "\n"
+		      "Each (variant, load) pair is checked against what the variant will have\n"
+		      "(preflight): latency_nice, knobs and privileges on the running kernel\n"
+		      "(boot: local); the tools packed for a qemu guest and its kernel package's\n"
+		      "config and BTF, when the package is in the rig's cache already\n"
+		      "(~/.cache/schedrig/debs: schedrig cache); check-config fetches nothing.\n"
+		      "What cannot work is 'CONFIG: variant V, load L: ...' on stderr (exit 2),\n"
+		      "what cannot be known yet 'CONFIG: warning: ...'; 'CONFIG: note: ...' on\n"
+		      "stdout says how a load will behave (a background load cut by the stop).\n"
 		      "\n"
 		      "A load tool that a boot: local variant needs but that is not installed\n"
 		      "here (not in PATH) is a warning, 'CONFIG: warning: load ...', and leaves\n"
@@ -45,17 +56,20 @@ int cmd_check_config(int argc, char **argv)
 			rc = EXIT_USAGE;
 			continue;
 		}
+		struct preflight pf = {.e = e, .p = &p};
 		if (kbuild_check(e, err, sizeof(err))) {
 			fprintf(stderr, "%s\n", err);
-			plan_free(&p);
-			experiment_free(e);
 			rc = EXIT_USAGE;
-			continue;
+		} else if (preflight_check(&pf)) {
+			rc = EXIT_USAGE;
+		} else {
+			printf("%s: ok (%s, %zu variant(s), %zu cell(s), %d iteration(s))\n", argv[i],
+			       e->name, e->n_variants, p.n_cells, e->iterations);
 		}
-		printf("%s: ok (%s, %zu variant(s), %zu cell(s), %d iteration(s))\n", argv[i],
-		       e->name, e->n_variants, p.n_cells, e->iterations);
+		preflight_print(&pf, stderr, stdout);
 		if (variant_check_local_tools(e, &p, err, sizeof(err)))
 			fprintf(stderr, "%s: warning: %s\n", argv[i], err);
+		preflight_free(&pf);
 		plan_free(&p);
 		experiment_free(e);
 	}

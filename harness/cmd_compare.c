@@ -9,7 +9,8 @@
 #include "commands.h"
 #include "reportcmd.h"
 
-static const char usage_text[] =
+/* Before the layouts. */
+static const char usage_head[] =
 	"usage: schedrig compare [OPTIONS] [RUN...]\n"
 	"\n"
 	"Compare the samples of the given runs (ids, names or 'latest'; default the\n"
@@ -17,22 +18,9 @@ static const char usage_text[] =
 	"config order (interval series such as tcp-rr interval_transactions only\n"
 	"with --metric); rows are ops, in numeric order when they are numbers;\n"
 	"stars mark a significant change of the mean on the row of that mean.\n"
-	"\n"
-	"  --layout L           mmtests|mmtests-wide|grid|percentiles|latency (text\n"
-	"                       only; default mmtests):\n"
-	"                       mmtests       as compare-mmtests.pl prints it (2025):\n"
-	"                                     Min, Amean, Stddev, CoeffVar, Max,\n"
-	"                                     BAmean-50/95/99; Hmean, HStddev,\n"
-	"                                     HCoeffVar, BHmean-* for higher-is-better\n"
-	"                       mmtests-wide  as mmtests prints it since 2026: values\n"
-	"                                     18 wide, rows METRIC-OP, BAmean.95\n"
-	"                       percentiles   p50 p90 p95 p99 p99.9 of every event, the\n"
-	"                                     stored histograms of all iterations pooled\n"
-	"                                     (cyclictest histogram_us, tcp-rr,\n"
-	"                                     wakeup-lat); other metrics say they are\n"
-	"                                     per-iteration summaries (n = iterations)\n"
-	"                       latency       latt's Max, Avg, Stdev, Stdev mean, n over\n"
-	"                                     every event the same way\n"
+	"\n";
+/* After the layouts (print_layouts); %s: the shared options. */
+static const char usage_tail[] =
 	"  --plain              mmtests layouts: the tables alone, no title or footer\n"
 	"                       (notes go to stderr), for a thread that has the context\n"
 	"  --grid ROW,COL       grid of two matrix axes, each an axis, its label or its\n"
@@ -54,20 +42,146 @@ static const char usage_text[] =
 	"Significance: welch (default) tests the Amean row on the samples and the\n"
 	"Hmean row on their reciprocals; ci-overlap is mmtests' rule, stars exactly\n"
 	"where compare-mmtests.pl puts them; mann-whitney is exact for n < 50 without\n"
-	"ties, else tie-corrected normal, and says \"n too small\" where no result could\n"
-	"reach alpha. The footer names the rule.\n"
+	"ties, else tie-corrected normal, and says \"n too small\" where no exact p\n"
+	"could reach alpha. The footer names the rule.\n"
 	"\n"
 	"Exit status: 0 ok, 1 failure (database, no samples), 2 bad usage (a --metric\n"
 	"that matches no metric).\n";
 
-enum layout { LAYOUT_MMTESTS, LAYOUT_MMTESTS_WIDE, LAYOUT_GRID, LAYOUT_PERCENTILES, LAYOUT_LATENCY };
-static const char *const layout_names[] = {
-	[LAYOUT_MMTESTS] = "mmtests", [LAYOUT_MMTESTS_WIDE] = "mmtests-wide", [LAYOUT_GRID] = "grid",
-	[LAYOUT_PERCENTILES] = "percentiles", [LAYOUT_LATENCY] = "latency",
-};
+/* --layout and each layout's description (report.h), from the registry. */
+static void print_layouts(void)
+{
+	size_t n;
+	const struct report_layout *const *all = report_layout_all(&n);
+	printf("  --layout L           ");
+	for (size_t i = 0; i < n; i++)
+		printf("%s%s", i ? "|" : "", all[i]->name);
+	printf(" (text\n                       only; default %s):\n", REPORT_LAYOUT_DEFAULT);
+	for (size_t i = 0; i < n; i++) {
+		const char *d = all[i]->description;
+		for (bool first = true; d && *d; first = false) {
+			size_t len = strcspn(d, "\n");
+			printf("%23s%-14s%.*s\n", "", first ? all[i]->name : "", (int)len, d);
+			d += len + (d[len] == '\n');
+		}
+	}
+}
+
+/* "mmtests, mmtests-wide, grid, percentiles or latency" */
+static void layout_names(char *dst, size_t size)
+{
+	size_t n, len = 0;
+	const struct report_layout *const *all = report_layout_all(&n);
+	dst[0] = '\0';
+	for (size_t i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(dst + len, size - len, "%s%s", i == 0 ? "" :
+					i + 1 == n ? " or " : ", ", all[i]->name);
+}
+
 enum { OPT_LAYOUT = OPT_SHARED_LAST + 1, OPT_GRID, OPT_STAT, OPT_PLAIN };
 
-int cmd_compare(int argc, char **argv)
+/* The layout and the grid axes --layout and --grid chose. */
+struct compare_opts {
+	const struct report_layout *layout; /* NULL: not named */
+	char *grid;                         /* ROW\0COL of --grid, or NULL */
+};
+
+static int bad_usage(struct compare_opts *co)
+{
+	free(co->grid);
+	co->grid = NULL;
+	return EXIT_USAGE;
+}
+
+/* One option of compare's own or a shared one: 0, or an exit status (0
+ * for --help after printing it). */
+static int compare_option(struct reportcmd *c, struct compare_opts *co, int opt, char **argv)
+{
+	char names[256];
+	switch (opt) {
+	case 'h':
+		fputs(usage_head, stdout);
+		print_layouts();
+		printf(usage_tail, reportcmd_options_help);
+		free(co->grid);
+		co->grid = NULL;
+		return -1;
+	case OPT_LAYOUT:
+		co->layout = report_layout_find(optarg);
+		if (!co->layout) {
+			layout_names(names, sizeof(names));
+			fprintf(stderr, "schedrig compare: --layout must be %s: '%s'\n", names, optarg);
+			return bad_usage(co);
+		}
+		return 0;
+	case OPT_PLAIN:
+		c->ro.plain = true;
+		return 0;
+	case OPT_GRID: {
+		char *comma = strchr(optarg, ',');
+		if (!comma || comma == optarg || !comma[1] || strchr(comma + 1, ',')) {
+			fprintf(stderr, "schedrig compare: --grid wants ROW_AXIS,COL_AXIS: '%s'\n",
+				optarg);
+			return bad_usage(co);
+		}
+		free(co->grid);
+		co->grid = xstrdup(optarg);
+		co->grid[comma - optarg] = '\0';
+		c->ro.grid_row = co->grid;
+		c->ro.grid_col = co->grid + (comma - optarg) + 1;
+		return 0;
+	}
+	case OPT_STAT:
+		if (report_parse_grid_items(&c->ro, optarg)) {
+			fprintf(stderr, "schedrig compare: --stat wants a list of at most %d "
+				"statistics or ops: '%s'\n", REPORT_MAX_GRID_ITEMS, optarg);
+			return bad_usage(co);
+		}
+		return 0;
+	case '?':
+		if (optopt && optopt < 256)
+			fprintf(stderr, "schedrig compare: unknown option '-%c'\n", optopt);
+		else
+			fprintf(stderr, "schedrig compare: bad option '%s' (missing value?)\n",
+				argv[optind - 1]);
+		fprintf(stderr, "Try 'schedrig compare --help'.\n");
+		return bad_usage(co);
+	default:
+		return reportcmd_option(c, opt, optarg) ? bad_usage(co) : 0;
+	}
+}
+
+/* --grid picks the grid layout and cell columns; the grid needs --grid;
+ * the layout must have the format. 0 or EXIT_USAGE after a message. */
+static int check_layout(struct reportcmd *c, struct compare_opts *co)
+{
+	const struct report_layout *grid = report_layout_find("grid");
+	if (co->grid) {
+		if (co->layout && co->layout != grid) {
+			fprintf(stderr, "schedrig compare: --grid needs --layout grid\n");
+			return bad_usage(co);
+		}
+		if (c->so.columns >= 0 && c->so.columns != AXIS_CELL) {
+			fprintf(stderr, "schedrig compare: --grid needs --columns cell\n");
+			return bad_usage(co);
+		}
+		co->layout = grid;
+		c->so.columns = AXIS_CELL;
+	} else if (co->layout == grid) {
+		fprintf(stderr, "schedrig compare: --layout grid needs --grid ROW_AXIS,COL_AXIS\n");
+		return EXIT_USAGE;
+	}
+	if (!co->layout)
+		co->layout = report_layout_find(REPORT_LAYOUT_DEFAULT);
+	if (!reportcmd_layout_fn(co->layout, c->format)) {
+		fprintf(stderr, "schedrig compare: --layout %s is text only (drop --format)\n",
+			co->layout->name);
+		return bad_usage(co);
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct reportcmd *c, struct compare_opts *co)
 {
 	static const struct option long_options[] = {
 		REPORTCMD_LONG_OPTIONS,
@@ -78,178 +192,61 @@ int cmd_compare(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct reportcmd c;
-	int layout = -1, opt, rc;
-	char *grid = NULL;
+	int opt, rc;
 
-	reportcmd_init(&c, "compare");
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			printf(usage_text, reportcmd_options_help);
-			free(grid);
-			return 0;
-		case OPT_LAYOUT:
-			layout = -1;
-			for (int i = 0; i <= LAYOUT_LATENCY; i++)
-				if (!strcmp(optarg, layout_names[i]))
-					layout = i;
-			if (layout < 0) {
-				fprintf(stderr, "schedrig compare: --layout must be mmtests, mmtests-wide, "
-					"grid, percentiles or latency: '%s'\n", optarg);
-				free(grid);
-				return EXIT_USAGE;
-			}
-			break;
-		case OPT_PLAIN:
-			c.ro.plain = true;
-			break;
-		case OPT_GRID: {
-			char *comma = strchr(optarg, ',');
-			if (!comma || comma == optarg || !comma[1] || strchr(comma + 1, ',')) {
-				fprintf(stderr, "schedrig compare: --grid wants ROW_AXIS,COL_AXIS: '%s'\n",
-					optarg);
-				free(grid);
-				return EXIT_USAGE;
-			}
-			free(grid);
-			grid = xstrdup(optarg);
-			grid[comma - optarg] = '\0';
-			c.ro.grid_row = grid;
-			c.ro.grid_col = grid + (comma - optarg) + 1;
-			break;
-		}
-		case OPT_STAT:
-			if (report_parse_grid_items(&c.ro, optarg)) {
-				fprintf(stderr, "schedrig compare: --stat wants a list of at most %d "
-					"statistics or ops: '%s'\n", REPORT_MAX_GRID_ITEMS, optarg);
-				free(grid);
-				return EXIT_USAGE;
-			}
-			break;
-		case '?':
-			if (optopt && optopt < 256)
-				fprintf(stderr, "schedrig compare: unknown option '-%c'\n", optopt);
-			else
-				fprintf(stderr, "schedrig compare: bad option '%s' (missing value?)\n",
-					argv[optind - 1]);
-			fprintf(stderr, "Try 'schedrig compare --help'.\n");
-			free(grid);
-			return EXIT_USAGE;
-		default:
-			rc = reportcmd_option(&c, opt, optarg);
-			if (rc) {
-				free(grid);
-				return EXIT_USAGE;
-			}
-		}
-	}
-	c.runs = argv + optind;
-	c.n_runs = (size_t)(argc - optind);
+	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1)
+		if ((rc = compare_option(c, co, opt, argv)))
+			return rc < 0 ? 0 : rc;
+	c->runs = argv + optind;
+	c->n_runs = (size_t)(argc - optind);
+	return check_layout(c, co) ? EXIT_USAGE : -1;
+}
 
-	if (grid) {
-		if (layout >= 0 && layout != LAYOUT_GRID) {
-			fprintf(stderr, "schedrig compare: --grid needs --layout grid\n");
-			free(grid);
-			return EXIT_USAGE;
-		}
-		if (c.so.columns >= 0 && c.so.columns != AXIS_CELL) {
-			fprintf(stderr, "schedrig compare: --grid needs --columns cell\n");
-			free(grid);
-			return EXIT_USAGE;
-		}
-		layout = LAYOUT_GRID;
-		c.so.columns = AXIS_CELL;
-	} else if (layout == LAYOUT_GRID) {
-		fprintf(stderr, "schedrig compare: --layout grid needs --grid ROW_AXIS,COL_AXIS\n");
-		return EXIT_USAGE;
+/* The notes after the tables: text (on stderr with --plain) and markdown
+ * have them here, JSON inside, CSV none. */
+static void add_notes(const struct reportcmd *c, struct buf *out, const struct report_notes *notes)
+{
+	if (c->format == FORMAT_MARKDOWN) {
+		report_notes_markdown(out, notes);
+	} else if (c->format == FORMAT_TEXT && c->ro.plain) {
+		for (size_t i = 0; i < notes->n; i++)
+			fprintf(stderr, "schedrig compare: %s\n", notes->v[i]);
+	} else if (c->format == FORMAT_TEXT) {
+		report_notes_text(out, notes);
 	}
-	if (layout < 0)
-		layout = LAYOUT_MMTESTS;
-	if (layout != LAYOUT_MMTESTS && c.format != FORMAT_TEXT) {
-		fprintf(stderr, "schedrig compare: --layout %s is text only (drop --format)\n",
-			layout_names[layout]);
-		free(grid);
-		return EXIT_USAGE;
-	}
+}
 
-	struct sample_table t;
-	struct summary s;
-	struct report_notes notes = {0};
+int cmd_compare(int argc, char **argv)
+{
+	struct reportcmd c;
+	struct compare_opts co = {0};
+	struct reportcmd_data d;
 	struct buf out = {0};
-	char err[512] = "";
+	char err[768] = "";
 
-	int64_t *ids = NULL;
-	size_t n_ids = 0;
-	rc = reportcmd_load_ids(&c, &t, &ids, &n_ids);
-	if (rc)
-		goto out_table;
-	reportcmd_notes(&c, ids, n_ids, &notes);
-	c.notes = &notes;
-	rc = reportcmd_summarise(&c, &t, &s);
-	if (rc)
-		goto out_table;
-	rc = 0;
-	switch (c.format) {
-	case FORMAT_TEXT:
-		switch (layout) {
-		case LAYOUT_MMTESTS:
-			report_mmtests(&out, &s, &c.ro);
-			break;
-		case LAYOUT_MMTESTS_WIDE:
-			report_mmtests_wide(&out, &s, &c.ro);
-			break;
-		case LAYOUT_GRID:
-			if (report_grid(&out, &s, &c.ro, err, sizeof(err))) {
-				fprintf(stderr, "schedrig compare: --grid: %s\n", err);
-				rc = EXIT_USAGE;
-			}
-			break;
-		case LAYOUT_PERCENTILES:
-		case LAYOUT_LATENCY: {
-			struct hist_table h;
-			rc = reportcmd_load_histograms(&c, ids, n_ids, &h);
-			c.ro.hists = &h;
-			if (!rc && layout == LAYOUT_PERCENTILES)
-				report_percentiles(&out, &s, &c.ro);
-			else if (!rc)
-				report_latency(&out, &s, &c.ro);
-			c.ro.hists = NULL;
-			hist_table_free(&h);
-			break;
-		}
-		}
-		if (c.ro.plain)
-			for (size_t i = 0; i < notes.n; i++)
-				fprintf(stderr, "schedrig compare: %s\n", notes.v[i]);
-		else
-			report_notes_text(&out, &notes);
-		break;
-	case FORMAT_MARKDOWN:
-		report_markdown(&out, &s, &c.ro);
-		report_notes_markdown(&out, &notes);
-		break;
-	case FORMAT_CSV:
-		report_csv(&out, &s, &c.ro);
-		break;
-	case FORMAT_JSON:
-		if (report_json(&out, &s, &c.ro, &notes)) {
-			fprintf(stderr, "schedrig compare: JSON encoding failed\n");
-			rc = 1;
-		}
-		break;
+	reportcmd_init(&c, "compare");
+	int rc = parse_args(argc, argv, &c, &co);
+	if (rc >= 0) {
+		reportcmd_free(&c);
+		return rc;
 	}
-	if (!rc)
-		rc = reportcmd_write(&c, &out);
+	/* The percentile and latency layouts pool the stored histograms, which
+	 * --metric may name (cyclictest's latency). */
+	rc = reportcmd_prepare(&c, co.layout->histograms, &d);
+	if (!rc) {
+		struct report_input in = {.s = &d.s, .o = &c.ro, .notes = &d.notes};
+		rc = reportcmd_layout_fn(co.layout, c.format)(&out, &in, err, sizeof(err));
+		if (rc)
+			fprintf(stderr, "schedrig compare: %s\n", err);
+		add_notes(&c, &out, &d.notes);
+		if (!rc)
+			rc = reportcmd_write(&c, &out);
+	}
 	buf_free(&out);
-	summary_free(&s);
-out_table:
-	report_notes_free(&notes);
-	sample_table_free(&t);
-	free(ids);
-	free(grid);
+	reportcmd_data_free(&d);
+	free(co.grid);
 	reportcmd_free(&c);
 	return rc;
 }

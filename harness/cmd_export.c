@@ -1,6 +1,7 @@
 /* schedrig export [RUN...]: every sample of the chosen runs, one CSV row or
  * one JSON object per sample (run,variant,cell,load,metric,unit,better,op,
- * iteration,value), for spreadsheets, notebooks and schedrig import. */
+ * iteration,value,tool,repetition), for spreadsheets, notebooks and
+ * schedrig import. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,9 +19,12 @@ static const char usage_text[] =
 	"Write every sample of the given runs (ids, names or 'latest'; default the\n"
 	"newest run), one row (CSV, header " CSV_SAMPLE_HEADER ")\n"
 	"or one object (JSON array, one object per line) per sample. NaN is written\n"
-	"as NaN in CSV and null in JSON; numbers read back to the same double.\n"
+	"as NaN in CSV and null in JSON; numbers read back to the same double. tool\n"
+	"is the load's driver ('imported' for samples imported without one): import\n"
+	"reads it back, so the tables keep their decimals. repetition numbers the runs\n"
+	"of a repeating background load within an iteration (0 first; 0 for others).\n"
 	"\n"
-	"  --db FILE       results database (default " REPORTCMD_DEFAULT_DB ")\n"
+	"  --db FILE       results database (default " DEFAULT_DB ")\n"
 	"  --format FMT    csv|json (default csv)\n"
 	"  --output FILE   write to FILE instead of stdout\n"
 	"  -h, --help      this text\n"
@@ -62,8 +66,9 @@ static void export_json(struct buf *out, const struct sample_table *t)
 		csv_format_double(num, sizeof(num), r->value);
 		if (!strcmp(num, "NaN") || !strcmp(num, "inf") || !strcmp(num, "-inf"))
 			strcpy(num, "null");
-		buf_printf(out, ", \"iteration\": %d, \"value\": %s}%s\n", r->iteration, num,
-			   i + 1 < t->n ? "," : "");
+		buf_printf(out, ", \"iteration\": %d, \"value\": %s, ", r->iteration, num);
+		json_str(out, "tool", r->tool);
+		buf_printf(out, ", \"repetition\": %d}%s\n", r->repetition, i + 1 < t->n ? "," : "");
 	}
 	buf_puts(out, "]\n");
 }

@@ -15,17 +15,49 @@
 static const char usage_text[] =
 	"usage: schedrig import --csv FILE [--run NAME] [--db FILE]\n"
 	"\n"
-	"Store every row of FILE ('-' for stdin; header " CSV_SAMPLE_HEADER ")\n"
-	"as one new run named NAME, in one transaction: a bad row is reported with its\n"
-	"line number and nothing is imported. Rows with an empty run field take NAME;\n"
+	"Store every row of FILE ('-' for stdin) as one new run named NAME, in one\n"
+	"transaction: a bad row is reported with its line number and nothing is\n"
+	"imported. The header is " CSV_SAMPLE_HEADER ",\n"
+	"or, as export wrote it before, without the repetition (repetitions 0), or\n"
+	"without the tool and the repetition. Rows with an empty run field take NAME;\n"
 	"the rows may name at most one run, whose name is used when --run is absent.\n"
+	"Values are decimal numbers or NaN; two rows of one sample (the same variant,\n"
+	"cell, load, metric, op, iteration and repetition) are an error. A UTF-8 byte\n"
+	"order mark before the header is skipped. A load's tool (its driver, which\n"
+	"sets the tables' decimals) must be the same on all its rows; without one it\n"
+	"is stored as 'imported'.\n"
 	"\n"
 	"  --csv FILE   the CSV to import\n"
 	"  --run NAME   name of the new run\n"
-	"  --db FILE    results database (default " REPORTCMD_DEFAULT_DB ")\n"
+	"  --db FILE    results database (default " DEFAULT_DB ")\n"
 	"  -h, --help   this text\n"
 	"\n"
 	"Exit status: 0 ok, 1 failure (unreadable file, bad row, database), 2 bad usage.\n";
+
+/* The first row whose load another row names with another tool (or with
+ * and without one), and that other row in *other; NULL when none. */
+static const struct sample_row *tool_conflict(const struct sample_table *t,
+					      const struct sample_row **other)
+{
+	const struct sample_row **first = NULL;
+	const struct sample_row *bad = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < t->n && !bad; i++) {
+		const struct sample_row *r = &t->rows[i];
+		size_t k = 0;
+		while (k < n && first[k]->load != r->load)
+			k++;
+		if (k == n) {
+			first = xrealloc(first, (n + 1) * sizeof(*first));
+			first[n++] = r;
+		} else if (first[k]->tool != r->tool) {
+			bad = r;
+			*other = first[k];
+		}
+	}
+	free(first);
+	return bad;
+}
 
 int cmd_import(int argc, char **argv)
 {
@@ -36,7 +68,7 @@ int cmd_import(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *csv = NULL, *run = NULL, *db = REPORTCMD_DEFAULT_DB;
+	const char *csv = NULL, *run = NULL, *db = DEFAULT_DB;
 	int opt;
 
 	optind = 0;
@@ -85,7 +117,7 @@ int cmd_import(int argc, char **argv)
 		return 1;
 	}
 	struct sample_table t;
-	char err[512] = "";
+	char err[1024] = "";
 	sample_table_init(&t);
 	long n = csv_read_samples(f, strcmp(csv, "-") ? csv : "stdin", NULL, &t, err, sizeof(err));
 	if (f != stdin)
@@ -112,6 +144,14 @@ int cmd_import(int argc, char **argv)
 			return 1;
 		}
 		named = t.rows[i].run;
+	}
+	const struct sample_row *other, *bad = tool_conflict(&t, &other);
+	if (bad) {
+		fprintf(stderr, "schedrig import: %s names load '%s' with tool '%s' and '%s'; a load"
+			" has one tool (nothing imported)\n", csv, bad->load,
+			other->tool ? other->tool : "", bad->tool ? bad->tool : "");
+		sample_table_free(&t);
+		return 1;
 	}
 	if (!run)
 		run = named;

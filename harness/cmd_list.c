@@ -1,11 +1,12 @@
 /* schedrig list: the runs in a results database, newest last. */
 #include <getopt.h>
-#include <sqlite3.h>
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "commands.h"
 #include "provenance.h"
 #include "store.h"
+#include "store_list.h"
 
 static const char usage_text[] =
 	"usage: schedrig list [--db FILE]\n"
@@ -13,12 +14,23 @@ static const char usage_text[] =
 	"List the runs: id, name, start date, kernel release, cells, iterations, status\n"
 	"(abandoned: a run whose schedrig died, e.g. killed -9; finish it with\n"
 	"schedrig run --resume ID).\n"
-	"  --db FILE   results database (default results/schedrig.db)\n";
+	"  --db FILE   results database (default " DEFAULT_DB ")\n";
 
-static const char *col(sqlite3_stmt *st, int i)
+static const char *or_dash(const char *s)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return t ? (const char *)t : "-";
+	return s ? s : "-";
+}
+
+/* One line: id, name, start, kernel, cells, iterations, status. */
+static void print_row(const struct stored_run_row *r)
+{
+	char iters[24] = "-";
+	if (r->iterations >= 0)
+		snprintf(iters, sizeof(iters), "%" PRId64, r->iterations);
+	printf("%-5" PRId64 " %-32s %-20s %-24s %5" PRId64 " %5s %s\n", r->id, or_dash(r->name),
+	       or_dash(r->started_at), or_dash(r->kernel_release), r->n_cells, iters,
+	       provenance_run_status(or_dash(r->status), or_dash(r->host), or_dash(r->boot_id),
+				     r->rig_pid, r->rig_start_ticks));
 }
 
 int cmd_list(int argc, char **argv)
@@ -28,9 +40,8 @@ int cmd_list(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *db = "results/schedrig.db";
+	const char *db = DEFAULT_DB;
 	struct store *s;
-	sqlite3_stmt *st;
 	char err[512];
 	int ch;
 
@@ -54,24 +65,18 @@ int cmd_list(int argc, char **argv)
 		fprintf(stderr, "schedrig list: %s\n", err);
 		return 1;
 	}
-	if (sqlite3_prepare_v2(store_db(s),
-			       "SELECT r.id, r.name, r.started_at, r.kernel_release,"
-			       " (SELECT count(*) FROM cell c WHERE c.run_id = r.id),"
-			       " r.iterations, r.status, r.host, r.boot_id, r.rig_pid, r.rig_start_ticks"
-			       " FROM run r ORDER BY r.id",
-			       -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "schedrig list: %s\n", sqlite3_errmsg(store_db(s)));
+	struct stored_run_row *rows;
+	size_t n;
+	if (store_run_list(s, &rows, &n, err, sizeof(err))) {
+		fprintf(stderr, "schedrig list: %s\n", err);
 		store_close(s);
 		return 1;
 	}
 	printf("%-5s %-32s %-20s %-24s %5s %5s %s\n", "id", "name", "started (UTC)", "kernel",
 	       "cells", "iters", "status");
-	while (sqlite3_step(st) == SQLITE_ROW)
-		printf("%-5s %-32s %-20s %-24s %5s %5s %s\n", col(st, 0), col(st, 1), col(st, 2),
-		       col(st, 3), col(st, 4), col(st, 5),
-		       provenance_run_status(col(st, 6), col(st, 7), col(st, 8),
-					     sqlite3_column_int64(st, 9), sqlite3_column_int64(st, 10)));
-	sqlite3_finalize(st);
+	for (size_t i = 0; i < n; i++)
+		print_row(&rows[i]);
+	store_run_rows_free(rows, n);
 	store_close(s);
 	return 0;
 }

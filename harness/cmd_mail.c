@@ -53,7 +53,7 @@ static const char usage_text[] =
 	"                       login USER password ...), never an option; with\n"
 	"                       neither it is a usage error\n"
 	"  --insecure           allow smtp:// without STARTTLS to a non-loopback host\n"
-	"  --db FILE            results database (default " REPORTCMD_DEFAULT_DB ")\n"
+	"  --db FILE            results database (default " DEFAULT_DB ")\n"
 	"  --columns AXIS, --baseline NAME, --significance TEST, --alpha A,\n"
 	"  --decimals N, --metric M, --load L   as for schedrig compare\n"
 	"  -h, --help           this text\n"
@@ -74,6 +74,15 @@ struct mail_opts {
 	bool dry_run, insecure;
 };
 
+/* The tables of the mail: the default layout's text (as compare prints
+ * them). */
+static void mail_tables(struct buf *out, const struct summary *s, const struct report_opts *ro)
+{
+	const struct report_input in = {.s = s, .o = ro};
+	char err[512];
+	report_layout_find(REPORT_LAYOUT_DEFAULT)->text(out, &in, err, sizeof(err));
+}
+
 /* Which table holds a line longer than the limit (NULL: none). */
 static const struct summary_table *wide_table(const struct summary *s,
 					      const struct report_opts *ro, size_t *width)
@@ -83,7 +92,7 @@ static const struct summary_table *wide_table(const struct summary *s,
 		struct buf b = {0};
 		one.tables = &s->tables[i];
 		one.n_tables = 1;
-		report_mmtests(&b, &one, ro);
+		mail_tables(&b, &one, ro);
 		const char *p = buf_str(&b);
 		while (*p) {
 			const char *nl = strchr(p, '\n');
@@ -254,7 +263,11 @@ static bool netrc_token(FILE *f, char *tok, size_t size)
  * compared case-insensitively, or "default") with "login USER" and a
  * password? That is the entry libcurl's CURLOPT_NETRC reads for a URL
  * whose user is given (curl lib/netrc.c). "macdef" bodies (up to the next
- * empty line) are skipped. */
+ * empty line) are skipped. libcurl sends from the file itself
+ * (CURLOPT_NETRC, send_mail) but has no call that only looks an entry up:
+ * it reads the file while it connects, and without a password it goes on
+ * without one. This check runs before the database is read and before
+ * anything is sent, so it reads the file itself. */
 static bool netrc_has_password(const char *path, const char *host, const char *user)
 {
 	FILE *f = fopen(path, "r");
@@ -440,36 +453,27 @@ int cmd_mail(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 
-	struct sample_table t;
-	struct summary s;
-	struct report_notes notes = {0};
+	struct reportcmd_data d;
 	struct buf body = {0}, msg = {0}, text = {0};
 	struct runinfo *ri = NULL;
-	int64_t *ids = NULL;
-	size_t n_ids = 0;
 	char err[1024] = "";
 
-	rc = reportcmd_load_ids(&c, &t, &ids, &n_ids);
+	rc = reportcmd_prepare(&c, false, &d);
 	if (rc)
-		goto out_table;
-	reportcmd_notes(&c, ids, n_ids, &notes);
-	c.notes = &notes;
-	rc = reportcmd_summarise(&c, &t, &s);
-	if (rc)
-		goto out_table;
+		goto out;
 	rc = 1;
-	report_mmtests(&body, &s, &c.ro);
+	mail_tables(&body, &d.s, &c.ro);
 	/* The notes as compare prints them; one longer than a mail line is
 	 * folded rather than refused (a table line cannot be). */
-	report_notes_text(&text, &notes);
+	report_notes_text(&text, &d.notes);
 	mailmsg_fold_lines(&body, buf_str(&text), MAILMSG_LINE_MAX);
 	buf_free(&text);
-	if (runinfo_load(c.db, ids, n_ids, &ri, err, sizeof(err))) {
+	if (runinfo_load(c.db, d.ids, d.n_ids, &ri, err, sizeof(err))) {
 		fprintf(stderr, "schedrig mail: %s\n", err);
 		goto out;
 	}
 	buf_puts(&body, "\n");
-	runinfo_text(&body, ri, n_ids);
+	runinfo_text(&body, ri, d.n_ids);
 
 	struct mailmsg m = {
 		.from = o.from, .to = o.to, .n_to = o.n_to, .cc = o.cc, .n_cc = o.n_cc,
@@ -479,10 +483,10 @@ int cmd_mail(int argc, char **argv)
 	size_t bad_line = 0;
 	if (mailmsg_compose(&m, &msg, &bad_line, err, sizeof(err))) {
 		size_t width = 0;
-		const struct summary_table *wt = bad_line ? wide_table(&s, &c.ro, &width) : NULL;
+		const struct summary_table *wt = bad_line ? wide_table(&d.s, &c.ro, &width) : NULL;
 		if (wt) {
 			struct buf title = {0};
-			summary_table_title(&title, &s, wt);
+			summary_table_title(&title, &d.s, wt);
 			fprintf(stderr, "schedrig mail: refused: table '%s' has a line of %zu octets; "
 				"a mail line holds at most %d (RFC 5322 2.1.1); narrow it with "
 				"--metric, --load or --columns\n", buf_str(&title), width,
@@ -503,14 +507,10 @@ int cmd_mail(int argc, char **argv)
 		buf_free(&lf);
 	}
 out:
-	runinfo_free(ri, n_ids);
+	runinfo_free(ri, d.n_ids);
 	buf_free(&body);
 	buf_free(&msg);
-	summary_free(&s);
-out_table:
-	report_notes_free(&notes);
-	free(ids);
-	sample_table_free(&t);
+	reportcmd_data_free(&d);
 	reportcmd_free(&c);
 	return rc;
 }

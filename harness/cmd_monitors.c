@@ -16,7 +16,7 @@ static const char usage_text[] =
 	"second and durations; one column per variant, mmtests monitor style.\n"
 	"The run's config needs 'monitors:' for there to be anything to show.\n"
 	"\n"
-	"  --db FILE   results database (default results/schedrig.db)\n";
+	"  --db FILE   results database (default " DEFAULT_DB ")\n";
 
 int cmd_monitors(int argc, char **argv)
 {
@@ -25,7 +25,7 @@ int cmd_monitors(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *db = "results/schedrig.db";
+	const char *db = DEFAULT_DB;
 	struct store *s = NULL;
 	struct buf out = {0};
 	char err[512];
@@ -56,7 +56,7 @@ int cmd_monitors(int argc, char **argv)
 		store_close(s);
 		return 1;
 	}
-	int rc = monitor_report_run(store_db(s), ids[0], &out, err, sizeof(err));
+	int rc = monitor_report_run(s, ids[0], &out, err, sizeof(err));
 	if (rc < 0)
 		fprintf(stderr, "schedrig monitors: %s\n", err);
 	else if (rc > 0)

@@ -30,7 +30,7 @@ static const char usage_text[] =
 	"LOAD-METRIC[-...]-KIND (KIND mean|box|hist|cdf|heatmap|interval) and\n"
 	"VARIANT[-CELL]-SERIES-monitor.\n"
 	"\n"
-	"  --db FILE            results database (default " REPORTCMD_DEFAULT_DB ")\n"
+	"  --db FILE            results database (default " DEFAULT_DB ")\n"
 	"  --output-dir DIR     where the figures go (created when missing)\n"
 	"  --format F           png|svg|both (default both)\n"
 	"  --logx               logarithmic x axis for histograms and CDFs\n"
@@ -148,7 +148,7 @@ int cmd_plot(int argc, char **argv)
 		struct store *st = NULL;
 		rc = store_open(c.db, true, &st, err, sizeof(err));
 		if (!rc)
-			rc = plot_monitors(store_db(st), ids, n_ids, &po, &r, err, sizeof(err));
+			rc = plot_monitors(st, ids, n_ids, &po, &r, err, sizeof(err));
 		store_close(st);
 	}
 	for (size_t i = 0; i < r.n_notes; i++)

@@ -52,7 +52,7 @@ static void report_provenance(struct buf *out, const char *db_path, const int64_
 		return;
 	for (size_t i = 0; i < n_ids; i++) {
 		struct buf mon = {0};
-		if (monitor_report_run(store_db(st), ids[i], &mon, err, sizeof(err)) == 0) {
+		if (monitor_report_run(st, ids[i], &mon, err, sizeof(err)) == 0) {
 			buf_puts(out, markdown ? "## Monitors\n\n```\n" : "Monitors\n========\n");
 			buf_puts(out, buf_str(&mon));
 			buf_puts(out, markdown ? "```\n\n" : "\n");
@@ -60,6 +60,75 @@ static void report_provenance(struct buf *out, const char *db_path, const int64_
 		buf_free(&mon);
 	}
 	store_close(st);
+}
+
+/* "TITLE\n=====\n", after a blank line unless first. */
+static void heading(struct buf *out, const char *title, bool first)
+{
+	buf_printf(out, "%s%s\n", first ? "" : "\n", title);
+	for (size_t i = strlen(title); i > 0; i--)
+		buf_puts(out, "=");
+	buf_puts(out, "\n");
+}
+
+/* Every layout with a section (report.h), in registry order: a heading,
+ * its text (markdown: its markdown, else its text in a code block), the
+ * runs' notes after the first. */
+static void sections(struct buf *out, const struct reportcmd *c, const struct report_input *in)
+{
+	size_t n;
+	const struct report_layout *const *all = report_layout_all(&n);
+	bool markdown = c->format == FORMAT_MARKDOWN, first = true;
+	char err[512];
+	for (size_t i = 0; i < n; i++) {
+		const struct report_layout *l = all[i];
+		if (!l->section)
+			continue;
+		if (markdown)
+			buf_printf(out, "%s## %s\n\n%s", first ? "" : "\n", l->section,
+				   l->markdown ? "" : "```\n");
+		else
+			heading(out, l->section, first);
+		(markdown && l->markdown ? l->markdown : l->text)(out, in, err, sizeof(err));
+		if (markdown && !l->markdown)
+			buf_puts(out, "```\n");
+		if (first && markdown)
+			report_notes_markdown(out, in->notes);
+		else if (first)
+			report_notes_text(out, in->notes);
+		first = false;
+	}
+}
+
+/* Does the document of c's format pool the stored histograms? */
+static bool needs_histograms(const struct reportcmd *c, bool html)
+{
+	size_t n;
+	const struct report_layout *const *all = report_layout_all(&n);
+	if (!html && c->format != FORMAT_TEXT && c->format != FORMAT_MARKDOWN)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (all[i]->section && all[i]->histograms)
+			return true;
+	return false;
+}
+
+/* The document in c's format: provenance and every section (text,
+ * markdown), or the default layout's CSV or JSON. */
+static int document(struct buf *out, const struct reportcmd *c, const struct reportcmd_data *d)
+{
+	struct report_input in = {.s = &d->s, .o = &c->ro, .notes = &d->notes};
+	char err[512];
+	if (c->format == FORMAT_TEXT || c->format == FORMAT_MARKDOWN) {
+		report_provenance(out, c->db, d->ids, d->n_ids, c->format == FORMAT_MARKDOWN);
+		sections(out, c, &in);
+		return 0;
+	}
+	const struct report_layout *l = report_layout_find(REPORT_LAYOUT_DEFAULT);
+	int rc = reportcmd_layout_fn(l, c->format)(out, &in, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "schedrig report: %s\n", err);
+	return rc;
 }
 
 int cmd_report(int argc, char **argv)
@@ -96,75 +165,17 @@ int cmd_report(int argc, char **argv)
 	c.runs = argv + optind;
 	c.n_runs = (size_t)(argc - optind);
 
-	struct sample_table t;
-	struct summary s;
-	struct report_notes notes = {0};
+	struct reportcmd_data d;
 	struct buf out = {0};
-	int64_t *ids = NULL;
-	size_t n_ids = 0;
-
-	rc = reportcmd_load_ids(&c, &t, &ids, &n_ids);
-	if (rc)
-		goto out_table;
-	reportcmd_notes(&c, ids, n_ids, &notes);
-	c.notes = &notes;
-	rc = reportcmd_summarise(&c, &t, &s);
-	if (rc)
-		goto out_table;
-	/* The percentile and latency sections pool the stored histograms. */
-	struct hist_table h;
-	if (html || c.format == FORMAT_TEXT || c.format == FORMAT_MARKDOWN)
-		rc = reportcmd_load_histograms(&c, ids, n_ids, &h);
-	else
-		hist_table_init(&h);
-	if (rc)
-		goto write;
-	c.ro.hists = &h;
-	if (html) {
-		rc = htmlreport_build(&c, &t, &s, &notes, ids, n_ids, &out);
-		goto write;
-	}
-	switch (c.format) {
-	case FORMAT_TEXT:
-		report_provenance(&out, c.db, ids, n_ids, false);
-		buf_puts(&out, "Comparison\n==========\n");
-		report_mmtests(&out, &s, &c.ro);
-		report_notes_text(&out, &notes);
-		buf_puts(&out, "\nPercentiles\n===========\n");
-		report_percentiles(&out, &s, &c.ro);
-		buf_puts(&out, "\nLatency summary\n===============\n");
-		report_latency(&out, &s, &c.ro);
-		break;
-	case FORMAT_MARKDOWN:
-		report_provenance(&out, c.db, ids, n_ids, true);
-		buf_puts(&out, "## Comparison\n\n");
-		report_markdown(&out, &s, &c.ro);
-		report_notes_markdown(&out, &notes);
-		buf_puts(&out, "\n## Percentiles\n\n```\n");
-		report_percentiles(&out, &s, &c.ro);
-		buf_puts(&out, "```\n");
-		break;
-	case FORMAT_CSV:
-		report_csv(&out, &s, &c.ro);
-		break;
-	case FORMAT_JSON:
-		if (report_json(&out, &s, &c.ro, &notes)) {
-			fprintf(stderr, "schedrig report: JSON encoding failed\n");
-			rc = 1;
-		}
-		break;
-	}
-write:
+	rc = reportcmd_prepare(&c, needs_histograms(&c, html), &d);
+	if (!rc && html)
+		rc = htmlreport_build(&c, &d.t, &d.s, &d.notes, d.ids, d.n_ids, &out);
+	else if (!rc)
+		rc = document(&out, &c, &d);
 	if (!rc)
 		rc = reportcmd_write(&c, &out);
-	c.ro.hists = NULL;
-	hist_table_free(&h);
 	buf_free(&out);
-	summary_free(&s);
-out_table:
-	report_notes_free(&notes);
-	free(ids);
-	sample_table_free(&t);
+	reportcmd_data_free(&d);
 	reportcmd_free(&c);
 	return rc;
 }

@@ -2,6 +2,7 @@
  * changed (a rig killed with -9, a crash, a power cut of the database host),
  * newest change first. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -12,20 +13,25 @@
 #include "knob_pending.h"
 #include "knobs.h"
 #include "store.h"
+#include "util.h"
 
 static const char usage_text[] =
 	"usage: schedrig restore [--db FILE]\n"
 	"\n"
 	"Restore every kernel knob (sysctl, debugfs sched/ tunable, sched_feature,\n"
 	"autogroup) that a run changed and did not put back, newest change first,\n"
-	"and mark it restored in the journal. Changes made in an earlier boot are\n"
-	"only marked (the kernel has reset them), and so are changes made in a qemu\n"
-	"guest (they died with it); changes made on another host are left for that\n"
-	"host. Running it again does nothing. Once no change of this machine is\n"
-	"left, it removes the host-wide record naming this database (while it is\n"
-	"there, every schedrig run on this machine refuses to start).\n"
+	"and mark it restored in the journal. A row is written only when its file is\n"
+	"exactly the one the rig derives from its kind and name, a name a config may\n"
+	"give (a database is not trusted); any other row is refused and left\n"
+	"unrestored. Changes made in an earlier boot are only marked (the kernel has\n"
+	"reset them), and so are changes made in a qemu guest (they died with it);\n"
+	"changes made on another host are left for that host. Running it again does\n"
+	"nothing. Once no change of this machine is left, it removes the host-wide\n"
+	"record naming this database (while it is there, every schedrig run on this\n"
+	"machine refuses to start). The database must be a file of root or of the\n"
+	"user running restore that no one else can write or replace.\n"
 	"\n"
-	"  --db FILE   results database (default results/schedrig.db)\n"
+	"  --db FILE   results database (default " DEFAULT_DB ")\n"
 	"\n"
 	"Exit status: 0 everything restored (or nothing to do), 1 a knob could not be\n"
 	"restored (or a run is changing knobs on this machine now), 2 bad usage.\n";
@@ -73,7 +79,12 @@ static void note_other_record(const char *db)
 static int restore_row(struct store *s, const struct stored_knob *k, const char *host,
 		       const char *boot_id)
 {
-	char err[1024];
+	char err[1024], file[PATH_MAX];
+	if (!k->variant || !k->kind || !k->name || !k->path || !k->old_value) {
+		fprintf(stderr, "schedrig restore: run %lld: journal row %lld lacks its variant, kind,"
+			" name, path or old value: refused\n", (long long)k->run_id, (long long)k->id);
+		return -1;
+	}
 	if (knob_host_is_guest(k->host)) {
 		printf("run %lld variant %s: %s was changed in a qemu guest (%s), which is gone:"
 		       " nothing to write\n",
@@ -88,13 +99,19 @@ static int restore_row(struct store *s, const struct stored_knob *k, const char 
 		printf("run %lld variant %s: %s was changed in an earlier boot: the kernel has reset"
 		       " it, nothing to write\n",
 		       (long long)k->run_id, k->variant, k->path);
-	} else if (knob_write_verify(k->path, k->old_value, NULL, 0, err, sizeof(err))) {
+	} else if (knob_row_check(k->kind, k->name, k->path, k->old_value, file, sizeof(file), err,
+				  sizeof(err))) {
+		fprintf(stderr, "schedrig restore: run %lld variant %s: journal row %lld (%s %s, %s):"
+			" %s\n", (long long)k->run_id, k->variant, (long long)k->id, k->kind, k->name,
+			k->path, err);
+		return -1;
+	} else if (knob_write_verify(file, k->old_value, NULL, 0, err, sizeof(err))) {
 		fprintf(stderr, "schedrig restore: run %lld variant %s: %s\n", (long long)k->run_id,
 			k->variant, err);
 		return -1;
 	} else {
 		printf("run %lld variant %s: restored %s = %s (was set to %s)\n",
-		       (long long)k->run_id, k->variant, k->path, k->old_value,
+		       (long long)k->run_id, k->variant, file, k->old_value,
 		       k->applied_value ? k->applied_value : k->requested_value);
 	}
 	if (store_knob_restored(s, k->id, err, sizeof(err))) {
@@ -111,9 +128,9 @@ int cmd_restore(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *db = "results/schedrig.db";
+	const char *db = DEFAULT_DB;
 	int ch;
-	char err[1024], boot_id[64];
+	char err[1024], boot_id[64], real[PATH_MAX];
 	struct utsname u;
 	struct store *s;
 	struct stored_knob *rows;
@@ -143,6 +160,15 @@ int cmd_restore(int argc, char **argv)
 		fprintf(stderr, "schedrig restore: %s: no such results database\n", db);
 		return 1;
 	}
+	/* Its rows steer root's writes: only a file nobody else could write. */
+	if (path_trusted(db, real, sizeof(real), err, sizeof(err))) {
+		fprintf(stderr, "schedrig restore: %s: refused (restore writes kernel knobs: the"
+			" database must be root's or yours, writable by nobody else, in directories"
+			" nobody else can change; if you trust its rows, copy it to such a directory"
+			" and restore from the copy)\n", err);
+		return 1;
+	}
+	db = real;
 	if (store_open(db, false, &s, err, sizeof(err))) {
 		fprintf(stderr, "schedrig restore: %s\n", err);
 		return 1;
@@ -158,7 +184,7 @@ int cmd_restore(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		bool here = writes_here(&rows[i], u.nodename, boot_id);
 		need_lock |= here;
-		need_debugfs |= here && knob_path_is_debugfs(rows[i].path);
+		need_debugfs |= here && rows[i].path && knob_path_is_debugfs(rows[i].path);
 	}
 	/* Writing knobs, or clearing the host-wide record, while a rig changes
 	 * knobs would undo its changes: wait for the knob lock (refused while a

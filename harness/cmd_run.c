@@ -19,9 +19,12 @@
 #include "commands.h"
 #include "config.h"
 #include "knob_journal.h"
+#include "measurelock.h"
 #include "monitor.h"
 #include "order.h"
+#include "outcome.h"
 #include "plan.h"
+#include "preflight.h"
 #include "progress.h"
 #include "provenance.h"
 #include "kbuild.h"
@@ -31,11 +34,10 @@
 #include "store_adaptive.h"
 #include "variant.h"
 
-#define DEFAULT_DB "results/schedrig.db"
 
 static const char usage_lines[] =
-	"usage: schedrig run CONFIG [--db FILE] [--iterations N] [--dry-run] [--quiet]\n"
-	"       schedrig run --resume RUN [--db FILE] [--quiet]\n";
+	"usage: schedrig run CONFIG [--db FILE] [--iterations N] [--dry-run] [--quiet] [--wait-s S|--concurrent]\n"
+	"       schedrig run --resume RUN [--db FILE] [--quiet] [--wait-s S|--concurrent]\n";
 
 static const char help_text[] =
 	"\n"
@@ -49,6 +51,10 @@ static const char help_text[] =
 	"                   exit 1 when a load tool a boot: local variant needs is not\n"
 	"                   installed here (run refuses to start then)\n"
 	"  --quiet          no per-iteration log lines\n"
+	"  --wait-s S       while another run measures on this machine, wait at most S\n"
+	"                   seconds for it to end (default 86400), then give up (exit 1)\n"
+	"  --concurrent     run while another run measures here: the run's provenance\n"
+	"                   (schedrig show) says it shared the machine, and with whom\n"
 	"  --resume RUN     run what an interrupted run left: every (variant, cell,\n"
 	"                   iteration) without a complete record, from its stored config;\n"
 	"                   a cell whose adaptive iterations stopped stays stopped, the\n"
@@ -56,7 +62,9 @@ static const char help_text[] =
 	"                   has nothing to resume (exit 0, the run left as it is)\n"
 	"\n"
 	"Before anything is recorded, every load tool of a boot: local variant must be\n"
-	"installed here (in PATH); else run says which are missing and exits 1.\n"
+	"installed here (in PATH); else run says which are missing and exits 1. One run\n"
+	"measures on a machine at a time (a host-wide lock): a second one waits for the\n"
+	"first to end, saying so, unless --concurrent.\n"
 	"\n"
 	"Kernels the variants name with kernel: {build: NAME} (kernels: in the config)\n"
 	"are built first, or taken from the cache of the database's directory\n"
@@ -80,6 +88,9 @@ struct run_opts {
 	int iterations;
 	bool dry_run;
 	bool quiet;
+	bool concurrent;     /* run beside another measuring run (no lock) */
+	double wait_s;       /* longest wait for the measuring lock */
+	bool wait_given;     /* --wait-s was given */
 };
 
 /* Whether var keeps its own block: every variant in order blocked, and a
@@ -130,9 +141,9 @@ static void print_plan(const struct experiment *e, const struct plan *p, int ite
 	}
 }
 
-/* Turn the runner's results into stored instances: parse what finished
- * well, record everything else as a failure with its reason. Returns the
- * number of failures. */
+/* Turn the runner's results into stored instances (outcome_decide): parse
+ * what finished well, record everything else as a failure with its reason.
+ * Returns the number of failures. */
 static size_t parse_results(struct iteration_result *res, struct stored_instance *st,
 			    struct sample_vec *samples, char **argv_text)
 {
@@ -141,25 +152,15 @@ static size_t parse_results(struct iteration_result *res, struct stored_instance
 		struct inst_result *r = &res->r[i];
 		const struct plan_instance *pi = r->pi;
 		const struct load_ops *ops = pi->load->ops;
-		enum inst_state state = r->state;
-		char why[256] = "";
-
-		bool parse = state == INST_OK || (state == INST_STOPPED && ops->summarizes_on_stop);
-		if (parse) {
-			struct load_output o = {
-				.out = buf_str(&r->out), .out_len = r->out.len,
-				.err = buf_str(&r->err), .err_len = r->err.len,
-				.exit_code = r->exit_code, .term_signal = r->term_signal,
-				.signaled = r->term_signal != 0, .stopped = state == INST_STOPPED,
-			};
-			if (ops->parse(&o, &pi->params, &samples[i], why, sizeof(why))) {
-				sample_vec_free(&samples[i]);
-				state = INST_FAILED;
-				snprintf(r->reason, sizeof(r->reason), "%s", why[0] ? why : "no result");
-			} else if (state == INST_STOPPED) {
-				state = INST_OK;
-			}
-		}
+		struct load_output o = {
+			.out = buf_str(&r->out), .out_len = r->out.len,
+			.err = buf_str(&r->err), .err_len = r->err.len,
+			.exit_code = r->exit_code, .term_signal = r->term_signal,
+			.signaled = r->term_signal != 0, .stopped = r->state == INST_STOPPED,
+			.sched_requested = pi->sched_text, .sched_applied = r->applied,
+		};
+		enum inst_state state = outcome_decide(ops, &pi->params, r->state, &o, &samples[i],
+						       r->reason, sizeof(r->reason));
 		if (state == INST_FAILED || state == INST_TIMEOUT)
 			failures++;
 		r->state = state;
@@ -212,6 +213,7 @@ struct run_ctx {
 	 * loads) and the wall time, both over the variants' period only. */
 	bool rig_measured;
 	bool recorded;  /* begun or resumed: its table is printed at the end */
+	const struct buf *notes; /* preflight's notes, stored as the run's note events */
 	double rig_user_s, rig_system_s, rig_wall_s;
 	/* Interleaved and random orders: the visits the current backend run
 	 * makes (variant_run.done skips every other). */
@@ -235,7 +237,7 @@ static bool cell_enough(void *ctx, size_t c, int iteration)
 	    !adaptive_cells_enough(rc->cells, c, &rule, mono_ns(), why, sizeof(why)))
 		return false;
 	char *msg = xasprintf("variant %s cell %s: %s", rc->variant, rc->p->cells[c].name, why);
-	store_event(rc->st, rc->run_id, "iterations", msg, err, sizeof(err));
+	store_cell_stop(rc->st, rc->run_id, rc->variant, rc->cell_ids[c], msg, err, sizeof(err));
 	if (!rc->o->quiet)
 		printf("%s\n", msg);
 	free(msg);
@@ -381,6 +383,39 @@ static int store_one(void *ctx, size_t c, int it, struct iteration_result *res)
 	return rcode;
 }
 
+/* Record with the run (a "provenance" event) whether autogroup was on for
+ * the variant's loads: the variant's autogroup: knob, else what its
+ * kernel had. With autogroup on and loads of one cell at different nice,
+ * say (and record as a "warning" event) that nice may not weigh as meant:
+ * each session is an autogroup of its own, and nice only weighs tasks of
+ * one autogroup. */
+static void note_autogroup(struct run_ctx *rc, const struct cfg_variant *v,
+			   const struct variant_kernel *k)
+{
+	char err[256], detail[512];
+	int on = v->autogroup >= 0 ? v->autogroup : k->autogroup;
+	const char *state = on < 0 ? "unknown" : on ? "on" : "off";
+	char *msg = v->autogroup >= 0 ?
+		xasprintf("variant %s: autogroup %s (the variant's autogroup: %s)", v->name, state,
+			  state) :
+		on < 0 ? xasprintf("variant %s: autogroup unknown (no kernel.sched_autogroup_enabled"
+				   " where its loads ran)", v->name) :
+		xasprintf("variant %s: autogroup %s (kernel.sched_autogroup_enabled = %d where its"
+			  " loads ran)", v->name, state, on);
+	store_event(rc->st, rc->run_id, "provenance", msg, err, sizeof(err));
+	free(msg);
+	if (on != 1 || !preflight_nice_differs(rc->p, detail, sizeof(detail)))
+		return;
+	msg = xasprintf("variant %s: autogroup is on and loads run at different nice (%s): nice"
+			" only weighs tasks of one autogroup, and a load that starts a session of"
+			" its own (setsid) has an autogroup of its own, where its nice does not"
+			" compete with the others; set autogroup: off on the variant to compare"
+			" nice across loads", v->name, detail);
+	fprintf(stderr, "schedrig: warning: %s\n", msg);
+	store_event(rc->st, rc->run_id, "warning", msg, err, sizeof(err));
+	free(msg);
+}
+
 /* The variant's kernel is up (kernel_fn): record it. */
 static int store_variant(void *ctx, const struct variant_kernel *k)
 {
@@ -402,6 +437,7 @@ static int store_variant(void *ctx, const struct variant_kernel *k)
 		rc->store_failed = true;
 		return -1;
 	}
+	note_autogroup(rc, v, k);
 	return 0;
 }
 
@@ -429,30 +465,24 @@ static bool stint_skip(void *ctx, size_t c, int it)
 }
 
 /* run --resume with adaptive iterations: rebuild the variant's cells from
- * the stored run. A cell with a stop note ("iterations" event) stays
- * stopped; any other starts from the primary values and the time of its
- * complete iterations (failed ones run again and count then). 0, or -1
- * with err. */
+ * the stored run. A cell that stopped (store_cell_stopped) stays stopped;
+ * any other starts from the primary values and the time of its complete
+ * iterations (failed ones run again and count then). 0, or -1 with err. */
 static int resume_adaptive(struct run_ctx *rc, const char *variant, char *err, size_t errsz)
 {
 	const struct cfg_load *load;
 	const char *metric;
-	char **notes;
-	size_t n_notes;
 	int ret = 0;
 
 	if (!adaptive_primary(rc->e, &load, &metric)) {
 		snprintf(err, errsz, "the config has no primary metric");
 		return -1;
 	}
-	if (store_events(rc->st, rc->run_id, "iterations", &notes, &n_notes, err, errsz))
-		return -1;
 	for (size_t c = 0; c < rc->p->n_cells && !ret; c++) {
-		char *prefix = xasprintf("variant %s cell %s: ", variant, rc->p->cells[c].name);
-		bool stopped = false;
-		for (size_t k = 0; k < n_notes && !stopped; k++)
-			stopped = !strncmp(notes[k], prefix, strlen(prefix));
-		free(prefix);
+		bool stopped;
+		if (store_cell_stopped(rc->st, rc->run_id, variant, rc->cell_ids[c], &stopped, err,
+				       errsz))
+			return -1;
 		if (stopped) {
 			adaptive_cells_stop(rc->cells, c);
 			continue;
@@ -465,9 +495,6 @@ static int resume_adaptive(struct run_ctx *rc, const char *variant, char *err, s
 			adaptive_cells_restore(rc->cells, c, values, n, spent_s);
 		free(values);
 	}
-	for (size_t k = 0; k < n_notes; k++)
-		free(notes[k]);
-	free(notes);
 	return ret;
 }
 
@@ -490,8 +517,12 @@ static int check_unrestored_knobs(const struct run_ctx *rc)
 		fprintf(stderr, "schedrig: %s\n", err);
 		return -1;
 	}
-	if (store_knob_unrestored(rc->st, &rows, &n, err, sizeof(err)))
-		return 0;
+	if (store_knob_unrestored(rc->st, &rows, &n, err, sizeof(err))) {
+		/* Unknown is not clean: a run on changed knobs measures them. */
+		fprintf(stderr, "schedrig: %s: %s; whether a killed run left knobs changed is"
+			" unknown, so nothing runs\n", rc->o->db, err);
+		return -1;
+	}
 	knob_boot_id(boot_id, sizeof(boot_id));
 	const struct stored_knob *first = NULL;
 	for (size_t i = 0; i < n; i++) {
@@ -528,18 +559,55 @@ static void rig_cost_measured(struct run_ctx *rc, const struct rusage *ru_start,
 	rc->rig_system_s = timeval_s(&ru.ru_stime) - timeval_s(&ru_start->ru_stime);
 }
 
-/* The failure of a whole variant: message, event, status "failed". */
-static void variant_failed(struct run_ctx *rc, const char *name, const char *why)
+/* Preflight (preflight.h) of e against its variants; fetch: kernel
+ * packages may be fetched into the rig's cache now. Refusals and warnings
+ * go to stderr; notes to stdout when notes_out. Returns 0, or -1 after the
+ * refusals and "schedrig: CONFIG: then". */
+static int run_preflight(const struct experiment *e, const struct plan *p, bool fetch,
+			 bool notes_out, const char *then, struct buf *notes)
+{
+	struct preflight pf = {.e = e, .p = p, .fetch = fetch};
+	int rc = preflight_check(&pf) ? -1 : 0;
+	preflight_print(&pf, stderr, notes_out ? stdout : NULL);
+	if (rc)
+		fprintf(stderr, "schedrig: %s: %zu problem(s) above; %s\n", e->path, pf.n_refusals, then);
+	if (notes)
+		buf_puts(notes, buf_str(&pf.notes));
+	preflight_free(&pf);
+	return rc;
+}
+
+/* The notes of preflight, stored as the run's "note" events (show lists them). */
+static void store_notes(const struct run_ctx *rc, const struct buf *notes)
 {
 	char err[512];
-	fprintf(stderr, "schedrig: variant %s: %s\n", name, why);
-	char *msg = xasprintf("variant %s: %s", name, why);
+	char *copy = xstrdup(buf_str(notes)), *save = NULL;
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		store_event(rc->st, rc->run_id, "note", l, err, sizeof(err));
+	free(copy);
+}
+
+/* The failure of a whole variant: message, event, status "failed". One
+ * that failed before its kernel came up (a guest that never booted) is
+ * recorded too, its kernel unknown, so reports name it instead of leaving
+ * it out. */
+static void variant_failed(struct run_ctx *rc, const struct cfg_variant *var, const char *why)
+{
+	char err[512];
+	fprintf(stderr, "schedrig: variant %s: %s\n", var->name, why);
+	char *msg = xasprintf("variant %s: %s", var->name, why);
 	store_event(rc->st, rc->run_id, "failure", msg, err, sizeof(err));
 	free(msg);
+	if (!rc->variant_id)
+		store_variant_add(rc->st, rc->run_id, (int)(var - rc->e->variants), var->name,
+				  variant_backend_for(var->boot)->name, NULL, NULL, &rc->variant_id,
+				  err, sizeof(err));
 	if (rc->variant_id)
 		store_variant_status(rc->st, rc->variant_id, "failed", err, sizeof(err));
 	rc->failures++;
 }
+
+static int variant_enter(struct run_ctx *rc, const struct cfg_variant *var);
 
 /* The kernels the variants build (runbuild.h), before any variant runs: a
  * variant whose kernel was not built is a failed variant (stored with its
@@ -561,12 +629,10 @@ static int build_kernels(struct run_ctx *rc, const char *run_dir)
 		if (!why[v])
 			continue;
 		rc->build_failed[v] = true;
-		rc->variant_id = 0;
-		if (store_variant_add(rc->st, rc->run_id, (int)v, var->name,
-				      variant_backend_for(var->boot)->name, "", "", &rc->variant_id,
-				      err, sizeof(err)))
-			rc->variant_id = 0;
-		variant_failed(rc, var->name, why[v]);
+		/* Stored by variant_failed with its boot and no kernel (run
+		 * --resume: its row is there already). */
+		if (variant_enter(rc, var) == 0)
+			variant_failed(rc, var, why[v]);
 		rc->variant_id = 0;
 		free(why[v]);
 	}
@@ -634,7 +700,7 @@ static int run_blocked(struct run_ctx *rc, const struct cfg_variant *var, const 
 		if (rc->store_failed)
 			return -1;
 		/* The variant failed as a whole; the next one still runs. */
-		variant_failed(rc, var->name, err);
+		variant_failed(rc, var, err);
 		return 0;
 	}
 	store_variant_status(rc->st, rc->variant_id,
@@ -711,7 +777,7 @@ static int run_rounds(struct run_ctx *rc, struct vstate *vs, size_t n, enum run_
 				if (vrc && rc->store_failed)
 					ret = -1;
 				else if (vrc) {
-					variant_failed(rc, cur->var->name, err);
+					variant_failed(rc, cur->var, err);
 					cur->failed = true;
 				}
 			}
@@ -824,6 +890,17 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 	provenance_read(&pv);
 	if (check_unrestored_knobs(rc))
 		return 1;
+	/* One run measures here at a time (measurelock.h); the knobs are
+	 * checked again after a wait: the other run had the machine. */
+	char shared_with[600] = "";
+	if (rc->o->concurrent) {
+		measure_lock_holder(shared_with, sizeof(shared_with));
+	} else if (measure_lock(rc->o->db, rc->o->wait_s, err, sizeof(err)) < 0) {
+		fprintf(stderr, "schedrig: %s; nothing was run\n", err);
+		return runner_interrupt_signal() ? 128 + runner_interrupt_signal() : 1;
+	} else if (check_unrestored_knobs(rc)) {
+		return 1;
+	}
 	if (rc->o->resume) {
 		struct rig_id rig = {pv.pid, pv.start_ticks, pv.boot_id};
 		if (store_run_resume(rc->st, rc->run_id, &rig, err, sizeof(err)))
@@ -840,6 +917,16 @@ static int execute(struct run_ctx *rc, const char *self_exe)
 			goto out_err;
 	}
 	rc->recorded = true;
+	if (rc->o->concurrent) {
+		char *msg = xasprintf("concurrent: run with --concurrent: it did not wait for other"
+				      " runs measuring on this machine; %s%s", shared_with[0] ?
+				      "when it began, another was measuring: " :
+				      "when it began, none was measuring", shared_with);
+		store_event(rc->st, rc->run_id, "provenance", msg, err, sizeof(err));
+		free(msg);
+	}
+	if (!rc->o->resume)
+		store_notes(rc, rc->notes);
 	rc->cell_ids = xcalloc(rc->p->n_cells, sizeof(*rc->cell_ids));
 	rc->cells = adaptive_cells_new(rc->p->n_cells);
 	for (size_t c = 0; c < rc->p->n_cells; c++)
@@ -928,6 +1015,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		{"dry-run", no_argument, NULL, 'n'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"resume", required_argument, NULL, 'r'},
+		{"concurrent", no_argument, NULL, 'c'},
+		{"wait-s", required_argument, NULL, 'w'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -935,6 +1024,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	long long n;
 
 	o->db = DEFAULT_DB;
+	o->wait_s = 86400;
 	optind = 1;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -956,12 +1046,21 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		case 'r':
 			o->resume = optarg;
 			break;
+		case 'c':
+			o->concurrent = true;
+			break;
+		case 'w':
+			if (!parse_double(optarg, &o->wait_s) || o->wait_s < 0)
+				return usage_error("--wait-s must be a number of seconds >= 0, not '%s'",
+						   optarg);
+			o->wait_given = true;
+			break;
 		case 'h':
 			fputs(usage_lines, stdout);
 			fputs(help_text, stdout);
 			return 0;
 		default:
-			if (optopt == 'd' || optopt == 'i' || optopt == 'r')
+			if (optopt == 'd' || optopt == 'i' || optopt == 'r' || optopt == 'w')
 				return usage_error("%s needs a value", argv[optind - 1]);
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
@@ -973,6 +1072,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 				   " its iterations");
 	if (o->resume && o->dry_run)
 		return usage_error("--dry-run does not go with --resume");
+	if (o->concurrent && o->wait_given)
+		return usage_error("--concurrent does not wait: it does not go with --wait-s");
 	if (!o->resume && optind == argc)
 		return usage_error("no CONFIG given");
 	if (!o->resume && optind != argc - 1)
@@ -1031,8 +1132,9 @@ static struct experiment *resume_config(struct run_ctx *ctx, struct run_opts *o,
 /* The rig's own cost while its variants ran (rig_cost_measured: what it
  * spent starting up and before the first variant is not counted): its CPU
  * time as % of one CPU over that wall time, stored as a note event ("rig
- * cpu: user_s=U system_s=S wall_s=W pct_of_one_cpu=P") and printed unless
- * --quiet; with the monitors' notes (said once). */
+ * cpu: user_s=U system_s=S wall_s=W pct_of_one_cpu=P"), which schedrig
+ * show lists and bench/ reads (not printed: it is for benchmarks of the
+ * rig, not for every run's reader); with the monitors' notes. */
 static void note_rig_cost(struct run_ctx *rc)
 {
 	char err[512];
@@ -1041,8 +1143,6 @@ static void note_rig_cost(struct run_ctx *rc)
 			      user_s, system_s, wall_s,
 			      wall_s > 0 ? 100 * (user_s + system_s) / wall_s : 0.0);
 	store_event(rc->st, rc->run_id, "note", msg, err, sizeof(err));
-	if (!rc->o->quiet)
-		fprintf(stderr, "schedrig: %s\n", msg);
 	free(msg);
 	if (rc->mon && *monitor_notes(rc->mon)) {
 		char *notes = xstrdup(monitor_notes(rc->mon)), *save = NULL;
@@ -1064,6 +1164,15 @@ static int check_local_tools(const struct experiment *e, const struct plan *p, c
 	return -1;
 }
 
+/* Does e have a boot: local variant (its loads run here)? */
+static bool any_local(const struct experiment *e)
+{
+	for (size_t v = 0; v < e->n_variants; v++)
+		if (e->variants[v].boot == BOOT_LOCAL)
+			return true;
+	return false;
+}
+
 /* run --resume of a run whose status is complete: nothing is left to run. */
 static bool run_complete(struct store *st, int64_t run_id)
 {
@@ -1071,24 +1180,6 @@ static bool run_complete(struct store *st, int64_t run_id)
 	char err[512];
 	return store_run_owner(st, run_id, &ow, err, sizeof(err)) == 0 &&
 	       !strcmp(ow.status, "complete");
-}
-
-/* latency_nice on a boot: local variant needs it in the running kernel;
- * a variant that boots its own kernel is checked there (the agent). */
-static int check_latency_nice(const struct experiment *e, const struct plan *p,
-			      const char *config)
-{
-	struct provenance pv;
-	bool local = false;
-	for (size_t v = 0; v < e->n_variants; v++)
-		local |= e->variants[v].boot == BOOT_LOCAL;
-	if (!local || !plan_uses_latency_nice(p) || sched_latency_nice_supported())
-		return 0;
-	char why[512];
-	provenance_read(&pv);
-	sched_latency_nice_refusal(why, sizeof(why), pv.kernel_release);
-	fprintf(stderr, "schedrig: %s: %s\n", config, why);
-	return -1;
 }
 
 int cmd_run(int argc, char **argv)
@@ -1102,17 +1193,22 @@ int cmd_run(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	/* Progress lines appear as they are written, also into a file or a
+	 * pipe (block buffering held the "run N:" header back for a whole
+	 * first iteration). */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	char *db_copy = xstrdup(o.db);
+	o.run_root = xstrdup(dirname(db_copy));
+	free(db_copy);
+	struct buf notes = {0};
+	ctx.notes = &notes;
 	if (!o.resume) {
 		/* A bad config is reported before anything is created. */
 		e = config_load(o.config, err, sizeof(err));
-		if (!e) {
+		if (!e || plan_build(e, &p, err, sizeof(err))) {
 			fprintf(stderr, "%s\n", err);
-			return EXIT_USAGE;
-		}
-		if (plan_build(e, &p, err, sizeof(err))) {
-			fprintf(stderr, "%s\n", err);
-			experiment_free(e);
-			return EXIT_USAGE;
+			rc = EXIT_USAGE;
+			goto out;
 		}
 		if (o.iterations) {
 			/* --iterations N is a fixed count, adaptive or not. */
@@ -1123,19 +1219,22 @@ int cmd_run(int argc, char **argv)
 		}
 		if (kbuild_check(e, err, sizeof(err))) {
 			fprintf(stderr, "%s\n", err);
-			plan_free(&p);
-			experiment_free(e);
-			return EXIT_USAGE;
+			rc = EXIT_USAGE;
+			goto out;
 		}
 		if (o.dry_run) {
 			print_plan(e, &p, o.iterations);
-			rc = check_local_tools(e, &p, "run would refuse to start") ? 1 : 0;
-			plan_free(&p);
-			experiment_free(e);
-			return rc;
+			rc = run_preflight(e, &p, false, true, "run would refuse to start", NULL) ?
+			     EXIT_USAGE : check_local_tools(e, &p, "run would refuse to start") ? 1 : 0;
+			goto out;
 		}
 		if (check_local_tools(e, &p, "nothing was run")) {
 			rc = 1;
+			goto out;
+		}
+		/* Before the database is opened: a refused config records nothing. */
+		if (run_preflight(e, &p, true, false, "nothing was run", &notes)) {
+			rc = EXIT_USAGE;
 			goto out;
 		}
 	}
@@ -1146,9 +1245,6 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	self_exe[len] = '\0';
-	char *db_copy = xstrdup(o.db);
-	o.run_root = xstrdup(dirname(db_copy));
-	free(db_copy);
 	/* The database must be writable before any load starts. */
 	if (mkdir_p(o.run_root, err, sizeof(err)) ||
 	    store_open(o.db, false, &ctx.st, err, sizeof(err))) {
@@ -1168,15 +1264,24 @@ int cmd_run(int argc, char **argv)
 		}
 		if (check_local_tools(e, &p, "nothing was run"))
 			goto out;
+		if (run_preflight(e, &p, true, false, "nothing was run", &notes)) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
 	}
 	ctx.e = e;
 	ctx.p = &p;
 	ctx.build_failed = xcalloc(e->n_variants, sizeof(*ctx.build_failed));
-	if (check_latency_nice(e, &p, e->path))
-		goto out;
 	if (runner_init(err, sizeof(err))) {
 		fprintf(stderr, "schedrig: %s\n", err);
 		goto out;
+	}
+	if (any_local(e)) {
+		/* Where boot: local loads cannot work, nothing is recorded. */
+		if (preflight_refusals(&p, err, sizeof(err))) {
+			fprintf(stderr, "schedrig: %s: %s; nothing was run\n", e->path, err);
+			goto out;
+		}
 	}
 	if (e->monitors.enabled) {
 		ctx.mon = monitor_create("/proc", e->monitors.interval_ms, err, sizeof(err));
@@ -1207,6 +1312,7 @@ out:
 	free(ctx.build_failed);
 	adaptive_cells_free(ctx.cells);
 	free(o.run_root);
+	buf_free(&notes);
 	store_close(ctx.st);
 	plan_free(&p);
 	experiment_free(e);

@@ -1,7 +1,7 @@
 /* schedrig show RUN: provenance, variants, every load instance with its
  * requested and applied scheduling attributes, exit status and failures. */
 #include <getopt.h>
-#include <sqlite3.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,39 +11,37 @@
 #include "provenance.h"
 #include "store.h"
 #include "store_kbuild.h"
+#include "store_runs.h"
+#include "store_show.h"
 
 static const char usage_text[] =
 	"usage: schedrig show RUN [--db FILE] [--config]\n"
 	"\n"
 	"Show one run (an id, a name for its newest run, or 'latest').\n"
-	"  --db FILE   results database (default results/schedrig.db)\n"
+	"  --db FILE   results database (default " DEFAULT_DB ")\n"
 	"  --config    also print the config text as it was run\n";
 
-static const char *col(sqlite3_stmt *st, int i)
+static const char *dash(const char *s)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return t ? (const char *)t : "-";
+	return s ? s : "-";
 }
 
-static sqlite3_stmt *query(sqlite3 *db, const char *sql, int64_t id)
+/* A stored integer, "-" when it is not stored (-1). */
+static const char *num(char *dst, size_t size, int64_t v)
 {
-	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "schedrig show: %s\n", sqlite3_errmsg(db));
-		return NULL;
-	}
-	sqlite3_bind_int64(st, 1, id);
-	return st;
+	if (v < 0)
+		return "-";
+	snprintf(dst, size, "%lld", (long long)v);
+	return dst;
 }
 
-/* The last TAIL_LINES lines of a failed load's output (column i, a blob),
- * each cut at TAIL_WIDTH bytes: why it failed, in the tool's own words. */
+/* The last TAIL_LINES lines of a failed load's output (b, len bytes), each
+ * cut at TAIL_WIDTH bytes: why it failed, in the tool's own words. */
 #define TAIL_LINES 5
 #define TAIL_WIDTH 200
-static void print_tail(const char *label, sqlite3_stmt *st, int i)
+static void print_tail(const char *label, const char *b, size_t size)
 {
-	const char *b = sqlite3_column_blob(st, i);
-	int len = sqlite3_column_bytes(st, i);
+	int len = (int)size;
 	while (len > 0 && b[len - 1] == '\n')
 		len--;
 	if (len <= 0)
@@ -62,18 +60,66 @@ static void print_tail(const char *label, sqlite3_stmt *st, int i)
 	}
 }
 
+/* Provenance: the run row and the order its iterations ran in
+ * (harness/order.h; runs from before orders were stored ran blocked). */
+static int show_provenance(struct store *s, int64_t id, bool with_config, char *err,
+			   size_t errsz)
+{
+	struct stored_run r;
+	char **order;
+	size_t n_order;
+	char cpus[24], iterations[24];
+	if (store_run_read(s, id, &r, err, errsz))
+		return -1;
+	const char *status = provenance_run_status(dash(r.status), dash(r.host), dash(r.boot_id),
+						   r.rig_pid, r.rig_start_ticks);
+	printf("run %lld: %s (%s)\n", (long long)id, dash(r.name), status);
+	if (strcmp(status, dash(r.status)))
+		printf("  its schedrig (pid %lld) is gone; finish it with schedrig run"
+		       " --resume %lld\n", (long long)r.rig_pid, (long long)id);
+	printf("  started    %s\n  ended      %s\n", dash(r.started_at), dash(r.ended_at));
+	printf("  host       %s\n  kernel     %s\n  cmdline    %s\n", dash(r.host),
+	       dash(r.kernel_release), dash(r.kernel_cmdline));
+	printf("  cpu        %s x %s\n  schedrig   %s\n  iterations %s\n  config     %s\n",
+	       num(cpus, sizeof(cpus), r.cpu_count), dash(r.cpu_model), dash(r.schedrig_version),
+	       num(iterations, sizeof(iterations), r.iterations), dash(r.config_path));
+	int rc = store_events(s, id, "order", &order, &n_order, err, errsz);
+	if (!rc) {
+		printf("  order      %s\n", n_order ? order[0] : "blocked");
+		if (with_config)
+			printf("\n%s\n", dash(r.config_text));
+	}
+	for (size_t k = 0; !rc && k < n_order; k++)
+		free(order[k]);
+	if (!rc)
+		free(order);
+	store_run_free(&r);
+	return rc;
+}
+
+static int show_variants(struct store *s, int64_t id, char *err, size_t errsz)
+{
+	struct stored_variant *v;
+	size_t n;
+	if (store_variant_list(s, id, &v, &n, err, errsz))
+		return -1;
+	printf("\nvariants:\n");
+	for (size_t i = 0; i < n; i++)
+		printf("  %-20s boot %-8s kernel %-24s %s\n", dash(v[i].name), dash(v[i].boot),
+		       dash(v[i].kernel_release), dash(v[i].status));
+	store_variant_rows_free(v, n);
+	return 0;
+}
+
 /* The kernels the rig built for the run's variants (store_kbuild.h): each
  * variant's build status, key, and provenance lines (or why it failed and
  * where its log is). */
-static int show_kernel_builds(struct store *s, int64_t id)
+static int show_kernel_builds(struct store *s, int64_t id, char *err, size_t errsz)
 {
 	struct stored_kernel_build *kb;
 	size_t n;
-	char err[512];
-	if (store_kernel_builds(s, id, &kb, &n, err, sizeof(err))) {
-		fprintf(stderr, "schedrig show: %s\n", err);
-		return 1;
-	}
+	if (store_kernel_builds(s, id, &kb, &n, err, errsz))
+		return -1;
 	for (size_t i = 0; i < n; i++) {
 		printf("%s  %s: kernel %s %s, key %.16s\n", i ? "" : "\nkernel builds:\n",
 		       kb[i].variant, kb[i].kernel, kb[i].status, kb[i].build_key);
@@ -89,121 +135,83 @@ static int show_kernel_builds(struct store *s, int64_t id)
 	return 0;
 }
 
-static int show_run(struct store *s, int64_t id, int with_config)
+/* Knob changes per variant, from the restore journal: old -> applied. A
+ * knob a qemu guest changed (host "guest:VARIANT") is marked "in the
+ * guest". */
+static int show_knobs(struct store *s, int64_t id, char *err, size_t errsz)
 {
-	sqlite3 *db = store_db(s);
-	sqlite3_stmt *st = query(db,
-				 "SELECT id, name, status, started_at, ended_at, host, kernel_release,"
-				 " kernel_cmdline, cpu_model, cpu_count, schedrig_version, iterations,"
-				 " config_path, config_text, rig_pid, boot_id, rig_start_ticks FROM run"
-				 " WHERE id = ?",
-				 id);
-	if (!st)
-		return 1;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		const char *status = provenance_run_status(col(st, 2), col(st, 5), col(st, 15),
-							   sqlite3_column_int64(st, 14),
-							   sqlite3_column_int64(st, 16));
-		printf("run %s: %s (%s)\n", col(st, 0), col(st, 1), status);
-		if (strcmp(status, col(st, 2)))
-			printf("  its schedrig (pid %s) is gone; finish it with schedrig run"
-			       " --resume %s\n", col(st, 14), col(st, 0));
-		printf("  started    %s\n  ended      %s\n", col(st, 3), col(st, 4));
-		printf("  host       %s\n  kernel     %s\n  cmdline    %s\n", col(st, 5), col(st, 6),
-		       col(st, 7));
-		printf("  cpu        %s x %s\n  schedrig   %s\n  iterations %s\n  config     %s\n",
-		       col(st, 9), col(st, 8), col(st, 10), col(st, 11), col(st, 12));
-	}
-	sqlite3_finalize(st);
-	/* The order its iterations ran in (harness/order.h; runs from before
-	 * orders were stored ran blocked). */
-	st = query(db, "SELECT message FROM event WHERE run_id = ? AND kind = 'order' ORDER BY id", id);
-	if (!st)
-		return 1;
-	printf("  order      %s\n", sqlite3_step(st) == SQLITE_ROW ? col(st, 0) : "blocked");
-	sqlite3_finalize(st);
-	if (with_config) {
-		st = query(db, "SELECT config_text FROM run WHERE id = ?", id);
-		if (!st)
-			return 1;
-		if (sqlite3_step(st) == SQLITE_ROW)
-			printf("\n%s\n", col(st, 0));
-		sqlite3_finalize(st);
-	}
-
-	st = query(db, "SELECT name, boot, kernel_release, status FROM variant WHERE run_id = ?"
-		       " ORDER BY seq", id);
-	if (!st)
-		return 1;
-	printf("\nvariants:\n");
-	while (sqlite3_step(st) == SQLITE_ROW)
-		printf("  %-20s boot %-8s kernel %-24s %s\n", col(st, 0), col(st, 1), col(st, 2),
-		       col(st, 3));
-	sqlite3_finalize(st);
-	if (show_kernel_builds(s, id))
-		return 1;
-
-	/* Knob changes per variant, from the restore journal: old -> applied. */
-	/* A knob a qemu guest changed (host "guest:VARIANT") is marked "in the guest". */
-	st = query(db, "SELECT variant, kind, name, old_value, requested_value, applied_value,"
-		       " restored_at, path, host FROM knob WHERE run_id = ? ORDER BY id", id);
-	if (!st)
-		return 1;
-	for (int n = 0; sqlite3_step(st) == SQLITE_ROW; n++)
-		printf("%s  [%s%s] %s %s: %s -> %s (requested %s), %s%s\n", n ? "" : "\nknobs:\n",
-		       col(st, 0), knob_host_is_guest(col(st, 8)) ? " in the guest" : "",
-		       col(st, 1), col(st, 2), col(st, 3), col(st, 5), col(st, 4),
-		       sqlite3_column_type(st, 6) == SQLITE_NULL ? "NOT RESTORED: " : "restored ",
-		       sqlite3_column_type(st, 6) == SQLITE_NULL ? col(st, 7) : col(st, 6));
-	sqlite3_finalize(st);
-
-	st = query(db,
-		   "SELECT v.name, c.name, i.iteration, i.status, li.name, li.repetition, li.role,"
-		   " li.state, li.exit_code, li.term_signal, li.sched_requested, li.sched_applied,"
-		   " li.argv, li.reason, printf('%.3f', li.elapsed_s),"
-		   " (SELECT count(*) FROM sample_value s WHERE s.load_instance_id = li.id),"
-		   " r.stdout, r.stderr"
-		   " FROM iteration i JOIN variant v ON v.id = i.variant_id"
-		   " JOIN cell c ON c.id = i.cell_id"
-		   " JOIN load_instance li ON li.iteration_id = i.id"
-		   " LEFT JOIN raw_output r ON r.load_instance_id = li.id"
-		   " WHERE v.run_id = ? ORDER BY v.seq, c.seq, i.iteration, li.seq, li.repetition",
-		   id);
-	if (!st)
-		return 1;
-	printf("\nload instances:\n");
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		printf("  [%s] %s iteration %s (%s): %s", col(st, 0), col(st, 1), col(st, 2),
-		       col(st, 3), col(st, 4));
-		if (sqlite3_column_int(st, 5))
-			printf(" repetition %s", col(st, 5));
-		printf(" %s %s, exit %s", col(st, 6), col(st, 7), col(st, 8));
-		if (sqlite3_column_type(st, 9) != SQLITE_NULL)
-			printf(", signal %s", col(st, 9));
-		printf(", %s s, %s samples\n", col(st, 14), col(st, 15));
-		printf("      requested: %s\n      applied:   %s\n      argv:      %s\n",
-		       *col(st, 10) ? col(st, 10) : "(nothing: the defaults)", col(st, 11),
-		       col(st, 12));
-		if (sqlite3_column_type(st, 13) != SQLITE_NULL)
-			printf("      reason:    %s\n", col(st, 13));
-		if (strcmp(col(st, 7), "ok")) {
-			print_tail("stderr", st, 17);
-			print_tail("stdout", st, 16);
-		}
-	}
-	sqlite3_finalize(st);
-
-	st = query(db, "SELECT at, kind, message FROM event WHERE run_id = ? ORDER BY id", id);
-	if (!st)
-		return 1;
-	int header = 0;
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (!header++)
-			printf("\nevents:\n");
-		printf("  %s %s: %s\n", col(st, 0), col(st, 1), col(st, 2));
-	}
-	sqlite3_finalize(st);
+	struct stored_knob *k;
+	size_t n;
+	if (store_knob_list(s, id, &k, &n, err, errsz))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		printf("%s  [%s%s] %s %s: %s -> %s (requested %s), %s%s\n", i ? "" : "\nknobs:\n",
+		       dash(k[i].variant), knob_host_is_guest(k[i].host) ? " in the guest" : "",
+		       dash(k[i].kind), dash(k[i].name), dash(k[i].old_value),
+		       dash(k[i].applied_value), dash(k[i].requested_value),
+		       k[i].restored_at ? "restored " : "NOT RESTORED: ",
+		       k[i].restored_at ? k[i].restored_at : dash(k[i].path));
+	store_knob_rows_free(k, n);
 	return 0;
+}
+
+/* One load instance (store_instance_views). */
+static int show_instance(const struct stored_instance_view *v, void *ctx)
+{
+	(void)ctx;
+	printf("  [%s] %s iteration %d (%s): %s", dash(v->variant), dash(v->cell), v->iteration,
+	       dash(v->iteration_status), dash(v->name));
+	if (v->repetition)
+		printf(" repetition %d", v->repetition);
+	printf(" %s %s, exit ", dash(v->role), dash(v->state));
+	if (v->exited)
+		printf("%d", v->exit_code);
+	else
+		printf("-");
+	if (v->signalled)
+		printf(", signal %d", v->term_signal);
+	printf(", %.3f s, %lld samples\n", v->elapsed_s, (long long)v->n_samples);
+	printf("      requested: %s\n      applied:   %s\n      argv:      %s\n",
+	       v->sched_requested && !*v->sched_requested ? "(nothing: the defaults)"
+							  : dash(v->sched_requested),
+	       dash(v->sched_applied), dash(v->argv));
+	if (v->reason)
+		printf("      reason:    %s\n", v->reason);
+	if (v->n_flagged)
+		printf("      samples:   %lld flagged: %s\n", (long long)v->n_flagged, dash(v->flags));
+	if (strcmp(dash(v->state), "ok") && strcmp(dash(v->state), "warmup")) {
+		print_tail("stderr", v->err, v->err_len);
+		print_tail("stdout", v->out, v->out_len);
+	}
+	return 0;
+}
+
+static int show_events(struct store *s, int64_t id, char *err, size_t errsz)
+{
+	struct stored_event *e;
+	size_t n;
+	if (store_event_list(s, id, &e, &n, err, errsz))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		printf("%s  %s %s: %s\n", i ? "" : "\nevents:\n", e[i].at, e[i].kind, e[i].message);
+	store_event_rows_free(e, n);
+	return 0;
+}
+
+static int show_run(struct store *s, int64_t id, bool with_config)
+{
+	char err[512];
+	int rc = show_provenance(s, id, with_config, err, sizeof(err)) ||
+		 show_variants(s, id, err, sizeof(err)) ||
+		 show_kernel_builds(s, id, err, sizeof(err)) || show_knobs(s, id, err, sizeof(err));
+	if (!rc) {
+		printf("\nload instances:\n");
+		rc = store_instance_views(s, id, show_instance, NULL, err, sizeof(err)) ||
+		     show_events(s, id, err, sizeof(err));
+	}
+	if (rc)
+		fprintf(stderr, "schedrig show: %s\n", err);
+	return rc;
 }
 
 int cmd_show(int argc, char **argv)
@@ -214,8 +222,9 @@ int cmd_show(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *db = "results/schedrig.db";
-	int with_config = 0, ch;
+	const char *db = DEFAULT_DB;
+	bool with_config = false;
+	int ch;
 	struct store *s;
 	char err[512];
 	int64_t *ids;
@@ -226,7 +235,7 @@ int cmd_show(int argc, char **argv)
 		if (ch == 'd')
 			db = optarg;
 		else if (ch == 'c')
-			with_config = 1;
+			with_config = true;
 		else if (ch == 'h') {
 			fputs(usage_text, stdout);
 			return 0;

@@ -6,6 +6,10 @@
 
 #define EXIT_USAGE 2
 
+/* The results database of every command that takes --db FILE, when none
+ * is given (relative to the working directory). */
+#define DEFAULT_DB "results/schedrig.db"
+
 int cmd_run(int argc, char **argv);
 int cmd_build(int argc, char **argv);
 int cmd_list(int argc, char **argv);
@@ -17,10 +21,12 @@ int cmd_plot(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_reparse(int argc, char **argv);
 int cmd_check_config(int argc, char **argv);
 int cmd_load(int argc, char **argv);
 int cmd_loads(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 

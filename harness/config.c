@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "knobs.h"
 #include "schedattr.h"
 #include "yamlnode.h"
 
@@ -327,14 +328,59 @@ static int read_params(struct ctx *c, const struct ynode *m, struct cfg_load *l)
 	return 0;
 }
 
+/* One sched: setting (key as in sched_req_set), each value checked. */
+static int read_sched_setting(struct ctx *c, const struct ypair *p, const char *key,
+			      struct cfg_load *l)
+{
+	struct cfg_setting *s = &l->sched[l->n_sched++];
+	memset(s, 0, sizeof(*s)); /* read_sched_cgroup grows the array */
+	if (read_setting(c, p, s))
+		return -1;
+	free(s->key);
+	s->key = xstrdup(key);
+	for (size_t k = 0; k < s->n; k++) {
+		struct sched_req r = {0};
+		char msg[256];
+		if (sched_req_set(&r, s->key, s->values[k].text, msg, sizeof(msg)))
+			return err_at(c, s->values[k].line, s->values[k].col, "%s", msg);
+	}
+	return 0;
+}
+
+/* sched: {cgroup: {weight: W, idle: 0|1, max: "QUOTA PERIOD"}}: settings
+ * cgroup.weight, cgroup.idle, cgroup.max (each a value or an axis). */
+static int read_sched_cgroup(struct ctx *c, const struct ynode *m, struct cfg_load *l,
+			     size_t *cap)
+{
+	static const char *const keys[] = {"weight", "idle", "max"};
+	if (want_kind(c, m, YNODE_MAPPING, "sched: cgroup"))
+		return -1;
+	*cap += m->n;
+	l->sched = xrealloc(l->sched, *cap * sizeof(*l->sched));
+	for (size_t i = 0; i < m->n; i++) {
+		const struct ypair *p = &m->pairs[i];
+		size_t k = 0;
+		while (k < 3 && strcmp(p->key, keys[k]))
+			k++;
+		if (k == 3)
+			return unknown_key(c, p, "sched: cgroup", keys, 3);
+		char key[32];
+		snprintf(key, sizeof(key), "cgroup.%s", keys[k]);
+		if (read_sched_setting(c, p, key, l))
+			return -1;
+	}
+	return 0;
+}
+
 static int read_sched(struct ctx *c, const struct ynode *m, struct cfg_load *l)
 {
-	size_t n_keys = 0;
+	size_t n_keys = 0, cap;
 	while (sched_keys[n_keys])
 		n_keys++;
 	if (want_kind(c, m, YNODE_MAPPING, "sched"))
 		return -1;
-	l->sched = xcalloc(m->n, sizeof(*l->sched));
+	cap = m->n;
+	l->sched = xcalloc(cap ? cap : 1, sizeof(*l->sched));
 	for (size_t i = 0; i < m->n; i++) {
 		const struct ypair *p = &m->pairs[i];
 		bool known = false;
@@ -343,15 +389,9 @@ static int read_sched(struct ctx *c, const struct ynode *m, struct cfg_load *l)
 				known = true;
 		if (!known)
 			return unknown_key(c, p, "sched", sched_keys, n_keys);
-		struct cfg_setting *s = &l->sched[l->n_sched++];
-		if (read_setting(c, p, s))
+		if (!strcmp(p->key, "cgroup") ? read_sched_cgroup(c, p->value, l, &cap)
+					       : read_sched_setting(c, p, p->key, l))
 			return -1;
-		for (size_t k = 0; k < s->n; k++) {
-			struct sched_req r = {0};
-			char msg[256];
-			if (sched_req_set(&r, s->key, s->values[k].text, msg, sizeof(msg)))
-				return err_at(c, s->values[k].line, s->values[k].col, "%s", msg);
-		}
 	}
 	return 0;
 }
@@ -479,6 +519,34 @@ static int read_load(struct ctx *c, const struct ynode *m, struct cfg_load *l)
 	return 0;
 }
 
+/* The knob among k[0..n) that name of kind is another spelling of
+ * (knob_canonical), or NULL. */
+static const struct cfg_knob *knob_twin(const char *kind, const struct cfg_knob *k, size_t n,
+					const char *name)
+{
+	char *want = knob_canonical(kind, name);
+	const struct cfg_knob *twin = NULL;
+	for (size_t i = 0; i < n && !twin; i++) {
+		char *have = knob_canonical(kind, k[i].key);
+		if (!strcmp(have, want))
+			twin = &k[i];
+		free(have);
+	}
+	free(want);
+	return twin;
+}
+
+/* name (at line, col) sets a knob that one of k[0..n) of kind sets already: an error. */
+static int knob_unique(struct ctx *c, const char *kind, const struct cfg_knob *k, size_t n,
+		       const char *name, int line, int col)
+{
+	const struct cfg_knob *twin = knob_twin(kind, k, n, name);
+	if (!twin)
+		return 0;
+	return err_at(c, line, col, "%s: %s is the knob %s (line %d) sets already: one knob, one"
+		      " value", kind, name, twin->key, twin->line);
+}
+
 /* A map of knob keys to scalar values (sysctl:, debugfs:). */
 static int read_knob_map(struct ctx *c, const struct ynode *m, const char *what,
 			 struct cfg_knob **out, size_t *n)
@@ -491,23 +559,15 @@ static int read_knob_map(struct ctx *c, const struct ynode *m, const char *what,
 		if (p->value->kind != YNODE_SCALAR)
 			return err_at(c, p->value->line, p->value->col, "%s: %s must be a single value",
 				      what, p->key);
-		if (strstr(p->key, "..") || p->key[0] == '/' || !*p->key)
-			return err_at(c, p->key_line, p->key_col, "%s: '%s' is not a plain knob name",
-				      what, p->key);
+		char why[512];
+		if (knob_name_check(what, p->key, why, sizeof(why)))
+			return err_at(c, p->key_line, p->key_col, "%s", why);
+		if (knob_unique(c, what, *out, *n, p->key, p->key_line, p->key_col))
+			return -1;
 		(*out)[(*n)++] = (struct cfg_knob){xstrdup(p->key), xstrdup(p->value->text),
 						   p->key_line, p->key_col};
 	}
 	return 0;
-}
-
-static bool valid_feature(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_", *s))
-			return false;
-	return true;
 }
 
 static int read_features(struct ctx *c, const struct ynode *v, struct cfg_variant *var)
@@ -517,10 +577,13 @@ static int read_features(struct ctx *c, const struct ynode *v, struct cfg_varian
 	var->sched_features = xcalloc(v->n ? v->n : 1, sizeof(*var->sched_features));
 	for (size_t i = 0; i < v->n; i++) {
 		const struct ynode *it = v->items[i];
-		if (it->kind != YNODE_SCALAR || !valid_feature(it->text))
-			return err_at(c, it->line, it->col,
-				      "sched_features entries are names such as PLACE_LAG or"
-				      " NO_PLACE_LAG");
+		char why[512];
+		if (knob_name_check("sched_features", it->kind == YNODE_SCALAR ? it->text : "", why,
+				    sizeof(why)))
+			return err_at(c, it->line, it->col, "%s", why);
+		if (knob_unique(c, "sched_features", var->sched_features, var->n_sched_features,
+				it->text, it->line, it->col))
+			return -1;
 		var->sched_features[var->n_sched_features++] =
 			(struct cfg_knob){xstrdup(it->text), NULL, it->line, it->col};
 	}
@@ -641,6 +704,11 @@ static int read_variant(struct ctx *c, const struct ynode *m, struct cfg_variant
 		else
 			return err_at(c, v->line, v->col, "autogroup must be on or off, not '%s'",
 				      v->text);
+		const struct cfg_knob *twin = knob_twin("sysctl", var->sysctl, var->n_sysctl,
+							"kernel.sched_autogroup_enabled");
+		if (twin)
+			return err_at(c, v->line, v->col, "autogroup is the knob sysctl %s (line %d)"
+				      " sets already: one knob, one value", twin->key, twin->line);
 	}
 	if ((v = ynode_get(m, "kernel")) && v->kind == YNODE_MAPPING) {
 		if (read_build_ref(c, v, var))

@@ -119,7 +119,7 @@ struct cfg_variant {
 	int port;               /* default 22 */
 	char *user;
 	char *identity;
-	char *workdir;          /* default /tmp/schedrig */
+	char *workdir;          /* NULL: ~/.cache/schedrig of the login user there */
 	bool strict_host_key;   /* default true */
 	char *kexec_kernel, *kexec_initrd, *kexec_append;
 	/* kernel: {build: NAME} (qemu) or kexec: {kernel: {build: NAME}} (ssh):

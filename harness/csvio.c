@@ -5,40 +5,16 @@
 #include <string.h>
 #include <strings.h>
 
-#define CSV_FIELDS 10
+#include "strmap.h"
+
+#define CSV_FIELDS 12
+#define CSV_TOOL 10       /* absent from CSVs written before it */
+#define CSV_REPETITION 11 /* the last field, absent from CSVs written before it */
 
 static const char *const field_names[CSV_FIELDS] = {
 	"run", "variant", "cell", "load", "metric", "unit", "better", "op", "iteration", "value",
+	"tool", "repetition",
 };
-
-/* A value as export writes it: NaN, or a finite decimal number
- * ([+-]digits[.digits][e[+-]digits]) — not inf, not hexadecimal. */
-static bool decimal_text(const char *s)
-{
-	if (!strcasecmp(s, "nan"))
-		return true;
-	if (*s == '+' || *s == '-')
-		s++;
-	size_t digits = strspn(s, "0123456789");
-	s += digits;
-	if (*s == '.') {
-		size_t frac = strspn(s + 1, "0123456789");
-		digits += frac;
-		s += 1 + frac;
-	}
-	if (!digits)
-		return false;
-	if (*s == 'e' || *s == 'E') {
-		s++;
-		if (*s == '+' || *s == '-')
-			s++;
-		size_t exp = strspn(s, "0123456789");
-		if (!exp)
-			return false;
-		s += exp;
-	}
-	return *s == '\0';
-}
 
 /* A cursor over the whole input text. */
 struct csv_reader {
@@ -116,12 +92,33 @@ static int csv_next_record(struct csv_reader *r, char *err, size_t errsz)
 	}
 }
 
+/* The line of an earlier row with the identity of row (variant, cell,
+ * load, metric, op, iteration, repetition: the run is left out, as import
+ * stores one file as one run), or 0 after remembering row's line. */
+static long seen_before(struct strmap *seen, const struct sample_row *row, long line)
+{
+	char *key = xasprintf("%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%d\x1f%d", row->variant, row->cell,
+			      row->load, row->metric, row->op, row->iteration, row->repetition);
+	int64_t *at = strmap_get(seen, key);
+	long first = at ? (long)*at : 0;
+	if (!at)
+		strmap_add(seen, key, line);
+	free(key);
+	return first;
+}
+
 static long read_text(const char *text, size_t len, const char *name, const char *default_run,
 		      struct sample_table *t, char *err, size_t errsz)
 {
+	/* A UTF-8 byte order mark (spreadsheets write one) is not data. */
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+		text += 3;
+		len -= 3;
+	}
 	struct csv_reader r = { .p = text, .end = text + len, .line = 1 };
+	struct strmap seen = {0};
 	char msg[256];
-	long rows = 0, start;
+	long rows = 0, start, first;
 	int rc;
 
 	start = r.line;
@@ -132,13 +129,19 @@ static long read_text(const char *text, size_t len, const char *name, const char
 	}
 	if (rc < 0)
 		goto syntax;
-	bool header_ok = r.n_fields == CSV_FIELDS;
-	for (size_t i = 0; header_ok && i < CSV_FIELDS; i++)
+	size_t n_cols = r.n_fields;
+	bool header_ok = n_cols >= CSV_TOOL && n_cols <= CSV_FIELDS;
+	for (size_t i = 0; header_ok && i < n_cols; i++)
 		header_ok = !strcmp(buf_str(&r.field[i]), field_names[i]);
 	if (!header_ok) {
-		snprintf(err, errsz, "%s:1: bad header, expected %s", name, CSV_SAMPLE_HEADER);
+		snprintf(err, errsz, "%s:1: bad header, expected %s (or, as older exports wrote it,"
+			 " %s or %s)", name, CSV_SAMPLE_HEADER, CSV_SAMPLE_HEADER_NO_REPETITION,
+			 CSV_SAMPLE_HEADER_NO_TOOL);
 		goto fail;
 	}
+	const char *header = n_cols == CSV_FIELDS ? CSV_SAMPLE_HEADER :
+			     n_cols == CSV_REPETITION ? CSV_SAMPLE_HEADER_NO_REPETITION :
+						       CSV_SAMPLE_HEADER_NO_TOOL;
 	for (;;) {
 		start = r.line;
 		rc = csv_next_record(&r, msg, sizeof(msg));
@@ -148,18 +151,18 @@ static long read_text(const char *text, size_t len, const char *name, const char
 			goto syntax;
 		if (r.n_fields == 1 && !r.field[0].len)
 			continue; /* blank line */
-		if (r.n_fields != CSV_FIELDS) {
-			snprintf(err, errsz, "%s:%ld: %zu fields, expected %d (%s)", name, start,
-				 r.n_fields, CSV_FIELDS, CSV_SAMPLE_HEADER);
+		if (r.n_fields != n_cols) {
+			snprintf(err, errsz, "%s:%ld: %zu fields, expected %zu (%s)", name, start,
+				 r.n_fields, n_cols, header);
 			goto fail;
 		}
 		const char *f[CSV_FIELDS];
 		for (size_t i = 0; i < CSV_FIELDS; i++)
-			f[i] = buf_str(&r.field[i]);
+			f[i] = i < n_cols ? buf_str(&r.field[i]) : "";
 		struct sample_row row = {
 			.run = *f[0] ? f[0] : (default_run ? default_run : ""),
 			.variant = f[1], .cell = f[2], .load = f[3], .metric = f[4], .unit = f[5],
-			.op = f[7],
+			.op = f[7], .tool = *f[CSV_TOOL] ? f[CSV_TOOL] : NULL,
 		};
 		static const int required[] = { 1, 3, 4 };
 		for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
@@ -189,28 +192,37 @@ static long read_text(const char *text, size_t len, const char *name, const char
 			goto fail;
 		}
 		row.iteration = (int)it;
-		if (!decimal_text(f[9])) {
-			snprintf(err, errsz, "%s:%ld: value '%.40s' is not a decimal number (NaN for"
-				 " none)", name, start, f[9]);
+		if (*f[CSV_REPETITION] &&
+		    (!parse_ll(f[CSV_REPETITION], &it) || it < 0 || it > 1000000000)) {
+			snprintf(err, errsz, "%s:%ld: repetition '%.40s' is not an integer >= 0",
+				 name, start, f[CSV_REPETITION]);
 			goto fail;
 		}
-		if (!parse_double(f[9], &row.value)) {
-			snprintf(err, errsz, "%s:%ld: value '%.40s' is out of range", name, start, f[9]);
+		row.repetition = *f[CSV_REPETITION] ? (int)it : 0;
+		row.value = NAN;
+		if (strcasecmp(f[9], "nan") && !parse_double(f[9], &row.value)) {
+			snprintf(err, errsz, "%s:%ld: value '%.40s' is not a decimal number in range"
+				 " (NaN for none)", name, start, f[9]);
 			goto fail;
 		}
-		if (isnan(row.value))
-			row.value = NAN; /* one NaN, whatever sign strtod gave it */
+		if ((first = seen_before(&seen, &row, start))) {
+			snprintf(err, errsz, "%s:%ld: the same sample as line %ld (variant, cell,"
+				 " load, metric, op, iteration and repetition)", name, start, first);
+			goto fail;
+		}
 		sample_table_add(t, &row);
 		rows++;
 	}
 	for (size_t i = 0; i < CSV_FIELDS; i++)
 		buf_free(&r.field[i]);
+	strmap_free(&seen);
 	return rows;
 syntax:
 	snprintf(err, errsz, "%s:%ld: %s", name, start, msg);
 fail:
 	for (size_t i = 0; i < CSV_FIELDS; i++)
 		buf_free(&r.field[i]);
+	strmap_free(&seen);
 	return -1;
 }
 
@@ -298,6 +310,8 @@ void csv_write_samples(struct buf *out, const struct sample_table *t)
 		buf_printf(out, ",%s,", better_name(r->better));
 		csv_put_field(out, r->op);
 		csv_format_double(num, sizeof(num), r->value);
-		buf_printf(out, ",%d,%s\n", r->iteration, num);
+		buf_printf(out, ",%d,%s,", r->iteration, num);
+		csv_put_field(out, r->tool ? r->tool : "");
+		buf_printf(out, ",%d\n", r->repetition);
 	}
 }

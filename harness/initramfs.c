@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,8 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "spawn.h"
 
 static void pad4(struct buf *b)
 {
@@ -133,6 +134,50 @@ int initramfs_add_host_file(struct initramfs *ir, const char *path, const char *
 	return 0;
 }
 
+int initramfs_add_host_tree(struct initramfs *ir, const char *path, const char *host_path,
+			    char *err, size_t errsz)
+{
+	struct stat st;
+	if (lstat(host_path, &st)) {
+		snprintf(err, errsz, "%s: %s", host_path, strerror(errno));
+		return -1;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		char target[PATH_MAX];
+		ssize_t n = readlink(host_path, target, sizeof(target) - 1);
+		if (n < 0) {
+			snprintf(err, errsz, "%s: %s", host_path, strerror(errno));
+			return -1;
+		}
+		target[n] = '\0';
+		initramfs_add_symlink(ir, path, target);
+		return 0;
+	}
+	if (S_ISREG(st.st_mode))
+		return initramfs_add_host_file(ir, path, host_path, err, errsz);
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	initramfs_add_dir(ir, path, st.st_mode);
+	DIR *d = opendir(host_path);
+	if (!d) {
+		snprintf(err, errsz, "%s: %s", host_path, strerror(errno));
+		return -1;
+	}
+	struct dirent *de;
+	int rc = 0;
+	while (!rc && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char *g = xasprintf("%s/%s", path, de->d_name);
+		char *h = xasprintf("%s/%s", host_path, de->d_name);
+		rc = initramfs_add_host_tree(ir, g, h, err, errsz);
+		free(g);
+		free(h);
+	}
+	closedir(d);
+	return rc;
+}
+
 int elf_interpreter(const char *path, char *interp, size_t size, char *err, size_t errsz)
 {
 	Elf64_Ehdr eh;
@@ -170,46 +215,20 @@ out:
 	return rc;
 }
 
-/* Run argv (no shell), capture stdout; stderr goes to /dev/null. Returns
- * the exit status (or -1 when it could not run / was killed). */
+/* Run argv (no shell; spawn_which finds argv[0]), its stdout appended to
+ * out; stderr goes to /dev/null. Returns the exit status (or -1 when it
+ * could not run / was killed). */
 static int capture(char *const *argv, struct buf *out)
 {
-	int p[2];
-	if (pipe2(p, O_CLOEXEC))
+	char err[256];
+	struct spawn c = {.argv = argv, .in.kind = SPAWN_NULL, .out.kind = SPAWN_PIPE,
+			  .err.kind = SPAWN_NULL};
+	if (spawn_run(&c, err, sizeof(err)))
 		return -1;
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		int null_fd = open("/dev/null", O_RDWR);
-		dup2(null_fd, 0);
-		dup2(p[1], 1);
-		dup2(null_fd, 2);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(p[1]);
-	char chunk[8192];
-	ssize_t n;
-	while ((n = read(p[0], chunk, sizeof(chunk))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			break;
-		buf_append(out, chunk, (size_t)n);
-	}
-	close(p[0]);
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	if (c.out_text.len)
+		buf_append(out, c.out_text.data, c.out_text.len);
+	spawn_free(&c);
+	return WIFEXITED(c.status) ? WEXITSTATUS(c.status) : -1;
 }
 
 int initramfs_add_program(struct initramfs *ir, const char *path, const char *host_path,
@@ -264,7 +283,35 @@ out:
 	return rc;
 }
 
-/* Module name as the kernel knows it: basename, no ".ko", '-' -> '_'. */
+/* Compressed modules (CONFIG_MODULE_COMPRESS_*: Debian's 6.12 packages
+ * ship .ko.xz) and the program that decompresses each to stdout. */
+static const struct {
+	const char *suffix, *tool;
+} module_codecs[] = {{".ko.xz", "xz"}, {".ko.zst", "zstd"}, {".ko.gz", "gzip"}};
+
+/* The decompressor of a module file name, NULL for a plain .ko, "" when
+ * the name is no module at all. */
+static const char *module_codec(const char *file)
+{
+	size_t len = strlen(file);
+	if (len > 3 && !strcmp(file + len - 3, ".ko"))
+		return NULL;
+	for (size_t i = 0; i < sizeof(module_codecs) / sizeof(module_codecs[0]); i++) {
+		size_t ls = strlen(module_codecs[i].suffix);
+		if (len > ls && !strcmp(file + len - ls, module_codecs[i].suffix))
+			return module_codecs[i].tool;
+	}
+	return "";
+}
+
+static bool is_module_file(const char *file)
+{
+	const char *codec = module_codec(file);
+	return !codec || *codec;
+}
+
+/* Module name as the kernel knows it: basename, no ".ko" (nor what follows
+ * it), '-' -> '_'. */
 static char *mod_name(const char *file)
 {
 	const char *base = strrchr(file, '/');
@@ -297,7 +344,7 @@ static void scan_modules(const char *root, const char *rel, struct modfile **v, 
 		if (de->d_type == DT_DIR) {
 			scan_modules(root, sub, v, n);
 			free(sub);
-		} else if (len > 3 && !strcmp(de->d_name + len - 3, ".ko")) {
+		} else if (len > 3 && is_module_file(de->d_name)) {
 			*v = xrealloc(*v, (*n + 1) * sizeof(**v));
 			(*v)[(*n)++] = (struct modfile){mod_name(de->d_name), sub};
 		} else {
@@ -308,16 +355,33 @@ static void scan_modules(const char *root, const char *rel, struct modfile **v, 
 		closedir(d);
 }
 
-/* The "depends=" value of a module's .modinfo section ("" when none). */
-static int mod_depends(const char *path, char *deps, size_t size, char *err, size_t errsz)
+/* The module file at path into b, decompressed (module_codec) when it is
+ * compressed. Returns 0 or -1 with err. */
+static int read_module(const char *path, struct buf *b, char *err, size_t errsz)
 {
-	struct buf b = {0};
 	struct stat st;
+	const char *tool = module_codec(path);
+	if (!tool)
+		return slurp(path, b, &st, err, errsz);
+	char *argv[] = {(char *)tool, "-dc", (char *)path, NULL};
+	int status = capture(argv, b);
+	if (status != 0 || !b->len) {
+		snprintf(err, errsz, "%s -dc %s failed (status %d): install %s", tool, path, status,
+			 !strcmp(tool, "xz") ? "xz-utils" : tool);
+		return -1;
+	}
+	return 0;
+}
+
+/* The "depends=" value of the .modinfo section of the module in b ("" when
+ * none); path names it in messages. */
+static int mod_depends(const struct buf *bp, const char *path, char *deps, size_t size, char *err,
+		       size_t errsz)
+{
+	const struct buf b = *bp;
 	int rc = -1;
 
 	deps[0] = '\0';
-	if (slurp(path, &b, &st, err, errsz))
-		return -1;
 	const Elf64_Ehdr *eh = (const void *)b.data;
 	if (b.len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
 	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shoff + (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > b.len ||
@@ -343,7 +407,6 @@ static int mod_depends(const char *path, char *deps, size_t size, char *err, siz
 	}
 	rc = 0;
 out:
-	buf_free(&b);
 	return rc;
 }
 
@@ -364,15 +427,25 @@ static int add_module(struct initramfs *ir, const char *modroot, const char *gue
 	}
 	added[k] = true;
 	char deps[1024];
+	struct buf mod = {0};
 	char *host = xasprintf("%s/%s", modroot, mods[k].rel);
-	int rc = mod_depends(host, deps, sizeof(deps), err, errsz);
+	int rc = read_module(host, &mod, err, errsz);
+	if (!rc)
+		rc = mod_depends(&mod, host, deps, sizeof(deps), err, errsz);
 	char *save = NULL;
 	for (char *d = strtok_r(deps, ",", &save); d && !rc; d = strtok_r(NULL, ",", &save))
 		rc = add_module(ir, modroot, guest_modroot, mods, nmods, d, added, depth + 1, order,
 				err, errsz);
+	/* The guest gets it decompressed: a plain .ko at the same place. */
 	char *guest = xasprintf("%s/%s", guest_modroot, mods[k].rel);
-	if (!rc && !(rc = initramfs_add_host_file(ir, guest, host, err, errsz)))
+	char *ko = strstr(guest, ".ko");
+	if (ko)
+		ko[3] = '\0';
+	if (!rc) {
+		initramfs_add_file(ir, guest, mod.data, mod.len, 0644);
 		argv_add(order, guest);
+	}
+	buf_free(&mod);
 	free(guest);
 	free(host);
 	return rc;

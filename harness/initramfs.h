@@ -34,6 +34,13 @@ void initramfs_add_node(struct initramfs *ir, const char *path, mode_t mode, uns
 int initramfs_add_host_file(struct initramfs *ir, const char *path, const char *host_path,
 			    char *err, size_t errsz);
 
+/* Add host_path at path: a regular file as initramfs_add_host_file, a
+ * symbolic link as a link with the same target, a directory with
+ * everything below it (other file types are left out). Returns 0 or -1
+ * with err. */
+int initramfs_add_host_tree(struct initramfs *ir, const char *path, const char *host_path,
+			    char *err, size_t errsz);
+
 /* Add the ELF program host_path at path plus every shared library it needs,
  * each at the path the dynamic loader resolves on the host, found the way
  * ldd does: the ELF interpreter (PT_INTERP) run as "INTERP --list PROGRAM".
@@ -45,8 +52,9 @@ int initramfs_add_program(struct initramfs *ir, const char *path, const char *ho
 /* Add kernel modules called names (underscores and dashes alike) from the
  * module tree modroot (…/lib/modules/RELEASE) with every module they
  * depend on (the "depends=" field of each .ko's .modinfo section), at
- * guest_modroot/RELATIVE. Modules absent from the tree (built in, or
- * compressed) are skipped. order receives the guest paths in load order,
+ * guest_modroot/RELATIVE. A compressed module (.ko.xz, .ko.zst, .ko.gz)
+ * is decompressed with xz, zstd or gzip -dc and goes in as RELATIVE.ko.
+ * Modules absent from the tree (built in) are skipped. order receives the guest paths in load order,
  * dependencies first. Returns 0 or -1 with err. */
 int initramfs_add_modules(struct initramfs *ir, const char *modroot, const char *guest_modroot,
 			  const char *const *names, size_t n, struct argv *order, char *err,

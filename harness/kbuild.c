@@ -14,7 +14,7 @@
 #include "builtin_proc.h"
 #include "kbuild_key.h"
 #include "kbuild_run.h"
-#include "variant.h"
+#include "spawn.h"
 
 #define KB_LOG_TAIL_LINES 15
 
@@ -91,7 +91,7 @@ static int run_make(struct build_ctx *bc, const char *tree, const char *tmp, cha
 	for (size_t i = 0; i < b->make_args.n; i++)
 		cc_given |= !strncmp(b->make_args.v[i], "CC=", 3) ||
 			    !strcmp(b->make_args.v[i], "LLVM=1");
-	bool use_ccache = !cc_given && variant_find_tool("ccache", ccache, sizeof(ccache)) == 0;
+	bool use_ccache = !cc_given && spawn_which("ccache", NULL, ccache, sizeof(ccache)) == 0;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	argv_add(&a, "make");
 	argv_addf(&a, "-j%ld", cpus > 0 ? cpus : 1);

@@ -60,12 +60,31 @@ out:
 	return rc;
 }
 
+/* The record open at fd is one the rig could have written: a regular file
+ * of this euid or root, writable by its owner only (/run/lock is 1777: any
+ * user can put a file there). 0, or -1 with err saying why not. */
+static int pending_trusted(int fd, const char *path, char *err, size_t errsz)
+{
+	struct stat st;
+	if (fstat(fd, &st)) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISREG(st.st_mode) && stat_trusted(&st))
+		return 0;
+	snprintf(err, errsz, "record %s is %sowned by uid %d (mode %04o), not trusted; remove it",
+		 path, S_ISREG(st.st_mode) ? "" : "not a regular file, ", (int)st.st_uid,
+		 (unsigned)(st.st_mode & 07777));
+	return -1;
+}
+
 int knob_pending_read(struct knob_pending *p, char *err, size_t errsz)
 {
 	char *path = pending_path();
 	char text[PENDING_MAX + 1], boot_id[64];
 	long long run;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), off = 0, rc = -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY), off = 0;
+	int rc = -1;
 	ssize_t n = 0;
 
 	memset(p, 0, sizeof(*p));
@@ -73,6 +92,12 @@ int knob_pending_read(struct knob_pending *p, char *err, size_t errsz)
 		free(path);
 		return 0;
 	}
+	if (fd < 0 && errno == ELOOP) {
+		snprintf(err, errsz, "record %s is a symbolic link, not trusted; remove it", path);
+		goto out;
+	}
+	if (fd >= 0 && pending_trusted(fd, path, err, errsz))
+		goto out;
 	if (fd < 0 || (n = read(fd, text, PENDING_MAX)) < 0) {
 		snprintf(err, errsz, "%s: %s", path, strerror(errno));
 		goto out;

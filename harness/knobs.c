@@ -121,11 +121,168 @@ static char *read_knob(const char *path, char *err, size_t errsz)
 	return buf;
 }
 
+/* sysctls under /proc/sys that name a program the kernel runs as root, or
+ * register one: never a scheduler knob, and a results database naming
+ * one must not make root write it (knob_path_check). */
+static const char *const program_sysctls[] = {
+	"kernel/core_pattern", "kernel/modprobe", "kernel/poweroff_cmd", "kernel/hotplug",
+	"kernel/usermodehelper/", "fs/binfmt_misc/",
+};
+
+/* The part of real (a resolved path) below root (resolved here), or NULL
+ * when real is not below it. */
+static const char *below(const char *real, const char *root)
+{
+	char r[PATH_MAX];
+	if (!realpath(root, r))
+		return NULL;
+	size_t n = strlen(r);
+	return !strncmp(real, r, n) && real[n] == '/' && real[n + 1] ? real + n + 1 : NULL;
+}
+
+/* The path below /proc/sys of a sysctl key (malloc'd), as sysctl(8)
+ * reads one (procps slashdot): its first separator separates; in a dotted
+ * key every '.' becomes '/' and every '/' a '.' (a dot inside a name). */
+static char *sysctl_rel(const char *key)
+{
+	char *rel = xstrdup(key);
+	char *first = strpbrk(rel, "./");
+	if (first && *first == '.')
+		for (char *p = rel; *p; p++)
+			*p = *p == '.' ? '/' : *p == '/' ? '.' : *p;
+	return rel;
+}
+
+#define NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+
+/* Is rel '/'-separated components, each non-empty, of NAME_CHARS and,
+ * when dots, '.' (but never dots only: no "." or "..")? */
+static bool plain_components(const char *rel, bool dots)
+{
+	const char *set = dots ? NAME_CHARS "." : NAME_CHARS;
+	for (const char *p = rel;; p++) {
+		size_t n = strcspn(p, "/");
+		if (!n || strspn(p, set) != n || strspn(p, ".") == n)
+			return false;
+		p += n;
+		if (!*p)
+			return true;
+	}
+}
+
+/* A sched_feature as a config names it: NAME or NO_NAME, [A-Z0-9_]. */
+static bool valid_feature(const char *s)
+{
+	return *s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(s);
+}
+
+/* A sysctl (path relative to /proc/sys) that names or registers a program. */
+static bool runs_program(const char *rel)
+{
+	for (size_t i = 0; i < sizeof(program_sysctls) / sizeof(program_sysctls[0]); i++) {
+		const char *p = program_sysctls[i];
+		size_t n = strlen(p);
+		bool dir = p[n - 1] == '/';
+		/* a directory entry: the directory itself or anything in it */
+		if (dir ? !strncmp(rel, p, n - 1) && (rel[n - 1] == '\0' || rel[n - 1] == '/')
+			: !strcmp(rel, p))
+			return true;
+	}
+	return false;
+}
+
+/* A debugfs key: [sched/]NAME[/NAME...], a value knob (its file reads back
+ * what was written), so not features (a list: sched_features: sets it) nor
+ * preempt (reads back every mode, the current one in parentheses). */
+static int debugfs_name_check(const char *name, char *err, size_t errsz)
+{
+	const char *rel = strncmp(name, "sched/", 6) ? name : name + 6;
+	if (!plain_components(rel, false))
+		fail(err, errsz, "debugfs: '%s' is not a file name under sched/ ('/'-separated"
+		     " names of letters, digits, '_' and '-')", name);
+	else if (!strcmp(rel, "features"))
+		fail(err, errsz, "debugfs: %s is the sched_features list, not a value knob:"
+		     " use sched_features: [NAME or NO_NAME]", name);
+	else if (!strcmp(rel, "preempt"))
+		fail(err, errsz, "debugfs: %s reads back a list of modes with the current one in"
+		     " parentheses, not the value written: schedrig cannot verify or restore it"
+		     " (boot with preempt= instead)", name);
+	else
+		return 0;
+	return -1;
+}
+
+int knob_name_check(const char *kind, const char *name, char *err, size_t errsz)
+{
+	if (!strcmp(kind, "sched_features")) {
+		if (valid_feature(name))
+			return 0;
+		fail(err, errsz, "sched_features entries are names such as PLACE_LAG or NO_PLACE_LAG");
+		return -1;
+	}
+	if (!strcmp(kind, "debugfs"))
+		return debugfs_name_check(name, err, errsz);
+	if (strcmp(kind, "sysctl")) {
+		fail(err, errsz, "'%s' is not a kind of knob (sysctl, debugfs, sched_features)", kind);
+		return -1;
+	}
+	char *rel = sysctl_rel(name);
+	int rc = 0;
+	if (!plain_components(rel, true)) {
+		fail(err, errsz, "sysctl: '%s' is not a sysctl key (names of letters, digits, '_'"
+		     " and '-' separated by '.', or by '/' with dots inside names)", name);
+		rc = -1;
+	} else if (runs_program(rel)) {
+		fail(err, errsz, "sysctl: %s names a program the kernel runs as root, not a scheduler"
+		     " knob: schedrig never writes it", name);
+		rc = -1;
+	}
+	free(rel);
+	return rc;
+}
+
+char *knob_canonical(const char *kind, const char *name)
+{
+	if (!strcmp(kind, "sysctl"))
+		return sysctl_rel(name);
+	if (!strcmp(kind, "debugfs"))
+		return xstrdup(strncmp(name, "sched/", 6) ? name : name + 6);
+	return xstrdup(strncmp(name, "NO_", 3) ? name : name + 3);
+}
+
+int knob_path_check(const char *path, char *real, size_t realsz, char *err, size_t errsz)
+{
+	char r[PATH_MAX];
+	if (!realpath(path, r)) {
+		fail(err, errsz, "%s: %s: not a knob file schedrig can write", path, strerror(errno));
+		return -1;
+	}
+	const char *sysctl = below(r, proc_root), *dbg = below(r, debugfs_root);
+	bool ok = sysctl ? !runs_program(sysctl) :
+		  dbg && ((!strncmp(dbg, "sched/", 6) && dbg[6]) || !strcmp(dbg, "sched_features"));
+	if (!ok) {
+		fail(err, errsz, "%s (%s) is not a knob schedrig sets (a sysctl under %s other than"
+		     " one naming a program, a file under %s/sched/, or %s/sched_features):"
+		     " refused", path, r, proc_root, debugfs_root, debugfs_root);
+		return -1;
+	}
+	snprintf(real, realsz, "%s", r);
+	return 0;
+}
+
 /* One write(2) of the whole value at offset 0, as sysctl(8) and echo(1) do
- * (O_TRUNC: proc and debugfs files ignore it). */
+ * (O_TRUNC: proc and debugfs files ignore it), to a knob file only
+ * (knob_path_check), never through a symbolic link. */
 static int write_knob(const char *path, const char *value, char *err, size_t errsz)
 {
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	char real[PATH_MAX];
+	if (!realpath(path, real)) {
+		errno_fail(err, errsz, path, errno, "write", value);
+		return -1;
+	}
+	if (knob_path_check(path, real, sizeof(real), err, errsz))
+		return -1;
+	int fd = open(real, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
 		errno_fail(err, errsz, path, errno, "write", value);
 		return -1;
@@ -286,15 +443,10 @@ size_t knobs_count(const struct cfg_variant *v)
 	return (v->autogroup >= 0) + v->n_sysctl + v->n_debugfs + v->n_sched_features;
 }
 
-/* /proc/sys path of a sysctl key: slashed keys as they are, dotted ones with
- * every '.' a '/' (sysctl(8)). */
+/* /proc/sys path of a sysctl key (sysctl_rel). */
 static char *sysctl_path(const char *key)
 {
-	char *rel = xstrdup(key);
-	if (!strchr(rel, '/'))
-		for (char *p = rel; *p; p++)
-			if (*p == '.')
-				*p = '/';
+	char *rel = sysctl_rel(key);
 	char *path = xasprintf("%s/%s", proc_root, rel);
 	free(rel);
 	return path;
@@ -319,6 +471,38 @@ static char *features_path(void)
 	}
 	free(old);
 	return path;
+}
+
+/* The file the rig writes for the knob of kind ("sysctl", "debugfs",
+ * "sched_features") called name (malloc'd). */
+static char *knob_file(const char *kind, const char *name)
+{
+	if (!strcmp(kind, "sched_features"))
+		return features_path();
+	return strcmp(kind, "sysctl") ? debugfs_path(name) : sysctl_path(name);
+}
+
+int knob_row_check(const char *kind, const char *name, const char *path, const char *value,
+		   char *derived, size_t derivedsz, char *err, size_t errsz)
+{
+	char want[PATH_MAX], got[PATH_MAX], why[512];
+	if (knob_name_check(kind, name, why, sizeof(why))) {
+		fail(err, errsz, "%s, which no config can name: refused", why);
+		return -1;
+	}
+	char *file = knob_file(kind, name);
+	int rc = -1;
+	/* A file this kernel lacks: the write says so, when path names it. */
+	if (realpath(file, want) ? !realpath(path, got) || strcmp(want, got) : strcmp(file, path))
+		fail(err, errsz, "%s %s is %s, not %s: refused", kind, name, file, path);
+	else if (!strcmp(kind, "sched_features") &&
+		 (!valid_feature(value) || strcmp(feature_name(value), feature_name(name))))
+		fail(err, errsz, "sched_features %s: '%.200s' is neither %s nor NO_%s: refused", name,
+		     value, feature_name(name), feature_name(name));
+	else
+		rc = snprintf(derived, derivedsz, "%s", file) < (int)derivedsz ? 0 : -1;
+	free(file);
+	return rc;
 }
 
 static void entry_free(struct knob_entry *e)
@@ -348,22 +532,11 @@ static char *lock_path(void)
 	return xasprintf("%s/schedrig-knobs.lock", knobs_lock_dir());
 }
 
-/* The pid the lock's holder wrote into the lock file, "?" when unknown. */
-static void lock_holder(int fd, char *holder, size_t size)
-{
-	ssize_t n = pread(fd, holder, size - 1, 0);
-	holder[n > 0 ? n : 0] = '\0';
-	holder[strcspn(holder, "\n")] = '\0';
-	if (!holder[0])
-		snprintf(holder, size, "?");
-}
-
 int knobs_lock(char *err, size_t errsz)
 {
 	char *path = lock_path();
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = lock_file_open(path, err, errsz);
 	if (fd < 0) {
-		fail(err, errsz, "%s: %s", path, strerror(errno));
 		free(path);
 		return -1;
 	}
@@ -373,7 +546,7 @@ int knobs_lock(char *err, size_t errsz)
 			continue;
 		}
 		char holder[32];
-		lock_holder(fd, holder, sizeof(holder));
+		lock_file_holder(fd, holder, sizeof(holder));
 		fail(err, errsz,
 		     "another schedrig (pid %s) has scheduler knobs changed on this machine"
 		     " (%s); knob changes of two runs at once would undo each other",
@@ -400,7 +573,7 @@ int knobs_host_clean(char *err, size_t errsz)
 	 * write a record) meanwhile, so a record then is one nobody will restore. */
 	if (fd >= 0 && flock(fd, LOCK_SH | LOCK_NB)) {
 		char holder[32];
-		lock_holder(fd, holder, sizeof(holder));
+		lock_file_holder(fd, holder, sizeof(holder));
 		fail(err, errsz,
 		     "another schedrig (pid %s) is changing kernel knobs on this machine now;"
 		     " what runs meanwhile would measure its settings: try again when it is done",
@@ -453,24 +626,61 @@ static size_t knob_requests(const struct cfg_variant *v, struct knob_req *r)
 	return n;
 }
 
-/* Fill e for request q and read its old value. */
+/* The number of whitespace-separated fields of text, when every one is a
+ * base-10 integer (parse_ll) without a leading zero (the kernel reads
+ * /proc/sys integers with base 0: "010" is 8); -1 when one is not, or there
+ * is none. */
+static long integer_fields(const char *text)
+{
+	long n = 0;
+	for (const char *p = text;; n++) {
+		char field[64];
+		long long v;
+		p += strspn(p, " \t\n");
+		size_t len = strcspn(p, " \t\n");
+		if (!len)
+			return n ? n : -1;
+		if (len >= sizeof(field))
+			return -1;
+		snprintf(field, sizeof(field), "%.*s", (int)len, p);
+		const char *digits = field + (field[0] == '-');
+		if (!parse_ll(field, &v) || (digits[0] == '0' && digits[1]))
+			return -1;
+		p += len;
+	}
+}
+
+/* A knob whose file reads integers takes as many base-10 integers: '+1',
+ * '0x10' or '1 2' for a '0' would fail at the write or the read-back, and
+ * '010' would be written as 8. */
+static int value_shape_check(const struct knob_entry *e, char *err, size_t errsz)
+{
+	long want = integer_fields(e->old_value);
+	if (want < 0 || integer_fields(e->requested_value) == want)
+		return 0;
+	fail(err, errsz, "%s reads '%.100s': '%.100s' is not %ld base-10 integer%s like it",
+	     e->path, e->old_value, e->requested_value, want, want == 1 ? "" : "s");
+	return -1;
+}
+
+/* Fill e for request q, read its old value and check the requested one
+ * has its shape (value_shape_check). */
 static int knob_prepare(const struct knob_req *q, struct knob_entry *e, char *err, size_t errsz)
 {
 	e->kind = q->kind;
 	e->name = xstrdup(q->name);
 	e->requested_value = xstrdup(q->value);
+	e->path = knob_file(q->kind, q->name);
 	if (!strcmp(q->kind, "sched_features")) {
-		e->path = features_path();
 		e->old_value = read_feature(e->path, feature_name(q->value), err, errsz);
 	} else {
 		bool sysctl = !strcmp(q->kind, "sysctl");
-		e->path = sysctl ? sysctl_path(q->name) : debugfs_path(q->name);
 		e->old_value = read_knob(e->path, err, errsz);
 		if (!e->old_value && errno == ENOENT)
 			fail(err, errsz, "%s: no such file (this kernel (%s) has no %s %s)", e->path,
 			     kernel_release(), sysctl ? "sysctl" : "debugfs tunable", q->name);
 	}
-	return e->old_value ? 0 : -1;
+	return e->old_value ? value_shape_check(e, err, errsz) : -1;
 }
 
 int knobs_restore(struct knob_state *st, const struct knob_journal_ops *journal, char *err,
@@ -565,4 +775,35 @@ fail:
 	}
 	knobs_free(st);
 	return -1;
+}
+
+int knobs_probe(const struct cfg_variant *v, struct argv *problems)
+{
+	size_t n_req = knobs_count(v);
+	struct knob_req *req = xcalloc(n_req ? n_req : 1, sizeof(*req));
+	bool need_debugfs = false, mounted = false;
+	char err[1024];
+	size_t before = problems->n;
+
+	n_req = knob_requests(v, req);
+	for (size_t i = 0; i < n_req; i++)
+		need_debugfs |= strcmp(req[i].kind, "sysctl") != 0;
+	if (need_debugfs && knobs_debugfs_mount(&mounted, err, sizeof(err))) {
+		argv_add(problems, err);
+		need_debugfs = false;
+	}
+	for (size_t i = 0; i < n_req; i++) {
+		struct knob_entry e = {0};
+		if (strcmp(req[i].kind, "sysctl") && !need_debugfs)
+			continue;
+		if (knob_prepare(&req[i], &e, err, sizeof(err)))
+			argv_add(problems, err);
+		else if (access(e.path, W_OK))
+			argv_addf(problems, "%s: not writable: %s", e.path, strerror(errno));
+		entry_free(&e);
+	}
+	if (mounted)
+		knobs_debugfs_unmount();
+	free(req);
+	return (int)(problems->n - before);
 }

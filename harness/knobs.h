@@ -14,7 +14,10 @@
  *
  * Files:
  *   sysctl kernel.sched_autogroup_enabled (dotted) or kernel/sched_autogroup_enabled
- *     (slashed: used as is, so a component may contain dots) -> /proc/sys/KEY
+ *     (slashed) -> /proc/sys/kernel/sched_autogroup_enabled, read as sysctl(8)
+ *     reads a key (procps slashdot): the first separator separates, and in a
+ *     dotted key a '/' stands for a dot inside a name
+ *     (net.ipv4.conf.eth0/100.rp_filter = net/ipv4/conf/eth0.100/rp_filter)
  *   debugfs base_slice_ns (or sched/base_slice_ns) -> /sys/kernel/debug/sched/base_slice_ns
  *   sched_features NO_PLACE_LAG -> "NO_PLACE_LAG" written to /sys/kernel/debug/sched/features;
  *     the current state is read from the same file, where each feature is listed
@@ -101,6 +104,14 @@ int knobs_apply(const struct cfg_variant *v, const struct knob_journal_ops *jour
 int knobs_restore(struct knob_state *st, const struct knob_journal_ops *journal, char *err,
 		  size_t errsz);
 
+/* Check, changing nothing, that every knob of v could be applied here:
+ * its file exists and reads (for a feature: this kernel has it) and is
+ * writable; debugfs is mounted for the check when it is not, and unmounted
+ * again. Appends one message per knob that could not (the knobs_apply
+ * wording: "/sys/kernel/debug/sched/features: Operation not permitted (the
+ * kernel is locked down?)") to problems; returns their number. */
+int knobs_probe(const struct cfg_variant *v, struct argv *problems);
+
 /* Free st (does not restore). NULL is fine. */
 void knobs_free(struct knob_state *st);
 
@@ -111,6 +122,53 @@ void knobs_free(struct knob_state *st);
  * old_value). Returns 0 or -1 with err naming path and the reason. */
 int knob_write_verify(const char *path, const char *value, char *applied, size_t appliedsz,
 		      char *err, size_t errsz);
+
+/* Is path a knob the rig sets, once symbolic links are resolved: a sysctl
+ * file under /proc/sys (except those naming a program the kernel runs:
+ * kernel.core_pattern, kernel.modprobe, kernel.poweroff_cmd,
+ * kernel.hotplug, kernel.usermodehelper.*, fs.binfmt_misc.*), a debugfs
+ * file under sched/, or the older debugfs sched_features (the roots of
+ * knobs_set_roots)? Every knob write checks this (knobs_apply,
+ * knob_write_verify, so schedrig restore): a path read from a database is
+ * never trusted. 0 with the resolved path in real, or -1 with err naming
+ * path and where it leads. */
+int knob_path_check(const char *path, char *real, size_t realsz, char *err, size_t errsz);
+
+/* Is name one a config may give a knob of kind ("sysctl", "debugfs",
+ * "sched_features"), so one the rig would write? sysctl: names of
+ * [A-Za-z0-9_-] separated by '.', or by '/' with dots allowed inside a
+ * name (a VLAN's eth0.100), each name non-empty and no "." or ".." (so no
+ * kernel//core_pattern, kernel..core_pattern, trailing separator, ./ or
+ * ../), and, once normalised to its path below /proc/sys, not one that
+ * names a program (knob_path_check's list: kernel/core_pattern is
+ * kernel.core_pattern). debugfs: [sched/]NAME[/NAME...] of [A-Za-z0-9_-],
+ * not features (sched_features: sets it) nor preempt (reads back a list,
+ * the mode in parentheses): a debugfs knob's file reads back what was
+ * written. sched_features: [A-Z0-9_]+ (NAME or NO_NAME). 0, or -1 with err
+ * saying why, e.g. "sysctl: kernel.core_pattern names a program the kernel runs
+ * as root, not a scheduler knob: schedrig never writes it". */
+int knob_name_check(const char *kind, const char *name, char *err, size_t errsz);
+
+/* The knob a name of kind stands for, the same for each of its spellings
+ * (call after knob_name_check accepted it), malloc'd: sysctl: its path
+ * below /proc/sys (kernel.sched_autogroup_enabled and
+ * kernel/sched_autogroup_enabled: kernel/sched_autogroup_enabled);
+ * debugfs: below sched/ (sched/base_slice_ns: base_slice_ns);
+ * sched_features: the feature (NO_PLACE_LAG: PLACE_LAG). */
+char *knob_canonical(const char *kind, const char *name);
+
+/* May schedrig restore write value to path for a journal row of kind and
+ * name (a database is not trusted)? Only when name passes knob_name_check
+ * and path resolves (symbolic links followed) to exactly the file the rig
+ * itself derives from kind and name (sysctl: /proc/sys/..., debugfs:
+ * DEBUGFS/sched/..., sched_features: the features file), and, for a
+ * sched_feature, value is that feature's NAME or NO_NAME (a file this
+ * kernel lacks: path must be it, as the rig spells it). 0 with that derived
+ * file in derived (the caller writes there, never to path: a symbolic link
+ * swapped in after the check redirects nothing; the write still checks
+ * knob_path_check), or -1 with err saying why, ending in "refused". */
+int knob_row_check(const char *kind, const char *name, const char *path, const char *value,
+		   char *derived, size_t derivedsz, char *err, size_t errsz);
 
 /* true when path lies under the debugfs root (it needs debugfs mounted). */
 bool knob_path_is_debugfs(const char *path);

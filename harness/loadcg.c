@@ -10,9 +10,11 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "schedattr.h"
 #include "util.h"
 
 static char base[1100];
+static char cpu_enabled_in[1100]; /* the rig's cgroup where loadcg_enable_cpu added +cpu */
 
 /* The cgroup2 mount point from /proc/self/mountinfo into dst. */
 static int cgroup2_mount(char *dst, size_t size)
@@ -194,4 +196,201 @@ void loadcg_cleanup(void)
 		closedir(d);
 	loadcg_kill_remove(base);
 	base[0] = '\0';
+	/* The controller this rig gave its own cgroup's children (other rigs'
+	 * children may still use it: then the kernel refuses, EBUSY). */
+	if (cpu_enabled_in[0])
+		write_file(cpu_enabled_in, "cgroup.subtree_control", "-cpu");
+	cpu_enabled_in[0] = '\0';
+}
+
+/* The mount point of the cgroup v1 hierarchy whose options hold the
+ * controller (a word of its comma list), into dst; -1 when none. */
+static int v1_mount(const char *controller, char *dst, size_t size)
+{
+	char line[1024];
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	int rc = -1;
+	while (f && rc && fgets(line, sizeof(line), f)) {
+		char mnt[512], opts[512];
+		const char *dash = strstr(line, " - cgroup ");
+		if (!dash || sscanf(line, "%*s %*s %*s %*s %511s", mnt) != 1 ||
+		    sscanf(dash, " - cgroup %*s %511s", opts) != 1)
+			continue;
+		for (char *save = NULL, *t = strtok_r(opts, ",", &save); t && rc;
+		     t = strtok_r(NULL, ",", &save))
+			if (!strcmp(t, controller)) {
+				snprintf(dst, size, "%s", mnt);
+				rc = 0;
+			}
+	}
+	if (f)
+		fclose(f);
+	return rc;
+}
+
+/* The first line of dir/file into dst (newline dropped); -1 unreadable. */
+static int read_line(const char *dir, const char *file, char *dst, size_t size)
+{
+	char path[1300];
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	bool ok = fgets(dst, (int)size, f) != NULL;
+	fclose(f);
+	dst[ok ? strcspn(dst, "\n") : 0] = '\0';
+	return ok ? 0 : -1;
+}
+
+/* Is word one of the blank-separated words of list? */
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	for (const char *p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
+			return true;
+	return false;
+}
+
+/* "+cpu" into dir/cgroup.subtree_control unless there; 0, or -1 with why. */
+static int subtree_cpu(const char *dir, bool *added, char *why, size_t whysz)
+{
+	char words[512] = "";
+	*added = false;
+	if (read_line(dir, "cgroup.subtree_control", words, sizeof(words)) == 0 &&
+	    has_word(words, "cpu"))
+		return 0;
+	if (write_file(dir, "cgroup.subtree_control", "+cpu")) {
+		int e = errno;
+		snprintf(why, whysz, "cannot enable the cpu controller in %.400s/cgroup.subtree_control:"
+			 " %s%s", dir, strerror(e), e == EBUSY ? " (a cgroup that holds processes, the"
+			 " rig among them, may not give a controller to its children unless it is the"
+			 " root: start the rig in a cgroup of its own whose parent has the cpu"
+			 " controller, or run the variant as boot: qemu)" : "");
+		return -1;
+	}
+	*added = true;
+	return 0;
+}
+
+/* Does cgroup v2 dir offer the cpu controller to its children? 0, or -1
+ * with why (loadcg_cpu_controller). */
+static int dir_has_cpu(const char *dir, char *why, size_t whysz)
+{
+	char words[512] = "", v1[512];
+	read_line(dir, "cgroup.controllers", words, sizeof(words));
+	if (has_word(words, "cpu"))
+		return 0;
+	int n = snprintf(why, whysz, "cgroup attributes (cpu.weight, cpu.idle, cpu.max) need"
+			 " cgroup v2's cpu controller, and %.400s has none (its"
+			 " cgroup.controllers: %s)", dir, words[0] ? words : "none");
+	if (v1_mount("cpu", v1, sizeof(v1)) == 0 && n > 0 && (size_t)n < whysz)
+		snprintf(why + n, whysz - (size_t)n, "; the cpu controller is mounted as cgroup"
+			 " v1 at %s here (a hybrid hierarchy), where the rig does not set it:"
+			 " run such loads in a boot: qemu variant, or on a machine booted with"
+			 " the unified hierarchy only (systemd.unified_cgroup_hierarchy=1)", v1);
+	return -1;
+}
+
+int loadcg_cpu_controller(char *why, size_t whysz)
+{
+	char mnt[512], own[512], dir[1100];
+	if (cgroup2_mount(mnt, sizeof(mnt)) || own_cgroup(own, sizeof(own))) {
+		snprintf(why, whysz, "cgroup attributes need cgroup v2, and there is no cgroup2"
+			 " hierarchy here");
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "%.500s%.500s", mnt, strcmp(own, "/") ? own : "");
+	return dir_has_cpu(dir, why, whysz);
+}
+
+int loadcg_enable_cpu(char *why, size_t whysz)
+{
+	char parent[1100];
+	bool added;
+
+	if (!base[0]) {
+		snprintf(why, whysz, "cgroup attributes need a cgroup v2 of the loads' own, and there"
+			 " is none here");
+		return -1;
+	}
+	snprintf(parent, sizeof(parent), "%s", base);
+	*strrchr(parent, '/') = '\0';
+	if (dir_has_cpu(parent, why, whysz) || subtree_cpu(parent, &added, why, whysz))
+		return -1;
+	if (added)
+		snprintf(cpu_enabled_in, sizeof(cpu_enabled_in), "%s", parent);
+	return subtree_cpu(base, &added, why, whysz);
+}
+
+int loadcg_set_cpu(const char *dir, const struct sched_req *r, char *why, size_t whysz)
+{
+	char num[24];
+	const char *file[3] = {NULL, NULL, NULL}, *value[3];
+	size_t n = 0;
+	/* idle before weight: a group leaving idle takes its weight again */
+	if (r->has_cg_idle) {
+		file[n] = "cpu.idle";
+		value[n++] = r->cg_idle ? "1" : "0";
+	}
+	if (r->has_cg_weight) {
+		snprintf(num, sizeof(num), "%d", r->cg_weight);
+		file[n] = "cpu.weight";
+		value[n++] = num;
+	}
+	if (r->cg_max[0]) {
+		file[n] = "cpu.max";
+		value[n++] = r->cg_max;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (write_file(dir, file[i], value[i])) {
+			snprintf(why, whysz, "%.400s/%s: wrote '%s': %s", dir, file[i], value[i],
+				 strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void loadcg_read_cpu(const char *dir, const struct sched_req *r, char *dst, size_t size)
+{
+	static const char *const files[] = {"cpu.weight", "cpu.idle", "cpu.max"};
+	const bool want[] = {r->has_cg_weight, r->has_cg_idle, r->cg_max[0] != '\0'};
+	for (size_t i = 0; i < 3; i++) {
+		char v[64];
+		size_t len = strlen(dst);
+		if (want[i] && len < size && read_line(dir, files[i], v, sizeof(v)) == 0)
+			snprintf(dst + len, size - len, " cgroup.%s=%s", files[i] + 4, v);
+	}
+}
+
+int loadcg_cpu_dir(char *dir, size_t size)
+{
+	char line[1024], mnt[512];
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	int rc = -1;
+	while (f && rc && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (!c2)
+			continue;
+		*c2 = '\0';
+		bool cpu = false;
+		for (char *save = NULL, *t = strtok_r(c1 + 1, ",", &save); t; t = strtok_r(NULL, ",", &save))
+			cpu |= !strcmp(t, "cpu");
+		if (cpu && v1_mount("cpu", mnt, sizeof(mnt)) == 0) {
+			snprintf(dir, size, "%s%s", mnt, strcmp(c2 + 1, "/") ? c2 + 1 : "");
+			rc = 0;
+		}
+	}
+	if (f)
+		fclose(f);
+	char own[512], words[512] = "";
+	if (rc && cgroup2_mount(mnt, sizeof(mnt)) == 0 && own_cgroup(own, sizeof(own)) == 0) {
+		snprintf(dir, size, "%s%s", mnt, strcmp(own, "/") ? own : "");
+		if (read_line(dir, "cgroup.controllers", words, sizeof(words)) == 0 &&
+		    has_word(words, "cpu"))
+			rc = 0;
+	}
+	return rc;
 }

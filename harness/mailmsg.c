@@ -11,6 +11,8 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "base64.h"
+
 #ifndef SCHEDRIG_VERSION
 #define SCHEDRIG_VERSION "unknown"
 #endif
@@ -19,22 +21,6 @@
  * is 12; 42 octets of text are 56 base64 characters: 68 in all, so even the
  * first line "Subject: " + word stays within 78. */
 #define EW_PAYLOAD 42
-
-static void base64(struct buf *out, const unsigned char *s, size_t n)
-{
-	static const char tab[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	for (size_t i = 0; i < n; i += 3) {
-		uint32_t v = (uint32_t)s[i] << 16;
-		if (i + 1 < n)
-			v |= (uint32_t)s[i + 1] << 8;
-		if (i + 2 < n)
-			v |= s[i + 2];
-		char q[4] = {tab[(v >> 18) & 63], tab[(v >> 12) & 63],
-			     i + 1 < n ? tab[(v >> 6) & 63] : '=', i + 2 < n ? tab[v & 63] : '='};
-		buf_append(out, q, 4);
-	}
-}
 
 static bool has_crlf(const char *s)
 {
@@ -65,7 +51,7 @@ static void encoded_words(struct buf *out, const char *s)
 		if (!first)
 			buf_puts(out, "\r\n ");
 		buf_puts(out, "=?UTF-8?B?");
-		base64(out, p + i, take);
+		base64_encode(out, p + i, take);
 		buf_puts(out, "?=");
 		i += take;
 		first = false;

@@ -24,10 +24,12 @@ static const struct command commands[] = {
 	{"mail", cmd_mail, "mail the tables of the chosen runs (RFC 5322, SMTP or .eml)"},
 	{"export", cmd_export, "export samples as CSV or JSON"},
 	{"import", cmd_import, "import samples from an exported CSV file"},
+	{"reparse", cmd_reparse, "parse a run's stored raw outputs again and replace its samples"},
 	{"check-config", cmd_check_config, "validate a config and print its plan summary"},
 	{"loads", cmd_loads, "list the load drivers with their parameters and metrics"},
 	{"load", cmd_load, "run a built-in load (tcp-rr, wakeup-lat, ...)"},
 	{"restore", cmd_restore, "restore kernel knobs a killed or crashed run left changed"},
+	{"cache", cmd_cache, "what the rig's cache of kernels and trees holds; --clear empties it"},
 	{"agent", cmd_agent, "run a plan file where a variant's kernel runs (used by backends)"},
 	{"version", cmd_version, "print the version of schedrig (also --version)"},
 };

@@ -29,9 +29,12 @@ enum { N_STAT_KEYS = sizeof(stat_keys) / sizeof(stat_keys[0]) };
 static const char *const sys_keys[] = {"ctxt_per_s", "processes_per_s", "procs_running",
 				       "procs_blocked"};
 static const char *const loadavg_keys[] = {"load1", "load5", "load15", "runnable", "threads"};
+/* Rates per second, but run_pct and wait_pct: % of the interval. lb_*:
+ * load_balance() calls while the CPU was busy, idle, newly idle. */
 static const char *const schedstat_keys[] = {
 	"yld_per_s",        "sched_per_s", "sched_goidle_per_s", "ttwu_per_s",
 	"ttwu_local_per_s", "timeslices_per_s", "run_pct",       "wait_pct",
+	"lb_busy_per_s",    "lb_idle_per_s", "lb_newidle_per_s",
 };
 enum { N_SCHEDSTAT_KEYS = sizeof(schedstat_keys) / sizeof(schedstat_keys[0]) };
 /* Per thread: the "sched" keys, then the "task_schedstat" keys. */
@@ -295,9 +298,10 @@ static void sample_psi(struct monitor *m, bool emit, double t_ms, double dt_s)
 /* The counters of a cpu line in the order of schedstat_keys. */
 static void schedstat_fields(const struct schedstat_cpu *c, uint64_t f[N_SCHEDSTAT_KEYS])
 {
-	const uint64_t v[N_SCHEDSTAT_KEYS] = {c->yld_count,  c->sched_count, c->sched_goidle,
-					      c->ttwu_count, c->ttwu_local,  c->timeslices,
-					      c->run_time_ns, c->wait_time_ns};
+	const uint64_t v[N_SCHEDSTAT_KEYS] = {
+		c->yld_count,  c->sched_count, c->sched_goidle, c->ttwu_count, c->ttwu_local,
+		c->timeslices, c->run_time_ns, c->wait_time_ns, c->lb_count[SCHEDSTAT_LB_BUSY],
+		c->lb_count[SCHEDSTAT_LB_IDLE], c->lb_count[SCHEDSTAT_LB_NEWIDLE]};
 	memcpy(f, v, sizeof(v));
 }
 
@@ -324,8 +328,9 @@ static void sample_schedstat(struct monitor *m, bool emit, double t_ms, double d
 							     N_SCHEDSTAT_KEYS, (int)c, 0, 0);
 			for (size_t k = 0; k < N_SCHEDSTAT_KEYS; k++) {
 				double d = (double)(pb[k] - pa[k]);
-				/* the last two are ns: % of the interval */
-				double v = k < 6 ? d / dt_s : d / (dt_s * 1e7);
+				/* run and wait are ns: % of the interval */
+				bool ns = k == 6 || k == 7;
+				double v = ns ? d / (dt_s * 1e7) : d / dt_s;
 				add_point(m, m->ss_series[c] + (uint32_t)k, t_ms, v);
 			}
 		}
@@ -545,9 +550,14 @@ struct monitor *monitor_create(const char *proc_root, int interval_ms, char *err
 			   "monitors: %s/schedstat is absent on this kernel (CONFIG_SCHEDSTATS"
 			   " off): per-CPU schedstat series are skipped\n", proc_root);
 	else if (read_schedstat(m)) {
-		buf_printf(&m->notes,
-			   "monitors: %s/schedstat is not a version 15+ schedstat file: per-CPU"
-			   " schedstat series are skipped\n", proc_root);
+		int v = m->ss_cur.version;
+		if (v == 15 || v == 16 || v == 17)
+			buf_printf(&m->notes, "monitors: %s/schedstat does not have the layout of its"
+				   " version %d: per-CPU schedstat series are skipped\n", proc_root, v);
+		else
+			buf_printf(&m->notes, "monitors: %s/schedstat is of version %d, not one this"
+				   " rig reads (15, 16, 17: their fields differ): per-CPU schedstat"
+				   " series are skipped\n", proc_root, v);
 		close(m->schedstat_fd);
 		m->schedstat_fd = -1;
 	}

@@ -10,7 +10,7 @@
 
 #include "util.h"
 
-struct sqlite3;
+struct store;
 
 /* Append the monitor table of run run_id to out: one column per variant
  * (config order); rows, each over every iteration of the variant:
@@ -29,7 +29,7 @@ struct sqlite3;
  *                                       elapsed_s summed (mmtests Duration)
  * Returns 0, 1 when the run has no series (monitors were off; nothing
  * appended), or -1 with err on a database error. */
-int monitor_report_run(struct sqlite3 *db, int64_t run_id, struct buf *out, char *err,
+int monitor_report_run(struct store *s, int64_t run_id, struct buf *out, char *err,
 		       size_t errsz);
 
 #endif

@@ -153,11 +153,40 @@ void plan_free(struct plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-bool plan_uses_latency_nice(const struct plan *p)
+/* true when any instance of the plan (of load, when not NULL) has uses(its
+ * sched). */
+static bool plan_uses(const struct plan *p, const struct cfg_load *load,
+		      bool (*uses)(const struct sched_req *r))
 {
 	for (size_t c = 0; c < p->n_cells; c++)
 		for (size_t i = 0; i < p->cells[c].n_inst; i++)
-			if (p->cells[c].inst[i].sched.has_latency_nice)
+			if (uses(&p->cells[c].inst[i].sched) &&
+			    (!load || p->cells[c].inst[i].load == load))
 				return true;
 	return false;
+}
+
+static bool uses_latency_nice(const struct sched_req *r)
+{
+	return r->has_latency_nice;
+}
+
+static bool uses_slice(const struct sched_req *r)
+{
+	return r->has_slice_us;
+}
+
+bool plan_uses_latency_nice(const struct plan *p, const struct cfg_load *load)
+{
+	return plan_uses(p, load, uses_latency_nice);
+}
+
+bool plan_uses_slice(const struct plan *p, const struct cfg_load *load)
+{
+	return plan_uses(p, load, uses_slice);
+}
+
+bool plan_uses_cgroup(const struct plan *p, const struct cfg_load *load)
+{
+	return plan_uses(p, load, sched_req_has_cgroup);
 }

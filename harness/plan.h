@@ -40,7 +40,14 @@ struct plan {
 int plan_build(const struct experiment *e, struct plan *p, char *err, size_t errsz);
 void plan_free(struct plan *p);
 
-/* true when any instance of the plan requests latency_nice. */
-bool plan_uses_latency_nice(const struct plan *p);
+/* true when any instance of the plan (of load, when not NULL) requests
+ * latency_nice. */
+bool plan_uses_latency_nice(const struct plan *p, const struct cfg_load *load);
+/* true when any instance of the plan (of load, when not NULL) requests
+ * slice_us. */
+bool plan_uses_slice(const struct plan *p, const struct cfg_load *load);
+/* true when any instance of the plan (of load, when not NULL) requests
+ * cgroup attributes (sched: cgroup:). */
+bool plan_uses_cgroup(const struct plan *p, const struct cfg_load *load);
 
 #endif

@@ -116,11 +116,16 @@ int proc_psi_parse(const char *text, struct proc_psi *p);
  * 1 sched_yield() calls, 2 legacy (always 0), 3 schedule() calls, 4 of them
  * leaving the CPU idle, 5 try_to_wake_up() calls, 6 of them waking a task on
  * the local CPU, 7 ns tasks ran on this CPU, 8 ns tasks waited to run on this
- * runqueue, 9 timeslices run. */
+ * runqueue, 9 timeslices run. lb_count: load_balance() calls of the CPU's
+ * "domainN" lines, summed over its domains, by the CPU's state then
+ * (SCHEDSTAT_LB_BUSY, _IDLE, _NEWIDLE), read where each version puts them
+ * (procsched.c). */
+enum { SCHEDSTAT_LB_BUSY, SCHEDSTAT_LB_IDLE, SCHEDSTAT_LB_NEWIDLE };
 struct schedstat_cpu {
 	bool present;
 	uint64_t yld_count, legacy, sched_count, sched_goidle, ttwu_count, ttwu_local;
 	uint64_t run_time_ns, wait_time_ns, timeslices;
+	uint64_t lb_count[3];
 };
 
 /* One read of /proc/schedstat; cpu is the caller's array of cpu_cap entries
@@ -136,8 +141,15 @@ struct proc_schedstat {
 	bool truncated;
 };
 
-/* Returns 0, or -1 when there is no "version" line or the version is below
- * 15 (whose cpu lines have other fields). */
+/* Parse by the "version" line: versions 15, 16 and 17, whose domain lines
+ * differ (Documentation/scheduler/sched-stats.rst): 15 lays out the three
+ * groups of load-balancing counters as idle, busy, newly idle (enum
+ * cpu_idle_type before 6.6) with 8 counters each; 16 as busy, idle, newly
+ * idle; 17 (6.16) adds the domain's name after domainN and splits
+ * lb_imbalance in four (11 counters each). Returns 0; or -1 when there is
+ * no "version" line, the version is another one (ss->version tells which:
+ * a layout this parser does not know is not guessed), or a cpu or domain
+ * line lacks the fields of its version. */
 int proc_schedstat_parse(const char *text, struct proc_schedstat *ss);
 
 /* ---- /proc/PID/sched and /proc/PID/schedstat --------------------------------- */

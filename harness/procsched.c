@@ -3,9 +3,54 @@
 
 #include "procscan.h"
 
+/* Where a version puts a domain line's load_balance() counts. */
+static const struct {
+	int version;
+	bool named;       /* "domainN NAME CPUMASK" */
+	int per_type;     /* counters per idle type group */
+	int n_fields;     /* numbers after the cpumask */
+	int group[3];     /* group index of SCHEDSTAT_LB_BUSY, _IDLE, _NEWIDLE */
+} layouts[] = {
+	{15, false, 8, 36, {1, 0, 2}},
+	{16, false, 8, 36, {0, 1, 2}},
+	{17, true, 11, 45, {0, 1, 2}},
+};
+
+/* Skip one blank-separated word after blanks; false at the line's end. */
+static bool skip_word(const char **p)
+{
+	const char *s = scan_blank(*p);
+	if (!*s || *s == '\n')
+		return false;
+	while (*s && *s != ' ' && *s != '\t' && *s != '\n')
+		s++;
+	*p = s;
+	return true;
+}
+
+/* A "domainN" line of the cpu before it (c); 0 or -1 when it is not of
+ * the layout. */
+static int parse_domain(const char *p, int layout, struct schedstat_cpu *c)
+{
+	uint64_t v;
+	p += 6;
+	if (!scan_u64(&p, &v) || (layouts[layout].named && !skip_word(&p)) || !skip_word(&p))
+		return -1;
+	for (int k = 0; k < layouts[layout].n_fields; k++) {
+		if (!scan_u64(&p, &v))
+			return -1;
+		for (int t = 0; t < 3 && c; t++)
+			if (k == layouts[layout].group[t] * layouts[layout].per_type)
+				c->lb_count[t] += v;
+	}
+	p = scan_blank(p);
+	return *p && *p != '\n' ? -1 : 0;
+}
+
 int proc_schedstat_parse(const char *text, struct proc_schedstat *ss)
 {
-	bool have_version = false;
+	int layout = -1;
+	struct schedstat_cpu *cur = NULL;
 
 	for (size_t i = 0; i < ss->cpu_cap; i++)
 		ss->cpu[i].present = false;
@@ -18,38 +63,43 @@ int proc_schedstat_parse(const char *text, struct proc_schedstat *ss)
 		uint64_t v;
 		if (scan_word(p, "version")) {
 			p += 7;
-			if (scan_u64(&p, &v) && v <= 1000) {
+			if (scan_u64(&p, &v) && v <= 1000)
 				ss->version = (int)v;
-				have_version = true;
-			}
+			for (size_t k = 0; k < sizeof(layouts) / sizeof(layouts[0]); k++)
+				if (layouts[k].version == ss->version)
+					layout = (int)k;
+			if (layout < 0)
+				return -1;
 		} else if (scan_word(p, "timestamp")) {
 			p += 9;
 			scan_u64(&p, &ss->timestamp_jiffies);
 		} else if (!strncmp(p, "domain", 6)) {
+			if (layout < 0 || parse_domain(p, layout, cur))
+				return -1;
 			ss->n_domain_lines++;
 		} else if (!strncmp(p, "cpu", 3)) {
 			p += 3;
-			if (!scan_u64(&p, &v) || (*p != ' ' && *p != '\t'))
-				continue;
-			if (v >= ss->cpu_cap) {
-				ss->truncated = true;
-				continue;
-			}
+			cur = NULL;
+			if (layout < 0 || !scan_u64(&p, &v) || (*p != ' ' && *p != '\t'))
+				return -1;
 			struct schedstat_cpu c = {.present = true};
 			uint64_t *f[] = {&c.yld_count,  &c.legacy,      &c.sched_count,
 					 &c.sched_goidle, &c.ttwu_count, &c.ttwu_local,
 					 &c.run_time_ns, &c.wait_time_ns, &c.timeslices};
-			bool ok = true;
-			for (size_t k = 0; k < sizeof(f) / sizeof(f[0]) && ok; k++)
-				ok = scan_u64(&p, f[k]);
-			if (!ok)
+			for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
+				if (!scan_u64(&p, f[k]))
+					return -1;
+			if (v >= ss->cpu_cap) {
+				ss->truncated = true;
 				continue;
+			}
 			ss->cpu[v] = c;
+			cur = &ss->cpu[v];
 			if (v + 1 > ss->n_cpu)
 				ss->n_cpu = (size_t)v + 1;
 		}
 	}
-	return have_version && ss->version >= 15 ? 0 : -1;
+	return layout >= 0 ? 0 : -1;
 }
 
 /* The key of a "key : value" line ends at the first blank or ':'. */

@@ -54,6 +54,9 @@ void provenance_read(struct provenance *p)
 	read_first_line("/proc/sys/kernel/random/boot_id", p->boot_id, sizeof(p->boot_id));
 	p->pid = (int)getpid();
 	p->start_ticks = provenance_start_ticks(p->pid);
+	char ag[16];
+	read_first_line("/proc/sys/kernel/sched_autogroup_enabled", ag, sizeof(ag));
+	p->autogroup = !strcmp(ag, "1") ? 1 : !strcmp(ag, "0") ? 0 : -1;
 }
 
 long long provenance_start_ticks(long long pid)

@@ -11,11 +11,13 @@ struct provenance {
 	char boot_id[64];
 	int pid;                /* this process */
 	long long start_ticks;  /* its provenance_start_ticks */
+	int autogroup;          /* kernel.sched_autogroup_enabled: 0, 1; -1 absent */
 };
 
 /* Fill p from uname(2), /proc/cmdline, /proc/cpuinfo ("model name"),
- * sysconf(_SC_NPROCESSORS_ONLN), /proc/sys/kernel/random/boot_id and this
- * process's pid and start time. Fields that cannot be read are "" or 0. */
+ * sysconf(_SC_NPROCESSORS_ONLN), /proc/sys/kernel/random/boot_id,
+ * /proc/sys/kernel/sched_autogroup_enabled and this process's pid and
+ * start time. Fields that cannot be read are "" or 0 (autogroup -1). */
 void provenance_read(struct provenance *p);
 
 /* When process pid started, in clock ticks since boot (/proc/PID/stat

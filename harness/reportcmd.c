@@ -12,7 +12,7 @@
 #include "store.h"
 
 const char reportcmd_options_help[] =
-	"  --db FILE            results database (default " REPORTCMD_DEFAULT_DB ")\n"
+	"  --db FILE            results database (default " DEFAULT_DB ")\n"
 	"  --output FILE        write to FILE instead of stdout\n"
 	"  --columns AXIS       variant|cell|run as columns (default: variant when the\n"
 	"                       runs hold more than one variant, else cell)\n"
@@ -22,7 +22,9 @@ const char reportcmd_options_help[] =
 	"  --significance TEST  welch|ci-overlap|mann-whitney|none (default welch)\n"
 	"  --alpha A            significance level (default 0.05)\n"
 	"  --metric M[,M...]    only these metrics (repeatable; one matching nothing is\n"
-	"                       refused, naming the metrics there are)\n"
+	"                       refused, naming the metrics there are; compare's\n"
+	"                       percentile and latency layouts: also the histograms,\n"
+	"                       cyclictest's latency)\n"
 	"  --load L             only load L\n"
 	"  --percentiles LIST   percentile table columns (default 50,90,95,99,99.9)\n";
 
@@ -39,7 +41,7 @@ void reportcmd_init(struct reportcmd *c, const char *cmd)
 {
 	memset(c, 0, sizeof(*c));
 	c->cmd = cmd;
-	c->db = REPORTCMD_DEFAULT_DB;
+	c->db = DEFAULT_DB;
 	c->format = FORMAT_TEXT;
 	summary_opts_init(&c->so);
 	/* Tables hold each load's headline metrics; plots draw every series. */
@@ -204,7 +206,6 @@ int reportcmd_load_histograms(const struct reportcmd *c, const int64_t *ids, siz
 	struct store *st = NULL;
 	char err[512] = "";
 
-	hist_table_init(h);
 	if (store_open(c->db, true, &st, err, sizeof(err)) ||
 	    store_load_histograms(st, ids, n_ids, h, err, sizeof(err))) {
 		fprintf(stderr, "schedrig %s: %s\n", c->cmd, err);
@@ -229,14 +230,64 @@ int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
 		print_notes(c->notes);
 		return EXIT_USAGE;
 	}
-	if (!s->n_tables) {
+	if (!s->n_tables && !s->hists_selected) {
 		fprintf(stderr, "schedrig %s: no samples match%s%s\n", c->cmd,
 			c->so.load ? " --load " : "", c->so.load ? c->so.load : "");
 		print_notes(c->notes);
 		summary_free(s);
 		return 1;
 	}
+	if (c->notes)
+		report_notes_summary(c->notes, s);
 	return 0;
+}
+
+int reportcmd_prepare(struct reportcmd *c, bool histograms, struct reportcmd_data *d)
+{
+	memset(d, 0, sizeof(*d));
+	hist_table_init(&d->h);
+	int rc = reportcmd_load_ids(c, &d->t, &d->ids, &d->n_ids);
+	if (rc)
+		return rc;
+	reportcmd_notes(c, d->ids, d->n_ids, &d->notes);
+	c->notes = &d->notes;
+	if (histograms) {
+		rc = reportcmd_load_histograms(c, d->ids, d->n_ids, &d->h);
+		if (rc)
+			return rc;
+		c->so.hists = &d->h;
+		c->ro.hists = &d->h;
+		c->ro.select = &c->so;
+	}
+	rc = reportcmd_summarise(c, &d->t, &d->s);
+	d->summarised = rc == 0;
+	return rc;
+}
+
+void reportcmd_data_free(struct reportcmd_data *d)
+{
+	if (d->summarised)
+		summary_free(&d->s);
+	report_notes_free(&d->notes);
+	hist_table_free(&d->h);
+	sample_table_free(&d->t);
+	free(d->ids);
+	memset(d, 0, sizeof(*d));
+}
+
+report_layout_fn *reportcmd_layout_fn(const struct report_layout *l, enum report_format f)
+{
+	switch (f) {
+	case FORMAT_TEXT:
+		return l->text;
+	case FORMAT_MARKDOWN:
+		return l->markdown;
+	case FORMAT_CSV:
+		return l->csv;
+	case FORMAT_JSON:
+		return l->json;
+	}
+	return NULL;
 }
 
 int reportcmd_write(const struct reportcmd *c, const struct buf *out)
@@ -307,6 +358,13 @@ void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids
 			if (strcmp(ow.status, "imported"))
 				order_note(st, ids[i], n_ids, notes);
 		}
+		if (store_flag_notes(st, ids[i], &msgs, &n, err, sizeof(err)) == 0) {
+			for (size_t k = 0; k < n; k++) {
+				report_notes_add(notes, xasprintf("Flagged: %s", msgs[k]));
+				free(msgs[k]);
+			}
+			free(msgs);
+		}
 		if (store_events(st, ids[i], "iterations", &msgs, &n, err, sizeof(err)))
 			continue;
 		for (size_t k = 0; k < n; k++) {
@@ -314,6 +372,13 @@ void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids
 			free(msgs[k]);
 		}
 		free(msgs);
+		if (store_silent_loads(st, ids[i], &msgs, &n, err, sizeof(err)) == 0) {
+			for (size_t k = 0; k < n; k++) {
+				report_notes_add(notes, xasprintf("No samples: %s", msgs[k]));
+				free(msgs[k]);
+			}
+			free(msgs);
+		}
 		if (store_empty_cells(st, ids[i], &msgs, &n, err, sizeof(err)))
 			continue;
 		for (size_t k = 0; k < n; k++)

@@ -13,8 +13,6 @@
 #include "summary.h"
 #include "util.h"
 
-#define REPORTCMD_DEFAULT_DB "results/schedrig.db"
-
 enum report_format { FORMAT_TEXT, FORMAT_MARKDOWN, FORMAT_CSV, FORMAT_JSON };
 
 /* "text" | "markdown" | "csv" | "json"; -1 for anything else. */
@@ -22,22 +20,23 @@ int report_format_parse(const char *s);
 
 struct reportcmd {
 	const char *cmd;            /* "compare" / "report", for messages */
-	const char *db;             /* --db (REPORTCMD_DEFAULT_DB) */
+	const char *db;             /* --db (commands.h DEFAULT_DB) */
 	const char *output;         /* --output (NULL: stdout) */
 	enum report_format format;  /* --format (text) */
 	struct summary_opts so;
 	struct report_opts ro;
 	char **runs;                /* positional RUN selectors */
 	size_t n_runs;
-	const struct report_notes *notes; /* the runs' notes (reportcmd_notes), set
-					   * by the command: reportcmd_summarise
-					   * prints them when nothing matches */
+	struct report_notes *notes; /* the runs' notes (reportcmd_notes), set by
+				     * the command: reportcmd_summarise adds
+				     * the summary's (report_notes_summary),
+				     * or prints them when nothing matches */
 	struct axis_labels labels;  /* the runs' axis labels (reportcmd_load_ids;
 				     * ro.labels points here) */
 };
 
 /* Defaults for command cmd ("compare", "report", ...): database
- * results/schedrig.db, text format, Welch at alpha 0.05, 2 decimals. */
+ * DEFAULT_DB, text format, Welch at alpha 0.05, 2 decimals. */
 void reportcmd_init(struct reportcmd *c, const char *cmd);
 
 /* Handle one option shared by compare and report (getopt_long "val" codes
@@ -84,16 +83,46 @@ int reportcmd_load_ids(struct reportcmd *c, struct sample_table *t,
 /* Free what reportcmd_load_ids kept in c (the labels). */
 void reportcmd_free(struct reportcmd *c);
 
-/* The histograms of runs ids (store_load_histograms) into h (initialised
- * here; empty when the runs hold none). Returns 0, or 1 after a message. */
+/* The histograms of runs ids (store_load_histograms) added to h, which the
+ * caller initialised (hist_table_init) and frees; it stays empty when the
+ * runs hold none. Returns 0, or 1 after a message. */
 int reportcmd_load_histograms(const struct reportcmd *c, const int64_t *ids, size_t n_ids,
 			      struct hist_table *h);
 
-/* Build the summary; 0, or EXIT_USAGE after a message (unknown baseline,
- * a --metric that matches no metric), or 1 after "no samples match"; either
- * message is followed by the notes of c->notes (when set) on stderr. */
+/* Build the summary and add its notes to c->notes (when set:
+ * report_notes_summary); 0, or EXIT_USAGE after a message (unknown baseline,
+ * a --metric that matches no metric, of the samples nor of c->so.hists when
+ * set), or 1 after "no samples match" (no table, and no stored histogram
+ * named by --metric); either message is followed by the notes of c->notes
+ * (when set) on stderr. */
 int reportcmd_summarise(const struct reportcmd *c, const struct sample_table *t,
 			struct summary *s);
+
+/* What compare, report and mail lay out (reportcmd_prepare). */
+struct reportcmd_data {
+	struct sample_table t;      /* the selected runs' samples */
+	struct hist_table h;        /* their stored histograms; empty unless asked for */
+	struct summary s;           /* valid when summarised */
+	bool summarised;
+	struct report_notes notes;  /* the runs' notes, then the summary's */
+	int64_t *ids;               /* the selected runs */
+	size_t n_ids;
+};
+
+/* The one sequence every layout command runs: load the selected runs'
+ * samples and axis labels (reportcmd_load_ids), their notes
+ * (reportcmd_notes; c->notes points at d->notes from then on), with
+ * histograms true the runs' stored histograms (reportcmd_load_histograms:
+ * the summary is built with them, so --metric may name one, and the
+ * layouts pool them: c->so.hists, c->ro.hists and c->ro.select are set),
+ * then the summary and its notes (reportcmd_summarise). Returns 0, or the
+ * exit status after a message. d holds what was loaded either way: free
+ * it with reportcmd_data_free (before c, whose options point into it). */
+int reportcmd_prepare(struct reportcmd *c, bool histograms, struct reportcmd_data *d);
+void reportcmd_data_free(struct reportcmd_data *d);
+
+/* The slot of layout l for format f (report.h: NULL when l lacks it). */
+report_layout_fn *reportcmd_layout_fn(const struct report_layout *l, enum report_format f);
 
 /* Write out to --output (replacing the file) or stdout. 0 or 1 after a
  * message. */

@@ -1,129 +1,117 @@
 #include "runinfo.h"
 
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "provenance.h"
 #include "store.h"
+#include "store_kbuild.h"
+#include "store_runs.h"
 
-static char *dup_col(sqlite3_stmt *st, int i)
+/* Take the strings of r (which keeps none) into ri, with the status as
+ * readers see it. */
+static void take_run(struct runinfo *ri, struct stored_run *r)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return t ? xstrdup((const char *)t) : NULL;
+	*ri = (struct runinfo){
+		.id = r->id, .name = r->name, .status = r->status, .started_at = r->started_at,
+		.ended_at = r->ended_at, .host = r->host, .kernel_release = r->kernel_release,
+		.kernel_cmdline = r->kernel_cmdline, .cpu_model = r->cpu_model,
+		.schedrig_version = r->schedrig_version, .config_path = r->config_path,
+		.config_text = r->config_text,
+		.cpu_count = r->cpu_count < 0 ? 0 : (int)r->cpu_count,
+		.iterations = r->iterations < 0 ? 0 : (int)r->iterations,
+		.complete_iterations = (int)r->complete_iterations,
+	};
+	if (ri->status) {
+		const char *seen = provenance_run_status(ri->status, ri->host, r->boot_id, r->rig_pid,
+							 r->rig_start_ticks);
+		if (seen != ri->status) {
+			free(ri->status);
+			ri->status = xstrdup(seen);
+		}
+	}
+	free(r->boot_id);
 }
 
-static int has_table(sqlite3 *db, const char *name)
+/* The provenance of the kernels built for ri's variants (store_kbuild.h)
+ * into their build fields. 0, or -1 with err. */
+static int take_builds(struct store *st, int64_t id, struct runinfo *ri, char *err, size_t errsz)
 {
-	sqlite3_stmt *q;
-	int found = 0;
-	if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-			       -1, &q, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(q, 1, name, -1, SQLITE_STATIC);
-	found = sqlite3_step(q) == SQLITE_ROW;
-	sqlite3_finalize(q);
-	return found;
+	struct stored_kernel_build *kb;
+	size_t n;
+	if (store_kernel_builds(st, id, &kb, &n, err, errsz))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		for (size_t v = 0; v < ri->n_variants; v++)
+			/* One row per (run, variant): UNIQUE in schema.sql. */
+			if (ri->variants[v].name && !strcmp(ri->variants[v].name, kb[i].variant)) {
+				ri->variants[v].build = kb[i].provenance;
+				kb[i].provenance = NULL;
+			}
+	stored_kernel_builds_free(kb, n);
+	return 0;
 }
 
-static const char variants_sql[] =
-	"SELECT name, boot, kernel_release, kernel_cmdline, status FROM variant"
-	" WHERE run_id = ? ORDER BY seq, id";
-/* Databases of schema version 9 and later: with the kernel built. */
-static const char variants_built_sql[] =
-	"SELECT name, boot, kernel_release, kernel_cmdline, status, (SELECT k.provenance FROM"
-	" kernel_build k WHERE k.run_id = variant.run_id AND k.variant = variant.name)"
-	" FROM variant WHERE run_id = ? ORDER BY seq, id";
+/* Run id into *ri: its row, variants, their kernel builds and knobs. 0,
+ * or -1 with err. */
+static int load_one(struct store *st, int64_t id, struct runinfo *ri, char *err, size_t errsz)
+{
+	struct stored_run r;
+	struct stored_variant *v;
+	struct stored_knob *k;
+	size_t n_v, n_k;
+	if (store_run_read(st, id, &r, err, errsz))
+		return -1;
+	take_run(ri, &r);
+	if (store_variant_list(st, id, &v, &n_v, err, errsz))
+		return -1;
+	ri->variants = xcalloc(n_v ? n_v : 1, sizeof(*ri->variants));
+	for (size_t i = 0; i < n_v; i++)
+		ri->variants[i] = (struct runinfo_variant){v[i].name, v[i].boot, v[i].kernel_release,
+							   v[i].kernel_cmdline, v[i].status, NULL};
+	ri->n_variants = n_v;
+	free(v);
+	if (take_builds(st, id, ri, err, errsz))
+		return -1;
+	if (store_knob_list(st, id, &k, &n_k, err, errsz))
+		return -1;
+	ri->knobs = xcalloc(n_k ? n_k : 1, sizeof(*ri->knobs));
+	for (size_t i = 0; i < n_k; i++) {
+		/* Taken over: the strings of the row are malloc'd. */
+		ri->knobs[i] = (struct runinfo_knob){(char *)k[i].variant, (char *)k[i].kind,
+						     (char *)k[i].name, (char *)k[i].requested_value,
+						     (char *)k[i].applied_value};
+		k[i].variant = k[i].kind = k[i].name = k[i].requested_value = NULL;
+		k[i].applied_value = NULL;
+	}
+	ri->n_knobs = n_k;
+	store_knob_rows_free(k, n_k);
+	return 0;
+}
 
 int runinfo_load(const char *db_path, const int64_t *ids, size_t n, struct runinfo **out,
 		 char *err, size_t errsz)
 {
 	struct store *st = NULL;
-	sqlite3_stmt *qr = NULL, *qv = NULL, *qk = NULL;
 	struct runinfo *r = xcalloc(n ? n : 1, sizeof(*r));
-	int rc = -1;
+	char why[512];
 
 	if (store_open(db_path, true, &st, err, errsz)) {
 		free(r);
 		return -1;
 	}
-	sqlite3 *db = store_db(st);
-	int knobs = has_table(db, "knob"), builds = has_table(db, "kernel_build");
-	if (sqlite3_prepare_v2(db,
-			       "SELECT name, status, started_at, ended_at, host, kernel_release,"
-			       " kernel_cmdline, cpu_model, schedrig_version, config_path, config_text,"
-			       " cpu_count, iterations, rig_pid, rig_start_ticks, boot_id,"
-			       " (SELECT count(*) FROM iteration i JOIN variant v ON v.id = i.variant_id"
-			       " WHERE v.run_id = run.id AND i.status = 'complete')"
-			       " FROM run WHERE id = ?", -1, &qr, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, builds ? variants_built_sql : variants_sql, -1, &qv, NULL) !=
-		    SQLITE_OK ||
-	    (knobs && sqlite3_prepare_v2(db,
-					 "SELECT variant, kind, name, requested_value, applied_value"
-					 " FROM knob WHERE run_id = ? ORDER BY id", -1, &qk,
-					 NULL) != SQLITE_OK)) {
-		snprintf(err, errsz, "%s: %s", db_path, sqlite3_errmsg(db));
-		goto out;
-	}
 	for (size_t i = 0; i < n; i++) {
-		struct runinfo *ri = &r[i];
-		ri->id = ids[i];
-		ri->has_knob_table = knobs;
-		sqlite3_reset(qr);
-		sqlite3_bind_int64(qr, 1, ids[i]);
-		if (sqlite3_step(qr) != SQLITE_ROW) {
-			snprintf(err, errsz, "%s: no run %lld", db_path, (long long)ids[i]);
+		if (load_one(st, ids[i], &r[i], why, sizeof(why))) {
+			snprintf(err, errsz, "%s: %s", db_path, why);
 			runinfo_free(r, n);
-			r = NULL;
-			goto out;
-		}
-		char **f[] = {&ri->name, &ri->status, &ri->started_at, &ri->ended_at, &ri->host,
-			      &ri->kernel_release, &ri->kernel_cmdline, &ri->cpu_model,
-			      &ri->schedrig_version, &ri->config_path, &ri->config_text};
-		for (int k = 0; k < 11; k++)
-			*f[k] = dup_col(qr, k);
-		ri->cpu_count = sqlite3_column_int(qr, 11);
-		ri->iterations = sqlite3_column_int(qr, 12);
-		ri->complete_iterations = sqlite3_column_int(qr, 16);
-		if (ri->status) {
-			const char *seen = provenance_run_status(
-				ri->status, ri->host, (const char *)sqlite3_column_text(qr, 15),
-				sqlite3_column_int64(qr, 13), sqlite3_column_int64(qr, 14));
-			if (seen != ri->status) {
-				free(ri->status);
-				ri->status = xstrdup(seen);
-			}
-		}
-		sqlite3_reset(qv);
-		sqlite3_bind_int64(qv, 1, ids[i]);
-		while (sqlite3_step(qv) == SQLITE_ROW) {
-			ri->variants = xrealloc(ri->variants, (ri->n_variants + 1) * sizeof(*ri->variants));
-			ri->variants[ri->n_variants++] = (struct runinfo_variant){
-				dup_col(qv, 0), dup_col(qv, 1), dup_col(qv, 2), dup_col(qv, 3),
-				dup_col(qv, 4), builds ? dup_col(qv, 5) : NULL};
-		}
-		if (!qk)
-			continue;
-		sqlite3_reset(qk);
-		sqlite3_bind_int64(qk, 1, ids[i]);
-		while (sqlite3_step(qk) == SQLITE_ROW) {
-			ri->knobs = xrealloc(ri->knobs, (ri->n_knobs + 1) * sizeof(*ri->knobs));
-			ri->knobs[ri->n_knobs++] = (struct runinfo_knob){
-				dup_col(qk, 0), dup_col(qk, 1), dup_col(qk, 2), dup_col(qk, 3),
-				dup_col(qk, 4)};
+			store_close(st);
+			return -1;
 		}
 	}
-	*out = r;
-	r = NULL;
-	rc = 0;
-out:
-	free(r);
-	sqlite3_finalize(qr);
-	sqlite3_finalize(qv);
-	sqlite3_finalize(qk);
 	store_close(st);
-	return rc;
+	*out = r;
+	return 0;
 }
 
 void runinfo_free(struct runinfo *r, size_t n)

@@ -1,8 +1,8 @@
 /* Provenance of stored runs for reports and mail: the run row, its
  * variants (kernel release and command line as recorded when each kernel
  * came up; for a kernel the rig built, its source, patches, config,
- * compiler and build time) and, when the database has the knob table, the knobs applied.
- * Read-only queries through store_db(). */
+ * compiler and build time) and the knobs applied, read through
+ * store_runs.h, store_kbuild.h and the knob journal (store.h). */
 #ifndef SCHEDRIG_RUNINFO_H
 #define SCHEDRIG_RUNINFO_H
 
@@ -15,7 +15,7 @@
 struct runinfo_variant {
 	char *name, *boot, *kernel_release, *kernel_cmdline, *status;
 	char *build; /* provenance of the kernel the rig built for it (table
-		      * kernel_build, harness/kbuild.h), NULL when none */
+		      * kernel_build, harness/kbuild/kbuild.h), NULL when none */
 };
 
 struct runinfo_knob {
@@ -35,7 +35,6 @@ struct runinfo {
 	size_t n_variants;
 	struct runinfo_knob *knobs;       /* order of the changes */
 	size_t n_knobs;
-	int has_knob_table;               /* 1 when the knob table exists */
 };
 
 /* Read the runs ids[0..n) from the database at db_path (opened read-only)

@@ -17,6 +17,7 @@
 
 #include "loadcg.h"
 #include "monitor.h"
+#include "outcome.h"
 #include "store.h"
 
 static int sig_fd = -1;
@@ -59,6 +60,8 @@ const char *inst_state_name(enum inst_state s)
 		return "stopped";
 	case INST_INTERRUPTED:
 		return "interrupted";
+	case INST_WARMUP:
+		return "warmup";
 	}
 	return "?";
 }
@@ -212,7 +215,7 @@ static void child_exec(const struct plan_instance *pi, char *const *argv, int ou
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != rig)
 		_exit(127);
-	int null_fd = open("/dev/null", O_RDONLY);
+	int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC); /* dup2 clears it on 0 */
 	if (null_fd >= 0)
 		dup2(null_fd, 0);
 	dup2(out_fd, 1);
@@ -264,14 +267,21 @@ static void start_slot(struct slot *s, struct iteration_result *res, const char 
 		snprintf(r->reason, sizeof(r->reason), "pipe: %s", strerror(errno));
 		goto out_close;
 	}
+	s->cgroup[0] = '\0';
+	if (loadcg_base() && loadcg_create(++n_cgroups, s->cgroup, sizeof(s->cgroup)))
+		s->cgroup[0] = '\0';
+	/* cgroup attributes go on the load's own cgroup before it enters it */
+	if (sched_req_has_cgroup(&pi->sched) &&
+	    (!s->cgroup[0] || loadcg_set_cpu(s->cgroup, &pi->sched, perr, sizeof(perr)))) {
+		snprintf(r->reason, sizeof(r->reason), "%s", s->cgroup[0] ? perr :
+			 "cgroup attributes need the load's own cgroup v2, and there is none");
+		goto out_close;
+	}
 	/* argv[0] "schedrig" means this very binary (built-in loads). */
 	char **argv = pi->argv.v;
 	char *saved0 = argv[0];
 	if (!strcmp(argv[0], "schedrig"))
 		argv[0] = (char *)self_exe;
-	s->cgroup[0] = '\0';
-	if (loadcg_base() && loadcg_create(++n_cgroups, s->cgroup, sizeof(s->cgroup)))
-		s->cgroup[0] = '\0';
 	pid_t rig = getpid();
 	pid_t pid = fork();
 	if (pid == 0)
@@ -321,6 +331,8 @@ static void start_slot(struct slot *s, struct iteration_result *res, const char 
 	fcntl(s->err_fd, F_SETFL, O_NONBLOCK);
 	s->deadline_ns = r->start_ns + (int64_t)(pi->load->timeout_s * 1e9);
 	sched_read_back(pid, r->applied, sizeof(r->applied));
+	if (sched_req_has_cgroup(&pi->sched))
+		loadcg_read_cpu(s->cgroup, &pi->sched, r->applied, sizeof(r->applied));
 	if (mon)
 		monitor_task_start(mon, pid, !s->background);
 	return;
@@ -366,9 +378,10 @@ static void close_slot_fds(struct slot *s)
 	s->out_fd = s->err_fd = -1;
 }
 
-/* The slot's process has been reaped with status: make its result final. */
+/* The slot's process has been reaped with status: make its result final.
+ * warmup: the measured loads have not started yet. */
 static void finish_slot(struct slot *s, struct iteration_result *res, int status,
-			const struct rusage *ru)
+			const struct rusage *ru, bool warmup)
 {
 	struct inst_result *r = &res->r[s->result];
 
@@ -387,8 +400,6 @@ static void finish_slot(struct slot *s, struct iteration_result *res, int status
 	r->term_signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	if (s->timed_out) {
 		r->state = INST_TIMEOUT;
-		snprintf(r->reason, sizeof(r->reason), "killed after timeout_s=%g",
-			 s->pi->load->timeout_s);
 	} else if (interrupt_sig) {
 		r->state = INST_INTERRUPTED;
 		snprintf(r->reason, sizeof(r->reason), "the rig was interrupted by %s",
@@ -396,15 +407,13 @@ static void finish_slot(struct slot *s, struct iteration_result *res, int status
 	} else if (s->stop_sent) {
 		r->state = INST_STOPPED;
 	} else if (r->exited && r->exit_code == 0) {
-		r->state = INST_OK;
+		r->state = s->background && warmup ? INST_WARMUP : INST_OK;
 	} else {
 		r->state = INST_FAILED;
-		if (r->exited)
-			snprintf(r->reason, sizeof(r->reason), "exit status %d", r->exit_code);
-		else
-			snprintf(r->reason, sizeof(r->reason), "killed by signal %d (%s)",
-				 r->term_signal, strsignal(r->term_signal));
 	}
+	if (r->state == INST_TIMEOUT || r->state == INST_FAILED)
+		outcome_runner_reason(r->state, r->exited, r->exit_code, r->term_signal,
+				      s->pi->load->timeout_s, r->reason, sizeof(r->reason));
 	s->pid = 0;
 }
 
@@ -470,8 +479,10 @@ static pid_t peek_exited(void)
 	return si.si_pid;
 }
 
+/* Reap every exited load; restart: start a repeating background load again;
+ * warmup: the measured loads have not started yet. */
 static void reap(struct slot *slots, size_t n, struct iteration_result *res, bool restart,
-		 const char *self_exe)
+		 bool warmup, const char *self_exe)
 {
 	int status;
 	struct rusage ru;
@@ -482,7 +493,7 @@ static void reap(struct slot *slots, size_t n, struct iteration_result *res, boo
 			struct slot *s = &slots[i];
 			if (s->pid != pid)
 				continue;
-			finish_slot(s, res, status, &ru);
+			finish_slot(s, res, status, &ru, warmup);
 			if (restart && s->background && s->pi->load->repeat) {
 				s->repetition++;
 				start_slot(s, res, self_exe);
@@ -492,7 +503,7 @@ static void reap(struct slot *slots, size_t n, struct iteration_result *res, boo
 }
 
 static void handle_signals(struct slot *slots, size_t n, struct iteration_result *res,
-			   bool restart, const char *self_exe)
+			   bool restart, bool warmup, const char *self_exe)
 {
 	struct signalfd_siginfo si;
 	while (read(sig_fd, &si, sizeof(si)) == sizeof(si)) {
@@ -501,13 +512,13 @@ static void handle_signals(struct slot *slots, size_t n, struct iteration_result
 			continue;
 		if (!interrupt_sig) {
 			interrupt_sig = sig;
-			int64_t at = mono_ns() + (int64_t)(2 * 1e9);
+			int64_t at = mono_ns() + (int64_t)(RUNNER_INTERRUPT_GRACE_S * 1e9);
 			for (size_t i = 0; i < n; i++)
 				signal_slot(&slots[i], SIGTERM, at);
 		}
 		/* A second signal does not abandon the cleanup under way. */
 	}
-	reap(slots, n, res, restart, self_exe);
+	reap(slots, n, res, restart, warmup, self_exe);
 }
 
 int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const char *self_exe,
@@ -516,13 +527,21 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 	struct slot *slots = xcalloc(cell->n_inst, sizeof(*slots));
 	size_t n = cell->n_inst;
 	bool measured_started = false, stopping = false, has_background = false;
+	int ret = 0;
+	/* signalfd, two pipes per load, monitor timer */
+	struct pollfd *pfd = xcalloc(2 + 2 * n, sizeof(*pfd));
+	struct buf **target = xcalloc(2 + 2 * n, sizeof(*target));
+	int **fdp = xcalloc(2 + 2 * n, sizeof(*fdp));
 
+	memset(res, 0, sizeof(*res));
 	if (sig_fd < 0) {
+		free(pfd);
+		free(target);
+		free(fdp);
 		free(slots);
 		snprintf(err, errsz, "runner_init was not called");
 		return -1;
 	}
-	memset(res, 0, sizeof(*res));
 	store_now(res->started_at, sizeof(res->started_at));
 	if (mon)
 		monitor_iteration_begin(mon);
@@ -544,6 +563,13 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 					start_slot(&slots[i], res, self_exe);
 			measured_started = true;
 		}
+		/* A background load lives as long as the measured ones: its
+		 * timeout_s guards its start-up (the warm-up) and its stop, not
+		 * the measured window, however long that is. */
+		if (measured_started && !stopping)
+			for (size_t i = 0; i < n; i++)
+				if (slots[i].background && slots[i].pid)
+					slots[i].deadline_ns = INT64_MAX;
 		bool measured_done = measured_started && !any_running(slots, n, false);
 		if ((measured_done || interrupt_sig) && !stopping) {
 			stopping = true;
@@ -551,6 +577,7 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 				if (!slots[i].background || !slots[i].pid)
 					continue;
 				slots[i].stop_sent = true;
+				slots[i].deadline_ns = now + (int64_t)(slots[i].pi->load->timeout_s * 1e9);
 				signal_slot(&slots[i], slots[i].pi->load->ops->stop_signal,
 					    now + (int64_t)(RUNNER_GRACE_S * 1e9));
 			}
@@ -581,12 +608,9 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 				next = s->kill_at_ns;
 		}
 
-		struct pollfd pfd[2 + 2 * 64]; /* signalfd, load pipes, monitor timer */
-		struct buf *target[2 + 2 * 64];
-		int *fdp[2 + 2 * 64];
 		nfds_t np = 0;
 		pfd[np++] = (struct pollfd){.fd = sig_fd, .events = POLLIN};
-		for (size_t i = 0; i < n && np + 3 <= sizeof(pfd) / sizeof(pfd[0]); i++) {
+		for (size_t i = 0; i < n; i++) {
 			struct slot *s = &slots[i];
 			if (!s->pid)
 				continue;
@@ -611,6 +635,7 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 		int rc = poll(pfd, np, (int)wait_ms);
 		if (rc < 0 && errno != EINTR) {
 			snprintf(err, errsz, "poll: %s", strerror(errno));
+			ret = -1;
 			break;
 		}
 		for (nfds_t k = 1; rc > 0 && k < mon_k; k++)
@@ -618,8 +643,10 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 				drain(fdp[k], target[k]);
 		if (mon && rc > 0 && pfd[mon_k].revents)
 			monitor_tick(mon);
-		bool restart = measured_started && !stopping && !interrupt_sig;
-		handle_signals(slots, n, res, restart, self_exe);
+		/* A repeating background load restarts from the warm-up on: the
+		 * measured load must meet it whenever its first run is short. */
+		bool restart = !stopping && !interrupt_sig;
+		handle_signals(slots, n, res, restart, !measured_started, self_exe);
 	}
 
 	for (size_t i = 0; i < n; i++) {
@@ -635,8 +662,11 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 		monitor_iteration_end(mon, res);
 	store_now(res->ended_at, sizeof(res->ended_at));
 	res->interrupted = interrupt_sig != 0;
+	free(pfd);
+	free(target);
+	free(fdp);
 	free(slots);
-	return 0;
+	return ret;
 }
 
 void iteration_result_free(struct iteration_result *res)

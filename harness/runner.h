@@ -8,8 +8,16 @@
  * load gets its driver's stop signal, a grace period (RUNNER_GRACE_S), then
  * SIGKILL of its process group. A background load with repeat: true is
  * restarted while measured loads still run; each run is one repetition.
- * SIGINT/SIGTERM/SIGHUP are taken through a signalfd: the iteration's loads
- * are stopped and the result is marked interrupted. */
+ * Only runs that overlap the measured window count: a background run that
+ * exits 0 before the measured loads start (in the warm-up) is INST_WARMUP,
+ * one that straddles their start or is stopped at their end is not.
+ * timeout_s of a measured load counts from its start; that of a background
+ * load counts from its start until the measured loads start and again from
+ * its stop signal: a background load lives as long as the measured loads,
+ * however long they take (a kernel build), and is never a timeout for that.
+ * SIGINT/SIGTERM/SIGHUP are taken through a signalfd: every load gets
+ * SIGTERM, RUNNER_INTERRUPT_GRACE_S to exit, then SIGKILL of its group, and
+ * the result is marked interrupted. */
 #ifndef SCHEDRIG_RUNNER_H
 #define SCHEDRIG_RUNNER_H
 
@@ -22,6 +30,7 @@
 #include "util.h"
 
 #define RUNNER_GRACE_S 5.0
+#define RUNNER_INTERRUPT_GRACE_S 2.0
 
 enum inst_state {
 	INST_OK,          /* exited 0 (parse still decides) */
@@ -29,9 +38,11 @@ enum inst_state {
 	INST_TIMEOUT,     /* killed at timeout_s */
 	INST_STOPPED,     /* background load ended by the rig's stop signal */
 	INST_INTERRUPTED, /* the rig was interrupted */
+	INST_WARMUP,      /* background run that exited 0 before the measured loads
+			   * started: it met no measured load, so never a sample */
 };
 
-/* "ok", "failed", "timeout", "stopped", "interrupted" */
+/* "ok", "failed", "timeout", "stopped", "interrupted", "warmup" */
 const char *inst_state_name(enum inst_state s);
 
 /* What one started (or failed to start) load instance left behind. */
@@ -91,10 +102,12 @@ struct monitor;
  * turns monitors off (the default). */
 void runner_set_monitor(struct monitor *m);
 
-/* Run one iteration of cell. self_exe replaces argv[0] "schedrig" of built-in
- * loads. On return every process of the iteration has been reaped. Returns 0
- * (res filled, possibly with failures or interrupted) or -1 when the rig
- * itself failed (err). */
+/* Run one iteration of cell (any number of loads: every one's pipes are
+ * polled). self_exe replaces argv[0] "schedrig" of built-in loads. On
+ * return every process of the iteration has been reaped. Returns 0 (res
+ * filled, possibly with failures or interrupted) or -1 when the rig itself
+ * failed (err, e.g. "poll: ..."; res then holds what had finished and must
+ * still be freed). */
 int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const char *self_exe,
 			 struct iteration_result *res, char *err, size_t errsz);
 void iteration_result_free(struct iteration_result *res);

@@ -37,6 +37,7 @@ void sample_vec_add(struct sample_vec *s, const char *metric, const char *unit,
 	x->better = better;
 	snprintf(x->op, sizeof(x->op), "%s", op ? op : "");
 	x->value = value;
+	x->flag = NULL;
 }
 
 struct sample_hist *sample_vec_add_hist(struct sample_vec *s, const char *metric, const char *unit,
@@ -155,6 +156,7 @@ void hist_table_add(struct hist_table *t, const struct hist_row *row)
 	r->variant = sample_table_intern(p, row->variant);
 	r->cell = sample_table_intern(p, row->cell);
 	r->load = sample_table_intern(p, row->load);
+	r->tool = row->tool ? sample_table_intern(p, row->tool) : NULL;
 	r->metric = sample_table_intern(p, row->metric);
 	r->unit = sample_table_intern(p, row->unit);
 	r->op = sample_table_intern(p, row->op);

@@ -18,13 +18,18 @@ int better_parse(const char *s);
 
 /* One value parsed from a tool's output. metric and unit point at static
  * strings of the driver's metric table; op is the row label (a group count,
- * a thread number, a pair number, a percentile such as "p99"). */
+ * a thread number, a pair number, a percentile such as "p99"). flag is
+ * NULL, or a static string: the tool's own warning about this value (e.g.
+ * netperf's "Desired confidence was not achieved within the specified
+ * iterations."), stored with the sample (sample_flag) and noted under the
+ * tables; the value still counts. */
 struct sample {
 	const char *metric;
 	const char *unit;
 	enum better better;
 	char op[SAMPLE_OP_MAX];
 	double value;
+	const char *flag;
 };
 
 /* One latency histogram parsed from a tool's output (cyclictest -h N: one
@@ -62,7 +67,7 @@ struct sample_vec {
 	struct sample_hist *hists;
 	size_t n_hists, cap_hists;
 };
-/* Append one sample; op may be NULL for "" (formatted with printf rules). */
+/* Append one sample (flag NULL); op may be NULL for "". */
 void sample_vec_add(struct sample_vec *s, const char *metric, const char *unit,
 		    enum better better, const char *op, double value);
 /* Append one histogram; counts (n_buckets values) is copied, op may be NULL
@@ -79,10 +84,10 @@ void sample_hist_set_bounds(struct sample_hist *h, const double *bounds);
 void sample_vec_free(struct sample_vec *s);
 
 /* One stored sample with its identity, as exported:
- * run,variant,cell,load,metric,unit,better,op,iteration,value.
+ * run,variant,cell,load,metric,unit,better,op,iteration,value,tool.
  * tool is the load's driver as stored (load_instance.tool: "hackbench",
- * "imported" for CSV imports), not exported; NULL when not known (CSV
- * read directly). Strings are interned in the owning sample_table and live
+ * the CSV's tool for imports, "imported" when it names none); NULL when
+ * not known (a CSV read directly without one). Strings are interned in the owning sample_table and live
  * as long as it. */
 struct sample_row {
 	const char *run;
@@ -95,6 +100,8 @@ struct sample_row {
 	enum better better;
 	const char *op;
 	int iteration;
+	int repetition;   /* a repeating background load's run in the iteration,
+			   * 0 first (load_instance.repetition); 0 otherwise */
 	double value;
 };
 
@@ -127,6 +134,8 @@ struct hist_row {
 	const char *variant;
 	const char *cell;
 	const char *load;
+	const char *tool;           /* the load's driver (load_instance.tool);
+				     * NULL: unknown */
 	const char *metric;
 	const char *unit;
 	const char *op;

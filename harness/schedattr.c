@@ -17,7 +17,7 @@
 #include "util.h"
 
 /* Layout of SCHED_ATTR_SIZE_VER1 (56 bytes) plus the out-of-tree
- * latency-nice field (VER2, 60 bytes; SCHED-ABI.md). */
+ * latency-nice field (VER2, 60 bytes; schedattr.h). */
 struct kernel_sched_attr {
 	uint32_t size;
 	uint32_t sched_policy;
@@ -38,7 +38,31 @@ struct kernel_sched_attr {
 #define SCHED_FLAG_LATENCY_NICE 0x80
 
 const char *const sched_keys[] = {"policy", "priority", "nice", "latency_nice", "slice_us", "cpus",
-				  NULL};
+				  "cgroup", NULL};
+
+bool sched_req_has_cgroup(const struct sched_req *r)
+{
+	return r->has_cg_weight || r->has_cg_idle || r->cg_max[0];
+}
+
+/* cgroup.max: "QUOTA [PERIOD]", QUOTA "max" or 1000.. us, PERIOD
+ * 1000..1000000 us (kernel/sched/core.c tg_set_cfs_bandwidth limits). */
+static int cg_max_set(struct sched_req *r, const char *value, char *err, size_t errsz)
+{
+	char quota[24] = "", period[24] = "", extra[2] = "";
+	long long q = 0, p = 0;
+	int n = sscanf(value, "%23s %23s %1s", quota, period, extra);
+	bool ok = (n == 1 || n == 2) && strlen(value) < sizeof(r->cg_max) &&
+		  (!strcmp(quota, "max") || (parse_ll(quota, &q) && q >= 1000)) &&
+		  (n == 1 || (parse_ll(period, &p) && p >= 1000 && p <= 1000000));
+	if (!ok) {
+		snprintf(err, errsz, "cgroup max must be \"QUOTA PERIOD\" in us (QUOTA \"max\" or"
+			 " at least 1000, PERIOD 1000..1000000, optional), not '%s'", value);
+		return -1;
+	}
+	snprintf(r->cg_max, sizeof(r->cg_max), "%s", value);
+	return 0;
+}
 
 static const struct {
 	const char *name;
@@ -159,6 +183,22 @@ int sched_req_set(struct sched_req *r, const char *key, const char *value, char 
 		snprintf(r->cpus, sizeof(r->cpus), "%s", value);
 		return 0;
 	}
+	if (!strcmp(key, "cgroup.weight")) {
+		if (int_in("cgroup weight", value, 1, 10000, &v, err, errsz))
+			return -1;
+		r->has_cg_weight = true;
+		r->cg_weight = (int)v;
+		return 0;
+	}
+	if (!strcmp(key, "cgroup.idle")) {
+		if (int_in("cgroup idle", value, 0, 1, &v, err, errsz))
+			return -1;
+		r->has_cg_idle = true;
+		r->cg_idle = (int)v;
+		return 0;
+	}
+	if (!strcmp(key, "cgroup.max"))
+		return cg_max_set(r, value, err, errsz);
 	snprintf(err, errsz, "unknown scheduling attribute '%s'", key);
 	return -1;
 }
@@ -177,14 +217,24 @@ int sched_req_check(const struct sched_req *r, char *err, size_t errsz)
 			 sched_policy_name(policy));
 		return -1;
 	}
-	if (r->has_slice_us && !is_fair(policy)) {
-		snprintf(err, errsz, "slice_us is for policies other, batch and idle, not %s",
-			 sched_policy_name(policy));
+	if (r->has_slice_us && policy != SCHED_OTHER && policy != SCHED_BATCH) {
+		snprintf(err, errsz, "slice_us is for policies other and batch, not %s (the kernel"
+			 " gives only those a custom slice)", sched_policy_name(policy));
+		return -1;
+	}
+	if (r->has_nice && rt) {
+		snprintf(err, errsz, "nice is for policies other, batch and idle, not %s (a"
+			 " real-time task's nice has no effect)", sched_policy_name(policy));
 		return -1;
 	}
 	if (r->has_latency_nice && !is_fair(policy)) {
 		snprintf(err, errsz, "latency_nice is for policies other, batch and idle, not %s",
 			 sched_policy_name(policy));
+		return -1;
+	}
+	if (r->has_cg_idle && r->cg_idle && r->has_cg_weight) {
+		snprintf(err, errsz, "cgroup idle: 1 goes without weight: the kernel refuses"
+			 " cpu.weight of an idle group (EINVAL)");
 		return -1;
 	}
 	return 0;
@@ -205,6 +255,12 @@ void sched_req_render(const struct sched_req *r, char *dst, size_t size)
 		buf_printf(&b, " slice_us=%lld", r->slice_us);
 	if (r->cpus[0])
 		buf_printf(&b, " cpus=%s", r->cpus);
+	if (r->has_cg_weight)
+		buf_printf(&b, " cgroup.weight=%d", r->cg_weight);
+	if (r->has_cg_idle)
+		buf_printf(&b, " cgroup.idle=%d", r->cg_idle);
+	if (r->cg_max[0])
+		buf_printf(&b, " cgroup.max=%s", r->cg_max);
 	snprintf(dst, size, "%s", b.len ? buf_str(&b) + 1 : "");
 	buf_free(&b);
 }
@@ -238,13 +294,22 @@ int sched_apply_self(const struct sched_req *r, const char **what)
 	    !r->has_slice_us)
 		return 0;
 
-	struct kernel_sched_attr a;
+	/* sched_setattr sets every field at once: what the config leaves unset
+	 * is what the task has now (its nice, inherited from the rig, would
+	 * else become 0; a policy alone would drop an RT priority). */
+	struct kernel_sched_attr a, cur;
 	memset(&a, 0, sizeof(a));
+	memset(&cur, 0, sizeof(cur));
+	if (syscall(SYS_sched_getattr, 0, &cur, sizeof(cur), 0)) {
+		*what = "sched_getattr";
+		return -1;
+	}
 	a.size = r->has_latency_nice ? SCHED_ATTR_SIZE_VER2 : SCHED_ATTR_SIZE_VER1;
-	a.sched_policy = (uint32_t)(r->has_policy ? r->policy : SCHED_OTHER);
-	a.sched_nice = r->has_nice ? r->nice : 0;
-	a.sched_priority = (uint32_t)(r->has_priority ? r->priority : 0);
-	/* sched_runtime 0 keeps the default slice (SCHED-ABI.md pitfall). */
+	a.sched_policy = r->has_policy ? (uint32_t)r->policy : cur.sched_policy;
+	a.sched_nice = r->has_nice ? r->nice : cur.sched_nice;
+	bool rt = a.sched_policy == SCHED_FIFO || a.sched_policy == SCHED_RR;
+	a.sched_priority = r->has_priority ? (uint32_t)r->priority : rt ? cur.sched_priority : 0;
+	/* sched_runtime 0 keeps the default slice (schedattr.h). */
 	a.sched_runtime = r->has_slice_us ? (uint64_t)r->slice_us * 1000 : 0;
 	if (r->has_latency_nice) {
 		a.sched_flags |= SCHED_FLAG_LATENCY_NICE;
@@ -255,7 +320,7 @@ int sched_apply_self(const struct sched_req *r, const char **what)
 		return -1;
 	}
 	/* sched_setattr(SCHED_IDLE, nice) ignores nice: set it separately. */
-	if (r->has_nice && a.sched_policy == SCHED_IDLE && setpriority(PRIO_PROCESS, 0, r->nice)) {
+	if (a.sched_policy == SCHED_IDLE && setpriority(PRIO_PROCESS, 0, a.sched_nice)) {
 		*what = "setpriority";
 		return -1;
 	}
@@ -336,6 +401,41 @@ int sched_read_back(pid_t pid, char *dst, size_t size)
 	}
 	snprintf(dst, size, "%s", buf_str(&b));
 	buf_free(&b);
+	return 0;
+}
+
+/* The value of word "key=value" in text (words separated by spaces) into
+ * val; false when text has no such word. */
+static bool word_value(const char *text, const char *key, char *val, size_t size)
+{
+	size_t k = strlen(key);
+	for (const char *w = text; *w; w += strcspn(w, " "), w += strspn(w, " ")) {
+		size_t len = strcspn(w, " ");
+		if (len > k && w[k] == '=' && !strncmp(w, key, k)) {
+			snprintf(val, size, "%.*s", (int)(len - k - 1), w + k + 1);
+			return true;
+		}
+	}
+	return false;
+}
+
+int sched_applied_check(const char *requested, const char *applied, char *why, size_t size)
+{
+	static const char *const keys[] = {"policy", "priority", "nice", "latency_nice",
+					   "slice_us"};
+	char want[64], got[64];
+	if (!requested || !applied || !applied[0])
+		return 0;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (!word_value(requested, keys[i], want, sizeof(want)))
+			continue;
+		bool has = word_value(applied, keys[i], got, sizeof(got));
+		if (!has || strcmp(want, got)) {
+			snprintf(why, size, "%s: requested %s, applied %s (applied: %s)", keys[i], want,
+				 has ? got : "none: the kernel has no such attribute", applied);
+			return -1;
+		}
+	}
 	return 0;
 }
 

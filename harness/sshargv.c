@@ -9,14 +9,7 @@ int sh_quote_word(struct buf *out, const char *word)
 {
 	if (strpbrk(word, "\n\r"))
 		return -1;
-	buf_append(out, "'", 1);
-	for (const char *p = word; *p; p++) {
-		if (*p == '\'')
-			buf_puts(out, "'\\''");
-		else
-			buf_append(out, p, 1);
-	}
-	buf_append(out, "'", 1);
+	buf_sh_quote(out, word);
 	return 0;
 }
 
@@ -55,13 +48,32 @@ static int check_name(const char *what, const char *s, char *err, size_t errsz)
 	return 0;
 }
 
-static int check_path(const char *what, const char *s, char *err, size_t errsz)
+/* No control character in s; with quotes false also no '"', '\\' or '\''
+ * (a value ssh reads as ssh_config text, which may need double quotes). */
+static int check_path(const char *what, const char *s, bool quotes, char *err, size_t errsz)
 {
-	if (s && strpbrk(s, "\n\r")) {
-		snprintf(err, errsz, "%s holds a line break", what);
-		return -1;
+	for (const unsigned char *p = (const unsigned char *)s; s && *p; p++) {
+		if (*p < ' ' || *p == 0x7f) {
+			snprintf(err, errsz, "%s holds a line break or control character", what);
+			return -1;
+		}
+		if (!quotes && strchr("\"\\'", *p)) {
+			snprintf(err, errsz, "%s '%.200s' holds %c, which ssh cannot be given"
+				 " reliably in an option value: use a path without it", what, s, *p);
+			return -1;
+		}
 	}
 	return 0;
+}
+
+char *ssh_percent_escape(const char *s)
+{
+	struct buf b = {0};
+	for (; *s; s++)
+		buf_puts(&b, *s == '%' ? "%%" : (char[]){*s, '\0'});
+	char *r = xstrdup(buf_str(&b));
+	buf_free(&b);
+	return r;
 }
 
 int ssh_target_check(const struct ssh_target *t, char *err, size_t errsz)
@@ -76,16 +88,28 @@ int ssh_target_check(const struct ssh_target *t, char *err, size_t errsz)
 	}
 	return check_name("host", t->host, err, errsz) ||
 	       (t->user && check_name("user", t->user, err, errsz)) ||
-	       check_path("identity", t->identity, err, errsz) ||
-	       check_path("the control path", t->control_path, err, errsz) ||
-	       check_path("the known_hosts file", t->known_hosts, err, errsz) ||
-	       check_path("the ssh config file", t->config, err, errsz) ? -1 : 0;
+	       check_path("identity", t->identity, false, err, errsz) ||
+	       check_path("the control path", t->control_path, false, err, errsz) ||
+	       check_path("the known_hosts file", t->known_hosts, false, err, errsz) ||
+	       check_path("the ssh config file", t->config, true, err, errsz) ? -1 : 0;
 }
 
 static void add_opt(struct argv *a, const char *fmt, const char *value)
 {
 	argv_add(a, "-o");
 	argv_addf(a, fmt, value);
+}
+
+/* -o NAME=VALUE with VALUE as ssh_config(5) reads it: double-quoted when it
+ * holds a blank or '#' (ssh_target_check refused quotes and backslashes),
+ * '%' doubled first when escape (a literal path in a value with tokens). */
+static void add_path_opt(struct argv *a, const char *name, const char *value, bool escape)
+{
+	char *v = escape ? ssh_percent_escape(value) : xstrdup(value);
+	bool quote = strpbrk(v, " \t#") != NULL;
+	argv_add(a, "-o");
+	argv_addf(a, "%s=%s%s%s", name, quote ? "\"" : "", v, quote ? "\"" : "");
+	free(v);
 }
 
 static void add_options(struct argv *a, const struct ssh_target *t)
@@ -102,8 +126,10 @@ static void add_options(struct argv *a, const struct ssh_target *t)
 		argv_add(a, t->user);
 	}
 	if (t->identity) {
+		char *id = ssh_percent_escape(t->identity); /* -i expands % tokens too */
 		argv_add(a, "-i");
-		argv_add(a, t->identity);
+		argv_add(a, id);
+		free(id);
 		add_opt(a, "%s", "IdentitiesOnly=yes");
 	}
 	add_opt(a, "%s", "BatchMode=yes");
@@ -112,11 +138,11 @@ static void add_options(struct argv *a, const struct ssh_target *t)
 	} else {
 		add_opt(a, "%s", "StrictHostKeyChecking=accept-new");
 		if (t->known_hosts)
-			add_opt(a, "UserKnownHostsFile=%s", t->known_hosts);
+			add_path_opt(a, "UserKnownHostsFile", t->known_hosts, true);
 	}
 	if (t->control_path) {
 		add_opt(a, "%s", "ControlMaster=auto");
-		add_opt(a, "ControlPath=%s", t->control_path);
+		add_path_opt(a, "ControlPath", t->control_path, false);
 		add_opt(a, "%s", "ControlPersist=60");
 	}
 	if (t->connect_timeout_s > 0) {

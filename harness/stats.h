@@ -16,20 +16,12 @@
 /* Sort n values ascending in place (qsort; NaN must not be present). */
 void stats_sort(double *x, size_t n);
 
-/* Smallest / largest value; NaN when n == 0. */
-double stats_min(const double *x, size_t n);
-double stats_max(const double *x, size_t n);
-
 /* Arithmetic mean Σx/n; NaN when n == 0. mmtests Stat.pm calc_amean. */
 double stats_amean(const double *x, size_t n);
 
 /* Geometric mean exp(Σln x / n); NaN when n == 0 or any x <= 0.
  * mmtests Stat.pm calc_geomean. */
 double stats_gmean(const double *x, size_t n);
-
-/* Harmonic mean n / Σ(1/x); NaN when n == 0 or any x <= 0.
- * mmtests Stat.pm calc_hmean (which returns NaN for x <= 0 as well). */
-double stats_hmean(const double *x, size_t n);
 
 /* Sample standard deviation sqrt(Σ(x-mean)²/(n-1)), two-pass; NaN when
  * n <= 1. mmtests Stat.pm calc_stddev. */
@@ -43,13 +35,6 @@ double stats_coeffvar(double stddev, double mean);
 /* Median of ascending values: the middle value, or the mean of the two
  * middle values for even n; NaN when n == 0. */
 double stats_median_sorted(const double *sorted, size_t n);
-
-/* BAmean-K ("best K percent mean"): the values sorted best-first (ascending
- * for BETTER_LOWER, descending for BETTER_HIGHER), the arithmetic mean of the
- * first max(1, floor(n·K/100)), summed in that order. sorted is ascending;
- * K in 1..100; NaN when n == 0. mmtests Summarise.pm runStatFunc ("_mean-K":
- * the first int(n·K/100), at least 1, of its sorted data) + calc_amean. */
-double stats_bamean_sorted(const double *sorted, size_t n, enum better better, int k);
 
 /* Nearest-rank percentile p (0 < p <= 100) of ascending values: the value
  * at 1-based rank ceil(p·n/100), clamped to 1..n; NaN when n == 0 or p is
@@ -82,9 +67,16 @@ double stats_pct_change(double base, double new_value, enum better better);
 struct stats_summary {
 	size_t n;
 	double min, max;
+	/* hmean n / Σ(1/x), NaN when any x <= 0 (mmtests Stat.pm calc_hmean,
+	 * which returns NaN for x <= 0 as well) */
 	double amean, gmean, hmean, median;
 	double stddev;      /* sample (n-1) */
 	double coeffvar;    /* stddev·100/amean, percent */
+	/* BAmean-K ("best K percent mean"): the values best-first (ascending
+	 * for BETTER_LOWER, descending for BETTER_HIGHER), the arithmetic mean
+	 * of the first max(1, floor(n·K/100)), summed in that order; NaN when
+	 * n == 0. mmtests Summarise.pm runStatFunc ("_mean-K": the first
+	 * int(n·K/100), at least 1, of its sorted data) + calc_amean. */
 	double bamean50, bamean95, bamean99;
 	/* The spread around the Hmean (mmtests Stat.pm calc_stddev("hmean"),
 	 * since 2024): the reciprocals' population spread mapped back through
@@ -126,13 +118,14 @@ const char *stats_significance_describe(enum stats_significance s);
 
 /* Result of one significance test of b against a. valid is false (and
  * significant false, p NaN) when the test does not apply: n < 2 on either
- * side, or a NaN input. */
+ * side (Mann-Whitney: n < 1), or a NaN input. */
 struct stats_test {
 	bool valid;
 	bool significant;
 	bool exact;         /* Mann-Whitney: p from the exact distribution of U */
-	bool too_small;     /* Mann-Whitney: these n can never give p < alpha
-			     * (stats_mann_whitney); significant is false */
+	bool too_small;     /* Mann-Whitney, exact p: these n can never give
+			     * p < alpha (stats_mann_whitney); significant
+			     * is false */
 	double statistic;   /* t (Welch), z or U (Mann-Whitney), cidiff (ci-overlap) */
 	double df;          /* Welch-Satterthwaite degrees of freedom; NaN otherwise */
 	double p;           /* two-sided p-value; NaN for ci-overlap */
@@ -174,12 +167,14 @@ void stats_ci_overlap(double mean_a, double sd_a, size_t n_a,
  * the tie-corrected normal approximation: z = (U_b − n_a·n_b/2 ∓ 0.5) / σ,
  * σ² = n_a·n_b/12 · ((N+1) − Σ(t³−t)/(N(N−1))), continuity correction toward
  * 0, p = 2·Q(|z|) (GSL); statistic holds z; σ = 0 (all values tied) gives
- * p = 1. Significant when p < alpha. Whatever the data, no arrangement of
- * N = n_a + n_b values can give a two-sided p below 2 / C(N, n_a) (0.1 at
- * 3 vs 3): when that is >= alpha, too_small is set and significant stays
- * false ("n too small", not "no change"). Source: Mann & Whitney (1947);
- * exact and approximate p as R wilcox.test (exact when n < 50 without
- * ties). Needs n >= 2 both sides. */
+ * p = 1. Significant when p < alpha. Without ties no arrangement of
+ * N = n_a + n_b values can give an exact two-sided p below 2 / C(N, n_a)
+ * (0.1 at 3 vs 3, 1 at 1 vs 1): when the p is exact and that bound is
+ * >= alpha, too_small is set and significant stays false ("n too small",
+ * not "no change"). With ties the approximation's p alone decides (three
+ * 100s against three 200s: p = 0.0469, significant at 0.05). Source: Mann
+ * & Whitney (1947); exact and approximate p as R wilcox.test (exact when
+ * n < 50 without ties). Needs n >= 1 both sides. */
 void stats_mann_whitney(const double *a_sorted, size_t n_a,
 			const double *b_sorted, size_t n_b, double alpha,
 			struct stats_test *out);

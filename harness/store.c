@@ -1,5 +1,6 @@
 /* SQLite access for the results database. Schema: results-schema/schema.sql. */
 #include "store.h"
+#include "store_impl.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -15,7 +16,7 @@
 #include "strmap.h"
 #include "util.h"
 
-#define SCHEMA_VERSION 9
+#define SCHEMA_VERSION 10
 #define BUSY_TIMEOUT_MS 30000
 
 static const char schema_sql[] =
@@ -35,7 +36,22 @@ static const char split_samples_sql[] =
 	" ON k.metric = o.metric AND k.unit = o.unit AND k.better = o.better AND k.op = o.op;"
 	"DROP TABLE sample_v4;";
 
-/* Version 9 added the table kernel_build (schema.sql creates it). */
+/* Schema version 1..8 -> 9, after schema_sql: the cells that stopped, from
+ * the stop notes ("iterations" events "variant V cell C: N iteration(s),
+ * ...") that older versions kept alone and run --resume matched by prefix
+ * against the run's variant and cell names; the first note of a (variant,
+ * cell) is its row, as the first match was. */
+static const char stops_from_notes_sql[] =
+	"INSERT OR IGNORE INTO cell_stop (variant_id, cell_id, event_id)"
+	" SELECT v.id, c.id, e.id FROM event e"
+	" JOIN variant v ON v.run_id = e.run_id JOIN cell c ON c.run_id = e.run_id"
+	" WHERE e.kind = 'iterations' AND substr(e.message, 1,"
+	"  length('variant ' || v.name || ' cell ' || c.name || ': ')) ="
+	"  'variant ' || v.name || ' cell ' || c.name || ': '"
+	" ORDER BY e.id;";
+
+/* Version 10 added the table kernel_build (schema.sql creates it). */
+
 /* Columns later versions added to older tables: version 6 to run (some
  * version 5 databases have the first two), version 7 to histogram (a
  * table of version 4 and later). */
@@ -54,10 +70,10 @@ static const char *const added_columns[][4] = {
  * store_close: preparing them per iteration cost more than storing 100
  * samples (bench/ingest.c). */
 enum save_stmt {
-	SAVE_FIND_INCOMPLETE, SAVE_DROP_SAMPLES, SAVE_DROP_HISTOGRAMS, SAVE_DROP_RAW,
-	SAVE_DROP_INSTANCES, SAVE_DROP_SERIES, SAVE_DROP_ITERATION, SAVE_ITERATION,
-	SAVE_INSTANCE, SAVE_RAW, SAVE_KEY_ADD, SAVE_KEY_ID, SAVE_VALUE, SAVE_VALUES,
-	SAVE_HISTOGRAM, SAVE_SERIES, SAVE_COUNT
+	SAVE_FIND_INCOMPLETE, SAVE_DROP_SAMPLES, SAVE_DROP_FLAGS, SAVE_DROP_HISTOGRAMS,
+	SAVE_DROP_RAW, SAVE_DROP_INSTANCES, SAVE_DROP_SERIES, SAVE_DROP_ITERATION,
+	SAVE_ITERATION, SAVE_INSTANCE, SAVE_RAW, SAVE_KEY_ADD, SAVE_KEY_ID, SAVE_VALUE,
+	SAVE_VALUES, SAVE_FLAG, SAVE_HISTOGRAM, SAVE_SERIES, SAVE_COUNT
 };
 
 /* Rows of sample_value per multi-row INSERT: one statement step for 64
@@ -71,6 +87,10 @@ static const char *const save_sql[SAVE_COUNT] = {
 	" AND status != 'complete'",
 	[SAVE_DROP_SAMPLES] =
 	"DELETE FROM sample_value WHERE load_instance_id IN (SELECT li.id FROM load_instance li"
+	" JOIN iteration i ON i.id = li.iteration_id WHERE i.variant_id = ?1 AND"
+	" i.cell_id = ?2 AND i.iteration = ?3 AND i.status != 'complete')",
+	[SAVE_DROP_FLAGS] =
+	"DELETE FROM sample_flag WHERE load_instance_id IN (SELECT li.id FROM load_instance li"
 	" JOIN iteration i ON i.id = li.iteration_id WHERE i.variant_id = ?1 AND"
 	" i.cell_id = ?2 AND i.iteration = ?3 AND i.status != 'complete')",
 	[SAVE_DROP_HISTOGRAMS] =
@@ -106,6 +126,7 @@ static const char *const save_sql[SAVE_COUNT] = {
 	[SAVE_VALUE] =
 	"INSERT INTO sample_value (load_instance_id, seq, key_id, value) VALUES (?, ?, ?, ?)",
 	[SAVE_VALUES] = NULL, /* VALUES_PER_INSERT rows of SAVE_VALUE, built by save_stmt */
+	[SAVE_FLAG] = "INSERT INTO sample_flag (load_instance_id, seq, flag) VALUES (?, ?, ?)",
 	[SAVE_HISTOGRAM] =
 	"INSERT INTO histogram (load_instance_id, seq, metric, unit, op, bucket_width,"
 	" n_buckets, limit_value, overflow, max_observed, counts, bounds, min_observed,"
@@ -309,7 +330,8 @@ static int migrate(struct store *s, const char *path, char *err, size_t errsz)
 		    (v >= 1 && add_columns(s, v, &msg)) ||
 		    sqlite3_exec(s->db, schema_sql, NULL, NULL, &msg) != SQLITE_OK ||
 		    (old_samples && sqlite3_exec(s->db, split_samples_sql, NULL, NULL, &msg) !=
-					    SQLITE_OK)) {
+					    SQLITE_OK) ||
+		    (v >= 1 && v < 9 && sqlite3_exec(s->db, stops_from_notes_sql, NULL, NULL, &msg) != SQLITE_OK)) {
 			fail(err, errsz, "%s: cannot create schema: %s", path, msg ? msg : "?");
 			sqlite3_free(msg);
 			rollback(s);
@@ -423,6 +445,72 @@ void store_close(struct store *s)
 sqlite3 *store_db(struct store *s)
 {
 	return s->db;
+}
+
+char *store_col_strdup(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+double store_col_real(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
+}
+
+int64_t store_col_int_or(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, col);
+}
+
+sqlite3_stmt *store_prepare_id(struct store *s, const char *sql, int64_t id, const char *what,
+			       char *err, size_t errsz)
+{
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		db_fail(s, err, errsz, what);
+		return NULL;
+	}
+	if (sqlite3_bind_parameter_count(st) > 0)
+		sqlite3_bind_int64(st, 1, id);
+	return st;
+}
+
+int store_rows(struct store *s, const char *sql, int64_t id, size_t size, void **rows,
+	       size_t *n, void (*read)(sqlite3_stmt *st, void *row), void (*clear)(void *row),
+	       const char *what, char *err, size_t errsz)
+{
+	sqlite3_stmt *st = store_prepare_id(s, sql, id, what, err, errsz);
+	size_t cap = 0;
+	int rc = SQLITE_ERROR;
+	*rows = NULL;
+	*n = 0;
+	while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap)
+			*rows = xrealloc(*rows, (cap = cap ? 2 * cap : 8) * size);
+		read(st, (char *)*rows + (*n)++ * size);
+	}
+	if (st && rc != SQLITE_DONE)
+		db_fail(s, err, errsz, what);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	store_rows_free(*rows, *n, size, clear);
+	*rows = NULL;
+	*n = 0;
+	return -1;
+}
+
+void store_rows_free(void *rows, size_t n, size_t size, void (*clear)(void *row))
+{
+	for (size_t i = 0; i < n; i++)
+		clear((char *)rows + i * size);
+	free(rows);
+}
+
+int store_fail(struct store *s, const char *what, char *err, size_t errsz)
+{
+	return db_fail(s, err, errsz, what);
 }
 
 /* Prepare, bind by the types in spec, step once. spec: one letter per
@@ -734,6 +822,75 @@ int store_empty_cells(struct store *s, int64_t run_id, char ***msgs, size_t *n, 
 	return rc == SQLITE_DONE ? 0 : db_fail(s, err, errsz, "cannot read iterations");
 }
 
+int store_silent_loads(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
+		       size_t errsz)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*msgs = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT li.name, li.role, count(*), sum(li.state = 'stopped'),"
+			       " sum(li.state = 'warmup')"
+			       " FROM load_instance li JOIN iteration i ON i.id = li.iteration_id"
+			       " JOIN variant v ON v.id = i.variant_id"
+			       " WHERE v.run_id = ?1 AND i.status = 'complete'"
+			       " GROUP BY li.name HAVING NOT EXISTS (SELECT 1 FROM sample s"
+			       " JOIN load_instance l2 ON l2.id = s.load_instance_id"
+			       " JOIN iteration i2 ON i2.id = l2.iteration_id"
+			       " JOIN variant v2 ON v2.id = i2.variant_id"
+			       " WHERE v2.run_id = ?1 AND l2.name = li.name)"
+			       " ORDER BY min(li.seq)", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(s, err, errsz, "cannot read load instances");
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		char warmup[64] = "";
+		if (sqlite3_column_int(st, 4))
+			snprintf(warmup, sizeof(warmup), ", %d ended in the warm-up",
+				 sqlite3_column_int(st, 4));
+		add_msg(msgs, n, xasprintf("load %s (%s): none of its %d run(s) in complete"
+					   " iterations finished (%d stopped when the measured"
+					   " load ended%s)", text_col(st, 0), text_col(st, 1),
+					   sqlite3_column_int(st, 2), sqlite3_column_int(st, 3),
+					   warmup));
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(s, err, errsz, "cannot read load instances");
+}
+
+int store_flag_notes(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
+		     size_t errsz)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*msgs = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT v.name, c.name, li.name, f.flag, count(*),"
+			       " (SELECT count(*) FROM sample_value x JOIN load_instance y"
+			       " ON y.id = x.load_instance_id JOIN iteration z ON z.id = y.iteration_id"
+			       " WHERE z.variant_id = v.id AND z.cell_id = c.id AND y.name = li.name"
+			       " AND z.status = 'complete' AND x.key_id = k.key_id)"
+			       " FROM sample_flag f JOIN sample_value k"
+			       " ON k.load_instance_id = f.load_instance_id AND k.seq = f.seq"
+			       " JOIN load_instance li ON li.id = f.load_instance_id"
+			       " JOIN iteration i ON i.id = li.iteration_id AND i.status = 'complete'"
+			       " JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id"
+			       " WHERE v.run_id = ? GROUP BY v.id, c.id, li.name, f.flag"
+			       " ORDER BY v.seq, c.seq, min(li.seq)", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(s, err, errsz, "cannot read sample flags");
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		add_msg(msgs, n, xasprintf("variant %s cell %s load %s: %d of %d sample(s): %s",
+					   text_col(st, 0), text_col(st, 1), text_col(st, 2),
+					   sqlite3_column_int(st, 4), sqlite3_column_int(st, 5),
+					   text_col(st, 3)));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(s, err, errsz, "cannot read sample flags");
+}
+
 /* The sample_key id of (metric, unit, better, op): from the cache, else
  * added to sample_key (another writer may have added it first) and cached. */
 static int sample_key_id(struct store *s, const char *metric, const char *unit,
@@ -833,12 +990,13 @@ static int insert_samples(struct store *s, int64_t instance_id, const struct sam
 		if (add_value(s, instance_id, (int64_t)i, x->metric, x->unit, x->better, x->op,
 			      x->value))
 			return -1;
+		if (x->flag && exec_saved(s, SAVE_FLAG, "IIt", instance_id, (int64_t)i, x->flag))
+			return -1;
 	}
 	return 0;
 }
 
-/* counts as n little-endian u64 (the histogram.counts format); malloc'd. */
-static unsigned char *counts_le(const uint64_t *counts, size_t n)
+unsigned char *store_counts_le(const uint64_t *counts, size_t n)
 {
 	unsigned char *b = xcalloc(n ? n : 1, 8);
 	for (size_t i = 0; i < n; i++)
@@ -847,13 +1005,12 @@ static unsigned char *counts_le(const uint64_t *counts, size_t n)
 	return b;
 }
 
-/* doubles as n little-endian IEEE 754 bit patterns (histogram.bounds). */
-static unsigned char *doubles_le(const double *v, size_t n)
+unsigned char *store_doubles_le(const double *v, size_t n)
 {
 	uint64_t *bits = xcalloc(n ? n : 1, sizeof(*bits));
 	for (size_t i = 0; i < n; i++)
 		memcpy(&bits[i], &v[i], sizeof(bits[i]));
-	unsigned char *b = counts_le(bits, n);
+	unsigned char *b = store_counts_le(bits, n);
 	free(bits);
 	return b;
 }
@@ -877,11 +1034,6 @@ static void bind_real(sqlite3_stmt *st, int col, double v)
 		sqlite3_bind_double(st, col, v);
 }
 
-/* A REAL column, NaN for NULL. */
-static double real_col(sqlite3_stmt *st, int col)
-{
-	return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
-}
 
 static int insert_histograms(struct store *s, int64_t instance_id, const struct sample_vec *v)
 {
@@ -890,7 +1042,7 @@ static int insert_histograms(struct store *s, int64_t instance_id, const struct 
 		return -1;
 	for (size_t i = 0; i < v->n_hists; i++) {
 		const struct sample_hist *h = &v->hists[i];
-		unsigned char *blob = counts_le(h->counts, h->n_buckets);
+		unsigned char *blob = store_counts_le(h->counts, h->n_buckets);
 		sqlite3_bind_int64(st, 1, instance_id);
 		sqlite3_bind_int64(st, 2, (int64_t)i);
 		sqlite3_bind_text(st, 3, h->metric, -1, SQLITE_STATIC);
@@ -902,7 +1054,7 @@ static int insert_histograms(struct store *s, int64_t instance_id, const struct 
 		sqlite3_bind_int64(st, 9, (int64_t)h->overflow);
 		bind_real(st, 10, h->max_observed);
 		sqlite3_bind_blob64(st, 11, blob, (sqlite3_uint64)h->n_buckets * 8, SQLITE_TRANSIENT);
-		unsigned char *bounds = h->bounds ? doubles_le(h->bounds, h->n_buckets) : NULL;
+		unsigned char *bounds = h->bounds ? store_doubles_le(h->bounds, h->n_buckets) : NULL;
 		if (bounds)
 			sqlite3_bind_blob64(st, 12, bounds, (sqlite3_uint64)h->n_buckets * 8,
 					    SQLITE_TRANSIENT);
@@ -1018,7 +1170,7 @@ int store_iteration_save(struct store *s, int64_t variant_id, int64_t cell_id, i
 	if (begin_immediate(s, err, errsz))
 		return -1;
 	/* An incomplete earlier record (run --resume) is dropped first; the
-	 * six deletes run only when there is one. */
+	 * seven deletes run only when there is one. */
 	sqlite3_stmt *find = save_stmt(s, SAVE_FIND_INCOMPLETE);
 	if (!find)
 		goto out_fail;
@@ -1049,6 +1201,68 @@ out_fail:
 	db_fail(s, err, errsz, "cannot store the iteration");
 	rollback(s);
 	return -1;
+}
+
+int store_begin(struct store *s, char *err, size_t errsz)
+{
+	return begin_immediate(s, err, errsz);
+}
+
+int store_commit(struct store *s, char *err, size_t errsz)
+{
+	return commit(s, err, errsz);
+}
+
+void store_rollback(struct store *s)
+{
+	rollback(s);
+}
+
+int store_instance_outcome(struct store *s, int64_t instance_id, const char *state,
+			   const char *reason, const struct sample_vec *samples, char *err,
+			   size_t errsz)
+{
+	static const char *const drop[] = {
+		"DELETE FROM sample_value WHERE load_instance_id = ?",
+		"DELETE FROM sample_flag WHERE load_instance_id = ?",
+		"DELETE FROM histogram WHERE load_instance_id = ?",
+	};
+	for (size_t k = 0; k < sizeof(drop) / sizeof(drop[0]); k++)
+		if (exec_bound(s, drop[k], "I", instance_id))
+			return db_fail(s, err, errsz, "cannot drop an instance's samples");
+	if (exec_bound(s, "UPDATE load_instance SET state = ?, reason = ? WHERE id = ?", "ttI",
+		       state, reason, instance_id) ||
+	    (samples && insert_samples(s, instance_id, samples)) ||
+	    (samples && samples->n_hists && insert_histograms(s, instance_id, samples)) ||
+	    flush_values(s))
+		return db_fail(s, err, errsz, "cannot store an instance's samples");
+	return 0;
+}
+
+int store_iteration_status(struct store *s, int64_t iteration_id, const char *status, char *err,
+			   size_t errsz)
+{
+	if (exec_bound(s, "UPDATE iteration SET status = ? WHERE id = ?", "tI", status,
+		       iteration_id))
+		return db_fail(s, err, errsz, "cannot set an iteration's status");
+	return 0;
+}
+
+int store_run_status(struct store *s, int64_t run_id, const char *status, char *err,
+		     size_t errsz)
+{
+	if (exec_bound(s, "UPDATE run SET status = ? WHERE id = ?", "tI", status, run_id))
+		return db_fail(s, err, errsz, "cannot set the run's status");
+	return 0;
+}
+
+int store_events_drop(struct store *s, int64_t run_id, const char *kind, const char *prefix,
+		      char *err, size_t errsz)
+{
+	if (exec_bound(s, "DELETE FROM event WHERE run_id = ? AND kind = ? AND"
+		       " substr(message, 1, length(?3)) = ?3", "Itt", run_id, kind, prefix))
+		return db_fail(s, err, errsz, "cannot drop events");
+	return 0;
 }
 
 static int run_by_selector(struct store *s, const char *sel, int64_t *id)
@@ -1231,6 +1445,7 @@ static int load_run_rows(int64_t run_id, const char *run_name, const struct key_
 			.load = sample_table_intern(t, text_col(inst, 3)),
 			.tool = sample_table_intern(t, text_col(inst, 5)),
 			.iteration = sqlite3_column_int(inst, 4),
+			.repetition = sqlite3_column_int(inst, 6),
 		};
 		by_id[n_inst] = (struct ranked_instance){sqlite3_column_int64(inst, 0), n_inst};
 		n_inst++;
@@ -1296,7 +1511,8 @@ int store_load_rows(struct store *s, const int64_t *ids, size_t n_ids,
 	int rc = 0;
 
 	if (sqlite3_prepare_v2(s->db,
-			       "SELECT li.id, v.name, c.name, li.name, i.iteration, li.tool"
+			       "SELECT li.id, v.name, c.name, li.name, i.iteration, li.tool,"
+			       " li.repetition"
 			       " FROM variant v JOIN iteration i ON i.variant_id = v.id"
 			       " JOIN cell c ON c.id = i.cell_id"
 			       " JOIN load_instance li ON li.iteration_id = i.id"
@@ -1373,7 +1589,7 @@ int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 			       "SELECT r.name, v.name, c.name, li.name, i.iteration, h.metric, h.unit,"
 			       " h.op, h.bucket_width, h.n_buckets, h.limit_value, h.overflow,"
 			       " h.max_observed, h.counts, h.bounds, h.min_observed, h.sum_value,"
-			       " h.sum_sq_value"
+			       " h.sum_sq_value, li.tool"
 			       " FROM run r JOIN variant v ON v.run_id = r.id"
 			       " JOIN iteration i ON i.variant_id = v.id"
 			       " JOIN cell c ON c.id = i.cell_id"
@@ -1415,6 +1631,7 @@ int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 				.variant = text_col(st, 1),
 				.cell = text_col(st, 2),
 				.load = text_col(st, 3),
+				.tool = text_col(st, 18),
 				.iteration = sqlite3_column_int(st, 4),
 				.metric = text_col(st, 5),
 				.unit = text_col(st, 6),
@@ -1425,10 +1642,10 @@ int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 				.n_buckets = (size_t)nb,
 				.limit = sqlite3_column_double(st, 10),
 				.overflow = (uint64_t)sqlite3_column_int64(st, 11),
-				.max_observed = real_col(st, 12),
-				.min_observed = real_col(st, 15),
-				.sum = real_col(st, 16),
-				.sum_sq = real_col(st, 17),
+				.max_observed = store_col_real(st, 12),
+				.min_observed = store_col_real(st, 15),
+				.sum = store_col_real(st, 16),
+				.sum_sq = store_col_real(st, 17),
 			};
 			hist_table_add(t, &row);
 			free(counts);
@@ -1457,9 +1674,9 @@ static const char *const import_sql[IMP_COUNT] = {
 	"INSERT OR IGNORE INTO iteration (variant_id, cell_id, iteration, status)"
 	" VALUES (?1, ?2, ?3, 'complete')",
 	"SELECT id FROM iteration WHERE variant_id = ?1 AND cell_id = ?2 AND iteration = ?3",
-	"INSERT OR IGNORE INTO load_instance (iteration_id, name, seq, tool, role, state)"
-	" VALUES (?1, ?2, ?3, 'imported', 'measured', 'ok')",
-	"SELECT id FROM load_instance WHERE iteration_id = ?1 AND name = ?2",
+	"INSERT OR IGNORE INTO load_instance (iteration_id, name, seq, tool, role, state, repetition)"
+	" VALUES (?1, ?2, ?3, coalesce(?4, 'imported'), 'measured', 'ok', ?5)",
+	"SELECT id FROM load_instance WHERE iteration_id = ?1 AND name = ?2 AND repetition = ?5",
 	"SELECT coalesce(max(seq) + 1, 0) FROM sample_value WHERE load_instance_id = ?1",
 };
 
@@ -1535,7 +1752,10 @@ static int import_rows(struct store *s, sqlite3_stmt **st, const struct sample_t
 		if (!same_iteration &&
 		    import_iteration(st, variant_id, cell_id, r->iteration, &iteration_id))
 			goto out;
-		if (!same_iteration || prev->load != r->load) {
+		if (!same_iteration || prev->load != r->load || prev->repetition != r->repetition) {
+			sqlite3_bind_text(st[IMP_INSTANCE], 4, r->tool, -1, SQLITE_STATIC);
+			sqlite3_bind_int(st[IMP_INSTANCE], 5, r->repetition);
+			sqlite3_bind_int(st[IMP_INSTANCE_ID], 5, r->repetition);
 			if (import_upsert(st[IMP_INSTANCE], st[IMP_INSTANCE_ID], iteration_id, r->load,
 					  seq_of(&loads, &n_loads, r->load), &instance_id) ||
 			    flush_values(s))
@@ -1626,12 +1846,6 @@ int store_knob_restored(struct store *s, int64_t knob_id, char *err, size_t errs
 	return 0;
 }
 
-static const char *knob_dup_col(sqlite3_stmt *st, int col)
-{
-	const unsigned char *t = sqlite3_column_text(st, col);
-	return t ? xstrdup((const char *)t) : NULL;
-}
-
 static int knob_rows(struct store *s, const char *where_order, int64_t run_id,
 		     struct stored_knob **rows, size_t *n, char *err, size_t errsz)
 {
@@ -1655,18 +1869,18 @@ static int knob_rows(struct store *s, const char *where_order, int64_t run_id,
 		(*rows)[(*n)++] = (struct stored_knob){
 			.id = sqlite3_column_int64(st, 0),
 			.run_id = sqlite3_column_int64(st, 1),
-			.variant = knob_dup_col(st, 2),
+			.variant = store_col_strdup(st, 2),
 			.seq = sqlite3_column_int(st, 3),
-			.kind = knob_dup_col(st, 4),
-			.name = knob_dup_col(st, 5),
-			.path = knob_dup_col(st, 6),
-			.old_value = knob_dup_col(st, 7),
-			.requested_value = knob_dup_col(st, 8),
-			.applied_value = knob_dup_col(st, 9),
-			.host = knob_dup_col(st, 10),
-			.boot_id = knob_dup_col(st, 11),
-			.changed_at = knob_dup_col(st, 12),
-			.restored_at = knob_dup_col(st, 13),
+			.kind = store_col_strdup(st, 4),
+			.name = store_col_strdup(st, 5),
+			.path = store_col_strdup(st, 6),
+			.old_value = store_col_strdup(st, 7),
+			.requested_value = store_col_strdup(st, 8),
+			.applied_value = store_col_strdup(st, 9),
+			.host = store_col_strdup(st, 10),
+			.boot_id = store_col_strdup(st, 11),
+			.changed_at = store_col_strdup(st, 12),
+			.restored_at = store_col_strdup(st, 13),
 		};
 	}
 	sqlite3_finalize(st);

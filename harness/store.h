@@ -33,7 +33,7 @@ int store_select_runs(struct store *s, char *const *sel, size_t n_sel,
  * what the config asked for, so its samples stay out of reports; they remain
  * in the database for show and reparse), one sample_row each, ordered by
  * run (as given), then variant, cell and load in config order, then iteration,
- * then the order the parser produced. Row run is the run's name when the
+ * then repetition (sample_row.repetition), then the order the parser produced. Row run is the run's name when the
  * selected runs have distinct names, else "name#id". */
 int store_load_rows(struct store *s, const int64_t *ids, size_t n_ids,
 		    struct sample_table *t, char *err, size_t errsz);
@@ -47,8 +47,10 @@ int store_load_histograms(struct store *s, const int64_t *ids, size_t n_ids,
 			  struct hist_table *t, char *err, size_t errsz);
 
 /* Store rows of t as one new run called run_name (rows' own run field is
- * ignored), creating variants, cells, loads and iterations by name, all in one
- * transaction: on any error nothing is written. *run_id receives the new id. */
+ * ignored), creating variants, cells, loads and iterations by name, and one
+ * load instance per (iteration, load, repetition), all in one
+ * transaction: on any error nothing is written. A load's tool is that of
+ * its first row ("imported" when NULL). *run_id receives the new id. */
 int store_import_rows(struct store *s, const struct sample_table *t, const char *run_name,
 		      int64_t *run_id, char *err, size_t errsz);
 
@@ -176,8 +178,44 @@ int store_events(struct store *s, int64_t run_id, const char *kind, char ***msgs
 int store_empty_cells(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
 		      size_t errsz);
 
-/* The underlying handle, for read-only queries of list/show/report code. */
-struct sqlite3 *store_db(struct store *s);
+/* Loads of run_id that ran in complete iterations and yielded no sample at
+ * all (a background load whose every run was stopped by the end of the
+ * measured load or ended in the warm-up): one message each, in config
+ * order, e.g. "load hb (background): none of its 2 run(s) in complete
+ * iterations finished (2 stopped when the measured load ended)", with ", N
+ * ended in the warm-up" before the ")" when N > 0. Same ownership and
+ * errors as store_empty_cells. */
+int store_silent_loads(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
+		       size_t errsz);
+
+/* The tool warnings on a run's samples (sample_flag) among its complete
+ * iterations, one message per (variant, cell, load, warning) in config
+ * order: "variant V cell C load L: K of N sample(s): WARNING", N the
+ * samples of that key (metric and op) in those iterations. *msgs and
+ * each string are malloc'd. */
+int store_flag_notes(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
+		     size_t errsz);
+
+/* A transaction of several writes (reparse): store_begin (BEGIN IMMEDIATE,
+ * retried while the database is busy), then writes that do not open one
+ * of their own (the five below, store_event), then store_commit, or
+ * store_rollback to undo them all. 0, or -1 with err. */
+int store_begin(struct store *s, char *err, size_t errsz);
+int store_commit(struct store *s, char *err, size_t errsz);
+void store_rollback(struct store *s);
+/* Replace load instance instance_id's samples, sample flags and histograms
+ * with samples (NULL: none) and set its state and reason (NULL: none). */
+int store_instance_outcome(struct store *s, int64_t instance_id, const char *state,
+			   const char *reason, const struct sample_vec *samples, char *err,
+			   size_t errsz);
+/* Set iteration iteration_id's status, or run run_id's (ended_at kept). */
+int store_iteration_status(struct store *s, int64_t iteration_id, const char *status, char *err,
+			   size_t errsz);
+int store_run_status(struct store *s, int64_t run_id, const char *status, char *err,
+		     size_t errsz);
+/* Delete the run's events of kind whose message starts with prefix. */
+int store_events_drop(struct store *s, int64_t run_id, const char *kind, const char *prefix,
+		      char *err, size_t errsz);
 
 /* Current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into dst (at least 21 bytes). */
 void store_now(char *dst, size_t size);

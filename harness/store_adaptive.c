@@ -1,4 +1,4 @@
-/* Reads for run --resume of adaptive iterations (store_adaptive.h). */
+/* Adaptive iterations in the results database (store_adaptive.h). */
 #include "store_adaptive.h"
 
 #include <math.h>
@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "store_impl.h"
 #include "util.h"
 
 int store_adaptive_values(struct store *s, int64_t run_id, const char *variant, int64_t cell_id,
@@ -51,4 +52,76 @@ int store_adaptive_values(struct store *s, int64_t run_id, const char *variant, 
 out_err:
 	snprintf(err, errsz, "cannot read the iterations to resume: %s", sqlite3_errmsg(db));
 	return -1;
+}
+
+/* sql prepared with run_id, variant and cell_id bound to ?1, ?2 and ?3;
+ * NULL, with err, when it cannot be. */
+static sqlite3_stmt *cell_stmt(struct store *s, const char *sql, int64_t run_id,
+			       const char *variant, int64_t cell_id, const char *what, char *err,
+			       size_t errsz)
+{
+	sqlite3_stmt *st = store_prepare_id(s, sql, run_id, what, err, errsz);
+	if (st) {
+		sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, cell_id);
+	}
+	return st;
+}
+
+/* The event and the cell_stop row of store_cell_stop, inside its
+ * transaction. */
+static int insert_stop(struct store *s, int64_t run_id, const char *variant, int64_t cell_id,
+		       const char *message, char *err, size_t errsz)
+{
+	static const char what[] = "cannot record a stopped cell";
+	if (store_event(s, run_id, "iterations", message, err, errsz))
+		return -1;
+	sqlite3 *db = store_db(s);
+	sqlite3_stmt *st = cell_stmt(s,
+				     "INSERT INTO cell_stop (variant_id, cell_id, event_id)"
+				     " SELECT id, ?3, ?4 FROM variant WHERE run_id = ?1 AND name = ?2",
+				     run_id, variant, cell_id, what, err, errsz);
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 4, sqlite3_last_insert_rowid(db));
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, what, err, errsz);
+	if (sqlite3_changes(db) != 1) {
+		snprintf(err, errsz, "%s: run %lld has no variant %s", what, (long long)run_id,
+			 variant);
+		return -1;
+	}
+	return 0;
+}
+
+int store_cell_stop(struct store *s, int64_t run_id, const char *variant, int64_t cell_id,
+		    const char *message, char *err, size_t errsz)
+{
+	if (store_begin(s, err, errsz))
+		return -1;
+	if (insert_stop(s, run_id, variant, cell_id, message, err, errsz)) {
+		store_rollback(s);
+		return -1;
+	}
+	return store_commit(s, err, errsz);
+}
+
+int store_cell_stopped(struct store *s, int64_t run_id, const char *variant, int64_t cell_id,
+		       bool *stopped, char *err, size_t errsz)
+{
+	static const char what[] = "cannot read the stopped cells";
+	sqlite3_stmt *st = cell_stmt(s,
+				     "SELECT 1 FROM cell_stop cs JOIN variant v ON v.id = cs.variant_id"
+				     " WHERE v.run_id = ?1 AND v.name = ?2 AND cs.cell_id = ?3",
+				     run_id, variant, cell_id, what, err, errsz);
+	if (!st)
+		return -1;
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return store_fail(s, what, err, errsz);
+	*stopped = rc == SQLITE_ROW;
+	return 0;
 }

@@ -1,9 +1,11 @@
-/* What run --resume needs to go on with adaptive iterations (adaptive.h):
- * the primary values of the iterations a cell has complete, read from the
- * results database (store.h). */
+/* Adaptive iterations in the results database (store.h): which cells
+ * stopped (table cell_stop, with the note that says why) and what run
+ * --resume needs to go on with the others: the primary values of the
+ * iterations a cell has complete. */
 #ifndef SCHEDRIG_STORE_ADAPTIVE_H
 #define SCHEDRIG_STORE_ADAPTIVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,5 +22,18 @@
 int store_adaptive_values(struct store *s, int64_t run_id, const char *variant, int64_t cell_id,
 			  const char *load, const char *metric, double **values, size_t *n,
 			  double *spent_s, char *err, size_t errsz);
+
+/* Record that cell cell_id of the variant named variant of run run_id
+ * stopped: message (e.g. "variant V cell C: 3 iteration(s), CI 0.8 % <=
+ * 1 %") as its "iterations" event and the cell_stop row naming it, in one
+ * transaction. 0, or -1 with err (nothing written; also when the run has
+ * no such variant). */
+int store_cell_stop(struct store *s, int64_t run_id, const char *variant, int64_t cell_id,
+		    const char *message, char *err, size_t errsz);
+
+/* Whether that cell has stopped (store_cell_stop) into *stopped. 0, or -1
+ * with err. */
+int store_cell_stopped(struct store *s, int64_t run_id, const char *variant, int64_t cell_id,
+		       bool *stopped, char *err, size_t errsz);
 
 #endif

@@ -6,20 +6,10 @@
 
 #include "util.h"
 
-static uint64_t fnv1a(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 /* The slot of key, or of the empty slot where it would go. */
 static size_t slot_of(const struct strmap *m, const char *key)
 {
-	size_t j = fnv1a(key) & (m->cap - 1);
+	size_t j = fnv1a_bytes(FNV1A_OFFSET_BASIS, key, strlen(key)) & (m->cap - 1);
 	while (m->keys[j] && strcmp(m->keys[j], key))
 		j = (j + 1) & (m->cap - 1);
 	return j;

@@ -87,6 +87,8 @@ struct raw_group {
 	bool skip;         /* filtered out: an interval series by default */
 	double *v;
 	size_t n, cap, n_nan;
+	int last_iteration;     /* of the group's latest sample */
+	bool shares_iteration;  /* summary_group.shares_iteration */
 };
 
 struct group_map {
@@ -98,10 +100,9 @@ struct group_map {
 
 static uint64_t key_hash(const char *const *key)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = FNV1A_OFFSET_BASIS;
 	for (int i = 0; i < N_KEYS; i++) {
-		h ^= (uint64_t)(uintptr_t)key[i];
-		h *= 1099511628211ULL;
+		h = fnv1a_step(h, (uint64_t)(uintptr_t)key[i]);
 		h ^= h >> 29;
 	}
 	return h;
@@ -189,23 +190,96 @@ static int metric_filter(const struct summary_opts *o, const char *metric)
 	return -1;
 }
 
-/* A new group's filter state: a --metric it matches (marked in matched),
- * or without filters an interval series left out of headline tables. */
+/* Mark in matched every --metric name equal to metric (a name given twice
+ * is matched twice); false when none is. */
+static bool metric_match(const struct summary_opts *o, const char *metric, bool *matched)
+{
+	struct metric_name names[SUMMARY_MAX_FILTERS];
+	size_t n = metric_names(o, names);
+	bool any = false;
+	for (size_t k = 0; k < n; k++)
+		if (strlen(metric) == names[k].len && !memcmp(names[k].p, metric, names[k].len))
+			any = matched[k] = true;
+	return any;
+}
+
+bool summary_opts_selects(const struct summary_opts *o, const char *load, const char *metric)
+{
+	return (!o->load || !strcmp(load, o->load)) && (!o->n_metrics || metric_filter(o, metric) >= 0);
+}
+
+/* A new group's filter state: the --metric names it matches (marked in
+ * matched), or without filters an interval series left out of headline
+ * tables. */
 static void group_filter(struct raw_group *g, const struct summary_opts *o, bool *matched)
 {
 	if (o->n_metrics) {
-		int k = metric_filter(o, g->key[K_METRIC]);
-		g->skip = k < 0;
-		if (k >= 0)
-			matched[k] = true;
+		g->skip = !metric_match(o, g->key[K_METRIC], matched);
 		return;
 	}
 	const struct metric_def *md = load_metric(g->tool, g->key[K_METRIC]);
 	g->skip = o->headline_only && md && md->series;
 }
 
+/* Mark the --metric names that name a stored histogram's metric (of a
+ * load --load passes); true when there is one. */
+static bool hist_match(const struct summary_opts *o, bool *matched)
+{
+	bool any = false;
+	for (size_t i = 0; o->n_metrics && o->hists && i < o->hists->n; i++) {
+		const struct hist_row *r = &o->hists->rows[i];
+		if (!o->load || !strcmp(r->load, o->load))
+			any = metric_match(o, r->metric, matched) || any;
+	}
+	return any;
+}
+
+/* true when o's selected histograms hold more than one variant, or one
+ * other than first (NULL: none yet). */
+static bool hist_more_variants(const struct summary_opts *o, const char *first)
+{
+	for (size_t i = 0; o->n_metrics && o->hists && i < o->hists->n; i++) {
+		const struct hist_row *r = &o->hists->rows[i];
+		if (!summary_opts_selects(o, r->load, r->metric))
+			continue;
+		if (!first)
+			first = r->variant;
+		else if (strcmp(first, r->variant))
+			return true;
+	}
+	return false;
+}
+
+/* true when a selected histogram has name on column axis a. */
+static bool hist_has_column(const struct summary_opts *o, enum summary_axis a, const char *name)
+{
+	for (size_t i = 0; o->n_metrics && o->hists && i < o->hists->n; i++) {
+		const struct hist_row *r = &o->hists->rows[i];
+		const char *v = a == AXIS_VARIANT ? r->variant : a == AXIS_CELL ? r->cell : r->run;
+		if (summary_opts_selects(o, r->load, r->metric) && !strcmp(v, name))
+			return true;
+	}
+	return false;
+}
+
+/* Metric names for a message, each once, in first appearance. */
+struct name_list {
+	const char **v;
+	size_t n;
+};
+
+static void name_list_add(struct name_list *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], name))
+			return;
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = name;
+}
+
 /* "--metric X matches no metric (the runs hold: a, b)" for the first
- * filter not matched. */
+ * filter not matched; the list names the samples' metrics, then those of
+ * the stored histograms (o->hists). */
 static int unmatched_metric(const struct summary_opts *o, const bool *matched,
 			    const struct group_map *m, char *err, size_t errsz)
 {
@@ -214,14 +288,15 @@ static int unmatched_metric(const struct summary_opts *o, const bool *matched,
 	for (size_t k = 0; k < n_want; k++) {
 		if (matched[k])
 			continue;
-		struct order names = {0};
+		struct name_list names = {0};
 		struct buf b = {0};
-		for (size_t i = 0; i < m->n; i++) {
-			size_t before = names.n;
-			order_index(&names, m->g[i].key[K_METRIC], true);
-			if (names.n != before)
-				buf_printf(&b, "%s%s", b.len ? ", " : "", m->g[i].key[K_METRIC]);
-		}
+		for (size_t i = 0; i < m->n; i++)
+			name_list_add(&names, m->g[i].key[K_METRIC]);
+		for (size_t i = 0; o->hists && i < o->hists->n; i++)
+			if (!o->load || !strcmp(o->hists->rows[i].load, o->load))
+				name_list_add(&names, o->hists->rows[i].metric);
+		for (size_t i = 0; i < names.n; i++)
+			buf_printf(&b, "%s%s", i ? ", " : "", names.v[i]);
 		snprintf(err, errsz, "--metric %.*s matches no metric%s (the selected runs hold: %s)",
 			 (int)want[k].len, want[k].p, o->load ? " of --load" : "",
 			 b.len ? buf_str(&b) : "none");
@@ -294,6 +369,8 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 		last = g; /* valid until the next map_get, which reassigns it */
 		if (g->skip)
 			continue;
+		g->shares_iteration |= g->n + g->n_nan > 0 && r->iteration == g->last_iteration;
+		g->last_iteration = r->iteration;
 		out->n_samples++;
 		if (isnan(r->value)) {
 			g->n_nan++;
@@ -305,11 +382,14 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 		}
 		g->v[g->n++] = r->value;
 	}
+	out->hists_selected = hist_match(o, matched);
 	if (unmatched_metric(o, matched, &m, err, errsz))
 		goto out;
 
 	enum summary_axis axis = o->columns >= 0 ? (enum summary_axis)o->columns
-				 : variants.n > 1 ? AXIS_VARIANT : AXIS_CELL;
+				 : variants.n > 1 ||
+				   hist_more_variants(o, variants.n ? variants.v[0] : NULL)
+				 ? AXIS_VARIANT : AXIS_CELL;
 	out->columns = axis;
 	int ck = col_key(axis);
 
@@ -321,14 +401,18 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 		for (size_t i = 0; i < cols.n; i++)
 			if (!strcmp(cols.v[i], o->baseline))
 				b = i;
-		if (b == SIZE_MAX) {
+		/* Only histograms to show: report_hist_groups moves it first. */
+		bool hist_only = !cols.n && hist_has_column(o, axis, o->baseline);
+		if (b == SIZE_MAX && !hist_only) {
 			snprintf(err, errsz, "--baseline: no %s named '%s'", summary_axis_name(axis),
 				 o->baseline);
 			goto out;
 		}
-		const char *base = cols.v[b];
-		memmove(cols.v + 1, cols.v, b * sizeof(*cols.v));
-		cols.v[0] = base;
+		if (b != SIZE_MAX) {
+			const char *base = cols.v[b];
+			memmove(cols.v + 1, cols.v, b * sizeof(*cols.v));
+			cols.v[0] = base;
+		}
 	}
 
 	/* Tables in first appearance of (load, metric, unit, better, fixed
@@ -411,6 +495,7 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 		struct summary_group *sg = summary_group_at(tb, op, col);
 		sg->sorted = g->v;
 		sg->n_nan = g->n_nan;
+		sg->shares_iteration = g->shares_iteration;
 		g->v = NULL;
 		stats_sort(sg->sorted, g->n);
 		stats_summarise(sg->sorted, g->n, tb->better, &sg->st);

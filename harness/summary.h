@@ -38,6 +38,12 @@ struct summary_opts {
 	 * interval series (metric_def.series: tcp-rr interval_transactions):
 	 * the default tables hold each load's headline metrics. */
 	bool headline_only;
+	/* Stored histograms the report shows beside the tables (the percentile
+	 * and latency layouts; NULL: none): a --metric may name one of their
+	 * metrics (cyclictest's pooled "latency"), and the message for a
+	 * --metric that matches nothing lists them too. Their rows pass
+	 * --load as samples do. */
+	const struct hist_table *hists;
 };
 
 /* Defaults: columns -1, Welch, alpha 0.05, no filters, all metrics. */
@@ -47,6 +53,10 @@ void summary_opts_init(struct summary_opts *o);
  * outlive o). Returns 0, or -1 with a message (an empty name, more than
  * SUMMARY_MAX_FILTERS names in all). */
 int summary_opts_add_metrics(struct summary_opts *o, const char *arg, char *err, size_t errsz);
+
+/* true when o selects metric of load: load passes --load and metric is
+ * one of the --metric names (any metric without --metric). */
+bool summary_opts_selects(const struct summary_opts *o, const char *load, const char *metric);
 
 /* All samples of one (table, op, column). NaN samples are left out of every
  * statistic and counted in n_nan. */
@@ -60,6 +70,11 @@ struct summary_group {
 	bool zero_variance;         /* Welch, and n >= 2 with Stddev 0 here and in
 				     * the baseline column: t is undefined, so
 				     * no test (no star) */
+	bool shares_iteration;      /* two samples in a row came from one
+				     * iteration (the store keeps an iteration's
+				     * samples together): the repetitions of a
+				     * repeating load, a tool's per-thread
+				     * values. n counts samples, not iterations */
 };
 
 struct summary_table {
@@ -88,6 +103,9 @@ struct summary {
 	size_t n_tables;
 	struct summary_table *tables;
 	size_t n_samples;           /* rows used (after filters) */
+	bool hists_selected;        /* a --metric named the metric of a stored
+				     * histogram (summary_opts.hists): there is
+				     * something to show without any table */
 };
 
 /* Group t into tables. Samples of one metric with two units or directions
@@ -97,10 +115,12 @@ struct summary {
  * percentiles, Mann-Whitney) plus the groups. Order: tables and columns by
  * first appearance in t (store rows come in config order), then the
  * baseline column moved first; ops numeric when all are numbers.
+ * A --metric name given twice counts once.
  * Returns 0, or -1 with a message: baseline names no column value of any
- * row ("no variant named X"), or a metric filter matches no metric of t
- * ("--metric X matches no metric (metrics: a, b)"). An empty table (no
- * rows or all filtered out by load) gives 0 tables. */
+ * row ("no variant named X"), or a metric filter matches no metric of t nor
+ * of o->hists ("--metric X matches no metric (the selected runs hold: a,
+ * b)"). An empty table (no rows or all filtered out by load) gives 0
+ * tables. */
 int summary_build(const struct sample_table *t, const struct summary_opts *o,
 		  struct summary *out, char *err, size_t errsz);
 void summary_free(struct summary *s);

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static void out_of_memory(void)
 {
@@ -153,6 +155,18 @@ static bool plain_arg(const char *s)
 	return true;
 }
 
+void buf_sh_quote(struct buf *b, const char *word)
+{
+	buf_append(b, "'", 1);
+	for (const char *p = word; *p; p++) {
+		if (*p == '\'')
+			buf_puts(b, "'\\''");
+		else
+			buf_append(b, p, 1);
+	}
+	buf_append(b, "'", 1);
+}
+
 char *argv_render(const struct argv *a)
 {
 	struct buf b = {0};
@@ -160,22 +174,148 @@ char *argv_render(const struct argv *a)
 	for (size_t i = 0; i < a->n; i++) {
 		if (i)
 			buf_puts(&b, " ");
-		if (plain_arg(a->v[i])) {
+		if (plain_arg(a->v[i]))
 			buf_puts(&b, a->v[i]);
-			continue;
-		}
-		buf_puts(&b, "'");
-		for (const char *p = a->v[i]; *p; p++) {
-			if (*p == '\'')
-				buf_puts(&b, "'\\''");
-			else
-				buf_append(&b, p, 1);
-		}
-		buf_puts(&b, "'");
+		else
+			buf_sh_quote(&b, a->v[i]);
 	}
 	if (!b.data)
 		return xstrdup("");
 	return b.data;
+}
+
+uint64_t fnv1a_step(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 1099511628211ULL;
+}
+
+uint64_t fnv1a_bytes(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < n; i++)
+		h = fnv1a_step(h, p[i]);
+	return h;
+}
+
+void lock_file_holder(int fd, char *dst, size_t size)
+{
+	ssize_t n = pread(fd, dst, size - 1, 0);
+	dst[n > 0 ? n : 0] = '\0';
+	dst[strcspn(dst, "\n")] = '\0';
+	if (!dst[0])
+		snprintf(dst, size, "?");
+}
+
+/* lock_file_open's one attempt (flags: O_CREAT, or O_CREAT | O_EXCL).
+ * Returns the fd, -1 with err, or -2 with err when path is another user's
+ * file, a link or not a regular file (what someone else may have planted). */
+static int lock_file_try(const char *path, int flags, char *err, size_t errsz)
+{
+	struct stat st;
+	int fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | flags, 0600);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(err, errsz, "lock file %s: %s%s", path, strerror(e),
+			 e == ELOOP ? " (a symbolic link: remove it)" : "");
+		/* EACCES for root: fs.protected_symlinks or _regular refused a planted one */
+		return e == ELOOP || e == EACCES ? -2 : -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+	    st.st_uid != geteuid()) {
+		snprintf(err, errsz, "lock file %s is not a regular file of uid %d with one link"
+			 " (another user's file or a hard link?): remove it", path, (int)geteuid());
+		close(fd);
+		return -2;
+	}
+	/* One an older rig made 0644: nobody else may open it from now on. */
+	if ((st.st_mode & 077) && fchmod(fd, 0600)) {
+		snprintf(err, errsz, "lock file %s: cannot make it mode 0600: %s", path,
+			 strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Is path's directory sticky (/run/lock, /tmp: anyone may plant a file)? */
+static bool in_sticky_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash - path), path) : xstrdup(".");
+	struct stat st;
+	bool sticky = !stat(*dir ? dir : "/", &st) && (st.st_mode & S_ISVTX);
+	free(dir);
+	return sticky;
+}
+
+int lock_file_open(const char *path, char *err, size_t errsz)
+{
+	int fd = lock_file_try(path, O_CREAT, err, errsz);
+	/* Root replaces what another user planted in a sticky directory (it may
+	 * unlink there; unlink never touches what a link points to). */
+	if (fd == -2 && geteuid() == 0 && in_sticky_dir(path) && !unlink(path)) {
+		fprintf(stderr, "schedrig: lock file %s was not root's own: replaced it\n", path);
+		fd = lock_file_try(path, O_CREAT | O_EXCL, err, errsz);
+	}
+	return fd < 0 ? -1 : fd;
+}
+
+bool stat_trusted(const struct stat *st)
+{
+	return (st->st_uid == geteuid() || st->st_uid == 0) && !(st->st_mode & 022);
+}
+
+/* Every directory above real (resolved, absolute) is stat_trusted or sticky. */
+static int dirs_trusted(const char *real, char *err, size_t errsz)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	snprintf(dir, sizeof(dir), "%s", real);
+	for (char *slash; (slash = strrchr(dir, '/'));) {
+		if (slash == dir)
+			slash[1] = '\0'; /* the root */
+		else
+			*slash = '\0';
+		if (lstat(dir, &st) || !S_ISDIR(st.st_mode) ||
+		    !(stat_trusted(&st) || ((st.st_mode & S_ISVTX) && (st.st_uid == geteuid() ||
+								       st.st_uid == 0)))) {
+			snprintf(err, errsz, "directory %s above %s is owned by uid %d (mode %04o):"
+				 " another user could replace the file, not trusted", dir, real,
+				 (int)st.st_uid, (unsigned)(st.st_mode & 07777));
+			return -1;
+		}
+		if (slash == dir)
+			break;
+	}
+	return 0;
+}
+
+int path_trusted(const char *path, char *real, size_t realsz, char *err, size_t errsz)
+{
+	char r[PATH_MAX];
+	struct stat st;
+	if (!realpath(path, r)) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	int fd = open(r, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(err, errsz, "%s: %s", r, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	if (!S_ISREG(st.st_mode) || !stat_trusted(&st)) {
+		snprintf(err, errsz, "%s is %sowned by uid %d (mode %04o), not trusted", r,
+			 S_ISREG(st.st_mode) ? "" : "not a regular file, ", (int)st.st_uid,
+			 (unsigned)(st.st_mode & 07777));
+		return -1;
+	}
+	if (dirs_trusted(r, err, errsz))
+		return -1;
+	snprintf(real, realsz, "%s", r);
+	return 0;
 }
 
 int64_t mono_ns(void)
@@ -206,11 +346,19 @@ int mkdir_p(const char *dir, char *err, size_t errsz)
 	return 0;
 }
 
+/* Length of the run of decimal digits at s. */
+static size_t digits_at(const char *s)
+{
+	return strspn(s, "0123456789");
+}
+
 bool parse_ll(const char *s, long long *out)
 {
 	char *end;
 
-	if (!s || !*s)
+	/* [-]digits, checked before strtoll, which would also take leading
+	 * blanks and a '+'. */
+	if (!s || !digits_at(s + (*s == '-')))
 		return false;
 	errno = 0;
 	long long v = strtoll(s, &end, 10);
@@ -224,11 +372,32 @@ bool parse_double(const char *s, double *out)
 {
 	char *end;
 
-	if (!s || !*s)
+	if (!s)
+		return false;
+	/* [-]digits[.digits][(e|E)[+|-]digits], checked before strtod, which
+	 * would also take blanks, '+', "inf", "nan" and hexadecimal. */
+	const char *p = s + (*s == '-');
+	size_t n = digits_at(p);
+	if (!n)
+		return false;
+	p += n;
+	if (*p == '.') {
+		if (!(n = digits_at(p + 1)))
+			return false;
+		p += 1 + n;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		p += *p == '+' || *p == '-';
+		if (!(n = digits_at(p)))
+			return false;
+		p += n;
+	}
+	if (*p)
 		return false;
 	errno = 0;
 	double v = strtod(s, &end);
-	if (*end || end == s || (errno == ERANGE && !isfinite(v)))
+	if (end != p || !isfinite(v) || errno == ERANGE)
 		return false;
 	*out = v;
 	return true;

@@ -7,6 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "builtin_proc.h"
+#include "spawn.h"
+
 extern const struct variant_backend local_backend;
 extern const struct variant_backend qemu_backend;
 extern const struct variant_backend ssh_backend;
@@ -22,25 +25,6 @@ const struct variant_backend *variant_backend_for(enum boot_kind boot)
 		return &ssh_backend;
 	}
 	return &local_backend;
-}
-
-int variant_find_tool(const char *tool, char *out, size_t size)
-{
-	struct stat st;
-	if (strchr(tool, '/')) {
-		snprintf(out, size, "%s", tool);
-		return access(out, X_OK) == 0 && stat(out, &st) == 0 && S_ISREG(st.st_mode) ? 0 : -1;
-	}
-	const char *path = getenv("PATH");
-	char *dirs = xstrdup(path ? path : "/bin:/usr/bin"), *rest = dirs, *dir;
-	int rc = -1;
-	while (rc && (dir = strsep(&rest, ":"))) {
-		snprintf(out, size, "%s/%s", *dir ? dir : ".", tool);
-		if (access(out, X_OK) == 0 && stat(out, &st) == 0 && S_ISREG(st.st_mode))
-			rc = 0;
-	}
-	free(dirs);
-	return rc;
 }
 
 void variant_plan_tools(const struct plan *p, struct argv *tools, struct argv *loads)
@@ -62,6 +46,50 @@ void variant_plan_tools(const struct plan *p, struct argv *tools, struct argv *l
 	}
 }
 
+/* The first instance of load ld in p whose files are not here
+ * (load_ops.check_here), appended to err at len as "load 'L': WHY".
+ * Returns the new length. */
+static size_t check_here(const struct cfg_load *ld, const struct plan *p, char *err, size_t errsz,
+			 size_t len)
+{
+	char why[1024];
+	if (!ld->ops->check_here)
+		return len;
+	for (size_t c = 0; c < p->n_cells; c++)
+		for (size_t i = 0; i < p->cells[c].n_inst; i++)
+			if (p->cells[c].inst[i].load == ld &&
+			    ld->ops->check_here(&p->cells[c].inst[i].params, why, sizeof(why))) {
+				snprintf(err + len, errsz - len, "%sload '%s': %s", len ? "; " : "",
+					 ld->name, why);
+				return strlen(err);
+			}
+	return len;
+}
+
+/* The programs and files load ld needs besides its tool (load_ops.needs)
+ * that are not here, found as a guest's are packed (proc_find_program),
+ * appended to err at len as "load 'L': program 'P' is not installed here"
+ * or "load 'L': FILE is not here". Returns the new length. */
+static size_t check_needs(const struct cfg_load *ld, char *err, size_t errsz, size_t len)
+{
+	char found[PATH_MAX];
+	struct stat st;
+	for (const char *const *prog = ld->ops->needs.programs; prog && *prog; prog++) {
+		const char *names[] = {*prog, NULL};
+		if (!proc_find_program(names, found, sizeof(found)))
+			snprintf(err + len, errsz - len, "%sload '%s': program '%s' is not installed"
+				 " here", len ? "; " : "", ld->name, *prog);
+		len = strlen(err);
+	}
+	for (const char *const *f = ld->ops->needs.files; f && *f; f++) {
+		if (stat(*f, &st))
+			snprintf(err + len, errsz - len, "%sload '%s': %s is not here", len ? "; " : "",
+				 ld->name, *f);
+		len = strlen(err);
+	}
+	return len;
+}
+
 int variant_check_local_tools(const struct experiment *e, const struct plan *p, char *err,
 			      size_t errsz)
 {
@@ -77,7 +105,7 @@ int variant_check_local_tools(const struct experiment *e, const struct plan *p, 
 	variant_plan_tools(p, &tools, &loads);
 	for (size_t i = 0; i < tools.n; i++) {
 		char found[PATH_MAX];
-		if (variant_find_tool(tools.v[i], found, sizeof(found)) == 0)
+		if (spawn_which(tools.v[i], NULL, found, sizeof(found)) == 0)
 			continue;
 		snprintf(err + len, errsz - len, "%sload '%s': tool '%s' is not installed here "
 			 "(no executable file of that name in PATH)", len ? "; " : "", loads.v[i],
@@ -86,5 +114,8 @@ int variant_check_local_tools(const struct experiment *e, const struct plan *p, 
 	}
 	argv_free(&tools);
 	argv_free(&loads);
+	for (size_t l = 0; l < e->n_loads; l++)
+		len = check_here(&e->loads[l], p, err, errsz,
+				 check_needs(&e->loads[l], err, errsz, len));
 	return len ? -1 : 0;
 }

@@ -19,6 +19,8 @@
 struct variant_kernel {
 	char release[256];
 	char cmdline[4096];
+	int autogroup; /* kernel.sched_autogroup_enabled before the variant's
+			* knobs: 0, 1; -1 unknown */
 };
 
 /* Called once per finished iteration, in plan order (cell, then iteration,
@@ -50,12 +52,17 @@ struct variant_run {
 	const struct knob_journal_ops *journal;
 };
 
+struct preflight;
 struct variant_backend {
 	const char *name; /* value of boot: in configs */
 	/* Run the whole plan on the variant. Returns 0 when every iteration was
 	 * handed over (failures inside iterations are theirs to record), or -1
 	 * with err when the variant itself failed (knob refused, boot failed). */
 	int (*run)(const struct variant_run *vr, char *err, size_t errsz);
+	/* Check v and the plan's loads against what v will have, before
+	 * anything runs (preflight.h): refuse what cannot work there, warn
+	 * about what cannot be known until it runs. */
+	void (*preflight)(struct preflight *pf, const struct cfg_variant *v);
 };
 
 /* The load tools of plan p: argv[0] of every instance ("schedrig", the
@@ -64,17 +71,17 @@ struct variant_backend {
  * runs each tool is appended to it, at the same index as the tool. */
 void variant_plan_tools(const struct plan *p, struct argv *tools, struct argv *loads);
 
-/* Where execvp would find tool: tool itself when it holds a '/', else the
- * first executable regular file DIR/tool of PATH (an empty entry is the
- * current directory; without PATH, glibc's default /bin:/usr/bin). 0 with
- * the path in out (size bytes), -1 when there is none. */
-int variant_find_tool(const char *tool, char *out, size_t size);
-
-/* Every load tool of plan p is installed here (variant_find_tool) when e
- * has a boot: local variant, whose loads run on this machine; 0 also when
- * it has none. Else -1 with one message in err naming each missing tool
- * and the load that runs it: "load 'L': tool 'T' is not installed here (no
- * executable file of that name in PATH); load ...". */
+/* Every load tool of plan p is installed here (spawn_which), every
+ * program and file a load needs besides (load_ops.needs: oltp's MariaDB,
+ * looked up as proc_find_program does) and every file its instances read
+ * (load_ops.check_here: kernbench's source, dbench's load file) is here,
+ * when e has a boot: local variant, whose loads run on this machine; 0
+ * also when it has none. Else -1 with one message in err naming each
+ * missing tool and the load that runs it, then per load each missing
+ * program and needed file and its first missing file: "load 'L': tool 'T'
+ * is not installed here (no executable file of that name in PATH); load
+ * 'L2': program 'P' is not installed here; load 'L2': FILE is not here;
+ * load 'L3': WHY". */
 int variant_check_local_tools(const struct experiment *e, const struct plan *p, char *err,
 			      size_t errsz);
 

@@ -56,7 +56,7 @@ static const char *check_value(const struct param_def *d, const char *v, char *b
 	switch (d->type) {
 	case PARAM_INT:
 	case PARAM_UINT:
-		if (!parse_ll(v, &x) || v[0] == ' ' || v[0] == '+')
+		if (!parse_ll(v, &x))
 			return "not a base-10 integer";
 		if (d->type == PARAM_UINT && x < 0)
 			return "must be >= 0";
@@ -291,7 +291,7 @@ int builtin_header_int(const struct builtin_reader *r, const char *key, long lon
 		       long long max, long long *out, char *why, size_t whysz)
 {
 	const char *v = builtin_field_kv(r, key);
-	if (!v || v[0] == '+' || (v[0] == '0' && v[1]) || !parse_ll(v, out) || *out < min ||
+	if (!v || (v[0] == '0' && v[1]) || !parse_ll(v, out) || *out < min ||
 	    *out > max) {
 		snprintf(why, whysz, "line %u: header has no valid %s=", r->lineno, key);
 		return -1;

@@ -15,6 +15,7 @@
 
 #include "builtin.h"
 #include "schedattr.h"
+#include "spawn.h"
 
 /* In the child: report "what\0errno" through fd and exit 127. */
 _Noreturn static void child_fail(int fd, const char *what)
@@ -70,8 +71,6 @@ pid_t proc_start(const struct proc_spec *spec, char *err, size_t errsz)
 		signal(SIGPIPE, SIG_DFL);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		close(st[0]);
-		if (spec->new_group)
-			setpgid(0, 0);
 		if (spec->pdeath_sig) {
 			prctl(PR_SET_PDEATHSIG, spec->pdeath_sig);
 			if (getppid() != parent)
@@ -83,8 +82,8 @@ pid_t proc_start(const struct proc_spec *spec, char *err, size_t errsz)
 		/* Single-threaded callers only: unsetenv after fork is then safe. */
 		for (const char *const *u = spec->unset_env; u && *u; u++)
 			unsetenv(*u);
-		for (const char *const *e = spec->set_env; e && *e; e++)
-			putenv((char *)*e);
+		if (spec->path_env)
+			setenv("PATH", spec->path_env, 1);
 		if (spec->dir && chdir(spec->dir))
 			child_fail(st[1], "chdir");
 		if (spec->reset_sched) {
@@ -99,8 +98,6 @@ pid_t proc_start(const struct proc_spec *spec, char *err, size_t errsz)
 		child_fail(st[1], "exec");
 	}
 	int saved = errno;
-	if (pid > 0 && spec->new_group)
-		setpgid(pid, pid); /* also here: no race with a signal to the group */
 	close(st[1]);
 	close(out);
 	if (errfd != out)
@@ -220,36 +217,12 @@ bool proc_ok(int status)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-static bool executable(const char *dir, size_t dirlen, const char *name, char *dst, size_t size)
-{
-	struct stat sb;
-	int n = snprintf(dst, size, "%.*s%s%s", (int)dirlen, dir, dirlen ? "/" : "", name);
-	if (n < 0 || (size_t)n >= size)
-		return false;
-	return !stat(dst, &sb) && S_ISREG(sb.st_mode) && !access(dst, X_OK);
-}
-
 bool proc_find_program(const char *const *names, char *dst, size_t size)
 {
-	const char *path = getenv("PATH");
-	static const char sbin[] = "/usr/local/sbin:/usr/sbin:/sbin";
-	for (const char *const *nm = names; *nm; nm++) {
-		if (strchr(*nm, '/')) {
-			if (executable("", 0, *nm, dst, size))
-				return true;
-			continue;
-		}
-		for (int pass = 0; pass < 2; pass++) {
-			const char *p = pass ? sbin : (path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
-			while (p) {
-				const char *colon = strchr(p, ':');
-				size_t len = colon ? (size_t)(colon - p) : strlen(p);
-				if (len && executable(p, len, *nm, dst, size))
-					return true;
-				p = colon ? colon + 1 : NULL;
-			}
-		}
-	}
+	for (const char *const *nm = names; *nm; nm++)
+		if (!spawn_which(*nm, NULL, dst, size) ||
+		    (!strchr(*nm, '/') && !spawn_which(*nm, "/usr/local/sbin:/usr/sbin:/sbin", dst, size)))
+			return true;
 	return false;
 }
 

@@ -32,14 +32,12 @@ struct proc_spec {
 				  has it; affinity is kept */
 	const char *const *unset_env; /* NULL-terminated names removed from the
 				  child's environment (MAKEFLAGS, ...); NULL: none */
-	const char *const *set_env; /* NULL-terminated "NAME=VALUE" set in the
-				  child's environment after unset_env; NULL: none */
-	bool new_group;        /* the child leads a process group of its own
-				  (setpgid), so the caller can signal all it starts */
+	const char *path_env;  /* the child's PATH (also where argv[0] is looked
+				  up); NULL: inherited */
 };
 
 /* Fork and exec spec. The child stays in the caller's process group (the
- * rig signals and kills a load's whole group) unless spec->new_group. Returns the pid, or -1 with
+ * rig signals and kills a load's whole group). Returns the pid, or -1 with
  * the reason in err ("cannot run make: No such file or directory", "open
  * LOG: ...", "sched_setattr: ..."): a child whose set-up or exec failed
  * has already been reaped. */
@@ -69,7 +67,7 @@ void proc_describe(int status, char *dst, size_t size);
 /* true for a normal exit with status 0. */
 bool proc_ok(int status);
 
-/* Find the first of names (NULL-terminated) that is an executable file in
+/* Find the first of names (NULL-terminated) that spawn_which finds in
  * PATH or, after it, /usr/local/sbin, /usr/sbin, /sbin (Debian installs
  * mariadbd in /usr/sbin, outside a normal user's PATH). The full path goes
  * to dst. Returns false when none is found. */

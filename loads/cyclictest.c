@@ -7,8 +7,10 @@
  *   without -h: one line per thread,
  *     "T: 0 (10708) P: 0 I:1000 C:   4982 Min:     26 Act:   87 Avg:   83 Max:    2348"
  *     -> min_latency, avg_latency, max_latency (us, lower), op = thread
- *     number. If a thread has several lines (output of a run without -q),
- *     the last one counts. C: 0 (no cycle measured) is a failure.
+ *     number. A run without -q reprints every thread's line at each refresh
+ *     (each refresh after the first starts with a cursor-up escape, ESC [):
+ *     the last refresh counts; a thread twice in one refresh is garbage.
+ *     C: 0 (no cycle measured) is a failure.
  *   with -h N: no T: lines; zero-padded per-thread columns (base 10),
  *     "# Total: 000004973 000004966"      samples inside the histogram
  *     "# Min Latencies: 00006 00006"      -> min_latency
@@ -25,8 +27,16 @@
  *     reported (the summary samples still are). A row count other than 0
  *     or N, a row out of order or with the wrong number of columns is a
  *     failure.
- * A thread missing from the output, a T: line without its Max field or a
- * row with the wrong number of columns is a failure. */
+ *   with -H N (--histofall; logs of other tools, the rig passes -h) and
+ *     more than one thread: the same with one more column, all threads
+ *     together, on the bucket rows (the row's sum), "# Total:" (the sum),
+ *     "# Max Latencies:" (the largest) and "# Histogram Overflows:" (the
+ *     sum), not on Min and Avg (rt-tests cyclictest.c print_hist). Either
+ *     every one of those rows has it or none; a wrong sum or maximum is a
+ *     failure.
+ * A thread missing from the output, a T: line without its Max field, a
+ * row with the wrong number of columns, or a thread whose Min, Avg and Max
+ * are not in order (Min <= Avg <= Max, none negative) is a failure. */
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -103,6 +113,7 @@ static int cyclictest_build_argv(const struct params *p, struct argv *argv,
 
 struct thread_result {
 	bool seen;
+	bool in_refresh;            /* T: lines: seen since the last refresh began */
 	long long cycles;
 	double min, avg, max;
 	long long total, overflows; /* -h only */
@@ -116,6 +127,9 @@ static int parse_t_lines(const struct text_lines *t, struct thread_result *r, lo
 		const char *line = t->line[i];
 		long long tid;
 
+		if (strstr(line, "\033["))
+			for (long long k = 0; k < n; k++)
+				r[k].in_refresh = false;
 		if (!after_prefix(line, "T:"))
 			continue;
 		if (!key_ll(line, "T:", &tid))
@@ -124,6 +138,9 @@ static int parse_t_lines(const struct text_lines *t, struct thread_result *r, lo
 			return parse_fail(why, whysz, "T: line of thread %lld, expected threads 0..%lld",
 					  tid, n - 1);
 		struct thread_result *x = &r[tid];
+		if (x->in_refresh)
+			return parse_fail(why, whysz, "T: line of thread %lld twice in one report", tid);
+		x->in_refresh = true;
 		if (!key_ll(line, "C:", &x->cycles))
 			return parse_fail(why, whysz, "T: line of thread %lld without C field", tid);
 		if (!key_double(line, "Min:", &x->min))
@@ -137,11 +154,13 @@ static int parse_t_lines(const struct text_lines *t, struct thread_result *r, lo
 	return 0;
 }
 
-/* One "# NAME: v0 v1 ..." histogram summary row with exactly n zero-padded
- * base-10 columns into vals. */
+/* One "# NAME: v0 v1 ..." histogram summary row with n zero-padded
+ * base-10 columns into vals, or n + 1 when all is true (-H: the all-threads
+ * column last, vals must hold n + 1). */
 static int hist_row(const struct text_lines *t, const char *name, long long *vals, long long n,
-		    char *why, size_t whysz)
+		    bool all, char *why, size_t whysz)
 {
+	long long want = n + (all ? 1 : 0);
 	for (size_t i = 0; i < t->n; i++) {
 		const char *rest = after_prefix(t->line[i], "#");
 		if (!rest || !(rest = after_prefix(rest, name)))
@@ -149,12 +168,12 @@ static int hist_row(const struct text_lines *t, const char *name, long long *val
 		struct fields fs;
 		fields_split(&fs, rest);
 		size_t cols = fs.n;
-		if ((long long)cols != n) {
+		if ((long long)cols != want) {
 			fields_free(&fs);
 			return parse_fail(why, whysz, "\"# %s\" has %zu columns, expected %lld",
-					  name, cols, n);
+					  name, cols, want);
 		}
-		for (long long k = 0; k < n; k++) {
+		for (long long k = 0; k < want; k++) {
 			if (!parse_ll(fs.f[k], &vals[k]) || vals[k] < 0) {
 				fields_free(&fs);
 				return parse_fail(why, whysz, "\"# %s\" column %lld is not a number",
@@ -167,32 +186,66 @@ static int hist_row(const struct text_lines *t, const char *name, long long *val
 	return parse_fail(why, whysz, "no \"# %s\" line", name);
 }
 
-/* The -h summary rows, in the order cyclictest prints them. */
-static int parse_hist(const struct text_lines *t, struct thread_result *r, long long n,
+/* -H: does the "# Total:" row carry the all-threads column (n > 1 and n + 1
+ * columns)? */
+static bool has_all_column(const struct text_lines *t, long long n)
+{
+	for (size_t i = 0; n > 1 && i < t->n; i++) {
+		const char *rest = after_prefix(t->line[i], "#");
+		if (rest && (rest = after_prefix(rest, "Total:"))) {
+			struct fields fs;
+			fields_split(&fs, rest);
+			bool all = (long long)fs.n == n + 1;
+			fields_free(&fs);
+			return all;
+		}
+	}
+	return false;
+}
+
+/* The all-threads column of a -H row is the sum (or, max true, the
+ * largest) of the thread columns; 0 or -1 with why. */
+static int check_all(const char *name, const long long *v, long long n, bool max, char *why,
+		     size_t whysz)
+{
+	long long want = 0;
+	for (long long k = 0; k < n; k++)
+		want = max ? (v[k] > want ? v[k] : want) : want + v[k];
+	if (v[n] != want)
+		return parse_fail(why, whysz, "\"# %s\" all-threads column %lld is not the %s %lld",
+				  name, v[n], max ? "largest" : "sum", want);
+	return 0;
+}
+
+/* The -h summary rows, in the order cyclictest prints them; all: -H. */
+static int parse_hist(const struct text_lines *t, struct thread_result *r, long long n, bool all,
 		      char *why, size_t whysz)
 {
-	long long *v = calloc((size_t)n, sizeof(*v));
+	long long *v = calloc((size_t)n + 1, sizeof(*v));
 	int rc = -1;
 
 	if (!v)
 		return parse_fail(why, whysz, "out of memory");
-	if (hist_row(t, "Total:", v, n, why, whysz) < 0)
+	if (hist_row(t, "Total:", v, n, all, why, whysz) < 0 ||
+	    (all && check_all("Total:", v, n, false, why, whysz)))
 		goto out;
 	for (long long k = 0; k < n; k++)
 		r[k].total = v[k];
-	if (hist_row(t, "Min Latencies:", v, n, why, whysz) < 0)
+	if (hist_row(t, "Min Latencies:", v, n, false, why, whysz) < 0)
 		goto out;
 	for (long long k = 0; k < n; k++)
 		r[k].min = (double)v[k];
-	if (hist_row(t, "Avg Latencies:", v, n, why, whysz) < 0)
+	if (hist_row(t, "Avg Latencies:", v, n, false, why, whysz) < 0)
 		goto out;
 	for (long long k = 0; k < n; k++)
 		r[k].avg = (double)v[k];
-	if (hist_row(t, "Max Latencies:", v, n, why, whysz) < 0)
+	if (hist_row(t, "Max Latencies:", v, n, all, why, whysz) < 0 ||
+	    (all && check_all("Max Latencies:", v, n, true, why, whysz)))
 		goto out;
 	for (long long k = 0; k < n; k++)
 		r[k].max = (double)v[k];
-	if (hist_row(t, "Histogram Overflows:", v, n, why, whysz) < 0)
+	if (hist_row(t, "Histogram Overflows:", v, n, all, why, whysz) < 0 ||
+	    (all && check_all("Histogram Overflows:", v, n, false, why, whysz)))
 		goto out;
 	for (long long k = 0; k < n; k++) {
 		r[k].overflows = v[k];
@@ -207,9 +260,10 @@ out:
 
 /* The -h bucket rows between "# Histogram" and the next "#" line into
  * *counts (malloc'd, thread k's bucket i at [k·rows + i]); *rows receives
- * the number of rows (0 when none is printed, *counts NULL then). Returns
- * 0, or -1 with why (rows cut short, out of order, wrong columns). */
-static int parse_buckets(const struct text_lines *t, long long n, long long nb,
+ * the number of rows (0 when none is printed, *counts NULL then); all: -H,
+ * each row ends with the row's sum. Returns 0, or -1 with why (rows cut
+ * short, out of order, wrong columns, a wrong sum). */
+static int parse_buckets(const struct text_lines *t, long long n, long long nb, bool all,
 			 uint64_t **counts, size_t *rows, char *why, size_t whysz)
 {
 	size_t first = t->n, last;
@@ -234,28 +288,72 @@ static int parse_buckets(const struct text_lines *t, long long n, long long nb,
 	if (!c)
 		return parse_fail(why, whysz, "out of memory");
 	for (size_t i = first; i < last; i++) {
-		long long row = (long long)(i - first), v;
+		long long row = (long long)(i - first), v, sum = 0;
 		struct fields fs;
 		fields_split(&fs, t->line[i]);
-		if ((long long)fs.n != n + 1 || !parse_ll(fs.f[0], &v) || v != row) {
+		if ((long long)fs.n != n + 1 + all || !parse_ll(fs.f[0], &v) || v != row) {
 			fields_free(&fs);
 			free(c);
 			return parse_fail(why, whysz, "histogram row %lld is not \"%lld\" and %lld counts",
-					  row, row, n);
+					  row, row, n + all);
 		}
-		for (long long k = 0; k < n; k++) {
+		for (long long k = 0; k < n + all; k++) {
 			if (!parse_ll(fs.f[k + 1], &v) || v < 0) {
 				fields_free(&fs);
 				free(c);
 				return parse_fail(why, whysz, "histogram row %lld column %lld is not a count",
 						  row, k);
 			}
-			c[(size_t)k * (size_t)nb + (size_t)row] = (uint64_t)v;
+			if (k == n && v != sum) {
+				fields_free(&fs);
+				free(c);
+				return parse_fail(why, whysz, "histogram row %lld: all-threads count %lld"
+						  " is not the sum %lld", row, v, sum);
+			}
+			if (k < n)
+				c[(size_t)k * (size_t)nb + (size_t)row] = (uint64_t)v;
+			sum += v;
 		}
 		fields_free(&fs);
 	}
 	*counts = c;
 	*rows = (size_t)nb;
+	return 0;
+}
+
+/* Thread k's Min <= Avg <= Max, in the words of its T: line or, hist, of
+ * the "# ... Latencies:" rows. */
+static int check_order(const struct thread_result *x, long long k, bool hist, char *why,
+		       size_t whysz)
+{
+	char what[64];
+	if (hist)
+		snprintf(what, sizeof(what), "thread %lld's \"# Min/Avg/Max Latencies\"", k);
+	else
+		snprintf(what, sizeof(what), "T: line of thread %lld", k);
+	const struct order_stat s[] = {{"Min", x->min}, {"Avg", x->avg}, {"Max", x->max}};
+	return order_check(what, s, 3, why, whysz);
+}
+
+/* Thread k's bucket rows hold its "# Total:" (the wake-ups inside the
+ * histogram: rt-tests cyclictest.c print_hist), and the first non-empty
+ * row is its Min (rows are 1 us wide, a value counts in row value). */
+static int check_total(const struct thread_result *x, long long k, const uint64_t *counts,
+		       size_t rows, char *why, size_t whysz)
+{
+	uint64_t total = 0;
+	size_t first = rows;
+	for (size_t i = 0; i < rows; i++) {
+		total += counts[i];
+		if (counts[i] && first == rows)
+			first = i;
+	}
+	if (total != (uint64_t)x->total)
+		return parse_fail(why, whysz, "thread %lld: \"# Total:\" %lld but %llu in its"
+				  " histogram rows", k, x->total, (unsigned long long)total);
+	if (first < rows && (double)first < x->min)
+		return parse_fail(why, whysz, "thread %lld: histogram row %zu holds a wake-up below"
+				  " its \"# Min Latencies:\" %g", k, first, x->min);
 	return 0;
 }
 
@@ -282,11 +380,12 @@ static int cyclictest_parse(const struct load_output *o, const struct params *p,
 	if (!r)
 		return parse_fail(why, whysz, "out of memory");
 	text_lines_split(&t, o->out, o->out_len);
-	rc = hist ? parse_hist(&t, r, n, why, whysz) : parse_t_lines(&t, r, n, why, whysz);
+	bool all = hist && has_all_column(&t, n);
+	rc = hist ? parse_hist(&t, r, n, all, why, whysz) : parse_t_lines(&t, r, n, why, whysz);
 	if (rc < 0)
 		goto out;
 	if (hist) {
-		rc = parse_buckets(&t, n, nb, &counts, &rows, why, whysz);
+		rc = parse_buckets(&t, n, nb, all, &counts, &rows, why, whysz);
 		if (rc < 0)
 			goto out;
 	}
@@ -299,6 +398,10 @@ static int cyclictest_parse(const struct load_output *o, const struct params *p,
 			rc = parse_fail(why, whysz, "thread %lld measured no cycle", k);
 			goto out;
 		}
+		if ((rc = check_order(&r[k], k, hist, why, whysz)) < 0 ||
+		    (rows && (rc = check_total(&r[k], k, counts + (size_t)k * rows, rows, why,
+					       whysz)) < 0))
+			goto out;
 	}
 	for (long long k = 0; k < n; k++) {
 		char op[SAMPLE_OP_MAX];
@@ -354,6 +457,8 @@ const struct load_ops cyclictest_load = {
 	.metrics = cyclictest_metrics,
 	.n_metrics = sizeof(cyclictest_metrics) / sizeof(cyclictest_metrics[0]),
 	.primary_metric = "max_latency",
+	.rt_priority_param = "priority",
+	.failure_lines = (const char *const[]){"Unable to change scheduling policy", NULL},
 	.stop_signal = SIGINT,
 	.summarizes_on_stop = true,
 	.build_argv = cyclictest_build_argv,

@@ -140,6 +140,22 @@ out:
 	return rc;
 }
 
+/* In a qemu guest: the load file (the guest's /tmp is a tmpfs; a dir on
+ * its scratch disk is a relative one, e.g. "dbench": the agent works there). */
+static int dbench_guest_needs(const struct params *p, bool prepare, struct guest_extra *g,
+			      char *err, size_t errsz)
+{
+	const char *loadfile = params_get(p, "loadfile");
+	(void)prepare;
+	if (!loadfile || loadfile[0] != '/') {
+		snprintf(err, errsz, "dbench: loadfile %s must be an absolute path to go into a guest",
+			 loadfile ? loadfile : "(none)");
+		return -1;
+	}
+	argv_add(&g->files, loadfile);
+	return 0;
+}
+
 /* The dbench driver (see the top of this file). */
 const struct load_ops dbench_load = {
 	.name = "dbench",
@@ -153,4 +169,7 @@ const struct load_ops dbench_load = {
 	.build_argv = dbench_build_argv,
 	.parse = dbench_parse,
 	.prepare = dbench_prepare,
+	.check_here = dbench_prepare,
+	.needs = {.note = "its loadfile (packed into a qemu guest)"},
+	.guest_needs = dbench_guest_needs,
 };

@@ -9,7 +9,9 @@
  * a failure. Interrupted by SIGINT/SIGTERM in process mode, hackbench 2.4
  * prints "Signal 15 caught, longjmp'ing out!" on stderr, then a partial
  * "Time:" line, and exits 0 (older versions: "** Operation aborted **"):
- * that is a failure too, as is any run the rig stopped. */
+ * that is a failure too, as is any run the rig stopped. A failing hackbench
+ * says why on stderr as "WHAT (error: STRERROR)" (e.g. "Creating fdpair
+ * (error: Too many open files)"): that line is the failure's reason. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -176,6 +178,13 @@ out:
 	return rc;
 }
 
+/* hackbench's barf(): "WHAT (error: STRERROR)" on stderr, then exit 1,
+ * e.g. "Creating fdpair (error: Too many open files)". */
+static const char *const hackbench_failure_lines[] = {"(error: ", NULL};
+
+/* Durations of the run (load_ops.durations). */
+static const char *const hackbench_durations[] = {"time", NULL};
+
 /* The hackbench driver (see the top of this file). */
 const struct load_ops hackbench_load = {
 	.name = "hackbench",
@@ -186,7 +195,9 @@ const struct load_ops hackbench_load = {
 	.n_metrics = sizeof(hackbench_metrics) / sizeof(hackbench_metrics[0]),
 	.stop_signal = SIGTERM,
 	.summarizes_on_stop = false,
+	.failure_lines = hackbench_failure_lines,
 	.build_argv = hackbench_build_argv,
 	.parse = hackbench_parse,
 	.prepare = hackbench_prepare,
+	.durations = hackbench_durations,
 };

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "scan.h"
 #include "util.h"
 
 const struct lat_op lat_ops[] = {
@@ -220,26 +221,68 @@ static double sample_of(const struct sample_vec *v, const char *metric, const ch
 	return NAN;
 }
 
+/* The lat_ops of metric among v that are there, in order: every
+ * percentile up to max never decreasing, and mean at most max. */
+static int lat_ops_order(const struct sample_vec *v, const char *metric, char *why, size_t whysz)
+{
+	struct order_stat s[8];
+	size_t n = 0;
+	for (size_t i = 0; i < n_lat_ops && n < 8; i++) {
+		double x = sample_of(v, metric, lat_ops[i].op);
+		if (!lat_ops[i].mean && !isnan(x))
+			s[n++] = (struct order_stat){lat_ops[i].op, x};
+	}
+	const struct order_stat mean[] = {{"mean", sample_of(v, metric, "mean")},
+					  {"max", sample_of(v, metric, "max")}};
+	if (order_check(metric, s, n, why, whysz))
+		return -1;
+	return isnan(mean[0].value) ? 0 : order_check(metric, mean, 2, why, whysz);
+}
+
+/* One histogram read back against itself: every record there, its
+ * buckets holding its events, its minimum in its first bucket, and its sum
+ * between min·events and max·events (max: the metric's max op, else its
+ * last bucket's bound), allowing the 3 decimals max is printed with and
+ * the doubles' rounding. 0, or -1 with why naming the check that failed. */
+static int hist_check(const struct lat_hist_read *h, double max, char *why, size_t whysz)
+{
+	const char *name = h->md->name;
+	uint64_t total = 0;
+	for (size_t k = 0; k < h->n; k++)
+		total += h->count[k];
+	if (!h->has_events || !h->has_sum || !h->has_sum_sq || !h->has_min || !h->n)
+		return parse_fail(why, whysz, "%s histogram lacks hist.events, hist.sum, hist.sum_sq,"
+				  " hist.min or its buckets", name);
+	if (total != h->events)
+		return parse_fail(why, whysz, "%s histogram: hist.events %llu but %llu in its buckets",
+				  name, (unsigned long long)h->events, (unsigned long long)total);
+	if (h->min > h->bound[0])
+		return parse_fail(why, whysz, "%s histogram: hist.min %g above its first bucket"
+				  " (values at most %g)", name, h->min, h->bound[0]);
+	if (isnan(max))
+		max = h->bound[h->n - 1];
+	double n = (double)h->events, tol = 0.0005 * n + 1e-9 * max * n;
+	if (!isfinite(h->sum) || !isfinite(h->sum_sq))
+		return parse_fail(why, whysz, "%s histogram: hist.sum or hist.sum_sq is not finite",
+				  name);
+	if (h->sum < h->min * n - tol)
+		return parse_fail(why, whysz, "%s histogram: hist.sum %.17g is below hist.min x"
+				  " hist.events (%g)", name, h->sum, h->min * n);
+	if (h->sum > max * n + tol)
+		return parse_fail(why, whysz, "%s histogram: hist.sum %.17g is above max x hist.events"
+				  " (%g)", name, h->sum, max * n);
+	return 0;
+}
+
 int lat_hist_read_finish(const struct lat_hist_reader *r, const struct sample_vec *ops,
 			 struct sample_vec *out, char *why, size_t whysz)
 {
-	for (size_t i = 0; i < r->n; i++) {
-		const struct lat_hist_read *h = &r->v[i];
-		uint64_t total = 0;
-		for (size_t k = 0; k < h->n; k++)
-			total += h->count[k];
-		if (!h->has_events || !h->has_sum || !h->has_sum_sq || !h->has_min || !h->n) {
-			snprintf(why, whysz, "%s histogram lacks hist.events, hist.sum, hist.sum_sq,"
-				 " hist.min or its buckets", h->md->name);
+	for (size_t i = 0; i < ops->n; i++)
+		if (!strcmp(ops->v[i].op, "max") && lat_ops_order(ops, ops->v[i].metric, why, whysz))
 			return -1;
-		}
-		if (total != h->events || h->min > h->bound[0]) {
-			snprintf(why, whysz, "%s histogram: %llu events but %llu in its buckets, or a"
-				 " minimum above its first bucket", h->md->name,
-				 (unsigned long long)h->events, (unsigned long long)total);
+	for (size_t i = 0; i < r->n; i++)
+		if (hist_check(&r->v[i], sample_of(ops, r->v[i].md->name, "max"), why, whysz))
 			return -1;
-		}
-	}
 	for (size_t i = 0; i < r->n; i++) {
 		const struct lat_hist_read *h = &r->v[i];
 		struct sample_hist *s = sample_vec_add_hist(out, h->md->name, h->md->unit, "", 0, h->count,

@@ -90,7 +90,10 @@ struct lat_hist_reader {
  * that is not a whole number >= 1, a record twice). lineno for messages. */
 int lat_hist_read_line(struct lat_hist_reader *r, const struct metric_def *md, const char *op,
 		       double value, unsigned lineno, char *why, size_t whysz);
-/* Check every histogram read (its events equal the sum of its bucket
+/* Check the latency ops among ops: for each metric with a "max" op, its
+ * lat_ops present never decrease from p50 to max and its mean is at most
+ * max (order_check, scan.h: "latency: p99 812 is above p99.9 640").
+ * Check every histogram read (its events equal the sum of its bucket
  * counts; hist.sum, hist.sum_sq and hist.min given, the minimum at most
  * the first bucket's bound) and append each to out as a sample_hist with
  * explicit bounds (op ""), its max_observed the metric's "max" op among

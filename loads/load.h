@@ -86,6 +86,47 @@ struct load_output {
 	int term_signal;     /* valid when signaled */
 	bool signaled;
 	bool stopped;        /* the rig sent stop_signal because measured loads ended */
+	/* Scheduling attributes as requested (sched_req_render) and as the
+	 * kernel applied them (sched_read_back); NULL or "" when unknown.
+	 * The rig checks them (outcome.h), parsers ignore them. */
+	const char *sched_requested;
+	const char *sched_applied;
+};
+
+/* What a load needs where it runs besides its argv[0] tool. boot: local
+ * and boot: ssh machines must have these installed; a boot: qemu guest
+ * gets them packed from this machine (harness/guestpack.h). */
+struct load_needs {
+	/* NULL-terminated names looked up in PATH, then /usr/local/sbin,
+	 * /usr/sbin and /sbin (proc_find_program); packed with their shared
+	 * libraries at the path found, or a #! script with its interpreter. */
+	const char *const *programs;
+	/* NULL-terminated absolute paths of files or directories, packed as
+	 * they are (directories with everything below them). */
+	const char *const *files;
+	/* A writable, disk-backed working directory: a qemu guest gets a disk
+	 * (ext4 on virtio-blk) mounted at /scratch, its working directory and
+	 * $TMPDIR (/scratch/tmp). */
+	bool scratch;
+	/* This machine's /usr, read-only, as the guest's /usr (virtio-9p): a
+	 * whole toolchain with headers, pkg-config files and interpreters, the
+	 * same one that prepared a tree here (kernbench). */
+	bool host_usr;
+	/* What else, in words (one line, for schedrig loads); NULL: nothing. */
+	const char *note;
+};
+
+/* What one instance adds to a qemu guest for its parameters (guest_needs). */
+struct guest_extra {
+	struct argv files; /* absolute host paths of files or directories */
+	/* Pairs: a host directory, then where it goes: a relative path on the
+	 * guest's scratch disk (its working directory), or an absolute path:
+	 * on the disk too, and mounted (bind) at that path in the guest, for
+	 * trees that record their own absolute paths (a kernel tree's tools/). */
+	struct argv trees;
+	/* Pairs: a relative path on the scratch disk, then the target of the
+	 * symbolic link made there. */
+	struct argv links;
 };
 
 struct load_ops {
@@ -102,6 +143,22 @@ struct load_ops {
 	/* true when the tool prints a parsable summary after stop_signal
 	 * (cyclictest, tcp-rr); false when a stopped run yields nothing. */
 	bool summarizes_on_stop;
+
+	/* Optional: the parameter that, when > 0, makes the tool put its own
+	 * threads at SCHED_FIFO with that priority (cyclictest's priority):
+	 * such a load runs real-time whatever its sched: says (preflight.h). */
+	const char *rt_priority_param;
+
+	/* Optional, NULL-terminated: text that marks a line in which the tool
+	 * says why it failed ("Killed signal terminated program", "(error: ").
+	 * A failed or timed-out instance's reason starts with the first such
+	 * line of its stderr, else stdout (outcome.h). */
+	const char *const *failure_lines;
+	/* Optional: NULL-terminated names of the metrics that are durations of
+	 * the work the run did (its elapsed time, the time per op): a sample of
+	 * one at or below 0 (-0.0 too) is a failed run, never a sample
+	 * (outcome.h). NULL: none. */
+	const char *const *durations;
 
 	/* Build argv (argv[0] = program, looked up in PATH) from resolved params.
 	 * For built-in loads argv[0] is "schedrig" and the runner substitutes
@@ -121,9 +178,26 @@ struct load_ops {
 	int (*check)(const struct params *p, const struct sched_req *sched, bool background,
 		     char *err, size_t errsz);
 
+	/* Optional: that the files one instance reads on the machine it runs
+	 * on are here (kernbench's source and config, dbench's load file),
+	 * changing nothing and fast: checked for boot: local variants before
+	 * a run starts. Returns 0, or -1 with the reason in err. */
+	int (*check_here)(const struct params *p, char *err, size_t errsz);
+
 	/* Optional: checks and preparation in the rig before the instance
 	 * starts (e.g. RLIMIT_NOFILE for hackbench). Returns 0 or -1 with err. */
 	int (*prepare)(const struct params *p, char *err, size_t errsz);
+
+	/* What the load needs where it runs (schedrig loads, guest packing). */
+	struct load_needs needs;
+
+	/* Optional, boot: qemu: what one instance needs in the guest for its
+	 * parameters, appended to g (a load file, a prepared tree). prepare:
+	 * make it ready here first (kernbench unpacks and configures its
+	 * tree); false: only check that it could be (preflight, nothing slow).
+	 * Returns 0, or -1 with err. */
+	int (*guest_needs)(const struct params *p, bool prepare, struct guest_extra *g, char *err,
+			   size_t errsz);
 
 	/* Built-in loads only: entry point of `schedrig load NAME ARGS...`,
 	 * argv[0] being NAME. Returns the process exit status. */

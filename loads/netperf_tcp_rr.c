@@ -18,7 +18,12 @@
  *   Key=value (-k): "THROUGHPUT=56195.43".
  * -> transactions_per_s (transactions/s, higher), op "". Error text
  * ("establish control: are you sure there is a netserver listening ...")
- * with no data row is a failure. Interim results (-D) are ignored. */
+ * with no data row is a failure, and so is a rate of 0 (outcome.h: a run
+ * that did nothing). Interim results (-D) are ignored. With -i/-I
+ * (confidence intervals) netperf warns on stdout when the interval was
+ * not reached ("!!! Desired confidence was not achieved within the
+ * specified iterations."): the sample keeps that as its flag, noted under
+ * the tables. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +158,9 @@ static int csv_rate(const struct text_lines *t, double *rate)
 	return col >= 0 ? -1 : 0;
 }
 
+static const char confidence_flag[] =
+	"netperf: Desired confidence was not achieved within the specified iterations";
+
 /* Parse the transaction rate (see the top of this file) into
  * transactions_per_s, op "". */
 static int netperf_parse(const struct load_output *o, const struct params *p,
@@ -197,6 +205,9 @@ static int netperf_parse(const struct load_output *o, const struct params *p,
 		goto out;
 	}
 	sample_vec_add(samples, "transactions_per_s", "transactions/s", BETTER_HIGHER, "", rate);
+	for (size_t i = 0; i < t.n; i++)
+		if (strstr(t.line[i], "Desired confidence was not achieved"))
+			samples->v[samples->n - 1].flag = confidence_flag;
 	rc = 0;
 out:
 	text_lines_free(&t);
@@ -213,6 +224,7 @@ const struct load_ops netperf_tcp_rr_load = {
 	.n_metrics = sizeof(netperf_metrics) / sizeof(netperf_metrics[0]),
 	.stop_signal = SIGTERM,
 	.summarizes_on_stop = false,
+	.failure_lines = (const char *const[]){"are you sure there is a netserver", NULL},
 	.build_argv = netperf_build_argv,
 	.parse = netperf_parse,
 };

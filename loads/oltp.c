@@ -65,6 +65,7 @@
 #include "builtin.h"
 #include "builtin_proc.h"
 #include "load.h"
+#include "oltp_report.h"
 
 static const struct param_def oltp_params[] = {
 	{"clients", PARAM_UINT, "2", NULL, 1, 1024, "sysbench client threads (--threads)"},
@@ -298,78 +299,17 @@ static int server_start(struct oltp *o, long long clients, const char *flush, ui
 	}
 }
 
-/* What the built-in reads from sysbench's report. */
-struct sb_report {
-	unsigned long long transactions, queries, errors, reconnects;
-	double tps, qps, p95;
-	bool have_tx, have_q, have_p95;
-};
-
-/* "label: N (X per sec.)" after leading blanks; false when absent or
- * malformed. */
-static bool per_sec(const char *line, const char *label, unsigned long long *n, double *rate)
-{
-	while (*line == ' ' || *line == '\t')
-		line++;
-	size_t l = strlen(label);
-	if (strncmp(line, label, l))
-		return false;
-	int end = -1;
-	if (sscanf(line + l, " %llu (%lf per sec.)%n", n, rate, &end) != 2 || end < 0)
-		return false;
-	return true;
-}
-
-/* Scan sysbench 1.0.20's run report. 0, or -1 with why. */
-static int scan_sysbench(const char *path, struct sb_report *s, char *why, size_t whysz)
+/* Scan sysbench's run report at path (oltp_report.h). 0, or -1 with why. */
+static int scan_sysbench(const char *path, struct oltp_report *r, char *why, size_t whysz)
 {
 	FILE *f = fopen(path, "r");
-	memset(s, 0, sizeof(*s));
 	if (!f) {
 		snprintf(why, whysz, "%.400s: %s", path, strerror(errno));
 		return -1;
 	}
-	char line[1024];
-	bool in_latency = false;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (strstr(line, "FATAL")) {
-			snprintf(why, whysz, "sysbench: %.300s", line);
-			fclose(f);
-			return -1;
-		}
-		double d;
-		if (per_sec(line, "transactions:", &s->transactions, &s->tps))
-			s->have_tx = true;
-		else if (per_sec(line, "queries:", &s->queries, &s->qps))
-			s->have_q = true;
-		else if (per_sec(line, "ignored errors:", &s->errors, &d))
-			;
-		else if (per_sec(line, "reconnects:", &s->reconnects, &d))
-			;
-		else if (!strncmp(line, "Latency (ms):", 13))
-			in_latency = true;
-		else if (!line[0])
-			in_latency = false;
-		else if (in_latency) {
-			const char *p = line + strspn(line, " \t");
-			int end = -1;
-			if (!strncmp(p, "95th percentile:", 16) &&
-			    sscanf(p + 16, " %lf%n", &d, &end) == 1 && end > 0 &&
-			    p[16 + end] == '\0' && d >= 0) {
-				s->p95 = d;
-				s->have_p95 = true;
-			}
-		}
-	}
+	int rc = oltp_report_scan(f, path, r, why, whysz);
 	fclose(f);
-	if (!s->have_tx || !s->have_q || !s->have_p95) {
-		snprintf(why, whysz, "sysbench report without %s line (%.400s)",
-			 !s->have_tx ? "a transactions:" : !s->have_q ? "a queries:" : "a 95th percentile:",
-			 path);
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 static int oltp_main(int argc, char **argv)
@@ -429,7 +369,7 @@ static int oltp_main(int argc, char **argv)
 		snprintf(o->user_arg, sizeof(o->user_arg), "--user=%s", pw ? pw->pw_name : "root");
 	}
 
-	struct sb_report rep;
+	struct oltp_report rep;
 	const char *shutdown_how = "clean";
 	if (strlen(o->sock) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
 		fail(o, "socket path %s is longer than a unix socket address allows; use a shorter tmp_dir",
@@ -516,6 +456,14 @@ static int oltp_parse(const struct load_output *o, const struct params *p,
 				       whysz);
 }
 
+/* In a qemu guest: the server, its data directory set-up (a shell script
+ * busybox runs, with my_print_defaults and the SQL and message files), the
+ * admin client, sysbench with its Lua tests; the data directory on the
+ * scratch disk ($TMPDIR there). */
+static const char *const oltp_programs[] = {"mariadb-install-db", "my_print_defaults", "resolveip",
+					    "mariadbd", "mariadb-admin", "sysbench", NULL};
+static const char *const oltp_files[] = {"/usr/share/mysql", "/usr/share/sysbench", NULL};
+
 const struct load_ops oltp_load = {
 	.name = "oltp",
 	.description = "sysbench oltp_read_write against a private MariaDB server (unix socket only)",
@@ -528,5 +476,7 @@ const struct load_ops oltp_load = {
 	.build_argv = oltp_build_argv,
 	.parse = oltp_parse,
 	.prepare = NULL,
+	.needs = {.programs = oltp_programs, .files = oltp_files, .scratch = true,
+		  .note = "a writable $TMPDIR for the data directory"},
 	.builtin_main = oltp_main,
 };

@@ -122,6 +122,9 @@ out:
 	return rc;
 }
 
+/* Durations of the run (load_ops.durations). */
+static const char *const perf_messaging_durations[] = {"time", NULL};
+
 /* The perf-messaging driver (see the top of this file). */
 const struct load_ops perf_messaging_load = {
 	.name = "perf-messaging",
@@ -134,4 +137,5 @@ const struct load_ops perf_messaging_load = {
 	.summarizes_on_stop = false,
 	.build_argv = perf_messaging_build_argv,
 	.parse = perf_messaging_parse,
+	.durations = perf_messaging_durations,
 };

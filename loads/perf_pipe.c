@@ -140,6 +140,9 @@ out:
 	return rc;
 }
 
+/* Durations of the run (load_ops.durations). */
+static const char *const perf_pipe_durations[] = {"time", "usecs_per_op", NULL};
+
 /* The perf-pipe driver (see the top of this file). */
 const struct load_ops perf_pipe_load = {
 	.name = "perf-pipe",
@@ -152,4 +155,5 @@ const struct load_ops perf_pipe_load = {
 	.summarizes_on_stop = false,
 	.build_argv = perf_pipe_build_argv,
 	.parse = perf_pipe_parse,
+	.durations = perf_pipe_durations,
 };

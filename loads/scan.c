@@ -185,3 +185,40 @@ int parse_fail(char *why, size_t whysz, const char *fmt, ...)
 	}
 	return -1;
 }
+
+int order_check(const char *what, const struct order_stat *s, size_t n, char *why,
+		size_t whysz)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].value < 0)
+			return parse_fail(why, whysz, "%s: %s %.10g is negative", what, s[i].name,
+					  s[i].value);
+		if (i && s[i].value < s[i - 1].value)
+			return parse_fail(why, whysz, "%s: %s %.10g is above %s %.10g", what, s[i - 1].name,
+					  s[i - 1].value, s[i].name, s[i].value);
+	}
+	return 0;
+}
+
+bool text_find_line(const char *text, size_t len, const char *const *patterns, char *line,
+		    size_t size)
+{
+	for (const char *p = text, *end = text + len; patterns && p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+		for (const char *const *pat = patterns; *pat; pat++) {
+			if (!memmem(p, n, *pat, strlen(*pat)))
+				continue;
+			while (n && is_blank_char(p[n - 1]))
+				n--;
+			while (n && is_blank_char(*p)) {
+				p++;
+				n--;
+			}
+			snprintf(line, size, "%.*s", (int)(n < size ? n : size - 1), p);
+			return true;
+		}
+		p += n + 1;
+	}
+	return false;
+}

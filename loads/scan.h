@@ -68,6 +68,29 @@ int output_status(const struct load_output *o, const struct load_ops *ops,
  * stripped). Returns false when text is not a number in [0, 100]. */
 bool percentile_op(const char *text, char *op, size_t opsz);
 
+/* The first line of text (len bytes) holding one of the NULL-terminated
+ * patterns, blanks around it and its line break removed, cut to fit size
+ * (size > 0): a failure in the tool's own words (load_ops.failure_lines).
+ * false when no line does (or patterns is NULL). */
+bool text_find_line(const char *text, size_t len, const char *const *patterns, char *line,
+		    size_t size);
+
+/* One order statistic of a tool's summary, named as the tool names it
+ * ("Min", "Avg", "p99", "<MAX> observation"). */
+struct order_stat {
+	const char *name;
+	double value;
+};
+/* A summary whose order statistics contradict each other is garbage, a
+ * failure and no sample (HACKING.md): s[0..n), listed from the smallest
+ * up (min, avg, max; p50, p90, p99, max), must never decrease, and none may
+ * be negative (latencies, counts and rates all). Returns 0, or -1 with why
+ * naming what (the tool's line or block) and the pair, e.g.
+ *   "T: line of thread 0: Min 30 is above Max 20"
+ *   "Latency (ms): min -1 is negative". */
+int order_check(const char *what, const struct order_stat *s, size_t n, char *why,
+		size_t whysz);
+
 /* snprintf into why and return -1: the one-line failure helper of parsers. */
 int parse_fail(char *why, size_t whysz, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

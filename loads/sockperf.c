@@ -15,9 +15,12 @@
  * 99.900 -> "p99.9", 99.999 -> "p99.999", 50.000 -> "p50".
  * The "avg-latency" line (with ANSI colour codes) is not parsed; the Summary
  * line carries the same number. Both the <MAX> (first) and <MIN> (last)
- * rows are required, so a list cut short is a failure. */
+ * rows are required, so a list cut short is a failure. The rows, printed
+ * from <MAX> down to <MIN>, must not increase, and the Summary must lie
+ * within <MIN> and <MAX>: anything else is garbage, a failure. */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "load.h"
@@ -81,6 +84,25 @@ static bool value_after_equals(const struct fields *fs, double *v)
 {
 	return fs->n >= 2 && !strcmp(fs->f[fs->n - 2], "=") && parse_double(fs->f[fs->n - 1], v) &&
 	       *v >= 0;
+}
+
+/* The rows (printed largest first) do not increase, and avg (the Summary)
+ * lies within the <MIN> and <MAX> rows. */
+static int check_order(const struct sample_vec *rows, double avg, char *why, size_t whysz)
+{
+	struct order_stat *s = xcalloc(rows->n, sizeof(*s));
+	double mn = 0, mx = 0;
+	for (size_t i = 0; i < rows->n; i++) {
+		s[rows->n - 1 - i] = (struct order_stat){rows->v[i].op, rows->v[i].value};
+		mn = !strcmp(rows->v[i].op, "min") ? rows->v[i].value : mn;
+		mx = !strcmp(rows->v[i].op, "max") ? rows->v[i].value : mx;
+	}
+	const struct order_stat summary[] = {{"<MIN>", mn}, {"Summary", avg}, {"<MAX>", mx}};
+	int rc = order_check("statistics lines", s, rows->n, why, whysz);
+	if (!rc)
+		rc = order_check("Summary", summary, 3, why, whysz);
+	free(s);
+	return rc;
 }
 
 /* Parse the Summary line and the percentile/MIN/MAX rows into
@@ -170,6 +192,8 @@ static int sockperf_parse(const struct load_output *o, const struct params *p,
 				have_max ? "MIN" : "MAX");
 		goto out;
 	}
+	if ((rc = check_order(&rows, avg, why, whysz)) < 0)
+		goto out;
 	sample_vec_add(samples, metric, "us", BETTER_LOWER, "avg", avg);
 	for (size_t i = 0; i < rows.n; i++)
 		sample_vec_add(samples, metric, "us", BETTER_LOWER, rows.v[i].op, rows.v[i].value);

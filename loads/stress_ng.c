@@ -91,6 +91,12 @@ static int scan_stream(const char *text, size_t len, const char *stressor,
 			if (k == 6) {
 				if (!(v[4] >= 0))
 					rc = parse_fail(why, whysz, "negative bogo ops/s for %s", stressor);
+				else if (!(v[1] > 0))
+					rc = parse_fail(why, whysz, "real time %g s for %s: no time"
+							" elapsed, a failed run", v[1], stressor);
+				else if (v[0] == 0 && v[4] != 0)
+					rc = parse_fail(why, whysz, "%s: 0 bogo ops but %g bogo ops/s:"
+							" the rate contradicts its count", stressor, v[4]);
 				*bogo = v[4];
 				(*found_bogo)++;
 			} else if (fs.n >= 7 && k == 1 && !strcmp(fs.f[3], "nanosecs") &&

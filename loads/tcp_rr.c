@@ -691,8 +691,7 @@ static int tcp_rr_parse(const struct load_output *o, const struct params *p,
 			sample_vec_add(&tmp, M_INTERVAL->name, M_INTERVAL->unit, M_INTERVAL->better, op, v);
 		} else if (!strcmp(m, "transactions")) {
 			long long pr;
-			if (!parse_ll(op, &pr) || pr < 0 || pr >= pairs || op[0] == '+' || op[0] == ' ' ||
-			    seen_pair[pr]) {
+			if (!parse_ll(op, &pr) || pr < 0 || pr >= pairs || seen_pair[pr]) {
 				snprintf(why, whysz, "line %u: bad or repeated pair '%s'", r.lineno, op);
 				goto out;
 			}

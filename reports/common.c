@@ -144,6 +144,14 @@ double report_pct(const struct summary_table *t, const struct summary_stat *st, 
 	return report_pct_change(st, t->better, base, v);
 }
 
+const char *report_n_noun(const struct summary_table *t)
+{
+	for (size_t k = 0; k < t->n_ops * t->n_cols; k++)
+		if (t->g[k].shares_iteration)
+			return "samples";
+	return "iterations";
+}
+
 void report_n_per_column(struct buf *out, const struct summary_table *t,
 			 const struct report_opts *o)
 {
@@ -231,9 +239,10 @@ void report_significance_footer(struct buf *out, const struct summary *s,
 		zero_variance = zero_variance || t->g[i].zero_variance;
 	struct report_cols rc;
 	report_cols_init(&rc, t, o);
-	buf_printf(out, "Significance (%s, on the %s row): %s against %s, alpha %g, n >= 2 on both"
+	buf_printf(out, "Significance (%s, on the %s row): %s against %s, alpha %g, n >= %d on both"
 		   " sides%s", mark, t->better == BETTER_HIGHER ? "Hmean" : "Amean",
 		   rule_text(s->significance, t->better), t->n_cols ? rc.name[0] : "-", s->alpha,
+		   s->significance == SIG_MANN_WHITNEY ? 1 : 2,
 		   zero_variance ? ", none where both Stddev are 0 (t undefined)" : "");
 	if (s->significance == SIG_MANN_WHITNEY)
 		mann_whitney_text(out, s, t, &rc);

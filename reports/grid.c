@@ -451,3 +451,18 @@ int report_grid(struct buf *out, const struct summary *s, const struct report_op
 			return -1;
 	return 0;
 }
+
+static int grid_text(struct buf *out, const struct report_input *in, char *err, size_t errsz)
+{
+	char why[512] = "";
+	if (!report_grid(out, in->s, in->o, why, sizeof(why)))
+		return 0;
+	snprintf(err, errsz, "--grid: %s", why);
+	return 2;
+}
+
+/* compare --grid ROW,COL (which also sets the cell columns) picks it. */
+const struct report_layout grid_layout = {
+	.name = "grid",
+	.text = grid_text,
+};

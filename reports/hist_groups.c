@@ -1,12 +1,15 @@
 /* The stored histograms of the selected runs as tables of the summary's
  * shape: one group per (load, metric, unit and the dimensions that are not
  * columns), its columns on the summary's column axis (baseline first), its
- * rows the histograms' ops, each (op, column) pooled over the iterations
- * (report_pooled). The percentile and latency layouts both read them. */
+ * rows the histograms' ops, each (op, column) pooled over the runs
+ * (report_pooled: one per iteration, or the repetitions of a repeating
+ * load). The percentile and latency layouts both read them. */
 #include "report.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "load.h"
 
 /* The value of axis a of a histogram row. */
 static const char *hist_axis(const struct hist_row *r, enum summary_axis a)
@@ -47,10 +50,12 @@ struct hist_group {
 
 /* Collect the group of h->rows[first]; done[] marks its rows. Columns in
  * the order of the summary's tables of the load (baseline first), then any
- * other in first appearance. */
-static void group_collect(struct hist_group *g, const struct summary *s, const struct hist_table *h,
-			  size_t first, bool *done)
+ * other in first appearance; --baseline first (a load without tables:
+ * --metric named its histograms only). */
+static void group_collect(struct hist_group *g, const struct summary *s,
+			  const struct report_opts *o, size_t first, bool *done)
 {
+	const struct hist_table *h = o->hists;
 	const struct hist_row *t0 = &h->rows[first];
 	enum summary_axis ax = s->columns;
 	memset(g, 0, sizeof(*g));
@@ -68,6 +73,14 @@ static void group_collect(struct hist_group *g, const struct summary *s, const s
 		if (hist_same_table(t0, &h->rows[i], ax)) {
 			name_add(&g->cols, &g->n_cols, hist_axis(&h->rows[i], ax));
 			name_add(&g->ops, &g->n_ops, h->rows[i].op);
+		}
+	const char *base = o->select ? o->select->baseline : NULL;
+	for (size_t c = 1; base && c < g->n_cols; c++)
+		if (!strcmp(g->cols[c], base)) {
+			base = g->cols[c];
+			memmove(g->cols + 1, g->cols, c * sizeof(*g->cols));
+			g->cols[0] = base;
+			break;
 		}
 	g->pool = xcalloc(g->n_ops * g->n_cols, sizeof(*g->pool));
 	for (size_t k = 0; k < g->n_ops * g->n_cols; k++)
@@ -120,9 +133,10 @@ static char **group_col_names(const struct hist_group *g, const struct report_op
 }
 
 /* Digits after the point for a histogram: --decimals, else those of the
- * summary's table of its load and metric (wakeup-lat), else of a table of
- * its load in its unit (cyclictest's latency histogram: its max_latency),
- * else 2. */
+ * summary's table of its load and metric (wakeup-lat), else of its
+ * driver's metric of that name, else of its driver's first metric in its
+ * unit (cyclictest's latency histogram: max_latency's 0), else of a table
+ * of its load in its unit, else 2. */
 static int hist_decimals(const struct summary *s, const struct hist_row *r,
 			 const struct report_opts *o)
 {
@@ -138,6 +152,13 @@ static int hist_decimals(const struct summary *s, const struct hist_row *r,
 		if (same_unit < 0 && !strcmp(t->unit, r->unit))
 			same_unit = t->decimals;
 	}
+	const struct load_ops *ops = r->tool ? load_find(r->tool) : NULL;
+	for (size_t k = 0; ops && k < ops->n_metrics; k++)
+		if (!strcmp(ops->metrics[k].name, r->metric))
+			return ops->metrics[k].decimals;
+	for (size_t k = 0; ops && k < ops->n_metrics; k++)
+		if (!strcmp(ops->metrics[k].unit, r->unit))
+			return ops->metrics[k].decimals;
 	return same_unit >= 0 ? same_unit : 2;
 }
 
@@ -150,13 +171,25 @@ static bool has_histogram(const struct hist_table *h, const struct summary_table
 	return false;
 }
 
-/* true when the summary kept a table of load (--load). */
-static bool kept(const struct summary *s, const char *load)
+/* true when histogram row r is shown: with --metric, when it names r's
+ * metric (and --load passes); else when the summary kept a table of r's
+ * load (--load). */
+static bool shown(const struct summary *s, const struct report_opts *o, const struct hist_row *r)
 {
+	if (o->select && o->select->n_metrics)
+		return summary_opts_selects(o->select, r->load, r->metric);
 	for (size_t k = 0; k < s->n_tables; k++)
-		if (!strcmp(s->tables[k].load, load))
+		if (!strcmp(s->tables[k].load, r->load))
 			return true;
 	return false;
+}
+
+const char *hist_group_noun(const struct hist_group_view *g)
+{
+	for (size_t k = 0; k < g->n_ops * g->n_cols; k++)
+		if (g->pool[k].shares_iteration)
+			return "runs";
+	return "iterations";
 }
 
 void report_hist_groups(const struct summary *s, const struct report_opts *o,
@@ -165,10 +198,10 @@ void report_hist_groups(const struct summary *s, const struct report_opts *o,
 	const struct hist_table *h = o->hists;
 	bool *done = h && h->n ? xcalloc(h->n, sizeof(*done)) : NULL;
 	for (size_t i = 0; h && i < h->n; i++) {
-		if (done[i] || !kept(s, h->rows[i].load))
+		if (done[i] || !shown(s, o, &h->rows[i]))
 			continue;
 		struct hist_group g;
-		group_collect(&g, s, h, i, done);
+		group_collect(&g, s, o, i, done);
 		char **names = group_col_names(&g, o);
 		struct buf title = {0};
 		group_title(&title, s, &g);

@@ -127,6 +127,12 @@ static void comparison_table(struct buf *out, const struct summary *s,
 	buf_free(&text);
 }
 
+void report_mmtests_html(struct buf *out, const struct summary *s, const struct report_opts *o)
+{
+	for (size_t k = 0; k < s->n_tables; k++)
+		comparison_table(out, s, &s->tables[k], o, k);
+}
+
 static void kv_row(struct buf *out, const char *k, const char *v)
 {
 	buf_printf(out, "<tr><th>%s</th><td>", k);
@@ -177,8 +183,6 @@ static void provenance(struct buf *out, const struct html_doc *d)
 			buf_puts(out, "</tr>\n");
 		}
 		buf_puts(out, "</tbody>\n</table>\n");
-		if (!r->has_knob_table)
-			continue;
 		if (!r->n_knobs) {
 			buf_puts(out, "<p>Knobs applied: none.</p>\n");
 			continue;
@@ -229,11 +233,54 @@ static void note_list(struct buf *out, const char *cls, const char *const *notes
 	buf_puts(out, "</ul>\n");
 }
 
+/* Links to the sections: Provenance, Config, every layout with a section
+ * (registry order), Figures. */
+static void nav(struct buf *out)
+{
+	size_t n;
+	const struct report_layout *const *all = report_layout_all(&n);
+	buf_puts(out, "<nav><a href=\"#provenance\">Provenance</a> · <a href=\"#config\">Config</a>");
+	for (size_t i = 0; i < n; i++)
+		if (all[i]->section)
+			buf_printf(out, " · <a href=\"#%s\">%s</a>", all[i]->anchor, all[i]->section);
+	buf_puts(out, " · <a href=\"#figures\">Figures</a></nav>\n");
+}
+
+/* Every layout with a section: its html, or its text in <pre>; the runs'
+ * notes after the first. */
+static void sections(struct buf *out, const struct summary *s, const struct report_opts *o,
+		     const struct html_doc *d)
+{
+	size_t n;
+	const struct report_layout *const *all = report_layout_all(&n);
+	struct report_input in = {.s = s, .o = o, .notes = d->run_notes};
+	bool first = true;
+	char err[512];
+	for (size_t i = 0; i < n; i++) {
+		const struct report_layout *l = all[i];
+		if (!l->section)
+			continue;
+		buf_printf(out, "<h2 id=\"%s\">%s</h2>\n", l->anchor, l->section);
+		if (l->html) {
+			l->html(out, &in, err, sizeof(err));
+		} else {
+			struct buf text = {0};
+			l->text(&text, &in, err, sizeof(err));
+			buf_puts(out, "<pre class=\"table\">");
+			html_escape(out, buf_str(&text));
+			buf_puts(out, "</pre>\n");
+			buf_free(&text);
+		}
+		if (first && d->run_notes)
+			note_list(out, "run-notes", (const char *const *)d->run_notes->v,
+				  d->run_notes->n);
+		first = false;
+	}
+}
+
 void report_html(struct buf *out, const struct summary *s, const struct report_opts *o,
 		 const struct html_doc *d)
 {
-	struct buf text = {0};
-
 	buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		 "<meta name=\"generator\" content=\"schedrig\">\n<title>");
 	html_escape(out, d->title);
@@ -261,26 +308,9 @@ void report_html(struct buf *out, const struct summary *s, const struct report_o
 		html_escape(out, d->generated_at);
 		buf_puts(out, ".</p>\n");
 	}
-	buf_puts(out, "<nav><a href=\"#provenance\">Provenance</a> · <a href=\"#config\">Config</a>"
-		 " · <a href=\"#comparison\">Comparison</a> · <a href=\"#percentiles\">Percentiles</a>"
-		 " · <a href=\"#latency\">Latency summary</a> · <a href=\"#figures\">Figures</a></nav>\n");
+	nav(out);
 	provenance(out, d);
-
-	buf_puts(out, "<h2 id=\"comparison\">Comparison</h2>\n");
-	for (size_t k = 0; k < s->n_tables; k++)
-		comparison_table(out, s, &s->tables[k], o, k);
-	if (d->run_notes)
-		note_list(out, "run-notes", (const char *const *)d->run_notes->v, d->run_notes->n);
-
-	buf_puts(out, "<h2 id=\"percentiles\">Percentiles</h2>\n<pre class=\"table\">");
-	report_percentiles(&text, s, o);
-	html_escape(out, buf_str(&text));
-	buf_puts(out, "</pre>\n<h2 id=\"latency\">Latency summary</h2>\n<pre class=\"table\">");
-	text.len = 0;
-	report_latency(&text, s, o);
-	html_escape(out, buf_str(&text));
-	buf_puts(out, "</pre>\n");
-	buf_free(&text);
+	sections(out, s, o, d);
 
 	buf_puts(out, "<h2 id=\"figures\">Figures</h2>\n");
 	if (d->figures_error) {

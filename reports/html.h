@@ -34,17 +34,22 @@ struct html_doc {
  * line, CPU model and count, schedrig version, iterations, config path;
  * a table of its variants with their kernels; a table of the knobs applied
  * when the database has the knob table); Config (each run's config text in
- * <pre>); Comparison (one <table class="cmp"> per summary table: the
- * mmtests rows Min, Amean|Hmean, Stddev, CoeffVar, Max, BAmean-50/95/99 per
- * op, each cell "value (pct%)", significant means class "sig" and "*",
- * then the significance and n footer; then d->run_notes as
- * <ul class="run-notes">, one <li> per note); Percentiles and Latency
- * summary (the text layouts in <pre>); Figures (each an inline <svg> in a
+ * <pre>); a section per layout with one (report.h, registry order:
+ * Comparison by report_mmtests_html, then Percentiles and Latency summary,
+ * their text in <pre>), d->run_notes after the first as
+ * <ul class="run-notes">, one <li> per note; Figures (each an inline <svg> in a
  * <figure> with its ids prefixed "fN-" so several SVGs can share the page,
  * and a <figcaption>), then the figure notes. Every name and text is HTML-escaped. No
  * script, no external resource. */
 void report_html(struct buf *out, const struct summary *s, const struct report_opts *o,
 		 const struct html_doc *d);
+
+/* The mmtests layout's html (its slot in report.h): per summary table an
+ * <h3 id="table-N"> title and a <table class="cmp">: the mmtests rows Min,
+ * Amean|Hmean, Stddev, CoeffVar, Max, BAmean-50/95/99 per op, each cell
+ * "value (pct%)", significant means class "sig" and "*", then the
+ * significance and n footer in <p class="foot">. */
+void report_mmtests_html(struct buf *out, const struct summary *s, const struct report_opts *o);
 
 /* Append s with & < > " ' escaped as entities and control characters
  * (other than TAB and LF) as U+FFFD. */

@@ -39,6 +39,9 @@ static json_t *group_json(const struct summary_table *t, size_t op, size_t c)
 	json_object_set_new(o, "bhmean_99", num(st->bhmean99));
 	json_object_set_new(o, "sem", num(st->sem));
 	json_object_set_new(o, "ci95_half", num(st->ci95_half));
+	char label[32];
+	summary_stat_label(&mean, t->better, label, sizeof(label));
+	json_object_set_new(o, "mean_stat", json_string(label));
 	json_object_set_new(o, "pct_mean", num(c ? report_pct(t, &mean, op, c) : isnan(st->amean) ? NAN : 0.0));
 	if (c && g->test.valid) {
 		json_object_set_new(o, "p_value", num(g->test.p));

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html.h"
+
 /* mmtests Compare.pm: " (%7.2f%%)" after each value. */
 #define PCT_WIDTH 7
 #define PCT_EXTRA 4
@@ -162,3 +164,75 @@ void report_mmtests_wide(struct buf *out, const struct summary *s, const struct 
 {
 	tables(out, s, o, &wide);
 }
+
+static int classic_text(struct buf *out, const struct report_input *in, char *err, size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	report_mmtests(out, in->s, in->o);
+	return 0;
+}
+
+static int wide_text(struct buf *out, const struct report_input *in, char *err, size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	report_mmtests_wide(out, in->s, in->o);
+	return 0;
+}
+
+static int markdown(struct buf *out, const struct report_input *in, char *err, size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	report_markdown(out, in->s, in->o);
+	return 0;
+}
+
+static int csv(struct buf *out, const struct report_input *in, char *err, size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	report_csv(out, in->s, in->o);
+	return 0;
+}
+
+static int json(struct buf *out, const struct report_input *in, char *err, size_t errsz)
+{
+	if (!report_json(out, in->s, in->o, in->notes))
+		return 0;
+	snprintf(err, errsz, "JSON encoding failed");
+	return 1;
+}
+
+static int html(struct buf *out, const struct report_input *in, char *err, size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	report_mmtests_html(out, in->s, in->o);
+	return 0;
+}
+
+/* The mmtests rows in every format: markdown.c, csv.c, json.c and html.c
+ * hold the other formats' renderers. */
+const struct report_layout mmtests_layout = {
+	.name = "mmtests",
+	.description = "as compare-mmtests.pl prints it (2025):\n"
+		       "Min, Amean, Stddev, CoeffVar, Max,\n"
+		       "BAmean-50/95/99; Hmean, HStddev,\n"
+		       "HCoeffVar, BHmean-* for higher-is-better",
+	.section = "Comparison",
+	.anchor = "comparison",
+	.text = classic_text,
+	.markdown = markdown,
+	.csv = csv,
+	.json = json,
+	.html = html,
+};
+
+const struct report_layout mmtests_wide_layout = {
+	.name = "mmtests-wide",
+	.description = "as mmtests prints it since 2026: values\n"
+		       "18 wide, rows METRIC-OP, BAmean.95",
+	.text = wide_text,
+};

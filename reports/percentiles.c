@@ -12,7 +12,9 @@
  * one is a per-iteration summary, and its footer says so with n =
  * iterations: a tool's own statistics (schbench's p90, p99 ...) as their
  * mean over the iterations, anything else as percentiles of the
- * per-iteration values. */
+ * per-iteration values. Where an iteration gave several samples or
+ * histograms (a repeating load's repetitions, per-thread values) the
+ * words are samples and runs instead (report_n_noun, hist_group_noun). */
 #include "report.h"
 
 #include <math.h>
@@ -32,7 +34,8 @@ static char **pct_labels(const struct report_opts *o)
 	return l;
 }
 
-/* "n: COL N events (K iterations), ..." of a group. */
+/* "n: COL N events (K iterations), ..." of a group ("K runs" when some
+ * iteration gave several: hist_group_noun). */
 static void group_counts(struct buf *out, const struct hist_group_view *g)
 {
 	buf_puts(out, "n:");
@@ -50,7 +53,7 @@ static void group_counts(struct buf *out, const struct hist_group_view *g)
 			buf_printf(out, "%zu", lo);
 		else
 			buf_printf(out, "%zu-%zu", lo, hi);
-		buf_puts(out, " iterations)");
+		buf_printf(out, " %s)", hist_group_noun(g));
 	}
 	buf_puts(out, "\n");
 }
@@ -99,7 +102,7 @@ static void hist_box(void *ctx, const struct hist_group_view *g)
 				cells[(op * g->n_cols + c) * np + i] = xstrdup(text);
 			}
 	}
-	char *title = xasprintf("%s: every event, pooled over iterations", g->title);
+	char *title = xasprintf("%s: every event, pooled over %s", g->title, hist_group_noun(g));
 	struct report_box b = {
 		.title = title, .corner = "Op", .groups = g->cols, .n_groups = g->n_cols,
 		.sub = (const char *const *)sub, .n_sub = np, .rows = rows, .n_rows = g->n_ops,
@@ -108,10 +111,10 @@ static void hist_box(void *ctx, const struct hist_group_view *g)
 	if (out->len)
 		buf_puts(out, "\n");
 	report_box(out, &b);
-	buf_puts(out, "Pooled: the bucket counts of all iterations of an op and column summed into"
-		      " one histogram (percentiles of every event, never an average of"
-		      " per-iteration percentiles); nearest rank, the bucket's upper bound within"
-		      " the observed Min and Max\n");
+	buf_printf(out, "Pooled: the bucket counts of all %s of an op and column summed into"
+		   " one histogram (percentiles of every event, never an average of"
+		   " per-iteration percentiles); nearest rank, the bucket's upper bound within"
+		   " the observed Min and Max\n", hist_group_noun(g));
 	group_counts(out, g);
 	if (censored)
 		buf_puts(out, ">=LIMIT: the percentile lies in the histogram overflow, at or above"
@@ -134,7 +137,8 @@ static bool tool_statistic(const char *op)
 	       (op[0] == 'p' && parse_double(op + 1, &p) && p > 0 && p <= 100);
 }
 
-/* A summary table without histograms: per-iteration summaries. */
+/* A summary table without histograms: per-iteration summaries, or
+ * per-sample ones where an iteration gave several (report_n_noun). */
 static void summary_box(struct buf *out, const struct summary *s, const struct summary_table *t,
 			const struct report_opts *o)
 {
@@ -159,9 +163,12 @@ static void summary_box(struct buf *out, const struct summary *s, const struct s
 			}
 	struct report_cols rc;
 	report_cols_init(&rc, t, o);
+	const char *n_noun = report_n_noun(t);
+	bool per_iteration = !strcmp(n_noun, "iterations");
 	struct buf title = {0};
 	summary_table_title(&title, s, t);
-	buf_puts(&title, ": per-iteration summaries");
+	buf_puts(&title, per_iteration ? ": per-iteration summaries" :
+		 ": per-sample summaries (several samples per iteration)");
 	struct report_box b = {
 		.title = buf_str(&title), .corner = own ? "" : "Op",
 		.groups = (const char *const *)rc.name, .n_groups = t->n_cols,
@@ -171,12 +178,14 @@ static void summary_box(struct buf *out, const struct summary *s, const struct s
 	report_box(out, &b);
 	if (own)
 		buf_printf(out, "Summaries: %s prints its own %s statistics per run and no events to"
-			   " pool; each is its mean over the iterations\n", t->load, t->metric);
+			   " pool; each is its mean over the %s\n", t->load, t->metric, n_noun);
 	else
-		buf_puts(out, "Per-iteration values: nearest-rank percentiles of whole-iteration"
-			      " results, not of events\n");
+		buf_puts(out, per_iteration ? "Per-iteration values: nearest-rank percentiles of"
+			 " whole-iteration results, not of events\n" : "Per-sample values:"
+			 " nearest-rank percentiles of the samples (the repetitions of a repeating"
+			 " load, a tool's per-thread values), not of events\n");
 	report_n_per_column(out, t, o);
-	buf_puts(out, " iterations\n");
+	buf_printf(out, " %s\n", n_noun);
 	report_cols_free(&rc);
 	buf_free(&title);
 	cell_names_free(cells, n);
@@ -199,3 +208,26 @@ void report_percentiles(struct buf *out, const struct summary *s, const struct r
 	buf_append(out, own.data ? own.data : "", own.len);
 	buf_free(&own);
 }
+
+static int percentiles_text(struct buf *out, const struct report_input *in, char *err,
+			    size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	report_percentiles(out, in->s, in->o);
+	return 0;
+}
+
+const struct report_layout percentiles_layout = {
+	.name = "percentiles",
+	.description = "p50 p90 p95 p99 p99.9 of every event, the\n"
+		       "stored histograms of all runs pooled\n"
+		       "(cyclictest histogram_us, tcp-rr,\n"
+		       "wakeup-lat); other metrics say they are\n"
+		       "per-iteration summaries (n = iterations;\n"
+		       "samples where an iteration gave several)",
+	.section = "Percentiles",
+	.anchor = "percentiles",
+	.histograms = true,
+	.text = percentiles_text,
+};

@@ -94,8 +94,8 @@ int plot_all(const struct sample_table *t, const struct summary *s,
  * titles "run ID NAME, variant V[, cell C]: what". A series that was not
  * sampled draws no figure and adds no note; a run without series draws
  * nothing. Returns 0, or -1 with err (database, files, gnuplot). */
-struct sqlite3;
-int plot_monitors(struct sqlite3 *db, const int64_t *run_ids, size_t n_runs,
+struct store;
+int plot_monitors(struct store *s, const int64_t *run_ids, size_t n_runs,
 		  const struct plot_opts *o, struct plot_result *r, char *err, size_t errsz);
 
 /* --- shared by the figure kinds (reports/plot_common.c) --- */

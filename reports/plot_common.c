@@ -3,9 +3,7 @@
 #include "plot.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,8 +12,9 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "spawn.h"
 
 #define GNUPLOT_TIMEOUT_S 120
 #define BASE_MAX 160
@@ -379,96 +378,50 @@ static bool table_is_latency(const struct summary_table *t)
 	       !strcmp(t->unit, "usec");
 }
 
-static int64_t now_ms(void)
+/* "gnuplot DIR/SCRIPT killed after ..." or "... failed (...)" for a
+ * finished run, with its stderr. */
+static void gnuplot_failure(const struct spawn *g, const char *dir, const char *script, char *err,
+			    size_t errsz)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	struct buf text = g->err_text;
+	/* Trailing newlines of gnuplot's stderr are dropped for the message. */
+	while (text.len && (text.data[text.len - 1] == '\n' || text.data[text.len - 1] == '\r'))
+		text.data[--text.len] = '\0';
+	const char *said = text.len ? buf_str(&text) : "(empty)";
+	if (g->timed_out) {
+		snprintf(err, errsz, "gnuplot %s/%s: killed after %d s; its stderr: %s", dir, script,
+			 GNUPLOT_TIMEOUT_S, said);
+		return;
+	}
+	char how[64];
+	if (WIFEXITED(g->status))
+		snprintf(how, sizeof(how), "exit status %d", WEXITSTATUS(g->status));
+	else
+		snprintf(how, sizeof(how), "signal %d", WTERMSIG(g->status));
+	snprintf(err, errsz, "gnuplot %s/%s failed (%s); its stderr: %s", dir, script, how, said);
 }
 
 int plot_run_gnuplot(const char *dir, const char *script, char *err, size_t errsz)
 {
-	int pfd[2];
-	struct buf errtext = {0};
-
-	if (pipe2(pfd, O_CLOEXEC)) {
-		snprintf(err, errsz, "gnuplot: pipe: %s", strerror(errno));
-		return -1;
-	}
-	pid_t pid = fork();
-	if (pid < 0) {
-		snprintf(err, errsz, "gnuplot: fork: %s", strerror(errno));
-		close(pfd[0]);
-		close(pfd[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-		if (null < 0 || dup2(null, 0) < 0 || dup2(null, 1) < 0 || dup2(pfd[1], 2) < 0)
-			_exit(126);
-		if (chdir(dir)) {
-			dprintf(2, "chdir %s: %s\n", dir, strerror(errno));
-			_exit(126);
-		}
-		setenv("LC_NUMERIC", "C", 1);
-		char *argv[] = {"gnuplot", (char *)script, NULL};
-		execvp(argv[0], argv);
-		dprintf(2, "cannot run gnuplot: %s%s\n", strerror(errno),
-			errno == ENOENT ? " (gnuplot is not installed or not in PATH; "
-					  "Debian: apt-get install gnuplot-nox)" : "");
-		_exit(127);
-	}
-	close(pfd[1]);
-	int64_t deadline = now_ms() + GNUPLOT_TIMEOUT_S * 1000;
-	bool timed_out = false;
-	for (;;) {
-		struct pollfd p = {.fd = pfd[0], .events = POLLIN};
-		int64_t left = deadline - now_ms();
-		if (left <= 0) {
-			timed_out = true;
-			kill(pid, SIGKILL);
-			break;
-		}
-		int n = poll(&p, 1, (int)left);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			continue;
-		char chunk[4096];
-		ssize_t got = read(pfd[0], chunk, sizeof(chunk));
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		if (errtext.len < 64 * 1024)
-			buf_append(&errtext, chunk, (size_t)got);
-	}
-	close(pfd[0]);
-	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	/* Trailing newlines of gnuplot's stderr are dropped for the message. */
-	while (errtext.len && (errtext.data[errtext.len - 1] == '\n' || errtext.data[errtext.len - 1] == '\r'))
-		errtext.data[--errtext.len] = '\0';
+	char *argv[] = {"gnuplot", (char *)script, NULL};
+	const char *env[] = {"LC_NUMERIC=C", NULL};
+	struct spawn g = {.argv = argv, .env = env, .dir = dir, .in.kind = SPAWN_NULL,
+			  .out.kind = SPAWN_NULL, .err.kind = SPAWN_PIPE,
+			  .timeout_s = GNUPLOT_TIMEOUT_S, .stop_sig = SIGKILL, .text_max = 64 * 1024};
 	int rc = 0;
-	if (timed_out) {
-		snprintf(err, errsz, "gnuplot %s/%s: killed after %d s; its stderr: %s", dir, script,
-			 GNUPLOT_TIMEOUT_S, errtext.len ? buf_str(&errtext) : "(empty)");
-		rc = -1;
-	} else if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-		snprintf(err, errsz, "%s", errtext.len ? buf_str(&errtext) : "cannot run gnuplot");
-		rc = -1;
-	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		char how[64];
-		if (WIFEXITED(status))
-			snprintf(how, sizeof(how), "exit status %d", WEXITSTATUS(status));
-		else
-			snprintf(how, sizeof(how), "signal %d", WTERMSIG(status));
-		snprintf(err, errsz, "gnuplot %s/%s failed (%s); its stderr: %s", dir, script, how,
-			 errtext.len ? buf_str(&errtext) : "(empty)");
+
+	if (spawn_run(&g, err, errsz)) {
+		if (!strncmp(err, "cannot run", 10))
+			snprintf(err + strlen(err), errsz - strlen(err), "%s",
+				 " (gnuplot is not installed or not in PATH; "
+				 "Debian: apt-get install gnuplot-nox)");
+		return -1;
+	}
+	if (g.timed_out || !WIFEXITED(g.status) || WEXITSTATUS(g.status)) {
+		gnuplot_failure(&g, dir, script, err, errsz);
 		rc = -1;
 	}
-	buf_free(&errtext);
+	spawn_free(&g);
 	return rc;
 }
 

@@ -5,32 +5,27 @@
 #include "plot.h"
 
 #include <math.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* What a figure draws. Kinds of lines:
- *   PER_CPU   one line per CPU, of the first iteration that has the series;
- *   PER_ITER  the system-wide series (cpu and pid NULL), one line per
- *             iteration;
- *   PER_LOAD  per-task series summed over a load's threads at each sample,
- *             one line per load instance (name and iteration). */
-enum mon_lines { PER_CPU, PER_ITER, PER_LOAD };
+#include "store_monitor.h"
 
 static const struct mon_fig {
 	const char *name;      /* file name part */
 	const char *monitor, *key;
-	enum mon_lines lines;
+	enum series_points lines; /* a line per CPU (of the first iteration that
+				   * has the series), per iteration, or per load
+				   * instance (name and iteration) */
 	const char *what;      /* title and y label */
 } mon_figs[] = {
-	{"cpu_user_pct", "stat", "user_pct", PER_CPU, "CPU user % per CPU"},
-	{"cpu_system_pct", "stat", "system_pct", PER_CPU, "CPU system % per CPU"},
-	{"cpu_idle_pct", "stat", "idle_pct", PER_CPU, "CPU idle % per CPU"},
-	{"ctxt_per_s", "stat", "ctxt_per_s", PER_ITER, "context switches/s (all CPUs)"},
-	{"psi_cpu_some_pct", "psi", "cpu_some_pct", PER_ITER,
+	{"cpu_user_pct", "stat", "user_pct", SERIES_PER_CPU, "CPU user % per CPU"},
+	{"cpu_system_pct", "stat", "system_pct", SERIES_PER_CPU, "CPU system % per CPU"},
+	{"cpu_idle_pct", "stat", "idle_pct", SERIES_PER_CPU, "CPU idle % per CPU"},
+	{"ctxt_per_s", "stat", "ctxt_per_s", SERIES_SYSTEM, "context switches/s (all CPUs)"},
+	{"psi_cpu_some_pct", "psi", "cpu_some_pct", SERIES_SYSTEM,
 	 "PSI cpu some % (stall time as % of the interval)"},
-	{"nr_involuntary_switches", "sched", "nr_involuntary_switches", PER_LOAD,
+	{"nr_involuntary_switches", "sched", "nr_involuntary_switches", SERIES_PER_LOAD,
 	 "involuntary switches per load (cumulative, sum over its threads)"},
 };
 
@@ -41,179 +36,136 @@ static void buf_clear(struct buf *b)
 		b->data[0] = '\0';
 }
 
-static int db_err(sqlite3 *db, const char *what, char *err, size_t errsz)
-{
-	snprintf(err, errsz, "cannot read monitor series (%s): %s", what, sqlite3_errmsg(db));
-	return -1;
-}
+/* A figure being filled point by point (store_series_points). */
+struct mon_draw {
+	const struct mon_fig *mf;
+	struct plot_fig f;
+	struct buf key, line;  /* the current line's title, the point's */
+	long long first_it;    /* SERIES_PER_CPU: the iteration drawn, -1 before */
+	size_t lines;
+};
 
-static const char *col_text(sqlite3_stmt *st, int i)
+static int add_point(const struct stored_series_point *p, void *ctx)
 {
-	const unsigned char *s = sqlite3_column_text(st, i);
-	return s ? (const char *)s : "";
+	struct mon_draw *d = ctx;
+	if (d->mf->lines == SERIES_PER_CPU) {
+		if (d->first_it < 0)
+			d->first_it = p->iteration;
+		if (p->iteration != d->first_it)
+			return 0;
+	}
+	buf_clear(&d->line);
+	if (d->mf->lines == SERIES_PER_CPU)
+		buf_printf(&d->line, "CPU %lld", (long long)p->cpu);
+	else if (d->mf->lines == SERIES_SYSTEM)
+		buf_printf(&d->line, "iteration %lld", (long long)p->iteration);
+	else
+		buf_printf(&d->line, "%s iteration %lld", p->load ? p->load : "",
+			   (long long)p->iteration);
+	if (!d->key.len || strcmp(buf_str(&d->key), buf_str(&d->line))) {
+		if (d->key.len) {
+			plot_series_end(&d->f);
+			d->lines++;
+		}
+		buf_printf(&d->f.plot, "%sDATA index %zu using 1:2 with linespoints lw 2 pt 7 "
+			   "ps 0.5 lc rgb '%s' title ", d->lines ? ", \\\n     " : "", d->lines,
+			   plot_color(d->lines));
+		plot_quote(&d->f.plot, buf_str(&d->line));
+		buf_puts(&d->f.plot, " noenhanced");
+		buf_clear(&d->key);
+		buf_puts(&d->key, buf_str(&d->line));
+	}
+	plot_num(&d->f.data, p->t_ms / 1000.0);
+	buf_puts(&d->f.data, " ");
+	if (!isfinite(p->value))
+		buf_puts(&d->f.data, "?");
+	else
+		plot_num(&d->f.data, p->value);
+	buf_puts(&d->f.data, "\n");
+	return 0;
 }
 
 /* One figure of one (run, variant, cell). */
-static int draw(struct plot_ctx *c, sqlite3 *db, const struct mon_fig *mf, int64_t variant_id,
-		int64_t cell_id, const char *name_part, const char *title, char *err, size_t errsz)
+static int draw(struct plot_ctx *c, struct store *s, const struct mon_fig *mf,
+		const struct stored_series_cell *sc, const char *name_part, const char *title,
+		char *err, size_t errsz)
 {
-	static const char *const sql[] = {
-		[PER_CPU] = "SELECT i.iteration, s.cpu, s.t_ms, s.value FROM series s"
-			    " JOIN iteration i ON i.id = s.iteration_id"
-			    " WHERE i.variant_id = ?1 AND i.cell_id = ?2 AND s.monitor = ?3"
-			    " AND s.key = ?4 AND s.cpu IS NOT NULL AND s.pid IS NULL"
-			    " ORDER BY i.iteration, s.cpu, s.t_ms",
-		[PER_ITER] = "SELECT i.iteration, '', s.t_ms, s.value FROM series s"
-			     " JOIN iteration i ON i.id = s.iteration_id"
-			     " WHERE i.variant_id = ?1 AND i.cell_id = ?2 AND s.monitor = ?3"
-			     " AND s.key = ?4 AND s.cpu IS NULL AND s.pid IS NULL"
-			     " ORDER BY i.iteration, s.t_ms",
-		[PER_LOAD] = "SELECT i.iteration, li.name || CASE WHEN li.repetition > 0"
-			     " THEN ' repetition ' || li.repetition ELSE '' END, s.t_ms,"
-			     " sum(s.value) FROM series s"
-			     " JOIN iteration i ON i.id = s.iteration_id"
-			     " JOIN load_instance li ON li.iteration_id = i.id AND li.pid = s.tgid"
-			     " WHERE i.variant_id = ?1 AND i.cell_id = ?2 AND s.monitor = ?3"
-			     " AND s.key = ?4 AND s.pid IS NOT NULL"
-			     " GROUP BY i.iteration, li.seq, li.repetition, s.t_ms"
-			     " ORDER BY li.seq, li.repetition, i.iteration, s.t_ms",
-	};
-	sqlite3_stmt *st;
-	struct plot_fig f;
-	struct buf key = {0}, line = {0};
-	long long first_it = -1;
-	size_t lines = 0;
-	int step;
-
-	if (sqlite3_prepare_v2(db, sql[mf->lines], -1, &st, NULL) != SQLITE_OK)
-		return db_err(db, mf->name, err, errsz);
-	sqlite3_bind_int64(st, 1, variant_id);
-	sqlite3_bind_int64(st, 2, cell_id);
-	sqlite3_bind_text(st, 3, mf->monitor, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, mf->key, -1, SQLITE_STATIC);
-
+	struct mon_draw d = {.mf = mf, .first_it = -1};
 	char *extra = xasprintf("%s-%s", name_part, mf->name);
-	plot_fig_begin(c, &f, NULL, extra, "monitor");
+	plot_fig_begin(c, &d.f, NULL, extra, "monitor");
 	free(extra);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		long long it = sqlite3_column_int64(st, 0);
-		if (mf->lines == PER_CPU) {
-			if (first_it < 0)
-				first_it = it;
-			if (it != first_it)
-				continue;
-		}
-		buf_clear(&line);
-		if (mf->lines == PER_CPU)
-			buf_printf(&line, "CPU %lld", sqlite3_column_int64(st, 1));
-		else if (mf->lines == PER_ITER)
-			buf_printf(&line, "iteration %lld", it);
-		else
-			buf_printf(&line, "%s iteration %lld", col_text(st, 1), it);
-		if (!key.len || strcmp(buf_str(&key), buf_str(&line))) {
-			if (key.len) {
-				plot_series_end(&f);
-				lines++;
-			}
-			buf_printf(&f.plot, "%sDATA index %zu using 1:2 with linespoints lw 2 pt 7 "
-				   "ps 0.5 lc rgb '%s' title ", lines ? ", \\\n     " : "", lines,
-				   plot_color(lines));
-			plot_quote(&f.plot, buf_str(&line));
-			buf_puts(&f.plot, " noenhanced");
-			buf_clear(&key);
-			buf_puts(&key, buf_str(&line));
-		}
-		plot_num(&f.data, sqlite3_column_double(st, 2) / 1000.0);
-		buf_puts(&f.data, " ");
-		if (sqlite3_column_type(st, 3) == SQLITE_NULL ||
-		    !isfinite(sqlite3_column_double(st, 3)))
-			buf_puts(&f.data, "?");
-		else
-			plot_num(&f.data, sqlite3_column_double(st, 3));
-		buf_puts(&f.data, "\n");
+	int rc = store_series_points(s, sc->variant_id, sc->cell_id, mf->monitor, mf->key,
+				     mf->lines, add_point, &d, err, errsz);
+	if (d.key.len) {
+		plot_series_end(&d.f);
+		d.lines++;
 	}
-	if (key.len) {
-		plot_series_end(&f);
-		lines++;
-	}
-	buf_free(&key);
-	buf_free(&line);
-	int rc = step == SQLITE_DONE ? 0 : db_err(db, mf->name, err, errsz);
-	sqlite3_finalize(st);
-	if (rc || !lines) {
+	buf_free(&d.key);
+	buf_free(&d.line);
+	if (rc || !d.lines) {
 		/* A database error, or the series was not sampled (monitor off,
 		 * file missing): no figure and no note (the run's monitor notes
 		 * said why). plot_fig_finish frees f. */
 		struct plot_result *r = c->r;
 		size_t n_notes = r->n_notes;
-		f.n_series = 0;
-		if (plot_fig_finish(c, &f, "no series", err, errsz))
+		d.f.n_series = 0;
+		if (plot_fig_finish(c, &d.f, "no series", err, errsz))
 			rc = -1;
 		while (r->n_notes > n_notes)
 			free(r->notes[--r->n_notes]);
 		return rc;
 	}
-	buf_printf(&f.title, "%s: %s", title, mf->what);
-	if (mf->lines == PER_CPU)
-		buf_printf(&f.title, ", iteration %lld", first_it);
-	buf_puts(&f.setup, "set xlabel 's since iteration start' noenhanced\nset ylabel ");
-	plot_quote(&f.setup, mf->what);
-	buf_puts(&f.setup, " noenhanced\n");
+	buf_printf(&d.f.title, "%s: %s", title, mf->what);
+	if (mf->lines == SERIES_PER_CPU)
+		buf_printf(&d.f.title, ", iteration %lld", d.first_it);
+	buf_puts(&d.f.setup, "set xlabel 's since iteration start' noenhanced\nset ylabel ");
+	plot_quote(&d.f.setup, mf->what);
+	buf_puts(&d.f.setup, " noenhanced\n");
 	if (strstr(mf->key, "_pct"))
-		buf_puts(&f.setup, "set yrange [0:*]\n");
-	return plot_fig_finish(c, &f, "no series", err, errsz);
+		buf_puts(&d.f.setup, "set yrange [0:*]\n");
+	return plot_fig_finish(c, &d.f, "no series", err, errsz);
 }
 
-int plot_monitors(struct sqlite3 *db, const int64_t *run_ids, size_t n_runs,
+/* Every figure of the (variant, cell) pairs of one run. */
+static int draw_run(struct plot_ctx *c, struct store *s, int64_t run_id, bool name_run,
+		    char *err, size_t errsz)
+{
+	struct stored_series_cell *sc;
+	size_t n;
+	int rc = store_series_cells(s, run_id, &sc, &n, err, errsz);
+	for (size_t i = 0; i < n && !rc; i++) {
+		/* The cell is named only when the variant has series of more
+		 * than one. */
+		bool name_cell = sc[i].n_cells > 1;
+		const char *cell = sc[i].cell ? sc[i].cell : "";
+		struct buf part = {0}, title = {0};
+		if (name_run)
+			buf_printf(&part, "%lld-", (long long)run_id);
+		buf_puts(&part, sc[i].variant);
+		buf_printf(&title, "run %lld %s, variant %s", (long long)run_id, sc[i].run,
+			   sc[i].variant);
+		if (name_cell) {
+			buf_printf(&part, "-%s", *cell ? cell : "none");
+			buf_printf(&title, ", cell %s", *cell ? cell : "(none)");
+		}
+		for (size_t k = 0; !rc && k < sizeof(mon_figs) / sizeof(mon_figs[0]); k++)
+			rc = draw(c, s, &mon_figs[k], &sc[i], buf_str(&part), buf_str(&title), err,
+				  errsz);
+		buf_free(&part);
+		buf_free(&title);
+	}
+	store_series_cell_rows_free(sc, n);
+	return rc;
+}
+
+int plot_monitors(struct store *s, const int64_t *run_ids, size_t n_runs,
 		  const struct plot_opts *o, struct plot_result *r, char *err, size_t errsz)
 {
 	struct plot_ctx c = {.o = o, .r = r};
 	int rc = 0;
 
-	for (size_t ri = 0; ri < n_runs && !rc; ri++) {
-		sqlite3_stmt *st;
-		/* The (variant, cell) pairs with series, and how many cells the
-		 * variant has series for (the cell is named only when > 1). */
-		if (sqlite3_prepare_v2(db,
-				       "SELECT v.id, v.name, ce.id, ce.name, r.name,"
-				       " (SELECT count(DISTINCT i2.cell_id) FROM iteration i2"
-				       "  WHERE i2.variant_id = v.id AND EXISTS (SELECT 1 FROM series s2"
-				       "  WHERE s2.iteration_id = i2.id))"
-				       " FROM variant v JOIN run r ON r.id = v.run_id"
-				       " JOIN cell ce ON ce.run_id = v.run_id"
-				       " WHERE v.run_id = ?1 AND EXISTS (SELECT 1 FROM iteration i"
-				       "  JOIN series s ON s.iteration_id = i.id"
-				       "  WHERE i.variant_id = v.id AND i.cell_id = ce.id)"
-				       " ORDER BY v.seq, ce.seq",
-				       -1, &st, NULL) != SQLITE_OK)
-			return db_err(db, "variants", err, errsz);
-		sqlite3_bind_int64(st, 1, run_ids[ri]);
-		int step;
-		while (!rc && (step = sqlite3_step(st)) == SQLITE_ROW) {
-			int64_t variant_id = sqlite3_column_int64(st, 0), cell_id = sqlite3_column_int64(st, 2);
-			const char *variant = col_text(st, 1), *cell = col_text(st, 3);
-			const char *run = col_text(st, 4);
-			bool name_cell = sqlite3_column_int64(st, 5) > 1;
-			struct buf part = {0}, title = {0};
-			if (n_runs > 1)
-				buf_printf(&part, "%lld-", (long long)run_ids[ri]);
-			buf_puts(&part, variant);
-			buf_printf(&title, "run %lld %s, variant %s", (long long)run_ids[ri], run,
-				   variant);
-			if (name_cell) {
-				buf_printf(&part, "-%s", *cell ? cell : "none");
-				buf_printf(&title, ", cell %s", *cell ? cell : "(none)");
-			}
-			for (size_t k = 0; !rc && k < sizeof(mon_figs) / sizeof(mon_figs[0]); k++)
-				rc = draw(&c, db, &mon_figs[k], variant_id, cell_id, buf_str(&part),
-					  buf_str(&title), err, errsz);
-			buf_free(&part);
-			buf_free(&title);
-		}
-		if (!rc && step != SQLITE_DONE)
-			rc = db_err(db, "variants", err, errsz);
-		sqlite3_finalize(st);
-	}
+	for (size_t ri = 0; ri < n_runs && !rc; ri++)
+		rc = draw_run(&c, s, run_ids[ri], n_runs > 1, err, errsz);
 	for (size_t i = 0; i < c.n_used; i++)
 		free(c.used[i]);
 	free(c.used);

@@ -1,7 +1,8 @@
 /* The stored histograms of one (load, metric, op, column) pooled into one
- * distribution of every event: the bucket counts of all iterations summed
- * (the distribution of all wake-ups, as latt and schbench compute it),
- * never an average of per-iteration percentiles. */
+ * distribution of every event: the bucket counts of all runs summed (one
+ * per iteration, or each repetition of a repeating load; the distribution
+ * of all wake-ups, as latt and schbench compute it), never an average of
+ * per-run percentiles. */
 #include "report.h"
 
 #include <math.h>
@@ -63,6 +64,8 @@ void pooled_add(struct report_pooled *p, const struct hist_row *r)
 	p->overflow += r->overflow;
 	p->min = isnan(r->min_observed) || isnan(p->min) ? NAN : fmin(p->min, r->min_observed);
 	p->max = isnan(r->max_observed) || isnan(p->max) ? NAN : fmax(p->max, r->max_observed);
+	p->shares_iteration |= p->n_hists && r->iteration == p->last_iteration;
+	p->last_iteration = r->iteration;
 	if (!p->n_hists++) {
 		p->sum = r->sum;
 		p->sum_sq = r->sum_sq;

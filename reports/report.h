@@ -1,5 +1,6 @@
 /* Report layouts: each renders a struct summary (harness/summary.h) into a
- * growable buffer, one file per layout in reports/. Texts end with "\n";
+ * growable buffer, one file per layout in reports/, each behind one const
+ * struct report_layout that reports/layouts.c lists. Texts end with "\n";
  * numbers are printed in the C locale, NaN as "NaN" (null in JSON). */
 #ifndef SCHEDRIG_REPORT_H
 #define SCHEDRIG_REPORT_H
@@ -22,6 +23,11 @@ struct report_opts {
 	const struct hist_table *hists;   /* the runs' stored histograms, for the
 					   * percentile and latency layouts (NULL:
 					   * none) */
+	const struct summary_opts *select; /* the --metric, --load and --baseline
+					    * the summary was built with: which
+					    * histograms those layouts show
+					    * (NULL: those of the loads with a
+					    * table) */
 	size_t n_percentiles;       /* percentile table columns (90, 95, 99) */
 	double percentiles[REPORT_MAX_PERCENTILES];
 	const char *grid_row;       /* grid: axis whose values are the rows */
@@ -58,6 +64,12 @@ struct report_notes {
 	size_t n;
 };
 
+/* Append the notes the summary itself gives: "NaN samples (left out of n
+ * and every statistic): LOAD METRIC, COLUMN op OP: COUNT; ..." for each
+ * group with NaN samples, and "No samples: LOAD METRIC, COLUMN op OP (its
+ * statistics print NaN)" for each group left with no value (the table's
+ * fixed variant, cell or run named too). Nothing when there are none. */
+void report_notes_summary(struct report_notes *n, const struct summary *s);
 /* Append note (malloc'd; the notes own it from now on). */
 void report_notes_add(struct report_notes *n, char *note);
 /* Free every note; n is left empty. */
@@ -69,6 +81,52 @@ void report_notes_text(struct buf *out, const struct report_notes *n);
  * characters markdown would interpret (\ ` * _ [ ] < > | & ~) escaped with
  * a backslash; nothing when there are none. */
 void report_notes_markdown(struct buf *out, const struct report_notes *n);
+
+/* What a layout lays out: the summary, the options, and the notes of the
+ * runs and of the summary (JSON carries them; text and markdown callers
+ * print them after the tables; NULL: none). */
+struct report_input {
+	const struct summary *s;
+	const struct report_opts *o;
+	const struct report_notes *notes;
+};
+
+/* One layout in one format: appends to out. Returns 0, or with a message
+ * in err the command's exit status: 1 a failure (JSON encoding), 2 options
+ * that do not fit the summary (a --grid axis that is none of the cells'). */
+typedef int report_layout_fn(struct buf *out, const struct report_input *in, char *err,
+			     size_t errsz);
+
+/* A report layout (the table of slots in the spirit of curl's backends):
+ * a NULL slot is a format the layout does not have. compare picks one by
+ * --layout NAME (its --help lists the descriptions), report lays out every
+ * layout with a section in registry order, the runs' notes after the first,
+ * mail the default layout's text. */
+struct report_layout {
+	const char *name;           /* compare --layout NAME */
+	const char *description;    /* compare --help: lines separated by '\n';
+				     * NULL: not listed (grid: --grid says it) */
+	const char *section;        /* heading in schedrig report (text, markdown
+				     * and html); NULL: not in report */
+	const char *anchor;         /* the html id of that section */
+	bool histograms;            /* pools the stored histograms: the summary is
+				     * built with them (summary_opts.hists,
+				     * report_opts.hists and .select) */
+	report_layout_fn *text;     /* never NULL */
+	report_layout_fn *markdown; /* NULL: report puts the text in a code block */
+	report_layout_fn *csv;
+	report_layout_fn *json;
+	report_layout_fn *html;     /* NULL: report --format html puts the text in
+				     * <pre> */
+};
+
+/* The layout compare and mail use when none is named. */
+#define REPORT_LAYOUT_DEFAULT "mmtests"
+
+/* Every layout in registry order (reports/layouts.c); *n the count. */
+const struct report_layout *const *report_layout_all(size_t *n);
+/* The layout named name, or NULL. */
+const struct report_layout *report_layout_find(const char *name);
 
 /* Split a variant or run name for the two mmtests header rows as mmtests
  * Compare.pm _generateHeaderTable splits a test name: at its first '-',
@@ -172,8 +230,13 @@ struct hist_group_view {
 	size_t n_ops;
 	const struct report_pooled *pool;
 };
-/* Call fn once per group of o->hists of a load the summary kept
- * (reports/hist_groups.c), in the order of their first rows. */
+/* What g's histograms are the runs of: "iterations" when each came from an
+ * iteration of its own, else "runs" (report_pooled.shares_iteration). */
+const char *hist_group_noun(const struct hist_group_view *g);
+/* Call fn once per group of o->hists (reports/hist_groups.c), in the order
+ * of their first rows: with --metric (o->select) the groups of the metrics
+ * it names (and --load passes), else those of a load the summary kept;
+ * columns baseline first. */
 void report_hist_groups(const struct summary *s, const struct report_opts *o,
 			void (*fn)(void *ctx, const struct hist_group_view *g), void *ctx);
 /* true when o->hists holds a histogram of t's load and metric: the table's
@@ -184,7 +247,11 @@ bool report_has_histogram(const struct report_opts *o, const struct summary_tabl
  * distribution of every event (reports/pooled.c): the non-empty buckets of
  * every iteration merged by bound (equal bounds add up), overflows added. */
 struct report_pooled {
-	size_t n_hists;            /* histograms (iterations) pooled */
+	size_t n_hists;            /* histograms (runs of the load) pooled */
+	int last_iteration;        /* of the latest histogram added */
+	bool shares_iteration;     /* two in a row came from one iteration (the
+				    * repetitions of a repeating load): n_hists
+				    * counts runs, not iterations */
 	double *upper;             /* n ascending bucket bounds */
 	uint64_t *count;
 	size_t n;
@@ -230,8 +297,11 @@ void report_csv(struct buf *out, const struct summary *s, const struct report_op
 /* JSON of the summaries (jansson): {"columns", "significance", "alpha",
  * "tables": [{load, metric, unit, better, run|variant|cell, columns, ops,
  * "groups": [{op, column, n, n_nan, min, ..., hstddev, hcoeffvar,
- * bhmean_50|95|99, sem, ci95_half, pct_mean, p_value, significant,
- * n_too_small}]}], "notes": [the text of each note, in order]}; NaN as
+ * bhmean_50|95|99, sem, ci95_half, mean_stat, pct_mean, p_value,
+ * significant, n_too_small}]}], "notes": [the text of each note, in
+ * order]}; mean_stat names the mean that pct_mean compares and p_value
+ * tested, the table's mean row ("Amean", or "Hmean" for a higher-is-better
+ * metric; CSV's stat); NaN as
  * null; notes NULL gives "notes": []. Returns 0 or -1 (jansson failure). */
 int report_json(struct buf *out, const struct summary *s, const struct report_opts *o,
 		const struct report_notes *notes);
@@ -268,20 +338,25 @@ double report_pct_change(const struct summary_stat *st, enum better metric_bette
 			 double v);
 /* report_pct_change of column col against column 0 for a statistic. */
 double report_pct(const struct summary_table *t, const struct summary_stat *st, size_t op, size_t col);
+/* What n of t counts: "iterations" when every sample came from an
+ * iteration of its own, else "samples" (summary_group.shares_iteration:
+ * the repetitions of a repeating load, a tool's per-thread values). */
+const char *report_n_noun(const struct summary_table *t);
 /* "n: vanilla 5, patched 4-5" — count of samples per column over all ops,
  * columns named as in headers (report_cols). */
 void report_n_per_column(struct buf *out, const struct summary_table *t,
 			 const struct report_opts *o);
 /* Footer line "Significance (MARK, on the Amean|Hmean row): RULE against
- * BASELINE, alpha A, n >= 2 on both sides" ("Significance: none ..."
- * without a test), RULE saying what was tested for the table's direction
+ * BASELINE, alpha A, n >= 2 on both sides" (Mann-Whitney: n >= 1)
+ * ("Significance: none ..." without a test), RULE saying what was tested for the table's direction
  * (Welch on the samples for an Amean row, on their reciprocals for an
  * Hmean row; ci-overlap on Amean +- z*Stddev or Hmean +- z*HStddev),
  * followed by ", none where both Stddev are 0 (t undefined)" when the
  * table has such a comparison (summary_group.zero_variance); for
  * Mann-Whitney "; p exact ... | tie-corrected normal approximation" and
- * "; n too small (...): COLUMNS" naming the columns whose n can never
- * reach alpha (stats_test.too_small). */
+ * "; n too small (...): COLUMNS" naming the columns whose exact p can
+ * never reach alpha (stats_test.too_small; with ties the approximate p
+ * decides, so no such claim). */
 void report_significance_footer(struct buf *out, const struct summary *s,
 				const struct summary_table *t, const struct report_opts *o,
 				const char *mark);

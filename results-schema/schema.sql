@@ -1,12 +1,15 @@
--- schedrig results database, schema version 7 (PRAGMA user_version = 7).
+-- schedrig results database, schema version 10 (PRAGMA user_version = 10).
 -- Every statement is CREATE ... IF NOT EXISTS: running this file migrates an
 -- older database (version 2 added the knob table, version 3 the series table,
--- version 4 the histogram table), except for version 5, which split the
--- sample table into sample_key and sample_value, version 6, which added
--- run.rig_pid, run.boot_id and run.rig_start_ticks, and version 7, which
--- added histogram.bounds, min_observed, sum_value and sum_sq_value: store.c
--- renames an old sample table and adds the columns before running this
--- file, and copies the samples after.
+-- version 4 the histogram table, version 8 the sample_flag table, version 9
+-- the cell_stop table; store.c fills it from the stop notes of older
+-- versions; version 10 the kernel_build table), except
+-- for version 5, which split the sample table into sample_key and
+-- sample_value, version 6, which added run.rig_pid, run.boot_id and
+-- run.rig_start_ticks, and version 7, which added histogram.bounds,
+-- min_observed, sum_value and sum_sq_value: store.c renames an old sample
+-- table and adds the columns before running this file, and copies the
+-- samples after.
 -- A sample is never stored without the raw output it came from
 -- (load_instance.id -> raw_output), so samples can be rebuilt by reparsing.
 
@@ -73,7 +76,8 @@ CREATE TABLE IF NOT EXISTS load_instance (
 	pid           INTEGER,
 	sched_requested TEXT,                   -- e.g. policy=other nice=5 slice_us=300
 	sched_applied TEXT,                     -- read back from the kernel after start
-	state         TEXT NOT NULL,            -- ok|failed|timeout|stopped|interrupted
+	state         TEXT NOT NULL,            -- ok|failed|timeout|stopped|interrupted|warmup
+	                                        -- (warmup: ended before the measured loads started)
 	exit_code     INTEGER,
 	term_signal   INTEGER,
 	reason        TEXT,                     -- why a failure is a failure
@@ -119,6 +123,17 @@ CREATE TABLE IF NOT EXISTS sample_value (
 	PRIMARY KEY (load_instance_id, seq)
 ) WITHOUT ROWID;
 
+-- The tool's own warning about one sample (struct sample.flag), e.g.
+-- netperf's "Desired confidence was not achieved within the specified
+-- iterations.": the sample counts, and reports note it under the table.
+-- Only flagged samples have a row. Keys as sample_value's.
+CREATE TABLE IF NOT EXISTS sample_flag (
+	load_instance_id INTEGER NOT NULL,
+	seq           INTEGER NOT NULL,
+	flag          TEXT NOT NULL,
+	PRIMARY KEY (load_instance_id, seq)
+) WITHOUT ROWID;
+
 -- Every stored sample with its names, as schema version 4 stored them.
 CREATE VIEW IF NOT EXISTS sample AS
 	SELECT v.load_instance_id, v.seq, k.metric, k.unit, k.better, k.op, v.value
@@ -159,9 +174,20 @@ CREATE TABLE IF NOT EXISTS event (
 	id            INTEGER PRIMARY KEY,
 	run_id        INTEGER NOT NULL REFERENCES run(id),
 	at            TEXT NOT NULL,
-	kind          TEXT NOT NULL,            -- failure|note|interrupt
+	kind          TEXT NOT NULL,            -- failure|note|interrupt|iterations|order|...
 	message       TEXT NOT NULL
 );
+
+-- Adaptive iterations (harness/adaptive.h): each (variant, cell) that
+-- stopped, with the "iterations" event that says why (e.g. "variant V cell
+-- C: 3 iteration(s), CI 0.8 % <= 1 %"). run --resume runs no more
+-- iterations of a cell that has a row here.
+CREATE TABLE IF NOT EXISTS cell_stop (
+	variant_id    INTEGER NOT NULL REFERENCES variant(id),
+	cell_id       INTEGER NOT NULL REFERENCES cell(id),
+	event_id      INTEGER NOT NULL REFERENCES event(id),
+	PRIMARY KEY (variant_id, cell_id)
+) WITHOUT ROWID;
 
 -- Restore journal of kernel knobs (sysctl, debugfs sched/ tunables,
 -- sched_features, autogroup). A row is written BEFORE its knob is changed;
@@ -213,7 +239,7 @@ CREATE INDEX IF NOT EXISTS series_by_iteration ON series(iteration_id);
 CREATE INDEX IF NOT EXISTS knob_unrestored ON knob(restored_at);
 
 -- Kernels the rig built for a run's variants (kernels: in the config,
--- harness/kbuild.h); schema version 9. One row per variant that names a
+-- harness/kbuild/kbuild.h); schema version 10. One row per variant that names a
 -- build. provenance is the cache entry's provenance.txt ("name value"
 -- lines: kernel, key, source, patch, config, config_sha256, config_diff,
 -- make_args, compiler, build_s, bzimage_sha256); a failed build has its

@@ -3,9 +3,12 @@
  * local variants before it records anything (variant_check_local_tools). */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "knobs.h"
+#include "preflight.h"
 #include "provenance.h"
+#include "schedattr.h"
 #include "variant.h"
 
 /* The plan's cells × iterations on the running kernel. */
@@ -17,8 +20,10 @@ static int run_iterations(const struct variant_run *vr, char *err, size_t errsz)
 			if (vr->done && vr->done(vr->ctx, c, it))
 				continue;
 			if (runner_run_iteration(&vr->p->cells[c], vr->e->warmup_s, vr->self_exe, &res,
-						 err, errsz))
+						 err, errsz)) {
+				iteration_result_free(&res);
 				return -1;
+			}
 			int rc = vr->on_iteration(vr->ctx, c, it, &res);
 			iteration_result_free(&res);
 			if (rc)
@@ -40,6 +45,7 @@ static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 	provenance_read(&pv);
 	snprintf(k.release, sizeof(k.release), "%s", pv.kernel_release);
 	snprintf(k.cmdline, sizeof(k.cmdline), "%s", pv.kernel_cmdline);
+	k.autogroup = pv.autogroup;
 	if (vr->on_kernel(vr->ctx, &k))
 		return -1;
 	/* Knobs are journalled before each change and restored whatever happens
@@ -61,7 +67,34 @@ static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 	return rc;
 }
 
+/* Before anything runs: latency_nice and slice_us on the running kernel, the knobs
+ * (read and writable here: this machine's debugfs may be locked), and what
+ * this process may do. */
+static void local_preflight(struct preflight *pf, const struct cfg_variant *v)
+{
+	struct provenance pv;
+	struct argv problems = {0};
+
+	provenance_read(&pv);
+	for (size_t l = 0; l < pf->e->n_loads; l++)
+		if (plan_uses_latency_nice(pf->p, &pf->e->loads[l]) &&
+		    !sched_latency_nice_supported())
+			preflight_refuse(pf, v->name, pf->e->loads[l].name,
+					 "latency_nice: this kernel (%s) does not support latency_nice (it"
+					 " needs the out-of-tree latency-nice series); slice_us, the EEVDF"
+					 " custom slice of mainline 6.12+, is the stand-in",
+					 pv.kernel_release);
+	preflight_check_slice(pf, v, pv.kernel_release);
+	preflight_privileges(pf, v);
+	preflight_cgroup_controller(pf, v);
+	if (geteuid() == 0 && knobs_count(v) && knobs_probe(v, &problems))
+		for (size_t i = 0; i < problems.n; i++)
+			preflight_refuse(pf, v->name, NULL, "knob: %s", problems.v[i]);
+	argv_free(&problems);
+}
+
 const struct variant_backend local_backend = {
 	.name = "local",
 	.run = local_run,
+	.preflight = local_preflight,
 };

@@ -1,6 +1,11 @@
 /* boot: qemu — the variant's kernel boots in a qemu guest whose initramfs is
  * built on the fly (busybox-static, this schedrig as the agent, every load
- * tool of the plan with its shared libraries, the virtio console modules);
+ * tool of the plan and what each load needs there, guestpack.h, the virtio
+ * console modules); its init brings up loopback, tmpfs /tmp and /dev/shm,
+ * a 1048576 file-descriptor limit and the hostname; a load that needs room
+ * gets a scratch disk (guestdisk.h) on /scratch, the agent's working
+ * directory and $TMPDIR; a load that builds with this machine's toolchain
+ * gets its /usr read-only over virtio-9p;
  * `schedrig agent` runs the plan in the guest and streams agent protocol
  * lines (agent_proto.h) back over a virtio-serial port (the second serial
  * port when the kernel has no virtio console); this side decodes them and
@@ -8,8 +13,9 @@
  *
  * kernel: a bzImage path, a linux-image .deb file (vmlinuz and modules are
  * extracted with dpkg-deb -x into CACHE/kernels/), or a Debian package name
- * (apt-get download into CACHE/debs/, then the same). CACHE is the results
- * directory's cache/ (beside runs/).
+ * (apt-get download into CACHE/debs/, then the same). CACHE is the rig's
+ * cache (cache.h: ~/.cache/schedrig), apart from results; its lock is held
+ * while the kernel is fetched and extracted.
  *
  * accel: kvm, tcg, or auto: a KVM boot that prints nothing on the console
  * within QEMU_KVM_PROBE_S (nested KVM that hangs) or that qemu refuses is
@@ -26,9 +32,17 @@
  * (knob_journal.h), and what the guest did not report restored is marked
  * restored once qemu is stopped: a guest knob dies with the guest.
  *
+ * Before a run, qemu_preflight checks what the guest will have: the packed
+ * tools and files, and the kernel's config and BTF (preflight.h).
+ *
  * Failures of the variant (return -1): kernel not found or not fetched, a
- * tool missing, qemu not starting, a panic, a hang past timeout_s, the agent
- * failing or ending early. The console log stays in the run directory
+ * tool missing, qemu not starting, a panic, the guest's init failing (a
+ * scratch disk or /usr it cannot mount), a hang past timeout_s, the agent
+ * failing or ending early. A panic is told by qemu's exit status (a pvpanic
+ * device; -action panic=exit-failure: status 1 instead of the 0 that
+ * -no-reboot gives after panic=-1) and by "Kernel panic" on the console,
+ * each a failure even after the agent ended well. The console log stays in
+ * the run directory
  * (VARIANT-console.log) and err names it. qemu runs in its own process
  * group, is killed on every way out and reaped. */
 #include <dirent.h>
@@ -40,7 +54,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -48,8 +61,14 @@
 
 #include "agent_host.h"
 #include "agent_proto.h"
+#include "cache.h"
+#include "guestdisk.h"
+#include "guestpack.h"
 #include "initramfs.h"
+#include "kernel_btf.h"
 #include "knob_journal.h"
+#include "preflight.h"
+#include "spawn.h"
 #include "variant.h"
 
 #define QEMU_BINARY "qemu-system-x86_64"
@@ -57,6 +76,16 @@
 #define BUSYBOX_PATH "/bin/busybox"
 #define GUEST_PLAN "/etc/schedrig/plan.json"
 #define GUEST_MODROOT "/lib/modules/schedrig"
+/* The modules the guest's init loads, one path a line. */
+#define GUEST_MODULES "/etc/schedrig/modules"
+/* Present when the guest has a scratch disk (guestdisk.h). */
+#define GUEST_SCRATCH_MARK "/etc/schedrig/scratch"
+#define GUEST_SCRATCH GUESTPACK_SCRATCH
+/* Present when the guest mounts this machine's /usr (9p tag below). */
+#define GUEST_HOST_USR_MARK "/etc/schedrig/host-usr"
+#define GUEST_HOST_USR_TAG "hostusr"
+/* How the guest's init starts a line that fails the variant. */
+#define GUEST_INIT_ERROR "schedrig-init: error: "
 
 /* KVM verdict of this process: 0 unknown, 1 usable, -1 hangs or refused. */
 static int kvm_state;
@@ -65,14 +94,46 @@ static const char guest_init[] =
 	"#!/bin/sh\n"
 	"# schedrig guest init: written by harness/variants/qemu.c; no config\n"
 	"# value is in it (the plan file carries them).\n"
-	"export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin\n"
+	"export PATH=" GUESTPACK_TOOLS ":/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin\n"
 	"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
 	"mount -t proc proc /proc\n"
 	"mount -t sysfs sysfs /sys\n"
+	"mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null\n"
 	"mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"
 	"mkdir -p /dev/shm /tmp\n"
 	"mount -t tmpfs tmpfs /dev/shm\n"
 	"mount -t tmpfs tmpfs /tmp\n"
+	"chmod 1777 /dev/shm /tmp\n"
+	"# Loopback (tcp-rr, sysbench to a server), and file descriptors for\n"
+	"# hackbench's groups and many clients.\n"
+	"ip link set lo up\n"
+	"hostname localhost\n"
+	"ulimit -n 1048576 2>/dev/null || ulimit -n 65536\n"
+	"# The modules the rig listed (scratch disk, agent channel), in order.\n"
+	"if [ -f " GUEST_MODULES " ]; then\n"
+	"\twhile read -r m; do insmod \"$m\" 2>/dev/null; done <" GUEST_MODULES "\n"
+	"fi\n"
+	"# This machine's /usr, read-only, for a load that builds with its toolchain.\n"
+	"if [ -f " GUEST_HOST_USR_MARK " ]; then\n"
+	"\tif ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=262144 " GUEST_HOST_USR_TAG " /usr; then\n"
+	"\t\techo \"" GUEST_INIT_ERROR "cannot mount the host's /usr (virtio-9p " GUEST_HOST_USR_TAG ")\"\n"
+	"\t\tpoweroff -f\n"
+	"\tfi\n"
+	"fi\n"
+	"# The scratch disk (the first virtio disk): working directory and TMPDIR.\n"
+	"if [ -f " GUEST_SCRATCH_MARK " ]; then\n"
+	"\tn=0\n"
+	"\twhile [ ! -b /dev/vda ] && [ $n -lt 100 ]; do usleep 100000; n=$((n + 1)); done\n"
+	"\tmkdir -p " GUEST_SCRATCH "\n"
+	"\tif ! mount -t ext4 -o noinit_itable /dev/vda " GUEST_SCRATCH "; then\n"
+	"\t\techo \"" GUEST_INIT_ERROR "cannot mount the scratch disk /dev/vda on " GUEST_SCRATCH "\"\n"
+	"\t\tpoweroff -f\n"
+	"\tfi\n"
+	"\tmkdir -p " GUEST_SCRATCH "/tmp\n"
+	"\tchmod 1777 " GUEST_SCRATCH "/tmp\n"
+	"\texport TMPDIR=" GUEST_SCRATCH "/tmp\n"
+	"\tcd " GUEST_SCRATCH "\n"
+	"fi\n"
 	"# init= on the kernel command line names another init: run it instead,\n"
 	"# as a distribution initramfs does (its failure panics the guest).\n"
 	"for arg in $(cat /proc/cmdline); do\n"
@@ -89,13 +150,32 @@ static const char guest_init[] =
 	"poweroff -f\n"
 	"reboot -f\n";
 
+/* The init's commands, and what scripts packed for loads (mariadb-install-db,
+ * a kernel build's Makefiles) run besides the programs packed for them. */
 static const char *const busybox_applets[] = {
-	"sh", "mount", "umount", "mkdir", "cat", "echo", "ls", "sleep", "sync", "poweroff",
-	"reboot", "dmesg", "ps", "kill", "uname", NULL,
+	"sh", "mount", "umount", "mkdir", "cat", "echo", "ls", "sleep", "usleep", "sync",
+	"poweroff", "reboot", "dmesg", "ps", "kill", "uname", "ip", "insmod", "chmod", "chown",
+	"cp", "mv", "rm", "rmdir", "ln", "touch", "sed", "grep", "awk", "tr", "cut", "head",
+	"tail", "wc", "sort", "uniq", "basename", "dirname", "readlink", "realpath", "expr",
+	"test", "[", "true", "false", "printf", "env", "xargs", "find", "diff", "cmp", "id",
+	"whoami", "hostname", "date", "mktemp", "bc", "stat", "tee", "seq", "nproc", "which",
+	"od", "dd", "du", "df", NULL,
 };
 
-/* Modules the guest needs for the agent channel (none when built in). */
-static const char *const channel_modules[] = {"virtio_pci", "virtio_console"};
+/* Modules the guest needs (none when built in): the agent channel, and the
+ * pvpanic device's driver, which tells qemu of a panic (start_qemu). */
+static const char *const channel_modules[] = {"virtio_pci", "virtio_console", "pvpanic_pci"};
+/* And for its scratch disk: ext4 on virtio-blk (ext4 asks the crypto API for
+ * crc32c at every mount, which has no module loader in the guest). */
+static const char *const scratch_modules[] = {"virtio_pci", "virtio_blk", "crc32c_generic", "ext4"};
+
+/* And for this machine's /usr over virtio-9p. */
+static const char *const host_usr_modules[] = {"virtio_pci", "9pnet_virtio", "9p"};
+
+/* A guest's accounts and names: mariadbd --user=root looks root up. */
+static const char guest_passwd[] = "root:x:0:0:root:/root:/bin/sh\n";
+static const char guest_group[] = "root:x:0:\n";
+static const char guest_hosts[] = "127.0.0.1 localhost\n::1 localhost\n";
 
 struct kernel_image {
 	char vmlinuz[PATH_MAX];
@@ -113,32 +193,17 @@ static void copy_str(char *dst, size_t size, const char *src)
 
 /* Run argv in dir (NULL: here) without a shell, stdout to out_path and
  * stderr there too (with_stderr) or to /dev/null; wait. Returns the exit
- * status, -1 when it could not run (126: out_path could not be opened). */
+ * status, -1 when it could not run or was killed by a signal. */
 static int run_tool(char *const *argv, const char *dir, const char *out_path, bool with_stderr)
 {
-	pid_t pid = fork();
-	if (pid < 0)
+	char err[256];
+	struct spawn t = {.argv = argv, .dir = dir, .in.kind = SPAWN_NULL,
+			  .out = {.kind = SPAWN_FILE, .path = out_path},
+			  .err.kind = with_stderr ? SPAWN_STDOUT : SPAWN_NULL,
+			  .pdeath_sig = SIGKILL};
+	if (spawn_run(&t, err, sizeof(err)))
 		return -1;
-	if (pid == 0) {
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int null_fd = open("/dev/null", O_RDWR);
-		if (fd < 0 || (dir && chdir(dir)))
-			_exit(126);
-		dup2(null_fd, 0);
-		dup2(fd, 1);
-		dup2(with_stderr ? fd : null_fd, 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return WIFEXITED(t.status) ? WEXITSTATUS(t.status) : -1;
 }
 
 /* The last non-empty line of a log file, for messages. */
@@ -317,6 +382,20 @@ out:
 	free(tmp);
 }
 
+/* true when path starts like a kernel qemu can boot: an x86 bzImage (the
+ * boot protocol's "HdrS" at offset 0x202, Documentation/arch/x86/boot.rst)
+ * or an ELF vmlinux (PVH entry). */
+static bool is_kernel_image(const char *path)
+{
+	unsigned char head[0x206];
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(head, 1, sizeof(head), f) : 0;
+	if (f)
+		fclose(f);
+	return (n >= 4 && !memcmp(head, "\x7f" "ELF", 4)) ||
+	       (n == sizeof(head) && !memcmp(head + 0x202, "HdrS", 4));
+}
+
 /* kernel: → a bootable image (and modules). */
 static int resolve_kernel(const char *kernel, const char *cache, struct kernel_image *k,
 			  char *err, size_t errsz)
@@ -327,11 +406,16 @@ static int resolve_kernel(const char *kernel, const char *cache, struct kernel_i
 	if (is_file(kernel)) {
 		if (len > 4 && !strcmp(kernel + len - 4, ".deb"))
 			return kernel_from_deb(kernel, cache, k, err, errsz);
+		if (!is_kernel_image(kernel)) {
+			snprintf(err, errsz, "%s is neither a bzImage, an ELF vmlinux nor a .deb",
+				 kernel);
+			return -1;
+		}
 		snprintf(k->vmlinuz, sizeof(k->vmlinuz), "%s", kernel);
 		return 0;
 	}
 	if (strchr(kernel, '/') || !is_package_name(kernel)) {
-		snprintf(err, errsz, "kernel: %s: no such file, and not a Debian package name", kernel);
+		snprintf(err, errsz, "%s: no such file, and not a Debian package name", kernel);
 		return -1;
 	}
 	char *debs = xasprintf("%s/debs", cache);
@@ -362,13 +446,43 @@ out:
 	return rc;
 }
 
-/* Build the guest's initramfs at path. */
+/* The guest's modules: the agent channel's, and the scratch disk's when
+ * gc needs one; order receives them in load order, and so does the list
+ * the guest's init loads (GUEST_MODULES). */
+static int add_modules(struct initramfs *ir, const struct kernel_image *k,
+		       const struct guest_contents *gc, struct argv *order, char *err, size_t errsz)
+{
+	if (!k->modroot[0])
+		return 0;
+	char *groot = xasprintf("%s/%s", GUEST_MODROOT, k->release);
+	int r = initramfs_add_modules(ir, k->modroot, groot, channel_modules,
+				      sizeof(channel_modules) / sizeof(channel_modules[0]), order,
+				      err, errsz);
+	if (!r && gc->scratch)
+		r = initramfs_add_modules(ir, k->modroot, groot, scratch_modules,
+					  sizeof(scratch_modules) / sizeof(scratch_modules[0]), order,
+					  err, errsz);
+	if (!r && gc->host_usr)
+		r = initramfs_add_modules(ir, k->modroot, groot, host_usr_modules,
+					  sizeof(host_usr_modules) / sizeof(host_usr_modules[0]), order,
+					  err, errsz);
+	free(groot);
+	struct buf list = {0};
+	for (size_t i = 0; i < order->n; i++)
+		buf_printf(&list, "%s\n", order->v[i]);
+	initramfs_add_file(ir, GUEST_MODULES, buf_str(&list), list.len, 0644);
+	buf_free(&list);
+	return r;
+}
+
+/* Build the guest's initramfs at path with what gc lists. */
 static int build_initramfs(const struct variant_run *vr, const struct kernel_image *k,
-			   const char *path, char *err, size_t errsz)
+			   const struct guest_contents *gc, const char *path, char *err,
+			   size_t errsz)
 {
 	struct initramfs ir = {0};
-	struct argv modules = {0}, tools = {0};
-	char interp[PATH_MAX], host[PATH_MAX];
+	struct argv modules = {0};
+	char interp[PATH_MAX];
 	int rc = -1;
 
 	static const char *const dirs[] = {"/bin", "/sbin", "/usr/bin", "/usr/sbin",
@@ -394,38 +508,27 @@ static int build_initramfs(const struct variant_run *vr, const struct kernel_ima
 		initramfs_add_symlink(&ir, p, "busybox");
 		free(p);
 	}
-	if (initramfs_add_program(&ir, "/bin/schedrig", vr->self_exe, err, errsz))
+	if (initramfs_add_program(&ir, "/bin/schedrig", vr->self_exe, err, errsz) ||
+	    guestpack_add(gc, &ir, err, errsz) || add_modules(&ir, k, gc, &modules, err, errsz))
 		goto out;
-	variant_plan_tools(vr->p, &tools, NULL);
-	for (size_t i = 0; i < tools.n; i++) {
-		const char *tool = tools.v[i];
-		if (variant_find_tool(tool, host, sizeof(host))) {
-			snprintf(err, errsz, "load tool '%s' is not installed here, so it cannot go into"
-				 " the guest", tool);
-			goto out;
-		}
-		char *guest = strchr(tool, '/') ? xstrdup(tool) : xasprintf("/usr/local/bin/%s", tool);
-		int r = initramfs_add_program(&ir, guest, host, err, errsz);
-		free(guest);
-		if (r)
-			goto out;
-	}
-	if (k->modroot[0]) {
-		char *groot = xasprintf("%s/%s", GUEST_MODROOT, k->release);
-		int r = initramfs_add_modules(&ir, k->modroot, groot, channel_modules,
-					      sizeof(channel_modules) / sizeof(channel_modules[0]),
-					      &modules, err, errsz);
-		free(groot);
-		if (r)
-			goto out;
-	}
+	initramfs_add_file(&ir, "/etc/passwd", guest_passwd, strlen(guest_passwd), 0644);
+	initramfs_add_file(&ir, "/etc/group", guest_group, strlen(guest_group), 0644);
+	initramfs_add_file(&ir, "/etc/hosts", guest_hosts, strlen(guest_hosts), 0644);
+	if (gc->scratch)
+		initramfs_add_file(&ir, GUEST_SCRATCH_MARK, "", 0, 0644);
+	if (gc->host_usr)
+		initramfs_add_file(&ir, GUEST_HOST_USR_MARK, "", 0, 0644);
+	struct buf binds = {0};
+	guestpack_binds(gc, &binds);
+	if (binds.len)
+		initramfs_add_file(&ir, GUESTPACK_BINDS, binds.data, binds.len, 0644);
+	buf_free(&binds);
 	char *plan = agent_host_plan(vr, &modules);
 	initramfs_add_file(&ir, GUEST_PLAN, plan, strlen(plan), 0644);
 	free(plan);
 	initramfs_add_file(&ir, "/init", guest_init, strlen(guest_init), 0755);
 	rc = initramfs_write(&ir, path, err, errsz);
 out:
-	argv_free(&tools);
 	argv_free(&modules);
 	initramfs_free(&ir);
 	return rc;
@@ -447,10 +550,15 @@ static char *optesc(const char *s)
 
 struct guest_files {
 	char *console, *agent_virtio, *agent_serial, *qemu_log, *initramfs, *initrd;
+	char disk[PATH_MAX]; /* the scratch disk image; "" none */
+	bool host_usr;       /* share this machine's /usr (virtio-9p, read-only) */
 };
 
-static pid_t start_qemu(const struct variant_run *vr, const struct kernel_image *k,
-			const struct guest_files *gf, bool kvm, char *err, size_t errsz)
+/* Start qemu for k into q (its own process group, SIGKILL when the rig
+ * dies, stdout and stderr into the qemu log). Returns 0 or -1 with err. */
+static int start_qemu(const struct variant_run *vr, const struct kernel_image *k,
+		      const struct guest_files *gf, bool kvm, struct spawn *q, char *err,
+		      size_t errsz)
 {
 	struct argv a = {0};
 	const struct cfg_variant *v = vr->v;
@@ -502,6 +610,14 @@ static pid_t start_qemu(const struct variant_run *vr, const struct kernel_image 
 	argv_addf(&a, "file:%s", gf->console);
 	argv_add(&a, "-serial");
 	argv_addf(&a, "file:%s", gf->agent_serial);
+	/* A guest panic ends qemu with exit status 1 (the guest's pvpanic
+	 * driver, loaded by the agent first, reports it), not the 0 of
+	 * -no-reboot after panic=-1: a panic is a failure even when nothing
+	 * reaches the console. */
+	argv_add(&a, "-device");
+	argv_add(&a, "pvpanic-pci");
+	argv_add(&a, "-action");
+	argv_add(&a, "panic=exit-failure");
 	argv_add(&a, "-device");
 	argv_add(&a, "virtio-serial-pci");
 	argv_add(&a, "-chardev");
@@ -509,46 +625,31 @@ static pid_t start_qemu(const struct variant_run *vr, const struct kernel_image 
 	argv_add(&a, "-device");
 	argv_add(&a, "virtserialport,chardev=agent,name=schedrig.agent");
 	free(e3);
+	if (gf->disk[0]) {
+		/* snapshot=on: the guest writes to a temporary overlay, the
+		 * cached image stays as built (guestdisk.h). */
+		char *d = optesc(gf->disk);
+		argv_add(&a, "-drive");
+		argv_addf(&a, "file=%s,format=raw,if=virtio,snapshot=on,cache=unsafe", d);
+		free(d);
+	}
+	if (gf->host_usr) {
+		argv_add(&a, "-fsdev");
+		argv_add(&a, "local,id=hostusr,path=/usr,security_model=none,readonly=on");
+		argv_add(&a, "-device");
+		argv_add(&a, "virtio-9p-pci,fsdev=hostusr,mount_tag=" GUEST_HOST_USR_TAG);
+	}
 
 	unlink(gf->console);
 	unlink(gf->agent_serial);
 	unlink(gf->agent_virtio);
-	pid_t pid = fork();
-	if (pid < 0) {
-		snprintf(err, errsz, "fork: %s", strerror(errno));
-		argv_free(&a);
-		return -1;
-	}
-	if (pid == 0) {
-		sigset_t none;
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		int fd = open(gf->qemu_log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int null_fd = open("/dev/null", O_RDONLY);
-		dup2(null_fd, 0);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execvp(a.v[0], a.v);
-		fprintf(stderr, "cannot run %s: %s\n", a.v[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
+	*q = (struct spawn){.argv = a.v, .in.kind = SPAWN_NULL,
+			    .out = {.kind = SPAWN_FILE, .path = gf->qemu_log},
+			    .err.kind = SPAWN_STDOUT, .new_group = true, .pdeath_sig = SIGKILL};
+	int rc = spawn_start(q, err, errsz);
 	argv_free(&a);
-	return pid;
-}
-
-static void stop_qemu(pid_t pid)
-{
-	if (pid <= 0)
-		return;
-	kill(-pid, SIGKILL);
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	q->argv = NULL;
+	return rc;
 }
 
 static off_t file_size(const char *path)
@@ -587,6 +688,9 @@ static void console_verdict(const char *console, char *why, size_t size)
 		char *p = strstr(line, "Kernel panic");
 		if (p && !why[0])
 			snprintf(why, size, "the guest kernel panicked: %s", p);
+		p = strstr(line, GUEST_INIT_ERROR);
+		if (p && !why[0])
+			snprintf(why, size, "the guest's init failed: %s", p + strlen(GUEST_INIT_ERROR));
 	}
 	if (f)
 		fclose(f);
@@ -605,29 +709,31 @@ static struct agent_session session_for(const struct variant_run *vr,
 
 enum boot_outcome { BOOT_DONE, BOOT_KVM_HANGS };
 
-/* Boot once and talk to the agent until qemu exits, times out or fails. */
+/* Boot once and talk to the agent until qemu exits, times out or fails.
+ * *qemu_failed tells whether qemu exited by itself with a status other
+ * than 0 (a guest panic reported through pvpanic, or qemu's own error). */
 static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct kernel_image *k,
 				      const struct guest_files *gf, bool kvm, bool probe,
-				      struct agent_session *s, char *err, size_t errsz)
+				      struct agent_session *s, int *qemu_status, char *err,
+				      size_t errsz)
 {
 	struct tail tails[2] = {{gf->agent_virtio, -1, {0}}, {gf->agent_serial, -1, {0}}};
 	double t0 = agent_mono_s(), last = t0;
 	size_t seen_lines = 0;
 	enum boot_outcome outcome = BOOT_DONE;
-	pid_t pid = start_qemu(vr, k, gf, kvm, err, errsz);
+	struct spawn q;
 
 	s->t0_s = t0;
-	if (pid < 0) {
+	if (start_qemu(vr, k, gf, kvm, &q, err, errsz)) {
 		s->failed = true;
 		return BOOT_DONE;
 	}
 	for (;;) {
-		int status;
-		pid_t w = waitpid(pid, &status, WNOHANG);
+		bool exited = q.exited;
 		for (int i = 0; i < 2; i++)
 			pump(s, &tails[i], err, errsz);
-		if (w == pid) {
-			pid = 0;
+		if (exited) {
+			*qemu_status = WIFEXITED(q.status) ? WEXITSTATUS(q.status) : 128;
 			if (probe && file_size(gf->console) == 0 && !s->hello)
 				outcome = BOOT_KVM_HANGS; /* qemu refused KVM */
 			break;
@@ -659,14 +765,17 @@ static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct
 					   "the agent was silent for %.0f s: the guest hangs", now - last);
 			break;
 		}
-		nanosleep(&(struct timespec){0, 50000000}, NULL);
+		spawn_poll((struct spawn *[]){&q}, 1, 50);
 	}
-	if (s->end && pid) {
-		/* The agent is done: give the guest a moment to power off. */
-		for (int i = 0; i < 100 && waitpid(pid, NULL, WNOHANG) == 0; i++)
-			nanosleep(&(struct timespec){0, 50000000}, NULL);
+	if (s->end && !q.exited) {
+		/* The agent is done: give the guest 5 s to power off. */
+		for (double until = agent_mono_s() + 5; !q.exited && agent_mono_s() < until;)
+			spawn_poll((struct spawn *[]){&q}, 1, 50);
+		if (q.exited)
+			*qemu_status = WIFEXITED(q.status) ? WEXITSTATUS(q.status) : 128;
 	}
-	stop_qemu(pid);
+	spawn_kill(&q);
+	spawn_free(&q);
 	for (int i = 0; i < 2; i++) {
 		if (outcome == BOOT_DONE)
 			pump(s, &tails[i], err, errsz);
@@ -682,19 +791,32 @@ static enum boot_outcome boot_and_run(const struct variant_run *vr, const struct
 	return outcome;
 }
 
+/* What the guest gets (guestpack_collect, prepared now); -1 with err
+ * naming each load and what it misses. */
+static int collect_contents(const struct plan *p, struct guest_contents *gc, char *err,
+			    size_t errsz)
+{
+	struct argv problems = {0};
+	int rc = guestpack_collect(p, true, gc, &problems);
+	size_t len = 0;
+	err[0] = '\0';
+	for (size_t i = 0; rc && i + 1 < problems.n && len < errsz; i += 2) {
+		snprintf(err + len, errsz - len, "%sload %s: %s", i ? "; " : "", problems.v[i],
+			 problems.v[i + 1]);
+		len = strlen(err);
+	}
+	argv_free(&problems);
+	return rc;
+}
+
 static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 {
 	struct kernel_image k;
 	struct agent_session s;
-	char *cache;
-	const char *runs = strstr(vr->work_dir, "/runs/");
+	struct guest_contents gc = {0};
+	const char *cache = cache_root();
 	int rc = -1;
 
-	/* results/runs/ID → results/cache */
-	if (runs && !strchr(runs + 6, '/'))
-		cache = xasprintf("%.*s/cache", (int)(runs - vr->work_dir), vr->work_dir);
-	else
-		cache = xasprintf("%s/cache", vr->work_dir);
 	char *knob_host = xasprintf("%s%s", KNOB_HOST_GUEST_PREFIX, vr->v->name);
 	struct guest_files gf = {
 		.console = xasprintf("%s/%s-console.log", vr->work_dir, vr->v->name),
@@ -705,26 +827,27 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 	};
 	gf.initrd = gf.initramfs;
 	s = session_for(vr, &k, knob_host);
-	if (mkdir_p(cache, err, errsz) || resolve_kernel(vr->v->kernel, cache, &k, err, errsz) ||
-	    build_initramfs(vr, &k, gf.initramfs, err, errsz))
+	/* What the loads need (a kernel tree a load prepares has its own
+	 * lock, and so has the scratch disk), then, under the cache's lock,
+	 * the kernel fetched, extracted and read (schedrig cache --clear
+	 * waits for it). */
+	if (collect_contents(vr->p, &gc, err, errsz) ||
+	    (gc.scratch && guestdisk_image(&gc, cache, gf.disk, sizeof(gf.disk), err, errsz)))
 		goto out;
+	int lock = cache_lock(err, errsz);
+	if (lock < 0)
+		goto out;
+	int prepared = resolve_kernel(vr->v->kernel, cache, &k, err, errsz) ||
+		       build_initramfs(vr, &k, &gc, gf.initramfs, err, errsz);
+	close(lock);
+	if (prepared)
+		goto out;
+	gf.host_usr = gc.host_usr;
 	if (vr->v->initrd) {
 		/* The kernel unpacks concatenated archives in order. */
 		char *combined = xasprintf("%s/%s-initramfs-all.cpio", vr->work_dir, vr->v->name);
 		char *argv[] = {"cat", gf.initramfs, vr->v->initrd, NULL};
-		int fd = open(combined, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		pid_t pid = fd >= 0 ? fork() : -1;
-		if (pid == 0) {
-			dup2(fd, 1);
-			execvp(argv[0], argv);
-			_exit(127);
-		}
-		int status = -1;
-		if (pid > 0)
-			waitpid(pid, &status, 0);
-		if (fd >= 0)
-			close(fd);
-		if (status != 0) {
+		if (run_tool(argv, NULL, combined, false) != 0) {
 			snprintf(err, errsz, "cannot append initrd %s", vr->v->initrd);
 			free(combined);
 			goto out;
@@ -736,14 +859,16 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 	bool auto_accel = !vr->v->accel || !strcmp(vr->v->accel, "auto");
 	bool kvm = want_kvm || (auto_accel && kvm_state >= 0 && access("/dev/kvm", R_OK | W_OK) == 0);
 	bool probe = auto_accel && kvm && kvm_state == 0;
-	if (boot_and_run(vr, &k, &gf, kvm, probe, &s, err, errsz) == BOOT_KVM_HANGS) {
+	int qemu_status = 0;
+	if (boot_and_run(vr, &k, &gf, kvm, probe, &s, &qemu_status, err, errsz) == BOOT_KVM_HANGS) {
 		kvm_state = -1;
 		printf("[%s] qemu: KVM printed nothing in %.0f s (nested KVM hangs?): using TCG\n",
 		       vr->v->name, QEMU_KVM_PROBE_S);
 		fflush(stdout);
 		agent_session_free(&s);
 		s = session_for(vr, &k, knob_host);
-		boot_and_run(vr, &k, &gf, false, false, &s, err, errsz);
+		qemu_status = 0;
+		boot_and_run(vr, &k, &gf, false, false, &s, &qemu_status, err, errsz);
 	} else if (probe && s.hello) {
 		kvm_state = 1;
 	}
@@ -752,13 +877,20 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 		goto out;
 	char why[512];
 	console_verdict(gf.console, why, sizeof(why));
-	if (!s.failed && !s.hello)
+	/* A panic fails the variant whatever the agent said before it. */
+	if (!s.failed && qemu_status)
+		snprintf(err, errsz, "%s%sqemu exited with status %d: a guest kernel panic reported"
+			 " by pvpanic (-action panic=exit-failure), or an error of qemu's own (%s)",
+			 why, why[0] ? "; " : "", qemu_status, gf.qemu_log);
+	else if (!s.failed && why[0] && s.end)
+		snprintf(err, errsz, "%s (after the agent's end)", why);
+	else if (!s.failed && !s.hello)
 		snprintf(err, errsz, "%s", why[0] ? why : "the guest stopped before its agent started");
 	else if (!s.failed && !s.end)
 		snprintf(err, errsz, "%s", why[0] ? why : "the guest stopped before its agent finished");
 	else if (!s.failed && !s.end_ok)
 		snprintf(err, errsz, "the guest's agent failed: %s", s.end_message);
-	else if (!s.failed)
+	else if (!s.failed && !qemu_status && !why[0])
 		rc = 0;
 	if (rc) {
 		size_t len = strlen(err);
@@ -766,6 +898,7 @@ static int qemu_run(const struct variant_run *vr, char *err, size_t errsz)
 	}
 out:
 	agent_session_free(&s);
+	guestpack_free(&gc);
 	unlink(gf.initramfs);
 	if (gf.initrd != gf.initramfs) {
 		unlink(gf.initrd);
@@ -778,12 +911,180 @@ out:
 	free(gf.agent_serial);
 	free(gf.qemu_log);
 	free(gf.initramfs);
-	free(cache);
 	free(knob_host);
 	return rc;
+}
+
+/* The kernel's config file ("" when none is known): config-RELEASE beside
+ * a package's image, or the .config of the tree a bzImage was built in
+ * (ARCH/x86/boot/bzImage: three levels up), and the ELF image whose BTF
+ * tells what the kernel has: the package's PVH vmlinux, the tree's vmlinux. */
+static void kernel_facts(const struct kernel_image *k, char *config, char *elf, size_t size)
+{
+	char *dir = xstrdup(k->vmlinuz), interp[8], why[128];
+	*strrchr(dir, '/') = '\0';
+	config[0] = elf[0] = '\0';
+	if (elf_interpreter(k->vmlinuz, interp, sizeof(interp), why, sizeof(why)) == 0)
+		snprintf(elf, size, "%s", k->vmlinuz);
+	char *pkg = xasprintf("%s/config-%s", dir, k->release);
+	if (k->release[0] && is_file(pkg))
+		snprintf(config, size, "%s", pkg);
+	free(pkg);
+	for (int up = 0; up < 4 && !config[0]; up++) {
+		struct buf tree = {0};
+		buf_puts(&tree, dir);
+		for (int i = 0; i < up; i++)
+			buf_puts(&tree, "/..");
+		char *c = xasprintf("%s/.config", buf_str(&tree));
+		char *v = xasprintf("%s/vmlinux", buf_str(&tree));
+		if (is_file(c)) {
+			snprintf(config, size, "%s", c);
+			if (!elf[0] && is_file(v))
+				snprintf(elf, size, "%s", v);
+		}
+		free(c);
+		free(v);
+		buf_free(&tree);
+	}
+	free(dir);
+}
+
+/* CONFIG_NAME of the config file: 'y', 'm', or 0 (not set). */
+static char config_value(const char *config, const char *name)
+{
+	char line[512], *want = xasprintf("CONFIG_%s=", name);
+	char value = 0;
+	FILE *f = fopen(config, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, want, strlen(want)))
+			value = line[strlen(want)];
+	if (f)
+		fclose(f);
+	free(want);
+	return value == 'y' || value == 'm' ? value : 0;
+}
+
+/* Options a guest needs for what its loads need (none: the agent channel
+ * falls back to the serial port). */
+static void check_config(struct preflight *pf, const struct cfg_variant *v,
+			 const struct kernel_image *k, const char *config, const char *load,
+			 const char *const *options, const char *what)
+{
+	for (size_t i = 0; load && options[i]; i++) {
+		char c = config_value(config, options[i]);
+		if (!c)
+			preflight_refuse(pf, v->name, load, "%s needs CONFIG_%s, which kernel %s lacks (%s)",
+					 what, options[i], k->release[0] ? k->release : v->kernel, config);
+		else if (c == 'm' && !k->modroot[0])
+			preflight_refuse(pf, v->name, load, "%s needs CONFIG_%s, a module in kernel %s,"
+					 " which comes without modules", what, options[i], v->kernel);
+	}
+}
+
+/* latency_nice and sched_features, from the kernel's BTF. */
+static void check_btf(struct preflight *pf, const struct cfg_variant *v,
+		      const struct kernel_image *k, const char *elf)
+{
+	struct buf btf = {0};
+	bool known = elf[0] && elf_btf_section(elf, &btf) == 0;
+	const char *release = k->release[0] ? k->release : v->kernel;
+	for (size_t l = 0; l < pf->e->n_loads; l++) {
+		if (!plan_uses_latency_nice(pf->p, &pf->e->loads[l]))
+			continue;
+		int has = known ? btf_struct_has_member(btf.data, btf.len, "sched_attr",
+							"sched_latency_nice") : -1;
+		if (has == 0)
+			preflight_refuse(pf, v->name, pf->e->loads[l].name, "latency_nice: kernel %s does"
+					 " not support latency_nice (its struct sched_attr has no"
+					 " sched_latency_nice: no latency-nice series); slice_us, the EEVDF"
+					 " custom slice of 6.12+, is the stand-in", release);
+		else if (has < 0)
+			preflight_warn(pf, v->name, pf->e->loads[l].name, "latency_nice: whether kernel"
+				       " %s supports it is known when it boots (no BTF here)", release);
+	}
+	for (size_t i = 0; i < v->n_sched_features; i++) {
+		const char *name = v->sched_features[i].key;
+		if (!strncmp(name, "NO_", 3))
+			name += 3;
+		char *enumerator = xasprintf("__SCHED_FEAT_%s", name);
+		int has = known ? btf_has_enumerator(btf.data, btf.len, enumerator) : -1;
+		if (has == 0)
+			preflight_refuse(pf, v->name, NULL, "sched_features %s: kernel %s has no"
+					 " sched_feature %s", v->sched_features[i].key, release, name);
+		else if (has < 0)
+			preflight_warn(pf, v->name, NULL, "sched_features %s: whether kernel %s has it is"
+				       " known when it boots (no BTF here)", v->sched_features[i].key,
+				       release);
+		free(enumerator);
+	}
+	buf_free(&btf);
+}
+
+/* resolve_kernel in the rig's cache under its lock. */
+static int locked_resolve(const char *kernel, struct kernel_image *k, char *err, size_t errsz)
+{
+	int lock = cache_lock(err, errsz);
+	if (lock < 0)
+		return -1;
+	int rc = resolve_kernel(kernel, cache_root(), k, err, errsz);
+	close(lock);
+	return rc;
+}
+
+/* Before anything runs: what the guest gets packed, and what its kernel
+ * supports (from the package's config and BTF; fetched only when run). */
+static void qemu_preflight(struct preflight *pf, const struct cfg_variant *v)
+{
+	struct guest_contents gc;
+	struct argv problems = {0};
+	struct kernel_image k;
+	char err[1024], config[PATH_MAX], elf[PATH_MAX];
+
+	if (guestpack_collect(pf->p, false, &gc, &problems))
+		for (size_t i = 0; i + 1 < problems.n; i += 2)
+			preflight_refuse(pf, v->name, problems.v[i], "%s", problems.v[i + 1]);
+	argv_free(&problems);
+	if (v->build) {
+		/* Built when the run starts: kbuild checks the options its config
+		 * asks for, the agent latency_nice and slice_us once it boots. */
+		guestpack_free(&gc);
+		return;
+	}
+	char *debs = xasprintf("%s/debs", cache_root()), *prefix = xasprintf("%s_", v->kernel);
+	char deb[PATH_MAX];
+	bool here = is_file(v->kernel) || newest_file(debs, prefix, ".deb", deb, sizeof(deb)) == 0;
+	/* A path or a name no package has cannot be fetched either. */
+	bool fetchable = !strchr(v->kernel, '/') && is_package_name(v->kernel);
+	free(debs);
+	free(prefix);
+	if (!here && !pf->fetch && fetchable) {
+		preflight_warn(pf, v->name, NULL, "kernel %s is not fetched yet: its config and BTF"
+			       " (latency_nice, slice_us, sched_features, modules) are checked when run"
+			       " fetches it", v->kernel);
+	} else if (locked_resolve(v->kernel, &k, err, sizeof(err))) {
+		preflight_refuse(pf, v->name, NULL, "kernel: %s", err);
+	} else {
+		static const char *const disk[] = {"VIRTIO_BLK", "EXT4_FS", "CRYPTO_CRC32C", NULL};
+		static const char *const usr[] = {"NET_9P_VIRTIO", "9P_FS", NULL};
+		kernel_facts(&k, config, elf, sizeof(config));
+		if (config[0]) {
+			check_config(pf, v, &k, config, gc.scratch ? guestpack_load_needing(pf->p, true) :
+				     NULL, disk, "its scratch disk (ext4 on virtio-blk)");
+			check_config(pf, v, &k, config, gc.host_usr ? guestpack_load_needing(pf->p, false) :
+				     NULL, usr, "this machine's /usr (virtio-9p)");
+		} else if (gc.scratch || gc.host_usr) {
+			preflight_warn(pf, v->name, NULL, "kernel %s comes without its config: whether it"
+				       " has virtio-blk, ext4 and 9p for the loads' disk and /usr is known"
+				       " when it boots", v->kernel);
+		}
+		check_btf(pf, v, &k, elf);
+		preflight_check_slice(pf, v, k.release);
+	}
+	guestpack_free(&gc);
 }
 
 const struct variant_backend qemu_backend = {
 	.name = "qemu",
 	.run = qemu_run,
+	.preflight = qemu_preflight,
 };

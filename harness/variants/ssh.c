@@ -21,9 +21,17 @@
  * values reach the remote shell as data only; /usr/local/sbin:/usr/sbin:/sbin
  * are added to the remote PATH.
  *
- * What goes to the machine: only this schedrig binary (WORKDIR/bin/schedrig,
- * workdir: default /tmp/schedrig) and the plan file (WORKDIR/plan-VARIANT.json),
- * each sent as ssh's stdin to `cat` (no sftp server needed). The load tools
+ * What goes to the machine: only this schedrig binary (WORKDIR/bin/schedrig)
+ * and the plan file (WORKDIR/plan-VARIANT.json), each sent as ssh's stdin to
+ * `cat` (no sftp server needed). WORKDIR (workdir:, default
+ * ~/.cache/schedrig of the login user there) is private: created with umask
+ * 077, it must be a directory owned by the login user and writable by
+ * nobody else, with every directory above it owned by root or that user and
+ * writable by others only when sticky (/tmp); no component may be a
+ * symbolic link, and each copy checks again and writes a new file (never
+ * through a link) that is renamed into place. Else the variant fails
+ * before anything is copied: as root, a directory another user could
+ * reach would let them have root run their program. The load tools
  * of the plan must be installed there (checked with `command -v` before
  * anything runs), and the shared libraries schedrig links must be there
  * too (checked by running `schedrig agent --help` there). Copying tools and
@@ -58,37 +66,75 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "agent_host.h"
+#include "knobs.h"
+#include "preflight.h"
+#include "spawn.h"
 #include "sshargv.h"
 #include "variant.h"
 
 #define SSH_CONNECT_TIMEOUT_S 10
 #define SSH_STEP_TIMEOUT_S 300.0   /* one setup command (copy, probe, kexec -l) */
 #define SSH_RETRY_EVERY_S 2.0      /* after kexec */
-#define SSH_CTL_PATH_MAX 100       /* sun_path is 108 bytes; %C is 40 */
+/* sun_path is 108 bytes with its NUL; ssh binds the master's socket as
+ * PATH.XXXXXXXXXXXXXXXX first (17 more) and %C is 40. */
+#define SSH_CTL_PATH_MAX (108 - 1 - 17)
 
 /* Prepended to every remote command: sbin directories on PATH, then exec. */
 static const char remote_wrap[] =
 	"PATH=\"$PATH:/usr/local/sbin:/usr/sbin:/sbin\"; export PATH; exec \"$@\"";
-/* $1 WORKDIR, then the tools: boot_id, release, one "missing TOOL" each. */
+/* The checks of a private workdir (sourced by probe_script and
+ * copy_script): own DIR refuses DIR unless it is a directory, not a
+ * symbolic link, owned by the login user and not writable by group or
+ * others; safe DIR refuses a symbolic link, or a directory owned by
+ * neither root nor the login user, or writable by others without the
+ * sticky bit (another user could swap what is below it). Exit status 4
+ * with "schedrig-workdir: why" on stderr. */
+#define WORKDIR_CHECKS \
+	"me=$(id -u); " \
+	"bad() { echo \"schedrig-workdir: $*\" >&2; exit 4; }; " \
+	"own() { [ -L \"$1\" ] && bad \"$1 is a symbolic link\"; [ -d \"$1\" ] || bad \"$1 is not a" \
+	" directory\"; set -- \"$1\" $(ls -dn -- \"$1\"); [ \"$4\" = \"$me\" ] || bad \"$1 is owned by" \
+	" uid $4, not by the login user (uid $me)\"; case $2 in ?????w*|????????w*) bad \"$1 is" \
+	" writable by other users (mode $2)\";; esac; }; " \
+	"safe() { [ -L \"$1\" ] && bad \"$1 is a symbolic link\"; set -- \"$1\" $(ls -dn -- \"$1\"); " \
+	"[ \"$4\" = 0 ] || [ \"$4\" = \"$me\" ] || bad \"$1 is owned by uid $4, neither root nor the" \
+	" login user\"; case $2 in ?????????[tT]*) ;; ?????w*|????????w*) bad \"$1 is writable by" \
+	" other users (mode $2)\";; esac; }; "
+
+/* $1 WORKDIR ("": ~/.cache/schedrig of the login user), then the tools.
+ * Checks every directory above WORKDIR that exists and that neither
+ * WORKDIR nor WORKDIR/bin is a symbolic link (WORKDIR_CHECKS) before it
+ * creates them private (umask 077), checks them all again, then prints
+ * the workdir's real path, boot_id, release and one "missing TOOL" line
+ * each. */
 static const char probe_script[] =
-	"mkdir -p \"$1/bin\" || exit 3; cat /proc/sys/kernel/random/boot_id; uname -r; shift; "
+	WORKDIR_CHECKS
+	"umask 077; d=${1:-$HOME/.cache/schedrig}; shift; "
+	"case $d in /*) ;; *) bad \"$d is not an absolute path\";; esac; "
+	"above() { p=$d; while p=$(dirname -- \"$p\"); [ \"$p\" != / ]; do "
+	"if [ -e \"$p\" ] || [ -L \"$p\" ]; then safe \"$p\"; fi; done; }; above; "
+	"for x in \"$d\" \"$d/bin\"; do [ -L \"$x\" ] && bad \"$x is a symbolic link\"; done; "
+	"mkdir -p -- \"$d/bin\" || exit 3; own \"$d\"; own \"$d/bin\"; above; "
+	"cd -P -- \"$d\" && pwd; cat /proc/sys/kernel/random/boot_id; uname -r; "
 	"for t in \"$@\"; do case \"$t\" in */*) test -x \"$t\" || echo \"missing $t\";; "
 	"*) command -v \"$t\" >/dev/null 2>&1 || echo \"missing $t\";; esac; done";
-/* $1 destination, $2 mode; the file on stdin. */
+/* $1 destination in the workdir (or its bin/), $2 mode; the file on stdin.
+ * The directory is checked again (WORKDIR_CHECKS own), the temporary file
+ * made anew (noclobber: never through a link) and renamed over $1. */
 static const char copy_script[] =
-	"umask 022; cat >\"$1.tmp\" && chmod \"$2\" \"$1.tmp\" && mv -f \"$1.tmp\" \"$1\"";
+	WORKDIR_CHECKS
+	"umask 077; own \"$(dirname -- \"$1\")\"; rm -f -- \"$1.tmp\" && (set -C; cat >\"$1.tmp\") &&"
+	" chmod \"$2\" \"$1.tmp\" && mv -f -- \"$1.tmp\" \"$1\"";
 /* boot_id, release, cmdline. */
 static const char facts_script[] =
 	"cat /proc/sys/kernel/random/boot_id; uname -r; cat /proc/cmdline";
@@ -160,27 +206,45 @@ static void ssh_failure(const struct ssh_var *sv, const char *doing, char *err, 
 		 e[0] ? e : "ssh exited with status 255", hint);
 }
 
-static void child_setup(int in_fd, int out_fd, int err_fd)
+/* What an ssh child's output goes to: stdout to out (ssh_exec) or to the
+ * agent session (run_agent), stderr to errtext and the log as it comes. */
+struct ssh_sink {
+	struct ssh_var *sv;
+	struct buf *out;
+	struct buf errtext;
+	struct agent_session *session; /* run_agent's */
+	int stream_fd;                 /* a copy of the agent's lines; -1: none */
+	struct buf partial;            /* the agent's line being read */
+	double last_s;                 /* when the agent last wrote */
+	char *err;
+	size_t errsz;
+};
+
+static void ssh_output(void *arg, int stream, const char *data, size_t n)
 {
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	dup2(in_fd, 0);
-	dup2(out_fd, 1);
-	dup2(err_fd, 2);
+	struct ssh_sink *k = arg;
+	if (stream == 2) {
+		buf_append(&k->errtext, data, n);
+		log_append(k->sv, data, n);
+	} else if (!k->session) {
+		buf_append(k->out, data, n);
+	} else {
+		if (k->stream_fd >= 0 && write(k->stream_fd, data, n) != (ssize_t)n) {
+			close(k->stream_fd);
+			k->stream_fd = -1;
+		}
+		agent_session_feed(k->session, &k->partial, data, n, k->err, k->errsz);
+		k->last_s = agent_mono_s();
+	}
 }
 
-static void kill_wait(pid_t pid)
+/* An ssh child with stdin per in, stdout and stderr piped into k, in its
+ * own process group, killed when the rig dies. */
+static struct spawn ssh_spawn(char *const *argv, struct spawn_io in, struct ssh_sink *k)
 {
-	if (pid <= 0)
-		return;
-	kill(-pid, SIGKILL);
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	return (struct spawn){.argv = argv, .in = in, .out.kind = SPAWN_PIPE,
+			      .err.kind = SPAWN_PIPE, .new_group = true, .pdeath_sig = SIGKILL,
+			      .on_output = ssh_output, .arg = k};
 }
 
 /* Run an ssh argv with stdin from in_path (NULL: /dev/null), stdout into
@@ -190,88 +254,35 @@ static void kill_wait(pid_t pid)
 static int ssh_exec(struct ssh_var *sv, char *const *argv, const char *in_path, double timeout_s,
 		    struct ssh_out *o, char *err, size_t errsz)
 {
-	int outp[2], errp[2];
-	int in_fd = open(in_path ? in_path : "/dev/null", O_RDONLY | O_CLOEXEC);
+	struct ssh_sink k = {.sv = sv, .out = &o->out, .stream_fd = -1};
+	struct spawn_io in = {.kind = in_path ? SPAWN_FILE : SPAWN_NULL, .path = in_path};
+	struct spawn c = ssh_spawn(argv, in, &k);
+	int rc = 0;
 
 	o->status = -1;
 	sv->last_err[0] = '\0';
-	if (in_fd < 0) {
-		snprintf(err, errsz, "%s: %s", in_path ? in_path : "/dev/null", strerror(errno));
+	c.timeout_s = timeout_s;
+	c.stop_sig = SIGKILL;
+	if (spawn_start(&c, err, errsz))
 		return -1;
-	}
-	if (pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
-		snprintf(err, errsz, "pipe: %s", strerror(errno));
-		close(in_fd);
-		return -1;
-	}
-	pid_t pid = fork();
-	if (pid == 0) {
-		child_setup(in_fd, outp[1], errp[1]);
-		execvp(argv[0], argv);
-		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(in_fd);
-	close(outp[1]);
-	close(errp[1]);
-	if (pid < 0) {
-		snprintf(err, errsz, "fork: %s", strerror(errno));
-		close(outp[0]);
-		close(errp[0]);
-		return -1;
-	}
-	setpgid(pid, pid);
-	struct buf errtext = {0};
-	double t0 = agent_mono_s();
-	int rc = 0, status = 0;
-	bool out_open = true, err_open = true, exited = false;
 	/* The ControlPersist master may keep a copy of the pipes: the end is
-	 * ssh's exit, not the pipes' end. */
-	while (!exited || out_open || err_open) {
-		struct pollfd pfd[2] = {{out_open ? outp[0] : -1, POLLIN, 0},
-					{err_open ? errp[0] : -1, POLLIN, 0}};
-		poll(pfd, 2, exited ? 0 : 100);
-		char chunk[65536];
-		for (int i = 0; i < 2; i++) {
-			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			ssize_t n = read(pfd[i].fd, chunk, sizeof(chunk));
-			if (n > 0) {
-				buf_append(i ? &errtext : &o->out, chunk, (size_t)n);
-				if (i)
-					log_append(sv, chunk, (size_t)n);
-			} else if (n == 0 || errno != EINTR) {
-				if (i)
-					err_open = false;
-				else
-					out_open = false;
-			}
-		}
-		if (exited && !(pfd[0].revents | pfd[1].revents))
-			break;
-		if (!exited && waitpid(pid, &status, WNOHANG) == pid)
-			exited = true;
-		if (exited)
-			continue;
-		if (runner_poll_interrupt()) {
+	 * ssh's exit, not the pipes' end (spawn_poll). */
+	while (spawn_poll((struct spawn *[]){&c}, 1, 100) > 0) {
+		if (!c.exited && runner_poll_interrupt()) {
 			snprintf(err, errsz, "interrupted by %s", strsignal(runner_interrupt_signal()));
 			rc = -1;
 			break;
 		}
-		if (agent_mono_s() - t0 > timeout_s) {
-			snprintf(err, errsz, "ssh %s: no answer in %.0f s", sv->dest, timeout_s);
-			rc = -1;
-			break;
-		}
 	}
-	if (!exited)
-		kill_wait(pid);
-	close(outp[0]);
-	close(errp[0]);
-	note_stderr(sv, buf_str(&errtext));
-	buf_free(&errtext);
+	if (c.timed_out) {
+		snprintf(err, errsz, "ssh %s: no answer in %.0f s", sv->dest, timeout_s);
+		rc = -1;
+	}
+	spawn_free(&c);
+	note_stderr(sv, buf_str(&k.errtext));
+	buf_free(&k.errtext);
 	if (rc == 0)
-		o->status = WIFEXITED(status) ? WEXITSTATUS(status) : 255;
+		o->status = WIFEXITED(c.status) ? WEXITSTATUS(c.status) : 255;
 	return rc;
 }
 
@@ -366,7 +377,8 @@ static int bzimage_release(const char *path, char *out, size_t size)
 	return rc;
 }
 
-/* Connect, create WORKDIR/bin, check the tools; boot_id and release out. */
+/* Connect, create the private WORKDIR/bin (sv->workdir becomes its real
+ * path there), check the tools; boot_id and release out. */
 static int probe(struct ssh_var *sv, char *boot_id, size_t idsz, char *release, size_t relsz,
 		 char *err, size_t errsz)
 {
@@ -376,16 +388,21 @@ static int probe(struct ssh_var *sv, char *boot_id, size_t idsz, char *release, 
 	variant_plan_tools(sv->vr->p, &args, NULL);
 	int rc = ssh_step(sv, "connecting", probe_script, args.v, args.n, NULL, &out, err, errsz);
 	if (rc == 0) {
-		nth_line(buf_str(&out), 0, boot_id, idsz);
-		nth_line(buf_str(&out), 1, release, relsz);
+		char workdir[PATH_MAX];
+		nth_line(buf_str(&out), 0, workdir, sizeof(workdir));
+		nth_line(buf_str(&out), 1, boot_id, idsz);
+		nth_line(buf_str(&out), 2, release, relsz);
+		free(sv->workdir);
+		sv->workdir = xstrdup(workdir);
 		const char *m = strstr(buf_str(&out), "missing ");
 		if (m) {
 			snprintf(err, errsz, "load tool '%.*s' is not installed on %s (boot: ssh copies"
 				 " only schedrig; install the tool there)", (int)strcspn(m + 8, "\n"),
 				 m + 8, sv->dest);
 			rc = -1;
-		} else if (!boot_id[0] || !release[0]) {
-			snprintf(err, errsz, "ssh %s: no boot_id or uname -r in the answer", sv->dest);
+		} else if (!boot_id[0] || !release[0] || workdir[0] != '/') {
+			snprintf(err, errsz, "ssh %s: no workdir, boot_id or uname -r in the answer",
+				 sv->dest);
 			rc = -1;
 		}
 	}
@@ -537,10 +554,9 @@ static int run_agent(struct ssh_var *sv, const char *bin, const char *plan,
 	const struct variant_run *vr = sv->vr;
 	struct argv words = {0}, a = {0};
 	char *stream = xasprintf("%s/%s-agent.jsonl", vr->work_dir, vr->v->name);
-	int inp[2] = {-1, -1}, outp[2] = {-1, -1}, errp[2] = {-1, -1};
-	int stream_fd = open(stream, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	struct buf partial = {0}, errtext = {0};
-	pid_t pid = -1;
+	struct ssh_sink k = {.sv = sv, .session = s, .err = err, .errsz = errsz,
+			     .stream_fd = open(stream, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)};
+	struct spawn c = ssh_spawn(NULL, (struct spawn_io){.kind = SPAWN_PIPE}, &k);
 	int rc = -1;
 
 	argv_add(&words, "sh");
@@ -554,79 +570,28 @@ static int run_agent(struct ssh_var *sv, const char *bin, const char *plan,
 	sv->t.connect_timeout_s = SSH_CONNECT_TIMEOUT_S;
 	if (ssh_argv(&a, &sv->t, words.v, words.n, err, errsz))
 		goto out;
-	if (pipe2(inp, O_CLOEXEC) || pipe2(outp, O_CLOEXEC) || pipe2(errp, O_CLOEXEC)) {
-		snprintf(err, errsz, "pipe: %s", strerror(errno));
-		goto out;
-	}
 	s->t0_s = agent_mono_s();
-	pid = fork();
-	if (pid == 0) {
-		child_setup(inp[0], outp[1], errp[1]);
-		execvp(a.v[0], a.v);
-		fprintf(stderr, "cannot run %s: %s\n", a.v[0], strerror(errno));
-		_exit(127);
-	}
-	close(inp[0]);
-	close(outp[1]);
-	close(errp[1]);
-	inp[0] = outp[1] = errp[1] = -1;
-	if (pid < 0) {
-		snprintf(err, errsz, "fork: %s", strerror(errno));
+	c.argv = a.v;
+	if (spawn_start(&c, err, errsz))
 		goto out;
-	}
-	setpgid(pid, pid);
-	double last = s->t0_s, stop_at = 0;
-	int status = 0;
-	bool exited = false, out_open = true, err_open = true;
+	double stop_at = 0;
 	int interrupted = 0;
+	k.last_s = s->t0_s;
 	sv->last_err[0] = '\0';
-	while (!exited || out_open || err_open) {
-		struct pollfd pfd[2] = {{out_open ? outp[0] : -1, POLLIN, 0},
-					{err_open ? errp[0] : -1, POLLIN, 0}};
-		poll(pfd, 2, exited ? 0 : 100);
-		char chunk[65536];
-		for (int i = 0; i < 2; i++) {
-			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			ssize_t n = read(pfd[i].fd, chunk, sizeof(chunk));
-			if (n > 0 && i == 0) {
-				if (stream_fd >= 0 && write(stream_fd, chunk, (size_t)n) != n) {
-					close(stream_fd);
-					stream_fd = -1;
-				}
-				agent_session_feed(s, &partial, chunk, (size_t)n, err, errsz);
-				last = agent_mono_s();
-			} else if (n > 0) {
-				buf_append(&errtext, chunk, (size_t)n);
-				log_append(sv, chunk, (size_t)n);
-			} else if (n == 0 || errno != EINTR) {
-				if (i)
-					err_open = false;
-				else
-					out_open = false;
-			}
-		}
-		if (exited && !(pfd[0].revents | pfd[1].revents))
-			break;
-		if (!exited && waitpid(pid, &status, WNOHANG) == pid) {
-			exited = true;
-			continue;
-		}
-		if (exited)
+	while (spawn_poll((struct spawn *[]){&c}, 1, 100) > 0) {
+		if (c.exited)
 			continue;
 		double now = agent_mono_s();
 		if (s->end || (s->failed && !interrupted)) {
 			/* Done (or hopeless): let the session go. */
-			if (inp[1] >= 0) {
-				close(inp[1]);
-				inp[1] = -1;
+			if (c.in_fd >= 0) {
+				spawn_close_in(&c);
 				stop_at = now + RUNNER_GRACE_S + 10;
 			}
 		}
 		if (!interrupted && runner_poll_interrupt()) {
 			interrupted = runner_interrupt_signal();
-			close(inp[1]);
-			inp[1] = -1;
+			spawn_close_in(&c);
 			stop_at = now + RUNNER_GRACE_S + 10;
 			printf("[%s] ssh: interrupted: stopping the agent on %s\n", vr->v->name,
 			       sv->dest);
@@ -640,22 +605,17 @@ static int run_agent(struct ssh_var *sv, const char *bin, const char *plan,
 					   vr->v->boot_timeout_s);
 			break;
 		}
-		if (stop_at == 0 && s->hello && now - last > agent_silence_limit_s(vr)) {
+		if (stop_at == 0 && s->hello && now - k.last_s > agent_silence_limit_s(vr)) {
 			agent_session_fail(s, err, errsz, "the agent on %s was silent for %.0f s",
-					   sv->dest, now - last);
+					   sv->dest, now - k.last_s);
 			break;
 		}
 	}
-	if (inp[1] >= 0) {
-		close(inp[1]);
-		inp[1] = -1;
-	}
-	if (!exited) {
-		kill_wait(pid);
-		status = -1;
-	}
-	pid = -1;
-	note_stderr(sv, buf_str(&errtext));
+	spawn_close_in(&c);
+	bool exited = c.exited;
+	int status = exited ? c.status : -1;
+	spawn_kill(&c);
+	note_stderr(sv, buf_str(&k.errtext));
 	if (interrupted) {
 		s->failed = false;
 		agent_session_fail(s, err, errsz, "interrupted by %s", strsignal(interrupted));
@@ -675,20 +635,11 @@ static int run_agent(struct ssh_var *sv, const char *bin, const char *plan,
 		rc = 0;
 	}
 out:
-	if (pid > 0)
-		kill_wait(pid);
-	for (int i = 0; i < 2; i++) {
-		if (inp[i] >= 0)
-			close(inp[i]);
-		if (outp[i] >= 0)
-			close(outp[i]);
-		if (errp[i] >= 0)
-			close(errp[i]);
-	}
-	if (stream_fd >= 0)
-		close(stream_fd);
-	buf_free(&partial);
-	buf_free(&errtext);
+	spawn_free(&c);
+	if (k.stream_fd >= 0)
+		close(k.stream_fd);
+	buf_free(&k.partial);
+	buf_free(&k.errtext);
 	argv_free(&words);
 	argv_free(&a);
 	free(stream);
@@ -705,7 +656,7 @@ static int ssh_run(const struct variant_run *vr, char *err, size_t errsz)
 	struct argv no_modules = {0};
 	int rc = -1;
 
-	sv.workdir = xstrdup(v->workdir ? v->workdir : "/tmp/schedrig");
+	sv.workdir = xstrdup(v->workdir ? v->workdir : ""); /* "": the probe's default */
 	sv.log = xasprintf("%s/%s-ssh.log", vr->work_dir, v->name);
 	sv.known_hosts = xasprintf("%s/%s-known_hosts", vr->work_dir, v->name);
 	sv.dest = xasprintf("%s%s%s:%d", v->user ? v->user : "", v->user ? "@" : "", v->host,
@@ -720,16 +671,18 @@ static int ssh_run(const struct variant_run *vr, char *err, size_t errsz)
 		}
 		sv.ctl_dir_ours = true;
 	}
-	char *ctl = xasprintf("%s/ssh-%%C", sv.ctl_dir);
+	char *ctl_dir = ssh_percent_escape(sv.ctl_dir); /* a '%' in --db's directory */
+	char *ctl = xasprintf("%s/ssh-%%C", ctl_dir);
+	free(ctl_dir);
 	const char *config = getenv("SCHEDRIG_SSH_CONFIG");
 	sv.t = (struct ssh_target){
 		.host = v->host, .port = v->port, .user = v->user, .identity = v->identity,
 		.control_path = ctl, .strict_host_key = v->strict_host_key,
 		.known_hosts = sv.known_hosts, .config = config && config[0] ? config : NULL,
 	};
-	if (ssh_target_check(&sv.t, err, errsz) || sv.workdir[0] != '/' ||
+	if (ssh_target_check(&sv.t, err, errsz) || (sv.workdir[0] && sv.workdir[0] != '/') ||
 	    strpbrk(sv.workdir, "\n\r")) {
-		if (sv.workdir[0] != '/' || strpbrk(sv.workdir, "\n\r"))
+		if ((sv.workdir[0] && sv.workdir[0] != '/') || strpbrk(sv.workdir, "\n\r"))
 			snprintf(err, errsz, "workdir '%s' must be an absolute path on one line",
 				 sv.workdir);
 		goto out_ctl;
@@ -794,7 +747,22 @@ out:
 	return rc;
 }
 
+/* Before anything runs: what only the remote machine can tell (its tools
+ * are checked when the variant starts, before its first load). */
+static void ssh_preflight(struct preflight *pf, const struct cfg_variant *v)
+{
+	for (size_t l = 0; l < pf->e->n_loads; l++)
+		if (plan_uses_latency_nice(pf->p, &pf->e->loads[l]))
+			preflight_warn(pf, v->name, pf->e->loads[l].name, "latency_nice: whether the"
+				       " kernel of %s supports it is known when the variant starts",
+				       v->host);
+	if (knobs_count(v) && v->user && strcmp(v->user, "root"))
+		preflight_warn(pf, v->name, NULL, "its knobs need root on %s, and the variant logs in"
+			       " as %s", v->host, v->user);
+}
+
 const struct variant_backend ssh_backend = {
 	.name = "ssh",
 	.run = ssh_run,
+	.preflight = ssh_preflight,
 };

@@ -2,11 +2,17 @@
  * stdout/stderr. Input layout:
  *   NAME '\0' FLAGS SPLIT_LO SPLIT_HI BYTES...
  * NAME selects the driver (an exact tool name, else the sum of its bytes
- * modulo the number of drivers); FLAGS bit 0: signaled, bit 1: stopped,
+ * modulo the number of drivers); FLAGS bit 0: signaled (by the signal in
+ * bits 2-7; signal 0 is no signal, as for the runner), bit 1: stopped,
  * bits 2-7: exit code or signal number; BYTES[0..SPLIT) is stdout, the rest
  * stderr (SPLIT = SPLIT_LO + 256 * SPLIT_HI, clamped). Parameters are the
- * driver's defaults. Properties checked besides the sanitizers: parse
- * returns 0 with at least one sample, or -1 with none and a reason.
+ * driver's defaults. The input goes through outcome_decide, as a run
+ * stores it, with the runner's verdict FLAGS imply (signaled or exit code
+ * != 0: failed with the runner's reason; stopped: stopped; else ok).
+ * Properties checked besides the sanitizers: parse returns 0 with at least
+ * one sample, or -1 with none and a reason; what would be stored is either
+ * samples (state ok), every value finite, or no sample with a non-empty
+ * reason (failed) or the stopped state.
  * Run with FUZZ_LIST_DRIVERS=1 to print the driver names (for seeding). */
 #include <stddef.h>
 #include <stdint.h>
@@ -14,7 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <math.h>
+
 #include "load.h"
+#include "outcome.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -76,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *out = copy(body, split), *err = copy(body + split, body_len - split);
 	struct load_output o = {
 		.out = out, .out_len = split, .err = err, .err_len = body_len - split,
-		.signaled = flags & 1, .stopped = (flags & 2) != 0,
+		.signaled = (flags & 1) && (flags >> 2), .stopped = (flags & 2) != 0,
 	};
 	if (o.signaled)
 		o.term_signal = flags >> 2;
@@ -92,6 +101,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (rc != 0 && !why[0]) {
 		fprintf(stderr, "%s: parse failed without a reason\n", ops->name);
+		abort();
+	}
+	sample_vec_free(&samples);
+
+	enum inst_state state = o.signaled || o.exit_code ? INST_FAILED :
+				o.stopped ? INST_STOPPED : INST_OK;
+	char reason[256];
+	outcome_runner_reason(state, !o.signaled, o.exit_code, o.term_signal, 10, reason,
+			      sizeof(reason));
+	state = outcome_decide(ops, &params, state, &o, &samples, reason, sizeof(reason));
+	for (size_t i = 0; i < samples.n; i++) {
+		if (!isfinite(samples.v[i].value)) {
+			fprintf(stderr, "%s: stored value %zu is not finite\n", ops->name, i);
+			abort();
+		}
+	}
+	if (state == INST_OK ? samples.n == 0 : samples.n != 0) {
+		fprintf(stderr, "%s: state %s with %zu samples\n", ops->name,
+			inst_state_name(state), samples.n);
+		abort();
+	}
+	if (state == INST_FAILED && !reason[0]) {
+		fprintf(stderr, "%s: a failure without a reason\n", ops->name);
+		abort();
+	}
+	if (state != INST_OK && state != INST_FAILED && state != INST_STOPPED) {
+		fprintf(stderr, "%s: state %s from a finished instance\n", ops->name,
+			inst_state_name(state));
 		abort();
 	}
 	sample_vec_free(&samples);

@@ -28,11 +28,25 @@ assert_eq "$(iterations_of noisy)" "6" "high variance runs to max"
 assert_contains "$(q "$DB" "SELECT message FROM event WHERE kind = 'iterations' AND message LIKE '%6 iteration(s)%'")" \
 	"max reached, CI" "reason stored"
 
-run_cfg slow 50 "{min: 2, max: 30, ci_pct: 0.01, max_time_s: 1}" 300
+# A budget of 2 s (it comes before min): the cell stops after the first
+# iteration that ends 2 s or more after the cell's first began (its load's
+# CLOCK_MONOTONIC times as stored), so every iteration before the last
+# ended within 2 s; at most 7 of 300 ms each (the 7th ends at 2.1 s or
+# later), however loaded the machine is.
+run_cfg slow 50 "{min: 2, max: 30, ci_pct: 0.01, max_time_s: 2}" 300
 n=$(iterations_of slow)
-[ "$n" -ge 3 ] && [ "$n" -le 6 ] || fail "time budget: $n iterations of 300 ms in 1 s"
+[ "$n" -ge 1 ] && [ "$n" -le 7 ] || fail "time budget: $n iterations of 300 ms in 2 s"
+ends_ms=$(q "$DB" "SELECT (li.ended_ns - (SELECT min(l2.started_ns) FROM load_instance l2
+		JOIN iteration i2 ON i2.id = l2.iteration_id WHERE i2.variant_id = i.variant_id)) / 1000000
+	FROM load_instance li JOIN iteration i ON i.id = li.iteration_id JOIN variant v ON v.id = i.variant_id
+	JOIN run r ON r.id = v.run_id WHERE r.name = 'slow' ORDER BY i.iteration" | tr '\n' ' ')
+read -ra ends <<<"$ends_ms"
+assert_eq "${#ends[@]}" "$n" "one load instance per iteration"
+for ((k = 0; k < n - 1; k++)); do
+	[ "${ends[k]}" -lt 2000 ] || fail "time budget: iteration $((k + 1)) of $n ended ${ends[k]} ms into the cell, past 2 s ($ends_ms)"
+done
 assert_contains "$(q "$DB" "SELECT message FROM event WHERE kind = 'iterations' AND message LIKE '%cell default%' ORDER BY id DESC LIMIT 1")" \
-	"max_time_s 1 reached" "time budget reason"
+	"max_time_s 2 reached" "time budget reason"
 
 # --iterations N makes it a fixed count again.
 "$SCHEDRIG" run "$WORK/noisy.yaml" --db "$DB" --iterations 2 --quiet > /dev/null 2>&1 || fail "fixed override"

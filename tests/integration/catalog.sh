@@ -43,51 +43,9 @@ every_positive() {
 
 # ---- kernbench ----
 
+source "$(dirname "$0")/kerntree.bash"
 TREE=$WORK/tree
-mkdir -p "$TREE/init" "$TREE/kernel" "$TREE/mm"
-cat > "$TREE/Makefile" <<'MAKE'
-# A tiny kernel-like tree: the targets kernbench uses, a few C files.
-ARCH ?= x86
-OBJS := init/main.o kernel/sched.o kernel/fork.o mm/page_alloc.o
-.PHONY: clean tinyconfig allnoconfig defconfig olddefconfig crash
-tinyconfig allnoconfig defconfig:
-	@echo "configuring $@ for ARCH=$(ARCH)"
-	printf 'CONFIG_ARCH=$(ARCH)\nCONFIG_NAME=$@\n' > .config
-olddefconfig:
-	test -f .config
-	@echo "configuring olddefconfig"
-%.o: %.c .config
-	$(CC) -O2 -c -o $@ $<
-vmlinux: $(OBJS)
-	$(CC) -o $@ $(OBJS)
-clean:
-	rm -f $(OBJS) vmlinux
-crash: init/main.o
-	sh -c 'kill -KILL $$$$'
-MAKE
-for f in kernel/sched kernel/fork mm/page_alloc; do
-	name=$(basename "$f")
-	cat > "$TREE/$f.c" <<C
-unsigned long ${name}_work(unsigned long n)
-{
-	unsigned long h = 1469598103934665603UL;
-	for (unsigned long i = 0; i < n; i++)
-		h = (h ^ i) * 1099511628211UL;
-	return h;
-}
-C
-done
-cat > "$TREE/init/main.c" <<'C'
-#include <stdio.h>
-unsigned long sched_work(unsigned long n);
-unsigned long fork_work(unsigned long n);
-unsigned long page_alloc_work(unsigned long n);
-int main(void)
-{
-	printf("%lu\n", sched_work(10) ^ fork_work(10) ^ page_alloc_work(10));
-	return 0;
-}
-C
+make_tiny_tree "$TREE"
 # The source tree must stay pristine: the build happens in the cache.
 before=$(cd "$TREE" && find . -type f | sort | md5sum)
 
@@ -133,6 +91,39 @@ assert_eq "$(grep -c '^configuring tinyconfig for ARCH=x86_64' "$entry/prepare.l
 [ -x "$entry/src/vmlinux" ] || fail "the build left no vmlinux"
 "$entry/src/vmlinux" >/dev/null || fail "the tiny vmlinux does not run"
 grep -q '^rm -f ' "$entry/build.log" || fail "build.log shows no make clean"
+
+# clean: targets: make prepare once in the entry (marked made-prepare), then
+# per build only the target files are removed and rebuilt; clean: tree (make
+# clean) takes the mark away again.
+for i in 1 2; do
+	"$SCHEDRIG" load kernbench --source "$TREE" --cache_dir "$WORK/cache" --jobs 1 \
+		--clean targets --targets kernel/sched.o >"$WORK/t$i.out" 2>"$WORK/t$i.err" ||
+		fail "clean: targets build $i: $(cat "$WORK/t$i.err")"
+	assert_contains "$(cat "$WORK/t$i.out")" "end status=0" "clean: targets build $i output"
+	[ "$i" = 1 ] && fork_mtime=$(stat -c %Y.%y "$entry/src/kernel/fork.o")
+done
+assert_eq "$(grep -c '^preparing for ARCH=x86_64' "$entry/prepare.log")" "1" "make prepare runs"
+[ -f "$entry/made-prepare" ] || fail "no made-prepare mark in $entry"
+assert_eq "$(cat "$entry/build.log")" "cc -O2 -c -o kernel/sched.o kernel/sched.c" \
+	"the build of clean: targets: the target alone, no make clean"
+assert_eq "$(stat -c %Y.%y "$entry/src/kernel/fork.o")" "$fork_mtime" "an object that is no target"
+rc=0
+"$SCHEDRIG" load kernbench --source "$TREE" --cache_dir "$WORK/cache" --clean targets \
+	--targets kernel >/dev/null 2>"$WORK/dir.err" || rc=$?
+assert_eq "$rc" 1 "clean: targets with a directory target"
+assert_contains "$(cat "$WORK/dir.err")" "clean: targets cannot remove target kernel: Is a directory" \
+	"directory target message"
+touch "$WORK/outside.o"
+rc=0
+"$SCHEDRIG" load kernbench --source "$TREE" --cache_dir "$WORK/cache" --clean targets \
+	--targets ../../../outside.o >/dev/null 2>"$WORK/out.err" || rc=$?
+assert_eq "$rc" 1 "clean: targets with a target outside the tree"
+assert_contains "$(cat "$WORK/out.err")" "clean: targets removes files of the tree only, not ../../../outside.o" \
+	"outside target message"
+[ -e "$WORK/outside.o" ] || fail "clean: targets removed a file outside the tree"
+"$SCHEDRIG" load kernbench --source "$TREE" --cache_dir "$WORK/cache" --jobs 1 >/dev/null 2>&1 ||
+	fail "clean: tree build after clean: targets"
+[ ! -e "$entry/made-prepare" ] || fail "make clean left the made-prepare mark"
 raw=$(q "$DB" "SELECT CAST(r.stdout AS TEXT) FROM raw_output r JOIN load_instance li ON li.id = r.load_instance_id
 	WHERE li.name = 'kb' LIMIT 1")
 assert_contains "$raw" "end status=0" "kernbench raw output"
@@ -148,6 +139,25 @@ assert_eq "$rc" "1" "kernbench exit status for a killed compiler ($(cat "$WORK/c
 assert_eq "$(wc -c < "$WORK/crash.out")" "0" "kernbench stdout after a failed build"
 assert_contains "$(head -1 "$WORK/crash.err")" "failed: exit status 2" "kernbench failure reason"
 assert_contains "$(cat "$WORK/crash.err")" "Killed" "kernbench failure log tail"
+# A compiler killed while make goes on (a '-' recipe, a cc-option probe):
+# make exits 0, but the build log's line makes it a failure, in gcc's words.
+rc=0
+"$SCHEDRIG" load kernbench --source "$TREE" --cache_dir "$WORK/cache" --targets killedcc \
+	>"$WORK/killed.out" 2>"$WORK/killed.err" || rc=$?
+assert_eq "$rc" "1" "kernbench exit status for a killed compiler make ignored"
+assert_eq "$(wc -c < "$WORK/killed.out")" "0" "kernbench stdout after a killed compiler"
+assert_eq "$(head -1 "$WORK/killed.err")" \
+	"schedrig load kernbench: gcc: fatal error: Killed signal terminated program cc1" \
+	"kernbench reason line"
+# ... and through run: the stored reason is gcc's line.
+sed -e 's/name: kb-tiny/name: kb-killed/' -e 's/iterations: 2/iterations: 1/' \
+	-e 's/config: tinyconfig}/config: tinyconfig, targets: killedcc}/' "$WORK/kb.yaml" > "$WORK/kbk.yaml"
+rc=0
+"$SCHEDRIG" run "$WORK/kbk.yaml" --db "$WORK/kbk.db" > "$WORK/kbk.out" 2>&1 || rc=$?
+assert_eq "$rc" "1" "run with a killed compiler ($(cat "$WORK/kbk.out"))"
+assert_eq "$(q "$WORK/kbk.db" "SELECT state || ': ' || reason FROM load_instance WHERE name = 'kb'")" \
+	"failed: schedrig load kernbench: gcc: fatal error: Killed signal terminated program cc1 (exit status 1)" \
+	"stored kernbench failure reason"
 # A target that is an option is a usage error.
 rc=0
 "$SCHEDRIG" load kernbench --source "$TREE" --targets "vmlinux -k" >/dev/null 2>&1 || rc=$?

@@ -36,21 +36,38 @@ diff -u "$DATA/dbench.mmtests.txt" "$WORK/compare.txt" || fail "compare differs 
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["tables"][0]["columns"][0]=="5.15.0-rc1-vanilla"' "$WORK/compare.json" \
 	|| fail "compare --format json"
 set +e
+# --decimals: digits only, base 10
+for d in " 3" "+3" "-1" "10" "3x" "0x3" ""; do
+	"$SCHEDRIG" compare --db "$DB" --decimals "$d" >/dev/null 2>&1
+	assert_eq "$?" 2 "--decimals '$d'"
+done
 "$SCHEDRIG" compare --db "$DB" --baseline nope >/dev/null 2>&1
 assert_eq "$?" 2 "unknown --baseline"
 "$SCHEDRIG" compare --db "$DB" no-such-run >/dev/null 2>&1
 assert_eq "$?" 1 "unknown run"
 set -e
 
-# export csv reads back byte for byte
+# export csv reads back byte for byte, with the tool and repetition columns
+# (a CSV without them imports as tool 'imported', repetition 0)
 "$SCHEDRIG" export --db "$DB" --format csv dbench-cmp >"$WORK/export.csv"
-diff -u "$DATA/dbench.csv" "$WORK/export.csv" || fail "export csv differs from the imported csv"
+sed -e '1s/$/,tool,repetition/' -e '2,$s/$/,imported,0/' "$DATA/dbench.csv" >"$WORK/dbench-tool.csv"
+diff -u "$WORK/dbench-tool.csv" "$WORK/export.csv" || fail "export csv differs from the imported csv"
+
+# a load has one tool
+printf '%s\n' "run,variant,cell,load,metric,unit,better,op,iteration,value,tool" \
+	"r,v,c,l,m,s,lower,1,1,1,hackbench" "r,v,c,l,m,s,lower,1,2,1," >"$WORK/tools.csv"
+set +e
+err=$("$SCHEDRIG" import --csv "$WORK/tools.csv" --db "$DB" 2>&1 >/dev/null)
+assert_eq "$?" 1 "import of a load with two tools"
+set -e
+assert_contains "$err" "names load 'l' with tool 'hackbench' and ''; a load has one tool (nothing imported)" \
+	"two tools message"
 
 # export → import → export is stable (rows with an empty run take --run)
 sed 's/^dbench-cmp,/,/' "$WORK/export.csv" >"$WORK/norun.csv"
 "$SCHEDRIG" import --csv "$WORK/norun.csv" --run again --db "$DB" >/dev/null
 "$SCHEDRIG" export --db "$DB" again | sed 's/^again,/dbench-cmp,/' >"$WORK/again.csv"
-diff -u "$DATA/dbench.csv" "$WORK/again.csv" || fail "second round trip differs"
+diff -u "$WORK/dbench-tool.csv" "$WORK/again.csv" || fail "second round trip differs"
 
 # export json holds the same samples
 "$SCHEDRIG" export --db "$DB" --format json dbench-cmp >"$WORK/export.json"
@@ -64,11 +81,13 @@ for r, w in zip(rows, want):
         assert r[k] == w[k], (k, r[k], w[k])
     assert r["iteration"] == int(w["iteration"])
     assert r["value"] == float(w["value"]), (r["value"], w["value"])
+    assert r["tool"] == "imported", r["tool"]
+    assert r["repetition"] == 0, r["repetition"]
 PY
 
 # NaN survives the round trip, null in JSON
 "$SCHEDRIG" import --csv "$DATA/netperf.csv" --db "$DB" >/dev/null
-"$SCHEDRIG" export --db "$DB" tcp-rr | grep -q ',3,NaN$' || fail "NaN in export csv"
+"$SCHEDRIG" export --db "$DB" tcp-rr | grep -q ',3,NaN,imported,0$' || fail "NaN in export csv"
 "$SCHEDRIG" export --db "$DB" --format json tcp-rr | grep -q '"value": null' || fail "null in export json"
 
 # report: all sections, to a file
@@ -123,6 +142,12 @@ assert_eq "$(grep 'is better)' "$WORK/rr2.txt" | cut -d' ' -f2 | tr '\n' ' ')" "
 	"--metric twice"
 "$SCHEDRIG" compare --db "$DB" rr --metric latency,transactions >"$WORK/rr3.txt"
 assert_eq "$(grep -c 'is better)' "$WORK/rr3.txt")" 2 "--metric with a list"
+# a name given twice is taken once
+for twice in "--metric latency,latency" "--metric latency --metric latency"; do
+	# shellcheck disable=SC2086
+	"$SCHEDRIG" compare --db "$DB" rr $twice >"$WORK/rr4.txt" || fail "$twice refused"
+	assert_eq "$(grep 'is better)' "$WORK/rr4.txt" | cut -d' ' -f2)" latency "$twice"
+done
 set +e
 err=$("$SCHEDRIG" compare --db "$DB" rr --metric latency --metric latncy 2>&1 >/dev/null)
 assert_eq "$?" 2 "--metric matching nothing"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 8 `schedrig run` at once on one results database, with a reader looping
+# 8 `schedrig run --concurrent` at once on one results database, with a reader looping
 # `schedrig list` and `schedrig export` on it meanwhile: every run ends
 # complete with every iteration and every sample stored, no command fails,
 # and nothing ever reports "database is locked".
@@ -41,8 +41,8 @@ reader_pid=$!
 
 pids=()
 for i in $(seq 8); do
-	(cd "$RIGDIR" && exec env --default-signal=INT,TERM,HUP "$SCHEDRIG" run --quiet --db "$DB" \
-		"$WORK/many.yaml") >"$WORK/run$i.out" 2>"$WORK/run$i.err" &
+	(cd "$RIGDIR" && exec env --default-signal=INT,TERM,HUP "$SCHEDRIG" run --quiet --concurrent \
+		--db "$DB" "$WORK/many.yaml") >"$WORK/run$i.out" 2>"$WORK/run$i.err" &
 	pids+=($!)
 done
 for i in $(seq 8); do

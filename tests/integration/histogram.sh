@@ -44,7 +44,8 @@ grep -q '^n: default 2 iterations$' "$WORK/p.txt" || fail "n of the summaries"
 # Every printed p50/p90/p99 equals the nearest rank of the pooled counts read
 # from the database (bucket i = i us, within the smallest Min and the largest
 # Max, >=200 in the overflow; cyclictest's 0 decimals).
-python3 - "$DB" "$WORK/p.txt" <<'PY' || fail "histogram percentiles differ from the stored counts: $(cat "$WORK/p.txt")"
+check_pooled() { # FILE: its first "ct latency (us" box against the database
+python3 - "$DB" "$1" <<'PY' || fail "histogram percentiles differ from the stored counts: $(cat "$1")"
 import math, sqlite3, struct, sys
 db = sqlite3.connect(sys.argv[1])
 text = open(sys.argv[2]).read()
@@ -80,6 +81,45 @@ for op in ("0", "1"):
     assert rows[op] == want, (op, rows[op], want)
     print("op", op, "p50/p90/p99", want, "of", total, "samples")
 PY
+}
+check_pooled "$WORK/p.txt"
+
+# The pooled table is selectable by the metric its title names, alone (no
+# per-iteration table of ct follows), with the same rows; the message for
+# a metric that matches nothing lists it.
+"$SCHEDRIG" compare --db "$DB" --layout percentiles --percentiles 50,90,99 --metric latency >"$WORK/m.txt" ||
+	fail "--metric latency: $(cat "$WORK/m.txt")"
+assert_eq "$(grep -c 'is better)' "$WORK/m.txt")" 1 "tables with --metric latency"
+assert_eq "$(sed -n '/^ct latency (us/,/^$/p' "$WORK/m.txt" | grep '^|[01] ')" \
+	"$(sed -n '/^ct latency (us/,/^$/p' "$WORK/p.txt" | grep '^|[01] ')" "--metric latency rows"
+"$SCHEDRIG" compare --db "$DB" --layout latency --metric latency --metric latency >"$WORK/ml.txt" ||
+	fail "--layout latency --metric latency twice"
+assert_eq "$(grep -c '^ct latency (us, lower is better), variant running, run hist: every event' "$WORK/ml.txt")" 1 \
+	"latency layout with --metric latency"
+set +e
+err=$("$SCHEDRIG" compare --db "$DB" --layout percentiles --metric histogram_us 2>&1 >/dev/null)
+assert_eq "$?" 2 "--metric histogram_us"
+set -e
+assert_contains "$err" "--metric histogram_us matches no metric (the selected runs hold: min_latency, avg_latency, max_latency, overflows, latency)" \
+	"metrics listed"
+
+# report builds its summary as compare does (one path, reportcmd_prepare):
+# --metric may name the histogram, whose pooled percentiles its Percentiles
+# section shows, and a --metric that leaves the histogram out leaves out its
+# tables too. Its markdown has the latency summary of text and html.
+"$SCHEDRIG" report --db "$DB" --percentiles 50,90,99 --metric latency >"$WORK/r.txt" ||
+	fail "report --metric latency: $(cat "$WORK/r.txt")"
+sed -n '/^Percentiles$/,$p' "$WORK/r.txt" >"$WORK/rp.txt"
+check_pooled "$WORK/rp.txt"
+assert_eq "$(sed -n '/^ct latency (us/,/^$/p' "$WORK/rp.txt" | grep '^|[01] ')" \
+	"$(sed -n '/^ct latency (us/,/^$/p' "$WORK/p.txt" | grep '^|[01] ')" "report --metric latency rows"
+"$SCHEDRIG" report --db "$DB" --metric max_latency >"$WORK/r2.txt" || fail "report --metric max_latency"
+assert_eq "$(grep -c '^ct latency (us' "$WORK/r2.txt" || true)" 0 "histogram tables of report --metric max_latency"
+assert_eq "$(grep -c '^ct max_latency (us' "$WORK/r2.txt")" 3 "max_latency in report's three sections"
+"$SCHEDRIG" report --db "$DB" --format markdown >"$WORK/r.md" || fail "report --format markdown"
+assert_contains "$(sed -n '/^## Latency summary$/,$p' "$WORK/r.md")" \
+	"ct latency (us, lower is better), variant running, run hist: every event, pooled over iterations" \
+	"latency summary in report --format markdown"
 
 # A 1 us histogram: every wake-up takes longer, all samples overflow, every
 # percentile is censored.
@@ -96,4 +136,10 @@ box=$(sed -n '/^ct latency (us/,/^$/p' "$WORK/t.txt")
 grep -Eq '^\|0 \| +>=1 \| +>=1 \| +>=1 \|$' <<<"$box" || fail "thread 0 not censored: $box"
 grep -Eq '^\|1 \| +>=1 \| +>=1 \| +>=1 \|$' <<<"$box" || fail "thread 1 not censored: $box"
 assert_contains "$box" ">=LIMIT: the percentile lies in the histogram overflow" "censoring footer"
+# every event overflowed: latt's Avg and Stdev are unknown, and a footnote
+# says why
+lat=$("$SCHEDRIG" compare --db "$DB" --layout latency tiny)
+grep -Eq '^        Avg +NaN us$' <<<"$lat" || fail "Avg of overflowed events: $lat"
+assert_contains "$lat" "NaN Avg and Stdev: events in the histogram overflow (at or above its limit) have no value" \
+	"overflow footnote"
 echo "histogram: ok"

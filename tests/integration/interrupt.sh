@@ -64,14 +64,25 @@ assert_no_leftovers "undisturbed run"
 # One interrupted run: signal SIG after DELAY_MS ms; with BURST, keep
 # signalling (INT, TERM, HUP) every 20 ms until the rig is gone.
 interrupted=0
+# With FROM=recorded, DELAY_MS counts from the moment the run is recorded in
+# the database (so the signal lands inside a run, whatever the machine's
+# speed); with FROM=start, from the rig's start (the signal may land before
+# anything is recorded).
 interrupt_once() {
-	local sig=$1 delay_ms=$2 burst=${3:-} before after run status rc=0 want
+	local sig=$1 delay_ms=$2 from=$3 burst=${4:-} before after run status rc=0 want i
 	before=$(q "$DB" 'SELECT coalesce(max(id), 0) FROM run')
 	start_rig run --quiet --db "$DB" "$WORK/small.yaml"
+	if [ "$from" = recorded ]; then
+		for i in $(seq 600); do
+			[ "$(q "$DB" 'SELECT coalesce(max(id), 0) FROM run' 2>/dev/null || echo "$before")" != "$before" ] && break
+			kill -0 "$RIG_PID" 2>/dev/null || break
+			sleep 0.01
+		done
+	fi
 	sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
 	if ! kill -s "$sig" "$RIG_PID" 2>/dev/null; then
 		wait "$RIG_PID" || rc=$?
-		fail "the rig ended (status $rc) before SIG$sig at ${delay_ms} ms: $(tail -3 "$WORK/rig.err")"
+		fail "the rig ended (status $rc) before SIG$sig at ${delay_ms} ms after the $from: $(tail -3 "$WORK/rig.err")"
 	fi
 	if [ -n "$burst" ]; then
 		# Let the first signal be read first (pending signals are read
@@ -86,7 +97,7 @@ interrupt_once() {
 	fi
 	wait "$RIG_PID" || rc=$?
 	want=$((128 + $(kill -l "$sig")))
-	local what="SIG$sig at ${delay_ms} ms${burst:+ with a burst}"
+	local what="SIG$sig at ${delay_ms} ms after the $from${burst:+ with a burst}"
 	assert_no_leftovers "$what"
 	assert_knob_restored "$what"
 	assert_integrity "$DB"
@@ -94,6 +105,7 @@ interrupt_once() {
 	if [ "$after" = "$before" ]; then
 		# Signalled before the run was recorded: the default action ended
 		# the rig before it blocked the signal, and it had started nothing.
+		[ "$from" = start ] || fail "$what: no run recorded although the signal waited for one"
 		assert_eq "$rc" "$want" "$what: exit status"
 		return
 	fi
@@ -109,18 +121,21 @@ interrupt_once() {
 }
 
 sigs=(INT TERM HUP)
+at_start=0
 for i in $(seq 0 21); do
-	# Mostly inside the ~3.8 s run, some right at its start.
+	# Some right at the start, most at a random point of the recorded run
+	# (which lasts about 3.5 s after it is recorded).
 	if [ $((i % 5)) -eq 0 ]; then
-		delay=$((RANDOM % 60))
+		interrupt_once "${sigs[$((i % 3))]}" $((RANDOM % 60)) start
+		at_start=$((at_start + 1))
 	else
-		delay=$((RANDOM % 2500))
+		interrupt_once "${sigs[$((i % 3))]}" $((RANDOM % 2500)) recorded
 	fi
-	interrupt_once "${sigs[$((i % 3))]}" "$delay"
 done
 # A second (third, ...) signal during the cleanup does not abandon it.
 for i in 0 1 2; do
-	interrupt_once "${sigs[$i]}" $((500 + RANDOM % 2000)) burst
+	interrupt_once "${sigs[$i]}" $((300 + RANDOM % 2000)) recorded burst
 done
-[ "$interrupted" -ge 20 ] || fail "only $interrupted of 25 signals interrupted a recorded run"
+[ "$interrupted" -ge $((25 - at_start)) ] ||
+	fail "only $interrupted of $((25 - at_start)) signals sent after a run was recorded interrupted it"
 echo "$interrupted runs interrupted and cleaned up, $((25 - interrupted)) signalled before recording a run"

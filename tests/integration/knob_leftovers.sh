@@ -14,8 +14,7 @@ source "$(dirname "$0")/reliability.bash"
 
 AG=/proc/sys/kernel/sched_autogroup_enabled
 if [ "$(id -u)" -ne 0 ] || [ ! -w "$AG" ]; then
-	echo "skipped: needs root and a writable $AG"
-	exit 0
+	skip "needs root and a writable $AG"
 fi
 REC=/run/lock/schedrig-knobs.pending
 [ -w /run/lock ] || REC=/tmp/schedrig-knobs.pending

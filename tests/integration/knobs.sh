@@ -1,16 +1,17 @@
 #!/bin/bash
 # Variant knobs on the running kernel (root needed): autogroup off reads back
-# during the run and is restored after it; a sched_feature fails its variant
-# with the kernel's EPERM (debugfs is locked down here) while the next variant
-# still runs; SIGINT restores; kill -9 leaves the journal for `schedrig
-# restore`, which puts the value back and is idempotent. Also: a schema v1
-# database (tests/fixtures/schema-v1.sql) migrates and gets the journal.
+# during the run and is restored after it; a sched_feature the kernel refuses
+# (EPERM: debugfs is locked down here) is found by preflight and refuses the
+# whole run (exit 2) before any variant runs, naming the variant and the
+# file, changing nothing and recording nothing; SIGINT restores; kill -9
+# leaves the journal for `schedrig restore`, which puts the value back and is
+# idempotent. Also: a schema v1 database (tests/fixtures/schema-v1.sql)
+# migrates and gets the journal.
 source "$(dirname "$0")/lib.sh"
 
 AG=/proc/sys/kernel/sched_autogroup_enabled
 if [ "$(id -u)" -ne 0 ] || [ ! -w "$AG" ]; then
-	echo "skipped: needs root and a writable $AG"
-	exit 0
+	skip "needs root and a writable $AG"
 fi
 orig=$(cat "$AG")
 want=$((1 - orig))
@@ -37,20 +38,29 @@ loads:
     params: {runtime_s: 1}
 EOF
 
-# 1. tuned applies and restores, features fails with EPERM, plain still runs.
+# 1. The locked feature refuses the run before tuned (first) changes anything.
 rc=0
 "$SCHEDRIG" run "$WORK/k.yaml" --db "$DB" --quiet >"$WORK/run.out" 2>"$WORK/run.err" || rc=$?
-assert_eq "$rc" 1 "exit status with a failed variant ($(cat "$WORK/run.err"))"
+assert_eq "$rc" 2 "exit status with a knob the kernel refuses ($(cat "$WORK/run.err"))"
 assert_contains "$(cat "$WORK/run.err")" \
-	"schedrig: variant features: /sys/kernel/debug/sched/features: Operation not permitted (the kernel is locked down?)" \
+	"$WORK/k.yaml: variant features: knob: /sys/kernel/debug/sched/features: Operation not permitted (the kernel is locked down?)" \
 	"EPERM message"
+assert_contains "$(cat "$WORK/run.err")" "nothing was run" "refusal"
+[ ! -e "$DB" ] || fail "a refused run created $DB"
+assert_eq "$(cat "$AG")" "$orig" "autogroup after the refusal"
+assert_eq "$(debugfs_mounted)" "$debugfs_before" "debugfs mounted after the refusal (preflight unmounts what it mounted)"
+
+# tuned applies and restores, plain runs.
+sed '/- name: features/,+1d' "$WORK/k.yaml" >"$WORK/k2.yaml"
+rc=0
+"$SCHEDRIG" run "$WORK/k2.yaml" --db "$DB" --quiet >"$WORK/run.out" 2>"$WORK/run.err" || rc=$?
+assert_eq "$rc" 0 "exit status ($(cat "$WORK/run.err"))"
 assert_eq "$(cat "$AG")" "$orig" "autogroup after the run"
 assert_eq "$(q "$DB" "SELECT path || ' ' || old_value || ' ' || requested_value || ' ' || applied_value FROM knob WHERE variant = 'tuned'")" \
 	"$AG $orig $want $want" "journalled change of tuned (applied = read back during the run)"
 assert_eq "$(q "$DB" "SELECT count(*) FROM knob WHERE restored_at IS NULL")" 0 "unrestored rows"
-assert_eq "$(q "$DB" "SELECT count(*) FROM knob WHERE variant = 'features'")" 0 "rows of the refused feature"
 assert_eq "$(q "$DB" "SELECT name || ' ' || status FROM variant ORDER BY seq" | paste -sd, -)" \
-	"tuned complete,features failed,plain complete" "variant statuses"
+	"tuned complete,plain complete" "variant statuses"
 assert_eq "$(q "$DB" "SELECT count(*) FROM iteration i JOIN variant v ON v.id = i.variant_id WHERE v.name = 'plain' AND i.status = 'complete'")" \
 	1 "plain's iteration"
 assert_eq "$(debugfs_mounted)" "$debugfs_before" "debugfs mounted after the run (only what the rig mounted is unmounted)"
@@ -127,8 +137,8 @@ V1=$WORK/v1.db
 sqlite3 "$V1" <"$TESTS_DIR/fixtures/schema-v1.sql"
 q "$V1" "PRAGMA user_version = 1; INSERT INTO run (name, status, started_at) VALUES ('old', 'complete', '2024-01-01T00:00:00Z')"
 rc=0
-"$SCHEDRIG" run "$WORK/k.yaml" --db "$V1" --quiet >"$WORK/v1.out" 2>"$WORK/v1.err" || rc=$?
-assert_eq "$rc" 1 "exit status on the migrated database ($(cat "$WORK/v1.err"))"
+"$SCHEDRIG" run "$WORK/k2.yaml" --db "$V1" --quiet >"$WORK/v1.out" 2>"$WORK/v1.err" || rc=$?
+assert_eq "$rc" 0 "exit status on the migrated database ($(cat "$WORK/v1.err"))"
 assert_eq "$(q "$V1" "PRAGMA user_version")" "$(q "$DB" "PRAGMA user_version")" \
 	"schema version after migration (that of a new database)"
 assert_eq "$(q "$V1" "SELECT name FROM run ORDER BY id" | paste -sd, -)" "old,knobs" "runs kept"

@@ -6,7 +6,8 @@
 # --resume, any change to the run). --dry-run prints the plan and exits 1
 # with the same message; check-config warns and exits 0 (a config is often
 # checked elsewhere than where it runs). Built-in loads (argv[0] schedrig)
-# need nothing from PATH, nor do variants that boot elsewhere.
+# need nothing from PATH. Files a load reads here (kernbench's source,
+# dbench's load file) are checked alike.
 source "$(dirname "$0")/lib.sh"
 mkdir -p "$WORK/bin"
 cd "$WORK"
@@ -50,12 +51,18 @@ assert_eq "$rc" 0 "check-config exit status ($(cat "$WORK/err"))"
 assert_contains "$(cat "$WORK/out")" "missing.yaml: ok (missing-tools, 2 variant(s)" "check-config verdict"
 assert_eq "$(cat "$WORK/err")" "$WORK/missing.yaml: warning: $missing" "check-config warning"
 
-# A variant booting elsewhere takes its tools from there (or puts them into
-# its guest): nothing to check here.
+# A qemu variant gets its tools packed from here: missing here, they are
+# missing in the guest, which preflight refuses (exit 2), naming the
+# variant and each load.
 sed 's/^variants: .*/variants: [{name: g, boot: qemu, kernel: \/nonexistent\/bzImage}]/' \
 	"$WORK/missing.yaml" >"$WORK/guest.yaml"
-PATH="$WORK/bin" "$SCHEDRIG" run --dry-run "$WORK/guest.yaml" >/dev/null 2>"$WORK/err" ||
-	fail "--dry-run of a qemu variant with an empty PATH: $(cat "$WORK/err")"
+rc=0
+PATH="$WORK/bin" "$SCHEDRIG" run --dry-run "$WORK/guest.yaml" >/dev/null 2>"$WORK/err" || rc=$?
+assert_eq "$rc" 2 "--dry-run of a qemu variant with an empty PATH ($(cat "$WORK/err"))"
+assert_contains "$(cat "$WORK/err")" "guest.yaml: variant g, load bg: tool 'hackbench' is not installed here, so it cannot go into the guest" \
+	"hackbench missing in the guest"
+assert_contains "$(cat "$WORK/err")" "guest.yaml: variant g, load lat: tool 'cyclictest' is not installed here, so it cannot go into the guest" \
+	"cyclictest missing in the guest"
 
 # --resume checks too, before it touches the run: a failed run (its second
 # load times out) resumed without its tools stays as it was.
@@ -89,4 +96,27 @@ PATH="$WORK/bin" "$SCHEDRIG" run "$WORK/builtin.yaml" --db "$WORK/b.db" --quiet 
 	fail "built-in load with an empty PATH: $(cat "$WORK/err")"
 assert_eq "$(q "$WORK/b.db" "SELECT count(*) FROM iteration WHERE status = 'complete'")" 2 \
 	"iterations of the built-in load"
+
+# Files a load reads here are checked the same way: kernbench's kernel
+# source and dbench's load file, missing, stop run (exit 1, nothing
+# recorded) and --dry-run (exit 1); check-config warns.
+cat >"$WORK/files.yaml" <<EOF2
+name: missing-files
+iterations: 1
+loads:
+  - {name: kb, tool: kernbench, params: {source: $WORK/no-linux.tar.xz}}
+  - {name: db, tool: dbench, params: {loadfile: $WORK/no-client.txt, duration_s: 2}}
+EOF2
+files="load 'kb': no kernel source here: $WORK/no-linux.tar.xz (apt-get install linux-source-6.12); load 'db': dbench: load file $WORK/no-client.txt is not readable: No such file or directory"
+rc=0
+"$SCHEDRIG" run "$WORK/files.yaml" --db "$WORK/f.db" >/dev/null 2>"$WORK/err" || rc=$?
+assert_eq "$rc" 1 "missing files: exit status ($(cat "$WORK/err"))"
+assert_eq "$(cat "$WORK/err")" "schedrig: $WORK/files.yaml: $files; nothing was run" "missing files: message"
+[ ! -e "$WORK/f.db" ] || fail "a run with missing files was recorded"
+rc=0
+"$SCHEDRIG" run --dry-run "$WORK/files.yaml" >/dev/null 2>"$WORK/err" || rc=$?
+assert_eq "$rc" 1 "missing files: --dry-run exit status ($(cat "$WORK/err"))"
+"$SCHEDRIG" check-config "$WORK/files.yaml" >/dev/null 2>"$WORK/err" ||
+	fail "missing files: check-config: $(cat "$WORK/err")"
+assert_eq "$(cat "$WORK/err")" "$WORK/files.yaml: warning: $files" "missing files: check-config warning"
 exit 0

@@ -2,7 +2,8 @@
 # schedrig run progress: on a terminal (tmux pane) one live status line with
 # variant, cell k/K, iteration i/N, load states, elapsed and ETA; into a pipe
 # plain log lines without any control character; --quiet: no per-iteration
-# lines.
+# lines. Into a file, each line is there as soon as it is written (line
+# buffered): the "run N:" header while the first iteration still runs.
 source "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null || fail "tmux is not installed (scripts/install-deps)"
 command -v cyclictest >/dev/null || fail "cyclictest is not installed (rt-tests)"
@@ -16,6 +17,27 @@ loads:
     params: {threads: 1, interval_us: 1000, duration_s: 1}
     sched: {slice_us: [300, 3000]}
 YAML
+
+# Into a file: the header while the first (3 s) iteration still runs.
+cat >"$WORK/slow.yaml" <<'YAML'
+name: slow
+iterations: 1
+loads:
+  - {tool: fake, params: {sleep_ms: 3000}}
+YAML
+"$SCHEDRIG" run "$WORK/slow.yaml" --db "$WORK/slow.db" >"$WORK/slow.out" 2>&1 &
+pid=$!
+seen=no
+while kill -0 "$pid" 2>/dev/null; do
+	# the iteration's line comes when it has ended: seen before that only
+	if grep -q '^run 1: slow on ' "$WORK/slow.out" && ! grep -q 'iteration 1/1' "$WORK/slow.out"; then
+		seen=yes
+		break
+	fi
+	sleep 0.05
+done
+wait "$pid" || fail "slow run: $(cat "$WORK/slow.out")"
+assert_eq "$seen" "yes" "the run header in the file while the iteration ran"
 
 # A pipe: plain lines only.
 "$SCHEDRIG" run "$WORK/p.yaml" --db "$WORK/pipe.db" --iterations 2 >"$WORK/pipe.out" 2>&1 ||

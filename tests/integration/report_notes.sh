@@ -6,8 +6,15 @@
 # (an escaped list), JSON ("notes"), schedrig mail (a note longer than a
 # mail line folded, never refused); not in CSV. When nothing is left to
 # show, the error message is followed by the notes on stderr.
+# The failing variant sets a sysctl to a value the kernel refuses when it is
+# written (preflight finds the knob there and writable): it needs root.
 source "$(dirname "$0")/lib.sh"
 DB=$WORK/n.db
+AG=/proc/sys/kernel/sched_autogroup_enabled
+if [ "$(id -u)" -ne 0 ] || [ ! -w "$AG" ]; then
+	echo "skipped: needs root and a writable $AG"
+	exit 0
+fi
 
 # Two axes (for the grid), adaptive iterations, a cell that times out on
 # every variant and a variant that fails before running anything.
@@ -16,7 +23,7 @@ name: notes
 iterations: {min: 2, max: 3, ci_pct: 50}
 variants:
   - {name: a}
-  - {name: broken, sysctl: {kernel.no_such_knob: 1}}
+  - {name: broken, sysctl: {kernel.sched_autogroup_enabled: 7}}
   - {name: b}
 loads:
   - name: fake
@@ -150,7 +157,7 @@ cat >"$WORK/broken.yaml" <<'EOF2'
 name: broken-only
 iterations: 1
 variants:
-  - {name: broken, sysctl: {kernel.no_such_knob: 1}}
+  - {name: broken, sysctl: {kernel.sched_autogroup_enabled: 7}}
 loads:
   - {tool: fake}
 EOF2
@@ -187,4 +194,29 @@ folded=$(sed -n '/^No samples: cell/,/^No samples: the failures/p' "$WORK/long.e
 assert_eq "$(wc -l <<<"$folded")" 3 "the long note folded into 3 lines"
 assert_eq "$(sed -n 2p <<<"$folded" | cut -c1-19)" "  fake.state_file=/" "continuation lines indented"
 assert_eq "$(tr -d ' \n' <<<"$folded")" "$(tr -d ' ' <<<"$note")" "the folded note holds the note"
+
+# NaN samples are named (variant, op, count) in every format, and a group
+# left with no value says so: 3 values of b-y, one NaN, give n 2.
+printf '%s\n' "run,variant,cell,load,metric,unit,better,op,iteration,value" \
+	"nan,a-x,default,fake,value,units,lower,1,1,5" "nan,a-x,default,fake,value,units,lower,1,2,6" \
+	"nan,b-y,default,fake,value,units,lower,1,1,nan" "nan,b-y,default,fake,value,units,lower,1,2,7" \
+	"nan,b-y,default,fake,value,units,lower,1,3,8" "nan,c-z,default,fake,value,units,lower,1,1,NaN" \
+	>"$WORK/nan.csv"
+"$SCHEDRIG" import --csv "$WORK/nan.csv" --db "$WORK/nan.db" >/dev/null
+want_nan="NaN samples (left out of n and every statistic): fake value, cell default, run nan, b-y op 1: 1; fake value, cell default, run nan, c-z op 1: 1"
+want_none="No samples: fake value, cell default, run nan, c-z op 1 (its statistics print NaN)"
+text=$("$SCHEDRIG" compare --db "$WORK/nan.db" nan)
+assert_contains "$text" "n: a-x 2, b-y 2, c-z 0" "n without the NaN"
+assert_contains "$text" "$want_nan" "text NaN note"
+assert_contains "$text" "$want_none" "text no-samples note"
+for layout in "--layout mmtests-wide" "--layout percentiles" "--layout latency"; do
+	# shellcheck disable=SC2086
+	assert_contains "$("$SCHEDRIG" compare --db "$WORK/nan.db" nan $layout)" "$want_nan" "$layout NaN note"
+done
+assert_contains "$("$SCHEDRIG" compare --db "$WORK/nan.db" nan --format markdown)" \
+	"- NaN samples (left out of n and every statistic): fake value, cell default, run nan, b-y op 1: 1;" "markdown NaN note"
+"$SCHEDRIG" compare --db "$WORK/nan.db" nan --format json | python3 -c '
+import json, sys
+notes = json.load(sys.stdin)["notes"]
+assert sys.argv[1] in notes and sys.argv[2] in notes, notes' "$want_nan" "$want_none" || fail "json notes"
 echo ok

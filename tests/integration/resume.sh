@@ -21,7 +21,7 @@ loads:
     params: {mode: process, ipc: pipe, groups: 1, loops: 10000000}
   - tool: cyclictest
     timeout_s: 30
-    params: {threads: 1, interval_us: [1000, 2000], duration_s: 1, mlock: false}
+    params: {threads: 1, interval_us: [1000, 2000], duration_s: 2, mlock: false}
 EOF
 
 complete() { q "$DB" "SELECT count(*) FROM iteration WHERE status = 'complete'"; }
@@ -49,7 +49,8 @@ kill9_mid_iteration() {
 	done
 	[ "$n" -ge 41 ] || fail "hackbench should be running with its workers, found $n processes"
 	sleep "0.$((RANDOM % 400))"
-	kill -KILL "$RIG_PID"
+	kill -KILL "$RIG_PID" 2>/dev/null ||
+		fail "the rig ended before kill -9 ($(complete) complete iterations): $(tail -3 "$WORK/rig.err")"
 	wait "$RIG_PID" 2>/dev/null || true
 	assert_no_leftovers "after kill -9 of the rig"
 	assert_integrity "$DB"

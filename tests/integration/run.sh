@@ -67,8 +67,38 @@ assert_contains "$out" "applied:   policy=other nice=0 slice_us=300" "show appli
 
 # Export: header exactly as documented, one row per sample.
 "$SCHEDRIG" export --db "$DB" --format csv > "$WORK/e.csv"
-assert_eq "$(head -1 "$WORK/e.csv")" "run,variant,cell,load,metric,unit,better,op,iteration,value" "csv header"
+assert_eq "$(head -1 "$WORK/e.csv")" "run,variant,cell,load,metric,unit,better,op,iteration,value,tool,repetition" "csv header"
 assert_eq "$(($(wc -l < "$WORK/e.csv") - 1))" "$(q "$DB" "SELECT count(*) FROM sample")" "csv rows"
+# The tool column carries each load's driver, so import gives back the same
+# tables byte for byte (cyclictest's 0 decimals for load ct, not the 2 of an
+# unknown load); only the run's own notes (its Order) stay behind.
+grep -q ',ct,max_latency,us,lower,0,1,[0-9]*,cyclictest,0$' "$WORK/e.csv" || fail "no tool in the export: $(head -3 "$WORK/e.csv")"
+# A repeating background load stores several samples per iteration, one per
+# repetition: the repetition column keeps them apart, so the whole export
+# imports, every sample, and gives the same tables byte for byte.
+reps=$(q "$DB" "SELECT max(li.repetition) FROM load_instance li JOIN sample s
+	ON s.load_instance_id = li.id WHERE li.name = 'hb'")
+[ "$reps" -ge 1 ] || fail "no iteration with two hb repetitions to export (max repetition '$reps')"
+grep -q ",hb,time,s,lower,[^,]*,[0-9]*,[^,]*,hackbench,$reps\$" "$WORK/e.csv" ||
+	fail "no repetition $reps of hb in the export: $(grep ',hb,' "$WORK/e.csv" | head -3)"
+"$SCHEDRIG" import --csv "$WORK/e.csv" --db "$WORK/back.db" >/dev/null || fail "import of the export"
+assert_eq "$(q "$WORK/back.db" "SELECT count(*) FROM sample")" "$(($(wc -l <"$WORK/e.csv") - 1))" \
+	"samples imported"
+"$SCHEDRIG" export --db "$WORK/back.db" --format csv | cut -d, -f2- >"$WORK/e2.csv"
+diff -u <(cut -d, -f2- "$WORK/e.csv") "$WORK/e2.csv" || fail "export, import, export differs"
+"$SCHEDRIG" compare --db "$DB" >"$WORK/before.txt"
+"$SCHEDRIG" compare --db "$WORK/back.db" >"$WORK/after.txt"
+grep -q '^Max ' "$WORK/after.txt" || fail "no table: $(cat "$WORK/after.txt")"
+grep -q 'hb' "$WORK/after.txt" || fail "no table of hb: $(cat "$WORK/after.txt")"
+assert_eq "$(tail -2 "$WORK/before.txt" | tr '\n' '|')" "|Order: interleaved|" "the run's note"
+diff -u <(head -n -2 "$WORK/before.txt") "$WORK/after.txt" || fail "tables differ after export and import"
+grep -v ',hb,' "$WORK/e.csv" >"$WORK/ct.csv"
+# A CSV from before the tool column imports as before: decimals from the
+# load's name, 2 for ct.
+cut -d, -f1-10 "$WORK/ct.csv" >"$WORK/old.csv"
+"$SCHEDRIG" import --csv "$WORK/old.csv" --db "$WORK/old.db" >/dev/null || fail "import without tool"
+grep -Eq '^Max +[0-9]+ +[0-9]+\.[0-9]{2} ' <("$SCHEDRIG" compare --db "$WORK/old.db") ||
+	fail "old csv decimals: $("$SCHEDRIG" compare --db "$WORK/old.db")"
 
 # Exit codes: bad usage 2, bad config 2, missing tool is a recorded failure 1.
 set +e

@@ -32,5 +32,10 @@ usage_error "unknown option" "schedrig run: unknown option '--frobnicate'" run a
 usage_error "option without its value" "schedrig run: --db needs a value" run a.yaml --db
 usage_error "bad --iterations" "schedrig run: --iterations must be 1..10000, not '0'" \
 	run a.yaml --iterations 0
+# Integers are [-]digits: no sign, no blank (strtoll would take both).
+usage_error "--iterations with a sign" "schedrig run: --iterations must be 1..10000, not '+2'" \
+	run a.yaml --iterations +2
+usage_error "--iterations with a blank" "schedrig run: --iterations must be 1..10000, not ' 2'" \
+	run a.yaml --iterations ' 2'
 usage_error "check-config without CONFIG" "schedrig check-config: no CONFIG given" check-config
 [ ! -e results ] || fail "a usage error created results/"

@@ -187,7 +187,9 @@ sed -e 's/duration_s: 1}/duration_s: 30}/' -e 's/timeout_s: 30/timeout_s: 60/' \
 SCHEDRIG_SSH_CONFIG=$WORK/ssh_config "$SCHEDRIG" run "$WORK/int.yaml" --db "$DB" \
 	>"$WORK/out3" 2>"$WORK/err3" &
 rig=$!
-for _ in $(seq 100); do
+# Up to 60 s: ssh, the workdir checks and the copy take several seconds on a
+# busy machine of 2 CPUs (the agent was ready after 5.5 s at load average 30).
+for _ in $(seq 600); do
 	grep -q "agent ready" "$WORK/out3" && break
 	sleep 0.1
 done

@@ -3,6 +3,8 @@
 # id (the client key, authorized for root), known_hosts trusting the host
 # key and ssh_config pointing at it (for SCHEDRIG_SSH_CONFIG, so the user's
 # known_hosts stays untouched). The server is killed on exit.
+# start_sshd [CONFIG_LINE [KEY_OPTIONS]]: one more sshd_config line, and
+# options in front of the authorized key (authorized_keys(5) format).
 for need in /usr/sbin/sshd ssh ssh-keygen python3; do
 	command -v "$need" >/dev/null || fail "$need is not installed (scripts/install-deps)"
 done
@@ -21,7 +23,7 @@ start_sshd() {
 	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	ssh-keygen -q -t ed25519 -N '' -f "$WORK/host_key"
 	ssh-keygen -q -t ed25519 -N '' -f "$WORK/id"
-	cp "$WORK/id.pub" "$WORK/authorized_keys"
+	echo "${2:+$2 }$(cat "$WORK/id.pub")" >"$WORK/authorized_keys"
 	mkdir -p /run/sshd # privilege separation directory
 	cat >"$WORK/sshd_config" <<-EOF2
 	ListenAddress 127.0.0.1
@@ -36,6 +38,7 @@ start_sshd() {
 	StrictModes no
 	MaxSessions 20
 	MaxStartups 50
+	${1:-}
 	EOF2
 	/usr/sbin/sshd -D -e -f "$WORK/sshd_config" 2>"$WORK/sshd.log" &
 	SSHD_PID=$!

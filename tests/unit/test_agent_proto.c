@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "agent_proto.h"
+#include "base64.h"
 
 static void test_base64_rfc4648_vectors(void **state)
 {
@@ -127,6 +128,22 @@ static void test_inst_empty_output(void **state)
 	buf_free(&line);
 }
 
+/* A guest's background run that ended in the warm-up comes back as one. */
+static void test_inst_warmup(void **state)
+{
+	struct inst_result r = {.state = INST_WARMUP, .exited = true};
+	struct buf line = {0};
+	struct agent_msg m;
+	char err[256];
+	(void)state;
+
+	agent_encode_inst(&line, 0, 1, 0, &r);
+	assert_int_equal(agent_decode_line(line.data, line.len, &m, err, sizeof(err)), 0);
+	assert_int_equal(m.inst.state, INST_WARMUP);
+	agent_msg_free(&m);
+	buf_free(&line);
+}
+
 static void test_hello_iteration_knob_end(void **state)
 {
 	struct buf lines = {0};
@@ -139,7 +156,7 @@ static void test_hello_iteration_knob_end(void **state)
 	res.interrupted = true;
 	snprintf(res.started_at, sizeof(res.started_at), "2024-05-01T10:00:00Z");
 	snprintf(res.ended_at, sizeof(res.ended_at), "2024-05-01T10:00:07Z");
-	agent_encode_hello(&lines, "6.1.0-57-amd64", "console=ttyS0 panic=-1 preempt=full");
+	agent_encode_hello(&lines, "6.1.0-57-amd64", "console=ttyS0 panic=-1 preempt=full", 1);
 	agent_encode_iteration(&lines, 1, 2, &res);
 	agent_encode_knob(&lines, "applied", 0, "sched_features", "NO_PLACE_LAG",
 			  "/sys/kernel/debug/sched/features", "PLACE_LAG", "NO_PLACE_LAG",
@@ -154,6 +171,15 @@ static void test_hello_iteration_knob_end(void **state)
 	assert_int_equal(m.proto, AGENT_PROTO_VERSION);
 	assert_string_equal(m.release, "6.1.0-57-amd64");
 	assert_string_equal(m.cmdline, "console=ttyS0 panic=-1 preempt=full");
+	assert_int_equal(m.autogroup, 1);
+	/* An agent without "autogroup" (older) reads as unknown; 2 is no value. */
+	static const char old_hello[] =
+		"{\"type\":\"hello\",\"proto\":2,\"release\":\"6.1\",\"cmdline\":\"x\"}";
+	assert_int_equal(agent_decode_line(old_hello, strlen(old_hello), &m, err, sizeof(err)), 0);
+	assert_int_equal(m.autogroup, -1);
+	static const char bad_hello[] = "{\"type\":\"hello\",\"proto\":2,\"release\":\"6.1\","
+					"\"cmdline\":\"x\",\"autogroup\":2}";
+	assert_int_equal(agent_decode_line(bad_hello, strlen(bad_hello), &m, err, sizeof(err)), -1);
 
 	l = strtok_r(NULL, "\n", &save);
 	assert_int_equal(agent_decode_line(l, strlen(l), &m, err, sizeof(err)), 0);
@@ -207,7 +233,7 @@ static void test_decode_errors(void **state)
 		assert_true(err[0] != '\0');
 	}
 	/* An inst line whose stdout is not base64. */
-	struct inst_result r = {0};
+	struct inst_result r = {.pid = 1, .exited = true};
 	struct buf line = {0};
 	agent_encode_inst(&line, 0, 1, 0, &r);
 	char *p = strstr(line.data, "\"stdout\":\"");
@@ -362,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_base64_rfc4648_vectors),
 		cmocka_unit_test(test_base64_rejects_garbage),
 		cmocka_unit_test(test_inst_round_trip),
+		cmocka_unit_test(test_inst_warmup),
 		cmocka_unit_test(test_inst_empty_output),
 		cmocka_unit_test(test_hello_iteration_knob_end),
 		cmocka_unit_test(test_decode_errors),

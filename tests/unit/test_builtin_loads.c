@@ -352,6 +352,41 @@ static void test_tcp_rr_parse_fixture(void **state)
 	free(text);
 }
 
+/* A built-in's latency ops out of order (a percentile above a higher one,
+ * the mean above the max) are garbage: a failure naming the pair, no
+ * sample. Each case edits one line of a captured output. */
+static void test_latency_order(void **state)
+{
+	(void)state;
+	const struct {
+		const struct load_ops *ops;
+		const char *fixture, *from, *to, *reason;
+	} cases[] = {
+		{&tcp_rr_load, "tcp-rr-2pairs.txt", "latency p95 93.439", "latency p95 60.5",
+		 "latency: p90 68.864 is above p95 60.5"},
+		{&tcp_rr_load, "tcp-rr-2pairs.txt", "latency mean 40.610", "latency mean 20000",
+		 "latency: mean 20000 is above max 11349.868"},
+		{&wakeup_lat_load, "wakeup-lat-2s.txt", "wakeup_latency p99 3153.919",
+		 "wakeup_latency p99 50000", "wakeup_latency: p99 50000 is above p99.9 40239.103"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len;
+		char *text = read_fixture(cases[i].fixture, &len);
+		char *at = strstr(text, cases[i].from);
+		assert_non_null(at);
+		char *edited = xasprintf("%.*s%s%s", (int)(at - text), text, cases[i].to,
+					 at + strlen(cases[i].from));
+		struct load_output o = output_of(edited, strlen(edited), 0);
+		struct sample_vec s = {0};
+		char why[256] = "";
+		assert_int_equal(cases[i].ops->parse(&o, NULL, &s, why, sizeof(why)), -1);
+		assert_string_equal(why, cases[i].reason);
+		assert_int_equal(s.n, 0);
+		free(edited);
+		free(text);
+	}
+}
+
 static void test_tcp_rr_parse_stopped_and_thread(void **state)
 {
 	(void)state;
@@ -484,7 +519,17 @@ static void test_hist_records(void **state)
 		 " numbers >= 1)"},
 		{"latency hist.events 3\nlatency hist.sum 3\nlatency hist.sum_sq 5\nlatency hist.min 1\n"
 		 "latency hist.le:1.000 1\nlatency hist.le:2.000 1\nend\n",
-		 "latency histogram: 3 events but 2 in its buckets, or a minimum above its first bucket"},
+		 "latency histogram: hist.events 3 but 2 in its buckets"},
+		{"latency hist.events 2\nlatency hist.sum 3\nlatency hist.sum_sq 5\nlatency hist.min 1.5\n"
+		 "latency hist.le:1.000 1\nlatency hist.le:2.000 1\nend\n",
+		 "latency histogram: hist.min 1.5 above its first bucket (values at most 1)"},
+		/* The sum within min·events..max·events (max 2: the max op). */
+		{"latency hist.events 2\nlatency hist.sum 999999999\nlatency hist.sum_sq 5\n"
+		 "latency hist.min 1\nlatency hist.le:1.000 1\nlatency hist.le:2.000 1\nend\n",
+		 "latency histogram: hist.sum 999999999 is above max x hist.events (4)"},
+		{"latency hist.events 2\nlatency hist.sum 1.5\nlatency hist.sum_sq 5\nlatency hist.min 1\n"
+		 "latency hist.le:1.000 1\nlatency hist.le:2.000 1\nend\n",
+		 "latency histogram: hist.sum 1.5 is below hist.min x hist.events (2)"},
 		{"latency hist.events 2\nlatency hist.sum 3\nlatency hist.sum_sq 5\nlatency hist.min 1\n"
 		 "latency hist.le:1.000 0.5\nend\n",
 		 "line 14: bad latency histogram record 'hist.le:1.000' (bounds ascend, counts are whole"
@@ -693,6 +738,7 @@ int main(void)
 		cmocka_unit_test(test_parse_args),
 		cmocka_unit_test(test_builtin_main_usage_errors),
 		cmocka_unit_test(test_tcp_rr_parse_fixture),
+		cmocka_unit_test(test_latency_order),
 		cmocka_unit_test(test_tcp_rr_parse_stopped_and_thread),
 		cmocka_unit_test(test_tcp_rr_parse_failures),
 		cmocka_unit_test(test_wakeup_lat_parse_fixture),

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "load.h"
+#include "oltp_report.h"
 #include "util.h"
 
 extern const struct load_ops kernbench_load;
@@ -396,6 +397,72 @@ static void test_oltp_parse_failures(void **state)
 	assert_all_fail(&oltp_load, bad, sizeof(bad) / sizeof(bad[0]), NULL);
 }
 
+/* Scan report text with oltp_report_scan; its return value. */
+static int scan_report(const char *text, struct oltp_report *r, char *why, size_t whysz)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	assert_non_null(f);
+	int rc = oltp_report_scan(f, "run.out", r, why, whysz);
+	fclose(f);
+	return rc;
+}
+
+/* text with the first from replaced by to (from must occur). */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	assert_non_null(at);
+	return xasprintf("%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+}
+
+/* sysbench's own oltp_read_write report, as the built-in reads it: the
+ * values of the captured report's lines; a rate or percentile that is not
+ * a finite decimal (inf, nan, a hexadecimal float), a negative count or a
+ * line with more on it is no value, and the report then fails naming the
+ * line. */
+static void test_oltp_sysbench_report(void **state)
+{
+	(void)state;
+	size_t len;
+	char why[512] = "";
+	struct oltp_report r;
+	char *good = read_fixture("sysbench-oltp-run.txt", &len);
+	assert_int_equal(scan_report(good, &r, why, sizeof(why)), 0);
+	/* "transactions: 1126 (369.33 per sec.)", "queries: 22553 (7397.48 per
+	 * sec.)", "ignored errors: 2 (0.66 per sec.)", "reconnects: 0 (0.00 per
+	 * sec.)", "95th percentile: 15.00" */
+	assert_true(r.transactions == 1126 && r.tps == 369.33);
+	assert_true(r.queries == 22553 && r.qps == 7397.48);
+	assert_true(r.errors == 2 && r.reconnects == 0);
+	assert_true(r.p95 == 15.00);
+
+	static const char *const bad[][3] = {
+		{"(369.33 per sec.)", "(inf per sec.)", "transactions:"},
+		{"(369.33 per sec.)", "(nan per sec.)", "transactions:"},
+		{"(369.33 per sec.)", "(0x1p4 per sec.)", "transactions:"},
+		{"1126   (369.33", "-1126   (369.33", "transactions:"},
+		{"(369.33 per sec.)", "(369.33 per sec.) x", "transactions:"},
+		{"(7397.48 per sec.)", "(1e999 per sec.)", "queries:"},
+		{"15.00", "inf", "95th percentile:"},
+		{"15.00", "0x1p4", "95th percentile:"},
+		{"15.00", "15.00 ms", "95th percentile:"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *text = replaced(good, bad[i][0], bad[i][1]);
+		char want[128];
+		snprintf(want, sizeof(want), "sysbench report without a valid %s line (run.out)",
+			 bad[i][2]);
+		assert_int_equal(scan_report(text, &r, why, sizeof(why)), -1);
+		assert_string_equal(why, want);
+		free(text);
+	}
+	char *fatal = replaced(good, "Threads started!", "FATAL: mysql_drv_query() returned error");
+	assert_int_equal(scan_report(fatal, &r, why, sizeof(why)), -1);
+	assert_string_equal(why, "sysbench: FATAL: mysql_drv_query() returned error");
+	free(fatal);
+	free(good);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +475,7 @@ int main(void)
 		cmocka_unit_test(test_oltp_usage_errors),
 		cmocka_unit_test(test_oltp_parse_fixture),
 		cmocka_unit_test(test_oltp_parse_failures),
+		cmocka_unit_test(test_oltp_sysbench_report),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,7 +51,7 @@ static void line(struct agent_session *s, struct buf *b, char *err, size_t errsz
 static void feed(struct agent_session *s, char *err, size_t errsz)
 {
 	struct buf b = {0};
-	agent_encode_hello(&b, "6.1.0-57-amd64", "console=ttyS0");
+	agent_encode_hello(&b, "6.1.0-57-amd64", "console=ttyS0", 0);
 	line(s, &b, err, errsz);
 	agent_encode_knob(&b, "record", 0, "debugfs", "latency_ns",
 			  "/sys/kernel/debug/sched/latency_ns", "6000000", "12000000", NULL);
@@ -89,7 +89,8 @@ static void test_guest_rows(void **state)
 	struct knob_db_journal kj;
 	knob_db_journal_init(&kj, st, run, "v61");
 	struct cfg_variant v = {.name = "v61"};
-	struct variant_run vr = {.v = &v, .on_kernel = on_kernel, .journal = &kj.ops};
+	struct plan p = {0};
+	struct variant_run vr = {.v = &v, .p = &p, .on_kernel = on_kernel, .journal = &kj.ops};
 	struct agent_session s = {.vr = &vr, .label = "qemu", .where = "the guest",
 				  .t0_s = agent_mono_s(), .knob_host = KNOB_HOST_GUEST_PREFIX "v61"};
 
@@ -135,7 +136,8 @@ static void test_no_knob_host(void **state)
 	int calls = 0;
 	struct knob_journal_ops ops = {.ctx = &calls};
 	struct cfg_variant v = {.name = "box"};
-	struct variant_run vr = {.v = &v, .on_kernel = on_kernel, .journal = &ops};
+	struct plan p = {0};
+	struct variant_run vr = {.v = &v, .p = &p, .on_kernel = on_kernel, .journal = &ops};
 	struct agent_session s = {.vr = &vr, .label = "ssh", .where = "box", .t0_s = agent_mono_s()};
 
 	feed(&s, err, sizeof(err));

@@ -413,11 +413,11 @@ static void test_missing_files_refused(void **state)
 	experiment_free(e);
 	e = parse("name: k\n"
 		  "kernels:\n"
-		  "  a: {source: linux-source-6.12, config: [tinyconfig], patches: [README.md]}\n"
+		  "  a: {source: linux-source-6.12, config: [tinyconfig], patches: [LICENSE]}\n"
 		  LOADS, err, sizeof(err));
 	assert_non_null(e);
 	assert_int_equal(kbuild_check(e, err, sizeof(err)), -1);
-	assert_string_equal(err, "k.yaml:3:66: kernel 'a': patches: README.md: holds no patch (no"
+	assert_string_equal(err, "k.yaml:3:66: kernel 'a': patches: LICENSE: holds no patch (no"
 			    " line starting a diff: '--- ' or 'diff')");
 	experiment_free(e);
 }

@@ -8,13 +8,17 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <fcntl.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "knob_journal.h"
 #include "knob_pending.h"
 #include "knobs.h"
@@ -253,10 +257,12 @@ static void test_read_back_differs(void **state)
 {
 	(void)state;
 	char path[512], err[1024], want[1024];
-	/* /dev/null takes the write and reads back empty, like a knob that
-	 * silently ignores a value. */
+	/* A null device takes the write and reads back empty, like a knob
+	 * that silently ignores a value (a node in the fake /proc/sys: a
+	 * symbolic link out of it would be refused). */
 	snprintf(path, sizeof(path), "%s/kernel/sched_ignored", proc_dir);
-	assert_int_equal(symlink("/dev/null", path), 0);
+	if (mknod(path, S_IFCHR | 0666, makedev(1, 3)))
+		skip(); /* no CAP_MKNOD */
 	struct cfg_knob k[] = {{"kernel.sched_child_runs_first", "1", 0, 0},
 			       {"kernel/sched_ignored", "5", 0, 0}};
 	struct cfg_variant v = {.name = "x", .autogroup = -1, .sysctl = k, .n_sysctl = 2};
@@ -274,6 +280,54 @@ static void test_read_back_differs(void **state)
 	assert_string_equal(j.log[3], "restored 0");
 	assert_string_equal(get("proc/sys/kernel/sched_child_runs_first"), "0");
 	unlink(path);
+}
+
+/* Only knobs the rig sets are ever written, whatever a path says once its
+ * symbolic links are resolved (a results database is a file anyone with
+ * write access to it may edit): knob_write_verify is what restore uses. */
+static void test_only_knob_files(void **state)
+{
+	(void)state;
+	char path[512], link_path[512], err[1024];
+	put("etc/passwd", "root:x:0:0\n");
+	put("proc/sys/kernel/core_pattern", "core\n");
+	put("proc/sys/fs/binfmt_misc/register", "\n");
+	put("debug/tracing/tracing_on", "0\n");
+	static const struct {
+		const char *rel; /* below dir */
+		bool ok;
+	} cases[] = {
+		{"proc/sys/kernel/sched_child_runs_first", true},
+		{"debug/sched/base_slice_ns", true},
+		{"etc/passwd", false},
+		{"proc/sys/kernel/core_pattern", false},
+		{"proc/sys/fs/binfmt_misc/register", false},
+		{"debug/tracing/tracing_on", false},
+		{"proc/sys/kernel/../../../etc/passwd", false},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, cases[i].rel);
+		int rc = knob_write_verify(path, "7", NULL, 0, err, sizeof(err));
+		if (rc != (cases[i].ok ? 0 : -1))
+			print_error("%s: %s\n", cases[i].rel, err);
+		assert_int_equal(rc, cases[i].ok ? 0 : -1);
+		if (!cases[i].ok)
+			assert_non_null(strstr(err, "is not a knob schedrig sets"));
+	}
+	assert_string_equal(get("etc/passwd"), "root:x:0:0");
+	assert_string_equal(get("proc/sys/kernel/core_pattern"), "core");
+	/* A symbolic link in the knob tree that leads out of it. */
+	snprintf(link_path, sizeof(link_path), "%s/kernel/sched_evil", proc_dir);
+	snprintf(path, sizeof(path), "%s/etc/passwd", dir);
+	assert_int_equal(symlink(path, link_path), 0);
+	assert_int_equal(knob_write_verify(link_path, "x", NULL, 0, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "etc/passwd) is not a knob schedrig sets"));
+	assert_string_equal(get("etc/passwd"), "root:x:0:0");
+	unlink(link_path);
+	/* A path that does not exist is not written either. */
+	snprintf(path, sizeof(path), "%s/kernel/nosuch", proc_dir);
+	assert_int_equal(knob_write_verify(path, "1", NULL, 0, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "nosuch: cannot write '1': No such file or directory"));
 }
 
 static void test_journal_failure_changes_nothing(void **state)
@@ -461,6 +515,314 @@ static void test_pending_record_file(void **state)
 	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), 0);
 }
 
+/* The record is trusted only as a regular file of this euid or root that
+ * nobody else may write: another user's (a forgery in the 1777 /run/lock),
+ * a group- or other-writable one and a symbolic link are refused, saying
+ * so, and steer nobody to their database. */
+static void test_pending_record_untrusted(void **state)
+{
+	(void)state;
+	char path[512], want[1024], err[1024];
+	struct knob_pending p;
+	const char *text = "pid 1\nrun 1\nboot -\ndb /tmp/evil/evil.db\n";
+
+	if (geteuid())
+		skip(); /* chown to another uid needs root */
+	snprintf(path, sizeof(path), "%s/" KNOB_PENDING_FILE, dir);
+	put(KNOB_PENDING_FILE, text);
+	assert_int_equal(chown(path, 65534, 65534), 0);
+	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "record %s is owned by uid 65534 (mode 0644), not trusted;"
+		 " remove it", path);
+	assert_string_equal(err, want);
+	assert_int_equal(knob_pending_check(err, sizeof(err)), -1);
+	assert_string_equal(err, want);
+
+	assert_int_equal(chown(path, 0, 0), 0);
+	assert_int_equal(chmod(path, 0666), 0);
+	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "record %s is owned by uid 0 (mode 0666), not trusted;"
+		 " remove it", path);
+	assert_string_equal(err, want);
+
+	char target[512];
+	snprintf(target, sizeof(target), "%s/elsewhere", dir);
+	assert_int_equal(rename(path, target), 0);
+	assert_int_equal(chmod(target, 0644), 0);
+	assert_int_equal(symlink(target, path), 0);
+	assert_int_equal(knob_pending_read(&p, err, sizeof(err)), -1);
+	snprintf(want, sizeof(want), "record %s is a symbolic link, not trusted; remove it", path);
+	assert_string_equal(err, want);
+	assert_int_equal(knob_pending_remove(err, sizeof(err)), 0);
+	unlink(target);
+}
+
+/* Names a config may give a knob (knob_name_check): sysctl keys as
+ * sysctl(8) reads them, no alias of a refused one. */
+static void test_knob_names(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *kind, *name;
+		bool ok;
+	} cases[] = {
+		{"sysctl", "kernel.sched_child_runs_first", true},
+		{"sysctl", "kernel/sched_child_runs_first", true},
+		{"sysctl", "net/ipv4/conf/eth0.100/rp_filter", true},
+		{"sysctl", "net.ipv4.conf.eth0/100.rp_filter", true},
+		{"sysctl", "kernel.core_pattern", false},
+		{"sysctl", "kernel/core_pattern", false},
+		{"sysctl", "kernel//core_pattern", false},
+		{"sysctl", "kernel..core_pattern", false},
+		{"sysctl", "kernel.core_pattern.", false},
+		{"sysctl", "kernel/core_pattern/", false},
+		{"sysctl", "./kernel/core_pattern", false},
+		{"sysctl", "kernel/./core_pattern", false},
+		{"sysctl", "kernel/../kernel/core_pattern", false},
+		{"sysctl", "/kernel/core_pattern", false},
+		{"sysctl", ".kernel.core_pattern", false},
+		{"sysctl", "kernel.usermodehelper.bset", false},
+		{"sysctl", "kernel/usermodehelper", false},
+		{"sysctl", "fs/binfmt_misc/register", false},
+		{"sysctl", "kernel.sched child", false},
+		{"sysctl", "", false},
+		{"debugfs", "base_slice_ns", true},
+		{"debugfs", "sched/base_slice_ns", true},
+		{"debugfs", "numa_balancing/scan_delay_ms", true},
+		{"debugfs", "../../proc/sys/kernel/x", false},
+		{"debugfs", "sched//base_slice_ns", false},
+		{"debugfs", "base_slice_ns/", false},
+		{"debugfs", "", false},
+		{"debugfs", "features", false},
+		{"debugfs", "sched/features", false},
+		{"debugfs", "preempt", false},
+		{"debugfs", "sched/preempt", false},
+		{"sched_features", "NO_PLACE_LAG", true},
+		{"sched_features", "no_place_lag", false},
+		{"sched_features", "", false},
+		{"sysctl_or_not", "kernel.x", false},
+	};
+	char err[512];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = knob_name_check(cases[i].kind, cases[i].name, err, sizeof(err));
+		if (rc != (cases[i].ok ? 0 : -1))
+			fail_msg("%s '%s': %s", cases[i].kind, cases[i].name, rc ? err : "accepted");
+	}
+	assert_int_equal(knob_name_check("sysctl", "kernel/core_pattern", err, sizeof(err)), -1);
+	assert_string_equal(err, "sysctl: kernel/core_pattern names a program the kernel runs as"
+			    " root, not a scheduler knob: schedrig never writes it");
+	assert_int_equal(knob_name_check("debugfs", "features", err, sizeof(err)), -1);
+	assert_string_equal(err, "debugfs: features is the sched_features list, not a value knob:"
+			    " use sched_features: [NAME or NO_NAME]");
+	assert_int_equal(knob_name_check("debugfs", "sched/preempt", err, sizeof(err)), -1);
+	assert_string_equal(err, "debugfs: sched/preempt reads back a list of modes with the"
+			    " current one in parentheses, not the value written: schedrig cannot"
+			    " verify or restore it (boot with preempt= instead)");
+}
+
+/* A journal row of kind debugfs naming the features file is refused by
+ * restore's row check too (it would bypass the sched_features value check). */
+static void test_row_check_debugfs_features(void **state)
+{
+	(void)state;
+	char path[512], file[512], err[1024];
+	snprintf(path, sizeof(path), "%s/sched/features", dbg_dir);
+	assert_int_equal(knob_row_check("debugfs", "features", path, "NO_PLACE_LAG FOO", file,
+					sizeof(file), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a value knob"));
+}
+
+/* The row check accepts a row whose path is a symbolic link to the derived
+ * file, and hands back the derived file: what restore writes, so a link
+ * swapped after the check redirects nothing. */
+static void test_row_check_derived_file(void **state)
+{
+	(void)state;
+	char link[512], target[512], want[512], file[512], err[1024];
+	put("proc/sys/kernel/sched_rr_timeslice_ms", "100\n");
+	snprintf(link, sizeof(link), "%s/row-link", dir);
+	snprintf(want, sizeof(want), "%s/kernel/sched_child_runs_first", proc_dir);
+	unlink(link);
+	assert_int_equal(symlink(want, link), 0);
+	assert_int_equal(knob_row_check("sysctl", "kernel.sched_child_runs_first", link, "5", file,
+					sizeof(file), err, sizeof(err)), 0);
+	assert_string_equal(file, want);
+	/* The link now leads to another knob file. */
+	snprintf(target, sizeof(target), "%s/kernel/sched_rr_timeslice_ms", proc_dir);
+	assert_int_equal(unlink(link), 0);
+	assert_int_equal(symlink(target, link), 0);
+	assert_int_equal(knob_write_verify(file, "5", NULL, 0, err, sizeof(err)), 0);
+	assert_string_equal(get("proc/sys/kernel/sched_child_runs_first"), "5");
+	assert_string_equal(get("proc/sys/kernel/sched_rr_timeslice_ms"), "100");
+	unlink(link);
+}
+
+/* Run cmd_restore on db with stderr into a file; its text (static). */
+static int restore_cmd(const char *db, const char **stderr_text)
+{
+	static char text[8192];
+	char path[512], *argv[] = {"restore", "--db", (char *)db, NULL};
+	snprintf(path, sizeof(path), "%s/restore.err", dir);
+	fflush(stderr);
+	int saved = dup(2), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(saved >= 0 && fd >= 0);
+	dup2(fd, 2);
+	close(fd);
+	int rc = cmd_restore(3, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+	fclose(f);
+	*stderr_text = text;
+	return rc;
+}
+
+/* schedrig restore writes a journal row only to the file the rig derives
+ * from its kind and name, for a name a config may give: a forged row
+ * naming another knob file, an alias, a program sysctl, a debugfs name
+ * that climbs out of sched/ or another feature's token is refused and
+ * left unrestored; the rig's own rows are restored. */
+static void test_restore_refuses_forged_rows(void **state)
+{
+	(void)state;
+	char db[512], err[1024], sql[4096];
+	struct store *s;
+	int64_t run;
+	struct knob_db_journal kj;
+	struct knob_state *st;
+	struct cfg_variant v = full_variant();
+	sqlite3 *raw;
+	const char *msg;
+
+	put("proc/sys/kernel/sched_rr_timeslice_ms", "100\n");
+	put("proc/sys/kernel/core_pattern", "core\n");
+	snprintf(db, sizeof(db), "%s/forged.db", dir);
+	assert_int_equal(store_open(db, false, &s, err, sizeof(err)), 0);
+	struct run_info ri = {.name = "knobs", .iterations = 1};
+	assert_int_equal(store_run_begin(s, &ri, &run, err, sizeof(err)), 0);
+	knob_journal_set_db(db);
+	knob_db_journal_init(&kj, s, run, "tuned");
+	assert_int_equal(knobs_apply(&v, &kj.ops, &st, err, sizeof(err)), 0);
+	knob_db_journal_free(&kj);
+	knobs_free(st); /* "crash" */
+	store_close(s);
+
+	/* Forged rows, newest: restored first, each of this host and boot. */
+	static const char *const forged[][4] = {
+		{"sysctl", "kernel.sched_child_runs_first", "proc/sys/kernel/sched_rr_timeslice_ms", "7"},
+		{"sysctl", "kernel//sched_rr_timeslice_ms", "proc/sys/kernel/sched_rr_timeslice_ms", "8"},
+		{"sysctl", "kernel/core_pattern", "proc/sys/kernel/core_pattern", "|/tmp/x"},
+		{"debugfs", "../../proc/sys/kernel/sched_rr_timeslice_ms",
+		 "proc/sys/kernel/sched_rr_timeslice_ms", "9"},
+		{"sched_features", "NO_PLACE_LAG", "debug/sched/features", "RUN_TO_PARITY"},
+		{"bogus", "kernel.sched_rr_timeslice_ms", "proc/sys/kernel/sched_rr_timeslice_ms", "10"},
+	};
+	size_t n_forged = sizeof(forged) / sizeof(forged[0]);
+	assert_int_equal(sqlite3_open(db, &raw), SQLITE_OK);
+	for (size_t i = 0; i < n_forged; i++) {
+		snprintf(sql, sizeof(sql),
+			 "INSERT INTO knob (run_id, variant, seq, kind, name, path, old_value,"
+			 " requested_value, host, boot_id, changed_at) SELECT run_id, variant, 9,"
+			 " '%s', '%s', '%s/%s', '%s', '1', host, boot_id, changed_at FROM knob"
+			 " WHERE id = 1",
+			 forged[i][0], forged[i][1], dir, forged[i][2], forged[i][3]);
+		assert_int_equal(sqlite3_exec(raw, sql, NULL, NULL, NULL), SQLITE_OK);
+	}
+	sqlite3_close(raw);
+
+	assert_int_equal(restore_cmd(db, &msg), 1);
+	for (size_t i = 0; i < n_forged; i++) {
+		char want[256];
+		snprintf(want, sizeof(want), "journal row %zu (%s %s, %s/%s): ", 6 + i, forged[i][0],
+			 forged[i][1], dir, forged[i][2]);
+		if (!strstr(msg, want))
+			fail_msg("no refusal of row %zu '%s' in: %s", 6 + i, want, msg);
+	}
+	assert_non_null(strstr(msg, "kernel.sched_child_runs_first is "));
+	assert_non_null(strstr(msg, "neither PLACE_LAG nor NO_PLACE_LAG: refused"));
+	assert_non_null(strstr(msg, "which no config can name: refused"));
+	assert_non_null(strstr(msg, "6 of 11 knob change(s) not restored"));
+	/* Nothing forged was written; the rig's own changes are back. */
+	assert_string_equal(get("proc/sys/kernel/sched_rr_timeslice_ms"), "100");
+	assert_string_equal(get("proc/sys/kernel/core_pattern"), "core");
+	assert_string_equal(get("proc/sys/kernel/sched_autogroup_enabled"), "1");
+	assert_string_equal(get("proc/sys/kernel/sched_child_runs_first"), "0");
+	assert_string_equal(get("proc/sys/net/ipv4/conf/eth0.100/rp_filter"), "1");
+	assert_string_equal(get("debug/sched/base_slice_ns"), "3000000");
+	assert_string_equal(get("debug/sched/features"), "PLACE_LAG");
+	struct stored_knob *rows;
+	size_t n;
+	assert_int_equal(store_open(db, false, &s, err, sizeof(err)), 0);
+	assert_int_equal(store_knob_unrestored(s, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, n_forged);
+	store_knob_rows_free(rows, n);
+	store_close(s);
+	assert_int_equal(knob_pending_remove(err, sizeof(err)), 0);
+}
+
+/* schedrig restore (root) reads only a database file root or the invoking
+ * user owns and nobody else may write: another user's is refused, and so
+ * is a group- or other-writable one; nothing is written. */
+static void test_restore_untrusted_db(void **state)
+{
+	(void)state;
+	char db[512], err[1024];
+	struct store *s;
+	const char *msg;
+
+	if (geteuid())
+		skip(); /* chown to another uid needs root */
+	snprintf(db, sizeof(db), "%s/evil.db", dir);
+	assert_int_equal(store_open(db, false, &s, err, sizeof(err)), 0);
+	store_close(s);
+	assert_int_equal(chown(db, 65534, 65534), 0);
+	assert_int_equal(restore_cmd(db, &msg), 1);
+	assert_non_null(strstr(msg, "is owned by uid 65534"));
+	assert_non_null(strstr(msg, "not trusted"));
+	assert_int_equal(chown(db, 0, 0), 0);
+	assert_int_equal(chmod(db, 0666), 0);
+	assert_int_equal(restore_cmd(db, &msg), 1);
+	assert_non_null(strstr(msg, "(mode 0666)"));
+	assert_int_equal(chmod(db, 0644), 0);
+	assert_int_equal(restore_cmd(db, &msg), 0);
+}
+
+/* A knob that reads integers takes as many base-10 integers: the probe
+ * (check-config's preflight) and apply refuse '+1', '0x1' and '1 2' for a
+ * '0' before anything is written, and take '1' and '-1'. */
+static void test_integer_shape(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *value;
+		bool ok;
+	} cases[] = {{"1", true}, {"-1", true}, {"0", true}, {"10", true}, {"+1", false},
+		     {"0x1", false}, {"1 2", false}, {"one", false}, {"010", false},
+		     {"-01", false}, {"00", false}};
+	char want[1024], err[1024];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cfg_knob k = {"kernel.sched_child_runs_first", (char *)cases[i].value, 0, 0};
+		struct cfg_variant v = {.name = "v", .autogroup = -1, .sysctl = &k, .n_sysctl = 1};
+		struct argv problems = {0};
+		struct knob_state *st;
+		int n = knobs_probe(&v, &problems);
+		if (n != (cases[i].ok ? 0 : 1))
+			fail_msg("'%s': %d problem(s)", cases[i].value, n);
+		if (!cases[i].ok) {
+			snprintf(want, sizeof(want), "%s/kernel/sched_child_runs_first reads '0': '%s'"
+				 " is not 1 base-10 integer like it", proc_dir, cases[i].value);
+			assert_string_equal(problems.v[0], want);
+			assert_int_equal(knobs_apply(&v, NULL, &st, err, sizeof(err)), -1);
+			assert_string_equal(err, want);
+			assert_string_equal(get("proc/sys/kernel/sched_child_runs_first"), "0");
+		}
+		argv_free(&problems);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -468,10 +830,18 @@ int main(void)
 		cmocka_unit_test_setup(test_missing_feature_restores_earlier, fresh),
 		cmocka_unit_test_setup(test_missing_sysctl, fresh),
 		cmocka_unit_test_setup(test_read_back_differs, fresh),
+		cmocka_unit_test_setup(test_only_knob_files, fresh),
 		cmocka_unit_test_setup(test_journal_failure_changes_nothing, fresh),
 		cmocka_unit_test_setup(test_database_journal_after_crash, fresh),
 		cmocka_unit_test_setup(test_database_journal_pending_record, fresh),
 		cmocka_unit_test_setup(test_pending_record_file, fresh),
+		cmocka_unit_test(test_knob_names),
+		cmocka_unit_test_setup(test_restore_refuses_forged_rows, fresh),
+		cmocka_unit_test_setup(test_row_check_debugfs_features, fresh),
+		cmocka_unit_test_setup(test_row_check_derived_file, fresh),
+		cmocka_unit_test_setup(test_pending_record_untrusted, fresh),
+		cmocka_unit_test_setup(test_restore_untrusted_db, fresh),
+		cmocka_unit_test_setup(test_integer_shape, fresh),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

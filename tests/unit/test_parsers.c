@@ -296,6 +296,34 @@ static char *cut_before(const struct fixture *fx, bool use_err, const char *mark
 	return strndup(text, (size_t)(m - text));
 }
 
+/* Copy of text with the first occurrence of from (which must be there)
+ * replaced by to: a captured output edited in one place. */
+static char *replace_once(const char *text, const char *from, const char *to)
+{
+	const char *m = strstr(text, from);
+	assert_non_null(m);
+	size_t head = (size_t)(m - text), len = strlen(text) - strlen(from) + strlen(to);
+	char *r = malloc(len + 1);
+	assert_non_null(r);
+	memcpy(r, text, head);
+	strcpy(r + head, to);
+	strcat(r, m + strlen(from));
+	return r;
+}
+
+/* Parse text given as stdout (exit 0, not stopped) and compare with want. */
+static void check_text(const struct load_ops *ops, const char *const *kv, const char *out,
+		       const struct want *w, size_t n)
+{
+	struct sample_vec s = {0};
+	int r = run_parse(ops, kv, out, strlen(out), "", 0, 0, false, 0, false, &s);
+	if (r != 0)
+		print_error("%s: %s\n", ops->name, why);
+	assert_int_equal(r, 0);
+	expect_samples(ops, &s, w, n);
+	sample_vec_free(&s);
+}
+
 static const char garbage[] = "\x01\x02\xff\xfe garbage \x7f\n\x1b[4A%s%n 0x1.8p3 nan\n\tTime\n";
 
 /* Binary garbage with NUL bytes inside (length given explicitly). */
@@ -473,7 +501,30 @@ static void test_hackbench_garbage(void **state)
 	fail_out(&hackbench_load, NOKV, "Time: 1.2.3\n", "unparsable Time line");
 	fail_out(&hackbench_load, NOKV, "Time: -1\n", "unparsable Time line");
 	fail_out(&hackbench_load, NOKV, "Time: 1.0\nTime: 2.0\n", "more than one");
+	/* Tool numbers are decimal: no hexadecimal float, no inf, no nan. */
+	fail_out(&hackbench_load, NOKV, "Time: 0x1p4\n", "unparsable Time line");
+	fail_out(&hackbench_load, NOKV, "Time: inf\n", "unparsable Time line");
+	fail_out(&hackbench_load, NOKV, "Time: nan\n", "unparsable Time line");
+	fail_out(&hackbench_load, NOKV, "Time: +1.5\n", "unparsable Time line");
+	/* Below a double's range: strtod would read 0 with ERANGE. */
+	fail_out(&hackbench_load, NOKV, "Time: 1e-999\n", "unparsable Time line");
 	fail_binary(&hackbench_load, NOKV, false);
+}
+
+/* Integers are [-]digits in base 10, whatever reads them (tool output,
+ * configs, options): strtoll alone would take a sign and leading blanks. */
+static void test_parse_ll_strict(void **state)
+{
+	(void)state;
+	long long v = 0;
+	assert_true(parse_ll("007", &v));
+	assert_int_equal(v, 7);
+	assert_true(parse_ll("-12", &v));
+	assert_int_equal(v, -12);
+	static const char *const bad[] = {"+2", " 2", "\t2", "2 ", "", "-", "+", "- 2", "0x10", "1e3"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (parse_ll(bad[i], &v))
+			fail_msg("parse_ll took '%s'", bad[i]);
 }
 
 static void test_hackbench_killed(void **state)
@@ -762,8 +813,18 @@ static void test_cyclictest_hist_buckets(void **state)
 	sample_vec_free(&s);
 	assert_null(s.hists);
 
+	/* Rows that do not hold "# Total:", or a wake-up below Min: a failure. */
+	char *t = replace_once(fx.out, "# Total: 000004973", "# Total: 000004974");
+	fail_out(&cyclictest_load, KV("threads=2", "histogram_us=100"), t,
+		 "thread 0: \"# Total:\" 4974 but 4973 in its histogram rows");
+	free(t);
+	t = replace_once(fx.out, "# Min Latencies: 00006 00006", "# Min Latencies: 00007 00006");
+	fail_out(&cyclictest_load, KV("threads=2", "histogram_us=100"), t,
+		 "thread 0: histogram row 6 holds a wake-up below its \"# Min Latencies:\" 7");
+	free(t);
+
 	/* Rows cut short: a failure, never a partial histogram. */
-	char *t = cut_before(&fx, false, "000050 ");
+	t = cut_before(&fx, false, "000050 ");
 	const char *summary = strstr(fx.out, "# Total:");
 	assert_non_null(summary);
 	size_t len = strlen(t) + strlen(summary) + 1;
@@ -807,6 +868,64 @@ static void test_cyclictest_hist_buckets(void **state)
 	fixture_free(&fx);
 }
 
+/* -H 150 (logs of other tools): the all-threads column on the bucket rows,
+ * Total, Max and Overflows, not on Min and Avg (captured here: 2 threads,
+ * 1 s, a loaded 2-CPU VM). The per-thread values and histograms are those
+ * of -h; the extra column is checked, not stored. */
+static void test_cyclictest_histofall(void **state)
+{
+	struct fixture fx;
+	struct sample_vec s = {0};
+	(void)state;
+	ct_hist("cyclictest-hist-all", KV("threads=2", "histogram_us=150"), false,
+		(double[]){66, 557, 123557, 190, 49, 475, 39592, 258});
+	fixture_load(&fx, "cyclictest-hist-all");
+	assert_int_equal(run_parse(&cyclictest_load, KV("threads=2", "histogram_us=150"), fx.out,
+				   fx.out_len, fx.err, fx.err_len, fx.rc, false, 0, false, &s), 0);
+	assert_int_equal(s.n_hists, 2);
+	const uint64_t total[2] = {532, 377};
+	for (int k = 0; k < 2; k++) {
+		uint64_t sum = 0;
+		assert_int_equal(s.hists[k].n_buckets, 150);
+		for (size_t i = 0; i < 150; i++)
+			sum += s.hists[k].counts[i];
+		assert_int_equal(sum, total[k]);
+	}
+	/* "000112 000027\t000022\t000049" */
+	assert_int_equal(s.hists[0].counts[112], 27);
+	assert_int_equal(s.hists[1].counts[112], 22);
+	assert_int_equal(s.hists[0].overflow, 190);
+	sample_vec_free(&s);
+
+	/* A wrong all-threads column is garbage, not a number to ignore. */
+	struct {
+		const char *from, *to, *reason;
+	} bad[] = {
+		{"000112 000027\t000022\t000049", "000112 000027\t000022\t000050",
+		 "histogram row 112: all-threads count 50 is not the sum 49"},
+		{"# Total: 000000532 000000377 000000909", "# Total: 000000532 000000377 000000910",
+		 "all-threads column 910 is not the sum 909"},
+		{"# Max Latencies: 123557 39592 123557", "# Max Latencies: 123557 39592 39592",
+		 "all-threads column 39592 is not the largest 123557"},
+		{"# Histogram Overflows: 00190 00258 00448", "# Histogram Overflows: 00190 00258",
+		 "\"# Histogram Overflows:\" has 2 columns, expected 3"},
+		{"# Min Latencies: 00066 00049", "# Min Latencies: 00066 00049 00049",
+		 "\"# Min Latencies:\" has 3 columns, expected 2"},
+	};
+	for (size_t i = 0; i < N(bad); i++) {
+		char *at = strstr(fx.out, bad[i].from);
+		assert_non_null(at);
+		size_t pre = (size_t)(at - fx.out);
+		char *text = malloc(fx.out_len + 16);
+		assert_non_null(text);
+		snprintf(text, fx.out_len + 16, "%.*s%s%s", (int)pre, fx.out, bad[i].to,
+			 at + strlen(bad[i].from));
+		fail_out(&cyclictest_load, KV("threads=2", "histogram_us=150"), text, bad[i].reason);
+		free(text);
+	}
+	fixture_free(&fx);
+}
+
 static void test_cyclictest_hist_sigint(void **state)
 {
 	(void)state;
@@ -821,6 +940,13 @@ static void test_cyclictest_missing_max(void **state)
 {
 	(void)state;
 	const char *kv2[] = {"threads=2", NULL};
+	/* "Max: inf" is no number (parse_double: decimal only). */
+	fail_out(&cyclictest_load, NOKV,
+		 "T: 0 (10708) P: 0 I:1000 C:   4982 Min:     26 Act:   87 Avg:   83 Max:    inf\n",
+		 "thread 0 without Max field");
+	fail_out(&cyclictest_load, NOKV,
+		 "T: 0 (10708) P: 0 I:1000 C:   4982 Min:  0x1a Act:   87 Avg:   83 Max:    2348\n",
+		 "thread 0 without Min field");
 	fail_out(&cyclictest_load, kv2,
 		 "# /dev/cpu_dma_latency set to 0us\n"
 		 "T: 0 (10708) P: 0 I:1000 C:   4982 Min:     26 Act:   87 Avg:   83 Max:    2348\n"
@@ -1122,6 +1248,17 @@ static void test_stress_ng_empty(void **s) { (void)s; fail_err(&stress_ng_load, 
 static void test_stress_ng_garbage(void **state)
 {
 	(void)state;
+	/* A rate that contradicts its count, a run of no time: failures. */
+	struct fixture fx;
+	fixture_load(&fx, "stress-ng-cpu");
+	char *t = replace_once(fx.err, "cpu               14494", "cpu                   0");
+	fail_err(&stress_ng_load, NOKV, t, "cpu: 0 bogo ops but 2898.09 bogo ops/s: the rate"
+		 " contradicts its count");
+	free(t);
+	t = replace_once(fx.err, "14494      5.00", "14494      0.00");
+	fail_err(&stress_ng_load, NOKV, t, "real time 0 s for cpu: no time elapsed, a failed run");
+	free(t);
+	fixture_free(&fx);
 	fail_err(&stress_ng_load, NOKV, garbage, "no \"metrc:\" row");
 	fail_binary(&stress_ng_load, NOKV, true);
 }
@@ -1184,6 +1321,97 @@ static void test_sysbench_mutex(void **state)
 	check_fixture(&sysbench_load, "sysbench-mutex", KV("test=mutex", "threads=2"), false, w, N(w));
 }
 
+/* One event (mutex, one thread): sysbench prints min = avg = max = 630.92
+ * but a 95th percentile of 634.66, its histogram bucket's value; the p95
+ * stored is the one event's latency, 630.92. */
+static void test_sysbench_one_event(void **state)
+{
+	(void)state;
+	const struct want w[] = {{"latency_avg", "", 630.92}, {"latency_p95", "", 630.92},
+				 {"events", "", 1}};
+	check_fixture(&sysbench_load, "sysbench-mutex-one-event", KV("test=mutex", "threads=1"),
+		      false, w, N(w));
+	/* a bucket below the min is raised to it: min 0.33, p95 0.32 -> 0.33;
+	 * 0.30 is beyond the bucket error and the printing: refused */
+	struct fixture fx;
+	fixture_load(&fx, "sysbench-cpu");
+	char *t = replace_once(fx.out, "95th percentile:                        0.40",
+			       "95th percentile:                        0.30");
+	fail_out(&sysbench_load, NOKV, t, "Latency (ms): 95th percentile 0.3 below min 0.33 by"
+		 " more than sysbench's bucket error (x1.00904)");
+	free(t);
+	t = replace_once(fx.out, "95th percentile:                        0.40",
+			 "95th percentile:                        0.32");
+	const struct want lo[] = {{"events_per_s", "", 5570.51}, {"latency_avg", "", 0.36},
+				  {"latency_p95", "", 0.33}, {"events", "", 27863}};
+	check_text(&sysbench_load, KV("threads=2"), t, lo, N(lo));
+	free(t);
+	/* min and max are required, and min may not exceed max */
+	t = replace_once(fx.out, "         min:", "         minimum:");
+	fail_out(&sysbench_load, NOKV, t, "no \"Latency (ms) min\" line");
+	free(t);
+	t = replace_once(fx.out, "max:                                    9.51",
+			 "max:                                    0.01");
+	fail_out(&sysbench_load, NOKV, t, "Latency (ms): avg 0.36 is above max 0.01");
+	free(t);
+	fixture_free(&fx);
+}
+
+/* Order statistics that contradict each other are garbage, in every
+ * parser: a failure in the tool's terms, never a sample. Each case edits
+ * one number of a captured output. */
+static void test_order_statistics(void **state)
+{
+	(void)state;
+	const char *const *ct = KV("threads=2"), *const *hist = KV("threads=2", "histogram_us=100");
+	const struct {
+		const struct load_ops *ops;
+		const char *const *kv;
+		const char *fixture, *from, *to, *reason;
+	} cases[] = {
+		/* cyclictest T: lines: Min <= Avg <= Max, none negative, once each */
+		{&cyclictest_load, ct, "cyclictest-quiet", "Min:     26", "Min:   2400",
+		 "T: line of thread 0: Min 2400 is above Avg 83"},
+		{&cyclictest_load, ct, "cyclictest-quiet", "Avg:   96", "Avg: 1600",
+		 "T: line of thread 1: Avg 1600 is above Max 1529"},
+		{&cyclictest_load, ct, "cyclictest-quiet", "Avg:   83", "Avg:   20",
+		 "T: line of thread 0: Min 26 is above Avg 20"},
+		{&cyclictest_load, ct, "cyclictest-quiet", "Min:     26", "Min:    -26",
+		 "T: line of thread 0: Min -26 is negative"},
+		{&cyclictest_load, ct, "cyclictest-quiet", "T: 1 (10709)", "T: 0 (10709)",
+		 "T: line of thread 0 twice in one report"},
+		/* cyclictest -h summary rows */
+		{&cyclictest_load, hist, "cyclictest-hist", "# Min Latencies: 00006 00006",
+		 "# Min Latencies: 00006 02000",
+		 "thread 1's \"# Min/Avg/Max Latencies\": Min 2000 is above Avg 27"},
+		/* schbench: percentiles in order, min <= max (final blocks) */
+		{&schbench_load, NOKV, "schbench-m1-t2-r20", "90.0th: 4872 ", "90.0th: 5400 ",
+		 "Request Latencies percentiles: p90 5400 is above p99 5352"},
+		{&schbench_load, NOKV, "schbench-m1-t2-r20", "min=3549, max=14592",
+		 "min=20000, max=14592", "Request Latencies percentiles: min 20000 is above max 14592"},
+		/* sysbench: min <= avg <= max */
+		{&sysbench_load, NOKV, "sysbench-cpu", "avg:                                    0.36",
+		 "avg:                                    0.20", "Latency (ms): min 0.33 is above avg 0.2"},
+		/* sockperf: rows descend from <MAX> to <MIN>, the Summary within */
+		{&sockperf_load, NOKV, "sockperf-pingpong-tcp", "percentile 99.000 =   71.435",
+		 "percentile 99.000 =  371.435", "statistics lines: p99 371.435 is above p99.9 296.128"},
+		{&sockperf_load, NOKV, "sockperf-pingpong-tcp", "Latency is 39.409 usec",
+		 "Latency is 3.409 usec", "Summary: <MIN> 4.683 is above Summary 3.409"},
+	};
+	for (size_t i = 0; i < N(cases); i++) {
+		struct fixture fx;
+		fixture_load(&fx, cases[i].fixture);
+		bool in_err = fx.err && strstr(fx.err, cases[i].from);
+		char *t = replace_once(in_err ? fx.err : fx.out, cases[i].from, cases[i].to);
+		if (in_err)
+			fail_err(cases[i].ops, cases[i].kv, t, cases[i].reason);
+		else
+			fail_out(cases[i].ops, cases[i].kv, t, cases[i].reason);
+		free(t);
+		fixture_free(&fx);
+	}
+}
+
 static void test_sysbench_truncated(void **state)
 {
 	struct fixture fx;
@@ -1219,6 +1447,29 @@ static void test_sysbench_empty(void **s) { (void)s; fail_out(&sysbench_load, NO
 static void test_sysbench_garbage(void **state)
 {
 	(void)state;
+	struct fixture fx;
+	fixture_load(&fx, "sysbench-cpu");
+	char *t = replace_once(fx.out, "total number of events:              27863",
+			       "total number of events:              0");
+	fail_out(&sysbench_load, KV("test=cpu"), t, "total number of events 0 but 5570.51 events"
+		 " per second: the rate contradicts its count");
+	free(t);
+	/* A 95th percentile past max beyond the bucket error (x1.00904 + 0.005):
+	 * refused; within it: clamped to max. */
+	t = replace_once(fx.out, "95th percentile:                        0.40",
+			 "95th percentile:                        9.62");
+	fail_out(&sysbench_load, KV("test=cpu"), t, "Latency (ms): 95th percentile 9.62 above max"
+		 " 9.51 by more than sysbench's bucket error (x1.00904)");
+	free(t);
+	t = replace_once(fx.out, "95th percentile:                        0.40",
+			 "95th percentile:                        9.59");
+	struct sample_vec sv = {0};
+	assert_int_equal(run_parse(&sysbench_load, KV("test=cpu"), t, strlen(t), "", 0, 0, false, 0,
+				   false, &sv), 0);
+	assert_true(sv.v[2].value == 9.51 && !strcmp(sv.v[2].metric, "latency_p95"));
+	sample_vec_free(&sv);
+	free(t);
+	fixture_free(&fx);
 	fail_out(&sysbench_load, NOKV, garbage, "no \"total number of events\" line");
 	fail_out(&sysbench_load, NOKV, "    total number of events:              many\n", "unparsable line");
 	fail_binary(&sysbench_load, NOKV, false);
@@ -1390,8 +1641,8 @@ static const struct want schbench_final[] = {
 	{"request_latency", "p50", 4808}, {"request_latency", "p90", 4872},
 	{"request_latency", "p99", 5352}, {"request_latency", "p99.9", 9360},
 	{"request_latency", "min", 3549}, {"request_latency", "max", 14592},
-	/* p50 "(0 samples)": same bucket as p20, a real value. */
-	{"rps", "p20", 4120}, {"rps", "p50", 4120}, {"rps", "p90", 4136},
+	/* p50 "(0 samples)": no sample between it and p20, no value. */
+	{"rps", "p20", 4120}, {"rps", "p90", 4136},
 	{"rps", "min", 4032}, {"rps", "max", 4143}, {"rps", "avg", 4131.55},
 };
 
@@ -1475,11 +1726,93 @@ static void test_schbench_zero_samples(void **state)
 	sample_vec_free(&s);
 }
 
+/* Every spelling schbench has printed (schbench.c show_latencies over its
+ * git history), each the final (only) block of its version. */
+static void test_schbench_spellings(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *err;
+		struct want w[7];
+		size_t n;
+	} cases[] = {
+		/* 2016: four decimals, '*' attached, Over= before min */
+		{"Latency percentiles (usec)\n\t50.0000th: 7\n\t75.0000th: 9\n"
+		 "\t90.0000th: 12\n\t95.0000th: 14\n\t*99.0000th: 21\n"
+		 "\tOver=0, min=1, max=14453\n",
+		 {{"wakeup_latency", "p50", 7}, {"wakeup_latency", "p75", 9},
+		  {"wakeup_latency", "p90", 12}, {"wakeup_latency", "p95", 14},
+		  {"wakeup_latency", "p99", 21}, {"wakeup_latency", "min", 1},
+		  {"wakeup_latency", "max", 14453}}, 7},
+		/* 2019: one decimal, '*' attached, no counts */
+		{"Latency percentiles (usec)\n\t50.0th: 8\n\t*99.0th: 30\n\t99.5th: 41\n"
+		 "\tmin=2, max=900\n",
+		 {{"wakeup_latency", "p50", 8}, {"wakeup_latency", "p99", 30},
+		  {"wakeup_latency", "p99.5", 41}, {"wakeup_latency", "min", 2},
+		  {"wakeup_latency", "max", 900}}, 5},
+		/* 2021: totals and counts; a "(0 samples)" row is no value */
+		{"Latency percentiles (usec) runtime 30 (s) (1000 total samples)\n"
+		 "\t50.0th: 8 (500 samples)\n\t75.0th: 8 (0 samples)\n\t*99.0th: 30 (490 samples)\n"
+		 "\tmin=2, max=900\n",
+		 {{"wakeup_latency", "p50", 8}, {"wakeup_latency", "p99", 30},
+		  {"wakeup_latency", "min", 2}, {"wakeup_latency", "max", 900}}, 4},
+	};
+	for (size_t i = 0; i < N(cases); i++) {
+		struct sample_vec s = {0};
+		if (run_parse(&schbench_load, NOKV, "", 0, cases[i].err, strlen(cases[i].err), 0,
+			      false, 0, false, &s))
+			print_error("case %zu: %s\n", i, why);
+		expect_samples(&schbench_load, &s, cases[i].w, cases[i].n);
+		sample_vec_free(&s);
+	}
+	/* 2023 on with the '*' attached is still the headline row. */
+	const char *attached =
+		"Wakeup Latencies percentiles (usec) runtime 5 (s) (10 total samples)\n"
+		"\t*99.0th: 21 (10 samples)\n\tmin=1, max=30\n"
+		"Request Latencies percentiles (usec) runtime 5 (s) (10 total samples)\n"
+		"\t*99.0th: 40 (10 samples)\n\tmin=30, max=50\n"
+		"RPS percentiles (requests) runtime 5 (s) (5 total samples)\n"
+		"\t*50.0th: 2 (5 samples)\n\tmin=1, max=3\naverage rps: 2.00\n";
+	const struct want w[] = {
+		{"wakeup_latency", "p99", 21}, {"wakeup_latency", "min", 1},
+		{"wakeup_latency", "max", 30}, {"request_latency", "p99", 40},
+		{"request_latency", "min", 30}, {"request_latency", "max", 50},
+		{"rps", "p50", 2}, {"rps", "min", 1}, {"rps", "max", 3}, {"rps", "avg", 2},
+	};
+	struct sample_vec s = {0};
+	assert_int_equal(run_parse(&schbench_load, NOKV, "", 0, attached, strlen(attached), 0, false,
+				   0, false, &s), 0);
+	expect_samples(&schbench_load, &s, w, N(w));
+	sample_vec_free(&s);
+	/* A 2023 header without its total stays garbage. */
+	fail_err(&schbench_load, NOKV, "Latency percentiles (usec) runtime 5 (s) (x total samples)\n",
+		 "without \"(N total samples)\"");
+}
+
 static void test_schbench_empty(void **s) { (void)s; fail_err(&schbench_load, NOKV, "", "no \"Wakeup Latencies percentiles\" block"); }
 
 static void test_schbench_garbage(void **state)
 {
 	(void)state;
+	/* A min above p50, a p99.9 above max, each beyond the bucket error
+	 * (1/256 + 1); within it (p99.9 61 and max 60) a sample. */
+	struct fixture fx;
+	fixture_load(&fx, "schbench-m1-t2-r20");
+	char *t = replace_once(fx.err, "min=1, max=2215", "min=100, max=2215");
+	fail_err(&schbench_load, KV("duration_s=20"), t, "Wakeup Latencies percentiles: min 100"
+		 " above p50 6 by more than schbench's bucket error (1/256 + 1)");
+	free(t);
+	t = replace_once(fx.err, "min=1, max=2215", "min=1, max=30");
+	fail_err(&schbench_load, KV("duration_s=20"), t, "Wakeup Latencies percentiles: p99.9 61"
+		 " above max 30 by more than schbench's bucket error (1/256 + 1)");
+	free(t);
+	t = replace_once(fx.err, "min=1, max=2215", "min=7, max=60");
+	struct sample_vec sv = {0};
+	assert_int_equal(run_parse(&schbench_load, KV("duration_s=20"), "", 0, t, strlen(t), 0, false,
+				   0, false, &sv), 0);
+	sample_vec_free(&sv);
+	free(t);
+	fixture_free(&fx);
 	fail_err(&schbench_load, NOKV, garbage, "no \"Wakeup Latencies percentiles\" block");
 	fail_err(&schbench_load, NOKV,
 		 "Wakeup Latencies percentiles (usec) runtime 5 (s) (10 total samples)\n"
@@ -1536,6 +1869,41 @@ static void test_netperf_keyval(void **state)
 	const struct want w[] = {{"transactions_per_s", "", 59092.65}};
 	expect_samples(&netperf_tcp_rr_load, &s, w, 1);
 	sample_vec_free(&s);
+}
+
+/* netperf -i/-I: the confidence warning (its wording from netperf's
+ * netlib.c display_confidence) flags the sample; the value still counts. */
+static void test_netperf_confidence(void **state)
+{
+	struct sample_vec s = {0};
+	(void)state;
+	const char *out =
+		"MIGRATED TCP REQUEST/RESPONSE TEST from 0.0.0.0 (0.0.0.0) port 0 AF_INET to 127.0.0.1 () port 0 AF_INET : +/-2.500% @ 99% conf.  : first burst 0\n"
+		"!!! WARNING\n"
+		"!!! Desired confidence was not achieved within the specified iterations.\n"
+		"!!! This implies that there was variability in the test environment that\n"
+		"!!! must be investigated before going further.\n"
+		"!!! Confidence intervals: Throughput      : 6.663%\n"
+		"!!!                       Local CPU util  : 0.000%\n"
+		"!!!                       Remote CPU util : 0.000%\n"
+		"\n"
+		"16384  131072 1        1       10.00    27014.55\n"
+		"16384  131072\n";
+	assert_int_equal(run_parse(&netperf_tcp_rr_load, NOKV, out, strlen(out), "", 0, 0, false, 0,
+				   false, &s), 0);
+	const struct want w[] = {{"transactions_per_s", "", 27014.55}};
+	expect_samples(&netperf_tcp_rr_load, &s, w, 1);
+	assert_non_null(s.v[0].flag);
+	assert_non_null(strstr(s.v[0].flag, "Desired confidence was not achieved"));
+	sample_vec_free(&s);
+	/* Without the warning: no flag. */
+	struct fixture fx;
+	fixture_load(&fx, "netperf-tcp-rr");
+	assert_int_equal(run_parse(&netperf_tcp_rr_load, NOKV, fx.out, fx.out_len, "", 0, 0, false,
+				   0, false, &s), 0);
+	assert_null(s.v[0].flag);
+	sample_vec_free(&s);
+	fixture_free(&fx);
 }
 
 static void test_netperf_cpu_columns(void **state)
@@ -1613,6 +1981,8 @@ int main(void)
 	find_dirs();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_parse_ll_strict),
+		cmocka_unit_test(test_order_statistics),
 
 		cmocka_unit_test(test_hackbench_process_socket),
 		cmocka_unit_test(test_hackbench_process_pipe),
@@ -1659,6 +2029,7 @@ int main(void)
 		cmocka_unit_test(test_cyclictest_hist_json_stdout),
 		cmocka_unit_test(test_cyclictest_hist_buckets),
 		cmocka_unit_test(test_cyclictest_hist_sigint),
+		cmocka_unit_test(test_cyclictest_histofall),
 		cmocka_unit_test(test_cyclictest_missing_max),
 		cmocka_unit_test(test_cyclictest_no_t_lines),
 		cmocka_unit_test(test_cyclictest_no_cycles),
@@ -1696,6 +2067,7 @@ int main(void)
 		cmocka_unit_test(test_sysbench_cpu_interval_hist),
 		cmocka_unit_test(test_sysbench_threads),
 		cmocka_unit_test(test_sysbench_mutex),
+		cmocka_unit_test(test_sysbench_one_event),
 		cmocka_unit_test(test_sysbench_truncated),
 		cmocka_unit_test(test_sysbench_fatal),
 		cmocka_unit_test(test_sysbench_empty),
@@ -1719,6 +2091,7 @@ int main(void)
 		cmocka_unit_test(test_schbench_stdout),
 		cmocka_unit_test(test_schbench_truncated),
 		cmocka_unit_test(test_schbench_zero_samples),
+		cmocka_unit_test(test_schbench_spellings),
 		cmocka_unit_test(test_schbench_empty),
 		cmocka_unit_test(test_schbench_garbage),
 		cmocka_unit_test(test_schbench_killed),
@@ -1730,6 +2103,7 @@ int main(void)
 		cmocka_unit_test(test_netperf_csv_P0),
 		cmocka_unit_test(test_netperf_keyval),
 		cmocka_unit_test(test_netperf_cpu_columns),
+		cmocka_unit_test(test_netperf_confidence),
 		cmocka_unit_test(test_netperf_refused),
 		cmocka_unit_test(test_netperf_truncated),
 		cmocka_unit_test(test_netperf_empty),

@@ -537,8 +537,9 @@ static void test_notes(void **state)
 	assert_int_equal(n.n, 0);
 }
 
-/* import reads what export writes and nothing looser: decimal numbers and
- * NaN, not inf or hexadecimal; values beyond a double are out of range;
+/* import reads what export writes and nothing looser: decimal numbers as
+ * tool output is read (parse_double: no '+', no bare '.', nothing beyond or
+ * below a double's range) and NaN, not inf or hexadecimal;
  * names are UTF-8 without control characters. */
 static void test_csv_strict(void **state)
 {
@@ -546,11 +547,15 @@ static void test_csv_strict(void **state)
 	static const struct {
 		const char *row, *err;
 	} bad[] = {
-		{"r,v,c,l,m,u,lower,,1,inf", "inline:2: value 'inf' is not a decimal number (NaN for none)"},
-		{"r,v,c,l,m,u,lower,,1,-inf", "inline:2: value '-inf' is not a decimal number (NaN for none)"},
-		{"r,v,c,l,m,u,lower,,1,0x10", "inline:2: value '0x10' is not a decimal number (NaN for none)"},
-		{"r,v,c,l,m,u,lower,,1,1e", "inline:2: value '1e' is not a decimal number (NaN for none)"},
-		{"r,v,c,l,m,u,lower,,1,1e309", "inline:2: value '1e309' is out of range"},
+		{"r,v,c,l,m,u,lower,,1,inf", "inline:2: value 'inf' is not a decimal number in range (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,-inf", "inline:2: value '-inf' is not a decimal number in range (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,0x10", "inline:2: value '0x10' is not a decimal number in range (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,1e", "inline:2: value '1e' is not a decimal number in range (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,1e309", "inline:2: value '1e309' is not a decimal number in range (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,1e-999", "inline:2: value '1e-999' is not a decimal number in range (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,+7", "inline:2: value '+7' is not a decimal number in range (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,-.5", "inline:2: value '-.5' is not a decimal number in range (NaN for none)"},
+		{"r,v,c,l,m,u,lower,,1,7.", "inline:2: value '7.' is not a decimal number in range (NaN for none)"},
 		{"r,v,c\xff,l,m,u,lower,,1,1", "inline:2: cell is not UTF-8 text without control characters"},
 		{"r,v\x01,c,l,m,u,lower,,1,1", "inline:2: variant is not UTF-8 text without control characters"},
 		{"r,v,c,l,m\xc2\x85,u,lower,,1,1", "inline:2: metric is not UTF-8 text without control characters"},
@@ -558,7 +563,7 @@ static void test_csv_strict(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct sample_table t;
 		char csv[256], err[256] = "";
-		snprintf(csv, sizeof(csv), "%s\n%s\n", CSV_SAMPLE_HEADER, bad[i].row);
+		snprintf(csv, sizeof(csv), "%s\n%s\n", CSV_SAMPLE_HEADER_NO_TOOL, bad[i].row);
 		sample_table_init(&t);
 		assert_int_equal(csv_read_samples_str(csv, "inline", NULL, &t, err, sizeof(err)), -1);
 		assert_string_equal(err, bad[i].err);
@@ -566,8 +571,8 @@ static void test_csv_strict(void **state)
 	}
 	struct sample_table t;
 	char csv[512], err[256] = "";
-	snprintf(csv, sizeof(csv), "%s\nr,v,c,l,m,u,lower,,1,1.5e3\nr,v,c,l,m,u,lower,,2,-.5\n"
-		 "r,v,c\xc3\xa9,l,m,u,lower,,1,NaN\nr,v,c,l,m,u,lower,,3,+7.\n", CSV_SAMPLE_HEADER);
+	snprintf(csv, sizeof(csv), "%s\nr,v,c,l,m,u,lower,,1,1.5e3\nr,v,c,l,m,u,lower,,2,-0.5\n"
+		 "r,v,c\xc3\xa9,l,m,u,lower,,1,NaN\nr,v,c,l,m,u,lower,,3,7\n", CSV_SAMPLE_HEADER_NO_TOOL);
 	sample_table_init(&t);
 	assert_int_equal(csv_read_samples_str(csv, "inline", NULL, &t, err, sizeof(err)), 4);
 	assert_true(t.rows[0].value == 1500.0);
@@ -575,6 +580,24 @@ static void test_csv_strict(void **state)
 	assert_true(isnan(t.rows[2].value));
 	assert_string_equal(t.rows[2].cell, "c\xc3\xa9");
 	assert_true(t.rows[3].value == 7.0);
+	sample_table_free(&t);
+
+	/* Two rows of one sample: refused, naming both lines (another
+	 * iteration, op or load is another sample). */
+	snprintf(csv, sizeof(csv), "%s\nr,v,c,l,m,u,lower,p50,1,1\nr,v,c,l,m,u,lower,p50,2,1\n"
+		 "r,v,c,l,m,u,lower,p99,1,1\nr,v,c,l2,m,u,lower,p50,1,1\nr,v,c,l,m,u,lower,p50,1,2\n",
+		 CSV_SAMPLE_HEADER_NO_TOOL);
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(csv, "inline", NULL, &t, err, sizeof(err)), -1);
+	assert_string_equal(err, "inline:6: the same sample as line 2 (variant, cell, load, metric,"
+			    " op, iteration and repetition)");
+	sample_table_free(&t);
+
+	/* A UTF-8 byte order mark before the header (a spreadsheet's export). */
+	snprintf(csv, sizeof(csv), "\xef\xbb\xbf%s\nr,v,c,l,m,u,lower,,1,2.5,cyclictest\n", CSV_SAMPLE_HEADER_NO_REPETITION);
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(csv, "inline", NULL, &t, err, sizeof(err)), 1);
+	assert_true(t.rows[0].value == 2.5);
 	sample_table_free(&t);
 }
 
@@ -706,10 +729,86 @@ static void test_latency_over_events(void **state)
 	hist_table_free(&h);
 }
 
+/* A repeating load: iteration 1 gave two runs, iteration 2 one. The layouts
+ * name what n counts: 3 samples and 3 runs, not 3 iterations (before:
+ * "iterations" whatever n was). Sum and events as in the test above. */
+static void test_repetitions_not_iterations(void **state)
+{
+	(void)state;
+	static const uint64_t ca[] = {1, 2}, cb[] = {1, 1, 1}, cc[] = {1};
+	static const double ba[] = {10, 20}, bb[] = {20, 30, 40}, bc[] = {5};
+	static const int iteration[] = {1, 1, 2};
+	struct hist_table h;
+	struct sample_table t;
+	struct summary_opts so;
+	struct report_opts ro;
+	struct summary s;
+	struct buf out = {0};
+	char err[256];
+
+	hist_table_init(&h);
+	add_hist(&h, "v", 1, ca, ba, 2, 0, 10, 20, 50, 900);
+	add_hist(&h, "v", 1, cb, bb, 3, 0, 20, 40, 90, 2900);
+	add_hist(&h, "v", 2, cc, bc, 1, 0, 5, 5, 5, 25);
+	sample_table_init(&t);
+	for (int i = 0; i < 3; i++)
+		sample_table_add(&t, &(struct sample_row){
+			.run = "r", .variant = "v", .cell = "c", .load = "ct", .metric = "time",
+			.unit = "s", .better = BETTER_LOWER, .op = "", .iteration = iteration[i],
+			.value = 2 * (i + 1)});
+	summary_opts_init(&so);
+	report_opts_init(&ro);
+	ro.hists = &h;
+	assert_int_equal(summary_build(&t, &so, &s, err, sizeof(err)), 0);
+	report_latency(&out, &s, &ro);
+	const char *text = buf_str(&out);
+	assert_non_null(strstr(text, "run r: every event, pooled over runs\n"));
+	assert_non_null(strstr(text, "        n                      7 events\n"));
+	assert_non_null(strstr(text, "run r: per-sample values, n = samples (no histogram"));
+	assert_non_null(strstr(text, "        n                      3 samples\n"));
+	assert_null(strstr(text, "iterations"));
+	out.len = 0;
+	report_percentiles(&out, &s, &ro);
+	text = buf_str(&out);
+	assert_non_null(strstr(text, "run r: every event, pooled over runs\n"));
+	assert_non_null(strstr(text, "Pooled: the bucket counts of all runs of an op"));
+	assert_non_null(strstr(text, "\nn: c 7 events (3 runs)\n"));
+	assert_non_null(strstr(text, "run r: per-sample summaries (several samples per iteration)\n"));
+	assert_non_null(strstr(text, "\nPer-sample values: nearest-rank percentiles of the samples"));
+	assert_non_null(strstr(text, "\nn: c 3 samples\n"));
+	buf_free(&out);
+	summary_free(&s);
+	sample_table_free(&t);
+	hist_table_free(&h);
+}
+
+/* The layout registry: every layout has a name of its own and a text; the
+ * default has every format; a section has an html anchor; unknown names
+ * are NULL. */
+static void test_layout_registry(void **state)
+{
+	size_t n;
+	const struct report_layout *const *all = report_layout_all(&n);
+	(void)state;
+	assert_int_equal(n, 5);
+	for (size_t i = 0; i < n; i++) {
+		assert_non_null(all[i]->text);
+		assert_ptr_equal(report_layout_find(all[i]->name), all[i]);
+		assert_true(!all[i]->section || all[i]->anchor);
+	}
+	const struct report_layout *d = report_layout_find(REPORT_LAYOUT_DEFAULT);
+	assert_non_null(d);
+	assert_true(d->markdown && d->csv && d->json && d->html);
+	assert_null(report_layout_find("mmtest"));
+	assert_true(report_layout_find("percentiles")->histograms);
+	assert_false(report_layout_find("grid")->histograms);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_header_split),
+		cmocka_unit_test(test_repetitions_not_iterations),
 		cmocka_unit_test(test_mmtests_seed_spacing),
 		cmocka_unit_test(test_mmtests_dbench),
 		cmocka_unit_test(test_mmtests_dbench_ci_overlap_baseline),
@@ -728,6 +827,7 @@ int main(void)
 		cmocka_unit_test(test_spread_against_zero),
 		cmocka_unit_test(test_notes),
 		cmocka_unit_test(test_csv_strict),
+		cmocka_unit_test(test_layout_registry),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -134,6 +134,78 @@ static void test_ssh_argv_layout(void **state)
 	argv_free(&a);
 }
 
+/* Paths with a blank or '%' (a --db directory such as "my runs" or "100%"):
+ * '%' doubled where ssh expands tokens, blanks inside double quotes
+ * (ssh_config(5)); quotes and backslashes refused. ssh -G (OpenSSH's own
+ * parser) reads the options back to the literal paths. */
+static void test_paths_for_ssh(void **state)
+{
+	char *ctl_dir = ssh_percent_escape("/r d/100%x");
+	char *ctl = xasprintf("%s/ssh-%%C", ctl_dir);
+	struct ssh_target t = {
+		.host = "127.0.0.1", .port = 22, .identity = "/k/%h id", .control_path = ctl,
+		.strict_host_key = false, .known_hosts = "/r d/100%x/v-known_hosts",
+	};
+	struct argv a = {0};
+	char err[256];
+	(void)state;
+	assert_string_equal(ctl_dir, "/r d/100%%x");
+	assert_int_equal(ssh_target_check(&t, err, sizeof(err)), 0);
+	ssh_control_argv(&a, &t, "check");
+	char *r = argv_render(&a);
+	assert_string_equal(r, "ssh -p 22 -i '/k/%%h id' -o IdentitiesOnly=yes -o BatchMode=yes"
+			    " -o StrictHostKeyChecking=accept-new"
+			    " -o 'UserKnownHostsFile=\"/r d/100%%x/v-known_hosts\"'"
+			    " -o ControlMaster=auto -o 'ControlPath=\"/r d/100%%x/ssh-%C\"'"
+			    " -o ControlPersist=60 -o ServerAliveInterval=10 -o ServerAliveCountMax=6"
+			    " -o LogLevel=ERROR -O check -- 127.0.0.1");
+	free(r);
+	/* What ssh makes of them: ssh -G prints the configuration it parsed. */
+	struct argv g = {0};
+	for (size_t i = 0; i < a.n; i++) {
+		if (!strcmp(a.v[i], "-O")) {
+			argv_add(&g, "-G");
+			i++;
+			continue;
+		}
+		argv_add(&g, a.v[i]);
+	}
+	struct buf cmd = {0};
+	for (size_t i = 0; i < g.n; i++) {
+		sh_quote_word(&cmd, g.v[i]);
+		buf_puts(&cmd, " ");
+	}
+	buf_puts(&cmd, "2>&1 </dev/null");
+	FILE *f = popen(buf_str(&cmd), "r");
+	assert_non_null(f);
+	char line[1024];
+	int seen = 0;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "userknownhostsfile ", 19)) {
+			assert_string_equal(line + 19, "/r d/100%x/v-known_hosts");
+			seen++;
+		}
+		if (!strncmp(line, "controlpath ", 12)) {
+			/* %C expanded to a hash, the literal directory kept */
+			assert_int_equal(strncmp(line + 12, "/r d/100%x/ssh-", 15), 0);
+			assert_int_equal(strlen(line + 12 + 15), 40);
+			seen++;
+		}
+	}
+	pclose(f);
+	assert_int_equal(seen, 2);
+	buf_free(&cmd);
+	argv_free(&g);
+	argv_free(&a);
+
+	t.known_hosts = "/r\"d/kh";
+	assert_int_equal(ssh_target_check(&t, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "holds \", which ssh cannot be given reliably"));
+	free(ctl_dir);
+	free(ctl);
+}
+
 static void test_target_check(void **state)
 {
 	char err[256];
@@ -166,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip_through_sh),
 		cmocka_unit_test(test_ssh_argv_layout),
 		cmocka_unit_test(test_target_check),
+		cmocka_unit_test(test_paths_for_ssh),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -30,15 +30,23 @@ static void assert_close(double got, double want, double eps)
 		fail_msg("expected %.17g, got %.17g", want, got);
 }
 
+/* Hmean of ascending values through the summary (stats_summarise). */
+static double hmean_of(const double *sorted, size_t n)
+{
+	struct stats_summary st;
+	stats_summarise(sorted, n, BETTER_LOWER, &st);
+	return st.hmean;
+}
+
 static void test_hmean_edges(void **state)
 {
 	(void)state;
 	const double with_zero[] = {0, 50, 60}, two[] = {50, 60}, neg[] = {-1, 50};
-	assert_close(stats_hmean(with_zero, N(with_zero)), NAN, 0);
-	assert_close(stats_hmean(neg, N(neg)), NAN, 0);
+	assert_close(hmean_of(with_zero, N(with_zero)), NAN, 0);
+	assert_close(hmean_of(neg, N(neg)), NAN, 0);
 	/* 2 / (1/50 + 1/60) = 600/11 */
-	assert_close(stats_hmean(two, N(two)), 54.545454545454545, EPS);
-	assert_close(stats_hmean(two, 0), NAN, 0);
+	assert_close(hmean_of(two, N(two)), 54.545454545454545, EPS);
+	assert_close(hmean_of(two, 0), NAN, 0);
 	assert_close(stats_gmean(with_zero, N(with_zero)), NAN, 0);
 	/* sqrt(50·60) */
 	assert_close(stats_gmean(two, N(two)), 54.772255750516611, EPS);
@@ -70,16 +78,21 @@ static void test_bamean(void **state)
 {
 	(void)state;
 	double x[] = {5, 1, 4, 2};
+	struct stats_summary lo, hi, one, none;
 	stats_sort(x, N(x));
+	stats_summarise(x, N(x), BETTER_LOWER, &lo);
+	stats_summarise(x, N(x), BETTER_HIGHER, &hi);
+	stats_summarise(x, 1, BETTER_LOWER, &one);
+	stats_summarise(x, 0, BETTER_LOWER, &none);
 	/* lower is better: best-first 1,2,4,5; first floor(4·50/100) = 2 */
-	assert_close(stats_bamean_sorted(x, N(x), BETTER_LOWER, 50), 1.5, EPS);
+	assert_close(lo.bamean50, 1.5, EPS);
 	/* higher is better: best-first 5,4,2,1 */
-	assert_close(stats_bamean_sorted(x, N(x), BETTER_HIGHER, 50), 4.5, EPS);
+	assert_close(hi.bamean50, 4.5, EPS);
 	/* floor(4·95/100) = 3 */
-	assert_close(stats_bamean_sorted(x, N(x), BETTER_LOWER, 95), 7.0 / 3.0, EPS);
+	assert_close(lo.bamean95, 7.0 / 3.0, EPS);
 	/* n·K/100 < 1 → max(1, ·) = 1: the best value */
-	assert_close(stats_bamean_sorted(x, 1, BETTER_LOWER, 50), 1, 0);
-	assert_close(stats_bamean_sorted(x, 0, BETTER_LOWER, 50), NAN, 0);
+	assert_close(one.bamean50, 1, 0);
+	assert_close(none.bamean50, NAN, 0);
 }
 
 static void test_percentile_median(void **state)
@@ -239,11 +252,33 @@ static void test_tests_need_two(void **state)
 	stats_summarise(a, 2, BETTER_LOWER, &sa);
 	stats_summarise(b, 1, BETTER_LOWER, &sb);
 	for (int rule = SIG_WELCH; rule <= SIG_NONE; rule++) {
+		if (rule == SIG_MANN_WHITNEY)
+			continue;
 		stats_compare((enum stats_significance)rule, 0.05, BETTER_LOWER, a, &sa, b, &sb, &t);
 		assert_false(t.valid);
 		assert_false(t.significant);
 		assert_true(isnan(t.p));
 	}
+	/* Mann-Whitney ranks one value: 15 above 10 and 12 is U = 2 of 0..2,
+	 * each rank of the one value equally likely, P(U >= 2) = 1/3, p = 2/3:
+	 * valid, exact, and no arrangement can do better, so n too small. */
+	stats_compare(SIG_MANN_WHITNEY, 0.05, BETTER_LOWER, a, &sa, b, &sb, &t);
+	assert_true(t.valid);
+	assert_true(t.exact);
+	assert_close(t.p, 2.0 / 3, 1e-15);
+	assert_true(t.too_small);
+	assert_false(t.significant);
+	/* 1 vs 1: U = 1 of 0..1, p = 2·min(1, 1/2) = 1, n too small */
+	const double one[] = {1}, two[] = {2};
+	stats_mann_whitney(one, 1, two, 1, 0.05, &t);
+	assert_true(t.valid);
+	assert_close(t.p, 1, 0);
+	assert_true(t.too_small);
+	assert_false(t.significant);
+	/* no values on one side: no test */
+	stats_mann_whitney(one, 1, two, 0, 0.05, &t);
+	assert_false(t.valid);
+	assert_false(t.too_small);
 	/* zero variance on both sides */
 	const double c[] = {3, 3};
 	stats_welch(3, 0, 2, 4, 0, 2, 0.05, &t);
@@ -294,9 +329,13 @@ static void test_mann_whitney(void **state)
 	assert_false(t.significant);
 }
 
-/* 3 vs 3 can never reach p < 0.05 (the smallest two-sided p is 2/20 =
- * 0.1): "n too small", never a star, even where the tie-corrected normal
- * approximation alone would give p = 0.047 (1,1,1 against 2,2,2). */
+/* 3 vs 3 without ties can never reach p < 0.05 (the smallest exact
+ * two-sided p is 2/20 = 0.1): "n too small", never a star. With ties the
+ * p is the tie-corrected normal approximation's and it decides: 1,1,1
+ * against 2,2,2 ranks 2,2,2 | 5,5,5, U = 15 − 3·4/2 = 9, mean 4.5,
+ * Σ(t³−t) = 2·24 = 48, σ² = 9/12·(7 − 48/30) = 4.05, z = (4.5 − 0.5)/√4.05
+ * = 1.98761598, p = 2·Q(z) = 0.0468541776 (python statistics.NormalDist;
+ * R wilcox.test gives the same): significant, not too small. */
 static void test_mann_whitney_too_small(void **state)
 {
 	(void)state;
@@ -310,9 +349,10 @@ static void test_mann_whitney_too_small(void **state)
 	assert_false(t.significant);
 	stats_mann_whitney(c, 3, d, 3, 0.05, &t);
 	assert_false(t.exact);
-	assert_true(t.p < 0.05);
-	assert_true(t.too_small);
-	assert_false(t.significant);
+	assert_close(t.statistic, 1.9876159799998132, 1e-12);
+	assert_close(t.p, 0.04685417760387378, 1e-12);
+	assert_false(t.too_small);
+	assert_true(t.significant);
 	/* at alpha 0.2 the same n can: not too small */
 	stats_mann_whitney(a, 3, b, 3, 0.2, &t);
 	assert_false(t.too_small);
@@ -416,11 +456,11 @@ static void test_csv_round_trip(void **state)
 		"r,v1,c,tcp-rr,rate,transactions/s,higher,,3,1518.87\n"
 		"r,v1,c,tcp-rr,rate,transactions/s,higher,,4,-1e-300\n";
 	static const char out_want[] =
-		"run,variant,cell,load,metric,unit,better,op,iteration,value\n"
-		"dflt,v1,\"a.x=1,b.y=2\",hackbench,time,s,lower,4,1,0.1\n"
-		"r,\"we said \"\"hi\"\"\",,cyclictest,latency,us,higher,p99,2,NaN\n"
-		"r,v1,c,tcp-rr,rate,transactions/s,higher,,3,1518.87\n"
-		"r,v1,c,tcp-rr,rate,transactions/s,higher,,4,-1e-300\n";
+		"run,variant,cell,load,metric,unit,better,op,iteration,value,tool,repetition\n"
+		"dflt,v1,\"a.x=1,b.y=2\",hackbench,time,s,lower,4,1,0.1,,0\n"
+		"r,\"we said \"\"hi\"\"\",,cyclictest,latency,us,higher,p99,2,NaN,,0\n"
+		"r,v1,c,tcp-rr,rate,transactions/s,higher,,3,1518.87,,0\n"
+		"r,v1,c,tcp-rr,rate,transactions/s,higher,,4,-1e-300,,0\n";
 	struct sample_table t;
 	char err[256];
 	sample_table_init(&t);
@@ -460,11 +500,85 @@ static void test_csv_round_trip(void **state)
 static void expect_csv_error(const char *text, const char *want)
 {
 	struct sample_table t;
-	char err[256] = "";
+	char err[512] = "";
 	sample_table_init(&t);
 	assert_int_equal(csv_read_samples_str(text, "x.csv", NULL, &t, err, sizeof(err)), -1);
 	assert_string_equal(err, want);
 	sample_table_free(&t);
+}
+
+/* The tool column: read into sample_row.tool (empty: NULL), written back
+ * as read; a CSV from before it (ten columns) reads with no tool. */
+static void test_csv_tool(void **state)
+{
+	(void)state;
+	static const char in[] =
+		CSV_SAMPLE_HEADER "\n"
+		"r,v,c,ct,max_latency,us,lower,0,1,12,cyclictest,0\n"
+		"r,v,c,\"h,b\",time,s,lower,1,1,0.5,\"hack,bench\",0\n"
+		"r,v,c,x,m,u,lower,,1,1,,0\n";
+	struct sample_table t;
+	char err[256];
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(in, "in.csv", NULL, &t, err, sizeof(err)), 3);
+	assert_string_equal(t.rows[0].tool, "cyclictest");
+	assert_string_equal(t.rows[1].tool, "hack,bench");
+	assert_null(t.rows[2].tool);
+	struct buf out = {0};
+	csv_write_samples(&out, &t);
+	assert_string_equal(buf_str(&out), in);
+	buf_free(&out);
+	sample_table_free(&t);
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(CSV_SAMPLE_HEADER_NO_TOOL "\nr,v,c,ct,m,us,lower,0,1,12\n",
+					      "old.csv", NULL, &t, err, sizeof(err)), 1);
+	assert_null(t.rows[0].tool);
+	sample_table_free(&t);
+	expect_csv_error(CSV_SAMPLE_HEADER_NO_TOOL "\nr,v,c,ct,m,us,lower,0,1,12,cyclictest\n",
+			 "x.csv:2: 11 fields, expected 10 (" CSV_SAMPLE_HEADER_NO_TOOL ")");
+	expect_csv_error(CSV_SAMPLE_HEADER_NO_REPETITION "\nr,v,c,ct,m,us,lower,0,1,12\n",
+			 "x.csv:2: 10 fields, expected 11 (" CSV_SAMPLE_HEADER_NO_REPETITION ")");
+}
+
+/* The repetition column: a repeating background load's runs within one
+ * iteration are distinct samples, read and written back as they are; a
+ * CSV without the column reads as repetitions 0; a repetition twice, or
+ * one that is not an integer >= 0, is an error. */
+static void test_csv_repetition(void **state)
+{
+	(void)state;
+	static const char in[] =
+		CSV_SAMPLE_HEADER "\n"
+		"r,v,c,hb,time,s,lower,,1,0.5,hackbench,0\n"
+		"r,v,c,hb,time,s,lower,,1,0.25,hackbench,1\n"
+		"r,v,c,hb,time,s,lower,,2,0.75,hackbench,0\n";
+	struct sample_table t;
+	char err[256];
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(in, "in.csv", NULL, &t, err, sizeof(err)), 3);
+	assert_int_equal(t.rows[0].repetition, 0);
+	assert_int_equal(t.rows[1].repetition, 1);
+	assert_true(t.rows[1].value == 0.25);
+	assert_int_equal(t.rows[2].repetition, 0);
+	struct buf out = {0};
+	csv_write_samples(&out, &t);
+	assert_string_equal(buf_str(&out), in);
+	buf_free(&out);
+	sample_table_free(&t);
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(CSV_SAMPLE_HEADER_NO_REPETITION
+					      "\nr,v,c,ct,m,us,lower,0,1,12,cyclictest\n",
+					      "old.csv", NULL, &t, err, sizeof(err)), 1);
+	assert_int_equal(t.rows[0].repetition, 0);
+	sample_table_free(&t);
+	expect_csv_error(CSV_SAMPLE_HEADER "\nr,v,c,hb,time,s,lower,,1,0.5,hackbench,1\n"
+			 "r,v,c,hb,time,s,lower,,1,0.6,hackbench,1\n",
+			 "x.csv:3: the same sample as line 2 (variant, cell, load, metric, op,"
+			 " iteration and repetition)");
+	expect_csv_error(CSV_SAMPLE_HEADER "\nr,v,c,hb,time,s,lower,,1,0.5,hackbench,-1\n",
+			 "x.csv:2: repetition '-1' is not an integer >= 0");
+	expect_csv_error(CSV_SAMPLE_HEADER "\nr,v,c,hb,time,s,lower,,1,0.5,hackbench,+1\n",
+			 "x.csv:2: repetition '+1' is not an integer >= 0");
 }
 
 static void test_csv_errors(void **state)
@@ -472,7 +586,9 @@ static void test_csv_errors(void **state)
 	(void)state;
 #define H "run,variant,cell,load,metric,unit,better,op,iteration,value\n"
 	expect_csv_error("", "x.csv:1: empty file, expected the header " CSV_SAMPLE_HEADER);
-	expect_csv_error("run,variant\n", "x.csv:1: bad header, expected " CSV_SAMPLE_HEADER);
+	expect_csv_error("run,variant\n", "x.csv:1: bad header, expected " CSV_SAMPLE_HEADER
+			 " (or, as older exports wrote it, " CSV_SAMPLE_HEADER_NO_REPETITION " or "
+			 CSV_SAMPLE_HEADER_NO_TOOL ")");
 	expect_csv_error(H "r,v,c,l,m,u,lower,1,1,1\nr,v,c,l,m,u,worse,1,1,1\n",
 			 "x.csv:3: better is 'worse', expected lower or higher");
 	/* a quoted newline is valid CSV but no name holds one */
@@ -482,14 +598,14 @@ static void test_csv_errors(void **state)
 	expect_csv_error(H "r,v,\"two,cells\",l,m,u,lower,1,1,1\nr,v,c,l,m,u,lower,1,0,1\n",
 			 "x.csv:3: iteration '0' is not an integer >= 1");
 	expect_csv_error(H "r,v,c,l,m,u,lower,1,1,fast\n",
-			 "x.csv:2: value 'fast' is not a decimal number (NaN for none)");
+			 "x.csv:2: value 'fast' is not a decimal number in range (NaN for none)");
 	expect_csv_error(H "r,v,c,l,m,u,lower,1,1\n",
-			 "x.csv:2: 9 fields, expected 10 (" CSV_SAMPLE_HEADER ")");
+			 "x.csv:2: 9 fields, expected 10 (" CSV_SAMPLE_HEADER_NO_TOOL ")");
 	expect_csv_error(H "r,,c,l,m,u,lower,1,1,1\n", "x.csv:2: empty variant");
 	expect_csv_error(H "r,v,\"c,l,m,u,lower,1,1,1\n", "x.csv:2: unterminated quoted field");
 	expect_csv_error(H "r,v,c\"x,l,m,u,lower,1,1,1\n", "x.csv:2: quote inside an unquoted field");
 	expect_csv_error(H "r,v,c,l,m,u,lower,1,1,\n",
-			 "x.csv:2: value '' is not a decimal number (NaN for none)");
+			 "x.csv:2: value '' is not a decimal number in range (NaN for none)");
 #undef H
 }
 
@@ -681,6 +797,8 @@ int main(void)
 		cmocka_unit_test(test_significance_names),
 		cmocka_unit_test(test_hist_percentile),
 		cmocka_unit_test(test_csv_round_trip),
+		cmocka_unit_test(test_csv_tool),
+		cmocka_unit_test(test_csv_repetition),
 		cmocka_unit_test(test_csv_errors),
 		cmocka_unit_test(test_summary_grouping),
 		cmocka_unit_test(test_summary_filters),

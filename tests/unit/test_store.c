@@ -14,6 +14,9 @@
 #include <unistd.h>
 
 #include "store.h"
+#include "store_adaptive.h"
+#include "store_list.h"
+#include "store_reparse.h"
 
 static char dir[] = "/tmp/schedrig-store.XXXXXX";
 
@@ -34,6 +37,15 @@ static int teardown(void **state)
 static void db_path(char *dst, size_t size, const char *name)
 {
 	snprintf(dst, size, "%s/%s", dir, name);
+}
+
+/* A second connection to the database at path, for what the tests check
+ * or change behind the store's back. */
+static sqlite3 *raw_db(const char *path)
+{
+	sqlite3 *db;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	return db;
 }
 
 static void test_round_trip(void **state)
@@ -114,6 +126,63 @@ static void test_round_trip(void **state)
 	store_close(s);
 }
 
+/* A sample's flag (the tool's warning) is stored with it; the notes count
+ * the flagged samples of complete iterations only, per load and warning. */
+static void test_sample_flags(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	int64_t run, variant, cell;
+	static const char warn[] = "netperf: Desired confidence was not achieved";
+
+	db_path(path, sizeof(path), "flags.db");
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	struct run_info ri = {.name = "nf", .config_text = "name: nf\n", .iterations = 3};
+	assert_int_equal(store_run_begin(s, &ri, &run, err, sizeof(err)), 0);
+	assert_int_equal(store_variant_add(s, run, 0, "v1", "local", "6.1", "", &variant, err,
+					   sizeof(err)), 0);
+	assert_int_equal(store_cell_add(s, run, 0, "c1", &cell, err, sizeof(err)), 0);
+	for (int it = 1; it <= 3; it++) {
+		struct sample_vec v = {0};
+		sample_vec_add(&v, "transactions_per_s", "transactions/s", BETTER_HIGHER, "", 1000.0 * it);
+		if (it != 2)
+			v.v[0].flag = warn;
+		struct stored_instance in = {
+			.name = "rr", .tool = "netperf-tcp-rr", .role = "measured", .argv = "netperf",
+			.state = "ok", .exited = true, .out = "x\n", .out_len = 2, .samples = &v,
+		};
+		assert_int_equal(store_iteration_save(s, variant, cell, it, it == 3 ? "failed" : "complete",
+						      "a", "b", &in, 1, err, sizeof(err)), 0);
+		sample_vec_free(&v);
+	}
+	char **msgs;
+	size_t n;
+	assert_int_equal(store_flag_notes(s, run, &msgs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(msgs[0], "variant v1 cell c1 load rr: 1 of 2 sample(s): netperf: Desired"
+			    " confidence was not achieved");
+	free(msgs[0]);
+	free(msgs);
+	/* The flag is on its sample: the row of iteration 1, seq 0. */
+	sqlite3_stmt *st;
+	sqlite3 *raw = raw_db(path);
+	assert_int_equal(sqlite3_prepare_v2(raw,
+		"SELECT i.iteration, f.seq, f.flag FROM sample_flag f JOIN load_instance li"
+		" ON li.id = f.load_instance_id JOIN iteration i ON i.id = li.iteration_id"
+		" ORDER BY i.iteration", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 1);
+	assert_int_equal(sqlite3_column_int(st, 1), 0);
+	assert_string_equal((const char *)sqlite3_column_text(st, 2), warn);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 3);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	sqlite3_close(raw);
+	store_close(s);
+}
+
 /* Histograms are stored with their samples and read back keyed like sample
  * rows; counts are little-endian u64 in the blob; an incomplete iteration
  * (run --resume) is replaced together with its histograms. */
@@ -162,7 +231,8 @@ static void test_histogram_round_trip(void **state)
 		assert_int_equal(v.n_hists, 0);
 	}
 	sqlite3_stmt *st;
-	assert_int_equal(sqlite3_prepare_v2(store_db(s),
+	sqlite3 *raw = raw_db(path);
+	assert_int_equal(sqlite3_prepare_v2(raw,
 					    "SELECT count(*), hex(substr(min(counts), 25, 8)),"
 					    " min(length(counts)) FROM histogram WHERE op = '0'",
 					    -1, &st, NULL),
@@ -207,13 +277,83 @@ static void test_histogram_round_trip(void **state)
 	assert_int_equal(h.rows[2].overflow, 29);
 	hist_table_free(&h);
 	/* bounds out of order (a database is not trusted): refused */
-	assert_int_equal(sqlite3_exec(store_db(s), "UPDATE histogram SET bounds ="
+	assert_int_equal(sqlite3_exec(raw, "UPDATE histogram SET bounds ="
 				      " x'000000000000F03F0000000000000000000000000000F03F' WHERE op = '1'",
 				      NULL, NULL, NULL), SQLITE_OK);
 	hist_table_init(&h);
 	assert_int_equal(store_load_histograms(s, &run, 1, &h, err, sizeof(err)), -1);
 	assert_string_equal(err, "histogram of hist has bucket bounds that are not 3 ascending numbers");
 	hist_table_free(&h);
+	sqlite3_close(raw);
+	store_close(s);
+}
+
+/* reparse's comparison sees a change that is only in a histogram (a bucket,
+ * the sum, the bounds), and storing the new outcome replaces it. */
+static void test_reparse_hist_same(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	int64_t run, variant, cell;
+	uint64_t c[3] = {7, 0, 1};
+	static const double bounds[] = {0.25, 1.5, 1e9};
+
+	db_path(path, sizeof(path), "rphist.db");
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	struct run_info ri = {.name = "rphist", .config_text = "name: rphist\n", .iterations = 1};
+	assert_int_equal(store_run_begin(s, &ri, &run, err, sizeof(err)), 0);
+	assert_int_equal(store_variant_add(s, run, 0, "base", "local", "6.18", "", &variant, err,
+					   sizeof(err)), 0);
+	assert_int_equal(store_cell_add(s, run, 0, "", &cell, err, sizeof(err)), 0);
+	struct sample_vec v = {0};
+	sample_vec_add(&v, "latency", "us", BETTER_LOWER, "max", 2);
+	struct sample_hist *h = sample_vec_add_hist(&v, "latency", "us", "", 0, c, 3, 0, 1e9, 2);
+	sample_hist_set_bounds(h, bounds);
+	h->min_observed = 0.125;
+	h->sum = 3.5;
+	h->sum_sq = 5;
+	struct stored_instance in = {
+		.name = "rr", .tool = "tcp-rr", .role = "measured", .argv = "tcp-rr",
+		.state = "ok", .exited = true, .out = "x\n", .out_len = 2, .samples = &v,
+	};
+	assert_int_equal(store_iteration_save(s, variant, cell, 1, "complete", "a", "b", &in, 1,
+					      err, sizeof(err)), 0);
+	sqlite3 *raw = raw_db(path);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(raw, "SELECT id FROM load_instance", -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	int64_t id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	bool same;
+	size_t n;
+	assert_int_equal(store_samples_same(s, id, &v, &same, &n, err, sizeof(err)), 0);
+	assert_true(same);
+	assert_int_equal(n, 1);
+	v.hists[0].counts[1] = 1; /* one bucket */
+	assert_int_equal(store_samples_same(s, id, &v, &same, &n, err, sizeof(err)), 0);
+	assert_false(same);
+	v.hists[0].counts[1] = 0;
+	v.hists[0].sum = 999999999; /* the sum */
+	assert_int_equal(store_samples_same(s, id, &v, &same, &n, err, sizeof(err)), 0);
+	assert_false(same);
+	v.hists[0].sum = 3.5;
+	v.hists[0].bounds[1] = 1.75; /* a bound */
+	assert_int_equal(store_samples_same(s, id, &v, &same, &n, err, sizeof(err)), 0);
+	assert_false(same);
+	/* Stored again: the new histogram replaces the old one. */
+	assert_int_equal(store_instance_outcome(s, id, "ok", NULL, &v, err, sizeof(err)), 0);
+	assert_int_equal(store_samples_same(s, id, &v, &same, &n, err, sizeof(err)), 0);
+	assert_true(same);
+	struct hist_table t;
+	hist_table_init(&t);
+	assert_int_equal(store_load_histograms(s, &run, 1, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.n, 1);
+	assert_true(t.rows[0].bounds[1] == 1.75);
+	hist_table_free(&t);
+	sample_vec_free(&v);
+	sqlite3_close(raw);
 	store_close(s);
 }
 
@@ -251,35 +391,41 @@ static void test_schema_version(void **state)
 	assert_non_null(strstr(err, "schema version 99 is newer"));
 }
 
+/* A database at path made by running the SQL of tests/fixtures/NAME; left
+ * open in *db. */
+static void db_from_fixture(const char *name, const char *path, sqlite3 **db)
+{
+	char fixture[512];
+	const char *fixtures = getenv("FIXTURES");
+	snprintf(fixture, sizeof(fixture), "%s/%s", fixtures ? fixtures : "tests/fixtures", name);
+	FILE *f = fopen(fixture, "r");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	long len = ftell(f);
+	rewind(f);
+	char *text = calloc(1, (size_t)len + 1);
+	assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	assert_int_equal(sqlite3_open(path, db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(*db, text, NULL, NULL, NULL), SQLITE_OK);
+	free(text);
+}
+
 /* A schema version 4 database (sample rows with their names) is migrated
  * by the first open, also a read-only one: the samples come back the same,
  * through sample_key and sample_value and through the view "sample", the
  * run table has the columns of version 6, the histogram table those of
- * version 7 (an old histogram reads as evenly spaced buckets). */
+ * version 7 (an old histogram reads as evenly spaced buckets) and the
+ * sample_flag table of version 8 exists. */
 static void test_migrate_v4(void **state)
 {
 	(void)state;
-	char path[256], fixture[512], err[512];
-	const char *fixtures = getenv("FIXTURES");
+	char path[256], err[512];
 	struct store *s;
 	sqlite3 *db;
-	char *text;
-	FILE *f;
-	long len;
 
-	snprintf(fixture, sizeof(fixture), "%s/schema-v4.sql", fixtures ? fixtures : "tests/fixtures");
-	f = fopen(fixture, "r");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	text = calloc(1, (size_t)len + 1);
-	assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
 	db_path(path, sizeof(path), "v4.db");
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, text, NULL, NULL, NULL), SQLITE_OK);
-	free(text);
+	db_from_fixture("schema-v4.sql", path, &db);
 	assert_int_equal(sqlite3_exec(db,
 		"PRAGMA user_version = 4;"
 		"INSERT INTO run (id, name, status, started_at) VALUES (1, 'old', 'complete', 'x');"
@@ -328,13 +474,250 @@ static void test_migrate_v4(void **state)
 		" WHERE name IN ('rig_pid', 'boot_id', 'rig_start_ticks')) || ' ' ||"
 		" (SELECT count(*) FROM pragma_table_info('histogram') WHERE name IN ('bounds',"
 		" 'min_observed', 'sum_value', 'sum_sq_value')) || ' ' ||"
+		" (SELECT count(*) FROM sqlite_master WHERE name = 'sample_flag') || ' ' ||"
 		" group_concat(op || '=' || ifnull(value, 'null'), ',')"
 		" FROM (SELECT * FROM sample ORDER BY seq)", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(st, 0),
-			    "2 9 3 4 groups-4=1.5,groups-8=null,groups-4=2.5");
+			    "2 10 3 4 1 groups-4=1.5,groups-8=null,groups-4=2.5");
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+}
+
+/* The database tests/fixtures/FIXTURE (schedrig's own code made it at
+ * schema from_version), made again as DB and opened: the first open, a
+ * read-only one, migrates it to version 10, whose sample_flag table (of
+ * version 8) then takes a flagged sample beside the old run. The old run's samples and
+ * histograms (run id 1) are loaded into t and h (initialized here). */
+static void check_migrated(const char *fixture, const char *name, int from_version,
+			   struct sample_table *t, struct hist_table *h)
+{
+	char path[256], err[512];
+	struct store *s;
+	sqlite3 *db;
+
+	db_path(path, sizeof(path), name);
+	db_from_fixture(fixture, path, &db);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), from_version);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+
+	/* The first open is read-only: it migrates all the same. */
+	assert_int_equal(store_open(path, true, &s, err, sizeof(err)), 0);
+	store_close(s);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+		"SELECT (SELECT user_version FROM pragma_user_version) || ' ' ||"
+		" (SELECT count(*) FROM sqlite_master WHERE name = 'sample_flag') || ' ' ||"
+		" (SELECT count(*) FROM pragma_table_info('histogram') WHERE name IN ('bounds',"
+		" 'min_observed', 'sum_value', 'sum_sq_value'))", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "10 1 4");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+
+	/* A flagged sample goes into the migrated database beside the old run. */
+	int64_t run, variant, cell;
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	struct run_info ri = {.name = "after", .config_text = "name: after\n", .iterations = 1};
+	assert_int_equal(store_run_begin(s, &ri, &run, err, sizeof(err)), 0);
+	assert_int_equal(store_variant_add(s, run, 0, "v", "local", "6.1", "", &variant, err,
+					   sizeof(err)), 0);
+	assert_int_equal(store_cell_add(s, run, 0, "c", &cell, err, sizeof(err)), 0);
+	struct sample_vec v = {0};
+	sample_vec_add(&v, "transactions_per_s", "transactions/s", BETTER_HIGHER, "", 10.0);
+	v.v[0].flag = "netperf: Desired confidence was not achieved";
+	struct stored_instance in = {
+		.name = "rr", .tool = "netperf-tcp-rr", .role = "measured", .argv = "netperf",
+		.state = "ok", .exited = true, .out = "x\n", .out_len = 2, .samples = &v,
+	};
+	assert_int_equal(store_iteration_save(s, variant, cell, 1, "complete", "a", "b", &in, 1,
+					      err, sizeof(err)), 0);
+	sample_vec_free(&v);
+	char **msgs;
+	size_t n;
+	assert_int_equal(store_flag_notes(s, run, &msgs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(msgs[0], "variant v cell c load rr: 1 of 1 sample(s): netperf: Desired"
+			    " confidence was not achieved");
+	free(msgs[0]);
+	free(msgs);
+	store_close(s);
+
+	int64_t ids[] = {1};
+	sample_table_init(t);
+	hist_table_init(h);
+	assert_int_equal(store_open(path, true, &s, err, sizeof(err)), 0);
+	assert_int_equal(store_load_rows(s, ids, 1, t, err, sizeof(err)), 0);
+	assert_int_equal(store_load_histograms(s, ids, 1, h, err, sizeof(err)), 0);
+	store_close(s);
+}
+
+/* Schema version 6 as schedrig made it (tests/fixtures/db-v6.sql: a
+ * cyclictest run with histogram_us 50): its samples and its histogram,
+ * evenly spaced buckets with no Min or sums, read back as they were
+ * stored. The expected values are those of the fixture's rows, read with
+ * sqlite3. */
+static void test_migrate_v6(void **state)
+{
+	(void)state;
+	struct sample_table t;
+	struct hist_table h;
+
+	check_migrated("db-v6.sql", "v6.db", 6, &t, &h);
+	assert_int_equal(t.n, 4);
+	assert_string_equal(t.rows[0].tool, "cyclictest");
+	assert_string_equal(t.rows[0].metric, "min_latency");
+	assert_true(t.rows[0].value == 31.0);
+	assert_string_equal(t.rows[2].metric, "max_latency");
+	assert_true(t.rows[2].value == 9009.0);
+	assert_string_equal(t.rows[3].metric, "overflows");
+	assert_true(t.rows[3].value == 841.0);
+	sample_table_free(&t);
+	assert_int_equal(h.n, 1);
+	assert_int_equal(h.rows[0].n_buckets, 50);
+	assert_null(h.rows[0].bounds);
+	assert_true(h.rows[0].bucket_width == 1.0);
+	assert_true(h.rows[0].counts[31] == 1 && h.rows[0].counts[43] == 1);
+	assert_true(h.rows[0].overflow == 841);
+	assert_true(isnan(h.rows[0].min_observed) && isnan(h.rows[0].sum));
+	hist_table_free(&h);
+}
+
+/* Schema version 7 as schedrig made it (tests/fixtures/
+ * db-v7.sql: a wakeup-lat run): its samples and histograms (explicit
+ * bounds, the tool's Min, exact sums) read back as they were stored. The
+ * expected values are those of the fixture's rows, read with sqlite3. */
+static void test_migrate_v7(void **state)
+{
+	(void)state;
+	struct sample_table t;
+	struct hist_table h;
+
+	check_migrated("db-v7.sql", "v7.db", 7, &t, &h);
+	assert_int_equal(t.n, 15);
+	assert_string_equal(t.rows[3].tool, "wakeup-lat");
+	assert_string_equal(t.rows[3].metric, "wakeup_latency");
+	assert_string_equal(t.rows[3].op, "p99");
+	assert_true(t.rows[3].value == 50.303);
+	assert_string_equal(t.rows[14].metric, "requests_per_s");
+	assert_true(t.rows[14].value == 577.9);
+	sample_table_free(&t);
+	assert_int_equal(h.n, 2);
+	assert_string_equal(h.rows[0].metric, "wakeup_latency");
+	assert_int_equal(h.rows[0].n_buckets, 202);
+	assert_non_null(h.rows[0].bounds);
+	assert_true(h.rows[0].bounds[0] == 2.879 && h.rows[0].bounds[1] == 3.055);
+	assert_true(h.rows[0].min_observed == 2.865);
+	assert_true(h.rows[0].sum == 24849.891);
+	assert_true(h.rows[0].max_observed == 18009.407);
+	assert_int_equal(h.rows[1].n_buckets, 83);
+	assert_true(h.rows[1].min_observed == 104.99);
+	hist_table_free(&h);
+}
+
+/* Schema version 8 as schedrig made it (tests/fixtures/db-v8.sql: an
+ * adaptive run interrupted after cell fk.spread_pct=0 (id 1) of variant
+ * running had stopped, with its stop note, event 3, and before
+ * fk.spread_pct=80 (id 2) had), plus two notes of kind "iterations" that
+ * stop no cell of the run: the whole-plan note of a qemu variant and one
+ * naming a variant the run lacks. The first open migrates it to version 10:
+ * the stopped cell has a cell_stop row naming event 3, the other cells
+ * none, and every note reads as before. */
+static void test_migrate_v8_stops(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	sqlite3 *db;
+	bool stopped;
+
+	db_path(path, sizeof(path), "v8.db");
+	db_from_fixture("db-v8.sql", path, &db);
+	assert_int_equal(sqlite3_exec(db,
+		"INSERT INTO event (run_id, at, kind, message) VALUES (1, 'x', 'iterations',"
+		" 'variant running: boot: qemu runs every cell to max (8 iterations);"
+		" adaptive stopping applies to boot: local variants'),"
+		" (1, 'x', 'iterations', 'variant gone cell fk.spread_pct=80: 3 iteration(s), max"
+		" reached, CI 9.0 %')", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+
+	assert_int_equal(store_open(path, true, &s, err, sizeof(err)), 0);
+	assert_int_equal(store_cell_stopped(s, 1, "running", 1, &stopped, err, sizeof(err)), 0);
+	assert_true(stopped);
+	assert_int_equal(store_cell_stopped(s, 1, "running", 2, &stopped, err, sizeof(err)), 0);
+	assert_false(stopped);
+	char **msgs;
+	size_t n;
+	assert_int_equal(store_events(s, 1, "iterations", &msgs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(msgs[0], "variant running cell fk.spread_pct=0: 2 iteration(s), CI 0.0 %"
+			    " <= 5 %");
+	for (size_t i = 0; i < n; i++)
+		free(msgs[i]);
+	free(msgs);
+	store_close(s);
+
+	sqlite3 *raw = raw_db(path);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(raw,
+		"SELECT (SELECT user_version FROM pragma_user_version) || ' ' ||"
+		" group_concat(variant_id || ',' || cell_id || ',' || event_id, ' ') FROM cell_stop",
+		-1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "10 1,1,3");
+	sqlite3_finalize(st);
+	sqlite3_close(raw);
+}
+
+/* A stopped cell (adaptive iterations) is a cell_stop row with its note:
+ * the note reads back among the run's "iterations" events, only that cell
+ * of that variant reads as stopped, and a stop of a variant the run lacks
+ * is refused with nothing written, its note neither. */
+static void test_cell_stop(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	int64_t run, variant, c1, c2;
+	bool stopped;
+	char **msgs;
+	size_t n;
+
+	db_path(path, sizeof(path), "stop.db");
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	struct run_info ri = {.name = "stop", .iterations = 5};
+	assert_int_equal(store_run_begin(s, &ri, &run, err, sizeof(err)), 0);
+	assert_int_equal(store_variant_add(s, run, 0, "v", "local", "6.1", "", &variant, err,
+					   sizeof(err)), 0);
+	assert_int_equal(store_variant_add(s, run, 1, "w", "local", "6.1", "", &variant, err,
+					   sizeof(err)), 0);
+	assert_int_equal(store_cell_add(s, run, 0, "x=1", &c1, err, sizeof(err)), 0);
+	assert_int_equal(store_cell_add(s, run, 1, "x=2", &c2, err, sizeof(err)), 0);
+	assert_int_equal(store_cell_stop(s, run, "w", c2, "variant w cell x=2: 3 iteration(s), CI"
+					 " 0.5 % <= 1 %", err, sizeof(err)), 0);
+	assert_int_equal(store_cell_stop(s, run, "gone", c1, "variant gone cell x=1: 1 iteration(s)",
+					 err, sizeof(err)), -1);
+	assert_string_equal(err, "cannot record a stopped cell: run 1 has no variant gone");
+	const struct {
+		const char *variant;
+		int64_t cell;
+		bool stopped;
+	} want[] = {{"w", c2, true}, {"w", c1, false}, {"v", c2, false}, {"gone", c1, false}};
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_int_equal(store_cell_stopped(s, run, want[i].variant, want[i].cell, &stopped,
+						    err, sizeof(err)), 0);
+		assert_int_equal(stopped, want[i].stopped);
+	}
+	assert_int_equal(store_events(s, run, "iterations", &msgs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(msgs[0], "variant w cell x=2: 3 iteration(s), CI 0.5 % <= 1 %");
+	free(msgs[0]);
+	free(msgs);
+	store_close(s);
 }
 
 /* A writing open never takes over someone else's SQLite file (tables, no
@@ -451,14 +834,64 @@ static void test_rows_in_config_order(void **state)
 	store_close(s);
 }
 
+/* schedrig list's rows: each run with its cells counted, and a NULL
+ * iterations column (set here with SQL, as an old import could leave it)
+ * read as -1. */
+static void test_run_list(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	int64_t run1, run2, cell;
+	struct stored_run_row *rows;
+	size_t n;
+
+	db_path(path, sizeof(path), "list.db");
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	assert_int_equal(store_run_list(s, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	struct run_info a = {.name = "a", .kernel_release = "6.18", .iterations = 3};
+	struct run_info b = {.name = "b", .iterations = 2};
+	assert_int_equal(store_run_begin(s, &a, &run1, err, sizeof(err)), 0);
+	assert_int_equal(store_cell_add(s, run1, 0, "x=1", &cell, err, sizeof(err)), 0);
+	assert_int_equal(store_cell_add(s, run1, 1, "x=2", &cell, err, sizeof(err)), 0);
+	assert_int_equal(store_run_begin(s, &b, &run2, err, sizeof(err)), 0);
+	assert_int_equal(store_run_end(s, run2, "complete", err, sizeof(err)), 0);
+	sqlite3 *raw = raw_db(path);
+	assert_int_equal(sqlite3_exec(raw, "UPDATE run SET iterations = NULL WHERE name = 'b'",
+				      NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(store_run_list(s, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_true(rows[0].id == run1 && rows[1].id == run2);
+	assert_string_equal(rows[0].name, "a");
+	assert_string_equal(rows[0].kernel_release, "6.18");
+	assert_null(rows[1].kernel_release);
+	assert_int_equal(rows[0].n_cells, 2);
+	assert_int_equal(rows[1].n_cells, 0);
+	assert_int_equal(rows[0].iterations, 3);
+	assert_int_equal(rows[1].iterations, -1);
+	assert_string_equal(rows[0].status, "running");
+	assert_string_equal(rows[1].status, "complete");
+	store_run_rows_free(rows, n);
+	sqlite3_close(raw);
+	store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_run_list),
 		cmocka_unit_test(test_rows_in_config_order),
 		cmocka_unit_test(test_histogram_round_trip),
+		cmocka_unit_test(test_reparse_hist_same),
+		cmocka_unit_test(test_sample_flags),
 		cmocka_unit_test(test_schema_version),
 		cmocka_unit_test(test_migrate_v4),
+		cmocka_unit_test(test_migrate_v6),
+		cmocka_unit_test(test_migrate_v7),
+		cmocka_unit_test(test_migrate_v8_stops),
+		cmocka_unit_test(test_cell_stop),
 		cmocka_unit_test(test_key_after_rollback),
 		cmocka_unit_test(test_foreign_database),
 		cmocka_unit_test(test_missing_and_foreign),

@@ -1,0 +1,28 @@
+/* The option loop the commands share: see cmdopts.h. */
+#include "cmdopts.h"
+
+#include <stdio.h>
+
+#include "commands.h"
+
+int cmd_options(int argc, char **argv, const struct option *longopts, const char *usage,
+		int (*on)(int val, const char *arg, void *ctx), void *ctx)
+{
+	int ch, rc;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (ch == 'h') {
+			fputs(usage, stdout);
+			return 0;
+		}
+		if (ch == '?' || ch == ':') {
+			fputs(usage, stderr);
+			return EXIT_USAGE;
+		}
+		if ((rc = on(ch, optarg, ctx)))
+			return rc;
+	}
+	return -1;
+}

@@ -1,0 +1,317 @@
+/* The host's side of the agent protocol trusts nothing the guest or remote
+ * machine says: every line is checked against the plan the host sent (a
+ * real config and plan here: 2 cells x 2 iterations, two loads per cell,
+ * one of them a repeating background load). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent_host.h"
+#include "agent_proto.h"
+#include "config.h"
+#include "plan.h"
+
+static const char config[] =
+	"name: s\n"
+	"iterations: 2\n"
+	"loads:\n"
+	"  - {name: bg, tool: fake, role: background, repeat: true}\n"
+	"  - {name: m, tool: fake, params: {mean: [10, 20]}}\n";
+
+struct fix {
+	struct experiment *e;
+	struct plan p;
+	struct variant_run vr;
+	struct agent_session s;
+	int stored;            /* on_iteration calls */
+	size_t last_n;         /* results of the last one */
+	char err[512];
+};
+
+static int on_kernel(void *ctx, const struct variant_kernel *k)
+{
+	(void)ctx;
+	(void)k;
+	return 0;
+}
+
+static int on_iteration(void *ctx, size_t cell, int it, struct iteration_result *res)
+{
+	struct fix *f = ctx;
+	(void)cell;
+	(void)it;
+	f->stored++;
+	f->last_n = res->n;
+	return 0;
+}
+
+static void fix_init(struct fix *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->e = config_parse("s.yaml", config, strlen(config), f->err, sizeof(f->err));
+	assert_non_null(f->e);
+	assert_int_equal(plan_build(f->e, &f->p, f->err, sizeof(f->err)), 0);
+	assert_int_equal(f->p.n_cells, 2);
+	f->vr = (struct variant_run){.e = f->e, .v = &f->e->variants[0], .p = &f->p, .iterations = 2,
+				     .on_kernel = on_kernel, .on_iteration = on_iteration, .ctx = f};
+	f->s = (struct agent_session){.vr = &f->vr, .label = "qemu", .where = "the guest"};
+}
+
+static void fix_free(struct fix *f)
+{
+	agent_session_free(&f->s);
+	plan_free(&f->p);
+	experiment_free(f->e);
+}
+
+/* Feed one encoded line (b is emptied). */
+static void feed(struct fix *f, struct buf *b)
+{
+	agent_session_line(&f->s, b->data, b->len, f->err, sizeof(f->err));
+	b->len = 0;
+}
+
+static void hello(struct fix *f)
+{
+	struct buf b = {0};
+	agent_encode_hello(&b, "6.1.0", "console=ttyS0", 1);
+	feed(f, &b);
+	buf_free(&b);
+	assert_false(f->s.failed);
+}
+
+/* The inst line of load (0 bg, 1 m) of (cell, it), repetition rep. */
+static void inst(struct fix *f, size_t cell, int it, size_t load, int rep)
+{
+	struct buf b = {0};
+	struct inst_result r = {.repetition = rep, .pid = 100, .exited = true, .state = INST_OK,
+				.start_ns = 1, .end_ns = 2};
+	agent_encode_inst(&b, cell, it, load, &r);
+	feed(f, &b);
+	buf_free(&b);
+}
+
+static void iteration(struct fix *f, size_t cell, int it, size_t n, bool interrupted)
+{
+	struct buf b = {0};
+	struct iteration_result res = {.n = n, .interrupted = interrupted};
+	agent_encode_iteration(&b, cell, it, &res);
+	feed(f, &b);
+	buf_free(&b);
+}
+
+static void end(struct fix *f, bool ok)
+{
+	struct buf b = {0};
+	agent_encode_end(&b, ok, ok ? "" : "bad");
+	feed(f, &b);
+	buf_free(&b);
+}
+
+static void expect_failure(struct fix *f, const char *part)
+{
+	assert_true(f->s.failed);
+	if (!strstr(f->err, part))
+		print_error("'%s' not in '%s'\n", part, f->err);
+	assert_non_null(strstr(f->err, part));
+}
+
+/* The whole plan, in order, with a background repetition: accepted. */
+static void test_whole_plan(void **state)
+{
+	struct fix f;
+	(void)state;
+	fix_init(&f);
+	hello(&f);
+	for (size_t c = 0; c < 2; c++) {
+		for (int it = 1; it <= 2; it++) {
+			inst(&f, c, it, 0, 0);
+			inst(&f, c, it, 0, 1);
+			inst(&f, c, it, 1, 0);
+			iteration(&f, c, it, 3, false);
+		}
+	}
+	end(&f, true);
+	assert_false(f.s.failed);
+	assert_int_equal(f.stored, 4);
+	assert_int_equal(f.last_n, 3);
+	assert_true(f.s.end_ok);
+	fix_free(&f);
+}
+
+/* An iteration line with no instances is not a complete iteration. */
+static void test_empty_iteration(void **state)
+{
+	struct fix f;
+	(void)state;
+	fix_init(&f);
+	hello(&f);
+	iteration(&f, 0, 1, 0, false);
+	expect_failure(&f, "ended without a result of load 0");
+	assert_int_equal(f.stored, 0);
+	fix_free(&f);
+	/* ... nor one missing a load. */
+	fix_init(&f);
+	hello(&f);
+	inst(&f, 0, 1, 0, 0);
+	iteration(&f, 0, 1, 1, false);
+	expect_failure(&f, "ended without a result of load 1");
+	assert_int_equal(f.stored, 0);
+	fix_free(&f);
+	/* An interrupted one may lack loads (it is stored as interrupted). */
+	fix_init(&f);
+	hello(&f);
+	iteration(&f, 0, 1, 0, true);
+	assert_false(f.s.failed);
+	assert_int_equal(f.stored, 1);
+	fix_free(&f);
+}
+
+/* An iteration number beyond int is refused, not narrowed (2^32 + 1 would
+ * have become iteration 1). */
+static void test_iteration_narrowing(void **state)
+{
+	struct fix f;
+	(void)state;
+	fix_init(&f);
+	hello(&f);
+	static const char line[] =
+		"{\"type\":\"inst\",\"cell\":0,\"iteration\":4294967297,\"load\":0,\"repetition\":0,"
+		"\"pid\":100,\"applied\":\"\",\"state\":\"ok\",\"reason\":\"\",\"exited\":true,"
+		"\"exit_code\":0,\"term_signal\":0,\"start_ns\":1,\"end_ns\":2,\"user_us\":0,"
+		"\"system_us\":0,\"stdout\":\"\",\"stderr\":\"\"}";
+	agent_session_line(&f.s, line, strlen(line), f.err, sizeof(f.err));
+	expect_failure(&f, "a number is out of range");
+	fix_free(&f);
+	fix_init(&f);
+	hello(&f);
+	static const char it_line[] =
+		"{\"type\":\"iteration\",\"cell\":0,\"iteration\":4294967297,\"n\":0,"
+		"\"interrupted\":true,\"started_at\":\"\",\"ended_at\":\"\"}";
+	agent_session_line(&f.s, it_line, strlen(it_line), f.err, sizeof(f.err));
+	expect_failure(&f, "a number is out of range");
+	assert_int_equal(f.stored, 0);
+	fix_free(&f);
+}
+
+/* Lines out of the plan's order, loads twice, repetitions of a load that
+ * does not repeat, an early "ok", lines after the end, a second hello. */
+static void test_against_the_plan(void **state)
+{
+	struct fix f;
+	(void)state;
+	fix_init(&f);
+	hello(&f);
+	inst(&f, 0, 2, 0, 0); /* iteration 1 comes first */
+	expect_failure(&f, "is not the next step of the plan");
+	fix_free(&f);
+
+	fix_init(&f);
+	hello(&f);
+	inst(&f, 0, 1, 1, 0);
+	inst(&f, 0, 1, 1, 0);
+	expect_failure(&f, "reported twice, or repeated without repeat: true");
+	fix_free(&f);
+
+	fix_init(&f);
+	hello(&f);
+	inst(&f, 0, 1, 1, 1); /* m is measured: no repetitions */
+	expect_failure(&f, "repeated without repeat: true");
+	fix_free(&f);
+
+	fix_init(&f);
+	hello(&f);
+	inst(&f, 0, 1, 0, 0);
+	inst(&f, 0, 1, 1, 0);
+	iteration(&f, 0, 1, 2, false);
+	end(&f, true);
+	expect_failure(&f, "the agent ended ok after 1 of the plan's 4 iterations");
+	fix_free(&f);
+
+	fix_init(&f);
+	hello(&f);
+	end(&f, false);
+	assert_false(f.s.failed);
+	inst(&f, 0, 1, 0, 0);
+	expect_failure(&f, "a line after the end line");
+	fix_free(&f);
+
+	fix_init(&f);
+	hello(&f);
+	struct buf b = {0};
+	agent_encode_hello(&b, "6.1.0", "console=ttyS0", 1);
+	feed(&f, &b);
+	buf_free(&b);
+	expect_failure(&f, "a second hello");
+	fix_free(&f);
+}
+
+/* Every field is checked: a state ok of a process that did not exit 0, an
+ * exit status no process has, an end before its start, text with control
+ * characters, a knob path outside its kind's files. */
+static void test_fields(void **state)
+{
+	struct agent_msg m;
+	char err[256];
+	(void)state;
+	static const char *const bad[] = {
+		"{\"type\":\"inst\",\"cell\":0,\"iteration\":1,\"load\":0,\"repetition\":0,"
+		"\"pid\":100,\"applied\":\"\",\"state\":\"ok\",\"reason\":\"\",\"exited\":true,"
+		"\"exit_code\":3,\"term_signal\":0,\"start_ns\":1,\"end_ns\":2,\"user_us\":0,"
+		"\"system_us\":0,\"stdout\":\"\",\"stderr\":\"\"}",
+		"{\"type\":\"inst\",\"cell\":0,\"iteration\":1,\"load\":0,\"repetition\":0,"
+		"\"pid\":100,\"applied\":\"\",\"state\":\"failed\",\"reason\":\"\",\"exited\":true,"
+		"\"exit_code\":256,\"term_signal\":0,\"start_ns\":1,\"end_ns\":2,\"user_us\":0,"
+		"\"system_us\":0,\"stdout\":\"\",\"stderr\":\"\"}",
+		"{\"type\":\"inst\",\"cell\":0,\"iteration\":1,\"load\":0,\"repetition\":0,"
+		"\"pid\":100,\"applied\":\"\",\"state\":\"failed\",\"reason\":\"\",\"exited\":false,"
+		"\"exit_code\":0,\"term_signal\":9,\"start_ns\":5,\"end_ns\":2,\"user_us\":0,"
+		"\"system_us\":0,\"stdout\":\"\",\"stderr\":\"\"}",
+		"{\"type\":\"inst\",\"cell\":0,\"iteration\":1,\"load\":0,\"repetition\":0,"
+		"\"pid\":100,\"applied\":\"\\u001b[2J\",\"state\":\"failed\",\"reason\":\"\",\"exited\":true,"
+		"\"exit_code\":1,\"term_signal\":0,\"start_ns\":1,\"end_ns\":2,\"user_us\":0,"
+		"\"system_us\":0,\"stdout\":\"\",\"stderr\":\"\"}",
+		"{\"type\":\"series\",\"cell\":0,\"iteration\":1,\"monitor\":\"stat\",\"key\":\"k\","
+		"\"cpu\":-1,\"pid\":0,\"tgid\":0,\"t_ms\":[-5],\"value\":[1]}",
+		"{\"type\":\"end\",\"status\":\"sure\",\"message\":\"\"}",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		if (agent_decode_line(bad[i], strlen(bad[i]), &m, err, sizeof(err)) != -1) {
+			print_error("line %zu accepted\n", i);
+			agent_msg_free(&m);
+			fail();
+		}
+		assert_true(err[0] != '\0');
+	}
+	struct fix f;
+	fix_init(&f);
+	const char *kh = "guest:v";
+	f.s.knob_host = kh;
+	struct knob_journal_ops ops = {0};
+	f.vr.journal = &ops;
+	hello(&f);
+	struct buf b = {0};
+	agent_encode_knob(&b, "record", 0, "sysctl", "x", "/etc/passwd", "1", "0", NULL);
+	feed(&f, &b);
+	buf_free(&b);
+	expect_failure(&f, "knob path '/etc/passwd' is not a sysctl file");
+	fix_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_whole_plan),
+		cmocka_unit_test(test_empty_iteration),
+		cmocka_unit_test(test_iteration_narrowing),
+		cmocka_unit_test(test_against_the_plan),
+		cmocka_unit_test(test_fields),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
