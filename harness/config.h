@@ -27,7 +27,7 @@
  *       timeout_s: 300                  (default 600)
  *       repeat: true                    (background only)
  *       primary_metric: max_latency     (adaptive iterations; default: the driver's)
- *   kernels:                            (kernels the rig builds, harness/kbuild.h)
+ *   kernels:                            (kernels the rig builds, harness/kbuild/kbuild.h)
  *     base:    {source: linux-source-6.12, config: [tinyconfig, guest]}
  *     latnice: {base: base, patches: [configs/patches/latency-nice-6.12/]}
  *       source: a kernel tree directory, a tar archive, or linux-source-X.Y
@@ -130,7 +130,7 @@ struct cfg_variant {
 };
 
 /* One entry of kernels: as written (the chain of base: is resolved by
- * harness/kbuild_spec.c). Lists keep each item's position for messages. */
+ * harness/kbuild/kbuild_spec.c). Lists keep each item's position for messages. */
 struct cfg_kernel {
 	char *name;
 	int line, col;

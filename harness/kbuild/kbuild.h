@@ -1,4 +1,16 @@
-/* Kernels the rig builds from a source, a patch series and a config
+/* harness/kbuild/: the kernel-build subsystem. It owns everything between
+ * a config's kernels: entries and a bootable bzImage: resolving an entry
+ * and its base: chain (kbuild_spec.c), the source's identity and the
+ * private copy of its tree (kbuild_source), the patch series and its
+ * application (kbuild_series), the merged .config (kbuild_config), the
+ * build key (kbuild_key), the build and the cache under results/cache/
+ * builds (kbuild.c), the set of builds a command needs with its progress
+ * (kbuild_set), the one way it starts programs (kbuild_run, over spawn.h)
+ * and run's step that builds before the variants run (runbuild). It does
+ * not own the kernel_build table (store_kbuild.c, with the store), the
+ * commands (cmd_build.c, cmd_run.c) or booting (variants/).
+ *
+ * Kernels the rig builds from a source, a patch series and a config
  * (kernels: in a config, harness/config.h), cached under the results
  * directory by a build key.
  *
