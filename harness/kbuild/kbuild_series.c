@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "kbuild_key.h"
 #include "kbuild_run.h"
@@ -272,6 +274,75 @@ static void describe(const struct kseries *s, size_t i, struct buf *b)
 	buf_printf(b, ": '%s'", k->subject);
 }
 
+/* path (a line's rest of len bytes: up to a tab, CR or the end) into out unless it is
+ * /dev/null, absolute, holds a ".." component, or is there already; with
+ * strip, its first component dropped (patch -p1) and nothing added when
+ * it has none. */
+static void add_touched(const char *path, size_t len, bool strip, struct argv *out)
+{
+	size_t n = strcspn(path, "\t\r\n");
+	char *p = xasprintf("%.*s", (int)(n < len ? n : len), path);
+	const char *rel = p;
+	if (strip)
+		rel = strchr(p, '/') ? strchr(p, '/') + 1 : "";
+	char *dots = xasprintf("/%s/", rel);
+	bool ok = *rel && strcmp(p, "/dev/null") && rel[0] != '/' && !strstr(dots, "/../");
+	for (size_t i = 0; ok && i < out->n; i++)
+		ok = strcmp(out->v[i], rel) != 0;
+	if (ok)
+		argv_add(out, rel);
+	free(dots);
+	free(p);
+}
+
+void kseries_touched(const struct kpatch *p, struct argv *out)
+{
+	static const char *const stripped[] = {"--- ", "+++ "};
+	static const char *const git[] = {"rename from ", "rename to ", "copy from ", "copy to "};
+	for (const char *l = p->data; l && *l;) {
+		size_t len = strcspn(l, "\n");
+		for (size_t i = 0; i < 2; i++)
+			if (!strncmp(l, stripped[i], 4))
+				add_touched(l + 4, len - 4, true, out);
+		for (size_t i = 0; i < 4; i++)
+			if (!strncmp(l, git[i], strlen(git[i])))
+				add_touched(l + strlen(git[i]), len - strlen(git[i]), false, out);
+		l = l[len] ? l + len + 1 : NULL;
+	}
+}
+
+/* dir/rel as a file of its own when it is a regular file with other hard
+ * links: its bytes, mode and times copied to a new inode renamed over it.
+ * 0, or -1 with err. */
+static int unshare(const char *dir, const char *rel, char *err, size_t errsz)
+{
+	char *path = xasprintf("%s/%s", dir, rel), *tmp = xasprintf("%s.schedrig-unshare", path);
+	struct stat st;
+	struct buf b = {0};
+	int rc = 0;
+	if (lstat(path, &st) || !S_ISREG(st.st_mode) || st.st_nlink < 2)
+		goto out;
+	int fd = -1;
+	rc = -1;
+	if (buf_read_file(&b, path, KSERIES_MAX_FILE) ||
+	    (fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777)) < 0 ||
+	    write(fd, b.data ? b.data : "", b.len) != (ssize_t)b.len ||
+	    futimens(fd, (struct timespec[]){st.st_atim, st.st_mtim}) || close(fd) ||
+	    (fd = -1, rename(tmp, path))) {
+		snprintf(err, errsz, "unsharing %s before patching it: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	rc = 0;
+out:
+	buf_free(&b);
+	free(path);
+	free(tmp);
+	return rc;
+}
+
 int kseries_apply(const struct kseries *s, const char *dir, const char *work, char *err,
 		  size_t errsz)
 {
@@ -283,8 +354,15 @@ int kseries_apply(const struct kseries *s, const char *dir, const char *work, ch
 				"-r", rej, "-i", file, NULL};
 		struct kb_cmd c = {.argv = argv, .dir = dir, .log = log};
 		char why[512] = "";
-		int rc = file_write(file, s->p[i].data, s->p[i].len, why, sizeof(why)) ? -1 :
-			 kb_run(&c, why, sizeof(why));
+		struct argv touched = {0};
+		kseries_touched(&s->p[i], &touched);
+		int rc = 0;
+		for (size_t t = 0; !rc && t < touched.n; t++)
+			rc = unshare(dir, touched.v[t], why, sizeof(why));
+		argv_free(&touched);
+		if (!rc)
+			rc = file_write(file, s->p[i].data, s->p[i].len, why, sizeof(why)) ? -1 :
+			     kb_run(&c, why, sizeof(why));
 		if (rc > 0 || rc == -1) {
 			char hunks[1024], hunk[2048] = "";
 			struct buf b = {0}, r = {0};

@@ -19,6 +19,8 @@
 
 #include <stddef.h>
 
+#include "util.h"
+
 /* One patch of a series. */
 struct kpatch {
 	char *file;        /* the file it came from, as written or found in a directory */
@@ -45,8 +47,19 @@ int kseries_add(struct kseries *s, const char *path, char *err, size_t errsz);
  * message 0. Returns the number of patches added. */
 size_t kseries_split(struct kseries *s, const char *file, const char *text, size_t len);
 
+/* The files patch p names in the tree, appended to out (each once, in the
+ * order met): the paths of its "--- " and "+++ " lines with their first
+ * component dropped (patch -p1; up to a tab: a timestamp is not part of
+ * it) and git's "rename from/to", "copy from/to" paths as they are;
+ * /dev/null, absolute paths and paths with a ".." component left out. */
+void kseries_touched(const struct kpatch *p, struct argv *out);
+
 /* Apply every patch of s in order to the tree at dir with `patch -p1
- * --forward --batch`, each written first to work/NNNN.patch, its output in
+ * --forward --batch`. The tree may share its files with the cache by hard
+ * links (ksource_copy): before each patch, every file it names
+ * (kseries_touched) that has other links becomes a file of its own (same
+ * bytes, mode and times), so patching never writes into a linked inode.
+ * Each patch is written first to work/NNNN.patch, its output in
  * work/NNNN.log and rejects in work/NNNN.rej. Returns 0, or -1 with the
  * first failure in err: "patch 2 of 4, FILE (message M): 'SUBJECT' does
  * not apply: FILE_IN_TREE: Hunk #1 FAILED at 123.; first rejected hunk:\n

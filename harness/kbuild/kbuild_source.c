@@ -285,7 +285,11 @@ int ksource_copy(const struct ksource *s, const char *cache, const char *dest, c
 	}
 	struct argv a = {0};
 	argv_add(&a, "cp");
-	argv_add(&a, "-a");
+	/* The tree the rig unpacked into its cache is never built in: the copy
+	 * links its files (kseries_apply unshares what a patch touches; make
+	 * writes only new files). A user's tree is copied: a tree built in
+	 * before holds outputs (.cmd files, .config) a build rewrites in place. */
+	argv_add(&a, s->dir ? "-a" : "-al");
 	DIR *d = opendir(tree);
 	struct dirent *de;
 	while (d && (de = readdir(d)))

@@ -32,9 +32,11 @@ int ksource_resolve(const char *written, const char *cache, const char *log,
 		    struct ksource *s, char *err, size_t errsz);
 
 /* Copy the tree into dest (an existing empty directory), unpacking a
- * tarball into CACHE/sources/ first when it is not there yet; the top
- * level .git of a directory is left out. Returns 0, -1 with err, or
- * KB_INTERRUPTED. */
+ * tarball into CACHE/sources/ first when it is not there yet: a tarball's
+ * or package's tree in the cache as hard links (`cp -al`: a 6.12 tree's
+ * 1.7 GB in seconds; the cached tree is never written, see kseries_apply),
+ * a directory source as a copy (`cp -a`) without its top-level .git.
+ * Returns 0, -1 with err, or KB_INTERRUPTED. */
 int ksource_copy(const struct ksource *s, const char *cache, const char *dest, const char *log,
 		 char *err, size_t errsz);
 

@@ -6,8 +6,10 @@
 # schedrig build and run's building: source copy (the user's tree is never
 # written), the series (a directory, an mbox), the config merge and the
 # missing-option error, the build key and the cache (a second build runs no
-# make), provenance in show, Ctrl-C during make (no process, no half entry
-# left), and in run: a patch that does not apply, a build that fails and a
+# make), a tarball unpacked once into the cache and hard-linked into each
+# build's tree (the cached tree is never written: the patched file is
+# unshared first), provenance in show, Ctrl-C during make (no process, no
+# half entry left), and in run: a patch that does not apply, a build that fails and a
 # missing option are variant failures with their messages and logs under
 # results/runs/ID/, and the boot: local variant still runs. The real kernel
 # builds are in tests/slow/kbuild_*.sh. A missing patch file is refused by
@@ -55,6 +57,7 @@ echo "not a patch" >"$WORK/series/README"
 patch_file 9 "int slice = 7;" "int slice = 8;" "sched: Does not apply" >"$WORK/bad.patch"
 printf 'CONFIG_HZ=250\n# CONFIG_SWAP is not set\n' >"$WORK/frag.config"
 before=$(cd "$TREE" && find . -type f | sort | xargs sha256sum)
+tar -cf "$WORK/linux.tar" -C "$WORK" linux
 
 cat >"$WORK/k.yaml" <<EOF
 name: kbuild-test
@@ -64,13 +67,15 @@ kernels:
   base:   {source: $TREE, config: [tinyconfig, $WORK/frag.config, "CONFIG_SMP=n"]}
   dir:    {base: base, patches: [$WORK/series/]}
   mbox:   {base: base, patches: [$WORK/series.mbox]}
-  sleepy: {base: base, make_args: [SLEEP=30]}
+  tar:    {source: $WORK/linux.tar, config: [tinyconfig], patches: [$WORK/series/]}
+  sleepy: {base: tar, make_args: [SLEEP=30]}
   badpatch: {base: dir, patches: [$WORK/bad.patch]}
   badbuild: {base: base, make_args: [FAIL=1]}
   missing:  {base: base, config: [tinyconfig, CONFIG_NOT_IN_TREE=y]}
 variants:
   - {name: v-dir, boot: qemu, kernel: {build: dir}}
   - {name: v-mbox, boot: qemu, kernel: {build: mbox}}
+  - {name: v-tar, boot: qemu, kernel: {build: tar}}
   - {name: v-sleepy, boot: qemu, kernel: {build: sleepy}}
   - {name: v-badpatch, boot: qemu, kernel: {build: badpatch}}
   - {name: v-badbuild, boot: qemu, kernel: {build: badbuild}}
@@ -117,6 +122,21 @@ assert_contains "$pv" "source $TREE tree " "the source identity of a plain tree"
 assert_eq "$(cd "$TREE" && find . -type f | sort | xargs sha256sum)" "$before" "the user's tree"
 assert_eq "$(ls -A "$CACHE/builds" | grep -c '^\.tmp' || true)" 0 "no temporary directory left"
 
+# A tarball is unpacked once into the cache and each build's tree is a
+# hard-link copy of it: the patched file gets an inode of its own first,
+# so the cached tree keeps every byte, inode and mtime.
+out=$("$SCHEDRIG" build "$WORK/k.yaml" v-tar --db "$DB" 2>&1) || fail "tarball build: $out"
+assert_contains "$out" "kernel tar: built" "the tarball build"
+tkey=$(basename "$(dirname "$(grep -l '^kernel tar$' "$CACHE"/builds/*/provenance.txt)")")
+assert_contains "$(cat "$CACHE/builds/$tkey/bzImage")" "int slice = 5;" \
+	"the tarball build's bzImage holds the patched source"
+SRC=$(ls -d "$CACHE"/sources/*/linux)
+tree_state() { (cd "$SRC" && find . -type f | sort | xargs stat -c '%n %i %Y %s' && find . -type f | sort | xargs sha256sum); }
+cached=$(tree_state)
+assert_eq "$(cat "$SRC/kernel/sched/core.c")" "int slice = 3;
+int lag = 1;" "the cached tree after a patched build"
+assert_eq "$(ls "$CACHE/builds" | wc -l)" 2 "the tarball build's cache entry"
+
 # Again: cached, and make does not run (its log would say so).
 out=$("$SCHEDRIG" build "$WORK/k.yaml" v-dir --db "$DB" 2>&1) || fail "rebuild: $out"
 assert_contains "$out" "kernel dir: cached" "the second build"
@@ -126,7 +146,7 @@ assert_contains "$out" "no compiler ran" "the second build"
 sed -i 's/int slice = 5;/int slice = 6;/' "$WORK/series/0002-five.patch"
 out=$("$SCHEDRIG" build "$WORK/k.yaml" v-dir --db "$DB" 2>&1) || fail "changed patch: $out"
 assert_contains "$out" "kernel dir: built" "a changed patch"
-assert_eq "$(ls "$CACHE/builds" | wc -l)" 2 "a second cache entry"
+assert_eq "$(ls "$CACHE/builds" | wc -l)" 3 "a third cache entry"
 
 # SIGINT during make: make and its children stop, nothing half-built stays.
 "$SCHEDRIG" build "$WORK/k.yaml" v-sleepy --db "$DB" >"$WORK/sleepy.out" 2>&1 &
@@ -136,18 +156,23 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 sleep 0.5
+tmp=$(ls -d "$CACHE"/builds/.tmp-*)
+assert_eq "$(stat -c %h "$SRC/Makefile")" 2 "a file of the cached tree while a build links it"
+assert_eq "$(stat -c %i "$tmp/tree/Makefile")" "$(stat -c %i "$SRC/Makefile")" "the build's Makefile is the cache's inode"
+assert_eq "$(stat -c %h "$SRC/kernel/sched/core.c")" 1 "the patched file, unshared before patching"
 kill -INT "$rig"
 rc=0
 wait "$rig" || rc=$?
 assert_eq "$rc" 130 "build exit status after SIGINT"
 assert_none_left "$CACHE" "after SIGINT"
 assert_eq "$(ls -A "$CACHE/builds" | grep -c '^\.tmp' || true)" 0 "no temporary directory left after SIGINT"
-assert_eq "$(ls "$CACHE/builds" | wc -l)" 2 "no entry for the interrupted build"
+assert_eq "$(ls "$CACHE/builds" | wc -l)" 3 "no entry for the interrupted build"
+assert_eq "$(tree_state)" "$cached" "the cached tree after an interrupted build"
 
 # run: the builds that fail are variant failures, the local variant runs.
 # (v-sleepy would build for 30 s: left out; v-dir and v-mbox are found in
 # the cache, and their bzImage, not a kernel, fails to boot.)
-grep -v v-sleepy "$WORK/k.yaml" >"$WORK/k-run.yaml"
+grep -v -e v-sleepy -e v-tar "$WORK/k.yaml" >"$WORK/k-run.yaml"
 rc=0
 (cd "$WORK/cwd" && exec "$SCHEDRIG" run "$WORK/k-run.yaml" --db "$DB") >"$WORK/run.out" 2>&1 ||
 	rc=$?

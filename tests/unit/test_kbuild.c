@@ -302,6 +302,92 @@ static void test_apply_and_failure_message(void **state)
 	proc_remove_tree(dir);
 }
 
+/* The files a patch names: -p1 paths of "--- "/"+++ " (without the
+ * timestamp after a tab), git's rename and copy paths as they are, each
+ * once; /dev/null and a path climbing out of the tree left out. */
+static void test_touched(void **state)
+{
+	(void)state;
+	struct kpatch p = {.data = (char *)
+		"Subject: [PATCH] x\n"
+		"---\n"
+		" kernel/sched/fair.c | 2 +-\n"
+		"diff --git a/kernel/sched/fair.c b/kernel/sched/fair.c\n"
+		"--- a/kernel/sched/fair.c\t2024-11-17 15:15:00.000000000 +0100\n"
+		"+++ b/kernel/sched/fair.c\r\n"
+		"@@ -1 +1 @@\n"
+		"-a\n"
+		"+b\n"
+		"--- /dev/null\n"
+		"+++ b/include/new.h\n"
+		"diff --git a/old.c b/moved.c\n"
+		"rename from old.c\n"
+		"rename to moved.c\n"
+		"--- a/../outside\n"
+		"+++ b/x/../../outside\n"};
+	struct argv got = {0};
+	kseries_touched(&p, &got);
+	assert_int_equal(got.n, 4);
+	assert_string_equal(got.v[0], "kernel/sched/fair.c");
+	assert_string_equal(got.v[1], "include/new.h");
+	assert_string_equal(got.v[2], "old.c");
+	assert_string_equal(got.v[3], "moved.c");
+	argv_free(&got);
+}
+
+/* A tree whose files are hard links to a pristine tree (ksource_copy's
+ * cp -al of the cache): the patched file becomes a file of its own, the
+ * pristine one keeps its bytes and mtime, and a file no patch names stays
+ * a link. */
+static void test_apply_unshares_links(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/schedrig-klink-XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char *orig = xasprintf("%s/orig", dir), *tree = xasprintf("%s/tree", dir);
+	char *work = xasprintf("%s/work", dir), err[4096] = "";
+	char *of = xasprintf("%s/kernel/sched/features.h", orig);
+	char *om = xasprintf("%s/Makefile", orig);
+	char *tf = xasprintf("%s/kernel/sched/features.h", tree);
+	char *tm = xasprintf("%s/Makefile", tree);
+	char *sched = xasprintf("%s/kernel/sched", tree);
+	make_features_tree(orig, false);
+	spit(om, "all:\n");
+	assert_int_equal(mkdir_p(sched, err, sizeof(err)), 0);
+	assert_int_equal(mkdir_p(work, err, sizeof(err)), 0);
+	assert_int_equal(link(of, tf), 0);
+	assert_int_equal(link(om, tm), 0);
+	struct stat before, after;
+	assert_int_equal(stat(of, &before), 0);
+	char *pristine = slurp(of);
+	struct kseries s = {0};
+	assert_int_equal(kseries_add(&s, NO_PLACE_LAG, err, sizeof(err)), 0);
+	assert_int_equal(kseries_apply(&s, tree, work, err, sizeof(err)), 0);
+	char *patched = slurp(tf), *kept = slurp(of);
+	assert_non_null(strstr(patched, "SCHED_FEAT(PLACE_LAG, false)"));
+	assert_string_equal(kept, pristine);
+	assert_int_equal(stat(of, &after), 0);
+	assert_int_equal(after.st_nlink, 1);
+	assert_true(after.st_ino == before.st_ino);
+	assert_true(after.st_mtim.tv_sec == before.st_mtim.tv_sec &&
+		    after.st_mtim.tv_nsec == before.st_mtim.tv_nsec);
+	assert_int_equal(stat(tm, &after), 0);
+	assert_int_equal(after.st_nlink, 2);
+	kseries_free(&s);
+	free(patched);
+	free(kept);
+	free(pristine);
+	proc_remove_tree(dir);
+	free(orig);
+	free(tree);
+	free(work);
+	free(of);
+	free(om);
+	free(tf);
+	free(tm);
+	free(sched);
+}
+
 static void test_first_hunk(void **state)
 {
 	(void)state;
@@ -434,6 +520,8 @@ int main(void)
 		cmocka_unit_test(test_mbox_split),
 		cmocka_unit_test(test_apply_and_failure_message),
 		cmocka_unit_test(test_first_hunk),
+		cmocka_unit_test(test_touched),
+		cmocka_unit_test(test_apply_unshares_links),
 		cmocka_unit_test(test_kernels_in_config),
 		cmocka_unit_test(test_kernels_errors),
 		cmocka_unit_test(test_missing_files_refused),
