@@ -55,7 +55,7 @@ $(BUILD)/schema.inc: results-schema/schema.sql
 	@mkdir -p $(dir $@)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/.*/"&\\n"/' $< > $@
 
-$(BUILD)/harness/store.o: $(BUILD)/schema.inc
+$(BUILD)/harness/store/store.o: $(BUILD)/schema.inc
 
 # The guest's kernel config fragment (config: [..., guest]) is embedded too.
 $(BUILD)/guest_config.inc: configs/kernel/guest.config

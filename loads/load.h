@@ -95,7 +95,7 @@ struct load_output {
 
 /* What a load needs where it runs besides its argv[0] tool. boot: local
  * and boot: ssh machines must have these installed; a boot: qemu guest
- * gets them packed from this machine (harness/guestpack.h). */
+ * gets them packed from this machine (harness/variants/guestpack.h). */
 struct load_needs {
 	/* NULL-terminated names looked up in PATH, then /usr/local/sbin,
 	 * /usr/sbin and /sbin (proc_find_program); packed with their shared

@@ -1,4 +1,4 @@
-/* Monitor table: what the monitors saw (harness/monitor.h), one column per
+/* Monitor table: what the monitors saw (harness/monitor/monitor.h), one column per
  * variant and one row per quantity, in mmtests' monitor style — a label and
  * one value per column, no percent-change columns (mmtests
  * compare-kernels.sh "Duration User" / "Ops" tables). */

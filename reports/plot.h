@@ -80,7 +80,7 @@ int plot_all(const struct sample_table *t, const struct summary *s,
 	     const struct plot_opts *o, struct plot_result *r, char *err, size_t errsz);
 
 /* Append to r (after plot_all) the monitor figures of runs run_ids (their
- * table series, harness/monitor.h), per run, variant and cell that have
+ * table series, harness/monitor/monitor.h), per run, variant and cell that have
  * series (reports/plot_monitor.c), x = s since the iteration started:
  *   cpu_user_pct, cpu_system_pct, cpu_idle_pct   stat per CPU, one line per
  *                              CPU, the first iteration with the series;

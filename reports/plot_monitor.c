@@ -1,5 +1,5 @@
 /* Figures "monitor": the monitor series of stored runs (table series,
- * harness/monitor.h) over time, per run, variant and cell (see plot.h
+ * harness/monitor/monitor.h) over time, per run, variant and cell (see plot.h
  * plot_monitors for the list). x is seconds since the iteration started
  * (t_ms / 1000); a NULL value (NaN) is written '?' and leaves a gap. */
 #include "plot.h"

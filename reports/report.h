@@ -1,4 +1,4 @@
-/* Report layouts: each renders a struct summary (harness/summary.h) into a
+/* Report layouts: each renders a struct summary (harness/stats/summary.h) into a
  * growable buffer, one file per layout in reports/, each behind one const
  * struct report_layout that reports/layouts.c lists. Texts end with "\n";
  * numbers are printed in the C locale, NaN as "NaN" (null in JSON). */

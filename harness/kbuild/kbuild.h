@@ -6,9 +6,10 @@
  * build key (kbuild_key), the build and the cache under results/cache/
  * builds (kbuild.c), the set of builds a command needs with its progress
  * (kbuild_set), the one way it starts programs (kbuild_run, over spawn.h)
- * and run's step that builds before the variants run (runbuild). It does
- * not own the kernel_build table (store_kbuild.c, with the store), the
- * commands (cmd_build.c, cmd_run.c) or booting (variants/).
+ * and run's step that builds before the variants run (runbuild, called by
+ * run/session.c). It does not own the kernel_build table
+ * (store/store_kbuild.c), the commands (cmd/cmd_build.c, cmd/cmd_run.c) or
+ * booting (variants/).
  *
  * Kernels the rig builds from a source, a patch series and a config
  * (kernels: in a config, harness/config.h), cached under the results

@@ -668,7 +668,9 @@ static int restore_cmd(const char *db, const char **stderr_text)
 	assert_true(saved >= 0 && fd >= 0);
 	dup2(fd, 2);
 	close(fd);
-	int rc = cmd_restore(3, argv);
+	struct cmd_ctx ctx = {.name = "restore", .setup = CMD_STORE_WRITE};
+	int rc = cmd_restore(3, argv, &ctx);
+	store_close(ctx.st);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);

@@ -1,4 +1,4 @@
-/* Message composing (harness/mailmsg.h): header folding, RFC 2047
+/* Message composing (reports/mailmsg.h): header folding, RFC 2047
  * encoded-words, the 998-octet line limit, CRLF line ends, trailing blanks,
  * quoted-printable, In-Reply-To/References, header injection. Expected
  * encodings were computed with python3 (base64, email.header), never with

@@ -1,4 +1,4 @@
-/* The order of a run's visits (harness/order.h): blocked, interleaved, and
+/* The order of a run's visits (harness/config/order.h): blocked, interleaved, and
  * random rounds whose shuffle was recomputed in python (splitmix64 and
  * Fisher-Yates written out again there, not with the code under test). */
 #include <setjmp.h>

@@ -1,0 +1,167 @@
+/* harness/agent/: running a plan where a variant's kernel runs (a qemu
+ * guest, an ssh machine): the protocol (agent_proto) and the host side that
+ * stores what the agent reports (agent_host). The agent itself is cmd_agent.
+ */
+
+/* The agent protocol: how a controlling host has a plan run where a
+ * variant's kernel runs (a qemu guest, an ssh machine) and gets back what
+ * the runner saw. One protocol for every backend.
+ *
+ * Version AGENT_PROTO_VERSION = 2 (2 added the "series" line; every line of
+ * version 1 is unchanged). Both directions are JSON (jansson).
+ *
+ * Host -> agent: the plan file, one JSON object:
+ *   {"schedrig_agent": 2,               protocol version (must match)
+ *    "config_name": "configs/x.yaml",   the config's name in messages
+ *    "config": "name: x\n...",          the config text, re-parsed with
+ *                                       config_parse; plan_build on it gives
+ *                                       the host's plan (deterministic)
+ *    "variant": "v61",                  the variant whose knobs are applied
+ *    "iterations": 3,
+ *    "cells": ["default", ...],         cell names, checked against the plan
+ *    "modules": ["/lib/modules/...ko"], kernel modules to load first, in order
+ *    "run": [[0, 1], [0, 2], ...]}      (cell 0-based, iteration 1-based), in order
+ *
+ * Agent -> host: a stream of lines, each one JSON object with "type":
+ *   {"type":"hello","proto":2,"release":"6.1.0-x","cmdline":"console=...",
+ *    "autogroup":1}
+ *       first line: uname -r, /proc/cmdline and
+ *       /proc/sys/kernel/sched_autogroup_enabled (-1: absent) where the
+ *       agent runs; an agent without "autogroup" is read as -1.
+ *   {"type":"knob","event":"record"|"applied"|"restored","seq":0,
+ *    "kind":"sysctl","name":"kernel.x","path":"/proc/sys/kernel/x",
+ *    "old":"1","requested":"0","applied":"0"|null}
+ *       one per knob journal callback (knobs.h).
+ *   {"type":"inst","cell":0,"iteration":1,"load":1,"repetition":0,"pid":123,
+ *    "applied":"other nice=0","state":"ok","reason":"","exited":true,
+ *    "exit_code":0,"term_signal":0,"start_ns":N,"end_ns":N,
+ *    "user_us":N,"system_us":N,"stdout":"<base64>","stderr":"<base64>"}
+ *       one per load instance result of an iteration, in the runner's order;
+ *       load = index of the instance in the cell (plan order); start_ns and
+ *       end_ns are the agent's CLOCK_MONOTONIC; user_us/system_us from the
+ *       instance's rusage; stdout/stderr base64 (RFC 4648, with padding)
+ *       because tools may print anything.
+ *   {"type":"series","cell":0,"iteration":1,"monitor":"stat","key":"user_pct",
+ *    "cpu":-1,"pid":0,"tgid":0,"t_ms":[200.1,400.2],"value":[12.5,null]}
+ *       when the config has monitors: one per monitor series of the
+ *       iteration (store.h struct stored_series, monitor.h), sampled where
+ *       the agent runs, after its inst lines and before its iteration line;
+ *       t_ms (ms since the iteration began, the agent's clock) and value are
+ *       arrays of the same length, null for a NaN value.
+ *   {"type":"iteration","cell":0,"iteration":1,"n":2,"interrupted":false,
+ *    "started_at":"...","ended_at":"..."}
+ *       after the inst lines of one iteration; n = how many came before it.
+ *   {"type":"end","status":"ok"|"failed","message":"..."}
+ *       last line; "failed" when the agent itself failed (bad plan, knob
+ *       refused, runner error): message says why.
+ * A reader ignores unknown keys; an unknown "type" is an error. */
+#ifndef SCHEDRIG_AGENT_PROTO_H
+#define SCHEDRIG_AGENT_PROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "runner.h"
+#include "store.h"
+#include "util.h"
+
+#define AGENT_PROTO_VERSION 2
+
+/* A (cell, iteration) pair of the plan file: cell 0-based, iteration 1-based. */
+struct agent_step {
+	size_t cell;
+	int iteration;
+};
+
+/* The plan file, decoded. Strings owned (agent_plan_free). */
+struct agent_plan {
+	int proto;
+	char *config_name;
+	char *config;
+	char *variant;
+	int iterations;
+	char **cells;
+	size_t n_cells;
+	char **modules;
+	size_t n_modules;
+	struct agent_step *run;
+	size_t n_run;
+};
+
+/* Encode plan as JSON text (NUL-terminated, caller frees). Never fails. */
+char *agent_plan_encode(const struct agent_plan *plan);
+/* Decode plan file text. Returns 0, or -1 with err (not JSON, wrong
+ * protocol version, a key missing or of the wrong type). */
+int agent_plan_decode(const char *text, size_t len, struct agent_plan *plan, char *err,
+		      size_t errsz);
+void agent_plan_free(struct agent_plan *plan);
+
+enum agent_msg_type {
+	AGENT_MSG_HELLO,
+	AGENT_MSG_KNOB,
+	AGENT_MSG_INST,
+	AGENT_MSG_ITERATION,
+	AGENT_MSG_END,
+	AGENT_MSG_SERIES,
+};
+
+/* One decoded agent line. Only the fields of its type are set. */
+struct agent_msg {
+	enum agent_msg_type type;
+	/* hello */
+	int proto;
+	char release[256];
+	char cmdline[4096];
+	int autogroup;
+	/* inst, iteration */
+	size_t cell;
+	int iteration;
+	size_t load;                 /* inst */
+	/* series: one series and its points (t_ms, value: n_points each,
+	 * owned, agent_msg_free); cpu -1 / pid 0 / tgid 0 when not per CPU or
+	 * task */
+	char monitor[32], key[64];
+	int cpu, pid, tgid;
+	double *t_ms, *value;
+	size_t n_points;
+	struct inst_result inst;     /* inst: pi NULL; out/err owned (agent_msg_free) */
+	size_t n;                    /* iteration */
+	bool interrupted;            /* iteration */
+	char started_at[32], ended_at[32];
+	/* knob */
+	char event[16], kind[32], name[256], path[512];
+	char old_value[256], requested[256], applied[256];
+	bool has_applied;
+	int seq;
+	/* end */
+	bool ok;
+	char message[1024];
+};
+
+/* Append one line ("...}\n") to out. autogroup: kernel.sched_autogroup_enabled
+ * where the agent runs (0, 1; -1 unknown). */
+void agent_encode_hello(struct buf *out, const char *release, const char *cmdline, int autogroup);
+/* event: "record", "applied" or "restored"; applied may be NULL. */
+void agent_encode_knob(struct buf *out, const char *event, int seq, const char *kind,
+		       const char *name, const char *path, const char *old_value,
+		       const char *requested, const char *applied);
+/* load: index of r->pi in its cell (the caller knows the cell). */
+void agent_encode_inst(struct buf *out, size_t cell, int iteration, size_t load,
+		       const struct inst_result *r);
+void agent_encode_iteration(struct buf *out, size_t cell, int iteration,
+			    const struct iteration_result *res);
+void agent_encode_end(struct buf *out, bool ok, const char *message);
+/* One "series" line per series of set (with or without points), each with
+ * its points in the set's order; nothing when set is NULL. */
+void agent_encode_series(struct buf *out, size_t cell, int iteration,
+			 const struct stored_series_set *set);
+
+/* Decode one line (without or with its '\n'). Returns 0, or -1 with err
+ * (not a JSON object, unknown type, bad base64, a field missing or out of
+ * range, inst state unknown). */
+int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *err,
+		      size_t errsz);
+/* Free what a decoded message owns (inst.out, inst.err, t_ms, value). */
+void agent_msg_free(struct agent_msg *m);
+
+#endif

@@ -1,0 +1,219 @@
+/* schedrig compare [RUN...]: mmtests-style comparison tables of runs,
+ * variants or cells, a grid of two matrix axes, percentile tables or
+ * latency summaries; as text, markdown, CSV or JSON. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "reportcmd.h"
+
+/* Before the layouts. */
+static const char usage_head[] =
+	"usage: schedrig compare [OPTIONS] [RUN...]\n"
+	"\n"
+	"Compare the samples of the given runs (ids, names or 'latest'; default the\n"
+	"newest run). By default each load's headline metrics, one table each, in\n"
+	"config order (interval series such as tcp-rr interval_transactions only\n"
+	"with --metric); rows are ops, in numeric order when they are numbers;\n"
+	"stars mark a significant change of the mean on the row of that mean.\n"
+	"\n";
+/* After the layouts (print_layouts); %s: the shared options. */
+static const char usage_tail[] =
+	"  --plain              mmtests layouts: the tables alone, no title or footer\n"
+	"                       (notes go to stderr), for a thread that has the context\n"
+	"  --grid ROW,COL       grid of two matrix axes, each an axis, its label or its\n"
+	"                       shortest name (e.g. hackbench.nice,slice_us or HB-LN,CT-LN);\n"
+	"                       implies --layout grid and --columns cell; '*' marks cells\n"
+	"                       that differ from the baseline cell, n follows\n"
+	"  --stat LIST          grid sub-columns: statistics (mean|amean|hmean|gmean|median|\n"
+	"                       min|max|stddev|coeffvar|bamean-K|hstddev|bhmean-K|pNN) or,\n"
+	"                       for a metric with several ops, its ops (p90,p95,p99 of\n"
+	"                       schbench); one gives seed 002's VALUE (x%%) cells, several\n"
+	"                       its boxed sub-columns (default mean)\n"
+	"  --format FMT         text|markdown|csv|json (default text); the notes under\n"
+	"                       the tables (Order: ..., No samples: ..., Iterations: ...)\n"
+	"                       follow every text layout and markdown, json has them in\n"
+	"                       \"notes\"; csv is the summary rows only\n"
+	"%s"
+	"  -h, --help           this text\n"
+	"\n"
+	"Significance: welch (default) tests the Amean row on the samples and the\n"
+	"Hmean row on their reciprocals; ci-overlap is mmtests' rule, stars exactly\n"
+	"where compare-mmtests.pl puts them; mann-whitney is exact for n < 50 without\n"
+	"ties, else tie-corrected normal, and says \"n too small\" where no exact p\n"
+	"could reach alpha. The footer names the rule.\n"
+	"\n"
+	"Exit status: 0 ok, 1 failure (database, no samples), 2 bad usage (a --metric\n"
+	"that matches no metric).\n";
+
+/* --layout and each layout's description (report.h), from the registry. */
+static void print_layouts(void)
+{
+	size_t n;
+	const struct report_layout *const *all = report_layout_all(&n);
+	printf("  --layout L           ");
+	for (size_t i = 0; i < n; i++)
+		printf("%s%s", i ? "|" : "", all[i]->name);
+	printf(" (text\n                       only; default %s):\n", REPORT_LAYOUT_DEFAULT);
+	for (size_t i = 0; i < n; i++) {
+		const char *d = all[i]->description;
+		for (bool first = true; d && *d; first = false) {
+			size_t len = strcspn(d, "\n");
+			printf("%23s%-14s%.*s\n", "", first ? all[i]->name : "", (int)len, d);
+			d += len + (d[len] == '\n');
+		}
+	}
+}
+
+/* "mmtests, mmtests-wide, grid, percentiles or latency" */
+static void layout_names(char *dst, size_t size)
+{
+	size_t n, len = 0;
+	const struct report_layout *const *all = report_layout_all(&n);
+	dst[0] = '\0';
+	for (size_t i = 0; i < n && len < size; i++)
+		len += (size_t)snprintf(dst + len, size - len, "%s%s", i == 0 ? "" :
+					i + 1 == n ? " or " : ", ", all[i]->name);
+}
+
+enum { OPT_LAYOUT = OPT_SHARED_LAST + 1, OPT_GRID, OPT_STAT, OPT_PLAIN };
+
+/* The layout and the grid axes --layout and --grid chose. */
+struct compare_opts {
+	const struct report_layout *layout; /* NULL: not named */
+	char *grid;                         /* ROW\0COL of --grid, or NULL */
+};
+
+static int bad_usage(struct compare_opts *co)
+{
+	free(co->grid);
+	co->grid = NULL;
+	return EXIT_USAGE;
+}
+
+/* One option of compare's own or a shared one: 0, or an exit status (0
+ * for --help after printing it). */
+static int compare_option(struct reportcmd *c, struct compare_opts *co, int opt, char **argv)
+{
+	char names[256];
+	switch (opt) {
+	case 'h':
+		fputs(usage_head, stdout);
+		print_layouts();
+		printf(usage_tail, reportcmd_options_help);
+		free(co->grid);
+		co->grid = NULL;
+		return -1;
+	case OPT_LAYOUT:
+		co->layout = report_layout_find(optarg);
+		if (!co->layout) {
+			layout_names(names, sizeof(names));
+			fprintf(stderr, "schedrig compare: --layout must be %s: '%s'\n", names, optarg);
+			return bad_usage(co);
+		}
+		return 0;
+	case OPT_PLAIN:
+		c->ro.plain = true;
+		return 0;
+	case OPT_GRID: {
+		char *comma = strchr(optarg, ',');
+		if (!comma || comma == optarg || !comma[1] || strchr(comma + 1, ',')) {
+			fprintf(stderr, "schedrig compare: --grid wants ROW_AXIS,COL_AXIS: '%s'\n",
+				optarg);
+			return bad_usage(co);
+		}
+		free(co->grid);
+		co->grid = xstrdup(optarg);
+		co->grid[comma - optarg] = '\0';
+		c->ro.grid_row = co->grid;
+		c->ro.grid_col = co->grid + (comma - optarg) + 1;
+		return 0;
+	}
+	case OPT_STAT:
+		if (report_parse_grid_items(&c->ro, optarg)) {
+			fprintf(stderr, "schedrig compare: --stat wants a list of at most %d "
+				"statistics or ops: '%s'\n", REPORT_MAX_GRID_ITEMS, optarg);
+			return bad_usage(co);
+		}
+		return 0;
+	case '?':
+		if (optopt && optopt < 256)
+			fprintf(stderr, "schedrig compare: unknown option '-%c'\n", optopt);
+		else
+			fprintf(stderr, "schedrig compare: bad option '%s' (missing value?)\n",
+				argv[optind - 1]);
+		fprintf(stderr, "Try 'schedrig compare --help'.\n");
+		return bad_usage(co);
+	default:
+		return reportcmd_option(c, opt, optarg) ? bad_usage(co) : 0;
+	}
+}
+
+/* --grid picks the grid layout and cell columns; the grid needs --grid;
+ * the layout must have the format. 0 or EXIT_USAGE after a message. */
+static int check_layout(struct reportcmd *c, struct compare_opts *co)
+{
+	const struct report_layout *grid = report_layout_find("grid");
+	if (co->grid) {
+		if (co->layout && co->layout != grid) {
+			fprintf(stderr, "schedrig compare: --grid needs --layout grid\n");
+			return bad_usage(co);
+		}
+		if (c->so.columns >= 0 && c->so.columns != AXIS_CELL) {
+			fprintf(stderr, "schedrig compare: --grid needs --columns cell\n");
+			return bad_usage(co);
+		}
+		co->layout = grid;
+		c->so.columns = AXIS_CELL;
+	} else if (co->layout == grid) {
+		fprintf(stderr, "schedrig compare: --layout grid needs --grid ROW_AXIS,COL_AXIS\n");
+		return EXIT_USAGE;
+	}
+	if (!co->layout)
+		co->layout = report_layout_find(REPORT_LAYOUT_DEFAULT);
+	if (!reportcmd_layout_fn(co->layout, c->format)) {
+		fprintf(stderr, "schedrig compare: --layout %s is text only (drop --format)\n",
+			co->layout->name);
+		return bad_usage(co);
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct reportcmd *c, struct compare_opts *co)
+{
+	static const struct option long_options[] = {
+		REPORTCMD_LONG_OPTIONS,
+		{"layout", required_argument, NULL, OPT_LAYOUT},
+		{"grid", required_argument, NULL, OPT_GRID},
+		{"stat", required_argument, NULL, OPT_STAT},
+		{"plain", no_argument, NULL, OPT_PLAIN},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int opt, rc;
+
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1)
+		if ((rc = compare_option(c, co, opt, argv)))
+			return rc < 0 ? 0 : rc;
+	c->runs = argv + optind;
+	c->n_runs = (size_t)(argc - optind);
+	return check_layout(c, co) ? EXIT_USAGE : -1;
+}
+
+int cmd_compare(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct reportcmd c;
+	struct compare_opts co = {0};
+
+	reportcmd_init(&c, ctx);
+	int rc = parse_args(argc, argv, &c, &co);
+	if (rc < 0)
+		rc = reportcmd_compare(&c, co.layout);
+	free(co.grid);
+	reportcmd_free(&c);
+	return rc;
+}

@@ -1,0 +1,78 @@
+/* schedrig list: the runs in a results database, newest last. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "commands.h"
+#include "provenance.h"
+#include "store.h"
+#include "store_list.h"
+
+static const char usage_text[] =
+	"usage: schedrig list [--db FILE]\n"
+	"\n"
+	"List the runs: id, name, start date, kernel release, cells, iterations, status\n"
+	"(abandoned: a run whose schedrig died, e.g. killed -9; finish it with\n"
+	"schedrig run --resume ID).\n"
+	"  --db FILE   results database (default " DEFAULT_DB ")\n";
+
+static const char *or_dash(const char *s)
+{
+	return s ? s : "-";
+}
+
+/* One line: id, name, start, kernel, cells, iterations, status. */
+static void print_row(const struct stored_run_row *r)
+{
+	char iters[24] = "-";
+	if (r->iterations >= 0)
+		snprintf(iters, sizeof(iters), "%" PRId64, r->iterations);
+	printf("%-5" PRId64 " %-32s %-20s %-24s %5" PRId64 " %5s %s\n", r->id, or_dash(r->name),
+	       or_dash(r->started_at), or_dash(r->kernel_release), r->n_cells, iters,
+	       provenance_run_status(or_dash(r->status), or_dash(r->host), or_dash(r->boot_id),
+				     r->rig_pid, r->rig_start_ticks));
+}
+
+int cmd_list(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option longopts[] = {
+		{"db", required_argument, NULL, 'd'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *db = DEFAULT_DB;
+	struct store *s;
+	char err[512];
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (ch == 'd')
+			db = optarg;
+		else if (ch == 'h') {
+			fputs(usage_text, stdout);
+			return 0;
+		} else {
+			fputs(usage_text, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc) {
+		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	if (!(s = cmd_store(ctx, db)))
+		return 1;
+	struct stored_run_row *rows;
+	size_t n;
+	if (store_run_list(s, &rows, &n, err, sizeof(err))) {
+		fprintf(stderr, "schedrig list: %s\n", err);
+		return 1;
+	}
+	printf("%-5s %-32s %-20s %-24s %5s %5s %s\n", "id", "name", "started (UTC)", "kernel",
+	       "cells", "iters", "status");
+	for (size_t i = 0; i < n; i++)
+		print_row(&rows[i]);
+	store_run_rows_free(rows, n);
+	return 0;
+}

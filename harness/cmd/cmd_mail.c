@@ -1,0 +1,516 @@
+/* schedrig mail [RUN...]: the comparison tables of the chosen runs (as
+ * schedrig compare prints them) plus a short provenance block as one
+ * RFC 5322 message (reports/mailmsg.h), written to a file, printed, or sent
+ * over SMTP with libcurl. The SMTP password comes from the environment
+ * (SCHEDRIG_SMTP_PASSWORD) or ~/.netrc, never from the command line, and is
+ * never printed or stored. */
+#include <ctype.h>
+#include <curl/curl.h>
+#include <errno.h>
+#include <getopt.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "mailmsg.h"
+#include "reportcmd.h"
+#include "runinfo.h"
+
+#define PASSWORD_ENV "SCHEDRIG_SMTP_PASSWORD"
+#define MAX_RCPT 64
+
+static const char usage_text[] =
+	"usage: schedrig mail [--db FILE] [RUN...] --from ADDR --to ADDR [--to ADDR]...\n"
+	"                     [--cc ADDR]... --subject TEXT [--in-reply-to MSGID]\n"
+	"                     (--smtp-url URL | --output FILE | --dry-run)\n"
+	"                     [--smtp-user USER] [--insecure]\n"
+	"\n"
+	"Mail the comparison tables of the given runs (ids, names or 'latest'; default\n"
+	"the newest run; the tables schedrig compare prints) with a short provenance\n"
+	"block as a plain-text message (text/plain; charset=utf-8; format=fixed; 8bit, or\n"
+	"quoted-printable when the text needs it). A table line over 998 octets is\n"
+	"refused (RFC 5322): narrow it with --metric, --load or --columns. The notes\n"
+	"under the tables (No samples: ..., Iterations: ...) follow them, a longer\n"
+	"one folded.\n"
+	"\n"
+	"  --from ADDR          sender, 'addr' or 'Name <addr>'\n"
+	"  --to ADDR, --cc ADDR recipients (repeatable)\n"
+	"  --subject TEXT       subject (UTF-8; encoded and folded as needed)\n"
+	"  --in-reply-to MSGID  reply into a thread (sets In-Reply-To and References)\n"
+	"  --output FILE        write the message to FILE (.eml, LF line ends, for\n"
+	"                       git send-email or a mail client)\n"
+	"  --dry-run            print the message instead of sending it\n"
+	"  --smtp-url URL       send it: smtp://HOST[:PORT] (STARTTLS required unless\n"
+	"                       HOST is a loopback address or --insecure is given) or\n"
+	"                       smtps://HOST[:PORT] (TLS from the start)\n"
+	"  --smtp-user USER     SMTP user; the password is read from the environment\n"
+	"                       variable " PASSWORD_ENV " or ~/.netrc (machine HOST\n"
+	"                       login USER password ...), never an option; with\n"
+	"                       neither it is a usage error\n"
+	"  --insecure           allow smtp:// without STARTTLS to a non-loopback host\n"
+	"  --db FILE            results database (default " DEFAULT_DB ")\n"
+	"  --columns AXIS, --baseline NAME, --significance TEST, --alpha A,\n"
+	"  --decimals N, --metric M, --load L   as for schedrig compare\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"Exit status: 0 written or sent, 1 failure (database, refused table, SMTP\n"
+	"server unreachable or refusing), 2 bad usage (options, addresses, subject,\n"
+	"message id, --smtp-url, --smtp-user without a password).\n";
+
+enum {
+	OPT_FROM = OPT_SHARED_LAST + 1, OPT_TO, OPT_CC, OPT_SUBJECT, OPT_IN_REPLY_TO,
+	OPT_SMTP_URL, OPT_DRY_RUN, OPT_SMTP_USER, OPT_INSECURE,
+};
+
+struct mail_opts {
+	const char *from, *subject, *in_reply_to, *smtp_url, *smtp_user, *output;
+	const char *to[MAX_RCPT], *cc[MAX_RCPT];
+	size_t n_to, n_cc;
+	bool dry_run, insecure;
+};
+
+/* The tables of the mail: the default layout's text (as compare prints
+ * them). */
+static void mail_tables(struct buf *out, const struct summary *s, const struct report_opts *ro)
+{
+	const struct report_input in = {.s = s, .o = ro};
+	char err[512];
+	report_layout_find(REPORT_LAYOUT_DEFAULT)->text(out, &in, err, sizeof(err));
+}
+
+/* Which table holds a line longer than the limit (NULL: none). */
+static const struct summary_table *wide_table(const struct summary *s,
+					      const struct report_opts *ro, size_t *width)
+{
+	for (size_t i = 0; i < s->n_tables; i++) {
+		struct summary one = *s;
+		struct buf b = {0};
+		one.tables = &s->tables[i];
+		one.n_tables = 1;
+		mail_tables(&b, &one, ro);
+		const char *p = buf_str(&b);
+		while (*p) {
+			const char *nl = strchr(p, '\n');
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
+			size_t trimmed = len;
+			while (trimmed && (p[trimmed - 1] == ' ' || p[trimmed - 1] == '\t'))
+				trimmed--;
+			if (trimmed > MAILMSG_LINE_MAX) {
+				*width = trimmed;
+				buf_free(&b);
+				return &s->tables[i];
+			}
+			p = nl ? nl + 1 : p + len;
+		}
+		buf_free(&b);
+	}
+	return NULL;
+}
+
+struct upload {
+	const char *data;
+	size_t len, off;
+};
+
+static size_t read_message(char *ptr, size_t size, size_t nmemb, void *userdata)
+{
+	struct upload *u = userdata;
+	size_t room = size * nmemb, left = u->len - u->off;
+	size_t n = left < room ? left : room;
+	memcpy(ptr, u->data + u->off, n);
+	u->off += n;
+	return n;
+}
+
+static int send_smtp(const struct mail_opts *o, const struct buf *msg)
+{
+	char spec[512], errbuf[CURL_ERROR_SIZE] = "";
+	struct curl_slist *rcpt = NULL;
+	struct upload up = {buf_str(msg), msg->len, 0};
+	int rc = 1;
+
+	bool tls_url = !strncasecmp(o->smtp_url, "smtps://", 8);
+	if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
+		fprintf(stderr, "schedrig mail: libcurl initialisation failed\n");
+		return 1;
+	}
+	CURL *h = curl_easy_init();
+	if (!h) {
+		fprintf(stderr, "schedrig mail: libcurl initialisation failed\n");
+		curl_global_cleanup();
+		return 1;
+	}
+	bool require_tls = !tls_url && !o->insecure && !mail_host_is_loopback(o->smtp_url);
+	curl_easy_setopt(h, CURLOPT_URL, o->smtp_url);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+	curl_easy_setopt(h, CURLOPT_USE_SSL, (long)(require_tls ? CURLUSESSL_ALL : CURLUSESSL_TRY));
+	mailmsg_addr_spec(o->from, spec, sizeof(spec));
+	char *from = xasprintf("<%s>", spec);
+	curl_easy_setopt(h, CURLOPT_MAIL_FROM, from);
+	for (int list = 0; list < 2; list++) {
+		const char *const *a = list ? o->cc : o->to;
+		size_t n = list ? o->n_cc : o->n_to;
+		for (size_t i = 0; i < n; i++) {
+			mailmsg_addr_spec(a[i], spec, sizeof(spec));
+			char *r = xasprintf("<%s>", spec);
+			rcpt = curl_slist_append(rcpt, r);
+			free(r);
+		}
+	}
+	curl_easy_setopt(h, CURLOPT_MAIL_RCPT, rcpt);
+	if (o->smtp_user)
+		curl_easy_setopt(h, CURLOPT_USERNAME, o->smtp_user);
+	const char *pw = getenv(PASSWORD_ENV);
+	if (pw && *pw)
+		curl_easy_setopt(h, CURLOPT_PASSWORD, pw);
+	else
+		curl_easy_setopt(h, CURLOPT_NETRC, (long)CURL_NETRC_OPTIONAL);
+	curl_easy_setopt(h, CURLOPT_READFUNCTION, read_message);
+	curl_easy_setopt(h, CURLOPT_READDATA, &up);
+	curl_easy_setopt(h, CURLOPT_UPLOAD, 1L);
+	curl_easy_setopt(h, CURLOPT_INFILESIZE_LARGE, (curl_off_t)msg->len);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 30L);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT, 300L);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+
+	CURLcode cc = curl_easy_perform(h);
+	long code = 0;
+	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+	if (cc != CURLE_OK) {
+		fprintf(stderr, "schedrig mail: sending via %s failed: %s", o->smtp_url,
+			errbuf[0] ? errbuf : curl_easy_strerror(cc));
+		if (code)
+			fprintf(stderr, " (last SMTP reply %ld)", code);
+		if (cc == CURLE_USE_SSL_FAILED)
+			fprintf(stderr, "; the server offers no STARTTLS (--insecure allows plain SMTP)");
+		fprintf(stderr, "\n");
+	} else {
+		printf("sent to %zu recipient(s) via %s (SMTP %ld)\n", o->n_to + o->n_cc, o->smtp_url,
+		       code);
+		rc = 0;
+	}
+	curl_slist_free_all(rcpt);
+	free(from);
+	curl_easy_cleanup(h);
+	curl_global_cleanup();
+	return rc;
+}
+
+/* The message with LF line ends, for files and the terminal. */
+static void to_lf(struct buf *dst, const struct buf *src)
+{
+	const char *s = buf_str(src);
+	for (size_t i = 0; i < src->len; i++)
+		if (!(s[i] == '\r' && i + 1 < src->len && s[i + 1] == '\n'))
+			buf_append(dst, &s[i], 1);
+}
+
+/* --smtp-url is smtp://HOST[:PORT] or smtps://HOST[:PORT] (libcurl's URL
+ * parser decides). 0, or EXIT_USAGE after a message. */
+static int check_smtp_url(const char *url)
+{
+	CURLU *u = curl_url();
+	char *scheme = NULL, *host = NULL;
+	bool ok = u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+		  curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+		  curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+		  (!strcasecmp(scheme, "smtp") || !strcasecmp(scheme, "smtps")) && *host;
+	curl_free(scheme);
+	curl_free(host);
+	curl_url_cleanup(u);
+	if (ok)
+		return 0;
+	fprintf(stderr, "schedrig mail: --smtp-url must be smtp://HOST[:PORT] or "
+		"smtps://HOST[:PORT]: '%s'\n", url);
+	return EXIT_USAGE;
+}
+
+/* The next white-space separated token of a netrc file into tok (a
+ * "quoted" one without its quotes, a backslash escaping the next
+ * character); false at the end of the file. */
+static bool netrc_token(FILE *f, char *tok, size_t size)
+{
+	int ch;
+	size_t n = 0;
+	while ((ch = fgetc(f)) != EOF && isspace(ch))
+		;
+	if (ch == EOF)
+		return false;
+	if (ch == '"') {
+		while ((ch = fgetc(f)) != EOF && ch != '"') {
+			if (ch == '\\' && (ch = fgetc(f)) == EOF)
+				break;
+			if (n + 1 < size)
+				tok[n++] = (char)ch;
+		}
+	} else {
+		do {
+			if (n + 1 < size)
+				tok[n++] = (char)ch;
+		} while ((ch = fgetc(f)) != EOF && !isspace(ch));
+	}
+	tok[n] = '\0';
+	return true;
+}
+
+/* Does the netrc file path hold an entry for host ("machine HOST", host
+ * compared case-insensitively, or "default") with "login USER" and a
+ * password? That is the entry libcurl's CURLOPT_NETRC reads for a URL
+ * whose user is given (curl lib/netrc.c). "macdef" bodies (up to the next
+ * empty line) are skipped. libcurl sends from the file itself
+ * (CURLOPT_NETRC, send_mail) but has no call that only looks an entry up:
+ * it reads the file while it connects, and without a password it goes on
+ * without one. This check runs before the database is read and before
+ * anything is sent, so it reads the file itself. */
+static bool netrc_has_password(const char *path, const char *host, const char *user)
+{
+	FILE *f = fopen(path, "r");
+	char tok[1024], line[1024];
+	bool ours = false, login = false, password = false, found = false;
+
+	if (!f)
+		return false;
+	while (!found && netrc_token(f, tok, sizeof(tok))) {
+		if (!strcmp(tok, "machine") || !strcmp(tok, "default")) {
+			found = ours && login && password;
+			ours = !strcmp(tok, "default") ||
+			       (netrc_token(f, tok, sizeof(tok)) && !strcasecmp(tok, host));
+			login = password = false;
+		} else if (!strcmp(tok, "login")) {
+			login = netrc_token(f, tok, sizeof(tok)) && !strcmp(tok, user);
+		} else if (!strcmp(tok, "password")) {
+			password = netrc_token(f, tok, sizeof(tok));
+		} else if (!strcmp(tok, "macdef")) {
+			if (fgets(line, sizeof(line), f))
+				while (fgets(line, sizeof(line), f) && strcmp(line, "\n"))
+					;
+		}
+	}
+	found = found || (ours && login && password);
+	fclose(f);
+	return found;
+}
+
+/* --smtp-user needs a password libcurl will send: SCHEDRIG_SMTP_PASSWORD,
+ * else a ~/.netrc entry for the URL's host and that user ($HOME/.netrc,
+ * else the passwd entry's home, as libcurl looks). 0, or EXIT_USAGE after
+ * a message naming both places. */
+static int check_password(const struct mail_opts *o)
+{
+	const char *pw = getenv(PASSWORD_ENV);
+	if (pw && *pw)
+		return 0;
+	const char *home = getenv("HOME");
+	struct passwd *pwd = home ? NULL : getpwuid(geteuid());
+	char *netrc = xasprintf("%s/.netrc", home ? home : pwd ? pwd->pw_dir : "");
+	CURLU *u = curl_url();
+	char *host = NULL;
+	bool found = false;
+	if (u && curl_url_set(u, CURLUPART_URL, o->smtp_url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK) {
+		size_t len = strlen(host);
+		if (len >= 2 && host[0] == '[' && host[len - 1] == ']') {
+			memmove(host, host + 1, len - 2);
+			host[len - 2] = '\0';
+		}
+		found = netrc_has_password(netrc, host, o->smtp_user);
+	}
+	if (!found)
+		fprintf(stderr, "schedrig mail: --smtp-user %s: no password: none in the environment "
+			"variable " PASSWORD_ENV " and no entry 'machine %s login %s password ...' "
+			"in %s\n", o->smtp_user, host ? host : "?", o->smtp_user, netrc);
+	curl_free(host);
+	curl_url_cleanup(u);
+	free(netrc);
+	return found ? 0 : EXIT_USAGE;
+}
+
+static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_opts *o)
+{
+	static const struct option long_options[] = {
+		{"db", required_argument, NULL, OPT_DB},
+		{"columns", required_argument, NULL, OPT_COLUMNS},
+		{"baseline", required_argument, NULL, OPT_BASELINE},
+		{"decimals", required_argument, NULL, OPT_DECIMALS},
+		{"significance", required_argument, NULL, OPT_SIGNIFICANCE},
+		{"alpha", required_argument, NULL, OPT_ALPHA},
+		{"metric", required_argument, NULL, OPT_METRIC},
+		{"load", required_argument, NULL, OPT_LOAD},
+		{"output", required_argument, NULL, OPT_OUTPUT},
+		{"from", required_argument, NULL, OPT_FROM},
+		{"to", required_argument, NULL, OPT_TO},
+		{"cc", required_argument, NULL, OPT_CC},
+		{"subject", required_argument, NULL, OPT_SUBJECT},
+		{"in-reply-to", required_argument, NULL, OPT_IN_REPLY_TO},
+		{"smtp-url", required_argument, NULL, OPT_SMTP_URL},
+		{"dry-run", no_argument, NULL, OPT_DRY_RUN},
+		{"smtp-user", required_argument, NULL, OPT_SMTP_USER},
+		{"insecure", no_argument, NULL, OPT_INSECURE},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int opt;
+	char err[512];
+
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		case OPT_OUTPUT:
+			o->output = optarg;
+			break;
+		case OPT_FROM:
+			o->from = optarg;
+			break;
+		case OPT_TO:
+		case OPT_CC: {
+			size_t *n = opt == OPT_TO ? &o->n_to : &o->n_cc;
+			if (*n == MAX_RCPT) {
+				fprintf(stderr, "schedrig mail: at most %d --to and %d --cc\n", MAX_RCPT,
+					MAX_RCPT);
+				return EXIT_USAGE;
+			}
+			(opt == OPT_TO ? o->to : o->cc)[(*n)++] = optarg;
+			break;
+		}
+		case OPT_SUBJECT:
+			o->subject = optarg;
+			break;
+		case OPT_IN_REPLY_TO:
+			o->in_reply_to = optarg;
+			break;
+		case OPT_SMTP_URL:
+			o->smtp_url = optarg;
+			break;
+		case OPT_DRY_RUN:
+			o->dry_run = true;
+			break;
+		case OPT_SMTP_USER:
+			o->smtp_user = optarg;
+			break;
+		case OPT_INSECURE:
+			o->insecure = true;
+			break;
+		case '?':
+			fprintf(stderr, "schedrig mail: bad option '%s' (missing value?)\n"
+				"Try 'schedrig mail --help'.\n", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			if (reportcmd_option(c, opt, optarg))
+				return EXIT_USAGE;
+		}
+	}
+	if (!o->from || !o->n_to || !o->subject) {
+		fprintf(stderr, "schedrig mail: --from, --to and --subject are required\n"
+			"Try 'schedrig mail --help'.\n");
+		return EXIT_USAGE;
+	}
+	if ((o->smtp_url != NULL) + (o->output != NULL) + o->dry_run != 1) {
+		fprintf(stderr, "schedrig mail: give exactly one of --smtp-url, --output, --dry-run\n"
+			"Try 'schedrig mail --help'.\n");
+		return EXIT_USAGE;
+	}
+	if (o->smtp_url && check_smtp_url(o->smtp_url))
+		return EXIT_USAGE;
+	if (o->smtp_url && o->smtp_user && check_password(o))
+		return EXIT_USAGE;
+	/* The addresses, subject and --in-reply-to are checked before the
+	 * database is read: a message with an empty body must compose. Only
+	 * the tables can make the real message fail later (a line too long). */
+	struct mailmsg m = {
+		.from = o->from, .to = o->to, .n_to = o->n_to, .cc = o->cc, .n_cc = o->n_cc,
+		.subject = o->subject, .in_reply_to = o->in_reply_to, .date = time(NULL),
+	};
+	struct buf trial = {0};
+	int bad = mailmsg_compose(&m, &trial, NULL, err, sizeof(err));
+	buf_free(&trial);
+	if (bad) {
+		fprintf(stderr, "schedrig mail: %s\n", err);
+		return EXIT_USAGE;
+	}
+	c->runs = argv + optind;
+	c->n_runs = (size_t)(argc - optind);
+	return -1;
+}
+
+int cmd_mail(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct reportcmd c;
+	struct mail_opts o = {0};
+	int rc;
+
+	reportcmd_init(&c, ctx);
+	rc = parse_args(argc, argv, &c, &o);
+	if (rc >= 0)
+		return rc;
+
+	struct reportcmd_data d;
+	struct buf body = {0}, msg = {0}, text = {0};
+	struct runinfo *ri = NULL;
+	char err[1024] = "";
+
+	rc = reportcmd_prepare(&c, false, &d);
+	if (rc)
+		goto out;
+	rc = 1;
+	mail_tables(&body, &d.s, &c.ro);
+	/* The notes as compare prints them; one longer than a mail line is
+	 * folded rather than refused (a table line cannot be). */
+	report_notes_text(&text, &d.notes);
+	mailmsg_fold_lines(&body, buf_str(&text), MAILMSG_LINE_MAX);
+	buf_free(&text);
+	if (runinfo_load(ctx->st, c.db, d.ids, d.n_ids, &ri, err, sizeof(err))) {
+		fprintf(stderr, "schedrig mail: %s\n", err);
+		goto out;
+	}
+	buf_puts(&body, "\n");
+	runinfo_text(&body, ri, d.n_ids);
+
+	struct mailmsg m = {
+		.from = o.from, .to = o.to, .n_to = o.n_to, .cc = o.cc, .n_cc = o.n_cc,
+		.subject = o.subject, .in_reply_to = o.in_reply_to, .date = time(NULL),
+		.body = buf_str(&body),
+	};
+	size_t bad_line = 0;
+	if (mailmsg_compose(&m, &msg, &bad_line, err, sizeof(err))) {
+		size_t width = 0;
+		const struct summary_table *wt = bad_line ? wide_table(&d.s, &c.ro, &width) : NULL;
+		if (wt) {
+			struct buf title = {0};
+			summary_table_title(&title, &d.s, wt);
+			fprintf(stderr, "schedrig mail: refused: table '%s' has a line of %zu octets; "
+				"a mail line holds at most %d (RFC 5322 2.1.1); narrow it with "
+				"--metric, --load or --columns\n", buf_str(&title), width,
+				MAILMSG_LINE_MAX);
+			buf_free(&title);
+		} else {
+			fprintf(stderr, "schedrig mail: refused: %s\n", err);
+		}
+		goto out;
+	}
+	if (o.smtp_url) {
+		rc = send_smtp(&o, &msg);
+	} else {
+		struct buf lf = {0};
+		to_lf(&lf, &msg);
+		c.output = o.output;  /* NULL for --dry-run: stdout */
+		rc = reportcmd_write(&c, &lf);
+		buf_free(&lf);
+	}
+out:
+	runinfo_free(ri, d.n_ids);
+	buf_free(&body);
+	buf_free(&msg);
+	reportcmd_data_free(&d);
+	reportcmd_free(&c);
+	return rc;
+}

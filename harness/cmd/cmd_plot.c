@@ -1,0 +1,173 @@
+/* schedrig plot [RUN...] --output-dir DIR: figures of the chosen runs as
+ * PNG and/or SVG, drawn by gnuplot (reports/plot.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "plot.h"
+#include "reportcmd.h"
+#include "store.h"
+
+static const char usage_text[] =
+	"usage: schedrig plot [--db FILE] [RUN...] --output-dir DIR [--format png|svg|both]\n"
+	"                     [--logx] [--errorbars stddev|ci95] [--columns AXIS]\n"
+	"                     [--baseline NAME] [--metric M] [--load L]\n"
+	"\n"
+	"Draw the figures of the given runs (ids, names or 'latest'; default the newest\n"
+	"run) with gnuplot into DIR: per load and metric the mean with error bars\n"
+	"against the op (one line per variant or cell), box plots (min, Q1, median,\n"
+	"Q3, max), for latency metrics the histogram and CDF of the samples, a heat map\n"
+	"of two matrix axes, and interval series (ops 'P-sK', e.g. tcp-rr pair0-s3).\n"
+	"Runs with monitor series (config 'monitors:') also get, per variant (and\n"
+	"cell), CPU user/system/idle % per CPU, context switches/s, PSI cpu some %\n"
+	"and per-load involuntary switches over the iteration's time (not with\n"
+	"--metric or --load).\n"
+	"Each figure BASE leaves BASE.gp, BASE.dat and BASE.png / BASE.svg; names are\n"
+	"LOAD-METRIC[-...]-KIND (KIND mean|box|hist|cdf|heatmap|interval) and\n"
+	"VARIANT[-CELL]-SERIES-monitor.\n"
+	"\n"
+	"  --db FILE            results database (default " DEFAULT_DB ")\n"
+	"  --output-dir DIR     where the figures go (created when missing)\n"
+	"  --format F           png|svg|both (default both)\n"
+	"  --logx               logarithmic x axis for histograms and CDFs\n"
+	"  --errorbars E        stddev (default) or ci95 (95% CI of the mean, Student t)\n"
+	"  --columns AXIS       variant|cell|run as the lines (default: variant when the\n"
+	"                       runs hold more than one variant, else cell)\n"
+	"  --baseline NAME      the column drawn first\n"
+	"  --metric M, --load L only that metric / load\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"Needs gnuplot (Debian gnuplot-nox). Exit status: 0 at least one figure drawn,\n"
+	"1 failure (database, no samples, no figure drawn, gnuplot missing or\n"
+	"failing), 2 bad usage.\n";
+
+enum { OPT_OUTPUT_DIR = OPT_SHARED_LAST + 1, OPT_LOGX, OPT_ERRORBARS, OPT_PLOT_FORMAT };
+
+int cmd_plot(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	static const struct option long_options[] = {
+		{"db", required_argument, NULL, OPT_DB},
+		{"columns", required_argument, NULL, OPT_COLUMNS},
+		{"baseline", required_argument, NULL, OPT_BASELINE},
+		{"metric", required_argument, NULL, OPT_METRIC},
+		{"load", required_argument, NULL, OPT_LOAD},
+		{"output-dir", required_argument, NULL, OPT_OUTPUT_DIR},
+		{"format", required_argument, NULL, OPT_PLOT_FORMAT},
+		{"logx", no_argument, NULL, OPT_LOGX},
+		{"errorbars", required_argument, NULL, OPT_ERRORBARS},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct reportcmd c;
+	struct plot_opts po;
+	int opt, rc;
+
+	reportcmd_init(&c, ctx);
+	plot_opts_init(&po);
+	c.so.significance = SIG_NONE;
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		case OPT_OUTPUT_DIR:
+			po.dir = optarg;
+			break;
+		case OPT_PLOT_FORMAT:
+			if (!strcmp(optarg, "png"))
+				po.formats = PLOT_PNG;
+			else if (!strcmp(optarg, "svg"))
+				po.formats = PLOT_SVG;
+			else if (!strcmp(optarg, "both"))
+				po.formats = PLOT_PNG | PLOT_SVG;
+			else {
+				fprintf(stderr, "schedrig plot: --format must be png, svg or both: '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_LOGX:
+			po.logx = true;
+			break;
+		case OPT_ERRORBARS:
+			if (!strcmp(optarg, "stddev"))
+				po.errorbars = PLOT_ERR_STDDEV;
+			else if (!strcmp(optarg, "ci95"))
+				po.errorbars = PLOT_ERR_CI95;
+			else {
+				fprintf(stderr, "schedrig plot: --errorbars must be stddev or ci95: '%s'\n",
+					optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case '?':
+			fprintf(stderr, "schedrig plot: bad option '%s' (missing value?)\n"
+				"Try 'schedrig plot --help'.\n", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			if (reportcmd_option(&c, opt, optarg))
+				return EXIT_USAGE;
+		}
+	}
+	if (!po.dir) {
+		fprintf(stderr, "schedrig plot: --output-dir DIR is required\n"
+			"Try 'schedrig plot --help'.\n");
+		return EXIT_USAGE;
+	}
+	c.runs = argv + optind;
+	c.n_runs = (size_t)(argc - optind);
+
+	struct sample_table t;
+	struct summary s;
+	struct plot_result r = {0};
+	char err[8192] = "";
+	int64_t *ids = NULL;
+	size_t n_ids = 0;
+
+	rc = reportcmd_load_ids(&c, &t, &ids, &n_ids);
+	if (rc) {
+		fprintf(stderr, "schedrig plot: no figure drawn\n");
+		goto out_table;
+	}
+	rc = reportcmd_summarise(&c, &t, &s);
+	if (rc)
+		goto out_table;
+	if (mkdir_p(po.dir, err, sizeof(err))) {
+		fprintf(stderr, "schedrig plot: %s\n", err);
+		rc = 1;
+		goto out_summary;
+	}
+	rc = plot_all(&t, &s, &po, &r, err, sizeof(err));
+	if (!rc && !c.so.n_metrics && !c.so.load)
+		rc = plot_monitors(ctx->st, ids, n_ids, &po, &r, err, sizeof(err));
+	for (size_t i = 0; i < r.n_notes; i++)
+		fprintf(stderr, "schedrig plot: note: %s\n", r.notes[i]);
+	if (rc) {
+		fprintf(stderr, "schedrig plot: %s\n", err);
+		rc = 1;
+	} else if (!r.n_fig) {
+		fprintf(stderr, "schedrig plot: no figure drawn: no series of the selected "
+			"samples has a finite value (see the notes above)\n");
+		rc = 1;
+	}
+	for (size_t i = 0; i < r.n_fig; i++) {
+		if (po.formats & PLOT_PNG)
+			printf("%s/%s.png\n", po.dir, r.fig[i].base);
+		if (po.formats & PLOT_SVG)
+			printf("%s/%s.svg\n", po.dir, r.fig[i].base);
+	}
+	plot_result_free(&r);
+out_summary:
+	summary_free(&s);
+out_table:
+	sample_table_free(&t);
+	free(ids);
+	reportcmd_free(&c);
+	return rc;
+}

@@ -1,0 +1,432 @@
+/* schedrig run CONFIG: options, the config and its plan, preflight, the
+ * store; then the run engine (harness/run/session.h) runs every variant ×
+ * cell × iteration, and the comparison table of the run is printed. */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <math.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "config.h"
+#include "kbuild.h"
+#include "monitor.h"
+#include "plan.h"
+#include "preflight.h"
+#include "provenance.h"
+#include "reportcmd.h"
+#include "runner.h"
+#include "session.h"
+#include "store.h"
+#include "variant.h"
+
+
+static const char usage_lines[] =
+	"usage: schedrig run CONFIG [--db FILE] [--iterations N] [--dry-run] [--quiet] [--wait-s S|--concurrent]\n"
+	"       schedrig run --resume RUN [--db FILE] [--quiet] [--wait-s S|--concurrent]\n";
+
+static const char help_text[] =
+	"\n"
+	"Run the experiment in CONFIG on every variant, cell and iteration, store\n"
+	"every sample with its raw output in the results database, then print the\n"
+	"comparison table of the run.\n"
+	"\n"
+	"  --db FILE        results database (default " DEFAULT_DB ")\n"
+	"  --iterations N   override the config's iterations\n"
+	"  --dry-run        print the plan (cells, argv, attributes) and run nothing;\n"
+	"                   exit 1 when a load tool a boot: local variant needs is not\n"
+	"                   installed here (run refuses to start then)\n"
+	"  --quiet          no per-iteration log lines\n"
+	"  --wait-s S       while another run measures on this machine, wait at most S\n"
+	"                   seconds for it to end (default 86400), then give up (exit 1)\n"
+	"  --concurrent     run while another run measures here: the run's provenance\n"
+	"                   (schedrig show) says it shared the machine, and with whom\n"
+	"  --resume RUN     run what an interrupted run left: every (variant, cell,\n"
+	"                   iteration) without a complete record, from its stored config;\n"
+	"                   a cell whose adaptive iterations stopped stays stopped, the\n"
+	"                   others go on from their complete iterations; a complete run\n"
+	"                   has nothing to resume (exit 0, the run left as it is)\n"
+	"\n"
+	"Before anything is recorded, every load tool of a boot: local variant must be\n"
+	"installed here (in PATH); else run says which are missing and exits 1. One run\n"
+	"measures on a machine at a time (a host-wide lock): a second one waits for the\n"
+	"first to end, saying so, unless --concurrent.\n"
+	"\n"
+	"Kernels the variants name with kernel: {build: NAME} (kernels: in the config)\n"
+	"are built first, or taken from the cache of the database's directory\n"
+	"(cache/builds/); a kernel that does not build fails its variants (the log\n"
+	"kept in runs/ID/build-NAME.log) and the other variants run.\n"
+	"\n"
+	"Order (config order:): interleaved by default, in rounds: iteration 1 of every\n"
+	"variant and cell, then 2, ...; random shuffles each round (seed: N, else one\n"
+	"is drawn); blocked runs each variant as one block. Variants that boot a kernel\n"
+	"stay blocked unless order: is written. The order is stored and kept by\n"
+	"--resume.\n"
+	"\n"
+	"Exit status: 0 all iterations complete, 1 a failure was recorded or a tool is\n"
+	"missing, 2 bad usage or config, 128+N interrupted by signal N.\n";
+
+static void print_plan(const struct experiment *e, const struct plan *p, int iterations)
+{
+	printf("experiment %s: %zu variant(s) x %zu cell(s) x %d iteration(s)\n", e->name,
+	       e->n_variants, p->n_cells, iterations);
+	if (e->description)
+		printf("  %s\n", e->description);
+	const char **blocked = xcalloc(e->n_variants, sizeof(*blocked));
+	size_t n_blocked = 0;
+	for (size_t v = 0; v < e->n_variants; v++)
+		if (session_keeps_block(e, e->order, &e->variants[v]))
+			blocked[n_blocked++] = e->variants[v].name;
+	char *order = order_describe(e->order, e->seed, blocked, n_blocked);
+	if (e->order == ORDER_RANDOM && !e->seed_given)
+		printf("order: random, seed drawn when the run starts%s\n",
+		       strchr(order, ';') ? strchr(order, ';') : "");
+	else
+		printf("order: %s\n", order);
+	free(order);
+	free(blocked);
+	for (size_t v = 0; v < e->n_variants; v++) {
+		const struct cfg_variant *var = &e->variants[v];
+		printf("variant %s: boot %s", var->name, variant_backend_for(var->boot)->name);
+		if (var->build)
+			printf(", kernel built from kernels: %s (built or taken from the cache when"
+			       " the run starts)", var->build);
+		printf("\n");
+	}
+	for (size_t c = 0; c < p->n_cells; c++) {
+		printf("cell %zu/%zu %s\n", c + 1, p->n_cells, p->cells[c].name);
+		for (size_t i = 0; i < p->cells[c].n_inst; i++) {
+			const struct plan_instance *pi = &p->cells[c].inst[i];
+			char *argv = argv_render(&pi->argv);
+			printf("  %-12s %-10s sched: %s\n", pi->load->name,
+			       load_role_name(pi->load->role),
+			       pi->sched_text[0] ? pi->sched_text : "(inherited)");
+			printf("  %-12s %-10s argv:  %s\n", "", "", argv);
+			free(argv);
+		}
+	}
+}
+
+/* Preflight (preflight.h) of e against its variants; fetch: kernel
+ * packages may be fetched into the rig's cache now. Refusals and warnings
+ * go to stderr; notes to stdout when notes_out. Returns 0, or -1 after the
+ * refusals and "schedrig: CONFIG: then". */
+static int run_preflight(const struct experiment *e, const struct plan *p, bool fetch,
+			 bool notes_out, const char *then, struct buf *notes)
+{
+	struct preflight pf = {.e = e, .p = p, .fetch = fetch};
+	int rc = preflight_check(&pf) ? -1 : 0;
+	preflight_print(&pf, stderr, notes_out ? stdout : NULL);
+	if (rc)
+		fprintf(stderr, "schedrig: %s: %zu problem(s) above; %s\n", e->path, pf.n_refusals, then);
+	if (notes)
+		buf_puts(notes, buf_str(&pf.notes));
+	preflight_free(&pf);
+	return rc;
+}
+
+/* A usage error: one line saying what is wrong, the usage lines, where the
+ * help is. Returns EXIT_USAGE. */
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("schedrig run: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n%ssee schedrig run --help\n", usage_lines);
+	return EXIT_USAGE;
+}
+
+static int parse_args(int argc, char **argv, struct run_opts *o)
+{
+	static const struct option longopts[] = {
+		{"db", required_argument, NULL, 'd'},
+		{"iterations", required_argument, NULL, 'i'},
+		{"dry-run", no_argument, NULL, 'n'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"resume", required_argument, NULL, 'r'},
+		{"concurrent", no_argument, NULL, 'c'},
+		{"wait-s", required_argument, NULL, 'w'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int ch;
+	long long n;
+
+	o->db = DEFAULT_DB;
+	o->wait_s = 86400;
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'd':
+			o->db = optarg;
+			break;
+		case 'i':
+			if (!parse_ll(optarg, &n) || n < 1 || n > 10000)
+				return usage_error("--iterations must be 1..10000, not '%s'", optarg);
+			o->iterations = (int)n;
+			break;
+		case 'n':
+			o->dry_run = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'r':
+			o->resume = optarg;
+			break;
+		case 'c':
+			o->concurrent = true;
+			break;
+		case 'w':
+			if (!parse_double(optarg, &o->wait_s) || o->wait_s < 0)
+				return usage_error("--wait-s must be a number of seconds >= 0, not '%s'",
+						   optarg);
+			o->wait_given = true;
+			break;
+		case 'h':
+			fputs(usage_lines, stdout);
+			fputs(help_text, stdout);
+			return 0;
+		default:
+			if (optopt == 'd' || optopt == 'i' || optopt == 'r' || optopt == 'w')
+				return usage_error("%s needs a value", argv[optind - 1]);
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (o->resume && optind != argc)
+		return usage_error("--resume RUN takes no CONFIG, but '%s' was given", argv[optind]);
+	if (o->resume && o->iterations)
+		return usage_error("--iterations does not go with --resume: a resumed run keeps"
+				   " its iterations");
+	if (o->resume && o->dry_run)
+		return usage_error("--dry-run does not go with --resume");
+	if (o->concurrent && o->wait_given)
+		return usage_error("--concurrent does not wait: it does not go with --wait-s");
+	if (!o->resume && optind == argc)
+		return usage_error("no CONFIG given");
+	if (!o->resume && optind != argc - 1)
+		return usage_error("one CONFIG only, but '%s' was given too", argv[optind + 1]);
+	o->config = o->resume ? NULL : argv[optind];
+	return -1;
+}
+
+/* run --resume RUN only takes over a run of this machine whose rig is gone:
+ * two rigs would run the same iterations, and iterations of two machines
+ * in one run would compare unlike with unlike. 0, or -1 with err. */
+static int check_resumable(struct store *st, int64_t run_id, char *err, size_t errsz)
+{
+	struct run_owner ow;
+	struct provenance here;
+
+	if (store_run_owner(st, run_id, &ow, err, errsz))
+		return -1;
+	provenance_read(&here);
+	if (ow.host[0] && strcmp(ow.host, here.host)) {
+		snprintf(err, errsz, "run %lld was recorded on host %s, not on %s: resume it there",
+			 (long long)run_id, ow.host, here.host);
+		return -1;
+	}
+	if (!strcmp(provenance_run_status(ow.status, ow.host, ow.boot_id, ow.pid, ow.start_ticks),
+		    "running") && ow.start_ticks > 0) {
+		snprintf(err, errsz, "run %lld is still running (schedrig pid %lld): let it end or"
+			 " stop it first", (long long)run_id, ow.pid);
+		return -1;
+	}
+	return 0;
+}
+
+/* run --resume: the run's stored config and iterations. */
+static struct experiment *resume_config(struct run_session *rs, struct run_opts *o, char *err,
+					size_t errsz)
+{
+	int64_t *ids;
+	size_t n;
+	char *path, *text;
+	char *sel[] = {(char *)o->resume};
+
+	if (store_select_runs(rs->st, sel, 1, &ids, &n, err, errsz))
+		return NULL;
+	rs->run_id = ids[0];
+	free(ids);
+	if (check_resumable(rs->st, rs->run_id, err, errsz) ||
+	    store_run_config(rs->st, rs->run_id, &path, &text, &o->iterations, err, errsz))
+		return NULL;
+	struct experiment *e = config_parse(path, text, strlen(text), err, errsz);
+	free(path);
+	free(text);
+	return e;
+}
+
+/* Every load tool a boot: local variant runs is installed here
+ * (variant_check_local_tools); else -1 after saying which are missing,
+ * then what follows (e.g. "nothing was run"). */
+static int check_local_tools(const struct experiment *e, const struct plan *p, const char *then)
+{
+	char err[4096];
+	if (variant_check_local_tools(e, p, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "schedrig: %s: %s; %s\n", e->path, err, then);
+	return -1;
+}
+
+/* Does e have a boot: local variant (its loads run here)? */
+static bool any_local(const struct experiment *e)
+{
+	for (size_t v = 0; v < e->n_variants; v++)
+		if (e->variants[v].boot == BOOT_LOCAL)
+			return true;
+	return false;
+}
+
+/* run --resume of a run whose status is complete: nothing is left to run. */
+static bool run_complete(struct store *st, int64_t run_id)
+{
+	struct run_owner ow;
+	char err[512];
+	return store_run_owner(st, run_id, &ow, err, sizeof(err)) == 0 &&
+	       !strcmp(ow.status, "complete");
+}
+
+int cmd_run(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct run_opts o = {0};
+	char err[1024], self_exe[PATH_MAX];
+	struct plan p = {0};
+	struct experiment *e = NULL;
+	struct run_session rs = {.o = &o};
+	int rc = parse_args(argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
+	/* Progress lines appear as they are written, also into a file or a
+	 * pipe (block buffering held the "run N:" header back for a whole
+	 * first iteration). */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	char *db_copy = xstrdup(o.db);
+	o.run_root = xstrdup(dirname(db_copy));
+	free(db_copy);
+	struct buf notes = {0};
+	rs.notes = &notes;
+	if (!o.resume) {
+		/* A bad config is reported before anything is created. */
+		e = config_load(o.config, err, sizeof(err));
+		if (!e || plan_build(e, &p, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if (o.iterations) {
+			/* --iterations N is a fixed count, adaptive or not. */
+			e->min_iterations = o.iterations;
+			e->ci_pct = e->max_time_s = 0;
+		} else {
+			o.iterations = e->iterations;
+		}
+		if (kbuild_check(e, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if (o.dry_run) {
+			print_plan(e, &p, o.iterations);
+			rc = run_preflight(e, &p, false, true, "run would refuse to start", NULL) ?
+			     EXIT_USAGE : check_local_tools(e, &p, "run would refuse to start") ? 1 : 0;
+			goto out;
+		}
+		if (check_local_tools(e, &p, "nothing was run")) {
+			rc = 1;
+			goto out;
+		}
+		/* Before the database is opened: a refused config records nothing. */
+		if (run_preflight(e, &p, true, false, "nothing was run", &notes)) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+	rc = 1;
+	ssize_t len = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+	if (len <= 0) {
+		fprintf(stderr, "schedrig: cannot find its own executable: %s\n", strerror(errno));
+		goto out;
+	}
+	self_exe[len] = '\0';
+	/* The database must be writable before any load starts. */
+	if (mkdir_p(o.run_root, err, sizeof(err))) {
+		fprintf(stderr, "schedrig: %s\n", err);
+		goto out;
+	}
+	if (!(rs.st = cmd_store(ctx, o.db)))
+		goto out;
+	if (o.resume) {
+		e = resume_config(&rs, &o, err, sizeof(err));
+		if (!e || plan_build(e, &p, err, sizeof(err))) {
+			fprintf(stderr, "schedrig: %s\n", err);
+			goto out;
+		}
+		if (run_complete(rs.st, rs.run_id)) {
+			printf("run %lld is complete: nothing to resume\n", (long long)rs.run_id);
+			rc = 0;
+			goto out;
+		}
+		if (check_local_tools(e, &p, "nothing was run"))
+			goto out;
+		if (run_preflight(e, &p, true, false, "nothing was run", &notes)) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
+	}
+	rs.e = e;
+	rs.p = &p;
+	if (runner_init(err, sizeof(err))) {
+		fprintf(stderr, "schedrig: %s\n", err);
+		goto out;
+	}
+	if (any_local(e)) {
+		/* Where boot: local loads cannot work, nothing is recorded. */
+		if (preflight_refusals(&p, err, sizeof(err))) {
+			fprintf(stderr, "schedrig: %s: %s; nothing was run\n", e->path, err);
+			goto out;
+		}
+	}
+	if (e->monitors.enabled) {
+		rs.mon = monitor_create("/proc", e->monitors.interval_ms, err, sizeof(err));
+		if (!rs.mon) {
+			fprintf(stderr, "schedrig: %s\n", err);
+			goto out;
+		}
+		if (!o.quiet)
+			fputs(monitor_notes(rs.mon), stderr);
+		runner_set_monitor(rs.mon);
+	}
+	rc = session_execute(&rs, self_exe);
+	if (rs.rig_measured)
+		session_note_rig_cost(&rs);
+	if (rs.recorded && !runner_interrupt_signal() && !rs.store_failed) {
+		/* The table of the run just made, as schedrig compare prints it. */
+		printf("\n");
+		fflush(stdout);
+		reportcmd_print_run(ctx, o.db, rs.run_id);
+	}
+out:
+	runner_set_monitor(NULL);
+	monitor_free(rs.mon);
+	session_free(&rs);
+	free(o.run_root);
+	buf_free(&notes);
+	plan_free(&p);
+	experiment_free(e);
+	return rc;
+}

@@ -1,0 +1,198 @@
+/* harness/config/: from a YAML file to a plan. config (the experiment, every
+ * error at file:line:col), yamlnode (libyaml with positions), plan (the matrix
+ * of cells and load instances), order (the order of visits).
+ */
+
+/* A named experiment, read from YAML. Every error names file:line:col.
+ *
+ * Shape (keys in file order are kept; any list value under a load's params:
+ * or sched: is a matrix axis):
+ *   name: hackbench-cyclictest          (required, [A-Za-z0-9._-]+)
+ *   description: text
+ *   iterations: 5                       (1..10000, default 3), or adaptive:
+ *   iterations: {min: 3, max: 30, ci_pct: 1.0, max_time_s: 600}
+ *   warmup_s: 1                         (seconds before measured loads start)
+ *   monitors: {interval_ms: 1000}       (or true; /proc sampling, harness/monitor/monitor.h)
+ *   order: interleaved                  (blocked|interleaved|random, harness/config/order.h;
+ *                                       default interleaved: variants booting their
+ *                                       own kernel stay blocked unless order: is given)
+ *   seed: 42                            (order: random only; default drawn and stored)
+ *   variants: [{name: running, boot: local}]   (default: one local variant "running")
+ *   loads:
+ *     - name: hackbench                 (default: the tool name)
+ *       tool: hackbench                 (a driver in loads/registry.c)
+ *       role: background|measured       (default measured)
+ *       params: {groups: [2, 4], loops: 1000}
+ *       sched: {policy: other, nice: [0, 19], slice_us: 300, cpus: "0-1"}
+ *                                       (an axis with a short name for table
+ *                                       headers: latency_nice: {values: [0, -20],
+ *                                       label: LN}; labels are names, each used once)
+ *                                       (cpus: CPUs of this machine when a variant
+ *                                       boots local, of cpus: when one boots qemu)
+ *       timeout_s: 300                  (default 600)
+ *       repeat: true                    (background only)
+ *       primary_metric: max_latency     (adaptive iterations; default: the driver's)
+ *   kernels:                            (kernels the rig builds, harness/kbuild/kbuild.h)
+ *     base:    {source: linux-source-6.12, config: [tinyconfig, guest]}
+ *     latnice: {base: base, patches: [configs/patches/latency-nice-6.12/]}
+ *       source: a kernel tree directory, a tar archive, or linux-source-X.Y
+ *       config: [tinyconfig|defconfig|package|FILE, then fragments: guest, FILE,
+ *                "CONFIG_X=y"...]
+ *       base: another kernel: its source, config and make_args unless given
+ *             here, its patches before these
+ *       patches: [FILE|DIR|MBOX, ...]    make_args: ["LLVM=1", ...]
+ *     a variant names one: kernel: {build: NAME} (boot: qemu) or
+ *     kexec: {kernel: {build: NAME}} (boot: ssh)
+ */
+#ifndef SCHEDRIG_CONFIG_H
+#define SCHEDRIG_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "load.h"
+#include "order.h"
+
+/* One scalar value as written, with its position. */
+struct cfg_value {
+	char *text;
+	int line, col;
+};
+
+/* One key under params: or sched:. n > 1 or is_axis: a matrix axis. */
+struct cfg_setting {
+	char *key;
+	bool is_axis;          /* written as a list */
+	char *label;           /* {values: [...], label: LN}: the axis' short name
+				* in table headers ("LN:-20"), or NULL */
+	struct cfg_value *values;
+	size_t n;
+	int line, col;         /* position of the key, for axis ordering */
+};
+
+enum load_role { ROLE_MEASURED, ROLE_BACKGROUND };
+
+struct cfg_load {
+	char *name;
+	const struct load_ops *ops;
+	enum load_role role;
+	struct cfg_setting *params;
+	size_t n_params;
+	struct cfg_setting *sched;
+	size_t n_sched;
+	double timeout_s;
+	bool repeat;
+	const char *primary_metric; /* the driver's metric name, or NULL */
+	int line, col;
+};
+
+enum boot_kind { BOOT_LOCAL, BOOT_QEMU, BOOT_SSH };
+
+/* A knob setting as written: sysctl key (dotted or slashed, relative to
+ * /proc/sys), debugfs tunable (relative to sched/), or a sched_features entry
+ * (value NULL). */
+struct cfg_knob {
+	char *key;
+	char *value;
+	int line, col;
+};
+
+/* A kernel variant. Knob keys apply to every boot kind; the qemu and ssh
+ * groups only to theirs (the config rejects them elsewhere). */
+struct cfg_variant {
+	char *name;
+	enum boot_kind boot;
+	int line, col;
+	/* knobs */
+	struct cfg_knob *sysctl;
+	size_t n_sysctl;
+	struct cfg_knob *sched_features;
+	size_t n_sched_features;
+	struct cfg_knob *debugfs;
+	size_t n_debugfs;
+	int autogroup;          /* -1 unset, 0 off, 1 on */
+	/* boot: qemu */
+	char *kernel;           /* bzImage path, linux-image .deb, or package name */
+	char *initrd;           /* extra initramfs to append (optional) */
+	char *append;           /* extra kernel command line */
+	int cpus;               /* default 2 */
+	int memory_mb;          /* default 2048 */
+	char *accel;            /* auto|kvm|tcg, default auto */
+	double boot_timeout_s;  /* default 600 */
+	/* boot: ssh */
+	char *host;
+	int port;               /* default 22 */
+	char *user;
+	char *identity;
+	char *workdir;          /* NULL: ~/.cache/schedrig of the login user there */
+	bool strict_host_key;   /* default true */
+	char *kexec_kernel, *kexec_initrd, *kexec_append;
+	/* kernel: {build: NAME} (qemu) or kexec: {kernel: {build: NAME}} (ssh):
+	 * the name of a kernels: entry, or NULL. The rig builds it and sets
+	 * kernel (qemu) or kexec_kernel (ssh) to its bzImage before the run. */
+	char *build;
+	int build_line, build_col;
+};
+
+/* One entry of kernels: as written (the chain of base: is resolved by
+ * harness/kbuild/kbuild_spec.c). Lists keep each item's position for messages. */
+struct cfg_kernel {
+	char *name;
+	int line, col;
+	struct cfg_value source;   /* text NULL: inherited from base */
+	struct cfg_value base;     /* text NULL: none */
+	struct cfg_value *config;  /* NULL with n_config 0: inherited */
+	size_t n_config;
+	struct cfg_value *patches;
+	size_t n_patches;
+	struct cfg_value *make_args; /* NULL: inherited */
+	size_t n_make_args;
+	bool make_args_given;
+};
+
+/* monitors: true | false | {interval_ms: 1000, perf: false}; off when absent. */
+struct cfg_monitors {
+	bool enabled;
+	int interval_ms;       /* 10..3600000, default 1000 */
+	bool perf;             /* perf stat -a; only false is accepted for now */
+	int line, col;
+};
+
+struct experiment {
+	char *path;            /* as given on the command line */
+	char *text;            /* the whole file, as read */
+	char *name;
+	char *description;
+	int iterations;         /* the most iterations a cell runs (max) */
+	int min_iterations;     /* == iterations unless adaptive */
+	double ci_pct;          /* adaptive: stop at this CI half-width, % of the mean; 0 off */
+	double max_time_s;      /* adaptive: time budget per cell; 0 none */
+	double warmup_s;
+	struct cfg_variant *variants;
+	size_t n_variants;
+	struct cfg_load *loads;
+	size_t n_loads;
+	struct cfg_kernel *kernels;
+	size_t n_kernels;
+	struct cfg_monitors monitors;
+	enum run_order order;   /* ORDER_INTERLEAVED unless order: says */
+	bool order_given;       /* order: written (booting variants follow it too) */
+	uint64_t seed;          /* order: random; valid when seed_given */
+	bool seed_given;
+};
+
+/* Read and validate the config at path (at most 1 MiB). Returns the
+ * experiment, or NULL with "path:line:col: message" in err. */
+struct experiment *config_load(const char *path, char *err, size_t errsz);
+/* The same for text already in memory; name stands for the file in messages. */
+struct experiment *config_parse(const char *name, const char *text, size_t len,
+				char *err, size_t errsz);
+void experiment_free(struct experiment *e);
+
+/* The kernels: entry named name, or NULL. */
+const struct cfg_kernel *config_kernel(const struct experiment *e, const char *name);
+
+/* "role" names as written in configs and stored in the database. */
+const char *load_role_name(enum load_role r);
+
+#endif

@@ -1,0 +1,212 @@
+/* harness/knobs/: scheduler knobs (sysctl, debugfs, sched_features,
+ * autogroup) applied with a crash-safe journal: knobs (apply, read back,
+ * restore), knob_journal (the journal's rows), knob_pending (the record a
+ * killed run leaves for restore).
+ */
+
+/* Scheduler knobs of a variant: sysctl (/proc/sys), debugfs sched/ tunables,
+ * sched_features and autogroup, applied with a crash-safe restore journal.
+ *
+ * Every change goes: read the OLD value -> journal it (callback) -> write the
+ * requested value -> READ BACK -> journal the applied value. Restoring writes
+ * the old values back in reverse order. The journal is a set of callbacks so
+ * the host can journal to SQLite (store_knob_*) and a guest agent to memory or
+ * stdout; what a journal entry needs to be restored later is only (path,
+ * old_value): write old_value to path (knob_write_verify).
+ *
+ * Order of application: autogroup (= sysctl kernel.sched_autogroup_enabled),
+ * sysctl in config order, debugfs in config order, sched_features in config
+ * order (each feature is one write to sched/features).
+ *
+ * Files:
+ *   sysctl kernel.sched_autogroup_enabled (dotted) or kernel/sched_autogroup_enabled
+ *     (slashed) -> /proc/sys/kernel/sched_autogroup_enabled, read as sysctl(8)
+ *     reads a key (procps slashdot): the first separator separates, and in a
+ *     dotted key a '/' stands for a dot inside a name
+ *     (net.ipv4.conf.eth0/100.rp_filter = net/ipv4/conf/eth0.100/rp_filter)
+ *   debugfs base_slice_ns (or sched/base_slice_ns) -> /sys/kernel/debug/sched/base_slice_ns
+ *   sched_features NO_PLACE_LAG -> "NO_PLACE_LAG" written to /sys/kernel/debug/sched/features;
+ *     the current state is read from the same file, where each feature is listed
+ *     as NAME (on) or NO_NAME (off). The journalled old value is that token.
+ * debugfs is mounted (mount -t debugfs none /sys/kernel/debug) when a debugfs
+ * knob needs it and is not mounted; knobs_restore unmounts it again only if
+ * this process mounted it.
+ */
+#ifndef SCHEDRIG_KNOBS_H
+#define SCHEDRIG_KNOBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+
+#define KNOBS_PROC_SYS "/proc/sys"
+#define KNOBS_DEBUGFS "/sys/kernel/debug"
+
+/* One knob change. Strings are owned by the knob_state (or, in callbacks,
+ * valid only during the call). */
+struct knob_entry {
+	int seq;               /* 0-based order of application */
+	const char *kind;      /* "sysctl" | "debugfs" | "sched_features" */
+	char *name;            /* as in the config: kernel.sched_autogroup_enabled,
+				* base_slice_ns, NO_PLACE_LAG */
+	char *path;            /* absolute file written */
+	char *old_value;       /* read before writing (trimmed); a feature: NAME or NO_NAME */
+	char *requested_value; /* written */
+	char *applied_value;   /* read back after writing; NULL until then */
+	bool changed;          /* the write succeeded: restore must write old_value */
+	bool restored;
+	const char *host;      /* NULL: this machine. Else the machine the knob lives
+				* on as the journal records it, e.g. "guest:v61"
+				* (KNOB_HOST_GUEST_PREFIX, knob_journal.h) for a knob
+				* a qemu guest's agent changed: never written here */
+};
+
+/* Where changes are journalled. Each callback returns 0, or -1 with a message
+ * in err; NULL callbacks are skipped.
+ *   record:   before the knob is written (old, requested known, applied NULL).
+ *             A failure here means nothing is written: apply stops and restores.
+ *   applied:  after the write, with applied_value as read back (also when it
+ *             differs from requested: the knob changed and will be restored).
+ *   restored: after old_value was written back and read back equal, or when
+ *             the write had failed so nothing changed. */
+struct knob_journal_ops {
+	int (*record)(void *ctx, const struct knob_entry *e, char *err, size_t errsz);
+	int (*applied)(void *ctx, const struct knob_entry *e, char *err, size_t errsz);
+	int (*restored)(void *ctx, const struct knob_entry *e, char *err, size_t errsz);
+	void *ctx;
+};
+
+/* The changes knobs_apply made, in order of application. */
+struct knob_state {
+	struct knob_entry *entries;
+	size_t n;
+	bool mounted_debugfs;  /* this process mounted debugfs: unmount on restore */
+	int lock_fd;           /* the host-wide knob lock, held until restored; -1 none */
+};
+
+/* Number of knob changes v asks for (0: knobs_apply changes nothing). */
+size_t knobs_count(const struct cfg_variant *v);
+
+/* Apply every knob of v (order above), journalling through journal (may be
+ * NULL). Returns 0 with *out (free with knobs_restore, then knobs_free), or -1
+ * with err after restoring whatever it had changed; *out is then NULL.
+ * Errors name the file and the reason, e.g.
+ *   "/sys/kernel/debug/sched/features: Operation not permitted (the kernel is locked down?)"
+ *   "this kernel (6.1.0) has no sched_feature PLACE_LAG"
+ *   "/proc/sys/kernel/x: wrote '0', read back '1'" */
+/* knobs_apply takes the host-wide knob lock (knobs_lock) before changing
+ * anything and knobs_restore releases it: two runs changing knobs at once
+ * would each journal the other's value as "old" and leave it behind. A held
+ * lock is an error naming the holder's pid, and so is a host-wide record of
+ * changes a killed rig left (knob_pending_check, knob_pending.h). */
+int knobs_apply(const struct cfg_variant *v, const struct knob_journal_ops *journal,
+		struct knob_state **out, char *err, size_t errsz);
+
+/* Restore every changed knob of st, newest first, journalling each through
+ * journal->restored; goes on after a failure. Unmounts debugfs if
+ * knobs_apply mounted it. Returns 0 when all are restored, or -1 with the
+ * first failure in err. st may be NULL (nothing to do). */
+int knobs_restore(struct knob_state *st, const struct knob_journal_ops *journal, char *err,
+		  size_t errsz);
+
+/* Check, changing nothing, that every knob of v could be applied here:
+ * its file exists and reads (for a feature: this kernel has it) and is
+ * writable; debugfs is mounted for the check when it is not, and unmounted
+ * again. Appends one message per knob that could not (the knobs_apply
+ * wording: "/sys/kernel/debug/sched/features: Operation not permitted (the
+ * kernel is locked down?)") to problems; returns their number. */
+int knobs_probe(const struct cfg_variant *v, struct argv *problems);
+
+/* Free st (does not restore). NULL is fine. */
+void knobs_free(struct knob_state *st);
+
+/* Write value to the knob file path, read it back and compare (numbers
+ * numerically, whitespace-separated fields one by one; for a sched_features
+ * file: the token value must be listed). applied (may be NULL) receives the
+ * read-back value. Used to restore a journal entry: knob_write_verify(path,
+ * old_value). Returns 0 or -1 with err naming path and the reason. */
+int knob_write_verify(const char *path, const char *value, char *applied, size_t appliedsz,
+		      char *err, size_t errsz);
+
+/* Is path a knob the rig sets, once symbolic links are resolved: a sysctl
+ * file under /proc/sys (except those naming a program the kernel runs:
+ * kernel.core_pattern, kernel.modprobe, kernel.poweroff_cmd,
+ * kernel.hotplug, kernel.usermodehelper.*, fs.binfmt_misc.*), a debugfs
+ * file under sched/, or the older debugfs sched_features (the roots of
+ * knobs_set_roots)? Every knob write checks this (knobs_apply,
+ * knob_write_verify, so schedrig restore): a path read from a database is
+ * never trusted. 0 with the resolved path in real, or -1 with err naming
+ * path and where it leads. */
+int knob_path_check(const char *path, char *real, size_t realsz, char *err, size_t errsz);
+
+/* Is name one a config may give a knob of kind ("sysctl", "debugfs",
+ * "sched_features"), so one the rig would write? sysctl: names of
+ * [A-Za-z0-9_-] separated by '.', or by '/' with dots allowed inside a
+ * name (a VLAN's eth0.100), each name non-empty and no "." or ".." (so no
+ * kernel//core_pattern, kernel..core_pattern, trailing separator, ./ or
+ * ../), and, once normalised to its path below /proc/sys, not one that
+ * names a program (knob_path_check's list: kernel/core_pattern is
+ * kernel.core_pattern). debugfs: [sched/]NAME[/NAME...] of [A-Za-z0-9_-],
+ * not features (sched_features: sets it) nor preempt (reads back a list,
+ * the mode in parentheses): a debugfs knob's file reads back what was
+ * written. sched_features: [A-Z0-9_]+ (NAME or NO_NAME). 0, or -1 with err
+ * saying why, e.g. "sysctl: kernel.core_pattern names a program the kernel runs
+ * as root, not a scheduler knob: schedrig never writes it". */
+int knob_name_check(const char *kind, const char *name, char *err, size_t errsz);
+
+/* The knob a name of kind stands for, the same for each of its spellings
+ * (call after knob_name_check accepted it), malloc'd: sysctl: its path
+ * below /proc/sys (kernel.sched_autogroup_enabled and
+ * kernel/sched_autogroup_enabled: kernel/sched_autogroup_enabled);
+ * debugfs: below sched/ (sched/base_slice_ns: base_slice_ns);
+ * sched_features: the feature (NO_PLACE_LAG: PLACE_LAG). */
+char *knob_canonical(const char *kind, const char *name);
+
+/* May schedrig restore write value to path for a journal row of kind and
+ * name (a database is not trusted)? Only when name passes knob_name_check
+ * and path resolves (symbolic links followed) to exactly the file the rig
+ * itself derives from kind and name (sysctl: /proc/sys/..., debugfs:
+ * DEBUGFS/sched/..., sched_features: the features file), and, for a
+ * sched_feature, value is that feature's NAME or NO_NAME (a file this
+ * kernel lacks: path must be it, as the rig spells it). 0 with that derived
+ * file in derived (the caller writes there, never to path: a symbolic link
+ * swapped in after the check redirects nothing; the write still checks
+ * knob_path_check), or -1 with err saying why, ending in "refused". */
+int knob_row_check(const char *kind, const char *name, const char *path, const char *value,
+		   char *derived, size_t derivedsz, char *err, size_t errsz);
+
+/* true when path lies under the debugfs root (it needs debugfs mounted). */
+bool knob_path_is_debugfs(const char *path);
+
+/* Mount debugfs at its root unless it is mounted; *mounted tells whether
+ * this call mounted it. Returns 0 or -1 with err. */
+int knobs_debugfs_mount(bool *mounted, char *err, size_t errsz);
+/* Unmount debugfs (only call when knobs_debugfs_mount mounted it). */
+void knobs_debugfs_unmount(void);
+
+/* Tests: use these directories instead of /proc/sys and /sys/kernel/debug
+ * (NULL: the real one). With a debugfs override nothing is mounted. */
+void knobs_set_roots(const char *proc_sys, const char *debugfs);
+
+/* The directory of the host-wide knob lock (schedrig-knobs.lock) and of the
+ * record of unrestored changes (knob_pending.h): /run/lock (a tmpfs: emptied
+ * at boot), /tmp where /run/lock is not writable, or knobs_set_lock_dir's. */
+const char *knobs_lock_dir(void);
+
+/* Tests: keep the knob lock and the pending record in dir (NULL: the real one). */
+void knobs_set_lock_dir(const char *dir);
+
+/* Take the host-wide knob lock (flock LOCK_EX on knobs_lock_dir()/
+ * schedrig-knobs.lock; this pid is written into the file). A moment's shared
+ * hold (knobs_host_clean) is waited out, up to half a second. Returns the
+ * fd (close it to release), or -1 with err naming the holder's pid. */
+int knobs_lock(char *err, size_t errsz);
+
+/* May a run measure, or change knobs, on this machine now? 0 when no rig has
+ * knobs changed; else -1 with err: a rig holds the knob lock (it is changing
+ * knobs now: its pid), or the pending record names a run that left changes
+ * behind (knob_pending_check: its database and the restore command). */
+int knobs_host_clean(char *err, size_t errsz);
+
+#endif

@@ -1,0 +1,98 @@
+/* harness/variants/: kernel-variant backends, one file each (local, qemu,
+ * ssh), behind struct variant_ops; what they share: variant (the table),
+ * the guest's initramfs, tools and disk (initramfs, guestpack, guestdisk),
+ * kernel_btf (what an image says about itself), sshargv, cache (fetched
+ * kernels and trees).
+ */
+
+/* Kernel-variant backends: where a variant's loads run. One file per backend
+ * in harness/variants/ (local.c: the running kernel, in-process runner).
+ * A backend brings the variant up (knobs, boot), runs every cell × iteration
+ * of the plan there, and hands each finished iteration to the caller, which
+ * parses and stores it on the controlling host. */
+#ifndef SCHEDRIG_VARIANT_H
+#define SCHEDRIG_VARIANT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "knobs.h"
+#include "plan.h"
+#include "runner.h"
+
+/* Facts about the kernel a variant really ran on, filled by the backend
+ * before the first iteration (uname -r and /proc/cmdline where it ran). */
+struct variant_kernel {
+	char release[256];
+	char cmdline[4096];
+	int autogroup; /* kernel.sched_autogroup_enabled before the variant's
+			* knobs: 0, 1; -1 unknown */
+};
+
+/* Called once per finished iteration, in plan order (cell, then iteration,
+ * 1-based). Returns 0 to go on, -1 to stop the variant (storage failed). */
+typedef int (*iteration_fn)(void *ctx, size_t cell, int iteration,
+			    struct iteration_result *res);
+
+/* Called once, after the kernel is up and before any iteration. */
+typedef int (*kernel_fn)(void *ctx, const struct variant_kernel *k);
+
+struct variant_run {
+	const struct experiment *e;
+	const struct cfg_variant *v;
+	const struct plan *p;
+	int iterations;
+	const char *self_exe;  /* this schedrig binary */
+	const char *work_dir;  /* scratch directory of the run (exists) */
+	kernel_fn on_kernel;
+	iteration_fn on_iteration;
+	void *ctx;
+	/* Adaptive iterations: after each iteration, true when the cell has
+	 * enough (its confidence interval is narrow enough, or its time budget
+	 * is spent); NULL: always run all iterations. */
+	bool (*enough)(void *ctx, size_t cell, int iteration);
+	/* Skip (cell, iteration) pairs already stored (run --resume); NULL: none. */
+	bool (*done)(void *ctx, size_t cell, int iteration);
+	/* Journal of the variant's knob changes (knobs.h), written before each
+	 * change, so "schedrig restore" can undo them; NULL: not journalled. */
+	const struct knob_journal_ops *journal;
+};
+
+struct preflight;
+struct variant_backend {
+	const char *name; /* value of boot: in configs */
+	/* Run the whole plan on the variant. Returns 0 when every iteration was
+	 * handed over (failures inside iterations are theirs to record), or -1
+	 * with err when the variant itself failed (knob refused, boot failed). */
+	int (*run)(const struct variant_run *vr, char *err, size_t errsz);
+	/* Check v and the plan's loads against what v will have, before
+	 * anything runs (preflight.h): refuse what cannot work there, warn
+	 * about what cannot be known until it runs. */
+	void (*preflight)(struct preflight *pf, const struct cfg_variant *v);
+};
+
+/* The load tools of plan p: argv[0] of every instance ("schedrig", the
+ * built-in loads, left out), once each, in plan order, appended to tools.
+ * When loads is not NULL, the name of the first load (cfg_load.name) that
+ * runs each tool is appended to it, at the same index as the tool. */
+void variant_plan_tools(const struct plan *p, struct argv *tools, struct argv *loads);
+
+/* Every load tool of plan p is installed here (spawn_which), every
+ * program and file a load needs besides (load_ops.needs: oltp's MariaDB,
+ * looked up as proc_find_program does) and every file its instances read
+ * (load_ops.check_here: kernbench's source, dbench's load file) is here,
+ * when e has a boot: local variant, whose loads run on this machine; 0
+ * also when it has none. Else -1 with one message in err naming each
+ * missing tool and the load that runs it, then per load each missing
+ * program and needed file and its first missing file: "load 'L': tool 'T'
+ * is not installed here (no executable file of that name in PATH); load
+ * 'L2': program 'P' is not installed here; load 'L2': FILE is not here;
+ * load 'L3': WHY". */
+int variant_check_local_tools(const struct experiment *e, const struct plan *p, char *err,
+			      size_t errsz);
+
+/* The backend for a boot kind. */
+const struct variant_backend *variant_backend_for(enum boot_kind boot);
+
+#endif
