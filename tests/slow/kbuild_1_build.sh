@@ -10,7 +10,9 @@
 # is a bzImage ("HdrS" at 0x202), the provenance names the Debian package
 # and version, each patch of the series by sha256, file and subject, the
 # .config hash, and no difference from the base's .config; no temporary
-# directory and no process left. Cold, with nothing in ccache: about 2 x 8
+# directory and no process left; the unpacked tree in cache/sources/ (each
+# build's tree is a hard-link copy of it) has no file the builds wrote and
+# no file still linked. Cold, with nothing in ccache: about 2 x 8
 # minutes on 2 quiet CPUs (see README); the machine's other work stretches
 # it. Needs linux-source-6.12 (or apt access), build-essential, bc, flex,
 # bison, libelf-dev, libssl-dev (scripts/install-deps).
@@ -64,4 +66,11 @@ for p in configs/patches/latency-nice-6.12/*.patch; do
 done
 assert_eq "$(grep -c '^patch ' "$ln/provenance.txt")" 4 "four patches"
 assert_contains "$pv" "config_diff none" "the series changes no config option"
+written=$(find "$CACHE/sources" -type f -newermt "@$t0" | head -3)
+assert_eq "$written" "" "files of the cached tree the builds wrote"
+linked=$(find "$CACHE/sources" -type f -links +1 | head -3)
+assert_eq "$linked" "" "files of the cached tree still linked after the builds"
+for e in "$base" "$ln"; do
+	say "$(sed -n 's/^kernel //p' "$e/provenance.txt"): $(sed -n 's/^build_s //p' "$e/provenance.txt") s (copy, patches, config, make)"
+done
 say "ok"
