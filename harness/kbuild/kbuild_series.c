@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -343,10 +344,17 @@ out:
 	return rc;
 }
 
-int kseries_apply(const struct kseries *s, const char *dir, const char *work, char *err,
+int kseries_apply(const struct kseries *s, const char *dir, const char *work_dir, char *err,
 		  size_t errsz)
 {
-	for (size_t i = 0; i < s->n; i++) {
+	/* patch runs in dir: its patch and reject files by absolute paths. */
+	char *work = realpath(work_dir, NULL);
+	if (!work) {
+		snprintf(err, errsz, "%s: %s", work_dir, strerror(errno));
+		return -1;
+	}
+	int ret = 0;
+	for (size_t i = 0; i < s->n && !ret; i++) {
 		char *file = xasprintf("%s/%04zu.patch", work, i + 1);
 		char *log = xasprintf("%s/%04zu.log", work, i + 1);
 		char *rej = xasprintf("%s/%04zu.rej", work, i + 1);
@@ -382,10 +390,10 @@ int kseries_apply(const struct kseries *s, const char *dir, const char *work, ch
 		free(file);
 		free(log);
 		free(rej);
-		if (rc)
-			return -1;
+		ret = rc ? -1 : 0;
 	}
-	return 0;
+	free(work);
+	return ret;
 }
 
 void kseries_free(struct kseries *s)

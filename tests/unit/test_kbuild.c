@@ -336,7 +336,7 @@ static void test_touched(void **state)
 }
 
 /* A tree whose files are hard links to a pristine tree (ksource_copy's
- * cp -al of the cache): the patched file becomes a file of its own, the
+ * cp -al of the cache), given by relative paths: the patched file becomes a file of its own, the
  * pristine one keeps its bytes and mtime, and a file no patch names stays
  * a link. */
 static void test_apply_unshares_links(void **state)
@@ -362,7 +362,14 @@ static void test_apply_unshares_links(void **state)
 	char *pristine = slurp(of);
 	struct kseries s = {0};
 	assert_int_equal(kseries_add(&s, NO_PLACE_LAG, err, sizeof(err)), 0);
-	assert_int_equal(kseries_apply(&s, tree, work, err, sizeof(err)), 0);
+	/* Tree and work directory relative to the rig's directory (a relative
+	 * --db): patch runs in the tree and still finds its files. */
+	char top[4096];
+	assert_non_null(getcwd(top, sizeof(top)));
+	assert_int_equal(chdir(dir), 0);
+	int applied = kseries_apply(&s, "tree", "work", err, sizeof(err));
+	assert_int_equal(chdir(top), 0);
+	assert_int_equal(applied, 0);
 	char *patched = slurp(tf), *kept = slurp(of);
 	assert_non_null(strstr(patched, "SCHED_FEAT(PLACE_LAG, false)"));
 	assert_string_equal(kept, pristine);
