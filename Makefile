@@ -8,7 +8,7 @@
 #   make bench        benchmarks of the rig itself (not part of check)
 #   make fuzz         libFuzzer targets (clang, build-fuzz/), FUZZ_SECONDS each (300)
 
-PKGS     := yaml-0.1 sqlite3 gsl libcurl jansson
+PKGS     := yaml-0.1 sqlite3 gsl libcurl jansson libcrypto
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 VERSION  := 0.1.0
@@ -56,6 +56,13 @@ $(BUILD)/schema.inc: results-schema/schema.sql
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/.*/"&\\n"/' $< > $@
 
 $(BUILD)/harness/store/store.o: $(BUILD)/schema.inc
+
+# The guest's kernel config fragment (config: [..., guest]) is embedded too.
+$(BUILD)/guest_config.inc: configs/kernel/guest.config
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/.*/"&\\n"/' $< > $@
+
+$(BUILD)/harness/kbuild/kbuild_spec.o: $(BUILD)/guest_config.inc
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libschedrig.a
 	@mkdir -p $(dir $@)
@@ -110,6 +117,12 @@ build-fuzz/schema.inc: results-schema/schema.sql
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/.*/"&\\n"/' $< > $@
 
 build-fuzz/harness/store.o: build-fuzz/schema.inc
+
+build-fuzz/guest_config.inc: configs/kernel/guest.config
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/.*/"&\\n"/' $< > $@
+
+build-fuzz/harness/kbuild/kbuild_spec.o: build-fuzz/guest_config.inc
 
 build-fuzz/libschedrig.a: $(FUZZ_OBJ)
 	rm -f $@

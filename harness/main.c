@@ -20,6 +20,8 @@ struct command {
 static const struct command commands[] = {
 	{"run", cmd_run, CMD_STORE_WRITE,
 	 "run a named experiment config and store every sample"},
+	{"build", cmd_build, CMD_NO_STORE,
+	 "build the kernels a config's variants name (kernels:), without running"},
 	{"list", cmd_list, CMD_STORE_READ,
 	 "list the runs in a results database"},
 	{"show", cmd_show, CMD_STORE_READ,

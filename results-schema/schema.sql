@@ -4,7 +4,7 @@
 -- older database (version 2 added the knob table, version 3 the series table,
 -- version 4 the histogram table, version 8 the sample_flag table, version 9
 -- the cell_stop table; store.c fills it from the stop notes of older
--- versions; the newest version the bisection tables), except
+-- versions; version 10 the kernel_build table, 11 the bisection tables), except
 -- for version 5, which split the sample table into sample_key and
 -- sample_value, version 6, which added run.rig_pid, run.boot_id and
 -- run.rig_start_ticks, and version 7, which added histogram.bounds,
@@ -294,3 +294,22 @@ DROP INDEX IF EXISTS iteration_by_variant;
 DROP INDEX IF EXISTS histogram_by_instance;
 CREATE INDEX IF NOT EXISTS series_by_iteration ON series(iteration_id);
 CREATE INDEX IF NOT EXISTS knob_unrestored ON knob(restored_at);
+
+-- Kernels the rig built for a run's variants (kernels: in the config,
+-- harness/kbuild/kbuild.h); schema version 10. One row per variant that names a
+-- build. provenance is the cache entry's provenance.txt ("name value"
+-- lines: kernel, key, source, patch, config, config_sha256, config_diff,
+-- make_args, compiler, build_s, bzimage_sha256); a failed build has its
+-- reason in message and its log kept at log_path (results/runs/ID/).
+CREATE TABLE IF NOT EXISTS kernel_build (
+	id            INTEGER PRIMARY KEY,
+	run_id        INTEGER NOT NULL REFERENCES run(id),
+	variant       TEXT NOT NULL,            -- variant name
+	kernel        TEXT NOT NULL,            -- kernels: entry
+	build_key     TEXT NOT NULL,            -- sha256, "" when not resolved
+	status        TEXT NOT NULL,            -- built|cached|failed
+	provenance    TEXT NOT NULL,
+	message       TEXT NOT NULL,            -- why it failed, "" otherwise
+	log_path      TEXT NOT NULL,
+	UNIQUE (run_id, variant)
+);

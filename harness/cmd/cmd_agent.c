@@ -28,6 +28,7 @@
 #include "plan.h"
 #include "provenance.h"
 #include "runner.h"
+#include "schedattr.h"
 #include "spawn.h"
 
 /* The name of the virtio-serial port the qemu backend gives the guest. */
@@ -316,6 +317,12 @@ static int prepare(const struct agent_plan *ap, struct experiment **ep, struct p
 				 p->n_cells);
 			return -1;
 		}
+	}
+	if (plan_uses_latency_nice(p, NULL) && !sched_latency_nice_supported()) {
+		struct provenance pv;
+		provenance_read(&pv);
+		sched_latency_nice_refusal(err, errsz, pv.kernel_release);
+		return -1;
 	}
 	*vp = NULL;
 	for (size_t v = 0; v < e->n_variants; v++)

@@ -6,6 +6,7 @@
 #include "bisect_series.h"
 #include "commands.h"
 #include "config.h"
+#include "kbuild.h"
 #include "plan.h"
 #include "preflight.h"
 #include "variant.h"
@@ -40,7 +41,11 @@ int cmd_check_config(int argc, char **argv, struct cmd_ctx *ctx)
 		      "A load tool that a boot: local variant needs but that is not installed\n"
 		      "here (not in PATH) is a warning, 'CONFIG: warning: load ...', and leaves\n"
 		      "the exit status alone: a config is often checked on another machine than\n"
-		      "the one it runs on. schedrig run refuses to start without it (exit 1).\n",
+		      "the one it runs on. schedrig run refuses to start without it (exit 1).\n"
+		      "\n"
+		      "Every file a kernels: entry names (source, config files, patches) must\n"
+		      "exist and every patches: item hold patches (paths relative to the\n"
+		      "current directory).\n",
 		      stdout);
 		return 0;
 	}
@@ -59,7 +64,10 @@ int cmd_check_config(int argc, char **argv, struct cmd_ctx *ctx)
 		int bad = bisect_series_check_points(e->path, e->text, &n_points, err, sizeof(err));
 		if (bad < 0)
 			fprintf(stderr, "%s\n", err);
-		if (preflight_check(&pf) || bad < 0) {
+		int bad_kernels = kbuild_check(e, err, sizeof(err));
+		if (bad_kernels)
+			fprintf(stderr, "%s\n", err);
+		if (bad_kernels || preflight_check(&pf) || bad < 0) {
 			rc = EXIT_USAGE;
 		} else {
 			printf("%s: ok (%s, %zu variant(s), %zu cell(s), %d iteration(s)", argv[i],

@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "config.h"
+#include "kbuild.h"
 #include "monitor.h"
 #include "plan.h"
 #include "preflight.h"
@@ -65,6 +66,11 @@ static const char help_text[] =
 	"measures on a machine at a time (a host-wide lock): a second one waits for the\n"
 	"first to end, saying so, unless --concurrent.\n"
 	"\n"
+	"Kernels the variants name with kernel: {build: NAME} (kernels: in the config)\n"
+	"are built first, or taken from the cache of the database's directory\n"
+	"(cache/builds/); a kernel that does not build fails its variants (the log\n"
+	"kept in runs/ID/build-NAME.log) and the other variants run.\n"
+	"\n"
 	"Order (config order:): interleaved by default, in rounds: iteration 1 of every\n"
 	"variant and cell, then 2, ...; random shuffles each round (seed: N, else one\n"
 	"is drawn); blocked runs each variant as one block. Variants that boot a kernel\n"
@@ -93,9 +99,14 @@ static void print_plan(const struct experiment *e, const struct plan *p, int ite
 		printf("order: %s\n", order);
 	free(order);
 	free(blocked);
-	for (size_t v = 0; v < e->n_variants; v++)
-		printf("variant %s: boot %s\n", e->variants[v].name,
-		       variant_backend_for(e->variants[v].boot)->name);
+	for (size_t v = 0; v < e->n_variants; v++) {
+		const struct cfg_variant *var = &e->variants[v];
+		printf("variant %s: boot %s", var->name, variant_backend_for(var->boot)->name);
+		if (var->build)
+			printf(", kernel built from kernels: %s (built or taken from the cache when"
+			       " the run starts)", var->build);
+		printf("\n");
+	}
 	for (size_t c = 0; c < p->n_cells; c++) {
 		printf("cell %zu/%zu %s\n", c + 1, p->n_cells, p->cells[c].name);
 		for (size_t i = 0; i < p->cells[c].n_inst; i++) {
@@ -364,6 +375,11 @@ int cmd_run(int argc, char **argv, struct cmd_ctx *ctx)
 			e->ci_pct = e->max_time_s = 0;
 		} else {
 			o.iterations = e->iterations;
+		}
+		if (kbuild_check(e, err, sizeof(err))) {
+			fprintf(stderr, "%s\n", err);
+			rc = EXIT_USAGE;
+			goto out;
 		}
 		if (o.dry_run) {
 			print_plan(e, &p, o.iterations);

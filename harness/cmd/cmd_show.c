@@ -11,6 +11,7 @@
 #include "knob_journal.h"
 #include "provenance.h"
 #include "store.h"
+#include "store_kbuild.h"
 #include "store_runs.h"
 #include "store_show.h"
 
@@ -127,6 +128,30 @@ static int show_variants(struct store *s, int64_t id, char *err, size_t errsz)
 	return 0;
 }
 
+/* The kernels the rig built for the run's variants (store_kbuild.h): each
+ * variant's build status, key, and provenance lines (or why it failed and
+ * where its log is). */
+static int show_kernel_builds(struct store *s, int64_t id, char *err, size_t errsz)
+{
+	struct stored_kernel_build *kb;
+	size_t n;
+	if (store_kernel_builds(s, id, &kb, &n, err, errsz))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		printf("%s  %s: kernel %s %s, key %.16s\n", i ? "" : "\nkernel builds:\n",
+		       kb[i].variant, kb[i].kernel, kb[i].status, kb[i].build_key);
+		char *text = xstrdup(kb[i].provenance), *save = NULL;
+		for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			if (strncmp(l, "kernel ", 7) && strncmp(l, "key ", 4))
+				printf("      %s\n", l);
+		free(text);
+		if (*kb[i].message)
+			printf("      failed: %s\n      log: %s\n", kb[i].message, kb[i].log_path);
+	}
+	stored_kernel_builds_free(kb, n);
+	return 0;
+}
+
 /* Knob changes per variant, from the restore journal: old -> applied. A
  * knob a qemu guest changed (host "guest:VARIANT") is marked "in the
  * guest". */
@@ -194,7 +219,8 @@ static int show_run(struct store *s, int64_t id, bool with_config)
 {
 	char err[512];
 	int rc = show_provenance(s, id, with_config, err, sizeof(err)) ||
-		 show_variants(s, id, err, sizeof(err)) || show_knobs(s, id, err, sizeof(err));
+		 show_variants(s, id, err, sizeof(err)) ||
+		 show_kernel_builds(s, id, err, sizeof(err)) || show_knobs(s, id, err, sizeof(err));
 	if (!rc) {
 		printf("\nload instances:\n");
 		rc = store_instance_views(s, id, show_instance, NULL, err, sizeof(err)) ||

@@ -20,7 +20,9 @@
 
 static const char *const top_keys[] = {"name", "description", "iterations", "warmup_s",
 				       "variants", "loads", "monitors", "order", "seed", "labs",
-				       "bisect", NULL};
+				       "bisect", "kernels", NULL};
+static const char *const kernel_keys[] = {"source", "config", "base", "patches", "make_args",
+					  NULL};
 static const char *const load_keys[] = {"name", "tool", "role", "params", "sched",
 					"timeout_s", "repeat", "primary_metric", NULL};
 static const char *const iteration_keys[] = {"min", "max", "ci_pct", "max_time_s", NULL};
@@ -633,13 +635,32 @@ static int opt_string(struct ctx *c, const struct ynode *m, const char *key, cha
 	return v ? get_string(c, v, key, out) : 0;
 }
 
+/* kernel: {build: NAME}: a kernel the rig builds (kernels:). */
+static int read_build_ref(struct ctx *c, const struct ynode *m, struct cfg_variant *var)
+{
+	static const char *const keys[] = {"build", NULL};
+	const struct ynode *b = ynode_get(m, "build");
+	if (check_keys(c, m, keys, "kernel"))
+		return -1;
+	if (!b)
+		return err_at(c, m->line, m->col, "kernel: as a mapping needs 'build:' (a name"
+			      " under kernels:)");
+	var->build_line = b->line;
+	var->build_col = b->col;
+	return get_name(c, b, "kernel build", &var->build);
+}
+
 static int read_kexec(struct ctx *c, const struct ynode *m, struct cfg_variant *var)
 {
 	if (want_kind(c, m, YNODE_MAPPING, "kexec") || check_keys(c, m, kexec_keys, "kexec"))
 		return -1;
-	if (!ynode_get(m, "kernel"))
+	const struct ynode *k = ynode_get(m, "kernel");
+	if (!k)
 		return err_at(c, m->line, m->col, "kexec needs 'kernel:'");
-	return opt_string(c, m, "kernel", &var->kexec_kernel) ||
+	if (k->kind == YNODE_MAPPING ? read_build_ref(c, k, var) :
+				       opt_string(c, m, "kernel", &var->kexec_kernel))
+		return -1;
+	return opt_string(c, m, "initrd", &var->kexec_initrd) ||
 	       opt_string(c, m, "initrd", &var->kexec_initrd) ||
 	       opt_string(c, m, "append", &var->kexec_append);
 }
@@ -766,7 +787,13 @@ static int read_variant(struct ctx *c, const struct ynode *m, const struct exper
 			return err_at(c, v->line, v->col, "autogroup is the knob sysctl %s (line %d)"
 				      " sets already: one knob, one value", twin->key, twin->line);
 	}
-	if (opt_string(c, m, "kernel", &var->kernel) || opt_string(c, m, "initrd", &var->initrd) ||
+	if ((v = ynode_get(m, "kernel")) && v->kind == YNODE_MAPPING) {
+		if (read_build_ref(c, v, var))
+			return -1;
+	} else if (opt_string(c, m, "kernel", &var->kernel)) {
+		return -1;
+	}
+	if (opt_string(c, m, "initrd", &var->initrd) ||
 	    opt_string(c, m, "append", &var->append) || opt_string(c, m, "accel", &var->accel) ||
 	    opt_string(c, m, "host", &var->host) || opt_string(c, m, "user", &var->user) ||
 	    opt_string(c, m, "identity", &var->identity) ||
@@ -801,7 +828,7 @@ static int read_variant(struct ctx *c, const struct ynode *m, const struct exper
 		return err_at(c, v->line, v->col, "accel must be auto, kvm or tcg, not '%s'",
 			      var->accel);
 	}
-	if (var->boot == BOOT_QEMU && !var->kernel)
+	if (var->boot == BOOT_QEMU && !var->kernel && !var->build)
 		return err_at(c, m->line, m->col, "boot: qemu needs 'kernel:' (a bzImage, a"
 			      " linux-image .deb, or a Debian package name)");
 	if (var->boot == BOOT_SSH && !var->host)
@@ -890,6 +917,156 @@ static int read_labs(struct ctx *c, const struct ynode *m, struct experiment *e)
 			return err_at(c, l->line, l->col, "a lab needs 'artifacts: {dir, url}'");
 		if (read_artifacts(c, v, lab))
 			return -1;
+	}
+	return 0;
+}
+
+/* A list of scalars (or one scalar) with positions, into *out. */
+static int read_values(struct ctx *c, const struct ynode *v, const char *what,
+		       struct cfg_value **out, size_t *n)
+{
+	size_t count = v->kind == YNODE_SEQUENCE ? v->n : 1;
+	if (v->kind == YNODE_MAPPING)
+		return want_kind(c, v, YNODE_SEQUENCE, what);
+	*out = xcalloc(count ? count : 1, sizeof(**out));
+	for (size_t i = 0; i < count; i++) {
+		const struct ynode *it = v->kind == YNODE_SEQUENCE ? v->items[i] : v;
+		if (want_kind(c, it, YNODE_SCALAR, what))
+			return -1;
+		if (!*it->text)
+			return err_at(c, it->line, it->col, "%s: an item is empty", what);
+		(*out)[(*n)++] = (struct cfg_value){xstrdup(it->text), it->line, it->col};
+	}
+	return 0;
+}
+
+static int read_value(struct ctx *c, const struct ynode *v, const char *what,
+		      struct cfg_value *out)
+{
+	if (want_kind(c, v, YNODE_SCALAR, what))
+		return -1;
+	if (!*v->text)
+		return err_at(c, v->line, v->col, "%s must not be empty", what);
+	*out = (struct cfg_value){xstrdup(v->text), v->line, v->col};
+	return 0;
+}
+
+/* An inline config option: CONFIG_NAME=value. */
+static bool inline_option(const char *s)
+{
+	if (strncmp(s, "CONFIG_", 7))
+		return false;
+	const char *p = s + 7;
+	while ((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_')
+		p++;
+	return p > s + 7 && *p == '=';
+}
+
+/* config: the first item is the base config (tinyconfig, defconfig,
+ * package or a file), the rest fragments (guest, a file, CONFIG_X=v). */
+static int check_kernel_config(struct ctx *c, const struct cfg_kernel *k)
+{
+	for (size_t i = 0; i < k->n_config; i++) {
+		const struct cfg_value *v = &k->config[i];
+		bool base = !strcmp(v->text, "tinyconfig") || !strcmp(v->text, "defconfig") ||
+			    !strcmp(v->text, "package");
+		if (i == 0 && (inline_option(v->text) || !strcmp(v->text, "guest")))
+			return err_at(c, v->line, v->col, "config: the first item is the base"
+				      " config (tinyconfig, defconfig, package or a .config file),"
+				      " not the fragment '%s'", v->text);
+		if (i > 0 && base)
+			return err_at(c, v->line, v->col, "config: '%s' is a base config; only the"
+				      " first item may be one", v->text);
+		if (!strncmp(v->text, "CONFIG_", 7) && !inline_option(v->text))
+			return err_at(c, v->line, v->col, "config: '%s' is not CONFIG_NAME=value",
+				      v->text);
+	}
+	return 0;
+}
+
+static int read_kernel(struct ctx *c, const struct ypair *p, struct cfg_kernel *k)
+{
+	const struct ynode *m = p->value, *v;
+	k->line = p->key_line;
+	k->col = p->key_col;
+	k->name = xstrdup(p->key);
+	if (!valid_name(k->name))
+		return err_at(c, k->line, k->col, "kernel name '%s' must be 1-64 characters of"
+			      " letters, digits, '.', '_', '-'", k->name);
+	if (want_kind(c, m, YNODE_MAPPING, "a kernel") || check_keys(c, m, kernel_keys, "a kernel"))
+		return -1;
+	if ((v = ynode_get(m, "source")) && read_value(c, v, "source", &k->source))
+		return -1;
+	if ((v = ynode_get(m, "base")) && read_value(c, v, "base", &k->base))
+		return -1;
+	if ((v = ynode_get(m, "config")) &&
+	    (read_values(c, v, "config", &k->config, &k->n_config) || check_kernel_config(c, k)))
+		return -1;
+	if ((v = ynode_get(m, "patches")) &&
+	    read_values(c, v, "patches", &k->patches, &k->n_patches))
+		return -1;
+	if ((v = ynode_get(m, "make_args"))) {
+		k->make_args_given = true;
+		if (read_values(c, v, "make_args", &k->make_args, &k->n_make_args))
+			return -1;
+	}
+	if (!k->base.text && !k->source.text)
+		return err_at(c, k->line, k->col, "kernel '%s' needs 'source:' (or 'base:')", k->name);
+	if (!k->base.text && !k->n_config)
+		return err_at(c, k->line, k->col, "kernel '%s' needs 'config:' (or 'base:'), e.g."
+			      " [tinyconfig, guest]", k->name);
+	return 0;
+}
+
+const struct cfg_kernel *config_kernel(const struct experiment *e, const char *name)
+{
+	for (size_t i = 0; i < e->n_kernels; i++)
+		if (!strcmp(e->kernels[i].name, name))
+			return &e->kernels[i];
+	return NULL;
+}
+
+/* Every base: names a kernel, and no chain of base: comes back to itself. */
+static int check_kernel_bases(struct ctx *c, const struct experiment *e)
+{
+	for (size_t i = 0; i < e->n_kernels; i++) {
+		const struct cfg_kernel *k = &e->kernels[i];
+		size_t steps = 0;
+		while (k->base.text) {
+			const struct cfg_kernel *b = config_kernel(e, k->base.text);
+			if (!b)
+				return err_at(c, k->base.line, k->base.col,
+					      "base: no kernel named '%s' under kernels:", k->base.text);
+			if (++steps > e->n_kernels)
+				return err_at(c, e->kernels[i].line, e->kernels[i].col,
+					      "kernel '%s': its chain of base: is a cycle",
+					      e->kernels[i].name);
+			k = b;
+		}
+	}
+	return 0;
+}
+
+static int read_kernels(struct ctx *c, const struct ynode *v, struct experiment *e)
+{
+	if (want_kind(c, v, YNODE_MAPPING, "kernels"))
+		return -1;
+	e->kernels = xcalloc(v->n ? v->n : 1, sizeof(*e->kernels));
+	for (size_t i = 0; i < v->n; i++)
+		if (read_kernel(c, &v->pairs[i], &e->kernels[e->n_kernels++]))
+			return -1;
+	return check_kernel_bases(c, e);
+}
+
+/* Every kernel: {build: NAME} names a kernel under kernels:. */
+static int check_builds(struct ctx *c, const struct experiment *e)
+{
+	for (size_t i = 0; i < e->n_variants; i++) {
+		const struct cfg_variant *var = &e->variants[i];
+		if (var->build && !config_kernel(e, var->build))
+			return err_at(c, var->build_line, var->build_col,
+				      "build: no kernel named '%s' under kernels:%s", var->build,
+				      e->n_kernels ? "" : " (the config has no kernels:)");
 	}
 	return 0;
 }
@@ -1058,6 +1235,8 @@ static int read_experiment(struct ctx *c, const struct ynode *root, struct exper
 	/* bisect: is schedrig bisect's (harness/bisect/bisect_list.h checks it). */
 	if ((v = ynode_get(root, "bisect")) && want_kind(c, v, YNODE_MAPPING, "bisect"))
 		return -1;
+	if ((v = ynode_get(root, "kernels")) && read_kernels(c, v, e))
+		return -1;
 
 	if ((v = ynode_get(root, "variants"))) {
 		if (want_kind(c, v, YNODE_SEQUENCE, "variants"))
@@ -1074,6 +1253,8 @@ static int read_experiment(struct ctx *c, const struct ynode *root, struct exper
 					return err_at(c, var->line, var->col,
 						      "variant name '%s' is used twice", var->name);
 		}
+		if (check_builds(c, e))
+			return -1;
 	} else {
 		e->variants = xcalloc(1, sizeof(*e->variants));
 		e->variants[0] = (struct cfg_variant){.name = xstrdup("running"), .boot = BOOT_LOCAL,
@@ -1232,6 +1413,24 @@ static void free_variant(struct cfg_variant *v)
 	for (size_t i = 0; i < v->n_tags; i++)
 		free(v->tags[i]);
 	free(v->tags);
+	free(v->build);
+}
+
+static void free_values(struct cfg_value *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].text);
+	free(v);
+}
+
+static void free_kernel(struct cfg_kernel *k)
+{
+	free(k->name);
+	free(k->source.text);
+	free(k->base.text);
+	free_values(k->config, k->n_config);
+	free_values(k->patches, k->n_patches);
+	free_values(k->make_args, k->n_make_args);
 }
 
 void experiment_free(struct experiment *e)
@@ -1255,6 +1454,9 @@ void experiment_free(struct experiment *e)
 		free(e->labs[i].artifacts_url);
 	}
 	free(e->labs);
+	for (size_t i = 0; i < e->n_kernels; i++)
+		free_kernel(&e->kernels[i]);
+	free(e->kernels);
 	free(e->name);
 	free(e->description);
 	free(e->path);

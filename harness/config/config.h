@@ -37,6 +37,17 @@
  *       timeout_s: 300                  (default 600)
  *       repeat: true                    (background only)
  *       primary_metric: max_latency     (adaptive iterations; default: the driver's)
+ *   kernels:                            (kernels the rig builds, harness/kbuild/kbuild.h)
+ *     base:    {source: linux-source-6.12, config: [tinyconfig, guest]}
+ *     latnice: {base: base, patches: [configs/patches/latency-nice-6.12/]}
+ *       source: a kernel tree directory, a tar archive, or linux-source-X.Y
+ *       config: [tinyconfig|defconfig|package|FILE, then fragments: guest, FILE,
+ *                "CONFIG_X=y"...]
+ *       base: another kernel: its source, config and make_args unless given
+ *             here, its patches before these
+ *       patches: [FILE|DIR|MBOX, ...]    make_args: ["LLVM=1", ...]
+ *     a variant names one: kernel: {build: NAME} (boot: qemu) or
+ *     kexec: {kernel: {build: NAME}} (boot: ssh)
  */
 #ifndef SCHEDRIG_CONFIG_H
 #define SCHEDRIG_CONFIG_H
@@ -146,6 +157,27 @@ struct cfg_variant {
 				 * default qemu for device_type qemu, else required */
 	char **tags;            /* device tags the job asks for */
 	size_t n_tags;
+	/* kernel: {build: NAME} (qemu) or kexec: {kernel: {build: NAME}} (ssh):
+	 * the name of a kernels: entry, or NULL. The rig builds it and sets
+	 * kernel (qemu) or kexec_kernel (ssh) to its bzImage before the run. */
+	char *build;
+	int build_line, build_col;
+};
+
+/* One entry of kernels: as written (the chain of base: is resolved by
+ * harness/kbuild/kbuild_spec.c). Lists keep each item's position for messages. */
+struct cfg_kernel {
+	char *name;
+	int line, col;
+	struct cfg_value source;   /* text NULL: inherited from base */
+	struct cfg_value base;     /* text NULL: none */
+	struct cfg_value *config;  /* NULL with n_config 0: inherited */
+	size_t n_config;
+	struct cfg_value *patches;
+	size_t n_patches;
+	struct cfg_value *make_args; /* NULL: inherited */
+	size_t n_make_args;
+	bool make_args_given;
 };
 
 /* monitors: true | false | {interval_ms: 1000, perf: false}; off when absent. */
@@ -172,6 +204,8 @@ struct experiment {
 	size_t n_labs;
 	struct cfg_load *loads;
 	size_t n_loads;
+	struct cfg_kernel *kernels;
+	size_t n_kernels;
 	struct cfg_monitors monitors;
 	enum run_order order;   /* ORDER_INTERLEAVED unless order: says */
 	bool order_given;       /* order: written (booting variants follow it too) */
@@ -186,6 +220,9 @@ struct experiment *config_load(const char *path, char *err, size_t errsz);
 struct experiment *config_parse(const char *name, const char *text, size_t len,
 				char *err, size_t errsz);
 void experiment_free(struct experiment *e);
+
+/* The kernels: entry named name, or NULL. */
+const struct cfg_kernel *config_kernel(const struct experiment *e, const char *name);
 
 /* "role" names as written in configs and stored in the database. */
 const char *load_role_name(enum load_role r);

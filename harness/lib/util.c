@@ -1,5 +1,6 @@
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -517,4 +518,61 @@ int err_printf(char *err, size_t errsz, const char *fmt, ...)
 	vsnprintf(err, errsz, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+int newest_file(const char *dir, const char *prefix, const char *suffix, char *out,
+		size_t size)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	time_t best = 0;
+	int rc = -1;
+	size_t lp = strlen(prefix), ls = strlen(suffix);
+
+	while (d && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		struct stat st;
+		if (len < lp + ls || strncmp(de->d_name, prefix, lp) ||
+		    strcmp(de->d_name + len - ls, suffix))
+			continue;
+		char *full = xasprintf("%s/%s", dir, de->d_name);
+		if (stat(full, &st) == 0 && (rc || st.st_mtime >= best)) {
+			best = st.st_mtime;
+			snprintf(out, size, "%s", full);
+			rc = 0;
+		}
+		free(full);
+	}
+	if (d)
+		closedir(d);
+	return rc;
+}
+
+int buf_read_file(struct buf *b, const char *path, size_t max)
+{
+	FILE *f = fopen(path, "rb");
+	char chunk[65536];
+	size_t n, start = b->len;
+	if (!f)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0 && b->len - start <= max)
+		buf_append(b, chunk, n);
+	int e = ferror(f) ? errno : b->len - start > max ? EFBIG : 0;
+	fclose(f);
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+int file_write(const char *path, const void *data, size_t len, char *err, size_t errsz)
+{
+	FILE *f = fopen(path, "wb");
+	bool ok = f && fwrite(data, 1, len, f) == len;
+	if (f && fclose(f))
+		ok = false;
+	if (!ok)
+		snprintf(err, errsz, "write %s: %s", path, strerror(errno));
+	return ok ? 0 : -1;
 }

@@ -101,6 +101,20 @@ int path_trusted(const char *path, char *real, size_t realsz, char *err, size_t 
 /* CLOCK_MONOTONIC in nanoseconds. */
 int64_t mono_ns(void);
 
+/* The newest (mtime) file in dir whose name starts with prefix and ends
+ * with suffix: its path "DIR/NAME" into out. Returns 0 when found, -1 when
+ * there is none (or dir cannot be read). */
+int newest_file(const char *dir, const char *prefix, const char *suffix, char *out, size_t size);
+
+/* Append the bytes of the file at path to b (b->data stays NUL-terminated
+ * through buf_str), at most max bytes. Returns 0, or -1 with errno set
+ * (EFBIG: larger than max; what was read stays appended). */
+int buf_read_file(struct buf *b, const char *path, size_t max);
+
+/* Create or truncate the file at path and write len bytes of data.
+ * Returns 0, or -1 with "write PATH: reason" in err. */
+int file_write(const char *path, const void *data, size_t len, char *err, size_t errsz);
+
 /* mkdir -p dir (mode 0755 for what it creates). Returns 0, or -1 with the
  * component that could not be created and why in err. */
 int mkdir_p(const char *dir, char *err, size_t errsz);

@@ -178,6 +178,17 @@ int runner_interrupt_signal(void)
 	return interrupt_sig;
 }
 
+void runner_guard_group(pid_t pgid, bool started)
+{
+	guard_note(started ? '+' : '-', pgid);
+}
+
+void runner_note_interrupt(int sig)
+{
+	if (!interrupt_sig)
+		interrupt_sig = sig;
+}
+
 int runner_poll_interrupt(void)
 {
 	struct signalfd_siginfo si;

@@ -94,6 +94,14 @@ int runner_interrupt_signal(void);
  * pending SIGINT/SIGTERM/SIGHUP from the runner's signalfd, without blocking,
  * so runner_interrupt_signal() reports them. Returns runner_interrupt_signal(). */
 int runner_poll_interrupt(void);
+/* Tell the guardian (runner_init) that process group pgid started (started
+ * true) or is gone: if the rig dies first, the guardian SIGKILLs the group.
+ * Nothing happens before runner_init. */
+void runner_guard_group(pid_t pgid, bool started);
+/* A SIGINT/SIGTERM/SIGHUP taken by other code (a kernel build waiting with
+ * sigtimedwait, kbuild_run.h): runner_interrupt_signal() reports sig from
+ * now on, unless an earlier signal is already noted. */
+void runner_note_interrupt(int sig);
 
 struct monitor;
 /* Sample monitors (monitor.h) in every following iteration: the monitor's

@@ -448,3 +448,10 @@ bool sched_latency_nice_supported(void)
 		return false;
 	return a.size >= SCHED_ATTR_SIZE_VER2;
 }
+
+void sched_latency_nice_refusal(char *dst, size_t size, const char *kernel_release)
+{
+	snprintf(dst, size, "this kernel (%s) does not support latency_nice (it needs the"
+		 " out-of-tree latency-nice series); use slice_us, the EEVDF custom slice of"
+		 " mainline 6.12+, instead", kernel_release);
+}

@@ -100,4 +100,11 @@ int sched_applied_check(const char *requested, const char *applied, char *why, s
  * struct size into size: at least 60 bytes)? Returns true/false. */
 bool sched_latency_nice_supported(void);
 
+/* Why a kernel without latency_nice refuses a plan that sets it, into dst:
+ * "this kernel (RELEASE) does not support latency_nice (it needs the
+ * out-of-tree latency-nice series); use slice_us, the EEVDF custom slice of
+ * mainline 6.12+, instead" (run says it for the running kernel, the agent
+ * for the kernel a variant booted). */
+void sched_latency_nice_refusal(char *dst, size_t size, const char *kernel_release);
+
 #endif

@@ -13,6 +13,7 @@
 #include "measurelock.h"
 #include "progress.h"
 #include "provenance.h"
+#include "runbuild.h"
 #include "runner.h"
 #include "session_impl.h"
 #include "store_adaptive.h"
@@ -157,6 +158,37 @@ static int read_notes(void *ctx, const char *kind, char ***msgs, size_t *n)
 
 /* Run var's plan in one block (its whole plan, or with done the stint).
  * Returns the backend's result; err holds why it failed. */
+/* The kernels the variants build (runbuild.h), before any variant runs: a
+ * variant whose kernel was not built is a failed variant (stored with its
+ * boot and no kernel) and does not run; the others do. -1 when the run
+ * must stop (interrupted, store failed). */
+static int build_kernels(struct run_session *rc, const char *run_dir)
+{
+	char err[512];
+	size_t n = rc->e->n_variants;
+	char **why = xcalloc(n, sizeof(*why));
+	int ret = runbuild_kernels(rc->e, rc->st, rc->run_id, rc->o->run_root, run_dir,
+				   rc->o->quiet, why, err, sizeof(err));
+	if (ret && !runner_interrupt_signal()) {
+		fprintf(stderr, "schedrig: %s\n", err);
+		rc->store_failed = true;
+	}
+	for (size_t v = 0; v < n; v++) {
+		const struct cfg_variant *var = &rc->e->variants[v];
+		if (!why[v])
+			continue;
+		rc->build_failed[v] = true;
+		/* Stored by variant_failed with its boot and no kernel (run
+		 * --resume: its row is there already). */
+		if (variant_enter(rc, var) == 0)
+			variant_failed(rc, var, why[v]);
+		rc->variant_id = 0;
+		free(why[v]);
+	}
+	free(why);
+	return ret;
+}
+
 static int variant_backend_run(struct run_session *rc, const struct cfg_variant *var,
 			       const char *self_exe, const char *run_dir,
 			       bool (*done)(void *, size_t, int), char *err, size_t errsz)
@@ -374,14 +406,14 @@ static int run_variants(struct run_session *rc, enum run_order o, uint64_t seed,
 	struct vstate *vs = xcalloc(rc->e->n_variants, sizeof(*vs));
 	size_t n_vs = 0;
 	for (size_t v = 0; v < rc->e->n_variants; v++)
-		if (!session_keeps_block(rc->e, o, &rc->e->variants[v]) &&
+		if (!rc->build_failed[v] && !session_keeps_block(rc->e, o, &rc->e->variants[v]) &&
 		    selected(rc, &rc->e->variants[v]))
 			vs[n_vs++].var = &rc->e->variants[v];
 	int ret = 0;
 	if (n_vs)
 		ret = run_rounds(rc, vs, n_vs, o, seed, self_exe, run_dir);
 	for (size_t v = 0; v < rc->e->n_variants && !ret && !runner_interrupt_signal(); v++)
-		if (session_keeps_block(rc->e, o, &rc->e->variants[v]) &&
+		if (!rc->build_failed[v] && session_keeps_block(rc->e, o, &rc->e->variants[v]) &&
 		    selected(rc, &rc->e->variants[v]))
 			ret = run_blocked(rc, &rc->e->variants[v], self_exe, run_dir);
 	free(vs);
@@ -457,6 +489,12 @@ int session_execute(struct run_session *rc, const char *self_exe)
 		store_run_end(rc->st, rc->run_id, "failed", err, sizeof(err));
 		return 1;
 	}
+	rc->build_failed = xcalloc(rc->e->n_variants, sizeof(*rc->build_failed));
+	if (build_kernels(rc, run_dir)) {
+		free(run_dir);
+		rc->run_dir = NULL;
+		goto ended;
+	}
 	progress_begin(stdout, rc->o->quiet, rc->e->n_variants, rc->p->n_cells, rc->o->iterations);
 
 	struct rusage ru_start;
@@ -469,6 +507,7 @@ int session_execute(struct run_session *rc, const char *self_exe)
 	free(run_dir);
 	rc->run_dir = NULL;
 
+ended:;
 	int sig = runner_interrupt_signal();
 	const char *run_status = rc->store_failed ? "failed" :
 				 sig ? "interrupted" : rc->failures ? "failed" : "complete";
@@ -520,6 +559,8 @@ void session_free(struct run_session *rs)
 {
 	free(rs->cell_ids);
 	adaptive_cells_free(rs->cells);
+	free(rs->build_failed);
 	rs->cell_ids = NULL;
 	rs->cells = NULL;
+	rs->build_failed = NULL;
 }

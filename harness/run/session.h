@@ -40,7 +40,7 @@ struct run_opts {
 
 struct run_session {
 	const struct run_opts *o;
-	const struct experiment *e;
+	struct experiment *e;  /* the kernels the run builds become its variants' (runbuild.h) */
 	const struct plan *p;
 	struct store *st;
 	int64_t run_id;
@@ -63,6 +63,7 @@ struct run_session {
 	const struct visit *stint;
 	size_t n_stint;
 	bool variant_local;  /* the current variant runs on the running kernel */
+	bool *build_failed;  /* per variant: its kernel was not built, it does not run */
 };
 
 /* Whether var keeps its own block in order o: every variant in order
@@ -75,8 +76,10 @@ bool session_keeps_block(const struct experiment *e, enum run_order o,
 /* Run rs (with o->variant set, only that variant): check that no knobs are left changed (here or in rs->st), take
  * the measuring lock (unless rs->o->concurrent), record the run
  * (store_run_begin, or store_run_resume with rs->run_id), its notes, cells
- * and order, run every variant in that order and end the run with its
- * status. self_exe is the rig's own executable (for backends that ship
+ * and order, build or find in the cache the kernels its variants name
+ * (runbuild.h: a variant whose kernel was not built is a recorded failure
+ * and does not run), run every other variant in that order and end the
+ * run with its status. self_exe is the rig's own executable (for backends that ship
  * it). Returns the exit status: 0 all complete, 1 a failure was recorded
  * or the store refused a write, 128+N interrupted by signal N. */
 int session_execute(struct run_session *rs, const char *self_exe);

@@ -6,6 +6,7 @@
 
 #include "provenance.h"
 #include "store.h"
+#include "store_kbuild.h"
 #include "store_runs.h"
 
 /* Take the strings of r (which keeps none) into ri, with the status as
@@ -33,7 +34,27 @@ static void take_run(struct runinfo *ri, struct stored_run *r)
 	free(r->boot_id);
 }
 
-/* Run id into *ri: its row, variants and knobs. 0, or -1 with err. */
+/* The provenance of the kernels built for ri's variants (store_kbuild.h)
+ * into their build fields. 0, or -1 with err. */
+static int take_builds(struct store *st, int64_t id, struct runinfo *ri, char *err, size_t errsz)
+{
+	struct stored_kernel_build *kb;
+	size_t n;
+	if (store_kernel_builds(st, id, &kb, &n, err, errsz))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		for (size_t v = 0; v < ri->n_variants; v++)
+			/* One row per (run, variant): UNIQUE in schema.sql. */
+			if (ri->variants[v].name && !strcmp(ri->variants[v].name, kb[i].variant)) {
+				ri->variants[v].build = kb[i].provenance;
+				kb[i].provenance = NULL;
+			}
+	stored_kernel_builds_free(kb, n);
+	return 0;
+}
+
+/* Run id into *ri: its row, variants, their kernel builds and knobs. 0,
+ * or -1 with err. */
 static int load_one(struct store *st, int64_t id, struct runinfo *ri, char *err, size_t errsz)
 {
 	struct stored_run r;
@@ -48,9 +69,11 @@ static int load_one(struct store *st, int64_t id, struct runinfo *ri, char *err,
 	ri->variants = xcalloc(n_v ? n_v : 1, sizeof(*ri->variants));
 	for (size_t i = 0; i < n_v; i++)
 		ri->variants[i] = (struct runinfo_variant){v[i].name, v[i].boot, v[i].kernel_release,
-							   v[i].kernel_cmdline, v[i].status};
+							   v[i].kernel_cmdline, v[i].status, NULL};
 	ri->n_variants = n_v;
 	free(v);
+	if (take_builds(st, id, ri, err, errsz))
+		return -1;
 	if (store_knob_list(st, id, &k, &n_k, err, errsz))
 		return -1;
 	ri->knobs = xcalloc(n_k ? n_k : 1, sizeof(*ri->knobs));
@@ -101,6 +124,7 @@ void runinfo_free(struct runinfo *r, size_t n)
 			free(ri->variants[v].kernel_release);
 			free(ri->variants[v].kernel_cmdline);
 			free(ri->variants[v].status);
+			free(ri->variants[v].build);
 		}
 		free(ri->variants);
 		for (size_t k = 0; k < ri->n_knobs; k++) {
@@ -140,6 +164,19 @@ static void put_clean(struct buf *out, const char *s, size_t max)
 	}
 }
 
+/* A built kernel's provenance, one indented line per provenance line. */
+static void build_lines(struct buf *out, const char *build)
+{
+	char *text = build ? xstrdup(build) : NULL, *save = NULL;
+	for (char *l = text ? strtok_r(text, "\n", &save) : NULL; l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		buf_puts(out, "    built ");
+		put_clean(out, l, 400);
+		buf_puts(out, "\n");
+	}
+	free(text);
+}
+
 void runinfo_text(struct buf *out, const struct runinfo *r, size_t n)
 {
 	buf_puts(out, "Provenance\n");
@@ -170,6 +207,7 @@ void runinfo_text(struct buf *out, const struct runinfo *r, size_t n)
 				put_clean(out, va->kernel_cmdline, 200);
 			}
 			buf_puts(out, "\n");
+			build_lines(out, va->build);
 		}
 		for (size_t k = 0; k < ri->n_knobs; k++) {
 			const struct runinfo_knob *kn = &ri->knobs[k];

@@ -1,7 +1,8 @@
 /* Provenance of stored runs for reports and mail: the run row, its
  * variants (kernel release and command line as recorded when each kernel
- * came up) and the knobs applied, read through store_runs.h and the knob
- * journal (store.h). */
+ * came up; for a kernel the rig built, its source, patches, config,
+ * compiler and build time) and the knobs applied, read through
+ * store_runs.h, store_kbuild.h and the knob journal (store.h). */
 #ifndef SCHEDRIG_RUNINFO_H
 #define SCHEDRIG_RUNINFO_H
 
@@ -15,6 +16,8 @@ struct store;
 
 struct runinfo_variant {
 	char *name, *boot, *kernel_release, *kernel_cmdline, *status;
+	char *build; /* provenance of the kernel the rig built for it (table
+		      * kernel_build, harness/kbuild/kbuild.h), NULL when none */
 };
 
 struct runinfo_knob {

@@ -49,6 +49,8 @@ static const char stops_from_notes_sql[] =
 	"  'variant ' || v.name || ' cell ' || c.name || ': '"
 	" ORDER BY e.id;";
 
+/* Version 10 added the table kernel_build (schema.sql creates it). */
+
 /* Columns later versions added to older tables: version 6 to run (some
  * version 5 databases have the first two), version 7 to histogram (a
  * table of version 4 and later). */
@@ -318,7 +320,7 @@ static int migrate(struct store *s, const char *path, char *err, size_t errsz)
 		    sqlite3_exec(s->db, schema_sql, NULL, NULL, &msg) != SQLITE_OK ||
 		    (old_samples && sqlite3_exec(s->db, split_samples_sql, NULL, NULL, &msg) !=
 					    SQLITE_OK) ||
-		    (v >= 1 && sqlite3_exec(s->db, stops_from_notes_sql, NULL, NULL, &msg) != SQLITE_OK)) {
+		    (v >= 1 && v < 9 && sqlite3_exec(s->db, stops_from_notes_sql, NULL, NULL, &msg) != SQLITE_OK)) {
 			err_printf(err, errsz, "%s: cannot create schema: %s", path, msg ? msg : "?");
 			sqlite3_free(msg);
 			rollback(s);

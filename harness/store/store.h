@@ -23,7 +23,7 @@ struct store;
  * the number is written (tests compare with it). The newest version added
  * the bisection tables (bisection, bisect_point, bisect_run); every table
  * is in results-schema/schema.sql. */
-#define STORE_SCHEMA_VERSION 10
+#define STORE_SCHEMA_VERSION 11
 
 /* Open (and create or migrate when writable) the database at path. With
  * readonly, the file must exist and is only written to migrate a database

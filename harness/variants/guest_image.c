@@ -155,36 +155,6 @@ static bool is_package_name(const char *s)
 	return strlen(s) >= 2;
 }
 
-/* The newest file in dir whose name starts with prefix and ends with
- * suffix, into out. Returns 0 when found. */
-static int newest(const char *dir, const char *prefix, const char *suffix, char *out,
-		  size_t size)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	time_t best = 0;
-	int rc = -1;
-	size_t lp = strlen(prefix), ls = strlen(suffix);
-
-	while (d && (de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-		struct stat st;
-		if (len < lp + ls || strncmp(de->d_name, prefix, lp) ||
-		    strcmp(de->d_name + len - ls, suffix))
-			continue;
-		char *full = xasprintf("%s/%s", dir, de->d_name);
-		if (stat(full, &st) == 0 && (rc || st.st_mtime >= best)) {
-			best = st.st_mtime;
-			snprintf(out, size, "%s", full);
-			rc = 0;
-		}
-		free(full);
-	}
-	if (d)
-		closedir(d);
-	return rc;
-}
-
 static void prefer_pvh_vmlinux(struct kernel_image *k);
 
 /* Extract a linux-image .deb into cache/kernels/NAME/ (once) and find its
@@ -231,7 +201,7 @@ static int kernel_from_deb(const char *deb, const char *cache, struct kernel_ima
 		free(log);
 	}
 	char *boot = xasprintf("%s/boot", dir);
-	int found = newest(boot, "vmlinuz-", "", k->vmlinuz, sizeof(k->vmlinuz));
+	int found = newest_file(boot, "vmlinuz-", "", k->vmlinuz, sizeof(k->vmlinuz));
 	free(boot);
 	if (found) {
 		snprintf(err, errsz, "%s holds no boot/vmlinuz-* (not a linux-image package?)", deb);
@@ -373,11 +343,11 @@ int guest_kernel_resolve(const char *kernel, const char *cache, struct kernel_im
 	int rc = -1;
 	if (mkdir_p(debs, err, errsz))
 		goto out;
-	if (newest(debs, prefix, ".deb", deb, sizeof(deb))) {
+	if (newest_file(debs, prefix, ".deb", deb, sizeof(deb))) {
 		char *log = xasprintf("%s/apt-get-download.log", debs);
 		char *argv[] = {"apt-get", "download", "-q", (char *)kernel, NULL};
 		int status = run_tool(argv, debs, log, true);
-		if (status != 0 || newest(debs, prefix, ".deb", deb, sizeof(deb))) {
+		if (status != 0 || newest_file(debs, prefix, ".deb", deb, sizeof(deb))) {
 			char why[256];
 			file_last_line(log, why, sizeof(why));
 			snprintf(err, errsz,
@@ -683,9 +653,15 @@ void guest_preflight(struct preflight *pf, const struct cfg_variant *v, bool dis
 		for (size_t i = 0; i + 1 < problems.n; i += 2)
 			preflight_refuse(pf, v->name, problems.v[i], "%s", problems.v[i + 1]);
 	argv_free(&problems);
+	if (v->build) {
+		/* Built when the run starts: kbuild checks the options its config
+		 * asks for, the agent latency_nice and slice_us once it boots. */
+		guestpack_free(&gc);
+		return;
+	}
 	char *debs = xasprintf("%s/debs", cache_root()), *prefix = xasprintf("%s_", v->kernel);
 	char deb[PATH_MAX];
-	bool here = is_file(v->kernel) || newest(debs, prefix, ".deb", deb, sizeof(deb)) == 0;
+	bool here = is_file(v->kernel) || newest_file(debs, prefix, ".deb", deb, sizeof(deb)) == 0;
 	/* A path or a name no package has cannot be fetched either. */
 	bool fetchable = !strchr(v->kernel, '/') && is_package_name(v->kernel);
 	free(debs);

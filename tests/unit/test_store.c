@@ -15,6 +15,7 @@
 
 #include "store.h"
 #include "store_adaptive.h"
+#include "store_kbuild.h"
 #include "store_list.h"
 #include "store_reparse.h"
 
@@ -686,6 +687,60 @@ static void test_migrate_v8_stops(void **state)
 	assert_string_equal((const char *)sqlite3_column_text(st, 0), "1,1,3");
 	sqlite3_finalize(st);
 	sqlite3_close(raw);
+}
+
+/* Schema version 9 as schedrig made it (tests/fixtures/db-v9.sql: two
+ * cells stopped, cell_stop rows (1,1,3) and (1,2,4)). The first open, a
+ * read-only one, migrates it to STORE_SCHEMA_VERSION: its cell_stop rows are the
+ * same two (the stop notes are not read again), and the kernel_build table
+ * (of version 10) takes a build of the old run that reads back field for
+ * field. */
+static void test_migrate_v9_kernel_build(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	sqlite3 *db;
+	bool stopped;
+
+	db_path(path, sizeof(path), "v9.db");
+	db_from_fixture("db-v9.sql", path, &db);
+	sqlite3_close(db);
+	assert_int_equal(store_open(path, true, &s, err, sizeof(err)), 0);
+	assert_int_equal(store_cell_stopped(s, 1, "running", 2, &stopped, err, sizeof(err)), 0);
+	assert_true(stopped);
+	store_close(s);
+
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	struct stored_kernel_build kb = {
+		.variant = "running", .kernel = "v6.12", .build_key = "ab12", .status = "built",
+		.provenance = "kernel v6.12\nsource linux-source-6.12 debian 6.12.117\n",
+		.message = NULL, .log_path = "runs/1/build-v6.12.log"};
+	assert_int_equal(store_kernel_build(s, 1, &kb, err, sizeof(err)), 0);
+	struct stored_kernel_build *rows;
+	size_t n;
+	assert_int_equal(store_kernel_builds(s, 1, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].variant, "running");
+	assert_string_equal(rows[0].kernel, "v6.12");
+	assert_string_equal(rows[0].build_key, "ab12");
+	assert_string_equal(rows[0].status, "built");
+	assert_string_equal(rows[0].provenance, kb.provenance);
+	assert_string_equal(rows[0].message, "");
+	assert_string_equal(rows[0].log_path, "runs/1/build-v6.12.log");
+	stored_kernel_builds_free(rows, n);
+	store_close(s);
+
+	sqlite3 *raw = raw_db(path);
+	sqlite3_stmt *st;
+	assert_int_equal(sqlite3_prepare_v2(raw,
+		"SELECT group_concat(variant_id || ',' || cell_id || ',' || event_id, ' ') FROM"
+		" (SELECT * FROM cell_stop ORDER BY cell_id)", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), "1,1,3 1,2,4");
+	assert_int_equal(db_user_version(path), STORE_SCHEMA_VERSION);
+	sqlite3_finalize(st);
+	sqlite3_close(raw);
 	assert_int_equal(db_user_version(path), STORE_SCHEMA_VERSION);
 }
 
@@ -907,6 +962,7 @@ int main(void)
 		cmocka_unit_test(test_migrate_v6),
 		cmocka_unit_test(test_migrate_v7),
 		cmocka_unit_test(test_migrate_v8_stops),
+		cmocka_unit_test(test_migrate_v9_kernel_build),
 		cmocka_unit_test(test_cell_stop),
 		cmocka_unit_test(test_key_after_rollback),
 		cmocka_unit_test(test_foreign_database),

@@ -1,0 +1,409 @@
+#include "kbuild_series.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kbuild_key.h"
+#include "kbuild_run.h"
+#include "util.h"
+
+#define KSERIES_MAX_FILE (64 * 1024 * 1024)
+
+static const char *const patch_suffixes[] = {".patch", ".diff", ".mbox", ".mbx", NULL};
+
+static bool has_patch_suffix(const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *const *s = patch_suffixes; *s; s++) {
+		size_t ls = strlen(*s);
+		if (len > ls && !strcmp(name + len - ls, *s))
+			return true;
+	}
+	return false;
+}
+
+static int read_all(const char *path, struct buf *b, char *err, size_t errsz)
+{
+	if (!buf_read_file(b, path, KSERIES_MAX_FILE))
+		return 0;
+	snprintf(err, errsz, "%s: %s", path, errno == EFBIG ? "larger than 64 MiB" : strerror(errno));
+	return -1;
+}
+
+/* Does the line at p start a message ("From " at the start of a line that
+ * is the text's first or follows an empty line)? */
+static bool message_start(const char *text, const char *p)
+{
+	if (strncmp(p, "From ", 5))
+		return false;
+	return p == text || (p - text >= 2 && p[-1] == '\n' && p[-2] == '\n');
+}
+
+/* The Subject: header of a message (continuation lines joined), without
+ * leading "[...]" tags, into a new string; NULL when it has none. */
+static char *subject_of(const char *msg, size_t len)
+{
+	const char *end = msg + len, *p = msg;
+	while (p < end && *p != '\n') {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			eol = end;
+		if (!strncasecmp(p, "Subject:", 8)) {
+			struct buf s = {0};
+			buf_append(&s, p + 8, (size_t)(eol - p - 8));
+			while (eol + 1 < end && (eol[1] == ' ' || eol[1] == '\t')) {
+				const char *next = memchr(eol + 1, '\n', (size_t)(end - eol - 1));
+				if (!next)
+					next = end;
+				buf_append(&s, eol + 1, (size_t)(next - eol - 1));
+				eol = next;
+			}
+			char *t = xstrdup(buf_str(&s)), *q = t;
+			buf_free(&s);
+			for (;;) {
+				while (*q == ' ' || *q == '\t')
+					q++;
+				char *close = *q == '[' ? strchr(q, ']') : NULL;
+				if (!close)
+					break;
+				q = close + 1;
+			}
+			char *r = xstrdup(q);
+			free(t);
+			for (char *c = r; *c; c++)
+				if (*c == '\t')
+					*c = ' ';
+			return r;
+		}
+		p = eol + 1;
+	}
+	return NULL;
+}
+
+static bool has_diff(const char *msg, size_t len)
+{
+	for (const char *p = msg; p && p < msg + len; p = memchr(p, '\n', (size_t)(msg + len - p))) {
+		if (*p == '\n')
+			p++;
+		if ((size_t)(msg + len - p) >= 4 && (!strncmp(p, "--- ", 4) ||
+						    !strncmp(p, "diff", 4)))
+			return true;
+	}
+	return false;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+static void add_patch(struct kseries *s, const char *file, int message, const char *data,
+		      size_t len)
+{
+	s->p = xrealloc(s->p, (s->n + 1) * sizeof(*s->p));
+	struct kpatch *k = &s->p[s->n++];
+	memset(k, 0, sizeof(*k));
+	k->file = xstrdup(file);
+	k->message = message;
+	k->data = xmalloc(len + 1);
+	memcpy(k->data, data, len);
+	k->data[len] = '\0';
+	k->len = len;
+	k->subject = subject_of(data, len);
+	if (!k->subject)
+		k->subject = xstrdup(base_name(file));
+	kb_sha256_hex(data, len, k->sha256);
+}
+
+size_t kseries_split(struct kseries *s, const char *file, const char *text, size_t len)
+{
+	size_t before = s->n;
+	if (!message_start(text, text)) {
+		if (has_diff(text, len))
+			add_patch(s, file, 0, text, len);
+		return s->n - before;
+	}
+	int number = 0;
+	const char *start = text, *end = text + len;
+	while (start < end) {
+		const char *next = start + 1;
+		while (next < end && !message_start(text, next)) {
+			next = memchr(next, '\n', (size_t)(end - next));
+			next = next ? next + 1 : end;
+		}
+		number++;
+		/* The empty line before the next "From " separates messages. */
+		size_t len = (size_t)(next - start);
+		if (next < end && len >= 2 && start[len - 1] == '\n' && start[len - 2] == '\n')
+			len--;
+		if (has_diff(start, len))
+			add_patch(s, file, number, start, len);
+		start = next;
+	}
+	/* One message in a file: the file is the patch (format-patch's own
+	 * single files), numbered 0 like a plain diff. */
+	if (number == 1 && s->n == before + 1)
+		s->p[before].message = 0;
+	return s->n - before;
+}
+
+static int add_file(struct kseries *s, const char *path, char *err, size_t errsz)
+{
+	struct buf b = {0};
+	if (read_all(path, &b, err, errsz))
+		return -1;
+	size_t added = kseries_split(s, path, buf_str(&b), b.len);
+	buf_free(&b);
+	if (!added) {
+		snprintf(err, errsz, "%s: holds no patch (no line starting a diff: '--- ' or"
+			 " 'diff')", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int add_dir(struct kseries *s, const char *path, char *err, size_t errsz)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0;
+	int rc = 0;
+	if (!d) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && has_patch_suffix(de->d_name)) {
+			names = xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = xstrdup(de->d_name);
+		}
+	closedir(d);
+	if (!n) {
+		snprintf(err, errsz, "%s: a directory with no *.patch, *.diff, *.mbox or *.mbx"
+			 " file", path);
+		return -1;
+	}
+	qsort(names, n, sizeof(*names), by_name);
+	size_t len = strlen(path);
+	for (size_t i = 0; i < n; i++) {
+		char *full = xasprintf("%.*s/%s", (int)(len && path[len - 1] == '/' ? len - 1 : len),
+				       path, names[i]);
+		if (!rc)
+			rc = add_file(s, full, err, errsz);
+		free(full);
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+int kseries_add(struct kseries *s, const char *path, char *err, size_t errsz)
+{
+	struct stat st;
+	if (stat(path, &st)) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return S_ISDIR(st.st_mode) ? add_dir(s, path, err, errsz) : add_file(s, path, err, errsz);
+}
+
+void kseries_first_hunk(const char *rej, unsigned max_lines, char *dst, size_t size)
+{
+	struct buf b = {0};
+	const char *p = rej;
+	while (p && strncmp(p, "@@", 2)) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	for (unsigned n = 0; p && *p && n < max_lines; n++) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		if (n > 0 && (!strncmp(p, "@@", 2) || !strncmp(p, "--- ", 4) ||
+			      !strncmp(p, "*** ", 4)))
+			break;
+		buf_append(&b, p, len);
+		buf_puts(&b, "\n");
+		p = eol ? eol + 1 : NULL;
+	}
+	snprintf(dst, size, "%s", buf_str(&b));
+	buf_free(&b);
+}
+
+/* "FILE: Hunk #N FAILED at L." lines of patch's output, joined, into dst. */
+static void failed_hunks(const char *log, char *dst, size_t size)
+{
+	struct buf out = {0}, b = {0};
+	char err[256], file[512] = "";
+	dst[0] = '\0';
+	if (read_all(log, &b, err, sizeof(err)))
+		return;
+	char *save = NULL, *text = xstrdup(buf_str(&b));
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(l, "patching file ", 14))
+			snprintf(file, sizeof(file), "%s", l + 14);
+		else if (strstr(l, "FAILED") || strstr(l, "can't find file") ||
+			 strstr(l, "No file to patch") || strstr(l, "malformed"))
+			buf_printf(&out, "%s%s%s%s", out.len ? "; " : "", file, file[0] ? ": " : "", l);
+	}
+	snprintf(dst, size, "%s", out.len ? buf_str(&out) : "patch failed (see its log)");
+	free(text);
+	buf_free(&b);
+	buf_free(&out);
+}
+
+static void describe(const struct kseries *s, size_t i, struct buf *b)
+{
+	const struct kpatch *k = &s->p[i];
+	buf_printf(b, "patch %zu of %zu, %s", i + 1, s->n, k->file);
+	if (k->message)
+		buf_printf(b, " (message %d)", k->message);
+	buf_printf(b, ": '%s'", k->subject);
+}
+
+/* path (a line's rest of len bytes: up to a tab, CR or the end) into out unless it is
+ * /dev/null, absolute, holds a ".." component, or is there already; with
+ * strip, its first component dropped (patch -p1) and nothing added when
+ * it has none. */
+static void add_touched(const char *path, size_t len, bool strip, struct argv *out)
+{
+	size_t n = strcspn(path, "\t\r\n");
+	char *p = xasprintf("%.*s", (int)(n < len ? n : len), path);
+	const char *rel = p;
+	if (strip)
+		rel = strchr(p, '/') ? strchr(p, '/') + 1 : "";
+	char *dots = xasprintf("/%s/", rel);
+	bool ok = *rel && strcmp(p, "/dev/null") && rel[0] != '/' && !strstr(dots, "/../");
+	for (size_t i = 0; ok && i < out->n; i++)
+		ok = strcmp(out->v[i], rel) != 0;
+	if (ok)
+		argv_add(out, rel);
+	free(dots);
+	free(p);
+}
+
+void kseries_touched(const struct kpatch *p, struct argv *out)
+{
+	static const char *const stripped[] = {"--- ", "+++ "};
+	static const char *const git[] = {"rename from ", "rename to ", "copy from ", "copy to "};
+	for (const char *l = p->data; l && *l;) {
+		size_t len = strcspn(l, "\n");
+		for (size_t i = 0; i < 2; i++)
+			if (!strncmp(l, stripped[i], 4))
+				add_touched(l + 4, len - 4, true, out);
+		for (size_t i = 0; i < 4; i++)
+			if (!strncmp(l, git[i], strlen(git[i])))
+				add_touched(l + strlen(git[i]), len - strlen(git[i]), false, out);
+		l = l[len] ? l + len + 1 : NULL;
+	}
+}
+
+/* dir/rel as a file of its own when it is a regular file with other hard
+ * links: its bytes, mode and times copied to a new inode renamed over it.
+ * 0, or -1 with err. */
+static int unshare(const char *dir, const char *rel, char *err, size_t errsz)
+{
+	char *path = xasprintf("%s/%s", dir, rel), *tmp = xasprintf("%s.schedrig-unshare", path);
+	struct stat st;
+	struct buf b = {0};
+	int rc = 0;
+	if (lstat(path, &st) || !S_ISREG(st.st_mode) || st.st_nlink < 2)
+		goto out;
+	int fd = -1;
+	rc = -1;
+	if (buf_read_file(&b, path, KSERIES_MAX_FILE) ||
+	    (fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777)) < 0 ||
+	    write(fd, b.data ? b.data : "", b.len) != (ssize_t)b.len ||
+	    futimens(fd, (struct timespec[]){st.st_atim, st.st_mtim}) || close(fd) ||
+	    (fd = -1, rename(tmp, path))) {
+		snprintf(err, errsz, "unsharing %s before patching it: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	rc = 0;
+out:
+	buf_free(&b);
+	free(path);
+	free(tmp);
+	return rc;
+}
+
+int kseries_apply(const struct kseries *s, const char *dir, const char *work_dir, char *err,
+		  size_t errsz)
+{
+	/* patch runs in dir: its patch and reject files by absolute paths. */
+	char *work = realpath(work_dir, NULL);
+	if (!work) {
+		snprintf(err, errsz, "%s: %s", work_dir, strerror(errno));
+		return -1;
+	}
+	int ret = 0;
+	for (size_t i = 0; i < s->n && !ret; i++) {
+		char *file = xasprintf("%s/%04zu.patch", work, i + 1);
+		char *log = xasprintf("%s/%04zu.log", work, i + 1);
+		char *rej = xasprintf("%s/%04zu.rej", work, i + 1);
+		char *argv[] = {"patch", "-p1", "--forward", "--batch", "--no-backup-if-mismatch",
+				"-r", rej, "-i", file, NULL};
+		struct kb_cmd c = {.argv = argv, .dir = dir, .log = log};
+		char why[512] = "";
+		struct argv touched = {0};
+		kseries_touched(&s->p[i], &touched);
+		int rc = 0;
+		for (size_t t = 0; !rc && t < touched.n; t++)
+			rc = unshare(dir, touched.v[t], why, sizeof(why));
+		argv_free(&touched);
+		if (!rc)
+			rc = file_write(file, s->p[i].data, s->p[i].len, why, sizeof(why)) ? -1 :
+			     kb_run(&c, why, sizeof(why));
+		if (rc > 0 || rc == -1) {
+			char hunks[1024], hunk[2048] = "";
+			struct buf b = {0}, r = {0};
+			failed_hunks(log, hunks, sizeof(hunks));
+			if (read_all(rej, &r, why, sizeof(why)) == 0)
+				kseries_first_hunk(buf_str(&r), 12, hunk, sizeof(hunk));
+			describe(s, i, &b);
+			buf_printf(&b, " does not apply: %s", rc == -1 ? why : hunks);
+			if (hunk[0])
+				buf_printf(&b, "; first rejected hunk:\n%s", hunk);
+			snprintf(err, errsz, "%s", buf_str(&b));
+			buf_free(&b);
+			buf_free(&r);
+		} else if (rc == KB_INTERRUPTED) {
+			snprintf(err, errsz, "%s", why);
+		}
+		free(file);
+		free(log);
+		free(rej);
+		ret = rc ? -1 : 0;
+	}
+	free(work);
+	return ret;
+}
+
+void kseries_free(struct kseries *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->p[i].file);
+		free(s->p[i].subject);
+		free(s->p[i].data);
+	}
+	free(s->p);
+	s->p = NULL;
+	s->n = 0;
+}
