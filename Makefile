@@ -108,7 +108,7 @@ build-fuzz/schema.inc: results-schema/schema.sql
 	@mkdir -p $(dir $@)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/.*/"&\\n"/' $< > $@
 
-build-fuzz/harness/store.o: build-fuzz/schema.inc
+build-fuzz/harness/store/store.o: build-fuzz/schema.inc
 
 build-fuzz/libschedrig.a: $(FUZZ_OBJ)
 	rm -f $@
