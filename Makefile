@@ -116,7 +116,7 @@ build-fuzz/schema.inc: results-schema/schema.sql
 	@mkdir -p $(dir $@)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/.*/"&\\n"/' $< > $@
 
-build-fuzz/harness/store.o: build-fuzz/schema.inc
+build-fuzz/harness/store/store.o: build-fuzz/schema.inc
 
 build-fuzz/guest_config.inc: configs/kernel/guest.config
 	@mkdir -p $(dir $@)

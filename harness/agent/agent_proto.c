@@ -433,6 +433,138 @@ static int decode_inst(json_t *o, struct agent_msg *m, char *err, size_t errsz)
 	return 0;
 }
 
+static int decode_hello(json_t *o, struct agent_msg *m, char *err, size_t errsz)
+{
+	json_error_t je;
+	json_int_t proto;
+	const char *rel, *cmd;
+	if (json_unpack_ex(o, &je, 0, "{s:I,s:s,s:s}", "proto", &proto, "release", &rel,
+			   "cmdline", &cmd)) {
+		snprintf(err, errsz, "agent hello line: %s", je.text);
+		return -1;
+	}
+	if (proto < 0 || proto > INT_MAX || !plain_text(rel) || !plain_text(cmd) ||
+	    strlen(rel) >= sizeof(m->release) || strlen(cmd) >= sizeof(m->cmdline)) {
+		snprintf(err, errsz, "agent hello line: proto out of range, or release or"
+			 " cmdline too long or not text");
+		return -1;
+	}
+	json_t *ag = json_object_get(o, "autogroup");
+	m->autogroup = -1;
+	if (ag && (!json_is_integer(ag) || json_integer_value(ag) < -1 ||
+		   json_integer_value(ag) > 1)) {
+		snprintf(err, errsz, "agent hello line: autogroup is not -1, 0 or 1");
+		return -1;
+	}
+	if (ag)
+		m->autogroup = (int)json_integer_value(ag);
+	m->proto = (int)proto;
+	snprintf(m->release, sizeof(m->release), "%s", rel);
+	snprintf(m->cmdline, sizeof(m->cmdline), "%s", cmd);
+	return 0;
+}
+
+static int decode_knob(json_t *o, struct agent_msg *m, char *err, size_t errsz)
+{
+	json_error_t je;
+	json_int_t seq;
+	const char *ev, *kind, *name, *path, *old, *req;
+	json_t *applied;
+	if (json_unpack_ex(o, &je, 0, "{s:s,s:I,s:s,s:s,s:s,s:s,s:s,s:o}", "event", &ev,
+			   "seq", &seq, "kind", &kind, "name", &name, "path", &path, "old",
+			   &old, "requested", &req, "applied", &applied)) {
+		snprintf(err, errsz, "agent knob line: %s", je.text);
+		return -1;
+	}
+	const char *text[] = {ev, kind, name, path, old, req,
+			      json_is_string(applied) ? json_string_value(applied) : ""};
+	const size_t room[] = {sizeof(m->event), sizeof(m->kind), sizeof(m->name),
+			       sizeof(m->path), sizeof(m->old_value), sizeof(m->requested),
+			       sizeof(m->applied)};
+	bool ok = seq >= 0 && seq <= INT_MAX && (json_is_string(applied) || json_is_null(applied));
+	for (size_t k = 0; ok && k < sizeof(text) / sizeof(text[0]); k++)
+		ok = plain_text(text[k]) && strlen(text[k]) < room[k];
+	if (!ok) {
+		snprintf(err, errsz, "agent knob line: seq out of range, or a field too long or"
+			 " not text");
+		return -1;
+	}
+	m->seq = (int)seq;
+	snprintf(m->event, sizeof(m->event), "%s", ev);
+	snprintf(m->kind, sizeof(m->kind), "%s", kind);
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	snprintf(m->path, sizeof(m->path), "%s", path);
+	snprintf(m->old_value, sizeof(m->old_value), "%s", old);
+	snprintf(m->requested, sizeof(m->requested), "%s", req);
+	m->has_applied = json_is_string(applied);
+	if (m->has_applied)
+		snprintf(m->applied, sizeof(m->applied), "%s", json_string_value(applied));
+	return 0;
+}
+
+static int decode_iteration(json_t *o, struct agent_msg *m, char *err, size_t errsz)
+{
+	json_error_t je;
+	json_int_t cell, it, n;
+	int intr;
+	const char *sa, *ea;
+	if (json_unpack_ex(o, &je, 0, "{s:I,s:I,s:I,s:b,s:s,s:s}", "cell", &cell,
+			   "iteration", &it, "n", &n, "interrupted", &intr, "started_at",
+			   &sa, "ended_at", &ea)) {
+		snprintf(err, errsz, "agent iteration line: %s", je.text);
+		return -1;
+	}
+	if (cell < 0 || it < 1 || it > INT_MAX || n < 0 || !plain_text(sa) ||
+	    !plain_text(ea) || strlen(sa) >= sizeof(m->started_at) ||
+	    strlen(ea) >= sizeof(m->ended_at)) {
+		snprintf(err, errsz, "agent iteration line: a number is out of range or a time"
+			 " is not text");
+		return -1;
+	}
+	m->cell = (size_t)cell;
+	m->iteration = (int)it;
+	m->n = (size_t)n;
+	m->interrupted = intr;
+	snprintf(m->started_at, sizeof(m->started_at), "%s", sa);
+	snprintf(m->ended_at, sizeof(m->ended_at), "%s", ea);
+	return 0;
+}
+
+static int decode_end(json_t *o, struct agent_msg *m, char *err, size_t errsz)
+{
+	json_error_t je;
+	const char *status, *msg;
+	if (json_unpack_ex(o, &je, 0, "{s:s,s:s}", "status", &status, "message", &msg)) {
+		snprintf(err, errsz, "agent end line: %s", je.text);
+		return -1;
+	}
+	if (strcmp(status, "ok") && strcmp(status, "failed")) {
+		snprintf(err, errsz, "agent end line: status '%.20s' is not ok or failed", status);
+		return -1;
+	}
+	m->ok = !strcmp(status, "ok");
+	/* Free text for messages: control characters become blanks. */
+	snprintf(m->message, sizeof(m->message), "%s", msg);
+	for (char *c = m->message; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = ' ';
+	return 0;
+}
+
+/* The line types: the "type" of a line, its message type, its decoder. */
+static const struct {
+	const char *name;
+	enum agent_msg_type type;
+	int (*decode)(json_t *o, struct agent_msg *m, char *err, size_t errsz);
+} msg_types[] = {
+	{"hello", AGENT_MSG_HELLO, decode_hello},
+	{"knob", AGENT_MSG_KNOB, decode_knob},
+	{"inst", AGENT_MSG_INST, decode_inst},
+	{"iteration", AGENT_MSG_ITERATION, decode_iteration},
+	{"series", AGENT_MSG_SERIES, decode_series},
+	{"end", AGENT_MSG_END, decode_end},
+};
+
 int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *err,
 		      size_t errsz)
 {
@@ -452,125 +584,17 @@ int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *e
 	}
 	if (json_unpack_ex(o, &je, 0, "{s:s}", "type", &type)) {
 		snprintf(err, errsz, "agent line: %s", je.text);
-		goto out;
-	}
-	if (!strcmp(type, "hello")) {
-		json_int_t proto;
-		const char *rel, *cmd;
-		m->type = AGENT_MSG_HELLO;
-		if (json_unpack_ex(o, &je, 0, "{s:I,s:s,s:s}", "proto", &proto, "release", &rel,
-				   "cmdline", &cmd)) {
-			snprintf(err, errsz, "agent hello line: %s", je.text);
-			goto out;
-		}
-		if (proto < 0 || proto > INT_MAX || !plain_text(rel) || !plain_text(cmd) ||
-		    strlen(rel) >= sizeof(m->release) || strlen(cmd) >= sizeof(m->cmdline)) {
-			snprintf(err, errsz, "agent hello line: proto out of range, or release or"
-				 " cmdline too long or not text");
-			goto out;
-		}
-		json_t *ag = json_object_get(o, "autogroup");
-		m->autogroup = -1;
-		if (ag && (!json_is_integer(ag) || json_integer_value(ag) < -1 ||
-			   json_integer_value(ag) > 1)) {
-			snprintf(err, errsz, "agent hello line: autogroup is not -1, 0 or 1");
-			goto out;
-		}
-		if (ag)
-			m->autogroup = (int)json_integer_value(ag);
-		m->proto = (int)proto;
-		snprintf(m->release, sizeof(m->release), "%s", rel);
-		snprintf(m->cmdline, sizeof(m->cmdline), "%s", cmd);
-	} else if (!strcmp(type, "knob")) {
-		json_int_t seq;
-		const char *ev, *kind, *name, *path, *old, *req;
-		json_t *applied;
-		m->type = AGENT_MSG_KNOB;
-		if (json_unpack_ex(o, &je, 0, "{s:s,s:I,s:s,s:s,s:s,s:s,s:s,s:o}", "event", &ev,
-				   "seq", &seq, "kind", &kind, "name", &name, "path", &path, "old",
-				   &old, "requested", &req, "applied", &applied)) {
-			snprintf(err, errsz, "agent knob line: %s", je.text);
-			goto out;
-		}
-		const char *text[] = {ev, kind, name, path, old, req,
-				      json_is_string(applied) ? json_string_value(applied) : ""};
-		const size_t room[] = {sizeof(m->event), sizeof(m->kind), sizeof(m->name),
-				       sizeof(m->path), sizeof(m->old_value), sizeof(m->requested),
-				       sizeof(m->applied)};
-		bool ok = seq >= 0 && seq <= INT_MAX && (json_is_string(applied) || json_is_null(applied));
-		for (size_t k = 0; ok && k < sizeof(text) / sizeof(text[0]); k++)
-			ok = plain_text(text[k]) && strlen(text[k]) < room[k];
-		if (!ok) {
-			snprintf(err, errsz, "agent knob line: seq out of range, or a field too long or"
-				 " not text");
-			goto out;
-		}
-		m->seq = (int)seq;
-		snprintf(m->event, sizeof(m->event), "%s", ev);
-		snprintf(m->kind, sizeof(m->kind), "%s", kind);
-		snprintf(m->name, sizeof(m->name), "%s", name);
-		snprintf(m->path, sizeof(m->path), "%s", path);
-		snprintf(m->old_value, sizeof(m->old_value), "%s", old);
-		snprintf(m->requested, sizeof(m->requested), "%s", req);
-		m->has_applied = json_is_string(applied);
-		if (m->has_applied)
-			snprintf(m->applied, sizeof(m->applied), "%s", json_string_value(applied));
-	} else if (!strcmp(type, "inst")) {
-		m->type = AGENT_MSG_INST;
-		if (decode_inst(o, m, err, errsz))
-			goto out;
-	} else if (!strcmp(type, "iteration")) {
-		json_int_t cell, it, n;
-		int intr;
-		const char *sa, *ea;
-		m->type = AGENT_MSG_ITERATION;
-		if (json_unpack_ex(o, &je, 0, "{s:I,s:I,s:I,s:b,s:s,s:s}", "cell", &cell,
-				   "iteration", &it, "n", &n, "interrupted", &intr, "started_at",
-				   &sa, "ended_at", &ea)) {
-			snprintf(err, errsz, "agent iteration line: %s", je.text);
-			goto out;
-		}
-		if (cell < 0 || it < 1 || it > INT_MAX || n < 0 || !plain_text(sa) ||
-		    !plain_text(ea) || strlen(sa) >= sizeof(m->started_at) ||
-		    strlen(ea) >= sizeof(m->ended_at)) {
-			snprintf(err, errsz, "agent iteration line: a number is out of range or a time"
-				 " is not text");
-			goto out;
-		}
-		m->cell = (size_t)cell;
-		m->iteration = (int)it;
-		m->n = (size_t)n;
-		m->interrupted = intr;
-		snprintf(m->started_at, sizeof(m->started_at), "%s", sa);
-		snprintf(m->ended_at, sizeof(m->ended_at), "%s", ea);
-	} else if (!strcmp(type, "series")) {
-		m->type = AGENT_MSG_SERIES;
-		if (decode_series(o, m, err, errsz))
-			goto out;
-	} else if (!strcmp(type, "end")) {
-		const char *status, *msg;
-		m->type = AGENT_MSG_END;
-		if (json_unpack_ex(o, &je, 0, "{s:s,s:s}", "status", &status, "message", &msg)) {
-			snprintf(err, errsz, "agent end line: %s", je.text);
-			goto out;
-		}
-		if (strcmp(status, "ok") && strcmp(status, "failed")) {
-			snprintf(err, errsz, "agent end line: status '%.20s' is not ok or failed",
-				 status);
-			goto out;
-		}
-		m->ok = !strcmp(status, "ok");
-		/* Free text for messages: control characters become blanks. */
-		snprintf(m->message, sizeof(m->message), "%s", msg);
-		for (char *c = m->message; *c; c++)
-			if ((unsigned char)*c < 0x20 || *c == 0x7f)
-				*c = ' ';
 	} else {
-		snprintf(err, errsz, "agent line of unknown type '%.40s'", type);
-		goto out;
+		size_t k = 0, n = sizeof(msg_types) / sizeof(msg_types[0]);
+		while (k < n && strcmp(type, msg_types[k].name))
+			k++;
+		if (k == n) {
+			snprintf(err, errsz, "agent line of unknown type '%.40s'", type);
+		} else {
+			m->type = msg_types[k].type;
+			rc = msg_types[k].decode(o, m, err, errsz);
+		}
 	}
-	rc = 0;
-out:
 	json_decref(o);
 	if (rc)
 		agent_msg_free(m);

@@ -47,7 +47,37 @@ static const char usage_text[] =
 
 enum { OPT_OUTPUT_DIR = OPT_SHARED_LAST + 1, OPT_LOGX, OPT_ERRORBARS, OPT_PLOT_FORMAT };
 
-int cmd_plot(int argc, char **argv, struct cmd_ctx *ctx)
+/* --format, --errorbars: 0, or EXIT_USAGE after saying why. */
+static int plot_choice(struct plot_opts *po, int opt, const char *arg)
+{
+	if (opt == OPT_PLOT_FORMAT) {
+		if (!strcmp(arg, "png"))
+			po->formats = PLOT_PNG;
+		else if (!strcmp(arg, "svg"))
+			po->formats = PLOT_SVG;
+		else if (!strcmp(arg, "both"))
+			po->formats = PLOT_PNG | PLOT_SVG;
+		else {
+			fprintf(stderr, "schedrig plot: --format must be png, svg or both: '%s'\n",
+				arg);
+			return EXIT_USAGE;
+		}
+		return 0;
+	}
+	if (!strcmp(arg, "stddev"))
+		po->errorbars = PLOT_ERR_STDDEV;
+	else if (!strcmp(arg, "ci95"))
+		po->errorbars = PLOT_ERR_CI95;
+	else {
+		fprintf(stderr, "schedrig plot: --errorbars must be stddev or ci95: '%s'\n", arg);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The options of argv into c and po: -1 to go on and draw, else the exit
+ * status (0 after --help). */
+static int plot_options(int argc, char **argv, struct reportcmd *c, struct plot_opts *po)
 {
 	static const struct option long_options[] = {
 		{"db", required_argument, NULL, OPT_DB},
@@ -62,13 +92,8 @@ int cmd_plot(int argc, char **argv, struct cmd_ctx *ctx)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct reportcmd c;
-	struct plot_opts po;
-	int opt, rc;
+	int opt;
 
-	reportcmd_init(&c, ctx);
-	plot_opts_init(&po);
-	c.so.significance = SIG_NONE;
 	optind = 0;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
@@ -77,75 +102,51 @@ int cmd_plot(int argc, char **argv, struct cmd_ctx *ctx)
 			fputs(usage_text, stdout);
 			return 0;
 		case OPT_OUTPUT_DIR:
-			po.dir = optarg;
+			po->dir = optarg;
 			break;
 		case OPT_PLOT_FORMAT:
-			if (!strcmp(optarg, "png"))
-				po.formats = PLOT_PNG;
-			else if (!strcmp(optarg, "svg"))
-				po.formats = PLOT_SVG;
-			else if (!strcmp(optarg, "both"))
-				po.formats = PLOT_PNG | PLOT_SVG;
-			else {
-				fprintf(stderr, "schedrig plot: --format must be png, svg or both: '%s'\n",
-					optarg);
+		case OPT_ERRORBARS:
+			if (plot_choice(po, opt, optarg))
 				return EXIT_USAGE;
-			}
 			break;
 		case OPT_LOGX:
-			po.logx = true;
-			break;
-		case OPT_ERRORBARS:
-			if (!strcmp(optarg, "stddev"))
-				po.errorbars = PLOT_ERR_STDDEV;
-			else if (!strcmp(optarg, "ci95"))
-				po.errorbars = PLOT_ERR_CI95;
-			else {
-				fprintf(stderr, "schedrig plot: --errorbars must be stddev or ci95: '%s'\n",
-					optarg);
-				return EXIT_USAGE;
-			}
+			po->logx = true;
 			break;
 		case '?':
 			fprintf(stderr, "schedrig plot: bad option '%s' (missing value?)\n"
 				"Try 'schedrig plot --help'.\n", argv[optind - 1]);
 			return EXIT_USAGE;
 		default:
-			if (reportcmd_option(&c, opt, optarg))
+			if (reportcmd_option(c, opt, optarg))
 				return EXIT_USAGE;
 		}
 	}
-	if (!po.dir) {
+	if (!po->dir) {
 		fprintf(stderr, "schedrig plot: --output-dir DIR is required\n"
 			"Try 'schedrig plot --help'.\n");
 		return EXIT_USAGE;
 	}
-	c.runs = argv + optind;
-	c.n_runs = (size_t)(argc - optind);
+	c->runs = argv + optind;
+	c->n_runs = (size_t)(argc - optind);
+	return -1;
+}
 
-	struct sample_table t;
-	struct summary s;
+/* The figures of summary s of t into po->dir, and the monitor figures of
+ * runs ids when no --metric or --load narrows the samples; notes on
+ * stderr, the files drawn on stdout. The exit status. */
+static int plot_draw(struct reportcmd *c, const struct plot_opts *po, const struct sample_table *t,
+		     const struct summary *s, const int64_t *ids, size_t n_ids)
+{
 	struct plot_result r = {0};
 	char err[8192] = "";
-	int64_t *ids = NULL;
-	size_t n_ids = 0;
 
-	rc = reportcmd_load_ids(&c, &t, &ids, &n_ids);
-	if (rc) {
-		fprintf(stderr, "schedrig plot: no figure drawn\n");
-		goto out_table;
-	}
-	rc = reportcmd_summarise(&c, &t, &s);
-	if (rc)
-		goto out_table;
-	if (mkdir_p(po.dir, err, sizeof(err))) {
+	if (mkdir_p(po->dir, err, sizeof(err))) {
 		fprintf(stderr, "schedrig plot: %s\n", err);
-		rc = 1;
-		goto out_summary;
+		return 1;
 	}
-	rc = plot_all(&t, &s, &po, &r, err, sizeof(err));
-	if (!rc && !c.so.n_metrics && !c.so.load)
-		rc = plot_monitors(ctx->st, ids, n_ids, &po, &r, err, sizeof(err));
+	int rc = plot_all(t, s, po, &r, err, sizeof(err));
+	if (!rc && !c->so.n_metrics && !c->so.load)
+		rc = plot_monitors(c->ctx->st, ids, n_ids, po, &r, err, sizeof(err));
 	for (size_t i = 0; i < r.n_notes; i++)
 		fprintf(stderr, "schedrig plot: note: %s\n", r.notes[i]);
 	if (rc) {
@@ -157,15 +158,37 @@ int cmd_plot(int argc, char **argv, struct cmd_ctx *ctx)
 		rc = 1;
 	}
 	for (size_t i = 0; i < r.n_fig; i++) {
-		if (po.formats & PLOT_PNG)
-			printf("%s/%s.png\n", po.dir, r.fig[i].base);
-		if (po.formats & PLOT_SVG)
-			printf("%s/%s.svg\n", po.dir, r.fig[i].base);
+		if (po->formats & PLOT_PNG)
+			printf("%s/%s.png\n", po->dir, r.fig[i].base);
+		if (po->formats & PLOT_SVG)
+			printf("%s/%s.svg\n", po->dir, r.fig[i].base);
 	}
 	plot_result_free(&r);
-out_summary:
-	summary_free(&s);
-out_table:
+	return rc;
+}
+
+int cmd_plot(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct reportcmd c;
+	struct plot_opts po;
+	struct sample_table t;
+	struct summary s;
+	int64_t *ids = NULL;
+	size_t n_ids = 0;
+
+	reportcmd_init(&c, ctx);
+	plot_opts_init(&po);
+	c.so.significance = SIG_NONE;
+	int rc = plot_options(argc, argv, &c, &po);
+	if (rc >= 0)
+		return rc;
+	rc = reportcmd_load_ids(&c, &t, &ids, &n_ids);
+	if (rc) {
+		fprintf(stderr, "schedrig plot: no figure drawn\n");
+	} else if (!(rc = reportcmd_summarise(&c, &t, &s))) {
+		rc = plot_draw(&c, &po, &t, &s, ids, n_ids);
+		summary_free(&s);
+	}
 	sample_table_free(&t);
 	free(ids);
 	reportcmd_free(&c);

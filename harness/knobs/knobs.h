@@ -1,7 +1,10 @@
 /* harness/knobs/: scheduler knobs (sysctl, debugfs, sched_features,
- * autogroup) applied with a crash-safe journal: knobs (apply, read back,
- * restore), knob_journal (the journal's rows), knob_pending (the record a
- * killed run leaves for restore).
+ * autogroup) applied with a crash-safe journal: knobs (apply, restore,
+ * probe, the host-wide lock), knob_paths (which files are knobs: names,
+ * canonical spellings, path rules, debugfs mount), knob_io (read, write,
+ * read back), knobs_impl.h (what those three share), knob_journal (the
+ * journal's rows), knob_pending (the record a killed run leaves for
+ * restore).
  */
 
 /* Scheduler knobs of a variant: sysctl (/proc/sys), debugfs sched/ tunables,

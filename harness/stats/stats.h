@@ -1,6 +1,6 @@
 /* harness/stats/: statistics. stats (means, spread, significance tests,
  * pure functions) and summary (the samples of a report grouped into the
- * cells of its tables).
+ * cells of its tables; summary_stat.c: the statistic rows of a table).
  */
 
 /* Statistics on the samples of one metric, op, cell and variant: pure

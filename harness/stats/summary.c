@@ -1,12 +1,10 @@
 #include "summary.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "load.h"
 
@@ -330,19 +328,14 @@ static void order_ops(struct order *ops)
 	qsort(ops->v, ops->n, sizeof(*ops->v), cmp_op_numeric);
 }
 
-int summary_build(const struct sample_table *t, const struct summary_opts *o,
-		  struct summary *out, char *err, size_t errsz)
+/* The one pass over the rows: each value of o's load goes to the group
+ * of its key in m, filters marking matched; variants gets the variants of
+ * groups not skipped, in first appearance. Returns the number of samples
+ * kept (NaN included). */
+static size_t group_rows(const struct sample_table *t, const struct summary_opts *o,
+			 struct group_map *m, struct order *variants, bool *matched)
 {
-	struct group_map m = {0};
-	struct order variants = {0}, cols = {0};
-	bool matched[SUMMARY_MAX_FILTERS] = {false};
-	int rc = -1;
-
-	memset(out, 0, sizeof(*out));
-	out->significance = o->significance;
-	out->alpha = o->alpha;
-
-	/* One pass over the rows: each value goes to its group. */
+	size_t n_samples = 0;
 	const char *last_key[N_KEYS] = {0};
 	struct raw_group *last = NULL;
 	for (size_t i = 0; i < t->n; i++) {
@@ -355,23 +348,23 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 		if (last && !memcmp(key, last_key, sizeof(key))) {
 			g = last;
 		} else {
-			size_t before = m.n;
-			g = map_get(&m, key);
+			size_t before = m->n;
+			g = map_get(m, key);
 			memcpy(last_key, key, sizeof(key));
-			if (m.n != before) {
+			if (m->n != before) {
 				g->better = r->better;
 				g->tool = row_tool(r);
 				group_filter(g, o, matched);
 			}
 			if (!g->skip)
-				order_index(&variants, r->variant, true);
+				order_index(variants, r->variant, true);
 		}
 		last = g; /* valid until the next map_get, which reassigns it */
 		if (g->skip)
 			continue;
 		g->shares_iteration |= g->n + g->n_nan > 0 && r->iteration == g->last_iteration;
 		g->last_iteration = r->iteration;
-		out->n_samples++;
+		n_samples++;
 		if (isnan(r->value)) {
 			g->n_nan++;
 			continue;
@@ -382,108 +375,121 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 		}
 		g->v[g->n++] = r->value;
 	}
-	out->hists_selected = hist_match(o, matched);
-	if (unmatched_metric(o, matched, &m, err, errsz))
-		goto out;
+	return n_samples;
+}
 
-	enum summary_axis axis = o->columns >= 0 ? (enum summary_axis)o->columns
-				 : variants.n > 1 ||
-				   hist_more_variants(o, variants.n ? variants.v[0] : NULL)
-				 ? AXIS_VARIANT : AXIS_CELL;
-	out->columns = axis;
-	int ck = col_key(axis);
-
-	for (size_t i = 0; i < m.n; i++)
-		if (!m.g[i].skip)
-			order_index(&cols, m.g[i].key[ck], true);
-	if (o->baseline && m.n) {
-		size_t b = SIZE_MAX;
-		for (size_t i = 0; i < cols.n; i++)
-			if (!strcmp(cols.v[i], o->baseline))
-				b = i;
-		/* Only histograms to show: report_hist_groups moves it first. */
-		bool hist_only = !cols.n && hist_has_column(o, axis, o->baseline);
-		if (b == SIZE_MAX && !hist_only) {
-			snprintf(err, errsz, "--baseline: no %s named '%s'", summary_axis_name(axis),
-				 o->baseline);
-			goto out;
-		}
-		if (b != SIZE_MAX) {
-			const char *base = cols.v[b];
-			memmove(cols.v + 1, cols.v, b * sizeof(*cols.v));
-			cols.v[0] = base;
-		}
+/* The columns of every table in first appearance of their key ck, the
+ * baseline (o->baseline) moved first. -1 with err when no column of axis
+ * is the baseline and no selected histogram has it either. */
+static int order_columns(const struct group_map *m, int ck, const struct summary_opts *o,
+			 enum summary_axis axis, struct order *cols, char *err, size_t errsz)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (!m->g[i].skip)
+			order_index(cols, m->g[i].key[ck], true);
+	if (!o->baseline || !m->n)
+		return 0;
+	size_t b = SIZE_MAX;
+	for (size_t i = 0; i < cols->n; i++)
+		if (!strcmp(cols->v[i], o->baseline))
+			b = i;
+	/* Only histograms to show: report_hist_groups moves it first. */
+	bool hist_only = !cols->n && hist_has_column(o, axis, o->baseline);
+	if (b == SIZE_MAX && !hist_only) {
+		snprintf(err, errsz, "--baseline: no %s named '%s'", summary_axis_name(axis),
+			 o->baseline);
+		return -1;
 	}
+	if (b != SIZE_MAX) {
+		const char *base = cols->v[b];
+		memmove(cols->v + 1, cols->v, b * sizeof(*cols->v));
+		cols->v[0] = base;
+	}
+	return 0;
+}
 
-	/* Tables in first appearance of (load, metric, unit, better, fixed
-	 * dimensions): samples of one metric in two units or directions (CSV
-	 * imports, runs of different driver versions) are two tables, each
-	 * labelled with its own. */
-	size_t *table_of = xcalloc(m.n ? m.n : 1, sizeof(*table_of));
+/* The table of group g, ck its column key: out's table of the same load,
+ * metric, unit, better and fixed dimensions, else a new one (tcap: the
+ * capacity of out->tables). */
+static size_t table_for(struct summary *out, size_t *tcap, const struct raw_group *g, int ck)
+{
+	size_t k;
+	for (k = 0; k < out->n_tables; k++) {
+		struct summary_table *tb = &out->tables[k];
+		if (tb->load == g->key[K_LOAD] && tb->metric == g->key[K_METRIC] &&
+		    tb->unit == g->key[K_UNIT] && tb->better == g->better &&
+		    (ck == K_RUN || tb->run == g->key[K_RUN]) &&
+		    (ck == K_VARIANT || tb->variant == g->key[K_VARIANT]) &&
+		    (ck == K_CELL || tb->cell == g->key[K_CELL]))
+			return k;
+	}
+	if (out->n_tables == *tcap) {
+		*tcap = *tcap ? *tcap * 2 : 8;
+		out->tables = xrealloc(out->tables, *tcap * sizeof(*out->tables));
+	}
+	struct summary_table *tb = &out->tables[out->n_tables++];
+	memset(tb, 0, sizeof(*tb));
+	tb->load = g->key[K_LOAD];
+	tb->metric = g->key[K_METRIC];
+	tb->unit = g->key[K_UNIT];
+	tb->tool = g->tool;
+	tb->better = g->better;
+	const struct metric_def *md = load_metric(g->tool, tb->metric);
+	tb->decimals = md ? md->decimals : 2;
+	tb->run = ck == K_RUN ? NULL : g->key[K_RUN];
+	tb->variant = ck == K_VARIANT ? NULL : g->key[K_VARIANT];
+	tb->cell = ck == K_CELL ? NULL : g->key[K_CELL];
+	return k;
+}
+
+/* Tables in first appearance of (load, metric, unit, better, fixed
+ * dimensions): samples of one metric in two units or directions (CSV
+ * imports, runs of different driver versions) are two tables, each
+ * labelled with its own. Returns each group's table (SIZE_MAX: skipped),
+ * malloc'd. */
+static size_t *assign_tables(const struct group_map *m, int ck, struct summary *out)
+{
+	size_t *table_of = xcalloc(m->n ? m->n : 1, sizeof(*table_of));
 	size_t tcap = 0;
-	for (size_t i = 0; i < m.n; i++) {
-		struct raw_group *g = &m.g[i];
-		size_t k;
-		table_of[i] = SIZE_MAX;
-		if (g->skip)
-			continue;
-		for (k = 0; k < out->n_tables; k++) {
-			struct summary_table *tb = &out->tables[k];
-			if (tb->load == g->key[K_LOAD] && tb->metric == g->key[K_METRIC] &&
-			    tb->unit == g->key[K_UNIT] && tb->better == g->better &&
-			    (ck == K_RUN || tb->run == g->key[K_RUN]) &&
-			    (ck == K_VARIANT || tb->variant == g->key[K_VARIANT]) &&
-			    (ck == K_CELL || tb->cell == g->key[K_CELL]))
-				break;
-		}
-		if (k == out->n_tables) {
-			if (out->n_tables == tcap) {
-				tcap = tcap ? tcap * 2 : 8;
-				out->tables = xrealloc(out->tables, tcap * sizeof(*out->tables));
-			}
-			struct summary_table *tb = &out->tables[out->n_tables++];
-			memset(tb, 0, sizeof(*tb));
-			tb->load = g->key[K_LOAD];
-			tb->metric = g->key[K_METRIC];
-			tb->unit = g->key[K_UNIT];
-			tb->tool = g->tool;
-			tb->better = g->better;
-			const struct metric_def *md = load_metric(g->tool, tb->metric);
-			tb->decimals = md ? md->decimals : 2;
-			tb->run = ck == K_RUN ? NULL : g->key[K_RUN];
-			tb->variant = ck == K_VARIANT ? NULL : g->key[K_VARIANT];
-			tb->cell = ck == K_CELL ? NULL : g->key[K_CELL];
-		}
-		table_of[i] = k;
-	}
+	for (size_t i = 0; i < m->n; i++)
+		table_of[i] = m->g[i].skip ? SIZE_MAX : table_for(out, &tcap, &m->g[i], ck);
+	return table_of;
+}
 
-	/* Columns (global order, present in the table, baseline always) and ops. */
+/* Each table's columns (global order cols, present in the table, the
+ * baseline always) and ops, and its grid of groups. */
+static void table_layout(struct summary *out, const struct group_map *m, const size_t *table_of,
+			 struct order *cols, int ck, bool baseline)
+{
 	for (size_t k = 0; k < out->n_tables; k++) {
 		struct summary_table *tb = &out->tables[k];
-		bool *present = xcalloc(cols.n ? cols.n : 1, sizeof(*present));
+		bool *present = xcalloc(cols->n ? cols->n : 1, sizeof(*present));
 		struct order ops = {0};
-		for (size_t i = 0; i < m.n; i++) {
+		for (size_t i = 0; i < m->n; i++) {
 			if (table_of[i] != k)
 				continue;
-			present[order_index(&cols, m.g[i].key[ck], false)] = true;
-			order_index(&ops, m.g[i].key[K_OP], true);
+			present[order_index(cols, m->g[i].key[ck], false)] = true;
+			order_index(&ops, m->g[i].key[K_OP], true);
 		}
 		order_ops(&ops);
-		if (o->baseline)
+		if (baseline)
 			present[0] = true;
-		tb->cols = xcalloc(cols.n ? cols.n : 1, sizeof(*tb->cols));
-		for (size_t c = 0; c < cols.n; c++)
+		tb->cols = xcalloc(cols->n ? cols->n : 1, sizeof(*tb->cols));
+		for (size_t c = 0; c < cols->n; c++)
 			if (present[c])
-				tb->cols[tb->n_cols++] = cols.v[c];
+				tb->cols[tb->n_cols++] = cols->v[c];
 		free(present);
 		tb->ops = ops.v;
 		tb->n_ops = ops.n;
 		tb->g = xcalloc(tb->n_ops * tb->n_cols, sizeof(*tb->g));
 	}
+}
 
-	/* Move each group's values into its table slot and summarise it. */
-	for (size_t i = 0; i < m.n; i++) {
-		struct raw_group *g = &m.g[i];
+/* Move each group's values into its table slot and summarise it. */
+static void fill_groups(struct summary *out, struct group_map *m, const size_t *table_of, int ck)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		struct raw_group *g = &m->g[i];
 		if (table_of[i] == SIZE_MAX)
 			continue;
 		struct summary_table *tb = &out->tables[table_of[i]];
@@ -500,6 +506,11 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 		stats_sort(sg->sorted, g->n);
 		stats_summarise(sg->sorted, g->n, tb->better, &sg->st);
 	}
+}
+
+/* Summaries of empty slots, and each column's test against column 0. */
+static void compare_columns(struct summary *out, const struct summary_opts *o)
+{
 	for (size_t k = 0; k < out->n_tables; k++) {
 		struct summary_table *tb = &out->tables[k];
 		for (size_t op = 0; op < tb->n_ops; op++) {
@@ -525,6 +536,36 @@ int summary_build(const struct sample_table *t, const struct summary_opts *o,
 			}
 		}
 	}
+}
+
+int summary_build(const struct sample_table *t, const struct summary_opts *o,
+		  struct summary *out, char *err, size_t errsz)
+{
+	struct group_map m = {0};
+	struct order variants = {0}, cols = {0};
+	bool matched[SUMMARY_MAX_FILTERS] = {false};
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->significance = o->significance;
+	out->alpha = o->alpha;
+	out->n_samples = group_rows(t, o, &m, &variants, matched);
+	out->hists_selected = hist_match(o, matched);
+	if (unmatched_metric(o, matched, &m, err, errsz))
+		goto out;
+
+	enum summary_axis axis = o->columns >= 0 ? (enum summary_axis)o->columns
+				 : variants.n > 1 ||
+				   hist_more_variants(o, variants.n ? variants.v[0] : NULL)
+				 ? AXIS_VARIANT : AXIS_CELL;
+	out->columns = axis;
+	int ck = col_key(axis);
+	if (order_columns(&m, ck, o, axis, &cols, err, errsz))
+		goto out;
+	size_t *table_of = assign_tables(&m, ck, out);
+	table_layout(out, &m, table_of, &cols, ck, o->baseline != NULL);
+	fill_groups(out, &m, table_of, ck);
+	compare_columns(out, o);
 	free(table_of);
 	rc = 0;
 out:
@@ -551,124 +592,6 @@ void summary_free(struct summary *s)
 	}
 	free(s->tables);
 	memset(s, 0, sizeof(*s));
-}
-
-static const struct {
-	const char *name;     /* for summary_stat_parse */
-	const char *label;    /* the mmtests row label */
-	bool spread;          /* compared lower-is-better whatever the metric */
-} stat_info[] = {
-	[STAT_MIN] = {"min", "Min", false},
-	[STAT_MEAN] = {"mean", NULL, false},
-	[STAT_AMEAN] = {"amean", "Amean", false},
-	[STAT_HMEAN] = {"hmean", "Hmean", false},
-	[STAT_GMEAN] = {"gmean", "Gmean", false},
-	[STAT_MEDIAN] = {"median", "Median", false},
-	[STAT_STDDEV] = {"stddev", "Stddev", true},
-	[STAT_COEFFVAR] = {"coeffvar", "CoeffVar", true},
-	[STAT_MAX] = {"max", "Max", false},
-	[STAT_BAMEAN50] = {"bamean-50", "BAmean-50", false},
-	[STAT_BAMEAN95] = {"bamean-95", "BAmean-95", false},
-	[STAT_BAMEAN99] = {"bamean-99", "BAmean-99", false},
-	[STAT_SEM] = {"sem", "SEM", true},
-	[STAT_CI95] = {"ci95", "CI95", true},
-	[STAT_PERCENTILE] = {NULL, NULL, false},
-	[STAT_HSTDDEV] = {"hstddev", "HStddev", true},
-	[STAT_HCOEFFVAR] = {"hcoeffvar", "HCoeffVar", true},
-	[STAT_BHMEAN50] = {"bhmean-50", "BHmean-50", false},
-	[STAT_BHMEAN95] = {"bhmean-95", "BHmean-95", false},
-	[STAT_BHMEAN99] = {"bhmean-99", "BHmean-99", false},
-	[STAT_SPREAD] = {NULL, NULL, true},
-	[STAT_SPREAD_COEFFVAR] = {NULL, NULL, true},
-	[STAT_BMEAN50] = {NULL, NULL, false},
-	[STAT_BMEAN95] = {NULL, NULL, false},
-	[STAT_BMEAN99] = {NULL, NULL, false},
-};
-
-int summary_stat_parse(const char *s, struct summary_stat *out)
-{
-	for (size_t i = 0; i < sizeof(stat_info) / sizeof(stat_info[0]); i++) {
-		if (stat_info[i].name && !strcasecmp(s, stat_info[i].name)) {
-			out->kind = (enum summary_stat_kind)i;
-			out->p = 0;
-			return 0;
-		}
-	}
-	double p;
-	if ((s[0] == 'p' || s[0] == 'P') && isdigit((unsigned char)s[1]) && parse_double(s + 1, &p) &&
-	    p > 0 && p <= 100) {
-		out->kind = STAT_PERCENTILE;
-		out->p = p;
-		return 0;
-	}
-	return -1;
-}
-
-/* The kind a direction-following statistic stands for: Amean, Stddev,
- * CoeffVar, BAmean-K for lower-is-better metrics, the harmonic ones for
- * higher-is-better metrics (mmtests Summarise.pm getStatName: _mean is
- * hmean when the preferred value is Higher). */
-static enum summary_stat_kind resolve(enum summary_stat_kind k, enum better better)
-{
-	bool h = better == BETTER_HIGHER;
-	switch (k) {
-	case STAT_MEAN: return h ? STAT_HMEAN : STAT_AMEAN;
-	case STAT_SPREAD: return h ? STAT_HSTDDEV : STAT_STDDEV;
-	case STAT_SPREAD_COEFFVAR: return h ? STAT_HCOEFFVAR : STAT_COEFFVAR;
-	case STAT_BMEAN50: return h ? STAT_BHMEAN50 : STAT_BAMEAN50;
-	case STAT_BMEAN95: return h ? STAT_BHMEAN95 : STAT_BAMEAN95;
-	case STAT_BMEAN99: return h ? STAT_BHMEAN99 : STAT_BAMEAN99;
-	default: return k;
-	}
-}
-
-void summary_stat_label(const struct summary_stat *s, enum better better, char *dst, size_t size)
-{
-	enum summary_stat_kind k = resolve(s->kind, better);
-	if (k == STAT_PERCENTILE)
-		snprintf(dst, size, "P%g", s->p);
-	else
-		snprintf(dst, size, "%s", stat_info[k].label);
-}
-
-double summary_stat_value(const struct summary_stat *s, enum better better,
-			  const struct summary_group *g)
-{
-	const struct stats_summary *st = &g->st;
-	switch (resolve(s->kind, better)) {
-	case STAT_MIN: return st->min;
-	case STAT_AMEAN: return st->amean;
-	case STAT_HMEAN: return st->hmean;
-	case STAT_GMEAN: return st->gmean;
-	case STAT_MEDIAN: return st->median;
-	case STAT_STDDEV: return st->stddev;
-	case STAT_COEFFVAR: return st->coeffvar;
-	case STAT_MAX: return st->max;
-	case STAT_BAMEAN50: return st->bamean50;
-	case STAT_BAMEAN95: return st->bamean95;
-	case STAT_BAMEAN99: return st->bamean99;
-	case STAT_SEM: return st->sem;
-	case STAT_CI95: return st->ci95_half;
-	case STAT_PERCENTILE: return stats_percentile_sorted(g->sorted, st->n, s->p);
-	case STAT_HSTDDEV: return st->hstddev;
-	case STAT_HCOEFFVAR: return st->hcoeffvar;
-	case STAT_BHMEAN50: return st->bhmean50;
-	case STAT_BHMEAN95: return st->bhmean95;
-	case STAT_BHMEAN99: return st->bhmean99;
-	default: return NAN;
-	}
-}
-
-enum better summary_stat_better(const struct summary_stat *s, enum better metric_better)
-{
-	return stat_info[s->kind].spread ? BETTER_LOWER : metric_better;
-}
-
-bool summary_stat_is_mean(const struct summary_stat *s, enum better better)
-{
-	return s->kind == STAT_MEAN ||
-	       (s->kind == STAT_AMEAN && better == BETTER_LOWER) ||
-	       (s->kind == STAT_HMEAN && better == BETTER_HIGHER);
 }
 
 void summary_table_title(struct buf *out, const struct summary *s, const struct summary_table *t)

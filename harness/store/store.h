@@ -1,7 +1,13 @@
-/* harness/store/: every SQL statement of the project. store.c (open, schema
- * and migration, runs, iterations, samples, knob journal), store_*.c split by
- * what they read or write, store_impl.h (the SQLite handle, private to this
- * folder); runinfo (provenance for reports) and csvio (the export format).
+/* harness/store/: every SQL statement of the project, split by what it
+ * stores: store.c (open, schema and migration, transactions, errors),
+ * store_runs.c (runs, variants, cells, the event log, run selectors),
+ * store_iterations.c (iterations, load instances, samples, histograms,
+ * monitor series written), store_samples.c (samples and histograms read
+ * for reports), store_import.c, store_notes.c (what reports note beside
+ * their tables), store_knobs.c (the knob journal), store_monitor,
+ * store_adaptive, store_reparse, store_show and store_list (their own
+ * headers); store_impl.h (the handle and helpers, private to this folder);
+ * runinfo (provenance for reports) and csvio (the export format).
  */
 
 /* The results database: one SQLite file (WAL, busy timeout, schema versioned

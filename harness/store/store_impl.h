@@ -1,19 +1,65 @@
 /* What the store's own files (store*.c) share and nothing else sees: the
- * SQLite handle behind a struct store and the column readers every query
- * of theirs uses. Every SQL statement of schedrig lives in a store*.c
- * file; the rest of the rig reads and writes through the typed functions
- * of store.h and the store_*.h headers. */
+ * handle behind a struct store (the SQLite connection and the statements,
+ * sample key cache and queued sample rows of storing iterations), the
+ * column readers and statement helpers every query of theirs uses. Every
+ * SQL statement of schedrig lives in a store*.c file; the rest of the rig
+ * reads and writes through the typed functions of store.h and the
+ * store_*.h headers. */
 #ifndef SCHEDRIG_STORE_IMPL_H
 #define SCHEDRIG_STORE_IMPL_H
 
 #include <sqlite3.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "store.h"
+#include "strmap.h"
+
+/* Statements of store_iteration_save, prepared on first use and kept until
+ * store_close: preparing them per iteration cost more than storing 100
+ * samples (bench/ingest.c). */
+enum save_stmt {
+	SAVE_FIND_INCOMPLETE, SAVE_DROP_SAMPLES, SAVE_DROP_FLAGS, SAVE_DROP_HISTOGRAMS,
+	SAVE_DROP_RAW, SAVE_DROP_INSTANCES, SAVE_DROP_SERIES, SAVE_DROP_ITERATION,
+	SAVE_ITERATION, SAVE_INSTANCE, SAVE_RAW, SAVE_KEY_ADD, SAVE_KEY_ID, SAVE_VALUE,
+	SAVE_VALUES, SAVE_FLAG, SAVE_HISTOGRAM, SAVE_SERIES, SAVE_COUNT
+};
+
+/* Rows of sample_value per multi-row INSERT: one statement step for 64
+ * rows stores 1.5 times as many samples per second as 64 steps
+ * (bench/ingest.c); 64 × 4 parameters stay far below SQLite's limit. */
+#define VALUES_PER_INSERT 64
+
+/* One sample_value row waiting for its multi-row INSERT. */
+struct pending_value {
+	int64_t instance_id, seq, key_id;
+	double value;
+};
+
+struct store {
+	sqlite3 *db;
+	const struct stored_series_set *series; /* for the next iteration save */
+	sqlite3_stmt *save_st[SAVE_COUNT];     /* prepared on first use */
+	/* "metric\x1funit\x1fbetter\x1fop" -> sample_key.id, of committed or
+	 * current-transaction rows; emptied by a rollback. */
+	struct strmap key_ids;
+	char *key_buf;
+	size_t key_cap;
+	struct pending_value pending[VALUES_PER_INSERT];
+	size_t n_pending;
+};
 
 /* The connection of s (owned by s: never closed by the caller). */
 sqlite3 *store_db(struct store *s);
+
+/* Column col of st's current row as text, "" for NULL (valid until the
+ * statement steps or is reset). Inline: the sample readers call it per row. */
+static inline const char *store_col_text(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	return t ? (const char *)t : "";
+}
 
 /* Column col of st's current row as a malloc'd string, NULL for NULL. */
 char *store_col_strdup(sqlite3_stmt *st, int col);
@@ -57,5 +103,21 @@ int store_exec_bound(struct store *s, const char *sql, const char *spec, ...);
 
 /* "WHAT: SQLite's message" into err; returns -1. */
 int store_fail(struct store *s, const char *what, char *err, size_t errsz);
+
+/* Bind the arguments ap to st by the types in spec and step st once. spec:
+ * one letter per argument: t text (NULL allowed), i int, I int64, d double
+ * (NaN → NULL), b blob (pointer, size_t length). 0 when the step gave a
+ * row or was done, else -1 (sqlite3_errmsg says why). */
+int store_bind_step(sqlite3_stmt *st, const char *spec, va_list ap);
+
+/* Queue one sample (sample_key found or added for metric, unit, better,
+ * op) for table sample_value, written VALUES_PER_INSERT rows per INSERT;
+ * store_values_flush writes the rest. Inside a transaction. 0, or -1. */
+int store_value_add(struct store *s, int64_t instance_id, int64_t seq, const char *metric,
+		    const char *unit, enum better better, const char *op, double value);
+
+/* Write the queued sample_value rows (before anything reads the table or
+ * the transaction ends). 0, or -1. */
+int store_values_flush(struct store *s);
 
 #endif

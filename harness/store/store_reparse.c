@@ -121,7 +121,7 @@ static bool same_blob(sqlite3_stmt *st, int col, unsigned char *want, size_t siz
 }
 
 /* Does the stored histogram of st's row equal h (NULL: v has fewer), every
- * column as store.c writes it? */
+ * column as store_iterations.c writes it? */
 static bool same_hist(sqlite3_stmt *st, const struct sample_hist *h)
 {
 	return h && !strcmp((const char *)sqlite3_column_text(st, 0), h->metric) &&
