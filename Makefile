@@ -3,6 +3,7 @@
 #   make check        unit (cmocka) and integration tests; ends "N passed, N failed, N skipped"
 #   make check SANITIZE=1   the same under ASan+UBSan (objects in build-san/)
 #   make check-slow   the slow tests (tests/slow/*.sh: kexec, LAVA; not part of check)
+#   make check-kernels kernels built from Debian's 6.12 source, booted (tests/kernels/*.sh)
 #   make check-seeds  the seed experiments in qemu guests (tests/seeds/*.sh)
 #   make run          the embedded default experiment on the running kernel
 #   make bench        benchmarks of the rig itself (not part of check)
@@ -76,6 +77,12 @@ check: $(BUILD)/schedrig $(UNIT_BIN)
 check-slow: $(BUILD)/schedrig
 	SCHEDRIG=$(CURDIR)/$(BUILD)/schedrig BUILD=$(CURDIR)/$(BUILD) TESTS="$(TESTS)" tests/run-tests tests/slow
 
+# Kernels from source, for real: Debian's linux-source-6.12 built twice
+# (vanilla, latency-nice series), booted in qemu (tens of minutes; not part
+# of CI's line, see README).
+check-kernels: $(BUILD)/schedrig
+	SCHEDRIG=$(CURDIR)/$(BUILD)/schedrig BUILD=$(CURDIR)/$(BUILD) TESTS="$(TESTS)" tests/run-tests tests/kernels
+
 # The seed experiments at their smallest size, kernel against kernel in TCG
 # guests (tens of minutes; not part of CI's line, see README).
 check-seeds: $(BUILD)/schedrig
@@ -139,7 +146,7 @@ fuzz: fuzz-build
 clean:
 	rm -rf build build-san build-fuzz schedrig
 
-.PHONY: all check check-slow check-seeds run bench clean fuzz fuzz-build
+.PHONY: all check check-slow check-kernels check-seeds run bench clean fuzz fuzz-build
 -include $(LIB_OBJ:.o=.d) $(BUILD)/harness/main.d
 ifneq ($(filter fuzz%,$(MAKECMDGOALS)),)
 -include $(FUZZ_OBJ:.o=.d)

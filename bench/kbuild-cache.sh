@@ -3,7 +3,7 @@
 #     iteration, for a variant whose kernel is a cached build
 #     (kernel: {build: v6.12}) against the same bzImage given as a path
 #     (kernel: FILE), rounds alternating, median of the ratios; target
-#     <= 1.05. The cached build is the one tests/slow/kbuild_1_build.sh
+#     <= 1.05. The cached build is the one tests/kernels/kbuild_1_build.sh
 #     leaves in results/kbuild-test/cache (n/a when there is none).
 #  2. Only with BENCH_KBUILD_REBUILD=1 (two kernel builds: an hour on a busy
 #     2-CPU machine): a rebuild after changing one patch (a comment added to
@@ -19,7 +19,7 @@ entry=$(grep -l '^kernel v6.12$' "$RESULTS"/cache/builds/*/provenance.txt 2>/dev
 	head -1 || true)
 if [ -z "$entry" ] || ! command -v qemu-system-x86_64 >/dev/null; then
 	printf 'cache hit / prebuilt bzImage, run start to first sample\t-\t<= 1.05\tn/a\n'
-	echo "kbuild-cache: no cached v6.12 build in $RESULTS (make check-slow TESTS=kbuild_1) or no qemu" >&2
+	echo "kbuild-cache: no cached v6.12 build in $RESULTS (make check-kernels TESTS=kbuild_1) or no qemu" >&2
 	exit 0
 fi
 WORK=$(mktemp -d /tmp/schedrig-bench.XXXXXX)
@@ -27,7 +27,7 @@ trap 'rm -rf "$WORK"' EXIT
 cp "$(dirname "$entry")/bzImage" "$WORK/bzImage"
 
 config() { # KERNEL-VALUE
-	{ sed -n '/^kernels:/,/^variants:/p' tests/slow/kbuild.yaml | sed '$d'
+	{ sed -n '/^kernels:/,/^variants:/p' tests/kernels/kbuild.yaml | sed '$d'
 	  cat <<EOF
 name: kbuild-cache-bench
 iterations: 1

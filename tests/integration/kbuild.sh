@@ -12,7 +12,7 @@
 # half entry left), and in run: a patch that does not apply, a build that fails and a
 # missing option are variant failures with their messages and logs under
 # results/runs/ID/, and the boot: local variant still runs. The real kernel
-# builds are in tests/slow/kbuild_*.sh. A missing patch file is refused by
+# builds are in tests/kernels/kbuild_*.sh. A missing patch file is refused by
 # check-config, run --dry-run, build and run alike. About 50 s here (two
 # qemu starts refusing the stand-in bzImage; the machine shared).
 source "$(dirname "$0")/lib.sh"

@@ -24,7 +24,7 @@ RESULTS=$TOP/results/kbuild-test
 DB=$RESULTS/schedrig.db
 CACHE=$RESULTS/cache
 [ "$(ls "$CACHE/builds" 2>/dev/null | wc -l)" = 2 ] ||
-	fail "run tests/slow/kbuild_1_build.sh first (it builds the two kernels)"
+	fail "run tests/kernels/kbuild_1_build.sh first (it builds the two kernels)"
 cd "$TOP"
 
 # A gcc that logs its arguments, then runs the real one.
@@ -37,7 +37,7 @@ EOF
 chmod +x "$WORK/bin/gcc"
 export PATH=$WORK/bin:$PATH
 
-{ cat tests/slow/kbuild.yaml; cat <<'EOF'
+{ cat tests/kernels/kbuild.yaml; cat <<'EOF'
 loads:
   - name: hackbench
     tool: hackbench
@@ -95,7 +95,7 @@ done < <(q "$DB" "SELECT li.sched_requested, li.sched_applied FROM load_instance
 [ "$n" -ge 8 ] || fail "only $n load instances with latency_nice on the patched kernel"
 
 # 2. Side by side without latency_nice.
-{ cat tests/slow/kbuild.yaml; cat <<'EOF'
+{ cat tests/kernels/kbuild.yaml; cat <<'EOF'
 loads:
   - {name: hackbench, tool: hackbench, role: background, repeat: true,
      params: {mode: process, ipc: pipe, groups: 1, loops: 200}}

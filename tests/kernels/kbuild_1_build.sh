@@ -26,7 +26,7 @@ CONFIG=$RESULTS/kbuild.yaml
 mkdir -p "$RESULTS"
 rm -rf "$CACHE/builds" "$CACHE/logs"
 cd "$TOP"
-{ cat tests/slow/kbuild.yaml; echo "loads: [{tool: hackbench}]"; } >"$CONFIG"
+{ cat tests/kernels/kbuild.yaml; echo "loads: [{tool: hackbench}]"; } >"$CONFIG"
 
 say() {
 	echo "[kbuild-test $(date +%T)] $*"
