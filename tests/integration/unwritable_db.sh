@@ -41,18 +41,18 @@ refused() {
 
 # The directory of the database is a regular file.
 echo not-a-dir >"$WORK/file"
-refused "$WORK/file/r.db" "schedrig: $WORK/file/r.db: unable to open database file: Not a directory"
+refused "$WORK/file/r.db" "schedrig run: $WORK/file/r.db: unable to open database file: Not a directory"
 
 # The path is a directory; the file is not a database.
 mkdir "$WORK/adir"
-refused "$WORK/adir" "schedrig: $WORK/adir: unable to open database file: Is a directory"
+refused "$WORK/adir" "schedrig run: $WORK/adir: unable to open database file: Is a directory"
 echo hello >"$WORK/text"
-refused "$WORK/text" "schedrig: $WORK/text: file is not a database"
+refused "$WORK/text" "schedrig run: $WORK/text: file is not a database"
 
 # A read-only tmpfs: no new database there, nor a directory for one.
 mount -t tmpfs -o ro,size=4m tmpfs "$MNT" || fail "cannot mount a tmpfs (needs root)"
 mounted=1
-refused "$MNT/r.db" "schedrig: $MNT/r.db: unable to open database file: Read-only file system"
+refused "$MNT/r.db" "schedrig run: $MNT/r.db: unable to open database file: Read-only file system"
 refused "$MNT/sub/r.db" "schedrig: cannot create $MNT/sub: Read-only file system"
 umount "$MNT"
 
@@ -65,7 +65,7 @@ assert_eq "$rc" 0 "run on the writable tmpfs ($(cat "$WORK/err"))"
 rm -rf "${WORK:?}/dbench/"*
 assert_eq "$(q "$MNT/r.db" 'SELECT count(*) FROM sample')" 2 "dbench samples (throughput, max_latency)"
 mount -o remount,ro "$MNT"
-refused "$MNT/r.db" "schedrig: $MNT/r.db: the results database is not writable"
+refused "$MNT/r.db" "schedrig run: $MNT/r.db: the results database is not writable"
 # (A WAL database on a read-only file system opens only as immutable.)
 assert_eq "$(q "file:$MNT/r.db?immutable=1" 'SELECT count(*) FROM run')" 1 "runs in the read-only database"
 assert_integrity "file:$MNT/r.db?immutable=1"
