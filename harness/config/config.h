@@ -1,6 +1,8 @@
 /* harness/config/: from a YAML file to a plan. config (the experiment, every
- * error at file:line:col), yamlnode (libyaml with positions), plan (the matrix
- * of cells and load instances), order (the order of visits).
+ * error at file:line:col; config_read, config_load, config_variant and
+ * config_kernels read its parts, config_impl.h is theirs), yamlnode (libyaml
+ * with positions), plan (the matrix of cells and load instances), order (the
+ * order of visits).
  */
 
 /* A named experiment, read from YAML. Every error names file:line:col.
