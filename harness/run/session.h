@@ -37,7 +37,6 @@ struct run_opts {
 
 /* The state of one run while it executes. The command fills o, e, p, st,
  * notes and mon (and run_id for --resume); the engine the rest. */
-
 struct run_session {
 	const struct run_opts *o;
 	struct experiment *e;  /* the kernels the run builds become its variants' (runbuild.h) */
@@ -73,15 +72,16 @@ struct run_session {
 bool session_keeps_block(const struct experiment *e, enum run_order o,
 			 const struct cfg_variant *var);
 
-/* Run rs (with o->variant set, only that variant): check that no knobs are left changed (here or in rs->st), take
- * the measuring lock (unless rs->o->concurrent), record the run
- * (store_run_begin, or store_run_resume with rs->run_id), its notes, cells
- * and order, build or find in the cache the kernels its variants name
- * (runbuild.h: a variant whose kernel was not built is a recorded failure
- * and does not run), run every other variant in that order and end the
- * run with its status. self_exe is the rig's own executable (for backends that ship
- * it). Returns the exit status: 0 all complete, 1 a failure was recorded
- * or the store refused a write, 128+N interrupted by signal N. */
+/* Run rs (with o->variant set, only that variant): check that no knobs
+ * are left changed (here or in rs->st), take the measuring lock (unless
+ * rs->o->concurrent), record the run (store_run_begin, or store_run_resume
+ * with rs->run_id), its notes, cells and order, build or find in the cache
+ * the kernels its variants name (runbuild.h: a variant whose kernel was not
+ * built is a recorded failure and does not run), run every other variant
+ * in that order and end the run with its status. self_exe is the rig's own
+ * executable (for backends that ship it). Returns the exit status: 0 all
+ * complete, 1 a failure was recorded or the store refused a write, 128+N
+ * interrupted by signal N. */
 int session_execute(struct run_session *rs, const char *self_exe);
 
 /* Store the rig's own cost over the variants' period as a note event ("rig
