@@ -217,7 +217,7 @@ static int variant_backend_run(struct run_session *rc, const struct cfg_variant 
 	return vrc;
 }
 
-int session_variant_begin(struct run_session *rc, const struct cfg_variant *var)
+int session_variant_enter(struct run_session *rc, const struct cfg_variant *var)
 {
 	char err[512];
 	adaptive_cells_reset(rc->cells);
@@ -226,7 +226,12 @@ int session_variant_begin(struct run_session *rc, const struct cfg_variant *var)
 		rc->store_failed = true;
 		return -1;
 	}
-	if (variant_enter(rc, var))
+	return variant_enter(rc, var);
+}
+
+int session_variant_begin(struct run_session *rc, const struct cfg_variant *var)
+{
+	if (session_variant_enter(rc, var))
 		return -1;
 	if (session_adaptive(rc) && var->boot != BOOT_LOCAL)
 		session_note_whole_plan(rc, var);

@@ -31,10 +31,13 @@ void session_variant_run_init(struct run_session *rc, const struct cfg_variant *
 			      bool (*done)(void *, size_t, int), struct knob_db_journal *kj,
 			      struct variant_run *vr);
 
-/* Before a backend runs var (and again before it hands over a job's
- * results): its adaptive cells (run --resume: rebuilt from the store), var
- * the current variant, the whole-plan note. 0, or -1 (store failed: the
- * run stops). */
+/* var the current variant, its adaptive cells afresh (run --resume:
+ * rebuilt from the store): before a backend runs var, and again before a
+ * job's results are handed over. 0, or -1 (store failed: the run stops). */
+int session_variant_enter(struct run_session *rc, const struct cfg_variant *var);
+
+/* Before a backend runs var: session_variant_enter, and the whole-plan
+ * note of an adaptive run. 0, or -1 (store failed: the run stops). */
 int session_variant_begin(struct run_session *rc, const struct cfg_variant *var);
 
 /* After the backend: vrc 0, the current variant's status (complete, or

@@ -43,8 +43,9 @@ static int start_one(struct run_session *rc, struct job_slot *s)
 static int end_one(struct run_session *rc, struct job_slot *s, int r, char *err, size_t errsz)
 {
 	const struct variant_backend *b = variant_backend_for(s->var->boot);
-	if (session_variant_begin(rc, s->var)) {
-		b->collect(s->job, err, errsz); /* frees it: the run stops */
+	if (session_variant_enter(rc, s->var)) {
+		b->cancel(s->job); /* the run stops: its results are dropped */
+		b->collect(s->job, err, errsz);
 		s->job = NULL;
 		return -1;
 	}

@@ -355,7 +355,11 @@ static int lava_start(const struct variant_run *vr, struct variant_job **jobp, c
 static void lava_cancel(struct variant_job *j)
 {
 	char why[512];
-	if (!j->api_open || j->t_canceled > 0)
+	if (j->t_finished > 0 || !j->api_open) {
+		j->ended_badly = true; /* over already: drop what it holds */
+		return;
+	}
+	if (j->t_canceled > 0)
 		return;
 	j->t_canceled = mono_s();
 	printf("[%s] lava: canceling job %lld\n", j->vr->v->name, j->id);
@@ -454,13 +458,13 @@ static int collect_job(struct variant_job *j, char *err, size_t errsz)
 
 static int lava_collect(struct variant_job *j, char *err, size_t errsz)
 {
-	int rc;
-	if (!j->api_open)
+	int rc = -1;
+	if (j->ended_badly)
+		; /* poll said why, or the run stopped */
+	else if (!j->api_open)
 		rc = import_log(j->vr, err, errsz);
-	else if (!j->ended_badly)
-		rc = collect_job(j, err, errsz);
 	else
-		rc = -1;
+		rc = collect_job(j, err, errsz);
 	job_free(j);
 	return rc;
 }

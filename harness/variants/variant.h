@@ -95,11 +95,13 @@ struct variant_backend {
 	 * failing. Prints a line when the job's state changes. */
 	int (*poll)(struct variant_job *job, char *err, size_t errsz);
 	/* Ask for the job to be canceled (Ctrl-C, the run stopping) without
-	 * waiting; poll then reports it ended (bounded wait). */
+	 * waiting; poll then reports it ended (bounded wait). After poll's 1:
+	 * its results are dropped, collect only frees it. */
 	void (*cancel)(struct variant_job *job);
 	/* After poll's 1: hand the job's results to vr (on_kernel,
 	 * on_iteration, as run does), free the job, 0 or -1 with err as run.
-	 * After poll's -1: free the job, -1, err left as poll wrote it. */
+	 * After poll's -1, or cancel after poll's 1: free the job, -1, err
+	 * left as it was. */
 	int (*collect)(struct variant_job *job, char *err, size_t errsz);
 	/* Check v and the plan's loads against what v will have, before
 	 * anything runs (preflight.h): refuse what cannot work there, warn
