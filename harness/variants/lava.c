@@ -458,13 +458,9 @@ static int collect_job(struct variant_job *j, char *err, size_t errsz)
 
 static int lava_collect(struct variant_job *j, char *err, size_t errsz)
 {
-	int rc = -1;
-	if (j->ended_badly)
-		; /* poll said why, or the run stopped */
-	else if (!j->api_open)
-		rc = import_log(j->vr, err, errsz);
-	else
-		rc = collect_job(j, err, errsz);
+	int rc = -1; /* ended badly: poll said why, or the run stopped */
+	if (!j->ended_badly)
+		rc = j->api_open ? collect_job(j, err, errsz) : import_log(j->vr, err, errsz);
 	job_free(j);
 	return rc;
 }
