@@ -95,24 +95,36 @@ static void store_notes(const struct run_session *rc, const struct buf *notes)
 	free(copy);
 }
 
-/* The failure of a whole variant: message, event, status "failed". One
- * that failed before its kernel came up (a guest that never booted) is
- * recorded too, its kernel unknown, so reports name it instead of leaving
- * it out. */
-void session_variant_failed(struct run_session *rc, const struct cfg_variant *var, const char *why)
+/* A variant that ended as a whole before its plan did: message, event of
+ * kind, status. One that ended before its kernel came up (a guest that
+ * never booted) is recorded too, its kernel unknown, so reports name it
+ * instead of leaving it out. */
+static void variant_stopped(struct run_session *rc, const struct cfg_variant *var, const char *why,
+			    const char *kind, const char *status)
 {
 	char err[512];
 	fprintf(stderr, "schedrig: variant %s: %s\n", var->name, why);
 	char *msg = xasprintf("variant %s: %s", var->name, why);
-	store_event(rc->st, rc->run_id, "failure", msg, err, sizeof(err));
+	store_event(rc->st, rc->run_id, kind, msg, err, sizeof(err));
 	free(msg);
 	if (!rc->variant_id)
 		store_variant_add(rc->st, rc->run_id, (int)(var - rc->e->variants), var->name,
 				  variant_backend_for(var->boot)->name, NULL, NULL, &rc->variant_id,
 				  err, sizeof(err));
 	if (rc->variant_id)
-		store_variant_status(rc->st, rc->variant_id, "failed", err, sizeof(err));
+		store_variant_status(rc->st, rc->variant_id, status, err, sizeof(err));
+}
+
+void session_variant_failed(struct run_session *rc, const struct cfg_variant *var, const char *why)
+{
+	variant_stopped(rc, var, why, "failure", "failed");
 	rc->failures++;
+}
+
+void session_variant_interrupted(struct run_session *rc, const struct cfg_variant *var,
+				 const char *why)
+{
+	variant_stopped(rc, var, why, "note", "interrupted");
 }
 
 /* Make var the current variant: its name, its stored id (run --resume: it
@@ -450,23 +462,36 @@ static int run_variants(struct run_session *rc, enum run_order o, uint64_t seed,
 	return ret;
 }
 
+/* Some variant that runs (--variant) runs on this machine: not as a job in
+ * a lab (session_runs_as_job). */
+static bool measures_here(const struct run_session *rc)
+{
+	for (size_t v = 0; v < rc->e->n_variants; v++)
+		if (session_selected(rc, &rc->e->variants[v]) &&
+		    !session_runs_as_job(&rc->e->variants[v]))
+			return true;
+	return false;
+}
+
 int session_execute(struct run_session *rc, const char *self_exe)
 {
 	struct provenance pv;
 	char err[512];
 
 	provenance_read(&pv);
-	if (check_unrestored_knobs(rc))
+	/* A run whose variants all run in a lab measures nothing here. */
+	bool here = measures_here(rc);
+	if (here && check_unrestored_knobs(rc))
 		return 1;
 	/* One run measures here at a time (measurelock.h); the knobs are
 	 * checked again after a wait: the other run had the machine. */
 	char shared_with[600] = "";
 	if (rc->o->concurrent) {
 		measure_lock_holder(shared_with, sizeof(shared_with));
-	} else if (measure_lock(rc->o->db, rc->o->wait_s, err, sizeof(err)) < 0) {
+	} else if (here && measure_lock(rc->o->db, rc->o->wait_s, err, sizeof(err)) < 0) {
 		fprintf(stderr, "schedrig: %s; nothing was run\n", err);
 		return runner_interrupt_signal() ? 128 + runner_interrupt_signal() : 1;
-	} else if (check_unrestored_knobs(rc)) {
+	} else if (here && check_unrestored_knobs(rc)) {
 		return 1;
 	}
 	if (rc->o->resume) {

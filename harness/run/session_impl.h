@@ -50,6 +50,12 @@ int session_variant_ended(struct run_session *rc, const struct cfg_variant *var,
  * status "failed" (its variant row added when it has none yet). */
 void session_variant_failed(struct run_session *rc, const struct cfg_variant *var, const char *why);
 
+/* A whole variant stopped by the rig's interrupt (a lab's job canceled on
+ * Ctrl-C): message on stderr, "note" event, status "interrupted"; not a
+ * failure. */
+void session_variant_interrupted(struct run_session *rc, const struct cfg_variant *var,
+				 const char *why);
+
 /* The variants of the run whose backend runs them as jobs (variant.h:
  * start, poll, cancel, collect; boot: lava), those selected and built:
  * every job started, then one loop that waits for all of them (a look at

@@ -51,6 +51,10 @@ static int end_one(struct run_session *rc, struct job_slot *s, int r, char *err,
 	}
 	int vrc = b->collect(s->job, err, errsz);
 	s->job = NULL;
+	if (r < 0 && runner_interrupt_signal() && !rc->store_failed) {
+		session_variant_interrupted(rc, s->var, err);
+		return 0;
+	}
 	return session_variant_ended(rc, s->var, r > 0 ? vrc : -1, err);
 }
 
@@ -61,12 +65,13 @@ static void cancel_all(struct job_slot *slots, size_t n)
 			variant_backend_for(slots[i].var->boot)->cancel(slots[i].job);
 }
 
-/* Look at every open job until none is left. A job canceled because the
- * run stops still ends through poll (bounded), so no job is left behind. */
-static int wait_all(struct run_session *rc, struct job_slot *slots, size_t n, size_t open)
+/* Look at every open job until none is left; ret -1: the run stops
+ * already (cancel them all). A job canceled because the run stops still
+ * ends through poll (bounded), so no job is left behind. */
+static int wait_all(struct run_session *rc, struct job_slot *slots, size_t n, size_t open,
+		    int ret)
 {
 	bool canceled = false;
-	int ret = 0;
 	while (open) {
 		for (size_t i = 0; i < n; i++) {
 			if (!canceled && (runner_poll_interrupt() || ret)) {
@@ -107,8 +112,7 @@ int session_run_jobs(struct run_session *rc, const char *self_exe, const char *r
 			ret = -1;
 		open += s->job != NULL;
 	}
-	if (wait_all(rc, slots, n, open))
-		ret = -1;
+	ret = wait_all(rc, slots, n, open, ret);
 	for (size_t i = 0; i < n; i++)
 		knob_db_journal_free(&slots[i].kj);
 	free(slots);

@@ -47,6 +47,7 @@
 #define LAVA_NOTE_KIND "lava-job"
 #define LAVA_QUEUE_S 3600.0
 #define LAVA_CANCEL_WAIT_S 120.0
+#define LAVA_API_GRACE_S 120.0
 
 /* A console line of the job log: agent lines go to the session. An agent
  * line with other console output before it on the same line fails it. */
@@ -208,9 +209,25 @@ static bool plan_left(const struct variant_run *vr)
 	return false;
 }
 
-/* run --resume: the variant's last job when it was submitted but its log
- * was never decoded (no note with its device), else 0. */
-static long long noted_job(const struct variant_run *vr)
+/* dir when it is a directory of the lab's artifacts dir (DIR/NAME, NAME
+ * neither "." nor ".." nor holding '/'): a copy; else NULL. A note is read
+ * back from the database, so it is not trusted to name another place. */
+static char *artifacts_subdir(const struct cfg_lab *lab, const char *dir)
+{
+	size_t n = lab->artifacts_dir ? strlen(lab->artifacts_dir) : 0;
+	if (!n || strncmp(dir, lab->artifacts_dir, n) || dir[n] != '/')
+		return NULL;
+	const char *name = dir + n + 1;
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return NULL;
+	return xstrdup(dir);
+}
+
+/* run --resume: the variant's last job when it was submitted (note
+ * "variant=V job=N url=U dir=D") but has no end note (" device=...": its
+ * log was decoded, or the rig canceled it), with the directory of its
+ * files (NULL: unknown); id 0 when there is none. */
+static long long noted_job(const struct variant_run *vr, char **dir)
 {
 	char **msgs = NULL;
 	size_t n = 0;
@@ -218,15 +235,20 @@ static long long noted_job(const struct variant_run *vr)
 	char *prefix = xasprintf("variant=%s job=", vr->v->name);
 	size_t lp = strlen(prefix);
 
+	*dir = NULL;
 	if (vr->notes && vr->notes(vr->ctx, LAVA_NOTE_KIND, &msgs, &n) == 0) {
 		for (size_t i = 0; i < n; i++) {
 			long long j;
 			char *end = strncmp(msgs[i], prefix, lp) ? NULL : strchr(msgs[i] + lp, ' ');
-			bool decoded = strstr(msgs[i], " device=") != NULL;
+			bool ended = strstr(msgs[i], " device=") != NULL;
+			const char *d = strstr(msgs[i], " dir=");
 			if (end) {
 				*end = '\0';
-				if (parse_ll(msgs[i] + lp, &j) && j > 0)
-					id = decoded && j == id ? 0 : decoded ? id : j;
+				if (parse_ll(msgs[i] + lp, &j) && j > 0 && !(ended && j != id)) {
+					free(*dir);
+					*dir = !ended && d ? artifacts_subdir(vr->v->lab, d + 5) : NULL;
+					id = ended ? 0 : j;
+				}
 			}
 			free(msgs[i]);
 		}
@@ -273,7 +295,9 @@ struct variant_job {
 	char last[200];    /* the state last printed */
 	double bound_s;    /* the wait's bound, from t_submitted */
 	double t0, t_submitted, t_finished, t_canceled; /* mono_s; 0 not yet */
+	double t_api_failing; /* since when the lab's API fails; 0 it answers */
 	bool ended_badly; /* poll said -1: nothing to collect */
+	bool lost;        /* the API failed for good: the job may still run */
 };
 
 static void job_free(struct variant_job *j)
@@ -301,7 +325,8 @@ static int submit(struct variant_job *j, char *err, size_t errsz)
 		char *url = lava_api_job_url(vr->v->lab, j->id);
 		printf("[%s] lava: submitted job %lld: %s\n", vr->v->name, j->id, url);
 		fflush(stdout);
-		rc = note(vr, err, errsz, "variant=%s job=%lld url=%s", vr->v->name, j->id, url);
+		rc = note(vr, err, errsz, "variant=%s job=%lld url=%s dir=%s", vr->v->name, j->id,
+			  url, j->dir ? j->dir : "");
 		free(url);
 	}
 	lava_job_free(&job);
@@ -330,7 +355,7 @@ static int lava_start(const struct variant_run *vr, struct variant_job **jobp, c
 		*jobp = j;
 		return 0;
 	}
-	j->id = noted_job(vr);
+	j->id = noted_job(vr, &j->dir); /* its files go when it is over */
 	j->resumed = j->id > 0;
 	int rc = lava_api_open(vr->v->lab, &j->api, err, errsz);
 	j->api_open = rc == 0;
@@ -399,6 +424,30 @@ static int job_over(struct variant_job *j, const char *why, char *err, size_t er
 	return -1;
 }
 
+/* A look at the job failed (why): 0 while the lab's API has failed for
+ * less than LAVA_API_GRACE_S (a restart, a network blip), then -1: the job
+ * is lost to this run, its files kept (it may still run and fetch them),
+ * no end note, so run --resume follows it. */
+static int api_failed(struct variant_job *j, double now, const char *why, char *err,
+		      size_t errsz)
+{
+	if (j->t_api_failing == 0) {
+		j->t_api_failing = now;
+		printf("[%s] lava: job %lld: the lab does not answer (%s); trying for %.0f s\n",
+		       j->vr->v->name, j->id, why, LAVA_API_GRACE_S);
+		fflush(stdout);
+	}
+	if (now - j->t_api_failing < LAVA_API_GRACE_S)
+		return 0;
+	j->lost = j->ended_badly = true;
+	snprintf(err, errsz, "the lab's API failed for %.0f s (%s): job %lld may still run there"
+		 " (%s; its files are kept in %s; run --resume follows it)", LAVA_API_GRACE_S, why,
+		 j->id, j->url, j->dir ? j->dir : "the artifacts dir");
+	free(j->dir);
+	j->dir = NULL;
+	return -1;
+}
+
 static int lava_poll(struct variant_job *j, char *err, size_t errsz)
 {
 	char why[600];
@@ -408,7 +457,8 @@ static int lava_poll(struct variant_job *j, char *err, size_t errsz)
 	if (j->t_canceled == 0 && now - j->t_submitted > j->bound_s)
 		lava_cancel(j);
 	if (lava_api_job(&j->api, j->id, &j->st, why, sizeof(why)))
-		return job_over(j, why, err, errsz);
+		return api_failed(j, now, why, err, errsz);
+	j->t_api_failing = 0;
 	print_state(j);
 	bool finished = !strcmp(j->st.state, "Finished");
 	if (!finished && !(j->t_canceled > 0 && now - j->t_canceled > LAVA_CANCEL_WAIT_S))
@@ -426,7 +476,16 @@ static int lava_poll(struct variant_job *j, char *err, size_t errsz)
 	return job_over(j, why, err, errsz);
 }
 
-/* Download the finished job's log, decode and store it, note its device. */
+/* The job is over for this run: its end note, with its device (run
+ * --resume then leaves it alone). 0, or -1 with err (store failed). */
+static int end_note(struct variant_job *j, char *err, size_t errsz)
+{
+	return note(j->vr, err, errsz, "variant=%s job=%lld url=%s device=%s device_type=%s"
+		    " health=%s", j->vr->v->name, j->id, j->url, j->st.device, j->st.device_type,
+		    j->st.health);
+}
+
+/* Download the finished job's log, decode and store it. */
 static int collect_job(struct variant_job *j, char *err, size_t errsz)
 {
 	const struct variant_run *vr = j->vr;
@@ -437,13 +496,6 @@ static int collect_job(struct variant_job *j, char *err, size_t errsz)
 	}
 	int rc = decode_log(vr, j->release, buf_str(&log), log.len, j->resumed, j->url, err, errsz);
 	buf_free(&log);
-	char nerr[256];
-	if (note(vr, nerr, sizeof(nerr), "variant=%s job=%lld url=%s device=%s device_type=%s"
-		 " health=%s", vr->v->name, j->id, j->url, j->st.device, j->st.device_type,
-		 j->st.health)) {
-		snprintf(err, errsz, "%s", nerr);
-		rc = -1;
-	}
 	if (rc && strcmp(j->st.health, "Complete") && !strstr(err, "kernel panic")) {
 		size_t n = strlen(err);
 		snprintf(err + n, errsz - n, "; job %s%s%s", j->st.health,
@@ -459,8 +511,13 @@ static int collect_job(struct variant_job *j, char *err, size_t errsz)
 static int lava_collect(struct variant_job *j, char *err, size_t errsz)
 {
 	int rc = -1; /* ended badly: poll said why, or the run stopped */
-	if (!j->ended_badly)
-		rc = j->api_open ? collect_job(j, err, errsz) : import_log(j->vr, err, errsz);
+	char nerr[256];
+	if (!j->api_open)
+		rc = j->ended_badly ? -1 : import_log(j->vr, err, errsz);
+	else if (!j->lost && end_note(j, nerr, sizeof(nerr)))
+		snprintf(err, errsz, "%s", nerr);
+	else if (!j->ended_badly)
+		rc = collect_job(j, err, errsz);
 	job_free(j);
 	return rc;
 }

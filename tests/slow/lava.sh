@@ -10,8 +10,11 @@
 #     panic" and names the job, which LAVA shows Incomplete, stored as soon
 #     as it ended, before the good job's samples;
 #   - Ctrl-C while two jobs run cancels both (LAVA shows them Canceled);
+#     both variants are interrupted, not failed; run --resume then submits
+#     new jobs (the canceled ones are over), and Ctrl-C cancels those too;
 #   - run --resume after a kill -9 follows the job the killed rig submitted,
-#     by its id, and submits nothing new.
+#     by its id, and submits nothing new;
+#   - no job's files are left in the artifacts directory at the end.
 # LAVA is stopped again
 # (tests/lava/lava-down) unless it was running before. Run as root.
 source "$(dirname "$0")/../integration/lib.sh"
@@ -156,8 +159,26 @@ for id in $ids; do
 	assert_contains "$(cat "$WORK/long.out")" "canceling job $id" "cancel said"
 	wait_health "$id" Canceled
 done
-assert_eq "$(q "$WORK/long.db" "select count(*) from event where kind = 'failure' and message like '%interrupted by Interrupt: job % canceled%'")" \
-	2 "both variants recorded as interrupted"
+assert_eq "$(q "$WORK/long.db" "select count(*) from event where kind = 'note' and message like '%interrupted by Interrupt: job % canceled%'")" \
+	2 "both variants noted as interrupted"
+assert_eq "$(q "$WORK/long.db" "select group_concat(status) from variant")" "interrupted,interrupted" \
+	"both variants' status"
+assert_eq "$(q "$WORK/long.db" "select count(*) from event where kind = 'failure'")" 0 "no failure"
+# run --resume after Ctrl-C submits new jobs: the canceled ones are over.
+"$SCHEDRIG" run --resume latest --db "$WORK/long.db" >"$WORK/long2.out" 2>&1 &
+rig=$!
+for i in $(seq 120); do
+	[ "$(grep -c 'lava: submitted job ' "$WORK/long2.out")" = 2 ] && break
+	sleep 0.5
+done
+kill -INT "$rig"
+wait "$rig" || true
+cat "$WORK/long2.out"
+assert_eq "$(grep -c 'following job' "$WORK/long2.out")" 0 "resume follows no canceled job"
+for id in $(sed -n 's/.*lava: submitted job \([0-9]*\):.*/\1/p' "$WORK/long2.out"); do
+	case " $ids " in *" $id "*) fail "job $id submitted again" ;; esac
+	wait_health "$id" Canceled
+done
 
 # --- one iteration, timed: submit to stored sample, and what the rig adds ---------
 # LAVA's own time is its job's submit_time to end_time; the rig's is the
@@ -203,3 +224,5 @@ assert_eq "$(jobs_count)" "$before" "jobs in LAVA after the resume"
 assert_eq "$(q "$WORK/resume.db" "select count(*) from sample where metric = 'max_latency'")" 1 \
 	"max_latency samples after the resume"
 assert_eq "$(q "$WORK/resume.db" "select status from run")" complete "resumed run status"
+# Every job's files are gone once it is over, the killed rig's too.
+assert_eq "$(ls -A "$WORK/art")" "" "artifacts left behind"
