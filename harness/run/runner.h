@@ -84,9 +84,10 @@ struct iteration_result {
 
 /* Prepare the process to run loads: block SIGCHLD/SIGINT/SIGTERM/SIGHUP into
  * a signalfd, become a child subreaper (orphaned grandchildren come back to
- * us to be killed), and fork the guardian: a child that outlives the rig and,
- * when the rig dies (even by SIGKILL), SIGKILLs the process groups of the
- * loads still running. Returns 0 or -1 with err. */
+ * us to be killed), and start the guardian (a function child, spawn.h): a
+ * child that outlives the rig and, when the rig dies (even by SIGKILL),
+ * SIGKILLs the process groups of the loads still running. Returns 0 or -1
+ * with err. */
 int runner_init(char *err, size_t errsz);
 /* The signal that interrupted the rig (SIGINT, SIGTERM, SIGHUP) or 0. */
 int runner_interrupt_signal(void);
