@@ -10,11 +10,11 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "guardian.h"
 #include "loadcg.h"
 #include "monitor.h"
 #include "outcome.h"
@@ -23,8 +23,6 @@
 
 static int sig_fd = -1;
 static int interrupt_sig;
-static struct spawn guard; /* the guardian (runner_init); pid 0 when none */
-static int guard_fd = -1; /* the rig's end of the guardian's socket */
 static struct monitor *mon; /* runner_set_monitor; NULL: no monitors */
 
 void runner_set_monitor(struct monitor *m)
@@ -68,97 +66,6 @@ const char *inst_state_name(enum inst_state s)
 	return "?";
 }
 
-/* The guardian: a child of the rig that outlives it, run by spawn as a
- * function (fd_arg: its end of the socket) with the rig's signal mask
- * (SIGINT and the like blocked). Its stdio goes to /dev/null here, once the
- * socket is on 3: the socket may be on 0..2 when the rig started with one
- * of them closed. The rig sends "+PGID\n"
- * when a load's process group starts and "-PGID\n" once it is gone; at EOF
- * (the rig exited or was killed, even by SIGKILL) the guardian SIGKILLs every
- * group still listed and exits. PR_SET_PDEATHSIG only reaches the rig's
- * direct children; this reaches what they started in their group. */
-static int guardian(void *fd_arg)
-{
-	static pid_t groups[1024];
-	size_t n = 0, len = 0;
-	char buf[256], line[32];
-	int fd = *(const int *)fd_arg;
-
-	prctl(PR_SET_NAME, "schedrig-guard"); /* not "schedrig" in ps and pkill -x */
-	if (fd != 3 && dup2(fd, 3) < 0)
-		return 1;
-	int null_fd = open("/dev/null", O_RDWR);
-	if (null_fd >= 0)
-		for (int i = 0; i < 3; i++)
-			dup2(null_fd, i);
-	close_range(4, ~0U, 0); /* the database, the signalfd, ... */
-	for (;;) {
-		ssize_t r = read(3, buf, sizeof(buf));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		for (ssize_t i = 0; i < r; i++) {
-			if (buf[i] != '\n') {
-				if (len < sizeof(line) - 1)
-					line[len++] = buf[i];
-				continue;
-			}
-			line[len] = '\0';
-			size_t got = len;
-			len = 0;
-			long long pgid;
-			if (got < 2 || !parse_ll(line + 1, &pgid) || pgid <= 1)
-				continue;
-			size_t k = 0;
-			while (k < n && groups[k] != (pid_t)pgid)
-				k++;
-			if (line[0] == '+' && k == n && n < sizeof(groups) / sizeof(groups[0]))
-				groups[n++] = (pid_t)pgid;
-			else if (line[0] == '-' && k < n)
-				groups[k] = groups[--n];
-		}
-	}
-	for (size_t k = 0; k < n; k++)
-		kill(-groups[k], SIGKILL);
-	loadcg_cleanup(); /* everything in the loads' cgroups, escapers included */
-	return 0;
-}
-
-/* Tell the guardian that process group pgid started ('+') or is gone ('-'). */
-static void guard_note(char what, pid_t pgid)
-{
-	char msg[32];
-	int len = snprintf(msg, sizeof(msg), "%c%d\n", what, (int)pgid);
-	if (guard_fd >= 0 && send(guard_fd, msg, (size_t)len, MSG_NOSIGNAL) != len) {
-		close(guard_fd); /* the guardian is gone: go on without it */
-		guard_fd = -1;
-	}
-}
-
-/* Start the guardian (above) with spawn; guard_fd is the rig's end of its
- * socket. Returns 0 or -1 with err. */
-static int start_guardian(char *err, size_t errsz)
-{
-	int sv[2];
-	char why[256];
-
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
-		snprintf(err, errsz, "cannot start the guardian: %s", strerror(errno));
-		return -1;
-	}
-	guard = (struct spawn){.fn = guardian, .fn_arg = &sv[1]};
-	int rc = spawn_start(&guard, why, sizeof(why));
-	close(sv[1]);
-	if (rc) {
-		snprintf(err, errsz, "cannot start the guardian: %s", why);
-		close(sv[0]);
-		return -1;
-	}
-	guard_fd = sv[0];
-	return 0;
-}
-
 int runner_init(char *err, size_t errsz)
 {
 	sigset_t set;
@@ -182,7 +89,7 @@ int runner_init(char *err, size_t errsz)
 	char why[512];
 	loadcg_init(why, sizeof(why));
 	/* And nothing in a load's process group outlives the rig itself. */
-	return start_guardian(err, errsz);
+	return guardian_start(err, errsz);
 }
 
 int runner_interrupt_signal(void)
@@ -192,7 +99,7 @@ int runner_interrupt_signal(void)
 
 void runner_guard_group(pid_t pgid, bool started)
 {
-	guard_note(started ? '+' : '-', pgid);
+	guardian_note(started, pgid);
 }
 
 void runner_note_interrupt(int sig)
@@ -299,7 +206,7 @@ static void slot_running(struct slot *s, struct inst_result *r, int out_fd, int 
 	const struct plan_instance *pi = s->pi;
 	pid_t pid = s->proc.pid;
 
-	guard_note('+', pid);
+	guardian_note(true, pid);
 	r->pid = s->pid = pid;
 	r->state = INST_OK;
 	s->out_fd = out_fd;
@@ -395,7 +302,7 @@ static void finish_slot(struct slot *s, struct iteration_result *res, int status
 	kill(-s->pid, SIGKILL);
 	if (s->cgroup[0])
 		loadcg_kill_remove(s->cgroup);
-	guard_note('-', s->pid);
+	guardian_note(false, s->pid);
 	r->end_ns = mono_ns();
 	r->ru = *ru;
 	r->exited = WIFEXITED(status);
@@ -447,7 +354,7 @@ static void sweep_children(void)
 				for (char *t = strtok_r(line, " \n", &save); t;
 				     t = strtok_r(NULL, " \n", &save)) {
 					long long pid;
-					if (parse_ll(t, &pid) && pid > 0 && pid != guard.pid) {
+					if (parse_ll(t, &pid) && pid > 0 && pid != guardian_pid()) {
 						kill((pid_t)pid, SIGKILL);
 						any = true;
 					}
@@ -524,149 +431,209 @@ static void handle_signals(struct slot *slots, size_t n, struct iteration_result
 	reap(slots, n, res, restart, warmup, self_exe);
 }
 
-int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const char *self_exe,
-			 struct iteration_result *res, char *err, size_t errsz)
-{
-	struct slot *slots = xcalloc(cell->n_inst, sizeof(*slots));
-	size_t n = cell->n_inst;
-	bool measured_started = false, stopping = false, has_background = false;
-	int ret = 0;
-	/* signalfd, two pipes per load, monitor timer */
-	struct pollfd *pfd = xcalloc(2 + 2 * n, sizeof(*pfd));
-	struct buf **target = xcalloc(2 + 2 * n, sizeof(*target));
-	int **fdp = xcalloc(2 + 2 * n, sizeof(*fdp));
+/* One iteration under way: its loads, where it stands, the poll set. */
+struct iteration {
+	struct slot *slots;
+	size_t n;
+	struct iteration_result *res;
+	const char *self_exe;
+	bool measured_started, stopping;
+	int64_t measured_at;   /* when the measured loads start (after the warm-up) */
+	/* signalfd, two pipes per load, monitor timer; target and fdp say
+	 * where each pipe's bytes go and which slot descriptor it is */
+	struct pollfd *pfd;
+	struct buf **target;
+	int **fdp;
+};
 
-	memset(res, 0, sizeof(*res));
-	if (sig_fd < 0) {
-		free(pfd);
-		free(target);
-		free(fdp);
-		free(slots);
-		snprintf(err, errsz, "runner_init was not called");
-		return -1;
-	}
-	store_now(res->started_at, sizeof(res->started_at));
+/* Set up it for cell and start its background loads. */
+static void iteration_begin(struct iteration *it, const struct plan_cell *cell, double warmup_s)
+{
+	size_t n = cell->n_inst;
+	bool has_background = false;
+
+	it->n = n;
+	it->slots = xcalloc(n, sizeof(*it->slots));
+	it->pfd = xcalloc(2 + 2 * n, sizeof(*it->pfd));
+	it->target = xcalloc(2 + 2 * n, sizeof(*it->target));
+	it->fdp = xcalloc(2 + 2 * n, sizeof(*it->fdp));
+	store_now(it->res->started_at, sizeof(it->res->started_at));
 	if (mon)
 		monitor_iteration_begin(mon);
 	for (size_t i = 0; i < n; i++) {
-		slots[i] = (struct slot){.pi = &cell->inst[i], .out_fd = -1, .err_fd = -1};
-		slots[i].background = cell->inst[i].load->role == ROLE_BACKGROUND;
-		has_background |= slots[i].background;
+		struct slot *s = &it->slots[i];
+		*s = (struct slot){.pi = &cell->inst[i], .out_fd = -1, .err_fd = -1};
+		s->background = cell->inst[i].load->role == ROLE_BACKGROUND;
+		has_background |= s->background;
 	}
 	for (size_t i = 0; i < n && !interrupt_sig; i++)
-		if (slots[i].background)
-			start_slot(&slots[i], res, self_exe);
-	int64_t measured_at = mono_ns() + (has_background ? (int64_t)(warmup_s * 1e9) : 0);
+		if (it->slots[i].background)
+			start_slot(&it->slots[i], it->res, it->self_exe);
+	it->measured_at = mono_ns() + (has_background ? (int64_t)(warmup_s * 1e9) : 0);
+}
 
-	for (;;) {
-		int64_t now = mono_ns();
-		if (!measured_started && !interrupt_sig && now >= measured_at) {
-			for (size_t i = 0; i < n; i++)
-				if (!slots[i].background)
-					start_slot(&slots[i], res, self_exe);
-			measured_started = true;
-		}
-		/* A background load lives as long as the measured ones: its
-		 * timeout_s guards its start-up (the warm-up) and its stop, not
-		 * the measured window, however long that is. */
-		if (measured_started && !stopping)
-			for (size_t i = 0; i < n; i++)
-				if (slots[i].background && slots[i].pid)
-					slots[i].deadline_ns = INT64_MAX;
-		bool measured_done = measured_started && !any_running(slots, n, false);
-		if ((measured_done || interrupt_sig) && !stopping) {
-			stopping = true;
-			for (size_t i = 0; i < n; i++) {
-				if (!slots[i].background || !slots[i].pid)
-					continue;
-				slots[i].stop_sent = true;
-				slots[i].deadline_ns = now + (int64_t)(slots[i].pi->load->timeout_s * 1e9);
-				signal_slot(&slots[i], slots[i].pi->load->ops->stop_signal,
-					    now + (int64_t)(RUNNER_GRACE_S * 1e9));
-			}
-		}
-		if ((measured_done || interrupt_sig) && !any_running(slots, n, true) &&
-		    !any_running(slots, n, false))
-			break;
+/* The lifecycle at time now: measured loads start after the warm-up;
+ * background loads get their stop signal once the measured ones are done
+ * (or the rig is interrupted). Returns true when the iteration is over. */
+static bool iteration_step(struct iteration *it, int64_t now)
+{
+	struct slot *slots = it->slots;
+	size_t n = it->n;
 
-		/* Deadlines: timeouts, SIGKILL after the grace period, warm-up end. */
-		int64_t next = now + 1000000000;
-		if (!measured_started && measured_at < next)
-			next = measured_at;
-		for (size_t i = 0; i < n; i++) {
-			struct slot *s = &slots[i];
-			if (!s->pid)
-				continue;
-			if (now >= s->deadline_ns && !s->timed_out) {
-				s->timed_out = true;
-				spawn_signal(&s->proc, SIGKILL);
-			}
-			if (s->kill_at_ns && now >= s->kill_at_ns) {
-				spawn_signal(&s->proc, SIGKILL);
-				s->kill_at_ns = 0;
-			}
-			if (!s->timed_out && s->deadline_ns < next)
-				next = s->deadline_ns;
-			if (s->kill_at_ns && s->kill_at_ns < next)
-				next = s->kill_at_ns;
-		}
-
-		nfds_t np = 0;
-		pfd[np++] = (struct pollfd){.fd = sig_fd, .events = POLLIN};
-		for (size_t i = 0; i < n; i++) {
-			struct slot *s = &slots[i];
-			if (!s->pid)
-				continue;
-			struct inst_result *r = &res->r[s->result];
-			if (s->out_fd >= 0) {
-				target[np] = &r->out;
-				fdp[np] = &s->out_fd;
-				pfd[np++] = (struct pollfd){.fd = s->out_fd, .events = POLLIN};
-			}
-			if (s->err_fd >= 0) {
-				target[np] = &r->err;
-				fdp[np] = &s->err_fd;
-				pfd[np++] = (struct pollfd){.fd = s->err_fd, .events = POLLIN};
-			}
-		}
-		nfds_t mon_k = np;
-		if (mon)
-			pfd[np++] = (struct pollfd){.fd = monitor_fd(mon), .events = POLLIN};
-		int64_t wait_ms = (next - now) / 1000000 + 1;
-		if (wait_ms < 0)
-			wait_ms = 0;
-		int rc = poll(pfd, np, (int)wait_ms);
-		if (rc < 0 && errno != EINTR) {
-			snprintf(err, errsz, "poll: %s", strerror(errno));
-			ret = -1;
-			break;
-		}
-		for (nfds_t k = 1; rc > 0 && k < mon_k; k++)
-			if (pfd[k].revents)
-				drain(fdp[k], target[k]);
-		if (mon && rc > 0 && pfd[mon_k].revents)
-			monitor_tick(mon);
-		/* A repeating background load restarts from the warm-up on: the
-		 * measured load must meet it whenever its first run is short. */
-		bool restart = !stopping && !interrupt_sig;
-		handle_signals(slots, n, res, restart, !measured_started, self_exe);
+	if (!it->measured_started && !interrupt_sig && now >= it->measured_at) {
+		for (size_t i = 0; i < n; i++)
+			if (!slots[i].background)
+				start_slot(&slots[i], it->res, it->self_exe);
+		it->measured_started = true;
 	}
+	/* A background load lives as long as the measured ones: its
+	 * timeout_s guards its start-up (the warm-up) and its stop, not
+	 * the measured window, however long that is. */
+	if (it->measured_started && !it->stopping)
+		for (size_t i = 0; i < n; i++)
+			if (slots[i].background && slots[i].pid)
+				slots[i].deadline_ns = INT64_MAX;
+	bool measured_done = it->measured_started && !any_running(slots, n, false);
+	if ((measured_done || interrupt_sig) && !it->stopping) {
+		it->stopping = true;
+		for (size_t i = 0; i < n; i++) {
+			struct slot *s = &slots[i];
+			if (!s->background || !s->pid)
+				continue;
+			s->stop_sent = true;
+			s->deadline_ns = now + (int64_t)(s->pi->load->timeout_s * 1e9);
+			signal_slot(s, s->pi->load->ops->stop_signal,
+				    now + (int64_t)(RUNNER_GRACE_S * 1e9));
+		}
+	}
+	return (measured_done || interrupt_sig) && !any_running(slots, n, true) &&
+	       !any_running(slots, n, false);
+}
 
-	for (size_t i = 0; i < n; i++) {
-		spawn_free(&slots[i].proc); /* a load still running: SIGKILL, reaped */
-		close_slot_fds(&slots[i]);
-		if (slots[i].cgroup[0])
-			loadcg_kill_remove(slots[i].cgroup);
+/* Deadlines at time now: SIGKILL at a timeout and after the grace period.
+ * Returns when the next deadline (or the warm-up's end) falls, at most 1 s on. */
+static int64_t enforce_deadlines(struct iteration *it, int64_t now)
+{
+	int64_t next = now + 1000000000;
+
+	if (!it->measured_started && it->measured_at < next)
+		next = it->measured_at;
+	for (size_t i = 0; i < it->n; i++) {
+		struct slot *s = &it->slots[i];
+		if (!s->pid)
+			continue;
+		if (now >= s->deadline_ns && !s->timed_out) {
+			s->timed_out = true;
+			spawn_signal(&s->proc, SIGKILL);
+		}
+		if (s->kill_at_ns && now >= s->kill_at_ns) {
+			spawn_signal(&s->proc, SIGKILL);
+			s->kill_at_ns = 0;
+		}
+		if (!s->timed_out && s->deadline_ns < next)
+			next = s->deadline_ns;
+		if (s->kill_at_ns && s->kill_at_ns < next)
+			next = s->kill_at_ns;
+	}
+	return next;
+}
+
+/* Put the running slot's open pipes into the poll set at *np. */
+static void poll_slot_pipes(struct iteration *it, struct slot *s, nfds_t *np)
+{
+	struct inst_result *r = &it->res->r[s->result];
+	int *fds[2] = {&s->out_fd, &s->err_fd};
+	struct buf *bufs[2] = {&r->out, &r->err};
+
+	for (int k = 0; k < 2; k++) {
+		if (*fds[k] < 0)
+			continue;
+		it->target[*np] = bufs[k];
+		it->fdp[*np] = fds[k];
+		it->pfd[(*np)++] = (struct pollfd){.fd = *fds[k], .events = POLLIN};
+	}
+}
+
+/* Wait until next (CLOCK_MONOTONIC ns) for a signal, the loads' output or
+ * the monitor's timer, and take what came. Returns 0 or -1 with err when
+ * poll itself failed. */
+static int iteration_wait(struct iteration *it, int64_t now, int64_t next, char *err,
+			  size_t errsz)
+{
+	nfds_t np = 0;
+	it->pfd[np++] = (struct pollfd){.fd = sig_fd, .events = POLLIN};
+	for (size_t i = 0; i < it->n; i++)
+		if (it->slots[i].pid)
+			poll_slot_pipes(it, &it->slots[i], &np);
+	nfds_t mon_k = np;
+	if (mon)
+		it->pfd[np++] = (struct pollfd){.fd = monitor_fd(mon), .events = POLLIN};
+	int64_t wait_ms = (next - now) / 1000000 + 1;
+	if (wait_ms < 0)
+		wait_ms = 0;
+	int rc = poll(it->pfd, np, (int)wait_ms);
+	if (rc < 0 && errno != EINTR) {
+		snprintf(err, errsz, "poll: %s", strerror(errno));
+		return -1;
+	}
+	for (nfds_t k = 1; rc > 0 && k < mon_k; k++)
+		if (it->pfd[k].revents)
+			drain(it->fdp[k], it->target[k]);
+	if (mon && rc > 0 && it->pfd[mon_k].revents)
+		monitor_tick(mon);
+	return 0;
+}
+
+/* Leave nothing behind: loads still running (only after a failure of the
+ * rig's own) are killed and reaped, their cgroups removed, every other
+ * descendant swept; then the monitors' end and it freed. */
+static void iteration_end(struct iteration *it)
+{
+	for (size_t i = 0; i < it->n; i++) {
+		struct slot *s = &it->slots[i];
+		spawn_free(&s->proc); /* a load still running: SIGKILL, reaped */
+		close_slot_fds(s);
+		if (s->cgroup[0])
+			loadcg_kill_remove(s->cgroup);
 	}
 	sweep_children();
 	if (mon)
-		monitor_iteration_end(mon, res);
-	store_now(res->ended_at, sizeof(res->ended_at));
-	res->interrupted = interrupt_sig != 0;
-	free(pfd);
-	free(target);
-	free(fdp);
-	free(slots);
+		monitor_iteration_end(mon, it->res);
+	store_now(it->res->ended_at, sizeof(it->res->ended_at));
+	it->res->interrupted = interrupt_sig != 0;
+	free(it->pfd);
+	free(it->target);
+	free(it->fdp);
+	free(it->slots);
+}
+
+int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const char *self_exe,
+			 struct iteration_result *res, char *err, size_t errsz)
+{
+	struct iteration it = {.res = res, .self_exe = self_exe};
+	int ret = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (sig_fd < 0) {
+		snprintf(err, errsz, "runner_init was not called");
+		return -1;
+	}
+	iteration_begin(&it, cell, warmup_s);
+	for (;;) {
+		int64_t now = mono_ns();
+		if (iteration_step(&it, now))
+			break;
+		int64_t next = enforce_deadlines(&it, now);
+		if (iteration_wait(&it, now, next, err, errsz)) {
+			ret = -1;
+			break;
+		}
+		/* A repeating background load restarts from the warm-up on: the
+		 * measured load must meet it whenever its first run is short. */
+		bool restart = !it.stopping && !interrupt_sig;
+		handle_signals(it.slots, it.n, res, restart, !it.measured_started, self_exe);
+	}
+	iteration_end(&it);
 	return ret;
 }
 

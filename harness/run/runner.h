@@ -1,9 +1,10 @@
 /* harness/run/: the run engine, from a plan to stored outcomes. runner
- * (starts and stops a cell's competing loads), schedattr (nice, latency_nice,
- * slice, policy, affinity), loadcg (a cgroup per load), outcome (raw output to
- * samples or a failure), samples, adaptive (when a cell has enough
- * iterations), preflight (refuse what cannot work before anything runs),
- * measurelock, progress, provenance (facts about the machine).
+ * (starts and stops a cell's competing loads), guardian (kills them when the
+ * rig dies), schedattr (nice, latency_nice, slice, policy, affinity), loadcg
+ * (a cgroup per load), outcome (raw output to samples or a failure),
+ * samples, adaptive (when a cell has enough iterations), preflight (refuse
+ * what cannot work before anything runs), measurelock, progress, provenance
+ * (facts about the machine).
  */
 
 /* The runner: starts one cell's competing loads with their scheduling
