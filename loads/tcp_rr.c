@@ -239,6 +239,8 @@ static void print_summary(const struct rr_run *r)
 	free(all);
 }
 
+/* The load: every pair started and connected, the measured window, then
+ * the summary, or the failure on stderr. Returns the exit status. */
 static int run_pairs(const struct rr_conf *conf, const struct sockaddr_storage *host,
 		     socklen_t hostlen, unsigned base_port, const sigset_t *sigs)
 {
