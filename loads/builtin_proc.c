@@ -16,12 +16,6 @@
 #include "schedattr.h"
 #include "spawn.h"
 
-/* spawn's before_exec for reset_sched: arg is the struct sched_req. */
-static int reset_sched(const void *arg, const char **what)
-{
-	return sched_apply_self(arg, what);
-}
-
 int proc_start(struct spawn *s, const struct proc_spec *spec, char *err, size_t errsz)
 {
 	size_t n = 0;
@@ -47,7 +41,7 @@ int proc_start(struct spawn *s, const struct proc_spec *spec, char *err, size_t 
 	*s = (struct spawn){.argv = spec->argv, .env = env, .dir = spec->dir,
 			    .in.kind = SPAWN_NULL, .out = out, .err = errio,
 			    .pdeath_sig = spec->pdeath_sig,
-			    .before_exec = spec->reset_sched ? reset_sched : NULL, .hook_arg = &r};
+			    .before_exec = spec->reset_sched ? sched_apply_hook : NULL, .hook_arg = &r};
 	int rc = spawn_start(s, err, errsz);
 	s->env = NULL;
 	s->hook_arg = NULL;

@@ -2,28 +2,9 @@
  * (shellpack kernbench: make clean, then make -jN vmlinux, per iteration),
  * run as `schedrig load kernbench --jobs N --config tinyconfig ...`.
  *
- * Source: a kernel tarball (default: the newest Debian linux-source tarball,
- * /usr/src/linux-source-*.tar.xz from package linux-source-6.12) or a tree
- * (--source DIR). It is prepared once into a cache entry under cache_dir
- * (default: the rig's cache, ~/.cache/schedrig/kernbench: cache.h),
- * named after the source, the config and a hash of both (FNV-1a 64 of the
- * source's real path, and for a tarball its size and mtime, and the config
- * name or the config file's content):
- *   CACHE/NAME.lock        flock: one preparer at a time; a second run waits
- *                          and then reuses the entry
- *   CACHE/NAME/src         the tree: the tarball's top directory (tar -xf), or
- *                          a copy of the source tree (cp -a -T)
- *   CACHE/NAME/prepared    written last; an entry without it is redone
- *   CACHE/NAME/prepare.log output of tar/cp and the config step
- *   CACHE/NAME/build.lock  flock held during clean + build; a second
- *                          concurrent kernbench on the entry fails at once
- *   CACHE/NAME/build.log   output of the last make clean + make
- * The config step runs in src: `make ARCH=x86_64 tinyconfig|allnoconfig|
- * defconfig`, or for a file: copy it to .config, `make ARCH=x86_64
- * olddefconfig`. The driver's prepare hook does this in the rig before the
- * instance starts (so a background build is building, not untarring, when
- * measured loads start); the built-in does it too when run by hand.
- * A full linux-source-6.1 tinyconfig: untar about 15 s, tinyconfig about 7 s.
+ * Source and cache entry: kernbench_tree.h (prepared once per source and
+ * config, in the rig by the driver's prepare hook or by the built-in when
+ * run by hand).
  *
  * Each run (one repetition): `make ARCH=x86_64 clean`, then, timed,
  * `make ARCH=x86_64 -jJOBS TARGETS...` (fork/exec, no shell, MAKEFLAGS and
@@ -68,10 +49,7 @@
  *   elapsed  wall time of the build, s
  *   user     user CPU time of the make process tree, s
  *   system   system CPU time of the make process tree, s */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <glob.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdint.h>
@@ -79,25 +57,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "builtin.h"
 #include "builtin_proc.h"
-#include "cache.h"
+#include "kernbench_tree.h"
 #include "load.h"
 #include "scan.h"
 
-#define KERNBENCH_DEFAULT_TARBALLS "/usr/src/linux-source-*.tar.xz"
 #define KERNBENCH_MAX_TARGETS 16
-/* The PATH make and the preparation run with: Debian's for root, the same
- * here and in a guest (whose /usr is this machine's). */
-#define KERNBENCH_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-/* Where a guest finds the entries packed for it when cache_dir is not
- * given: relative to its working directory, the scratch disk. */
-#define KERNBENCH_PACKED_DIR "kernbench-packed"
 
 static const struct param_def kernbench_params[] = {
 	{"jobs", PARAM_UINT, "0", NULL, 0, 4096,
@@ -125,419 +94,6 @@ static const struct metric_def kernbench_metrics[] = {
 };
 
 const struct load_ops kernbench_load;
-
-/* Environment of the outer make (make check) that must not reach ours. */
-static const char *const make_env[] = {"MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES",
-				       "GNUMAKEFLAGS", NULL};
-
-static const char *const named_configs[] = {"tinyconfig", "allnoconfig", "defconfig", NULL};
-
-/* ---- the cache entry ---- */
-
-struct kb_entry {
-	char source[PATH_MAX];   /* real path of the tarball or tree */
-	bool source_is_tree;
-	char config_file[PATH_MAX]; /* real path when config is a file, else "" */
-	const char *config;      /* as given */
-	char dir[PATH_MAX];      /* CACHE/NAME */
-	char lock[PATH_MAX + 8]; /* CACHE/NAME.lock */
-	char tree[PATH_MAX + 8]; /* CACHE/NAME/src */
-	bool prepared_now;       /* this call prepared it */
-};
-
-/* FNV-1a of s with its terminating NUL (a separator between strings). */
-static uint64_t fnv1a_str(uint64_t h, const char *s)
-{
-	return fnv1a_bytes(h, s, strlen(s) + 1);
-}
-
-/* Hash the file's content into h; false when it cannot be read. */
-static bool fnv1a_file(uint64_t *h, const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	char buf[65536];
-	ssize_t n;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		*h = fnv1a_bytes(*h, buf, (size_t)n);
-	close(fd);
-	return n == 0;
-}
-
-/* Copy the basename of path without .tar.* into dst, keeping [A-Za-z0-9._-]. */
-static void name_part(const char *path, char *dst, size_t size)
-{
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	size_t len = strlen(base);
-	const char *tar = strstr(base, ".tar");
-	if (tar)
-		len = (size_t)(tar - base);
-	size_t o = 0;
-	for (size_t i = 0; i < len && o + 1 < size && o < 40; i++) {
-		char c = base[i];
-		bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-			  c == '.' || c == '_' || c == '-';
-		dst[o++] = ok ? c : '_';
-	}
-	if (!o && size > 1)
-		dst[o++] = 'x';
-	dst[o] = '\0';
-}
-
-static int version_cmp(const void *a, const void *b)
-{
-	return strverscmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static bool is_named_config(const char *config)
-{
-	for (const char *const *c = named_configs; *c; c++)
-		if (!strcmp(*c, config))
-			return true;
-	return false;
-}
-
-/* The name of the entry packed for a guest (guest_needs): packed-KEY, KEY
- * from source (NULL: the default) and config as written. */
-static void kb_packed_name(const char *source, const char *config, char *dst, size_t size)
-{
-	uint64_t h = fnv1a_str(FNV1A_OFFSET_BASIS, "kernbench-packed-1");
-	h = fnv1a_str(fnv1a_str(h, source ? source : ""), config);
-	snprintf(dst, size, "packed-%016llx", (unsigned long long)h);
-}
-
-/* In a guest: the entry the rig packed for source and config under
- * cache_dir, when it is there and prepared. 0 with e filled, or -1. */
-static int kb_packed_entry(struct kb_entry *e, const char *source, const char *cache_dir)
-{
-	char name[32], cache[PATH_MAX], marker[PATH_MAX + 48];
-	kb_packed_name(source, e->config, name, sizeof(name));
-	if (!realpath(cache_dir, cache) || strlen(cache) + sizeof(name) + 1 > sizeof(e->dir))
-		return -1;
-	snprintf(e->dir, sizeof(e->dir), "%.*s/%s", (int)(sizeof(e->dir) - sizeof(name) - 1), cache,
-		 name);
-	snprintf(marker, sizeof(marker), "%s/prepared", e->dir);
-	if (access(marker, F_OK))
-		return -1;
-	snprintf(e->source, sizeof(e->source), "%s", e->dir);
-	snprintf(e->lock, sizeof(e->lock), "%s.lock", e->dir);
-	snprintf(e->tree, sizeof(e->tree), "%s/src", e->dir);
-	return 0;
-}
-
-/* Resolve source, config and cache_dir (NULL: CACHE/kernbench, cache.h)
- * into e. 0, or -1 with err. */
-static int kb_entry_init(struct kb_entry *e, const char *source, const char *config,
-			 const char *cache_dir, char *err, size_t errsz)
-{
-	struct stat sb;
-	memset(e, 0, sizeof(*e));
-	e->config = config;
-
-	/* In a guest the rig's packed entry, even where the source is there
-	 * too (the guest's /usr is this machine's: /usr/src). */
-	if (kb_packed_entry(e, source && *source ? source : NULL,
-			    cache_dir ? cache_dir : KERNBENCH_PACKED_DIR) == 0)
-		return 0;
-	if (!source || !*source) {
-		glob_t g;
-		if (glob(KERNBENCH_DEFAULT_TARBALLS, 0, NULL, &g) || !g.gl_pathc) {
-			globfree(&g);
-			snprintf(err, errsz, "no kernel source: %s not found (apt-get install linux-source-6.12) and no source: parameter",
-				 KERNBENCH_DEFAULT_TARBALLS);
-			return -1;
-		}
-		qsort(g.gl_pathv, g.gl_pathc, sizeof(char *), version_cmp);
-		snprintf(e->source, sizeof(e->source), "%s", g.gl_pathv[g.gl_pathc - 1]);
-		globfree(&g);
-	} else if (!realpath(source, e->source)) {
-		snprintf(err, errsz, "source %s: %s", source, strerror(errno));
-		return -1;
-	}
-	if (stat(e->source, &sb)) {
-		snprintf(err, errsz, "source %s: %s", e->source, strerror(errno));
-		return -1;
-	}
-	if (!S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode)) {
-		snprintf(err, errsz, "source %s is neither a tarball nor a directory", e->source);
-		return -1;
-	}
-	e->source_is_tree = S_ISDIR(sb.st_mode);
-
-	uint64_t h = FNV1A_OFFSET_BASIS;
-	h = fnv1a_str(h, "kernbench-cache-2"); /* 2: prepared with KERNBENCH_PATH */
-	h = fnv1a_str(h, e->source);
-	if (!e->source_is_tree) {
-		char stamp[64];
-		snprintf(stamp, sizeof(stamp), "%lld %lld.%09ld", (long long)sb.st_size,
-			 (long long)sb.st_mtim.tv_sec, sb.st_mtim.tv_nsec);
-		h = fnv1a_str(h, stamp);
-	}
-	if (is_named_config(config)) {
-		h = fnv1a_str(h, config);
-	} else {
-		errno = 0;
-		if (!realpath(config, e->config_file) || stat(e->config_file, &sb) ||
-		    !S_ISREG(sb.st_mode)) {
-			snprintf(err, errsz, "config '%s' is not tinyconfig, allnoconfig, defconfig or a readable file%s%s",
-				 config, errno ? ": " : "", errno ? strerror(errno) : "");
-			return -1;
-		}
-		h = fnv1a_str(h, "file");
-		if (!fnv1a_file(&h, e->config_file)) {
-			snprintf(err, errsz, "config file %s: %s", e->config_file, strerror(errno));
-			return -1;
-		}
-	}
-
-	char why[512], dflt[PATH_MAX];
-	if (!cache_dir) {
-		if (cache_check(why, sizeof(why))) {
-			snprintf(err, errsz, "%s", why);
-			return -1;
-		}
-		snprintf(dflt, sizeof(dflt), "%s/kernbench", cache_root());
-		cache_dir = dflt;
-	}
-	if (mkdir_p(cache_dir, why, sizeof(why))) {
-		snprintf(err, errsz, "cache_dir: %s", why);
-		return -1;
-	}
-	char cache[PATH_MAX], src_part[48], cfg_part[48];
-	if (!realpath(cache_dir, cache)) {
-		snprintf(err, errsz, "cache_dir %s: %s", cache_dir, strerror(errno));
-		return -1;
-	}
-	name_part(e->source, src_part, sizeof(src_part));
-	name_part(e->config_file[0] ? e->config_file : config, cfg_part, sizeof(cfg_part));
-	int n = snprintf(e->dir, sizeof(e->dir), "%s/%s-%s-%016llx", cache, src_part, cfg_part,
-			 (unsigned long long)h);
-	if (n < 0 || (size_t)n >= sizeof(e->dir) - 32) {
-		snprintf(err, errsz, "cache_dir %s: path too long", cache);
-		return -1;
-	}
-	snprintf(e->lock, sizeof(e->lock), "%s.lock", e->dir);
-	snprintf(e->tree, sizeof(e->tree), "%s/src", e->dir);
-	return 0;
-}
-
-static void entry_path(const struct kb_entry *e, const char *name, char *dst, size_t size)
-{
-	snprintf(dst, size, "%s/%s", e->dir, name);
-}
-
-/* Run one preparation step (argv in dir, output appended to prepare.log).
- * 0, or -1 with err naming the step, its status and the log's last line. */
-static int prep_step(const struct kb_entry *e, char *const *argv, const char *dir,
-		     const sigset_t *sigs, char *err, size_t errsz)
-{
-	char log[PATH_MAX + 16], why[96];
-	entry_path(e, "prepare.log", log, sizeof(log));
-	struct proc_spec spec = {.argv = argv, .dir = dir, .out_path = log, .append = true,
-				 .pdeath_sig = SIGTERM, .unset_env = make_env,
-				 .path_env = KERNBENCH_PATH};
-	struct spawn x;
-	if (proc_start(&x, &spec, err, errsz))
-		return -1;
-	int r = proc_wait(&x, sigs, UINT64_MAX);
-	if (r > 0) {
-		proc_stop(&x, SIGTERM, 10, sigs);
-		snprintf(err, errsz, "preparing %s: stopped by %s during %s %s", e->dir,
-			 strsignal(r), argv[0], argv[1]);
-		return -1;
-	}
-	if (proc_ok(x.status))
-		return 0;
-	proc_describe(x.status, why, sizeof(why));
-	char tail[200] = "";
-	proc_file_tail(log, 1, "", tail, sizeof(tail));
-	tail[strcspn(tail, "\n")] = '\0';
-	snprintf(err, errsz, "preparing %s: %s %s: %s (%s: %s)", e->dir, argv[0], argv[1], why, log,
-		 tail);
-	return -1;
-}
-
-/* Copy the file at from to the file at to. 0 or -1 with errno. */
-static int copy_file(const char *from, const char *to)
-{
-	int in = open(from, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -1;
-	int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (out < 0) {
-		close(in);
-		return -1;
-	}
-	char buf[65536];
-	ssize_t n;
-	int rc = 0;
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			rc = -1;
-			break;
-		}
-	if (n < 0)
-		rc = -1;
-	int e = errno;
-	close(in);
-	if (close(out))
-		rc = -1;
-	errno = e;
-	return rc;
-}
-
-/* Unpack or copy the source to e->tree. 0 or -1 with err. */
-static int prep_source(const struct kb_entry *e, const sigset_t *sigs, char *err, size_t errsz)
-{
-	if (e->source_is_tree) {
-		char *argv[] = {"cp", "-a", "-T", "--", (char *)e->source, (char *)e->tree, NULL};
-		return prep_step(e, argv, NULL, sigs, err, errsz);
-	}
-	char x[PATH_MAX + 8];
-	entry_path(e, "x", x, sizeof(x));
-	if (mkdir(x, 0755)) {
-		snprintf(err, errsz, "mkdir %s: %s", x, strerror(errno));
-		return -1;
-	}
-	char *argv[] = {"tar", "-xf", (char *)e->source, "-C", x, "--no-same-owner", NULL};
-	if (prep_step(e, argv, NULL, sigs, err, errsz))
-		return -1;
-	/* A tarball with one top directory (linux-source-6.1/): that is the
-	 * tree. Otherwise the unpacked files themselves are. */
-	DIR *d = opendir(x);
-	if (!d) {
-		snprintf(err, errsz, "opendir %s: %s", x, strerror(errno));
-		return -1;
-	}
-	char only[NAME_MAX + 1] = "";
-	unsigned entries = 0;
-	bool only_dir = false;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		entries++;
-		snprintf(only, sizeof(only), "%s", de->d_name);
-		only_dir = de->d_type == DT_DIR;
-	}
-	closedir(d);
-	char from[2 * PATH_MAX];
-	if (entries == 1 && only_dir)
-		snprintf(from, sizeof(from), "%s/%s", x, only);
-	else
-		snprintf(from, sizeof(from), "%s", x);
-	if (rename(from, e->tree)) {
-		snprintf(err, errsz, "rename %s to %s: %s", from, e->tree, strerror(errno));
-		return -1;
-	}
-	if (entries == 1 && only_dir)
-		rmdir(x);
-	return 0;
-}
-
-/* Prepare the entry unless it is: under CACHE/NAME.lock, unpack, configure,
- * write the marker. sigs: the signals that abort the preparation (SIGINT,
- * SIGTERM) besides SIGCHLD. 0 or -1 with err. */
-static int kb_prepare_entry(struct kb_entry *e, const sigset_t *sigs, char *err, size_t errsz)
-{
-	char marker[PATH_MAX + 16];
-	entry_path(e, "prepared", marker, sizeof(marker));
-
-	int lock = lock_file_open(e->lock, err, errsz);
-	if (lock < 0)
-		return -1;
-	while (flock(lock, LOCK_EX)) {
-		if (errno != EINTR) {
-			snprintf(err, errsz, "flock %s: %s", e->lock, strerror(errno));
-			close(lock);
-			return -1;
-		}
-	}
-	int rc = -1;
-	if (!access(marker, F_OK)) {
-		rc = 0;
-		goto out;
-	}
-	/* Left over by a preparation that failed or was killed: start over. */
-	if (proc_remove_tree(e->dir) && errno != ENOENT) {
-		snprintf(err, errsz, "removing the unfinished %s: %s", e->dir, strerror(errno));
-		goto out;
-	}
-	if (mkdir(e->dir, 0755)) {
-		snprintf(err, errsz, "mkdir %s: %s", e->dir, strerror(errno));
-		goto out;
-	}
-	if (prep_source(e, sigs, err, errsz))
-		goto out;
-	if (e->config_file[0]) {
-		char dot[PATH_MAX + 16];
-		snprintf(dot, sizeof(dot), "%s/.config", e->tree);
-		if (copy_file(e->config_file, dot)) {
-			snprintf(err, errsz, "copying %s to %s: %s", e->config_file, dot, strerror(errno));
-			goto out;
-		}
-		char *argv[] = {"make", "ARCH=x86_64", "olddefconfig", NULL};
-		if (prep_step(e, argv, e->tree, sigs, err, errsz))
-			goto out;
-	} else {
-		char *argv[] = {"make", "ARCH=x86_64", (char *)e->config, NULL};
-		if (prep_step(e, argv, e->tree, sigs, err, errsz))
-			goto out;
-	}
-	FILE *f = fopen(marker, "w");
-	if (!f) {
-		snprintf(err, errsz, "%s: %s", marker, strerror(errno));
-		goto out;
-	}
-	time_t now = time(NULL);
-	char when[32];
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	fprintf(f, "source=%s\nconfig=%s\nprepared_at=%s\n", e->source,
-		e->config_file[0] ? e->config_file : e->config, when);
-	if (fclose(f)) {
-		snprintf(err, errsz, "%s: %s", marker, strerror(errno));
-		unlink(marker);
-		goto out;
-	}
-	e->prepared_now = true;
-	rc = 0;
-out:
-	close(lock); /* releases the flock */
-	return rc;
-}
-
-/* For clean: targets: `make ARCH=x86_64 -jNCPUS prepare` in the tree once,
- * under CACHE/NAME.lock, marked by CACHE/NAME/made-prepare. sigs as for
- * kb_prepare_entry. 0 or -1 with err. */
-static int kb_make_prepare(const struct kb_entry *e, const sigset_t *sigs, char *err, size_t errsz)
-{
-	char mark[PATH_MAX + 16];
-	entry_path(e, "made-prepare", mark, sizeof(mark));
-	if (!access(mark, F_OK))
-		return 0;
-	int lock = lock_file_open(e->lock, err, errsz);
-	if (lock < 0)
-		return -1;
-	while (flock(lock, LOCK_EX) && errno == EINTR)
-		;
-	int rc = 0;
-	if (access(mark, F_OK)) {
-		long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-		char jobs[32];
-		snprintf(jobs, sizeof(jobs), "-j%ld", ncpus > 0 ? ncpus : 1);
-		char *argv[] = {"make", "ARCH=x86_64", jobs, "prepare", NULL};
-		rc = prep_step(e, argv, e->tree, sigs, err, errsz);
-		FILE *f = rc ? NULL : fopen(mark, "w");
-		if (!rc && (!f || fclose(f))) {
-			snprintf(err, errsz, "%s: %s", mark, strerror(errno));
-			rc = -1;
-		}
-	}
-	close(lock);
-	return rc;
-}
 
 /* ---- the load itself ---- */
 
@@ -620,7 +176,7 @@ static int kb_make_clean(const struct kb_entry *e, struct proc_spec *spec, const
 	char *clean_argv[] = {"make", "ARCH=x86_64", "clean", NULL};
 	struct spawn x;
 
-	entry_path(e, "made-prepare", mark, sizeof(mark));
+	kb_entry_path(e, "made-prepare", mark, sizeof(mark));
 	unlink(mark);
 	spec->argv = clean_argv;
 	if (proc_start(&x, spec, err, sizeof(err))) {
@@ -666,6 +222,108 @@ static int kb_remove_targets(const struct kb_entry *e, const struct argv *make, 
 	return 0;
 }
 
+/* Lock the entry's build.lock at once or not at all (a second concurrent
+ * kernbench on the entry fails). The descriptor, or -1 after saying why on
+ * stderr. */
+static int kb_build_lock(const struct kb_entry *e)
+{
+	char path[PATH_MAX + 16], why[PATH_MAX + 160];
+	kb_entry_path(e, "build.lock", path, sizeof(path));
+	int lock = lock_file_open(path, why, sizeof(why));
+	if (lock < 0) {
+		fprintf(stderr, "schedrig load kernbench: %s\n", why);
+		return -1;
+	}
+	if (flock(lock, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK)
+			fprintf(stderr, "schedrig load kernbench: %s is being built by another kernbench; give concurrent kernbench loads their own cache_dir\n",
+				e->tree);
+		else
+			fprintf(stderr, "schedrig load kernbench: %s: %s\n", path, strerror(errno));
+		close(lock);
+		return -1;
+	}
+	return lock;
+}
+
+/* The build: make (spec, argv make) timed from the fork to its reaping,
+ * into x with the time in *elapsed_s. 0, or -1 after saying why on stderr
+ * (make failed, was stopped, or exited 0 over a killed compiler). */
+static int kb_timed_make(struct proc_spec *spec, const struct argv *make, const sigset_t *sigs,
+			 struct spawn *x, double *elapsed_s)
+{
+	char err[PATH_MAX + 512];
+	spec->argv = make->v;
+	uint64_t start = builtin_now_ns();
+	if (proc_start(x, spec, err, sizeof(err))) {
+		fprintf(stderr, "schedrig load kernbench: %s\n", err);
+		return -1;
+	}
+	int sig = proc_wait(x, sigs, UINT64_MAX);
+	if (sig > 0) {
+		proc_stop(x, SIGTERM, 10, sigs);
+		fprintf(stderr, "schedrig load kernbench: stopped by %s before the build finished\n",
+			strsignal(sig));
+		return -1;
+	}
+	if (!proc_ok(x->status)) {
+		char *what = argv_render(make);
+		report_make_failure(what, x->status, spec->out_path);
+		free(what);
+		return -1;
+	}
+	/* make exits 0 when a killed compiler's failure was ignored (a
+	 * cc-option probe, a '-' recipe): the build is not what was asked. */
+	char killed[256];
+	if (log_failure_line(spec->out_path, killed, sizeof(killed))) {
+		fprintf(stderr, "schedrig load kernbench: %s\nschedrig load kernbench: make exited 0,"
+			" but a compiler was killed (the OOM killer?); log %s\n", killed,
+			spec->out_path);
+		return -1;
+	}
+	*elapsed_s = (double)((uint64_t)x->end_ns - start) / 1e9;
+	return 0;
+}
+
+/* One repetition in e's tree under its build.lock: make clean (or the
+ * targets' removal; not timed, but it must work), then the timed make;
+ * prints the samples. Returns the exit status. */
+static int kb_build(const struct kb_entry *e, const struct argv *make, bool clean_targets,
+		    long long jobs, long ncpus, const sigset_t *sigs)
+{
+	char err[PATH_MAX + 512], log[PATH_MAX + 16];
+	int lock = kb_build_lock(e);
+	if (lock < 0)
+		return 1;
+	kb_entry_path(e, "build.log", log, sizeof(log));
+	struct proc_spec spec = {.dir = e->tree, .out_path = log, .pdeath_sig = SIGTERM,
+				 .unset_env = kb_make_env, .path_env = KERNBENCH_PATH};
+	struct spawn x;
+	double elapsed;
+	int rc = 1;
+	uint64_t t0 = builtin_now_ns();
+	if (clean_targets ? kb_remove_targets(e, make, err, sizeof(err)) :
+			    kb_make_clean(e, &spec, sigs, log)) {
+		if (clean_targets)
+			fprintf(stderr, "schedrig load kernbench: %s\n", err);
+		goto out;
+	}
+	double clean_s = (double)(builtin_now_ns() - t0) / 1e9;
+	spec.append = !clean_targets;
+	if (kb_timed_make(&spec, make, sigs, &x, &elapsed))
+		goto out;
+	printf("schedrig-kernbench 1 jobs=%lld ncpus=%ld\n", jobs, ncpus);
+	printf("elapsed %lld %.3f\n", jobs, elapsed);
+	printf("user %lld %.3f\n", jobs, tv_s(x.ru.ru_utime));
+	printf("system %lld %.3f\n", jobs, tv_s(x.ru.ru_stime));
+	printf("end status=0 clean_s=%.3f prepared=%s\n", clean_s, e->prepared_now ? "now" : "cached");
+	fflush(stdout);
+	rc = 0;
+out:
+	close(lock);
+	return rc;
+}
+
 static int kernbench_main(int argc, char **argv)
 {
 	sigset_t sigs;
@@ -697,122 +355,26 @@ static int kernbench_main(int argc, char **argv)
 
 	struct kb_entry e;
 	bool clean_targets = !strcmp(builtin_val(&kernbench_load, vals, "clean"), "targets");
+	int rc = 0;
 	if (kb_entry_init(&e, builtin_val(&kernbench_load, vals, "source"),
 			  builtin_val(&kernbench_load, vals, "config"),
 			  builtin_val(&kernbench_load, vals, "cache_dir"), err, sizeof(err)) ||
 	    kb_prepare_entry(&e, &sigs, err, sizeof(err)) ||
 	    (clean_targets && kb_make_prepare(&e, &sigs, err, sizeof(err)))) {
 		fprintf(stderr, "schedrig load kernbench: %s\n", err);
-		argv_free(&make);
-		return 1;
-	}
-	if (prep_only && !strcmp(prep_only, "true")) {
+		rc = 1;
+	} else if (prep_only && !strcmp(prep_only, "true")) {
 		/* Only here: otherwise the first stderr line is a failure's reason. */
 		fprintf(stderr, "schedrig load kernbench: tree %s (%s)\n", e.tree,
 			e.prepared_now ? "prepared now" : "cached");
-		argv_free(&make);
-		return 0;
+	} else {
+		rc = kb_build(&e, &make, clean_targets, jobs, ncpus, &sigs);
 	}
-
-	int rc = 1;
-	char path[PATH_MAX + 16], log[PATH_MAX + 16];
-	entry_path(&e, "build.lock", path, sizeof(path));
-	entry_path(&e, "build.log", log, sizeof(log));
-	char why[PATH_MAX + 160];
-	int lock = lock_file_open(path, why, sizeof(why));
-	if (lock < 0) {
-		fprintf(stderr, "schedrig load kernbench: %s\n", why);
-		goto out;
-	}
-	if (flock(lock, LOCK_EX | LOCK_NB)) {
-		if (errno == EWOULDBLOCK)
-			fprintf(stderr, "schedrig load kernbench: %s is being built by another kernbench; give concurrent kernbench loads their own cache_dir\n",
-				e.tree);
-		else
-			fprintf(stderr, "schedrig load kernbench: %s: %s\n", path, strerror(errno));
-		goto out;
-	}
-
-	/* make clean (or the targets' removal): not timed, but it must work. */
-	struct proc_spec spec = {.dir = e.tree, .out_path = log, .pdeath_sig = SIGTERM,
-				 .unset_env = make_env, .path_env = KERNBENCH_PATH};
-	struct spawn x;
-	uint64_t t0 = builtin_now_ns();
-	if (clean_targets ? kb_remove_targets(&e, &make, err, sizeof(err)) :
-			    kb_make_clean(&e, &spec, &sigs, log)) {
-		if (clean_targets)
-			fprintf(stderr, "schedrig load kernbench: %s\n", err);
-		goto out;
-	}
-	double clean_s = (double)(builtin_now_ns() - t0) / 1e9;
-
-	/* The build, timed from the fork to the reaping of make. */
-	spec.argv = make.v;
-	spec.append = !clean_targets;
-	uint64_t start = builtin_now_ns();
-	if (proc_start(&x, &spec, err, sizeof(err))) {
-		fprintf(stderr, "schedrig load kernbench: %s\n", err);
-		goto out;
-	}
-	int sig = proc_wait(&x, &sigs, UINT64_MAX);
-	if (sig > 0) {
-		proc_stop(&x, SIGTERM, 10, &sigs);
-		fprintf(stderr, "schedrig load kernbench: stopped by %s before the build finished\n",
-			strsignal(sig));
-		goto out;
-	}
-	if (!proc_ok(x.status)) {
-		char *what = argv_render(&make);
-		report_make_failure(what, x.status, log);
-		free(what);
-		goto out;
-	}
-	/* make exits 0 when a killed compiler's failure was ignored (a
-	 * cc-option probe, a '-' recipe): the build is not what was asked. */
-	char killed[256];
-	if (log_failure_line(log, killed, sizeof(killed))) {
-		fprintf(stderr, "schedrig load kernbench: %s\nschedrig load kernbench: make exited 0,"
-			" but a compiler was killed (the OOM killer?); log %s\n", killed, log);
-		goto out;
-	}
-	double elapsed = (double)((uint64_t)x.end_ns - start) / 1e9;
-	printf("schedrig-kernbench 1 jobs=%lld ncpus=%ld\n", jobs, ncpus);
-	printf("elapsed %lld %.3f\n", jobs, elapsed);
-	printf("user %lld %.3f\n", jobs, tv_s(x.ru.ru_utime));
-	printf("system %lld %.3f\n", jobs, tv_s(x.ru.ru_stime));
-	printf("end status=0 clean_s=%.3f prepared=%s\n", clean_s, e.prepared_now ? "now" : "cached");
-	fflush(stdout);
-	rc = 0;
-out:
-	if (lock >= 0)
-		close(lock);
 	argv_free(&make);
 	return rc;
 }
 
 /* ---- the driver side: prepare, argv and parser ---- */
-
-/* That the source and config are here, changing nothing (preflight of a
- * guest). 0, or -1 with err. */
-static int kb_check_source(const char *source, const char *config, char *err, size_t errsz)
-{
-	glob_t g;
-	bool found = source && *source ? access(source, R_OK) == 0 :
-		     glob(KERNBENCH_DEFAULT_TARBALLS, 0, NULL, &g) == 0 && g.gl_pathc > 0;
-	if (!source || !*source)
-		globfree(&g);
-	if (!found) {
-		snprintf(err, errsz, "no kernel source here: %s (apt-get install linux-source-6.12)",
-			 source && *source ? source : KERNBENCH_DEFAULT_TARBALLS);
-		return -1;
-	}
-	if (!is_named_config(config) && access(config, R_OK)) {
-		snprintf(err, errsz, "config '%s' is not tinyconfig, allnoconfig, defconfig or a"
-			 " readable file", config);
-		return -1;
-	}
-	return 0;
-}
 
 /* The entry of p's source, config and cache_dir into e, prepared, made
  * ready for clean: targets. Only SIGCHLD is waited for: SIGINT/SIGTERM

@@ -309,30 +309,19 @@ static int scan_sysbench(const char *path, struct oltp_report *r, char *why, siz
 	return rc;
 }
 
-static int oltp_main(int argc, char **argv)
+/* What the command line asks for. */
+struct oltp_conf {
+	long long clients, duration_s, tables, table_size;
+	uint64_t start_timeout_s;
+	bool inherit;          /* client_inherits_sched */
+	const char *flush;     /* flush_log_at_trx_commit */
+	const char *tmp;       /* where the private directory goes */
+};
+
+/* The programs (MariaDB's names, then MySQL's), a private directory in
+ * tmp and the paths in it. 0, or 1 after saying why on stderr. */
+static int oltp_setup(struct oltp *o, const char *tmp)
 {
-	sigset_t sigs;
-	builtin_block_signals(&sigs);
-
-	const char *vals[sizeof(oltp_params) / sizeof(oltp_params[0])];
-	int r = builtin_parse_args(&oltp_load, argc, argv, vals);
-	if (r)
-		return r > 0 ? 0 : BUILTIN_EXIT_USAGE;
-	long long clients = builtin_val_ll(&oltp_load, vals, "clients");
-	long long duration_s = builtin_val_ll(&oltp_load, vals, "duration_s");
-	long long tables = builtin_val_ll(&oltp_load, vals, "tables");
-	long long table_size = builtin_val_ll(&oltp_load, vals, "table_size");
-	uint64_t start_timeout_s = (uint64_t)builtin_val_ll(&oltp_load, vals, "start_timeout_s");
-	bool inherit = !strcmp(builtin_val(&oltp_load, vals, "client_inherits_sched"), "true");
-	const char *flush = builtin_val(&oltp_load, vals, "flush_log_at_trx_commit");
-	const char *tmp = builtin_val(&oltp_load, vals, "tmp_dir");
-	if (!tmp || !*tmp)
-		tmp = getenv("TMPDIR");
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
-
-	struct oltp *o = xcalloc(1, sizeof(*o));
-	o->sigs = &sigs;
 	static const char *const install_names[] = {"mariadb-install-db", "mysql_install_db", NULL};
 	static const char *const server_names[] = {"mariadbd", "mysqld", NULL};
 	static const char *const admin_names[] = {"mariadb-admin", "mysqladmin", NULL};
@@ -344,14 +333,12 @@ static int oltp_main(int argc, char **argv)
 		fprintf(stderr, "schedrig load oltp: %s not found in PATH or /usr/sbin (apt-get install mariadb-server sysbench)\n",
 			!o->install_db[0] ? "mariadb-install-db" : !o->server[0] ? "mariadbd" :
 			!o->admin[0] ? "mariadb-admin" : "sysbench");
-		free(o);
 		return 1;
 	}
 	int n = snprintf(o->dir, sizeof(o->dir), "%s/schedrig-oltp.XXXXXX", tmp);
 	if (n < 0 || (size_t)n >= sizeof(o->dir) || !mkdtemp(o->dir)) {
 		fprintf(stderr, "schedrig load oltp: cannot make a private directory in %s: %s\n", tmp,
 			strerror(errno));
-		free(o);
 		return 1;
 	}
 	path_in(o, "data", o->data, sizeof(o->data));
@@ -365,70 +352,117 @@ static int oltp_main(int argc, char **argv)
 		struct passwd *pw = getpwuid(0);
 		snprintf(o->user_arg, sizeof(o->user_arg), "--user=%s", pw ? pw->pw_name : "root");
 	}
+	return 0;
+}
 
-	struct oltp_report rep;
-	const char *shutdown_how = "clean";
+/* Start the server, create the database, sysbench prepare and run, read
+ * its report into rep. A failure is in o->why (fail), the server may be up. */
+static void oltp_workload(struct oltp *o, const struct oltp_conf *c, struct oltp_report *rep)
+{
 	if (strlen(o->sock) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
 		fail(o, "socket path %s is longer than a unix socket address allows; use a shorter tmp_dir",
 		     o->sock);
-		goto cleanup;
+		return;
 	}
-	if (server_start(o, clients, flush, start_timeout_s))
-		goto cleanup;
-
+	if (server_start(o, c->clients, c->flush, c->start_timeout_s))
+		return;
 	char *create[] = {o->admin, "--no-defaults", o->sock_arg, "--user=root", "create", OLTP_DB, NULL};
 	if (run_step(o, "mariadb-admin create " OLTP_DB, create, "create.log", false, 60))
-		goto cleanup;
+		return;
 
 	char sockopt[PATH_MAX + 32], tablesopt[48], sizeopt[48], threadsopt[48], timeopt[48];
 	snprintf(sockopt, sizeof(sockopt), "--mysql-socket=%s", o->sock);
-	snprintf(tablesopt, sizeof(tablesopt), "--tables=%lld", tables);
-	snprintf(sizeopt, sizeof(sizeopt), "--table-size=%lld", table_size);
-	snprintf(threadsopt, sizeof(threadsopt), "--threads=%lld", clients);
-	snprintf(timeopt, sizeof(timeopt), "--time=%lld", duration_s);
+	snprintf(tablesopt, sizeof(tablesopt), "--tables=%lld", c->tables);
+	snprintf(sizeopt, sizeof(sizeopt), "--table-size=%lld", c->table_size);
+	snprintf(threadsopt, sizeof(threadsopt), "--threads=%lld", c->clients);
+	snprintf(timeopt, sizeof(timeopt), "--time=%lld", c->duration_s);
 	char *prepare[] = {o->sysbench, "oltp_read_write", "--db-driver=mysql", sockopt,
 			   "--mysql-user=root", "--mysql-db=" OLTP_DB, tablesopt, sizeopt,
 			   "prepare", NULL};
-	if (run_step(o, "sysbench prepare", prepare, "prepare.log", !inherit, 0))
-		goto cleanup;
+	if (run_step(o, "sysbench prepare", prepare, "prepare.log", !c->inherit, 0))
+		return;
 
 	char *run[] = {o->sysbench, "oltp_read_write", "--db-driver=mysql", sockopt,
 		       "--mysql-user=root", "--mysql-db=" OLTP_DB, tablesopt, sizeopt, threadsopt,
 		       timeopt, "--events=0", "--percentile=95", "run", NULL};
-	if (run_step(o, "sysbench run", run, "run.out", !inherit, (uint64_t)duration_s + 120))
-		goto cleanup;
+	if (run_step(o, "sysbench run", run, "run.out", !c->inherit, (uint64_t)c->duration_s + 120))
+		return;
 	char path[PATH_MAX + 16], why[512];
 	path_in(o, "run.out", path, sizeof(path));
-	if (scan_sysbench(path, &rep, why, sizeof(why)))
+	if (scan_sysbench(path, rep, why, sizeof(why)))
 		fail(o, "%s", why);
+}
 
-cleanup:
-	/* The server goes whatever happened: politely after a normal run. */
-	shutdown_how = server_stop(o, !o->stop_sig && !o->why[0]);
-	if (o->why[0]) {
-		fprintf(stderr, "schedrig load oltp: %s\n", o->why);
-		char tail[4096] = "", prefix[64];
-		if (o->why_log[0] && !o->stop_sig) {
-			const char *base = strrchr(o->why_log, '/');
-			snprintf(prefix, sizeof(prefix), "  %.40s: ", base ? base + 1 : o->why_log);
-			proc_file_tail(o->why_log, 10, prefix, tail, sizeof(tail));
-			if (!strcmp(o->why_log, o->error_log))
-				proc_file_tail(o->server_out, 5, "  server.out: ", tail, sizeof(tail));
-		}
-		fputs(tail, stderr);
+/* The failure on stderr, with the tail of the log that tells more (not
+ * after a stop by a signal). */
+static void report_failure(const struct oltp *o)
+{
+	fprintf(stderr, "schedrig load oltp: %s\n", o->why);
+	char tail[4096] = "", prefix[64];
+	if (o->why_log[0] && !o->stop_sig) {
+		const char *base = strrchr(o->why_log, '/');
+		snprintf(prefix, sizeof(prefix), "  %.40s: ", base ? base + 1 : o->why_log);
+		proc_file_tail(o->why_log, 10, prefix, tail, sizeof(tail));
+		if (!strcmp(o->why_log, o->error_log))
+			proc_file_tail(o->server_out, 5, "  server.out: ", tail, sizeof(tail));
 	}
+	fputs(tail, stderr);
+}
+
+static void print_samples(const struct oltp_conf *c, const struct oltp_report *rep,
+			  const char *shutdown_how)
+{
+	printf("schedrig-oltp 1 clients=%lld tables=%lld table_size=%lld duration_s=%lld\n",
+	       c->clients, c->tables, c->table_size, c->duration_s);
+	printf("transactions_per_s %lld %.2f\n", c->clients, rep->tps);
+	printf("queries_per_s %lld %.2f\n", c->clients, rep->qps);
+	printf("latency_p95 %lld %.2f\n", c->clients, rep->p95);
+	printf("end transactions=%llu queries=%llu errors=%llu reconnects=%llu shutdown=%s\n",
+	       rep->transactions, rep->queries, rep->errors, rep->reconnects, shutdown_how);
+	fflush(stdout);
+}
+
+static int oltp_main(int argc, char **argv)
+{
+	sigset_t sigs;
+	builtin_block_signals(&sigs);
+
+	const char *vals[sizeof(oltp_params) / sizeof(oltp_params[0])];
+	int r = builtin_parse_args(&oltp_load, argc, argv, vals);
+	if (r)
+		return r > 0 ? 0 : BUILTIN_EXIT_USAGE;
+	struct oltp_conf c = {
+		.clients = builtin_val_ll(&oltp_load, vals, "clients"),
+		.duration_s = builtin_val_ll(&oltp_load, vals, "duration_s"),
+		.tables = builtin_val_ll(&oltp_load, vals, "tables"),
+		.table_size = builtin_val_ll(&oltp_load, vals, "table_size"),
+		.start_timeout_s = (uint64_t)builtin_val_ll(&oltp_load, vals, "start_timeout_s"),
+		.inherit = !strcmp(builtin_val(&oltp_load, vals, "client_inherits_sched"), "true"),
+		.flush = builtin_val(&oltp_load, vals, "flush_log_at_trx_commit"),
+		.tmp = builtin_val(&oltp_load, vals, "tmp_dir"),
+	};
+	if (!c.tmp || !*c.tmp)
+		c.tmp = getenv("TMPDIR");
+	if (!c.tmp || !*c.tmp)
+		c.tmp = "/tmp";
+
+	struct oltp *o = xcalloc(1, sizeof(*o));
+	o->sigs = &sigs;
+	if (oltp_setup(o, c.tmp)) {
+		free(o);
+		return 1;
+	}
+	struct oltp_report rep;
+	oltp_workload(o, &c, &rep);
+	/* The server goes whatever happened: politely after a normal run. */
+	const char *shutdown_how = server_stop(o, !o->stop_sig && !o->why[0]);
+	if (o->why[0])
+		report_failure(o);
 	if (proc_remove_tree(o->dir))
 		fprintf(stderr, "schedrig load oltp: removing %s: %s\n", o->dir, strerror(errno));
 	int rc = 1;
 	if (!o->why[0]) {
-		printf("schedrig-oltp 1 clients=%lld tables=%lld table_size=%lld duration_s=%lld\n",
-		       clients, tables, table_size, duration_s);
-		printf("transactions_per_s %lld %.2f\n", clients, rep.tps);
-		printf("queries_per_s %lld %.2f\n", clients, rep.qps);
-		printf("latency_p95 %lld %.2f\n", clients, rep.p95);
-		printf("end transactions=%llu queries=%llu errors=%llu reconnects=%llu shutdown=%s\n",
-		       rep.transactions, rep.queries, rep.errors, rep.reconnects, shutdown_how);
-		fflush(stdout);
+		print_samples(&c, &rep, shutdown_how);
 		rc = 0;
 	}
 	free(o);

@@ -12,7 +12,8 @@
  * the summary is printed and the exit status is 0. A side that fails (connect,
  * short read, ...), a port in use, or a stop before every connection is up
  * (nothing measured yet) makes the load print the reason to stderr and exit
- * 1 without a summary. Bad arguments: exit 2.
+ * 1 without a summary. Bad arguments: exit 2. The sides themselves:
+ * tcp_rr_sides.h.
  *
  * Output (see loads/builtin.h for the common frame), e.g. for --pairs 2:
  *   schedrig-tcp-rr 1 pairs=2 mode=process duration_s=2 request_bytes=1 response_bytes=1
@@ -44,26 +45,17 @@
  *                          as the histogram of every round trip. Absent only
  *                          when no transaction completed. */
 #include <errno.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "builtin.h"
 #include "lat_hist.h"
 #include "load.h"
-#include "spawn.h"
+#include "tcp_rr_sides.h"
 
 static const struct param_def tcp_rr_params[] = {
 	{"pairs", PARAM_UINT, "1", NULL, 1, 512,
@@ -93,526 +85,196 @@ static const struct metric_def tcp_rr_metrics[] = {
 #define M_INTERVAL (&tcp_rr_metrics[1])
 #define M_LATENCY (&tcp_rr_metrics[2])
 
-/* ---- the load itself ---- */
-
-enum side_state { SIDE_STARTING, SIDE_READY, SIDE_FAILED, SIDE_DONE };
-enum run_state { RUN_WAIT, RUN_GO, RUN_STOP };
-
-/* Per pair, in memory shared with the children in process mode. */
-struct pair_shm {
-	_Atomic uint64_t transactions; /* completed by the client so far */
-	_Atomic int client_state, server_state;
-	char err[200];                 /* why a side failed */
-	struct lat_hist hist;          /* client round trips; read after the client ended */
-};
-
-struct rr_shm {
-	_Atomic int run; /* enum run_state */
-	struct pair_shm pair[];
-};
-
-struct rr_conf {
-	unsigned pairs;
-	uint64_t duration_s;
-	size_t request_bytes, response_bytes;
-	bool threads;
-};
-
-/* One side of one pair: what its thread or child needs. */
-struct side {
-	struct rr_shm *shm;
-	const struct rr_conf *conf;
-	unsigned pair;
-	int listen_fd;                   /* server: owned and closed by it */
-	struct sockaddr_storage addr;    /* client: where to connect */
-	socklen_t addrlen;
-	pthread_t tid;
-	bool started;                    /* its thread or process runs */
-	struct spawn proc;               /* process mode: the child running it */
-	void (*run)(struct side *);      /* process mode: server_run or client_run */
-};
-
-/* Record why a side failed: what failed and an errno value, or -1 for "the
- * peer closed the connection". */
-static void side_fail(struct side *s, _Atomic int *state, const char *what, int err)
-{
-	struct pair_shm *p = &s->shm->pair[s->pair];
-	snprintf(p->err, sizeof(p->err), "pair %u %s: %s: %s", s->pair,
-		 state == &p->client_state ? "client" : "server", what,
-		 err == -1 ? "the peer closed the connection" : strerror(err));
-	atomic_store(state, SIDE_FAILED);
-}
-
-static bool stopping(const struct side *s)
-{
-	return atomic_load_explicit(&s->shm->run, memory_order_relaxed) == RUN_STOP;
-}
-
-/* Write all n bytes. 0, or an errno value. */
-static int send_all(int fd, const char *buf, size_t n)
-{
-	while (n) {
-		ssize_t w = send(fd, buf, n, MSG_NOSIGNAL);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno;
-		}
-		buf += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Read exactly n bytes. 0, -1 at end of stream, or an errno value. */
-static int recv_all(int fd, char *buf, size_t n)
-{
-	while (n) {
-		ssize_t r = recv(fd, buf, n, 0);
-		if (r == 0)
-			return -1;
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno;
-		}
-		buf += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
-static void set_nodelay(int fd)
-{
-	int one = 1;
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-}
-
-static void server_run(struct side *s)
-{
-	struct pair_shm *p = &s->shm->pair[s->pair];
-	int fd = -1;
-
-	/* Accept with a timeout so that a client that never connects (failed)
-	 * cannot keep the server waiting past the stop. */
-	while (fd < 0) {
-		struct pollfd pfd = {.fd = s->listen_fd, .events = POLLIN};
-		if (stopping(s)) {
-			close(s->listen_fd);
-			atomic_store(&p->server_state, SIDE_DONE);
-			return;
-		}
-		int r = poll(&pfd, 1, 100);
-		if (r < 0 && errno != EINTR) {
-			side_fail(s, &p->server_state, "poll", errno);
-			close(s->listen_fd);
-			return;
-		}
-		if (r > 0) {
-			fd = accept(s->listen_fd, NULL, NULL);
-			if (fd < 0 && errno != EINTR && errno != EAGAIN) {
-				side_fail(s, &p->server_state, "accept", errno);
-				close(s->listen_fd);
-				return;
-			}
-		}
-	}
-	close(s->listen_fd);
-	set_nodelay(fd);
-	atomic_store(&p->server_state, SIDE_READY);
-
-	char *req = xmalloc(s->conf->request_bytes), *resp = xcalloc(1, s->conf->response_bytes);
-	for (;;) {
-		int e = recv_all(fd, req, s->conf->request_bytes);
-		if (e == -1)
-			break; /* the client closed: done */
-		if (e) {
-			if (!stopping(s))
-				side_fail(s, &p->server_state, "read request", e);
-			break;
-		}
-		e = send_all(fd, resp, s->conf->response_bytes);
-		if (e) {
-			if (!stopping(s))
-				side_fail(s, &p->server_state, "write response", e);
-			break;
-		}
-	}
-	if (atomic_load(&p->server_state) != SIDE_FAILED)
-		atomic_store(&p->server_state, SIDE_DONE);
-	free(req);
-	free(resp);
-	close(fd);
-}
-
-static void client_run(struct side *s)
-{
-	struct pair_shm *p = &s->shm->pair[s->pair];
-	int fd = socket(s->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		side_fail(s, &p->client_state, "socket", errno);
-		return;
-	}
-	if (connect(fd, (struct sockaddr *)&s->addr, s->addrlen) < 0) {
-		side_fail(s, &p->client_state, "connect", errno);
-		close(fd);
-		return;
-	}
-	set_nodelay(fd);
-	atomic_store(&p->client_state, SIDE_READY);
-
-	while (atomic_load(&s->shm->run) == RUN_WAIT) {
-		struct timespec ts = {0, 200000};
-		nanosleep(&ts, NULL);
-	}
-
-	char *req = xcalloc(1, s->conf->request_bytes), *resp = xmalloc(s->conf->response_bytes);
-	uint64_t n = 0;
-	while (atomic_load_explicit(&s->shm->run, memory_order_relaxed) == RUN_GO) {
-		uint64_t t0 = builtin_now_ns();
-		int e = send_all(fd, req, s->conf->request_bytes);
-		if (e) {
-			side_fail(s, &p->client_state, "write request", e);
-			break;
-		}
-		e = recv_all(fd, resp, s->conf->response_bytes);
-		if (e) {
-			side_fail(s, &p->client_state, "read response", e);
-			break;
-		}
-		lat_hist_add(&p->hist, builtin_now_ns() - t0);
-		atomic_store_explicit(&p->transactions, ++n, memory_order_relaxed);
-	}
-	if (atomic_load(&p->client_state) != SIDE_FAILED)
-		atomic_store(&p->client_state, SIDE_DONE);
-	free(req);
-	free(resp);
-	close(fd);
-}
-
-static void *server_thread(void *arg)
-{
-	server_run(arg);
-	return NULL;
-}
-
-static void *client_thread(void *arg)
-{
-	client_run(arg);
-	return NULL;
-}
-
-/* A side in a child process (spawn's fn): the stop signals are the
- * parent's to handle; the side ends when shm->run says stop. */
-static int side_main(void *arg)
-{
-	struct side *s = arg;
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	s->run(s);
-	return 0;
-}
-
-/* Start one side as a child process that dies with the parent. 0, or -1
- * with err. */
-static int fork_side(struct side *s, void (*run)(struct side *), char *err, size_t errsz)
-{
-	s->run = run;
-	s->proc = (struct spawn){.fn = side_main, .fn_arg = s, .pdeath_sig = SIGKILL};
-	return spawn_start(&s->proc, err, errsz);
-}
-
-/* Process mode: the children of the started sides, in procs (n slots).
- * Returns how many. */
-static size_t side_procs(struct side *sides, size_t n, struct spawn **procs)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (sides[i].started)
-			procs[k++] = &sides[i].proc;
-	return k;
-}
-
-/* Resolve host as a numeric, non-wildcard address. 0 or -1 with a message. */
-static int resolve_host(const char *host, struct sockaddr_storage *ss, socklen_t *len)
-{
-	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-				 .ai_flags = AI_NUMERICHOST};
-	struct addrinfo *ai = NULL;
-	int e = getaddrinfo(host, NULL, &hints, &ai);
-	if (e || !ai) {
-		fprintf(stderr, "schedrig load tcp-rr: --host '%s': not a numeric IPv4/IPv6 address (%s)\n",
-			host, e ? gai_strerror(e) : "no address");
-		return -1;
-	}
-	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
-	*len = ai->ai_addrlen;
-	freeaddrinfo(ai);
-	bool wildcard = false;
-	if (ss->ss_family == AF_INET)
-		wildcard = ((struct sockaddr_in *)ss)->sin_addr.s_addr == htonl(INADDR_ANY);
-	else if (ss->ss_family == AF_INET6)
-		wildcard = IN6_IS_ADDR_UNSPECIFIED(&((struct sockaddr_in6 *)ss)->sin6_addr);
-	if (wildcard) {
-		fprintf(stderr, "schedrig load tcp-rr: --host '%s': a wildcard address would listen on every interface; name one address (127.0.0.1)\n",
-			host);
-		return -1;
-	}
-	return 0;
-}
-
-static void set_port(struct sockaddr_storage *ss, unsigned port)
-{
-	if (ss->ss_family == AF_INET)
-		((struct sockaddr_in *)ss)->sin_port = htons((uint16_t)port);
-	else
-		((struct sockaddr_in6 *)ss)->sin6_port = htons((uint16_t)port);
-}
-
-/* A listening socket on addr with port; the bound address (with the port
- * the kernel chose) in *bound. -1 after printing the error. */
-static int listen_on(const struct sockaddr_storage *addr, socklen_t len, unsigned port,
-		     struct sockaddr_storage *bound, socklen_t *boundlen)
-{
-	struct sockaddr_storage a = *addr;
-	set_port(&a, port);
-	int fd = socket(a.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		fprintf(stderr, "schedrig load tcp-rr: socket: %s\n", strerror(errno));
-		return -1;
-	}
-	int one = 1;
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&a, len) < 0 || listen(fd, 1) < 0) {
-		fprintf(stderr, "schedrig load tcp-rr: listen on port %u: %s\n", port, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	*boundlen = sizeof(*bound);
-	if (getsockname(fd, (struct sockaddr *)bound, boundlen) < 0) {
-		fprintf(stderr, "schedrig load tcp-rr: getsockname: %s\n", strerror(errno));
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* First failure message of any side, or NULL. */
-static const char *first_failure(struct rr_shm *shm, unsigned pairs)
-{
-	for (unsigned i = 0; i < pairs; i++)
-		if (atomic_load(&shm->pair[i].client_state) == SIDE_FAILED ||
-		    atomic_load(&shm->pair[i].server_state) == SIDE_FAILED)
-			return shm->pair[i].err;
-	return NULL;
-}
-
-/* Process mode: a child that ended before the stop is a failure. Returns its
- * description in buf, or NULL while all children run. */
-static const char *reap_early(struct side *sides, size_t n, char *buf, size_t bufsz)
-{
-	struct spawn **procs = xcalloc(n, sizeof(*procs));
-	spawn_poll(procs, side_procs(sides, n, procs), 0);
-	free(procs);
-	for (size_t i = 0; i < n; i++) {
-		int st = sides[i].proc.status;
-		if (!sides[i].started || !sides[i].proc.exited)
-			continue;
-		sides[i].started = false;
-		snprintf(buf, bufsz, "pair %u %s process ended early (%s %d)", sides[i].pair,
-			 i % 2 ? "client" : "server", WIFSIGNALED(st) ? "signal" : "status",
-			 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
-		return buf;
-	}
-	return NULL;
-}
-
-/* Stop and collect every side: threads are joined; children get 5 s to
- * finish, then SIGKILL, and are reaped either way. */
-static void collect_sides(struct side *sides, size_t n, bool threads)
-{
-	if (threads) {
-		for (size_t i = 0; i < n; i++)
-			if (sides[i].started)
-				pthread_join(sides[i].tid, NULL);
-		return;
-	}
-	struct spawn **procs = xcalloc(n, sizeof(*procs));
-	size_t k = side_procs(sides, n, procs);
-	uint64_t deadline = builtin_now_ns() + 5000000000ULL;
-	for (uint64_t now = builtin_now_ns(); now < deadline; now = builtin_now_ns())
-		if (!spawn_poll(procs, k, (int)((deadline - now) / 1000000) + 1))
-			break;
-	for (size_t i = 0; i < k; i++)
-		spawn_kill(procs[i]); /* SIGKILL unless reaped already */
-	for (size_t i = 0; i < n; i++)
-		sides[i].started = false;
-	free(procs);
-}
-
 const struct load_ops tcp_rr_load;
 
+/* One run of the pairs. */
+struct rr_run {
+	const struct rr_conf *conf;
+	const sigset_t *sigs;   /* SIGINT, SIGTERM stop the run */
+	struct rr_shm *shm;
+	size_t shm_size;
+	struct side *sides;     /* sides[2i] server, sides[2i+1] client of pair i */
+	size_t n_sides;
+	uint64_t *prev, *final; /* transactions per pair at the last tick, at the stop */
+	uint64_t start, stop;   /* builtin_now_ns of the measured window */
+	char failbuf[200];
+};
+
+/* Start every pair: a listening socket, then its server and its client.
+ * Returns NULL, or the failure ("" when already printed). */
+static const char *start_pairs(struct rr_run *r, const struct sockaddr_storage *host,
+			       socklen_t hostlen, unsigned base_port)
+{
+	for (unsigned i = 0; i < r->conf->pairs; i++) {
+		struct side *srv = &r->sides[2 * i], *cli = &r->sides[2 * i + 1];
+		srv->shm = cli->shm = r->shm;
+		srv->conf = cli->conf = r->conf;
+		srv->pair = cli->pair = i;
+		srv->listen_fd = rr_listen_on(host, hostlen, base_port ? base_port + i : 0,
+					      &cli->addr, &cli->addrlen);
+		cli->listen_fd = -1;
+		if (srv->listen_fd < 0)
+			return "";
+		if (rr_side_start(srv, false, r->failbuf, sizeof(r->failbuf)) ||
+		    rr_side_start(cli, true, r->failbuf, sizeof(r->failbuf)))
+			return r->failbuf;
+	}
+	return NULL;
+}
+
+/* A side that failed, or in process mode one whose child ended: its
+ * failure, else NULL. */
+static const char *side_failure(struct rr_run *r)
+{
+	const char *failure = rr_first_failure(r->shm, r->conf->pairs);
+	if (!failure && !r->conf->threads)
+		failure = rr_reap_early(r->sides, r->n_sides, r->failbuf, sizeof(r->failbuf));
+	return failure;
+}
+
+/* Wait until every connection is up (10 s at most). Returns NULL, or the
+ * failure. */
+static const char *wait_connected(struct rr_run *r)
+{
+	uint64_t setup_deadline = builtin_now_ns() + 10000000000ULL;
+	for (;;) {
+		const char *failure = side_failure(r);
+		if (failure)
+			return failure;
+		unsigned ready = 0;
+		for (unsigned i = 0; i < r->conf->pairs; i++)
+			ready += atomic_load(&r->shm->pair[i].client_state) == SIDE_READY &&
+				 atomic_load(&r->shm->pair[i].server_state) == SIDE_READY;
+		if (ready == r->conf->pairs)
+			return NULL;
+		if (builtin_now_ns() > setup_deadline)
+			return "connections not set up within 10 s";
+		int sig = builtin_wait_signal(r->sigs, builtin_now_ns() + 1000000);
+		if (sig == SIGINT || sig == SIGTERM)
+			return "stopped before all connections were set up";
+	}
+}
+
+/* The interval_transactions lines of interval (dt_s long) from the counts
+ * now in shm: each pair's count since prev, which then holds it. */
+static void print_tick(struct rr_run *r, uint64_t interval, double dt_s)
+{
+	for (unsigned i = 0; i < r->conf->pairs; i++) {
+		uint64_t cur = atomic_load(&r->shm->pair[i].transactions);
+		printf("interval_transactions pair%u-s%llu %.1f\n", i, (unsigned long long)interval,
+		       (double)(cur - r->prev[i]) / dt_s);
+		r->prev[i] = cur;
+	}
+	fflush(stdout);
+}
+
+/* The stop at now (stopped: by a signal): each pair's final count, and
+ * the last interval's lines when the run ended on its tick (it is whole). */
+static void take_final(struct rr_run *r, uint64_t now, bool stopped, uint64_t next_tick,
+		       uint64_t interval, uint64_t tick_start)
+{
+	r->stop = now;
+	for (unsigned i = 0; i < r->conf->pairs; i++)
+		r->final[i] = atomic_load(&r->shm->pair[i].transactions);
+	if (stopped || now < next_tick)
+		return;
+	double dt = (double)(now - tick_start) / 1e9;
+	for (unsigned i = 0; i < r->conf->pairs; i++)
+		printf("interval_transactions pair%u-s%llu %.1f\n", i, (unsigned long long)interval,
+		       (double)(r->final[i] - r->prev[i]) / dt);
+}
+
+/* The measured window: the header, go, ticks on whole seconds since the
+ * start (so that the end of a run of whole seconds is also the end of its
+ * last interval), until duration_s or SIGINT/SIGTERM. Returns NULL, or
+ * the failure of a side. */
+static const char *measure(struct rr_run *r)
+{
+	const struct rr_conf *conf = r->conf;
+	printf("schedrig-tcp-rr 1 pairs=%u mode=%s duration_s=%llu request_bytes=%zu response_bytes=%zu\n",
+	       conf->pairs, conf->threads ? "thread" : "process",
+	       (unsigned long long)conf->duration_s, conf->request_bytes, conf->response_bytes);
+	fflush(stdout);
+	r->start = builtin_now_ns();
+	atomic_store(&r->shm->run, RUN_GO);
+	uint64_t end = conf->duration_s ? r->start + conf->duration_s * 1000000000ULL : UINT64_MAX;
+	uint64_t tick_start = r->start, interval = 0;
+	for (;;) {
+		uint64_t next_tick = r->start + (interval + 1) * 1000000000ULL;
+		int sig = builtin_wait_signal(r->sigs, next_tick < end ? next_tick : end);
+		uint64_t now = builtin_now_ns();
+		bool stopped = sig == SIGINT || sig == SIGTERM;
+		if (stopped || now >= end) {
+			take_final(r, now, stopped, next_tick, interval, tick_start);
+			return NULL;
+		}
+		const char *failure = side_failure(r);
+		if (failure)
+			return failure;
+		if (now < next_tick)
+			continue; /* SIGCHLD or a spurious wake-up */
+		print_tick(r, interval, (double)(now - tick_start) / 1e9);
+		tick_start = now;
+		interval++;
+	}
+}
+
+/* The summary: transactions per pair over the run, the latency of every
+ * round trip of every pair, the end line. */
+static void print_summary(const struct rr_run *r)
+{
+	double elapsed = (double)(r->stop - r->start) / 1e9;
+	uint64_t total = 0;
+	struct lat_hist *all = xmalloc(sizeof(*all));
+	lat_hist_init(all);
+	for (unsigned i = 0; i < r->conf->pairs; i++) {
+		printf("transactions %u %.1f\n", i,
+		       elapsed > 0 ? (double)r->final[i] / elapsed : 0.0);
+		total += r->final[i];
+		lat_hist_merge(all, &r->shm->pair[i].hist);
+	}
+	lat_hist_print_us(all, "latency", stdout);
+	printf("end elapsed_s=%.6f transactions=%llu\n", elapsed, (unsigned long long)total);
+	fflush(stdout);
+	free(all);
+}
+
+/* The load: every pair started and connected, the measured window, then
+ * the summary, or the failure on stderr. Returns the exit status. */
 static int run_pairs(const struct rr_conf *conf, const struct sockaddr_storage *host,
 		     socklen_t hostlen, unsigned base_port, const sigset_t *sigs)
 {
-	size_t shm_size = sizeof(struct rr_shm) + conf->pairs * sizeof(struct pair_shm);
-	struct rr_shm *shm = mmap(NULL, shm_size, PROT_READ | PROT_WRITE,
-				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (shm == MAP_FAILED) {
+	struct rr_run r = {.conf = conf, .sigs = sigs, .n_sides = 2 * (size_t)conf->pairs};
+	r.shm_size = sizeof(struct rr_shm) + conf->pairs * sizeof(struct pair_shm);
+	r.shm = mmap(NULL, r.shm_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (r.shm == MAP_FAILED) {
 		fprintf(stderr, "schedrig load tcp-rr: mmap: %s\n", strerror(errno));
 		return 1;
 	}
 	for (unsigned i = 0; i < conf->pairs; i++)
-		lat_hist_init(&shm->pair[i].hist);
+		lat_hist_init(&r.shm->pair[i].hist);
+	r.sides = xcalloc(r.n_sides, sizeof(*r.sides));
+	r.prev = xcalloc(conf->pairs, sizeof(*r.prev));
+	r.final = xcalloc(conf->pairs, sizeof(*r.final));
 
-	/* sides[2i] server, sides[2i+1] client of pair i. */
-	size_t n_sides = 2 * (size_t)conf->pairs;
-	struct side *sides = xcalloc(n_sides, sizeof(*sides));
-	const char *failure = NULL;
-	char failbuf[200];
-	int rc = 0;
-
-	for (unsigned i = 0; i < conf->pairs && !failure; i++) {
-		struct side *srv = &sides[2 * i], *cli = &sides[2 * i + 1];
-		srv->shm = cli->shm = shm;
-		srv->conf = cli->conf = conf;
-		srv->pair = cli->pair = i;
-		srv->listen_fd = listen_on(host, hostlen, base_port ? base_port + i : 0,
-					   &cli->addr, &cli->addrlen);
-		cli->listen_fd = -1;
-		if (srv->listen_fd < 0) {
-			failure = "";
-			break;
-		}
-		for (int k = 0; k < 2 && !failure; k++) {
-			struct side *s = k ? cli : srv;
-			if (conf->threads) {
-				int e = pthread_create(&s->tid, NULL, k ? client_thread : server_thread, s);
-				if (e) {
-					snprintf(failbuf, sizeof(failbuf), "pthread_create: %s", strerror(e));
-					failure = failbuf;
-					if (!k)
-						close(srv->listen_fd);
-				} else {
-					s->started = true;
-				}
-			} else {
-				if (fork_side(s, k ? client_run : server_run, failbuf, sizeof(failbuf)))
-					failure = failbuf;
-				else
-					s->started = true;
-				if (!k)
-					close(srv->listen_fd); /* the server child owns it now */
-			}
-		}
-	}
-
-	/* Wait until every connection is up (10 s at most). */
-	uint64_t setup_deadline = builtin_now_ns() + 10000000000ULL;
-	while (!failure) {
-		if ((failure = first_failure(shm, conf->pairs)))
-			break;
-		if (!conf->threads && (failure = reap_early(sides, n_sides, failbuf, sizeof(failbuf))))
-			break;
-		unsigned ready = 0;
-		for (unsigned i = 0; i < conf->pairs; i++)
-			ready += atomic_load(&shm->pair[i].client_state) == SIDE_READY &&
-				 atomic_load(&shm->pair[i].server_state) == SIDE_READY;
-		if (ready == conf->pairs)
-			break;
-		if (builtin_now_ns() > setup_deadline) {
-			failure = "connections not set up within 10 s";
-			break;
-		}
-		int sig = builtin_wait_signal(sigs, builtin_now_ns() + 1000000);
-		if (sig == SIGINT || sig == SIGTERM) {
-			failure = "stopped before all connections were set up";
-			break;
-		}
-	}
-
-	uint64_t *prev = xcalloc(conf->pairs, sizeof(*prev));
-	uint64_t *final = xcalloc(conf->pairs, sizeof(*final));
-	uint64_t start = builtin_now_ns(), stop = start;
-	if (!failure) {
-		printf("schedrig-tcp-rr 1 pairs=%u mode=%s duration_s=%llu request_bytes=%zu response_bytes=%zu\n",
-		       conf->pairs, conf->threads ? "thread" : "process",
-		       (unsigned long long)conf->duration_s, conf->request_bytes, conf->response_bytes);
-		fflush(stdout);
-		start = builtin_now_ns();
-		atomic_store(&shm->run, RUN_GO);
-		uint64_t end = conf->duration_s ? start + conf->duration_s * 1000000000ULL : UINT64_MAX;
-		uint64_t tick_start = start;
-		uint64_t interval = 0;
-		for (;;) {
-			/* Ticks on whole seconds since the start, so that the end of a
-			 * run of whole seconds is also the end of its last interval. */
-			uint64_t next_tick = start + (interval + 1) * 1000000000ULL;
-			int sig = builtin_wait_signal(sigs, next_tick < end ? next_tick : end);
-			uint64_t now = builtin_now_ns();
-			if (sig == SIGINT || sig == SIGTERM || now >= end) {
-				stop = now;
-				for (unsigned i = 0; i < conf->pairs; i++)
-					final[i] = atomic_load(&shm->pair[i].transactions);
-				if (now >= end && now >= next_tick && sig != SIGINT && sig != SIGTERM) {
-					/* The run ended on a tick: that interval is whole. */
-					double dt = (double)(now - tick_start) / 1e9;
-					for (unsigned i = 0; i < conf->pairs; i++)
-						printf("interval_transactions pair%u-s%llu %.1f\n", i,
-						       (unsigned long long)interval,
-						       (double)(final[i] - prev[i]) / dt);
-				}
-				break;
-			}
-			if ((failure = first_failure(shm, conf->pairs)))
-				break;
-			if (!conf->threads &&
-			    (failure = reap_early(sides, n_sides, failbuf, sizeof(failbuf))))
-				break;
-			if (now < next_tick)
-				continue; /* SIGCHLD or a spurious wake-up */
-			double dt = (double)(now - tick_start) / 1e9;
-			for (unsigned i = 0; i < conf->pairs; i++) {
-				uint64_t cur = atomic_load(&shm->pair[i].transactions);
-				printf("interval_transactions pair%u-s%llu %.1f\n", i,
-				       (unsigned long long)interval,
-				       (double)(cur - prev[i]) / dt);
-				prev[i] = cur;
-			}
-			fflush(stdout);
-			tick_start = now;
-			interval++;
-		}
-	}
-	atomic_store(&shm->run, RUN_STOP);
-	collect_sides(sides, n_sides, conf->threads);
+	const char *failure = start_pairs(&r, host, hostlen, base_port);
 	if (!failure)
-		failure = first_failure(shm, conf->pairs);
-
-	if (failure) {
-		if (*failure)
-			fprintf(stderr, "schedrig load tcp-rr: %s\n", failure);
-		rc = 1;
-	} else {
-		double elapsed = (double)(stop - start) / 1e9;
-		uint64_t total = 0;
-		struct lat_hist *all = xmalloc(sizeof(*all));
-		lat_hist_init(all);
-		for (unsigned i = 0; i < conf->pairs; i++) {
-			printf("transactions %u %.1f\n", i, elapsed > 0 ? (double)final[i] / elapsed : 0.0);
-			total += final[i];
-			lat_hist_merge(all, &shm->pair[i].hist);
-		}
-		lat_hist_print_us(all, "latency", stdout);
-		printf("end elapsed_s=%.6f transactions=%llu\n", elapsed, (unsigned long long)total);
-		fflush(stdout);
-		free(all);
-	}
-	free(prev);
-	free(final);
-	free(sides);
-	munmap(shm, shm_size);
-	return rc;
+		failure = wait_connected(&r);
+	if (!failure)
+		failure = measure(&r);
+	atomic_store(&r.shm->run, RUN_STOP);
+	rr_collect_sides(r.sides, r.n_sides, conf->threads);
+	if (!failure)
+		failure = rr_first_failure(r.shm, conf->pairs);
+	if (failure && *failure)
+		fprintf(stderr, "schedrig load tcp-rr: %s\n", failure);
+	else if (!failure)
+		print_summary(&r);
+	free(r.prev);
+	free(r.final);
+	free(r.sides);
+	munmap(r.shm, r.shm_size);
+	return failure ? 1 : 0;
 }
 
 static int tcp_rr_main(int argc, char **argv)
@@ -640,7 +302,7 @@ static int tcp_rr_main(int argc, char **argv)
 	}
 	struct sockaddr_storage host;
 	socklen_t hostlen;
-	if (resolve_host(builtin_val(&tcp_rr_load, vals, "host"), &host, &hostlen))
+	if (rr_resolve_host(builtin_val(&tcp_rr_load, vals, "host"), &host, &hostlen))
 		return BUILTIN_EXIT_USAGE;
 	return run_pairs(&conf, &host, hostlen, port, &sigs);
 }

@@ -270,6 +270,111 @@ static int check_password(const struct mail_opts *o)
 	return found ? 0 : EXIT_USAGE;
 }
 
+/* A --to or --cc address, at most MAX_RCPT of each. 0, or EXIT_USAGE
+ * after a message. */
+static int add_recipient(struct mail_opts *o, bool to, char *addr)
+{
+	size_t *n = to ? &o->n_to : &o->n_cc;
+	if (*n == MAX_RCPT) {
+		fprintf(stderr, "schedrig mail: at most %d --to and %d --cc\n", MAX_RCPT, MAX_RCPT);
+		return EXIT_USAGE;
+	}
+	(to ? o->to : o->cc)[(*n)++] = addr;
+	return 0;
+}
+
+/* One option opt of mail's own with its value arg into o (the report
+ * options go to c). Returns -1 to go on, 0 after --help, or EXIT_USAGE
+ * after a message. */
+static int mail_option(int opt, char *arg, struct reportcmd *c, struct mail_opts *o)
+{
+	long long id;
+
+	switch (opt) {
+	case 'h':
+		fputs(usage_text, stdout);
+		return 0;
+	case OPT_OUTPUT:
+		o->output = arg;
+		break;
+	case OPT_FROM:
+		o->from = arg;
+		break;
+	case OPT_TO:
+	case OPT_CC:
+		if (add_recipient(o, opt == OPT_TO, arg))
+			return EXIT_USAGE;
+		break;
+	case OPT_SUBJECT:
+		o->subject = arg;
+		break;
+	case OPT_IN_REPLY_TO:
+		o->in_reply_to = arg;
+		break;
+	case OPT_SMTP_URL:
+		o->smtp_url = arg;
+		break;
+	case OPT_DRY_RUN:
+		o->dry_run = true;
+		break;
+	case OPT_SMTP_USER:
+		o->smtp_user = arg;
+		break;
+	case OPT_INSECURE:
+		o->insecure = true;
+		break;
+	case OPT_BISECTION:
+		if (!parse_ll(arg, &id) || id < 1) {
+			fprintf(stderr, "schedrig mail: --bisection wants a bisection ID, not"
+				" '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		o->bisection = id;
+		break;
+	default:
+		if (reportcmd_option(c, opt, arg))
+			return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* The options together: the required ones, one way out, the SMTP URL and
+ * password, and a trial message from the addresses, subject and
+ * --in-reply-to, before the database is read (a message with an empty body
+ * must compose; only the tables can make the real message fail later, a
+ * line too long). 0, or EXIT_USAGE after a message. */
+static int check_opts(const struct mail_opts *o)
+{
+	char err[512];
+
+	if (!o->from || !o->n_to || !o->subject) {
+		fprintf(stderr, "schedrig mail: --from, --to and --subject are required\n"
+			"Try 'schedrig mail --help'.\n");
+		return EXIT_USAGE;
+	}
+	if ((o->smtp_url != NULL) + (o->output != NULL) + o->dry_run != 1) {
+		fprintf(stderr, "schedrig mail: give exactly one of --smtp-url, --output, --dry-run\n"
+			"Try 'schedrig mail --help'.\n");
+		return EXIT_USAGE;
+	}
+	if (o->smtp_url && check_smtp_url(o->smtp_url))
+		return EXIT_USAGE;
+	if (o->smtp_url && o->smtp_user && check_password(o))
+		return EXIT_USAGE;
+	struct mailmsg m = {
+		.from = o->from, .to = o->to, .n_to = o->n_to, .cc = o->cc, .n_cc = o->n_cc,
+		.subject = o->subject, .in_reply_to = o->in_reply_to, .date = time(NULL),
+	};
+	struct buf trial = {0};
+	int bad = mailmsg_compose(&m, &trial, NULL, err, sizeof(err));
+	buf_free(&trial);
+	if (bad) {
+		fprintf(stderr, "schedrig mail: %s\n", err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_opts *o)
 {
 	static const struct option long_options[] = {
@@ -295,98 +400,21 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_op
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	int opt;
-	char err[512];
+	int opt, rc;
 
 	optind = 0;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		case OPT_OUTPUT:
-			o->output = optarg;
-			break;
-		case OPT_FROM:
-			o->from = optarg;
-			break;
-		case OPT_TO:
-		case OPT_CC: {
-			size_t *n = opt == OPT_TO ? &o->n_to : &o->n_cc;
-			if (*n == MAX_RCPT) {
-				fprintf(stderr, "schedrig mail: at most %d --to and %d --cc\n", MAX_RCPT,
-					MAX_RCPT);
-				return EXIT_USAGE;
-			}
-			(opt == OPT_TO ? o->to : o->cc)[(*n)++] = optarg;
-			break;
-		}
-		case OPT_SUBJECT:
-			o->subject = optarg;
-			break;
-		case OPT_IN_REPLY_TO:
-			o->in_reply_to = optarg;
-			break;
-		case OPT_SMTP_URL:
-			o->smtp_url = optarg;
-			break;
-		case OPT_DRY_RUN:
-			o->dry_run = true;
-			break;
-		case OPT_SMTP_USER:
-			o->smtp_user = optarg;
-			break;
-		case OPT_INSECURE:
-			o->insecure = true;
-			break;
-		case OPT_BISECTION: {
-			long long id;
-			if (!parse_ll(optarg, &id) || id < 1) {
-				fprintf(stderr, "schedrig mail: --bisection wants a bisection ID, not"
-					" '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			o->bisection = id;
-			break;
-		}
-		case '?':
+		if (opt == '?') {
 			fprintf(stderr, "schedrig mail: bad option '%s' (missing value?)\n"
 				"Try 'schedrig mail --help'.\n", argv[optind - 1]);
 			return EXIT_USAGE;
-		default:
-			if (reportcmd_option(c, opt, optarg))
-				return EXIT_USAGE;
 		}
+		if ((rc = mail_option(opt, optarg, c, o)) >= 0)
+			return rc;
 	}
-	if (!o->from || !o->n_to || !o->subject) {
-		fprintf(stderr, "schedrig mail: --from, --to and --subject are required\n"
-			"Try 'schedrig mail --help'.\n");
+	if (check_opts(o))
 		return EXIT_USAGE;
-	}
-	if ((o->smtp_url != NULL) + (o->output != NULL) + o->dry_run != 1) {
-		fprintf(stderr, "schedrig mail: give exactly one of --smtp-url, --output, --dry-run\n"
-			"Try 'schedrig mail --help'.\n");
-		return EXIT_USAGE;
-	}
-	if (o->smtp_url && check_smtp_url(o->smtp_url))
-		return EXIT_USAGE;
-	if (o->smtp_url && o->smtp_user && check_password(o))
-		return EXIT_USAGE;
-	/* The addresses, subject and --in-reply-to are checked before the
-	 * database is read: a message with an empty body must compose. Only
-	 * the tables can make the real message fail later (a line too long). */
-	struct mailmsg m = {
-		.from = o->from, .to = o->to, .n_to = o->n_to, .cc = o->cc, .n_cc = o->n_cc,
-		.subject = o->subject, .in_reply_to = o->in_reply_to, .date = time(NULL),
-	};
-	struct buf trial = {0};
-	int bad = mailmsg_compose(&m, &trial, NULL, err, sizeof(err));
-	buf_free(&trial);
-	if (bad) {
-		fprintf(stderr, "schedrig mail: %s\n", err);
-		return EXIT_USAGE;
-	}
 	c->runs = argv + optind;
 	c->n_runs = (size_t)(argc - optind);
 	if (o->bisection && c->n_runs) {

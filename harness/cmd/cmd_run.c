@@ -337,6 +337,111 @@ static bool run_complete(struct store *st, int64_t run_id)
 	       !strcmp(ow.status, "complete");
 }
 
+/* A new run (not --resume): the config into *ep and its plan into p,
+ * --iterations applied, what cannot work refused (the preflight's notes in
+ * notes); --dry-run prints the plan. A bad config is reported before
+ * anything is created. Returns -1 to go on, else the exit status. */
+static int prepare_new_run(struct run_opts *o, struct experiment **ep, struct plan *p,
+			   struct buf *notes)
+{
+	char err[1024];
+	struct experiment *e = *ep = config_load(o->config, err, sizeof(err));
+
+	if (!e || plan_build(e, p, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return EXIT_USAGE;
+	}
+	if (check_variant_opts(o, e))
+		return EXIT_USAGE;
+	if (o->iterations) {
+		/* --iterations N is a fixed count, adaptive or not. */
+		e->min_iterations = o->iterations;
+		e->ci_pct = e->max_time_s = 0;
+	} else {
+		o->iterations = e->iterations;
+	}
+	if (kbuild_check(e, err, sizeof(err))) {
+		fprintf(stderr, "%s\n", err);
+		return EXIT_USAGE;
+	}
+	if (o->dry_run) {
+		print_plan(e, p, o->iterations);
+		return run_preflight(e, p, false, true, "run would refuse to start", NULL) ?
+		       EXIT_USAGE : check_local_tools(e, p, "run would refuse to start") ? 1 : 0;
+	}
+	if (check_local_tools(e, p, "nothing was run"))
+		return 1;
+	/* Before the database is opened: a refused config records nothing. */
+	if (run_preflight(e, p, true, false, "nothing was run", notes))
+		return EXIT_USAGE;
+	return -1;
+}
+
+/* --resume, the store open: the stored config of the run into *ep and its
+ * plan into p, unless the run is complete; refused as a new run is.
+ * Returns -1 to go on, else the exit status. */
+static int prepare_resumed_run(struct run_session *rs, struct run_opts *o, struct experiment **ep,
+			       struct plan *p, struct buf *notes)
+{
+	char err[1024];
+	struct experiment *e = *ep = resume_config(rs, o, err, sizeof(err));
+
+	if (!e || plan_build(e, p, err, sizeof(err))) {
+		fprintf(stderr, "schedrig: %s\n", err);
+		return 1;
+	}
+	if (run_complete(rs->st, rs->run_id)) {
+		printf("run %lld is complete: nothing to resume\n", (long long)rs->run_id);
+		return 0;
+	}
+	if (check_local_tools(e, p, "nothing was run"))
+		return 1;
+	if (run_preflight(e, p, true, false, "nothing was run", notes))
+		return EXIT_USAGE;
+	return -1;
+}
+
+/* This very binary's path into self_exe (size bytes). 0, or -1 after
+ * saying why. */
+static int find_self_exe(char *self_exe, size_t size)
+{
+	ssize_t len = readlink("/proc/self/exe", self_exe, size - 1);
+	if (len <= 0) {
+		fprintf(stderr, "schedrig: cannot find its own executable: %s\n", strerror(errno));
+		return -1;
+	}
+	self_exe[len] = '\0';
+	return 0;
+}
+
+/* The runner, what boot: local loads need here, and the monitors of
+ * rs->e. 0, or -1 after saying why. */
+static int start_engine(struct run_session *rs, const struct run_opts *o)
+{
+	char err[1024];
+
+	if (runner_init(err, sizeof(err))) {
+		fprintf(stderr, "schedrig: %s\n", err);
+		return -1;
+	}
+	/* Where boot: local loads cannot work, nothing is recorded. */
+	if (any_local(rs->e) && preflight_refusals(rs->p, err, sizeof(err))) {
+		fprintf(stderr, "schedrig: %s: %s; nothing was run\n", rs->e->path, err);
+		return -1;
+	}
+	if (!rs->e->monitors.enabled)
+		return 0;
+	rs->mon = monitor_create("/proc", rs->e->monitors.interval_ms, err, sizeof(err));
+	if (!rs->mon) {
+		fprintf(stderr, "schedrig: %s\n", err);
+		return -1;
+	}
+	if (!o->quiet)
+		fputs(monitor_notes(rs->mon), stderr);
+	runner_set_monitor(rs->mon);
+	return 0;
+}
+
 int cmd_run(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct run_opts o = {0};
@@ -344,6 +449,7 @@ int cmd_run(int argc, char **argv, struct cmd_ctx *ctx)
 	struct plan p = {0};
 	struct experiment *e = NULL;
 	struct run_session rs = {.o = &o};
+	struct buf notes = {0};
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc >= 0)
@@ -355,55 +461,12 @@ int cmd_run(int argc, char **argv, struct cmd_ctx *ctx)
 	char *db_copy = xstrdup(o.db);
 	o.run_root = xstrdup(dirname(db_copy));
 	free(db_copy);
-	struct buf notes = {0};
 	rs.notes = &notes;
-	if (!o.resume) {
-		/* A bad config is reported before anything is created. */
-		e = config_load(o.config, err, sizeof(err));
-		if (!e || plan_build(e, &p, err, sizeof(err))) {
-			fprintf(stderr, "%s\n", err);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		if (check_variant_opts(&o, e)) {
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		if (o.iterations) {
-			/* --iterations N is a fixed count, adaptive or not. */
-			e->min_iterations = o.iterations;
-			e->ci_pct = e->max_time_s = 0;
-		} else {
-			o.iterations = e->iterations;
-		}
-		if (kbuild_check(e, err, sizeof(err))) {
-			fprintf(stderr, "%s\n", err);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		if (o.dry_run) {
-			print_plan(e, &p, o.iterations);
-			rc = run_preflight(e, &p, false, true, "run would refuse to start", NULL) ?
-			     EXIT_USAGE : check_local_tools(e, &p, "run would refuse to start") ? 1 : 0;
-			goto out;
-		}
-		if (check_local_tools(e, &p, "nothing was run")) {
-			rc = 1;
-			goto out;
-		}
-		/* Before the database is opened: a refused config records nothing. */
-		if (run_preflight(e, &p, true, false, "nothing was run", &notes)) {
-			rc = EXIT_USAGE;
-			goto out;
-		}
-	}
-	rc = 1;
-	ssize_t len = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
-	if (len <= 0) {
-		fprintf(stderr, "schedrig: cannot find its own executable: %s\n", strerror(errno));
+	if (!o.resume && (rc = prepare_new_run(&o, &e, &p, &notes)) >= 0)
 		goto out;
-	}
-	self_exe[len] = '\0';
+	rc = 1;
+	if (find_self_exe(self_exe, sizeof(self_exe)))
+		goto out;
 	/* The database must be writable before any load starts. */
 	if (mkdir_p(o.run_root, err, sizeof(err))) {
 		fprintf(stderr, "schedrig: %s\n", err);
@@ -411,47 +474,13 @@ int cmd_run(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	if (!(rs.st = cmd_store(ctx, o.db)))
 		goto out;
-	if (o.resume) {
-		e = resume_config(&rs, &o, err, sizeof(err));
-		if (!e || plan_build(e, &p, err, sizeof(err))) {
-			fprintf(stderr, "schedrig: %s\n", err);
-			goto out;
-		}
-		if (run_complete(rs.st, rs.run_id)) {
-			printf("run %lld is complete: nothing to resume\n", (long long)rs.run_id);
-			rc = 0;
-			goto out;
-		}
-		if (check_local_tools(e, &p, "nothing was run"))
-			goto out;
-		if (run_preflight(e, &p, true, false, "nothing was run", &notes)) {
-			rc = EXIT_USAGE;
-			goto out;
-		}
-	}
+	if (o.resume && (rc = prepare_resumed_run(&rs, &o, &e, &p, &notes)) >= 0)
+		goto out;
+	rc = 1;
 	rs.e = e;
 	rs.p = &p;
-	if (runner_init(err, sizeof(err))) {
-		fprintf(stderr, "schedrig: %s\n", err);
+	if (start_engine(&rs, &o))
 		goto out;
-	}
-	if (any_local(e)) {
-		/* Where boot: local loads cannot work, nothing is recorded. */
-		if (preflight_refusals(&p, err, sizeof(err))) {
-			fprintf(stderr, "schedrig: %s: %s; nothing was run\n", e->path, err);
-			goto out;
-		}
-	}
-	if (e->monitors.enabled) {
-		rs.mon = monitor_create("/proc", e->monitors.interval_ms, err, sizeof(err));
-		if (!rs.mon) {
-			fprintf(stderr, "schedrig: %s\n", err);
-			goto out;
-		}
-		if (!o.quiet)
-			fputs(monitor_notes(rs.mon), stderr);
-		runner_set_monitor(rs.mon);
-	}
 	rc = session_execute(&rs, self_exe);
 	if (rs.rig_measured)
 		session_note_rig_cost(&rs);

@@ -199,7 +199,7 @@ _Noreturn static void child_exec(const struct spawn *s, const char *prog, char *
 
 /* The parent's reading of the status pipe: 0 when the child exec'd, else
  * -1 with err from what the child reported. */
-static int exec_result(const struct spawn *s, const char *prog, int st, char *err, size_t errsz)
+static int exec_result(struct spawn *s, const char *prog, int st, char *err, size_t errsz)
 {
 	char msg[64 + sizeof(int)];
 	ssize_t n;
@@ -213,6 +213,8 @@ static int exec_result(const struct spawn *s, const char *prog, int st, char *er
 	if (len + 1 + sizeof(e) <= (size_t)n)
 		memcpy(&e, msg + len + 1, sizeof(e));
 	msg[len < sizeof(msg) ? len : sizeof(msg) - 1] = '\0';
+	snprintf(s->fail_step, sizeof(s->fail_step), "%.63s", msg);
+	s->fail_errno = e;
 	const char *name = s->fn ? "child process" : s->argv[0];
 	if (!strcmp(msg, "exec"))
 		snprintf(err, errsz, "cannot run %s: %s", prog, strerror(e));
@@ -315,9 +317,13 @@ int spawn_start(struct spawn *s, char *err, size_t errsz)
 	s->exited = s->done = s->timed_out = false;
 	s->stop_at_s = s->kill_at_s = 0;
 	s->pid = 0;
+	s->fail_step[0] = '\0';
+	s->fail_errno = 0;
 	if (s->fn)
 		snprintf(prog, sizeof(prog), "(function)");
 	else if (spawn_which(s->argv[0], child_path(s), prog, sizeof(prog))) {
+		snprintf(s->fail_step, sizeof(s->fail_step), "exec");
+		s->fail_errno = ENOENT;
 		snprintf(err, errsz, "cannot run %s: %s", s->argv[0], strerror(ENOENT));
 		return -1;
 	}
@@ -359,6 +365,16 @@ void spawn_stop(struct spawn *s)
 	s->kill_at_s = now_s() + s->grace_s;
 }
 
+/* s was reaped with status and ru: keep them and the time. */
+static void note_reaped(struct spawn *s, int status, const struct rusage *ru)
+{
+	s->exited = true;
+	s->status = status;
+	s->ru = *ru;
+	s->end_ns = mono_ns();
+	close_fd(&s->pid_fd);
+}
+
 /* wait4 for s (blocking unless WNOHANG in flags); true when it was
  * reaped now: status, rusage and the time kept. */
 static bool reap(struct spawn *s, int flags)
@@ -370,12 +386,23 @@ static bool reap(struct spawn *s, int flags)
 		;
 	if (r != s->pid)
 		return false;
-	s->exited = true;
-	s->status = status;
-	s->ru = ru;
-	s->end_ns = mono_ns();
-	close_fd(&s->pid_fd);
+	note_reaped(s, status, &ru);
 	return true;
+}
+
+/* s is done: its pipes closed without reading them. */
+static void close_done(struct spawn *s)
+{
+	close_fd(&s->in_fd);
+	close_fd(&s->out_fd);
+	close_fd(&s->err_fd);
+	s->done = true;
+}
+
+void spawn_reaped(struct spawn *s, int status, const struct rusage *ru)
+{
+	note_reaped(s, status, ru);
+	close_done(s);
 }
 
 void spawn_kill(struct spawn *s)
@@ -388,10 +415,7 @@ void spawn_kill(struct spawn *s)
 			close_fd(&s->pid_fd);
 		}
 	}
-	close_fd(&s->in_fd);
-	close_fd(&s->out_fd);
-	close_fd(&s->err_fd);
-	s->done = true;
+	close_done(s);
 }
 
 void spawn_close_in(struct spawn *s)

@@ -26,7 +26,8 @@
  * child ends with _exit (no atexit handler of the rig runs twice).
  *
  * Not here: scheduling attributes (schedattr.h), load lifetimes and the
- * guardian that kills loads when the rig dies (runner.c). */
+ * guardian that kills loads when the rig dies (runner.c, which starts both
+ * here and reaps its loads itself, spawn_reaped). */
 #ifndef SCHEDRIG_SPAWN_H
 #define SCHEDRIG_SPAWN_H
 
@@ -109,6 +110,13 @@ struct spawn {
 	struct rusage ru;        /* from wait4 when reaped: the child and every
 				    descendant it waited for */
 	int64_t end_ns;          /* CLOCK_MONOTONIC (mono_ns) when it was reaped */
+	char fail_step[64];      /* spawn_start failed at this step, with errno
+				    fail_errno, for callers that word their own
+				    message: "exec" (ENOENT when spawn_which found
+				    nothing), "chdir", "cgroup", "redirect", or
+				    before_exec's what; "" otherwise (a failure of
+				    the rig's own: err only) */
+	int fail_errno;
 	/* Private to spawn.c. */
 	int out_fd, err_fd, pid_fd;
 	double stop_at_s, kill_at_s; /* CLOCK_MONOTONIC s; 0: none; kill_at_s -1: SIGKILL sent */
@@ -146,6 +154,12 @@ void spawn_close_in(struct spawn *s);
 /* spawn_start, then spawn_poll until s is done. Returns 0 (s->status,
  * s->timed_out, the text buffers filled) or -1 from spawn_start. */
 int spawn_run(struct spawn *s, char *err, size_t errsz);
+
+/* For a caller that reaps its children itself (a subreaper's wait4 of
+ * every child, runner.c): s, started, was reaped with status and ru. s
+ * is then done (its pidfd and pipes closed, unread output dropped) as if
+ * spawn_poll had reaped it; spawn_signal and spawn_kill leave it alone. */
+void spawn_reaped(struct spawn *s, int status, const struct rusage *ru);
 
 /* Free s's text buffers and close what of it is still open. */
 void spawn_free(struct spawn *s);

@@ -146,11 +146,6 @@ static int write_file(const char *dir, const char *file, const char *text)
 	return n < 0 ? -1 : 0;
 }
 
-int loadcg_enter(const char *dir)
-{
-	return write_file(dir, "cgroup.procs", "0");
-}
-
 /* Does dir still hold a process ("populated 1" in cgroup.events)? */
 static bool populated(const char *dir)
 {

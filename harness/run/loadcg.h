@@ -18,11 +18,9 @@ int loadcg_init(char *why, size_t whysz);
  * called. */
 const char *loadcg_base(void);
 /* Create the cgroup of load instance id below the base into dir (its
- * path). Returns 0 or -1 (errno set). */
+ * path); the load joins it as spawn starts it (spawn.cgroup). Returns 0 or
+ * -1 (errno set). */
 int loadcg_create(unsigned id, char *dir, size_t dirsz);
-/* In a forked child before exec: move the calling process into dir.
- * Async-signal-safe. Returns 0 or -1 (errno set). */
-int loadcg_enter(const char *dir);
 /* Kill every process in dir (cgroup.kill), wait up to 2 s for it to empty
  * and remove it. Returns 0, or -1 when the cgroup could not be removed. */
 int loadcg_kill_remove(const char *dir);

@@ -10,20 +10,19 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "guardian.h"
 #include "loadcg.h"
 #include "monitor.h"
 #include "outcome.h"
+#include "spawn.h"
 #include "store.h"
 
 static int sig_fd = -1;
 static int interrupt_sig;
-static pid_t guard_pid;   /* the guardian (runner_init); 0 when none */
-static int guard_fd = -1; /* the rig's end of the guardian's socket */
 static struct monitor *mon; /* runner_set_monitor; NULL: no monitors */
 
 void runner_set_monitor(struct monitor *m)
@@ -38,7 +37,8 @@ struct slot {
 	size_t result;      /* index into the iteration's results */
 	int repetition;
 	pid_t pid;          /* running process (and process group); 0 when none */
-	int out_fd, err_fd; /* -1 when closed */
+	struct spawn proc;  /* the load's process (spawn.h); reaped here, not by spawn */
+	int out_fd, err_fd; /* the rig's ends of its stdout and stderr pipes; -1 when closed */
 	int64_t deadline_ns;
 	int64_t kill_at_ns; /* SIGKILL the group at this time; 0 unset */
 	bool stop_sent, timed_out, started;
@@ -66,69 +66,6 @@ const char *inst_state_name(enum inst_state s)
 	return "?";
 }
 
-/* The guardian: a child of the rig that outlives it. The rig sends "+PGID\n"
- * when a load's process group starts and "-PGID\n" once it is gone; at EOF
- * (the rig exited or was killed, even by SIGKILL) the guardian SIGKILLs every
- * group still listed and exits. PR_SET_PDEATHSIG only reaches the rig's
- * direct children; this reaches what they started in their group. */
-static void guardian(int fd)
-{
-	static pid_t groups[1024];
-	size_t n = 0, len = 0;
-	char buf[256], line[32];
-
-	prctl(PR_SET_NAME, "schedrig-guard"); /* not "schedrig" in ps and pkill -x */
-	if (fd != 3 && dup2(fd, 3) < 0)
-		_exit(1);
-	int null_fd = open("/dev/null", O_RDWR);
-	if (null_fd >= 0)
-		for (int i = 0; i < 3; i++)
-			dup2(null_fd, i);
-	close_range(4, ~0U, 0); /* the database, the signalfd, ... */
-	for (;;) {
-		ssize_t r = read(3, buf, sizeof(buf));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		for (ssize_t i = 0; i < r; i++) {
-			if (buf[i] != '\n') {
-				if (len < sizeof(line) - 1)
-					line[len++] = buf[i];
-				continue;
-			}
-			line[len] = '\0';
-			size_t got = len;
-			len = 0;
-			long long pgid;
-			if (got < 2 || !parse_ll(line + 1, &pgid) || pgid <= 1)
-				continue;
-			size_t k = 0;
-			while (k < n && groups[k] != (pid_t)pgid)
-				k++;
-			if (line[0] == '+' && k == n && n < sizeof(groups) / sizeof(groups[0]))
-				groups[n++] = (pid_t)pgid;
-			else if (line[0] == '-' && k < n)
-				groups[k] = groups[--n];
-		}
-	}
-	for (size_t k = 0; k < n; k++)
-		kill(-groups[k], SIGKILL);
-	loadcg_cleanup(); /* everything in the loads' cgroups, escapers included */
-	_exit(0);
-}
-
-/* Tell the guardian that process group pgid started ('+') or is gone ('-'). */
-static void guard_note(char what, pid_t pgid)
-{
-	char msg[32];
-	int len = snprintf(msg, sizeof(msg), "%c%d\n", what, (int)pgid);
-	if (guard_fd >= 0 && send(guard_fd, msg, (size_t)len, MSG_NOSIGNAL) != len) {
-		close(guard_fd); /* the guardian is gone: go on without it */
-		guard_fd = -1;
-	}
-}
-
 int runner_init(char *err, size_t errsz)
 {
 	sigset_t set;
@@ -152,25 +89,7 @@ int runner_init(char *err, size_t errsz)
 	char why[512];
 	loadcg_init(why, sizeof(why));
 	/* And nothing in a load's process group outlives the rig itself. */
-	int sv[2];
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
-		snprintf(err, errsz, "cannot start the guardian: %s", strerror(errno));
-		return -1;
-	}
-	guard_pid = fork();
-	if (guard_pid == 0) {
-		close(sv[0]);
-		guardian(sv[1]);
-	}
-	close(sv[1]);
-	if (guard_pid < 0) {
-		snprintf(err, errsz, "cannot start the guardian: %s", strerror(errno));
-		close(sv[0]);
-		guard_pid = 0;
-		return -1;
-	}
-	guard_fd = sv[0];
-	return 0;
+	return guardian_start(err, errsz);
 }
 
 int runner_interrupt_signal(void)
@@ -180,7 +99,7 @@ int runner_interrupt_signal(void)
 
 void runner_guard_group(pid_t pgid, bool started)
 {
-	guard_note(started ? '+' : '-', pgid);
+	guardian_note(started, pgid);
 }
 
 void runner_note_interrupt(int sig)
@@ -198,41 +117,6 @@ int runner_poll_interrupt(void)
 	return interrupt_sig;
 }
 
-/* In the forked child: never returns. Reports a failed step through
- * status_fd as "step\0errno" and exits 127. */
-static void child_exec(const struct plan_instance *pi, char *const *argv, int out_fd, int err_fd,
-		       int status_fd, pid_t rig, const char *cgroup)
-{
-	const char *what = "exec";
-	sigset_t none;
-
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGPIPE, SIG_DFL);
-	setpgid(0, 0);
-	if (cgroup[0])
-		loadcg_enter(cgroup); /* else process groups and the guardian suffice */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != rig)
-		_exit(127);
-	int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC); /* dup2 clears it on 0 */
-	if (null_fd >= 0)
-		dup2(null_fd, 0);
-	dup2(out_fd, 1);
-	dup2(err_fd, 2);
-	if (sched_apply_self(&pi->sched, &what) == 0) {
-		execvp(argv[0], argv);
-		what = "exec";
-	}
-	int e = errno;
-	char msg[64];
-	int n = snprintf(msg, sizeof(msg), "%s", what) + 1;
-	memcpy(msg + n, &e, sizeof(e));
-	if (write(status_fd, msg, (size_t)n + sizeof(e)) < 0)
-		_exit(127);
-	_exit(127);
-}
-
 static struct inst_result *new_result(struct iteration_result *res, const struct plan_instance *pi,
 				      int repetition, size_t *index)
 {
@@ -245,88 +129,88 @@ static struct inst_result *new_result(struct iteration_result *res, const struct
 	return r;
 }
 
-/* Start the slot's load; on a start failure the result is final (FAILED). */
-static void start_slot(struct slot *s, struct iteration_result *res, const char *self_exe)
+/* Give s its own cgroup (loadcg) where cgroup2 allows it, with the load's
+ * cgroup attributes set before the load enters it. Returns 0, or -1 with
+ * r->reason when the attributes cannot be set. */
+static int slot_cgroup(struct slot *s, struct inst_result *r)
 {
-	const struct plan_instance *pi = s->pi;
-	struct inst_result *r = new_result(res, pi, s->repetition, &s->result);
-	int out[2] = {-1, -1}, errp[2] = {-1, -1}, st[2] = {-1, -1};
-	char perr[256];
+	const struct sched_req *sched = &s->pi->sched;
+	char why[256];
 
-	s->started = true;
-	s->stop_sent = s->timed_out = false;
-	s->kill_at_ns = 0;
-	r->start_ns = mono_ns();
-	r->state = INST_FAILED;
-	if (pi->load->ops->prepare && pi->load->ops->prepare(&pi->params, perr, sizeof(perr))) {
-		snprintf(r->reason, sizeof(r->reason), "%s", perr);
-		r->end_ns = r->start_ns;
-		return;
-	}
-	if (pipe2(out, O_CLOEXEC) || pipe2(errp, O_CLOEXEC) || pipe2(st, O_CLOEXEC)) {
-		snprintf(r->reason, sizeof(r->reason), "pipe: %s", strerror(errno));
-		goto out_close;
-	}
 	s->cgroup[0] = '\0';
 	if (loadcg_base() && loadcg_create(++n_cgroups, s->cgroup, sizeof(s->cgroup)))
 		s->cgroup[0] = '\0';
-	/* cgroup attributes go on the load's own cgroup before it enters it */
-	if (sched_req_has_cgroup(&pi->sched) &&
-	    (!s->cgroup[0] || loadcg_set_cpu(s->cgroup, &pi->sched, perr, sizeof(perr)))) {
-		snprintf(r->reason, sizeof(r->reason), "%s", s->cgroup[0] ? perr :
+	if (!sched_req_has_cgroup(sched))
+		return 0;
+	if (!s->cgroup[0]) {
+		snprintf(r->reason, sizeof(r->reason),
 			 "cgroup attributes need the load's own cgroup v2, and there is none");
-		goto out_close;
+		return -1;
 	}
+	if (loadcg_set_cpu(s->cgroup, sched, why, sizeof(why))) {
+		snprintf(r->reason, sizeof(r->reason), "%s", why);
+		return -1;
+	}
+	return 0;
+}
+
+/* r->reason for a load spawn could not start (spawn's err in err): the
+ * step that failed in the child, worded with the load's argv[0]. */
+static void start_failure(struct inst_result *r, const struct spawn *p, const char *err)
+{
+	const char *step = p->fail_step, *argv0 = r->pi->argv.v[0];
+	int e = p->fail_errno;
+
+	if (!strcmp(step, "sched_setaffinity") && e == EINVAL)
+		snprintf(r->reason, sizeof(r->reason), "cpus %s: not every CPU of the list is"
+			 " on this machine or allowed to the rig (sched_setaffinity: %s)",
+			 r->pi->sched.cpus, strerror(e));
+	else if (step[0])
+		snprintf(r->reason, sizeof(r->reason), "%s %s: %s",
+			 !strcmp(step, "exec") ? "cannot run" : step, argv0, strerror(e));
+	else
+		snprintf(r->reason, sizeof(r->reason), "%s", err);
+}
+
+/* Start the slot's load with spawn: stdin /dev/null, stdout and stderr
+ * onto out_fd and err_fd, its own process group and cgroup, SIGKILL when
+ * the rig dies, its scheduling attributes applied before exec. Returns 0
+ * or -1 with r->reason (nothing left running). */
+static int spawn_load(struct slot *s, struct inst_result *r, int out_fd, int err_fd,
+		      const char *self_exe)
+{
+	const struct plan_instance *pi = s->pi;
+	char err[256];
 	/* argv[0] "schedrig" means this very binary (built-in loads). */
 	char **argv = pi->argv.v;
 	char *saved0 = argv[0];
 	if (!strcmp(argv[0], "schedrig"))
 		argv[0] = (char *)self_exe;
-	pid_t rig = getpid();
-	pid_t pid = fork();
-	if (pid == 0)
-		child_exec(pi, argv, out[1], errp[1], st[1], rig, s->cgroup);
+	s->proc = (struct spawn){
+		.argv = argv, .in = {.kind = SPAWN_FILE, .path = "/dev/null"},
+		.out = {.kind = SPAWN_FD, .fd = out_fd}, .err = {.kind = SPAWN_FD, .fd = err_fd},
+		.new_group = true, .cgroup = s->cgroup[0] ? s->cgroup : NULL,
+		.pdeath_sig = SIGKILL, .before_exec = sched_apply_hook, .hook_arg = &pi->sched};
+	int rc = spawn_start(&s->proc, err, sizeof(err));
 	argv[0] = saved0;
-	if (pid < 0) {
-		snprintf(r->reason, sizeof(r->reason), "fork: %s", strerror(errno));
-		goto out_close;
-	}
-	setpgid(pid, pid);
-	guard_note('+', pid);
-	close(out[1]);
-	close(errp[1]);
-	close(st[1]);
-	out[1] = errp[1] = st[1] = -1;
+	s->proc.argv = NULL;
+	if (rc)
+		start_failure(r, &s->proc, err);
+	return rc;
+}
 
-	char msg[64 + sizeof(int)];
-	ssize_t n;
-	while ((n = read(st[0], msg, sizeof(msg))) < 0 && errno == EINTR)
-		;
-	if (n > 0) {
-		int e = 0;
-		size_t len = strnlen(msg, (size_t)n);
-		if (len + 1 + sizeof(e) <= (size_t)n)
-			memcpy(&e, msg + len + 1, sizeof(e));
-		if (!strcmp(msg, "sched_setaffinity") && e == EINVAL)
-			snprintf(r->reason, sizeof(r->reason), "cpus %s: not every CPU of the list is"
-				 " on this machine or allowed to the rig (sched_setaffinity: %s)",
-				 pi->sched.cpus, strerror(e));
-		else
-			snprintf(r->reason, sizeof(r->reason), "%s %s: %s",
-				 !strcmp(msg, "exec") ? "cannot run" : msg, pi->argv.v[0],
-				 strerror(e));
-		int status;
-		waitpid(pid, &status, 0);
-		guard_note('-', pid);
-		r->end_ns = mono_ns();
-		goto out_close;
-	}
-	close(st[0]);
-	st[0] = -1;
+/* The slot's load started: watch its pipes (out_fd, err_fd, the rig's
+ * ends), its deadline, and read back what the kernel applied. */
+static void slot_running(struct slot *s, struct inst_result *r, int out_fd, int err_fd)
+{
+	const struct plan_instance *pi = s->pi;
+	pid_t pid = s->proc.pid;
+
+	guardian_note(true, pid);
 	r->pid = s->pid = pid;
 	r->state = INST_OK;
-	s->out_fd = out[0];
-	s->err_fd = errp[0];
+	s->out_fd = out_fd;
+	s->err_fd = err_fd;
 	fcntl(s->out_fd, F_SETFL, O_NONBLOCK);
 	fcntl(s->err_fd, F_SETFL, O_NONBLOCK);
 	s->deadline_ns = r->start_ns + (int64_t)(pi->load->timeout_s * 1e9);
@@ -335,19 +219,47 @@ static void start_slot(struct slot *s, struct iteration_result *res, const char 
 		loadcg_read_cpu(s->cgroup, &pi->sched, r->applied, sizeof(r->applied));
 	if (mon)
 		monitor_task_start(mon, pid, !s->background);
-	return;
+}
 
-out_close:
-	for (int i = 0; i < 2; i++) {
-		if (out[i] >= 0)
-			close(out[i]);
-		if (errp[i] >= 0)
-			close(errp[i]);
-		if (st[i] >= 0)
-			close(st[i]);
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* Start the slot's load; on a start failure the result is final (FAILED). */
+static void start_slot(struct slot *s, struct iteration_result *res, const char *self_exe)
+{
+	const struct plan_instance *pi = s->pi;
+	struct inst_result *r = new_result(res, pi, s->repetition, &s->result);
+	int out[2] = {-1, -1}, errp[2] = {-1, -1};
+	char why[256];
+	bool started = false;
+
+	s->started = true;
+	s->stop_sent = s->timed_out = false;
+	s->kill_at_ns = 0;
+	r->start_ns = mono_ns();
+	r->state = INST_FAILED;
+	if (pi->load->ops->prepare && pi->load->ops->prepare(&pi->params, why, sizeof(why))) {
+		snprintf(r->reason, sizeof(r->reason), "%s", why);
+		r->end_ns = r->start_ns;
+		return;
 	}
-	if (!r->end_ns)
-		r->end_ns = mono_ns();
+	if (pipe2(out, O_CLOEXEC) || pipe2(errp, O_CLOEXEC))
+		snprintf(r->reason, sizeof(r->reason), "pipe: %s", strerror(errno));
+	else
+		started = !slot_cgroup(s, r) && !spawn_load(s, r, out[1], errp[1], self_exe);
+	close_fd(&out[1]);
+	close_fd(&errp[1]);
+	if (started) {
+		slot_running(s, r, out[0], errp[0]);
+		return;
+	}
+	close_fd(&out[0]);
+	close_fd(&errp[0]);
+	r->end_ns = mono_ns();
 }
 
 /* Read what is available; close the fd at EOF. */
@@ -371,11 +283,8 @@ static void drain(int *fd, struct buf *b)
 
 static void close_slot_fds(struct slot *s)
 {
-	if (s->out_fd >= 0)
-		close(s->out_fd);
-	if (s->err_fd >= 0)
-		close(s->err_fd);
-	s->out_fd = s->err_fd = -1;
+	close_fd(&s->out_fd);
+	close_fd(&s->err_fd);
 }
 
 /* The slot's process has been reaped with status: make its result final.
@@ -385,6 +294,7 @@ static void finish_slot(struct slot *s, struct iteration_result *res, int status
 {
 	struct inst_result *r = &res->r[s->result];
 
+	spawn_reaped(&s->proc, status, ru);
 	drain(&s->out_fd, &r->out);
 	drain(&s->err_fd, &r->err);
 	close_slot_fds(s);
@@ -392,7 +302,7 @@ static void finish_slot(struct slot *s, struct iteration_result *res, int status
 	kill(-s->pid, SIGKILL);
 	if (s->cgroup[0])
 		loadcg_kill_remove(s->cgroup);
-	guard_note('-', s->pid);
+	guardian_note(false, s->pid);
 	r->end_ns = mono_ns();
 	r->ru = *ru;
 	r->exited = WIFEXITED(status);
@@ -421,10 +331,10 @@ static void signal_slot(struct slot *s, int sig, int64_t kill_at_ns)
 {
 	if (!s->pid)
 		return;
-	kill(-s->pid, sig);
+	spawn_signal(&s->proc, sig);
 	if (sig == SIGCONT || sig == SIGKILL)
 		return;
-	kill(-s->pid, SIGCONT); /* a stopped (SIGSTOP) load must see it */
+	spawn_signal(&s->proc, SIGCONT); /* a stopped (SIGSTOP) load must see it */
 	if (!s->kill_at_ns || kill_at_ns < s->kill_at_ns)
 		s->kill_at_ns = kill_at_ns;
 }
@@ -444,7 +354,7 @@ static void sweep_children(void)
 				for (char *t = strtok_r(line, " \n", &save); t;
 				     t = strtok_r(NULL, " \n", &save)) {
 					long long pid;
-					if (parse_ll(t, &pid) && pid > 0 && pid != guard_pid) {
+					if (parse_ll(t, &pid) && pid > 0 && pid != guardian_pid()) {
 						kill((pid_t)pid, SIGKILL);
 						any = true;
 					}
@@ -521,151 +431,209 @@ static void handle_signals(struct slot *slots, size_t n, struct iteration_result
 	reap(slots, n, res, restart, warmup, self_exe);
 }
 
-int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const char *self_exe,
-			 struct iteration_result *res, char *err, size_t errsz)
-{
-	struct slot *slots = xcalloc(cell->n_inst, sizeof(*slots));
-	size_t n = cell->n_inst;
-	bool measured_started = false, stopping = false, has_background = false;
-	int ret = 0;
-	/* signalfd, two pipes per load, monitor timer */
-	struct pollfd *pfd = xcalloc(2 + 2 * n, sizeof(*pfd));
-	struct buf **target = xcalloc(2 + 2 * n, sizeof(*target));
-	int **fdp = xcalloc(2 + 2 * n, sizeof(*fdp));
+/* One iteration under way: its loads, where it stands, the poll set. */
+struct iteration {
+	struct slot *slots;
+	size_t n;
+	struct iteration_result *res;
+	const char *self_exe;
+	bool measured_started, stopping;
+	int64_t measured_at;   /* when the measured loads start (after the warm-up) */
+	/* signalfd, two pipes per load, monitor timer; target and fdp say
+	 * where each pipe's bytes go and which slot descriptor it is */
+	struct pollfd *pfd;
+	struct buf **target;
+	int **fdp;
+};
 
-	memset(res, 0, sizeof(*res));
-	if (sig_fd < 0) {
-		free(pfd);
-		free(target);
-		free(fdp);
-		free(slots);
-		snprintf(err, errsz, "runner_init was not called");
-		return -1;
-	}
-	store_now(res->started_at, sizeof(res->started_at));
+/* Set up it for cell and start its background loads. */
+static void iteration_begin(struct iteration *it, const struct plan_cell *cell, double warmup_s)
+{
+	size_t n = cell->n_inst;
+	bool has_background = false;
+
+	it->n = n;
+	it->slots = xcalloc(n, sizeof(*it->slots));
+	it->pfd = xcalloc(2 + 2 * n, sizeof(*it->pfd));
+	it->target = xcalloc(2 + 2 * n, sizeof(*it->target));
+	it->fdp = xcalloc(2 + 2 * n, sizeof(*it->fdp));
+	store_now(it->res->started_at, sizeof(it->res->started_at));
 	if (mon)
 		monitor_iteration_begin(mon);
 	for (size_t i = 0; i < n; i++) {
-		slots[i] = (struct slot){.pi = &cell->inst[i], .out_fd = -1, .err_fd = -1};
-		slots[i].background = cell->inst[i].load->role == ROLE_BACKGROUND;
-		has_background |= slots[i].background;
+		struct slot *s = &it->slots[i];
+		*s = (struct slot){.pi = &cell->inst[i], .out_fd = -1, .err_fd = -1};
+		s->background = cell->inst[i].load->role == ROLE_BACKGROUND;
+		has_background |= s->background;
 	}
 	for (size_t i = 0; i < n && !interrupt_sig; i++)
-		if (slots[i].background)
-			start_slot(&slots[i], res, self_exe);
-	int64_t measured_at = mono_ns() + (has_background ? (int64_t)(warmup_s * 1e9) : 0);
+		if (it->slots[i].background)
+			start_slot(&it->slots[i], it->res, it->self_exe);
+	it->measured_at = mono_ns() + (has_background ? (int64_t)(warmup_s * 1e9) : 0);
+}
 
-	for (;;) {
-		int64_t now = mono_ns();
-		if (!measured_started && !interrupt_sig && now >= measured_at) {
-			for (size_t i = 0; i < n; i++)
-				if (!slots[i].background)
-					start_slot(&slots[i], res, self_exe);
-			measured_started = true;
-		}
-		/* A background load lives as long as the measured ones: its
-		 * timeout_s guards its start-up (the warm-up) and its stop, not
-		 * the measured window, however long that is. */
-		if (measured_started && !stopping)
-			for (size_t i = 0; i < n; i++)
-				if (slots[i].background && slots[i].pid)
-					slots[i].deadline_ns = INT64_MAX;
-		bool measured_done = measured_started && !any_running(slots, n, false);
-		if ((measured_done || interrupt_sig) && !stopping) {
-			stopping = true;
-			for (size_t i = 0; i < n; i++) {
-				if (!slots[i].background || !slots[i].pid)
-					continue;
-				slots[i].stop_sent = true;
-				slots[i].deadline_ns = now + (int64_t)(slots[i].pi->load->timeout_s * 1e9);
-				signal_slot(&slots[i], slots[i].pi->load->ops->stop_signal,
-					    now + (int64_t)(RUNNER_GRACE_S * 1e9));
-			}
-		}
-		if ((measured_done || interrupt_sig) && !any_running(slots, n, true) &&
-		    !any_running(slots, n, false))
-			break;
+/* The lifecycle at time now: measured loads start after the warm-up;
+ * background loads get their stop signal once the measured ones are done
+ * (or the rig is interrupted). Returns true when the iteration is over. */
+static bool iteration_step(struct iteration *it, int64_t now)
+{
+	struct slot *slots = it->slots;
+	size_t n = it->n;
 
-		/* Deadlines: timeouts, SIGKILL after the grace period, warm-up end. */
-		int64_t next = now + 1000000000;
-		if (!measured_started && measured_at < next)
-			next = measured_at;
-		for (size_t i = 0; i < n; i++) {
-			struct slot *s = &slots[i];
-			if (!s->pid)
-				continue;
-			if (now >= s->deadline_ns && !s->timed_out) {
-				s->timed_out = true;
-				kill(-s->pid, SIGKILL);
-			}
-			if (s->kill_at_ns && now >= s->kill_at_ns) {
-				kill(-s->pid, SIGKILL);
-				s->kill_at_ns = 0;
-			}
-			if (!s->timed_out && s->deadline_ns < next)
-				next = s->deadline_ns;
-			if (s->kill_at_ns && s->kill_at_ns < next)
-				next = s->kill_at_ns;
-		}
-
-		nfds_t np = 0;
-		pfd[np++] = (struct pollfd){.fd = sig_fd, .events = POLLIN};
-		for (size_t i = 0; i < n; i++) {
-			struct slot *s = &slots[i];
-			if (!s->pid)
-				continue;
-			struct inst_result *r = &res->r[s->result];
-			if (s->out_fd >= 0) {
-				target[np] = &r->out;
-				fdp[np] = &s->out_fd;
-				pfd[np++] = (struct pollfd){.fd = s->out_fd, .events = POLLIN};
-			}
-			if (s->err_fd >= 0) {
-				target[np] = &r->err;
-				fdp[np] = &s->err_fd;
-				pfd[np++] = (struct pollfd){.fd = s->err_fd, .events = POLLIN};
-			}
-		}
-		nfds_t mon_k = np;
-		if (mon)
-			pfd[np++] = (struct pollfd){.fd = monitor_fd(mon), .events = POLLIN};
-		int64_t wait_ms = (next - now) / 1000000 + 1;
-		if (wait_ms < 0)
-			wait_ms = 0;
-		int rc = poll(pfd, np, (int)wait_ms);
-		if (rc < 0 && errno != EINTR) {
-			snprintf(err, errsz, "poll: %s", strerror(errno));
-			ret = -1;
-			break;
-		}
-		for (nfds_t k = 1; rc > 0 && k < mon_k; k++)
-			if (pfd[k].revents)
-				drain(fdp[k], target[k]);
-		if (mon && rc > 0 && pfd[mon_k].revents)
-			monitor_tick(mon);
-		/* A repeating background load restarts from the warm-up on: the
-		 * measured load must meet it whenever its first run is short. */
-		bool restart = !stopping && !interrupt_sig;
-		handle_signals(slots, n, res, restart, !measured_started, self_exe);
+	if (!it->measured_started && !interrupt_sig && now >= it->measured_at) {
+		for (size_t i = 0; i < n; i++)
+			if (!slots[i].background)
+				start_slot(&slots[i], it->res, it->self_exe);
+		it->measured_started = true;
 	}
-
-	for (size_t i = 0; i < n; i++) {
-		if (slots[i].pid) {
-			kill(-slots[i].pid, SIGKILL);
-			close_slot_fds(&slots[i]);
+	/* A background load lives as long as the measured ones: its
+	 * timeout_s guards its start-up (the warm-up) and its stop, not
+	 * the measured window, however long that is. */
+	if (it->measured_started && !it->stopping)
+		for (size_t i = 0; i < n; i++)
+			if (slots[i].background && slots[i].pid)
+				slots[i].deadline_ns = INT64_MAX;
+	bool measured_done = it->measured_started && !any_running(slots, n, false);
+	if ((measured_done || interrupt_sig) && !it->stopping) {
+		it->stopping = true;
+		for (size_t i = 0; i < n; i++) {
+			struct slot *s = &slots[i];
+			if (!s->background || !s->pid)
+				continue;
+			s->stop_sent = true;
+			s->deadline_ns = now + (int64_t)(s->pi->load->timeout_s * 1e9);
+			signal_slot(s, s->pi->load->ops->stop_signal,
+				    now + (int64_t)(RUNNER_GRACE_S * 1e9));
 		}
-		if (slots[i].cgroup[0])
-			loadcg_kill_remove(slots[i].cgroup);
+	}
+	return (measured_done || interrupt_sig) && !any_running(slots, n, true) &&
+	       !any_running(slots, n, false);
+}
+
+/* Deadlines at time now: SIGKILL at a timeout and after the grace period.
+ * Returns when the next deadline (or the warm-up's end) falls, at most 1 s on. */
+static int64_t enforce_deadlines(struct iteration *it, int64_t now)
+{
+	int64_t next = now + 1000000000;
+
+	if (!it->measured_started && it->measured_at < next)
+		next = it->measured_at;
+	for (size_t i = 0; i < it->n; i++) {
+		struct slot *s = &it->slots[i];
+		if (!s->pid)
+			continue;
+		if (now >= s->deadline_ns && !s->timed_out) {
+			s->timed_out = true;
+			spawn_signal(&s->proc, SIGKILL);
+		}
+		if (s->kill_at_ns && now >= s->kill_at_ns) {
+			spawn_signal(&s->proc, SIGKILL);
+			s->kill_at_ns = 0;
+		}
+		if (!s->timed_out && s->deadline_ns < next)
+			next = s->deadline_ns;
+		if (s->kill_at_ns && s->kill_at_ns < next)
+			next = s->kill_at_ns;
+	}
+	return next;
+}
+
+/* Put the running slot's open pipes into the poll set at *np. */
+static void poll_slot_pipes(struct iteration *it, struct slot *s, nfds_t *np)
+{
+	struct inst_result *r = &it->res->r[s->result];
+	int *fds[2] = {&s->out_fd, &s->err_fd};
+	struct buf *bufs[2] = {&r->out, &r->err};
+
+	for (int k = 0; k < 2; k++) {
+		if (*fds[k] < 0)
+			continue;
+		it->target[*np] = bufs[k];
+		it->fdp[*np] = fds[k];
+		it->pfd[(*np)++] = (struct pollfd){.fd = *fds[k], .events = POLLIN};
+	}
+}
+
+/* Wait until next (CLOCK_MONOTONIC ns) for a signal, the loads' output or
+ * the monitor's timer, and take what came. Returns 0 or -1 with err when
+ * poll itself failed. */
+static int iteration_wait(struct iteration *it, int64_t now, int64_t next, char *err,
+			  size_t errsz)
+{
+	nfds_t np = 0;
+	it->pfd[np++] = (struct pollfd){.fd = sig_fd, .events = POLLIN};
+	for (size_t i = 0; i < it->n; i++)
+		if (it->slots[i].pid)
+			poll_slot_pipes(it, &it->slots[i], &np);
+	nfds_t mon_k = np;
+	if (mon)
+		it->pfd[np++] = (struct pollfd){.fd = monitor_fd(mon), .events = POLLIN};
+	int64_t wait_ms = (next - now) / 1000000 + 1;
+	if (wait_ms < 0)
+		wait_ms = 0;
+	int rc = poll(it->pfd, np, (int)wait_ms);
+	if (rc < 0 && errno != EINTR) {
+		snprintf(err, errsz, "poll: %s", strerror(errno));
+		return -1;
+	}
+	for (nfds_t k = 1; rc > 0 && k < mon_k; k++)
+		if (it->pfd[k].revents)
+			drain(it->fdp[k], it->target[k]);
+	if (mon && rc > 0 && it->pfd[mon_k].revents)
+		monitor_tick(mon);
+	return 0;
+}
+
+/* Leave nothing behind: loads still running (only after a failure of the
+ * rig's own) are killed and reaped, their cgroups removed, every other
+ * descendant swept; then the monitors' end and it freed. */
+static void iteration_end(struct iteration *it)
+{
+	for (size_t i = 0; i < it->n; i++) {
+		struct slot *s = &it->slots[i];
+		spawn_free(&s->proc); /* a load still running: SIGKILL, reaped */
+		close_slot_fds(s);
+		if (s->cgroup[0])
+			loadcg_kill_remove(s->cgroup);
 	}
 	sweep_children();
 	if (mon)
-		monitor_iteration_end(mon, res);
-	store_now(res->ended_at, sizeof(res->ended_at));
-	res->interrupted = interrupt_sig != 0;
-	free(pfd);
-	free(target);
-	free(fdp);
-	free(slots);
+		monitor_iteration_end(mon, it->res);
+	store_now(it->res->ended_at, sizeof(it->res->ended_at));
+	it->res->interrupted = interrupt_sig != 0;
+	free(it->pfd);
+	free(it->target);
+	free(it->fdp);
+	free(it->slots);
+}
+
+int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const char *self_exe,
+			 struct iteration_result *res, char *err, size_t errsz)
+{
+	struct iteration it = {.res = res, .self_exe = self_exe};
+	int ret = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (sig_fd < 0) {
+		snprintf(err, errsz, "runner_init was not called");
+		return -1;
+	}
+	iteration_begin(&it, cell, warmup_s);
+	for (;;) {
+		int64_t now = mono_ns();
+		if (iteration_step(&it, now))
+			break;
+		int64_t next = enforce_deadlines(&it, now);
+		if (iteration_wait(&it, now, next, err, errsz)) {
+			ret = -1;
+			break;
+		}
+		/* A repeating background load restarts from the warm-up on: the
+		 * measured load must meet it whenever its first run is short. */
+		bool restart = !it.stopping && !interrupt_sig;
+		handle_signals(it.slots, it.n, res, restart, !it.measured_started, self_exe);
+	}
+	iteration_end(&it);
 	return ret;
 }
 

@@ -1,9 +1,10 @@
 /* harness/run/: the run engine, from a plan to stored outcomes. runner
- * (starts and stops a cell's competing loads), schedattr (nice, latency_nice,
- * slice, policy, affinity), loadcg (a cgroup per load), outcome (raw output to
- * samples or a failure), samples, adaptive (when a cell has enough
- * iterations), preflight (refuse what cannot work before anything runs),
- * measurelock, progress, provenance (facts about the machine).
+ * (starts and stops a cell's competing loads), guardian (kills them when the
+ * rig dies), schedattr (nice, latency_nice, slice, policy, affinity), loadcg
+ * (a cgroup per load), outcome (raw output to samples or a failure),
+ * samples, adaptive (when a cell has enough iterations), preflight (refuse
+ * what cannot work before anything runs), measurelock, progress, provenance
+ * (facts about the machine).
  */
 
 /* The runner: starts one cell's competing loads with their scheduling
@@ -84,9 +85,10 @@ struct iteration_result {
 
 /* Prepare the process to run loads: block SIGCHLD/SIGINT/SIGTERM/SIGHUP into
  * a signalfd, become a child subreaper (orphaned grandchildren come back to
- * us to be killed), and fork the guardian: a child that outlives the rig and,
- * when the rig dies (even by SIGKILL), SIGKILLs the process groups of the
- * loads still running. Returns 0 or -1 with err. */
+ * us to be killed), and start the guardian (a function child, spawn.h): a
+ * child that outlives the rig and, when the rig dies (even by SIGKILL),
+ * SIGKILLs the process groups of the loads still running. Returns 0 or -1
+ * with err. */
 int runner_init(char *err, size_t errsz);
 /* The signal that interrupted the rig (SIGINT, SIGTERM, SIGHUP) or 0. */
 int runner_interrupt_signal(void);

@@ -327,6 +327,11 @@ int sched_apply_self(const struct sched_req *r, const char **what)
 	return 0;
 }
 
+int sched_apply_hook(const void *arg, const char **what)
+{
+	return sched_apply_self(arg, what);
+}
+
 /* se.slice in /proc/PID/sched, in ns; -1 when absent. */
 static long long proc_slice_ns(pid_t pid)
 {

@@ -77,6 +77,9 @@ const char *sched_policy_name(int policy);
  * EINVAL when the kernel applied fewer CPUs than cpus names, e.g. CPUs
  * this machine lacks). Async-signal-safe: no allocation. */
 int sched_apply_self(const struct sched_req *r, const char **what);
+/* sched_apply_self in the form of spawn's before_exec hook (spawn.h): arg
+ * is the const struct sched_req to apply. */
+int sched_apply_hook(const void *arg, const char **what);
 
 /* Read the attributes the kernel applied to pid: sched_getattr (policy,
  * nice, priority, sched_runtime as slice_us, latency_nice where the kernel

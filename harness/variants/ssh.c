@@ -19,7 +19,7 @@
  * options above take precedence over it. Remote commands are fixed scripts
  * run as `sh -c SCRIPT sh ARGS...` with every word single-quoted, so config
  * values reach the remote shell as data only; /usr/local/sbin:/usr/sbin:/sbin
- * are added to the remote PATH.
+ * are added to the remote PATH (ssh_remote.h runs them).
  *
  * What goes to the machine: only this schedrig binary (WORKDIR/bin/schedrig)
  * and the plan file (WORKDIR/plan-VARIANT.json), each sent as ssh's stdin to
@@ -78,20 +78,13 @@
 #include "agent_host.h"
 #include "knobs.h"
 #include "preflight.h"
-#include "spawn.h"
-#include "sshargv.h"
-#include "variant.h"
+#include "ssh_remote.h"
 
-#define SSH_CONNECT_TIMEOUT_S 10
-#define SSH_STEP_TIMEOUT_S 300.0   /* one setup command (copy, probe, kexec -l) */
 #define SSH_RETRY_EVERY_S 2.0      /* after kexec */
 /* sun_path is 108 bytes with its NUL; ssh binds the master's socket as
  * PATH.XXXXXXXXXXXXXXXX first (17 more) and %C is 40. */
 #define SSH_CTL_PATH_MAX (108 - 1 - 17)
 
-/* Prepended to every remote command: sbin directories on PATH, then exec. */
-static const char remote_wrap[] =
-	"PATH=\"$PATH:/usr/local/sbin:/usr/sbin:/sbin\"; export PATH; exec \"$@\"";
 /* The checks of a private workdir (sourced by probe_script and
  * copy_script): own DIR refuses DIR unless it is a directory, not a
  * symbolic link, owned by the login user and not writable by group or
@@ -141,199 +134,6 @@ static const char facts_script[] =
 static const char kexec_exec_script[] =
 	"(sleep 1; if test -d /run/systemd/system; then systemctl kexec; else kexec -e; fi)"
 	" </dev/null >/dev/null 2>&1 &";
-
-struct ssh_var {
-	const struct variant_run *vr;
-	struct ssh_target t;
-	char *ctl_dir;       /* holds the control socket */
-	bool ctl_dir_ours;   /* a /tmp directory to remove at the end */
-	char *log;           /* RUN_DIR/VARIANT-ssh.log */
-	char *known_hosts;
-	char *dest;          /* user@host:port for messages */
-	char *workdir;
-	char last_err[512];  /* last stderr line of the last ssh */
-};
-
-/* Output of one ssh command. */
-struct ssh_out {
-	struct buf out;
-	int status;          /* exit status; 255 ssh itself failed */
-};
-
-static void log_append(const struct ssh_var *sv, const char *data, size_t n)
-{
-	int fd = open(sv->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return;
-	while (n > 0) {
-		ssize_t w = write(fd, data, n);
-		if (w <= 0)
-			break;
-		data += w;
-		n -= (size_t)w;
-	}
-	close(fd);
-}
-
-/* Keep the last non-empty line of stderr text for messages. */
-static void note_stderr(struct ssh_var *sv, const char *text)
-{
-	const char *end = text + strlen(text);
-	while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
-		end--;
-	const char *start = end;
-	while (start > text && start[-1] != '\n')
-		start--;
-	if (end > start)
-		snprintf(sv->last_err, sizeof(sv->last_err), "%.*s", (int)(end - start), start);
-}
-
-/* Why ssh itself failed (status 255), for humans. */
-static void ssh_failure(const struct ssh_var *sv, const char *doing, char *err, size_t errsz)
-{
-	const char *e = sv->last_err;
-	const char *hint = "";
-	if (strstr(e, "Host key verification failed") || strstr(e, "HOST IDENTIFICATION HAS CHANGED"))
-		hint = " (strict_host_key: true: the host key is not in known_hosts or does not"
-		       " match it; check the key and add it with ssh-keyscan, or set"
-		       " strict_host_key: false)";
-	else if (strstr(e, "Permission denied"))
-		hint = " (authentication refused: check user: and identity:)";
-	else if (strstr(e, "Connection refused") || strstr(e, "timed out") ||
-		 strstr(e, "No route") || strstr(e, "resolve") || strstr(e, "unreachable"))
-		hint = " (the host is unreachable)";
-	snprintf(err, errsz, "ssh %s: %s failed: %s%s", sv->dest, doing,
-		 e[0] ? e : "ssh exited with status 255", hint);
-}
-
-/* What an ssh child's output goes to: stdout to out (ssh_exec) or to the
- * agent session (run_agent), stderr to errtext and the log as it comes. */
-struct ssh_sink {
-	struct ssh_var *sv;
-	struct buf *out;
-	struct buf errtext;
-	struct agent_session *session; /* run_agent's */
-	int stream_fd;                 /* a copy of the agent's lines; -1: none */
-	struct buf partial;            /* the agent's line being read */
-	double last_s;                 /* when the agent last wrote */
-	char *err;
-	size_t errsz;
-};
-
-static void ssh_output(void *arg, int stream, const char *data, size_t n)
-{
-	struct ssh_sink *k = arg;
-	if (stream == 2) {
-		buf_append(&k->errtext, data, n);
-		log_append(k->sv, data, n);
-	} else if (!k->session) {
-		buf_append(k->out, data, n);
-	} else {
-		if (k->stream_fd >= 0 && write(k->stream_fd, data, n) != (ssize_t)n) {
-			close(k->stream_fd);
-			k->stream_fd = -1;
-		}
-		agent_session_feed(k->session, &k->partial, data, n, k->err, k->errsz);
-		k->last_s = agent_mono_s();
-	}
-}
-
-/* An ssh child with stdin per in, stdout and stderr piped into k, in its
- * own process group, killed when the rig dies. */
-static struct spawn ssh_spawn(char *const *argv, struct spawn_io in, struct ssh_sink *k)
-{
-	return (struct spawn){.argv = argv, .in = in, .out.kind = SPAWN_PIPE,
-			      .err.kind = SPAWN_PIPE, .new_group = true, .pdeath_sig = SIGKILL,
-			      .on_output = ssh_output, .arg = k};
-}
-
-/* Run an ssh argv with stdin from in_path (NULL: /dev/null), stdout into
- * o->out, stderr into the log (last line noted). At most timeout_s.
- * Returns 0 with o->status, or -1 with err (could not start, timed out,
- * interrupted). */
-static int ssh_exec(struct ssh_var *sv, char *const *argv, const char *in_path, double timeout_s,
-		    struct ssh_out *o, char *err, size_t errsz)
-{
-	struct ssh_sink k = {.sv = sv, .out = &o->out, .stream_fd = -1};
-	struct spawn_io in = {.kind = in_path ? SPAWN_FILE : SPAWN_NULL, .path = in_path};
-	struct spawn c = ssh_spawn(argv, in, &k);
-	int rc = 0;
-
-	o->status = -1;
-	sv->last_err[0] = '\0';
-	c.timeout_s = timeout_s;
-	c.stop_sig = SIGKILL;
-	if (spawn_start(&c, err, errsz))
-		return -1;
-	/* The ControlPersist master may keep a copy of the pipes: the end is
-	 * ssh's exit, not the pipes' end (spawn_poll). */
-	while (spawn_poll((struct spawn *[]){&c}, 1, 100) > 0) {
-		if (!c.exited && runner_poll_interrupt()) {
-			snprintf(err, errsz, "interrupted by %s", strsignal(runner_interrupt_signal()));
-			rc = -1;
-			break;
-		}
-	}
-	if (c.timed_out) {
-		snprintf(err, errsz, "ssh %s: no answer in %.0f s", sv->dest, timeout_s);
-		rc = -1;
-	}
-	spawn_free(&c);
-	note_stderr(sv, buf_str(&k.errtext));
-	buf_free(&k.errtext);
-	if (rc == 0)
-		o->status = WIFEXITED(c.status) ? WEXITSTATUS(c.status) : 255;
-	return rc;
-}
-
-/* Run the fixed script on the machine with args: `sh -c WRAP sh sh -c
- * SCRIPT sh ARGS...`. Returns 0 with o->status, or -1 with err. */
-static int ssh_script(struct ssh_var *sv, const char *script, char *const *args, size_t n,
-		      const char *in_path, double timeout_s, int connect_timeout_s,
-		      struct ssh_out *o, char *err, size_t errsz)
-{
-	struct argv words = {0}, a = {0};
-	argv_add(&words, "sh");
-	argv_add(&words, "-c");
-	argv_add(&words, remote_wrap);
-	argv_add(&words, "sh");
-	if (script) {
-		argv_add(&words, "sh");
-		argv_add(&words, "-c");
-		argv_add(&words, script);
-		argv_add(&words, "sh");
-	}
-	for (size_t i = 0; i < n; i++)
-		argv_add(&words, args[i]);
-	sv->t.connect_timeout_s = connect_timeout_s;
-	int rc = ssh_argv(&a, &sv->t, words.v, words.n, err, errsz);
-	if (rc == 0)
-		rc = ssh_exec(sv, a.v, in_path, timeout_s, o, err, errsz);
-	argv_free(&words);
-	argv_free(&a);
-	return rc;
-}
-
-/* The same, requiring exit status 0; doing names the step in messages. */
-static int ssh_step(struct ssh_var *sv, const char *doing, const char *script, char *const *args,
-		    size_t n, const char *in_path, struct buf *out, char *err, size_t errsz)
-{
-	struct ssh_out o = {0};
-	int rc = ssh_script(sv, script, args, n, in_path, SSH_STEP_TIMEOUT_S, SSH_CONNECT_TIMEOUT_S,
-			    &o, err, errsz);
-	if (rc == 0 && o.status == 255) {
-		ssh_failure(sv, doing, err, errsz);
-		rc = -1;
-	} else if (rc == 0 && o.status != 0) {
-		snprintf(err, errsz, "ssh %s: %s failed (status %d)%s%s", sv->dest, doing, o.status,
-			 sv->last_err[0] ? ": " : "", sv->last_err);
-		rc = -1;
-	}
-	if (out && rc == 0)
-		buf_append(out, buf_str(&o.out), o.out.len);
-	buf_free(&o.out);
-	return rc;
-}
 
 /* Line i (0-based) of text into dst. */
 static void nth_line(const char *text, int i, char *dst, size_t size)
@@ -421,42 +221,6 @@ static int copy_file(struct ssh_var *sv, const char *local, const char *remote, 
 	return rc;
 }
 
-/* Close the shared connection and reap its master (a child of this process
- * when it is the runner's subreaper). */
-static void close_master(struct ssh_var *sv)
-{
-	struct argv a = {0};
-	struct ssh_out o = {0};
-	char err[256];
-	long long master = 0;
-
-	if (!sv->t.control_path)
-		return;
-	ssh_control_argv(&a, &sv->t, "check");
-	if (ssh_exec(sv, a.v, NULL, 10, &o, err, sizeof(err)) == 0 && o.status == 0) {
-		const char *p = strstr(sv->last_err, "pid=");
-		if (p) {
-			char num[32];
-			snprintf(num, sizeof(num), "%.*s", (int)strspn(p + 4, "0123456789"), p + 4);
-			if (!parse_ll(num, &master))
-				master = 0;
-		}
-	}
-	argv_free(&a);
-	buf_free(&o.out);
-	o = (struct ssh_out){0};
-	ssh_control_argv(&a, &sv->t, "exit");
-	ssh_exec(sv, a.v, NULL, 10, &o, err, sizeof(err));
-	argv_free(&a);
-	buf_free(&o.out);
-	for (int i = 0; master > 0 && i < 100; i++) {
-		pid_t w = waitpid((pid_t)master, NULL, WNOHANG);
-		if (w == (pid_t)master || (w < 0 && errno == ECHILD) || kill((pid_t)master, 0))
-			break;
-		nanosleep(&(struct timespec){0, 20000000}, NULL);
-	}
-}
-
 /* kexec: load and start the kernel, wait for the machine to come back on it. */
 static int do_kexec(struct ssh_var *sv, const char *old_boot_id, char *err, size_t errsz)
 {
@@ -489,7 +253,7 @@ static int do_kexec(struct ssh_var *sv, const char *old_boot_id, char *err, size
 	fflush(stdout);
 	if (ssh_step(sv, "starting kexec", kexec_exec_script, NULL, 0, NULL, NULL, err, errsz))
 		goto out;
-	close_master(sv);
+	ssh_close_master(sv);
 	/* No shared connection while the machine goes down and comes back: a
 	 * try that reaches the old kernel in its last seconds (kexec -e after
 	 * the sleep, services stopping under systemctl kexec) would leave a
@@ -559,10 +323,7 @@ static int run_agent(struct ssh_var *sv, const char *bin, const char *plan,
 	struct spawn c = ssh_spawn(NULL, (struct spawn_io){.kind = SPAWN_PIPE}, &k);
 	int rc = -1;
 
-	argv_add(&words, "sh");
-	argv_add(&words, "-c");
-	argv_add(&words, remote_wrap);
-	argv_add(&words, "sh");
+	ssh_wrap_words(&words);
 	argv_add(&words, bin);
 	argv_add(&words, "agent");
 	argv_add(&words, "--watch-stdin");
@@ -615,7 +376,7 @@ static int run_agent(struct ssh_var *sv, const char *bin, const char *plan,
 	bool exited = c.exited;
 	int status = exited ? c.status : -1;
 	spawn_kill(&c);
-	note_stderr(sv, buf_str(&k.errtext));
+	ssh_note_stderr(sv, buf_str(&k.errtext));
 	if (interrupted) {
 		s->failed = false;
 		agent_session_fail(s, err, errsz, "interrupted by %s", strsignal(interrupted));
@@ -730,7 +491,7 @@ static int ssh_run(const struct variant_run *vr, char *err, size_t errsz)
 		ssh_step(&sv, "removing the plan file", NULL, rm, 3, NULL, NULL, why, sizeof(why));
 	}
 out_ctl:
-	close_master(&sv);
+	ssh_close_master(&sv);
 	free(ctl);
 out:
 	if (sv.ctl_dir_ours)

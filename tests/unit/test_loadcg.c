@@ -15,38 +15,43 @@
 #include <unistd.h>
 
 #include "loadcg.h"
+#include "spawn.h"
+
+/* A child in the cgroup (spawn joins it) that starts an escaper: setsid()
+ * leaves the process group, kill(-pgid) misses it. */
+static int start_escaper(void *arg)
+{
+	int fd = *(const int *)arg;
+	if (fork() == 0) {
+		setsid();
+		pid_t self = getpid();
+		/* Reported only once it has escaped. */
+		if (write(fd, &self, sizeof(self)) != sizeof(self))
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	return 0; /* the escaper is orphaned */
+}
 
 static void test_escaper_is_killed(void **state)
 {
 	(void)state;
-	char why[512], dir[1200];
+	char why[512], dir[1200], err[256];
 	int pipefd[2];
 
 	assert_int_equal(loadcg_init(why, sizeof(why)), 0);
 	assert_non_null(loadcg_base());
 	assert_int_equal(loadcg_create(1, dir, sizeof(dir)), 0);
 	assert_int_equal(pipe(pipefd), 0);
-	pid_t child = fork();
-	assert_true(child >= 0);
-	if (child == 0) {
-		if (loadcg_enter(dir))
-			_exit(1);
-		if (fork() == 0) {
-			setsid(); /* leaves the process group: kill(-pgid) misses it */
-			pid_t self = getpid();
-			/* Reported only once it has escaped. */
-			if (write(pipefd[1], &self, sizeof(self)) != sizeof(self))
-				_exit(1);
-			pause();
-			_exit(0);
-		}
-		_exit(0); /* the escaper is orphaned */
-	}
+	struct spawn child = {.fn = start_escaper, .fn_arg = &pipefd[1], .cgroup = dir};
+	assert_int_equal(spawn_start(&child, err, sizeof(err)), 0);
 	pid_t escaper = 0;
 	assert_int_equal(read(pipefd[0], &escaper, sizeof(escaper)), sizeof(escaper));
-	int status;
-	waitpid(child, &status, 0);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	while (spawn_poll((struct spawn *[]){&child}, 1, -1) > 0)
+		;
+	assert_true(WIFEXITED(child.status) && WEXITSTATUS(child.status) == 0);
+	spawn_free(&child);
 	assert_int_equal(kill(escaper, 0), 0); /* alive, in another session */
 	assert_int_equal(getsid(escaper), escaper);
 

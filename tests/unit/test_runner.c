@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "loadcg.h"
 #include "runner.h"
 
 /* A driver whose loads are shell commands (argv built by the test). */
@@ -125,6 +126,69 @@ static void test_no_fd_leak(void **state)
 	cell_free(&f);
 }
 
+static const char *own_cgroup(size_t i)
+{
+	(void)i;
+	return "grep ^0:: /proc/self/cgroup";
+}
+
+/* Each load runs in its own cgroup below the rig's (loadcg), where cgroup2
+ * allows one here: "0::/.../schedrig-RIGPID/load-N". */
+static void test_own_cgroup(void **state)
+{
+	struct cell_fixture f;
+	struct iteration_result res;
+	char err[256] = "", want[64];
+	(void)state;
+	cell_init(&f, 2, own_cgroup, NULL);
+	assert_int_equal(runner_run_iteration(&f.cell, 0, "/bin/false", &res, err, sizeof(err)), 0);
+	snprintf(want, sizeof(want), "/schedrig-%d/load-", (int)getpid());
+	for (size_t i = 0; i < res.n; i++) {
+		assert_int_equal(res.r[i].state, INST_OK);
+		if (loadcg_base())
+			assert_non_null(strstr(buf_str(&res.r[i].out), want));
+	}
+	if (loadcg_base()) /* two loads, two cgroups */
+		assert_string_not_equal(buf_str(&res.r[0].out), buf_str(&res.r[1].out));
+	iteration_result_free(&res);
+	cell_free(&f);
+}
+
+static const char *say_ok(size_t i)
+{
+	(void)i;
+	return "echo ok";
+}
+
+/* A load that cannot start is a failure worded with the load's argv[0] and
+ * the step that failed, and the other loads run. */
+static void test_start_failures(void **state)
+{
+	struct cell_fixture f;
+	struct iteration_result res;
+	char err[256] = "";
+	(void)state;
+	cell_init(&f, 3, say_ok, NULL);
+	argv_free(&f.cell.inst[0].argv);
+	argv_add(&f.cell.inst[0].argv, "schedrig-no-such-program");
+	snprintf(f.cell.inst[1].sched.cpus, sizeof(f.cell.inst[1].sched.cpus), "1000");
+	assert_int_equal(runner_run_iteration(&f.cell, 0, "/bin/false", &res, err, sizeof(err)), 0);
+	assert_int_equal(res.n, 3);
+	assert_int_equal(res.r[0].state, INST_FAILED);
+	assert_int_equal(res.r[0].pid, 0);
+	assert_string_equal(res.r[0].reason,
+			    "cannot run schedrig-no-such-program: No such file or directory");
+	assert_int_equal(res.r[1].state, INST_FAILED);
+	assert_int_equal(res.r[1].pid, 0);
+	assert_string_equal(res.r[1].reason,
+			    "cpus 1000: not every CPU of the list is on this machine or allowed"
+			    " to the rig (sched_setaffinity: Invalid argument)");
+	assert_int_equal(res.r[2].state, INST_OK);
+	assert_string_equal(buf_str(&res.r[2].out), "ok\n");
+	iteration_result_free(&res);
+	cell_free(&f);
+}
+
 static const char *sleep_then_second(size_t i)
 {
 	return i == 0 ? "sleep 1" : "true";
@@ -189,6 +253,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_many_loads),
 		cmocka_unit_test(test_no_fd_leak),
+		cmocka_unit_test(test_own_cgroup),
+		cmocka_unit_test(test_start_failures),
 		cmocka_unit_test(test_poll_error),
 		cmocka_unit_test(test_interrupt_grace),
 	};

@@ -63,9 +63,14 @@ static void test_not_found(void **state)
 	assert_int_equal(spawn_start(&s, err, sizeof(err)), -1);
 	assert_string_equal(err, "cannot run schedrig-no-such-program: No such file or directory");
 	assert_int_equal(s.pid, 0);
+	/* The step and errno too, for callers that word their own message. */
+	assert_string_equal(s.fail_step, "exec");
+	assert_int_equal(s.fail_errno, ENOENT);
 	s = (struct spawn){.argv = dir, .dir = "/schedrig-no-such-dir"};
 	assert_int_equal(spawn_start(&s, err, sizeof(err)), -1);
 	assert_string_equal(err, "chdir /schedrig-no-such-dir: No such file or directory");
+	assert_string_equal(s.fail_step, "chdir");
+	assert_int_equal(s.fail_errno, ENOENT);
 	/* The failed child was reaped: no child is left. */
 	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
 }
@@ -297,7 +302,42 @@ static void test_before_exec(void **state)
 	s = (struct spawn){.argv = nice_argv, .before_exec = refuse};
 	assert_int_equal(spawn_start(&s, err, sizeof(err)), -1);
 	assert_string_equal(err, "nice: test step: Operation not permitted");
+	assert_string_equal(s.fail_step, "test step");
+	assert_int_equal(s.fail_errno, EPERM);
 	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	/* A start that works leaves no step behind. */
+	s = (struct spawn){.argv = nice_argv, .out.kind = SPAWN_NULL, .before_exec = set_nice,
+			   .hook_arg = &target};
+	assert_int_equal(spawn_run(&s, err, sizeof(err)), 0);
+	assert_string_equal(s.fail_step, "");
+	assert_int_equal(s.fail_errno, 0);
+	spawn_free(&s);
+}
+
+/* A caller that reaps the child itself (wait4 of any child, as the runner
+ * does) hands the status to spawn_reaped: the spawn is done, signals and
+ * spawn_free leave the (reused) pid alone. */
+static void test_reaped_by_caller(void **state)
+{
+	(void)state;
+	char err[256] = "";
+	char *sh[] = {"sh", "-c", "exit 3", NULL};
+	struct spawn s = {.argv = sh, .new_group = true};
+	int status;
+	struct rusage ru;
+
+	assert_int_equal(spawn_start(&s, err, sizeof(err)), 0);
+	assert_int_equal(wait4(-1, &status, 0, &ru), s.pid);
+	spawn_reaped(&s, status, &ru);
+	assert_true(s.exited && s.done);
+	assert_true(WIFEXITED(s.status) && WEXITSTATUS(s.status) == 3);
+	assert_true(s.end_ns > 0);
+	/* Its pidfd is closed: spawn_poll has nothing to wait for. */
+	assert_int_equal(spawn_poll((struct spawn *const[]){&s}, 1, 0), 0);
+	spawn_signal(&s, SIGKILL);
+	spawn_kill(&s);
+	assert_int_equal(s.status, status);
+	spawn_free(&s);
 }
 
 static void test_rusage_and_mode(void **state)
@@ -415,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_no_fd_leaks),
 		cmocka_unit_test(test_cgroup),
 		cmocka_unit_test(test_before_exec),
+		cmocka_unit_test(test_reaped_by_caller),
 		cmocka_unit_test(test_rusage_and_mode),
 		cmocka_unit_test(test_function_child),
 		cmocka_unit_test(test_which),
