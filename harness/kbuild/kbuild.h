@@ -68,7 +68,8 @@ struct kbuild {
 	double build_s;             /* wall time of the build that made the entry */
 	char *provenance;           /* the entry's provenance.txt once built or
 				     * found: lines "name value": kernel, key,
-				     * source, patch (sha256 file subject, one
+				     * source (a commit's with its git
+				     * describe), patch (sha256 file subject, one
 				     * per patch), config (each item),
 				     * config_sha256, config_diff (options that
 				     * differ from the base kernel's .config
