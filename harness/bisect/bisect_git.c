@@ -73,6 +73,17 @@ static char *build_text(const struct ynode *root, const struct git_end *e, const
 	return bisect_node_text(at ? ynode_get(bisect_build_node(root, at), key) : NULL);
 }
 
+/* Do both builds apply the same patches? */
+static bool same_patches(const struct ynode *root, const struct git_end *g,
+			 const struct git_end *b)
+{
+	char *tg = build_text(root, g, "patches"), *tb = build_text(root, b, "patches");
+	bool same = !strcmp(tg, tb);
+	free(tg);
+	free(tb);
+	return same;
+}
+
 /* Do the builds differ in more than their commit? -1 with err when they
  * do (or the variants differ in more than name: and kernel:). */
 static int only_commits_differ(const char *path, const struct ynode *root,
@@ -214,6 +225,9 @@ int bisect_git_series(const char *path, const struct ynode *root, const char *go
 		rc = read_end(path, root, bad, &b, err, errsz);
 	if (rc == 0)
 		rc = resolve_ends(path, &g, &b, err, errsz);
+	if (rc == 1 && g.commit && b.commit && same_patches(root, &g, &b))
+		return err_printf(err, errsz, "%s: --good %s and --bad %s build the same commit %s of"
+				  " %s: nothing to bisect", path, good, bad, g.hash, g.source);
 	if (rc)
 		return rc;
 	if (only_commits_differ(path, root, &g, &b, err, errsz))

@@ -88,7 +88,7 @@ static int check_commit(const struct experiment *e, const struct cfg_kernel *k, 
 			!kgit_resolve(source->text, k->commit.text, hash, why, sizeof(why))))
 		return 0;
 	if (stat(source->text, &st) || !S_ISDIR(st.st_mode))
-		snprintf(why, sizeof(why), "commit: needs a git repository's directory as"
+		snprintf(why, sizeof(why), "a commit needs a git repository's directory as"
 			 " source:, not %s", source->text);
 	snprintf(err, errsz, "%s:%d:%d: kernel '%s': commit: %s", e->path, k->commit.line,
 		 k->commit.col, k->name, why);
