@@ -199,7 +199,7 @@ static int add_points(const struct ynode *root, const struct git_end *g,
 		const struct git_end *end = k == 0 ? g : k == r->n ? b : NULL;
 		char *name = end ? xstrdup(end->name)
 				 : xasprintf("%.51s-%.12s", g->name, r->c[k - 1].hash);
-		char *label = k == 0 ? xasprintf("%s at commit %s (the good end)", g->name, g->hash)
+		char *label = k == 0 ? xasprintf("commit %s (the good end)", g->hash)
 				     : xasprintf("commit %s %s", r->c[k - 1].hash, r->c[k - 1].subject);
 		char *text = end ? bisect_point_config(t, root, end->v, "kernels",
 						       pinned_kernels(t, root, end), err, errsz)
