@@ -1,7 +1,9 @@
 /* harness/kbuild/: the kernel-build subsystem. It owns everything between
  * a config's kernels: entries and a bootable bzImage: resolving an entry
  * and its base: chain (kbuild_spec.c), the source's identity and the
- * private copy of its tree (kbuild_source), the patch series and its
+ * private copy of its tree (kbuild_source; a commit: of a git source
+ * resolved and described by kbuild_git, which also lists the first-parent
+ * range a git-range bisection walks), the patch series and its
  * application (kbuild_series), the merged .config (kbuild_config), the
  * build key (kbuild_key), the build and the cache under results/cache/
  * builds (kbuild.c), the set of builds a command needs with its progress
