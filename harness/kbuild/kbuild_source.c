@@ -281,11 +281,13 @@ static int archive_commit(const struct ksource *s, const char *tar, const char *
 	return rc == KB_INTERRUPTED ? rc : rc ? -1 : 0;
 }
 
-/* Unpack the archive (a commit's made first) into tmp. */
+/* Unpack the archive into tmp; a commit's is made first in tmp itself and
+ * removed once unpacked (a killed rig leaves one directory, not two
+ * things). */
 static int unpack_into(const struct ksource *s, const char *tmp, const char *log, char *err,
 		       size_t errsz)
 {
-	char *tar = s->commit ? xasprintf("%s.tar", tmp) : xstrdup(s->tarball);
+	char *tar = s->commit ? xasprintf("%s/commit.tar", tmp) : xstrdup(s->tarball);
 	char *argv[] = {"tar", "-xf", tar, "-C", (char *)tmp, NULL};
 	struct kb_cmd c = {.argv = argv, .log = log, .append = true};
 	char why[256];

@@ -19,7 +19,7 @@
  * A tarball is unpacked once into CACHE/sources/ID/ (into a temporary
  * directory renamed when complete; ID from the identity). A commit is
  * unpacked the same way from `git -C DIR archive --format=tar` written
- * beside that temporary directory and removed once it is unpacked: the
+ * into that temporary directory and removed once it is unpacked: the
  * user's repository is only read (no checkout, no worktree). */
 #ifndef SCHEDRIG_KBUILD_SOURCE_H
 #define SCHEDRIG_KBUILD_SOURCE_H
