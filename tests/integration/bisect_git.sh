@@ -116,6 +116,11 @@ rc=0
 assert_contains "$(cat "$WORK/bisect.out")" "bisection 1: 5 points (commits) from rc1 (good) to rc2 (bad)" \
 	"the series"
 assert_eq "$(q "$DB" "SELECT kind FROM bisection WHERE id = 1")" commits "the provider stored"
+# The good end's run (it fails: the stand-in bzImage does not boot) shows
+# which commit its kernel is.
+run=$(q "$DB" "SELECT run_id FROM bisect_run WHERE bisection_id = 1 AND k = 0")
+assert_contains "$("$SCHEDRIG" show "$run" --db "$DB")" "source $TREE git commit $v1 (v1)" \
+	"schedrig show of the good end's run"
 want=$(echo "0 rc1 commit $v1 (the good end)"
 	k=1
 	gitc rev-list --first-parent --reverse v1..v2 | while read -r h; do
