@@ -93,8 +93,8 @@ void kgit_range_free(struct kgit_range *r)
 	*r = (struct kgit_range){0};
 }
 
-/* One line "HASH PARENTS\tSUBJECT" (parents space-separated, none for a
- * root commit) into r. 0, or -1 when it is not that. */
+/* One line "HASH PARENTS\tSUBJECT" (parents space-separated; "HASH
+ * \tSUBJECT" for a root commit) into r. 0, or -1 when it is not that. */
 static int add_line(struct kgit_range *r, const char *line, size_t len)
 {
 	const char *tab = memchr(line, '\t', len);
@@ -103,12 +103,11 @@ static int add_line(struct kgit_range *r, const char *line, size_t len)
 	struct kgit_commit c = {0};
 	memcpy(c.hash, line, 40);
 	const char *p = line + 40;
-	if (*p == ' ') {
-		p++;
-		if (!is_hash(p, strcspn(p, " \t")))
-			return -1;
-		memcpy(c.parent, p, 40);
-	}
+	size_t n = *p == ' ' ? strcspn(p + 1, " \t") : 0;
+	if (n && !is_hash(p + 1, n))
+		return -1;
+	if (n)
+		memcpy(c.parent, p + 1, 40);
 	c.subject = xasprintf("%.*s", (int)(line + len - tab - 1), tab + 1);
 	r->c = xrealloc(r->c, (r->n + 1) * sizeof(*r->c));
 	r->c[r->n++] = c;

@@ -4,6 +4,7 @@
  *   master:  one (v1) - two - three - Merge topic - four (v2)
  *                          \                /
  *   topic:                  side ----------
+ *   lonely:  lonely root (an orphan branch: a second root)
  *
  * Expected hashes come from `git rev-parse` run by the test, and the
  * expected range from this history as drawn: `git rev-list --first-parent
@@ -95,6 +96,9 @@ static int make_repo(void **state)
 	git(NULL, 0, "merge", "-q", "--no-ff", "-m", "Merge topic", "topic", NULL);
 	commit_file("int slice = 4;\n", "sched/fair: four");
 	git(NULL, 0, "tag", "v2", NULL);
+	git(NULL, 0, "checkout", "-q", "--orphan", "lonely", NULL);
+	commit_file("int lonely;\n", "lonely root");
+	git(NULL, 0, "checkout", "-q", "master", NULL);
 	return 0;
 }
 
@@ -164,6 +168,17 @@ static void test_first_parent_range(void **state)
 	kgit_range_free(&r);
 	assert_int_equal(kgit_first_parent_range(repo, v2, v1, &r, err, sizeof(err)), 0);
 	assert_int_equal(r.n, 0);
+	/* A root commit in the range has no parent. */
+	char lonely[41];
+	rev("lonely", lonely);
+	assert_int_equal(kgit_first_parent_range(repo, v1, lonely, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.c[0].hash, lonely);
+	assert_string_equal(r.c[0].parent, "");
+	assert_string_equal(r.c[0].subject, "lonely root");
+	kgit_range_free(&r);
+	assert_int_equal(kgit_first_parent_range(repo, v1, "0123", &r, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "git rev-list --first-parent "));
 }
 
 /* A config of two builds at commits of repo; extra is added to the bad
@@ -280,6 +295,10 @@ static void test_git_range_refused(void **state)
 	free(text);
 	text = range_config("topic", "v2", "", "");
 	expect_refused(text, "good", "bad", "is not on the first-parent line of --bad bad's");
+	free(text);
+	text = range_config("v1", "lonely", "", "");
+	expect_refused(text, "good", "bad", "whose first parent is none): bisect between two commits"
+		       " of one first-parent history");
 	free(text);
 	text = range_config("v1", "v9", "", "");
 	expect_refused(text, "good", "bad", "g.yaml: kernels: b: commit: 'v9' is not a commit of");
