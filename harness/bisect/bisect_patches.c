@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "bisect_builds.h"
+#include "kbuild_series.h"
 #include "util.h"
 #include "ytree.h"
 
@@ -27,52 +27,38 @@ void bisect_patch_list_free(struct bisect_patch_list *l)
 	*l = (struct bisect_patch_list){0};
 }
 
-/* The Subject: of a patch file (first header line), "[PATCH ...] " dropped;
- * "" when it has none. A second "From " line makes it an mbox: -1. */
-static int read_subject(FILE *f, char *subject, size_t size)
+/* How many patches of s came from file. */
+static size_t patches_of(const struct kseries *s, const char *file)
 {
-	char line[1024];
-	int froms = 0;
-	subject[0] = '\0';
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "From ", 5) && ++froms > 1)
-			return -1;
-		if (!subject[0] && !strncmp(line, "Subject:", 8)) {
-			const char *s = line + 8;
-			s += strspn(s, " \t");
-			if (*s == '[' && strchr(s, ']'))
-				s = strchr(s, ']') + 1;
-			s += strspn(s, " \t");
-			snprintf(subject, size, "%.*s", (int)strcspn(s, "\r\n"), s);
-		}
-	}
-	return 0;
+	size_t n = 0;
+	for (size_t i = 0; i < s->n; i++)
+		n += !strcmp(s->p[i].file, file);
+	return n;
 }
 
 int bisect_patch_files(const char *path, const struct ynode *entry,
 		       struct bisect_patch_list *out, char *err, size_t errsz)
 {
-	struct stat st;
-	char subject[512];
+	struct kseries s = {0};
+	char why[1024];
+	int rc = 0;
 	if (entry->kind != YNODE_SCALAR)
 		return err_printf(err, errsz, "%s:%d:%d: a patches: entry is a file name", path,
 			    entry->line, entry->col);
-	if (stat(entry->text, &st) || !S_ISREG(st.st_mode))
-		return err_printf(err, errsz, "%s:%d:%d: patch '%s' is not a file; bisecting a directory"
-			    " or an mbox needs the kernel-build code's patch-list expansion",
-			    path, entry->line, entry->col, entry->text);
-	FILE *f = fopen(entry->text, "r");
-	if (!f)
-		return err_printf(err, errsz, "%s:%d:%d: %s: cannot read it", path, entry->line,
-			    entry->col, entry->text);
-	int mbox = read_subject(f, subject, sizeof(subject));
-	fclose(f);
-	if (mbox)
-		return err_printf(err, errsz, "%s:%d:%d: %s holds several messages; bisecting an mbox"
-			    " needs the kernel-build code's patch-list expansion", path,
-			    entry->line, entry->col, entry->text);
-	bisect_patch_list_add(out, entry->text, entry->text, subject);
-	return 0;
+	if (kseries_add(&s, entry->text, why, sizeof(why)))
+		rc = err_printf(err, errsz, "%s:%d:%d: %s", path, entry->line, entry->col, why);
+	for (size_t i = 0; i < s.n && rc == 0; i++) {
+		size_t n = patches_of(&s, s.p[i].file);
+		if (n > 1)
+			rc = err_printf(err, errsz, "%s:%d:%d: %s holds %zu patches, and a point of a"
+					" bisection names its patches by file: put them in a directory,"
+					" one file each (git format-patch -o DIR, or git mailsplit)", path,
+					entry->line, entry->col, s.p[i].file, n);
+		else
+			bisect_patch_list_add(out, s.p[i].file, s.p[i].file, s.p[i].subject);
+	}
+	kseries_free(&s);
+	return rc;
 }
 
 /* The patches of builds chain[from..n) expanded, in order. */

@@ -18,10 +18,9 @@
  * the two variants as written. The builds themselves (and their cache) are
  * the kernel-build code's; this file only writes configs.
  *
- * The patch list entries (a file, a directory, an mbox) are expanded by a
- * bisect_expand_fn: the kernel-build code's expansion when it is there (it
- * splits directories and mboxes into one file per patch); until then
- * bisect_patch_files, which takes single-patch files only. */
+ * The patch list entries (a file, a directory) are expanded by a
+ * bisect_expand_fn: bisect_patch_files, the kernel builds' own expansion
+ * (kbuild_series.h), with each patch in a file of its own. */
 #ifndef SCHEDRIG_BISECT_PATCHES_H
 #define SCHEDRIG_BISECT_PATCHES_H
 
@@ -51,11 +50,11 @@ void bisect_patch_list_free(struct bisect_patch_list *l);
 typedef int (*bisect_expand_fn)(const char *path, const struct ynode *entry,
 				struct bisect_patch_list *out, char *err, size_t errsz);
 
-/* The expansion available before kernels from source: entry must name a
- * regular file holding one patch; its subject is its first "Subject:"
- * header line with a leading "[...]" tag dropped. A directory or an mbox
- * of several messages is an error saying it needs the kernel-build code's
- * expansion. */
+/* entry expanded as kernels: patches: expands it (kseries_add: a file, or
+ * a directory's patch files in name order), each patch with its file and
+ * its subject without "[PATCH n/m]". A file holding several patches (an
+ * mbox) is an error: a point names its first k patches by file, so each
+ * must be a file of its own; the message says how to split it. */
 int bisect_patch_files(const char *path, const struct ynode *entry,
 		       struct bisect_patch_list *out, char *err, size_t errsz);
 

@@ -99,7 +99,7 @@ static void store_notes(const struct run_session *rc, const struct buf *notes)
  * that failed before its kernel came up (a guest that never booted) is
  * recorded too, its kernel unknown, so reports name it instead of leaving
  * it out. */
-static void variant_failed(struct run_session *rc, const struct cfg_variant *var, const char *why)
+void session_variant_failed(struct run_session *rc, const struct cfg_variant *var, const char *why)
 {
 	char err[512];
 	fprintf(stderr, "schedrig: variant %s: %s\n", var->name, why);
@@ -156,8 +156,6 @@ static int read_notes(void *ctx, const char *kind, char ***msgs, size_t *n)
 	return -1;
 }
 
-/* Run var's plan in one block (its whole plan, or with done the stint).
- * Returns the backend's result; err holds why it failed. */
 /* The kernels the variants build (runbuild.h), before any variant runs: a
  * variant whose kernel was not built is a failed variant (stored with its
  * boot and no kernel) and does not run; the others do. -1 when the run
@@ -181,7 +179,7 @@ static int build_kernels(struct run_session *rc, const char *run_dir)
 		/* Stored by variant_failed with its boot and no kernel (run
 		 * --resume: its row is there already). */
 		if (variant_enter(rc, var) == 0)
-			variant_failed(rc, var, why[v]);
+			session_variant_failed(rc, var, why[v]);
 		rc->variant_id = 0;
 		free(why[v]);
 	}
@@ -189,29 +187,37 @@ static int build_kernels(struct run_session *rc, const char *run_dir)
 	return ret;
 }
 
+void session_variant_run_init(struct run_session *rc, const struct cfg_variant *var,
+			      const char *self_exe, const char *run_dir,
+			      bool (*done)(void *, size_t, int), struct knob_db_journal *kj,
+			      struct variant_run *vr)
+{
+	knob_db_journal_init(kj, rc->st, rc->run_id, var->name);
+	*vr = (struct variant_run){
+		.e = rc->e, .v = var, .p = rc->p, .iterations = rc->o->iterations,
+		.self_exe = self_exe, .work_dir = run_dir, .on_kernel = session_on_kernel,
+		.on_iteration = session_on_iteration, .ctx = rc, .done = done, .journal = &kj->ops,
+		.enough = session_adaptive(rc) ? session_cell_enough : NULL,
+		.note = store_note, .notes = read_notes, .lava_log = rc->o->lava_log,
+	};
+}
+
+/* Run var's plan in one block (its whole plan, or with done the stint).
+ * Returns the backend's result; err holds why it failed. */
 static int variant_backend_run(struct run_session *rc, const struct cfg_variant *var,
 			       const char *self_exe, const char *run_dir,
 			       bool (*done)(void *, size_t, int), char *err, size_t errsz)
 {
 	struct knob_db_journal kj;
-	knob_db_journal_init(&kj, rc->st, rc->run_id, var->name);
-	struct variant_run vr = {
-		.e = rc->e, .v = var, .p = rc->p, .iterations = rc->o->iterations,
-		.self_exe = self_exe, .work_dir = run_dir, .on_kernel = session_on_kernel,
-		.on_iteration = session_on_iteration, .ctx = rc, .done = done, .journal = &kj.ops,
-		.enough = session_adaptive(rc) ? session_cell_enough : NULL,
-		.note = store_note, .notes = read_notes, .lava_log = rc->o->lava_log,
-	};
+	struct variant_run vr;
+	session_variant_run_init(rc, var, self_exe, run_dir, done, &kj, &vr);
 	err[0] = '\0';
 	int vrc = variant_backend_for(var->boot)->run(&vr, err, errsz);
 	knob_db_journal_free(&kj);
 	return vrc;
 }
 
-/* One variant as one block (order: blocked, and variants that boot their
- * own kernel unless order: is written). -1 when the run must stop. */
-static int run_blocked(struct run_session *rc, const struct cfg_variant *var, const char *self_exe,
-		       const char *run_dir)
+int session_variant_enter(struct run_session *rc, const struct cfg_variant *var)
 {
 	char err[512];
 	adaptive_cells_reset(rc->cells);
@@ -220,22 +226,45 @@ static int run_blocked(struct run_session *rc, const struct cfg_variant *var, co
 		rc->store_failed = true;
 		return -1;
 	}
-	if (variant_enter(rc, var))
+	return variant_enter(rc, var);
+}
+
+int session_variant_begin(struct run_session *rc, const struct cfg_variant *var)
+{
+	if (session_variant_enter(rc, var))
 		return -1;
 	if (session_adaptive(rc) && var->boot != BOOT_LOCAL)
 		session_note_whole_plan(rc, var);
-	int vrc = variant_backend_run(rc, var, self_exe, run_dir,
-				      rc->o->resume ? session_iteration_done : NULL, err, sizeof(err));
+	return 0;
+}
+
+int session_variant_ended(struct run_session *rc, const struct cfg_variant *var, int vrc,
+			  const char *err)
+{
+	char serr[512];
 	if (vrc) {
 		if (rc->store_failed)
 			return -1;
 		/* The variant failed as a whole; the next one still runs. */
-		variant_failed(rc, var, err);
+		session_variant_failed(rc, var, err);
 		return 0;
 	}
 	store_variant_status(rc->st, rc->variant_id,
-			     runner_interrupt_signal() ? "interrupted" : "complete", err, sizeof(err));
+			     runner_interrupt_signal() ? "interrupted" : "complete", serr, sizeof(serr));
 	return 0;
+}
+
+/* One variant as one block (order: blocked, and variants that boot their
+ * own kernel unless order: is written). -1 when the run must stop. */
+static int run_blocked(struct run_session *rc, const struct cfg_variant *var, const char *self_exe,
+		       const char *run_dir)
+{
+	char err[512];
+	if (session_variant_begin(rc, var))
+		return -1;
+	int vrc = variant_backend_run(rc, var, self_exe, run_dir,
+				      rc->o->resume ? session_iteration_done : NULL, err, sizeof(err));
+	return session_variant_ended(rc, var, vrc, err);
 }
 
 /* Per variant of an interleaved or random run. */
@@ -307,7 +336,7 @@ static int run_rounds(struct run_session *rc, struct vstate *vs, size_t n, enum 
 				if (vrc && rc->store_failed)
 					ret = -1;
 				else if (vrc) {
-					variant_failed(rc, cur->var, err);
+					session_variant_failed(rc, cur->var, err);
 					cur->failed = true;
 				}
 			}
@@ -391,30 +420,31 @@ static int order_setup(struct run_session *rc, enum run_order *o, uint64_t *seed
 	return ret ? -1 : 0;
 }
 
-/* --variant: only that one runs. */
-static bool selected(const struct run_session *rc, const struct cfg_variant *var)
+bool session_selected(const struct run_session *rc, const struct cfg_variant *var)
 {
 	return !rc->o->variant || !strcmp(rc->o->variant, var->name);
 }
 
-/* Every variant of the run in order o: the interleaved ones in rounds, then
- * those that keep their block, in config order. -1 when the run stopped
- * (store failed). */
+/* Every variant of the run in order o: first those a lab runs as jobs, all
+ * at once (session_run_jobs: their jobs wait in the lab's queue while
+ * nothing else of this run competes with them for the rig's attention);
+ * then the interleaved ones in rounds; then those that keep their block,
+ * in config order. -1 when the run stopped (store failed). */
 static int run_variants(struct run_session *rc, enum run_order o, uint64_t seed, const char *self_exe,
 			const char *run_dir)
 {
+	int ret = session_run_jobs(rc, self_exe, run_dir);
 	struct vstate *vs = xcalloc(rc->e->n_variants, sizeof(*vs));
 	size_t n_vs = 0;
 	for (size_t v = 0; v < rc->e->n_variants; v++)
 		if (!rc->build_failed[v] && !session_keeps_block(rc->e, o, &rc->e->variants[v]) &&
-		    selected(rc, &rc->e->variants[v]))
+		    session_selected(rc, &rc->e->variants[v]))
 			vs[n_vs++].var = &rc->e->variants[v];
-	int ret = 0;
-	if (n_vs)
+	if (n_vs && !ret && !runner_interrupt_signal())
 		ret = run_rounds(rc, vs, n_vs, o, seed, self_exe, run_dir);
 	for (size_t v = 0; v < rc->e->n_variants && !ret && !runner_interrupt_signal(); v++)
 		if (!rc->build_failed[v] && session_keeps_block(rc->e, o, &rc->e->variants[v]) &&
-		    selected(rc, &rc->e->variants[v]))
+		    !session_runs_as_job(&rc->e->variants[v]) && session_selected(rc, &rc->e->variants[v]))
 			ret = run_blocked(rc, &rc->e->variants[v], self_exe, run_dir);
 	free(vs);
 	return ret;

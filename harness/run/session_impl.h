@@ -21,6 +21,48 @@ bool session_cell_enough(void *ctx, size_t c, int iteration);
 bool session_iteration_done(void *ctx, size_t c, int it);
 bool session_stint_skip(void *ctx, size_t c, int it);
 
+struct knob_db_journal;
+
+/* The variant_run of var in this run (its callbacks the ones above, done
+ * the run --resume or stint filter, NULL none) with its knob journal kj,
+ * which the caller frees (knob_db_journal_free) after the backend is done. */
+void session_variant_run_init(struct run_session *rc, const struct cfg_variant *var,
+			      const char *self_exe, const char *run_dir,
+			      bool (*done)(void *, size_t, int), struct knob_db_journal *kj,
+			      struct variant_run *vr);
+
+/* var the current variant, its adaptive cells afresh (run --resume:
+ * rebuilt from the store): before a backend runs var, and again before a
+ * job's results are handed over. 0, or -1 (store failed: the run stops). */
+int session_variant_enter(struct run_session *rc, const struct cfg_variant *var);
+
+/* Before a backend runs var: session_variant_enter, and the whole-plan
+ * note of an adaptive run. 0, or -1 (store failed: the run stops). */
+int session_variant_begin(struct run_session *rc, const struct cfg_variant *var);
+
+/* After the backend: vrc 0, the current variant's status (complete, or
+ * interrupted); else err is its failure (session_variant_failed). 0, or
+ * -1 when the run must stop (store failed). */
+int session_variant_ended(struct run_session *rc, const struct cfg_variant *var, int vrc,
+			  const char *err);
+
+/* The failure of a whole variant: message on stderr, "failure" event,
+ * status "failed" (its variant row added when it has none yet). */
+void session_variant_failed(struct run_session *rc, const struct cfg_variant *var, const char *why);
+
+/* The variants of the run whose backend runs them as jobs (variant.h:
+ * start, poll, cancel, collect; boot: lava), those selected and built:
+ * every job started, then one loop that waits for all of them (a look at
+ * each every 0.5 s) and collects each as it finishes; Ctrl-C or a store
+ * failure cancels the jobs still running. -1 when the run must stop. */
+int session_run_jobs(struct run_session *rc, const char *self_exe, const char *run_dir);
+
+/* var runs as a job (its backend has start). */
+bool session_runs_as_job(const struct cfg_variant *var);
+
+/* --variant: var is the one that runs, or none was named. */
+bool session_selected(const struct run_session *rc, const struct cfg_variant *var);
+
 /* A qemu or ssh variant runs its whole plan: say so in the run's
  * "iterations" events. */
 void session_note_whole_plan(struct run_session *rc, const struct cfg_variant *var);

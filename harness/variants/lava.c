@@ -13,13 +13,18 @@
  * (variant_run.notes) follows the variant's last job instead of submitting
  * again when its steps are still to be stored.
  *
- * Failures of the variant (return -1, err ends with the job's URL): the job
- * refused; an incomplete or canceled job; a log without the agent's hello
- * or end line — "kernel panic: ..." when a console line says so (LAVA calls
- * a panicking kernel an Infrastructure error), else LAVA's own error_type
- * and error_msg; a line that fails the plan's checks. Ctrl-C (the runner's
- * interrupt) cancels the job. The rig waits at most twice the job's own
- * timeout plus an hour in the queue, then cancels it.
+ * The session runs every lava variant of a run at once (variant.h: start,
+ * poll, cancel, collect): each job is submitted, the session's one loop
+ * looks at each in turn (printing each state change) and collects each as
+ * it finishes, so jobs on different devices run side by side in the lab.
+ *
+ * Failures of the variant (collect or poll return -1, err ends with the
+ * job's URL): the job refused; an incomplete or canceled job; a log without
+ * the agent's hello or end line — "kernel panic: ..." when a console line
+ * says so (LAVA calls a panicking kernel an Infrastructure error), else
+ * LAVA's own error_type and error_msg; a line that fails the plan's checks.
+ * The session cancels the jobs on Ctrl-C. A job that has not finished after
+ * twice its own timeout plus an hour in the queue is canceled.
  *
  * A lava guest gets what a qemu guest gets but the scratch disk and the
  * share of this machine's /usr (a lab's device has neither): preflight
@@ -40,7 +45,6 @@
 #include "variant.h"
 
 #define LAVA_NOTE_KIND "lava-job"
-#define LAVA_POLL_NS 500000000L
 #define LAVA_QUEUE_S 3600.0
 #define LAVA_CANCEL_WAIT_S 120.0
 
@@ -237,62 +241,6 @@ static double mono_s(void)
 	return agent_mono_s();
 }
 
-/* Cancel the job and wait (bounded) until LAVA says it finished. */
-static void cancel_job(struct lava_api *api, const struct variant_run *vr, long long id)
-{
-	char why[512];
-	struct lava_job_state st;
-	double t0 = mono_s();
-
-	printf("[%s] lava: canceling job %lld\n", vr->v->name, id);
-	fflush(stdout);
-	if (lava_api_cancel(api, id, why, sizeof(why))) {
-		fprintf(stderr, "schedrig: variant %s: cancel job %lld: %s\n", vr->v->name, id, why);
-		return;
-	}
-	while (mono_s() - t0 < LAVA_CANCEL_WAIT_S) {
-		if (lava_api_job(api, id, &st, why, sizeof(why)) == 0 && !strcmp(st.state, "Finished"))
-			break;
-		nanosleep(&(struct timespec){0, 500000000}, NULL);
-	}
-}
-
-/* Follow job id until it finished: 0 with its last state, -1 with err
- * (interrupted: canceled; the API failing; the wait bound passed). */
-static int follow(struct lava_api *api, const struct variant_run *vr, long long id,
-		  double bound_s, struct lava_job_state *st, char *err, size_t errsz)
-{
-	char last[200] = "", now[200];
-	double t0 = mono_s();
-
-	for (;;) {
-		if (runner_poll_interrupt()) {
-			cancel_job(api, vr, id);
-			snprintf(err, errsz, "interrupted by %s: job %lld canceled",
-				 strsignal(runner_interrupt_signal()), id);
-			return -1;
-		}
-		if (lava_api_job(api, id, st, err, errsz))
-			return -1;
-		snprintf(now, sizeof(now), "%s %s", st->state, st->device);
-		if (strcmp(now, last)) {
-			printf("[%s] lava: job %lld %s%s%s after %.0f s\n", vr->v->name, id, st->state,
-			       st->device[0] ? " on " : "", st->device, mono_s() - t0);
-			fflush(stdout);
-			snprintf(last, sizeof(last), "%s", now);
-		}
-		if (!strcmp(st->state, "Finished"))
-			return 0;
-		if (mono_s() - t0 > bound_s) {
-			cancel_job(api, vr, id);
-			snprintf(err, errsz, "job %lld did not finish within %.0f s: canceled", id,
-				 bound_s);
-			return -1;
-		}
-		nanosleep(&(struct timespec){0, LAVA_POLL_NS}, NULL);
-	}
-}
-
 static int note(const struct variant_run *vr, char *err, size_t errsz, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 static int note(const struct variant_run *vr, char *err, size_t errsz, const char *fmt, ...)
@@ -310,95 +258,210 @@ static int note(const struct variant_run *vr, char *err, size_t errsz, const cha
 	return rc;
 }
 
-/* Submit a new job for the steps left: 0 with its id and the release;
- * dir: its artifacts directory (caller frees; NULL when none was made). */
-static int submit(struct lava_api *api, const struct variant_run *vr, long long *id,
-		  char *release, size_t size, char **dir, char *err, size_t errsz)
+/* One variant's job, from submit (or, run --resume, from its noted id) to
+ * its stored samples; or, schedrig import-lava, a job log file. */
+struct variant_job {
+	const struct variant_run *vr;
+	struct lava_api api;
+	bool api_open;
+	long long id;
+	bool resumed;
+	char release[256];
+	char *dir; /* the job's artifacts (NULL: none made) */
+	char *url;
+	struct lava_job_state st;
+	char last[200];    /* the state last printed */
+	double bound_s;    /* the wait's bound, from t_submitted */
+	double t0, t_submitted, t_finished, t_canceled; /* mono_s; 0 not yet */
+	bool ended_badly; /* poll said -1: nothing to collect */
+};
+
+static void job_free(struct variant_job *j)
 {
+	if (j->dir)
+		lava_job_remove_files(j->dir);
+	free(j->dir);
+	free(j->url);
+	if (j->api_open)
+		lava_api_close(&j->api);
+	free(j);
+}
+
+/* Submit a new job for the steps left: 0 with its id, release and files. */
+static int submit(struct variant_job *j, char *err, size_t errsz)
+{
+	const struct variant_run *vr = j->vr;
 	struct lava_job job;
 	int rc = lava_job_prepare(vr, &job, err, errsz);
-	*dir = job.dir ? xstrdup(job.dir) : NULL;
+	j->dir = job.dir ? xstrdup(job.dir) : NULL;
 	if (rc == 0)
-		rc = lava_api_submit(api, buf_str(&job.yaml), id, err, errsz);
+		rc = lava_api_submit(&j->api, buf_str(&job.yaml), &j->id, err, errsz);
 	if (rc == 0) {
-		snprintf(release, size, "%s", job.release);
-		char *url = lava_api_job_url(vr->v->lab, *id);
-		printf("[%s] lava: submitted job %lld: %s\n", vr->v->name, *id, url);
+		snprintf(j->release, sizeof(j->release), "%s", job.release);
+		char *url = lava_api_job_url(vr->v->lab, j->id);
+		printf("[%s] lava: submitted job %lld: %s\n", vr->v->name, j->id, url);
 		fflush(stdout);
-		rc = note(vr, err, errsz, "variant=%s job=%lld url=%s", vr->v->name, *id, url);
+		rc = note(vr, err, errsz, "variant=%s job=%lld url=%s", vr->v->name, j->id, url);
 		free(url);
 	}
 	lava_job_free(&job);
 	return rc;
 }
 
-static int lava_run(const struct variant_run *vr, char *err, size_t errsz)
+/* The wait's bound: twice what the job itself may take (lava_job.h), plus
+ * an hour in the lab's queue. */
+static double wait_bound_s(const struct variant_run *vr)
 {
-	struct lava_api api;
-	struct lava_job_state st;
-	struct buf log = {0};
-	char release[256] = "";
-	char *dir = NULL;
-	long long id = noted_job(vr);
-	bool resumed = id > 0;
-	int rc = -1;
+	return 2 * (600 + 2 * vr->v->boot_timeout_s +
+		    (agent_silence_limit_s(vr) - vr->v->boot_timeout_s) *
+		    (double)vr->p->n_cells * vr->iterations) + LAVA_QUEUE_S;
+}
 
-	if (vr->lava_log)
-		return import_log(vr, err, errsz);
-	if (!plan_left(vr))
+static int lava_start(const struct variant_run *vr, struct variant_job **jobp, char *err,
+		      size_t errsz)
+{
+	*jobp = NULL;
+	if (!vr->lava_log && !plan_left(vr))
 		return 0;
-	if (lava_api_open(vr->v->lab, &api, err, errsz))
+	struct variant_job *j = xcalloc(1, sizeof(*j));
+	j->vr = vr;
+	j->t0 = mono_s();
+	if (vr->lava_log) {
+		*jobp = j;
+		return 0;
+	}
+	j->id = noted_job(vr);
+	j->resumed = j->id > 0;
+	int rc = lava_api_open(vr->v->lab, &j->api, err, errsz);
+	j->api_open = rc == 0;
+	if (rc == 0 && j->resumed) {
+		printf("[%s] lava: following job %lld submitted before\n", vr->v->name, j->id);
+		fflush(stdout);
+		rc = kernel_release(vr, j->release, sizeof(j->release), err, errsz);
+	} else if (rc == 0) {
+		rc = submit(j, err, errsz);
+	}
+	if (rc) {
+		job_free(j);
 		return -1;
-	double t0 = mono_s();
-	if (resumed) {
-		printf("[%s] lava: following job %lld submitted before\n", vr->v->name, id);
-		if (kernel_release(vr, release, sizeof(release), err, errsz))
-			goto out;
-	} else if (submit(&api, vr, &id, release, sizeof(release), &dir, err, errsz)) {
-		goto out;
 	}
-	double t_submitted = mono_s();
-	double bound = 2 * (600 + 2 * vr->v->boot_timeout_s +
-			    (agent_silence_limit_s(vr) - vr->v->boot_timeout_s) *
-			    (double)vr->p->n_cells * vr->iterations) + LAVA_QUEUE_S;
-	char *url = lava_api_job_url(vr->v->lab, id);
-	int followed = follow(&api, vr, id, bound, &st, err, errsz);
-	if (dir)
-		lava_job_remove_files(dir);
-	if (followed) {
-		size_t n = strlen(err);
-		snprintf(err + n, errsz - n, " (%s)", url);
-		free(url);
-		goto out;
+	j->url = lava_api_job_url(vr->v->lab, j->id);
+	j->t_submitted = mono_s();
+	j->bound_s = wait_bound_s(vr);
+	*jobp = j;
+	return 0;
+}
+
+static void lava_cancel(struct variant_job *j)
+{
+	char why[512];
+	if (j->t_finished > 0 || !j->api_open) {
+		j->ended_badly = true; /* over already: drop what it holds */
+		return;
 	}
-	double t_finished = mono_s();
-	if (lava_api_logs(&api, id, &log, err, errsz)) {
-		free(url);
-		goto out;
+	if (j->t_canceled > 0)
+		return;
+	j->t_canceled = mono_s();
+	printf("[%s] lava: canceling job %lld\n", j->vr->v->name, j->id);
+	fflush(stdout);
+	if (lava_api_cancel(&j->api, j->id, why, sizeof(why)))
+		fprintf(stderr, "schedrig: variant %s: cancel job %lld: %s\n", j->vr->v->name, j->id,
+			why);
+}
+
+/* Print the job's state when it changed since the last look. */
+static void print_state(struct variant_job *j)
+{
+	char now[sizeof(j->last)];
+	snprintf(now, sizeof(now), "%s %s", j->st.state, j->st.device);
+	if (!strcmp(now, j->last))
+		return;
+	printf("[%s] lava: job %lld %s%s%s after %.0f s\n", j->vr->v->name, j->id, j->st.state,
+	       j->st.device[0] ? " on " : "", j->st.device, mono_s() - j->t_submitted);
+	fflush(stdout);
+	snprintf(j->last, sizeof(j->last), "%s", now);
+}
+
+/* The job is over: files removed, time kept. 1, or -1 when it was
+ * canceled by the rig (err says why). */
+static int job_over(struct variant_job *j, const char *why, char *err, size_t errsz)
+{
+	j->t_finished = mono_s();
+	if (j->dir) {
+		lava_job_remove_files(j->dir);
+		free(j->dir);
+		j->dir = NULL;
 	}
-	rc = decode_log(vr, release, buf_str(&log), log.len, resumed, url, err, errsz);
+	if (!why)
+		return 1;
+	j->ended_badly = true;
+	snprintf(err, errsz, "%s (%s)", why, j->url);
+	return -1;
+}
+
+static int lava_poll(struct variant_job *j, char *err, size_t errsz)
+{
+	char why[600];
+	if (!j->api_open)
+		return 1; /* a job log file: nothing to wait for */
+	double now = mono_s();
+	if (j->t_canceled == 0 && now - j->t_submitted > j->bound_s)
+		lava_cancel(j);
+	if (lava_api_job(&j->api, j->id, &j->st, why, sizeof(why)))
+		return job_over(j, why, err, errsz);
+	print_state(j);
+	bool finished = !strcmp(j->st.state, "Finished");
+	if (!finished && !(j->t_canceled > 0 && now - j->t_canceled > LAVA_CANCEL_WAIT_S))
+		return 0;
+	if (j->t_canceled == 0)
+		return job_over(j, NULL, err, errsz);
+	if (j->t_submitted + j->bound_s < j->t_canceled)
+		snprintf(why, sizeof(why), "job %lld did not finish within %.0f s: canceled", j->id,
+			 j->bound_s);
+	else if (runner_interrupt_signal())
+		snprintf(why, sizeof(why), "interrupted by %s: job %lld canceled",
+			 strsignal(runner_interrupt_signal()), j->id);
+	else
+		snprintf(why, sizeof(why), "the run stopped: job %lld canceled", j->id);
+	return job_over(j, why, err, errsz);
+}
+
+/* Download the finished job's log, decode and store it, note its device. */
+static int collect_job(struct variant_job *j, char *err, size_t errsz)
+{
+	const struct variant_run *vr = j->vr;
+	struct buf log = {0};
+	if (lava_api_logs(&j->api, j->id, &log, err, errsz)) {
+		buf_free(&log);
+		return -1;
+	}
+	int rc = decode_log(vr, j->release, buf_str(&log), log.len, j->resumed, j->url, err, errsz);
+	buf_free(&log);
 	char nerr[256];
 	if (note(vr, nerr, sizeof(nerr), "variant=%s job=%lld url=%s device=%s device_type=%s"
-		 " health=%s", vr->v->name, id, url, st.device, st.device_type, st.health)) {
+		 " health=%s", vr->v->name, j->id, j->url, j->st.device, j->st.device_type,
+		 j->st.health)) {
 		snprintf(err, errsz, "%s", nerr);
 		rc = -1;
 	}
-	if (rc && strcmp(st.health, "Complete") && !strstr(err, "kernel panic")) {
+	if (rc && strcmp(j->st.health, "Complete") && !strstr(err, "kernel panic")) {
 		size_t n = strlen(err);
-		snprintf(err + n, errsz - n, "; job %s%s%s", st.health, st.failure[0] ? ": " : "",
-			 st.failure);
+		snprintf(err + n, errsz - n, "; job %s%s%s", j->st.health,
+			 j->st.failure[0] ? ": " : "", j->st.failure);
 	}
-	double t_stored = mono_s();
 	printf("[%s] lava: job %lld: submit %.1f s, LAVA %.1f s, log and store %.1f s\n",
-	       vr->v->name, id, t_submitted - t0, t_finished - t_submitted, t_stored - t_finished);
+	       vr->v->name, j->id, j->t_submitted - j->t0, j->t_finished - j->t_submitted,
+	       mono_s() - j->t_finished);
 	fflush(stdout);
-	free(url);
-out:
-	if (dir)
-		lava_job_remove_files(dir);
-	free(dir);
-	buf_free(&log);
-	lava_api_close(&api);
+	return rc;
+}
+
+static int lava_collect(struct variant_job *j, char *err, size_t errsz)
+{
+	int rc = -1; /* ended badly: poll said why, or the run stopped */
+	if (!j->ended_badly)
+		rc = j->api_open ? collect_job(j, err, errsz) : import_log(j->vr, err, errsz);
+	job_free(j);
 	return rc;
 }
 
@@ -412,6 +475,10 @@ static void lava_preflight(struct preflight *pf, const struct cfg_variant *v)
 
 const struct variant_backend lava_backend = {
 	.name = "lava",
-	.run = lava_run,
+	.run = NULL,
+	.start = lava_start,
+	.poll = lava_poll,
+	.cancel = lava_cancel,
+	.collect = lava_collect,
 	.preflight = lava_preflight,
 };

@@ -69,12 +69,40 @@ struct variant_run {
 };
 
 struct preflight;
+/* A variant's plan running elsewhere as one job the rig only waits for
+ * (boot: lava: a LAVA job); the backend's own. */
+struct variant_job;
+
+/* A backend has either run (the rig drives the variant, one variant at a
+ * time) or the four job slots start, poll, cancel and collect (the
+ * variant's plan runs elsewhere as a job: the session starts every such
+ * variant of the run, waits for all of them in one loop and collects each
+ * as it finishes). The other slots are NULL. */
 struct variant_backend {
 	const char *name; /* value of boot: in configs */
 	/* Run the whole plan on the variant. Returns 0 when every iteration was
 	 * handed over (failures inside iterations are theirs to record), or -1
 	 * with err when the variant itself failed (knob refused, boot failed). */
 	int (*run)(const struct variant_run *vr, char *err, size_t errsz);
+	/* Start the plan's steps left (vr->done) without waiting: 0 with *job,
+	 * or with *job NULL when no step is left; -1 with err (the job
+	 * refused). vr must stay valid until collect. */
+	int (*start)(const struct variant_run *vr, struct variant_job **job, char *err,
+		     size_t errsz);
+	/* One look at the job, without waiting: 0 still running, 1 finished
+	 * (collect it), -1 ended badly with err (collect frees it): canceled
+	 * after cancel, its time bound passed (then canceled), the lab's API
+	 * failing. Prints a line when the job's state changes. */
+	int (*poll)(struct variant_job *job, char *err, size_t errsz);
+	/* Ask for the job to be canceled (Ctrl-C, the run stopping) without
+	 * waiting; poll then reports it ended (bounded wait). After poll's 1:
+	 * its results are dropped, collect only frees it. */
+	void (*cancel)(struct variant_job *job);
+	/* After poll's 1: hand the job's results to vr (on_kernel,
+	 * on_iteration, as run does), free the job, 0 or -1 with err as run.
+	 * After poll's -1, or cancel after poll's 1: free the job, -1, err
+	 * left as it was. */
+	int (*collect)(struct variant_job *job, char *err, size_t errsz);
 	/* Check v and the plan's loads against what v will have, before
 	 * anything runs (preflight.h): refuse what cannot work there, warn
 	 * about what cannot be known until it runs. */

@@ -2,11 +2,14 @@
 # boot: lava against a real LAVA 2023.01 on 127.0.0.1 (tests/lava/lava-up:
 # PostgreSQL, lava-server under gunicorn, publisher with events, scheduler,
 # a worker with two qemu devices; installed on first use, minutes):
-#   - a config whose two variants go through it: the good one's samples
-#     arrive in the database with the job's device, device type, id and URL
-#     noted; the one whose kernel panics is a recorded failure that says
-#     "kernel panic" and names the job, which LAVA shows Incomplete;
-#   - Ctrl-C while a job runs cancels it (LAVA shows it Canceled);
+#   - a config whose two variants go through it: both jobs are submitted
+#     before either is collected and run at once on the two devices (LAVA's
+#     own start and end times overlap); the good one's samples arrive in the
+#     database with the job's device, device type, id and URL noted; the
+#     one whose kernel panics is a recorded failure that says "kernel
+#     panic" and names the job, which LAVA shows Incomplete, stored as soon
+#     as it ended, before the good job's samples;
+#   - Ctrl-C while two jobs run cancels both (LAVA shows them Canceled);
 #   - run --resume after a kill -9 follows the job the killed rig submitted,
 #     by its id, and submits nothing new.
 # LAVA is stopped again
@@ -109,27 +112,75 @@ assert_contains "$err" "($URL/scheduler/job/$bad)" "panic message names the job"
 assert_eq "$(job_field "$bad" health)" Incomplete "LAVA's health of the panicking job"
 assert_eq "$(q "$DB" "select count(*) from event where kind = 'failure' and message like 'variant panics: kernel panic%'")" \
 	1 "failure event of the panic"
+# At once: both submitted before the first was collected, both running in
+# LAVA at the same time, the panic (the shorter job) stored first.
+first_collect=$(grep -n 'lava: job [0-9]*: submit ' "$WORK/two.out" | head -1 | cut -d: -f1)
+last_submit=$(grep -n 'lava: submitted job ' "$WORK/two.out" | tail -1 | cut -d: -f1)
+[ -n "$first_collect" ] && [ "$last_submit" -lt "$first_collect" ] ||
+	fail "the second job was submitted after the first was collected"
+overlap=$(python3 - "$(api "jobs/$good/")" "$(api "jobs/$bad/")" <<'PY'
+import json, sys
+from datetime import datetime
+a, b = (json.loads(x) for x in sys.argv[1:3])
+t = lambda j, k: datetime.fromisoformat(j[k].replace("Z", "+00:00"))
+print(max(t(a, "start_time"), t(b, "start_time")) < min(t(a, "end_time"), t(b, "end_time")))
+PY
+)
+assert_eq "$overlap" True "the two jobs ran at the same time in LAVA"
+assert_eq "$(q "$DB" "select (select id from event where kind = 'failure' and message like 'variant panics:%')
+	< (select id from event where kind = 'lava-job' and message like 'variant=v61 %device=%')")" 1 \
+	"the panic stored before the good job"
 
 # A one-iteration config, for the resume below.
 config one 1 1 "v61 preempt=full"
 
-# --- Ctrl-C cancels the running job -------------------------------------------------
-config long 1 60 "v61 preempt=full"
+# --- Ctrl-C cancels the running jobs ------------------------------------------------
+config long 1 60 "v61 preempt=full" "v61b preempt=full"
 "$SCHEDRIG" run "$WORK/long.yaml" --db "$WORK/long.db" >"$WORK/long.out" 2>&1 &
 rig=$!
-for i in $(seq 120); do
-	id=$(job_of "$WORK/long.out")
-	[ -n "$id" ] && [ "$(job_field "$id" state)" = Running ] && break
+ids=
+for i in $(seq 180); do
+	ids=$(sed -n 's/.*lava: submitted job \([0-9]*\):.*/\1/p' "$WORK/long.out" | tr '\n' ' ')
+	set -- $ids
+	[ $# = 2 ] && [ "$(job_field "$1" state)" = Running ] && [ "$(job_field "$2" state)" = Running ] && break
 	sleep 1
 done
-[ -n "$id" ] || fail "no job submitted: $(cat "$WORK/long.out")"
+set -- $ids
+[ $# = 2 ] || fail "two jobs were not submitted: $(cat "$WORK/long.out")"
 kill -INT "$rig"
 rc=0
 wait "$rig" || rc=$?
 cat "$WORK/long.out"
 assert_eq "$rc" 130 "exit status after Ctrl-C"
-assert_contains "$(cat "$WORK/long.out")" "canceling job $id" "cancel said"
-wait_health "$id" Canceled
+for id in $ids; do
+	assert_contains "$(cat "$WORK/long.out")" "canceling job $id" "cancel said"
+	wait_health "$id" Canceled
+done
+assert_eq "$(q "$WORK/long.db" "select count(*) from event where kind = 'failure' and message like '%interrupted by Interrupt: job % canceled%'")" \
+	2 "both variants recorded as interrupted"
+
+# --- one iteration, timed: submit to stored sample, and what the rig adds ---------
+# LAVA's own time is its job's submit_time to end_time; the rig's is the
+# whole `schedrig run` (config, guest image, submit, the wait's last look,
+# log download, decode and store). Printed for README, not asserted.
+t0=$(date +%s.%N)
+"$SCHEDRIG" run "$WORK/one.yaml" --db "$WORK/one.db" >"$WORK/one.out" 2>&1 ||
+	fail "one iteration through LAVA: $(cat "$WORK/one.out")"
+t1=$(date +%s.%N)
+grep 'lava:' "$WORK/one.out"
+id=$(job_of "$WORK/one.out")
+python3 - "$(api "jobs/$id/")" "$t0" "$t1" <<'PY'
+import json, sys
+from datetime import datetime
+j = json.loads(sys.argv[1])
+t = lambda k: datetime.fromisoformat(j[k].replace("Z", "+00:00")).timestamp()
+lava = t("end_time") - t("submit_time")
+rig = float(sys.argv[3]) - float(sys.argv[2])
+print("one iteration through LAVA: schedrig run %.1f s, LAVA's job %.1f s (submit to end),"
+      " the rig adds %.1f s = %.1f %%" % (rig, lava, rig - lava, 100 * (rig - lava) / lava))
+PY
+assert_eq "$(q "$WORK/one.db" "select count(*) from sample where metric = 'max_latency'")" 1 \
+	"the one iteration's sample"
 
 # --- kill -9, then run --resume follows the job by id ----------------------------
 "$SCHEDRIG" run "$WORK/one.yaml" --db "$WORK/resume.db" >"$WORK/killed.out" 2>&1 &

@@ -298,7 +298,8 @@ static void write_patches(char *dir, char files[][256], size_t n)
 		FILE *f = fopen(files[i], "w");
 		assert_non_null(f);
 		fprintf(f, "From 0000 Mon Sep 17 00:00:00 2001\nFrom: A <a@b>\nSubject: [PATCH %zu/%zu]"
-			   " sched/fair: change %zu\n\n---\n", i + 1, n, i + 1);
+			   " sched/fair: change %zu\n\n---\n--- a/f%zu\n+++ b/f%zu\n@@ -0,0 +1 @@\n+x\n",
+			i + 1, n, i + 1, i, i);
 		fclose(f);
 	}
 }
@@ -378,6 +379,68 @@ static void test_patch_provider(void **state)
 	rmdir(dir);
 }
 
+/* A directory entry is the patch files in it, in name order, each with
+ * its subject; an mbox of two patches is refused, saying how to split it. */
+static void test_patch_directory(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/schedrig-bisect-XXXXXX", files[3][256], err[512];
+	write_patches(dir, files, 3);
+	char *readme = xasprintf("%s/README", dir);
+	FILE *f = fopen(readme, "w");
+	assert_non_null(f);
+	fputs("not a patch\n", f);
+	fclose(f);
+	char *text = xasprintf("name: k\nkernels:\n  base: {source: src}\n"
+			       "  s: {base: base, patches: [%s]}\n"
+			       "variants:\n  - {name: a, kernel: {build: base}}\n"
+			       "  - {name: b, kernel: {build: s}}\nloads:\n  - {tool: fake}\n", dir);
+	struct bisect_series s = {0};
+	assert_int_equal(patch_series(text, "a", "b", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 4);
+	for (size_t k = 1; k <= 3; k++) {
+		char *label = xasprintf("%s: sched/fair: change %zu", files[k - 1], k);
+		assert_string_equal(s.p[k].label, label);
+		free(label);
+	}
+	assert_non_null(strstr(s.p[2].config, files[1]));
+	assert_null(strstr(s.p[2].config, files[2]));
+	bisect_series_free(&s);
+	free(text);
+
+	/* files[0] and files[1] as one mbox. */
+	char *mbox = xasprintf("%s/two.mbox", dir);
+	FILE *out = fopen(mbox, "w");
+	assert_non_null(out);
+	for (size_t i = 0; i < 2; i++) {
+		FILE *in = fopen(files[i], "r");
+		assert_non_null(in);
+		int c;
+		while ((c = fgetc(in)) != EOF)
+			fputc(c, out);
+		fclose(in);
+		if (i == 0)
+			fputc('\n', out);
+	}
+	fclose(out);
+	text = xasprintf("name: k\nkernels:\n  base: {source: src}\n"
+			 "  s: {base: base, patches: [%s]}\n"
+			 "variants:\n  - {name: a, kernel: {build: base}}\n"
+			 "  - {name: b, kernel: {build: s}}\nloads:\n  - {tool: fake}\n", mbox);
+	assert_int_equal(patch_series(text, "a", "b", &s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "two.mbox holds 2 patches"));
+	assert_non_null(strstr(err, "git format-patch -o DIR"));
+	assert_non_null(strstr(err, "k.yaml:4:"));
+	free(text);
+	unlink(mbox);
+	free(mbox);
+	unlink(readme);
+	free(readme);
+	for (size_t i = 0; i < 3; i++)
+		unlink(files[i]);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -389,6 +452,7 @@ int main(void)
 		cmocka_unit_test(test_list_provider),
 		cmocka_unit_test(test_list_provider_errors),
 		cmocka_unit_test(test_patch_provider),
+		cmocka_unit_test(test_patch_directory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
