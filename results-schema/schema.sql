@@ -240,7 +240,7 @@ CREATE TABLE IF NOT EXISTS bisection (
 	config_text   TEXT NOT NULL,            -- the config as read (resume uses it)
 	good          TEXT NOT NULL,            -- --good, --bad as given
 	bad           TEXT NOT NULL,
-	kind          TEXT NOT NULL,            -- variants|patches: the provider
+	kind          TEXT NOT NULL,            -- variants|patches|commits: the provider
 	load          TEXT,                     -- the metric decided on (--metric
 	metric        TEXT,                     -- LOAD:METRIC, --op, --cell, or the
 	op            TEXT,                     -- only one); NULL until the ends

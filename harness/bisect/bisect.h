@@ -2,7 +2,9 @@
  * of an ordered series where a metric moved: the series (bisect_series.h:
  * one ordinary config per point, from a provider: bisect_list.c for a
  * config's bisect: points:, bisect_patches.c for a kernel build and the
- * prefixes of its patch series; ytree.h writes the YAML), the engine here
+ * prefixes of its patch series, bisect_git.c for builds at the commits of
+ * a git range; bisect_builds.h reads kernels: for those two; ytree.h
+ * writes the YAML), the engine here
  * (which point next, Welch's classification against both ends), a step
  * (bisect_step.h: `schedrig run` of a point as a child, through spawn.h),
  * the samples a verdict is decided on (bisect_samples.h), the walk from

@@ -4,11 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisect_builds.h"
 #include "kbuild_series.h"
 #include "util.h"
 #include "ytree.h"
-
-#define MAX_CHAIN 64
 
 void bisect_patch_list_add(struct bisect_patch_list *l, const char *file, const char *origin,
 			   const char *subject)
@@ -62,56 +61,13 @@ int bisect_patch_files(const char *path, const struct ynode *entry,
 	return rc;
 }
 
-/* The kernels: entry named name, or NULL. */
-static const struct ynode *build_node(const struct ynode *root, const char *name)
-{
-	const struct ynode *k = ynode_get(root, "kernels");
-	if (!k || k->kind != YNODE_MAPPING)
-		return NULL;
-	const struct ynode *b = ynode_get(k, name);
-	return b && b->kind == YNODE_MAPPING ? b : NULL;
-}
-
-/* The build name of variant v's kernel: {build: NAME}, or NULL. */
-static const char *variant_build(const struct ynode *v)
-{
-	const struct ynode *k = v ? ynode_get(v, "kernel") : NULL, *b;
-	if (!k || k->kind != YNODE_MAPPING || !(b = ynode_get(k, "build")) ||
-	    b->kind != YNODE_SCALAR)
-		return NULL;
-	return b->text;
-}
-
-/* The chain of builds from the root build (the one with source:) to name,
- * root first, through base:. Returns its length, or 0 with err. */
-static size_t build_chain(const char *path, const struct ynode *root, const char *name,
-			  const char **chain, char *err, size_t errsz)
-{
-	const char *rev[MAX_CHAIN];
-	size_t n = 0;
-	for (const char *b = name; b; n++) {
-		const struct ynode *node = build_node(root, b), *base;
-		if (!node)
-			return (size_t)err_printf(err, errsz, "%s: kernels: has no build '%s'", path, b);
-		if (n == MAX_CHAIN)
-			return (size_t)err_printf(err, errsz, "%s: kernels: the base: chain of '%s' is"
-					    " longer than %d or a loop", path, name, MAX_CHAIN);
-		rev[n] = b;
-		base = ynode_get(node, "base");
-		b = base && base->kind == YNODE_SCALAR ? base->text : NULL;
-	}
-	for (size_t i = 0; i < n; i++)
-		chain[i] = rev[n - 1 - i];
-	return n;
-}
-
 /* The patches of builds chain[from..n) expanded, in order. */
 static int expand_chain(const char *path, const struct ynode *root, const char **chain,
 			size_t from, size_t n, bisect_expand_fn expand,
 			struct bisect_patch_list *out, char *err, size_t errsz)
 {
 	for (size_t i = from; i < n; i++) {
-		const struct ynode *p = ynode_get(build_node(root, chain[i]), "patches");
+		const struct ynode *p = ynode_get(bisect_build_node(root, chain[i]), "patches");
 		if (!p)
 			continue;
 		if (p->kind != YNODE_SEQUENCE)
@@ -124,33 +80,15 @@ static int expand_chain(const char *path, const struct ynode *root, const char *
 	return 0;
 }
 
-/* YAML text of node n, or "" (for comparing two nodes). malloc'd. */
-static char *node_text(const struct ynode *n)
-{
-	char err[128];
-	char *t = n ? ytree_emit(n, err, sizeof(err)) : NULL;
-	return t ? t : xstrdup("");
-}
-
-/* Do builds a and b (chain roots' source:, any config: on the chains) give
- * the same source and config? Compared as written. */
+/* Do builds a and b (chains ca, cb) set key alike along their chains?
+ * Compared as written. */
 static bool same_key(const struct ynode *root, const char **ca, size_t na, const char **cb,
 		     size_t nb, const char *key)
 {
-	struct buf a = {0}, b = {0};
-	for (size_t i = 0; i < na; i++) {
-		char *t = node_text(ynode_get(build_node(root, ca[i]), key));
-		buf_puts(&a, t);
-		free(t);
-	}
-	for (size_t i = 0; i < nb; i++) {
-		char *t = node_text(ynode_get(build_node(root, cb[i]), key));
-		buf_puts(&b, t);
-		free(t);
-	}
-	bool same = !strcmp(buf_str(&a), buf_str(&b));
-	buf_free(&a);
-	buf_free(&b);
+	char *a = bisect_chain_text(root, ca, na, key), *b = bisect_chain_text(root, cb, nb, key);
+	bool same = !strcmp(a, b);
+	free(a);
+	free(b);
 	return same;
 }
 
@@ -159,29 +97,29 @@ static int series_beyond(const char *path, const struct ynode *root, const char 
 			 const char *bb, bisect_expand_fn expand, struct bisect_patch_list *out,
 			 char *err, size_t errsz)
 {
-	const char *cg[MAX_CHAIN], *cb[MAX_CHAIN];
-	size_t ng = build_chain(path, root, gb, cg, err, errsz);
-	size_t nb = ng ? build_chain(path, root, bb, cb, err, errsz) : 0;
+	const char *cg[BISECT_MAX_CHAIN], *cb[BISECT_MAX_CHAIN];
+	size_t ng = bisect_build_chain(path, root, gb, cg, err, errsz);
+	size_t nb = ng ? bisect_build_chain(path, root, bb, cb, err, errsz) : 0;
 	if (!ng || !nb)
 		return -1;
 	/* good's build on bad's chain: the patches of the builds after it. */
+	static const char *const own[] = {"source", "commit", "config"};
 	for (size_t i = 0; i < nb; i++) {
 		if (strcmp(cb[i], gb))
 			continue;
 		for (size_t j = i + 1; j < nb; j++)
-			if (ynode_get(build_node(root, cb[j]), "source") ||
-			    ynode_get(build_node(root, cb[j]), "config"))
-				return err_printf(err, errsz, "%s: kernels: %s sets %s: of its own, so %s"
-					    " is not %s plus patches", path, cb[j],
-					    ynode_get(build_node(root, cb[j]), "source") ? "source"
-											  : "config",
-					    bb, gb);
+			for (size_t o = 0; o < 3; o++)
+				if (ynode_get(bisect_build_node(root, cb[j]), own[o]))
+					return err_printf(err, errsz, "%s: kernels: %s sets %s: of"
+							  " its own, so %s is not %s plus patches",
+							  path, cb[j], own[o], bb, gb);
 		return expand_chain(path, root, cb, i + 1, nb, expand, out, err, errsz);
 	}
-	if (!same_key(root, cg, ng, cb, nb, "source") || !same_key(root, cg, ng, cb, nb, "config"))
+	if (!same_key(root, cg, ng, cb, nb, "source") || !same_key(root, cg, ng, cb, nb, "commit") ||
+	    !same_key(root, cg, ng, cb, nb, "config"))
 		return err_printf(err, errsz, "%s: kernels: %s and %s are not builds of one source with"
-			    " one config (source: and config: differ along their base: chains)",
-			    path, gb, bb);
+			    " one config (source:, commit: or config: differ along their base:"
+			    " chains)", path, gb, bb);
 	struct bisect_patch_list pg = {0}, pb = {0};
 	int rc = expand_chain(path, root, cg, 0, ng, expand, &pg, err, errsz) ||
 		 expand_chain(path, root, cb, 0, nb, expand, &pb, err, errsz) ? -1 : 0;
@@ -194,21 +132,6 @@ static int series_beyond(const char *path, const struct ynode *root, const char 
 	bisect_patch_list_free(&pg);
 	bisect_patch_list_free(&pb);
 	return rc;
-}
-
-/* Do the variants differ in anything but name: and kernel:? */
-static bool variants_alike(struct ytree *t, const struct ynode *g, const struct ynode *b)
-{
-	struct ynode *cg = ytree_copy(t, g), *cb = ytree_copy(t, b);
-	ytree_set(t, cg, "name", NULL);
-	ytree_set(t, cg, "kernel", NULL);
-	ytree_set(t, cb, "name", NULL);
-	ytree_set(t, cb, "kernel", NULL);
-	char *a = node_text(cg), *c = node_text(cb);
-	bool same = !strcmp(a, c);
-	free(a);
-	free(c);
-	return same;
 }
 
 /* Point k of the series: the good variant on build GOOD-pK. */
@@ -264,19 +187,19 @@ int bisect_patch_series(const char *path, const struct ynode *root, const char *
 {
 	const struct ynode *gv = bisect_config_variant(root, good);
 	const struct ynode *bv = bisect_config_variant(root, bad);
-	const char *gb = variant_build(gv), *bb = variant_build(bv);
+	const char *gb = bisect_variant_build(gv), *bb = bisect_variant_build(bv);
 	if (!gb && !bb)
 		return 1;
 	if (!gb || !bb)
-		return err_printf(err, errsz, "%s: --%s %s is %s, so there is no patch series between"
-			    " the two", path, gb ? "bad" : "good", gb ? bad : good,
+		return err_printf(err, errsz, "%s: --%s %s is %s, so there is no patch series or git"
+			    " range between the two", path, gb ? "bad" : "good", gb ? bad : good,
 			    (gb ? bv : gv) ? "not a kernel: {build: NAME} variant"
 					   : "not a variant of variants:");
 	if (!strcmp(gb, bb))
 		return err_printf(err, errsz, "%s: --good %s and --bad %s run the same build '%s'", path,
 			    good, bad, gb);
 	struct ytree *t = ytree_new();
-	bool alike = variants_alike(t, gv, bv);
+	bool alike = bisect_variants_alike(t, gv, bv);
 	ytree_free(t);
 	if (!alike)
 		return err_printf(err, errsz, "%s: variants %s and %s differ in more than their kernel"

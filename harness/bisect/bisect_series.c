@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisect_git.h"
 #include "bisect_list.h"
 #include "bisect_patches.h"
 #include "config.h"
@@ -101,12 +102,14 @@ int bisect_series_build(const char *path, const char *text, const char *good, co
 	const struct ynode *root = ydoc_root(d);
 	int rc = bisect_list_series(path, root, good, bad, out, err, errsz);
 	if (rc == 1)
+		rc = bisect_git_series(path, root, good, bad, out, err, errsz);
+	if (rc == 1)
 		rc = bisect_patch_series(path, root, good, bad, bisect_patch_files, out, err, errsz);
 	if (rc == 1) {
 		snprintf(err, errsz, "%s: --good %s and --bad %s are neither points of bisect:"
 			 " points: nor variants whose kernels are builds of one source (kernel:"
-			 " {build: NAME}) whose patch lists are a prefix of one another", path,
-			 good, bad);
+			 " {build: NAME}) whose patch lists are a prefix of one another or that are"
+			 " at two commits of one git repository", path, good, bad);
 		rc = -1;
 	}
 	ydoc_free(d);

@@ -6,6 +6,9 @@
  *   bisect_patches.c  kernels built from a tree + a patch series: point k is
  *                     the good build plus the first k patches of the bad
  *                     build's series beyond it.
+ *   bisect_git.c      kernels built from two commits of one git repository:
+ *                     point k is the k-th commit of `git rev-list
+ *                     --first-parent GOOD..BAD`, oldest first.
  * A step of the bisection runs point k's config with schedrig run, so every
  * step is an ordinary run of an ordinary config. */
 #ifndef SCHEDRIG_BISECT_SERIES_H
@@ -18,13 +21,14 @@
 struct bisect_point {
 	char *name;    /* the point's variant name, as tables show it */
 	char *label;   /* what the point is, for the output: the variant name,
-			* or "0003-x.patch: sched/fair: subject" for a patch */
+			* or "0003-x.patch: sched/fair: subject" for a patch,
+			* "commit HASH subject" for a commit */
 	char *config;  /* the config text of the point: the user's config with
 			* variants: replaced by the point's variant alone */
 };
 
 struct bisect_series {
-	const char *kind;   /* "variants" | "patches" (static string) */
+	const char *kind;   /* "variants" | "patches" | "commits" (static string) */
 	struct bisect_point *p;
 	size_t n;
 };
@@ -36,7 +40,9 @@ void bisect_series_free(struct bisect_series *s);
 
 /* The series from good to bad in the config text (path for messages):
  * both names points of bisect: points: (bisect_list_series), or variants
- * whose kernel is a build of kernels: (bisect_patch_series). Anything else
+ * whose kernels are builds of kernels: at two commits of one git
+ * repository (bisect_git_series), or builds whose patch lists are a
+ * prefix of one another (bisect_patch_series). Anything else
  * is an error that says why. Every point's config is checked with
  * config_parse and plan_build, so a series that cannot run is refused
  * before anything runs. 0, or -1 with "file:line:col: message" or a

@@ -43,6 +43,8 @@
  *     base:    {source: linux-source-6.12, config: [tinyconfig, guest]}
  *     latnice: {base: base, patches: [configs/patches/latency-nice-6.12/]}
  *       source: a kernel tree directory, a tar archive, or linux-source-X.Y
+ *       commit: a revision of a git source: that commit's tree is built (git
+ *               archive), never the work tree; inherited with source: along base:
  *       config: [tinyconfig|defconfig|package|FILE, then fragments: guest, FILE,
  *                "CONFIG_X=y"...]
  *       base: another kernel: its source, config and make_args unless given
@@ -173,6 +175,10 @@ struct cfg_kernel {
 	int line, col;
 	struct cfg_value source;   /* text NULL: inherited from base */
 	struct cfg_value base;     /* text NULL: none */
+	struct cfg_value commit;   /* a revision of source:'s git repository;
+				    * text NULL: none here (kbuild_spec.c: the
+				    * entry nearest along base: that sets
+				    * source: or commit: decides) */
 	struct cfg_value *config;  /* NULL with n_config 0: inherited */
 	size_t n_config;
 	struct cfg_value *patches;

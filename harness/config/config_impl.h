@@ -93,7 +93,7 @@ int cfg_read_values(struct cfg_ctx *c, const struct ynode *v, const char *what,
 int cfg_read_value(struct cfg_ctx *c, const struct ynode *v, const char *what,
 		      struct cfg_value *out);
 
-/* kernels: {NAME: {source, base, config, patches, make_args}} into e. 0 or -1. */
+/* kernels: {NAME: {source, commit, base, config, patches, make_args}} into e. 0 or -1. */
 int cfg_read_kernels(struct cfg_ctx *c, const struct ynode *v, struct experiment *e);
 
 /* Every kernel: {build: NAME} names a kernel under kernels:. */

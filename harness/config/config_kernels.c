@@ -15,8 +15,8 @@
 #include "knobs.h"
 #include "schedattr.h"
 
-static const char *const kernel_keys[] = {"source", "config", "base", "patches", "make_args",
-					  NULL};
+static const char *const kernel_keys[] = {"source", "commit", "config", "base", "patches",
+					  "make_args", NULL};
 
 /* An inline config option: CONFIG_NAME=value. */
 static bool inline_option(const char *s)
@@ -66,6 +66,12 @@ static int read_kernel(struct cfg_ctx *c, const struct ypair *p, struct cfg_kern
 		return -1;
 	if ((v = ynode_get(m, "base")) && cfg_read_value(c, v, "base", &k->base))
 		return -1;
+	if ((v = ynode_get(m, "commit")) && cfg_read_value(c, v, "commit", &k->commit))
+		return -1;
+	if (k->commit.text && (!k->commit.text[0] || k->commit.text[0] == '-'))
+		return cfg_err_at(c, k->commit.line, k->commit.col, "commit: '%s' is not a revision"
+			      " (a hash, tag or branch of the source's git repository)",
+			      k->commit.text);
 	if ((v = ynode_get(m, "config")) &&
 	    (cfg_read_values(c, v, "config", &k->config, &k->n_config) || check_kernel_config(c, k)))
 		return -1;
@@ -142,6 +148,7 @@ void cfg_free_kernel(struct cfg_kernel *k)
 	free(k->name);
 	free(k->source.text);
 	free(k->base.text);
+	free(k->commit.text);
 	cfg_free_values(k->config, k->n_config);
 	cfg_free_values(k->patches, k->n_patches);
 	cfg_free_values(k->make_args, k->n_make_args);

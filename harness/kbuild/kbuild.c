@@ -169,8 +169,11 @@ static void provenance(const struct kbuild *b, const char *cache, const char *en
 {
 	char sha[65] = "";
 	char *cfg_path = xasprintf("%s/config", entry), *img = xasprintf("%s/bzImage", entry);
-	buf_printf(out, "kernel %s\nkey %s\nsource %s %s\n", b->name, b->key, b->src.written,
+	buf_printf(out, "kernel %s\nkey %s\nsource %s %s", b->name, b->key, b->src.written,
 		   b->src.identity);
+	if (b->src.describe)
+		buf_printf(out, " (%s)", b->src.describe[0] ? b->src.describe : "no describe");
+	buf_puts(out, "\n");
 	if (b->base_name[0])
 		buf_printf(out, "base %s\n", b->base_name);
 	for (size_t i = 0; i < b->series.n; i++) {

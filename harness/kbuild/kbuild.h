@@ -1,7 +1,9 @@
 /* harness/kbuild/: the kernel-build subsystem. It owns everything between
  * a config's kernels: entries and a bootable bzImage: resolving an entry
  * and its base: chain (kbuild_spec.c), the source's identity and the
- * private copy of its tree (kbuild_source), the patch series and its
+ * private copy of its tree (kbuild_source; a commit: of a git source
+ * resolved and described by kbuild_git, which also lists the first-parent
+ * range a git-range bisection walks), the patch series and its
  * application (kbuild_series), the merged .config (kbuild_config), the
  * build key (kbuild_key), the build and the cache under results/cache/
  * builds (kbuild.c), the set of builds a command needs with its progress
@@ -68,7 +70,8 @@ struct kbuild {
 	double build_s;             /* wall time of the build that made the entry */
 	char *provenance;           /* the entry's provenance.txt once built or
 				     * found: lines "name value": kernel, key,
-				     * source, patch (sha256 file subject, one
+				     * source (a commit's with its git
+				     * describe), patch (sha256 file subject, one
 				     * per patch), config (each item),
 				     * config_sha256, config_diff (options that
 				     * differ from the base kernel's .config

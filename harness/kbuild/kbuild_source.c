@@ -13,6 +13,7 @@
 #include <openssl/evp.h>
 
 #include "builtin_proc.h"
+#include "kbuild_git.h"
 #include "kbuild_key.h"
 #include "kbuild_run.h"
 #include "util.h"
@@ -192,12 +193,31 @@ static void resolve_dir(const char *dir, const char *log, struct ksource *s)
 	free(tmp);
 }
 
-int ksource_resolve(const char *written, const char *cache, const char *log,
-		    struct ksource *s, char *err, size_t errsz)
+/* commit: of a directory source: its full hash and git describe. */
+static int resolve_commit(const char *dir, const char *commit, struct ksource *s, char *err,
+			  size_t errsz)
+{
+	char hash[41], why[1024];
+	struct stat st;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return err_printf(err, errsz, "source %s: commit: needs a git repository's"
+				  " directory as source:", dir);
+	if (kgit_resolve(dir, commit, hash, why, sizeof(why)))
+		return err_printf(err, errsz, "source %s: %s", dir, why);
+	s->commit = xstrdup(hash);
+	s->describe = kgit_describe(dir, hash);
+	s->identity = xasprintf("git commit %s", hash);
+	return 0;
+}
+
+int ksource_resolve(const char *written, const char *commit, const char *cache,
+		    const char *log, struct ksource *s, char *err, size_t errsz)
 {
 	struct stat st;
 	memset(s, 0, sizeof(*s));
 	s->written = xstrdup(written);
+	if (commit)
+		return resolve_commit(written, commit, s, err, errsz);
 	if (is_package(written) && stat(written, &st))
 		return resolve_package(written, cache, log, s, err, errsz);
 	if (stat(written, &st)) {
@@ -243,6 +263,45 @@ static char *tree_in(const char *dir)
 	return xstrdup(dir);
 }
 
+/* A commit's tree as a tar archive at tar (`git archive`, every file
+ * under tree/, so the archive has one top-level directory as tree_in
+ * expects). */
+static int archive_commit(const struct ksource *s, const char *tar, const char *log,
+			  char *err, size_t errsz)
+{
+	char *out = xasprintf("--output=%s", tar);
+	char *argv[] = {"git", "-C", s->written, "archive", "--format=tar", "--prefix=tree/",
+			out, s->commit, NULL};
+	struct kb_cmd c = {.argv = argv, .log = log, .append = true};
+	char why[256];
+	int rc = kb_run(&c, why, sizeof(why));
+	if (rc)
+		snprintf(err, errsz, "source %s: git archive %s: %s", s->written, s->commit, why);
+	free(out);
+	return rc == KB_INTERRUPTED ? rc : rc ? -1 : 0;
+}
+
+/* Unpack the archive into tmp; a commit's is made first in tmp itself and
+ * removed once unpacked (a killed rig leaves one directory, not two
+ * things). */
+static int unpack_into(const struct ksource *s, const char *tmp, const char *log, char *err,
+		       size_t errsz)
+{
+	char *tar = s->commit ? xasprintf("%s/commit.tar", tmp) : xstrdup(s->tarball);
+	char *argv[] = {"tar", "-xf", tar, "-C", (char *)tmp, NULL};
+	struct kb_cmd c = {.argv = argv, .log = log, .append = true};
+	char why[256];
+	int rc = mkdir_p(tmp, err, errsz);
+	if (!rc && s->commit)
+		rc = archive_commit(s, tar, log, err, errsz);
+	if (!rc && (rc = kb_run(&c, why, sizeof(why))))
+		snprintf(err, errsz, "source %s: tar -xf %s: %s", s->written, tar, why);
+	if (s->commit)
+		unlink(tar);
+	free(tar);
+	return rc == KB_INTERRUPTED ? rc : rc ? -1 : 0;
+}
+
 static int unpack(const struct ksource *s, const char *cache, const char *log, char **tree,
 		  char *err, size_t errsz)
 {
@@ -253,15 +312,10 @@ static int unpack(const struct ksource *s, const char *cache, const char *log, c
 	int rc = 0;
 	if (stat(dir, &st)) {
 		char *tmp = xasprintf("%s.tmp.%d", dir, (int)getpid());
-		char *argv[] = {"tar", "-xf", s->tarball, "-C", tmp, NULL};
-		struct kb_cmd c = {.argv = argv, .log = log, .append = true};
-		char why[256];
-		if (mkdir_p(tmp, err, errsz)) {
+		if (!(rc = unpack_into(s, tmp, log, err, errsz)) && rename(tmp, dir)) {
+			snprintf(err, errsz, "source %s: rename %s: %s", s->written, tmp,
+				 strerror(errno));
 			rc = -1;
-		} else if ((rc = kb_run(&c, why, sizeof(why))) || rename(tmp, dir)) {
-			snprintf(err, errsz, "source %s: tar -xf %s: %s", s->written, s->tarball,
-				 rc ? why : strerror(errno));
-			rc = rc == KB_INTERRUPTED ? rc : -1;
 		}
 		proc_remove_tree(tmp);
 		free(tmp);
@@ -315,5 +369,7 @@ void ksource_free(struct ksource *s)
 	free(s->identity);
 	free(s->dir);
 	free(s->tarball);
+	free(s->commit);
+	free(s->describe);
 	memset(s, 0, sizeof(*s));
 }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kbuild_git.h"
 #include "kbuild_key.h"
 #include "kbuild_run.h"
 #include "variant.h"
@@ -58,12 +59,50 @@ static int check_path(const struct experiment *e, const struct cfg_kernel *k, co
 	return -1;
 }
 
+/* The source: and commit: k builds: source: from the first entry of its
+ * chain (k first) that sets one, commit: from the first that sets source:
+ * or commit: (a source: of its own is not the base's commit). */
+static void source_of(const struct experiment *e, const struct cfg_kernel *k,
+		      const struct cfg_value **source, const struct cfg_value **commit)
+{
+	const struct cfg_kernel *chain[64];
+	size_t n = chain_of(e, k, chain, 64);
+	*source = *commit = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (!*source && !*commit && (chain[i]->commit.text || chain[i]->source.text))
+			*commit = chain[i]->commit.text ? &chain[i]->commit : NULL;
+		if (!*source && chain[i]->source.text)
+			*source = &chain[i]->source;
+	}
+}
+
+/* commit: of k resolves in its source's repository. */
+static int check_commit(const struct experiment *e, const struct cfg_kernel *k, char *err,
+			size_t errsz)
+{
+	const struct cfg_value *source, *commit;
+	char hash[41], why[1024];
+	struct stat st;
+	source_of(e, k, &source, &commit);
+	if (!source || (!stat(source->text, &st) && S_ISDIR(st.st_mode) &&
+			!kgit_resolve(source->text, k->commit.text, hash, why, sizeof(why))))
+		return 0;
+	if (stat(source->text, &st) || !S_ISDIR(st.st_mode))
+		snprintf(why, sizeof(why), "a commit needs a git repository's directory as"
+			 " source:, not %s", source->text);
+	snprintf(err, errsz, "%s:%d:%d: kernel '%s': commit: %s", e->path, k->commit.line,
+		 k->commit.col, k->name, why);
+	return -1;
+}
+
 int kbuild_check(const struct experiment *e, char *err, size_t errsz)
 {
 	for (size_t i = 0; i < e->n_kernels; i++) {
 		const struct cfg_kernel *k = &e->kernels[i];
 		if (k->source.text && !is_package(k->source.text) &&
 		    check_path(e, k, "source", &k->source, err, errsz))
+			return -1;
+		if (k->commit.text && check_commit(e, k, err, errsz))
 			return -1;
 		for (size_t j = 0; j < k->n_config; j++)
 			if (!is_keyword(k->config[j].text) && !is_inline(k->config[j].text) &&
@@ -231,7 +270,7 @@ int kbuild_prepare(const struct experiment *e, const char *name, const char *cac
 {
 	const struct cfg_kernel *chain[64];
 	size_t n = chain_of(e, config_kernel(e, name), chain, 64);
-	const struct cfg_kernel *src = NULL, *cfg = NULL, *args = NULL;
+	const struct cfg_kernel *cfg = NULL, *args = NULL;
 	struct argv config_parts = {0};
 	char why[1024];
 	int rc = -1;
@@ -239,18 +278,21 @@ int kbuild_prepare(const struct experiment *e, const char *name, const char *cac
 	memset(b, 0, sizeof(*b));
 	b->name = xstrdup(name);
 	b->base_name = xstrdup(n > 1 ? chain[1]->name : "");
+	const struct cfg_value *source = NULL, *commit = NULL;
 	for (size_t i = 0; i < n; i++) {
-		src = src ? src : chain[i]->source.text ? chain[i] : NULL;
 		cfg = cfg ? cfg : chain[i]->n_config ? chain[i] : NULL;
 		args = args ? args : chain[i]->make_args_given ? chain[i] : NULL;
 	}
-	if (!n || !src || !cfg) {
+	if (n)
+		source_of(e, chain[0], &source, &commit);
+	if (!n || !source || !cfg) {
 		snprintf(err, errsz, "kernel '%s': no source: or config: in its chain of base:", name);
 		return -1;
 	}
 	for (size_t i = 0; args && i < args->n_make_args; i++)
 		argv_add(&b->make_args, args->make_args[i].text);
-	if (ksource_resolve(src->source.text, cache, log, &b->src, why, sizeof(why)) ||
+	if (ksource_resolve(source->text, commit ? commit->text : NULL, cache, log, &b->src, why,
+			    sizeof(why)) ||
 	    read_config(b, cfg, log, &config_parts, why, sizeof(why)))
 		goto fail;
 	for (size_t i = n; i-- > 0;)
