@@ -15,8 +15,7 @@
 # config builds exactly its commit and names no tag or branch (deleting
 # one leaves every point's config valid); a build with a relative --db
 # works (git archive's output is not read in the repository); a range
-# that cannot be bisected is a
-# usage error saying why. Measuring the points needs a real kernel (the
+# that cannot be bisected is a usage error saying why. Measuring the points needs a real kernel (the
 # stand-in bzImage does not boot): tests/kernels/git_bisect.sh. A few
 # seconds here (about 10 s on this loaded machine).
 source "$(dirname "$0")/lib.sh"
