@@ -75,11 +75,14 @@ void bisect_search_result(const struct bisect_search *s, struct bisect_result *r
 /* How a measured point compares with the two ends: Welch's two-sample
  * t-test (two-sided, stats_compare SIG_WELCH: on the Amean of a
  * lower-is-better metric, on the reciprocals, i.e. the Hmean, of a
- * higher-is-better one) of the point against each end. The rule
+ * higher-is-better one) of the point against each end. Where neither side
+ * of a test varies (all its values equal, each side) t is undefined and the
+ * values decide: equal → t 0, p 1 (not different); different → t ±inf,
+ * p 0 (no spread can explain the difference). The rule
  * (bisect_rule_describe):
- *   bad  when p vs the good end < alpha and |t| vs the bad end is smaller
- *        than |t| vs the good end (it differs from good, and is nearer bad);
- *   good when p vs the bad end < alpha and |t| vs the good end is smaller;
+ *   bad  when p vs the good end < alpha and the point is nearer the bad end
+ *        (bisect_nearer: it differs from good, and is nearer bad);
+ *   good when p vs the bad end < alpha and it is nearer the good end;
  *   else BISECT_UNTESTED: ambiguous (different from neither end, or equally
  *        far from both), to be measured more or skipped.
  * partial is set on a good or bad point that differs from both ends (p <
@@ -89,6 +92,17 @@ struct bisect_class {
 	bool partial;
 	struct stats_test vs_good, vs_bad;
 };
+
+/* Which end the point is nearer: -1 the good end, 1 the bad end, 0 neither.
+ * By the smaller |t| of its tests vs_good and vs_bad (as bisect_classify
+ * makes them); when either |t| is infinite (neither side of it varies),
+ * |t| cannot rank, so by the distance of the tested means (the Amean, or
+ * the reciprocals' mean of a higher-is-better metric): the smaller of
+ * |point − good| and |point − bad|, i.e. which side of the middle of the
+ * ends' difference the point lies on. */
+int bisect_nearer(enum better better, const struct stats_summary *good,
+		  const struct stats_summary *bad, const struct stats_summary *point,
+		  const struct stats_test *vs_good, const struct stats_test *vs_bad);
 
 /* Classify a point. Each side is its samples sorted ascending with their
  * summary (stats_summarise); n >= 2 on every side, else the test is invalid
@@ -108,8 +122,10 @@ bool bisect_ends_differ(double alpha, enum better better,
 
 /* The rule in one paragraph for the output, with alpha, e.g. "Rule:
  * Welch's two-sample t-test (two-sided, ...) of each point against both
- * ends, alpha 0.05: bad when it differs from the good end and its |t|
- * against the bad end is smaller; ...". malloc'd. */
-char *bisect_rule_describe(double alpha);
+ * ends, alpha 0.05: bad when p vs the good end < 0.05 and it is nearer the
+ * bad end; ...". better: the metric's direction (BETTER_HIGHER adds "on
+ * the Hmean, i.e. the reciprocals"), or -1 when it is not known (the
+ * clause then says for which metrics it holds). malloc'd. */
+char *bisect_rule_describe(double alpha, int better);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bisect.h"
+#include "bisect_samples.h"
 #include "store_bisect.h"
 #include "mailmsg.h"
 #include "report.h"
@@ -97,6 +98,35 @@ static int step_table(struct store *st, const struct stored_bisection *bi,
 	return rc;
 }
 
+/* The direction of the bisection's metric, read from its good end's
+ * samples; -1 when not known (not decided yet, no samples). */
+static int metric_better(struct store *st, const struct stored_bisection *bi,
+			 const struct bisect_series *s)
+{
+	char err[512];
+	struct stored_bisect_run *rows;
+	size_t n;
+	if (!bi->metric || !bi->op || !bi->cell ||
+	    store_bisect_runs(st, bi->id, 0, &rows, &n, err, sizeof(err)))
+		return -1;
+	int64_t *ids = xcalloc(n ? n : 1, sizeof(*ids));
+	size_t n_ids = 0;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].run_id)
+			ids[n_ids++] = rows[i].run_id;
+	store_bisect_run_rows_free(rows, n);
+	struct bisect_metric m = {bi->load, bi->metric, bi->op, bi->cell};
+	struct bisect_sample_set set;
+	int better = -1;
+	if (bisect_samples_load(st, ids, n_ids, s->p[0].name, &m, &set, err,
+				       sizeof(err)) == 0) {
+		better = set.n ? (int)set.better : -1;
+		bisect_sample_set_free(&set);
+	}
+	free(ids);
+	return better;
+}
+
 int bisect_report_text(struct store *st, int64_t id, struct buf *out, char *err, size_t errsz)
 {
 	struct stored_bisection bi;
@@ -111,7 +141,7 @@ int bisect_report_text(struct store *st, int64_t id, struct buf *out, char *err,
 	/* Prose folded to 78 columns: it reads well on a list. */
 	struct buf prose = {0};
 	result_lines(&bi, &prose);
-	char *rule = bisect_rule_describe(bi.alpha);
+	char *rule = bisect_rule_describe(bi.alpha, metric_better(st, &bi, &s));
 	buf_printf(&prose, "%s\n", rule);
 	free(rule);
 	mailmsg_fold_lines(out, buf_str(&prose), 78);

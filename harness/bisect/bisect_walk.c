@@ -329,7 +329,7 @@ int bisect_walk_run(struct bisect_walk *c)
 	printf("metric %s:%s op %s cell %s: %s %.4g vs %s %.4g\n", c->m.load, c->m.metric,
 	       c->m.op, c->m.cell, c->s.p[0].name, c->ends[0].sum.amean, c->s.p[c->s.n - 1].name,
 	       c->ends[1].sum.amean);
-	char *rule = bisect_rule_describe(c->bi.alpha);
+	char *rule = bisect_rule_describe(c->bi.alpha, (int)c->ends[0].better);
 	printf("%s\n", rule);
 	free(rule);
 	long k;

@@ -2,13 +2,18 @@
 independently of schedrig: each measured point's samples are the draws of
 the fake load's seeded sequence (its LCG, loads/fake.c), the stored p-values
 are Welch's t-test on them (t distribution through the regularized
-incomplete beta function, Numerical Recipes' continued fraction), and each
-verdict follows the rule the output states.
+incomplete beta function, Numerical Recipes' continued fraction; where
+neither side varies, t is undefined and the values decide: equal p = 1,
+different p = 0), and each verdict follows the rule the output states
+(nearer end by |t|, or by the distance of the means where a t is infinite).
 
 usage: bisect_check.py DB BISECTION MEAN:SPREAD_PCT:SEED ...  (one per point)
 A point given as "-" is not checked against the sequence (a failing one).
-An interrupted iteration consumes a draw and stores nothing: up to 3 draws
-may be missing from a point's samples.
+The fake load takes a draw only after its sleep and prints every draw it
+takes, so a load stopped while it sleeps uses none; an iteration cut short
+after its load printed (the interrupt reached the rig between the load's
+exit and the iteration's commit) used one and stored nothing: up to 3
+draws may be missing from a point's samples, never repeated or reordered.
 """
 import math
 import sqlite3
@@ -57,6 +62,11 @@ def betai(a, b, x):
 
 def welch(a, b):
     na, nb = len(a), len(b)
+    if min(a) == max(a) and min(b) == max(b):
+        # Neither side varies: t undefined, the values decide.
+        if a[0] == b[0]:
+            return 0.0, 1.0
+        return math.copysign(math.inf, b[0] - a[0]), 0.0
     ma, mb = sum(a) / na, sum(b) / nb
     va = sum((x - ma) ** 2 for x in a) / (na - 1)
     vb = sum((x - mb) ** 2 for x in b) / (nb - 1)
@@ -64,6 +74,17 @@ def welch(a, b):
     t = (mb - ma) / math.sqrt(se2)
     df = se2 ** 2 / ((va / na) ** 2 / (na - 1) + (vb / nb) ** 2 / (nb - 1))
     return t, betai(df / 2, 0.5, df / (df + t * t))
+
+
+def nearer(tg, tb, point, good, bad):
+    """-1 nearer the good end, 1 the bad end, 0 neither: by |t|, or where
+    a t is infinite by the distance of the means (the fake load's metric is
+    lower-is-better: Amean)."""
+    if math.isinf(tg) or math.isinf(tb):
+        m = sum(point) / len(point)
+        tg, tb = m - sum(good) / len(good), m - sum(bad) / len(bad)
+    tg, tb = abs(tg), abs(tb)
+    return -1 if tg < tb else 1 if tb < tg else 0
 
 
 def close(got, want, what):
@@ -123,8 +144,9 @@ def main():
             continue
         close(p_good, pg, "point %d p vs good" % k)
         close(p_bad, pb, "point %d p vs bad" % k)
-        want = ("bad" if pg < alpha and abs(tb) < abs(tg) else
-                "good" if pb < alpha and abs(tg) < abs(tb) else "skip")
+        side = nearer(tg, tb, samples[k], good, bad)
+        want = ("bad" if pg < alpha and side > 0 else
+                "good" if pb < alpha and side < 0 else "skip")
         if want != verdict:
             sys.exit("point %d: verdict %s, the rule says %s" % (k, verdict, want))
     print("ok")

@@ -171,6 +171,98 @@ static void test_classify(void **state)
 	assert_false(bisect_ends_differ(0.05, BETTER_LOWER, g, &sg, g, &sg, &t));
 }
 
+/* Sorted and summarised with the metric's direction. */
+static void summarise_b(double *v, size_t n, enum better better, struct stats_summary *s)
+{
+	stats_sort(v, n);
+	stats_summarise(v, n, better, s);
+}
+
+/* Points and ends that do not vary: t undefined where neither side varies
+ * (equal values p 1, different p 0), and the nearer end then by the
+ * distance of the means. Expected t and p against the varying bad end:
+ * Welch by hand, df = 2 exactly, p = 1 - |t|/sqrt(2 + t^2) (Student t with
+ * 2 df). */
+static void test_classify_constant(void **state)
+{
+	(void)state;
+	double g[] = {100, 100, 100}, b[] = {190, 200, 210}, near_good[] = {101, 101, 101};
+	struct stats_summary sg, sb, sp;
+	struct bisect_class c;
+	summarise(g, 3, &sg);
+	summarise(b, 3, &sb);
+	summarise(near_good, 3, &sp);
+	bisect_classify(0.05, BETTER_LOWER, g, &sg, b, &sb, near_good, &sp, &c);
+	assert_true(isinf(c.vs_good.statistic) && c.vs_good.statistic > 0);
+	assert_true(c.vs_good.p == 0);
+	assert_close(c.vs_bad.statistic, -17.147302994931884, 1e-9);
+	assert_close(c.vs_bad.p, 0.003383760928875823, 1e-6);
+	assert_int_equal(c.verdict, BISECT_GOOD);
+	assert_true(c.partial);
+
+	/* Equal to the good end: t 0, p 1 against it. */
+	double same[] = {100, 100, 100};
+	summarise(same, 3, &sp);
+	bisect_classify(0.05, BETTER_LOWER, g, &sg, b, &sb, same, &sp, &c);
+	assert_true(c.vs_good.statistic == 0 && c.vs_good.p == 1);
+	assert_int_equal(c.verdict, BISECT_GOOD);
+	assert_false(c.partial);
+
+	/* Nothing varies anywhere: both t infinite; 101 is nearer 100 than 200,
+	 * 180 nearer 200; 150 is the middle: ambiguous. */
+	double cb[] = {200, 200, 200}, p1[] = {101, 101, 101}, p2[] = {180, 180, 180};
+	double mid[] = {150, 150, 150};
+	summarise(cb, 3, &sb);
+	summarise(p1, 3, &sp);
+	bisect_classify(0.05, BETTER_LOWER, g, &sg, cb, &sb, p1, &sp, &c);
+	assert_int_equal(c.verdict, BISECT_GOOD);
+	summarise(p2, 3, &sp);
+	bisect_classify(0.05, BETTER_LOWER, g, &sg, cb, &sb, p2, &sp, &c);
+	assert_int_equal(c.verdict, BISECT_BAD);
+	summarise(mid, 3, &sp);
+	bisect_classify(0.05, BETTER_LOWER, g, &sg, cb, &sb, mid, &sp, &c);
+	assert_int_equal(c.verdict, BISECT_UNTESTED);
+
+	/* Equal values whose mean is not exact in binary (a Stddev of ~1e-14,
+	 * not 0): still no spread, decided by the values. */
+	double ng[] = {120.227183, 120.227183, 120.227183};
+	double nb[] = {130.1, 130.1, 130.1}, np[] = {120.3, 120.3, 120.3};
+	summarise(ng, 3, &sg);
+	summarise(nb, 3, &sb);
+	summarise(np, 3, &sp);
+	bisect_classify(0.05, BETTER_LOWER, ng, &sg, nb, &sb, np, &sp, &c);
+	assert_true(isinf(c.vs_good.statistic) && isinf(c.vs_bad.statistic));
+	assert_int_equal(c.verdict, BISECT_GOOD);
+
+	/* Higher is better: the test is on the reciprocals, and so is the
+	 * distance. 70 is nearer 50 than 100, but 1/70 is nearer 1/100. */
+	double hg[] = {100, 100, 100}, hb[] = {50, 50, 50}, hp[] = {70, 70, 70};
+	summarise_b(hg, 3, BETTER_HIGHER, &sg);
+	summarise_b(hb, 3, BETTER_HIGHER, &sb);
+	summarise_b(hp, 3, BETTER_HIGHER, &sp);
+	bisect_classify(0.05, BETTER_HIGHER, hg, &sg, hb, &sb, hp, &sp, &c);
+	assert_int_equal(c.verdict, BISECT_GOOD);
+
+	/* The ends alike: both constant and different differ (p 0). */
+	struct stats_test t;
+	assert_true(bisect_ends_differ(0.05, BETTER_LOWER, ng, &sg, nb, &sb, &t));
+	assert_true(t.p == 0);
+}
+
+/* The rule names the reciprocals only for a higher-is-better metric. */
+static void test_rule_text(void **state)
+{
+	(void)state;
+	char *lower = bisect_rule_describe(0.05, BETTER_LOWER);
+	char *higher = bisect_rule_describe(0.01, BETTER_HIGHER);
+	assert_null(strstr(lower, "Hmean"));
+	assert_non_null(strstr(lower, "alpha 0.05"));
+	assert_non_null(strstr(lower, "t is undefined: equal values p = 1"));
+	assert_non_null(strstr(higher, "(on the Hmean, i.e. the reciprocals)"));
+	free(lower);
+	free(higher);
+}
+
 /* Emitted text parses back to the same tree; an edited copy leaves the
  * original alone. */
 static void test_ytree_round_trip(void **state)
@@ -448,6 +540,8 @@ int main(void)
 		cmocka_unit_test(test_search_order),
 		cmocka_unit_test(test_search_skips),
 		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_classify_constant),
+		cmocka_unit_test(test_rule_text),
 		cmocka_unit_test(test_ytree_round_trip),
 		cmocka_unit_test(test_list_provider),
 		cmocka_unit_test(test_list_provider_errors),
