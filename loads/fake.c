@@ -4,6 +4,9 @@
  * uniform in [-1, 1) from a 64-bit LCG (Knuth MMIX constants). Run k (0, 1,
  * 2, ... counted in state_file, which it creates and increments) uses the
  * k-th number of the sequence of seed, so a series of runs is reproducible.
+ * It sleeps sleep_ms first and only then takes its number, printing it with
+ * SIGINT and SIGTERM held: a run stopped while it sleeps (an interrupted
+ * iteration) uses no number, and a run that took one printed it.
  *
  * Output (builtin.h format):
  *   schedrig-fake 1 seed=S run=K
@@ -11,6 +14,7 @@
  *   end */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +45,10 @@ static double draw(unsigned long long seed, unsigned long long k)
 	return (double)(x >> 11) / (double)(1ULL << 52) - 1.0;
 }
 
-/* Read, increment and write back the run counter; -1 on error. */
+/* Read, increment and write back the run counter; -1 on error. The new
+ * count is written over the old one and the file cut to it after: a run
+ * killed in between leaves "K+1\n" followed by a stale tail, which reads
+ * back as K+1 (the first line), never an empty file that reads as 0. */
 static long long next_run(const char *path)
 {
 	long long k = 0;
@@ -58,7 +65,7 @@ static long long next_run(const char *path)
 			k = 0;
 	}
 	int len = snprintf(buf, sizeof(buf), "%lld\n", k + 1);
-	if (ftruncate(fd, 0) || pwrite(fd, buf, (size_t)len, 0) != len)
+	if (pwrite(fd, buf, (size_t)len, 0) != len || ftruncate(fd, len))
 		k = -1;
 	close(fd);
 	return k;
@@ -108,26 +115,40 @@ static int fake_build_argv(const struct params *p, struct argv *argv, char *err,
 	return builtin_build_argv(&fake_load, p, argv, err, errsz);
 }
 
+/* Take the next number of the state file's count (0 without one) and print
+ * the sample, SIGINT and SIGTERM held meanwhile. 0, or 1 after a message. */
+static int print_draw(const char **vals)
+{
+	sigset_t stop, old;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	const char *state = builtin_val(&fake_load, vals, "state_file");
+	long long k = state ? next_run(state) : 0;
+	if (k < 0) {
+		fprintf(stderr, "fake: %s: %s\n", state, strerror(errno));
+	} else {
+		unsigned long long seed = (unsigned long long)builtin_val_ll(&fake_load, vals, "seed");
+		double mean = (double)builtin_val_ll(&fake_load, vals, "mean");
+		double spread = (double)builtin_val_ll(&fake_load, vals, "spread_pct") / 100.0;
+		printf("schedrig-fake 1 seed=%llu run=%lld\n", seed, k);
+		printf("value 0 %.6f\n", mean * (1.0 + spread * draw(seed, (unsigned long long)k)));
+		printf("end\n");
+	}
+	fflush(NULL);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return k < 0 ? 1 : 0;
+}
+
 static int fake_main(int argc, char **argv)
 {
 	const char *vals[sizeof(fake_params) / sizeof(fake_params[0])];
 	int rc = builtin_parse_args(&fake_load, argc, argv, vals);
 	if (rc)
 		return rc > 0 ? 0 : BUILTIN_EXIT_USAGE;
-	const char *state = builtin_val(&fake_load, vals, "state_file");
-	long long k = state ? next_run(state) : 0;
-	if (k < 0) {
-		fprintf(stderr, "fake: %s: %s\n", state, strerror(errno));
-		return 1;
-	}
 	long long ms = builtin_val_ll(&fake_load, vals, "sleep_ms");
 	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
 	nanosleep(&ts, NULL);
-	unsigned long long seed = (unsigned long long)builtin_val_ll(&fake_load, vals, "seed");
-	double mean = (double)builtin_val_ll(&fake_load, vals, "mean");
-	double spread = (double)builtin_val_ll(&fake_load, vals, "spread_pct") / 100.0;
-	printf("schedrig-fake 1 seed=%llu run=%lld\n", seed, k);
-	printf("value 0 %.6f\n", mean * (1.0 + spread * draw(seed, (unsigned long long)k)));
-	printf("end\n");
-	return 0;
+	return print_draw(vals);
 }
