@@ -105,6 +105,7 @@ const struct load_ops fake_load = {
 	.metrics = fake_metrics,
 	.n_metrics = sizeof(fake_metrics) / sizeof(fake_metrics[0]),
 	.stop_signal = SIGTERM,
+	.fixed_op = "0",
 	.build_argv = fake_build_argv,
 	.parse = fake_parse,
 	.builtin_main = fake_main,

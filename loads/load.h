@@ -159,6 +159,11 @@ struct load_ops {
 	 * one at or below 0 (-0.0 too) is a failed run, never a sample
 	 * (outcome.h). NULL: none. */
 	const char *const *durations;
+	/* Optional: the op every sample of every metric has, when the tool's
+	 * output cannot vary it (fake: "0"), so a bisection's --op is checked
+	 * before anything runs; NULL: ops are known only from the samples
+	 * (thread numbers, percentiles, the tool's own names). */
+	const char *fixed_op;
 
 	/* Build argv (argv[0] = program, looked up in PATH) from resolved params.
 	 * For built-in loads argv[0] is "schedrig" and the runner substitutes

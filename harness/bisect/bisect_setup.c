@@ -10,13 +10,14 @@
 #include <unistd.h>
 
 #include "adaptive.h"
+#include "bisect_choice.h"
 #include "commands.h"
 #include "config.h"
 #include "plan.h"
 #include "store_bisect.h"
 #include "util.h"
 
-/* Check --metric and --cell against point 0's config before anything runs,
+/* Check --metric, --cell and --op against point 0's config before anything runs,
  * and read its max iterations. 0, or -1 after a message. */
 static int check_choice(struct bisect_walk *w, const struct bisect_request *rq)
 {
@@ -54,15 +55,10 @@ static int check_choice(struct bisect_walk *w, const struct bisect_request *rq)
 			rc = -1;
 		}
 	}
-	if (rc == 0 && rq->cell) {
-		bool found = false;
-		for (size_t i = 0; i < p.n_cells; i++)
-			found |= !strcmp(p.cells[i].name, rq->cell);
-		if (!found) {
-			fprintf(stderr, "schedrig bisect: --cell %s: the config has no such cell"
-				" (schedrig run --dry-run lists them)\n", rq->cell);
-			rc = -1;
-		}
+	if (rc == 0 && bisect_choice_check(e, &p, rq->metric, w->bi.load, rq->op, rq->cell,
+					   !w->m.metric, err, sizeof(err))) {
+		fprintf(stderr, "schedrig bisect: %s\n", err);
+		rc = -1;
 	}
 	plan_free(&p);
 	experiment_free(e);

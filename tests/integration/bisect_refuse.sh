@@ -43,6 +43,24 @@ usage "--metric wants LOAD:METRIC" ok.yaml --good p0 --bad p2 --metric value
 usage "--metric f:latency: the load has no such metric" ok.yaml --good p0 --bad p2 --metric f:latency
 usage "--metric x:value: no load of that name" ok.yaml --good p0 --bad p2 --metric x:value
 usage "--cell nope: the config has no such cell" ok.yaml --good p0 --bad p2 --cell nope
+# Cell and op are checked before anything runs too: two cells and no
+# --cell; an op the fake load never gives (its every sample has op 0); an
+# op no load can give (a blank in it).
+cat >cells.yaml <<YAML
+name: cells
+iterations: 3
+warmup_s: 0
+loads:
+  - {name: f, tool: fake, params: {mean: 100, seed: [1, 2], state_file: $WORK/cells.state}}
+bisect:
+  points:
+    - {name: p0}
+    - {name: p1, params: {f: {mean: 120}}}
+YAML
+usage "the config has 2 cells (f.seed=1, f.seed=2): choose one with --cell" cells.yaml --good p0 --bad p1
+usage "--op 7: every sample of load f (fake) has op 0" cells.yaml --good p0 --bad p1 --cell f.seed=1 --op 7
+usage "--op 'a b': an op is at most 47 characters, none a blank" ok.yaml --good p0 --bad p2 --op "a b"
+[ ! -e "$WORK/cells.state" ] || fail "a refused --cell/--op ran the load"
 usage "--good p9 is not a point of bisect: points: (--bad p2 is)" ok.yaml --good p9 --bad p2
 usage "are neither points of bisect: points: nor variants" ok.yaml --good x --bad y
 usage "--resume takes no CONFIG" --resume ok.yaml
