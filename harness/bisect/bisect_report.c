@@ -23,14 +23,24 @@ static void fmt_p(char *dst, size_t size, double v)
 		snprintf(dst, size, "%.4g", v);
 }
 
-static void fmt_mean(char *dst, size_t size, double mean, double ci)
+void bisect_fmt_mean(char *dst, size_t size, double mean, double ci)
 {
-	if (isnan(mean))
+	double mag = fabs(mean);
+	if (isnan(mean)) {
 		snprintf(dst, size, "-");
-	else if (isnan(ci))
-		snprintf(dst, size, "%.4g", mean);
-	else
-		snprintf(dst, size, "%.4g ± %.2g", mean, ci);
+	} else if (mag != 0 && (mag < 1e-3 || mag >= 1e15)) {
+		if (isnan(ci))
+			snprintf(dst, size, "%.4g", mean);
+		else
+			snprintf(dst, size, "%.4g ± %.2g", mean, ci);
+	} else {
+		int dec = mag == 0 ? 1 : 3 - (int)floor(log10(mag));
+		dec = dec < 0 ? 0 : dec > 6 ? 6 : dec;
+		if (isnan(ci))
+			snprintf(dst, size, "%.*f", dec, mean);
+		else
+			snprintf(dst, size, "%.*f ± %.*f", dec, mean, dec, ci);
+	}
 }
 
 /* Run ids of point k, ", "-separated, into b. */
@@ -77,7 +87,7 @@ static int step_table(struct store *st, const struct stored_bisection *bi,
 			continue;
 		char mean[64], pg[32], pb[32];
 		struct buf runs = {0};
-		fmt_mean(mean, sizeof(mean), r->mean, r->ci95_half);
+		bisect_fmt_mean(mean, sizeof(mean), r->mean, r->ci95_half);
 		fmt_p(pg, sizeof(pg), r->p_good);
 		fmt_p(pb, sizeof(pb), r->p_bad);
 		rc = point_runs(st, bi->id, r->k, &runs, err, errsz);

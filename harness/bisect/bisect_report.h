@@ -12,6 +12,13 @@
 #include "store.h"
 #include "util.h"
 
+/* "MEAN ± CI" of a point: both with the same decimals, enough for 4
+ * significant digits of the mean (3011 ± 240, 448.2 ± 120.3, 120.2 ± 0.0,
+ * 0.5123 ± 0.0100), at most 6; plain "%.4g ± %.2g" (an exponent) for a mean
+ * under 0.001 or from 1e15 up; "MEAN" alone when ci is NaN, "-" when mean
+ * is. Into dst (size bytes). */
+void bisect_fmt_mean(char *dst, size_t size, double mean, double ci);
+
 /* The summary of bisection id (title, result, rule, step table) into out.
  * 0, or -1 with err. */
 int bisect_report_text(struct store *st, int64_t id, struct buf *out, char *err, size_t errsz);

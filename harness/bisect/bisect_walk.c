@@ -102,9 +102,8 @@ static enum outcome measure(struct bisect_walk *c, int k, int attempt, int itera
 
 static void print_step(const struct bisect_walk *c, int k, const struct stored_bisect_point *r)
 {
-	char mean[64] = "-";
-	if (!isnan(r->mean))
-		snprintf(mean, sizeof(mean), "%.4g ± %.2g", r->mean, r->ci95_half);
+	char mean[96];
+	bisect_fmt_mean(mean, sizeof(mean), r->mean, r->ci95_half);
 	printf("point %d %s: %s", k, c->s.p[k].name, r->verdict);
 	if (r->n && k == 0)
 		printf(" (n %d, %s, p vs the bad end %.4g)", r->n, mean, r->p_bad);

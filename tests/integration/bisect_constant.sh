@@ -14,7 +14,8 @@ DB=$WORK/db/r.db
 series zv 100:0 101:0 200:5
 out=$("$SCHEDRIG" bisect zv.yaml --good p0 --bad p2 --db "$DB" 2>&1) ||
 	fail "bisect exited $?: $out"
-assert_contains "$out" "point 1 p1: good" "p1 is next to the good end"
+assert_contains "$out" "point 1 p1: good (n 3, 101.0 ± 0.0, p vs good 0, vs bad" \
+	"p1 is next to the good end; mean and CI with the same decimals"
 assert_contains "$out" "First bad point: p2 (k 2 of 2)" "the move is at p2"
 assert_contains "$out" "where a t is infinite the mean nearer that end's" "the rule says how"
 assert_eq "$(q "$DB" "SELECT p_good FROM bisect_point WHERE bisection_id = 1 AND k = 1")" 0.0 \

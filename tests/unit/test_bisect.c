@@ -17,6 +17,7 @@
 #include "bisect.h"
 #include "bisect_list.h"
 #include "bisect_patches.h"
+#include "bisect_report.h"
 #include "bisect_series.h"
 #include "util.h"
 #include "ytree.h"
@@ -261,6 +262,31 @@ static void test_rule_text(void **state)
 	assert_non_null(strstr(higher, "(on the Hmean, i.e. the reciprocals)"));
 	free(lower);
 	free(higher);
+}
+
+/* Mean ± CI95 of the step table: the same decimals for both, from the
+ * mean's magnitude (4 significant digits), no exponent for ordinary
+ * magnitudes; the expected strings written by hand. */
+static void test_fmt_mean(void **state)
+{
+	(void)state;
+	char b[96];
+	bisect_fmt_mean(b, sizeof(b), 3011.4, 241.7);
+	assert_string_equal(b, "3011 ± 242");
+	bisect_fmt_mean(b, sizeof(b), 448.2, 120.3);
+	assert_string_equal(b, "448.2 ± 120.3");
+	bisect_fmt_mean(b, sizeof(b), 120.227183, 4.3e-14);
+	assert_string_equal(b, "120.2 ± 0.0");
+	bisect_fmt_mean(b, sizeof(b), 0.51234, 0.01);
+	assert_string_equal(b, "0.5123 ± 0.0100");
+	bisect_fmt_mean(b, sizeof(b), 123456.7, 9876.6);
+	assert_string_equal(b, "123457 ± 9877");
+	bisect_fmt_mean(b, sizeof(b), 99.96, NAN);
+	assert_string_equal(b, "99.96");
+	bisect_fmt_mean(b, sizeof(b), 0.00001234, 0.000002);
+	assert_string_equal(b, "1.234e-05 ± 2e-06");
+	bisect_fmt_mean(b, sizeof(b), NAN, 1);
+	assert_string_equal(b, "-");
 }
 
 /* Emitted text parses back to the same tree; an edited copy leaves the
@@ -542,6 +568,7 @@ int main(void)
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_classify_constant),
 		cmocka_unit_test(test_rule_text),
+		cmocka_unit_test(test_fmt_mean),
 		cmocka_unit_test(test_ytree_round_trip),
 		cmocka_unit_test(test_list_provider),
 		cmocka_unit_test(test_list_provider_errors),
