@@ -186,30 +186,83 @@ static int add_runs(struct store *st, int64_t id, int k, int64_t **ids, size_t *
 	return 0;
 }
 
+/* The points of the table: good end, last good, first bad, bad end (k of
+ * each, a point may repeat), how many points the bisection has, and
+ * whether the ends are decided (not: a flat series, refused). */
+static int table_points(struct store *st, int64_t id, int order[4], size_t *np, bool *decided,
+			char *err, size_t errsz)
+{
+	struct stored_bisect_point *rows;
+	if (store_bisect_points(st, id, &rows, np, err, errsz))
+		return -1;
+	struct bisect_search search;
+	bisect_search_init(&search, *np);
+	for (size_t k = 0; k < *np; k++)
+		if (rows[k].verdict)
+			search.v[k] = (enum bisect_verdict)bisect_verdict_parse(rows[k].verdict);
+	size_t lo, hi;
+	bisect_search_window(&search, &lo, &hi);
+	*decided = *np && rows[0].verdict;
+	order[0] = 0;
+	order[1] = (int)lo;
+	order[2] = (int)hi;
+	order[3] = (int)*np - 1;
+	bisect_search_free(&search);
+	store_bisect_point_rows_free(rows, *np);
+	return 0;
+}
+
 /* The run ids of good end / last good / first bad / bad end (each point
  * once), in that order; *ids malloc'd. */
 static int table_runs(struct store *st, int64_t id, int64_t **ids, size_t *n, char *err,
 		      size_t errsz)
 {
-	struct stored_bisect_point *rows;
+	int order[4];
 	size_t np;
+	bool decided;
 	*ids = NULL;
 	*n = 0;
-	if (store_bisect_points(st, id, &rows, &np, err, errsz))
-		return -1;
-	struct bisect_search search;
-	bisect_search_init(&search, np);
-	for (size_t k = 0; k < np; k++)
-		if (rows[k].verdict)
-			search.v[k] = (enum bisect_verdict)bisect_verdict_parse(rows[k].verdict);
-	size_t lo, hi;
-	bisect_search_window(&search, &lo, &hi);
-	int order[] = {0, (int)lo, (int)hi, (int)np - 1};
-	int rc = 0;
+	int rc = table_points(st, id, order, &np, &decided, err, errsz);
 	for (size_t i = 0; i < 4 && rc == 0; i++)
 		rc = add_runs(st, id, order[i], ids, n, err, errsz);
-	bisect_search_free(&search);
-	store_bisect_point_rows_free(rows, np);
+	return rc;
+}
+
+/* The line above the table naming each column's role: "Columns: p0 good
+ * end, p4 last good, p5 first bad, p8 bad end" (a point in two roles
+ * once: "p0 good end and last good"; a refused bisection: its ends). */
+static int roles_line(struct store *st, int64_t id, struct buf *out, char *err, size_t errsz)
+{
+	static const char *const role[] = {"good end", "last good", "first bad", "bad end"};
+	struct stored_bisection bi;
+	struct bisect_series s = {0};
+	int order[4];
+	size_t np;
+	bool decided;
+	if (store_bisect_get(st, id, &bi, &s, err, errsz))
+		return -1;
+	int rc = table_points(st, bi.id, order, &np, &decided, err, errsz);
+	if (rc == 0 && (np != s.n || np < 2)) {
+		snprintf(err, errsz, "bisection %lld has %zu points stored, %zu in its series",
+			 (long long)bi.id, np, s.n);
+		rc = -1;
+	}
+	/* Ends not decided (no regression: refused): only the ends. */
+	bool ends_only = !decided;
+	for (int i = 0, prev = -1; i < 4 && rc == 0; i++) {
+		if (ends_only && (i == 1 || i == 2))
+			continue;
+		if (order[i] == prev)
+			buf_printf(out, " and %s", role[i]);
+		else
+			buf_printf(out, "%s%s %s", prev < 0 ? "Columns: " : ", ",
+				   s.p[order[i]].name, role[i]);
+		prev = order[i];
+	}
+	if (rc == 0)
+		buf_puts(out, "\n");
+	store_bisection_free(&bi);
+	bisect_series_free(&s);
 	return rc;
 }
 
@@ -273,6 +326,8 @@ int bisect_report_table(struct store *st, const char *db, int64_t id, struct buf
 			snprintf(err, errsz, "no table of the points of bisection %lld (why: above)",
 				 (long long)id);
 		const struct report_input in = {.s = &d.s, .o = &c.ro, .notes = &d.notes};
+		if (rc == 0)
+			rc = roles_line(st, id, out, err, errsz);
 		if (rc == 0)
 			rc = report_layout_find(REPORT_LAYOUT_DEFAULT)->text(out, &in, err, errsz);
 		if (rc == 0)

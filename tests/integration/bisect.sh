@@ -25,6 +25,8 @@ check "$DB" 1
 assert_contains "$out" "   5    5  p5       3" "step table row of p5"
 hdr=$(grep -A1 '^ *p *p *p *p$' <<<"$out" | tail -1 | tr -s ' ')
 assert_eq "$hdr" " p0 p4 p5 p8" "mmtests columns"
+assert_contains "$out" "Columns: p0 good end, p4 last good, p5 first bad, p8 bad end" \
+	"the columns' roles, above the mmtests table"
 assert_contains "$out" "Amean     0       99." "mmtests Amean row"
 # Each step is an ordinary run: compare and show read it.
 cmp=$("$SCHEDRIG" compare --db "$DB" 3) || fail "compare of a step run"
