@@ -92,6 +92,17 @@ static bool same_key(const struct ynode *root, const char **ca, size_t na, const
 	return same;
 }
 
+/* The refusal of a series the wrong way round: good's build gb has bad's
+ * patches and more (-1 with err). */
+static int reversed(const char *path, const char *gb, const char *bb, char *err, size_t errsz)
+{
+	return err_printf(err, errsz, "%s: kernels: the good end's build %s has every patch of the"
+			  " bad end's %s and more: the good end must be the shorter patch list;"
+			  " to find the patch that changed something (for the better too), give"
+			  " --good the variant of %s and --bad the variant of %s (a bisection"
+			  " finds where the metric moved, either way)", path, gb, bb, bb, gb);
+}
+
 /* The patches beyond good's build in bad's (the series to bisect). */
 static int series_beyond(const char *path, const struct ynode *root, const char *gb,
 			 const char *bb, bisect_expand_fn expand, struct bisect_patch_list *out,
@@ -115,6 +126,9 @@ static int series_beyond(const char *path, const struct ynode *root, const char 
 							  path, cb[j], own[o], bb, gb);
 		return expand_chain(path, root, cb, i + 1, nb, expand, out, err, errsz);
 	}
+	for (size_t i = 0; i < ng; i++)
+		if (!strcmp(cg[i], bb))
+			return reversed(path, gb, bb, err, errsz);
 	if (!same_key(root, cg, ng, cb, nb, "source") || !same_key(root, cg, ng, cb, nb, "commit") ||
 	    !same_key(root, cg, ng, cb, nb, "config"))
 		return err_printf(err, errsz, "%s: kernels: %s and %s are not builds of one source with"
@@ -123,6 +137,11 @@ static int series_beyond(const char *path, const struct ynode *root, const char 
 	struct bisect_patch_list pg = {0}, pb = {0};
 	int rc = expand_chain(path, root, cg, 0, ng, expand, &pg, err, errsz) ||
 		 expand_chain(path, root, cb, 0, nb, expand, &pb, err, errsz) ? -1 : 0;
+	bool prefix = rc == 0 && pb.n < pg.n;
+	for (size_t i = 0; prefix && i < pb.n; i++)
+		prefix = !strcmp(pg.p[i].file, pb.p[i].file);
+	if (prefix)
+		rc = reversed(path, gb, bb, err, errsz);
 	for (size_t i = 0; rc == 0 && i < pg.n; i++)
 		if (i >= pb.n || strcmp(pg.p[i].file, pb.p[i].file))
 			rc = err_printf(err, errsz, "%s: the patch list of %s is not a prefix of %s's"

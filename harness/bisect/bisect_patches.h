@@ -62,7 +62,9 @@ int bisect_patch_files(const char *path, const struct ynode *entry,
  * kernel: {build: NAME} (out untouched, no message); -1 with err when one
  * has and the other has not, or the builds are not one source with patch
  * lists a prefix of one another (the message says which condition
- * failed), or the variants differ in more than name: and kernel:. */
+ * failed; good's the longer, the series the wrong way round: "the good
+ * end must be the shorter patch list", with the order that works), or the
+ * variants differ in more than name: and kernel:. */
 int bisect_patch_series(const char *path, const struct ynode *root, const char *good,
 			const char *bad, bisect_expand_fn expand, struct bisect_series *out,
 			char *err, size_t errsz);

@@ -472,6 +472,10 @@ static void test_patch_provider(void **state)
 	ydoc_free(d);
 	bisect_series_free(&s);
 
+	/* The wrong way round (the longer list as the good end): said so. */
+	assert_int_equal(patch_series(text, "v6.12-s", "v6.12", &s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "the good end's build more has every patch of the bad end's"
+				    " base and more: the good end must be the shorter patch list"));
 	/* Two variants that differ in more than the build. */
 	assert_int_equal(patch_series(text, "v6.12", "v6.12-x", &s, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "differ in more than their kernel build"));
@@ -489,6 +493,8 @@ static void test_patch_provider(void **state)
 	assert_int_equal(s.n, 3);
 	assert_non_null(strstr(s.p[1].config, files[1]));
 	bisect_series_free(&s);
+	assert_int_equal(patch_series(text, "b", "a", &s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "the good end's build b has every patch of the bad end's a"));
 	assert_int_equal(patch_series(text, "c", "b", &s, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "not builds of one source"));
 	free(text);
