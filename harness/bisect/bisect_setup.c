@@ -71,11 +71,14 @@ static int check_choice(struct bisect_walk *w, const struct bisect_request *rq)
 	return rc;
 }
 
-/* Load bisection rq->id and check what the database says (not trusted). */
+/* Load bisection rq->id (0: the newest unfinished one, else the newest)
+ * and check what the database says (not trusted). */
 static int setup_resume(struct bisect_walk *w, const struct bisect_request *rq)
 {
 	char err[4096];
-	if (store_bisect_get(w->st, rq->id, &w->bi, &w->s, err, sizeof(err))) {
+	int64_t id = rq->id;
+	if ((!id && store_bisect_unfinished(w->st, &id, err, sizeof(err))) ||
+	    store_bisect_get(w->st, id, &w->bi, &w->s, err, sizeof(err))) {
 		fprintf(stderr, "schedrig bisect: %s\n", err);
 		return 1;
 	}

@@ -21,7 +21,8 @@ struct bisect_request {
 	const char *config, *good, *bad; /* a new bisection (resume: NULL) */
 	double alpha;                    /* its --alpha, in (0, 0.5) */
 	bool resume;
-	int64_t id;                      /* resume: the bisection; 0 the newest */
+	int64_t id;                      /* the bisection; 0 the newest (resume: the
+					  * newest unfinished) */
 	const char *metric;              /* --metric LOAD:METRIC; NULL: the default */
 	const char *op, *cell;           /* --op, --cell; NULL: the only one */
 	const char *db;                  /* --db (the file st has open) */

@@ -129,6 +129,20 @@ int store_bisect_get(struct store *st, int64_t id, struct stored_bisection *bi,
 	return s ? read_points(st, bi->id, s, err, errsz) : 0;
 }
 
+int store_bisect_unfinished(struct store *st, int64_t *id, char *err, size_t errsz)
+{
+	sqlite3_stmt *q;
+	*id = 0;
+	if (sqlite3_prepare_v2(store_db(st), "SELECT max(id) FROM bisection WHERE status NOT IN"
+			       " ('complete', 'refused')", -1, &q, NULL) != SQLITE_OK)
+		return store_fail(st, "cannot read the bisections", err, errsz);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW ? 0 : store_fail(st, "cannot read the bisections", err, errsz);
+}
+
 int store_bisect_claim(struct store *st, int64_t id, const char *host, const struct rig_id *rig,
 		       char *err, size_t errsz)
 {

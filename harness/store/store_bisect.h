@@ -44,6 +44,9 @@ int store_bisect_get(struct store *st, int64_t id, struct stored_bisection *bi,
  * caller's transaction makes the check before it and this one step). */
 int store_bisect_claim(struct store *st, int64_t id, const char *host, const struct rig_id *rig,
 		       char *err, size_t errsz);
+/* The newest bisection that is not complete or refused (--resume without
+ * an ID) into *id; 0 when there is none. */
+int store_bisect_unfinished(struct store *st, int64_t *id, char *err, size_t errsz);
 /* Record the metric the bisection decides on. */
 int store_bisect_choice(struct store *st, int64_t id, const char *load, const char *metric,
 			const char *op, const char *cell, char *err, size_t errsz);

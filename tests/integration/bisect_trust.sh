@@ -117,3 +117,11 @@ out=$("$SCHEDRIG" bisect --show 1 --db "$WORK/none/x.db" 2>&1) || rc=$?
 assert_eq "$rc" 1 "--show of a missing database: exit status"
 assert_contains "$out" "no such results database" "--show of a missing database: message"
 [ ! -e "$WORK/none" ] || fail "--show created $(ls -R "$WORK/none")"
+
+# --resume without an ID takes the newest unfinished bisection, not the
+# newest one.
+"$SCHEDRIG" bisect shift.yaml --good p0 --bad p1 --db "$WORK/e.db" >/dev/null 2>&1 || true
+q "$WORK/e.db" "UPDATE bisection SET status = 'interrupted' WHERE id = 1;
+	UPDATE bisect_point SET verdict = NULL WHERE bisection_id = 1 AND k = 2"
+out=$("$SCHEDRIG" bisect --resume --db "$WORK/e.db" 2>&1) || fail "resume without an ID: $out"
+assert_contains "$out" "bisection 1: 5 points" "the newest unfinished bisection is resumed"
