@@ -162,24 +162,31 @@ static int read_range(const char *path, const struct git_end *g, const struct gi
 	return 0;
 }
 
-/* A copy of kernels: with e's commit: pinned to its full hash. */
+/* A copy of kernels: with both ends' commit: pinned to their full hashes,
+ * so that no point's config depends on a tag or branch that may move or
+ * go before --resume. */
 static struct ynode *pinned_kernels(struct ytree *t, const struct ynode *root,
-				    const struct git_end *e)
+				    const struct git_end *g, const struct git_end *b)
 {
 	struct ynode *kernels = ytree_copy(t, ynode_get(root, "kernels"));
-	struct ynode *entry = ytree_copy(t, bisect_build_node(root, e->commit_entry));
-	ytree_set(t, entry, "commit", ytree_scalar(t, e->hash));
-	ytree_set(t, kernels, e->commit_entry, entry);
+	const struct git_end *ends[2] = {g, b};
+	for (int i = 0; i < 2; i++) {
+		struct ynode *entry =
+			ytree_copy(t, bisect_build_node(root, ends[i]->commit_entry));
+		ytree_set(t, entry, "commit", ytree_scalar(t, ends[i]->hash));
+		ytree_set(t, kernels, ends[i]->commit_entry, entry);
+	}
 	return kernels;
 }
 
 /* Point k of the series: the good variant on build name = {base: good's
  * build, commit: hash}. */
 static char *commit_point(struct ytree *t, const struct ynode *root, const struct git_end *g,
-			  const char *hash, const char *name, char *err, size_t errsz)
+			  const struct git_end *b, const char *hash, const char *name, char *err,
+			  size_t errsz)
 {
 	struct ynode *build = ytree_mapping(t), *kernel = ytree_mapping(t);
-	struct ynode *kernels = pinned_kernels(t, root, g), *var = ytree_copy(t, g->v);
+	struct ynode *kernels = pinned_kernels(t, root, g, b), *var = ytree_copy(t, g->v);
 	ytree_set(t, build, "base", ytree_scalar(t, g->build));
 	ytree_set(t, build, "commit", ytree_scalar(t, hash));
 	ytree_set(t, kernels, name, build);
@@ -202,8 +209,8 @@ static int add_points(const struct ynode *root, const struct git_end *g,
 		char *label = k == 0 ? xasprintf("commit %s (the good end)", g->hash)
 				     : xasprintf("commit %s %s", r->c[k - 1].hash, r->c[k - 1].subject);
 		char *text = end ? bisect_point_config(t, root, end->v, "kernels",
-						       pinned_kernels(t, root, end), err, errsz)
-				 : commit_point(t, root, g, r->c[k - 1].hash, name, err, errsz);
+						       pinned_kernels(t, root, g, b), err, errsz)
+				 : commit_point(t, root, g, b, r->c[k - 1].hash, name, err, errsz);
 		if (text)
 			bisect_series_add(out, name, label, text);
 		free(name);

@@ -139,6 +139,16 @@ static long point_index(const struct ynode *root, const struct ynode *points, co
 	return -1;
 }
 
+const struct ynode *bisect_list_point(const struct ynode *root, const char *name)
+{
+	const struct ynode *b = ynode_get(root, "bisect");
+	const struct ynode *points = b ? ynode_get(b, "points") : NULL;
+	if (!points || points->kind != YNODE_SEQUENCE)
+		return NULL;
+	long i = point_index(root, points, name);
+	return i < 0 ? NULL : points->items[i];
+}
+
 /* Add point item of the list to out. */
 static int add_point(const char *path, const struct ynode *root, const struct ynode *item,
 		     struct bisect_series *out, char *err, size_t errsz)

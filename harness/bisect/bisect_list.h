@@ -27,4 +27,8 @@
 int bisect_list_series(const char *path, const struct ynode *root, const char *good,
 		       const char *bad, struct bisect_series *out, char *err, size_t errsz);
 
+/* The item of bisect: points: in root whose point is called name (for a
+ * message's position), or NULL when there is none. */
+const struct ynode *bisect_list_point(const struct ynode *root, const char *name);
+
 #endif

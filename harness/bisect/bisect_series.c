@@ -70,10 +70,21 @@ static const char *strip_position(const char *why, const char *name)
 	return p[0] == ':' && p[1] == ' ' ? p + 2 : why;
 }
 
-/* Every point's config parses and plans: "PATH: bisect point NAME:
- * message" else. */
-static int check_points(const char *path, const struct bisect_series *s, char *err,
-			size_t errsz)
+/* Where point i of s comes from in the config root: its item of bisect:
+ * points:, or the variant it is made from (the good end's for a patch or
+ * commit point). NULL when unknown. */
+static const struct ynode *point_origin(const struct ynode *root, const struct bisect_series *s,
+					size_t i, const char *good, const char *bad)
+{
+	if (!strcmp(s->kind, "variants"))
+		return bisect_list_point(root, s->p[i].name);
+	return bisect_config_variant(root, i + 1 == s->n ? bad : good);
+}
+
+/* Every point's config parses and plans: "PATH:LINE:COL: bisect point
+ * NAME: message" else, at the point's origin in root. */
+static int check_points(const char *path, const struct ynode *root, const char *good,
+			const char *bad, const struct bisect_series *s, char *err, size_t errsz)
 {
 	char why[1024];
 	for (size_t i = 0; i < s->n; i++) {
@@ -81,11 +92,15 @@ static int check_points(const char *path, const struct bisect_series *s, char *e
 		struct experiment *e = config_parse(name, s->p[i].config, strlen(s->p[i].config),
 						    why, sizeof(why));
 		struct plan p = {0};
-		int bad = !e || plan_build(e, &p, why, sizeof(why));
+		int bad_point = !e || plan_build(e, &p, why, sizeof(why));
 		plan_free(&p);
 		experiment_free(e);
-		if (bad) {
-			snprintf(err, errsz, "%s: bisect point %s: %s", path, name,
+		if (bad_point) {
+			const struct ynode *at = point_origin(root, s, i, good, bad);
+			char pos[32] = "";
+			if (at)
+				snprintf(pos, sizeof(pos), ":%d:%d", at->line, at->col);
+			snprintf(err, errsz, "%s%s: bisect point %s: %s", path, pos, name,
 				 strip_position(why, name));
 			return -1;
 		}
@@ -112,9 +127,9 @@ int bisect_series_build(const char *path, const char *text, const char *good, co
 			 " at two commits of one git repository", path, good, bad);
 		rc = -1;
 	}
-	ydoc_free(d);
-	if (rc == 0 && check_points(path, out, err, errsz))
+	if (rc == 0 && check_points(path, root, good, bad, out, err, errsz))
 		rc = -1;
+	ydoc_free(d);
 	if (rc)
 		bisect_series_free(out);
 	return rc;

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,7 +270,12 @@ static char *tree_in(const char *dir)
 static int archive_commit(const struct ksource *s, const char *tar, const char *log,
 			  char *err, size_t errsz)
 {
-	char *out = xasprintf("--output=%s", tar);
+	char cwd[PATH_MAX];
+	if (tar[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+		return err_printf(err, errsz, "source %s: getcwd: %s", s->written, strerror(errno));
+	/* git -C TREE reads a relative --output in TREE, not here. */
+	char *out = tar[0] == '/' ? xasprintf("--output=%s", tar)
+				  : xasprintf("--output=%s/%s", cwd, tar);
 	char *argv[] = {"git", "-C", s->written, "archive", "--format=tar", "--prefix=tree/",
 			out, s->commit, NULL};
 	struct kb_cmd c = {.argv = argv, .log = log, .append = true};

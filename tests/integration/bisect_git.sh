@@ -12,8 +12,10 @@
 # over two commits stores the series of `git rev-list --first-parent
 # good..bad` (computed here by git, oldest first; a merged side branch is
 # not a point) with each commit's hash and subject, and every stored point's
-# config builds exactly its commit; a range that cannot be bisected is a
-# usage error saying why. Measuring the points needs a real kernel (the
+# config builds exactly its commit and names no tag or branch (deleting
+# one leaves every point's config valid); a build with a relative --db
+# works (git archive's output is not read in the repository); a range
+# that cannot be bisected is a usage error saying why. Measuring the points needs a real kernel (the
 # stand-in bzImage does not boot): tests/kernels/git_bisect.sh. A few
 # seconds here (about 10 s on this loaded machine).
 source "$(dirname "$0")/lib.sh"
@@ -146,6 +148,26 @@ for k in 0 1 2 3 4; do
 done
 assert_eq "$(ls "$CACHE/sources" | wc -l)" 5 "one unpacked tree per commit"
 assert_eq "$(repo_state)" "$before" "the user's repository after the bisection"
+
+# No point's config names a tag or branch: with v2 gone (as a branch that
+# moved or a tag deleted before --resume), every point's config still reads.
+v2=$(gitc rev-parse v2)
+gitc tag -d v2 >/dev/null
+for k in 0 1 2 3 4; do
+	out=$("$SCHEDRIG" check-config "$WORK/p$k.yaml" 2>&1) || fail "point $k without tag v2: $out"
+done
+gitc tag v2 "$v2"
+assert_eq "$(repo_state)" "$before" "the user's repository with v2 tagged again"
+
+# A relative --db, as the default results/schedrig.db is: the commit's
+# archive is written below the directory schedrig runs in (git -C reads a
+# relative path in the repository).
+mkdir -p "$WORK/rel"
+out=$(cd "$WORK/rel" && "$SCHEDRIG" build "$WORK/g.yaml" rc2 --db results/schedrig.db 2>&1) ||
+	fail "build with a relative --db: $out"
+img=$(sed -n 's/^kernel .*: built \([^ ]*bzImage\) .*/\1/p' <<<"$out")
+assert_eq "$(tail -1 "$WORK/rel/$img")" "int slice = 4;" "the bzImage at v2 with a relative --db"
+assert_eq "$(repo_state)" "$before" "the user's repository after a build with a relative --db"
 
 # Ranges that cannot be bisected are usage errors that say why.
 usage() { # EXPECTED-MESSAGE GOOD-COMMIT BAD-COMMIT [EXTRA-OF-BAD]

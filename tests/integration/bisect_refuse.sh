@@ -50,7 +50,8 @@ usage "--good, --bad and --alpha are the bisection's own" --resume --good p0
 usage "unknown option '--frobnicate'" ok.yaml --frobnicate
 [ ! -e "$WORK/u.db" ] || [ "$(q "$WORK/u.db" "SELECT count(*) FROM bisection")" = 0 ] ||
 	fail "a usage error recorded a bisection"
-# A point whose config cannot run is refused before anything runs.
+# A point whose config cannot run is refused before anything runs, at its
+# item of bisect: points:.
 cat >bad.yaml <<'YAML'
 name: bad
 loads:
@@ -60,12 +61,12 @@ bisect:
     - {name: a}
     - {name: b, params: {f: {mean: -5}}}
 YAML
-usage "bad.yaml: bisect point b: mean must not be negative" bad.yaml --good a --bad b
+usage "bad.yaml:7:7: bisect point b: mean must not be negative" bad.yaml --good a --bad b
 # check-config checks every point of bisect: points: too.
 rc=0
 err=$("$SCHEDRIG" check-config bad.yaml 2>&1) || rc=$?
 assert_eq "$rc" 2 "check-config of a bad point"
-assert_eq "$err" "bad.yaml: bisect point b: mean must not be negative" "check-config message"
+assert_eq "$err" "bad.yaml:7:7: bisect point b: mean must not be negative" "check-config message"
 assert_eq "$("$SCHEDRIG" check-config ok.yaml 2>&1)" \
 	"ok.yaml: ok (ok, 1 variant(s), 1 cell(s), 6 iteration(s), 3 bisect point(s))" "check-config of points"
 # A run that does not start (here: hackbench not in PATH) is not the point's
