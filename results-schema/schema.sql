@@ -5,6 +5,8 @@
 -- version 4 the histogram table, version 8 the sample_flag table, version 9
 -- the cell_stop table; store.c fills it from the stop notes of older
 -- versions; version 10 the kernel_build table, 11 the bisection tables), except
+-- for version 12, which added bisection.cwd, host, rig_pid, rig_start_ticks
+-- and boot_id (store.c adds them to a version 11 bisection table), and
 -- for version 5, which split the sample table into sample_key and
 -- sample_value, version 6, which added run.rig_pid, run.boot_id and
 -- run.rig_start_ticks, and version 7, which added histogram.bounds,
@@ -249,7 +251,13 @@ CREATE TABLE IF NOT EXISTS bisection (
 	status        TEXT NOT NULL,            -- running|complete|refused|interrupted|failed
 	result        TEXT,                     -- one line: the first bad point or the range
 	started_at    TEXT NOT NULL,            -- UTC, ISO 8601
-	ended_at      TEXT
+	ended_at      TEXT,
+	cwd           TEXT,                     -- the directory it was begun in: the steps
+	                                        -- run there (NULL: before version 12)
+	host          TEXT,                     -- the schedrig walking it (status running):
+	rig_pid       INTEGER,                  -- as run.host, rig_pid, rig_start_ticks
+	rig_start_ticks INTEGER,                -- and boot_id; one walker per bisection
+	boot_id       TEXT
 );
 
 -- The points of a bisection's series, 0 the good end; verdict NULL while

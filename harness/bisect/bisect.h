@@ -11,7 +11,9 @@
  * both ends to the result (bisect_walk.h: begun, resumed, interrupted) and
  * the report (bisect_report.h, laid out through reportcmd like compare),
  * and the set-up between the command line and the walk (bisect_setup.h;
- * the cell and op checked before anything runs: bisect_choice.h).
+ * the cell and op checked before anything runs: bisect_choice.h), with the
+ * checks of a stored bisection (bisect_verify.h) and its one walker
+ * (bisect_owner.h).
  * It does not own its rows (store_bisect.h, beside the other store files),
  * the command line (cmd_bisect.c) or what a run is.
  *

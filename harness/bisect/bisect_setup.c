@@ -11,6 +11,8 @@
 
 #include "adaptive.h"
 #include "bisect_choice.h"
+#include "bisect_owner.h"
+#include "bisect_verify.h"
 #include "commands.h"
 #include "config.h"
 #include "plan.h"
@@ -65,11 +67,14 @@ static int check_choice(struct bisect_walk *w, const struct bisect_request *rq)
 	return rc;
 }
 
-/* Load bisection rq->id and check what the database says (not trusted). */
+/* Load bisection rq->id (0: the newest unfinished one, else the newest)
+ * and check what the database says (not trusted). */
 static int setup_resume(struct bisect_walk *w, const struct bisect_request *rq)
 {
 	char err[4096];
-	if (store_bisect_get(w->st, rq->id, &w->bi, &w->s, err, sizeof(err))) {
+	int64_t id = rq->id;
+	if ((!id && store_bisect_unfinished(w->st, &id, err, sizeof(err))) ||
+	    store_bisect_get(w->st, id, &w->bi, &w->s, err, sizeof(err))) {
 		fprintf(stderr, "schedrig bisect: %s\n", err);
 		return 1;
 	}
@@ -118,6 +123,14 @@ static int setup_new(struct bisect_walk *w, const struct bisect_request *rq)
 		fprintf(stderr, "schedrig bisect: %s\n", err);
 		return EXIT_USAGE;
 	}
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof(cwd))) {
+		fprintf(stderr, "schedrig bisect: cannot tell the current directory: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	w->bi.cwd = xstrdup(cwd);
+	bisect_owner_self(&w->bi);
 	w->bi.good = xstrdup(rq->good);
 	w->bi.bad = xstrdup(rq->bad);
 	w->bi.alpha = rq->alpha;
@@ -130,36 +143,12 @@ static int setup_new(struct bisect_walk *w, const struct bisect_request *rq)
 	return 0;
 }
 
-/* The verdicts stored (resume) into the search. */
-static int restore_verdicts(struct bisect_walk *w)
-{
-	struct stored_bisect_point *rows;
-	size_t n;
-	char err[512];
-	if (store_bisect_points(w->st, w->bi.id, &rows, &n, err, sizeof(err))) {
-		fprintf(stderr, "schedrig bisect: %s\n", err);
-		return -1;
-	}
-	int rc = 0;
-	for (size_t k = 0; k < n && k < w->search.n && rc == 0; k++) {
-		int v = rows[k].verdict ? bisect_verdict_parse(rows[k].verdict) : BISECT_UNTESTED;
-		if (v < 0 || rows[k].k != (int)k) {
-			fprintf(stderr, "schedrig bisect: bisection %lld: point %d has verdict '%s', not"
-				" one the rig writes\n", (long long)w->bi.id, rows[k].k,
-				rows[k].verdict);
-			rc = -1;
-		}
-		w->search.v[k] = v < 0 ? BISECT_UNTESTED : (enum bisect_verdict)v;
-	}
-	store_bisect_point_rows_free(rows, n);
-	return rc;
-}
-
-/* DB's directory/bisect/ID, made: the point configs and the steps' logs. */
+/* DB's directory/bisect/ID, made: the point configs and the steps' logs;
+ * and the database by its absolute path (the steps may run elsewhere). */
 static int bisect_dir(struct bisect_walk *w, const struct bisect_request *rq)
 {
 	char err[1024], real[PATH_MAX];
-	char *copy = xstrdup(rq->db);
+	char *copy = xstrdup(rq->db), *base = xstrdup(rq->db);
 	const char *root = dirname(copy);
 	int rc = 0;
 	if (!realpath(root, real)) {
@@ -168,12 +157,60 @@ static int bisect_dir(struct bisect_walk *w, const struct bisect_request *rq)
 	}
 	free(copy);
 	if (rc == 0) {
+		w->db_path = xasprintf("%s/%s", real, basename(base));
+		w->db = w->db_path;
 		w->dir = xasprintf("%s/bisect/%lld", real, (long long)w->bi.id);
 		rc = mkdir_p(w->dir, err, sizeof(err));
 	}
+	free(base);
 	if (rc)
 		fprintf(stderr, "schedrig bisect: %s\n", err);
 	return rc;
+}
+
+/* Into the directory the bisection was begun in: its config's relative
+ * paths (state files, source:, patches:) mean what they meant then. 0, or
+ * -1 with err. */
+static int enter_dir(const struct stored_bisection *bi, char *err, size_t errsz)
+{
+	if (!bi->cwd) {
+		printf("bisection %lld was begun by a schedrig that did not record its directory:"
+		       " its steps run in this one\n", (long long)bi->id);
+		return 0;
+	}
+	if (chdir(bi->cwd))
+		return err_printf(err, errsz, "bisection %lld was begun in %s, where its config's"
+				  " relative paths point: cannot go there: %s", (long long)bi->id,
+				  bi->cwd, strerror(errno));
+	return 0;
+}
+
+/* A resumed bisection: claimed by this process (bisect_owner.h), in its
+ * directory, its series and verdicts checked against what the rig
+ * computes (bisect_verify.h) into the search. A check that fails records
+ * the bisection failed, with why. 0, or 1 after a message. */
+static int resume_checks(struct bisect_walk *w)
+{
+	char err[4096];
+	if (bisect_owner_claim(w->st, w->bi.id, err, sizeof(err))) {
+		fprintf(stderr, "schedrig bisect: %s\n", err);
+		return 1;
+	}
+	struct bisect_series fresh = {0};
+	int rc = enter_dir(&w->bi, err, sizeof(err));
+	if (rc == 0)
+		rc = bisect_verify_series(&w->bi, &w->s, &fresh, err, sizeof(err));
+	bisect_series_free(&fresh);
+	if (rc == 0)
+		rc = bisect_verify_verdicts(w->st, &w->bi, &w->s, &w->search, err, sizeof(err));
+	if (rc == 0)
+		return 0;
+	fprintf(stderr, "schedrig bisect: %s\n", err);
+	char *why = xasprintf("Failed: %s", err);
+	if (store_bisect_end(w->st, w->bi.id, "failed", why, err, sizeof(err)))
+		fprintf(stderr, "schedrig bisect: %s\n", err);
+	free(why);
+	return 1;
 }
 
 /* This very binary, for the steps' runs. */
@@ -192,7 +229,6 @@ static int find_self(struct bisect_walk *w)
 int bisect_setup(struct bisect_walk *w, struct store *st, const struct bisect_request *rq,
 		 bool *finished)
 {
-	char err[1024];
 	*finished = false;
 	w->st = st;
 	w->db = rq->db;
@@ -209,21 +245,21 @@ int bisect_setup(struct bisect_walk *w, struct store *st, const struct bisect_re
 		return 0;
 	}
 	bisect_search_init(&w->search, w->s.n);
-	if (restore_verdicts(w) || bisect_dir(w, rq) || find_self(w))
+	if (bisect_dir(w, rq) || find_self(w))
 		return 1;
-	if (rq->resume && store_bisect_end(w->st, w->bi.id, "running", NULL, err, sizeof(err))) {
-		fprintf(stderr, "schedrig bisect: %s\n", err);
-		return 1;
-	}
-	return 0;
+	return rq->resume ? resume_checks(w) : 0;
 }
 
 int bisect_setup_stopped(struct bisect_walk *w)
 {
 	char err[1024];
 	const char *status = w->interrupted ? "interrupted" : "failed";
-	if (store_bisect_end(w->st, w->bi.id, status, NULL, err, sizeof(err)))
+	char *why = !w->interrupted && w->why ? xasprintf("Failed: %s; schedrig bisect --resume"
+							  " %lld measures it again", w->why,
+							  (long long)w->bi.id) : NULL;
+	if (store_bisect_end(w->st, w->bi.id, status, why, err, sizeof(err)))
 		fprintf(stderr, "schedrig bisect: %s\n", err);
+	free(why);
 	if (w->interrupted) {
 		fprintf(stderr, "schedrig bisect: interrupted by %s; schedrig bisect --resume %lld"
 			" continues it (finished steps are kept)\n", strsignal(w->signal),

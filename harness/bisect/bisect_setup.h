@@ -2,11 +2,15 @@
  * what schedrig bisect does between its command line (cmd_bisect.c) and
  * the walk. A new bisection: the config read, its series built by a
  * provider (bisect_series.h), --metric and --cell checked against point
- * 0's config, all stored (store_bisect.h). A resumed one: read back from
- * the database and checked (points, alpha, verdicts are ones the rig
- * writes), its decided metric kept. Either way the verdicts so far go
+ * 0's config, all stored (store_bisect.h) with the directory it is begun
+ * in and this process as its walker. A resumed one: read back from the
+ * database, claimed (bisect_owner.h: refused while another schedrig walks
+ * it), walked from the directory it was begun in, and checked
+ * (bisect_verify.h: point configs, points, verdicts decided again from
+ * their runs), its decided metric kept. Either way the verdicts so far go
  * into the search, the point configs and logs get their directory
- * (DB's directory/bisect/ID) and the steps this very binary. */
+ * (DB's directory/bisect/ID), the database its absolute path and the
+ * steps this very binary. */
 #ifndef SCHEDRIG_BISECT_SETUP_H
 #define SCHEDRIG_BISECT_SETUP_H
 
@@ -21,7 +25,8 @@ struct bisect_request {
 	const char *config, *good, *bad; /* a new bisection (resume: NULL) */
 	double alpha;                    /* its --alpha, in (0, 0.5) */
 	bool resume;
-	int64_t id;                      /* resume: the bisection; 0 the newest */
+	int64_t id;                      /* the bisection; 0 the newest (resume: the
+					  * newest unfinished) */
 	const char *metric;              /* --metric LOAD:METRIC; NULL: the default */
 	const char *op, *cell;           /* --op, --cell; NULL: the only one */
 	const char *db;                  /* --db (the file st has open) */
@@ -31,7 +36,9 @@ struct bisect_request {
  * *finished when a resumed bisection is complete or refused (nothing to
  * walk: said so on stdout); else an exit status after a message on
  * stderr: EXIT_USAGE (config, series, --metric/--op/--cell), 1 (the
- * database, the filesystem, a bisection row the rig did not write). */
+ * database, the filesystem, a bisection another schedrig walks, stored
+ * rows that are not what the rig computes: the bisection is then
+ * recorded failed with why). */
 int bisect_setup(struct bisect_walk *w, struct store *st, const struct bisect_request *rq,
 		 bool *finished);
 

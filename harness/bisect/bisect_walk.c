@@ -67,8 +67,10 @@ static enum outcome attempt_run(struct bisect_walk *c, int k, int attempt, int i
 	if (!r.run_id) {
 		/* Not the point's fault (another run holds the machine's knobs, a
 		 * tool is missing here): stop; --resume runs it again. */
-		fprintf(stderr, "schedrig bisect: point %d %s: the run did not start: %s (log %s)\n",
-			k, c->s.p[k].name, r.why, r.log);
+		free(c->why);
+		c->why = xasprintf("point %d %s: the run did not start: %s (log %s)", k,
+				   c->s.p[k].name, r.why, r.log);
+		fprintf(stderr, "schedrig bisect: %s\n", c->why);
 		return ERROR;
 	}
 	return MEASURED;
@@ -206,14 +208,64 @@ static void print_table(struct bisect_walk *c)
 	buf_free(&out);
 }
 
+/* Does the run of an end leave it measured: not failed, or (the metric
+ * decided) with 2 samples or more? */
+static bool end_measured(struct bisect_walk *c, int k, int64_t run_id)
+{
+	struct run_owner ow;
+	char err[512];
+	if (store_run_owner(c->st, run_id, &ow, err, sizeof(err)) || strcmp(ow.status, "failed"))
+		return true;
+	if (!c->m.metric)
+		return false;
+	int64_t *ids;
+	size_t n;
+	struct bisect_sample_set set = {0};
+	bool enough = point_run_ids(c, k, &ids, &n, err, sizeof(err)) == 0 &&
+		      bisect_samples_load(c->st, ids, n, c->s.p[k].name, &c->m, &set, err,
+					  sizeof(err)) == 0 && set.n >= 2;
+	free(ids);
+	bisect_sample_set_free(&set);
+	return enough;
+}
+
+/* The attempt that measures end k: its newest (1 when none), or a new one
+ * when that one's run failed without measuring the end (bisect --resume of
+ * a bisection stopped by it measures the end again). 0, or -1 after a
+ * message. */
+static int end_attempt(struct bisect_walk *c, int k, int *attempt)
+{
+	struct stored_bisect_run *rows;
+	size_t n;
+	char err[1024];
+	if (store_bisect_runs(c->st, c->bi.id, k, &rows, &n, err, sizeof(err))) {
+		fprintf(stderr, "schedrig bisect: %s\n", err);
+		return -1;
+	}
+	int64_t newest = 0;
+	*attempt = 1;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].attempt >= *attempt) {
+			*attempt = rows[i].attempt;
+			newest = rows[i].run_id;
+		}
+	store_bisect_run_rows_free(rows, n);
+	if (newest && !end_measured(c, k, newest)) {
+		(*attempt)++;
+		printf("point %d %s: run %lld failed: measuring it again\n", k, c->s.p[k].name,
+		       (long long)newest);
+	}
+	return 0;
+}
+
 /* Measure both ends, decide the metric, refuse a flat series. 0 go on, 1
  * refused (said why), -1 stop (failed, interrupted). */
 static int measure_ends(struct bisect_walk *c)
 {
 	char err[1024];
-	int ks[2] = {0, (int)c->s.n - 1};
+	int ks[2] = {0, (int)c->s.n - 1}, attempt;
 	for (int e = 0; e < 2; e++)
-		if (attempt_run(c, ks[e], 1, 0) != MEASURED)
+		if (end_attempt(c, ks[e], &attempt) || attempt_run(c, ks[e], attempt, 0) != MEASURED)
 			return -1;
 	int64_t *ids;
 	size_t n;
@@ -241,9 +293,11 @@ static int measure_ends(struct bisect_walk *c)
 		}
 		if (c->ends[e].n < 2) {
 			char *f = run_failure(c, ids[n - 1]);
-			fprintf(stderr, "schedrig bisect: the %s end %s has %zu sample(s) of %s:%s: %s\n",
-				e ? "bad" : "good", c->s.p[ks[e]].name, c->ends[e].n, c->m.load,
-				c->m.metric, f);
+			free(c->why);
+			c->why = xasprintf("the %s end %s has %zu sample(s) of %s:%s: %s",
+					   e ? "bad" : "good", c->s.p[ks[e]].name, c->ends[e].n,
+					   c->m.load, c->m.metric, f);
+			fprintf(stderr, "schedrig bisect: %s\n", c->why);
 			free(f);
 			free(ids);
 			return -1;
@@ -274,21 +328,21 @@ static int measure_ends(struct bisect_walk *c)
 	return rc ? -1 : 1;
 }
 
-static char *result_text(const struct bisect_walk *c)
+char *bisect_result_text(const struct bisect_search *search, const struct bisect_series *s)
 {
 	struct bisect_result r;
-	bisect_search_result(&c->search, &r);
-	const struct bisect_point *fb = &c->s.p[r.first_bad];
+	bisect_search_result(search, &r);
+	const struct bisect_point *fb = &s->p[r.first_bad];
 	if (r.exact)
 		return xasprintf("First bad point: %s (k %zu of %zu)%s%s", fb->name, r.first_bad,
-				 c->s.n - 1, strcmp(fb->label, fb->name) ? ": " : "",
+				 s->n - 1, strcmp(fb->label, fb->name) ? ": " : "",
 				 strcmp(fb->label, fb->name) ? fb->label : "");
 	struct buf skipped = {0};
 	for (size_t k = r.last_good + 1; k < r.first_bad; k++)
-		buf_printf(&skipped, "%s%s", skipped.len ? ", " : "", c->s.p[k].name);
+		buf_printf(&skipped, "%s%s", skipped.len ? ", " : "", s->p[k].name);
 	char *t = xasprintf("The change is in a range: after %s (k %zu, good) up to %s (k %zu,"
-			    " bad); skipped in between: %s", c->s.p[r.last_good].name, r.last_good,
-			    c->s.p[r.first_bad].name, r.first_bad, buf_str(&skipped));
+			    " bad); skipped in between: %s", s->p[r.last_good].name, r.last_good,
+			    s->p[r.first_bad].name, r.first_bad, buf_str(&skipped));
 	buf_free(&skipped);
 	return t;
 }
@@ -296,7 +350,7 @@ static char *result_text(const struct bisect_walk *c)
 static int finish(struct bisect_walk *c)
 {
 	char err[1024];
-	char *result = result_text(c);
+	char *result = bisect_result_text(&c->search, &c->s);
 	int rc = store_bisect_end(c->st, c->bi.id, "complete", result, err, sizeof(err));
 	free(result);
 	if (rc) {
@@ -348,5 +402,8 @@ void bisect_walk_free(struct bisect_walk *w)
 	bisect_sample_set_free(&w->ends[0]);
 	bisect_sample_set_free(&w->ends[1]);
 	free(w->dir);
-	w->dir = NULL;
+	free(w->why);
+	w->why = NULL;
+	free(w->db_path);
+	w->dir = w->db_path = NULL;
 }

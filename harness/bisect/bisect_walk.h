@@ -20,6 +20,7 @@
 struct bisect_walk {
 	struct store *st;
 	const char *db;                    /* --db: where the steps' runs go */
+	char *db_path;                     /* it absolute (db points here), or NULL */
 	const char *want_metric;           /* --metric LOAD:METRIC, --op, --cell; */
 	const char *want_op, *want_cell;   /* NULL: the defaults */
 	struct stored_bisection bi;          /* bi.load, bi.metric: the default metric */
@@ -30,6 +31,7 @@ struct bisect_walk {
 	char self_exe[PATH_MAX];           /* this binary, for the steps */
 	char *dir;                         /* point configs and logs */
 	int iterations_max;                /* the points' config max */
+	char *why;                         /* why the walk failed, when it can say */
 	bool interrupted;                  /* set when a signal stopped the walk */
 	int signal;
 };
@@ -38,6 +40,11 @@ struct bisect_walk {
  * (no regression to bisect: said why), -1 stopped (w->interrupted: by a
  * signal; else failed after a message). */
 int bisect_walk_run(struct bisect_walk *w);
+
+/* The result line of a finished search over s (malloc'd): "First bad
+ * point: p5 (k 5 of 8)[: label]", or "The change is in a range: after p3
+ * (k 3, good) up to p6 (k 6, bad); skipped in between: p4, p5". */
+char *bisect_result_text(const struct bisect_search *search, const struct bisect_series *s);
 
 /* Free what the walk holds (not st). */
 void bisect_walk_free(struct bisect_walk *w);

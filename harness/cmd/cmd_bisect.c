@@ -12,6 +12,7 @@
 
 #include "bisect_report.h"
 #include "bisect_setup.h"
+#include "bisect_verify.h"
 #include "bisect_walk.h"
 #include "cmdopts.h"
 #include "commands.h"
@@ -44,8 +45,11 @@ static const char help_text[] =
 	"  --op OP, --cell CELL  which op and cell (default: the only one there is)\n"
 	"  --alpha A           significance level of every test (default 0.05)\n"
 	"  --db FILE           results database (default " DEFAULT_DB ")\n"
-	"  --resume [ID]       continue bisection ID (default the newest): finished steps\n"
-	"                      are not measured again, an interrupted run is resumed\n"
+	"  --resume [ID]       continue bisection ID (default the newest unfinished one)\n"
+	"                      from the directory it was begun in: finished steps are\n"
+	"                      not measured again, an interrupted run is resumed, a\n"
+	"                      failed end measured again; its stored verdicts are\n"
+	"                      checked against its runs' samples first\n"
 	"  --show [ID]         print what bisection ID found (default the newest)\n"
 	"\n"
 	"Exit status: 0 the first bad point or a range was found, 1 no regression to\n"
@@ -170,9 +174,15 @@ static int parse_args(int argc, char **argv, struct bisect_opts *o)
 	return check_args(argc, argv, o);
 }
 
+/* --show: what the bisection found, once its rows are checked
+ * (bisect_verify_show). */
 static int show(struct store *st, const struct bisect_request *o)
 {
-	char err[1024];
+	char err[4096];
+	if (bisect_verify_show(st, o->id, err, sizeof(err))) {
+		fprintf(stderr, "schedrig bisect: %s; not showing it\n", err);
+		return 1;
+	}
 	if (bisect_report_print(st, o->db, o->id, err, sizeof(err))) {
 		fprintf(stderr, "schedrig bisect: %s\n", err);
 		return 1;
@@ -203,6 +213,11 @@ int cmd_bisect(int argc, char **argv, struct cmd_ctx *ctx)
 	int rc = parse_args(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
+	if (o.show) {
+		/* --show only reads: a missing database is an error, not made. */
+		ctx->setup = CMD_STORE_READ;
+		return (st = cmd_store(ctx, o.rq.db)) ? show(st, &o.rq) : 1;
+	}
 	char *db_copy = xstrdup(o.rq.db);
 	rc = mkdir_p(dirname(db_copy), err, sizeof(err));
 	free(db_copy);
@@ -212,5 +227,5 @@ int cmd_bisect(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	if (!(st = cmd_store(ctx, o.rq.db)))
 		return 1;
-	return o.show ? show(st, &o.rq) : execute(st, &o.rq);
+	return execute(st, &o.rq);
 }

@@ -55,7 +55,7 @@ static const char stops_from_notes_sql[] =
 
 /* Columns later versions added to older tables: version 6 to run (some
  * version 5 databases have the first two), version 7 to histogram (a
- * table of version 4 and later). */
+ * table of version 4 and later), version 12 to bisection (of version 11). */
 static const char *const added_columns[][4] = {
 	/* table, column, type, the version that made the table */
 	{"run", "rig_pid", "INTEGER", "1"},
@@ -65,6 +65,11 @@ static const char *const added_columns[][4] = {
 	{"histogram", "min_observed", "REAL", "4"},
 	{"histogram", "sum_value", "REAL", "4"},
 	{"histogram", "sum_sq_value", "REAL", "4"},
+	{"bisection", "cwd", "TEXT", "11"},
+	{"bisection", "host", "TEXT", "11"},
+	{"bisection", "rig_pid", "INTEGER", "11"},
+	{"bisection", "rig_start_ticks", "INTEGER", "11"},
+	{"bisection", "boot_id", "TEXT", "11"},
 };
 
 

@@ -26,10 +26,11 @@
 struct store;
 
 /* The schema version this build writes (PRAGMA user_version): the one place
- * the number is written (tests compare with it). The newest version added
- * the bisection tables (bisection, bisect_point, bisect_run); every table
- * is in results-schema/schema.sql. */
-#define STORE_SCHEMA_VERSION 11
+ * the number is written (tests compare with it). Version 11 added the
+ * bisection tables (bisection, bisect_point, bisect_run), the newest the
+ * bisection's directory and walker; every table is in
+ * results-schema/schema.sql. */
+#define STORE_SCHEMA_VERSION 12
 
 /* Open (and create or migrate when writable) the database at path. With
  * readonly, the file must exist and is only written to migrate a database

@@ -22,6 +22,9 @@ void store_bisection_free(struct stored_bisection *bi)
 	free(bi->cell);
 	free(bi->status);
 	free(bi->result);
+	free(bi->cwd);
+	free(bi->host);
+	free(bi->boot_id);
 	memset(bi, 0, sizeof(*bi));
 }
 
@@ -32,9 +35,11 @@ static int insert_bisection(struct store *st, struct stored_bisection *bi,
 	char now[32];
 	store_now(now, sizeof(now));
 	if (store_exec_bound(st, "INSERT INTO bisection (config_path, config_text, good, bad, kind,"
-			     " alpha, status, started_at) VALUES (?, ?, ?, ?, ?, ?, 'running', ?)",
-			     "tttttdt", bi->config_path, bi->config_text, bi->good, bi->bad, s->kind,
-			     bi->alpha, now))
+			     " alpha, status, started_at, cwd, host, rig_pid, rig_start_ticks, boot_id)"
+			     " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)",
+			     "tttttdtttIIt", bi->config_path, bi->config_text, bi->good, bi->bad,
+			     s->kind, bi->alpha, now, bi->cwd, bi->host, (int64_t)bi->rig_pid,
+			     (int64_t)bi->rig_start_ticks, bi->boot_id))
 		return store_fail(st, "cannot record the bisection", err, errsz);
 	bi->id = sqlite3_last_insert_rowid(store_db(st));
 	for (size_t k = 0; k < s->n; k++)
@@ -92,6 +97,11 @@ static void read_bisection(sqlite3_stmt *q, struct stored_bisection *bi)
 	bi->alpha = store_col_real(q, 10);
 	bi->status = store_col_strdup(q, 11);
 	bi->result = store_col_strdup(q, 12);
+	bi->cwd = store_col_strdup(q, 13);
+	bi->host = store_col_strdup(q, 14);
+	bi->rig_pid = sqlite3_column_int64(q, 15);
+	bi->rig_start_ticks = sqlite3_column_int64(q, 16);
+	bi->boot_id = store_col_strdup(q, 17);
 }
 
 int store_bisect_get(struct store *st, int64_t id, struct stored_bisection *bi,
@@ -99,8 +109,8 @@ int store_bisect_get(struct store *st, int64_t id, struct stored_bisection *bi,
 {
 	static const char what[] = "cannot read the bisection";
 	sqlite3_stmt *q = store_prepare_id(st, "SELECT id, config_path, config_text, good, bad,"
-					   " kind, load, metric, op, cell, alpha, status, result"
-					   " FROM bisection WHERE id = ?1 OR (?1 = 0 AND id ="
+					   " kind, load, metric, op, cell, alpha, status, result,"
+					   " cwd, host, rig_pid, rig_start_ticks, boot_id FROM bisection WHERE id = ?1 OR (?1 = 0 AND id ="
 					   " (SELECT max(id) FROM bisection))", id, what, err, errsz);
 	if (!q)
 		return -1;
@@ -117,6 +127,31 @@ int store_bisect_get(struct store *st, int64_t id, struct stored_bisection *bi,
 	if (rc != SQLITE_ROW)
 		return -1;
 	return s ? read_points(st, bi->id, s, err, errsz) : 0;
+}
+
+int store_bisect_unfinished(struct store *st, int64_t *id, char *err, size_t errsz)
+{
+	sqlite3_stmt *q;
+	*id = 0;
+	if (sqlite3_prepare_v2(store_db(st), "SELECT max(id) FROM bisection WHERE status NOT IN"
+			       " ('complete', 'refused')", -1, &q, NULL) != SQLITE_OK)
+		return store_fail(st, "cannot read the bisections", err, errsz);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW ? 0 : store_fail(st, "cannot read the bisections", err, errsz);
+}
+
+int store_bisect_claim(struct store *st, int64_t id, const char *host, const struct rig_id *rig,
+		       char *err, size_t errsz)
+{
+	if (store_exec_bound(st, "UPDATE bisection SET status = 'running', result = NULL,"
+			     " ended_at = NULL, host = ?, rig_pid = ?, rig_start_ticks = ?,"
+			     " boot_id = ? WHERE id = ?", "tIItI", host, (int64_t)rig->pid,
+			     (int64_t)rig->start_ticks, rig->boot_id, id))
+		return store_fail(st, "cannot claim the bisection", err, errsz);
+	return 0;
 }
 
 int store_bisect_choice(struct store *st, int64_t id, const char *load, const char *metric,

@@ -22,18 +22,31 @@ struct stored_bisection {
 	char *load, *metric, *op, *cell;  /* NULL until the ends are measured */
 	double alpha;
 	char *status;           /* running|complete|refused|interrupted|failed */
-	char *result;           /* NULL until it ends */
+	char *result;           /* NULL until it ends; failed: why */
+	char *cwd;              /* the directory it was begun in (NULL: schema 11) */
+	/* The schedrig walking it (status running), as run.host, rig_pid,
+	 * rig_start_ticks, boot_id (provenance_run_status reads them); NULL
+	 * and 0 when the database does not know (schema 11). */
+	char *host, *boot_id;
+	long long rig_pid, rig_start_ticks;
 };
 void store_bisection_free(struct stored_bisection *bi);
 
-/* Record a new bisection (status running) with every point of s, in one
- * transaction; bi->id receives its id. */
+/* Record a new bisection (status running, walked by bi's cwd, host and
+ * rig) with every point of s, in one transaction; bi->id receives its id. */
 int store_bisect_begin(struct store *st, struct stored_bisection *bi, const struct bisect_series *s,
 		       char *err, size_t errsz);
 /* Read bisection id (0: the newest) into bi and its points into s (name,
  * label, config). */
 int store_bisect_get(struct store *st, int64_t id, struct stored_bisection *bi,
 		     struct bisect_series *s, char *err, size_t errsz);
+/* Mark bisection id running again, walked by host's schedrig rig (the
+ * caller's transaction makes the check before it and this one step). */
+int store_bisect_claim(struct store *st, int64_t id, const char *host, const struct rig_id *rig,
+		       char *err, size_t errsz);
+/* The newest bisection that is not complete or refused (--resume without
+ * an ID) into *id; 0 when there is none. */
+int store_bisect_unfinished(struct store *st, int64_t *id, char *err, size_t errsz);
 /* Record the metric the bisection decides on. */
 int store_bisect_choice(struct store *st, int64_t id, const char *load, const char *metric,
 			const char *op, const char *cell, char *err, size_t errsz);

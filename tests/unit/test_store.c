@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "store.h"
+#include "store_bisect.h"
 #include "store_adaptive.h"
 #include "store_kbuild.h"
 #include "store_list.h"
@@ -744,6 +745,53 @@ static void test_migrate_v9_kernel_build(void **state)
 	assert_int_equal(db_user_version(path), STORE_SCHEMA_VERSION);
 }
 
+/* Schema version 11 made the bisection table without cwd and the walker's
+ * columns (version 12): a version 11 database (the v9 fixture with the
+ * version 11 bisection table and a row, as schedrig 11 wrote it) opened
+ * for writing gets them; its bisection reads back with no directory and
+ * no walker, and a claim names the walker. */
+static void test_migrate_v11_bisection(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	sqlite3 *db;
+
+	db_path(path, sizeof(path), "v11.db");
+	db_from_fixture("db-v9.sql", path, &db);
+	assert_int_equal(sqlite3_exec(db,
+		"CREATE TABLE bisection (id INTEGER PRIMARY KEY, config_path TEXT NOT NULL,"
+		" config_text TEXT NOT NULL, good TEXT NOT NULL, bad TEXT NOT NULL,"
+		" kind TEXT NOT NULL, load TEXT, metric TEXT, op TEXT, cell TEXT,"
+		" alpha REAL NOT NULL, status TEXT NOT NULL, result TEXT,"
+		" started_at TEXT NOT NULL, ended_at TEXT);"
+		"INSERT INTO bisection (config_path, config_text, good, bad, kind, alpha, status,"
+		" started_at) VALUES ('w.yaml', 'name: w', 'p0', 'p8', 'variants', 0.05,"
+		" 'interrupted', '2026-01-01T00:00:00Z');"
+		"PRAGMA user_version = 11;", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	struct stored_bisection bi;
+	assert_int_equal(store_bisect_get(s, 1, &bi, NULL, err, sizeof(err)), 0);
+	assert_string_equal(bi.status, "interrupted");
+	assert_null(bi.cwd);
+	assert_null(bi.host);
+	assert_int_equal(bi.rig_pid, 0);
+	store_bisection_free(&bi);
+	struct rig_id rig = {4242, 777, "boot-1"};
+	assert_int_equal(store_bisect_claim(s, 1, "hostA", &rig, err, sizeof(err)), 0);
+	assert_int_equal(store_bisect_get(s, 0, &bi, NULL, err, sizeof(err)), 0);
+	assert_string_equal(bi.status, "running");
+	assert_string_equal(bi.host, "hostA");
+	assert_string_equal(bi.boot_id, "boot-1");
+	assert_int_equal(bi.rig_pid, 4242);
+	assert_int_equal(bi.rig_start_ticks, 777);
+	store_bisection_free(&bi);
+	store_close(s);
+	assert_int_equal(db_user_version(path), STORE_SCHEMA_VERSION);
+}
+
 /* A stopped cell (adaptive iterations) is a cell_stop row with its note:
  * the note reads back among the run's "iterations" events, only that cell
  * of that variant reads as stopped, and a stop of a variant the run lacks
@@ -963,6 +1011,7 @@ int main(void)
 		cmocka_unit_test(test_migrate_v7),
 		cmocka_unit_test(test_migrate_v8_stops),
 		cmocka_unit_test(test_migrate_v9_kernel_build),
+		cmocka_unit_test(test_migrate_v11_bisection),
 		cmocka_unit_test(test_cell_stop),
 		cmocka_unit_test(test_key_after_rollback),
 		cmocka_unit_test(test_foreign_database),

@@ -1,0 +1,127 @@
+#!/bin/bash
+# schedrig bisect --resume and --show trust nothing of the bisect rows: a
+# verdict its runs' samples do not give, a verdict without a run, a point
+# config that is not the one the bisection's config makes, points that are
+# not k 0..N and a result its verdicts do not give are refused, naming the
+# point; an untouched copy resumes and shows as before. A failed end is
+# measured again by --resume, and --show of the failed bisection says why.
+# --show of a missing database creates none.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/bisect_lib.bash"
+cd "$WORK"
+DB=$WORK/db/r.db
+
+series shift 100:1 100:1 100:1 100:1 100:1 120:1 120:1 120:1 120:1
+out=$("$SCHEDRIG" bisect shift.yaml --good p0 --bad p8 --db "$DB" 2>&1) ||
+	fail "bisect exited $?: $out"
+assert_contains "$out" "First bad point: p5 (k 5 of 8)" "the step"
+assert_eq "$(measured "$DB" 1)" "0 8 4 6 5" "points measured"
+
+# copy NAME SQL: a copy of the database with SQL applied; its path.
+n=0
+copy() {
+	n=$((n + 1))
+	local d=$WORK/c$n
+	mkdir -p "$d"
+	q "$DB" "VACUUM INTO '$d/$1.db'"
+	q "$d/$1.db" "$2"
+	echo "$d/$1.db"
+}
+# refused WHAT DB ARGS... MESSAGE: the command exits 1 with MESSAGE and the
+# bisection is not stored as complete with a new result.
+refused() {
+	local what=$1 db=$2 msg=${*: -1} rc=0 out
+	out=$("$SCHEDRIG" bisect "${@:3:$#-3}" --db "$db" 2>&1) || rc=$?
+	assert_eq "$rc" 1 "$what: exit status ($out)"
+	assert_contains "$out" "$msg" "$what: message"
+	! grep -q '^First bad point\|^The change is in a range' <<<"$out" ||
+		fail "$what: a result was printed: $out"
+}
+interrupted="UPDATE bisection SET status = 'interrupted', result = NULL"
+
+# An untouched copy of an interrupted bisection resumes to the same answer,
+# measuring nothing again.
+db=$(copy ok "$interrupted; UPDATE bisect_point SET verdict = NULL, reason = NULL, n = NULL,
+	mean = NULL, p_good = NULL, p_bad = NULL WHERE k = 5")
+out=$("$SCHEDRIG" bisect --resume 1 --db "$db" 2>&1) || fail "resume of an untouched copy: $out"
+assert_contains "$out" "First bad point: p5 (k 5 of 8)" "untouched copy: the same answer"
+assert_eq "$(q "$db" "SELECT count(*) FROM run")" 5 "untouched copy: no run measured again"
+out=$("$SCHEDRIG" bisect --show 1 --db "$db" 2>&1) || fail "show of an untouched copy: $out"
+assert_contains "$out" "First bad point: p5 (k 5 of 8)" "untouched copy: shown"
+
+db=$(copy end "$interrupted; UPDATE bisect_point SET verdict = 'bad' WHERE k = 0")
+refused "good end stored as bad" "$db" --resume 1 \
+	"point 0 p0 is stored as bad (n 3, mean"
+assert_contains "$(q "$db" "SELECT status || ': ' || result FROM bisection")" \
+	"failed: Failed: bisection 1: point 0 p0 is stored as bad" "the refusal is recorded"
+refused "--show of it" "$db" --show 1 "point 0 p0 is stored as bad"
+
+db=$(copy norun "$interrupted; UPDATE bisect_point SET verdict = NULL WHERE k IN (4, 5, 6);
+	UPDATE bisect_point SET verdict = 'good', n = 0 WHERE k = 7")
+refused "a verdict without a run" "$db" --resume 1 \
+	"point 7 p7 is stored as good, but no run of it decides that"
+
+db=$(copy flip "$interrupted; UPDATE bisect_point SET verdict = 'good' WHERE k = 5")
+refused "a flipped verdict" "$db" --resume 1 \
+	"point 5 p5 is stored as good (n 3, mean 119.8), but its runs' samples make it bad"
+assert_contains "$(q "$db" "SELECT result FROM bisection")" "but its runs' samples make it bad" \
+	"says what the samples give"
+
+db=$(copy showflip "UPDATE bisect_point SET verdict = 'good' WHERE k = 5")
+refused "--show of a flipped verdict" "$db" --show 1 "point 5 p5 is stored as good"
+db=$(copy result "UPDATE bisection SET result = 'First bad point: p6 (k 6 of 8)'")
+refused "--show of a changed result" "$db" --show 1 \
+	"its stored result 'First bad point: p6 (k 6 of 8)' is not the one its verdicts give"
+
+db=$(copy config "$interrupted; UPDATE bisect_point SET verdict = NULL WHERE k IN (4, 5, 6);
+	UPDATE bisect_point SET config_text = replace(config_text, 'mean: 100', 'mean: 500')
+	WHERE k IN (2, 4)")
+refused "a changed point config" "$db" --resume 1 \
+	"point 2 p2: its stored config is not the one the bisection's config makes"
+
+db=$(copy k42 "$interrupted; UPDATE bisect_point SET k = 42 WHERE k = 6")
+refused "points not 0..N" "$db" --resume 1 \
+	"point 6 p6: its stored name is not the one the bisection's config makes"
+refused "--show of points not 0..N" "$db" --show 1 "its points are not k 0..8 (point 6 is k 7)"
+
+db=$(copy word "$interrupted; UPDATE bisect_point SET verdict = 'untested' WHERE k = 4")
+refused "a verdict the rig does not write" "$db" --resume 1 \
+	"point 4 has verdict 'untested', not one the rig writes"
+
+# A linked run that ran another config is not the point's.
+db=$(copy relink "$interrupted; UPDATE bisect_run SET run_id = 3 WHERE k = 5")
+refused "a run of another point linked" "$db" --resume 1 \
+	"point 5 p5: run 3 linked to it did not run the point's config"
+
+# The bad end's run fails (its state file cannot be made): the bisection
+# fails, --show says why, and --resume measures that end again.
+series ends 100:1 100:1 100:1 100:1 120:1
+sed -i "s|$WORK/ends-p4.state|$WORK/later/p4.state|" ends.yaml
+rc=0
+out=$("$SCHEDRIG" bisect ends.yaml --good p0 --bad p4 --db "$WORK/e.db" 2>&1) || rc=$?
+assert_eq "$rc" 1 "a failed end: exit status ($out)"
+assert_eq "$(q "$WORK/e.db" "SELECT status FROM bisection")" failed "a failed end: status"
+out=$("$SCHEDRIG" bisect --show 1 --db "$WORK/e.db" 2>&1) || fail "show of a failed bisection: $out"
+assert_contains "$out" "Failed: the bad end p4 has 0 sample(s) of f:value: run 2" "--show says why"
+mkdir "$WORK/later"
+out=$("$SCHEDRIG" bisect --resume 1 --db "$WORK/e.db" 2>&1) || fail "resume after a failed end: $out"
+assert_contains "$out" "point 4 p4: run 2 failed: measuring it again" "says so"
+assert_contains "$out" "First bad point: p4 (k 4 of 4)" "found once the end is measured"
+assert_eq "$(q "$WORK/e.db" "SELECT group_concat(k || '-' || attempt || ':' || run_id, ' ')
+	FROM (SELECT * FROM bisect_run WHERE k IN (0, 4) ORDER BY k, attempt)")" \
+	"0-1:1 4-1:2 4-2:3" "the good end kept, the bad end measured again"
+
+# --show reads: a missing database is not created.
+rc=0
+out=$("$SCHEDRIG" bisect --show 1 --db "$WORK/none/x.db" 2>&1) || rc=$?
+assert_eq "$rc" 1 "--show of a missing database: exit status"
+assert_contains "$out" "no such results database" "--show of a missing database: message"
+[ ! -e "$WORK/none" ] || fail "--show created $(ls -R "$WORK/none")"
+
+# --resume without an ID takes the newest unfinished bisection, not the
+# newest one.
+"$SCHEDRIG" bisect shift.yaml --good p0 --bad p1 --db "$WORK/e.db" >/dev/null 2>&1 || true
+q "$WORK/e.db" "UPDATE bisection SET status = 'interrupted' WHERE id = 1;
+	UPDATE bisect_point SET verdict = NULL WHERE bisection_id = 1 AND k = 2"
+out=$("$SCHEDRIG" bisect --resume --db "$WORK/e.db" 2>&1) || fail "resume without an ID: $out"
+assert_contains "$out" "bisection 1: 5 points" "the newest unfinished bisection is resumed"
