@@ -246,3 +246,54 @@ int bisect_git_series(const char *path, const struct ynode *root, const char *go
 	kgit_range_free(&r);
 	return rc;
 }
+
+/* Does the stored kernels: mapping kp differ from the config's ku in
+ * commit: values only? */
+static bool only_commits_pinned(const struct ynode *ku, const struct ynode *kp)
+{
+	if (!ku || !kp || ku->kind != YNODE_MAPPING || kp->kind != YNODE_MAPPING || ku->n != kp->n)
+		return false;
+	bool same = true;
+	for (size_t i = 0; i < ku->n && same; i++) {
+		const struct ynode *eu = ku->pairs[i].value, *ep = ynode_get(kp, ku->pairs[i].key);
+		if (!ep || eu->kind != YNODE_MAPPING || ep->kind != YNODE_MAPPING)
+			return false;
+		struct ytree *t = ytree_new();
+		struct ynode *pinned = ytree_copy(t, eu);
+		const struct ynode *commit = ynode_get(ep, "commit");
+		if (ynode_get(eu, "commit") && commit)
+			ytree_set(t, pinned, "commit", commit);
+		char *a = bisect_node_text(pinned), *b = bisect_node_text(ep);
+		same = !strcmp(a, b);
+		free(a);
+		free(b);
+		ytree_free(t);
+	}
+	return same;
+}
+
+char *bisect_git_pinned_config(const char *path, const char *text, const char *good_config,
+			       char *err, size_t errsz)
+{
+	struct ydoc *u = ydoc_parse(path, text, strlen(text), err, errsz);
+	struct ydoc *p = u ? ydoc_parse("point 0's stored config", good_config,
+					strlen(good_config), err, errsz)
+			   : NULL;
+	char *out = NULL;
+	if (p) {
+		const struct ynode *kp = ynode_get(ydoc_root(p), "kernels");
+		if (!only_commits_pinned(ynode_get(ydoc_root(u), "kernels"), kp)) {
+			snprintf(err, errsz, "%s: point 0's stored kernels: differ from the config's"
+				 " in more than their commit: values", path);
+		} else {
+			struct ytree *t = ytree_new();
+			struct ynode *root = ytree_copy(t, ydoc_root(u));
+			ytree_set(t, root, "kernels", kp);
+			out = ytree_emit(root, err, errsz);
+			ytree_free(t);
+		}
+	}
+	ydoc_free(p);
+	ydoc_free(u);
+	return out;
+}

@@ -47,4 +47,15 @@
 int bisect_git_series(const char *path, const struct ynode *root, const char *good,
 		      const char *bad, struct bisect_series *out, char *err, size_t errsz);
 
+/* For --resume of a git range: the bisection's config text (read from
+ * path) with its kernels: replaced by those of good_config, the stored
+ * config of the range's point 0, where both ends' commit: are pinned to
+ * full hashes; bisect_series_build of it makes the series again as the
+ * bisection began, however the refs moved since. The two kernels: must
+ * have the same entries, differing in commit: values only: anything else
+ * is an error (a stored point config not made from this config).
+ * malloc'd YAML text, or NULL with err. */
+char *bisect_git_pinned_config(const char *path, const char *text, const char *good_config,
+			       char *err, size_t errsz);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bisect_git.h"
 #include "bisect_samples.h"
 #include "bisect_walk.h"
 #include "util.h"
@@ -15,8 +16,15 @@ int bisect_verify_series(const struct stored_bisection *bi, const struct bisect_
 			 struct bisect_series *fresh, char *err, size_t errsz)
 {
 	char why[4096];
-	if (bisect_series_build(bi->config_path, bi->config_text, bi->good, bi->bad, fresh, why,
-				sizeof(why)))
+	char *pinned = NULL;
+	if (bi->kind && !strcmp(bi->kind, "commits") && stored->n &&
+	    !(pinned = bisect_git_pinned_config(bi->config_path, bi->config_text, stored->p[0].config,
+						why, sizeof(why))))
+		return err_printf(err, errsz, "bisection %lld: %s", (long long)bi->id, why);
+	int rc = bisect_series_build(bi->config_path, pinned ? pinned : bi->config_text, bi->good,
+				     bi->bad, fresh, why, sizeof(why));
+	free(pinned);
+	if (rc)
 		return err_printf(err, errsz, "bisection %lld: its config no longer makes its series:"
 				  " %s", (long long)bi->id, why);
 	if (fresh->n != stored->n)

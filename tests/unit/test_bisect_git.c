@@ -276,6 +276,42 @@ static void test_git_range_series(void **state)
 	free(text);
 }
 
+/* --resume's config: the refs replaced by point 0's pinned hashes make the
+ * same series; a point 0 whose kernels: differ in more than commit: is
+ * refused. */
+static void test_pinned_config(void **state)
+{
+	(void)state;
+	char v2[41], err[1024];
+	rev("v2", v2);
+	char *text = range_config("v1", "v2", "", "");
+	struct bisect_series s = {0}, again = {0};
+	assert_int_equal(series(text, "good", "bad", &s, err, sizeof(err)), 0);
+	char *pinned = bisect_git_pinned_config("g.yaml", text, s.p[0].config, err, sizeof(err));
+	assert_non_null(pinned);
+	char *want = xasprintf("commit: %s", v2);
+	assert_non_null(strstr(pinned, want));
+	assert_null(strstr(pinned, "commit: v2"));
+	free(want);
+	assert_int_equal(series(pinned, "good", "bad", &again, err, sizeof(err)), 0);
+	assert_int_equal(again.n, s.n);
+	for (size_t k = 0; k < s.n; k++)
+		assert_string_equal(again.p[k].config, s.p[k].config);
+	free(pinned);
+	bisect_series_free(&again);
+
+	/* Point 0 stored with a kernel's config: changed. */
+	char *tampered = xstrdup(s.p[0].config), *at = strstr(tampered, "tinyconfig");
+	assert_non_null(at);
+	memcpy(at, "smallconfig", 4);
+	assert_null(bisect_git_pinned_config("g.yaml", text, tampered, err, sizeof(err)));
+	assert_string_equal(err, "g.yaml: point 0's stored kernels: differ from the config's in"
+				 " more than their commit: values");
+	free(tampered);
+	bisect_series_free(&s);
+	free(text);
+}
+
 static void expect_refused(const char *text, const char *good, const char *bad,
 			   const char *want)
 {
@@ -369,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_resolve_and_describe),
 		cmocka_unit_test(test_first_parent_range),
 		cmocka_unit_test(test_git_range_series),
+		cmocka_unit_test(test_pinned_config),
 		cmocka_unit_test(test_git_range_refused),
 		cmocka_unit_test(test_commit_checked),
 	};
