@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bisect_report.h"
+#include "bisect_verify.h"
 #include "commands.h"
 #include "mailmsg.h"
 #include "netrc.h"
@@ -424,10 +425,10 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_op
 	return -1;
 }
 
-/* For --bisection: what bisection id found into body, and its table of
- * good end / last good / first bad / bad end selected in c (sel keeps what
- * c points to; sel->n_runs 0: no point measured, no table). 0, or 1 after
- * a message. */
+/* For --bisection: what bisection id found (its rows checked first by
+ * bisect_verify_show) into body, and its table of good end / last good /
+ * first bad / bad end selected in c (sel keeps what c points to;
+ * sel->n_runs 0: no point measured, no table). 0, or 1 after a message. */
 static int bisection_head(struct reportcmd *c, int64_t id, struct buf *body,
 			  struct bisect_report_sel *sel)
 {
@@ -436,6 +437,10 @@ static int bisection_head(struct reportcmd *c, int64_t id, struct buf *body,
 	memset(sel, 0, sizeof(*sel));
 	if (!st)
 		return 1;
+	if (bisect_verify_show(st, id, err, sizeof(err))) {
+		fprintf(stderr, "schedrig mail: %s; not mailing it\n", err);
+		return 1;
+	}
 	int rc = bisect_report_text(st, id, body, err, sizeof(err)) ||
 		 bisect_report_select(st, id, c, sel, err, sizeof(err));
 	if (rc)

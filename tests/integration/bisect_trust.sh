@@ -5,7 +5,8 @@
 # not k 0..N and a result its verdicts do not give are refused, naming the
 # point; an untouched copy resumes and shows as before. A failed end is
 # measured again by --resume, and --show of the failed bisection says why.
-# --show of a missing database creates none.
+# --show of a missing database creates none. schedrig mail --bisection
+# checks the rows as --show does.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/bisect_lib.bash"
 cd "$WORK"
@@ -69,6 +70,11 @@ assert_contains "$(q "$db" "SELECT result FROM bisection")" "but its runs' sampl
 
 db=$(copy showflip "UPDATE bisect_point SET verdict = 'good' WHERE k = 5")
 refused "--show of a flipped verdict" "$db" --show 1 "point 5 p5 is stored as good"
+rc=0
+out=$("$SCHEDRIG" mail --bisection 1 --db "$db" --from a@example.org --to b@example.org \
+	--subject s --dry-run 2>&1) || rc=$?
+assert_eq "$rc" 1 "mail --bisection of a flipped verdict: exit status ($out)"
+assert_contains "$out" "point 5 p5 is stored as good" "mail --bisection of a flipped verdict"
 db=$(copy result "UPDATE bisection SET result = 'First bad point: p6 (k 6 of 8)'")
 refused "--show of a changed result" "$db" --show 1 \
 	"its stored result 'First bad point: p6 (k 6 of 8)' is not the one its verdicts give"
