@@ -171,6 +171,30 @@ static int add_point(const char *path, const struct ynode *root, const struct yn
 	return text ? 0 : -1;
 }
 
+const char *bisect_list_item_name(const struct ynode *item)
+{
+	const struct ynode *n = item->kind == YNODE_MAPPING ? ynode_get(item, "name") : item;
+	return n && n->kind == YNODE_SCALAR ? n->text : NULL;
+}
+
+/* Every point of the whole list has its own name (--good and --bad pick a
+ * point by name): else -1 with err at the second item of a name. */
+static int check_unique(const char *path, const struct ynode *points, char *err, size_t errsz)
+{
+	for (size_t i = 0; i < points->n; i++) {
+		const char *n = bisect_list_item_name(points->items[i]);
+		for (size_t j = 0; n && j < i; j++) {
+			const char *m = bisect_list_item_name(points->items[j]);
+			if (m && !strcmp(n, m))
+				return err_at(err, errsz, path, points->items[i]->line,
+					      points->items[i]->col,
+					      "bisect point name '%s' is used twice (first at"
+					      " line %d)", n, points->items[j]->line);
+		}
+	}
+	return 0;
+}
+
 int bisect_list_series(const char *path, const struct ynode *root, const char *good,
 		       const char *bad, struct bisect_series *out, char *err, size_t errsz)
 {
@@ -185,6 +209,8 @@ int bisect_list_series(const char *path, const struct ynode *root, const char *g
 			return err_at(err, errsz, path, b->pairs[i].key_line, b->pairs[i].key_col,
 				      "unknown key '%s' in bisect (it takes points:)",
 				      b->pairs[i].key);
+	if (check_unique(path, points, err, errsz))
+		return -1;
 	long g = point_index(root, points, good), k = point_index(root, points, bad);
 	if (g < 0 && k < 0)
 		return 1;
@@ -201,11 +227,5 @@ int bisect_list_series(const char *path, const struct ynode *root, const char *g
 	for (long i = g; i != k + step; i += step)
 		if (add_point(path, root, points->items[i], out, err, errsz))
 			return -1;
-	for (size_t i = 0; i < out->n; i++)
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(out->p[i].name, out->p[j].name))
-				return err_at(err, errsz, path, points->line, points->col,
-					      "bisect point name '%s' is used twice",
-					      out->p[i].name);
 	return 0;
 }

@@ -31,4 +31,8 @@ int bisect_list_series(const char *path, const struct ynode *root, const char *g
  * message's position), or NULL when there is none. */
 const struct ynode *bisect_list_point(const struct ynode *root, const char *name);
 
+/* The name of item of bisect: points: (a variant name, or a mapping's
+ * name:), or NULL when it has none. */
+const char *bisect_list_item_name(const struct ynode *item);
+
 #endif

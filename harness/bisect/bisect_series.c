@@ -135,14 +135,6 @@ int bisect_series_build(const char *path, const char *text, const char *good, co
 	return rc;
 }
 
-/* The name of point item of bisect: points: (a variant name or a mapping's
- * name:), or NULL. */
-static const char *point_name(const struct ynode *item)
-{
-	const struct ynode *n = item->kind == YNODE_MAPPING ? ynode_get(item, "name") : item;
-	return n && n->kind == YNODE_SCALAR ? n->text : NULL;
-}
-
 int bisect_series_check_points(const char *path, const char *text, size_t *n_points, char *err,
 			       size_t errsz)
 {
@@ -153,7 +145,7 @@ int bisect_series_check_points(const char *path, const char *text, size_t *n_poi
 	int rc = 1;
 	if (b && b->kind == YNODE_MAPPING && (pts = ynode_get(b, "points")) &&
 	    pts->kind == YNODE_SEQUENCE && pts->n >= 2) {
-		const char *first = point_name(pts->items[0]), *last = point_name(pts->items[pts->n - 1]);
+		const char *first = bisect_list_item_name(pts->items[0]), *last = bisect_list_item_name(pts->items[pts->n - 1]);
 		struct bisect_series s = {0};
 		rc = bisect_series_build(path, text, first ? first : "", last ? last : "", &s, err,
 					 errsz);

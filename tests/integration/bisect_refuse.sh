@@ -88,6 +88,24 @@ assert_eq "$rc" 2 "check-config of a bad point"
 assert_eq "$err" "bad.yaml:7:7: bisect point b: mean must not be negative" "check-config message"
 assert_eq "$("$SCHEDRIG" check-config ok.yaml 2>&1)" \
 	"ok.yaml: ok (ok, 1 variant(s), 1 cell(s), 6 iteration(s), 3 bisect point(s))" "check-config of points"
+# Two points of one name anywhere in the list: refused at the second, by
+# bisect (even with --good/--bad before it) and check-config alike.
+cat >dup.yaml <<'YAML'
+name: dup
+loads:
+  - {name: f, tool: fake}
+bisect:
+  points:
+    - {name: a}
+    - {name: b}
+    - {name: b, params: {f: {mean: 120}}}
+YAML
+usage "dup.yaml:8:7: bisect point name 'b' is used twice (first at line 7)" dup.yaml --good a --bad b
+rc=0
+err=$("$SCHEDRIG" check-config dup.yaml 2>&1) || rc=$?
+assert_eq "$rc" 2 "check-config of a name used twice"
+assert_eq "$err" "dup.yaml:8:7: bisect point name 'b' is used twice (first at line 7)" \
+	"check-config message of a name used twice"
 # A run that does not start (here: hackbench not in PATH) is not the point's
 # failure: the bisection stops, resumable, with the run's reason.
 cat >tool.yaml <<'YAML'
