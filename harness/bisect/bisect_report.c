@@ -66,6 +66,16 @@ static void result_lines(const struct stored_bisection *bi, struct buf *out)
 			   bi->status, (long long)bi->id);
 }
 
+/* The printf width that right-aligns text in cols display columns: each
+ * "±" (two bytes, one column) counts one byte more. */
+static int mean_width(const char *text, int cols)
+{
+	int extra = 0;
+	for (const char *p = text; (p = strstr(p, "±")); p += strlen("±"))
+		extra += (int)strlen("±") - 1;
+	return cols + extra;
+}
+
 static int step_table(struct store *st, const struct stored_bisection *bi,
 		      const struct bisect_series *s, struct buf *out, char *err, size_t errsz)
 {
@@ -77,8 +87,9 @@ static int step_table(struct store *st, const struct stored_bisection *bi,
 	for (size_t i = 0; i < n && i < s->n; i++)
 		if (rows[i].verdict && strlen(s->p[i].name) > w)
 			w = strlen(s->p[i].name);
-	buf_printf(out, "%4s %4s  %-*s %4s %20s  %-8s %10s %10s  %s\n", "step", "k", (int)w,
-		   "point", "n", "mean ± CI95", "verdict", "p vs good", "p vs bad", "runs");
+	buf_printf(out, "%4s %4s  %-*s %4s %*s  %-8s %10s %10s  %s\n", "step", "k", (int)w,
+		   "point", "n", mean_width("mean ± CI95", 20), "mean ± CI95", "verdict",
+		   "p vs good", "p vs bad", "runs");
 	struct buf notes = {0};
 	int rc = 0;
 	for (size_t i = 0; i < n && i < s->n && rc == 0; i++) {
@@ -91,9 +102,8 @@ static int step_table(struct store *st, const struct stored_bisection *bi,
 		fmt_p(pg, sizeof(pg), r->p_good);
 		fmt_p(pb, sizeof(pb), r->p_bad);
 		rc = point_runs(st, bi->id, r->k, &runs, err, errsz);
-		/* "±" is two bytes and one column: pad by hand. */
 		buf_printf(out, "%4d %4d  %-*s %4d %*s  %-8s %10s %10s  %s\n", r->decided_seq, r->k,
-			   (int)w, s->p[i].name, r->n, 20 + (strstr(mean, "±") ? 1 : 0), mean,
+			   (int)w, s->p[i].name, r->n, mean_width(mean, 20), mean,
 			   r->verdict, pg, pb, buf_str(&runs));
 		buf_free(&runs);
 		if (r->reason)

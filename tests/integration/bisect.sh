@@ -23,6 +23,20 @@ assert_eq "$(q "$DB" "SELECT status || ' ' || result FROM bisection")" \
 check "$DB" 1
 # The step table and the mmtests table of good end / last good / first bad / bad end.
 assert_contains "$out" "   5    5  p5       3" "step table row of p5"
+# The right-aligned columns' headers end in the display column their
+# values end in ("±" is one column of two bytes): python's str counts
+# characters, not bytes.
+ends=$(python3 -c '
+import re, sys
+lines = sys.stdin.buffer.read().decode("utf-8").splitlines()
+hdr = next(l for l in lines if l.lstrip().startswith("step"))
+row = next(l for l in lines if re.match(r"^ +5 +5  p5 ", l))
+m = re.match(r"^ *(\d+) +(\d+)  (\S+) +(\d+) +(\S+ ± \S+)  (\S+) +(\S+) +(\S+)  ", row)
+cols = ["n", "mean ± CI95", "p vs good", "p vs bad"]
+h = [hdr.index(" " + c + " ") + 1 + len(c) for c in cols]
+r = [m.end(4), m.end(5), m.end(7), m.end(8)]
+print(" ".join("%s:%s" % (c, "ok" if a == b else "header %d, value %d" % (a, b)) for c, a, b in zip(cols, h, r)))' <<<"$out")
+assert_eq "$ends" "n:ok mean ± CI95:ok p vs good:ok p vs bad:ok" "step table header over its values"
 hdr=$(grep -A1 '^ *p *p *p *p$' <<<"$out" | tail -1 | tr -s ' ')
 assert_eq "$hdr" " p0 p4 p5 p8" "mmtests columns"
 assert_contains "$out" "Columns: p0 good end, p4 last good, p5 first bad, p8 bad end" \
