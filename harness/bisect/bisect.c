@@ -155,9 +155,8 @@ bool bisect_ends_differ(double alpha, enum better better,
 
 char *bisect_rule_describe(double alpha, int better)
 {
-	const char *scale = better == BETTER_HIGHER ? " (on the Hmean, i.e. the reciprocals)"
-			    : better == BETTER_LOWER ? ""
-			    : " (on the Hmean, i.e. the reciprocals, of a higher-is-better metric)";
+	/* Direction unknown (no metric decided yet): no claim on the scale. */
+	const char *scale = better == BETTER_HIGHER ? " (on the Hmean, i.e. the reciprocals)" : "";
 	return xasprintf("Rule: %s of each point against both ends%s, alpha %g: bad when p vs"
 			 " the good end < %g and it is nearer the bad end; good when p vs the"
 			 " bad end < %g and it is nearer the good end; nearer: the smaller |t|,"
@@ -166,4 +165,14 @@ char *bisect_rule_describe(double alpha, int better)
 			 " Otherwise ambiguous: more iterations up to the config's max, then"
 			 " skip.",
 			 stats_significance_describe(SIG_WELCH), scale, alpha, alpha, alpha);
+}
+
+char *bisect_class_reason(const struct bisect_class *cl, size_t iterations)
+{
+	if (cl->verdict == BISECT_UNTESTED)
+		return xasprintf("ambiguous after %zu iteration(s) (the config's max): neither"
+				 " end's rule holds", iterations);
+	if (cl->partial)
+		return xasprintf("differs from both ends: part of the change may be here");
+	return NULL;
 }

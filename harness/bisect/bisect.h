@@ -116,6 +116,12 @@ void bisect_classify(double alpha, enum better better,
 		     const double *point_sorted, const struct stats_summary *point,
 		     struct bisect_class *out);
 
+/* The reason the rig stores with an inner point classified cl from the
+ * samples of iterations iterations: "ambiguous after N iteration(s) (the
+ * config's max): neither end's rule holds" (a skip), "differs from both
+ * ends: part of the change may be here" (partial), else NULL. malloc'd. */
+char *bisect_class_reason(const struct bisect_class *cl, size_t iterations);
+
 /* Do the ends differ (Welch as above, p < alpha)? out holds the test of
  * the bad end against the good one. */
 bool bisect_ends_differ(double alpha, enum better better,

@@ -43,6 +43,18 @@ void bisect_fmt_mean(char *dst, size_t size, double mean, double ci)
 	}
 }
 
+char *bisect_report_no_regression(const struct bisect_metric *m, const char *good,
+				  const struct bisect_sample_set *g, const char *bad,
+				  const struct bisect_sample_set *b, double p, double alpha)
+{
+	bool higher = g->better == BETTER_HIGHER;
+	return xasprintf("No regression to bisect: %s %s:%s op %s, %s %.4g vs %s %.4g (%s),"
+			 " Welch's t-test%s p = %.4g >= alpha %g", m->cell, m->load, m->metric,
+			 m->op, good, higher ? g->sum.hmean : g->sum.amean, bad,
+			 higher ? b->sum.hmean : b->sum.amean, higher ? "Hmean" : "Amean",
+			 higher ? " on the reciprocals" : "", p, alpha);
+}
+
 /* Run ids of point k, ", "-separated, into b. */
 static int point_runs(struct store *st, int64_t id, int k, struct buf *b, char *err, size_t errsz)
 {

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "bisect_samples.h"
 #include "reportcmd.h"
 #include "store.h"
 #include "util.h"
@@ -21,6 +22,16 @@ void bisect_fmt_mean(char *dst, size_t size, double mean, double ci);
 
 /* The summary of bisection id (title, result, rule, step table) into out.
  * 0, or -1 with err. */
+/* The result of a bisection whose ends do not differ: "No regression to
+ * bisect: CELL LOAD:METRIC op OP, GOOD X vs BAD Y (MEAN), Welch's t-test p
+ * = P >= alpha A", MEAN the mean the test compares, the Amean of good and
+ * bad's samples, or for a higher-is-better metric the Hmean (the test is
+ * then on the reciprocals, and says so: "Welch's t-test on the
+ * reciprocals"). malloc'd. */
+char *bisect_report_no_regression(const struct bisect_metric *m, const char *good,
+				  const struct bisect_sample_set *g, const char *bad,
+				  const struct bisect_sample_set *b, double p, double alpha);
+
 int bisect_report_text(struct store *st, int64_t id, struct buf *out, char *err, size_t errsz);
 
 /* The mmtests table of good end / last good / first bad / bad end goes

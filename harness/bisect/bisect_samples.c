@@ -155,3 +155,18 @@ int bisect_metric_choose(struct store *st, const int64_t *ids, size_t n_ids, con
 		bisect_metric_free(out);
 	return rc;
 }
+
+char *bisect_run_failure(struct store *st, int64_t id)
+{
+	char **msgs, err[256];
+	size_t n;
+	char *why = NULL;
+	if (store_events(st, id, "failure", &msgs, &n, err, sizeof(err)) == 0) {
+		if (n)
+			why = xasprintf("run %lld failed: %s", (long long)id, msgs[0]);
+		for (size_t i = 0; i < n; i++)
+			free(msgs[i]);
+		free(msgs);
+	}
+	return why ? why : xasprintf("run %lld has no complete iteration", (long long)id);
+}

@@ -45,4 +45,9 @@ int bisect_metric_choose(struct store *st, const int64_t *ids, size_t n_ids, con
 			 const char *default_load, const char *default_metric,
 			 struct bisect_metric *out, char *err, size_t errsz);
 
+/* Why run id gave a point no samples, the reason stored with its skip:
+ * "run ID failed: MESSAGE" (the run's first failure event), else "run ID
+ * has no complete iteration". malloc'd. */
+char *bisect_run_failure(struct store *st, int64_t id);
+
 #endif

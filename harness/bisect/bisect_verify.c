@@ -2,10 +2,13 @@
  * (bisect_verify.h). */
 #include "bisect_verify.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bisect_git.h"
 #include "bisect_samples.h"
@@ -28,8 +31,9 @@ int bisect_verify_series(const struct stored_bisection *bi, const struct bisect_
 		return err_printf(err, errsz, "bisection %lld: its config no longer makes its series:"
 				  " %s", (long long)bi->id, why);
 	if (fresh->n != stored->n)
-		return err_printf(err, errsz, "bisection %lld has %zu stored point(s), but its config"
-				  " makes %zu", (long long)bi->id, stored->n, fresh->n);
+		return err_printf(err, errsz, "bisection %lld has %zu stored point(s) (k 0..%zu), but"
+				  " its config makes %zu (k 0..%zu)", (long long)bi->id, stored->n,
+				  stored->n - 1, fresh->n, fresh->n - 1);
 	for (size_t k = 0; k < fresh->n; k++) {
 		const struct bisect_point *a = &stored->p[k], *b = &fresh->p[k];
 		const char *what = strcmp(a->name, b->name) ? "name"
@@ -111,31 +115,42 @@ static bool same(double a, double b)
 }
 
 /* What point k's samples decide (the walk's rule), with the statistics it
- * would store: n (0 for a point that failed), mean, p vs each end. */
+ * would store: n (0 for a point that failed), mean, p vs each end, and the
+ * reason (malloc'd; NULL for none). */
 struct decided {
 	enum bisect_verdict verdict;
 	int n;
 	double mean, p_good, p_bad;
+	char *reason;
 };
 
 static int decide(struct verify *v, size_t k, struct decided *d)
 {
-	struct bisect_sample_set set;
+	struct bisect_sample_set set = {0};
+	int64_t *ids;
 	size_t n_runs;
-	*d = (struct decided){BISECT_SKIP, 0, NAN, NAN, NAN};
-	if (point_samples(v, k, &set, &n_runs))
-		return -1;
-	if (set.n < 2 && !n_runs)
-		d->verdict = BISECT_UNTESTED;
-	if (set.n >= 2) {
+	*d = (struct decided){BISECT_SKIP, 0, NAN, NAN, NAN, NULL};
+	int rc = point_runs(v, k, &ids, &n_runs);
+	if (rc == 0)
+		rc = bisect_samples_load(v->st, ids, n_runs, v->s->p[k].name, &v->m, &set, v->err,
+					 v->errsz);
+	if (rc == 0 && set.n < 2) {
+		/* No samples: a failed run's skip, its reason the run's failure. */
+		if (n_runs)
+			d->reason = bisect_run_failure(v->st, ids[n_runs - 1]);
+		else
+			d->verdict = BISECT_UNTESTED;
+	} else if (rc == 0) {
 		struct bisect_class cl;
 		bisect_classify(v->bi->alpha, set.better, v->ends[0].v, &v->ends[0].sum,
 				v->ends[1].v, &v->ends[1].sum, set.v, &set.sum, &cl);
 		*d = (struct decided){cl.verdict == BISECT_UNTESTED ? BISECT_SKIP : cl.verdict,
-				      (int)set.n, set.sum.amean, cl.vs_good.p, cl.vs_bad.p};
+				      (int)set.n, set.sum.amean, cl.vs_good.p, cl.vs_bad.p,
+				      bisect_class_reason(&cl, set.iterations)};
 	}
+	free(ids);
 	bisect_sample_set_free(&set);
-	return 0;
+	return rc;
 }
 
 /* What the ends decide: point 0 good and N bad when they differ, each with
@@ -148,7 +163,56 @@ static void decide_end(const struct verify *v, size_t e, struct decided *d)
 					 &v->ends[0].sum, v->ends[1].v, &v->ends[1].sum, &t);
 	*d = (struct decided){differ ? (e ? BISECT_BAD : BISECT_GOOD) : BISECT_UNTESTED,
 			      (int)v->ends[e].n, v->ends[e].sum.amean, e ? t.p : NAN,
-			      e ? NAN : t.p};
+			      e ? NAN : t.p, NULL};
+}
+
+/* The first statistic of r that is not what d gives, with its stored and
+ * derived value; false when they all agree. */
+static bool differing_stat(const struct stored_bisect_point *r, const struct decided *d,
+			   const char **name, double *stored, double *derived)
+{
+	static const char *const names[] = {"n", "mean", "p vs good", "p vs bad"};
+	const double a[] = {r->n, r->mean, r->p_good, r->p_bad};
+	const double b[] = {d->n, d->mean, d->p_good, d->p_bad};
+	for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++)
+		if (!same(a[i], b[i])) {
+			*name = names[i];
+			*stored = a[i];
+			*derived = b[i];
+			return true;
+		}
+	return false;
+}
+
+/* Stored row r of point k (verdict stored) against d, what its samples
+ * decide: the verdict, then each statistic, then the reason. */
+static int compare_point(struct verify *v, size_t k, const struct stored_bisect_point *r,
+			 enum bisect_verdict stored, const struct decided *d)
+{
+	const char *stat;
+	double a, b;
+	long long id = (long long)v->bi->id;
+	const char *name = v->s->p[k].name;
+	if (d->verdict == BISECT_UNTESTED)
+		return err_printf(v->err, v->errsz, "bisection %lld: point %zu %s is stored as %s,"
+				  " but no run of it decides that", id, k, name,
+				  bisect_verdict_name(stored));
+	if (d->verdict != stored)
+		return err_printf(v->err, v->errsz, "bisection %lld: point %zu %s is stored as %s"
+				  " (n %d, mean %.4g), but its runs' samples make it %s (n %d,"
+				  " mean %.4g, p vs good %.4g, vs bad %.4g)", id, k, name,
+				  bisect_verdict_name(stored), r->n, r->mean,
+				  bisect_verdict_name(d->verdict), d->n, d->mean, d->p_good, d->p_bad);
+	if (differing_stat(r, d, &stat, &a, &b))
+		return err_printf(v->err, v->errsz, "bisection %lld: point %zu %s (%s): its stored"
+				  " %s %.6g is not the %s its runs' samples give (%.6g)", id, k,
+				  name, bisect_verdict_name(stored), stat, a, stat, b);
+	if (!r->reason != !d->reason || (r->reason && strcmp(r->reason, d->reason)))
+		return err_printf(v->err, v->errsz, "bisection %lld: point %zu %s (%s): its stored"
+				  " reason '%s' is not the one its runs give ('%s')", id, k, name,
+				  bisect_verdict_name(stored), r->reason ? r->reason : "",
+				  d->reason ? d->reason : "");
+	return 0;
 }
 
 /* Stored row r of point k against what its samples decide. */
@@ -160,30 +224,70 @@ static int check_point(struct verify *v, size_t k, const struct stored_bisect_po
 		decide_end(v, k ? 1 : 0, &d);
 	else if (decide(v, k, &d))
 		return -1;
-	if (d.verdict == BISECT_UNTESTED)
-		return err_printf(v->err, v->errsz, "bisection %lld: point %zu %s is stored as %s,"
-				  " but no run of it decides that", (long long)v->bi->id, k,
-				  v->s->p[k].name, bisect_verdict_name(stored));
-	if (d.verdict != stored || d.n != r->n || !same(d.mean, r->mean) ||
-	    !same(d.p_good, r->p_good) || !same(d.p_bad, r->p_bad))
-		return err_printf(v->err, v->errsz, "bisection %lld: point %zu %s is stored as %s"
-				  " (n %d, mean %.4g), but its runs' samples make it %s (n %d,"
-				  " mean %.4g, p vs good %.4g, vs bad %.4g)", (long long)v->bi->id,
-				  k, v->s->p[k].name, bisect_verdict_name(stored), r->n, r->mean,
-				  bisect_verdict_name(d.verdict), d.n, d.mean, d.p_good, d.p_bad);
+	int rc = compare_point(v, k, r, stored, &d);
+	free(d.reason);
+	return rc;
+}
+
+/* The decided points (k) in the order of their decided_seq, into order
+ * (n entries); *m how many. -1 with err when two share one or one is < 1. */
+static int decided_order(struct verify *v, const struct stored_bisect_point *rows, size_t n,
+			 const struct bisect_search *search, long *order, size_t *m)
+{
+	*m = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (search->v[k] == BISECT_UNTESTED)
+			continue;
+		size_t i = (*m)++;
+		for (; i > 0 && rows[order[i - 1]].decided_seq >= rows[k].decided_seq; i--) {
+			if (rows[order[i - 1]].decided_seq == rows[k].decided_seq)
+				return err_printf(v->err, v->errsz, "bisection %lld: points %ld and %zu"
+						  " were both decided at step %d: not one the rig"
+						  " writes", (long long)v->bi->id, order[i - 1], k,
+						  rows[k].decided_seq);
+			order[i] = order[i - 1];
+		}
+		order[i] = (long)k;
+	}
+	if (*m && rows[order[0]].decided_seq < 1)
+		return err_printf(v->err, v->errsz, "bisection %lld: point %ld was decided at step"
+				  " %d: not one the rig writes", (long long)v->bi->id, order[0],
+				  rows[order[0]].decided_seq);
 	return 0;
 }
 
-/* The stored verdict of row k (NULL: untested). -1 with err for anything
+/* The decided points' decided_seq against the walk: in their order, the
+ * points the walk measures given the verdicts before (good end, bad end,
+ * then bisect_search_next of the verdicts so far). */
+static int check_order(struct verify *v, const struct stored_bisect_point *rows, size_t n,
+		       const struct bisect_search *search)
+{
+	long *order = xcalloc(n ? n : 1, sizeof(*order));
+	size_t m;
+	int rc = decided_order(v, rows, n, search, order, &m);
+	struct bisect_search replay;
+	bisect_search_init(&replay, n);
+	for (size_t j = 0; j < m && rc == 0; j++) {
+		long want = j == 0 ? 0 : j == 1 ? (long)n - 1 : bisect_search_next(&replay);
+		if (order[j] != want)
+			rc = err_printf(v->err, v->errsz, "bisection %lld: point %ld is stored as"
+					" decided at step %d, but the walk measures point %ld there:"
+					" not one the rig writes", (long long)v->bi->id, order[j],
+					rows[order[j]].decided_seq, want);
+		else
+			replay.v[want] = search->v[want];
+	}
+	bisect_search_free(&replay);
+	free(order);
+	return rc;
+}
+
+/* The stored verdict of row r (NULL: untested). -1 with err for anything
  * the rig does not write there. */
-static int stored_verdict(const struct verify *v, size_t k, const struct stored_bisect_point *r,
+static int stored_verdict(const struct verify *v, const struct stored_bisect_point *r,
 			  enum bisect_verdict *out)
 {
 	int p = r->verdict ? bisect_verdict_parse(r->verdict) : BISECT_UNTESTED;
-	if (r->k != (int)k)
-		return err_printf(v->err, v->errsz, "bisection %lld: its points are not k 0..%zu"
-				  " (point %zu is k %d): not one the rig writes",
-				  (long long)v->bi->id, v->s->n - 1, k, r->k);
 	if (p < 0 || (r->verdict && p == BISECT_UNTESTED))
 		return err_printf(v->err, v->errsz, "bisection %lld: point %d has verdict '%s',"
 				  " not one the rig writes", (long long)v->bi->id, r->k, r->verdict);
@@ -207,16 +311,30 @@ static int load_ends(struct verify *v)
 	return 0;
 }
 
+/* The stored rows are k 0..n-1 in order. -1 with err. */
+static int check_ks(const struct stored_bisection *bi, const struct stored_bisect_point *rows,
+		    size_t n, char *err, size_t errsz)
+{
+	for (size_t k = 0; k < n; k++)
+		if (rows[k].k != (int)k)
+			return err_printf(err, errsz, "bisection %lld: its points are not k 0..%zu"
+					  " (point %zu is k %d): not one the rig writes",
+					  (long long)bi->id, n - 1, k, rows[k].k);
+	return 0;
+}
+
 static int check_rows(struct verify *v, const struct stored_bisect_point *rows, size_t n,
 		      struct bisect_search *search)
 {
+	if (check_ks(v->bi, rows, n, v->err, v->errsz))
+		return -1;
 	if (n != v->s->n)
 		return err_printf(v->err, v->errsz, "bisection %lld has %zu point row(s) for %zu"
 				  " points: not one the rig writes", (long long)v->bi->id, n,
 				  v->s->n);
 	bool any = false;
 	for (size_t k = 0; k < n; k++) {
-		if (stored_verdict(v, k, &rows[k], &search->v[k]))
+		if (stored_verdict(v, &rows[k], &search->v[k]))
 			return -1;
 		any |= search->v[k] != BISECT_UNTESTED;
 	}
@@ -225,7 +343,7 @@ static int check_rows(struct verify *v, const struct stored_bisect_point *rows, 
 	for (size_t k = 0; k < n; k++)
 		if (search->v[k] != BISECT_UNTESTED && check_point(v, k, &rows[k], search->v[k]))
 			return -1;
-	return 0;
+	return check_order(v, rows, n, search);
 }
 
 int bisect_verify_verdicts(struct store *st, const struct stored_bisection *bi,
@@ -264,6 +382,45 @@ static int check_result(const struct stored_bisection *bi, const struct bisect_s
 	return rc;
 }
 
+/* bisect_verify_series of bi in the directory it was begun in (where its
+ * config's relative paths point), this process back where it was after. */
+static int verify_series_there(const struct stored_bisection *bi, const struct bisect_series *s,
+			       char *err, size_t errsz)
+{
+	int here = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (here < 0)
+		return err_printf(err, errsz, "cannot open the current directory: %s",
+				  strerror(errno));
+	struct bisect_series fresh = {0};
+	int rc = 0;
+	if (bi->cwd && chdir(bi->cwd))
+		rc = err_printf(err, errsz, "bisection %lld was begun in %s, where its config's"
+				" relative paths point: cannot go there: %s", (long long)bi->id,
+				bi->cwd, strerror(errno));
+	if (rc == 0)
+		rc = bisect_verify_series(bi, s, &fresh, err, errsz);
+	bisect_series_free(&fresh);
+	if (fchdir(here) && rc == 0)
+		rc = err_printf(err, errsz, "cannot return to the current directory: %s",
+				strerror(errno));
+	close(here);
+	return rc;
+}
+
+/* The stored rows of bi are k 0..N (before the series is compared: the
+ * stored series is read in k order). */
+static int stored_ks(struct store *st, const struct stored_bisection *bi, char *err,
+		     size_t errsz)
+{
+	struct stored_bisect_point *rows;
+	size_t n;
+	if (store_bisect_points(st, bi->id, &rows, &n, err, errsz))
+		return -1;
+	int rc = check_ks(bi, rows, n, err, errsz);
+	store_bisect_point_rows_free(rows, n);
+	return rc;
+}
+
 int bisect_verify_show(struct store *st, int64_t id, char *err, size_t errsz)
 {
 	struct stored_bisection bi = {0};
@@ -273,6 +430,10 @@ int bisect_verify_show(struct store *st, int64_t id, char *err, size_t errsz)
 	if (rc == 0 && s.n < 2)
 		rc = err_printf(err, errsz, "bisection %lld has %zu point(s): not one the rig writes",
 				(long long)bi.id, s.n);
+	if (rc == 0)
+		rc = stored_ks(st, &bi, err, errsz);
+	if (rc == 0)
+		rc = verify_series_there(&bi, &s, err, errsz);
 	if (rc == 0) {
 		bisect_search_init(&search, s.n);
 		rc = bisect_verify_verdicts(st, &bi, &s, &search, err, errsz);

@@ -8,7 +8,13 @@
  *     is decided again from the samples of the point's linked runs (each
  *     run's config the point's own) by the walk's rule (bisect.h
  *     bisect_classify against both ends): a verdict that disagrees, or one
- *     without runs that measured it, is an error naming the point. */
+ *     without runs that measured it, is an error naming the point; so is
+ *     a statistic (n, mean, p vs either end) or a reason (bisect.h
+ *     bisect_class_reason, or a failed run's bisect_run_failure) other
+ *     than the one the samples give, naming it;
+ *   the order: the decided points' decided_seq, in their order, are the
+ *     points the walk measures given the verdicts before (the ends, then
+ *     bisect_search_next). */
 #ifndef SCHEDRIG_BISECT_VERIFY_H
 #define SCHEDRIG_BISECT_VERIFY_H
 
@@ -33,8 +39,10 @@ int bisect_verify_verdicts(struct store *st, const struct stored_bisection *bi,
 			   const struct bisect_series *s, struct bisect_search *search, char *err,
 			   size_t errsz);
 
-/* --show: bisection id (0 the newest) read and its verdicts checked as
- * above; a complete one's stored result must be the one its verdicts give
+/* --show: bisection id (0 the newest) read, its points k 0..N, its series
+ * regenerated in the directory the bisection was begun in (this process
+ * back where it was after) and its verdicts checked, as above; a complete
+ * one's stored result must be the one its verdicts give
  * (bisect_result_text). 0, or -1 with err naming what disagrees. */
 int bisect_verify_show(struct store *st, int64_t id, char *err, size_t errsz);
 

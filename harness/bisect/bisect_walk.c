@@ -28,22 +28,6 @@ static int point_run_ids(struct bisect_walk *c, int k, int64_t **ids, size_t *n,
 	return 0;
 }
 
-/* The first failure recorded in run id, or "no complete iteration". */
-static char *run_failure(struct bisect_walk *c, int64_t id)
-{
-	char **msgs, err[256];
-	size_t n;
-	char *why = NULL;
-	if (store_events(c->st, id, "failure", &msgs, &n, err, sizeof(err)) == 0) {
-		if (n)
-			why = xasprintf("run %lld failed: %s", (long long)id, msgs[0]);
-		for (size_t i = 0; i < n; i++)
-			free(msgs[i]);
-		free(msgs);
-	}
-	return why ? why : xasprintf("run %lld has no complete iteration", (long long)id);
-}
-
 enum outcome { MEASURED, FAILED, INTERRUPTED, ERROR };
 
 /* Run attempt of point k (iterations 0: the config's). A run that did not
@@ -94,7 +78,7 @@ static enum outcome measure(struct bisect_walk *c, int k, int attempt, int itera
 		return ERROR;
 	}
 	if (set->n < 2) {
-		*why = run_failure(c, ids[n - 1]);
+		*why = bisect_run_failure(c->st, ids[n - 1]);
 		bisect_sample_set_free(set);
 		oc = FAILED;
 	}
@@ -183,12 +167,7 @@ static int step(struct bisect_walk *c, int k)
 		if (oc != MEASURED)
 			return oc == FAILED ? 0 : -1;
 	}
-	char *reason = NULL;
-	if (cl.verdict == BISECT_UNTESTED)
-		reason = xasprintf("ambiguous after %zu iteration(s) (the config's max): neither"
-				   " end's rule holds", set.iterations);
-	else if (cl.partial)
-		reason = xasprintf("differs from both ends: part of the change may be here");
+	char *reason = bisect_class_reason(&cl, set.iterations);
 	int rc = record(c, k, cl.verdict == BISECT_UNTESTED ? BISECT_SKIP : cl.verdict, &set, &cl,
 			reason);
 	free(reason);
@@ -292,7 +271,7 @@ static int measure_ends(struct bisect_walk *c)
 			return -1;
 		}
 		if (c->ends[e].n < 2) {
-			char *f = run_failure(c, ids[n - 1]);
+			char *f = bisect_run_failure(c->st, ids[n - 1]);
 			free(c->why);
 			c->why = xasprintf("the %s end %s has %zu sample(s) of %s:%s: %s",
 					   e ? "bad" : "good", c->s.p[ks[e]].name, c->ends[e].n,
@@ -317,11 +296,8 @@ static int measure_ends(struct bisect_walk *c)
 	if (differ)
 		return 0;
 	print_table(c);
-	char *result = xasprintf("No regression to bisect: %s %s:%s op %s, %s %.4g vs %s %.4g,"
-				 " Welch's t-test p = %.4g >= alpha %g",
-				 c->m.cell, c->m.load, c->m.metric, c->m.op, c->s.p[0].name,
-				 c->ends[0].sum.amean, c->s.p[ks[1]].name, c->ends[1].sum.amean, t.p,
-				 c->bi.alpha);
+	char *result = bisect_report_no_regression(&c->m, c->s.p[0].name, &c->ends[0],
+						   c->s.p[ks[1]].name, &c->ends[1], t.p, c->bi.alpha);
 	printf("\n%s\n", result);
 	int rc = store_bisect_end(c->st, c->bi.id, "refused", result, err, sizeof(err));
 	free(result);

@@ -59,6 +59,9 @@ out=$("$SCHEDRIG" bisect two.yaml --good p0 --bad p8 --db "$DB" 2>&1) ||
 assert_contains "$out" "First bad point: p6 (k 6 of 8)" "the larger move"
 assert_contains "$out" "differs from both ends" "a partial point is named"
 check "$DB" 2
+show=$("$SCHEDRIG" bisect --show 2 --db "$DB" 2>&1) || fail "--show of partial points: $show"
+assert_contains "$show" "differs from both ends: part of the change may be here" \
+	"--show: the partial points' reason, checked against their samples"
 
 # 3. Backwards (--good after --bad in the list): the list read from p8
 # down to p0.

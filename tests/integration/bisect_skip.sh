@@ -41,3 +41,13 @@ assert_contains "$out" "First bad point: p6 (k 6 of 8)" "found around the failed
 assert_eq "$(q "$DB" "SELECT count(*) FROM bisect_run WHERE bisection_id = 2 AND k = 4")" 1 \
 	"a failed point is not measured again"
 check "$DB" 2
+# --show checks each reason against what the samples (and the failed
+# run) give: the ones the rig wrote pass and are printed.
+for id in 1 2; do
+	show=$("$SCHEDRIG" bisect --show "$id" --db "$DB" 2>&1) || fail "--show $id: $show"
+	assert_contains "$show" "Notes:" "--show $id prints the reason"
+done
+assert_contains "$("$SCHEDRIG" bisect --show 1 --db "$DB")" \
+	"p4: ambiguous after 6 iteration(s) (the config's max): neither end's rule" \
+	"the ambiguity's reason"
+assert_contains "$("$SCHEDRIG" bisect --show 2 --db "$DB")" "p4: run " "the failure's reason"

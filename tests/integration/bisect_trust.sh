@@ -90,6 +90,41 @@ refused "points not 0..N" "$db" --resume 1 \
 	"point 6 p6: its stored name is not the one the bisection's config makes"
 refused "--show of points not 0..N" "$db" --show 1 "its points are not k 0..8 (point 6 is k 7)"
 
+# A point row the series has not (k 9 of p0..p8): the k values named.
+db=$(copy k9 "INSERT INTO bisect_point SELECT bisection_id, 9, name || 'x', label, config_text,
+	verdict, reason, decided_seq + 10, n, mean, ci95_half, p_good, p_bad, t_good, t_bad
+	FROM bisect_point WHERE k = 8")
+refused "--show of an extra point" "$db" --show 1 \
+	"bisection 1 has 10 stored point(s) (k 0..9), but its config makes 9 (k 0..8)"
+# --show (and mail --bisection) checks the series as --resume does: the
+# ends it names are the ones whose series is stored.
+db=$(copy good "UPDATE bisection SET good = 'p1'")
+refused "--show of a changed good end" "$db" --show 1 \
+	"bisection 1 has 9 stored point(s) (k 0..8), but its config makes 8 (k 0..7)"
+rc=0
+out=$("$SCHEDRIG" mail --bisection 1 --db "$db" --from a@example.org --to b@example.org \
+	--subject s --dry-run 2>&1) || rc=$?
+assert_eq "$rc" 1 "mail --bisection of a changed good end: exit status ($out)"
+assert_contains "$out" "but its config makes 8 (k 0..7)" "mail --bisection of a changed good end"
+# A statistic changed, the verdict not: the statistic named.
+db=$(copy mean "UPDATE bisect_point SET mean = 130 WHERE k = 5")
+refused "--show of a changed mean" "$db" --show 1 \
+	"point 5 p5 (bad): its stored mean 130 is not the mean its runs' samples give (119.8"
+db=$(copy pgood "UPDATE bisect_point SET p_good = 0.5 WHERE k = 6")
+refused "--show of a changed p" "$db" --show 1 \
+	"point 6 p6 (bad): its stored p vs good 0.5 is not the p vs good its runs' samples give"
+# A reason is one the rig gives from the samples, or none.
+db=$(copy reason "UPDATE bisect_point SET reason = 'pwned' WHERE k = 5")
+refused "--show of a changed reason" "$db" --show 1 \
+	"point 5 p5 (bad): its stored reason 'pwned' is not the one its runs give ('')"
+# The steps are in the walk's order.
+db=$(copy seq "UPDATE bisect_point SET decided_seq = 7 - decided_seq WHERE k IN (4, 6)")
+refused "--show of swapped steps" "$db" --show 1 \
+	"point 6 is stored as decided at step 3, but the walk measures point 4 there"
+db=$(copy seq2 "UPDATE bisect_point SET decided_seq = 3 WHERE k = 6")
+refused "--show of a step twice" "$db" --show 1 \
+	"points 4 and 6 were both decided at step 3"
+
 db=$(copy word "$interrupted; UPDATE bisect_point SET verdict = 'untested' WHERE k = 4")
 refused "a verdict the rig does not write" "$db" --resume 1 \
 	"point 4 has verdict 'untested', not one the rig writes"
@@ -128,6 +163,7 @@ assert_contains "$out" "no such results database" "--show of a missing database:
 # newest one.
 "$SCHEDRIG" bisect shift.yaml --good p0 --bad p1 --db "$WORK/e.db" >/dev/null 2>&1 || true
 q "$WORK/e.db" "UPDATE bisection SET status = 'interrupted' WHERE id = 1;
-	UPDATE bisect_point SET verdict = NULL WHERE bisection_id = 1 AND k = 2"
+	UPDATE bisect_point SET verdict = NULL, decided_seq = NULL WHERE bisection_id = 1 AND
+	decided_seq = (SELECT max(decided_seq) FROM bisect_point WHERE bisection_id = 1)"
 out=$("$SCHEDRIG" bisect --resume --db "$WORK/e.db" 2>&1) || fail "resume without an ID: $out"
 assert_contains "$out" "bisection 1: 5 points" "the newest unfinished bisection is resumed"

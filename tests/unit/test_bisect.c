@@ -262,6 +262,36 @@ static void test_rule_text(void **state)
 	assert_non_null(strstr(higher, "(on the Hmean, i.e. the reciprocals)"));
 	free(lower);
 	free(higher);
+	/* No metric decided yet (-1): nothing said of the Hmean. */
+	char *unknown = bisect_rule_describe(0.05, -1);
+	assert_null(strstr(unknown, "Hmean"));
+	assert_null(strstr(unknown, "reciprocals"));
+	free(unknown);
+}
+
+/* The "No regression" line names the mean the test compared: the Hmean
+ * of a higher-is-better metric (3 / (1/20000 + 1/25000 + 1/30000) =
+ * 24324.32, by hand; its Amean 25000), the Amean of a lower-is-better one. */
+static void test_no_regression_text(void **state)
+{
+	(void)state;
+	struct bisect_metric m = {"t", "transactions", "0", "default"};
+	struct bisect_sample_set g = {.better = BETTER_HIGHER}, b = {.better = BETTER_HIGHER};
+	g.sum.amean = 25000;
+	g.sum.hmean = 24324.32;
+	b.sum.amean = 19540;
+	b.sum.hmean = 18649.01;
+	char *hi = bisect_report_no_regression(&m, "small", &g, "big", &b, 0.25, 0.05);
+	assert_string_equal(hi, "No regression to bisect: default t:transactions op 0, small"
+			    " 2.432e+04 vs big 1.865e+04 (Hmean), Welch's t-test on the"
+			    " reciprocals p = 0.25 >= alpha 0.05");
+	g.better = b.better = BETTER_LOWER;
+	char *lo = bisect_report_no_regression(&m, "small", &g, "big", &b, 0.25, 0.05);
+	assert_string_equal(lo, "No regression to bisect: default t:transactions op 0, small"
+			    " 2.5e+04 vs big 1.954e+04 (Amean), Welch's t-test p = 0.25 >= alpha"
+			    " 0.05");
+	free(hi);
+	free(lo);
 }
 
 /* Mean ± CI95 of the step table: the same decimals for both, from the
@@ -574,6 +604,7 @@ int main(void)
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_classify_constant),
 		cmocka_unit_test(test_rule_text),
+		cmocka_unit_test(test_no_regression_text),
 		cmocka_unit_test(test_fmt_mean),
 		cmocka_unit_test(test_ytree_round_trip),
 		cmocka_unit_test(test_list_provider),
