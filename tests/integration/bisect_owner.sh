@@ -53,7 +53,7 @@ check "$DB" 1
 # started by hand) is not the point's failure: the walker stops, records no
 # verdict and says the run's message; a later --resume finds the same point.
 DB2=$WORK/db/c.db
-SLEEP_MS=600 series conc 100:1 100:1 100:1 100:1 100:1 120:1 120:1 120:1 120:1
+SLEEP_MS=400 series conc 100:1 100:1 100:1 100:1 100:1 120:1 120:1 120:1 120:1
 env --default-signal=INT "$SCHEDRIG" bisect conc.yaml --good p0 --bad p8 --db "$DB2" \
 	>"$WORK/c1.out" 2>&1 &
 rig=$!
@@ -87,7 +87,7 @@ check "$DB2" 1
 # A walker killed but not reaped yet (a zombie: its parent never waits) is
 # gone: --resume takes the bisection over.
 DB3=$WORK/db/z.db
-SLEEP_MS=300 series zomb 100:1 100:1 100:1 100:1 100:1 120:1 120:1 120:1 120:1
+SLEEP_MS=100 series zomb 100:1 100:1 100:1 100:1 100:1 120:1 120:1 120:1 120:1
 sh -c 'exec "$@" >/dev/null 2>&1 & exec sleep 120' sh "$SCHEDRIG" bisect zomb.yaml --good p0 \
 	--bad p8 --db "$DB3" &
 reaper=$!

@@ -3,8 +3,9 @@
 # verdict its runs' samples do not give, a verdict without a run, a point
 # config that is not the one the bisection's config makes, points that are
 # not k 0..N and a result its verdicts do not give are refused, naming the
-# point; an untouched copy resumes and shows as before. A failed end is
-# measured again by --resume, and --show of the failed bisection says why.
+# point; an untouched copy resumes and shows as before. A failed end (bad
+# or good) is measured again by --resume, and --show of the failed
+# bisection says why, naming it by its ID.
 # --show of a missing database creates none. schedrig mail --bisection
 # checks the rows as --show does.
 source "$(dirname "$0")/lib.sh"
@@ -152,3 +153,11 @@ mkdir "$WORK/later2"
 out=$("$SCHEDRIG" bisect --resume --db "$WORK/g.db" 2>&1) || fail "resume after a failed good end: $out"
 assert_contains "$out" "point 0 p0: run 1 failed: measuring it again" "the good end again"
 assert_contains "$out" "First bad point: p2 (k 2 of 2)" "found once the good end is measured"
+# Both ends fail: --show without an ID has no table to print, and says so
+# naming the bisection by its ID.
+series both fail fail
+"$SCHEDRIG" bisect both.yaml --good p0 --bad p1 --db "$WORK/b.db" >/dev/null 2>&1 &&
+	fail "a bisection of two failed ends succeeded"
+out=$("$SCHEDRIG" bisect --show --db "$WORK/b.db" 2>&1) || true
+assert_contains "$out" "Failed: the good end p0 has 0 sample(s) of f:value: run 1" "--show says why"
+assert_contains "$out" "no table of the points of bisection 1" "--show names the bisection"
