@@ -24,6 +24,7 @@ CACHE=$RESULTS/cache
 SERIES=configs/patches/bisect-demo-6.12
 cd "$TOP"
 mkdir -p "$RESULTS"
+rm -f "$DB" # a bisection of an earlier run is not this one's
 
 cat >"$RESULTS/bisect.yaml" <<'EOF'
 name: kbisect-demo
