@@ -144,7 +144,7 @@ int bisect_metric_choose(struct store *st, const int64_t *ids, size_t n_ids, con
 	if (rc == 0 && !any) {
 		snprintf(err, errsz, "the good end %s has no sample of %s:%s (see schedrig compare"
 			 " for the metrics it has)", variant, out->load, out->metric);
-		rc = -1;
+		rc = -2;
 	}
 	if (rc == 0)
 		rc = choose_field(&t, variant, out, 0, want_cell, err, errsz);

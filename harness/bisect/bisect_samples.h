@@ -39,7 +39,8 @@ int bisect_samples_load(struct store *st, const int64_t *ids, size_t n_ids, cons
  * config's primary metric), want_op and want_cell (NULL: the only one the
  * samples have). Every value the samples must have; else -1 with err
  * naming what they have ("metric fake:value has ops 0, 1: choose one with
- * --op"). 0 with out filled (malloc'd strings). */
+ * --op"); -2 with err when the runs have no sample of the metric at all
+ * (a failed run may have none). 0 with out filled (malloc'd strings). */
 int bisect_metric_choose(struct store *st, const int64_t *ids, size_t n_ids, const char *variant,
 			 const char *want_metric, const char *want_op, const char *want_cell,
 			 const char *default_load, const char *default_metric,

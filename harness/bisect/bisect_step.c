@@ -99,6 +99,14 @@ static void run_status(struct store *st, int64_t id, char *dst, size_t size)
 		snprintf(dst, size, "%s", ow.status);
 }
 
+/* Did run id end (complete or failed) rather than stay as it was? */
+static bool run_ended(struct store *st, int64_t id)
+{
+	char status[32];
+	run_status(st, id, status, sizeof(status));
+	return !strcmp(status, "complete") || !strcmp(status, "failed");
+}
+
 int bisect_step_run(struct store *st, const struct bisect_step *s, struct bisect_step_result *r,
 		    char *err, size_t errsz)
 {
@@ -109,13 +117,11 @@ int bisect_step_run(struct store *st, const struct bisect_step *s, struct bisect
 	snprintf(r->log, sizeof(r->log), "%s/%d-a%d.log", s->dir, s->k, s->attempt);
 	if (stored_attempt(st, s, &known, &run_id, path, sizeof(path), err, errsz))
 		return -1;
-	if (run_id) {
+	if (run_id && run_ended(st, run_id)) {
 		run_status(st, run_id, status, sizeof(status));
-		if (!strcmp(status, "complete") || !strcmp(status, "failed")) {
-			r->run_id = run_id;
-			r->exit_status = !strcmp(status, "complete") ? 0 : 1;
-			return 0;
-		}
+		r->run_id = run_id;
+		r->exit_status = !strcmp(status, "complete") ? 0 : 1;
+		return 0;
 	}
 	if (!known) {
 		snprintf(path, sizeof(path), "%s/%d-a%d.yaml", s->dir, s->k, s->attempt);
@@ -153,6 +159,8 @@ int bisect_step_run(struct store *st, const struct bisect_step *s, struct bisect
 	}
 	if (store_bisect_run_link(st, s->bisection_id, s->k, s->attempt, &r->run_id, err, errsz))
 		return -1;
+	if (r->run_id && !r->interrupted && !run_ended(st, r->run_id))
+		r->run_id = 0; /* refused (run --resume of a run still going): not run */
 	if (!r->run_id)
 		file_last_line(r->log, r->why, sizeof(r->why));
 	return 0;

@@ -23,7 +23,8 @@ struct bisect_step {
 
 /* What came of the attempt. */
 struct bisect_step_result {
-	int64_t run_id;         /* 0: no run was made (see why) */
+	int64_t run_id;         /* 0: no run was made, or run --resume was
+	                         * refused and the run did not end (see why) */
 	bool interrupted;       /* by a signal (to the run or to this process) */
 	int signal;             /* which (SIGINT, SIGTERM, ...) */
 	int exit_status;        /* the run's exit status */
@@ -38,7 +39,10 @@ struct bisect_step_result {
  * dir and run. While the child runs, SIGINT and SIGTERM of this process
  * are passed on to it and end the attempt as interrupted; if this process
  * dies, the child gets SIGTERM (PR_SET_PDEATHSIG) and stops as after
- * Ctrl-C. 0, or -1 with
+ * Ctrl-C. A run that neither ended (complete, failed) nor was
+ * interrupted was not run: run --resume refused it (it is still going in
+ * another schedrig) or it did not start; run_id is 0 then and why the
+ * log's last line (the run's message). 0, or -1 with
  * err (the database or the filesystem failed, the child could not start). */
 int bisect_step_run(struct store *st, const struct bisect_step *s, struct bisect_step_result *r,
 		    char *err, size_t errsz);

@@ -28,6 +28,15 @@ static int point_run_ids(struct bisect_walk *c, int k, int64_t **ids, size_t *n,
 	return 0;
 }
 
+/* Did run id fail? */
+static bool run_failed(struct bisect_walk *c, int64_t id)
+{
+	struct run_owner ow;
+	char err[512];
+	return store_run_owner(c->st, id, &ow, err, sizeof(err)) == 0 &&
+	       !strcmp(ow.status, "failed");
+}
+
 enum outcome { MEASURED, FAILED, INTERRUPTED, ERROR };
 
 /* Run attempt of point k (iterations 0: the config's). A run that did not
@@ -191,9 +200,8 @@ static void print_table(struct bisect_walk *c)
  * decided) with 2 samples or more? */
 static bool end_measured(struct bisect_walk *c, int k, int64_t run_id)
 {
-	struct run_owner ow;
 	char err[512];
-	if (store_run_owner(c->st, run_id, &ow, err, sizeof(err)) || strcmp(ow.status, "failed"))
+	if (!run_failed(c, run_id))
 		return true;
 	if (!c->m.metric)
 		return false;
@@ -237,6 +245,53 @@ static int end_attempt(struct bisect_walk *c, int k, int *attempt)
 	return 0;
 }
 
+/* End e (0 good, 1 bad) has n samples of metric (LOAD:METRIC), too few:
+ * the bisection's failure (c->why, said), with the first failure of its
+ * newest run run_id. */
+static void end_failed(struct bisect_walk *c, int e, size_t n, const char *metric, int64_t run_id)
+{
+	char *f = bisect_run_failure(c->st, run_id);
+	free(c->why);
+	c->why = xasprintf("the %s end %s has %zu sample(s) of %s: %s", e ? "bad" : "good",
+			   c->s.p[e ? c->s.n - 1 : 0].name, n, metric, f);
+	fprintf(stderr, "schedrig bisect: %s\n", c->why);
+	free(f);
+}
+
+/* Decide the metric from the good end's samples (bisect_metric_choose) and
+ * store it. A good end whose run failed without a sample of the metric is
+ * the bisection's failure (end_failed); a choice the samples leave open is
+ * said with the options that decide it. 0, or -1 after a message. */
+static int choose_metric(struct bisect_walk *c)
+{
+	char err[1024];
+	int64_t *ids;
+	size_t n;
+	if (point_run_ids(c, 0, &ids, &n, err, sizeof(err))) {
+		fprintf(stderr, "schedrig bisect: %s\n", err);
+		return -1;
+	}
+	int rc = bisect_metric_choose(c->st, ids, n, c->s.p[0].name, c->want_metric, c->want_op,
+				      c->want_cell, c->bi.load, c->bi.metric, &c->m, err,
+				      sizeof(err));
+	if (rc == -2 && n && run_failed(c, ids[n - 1])) {
+		char *metric = c->want_metric ? xstrdup(c->want_metric) :
+				xasprintf("%s:%s", c->bi.load, c->bi.metric);
+		end_failed(c, 0, 0, metric, ids[n - 1]);
+		free(metric);
+	} else if (rc) {
+		fprintf(stderr, "schedrig bisect: %s; schedrig bisect --resume %lld --op/--cell"
+			" ... continues without measuring the ends again\n", err,
+			(long long)c->bi.id);
+	} else if (store_bisect_choice(c->st, c->bi.id, c->m.load, c->m.metric, c->m.op,
+				       c->m.cell, err, sizeof(err))) {
+		fprintf(stderr, "schedrig bisect: %s\n", err);
+		rc = -1;
+	}
+	free(ids);
+	return rc ? -1 : 0;
+}
+
 /* Measure both ends, decide the metric, refuse a flat series. 0 go on, 1
  * refused (said why), -1 stop (failed, interrupted). */
 static int measure_ends(struct bisect_walk *c)
@@ -248,36 +303,20 @@ static int measure_ends(struct bisect_walk *c)
 			return -1;
 	int64_t *ids;
 	size_t n;
-	if (!c->m.metric) {
-		if (point_run_ids(c, 0, &ids, &n, err, sizeof(err)))
-			return -1;
-		int rc = bisect_metric_choose(c->st, ids, n, c->s.p[0].name, c->want_metric, c->want_op,
-					      c->want_cell, c->bi.load, c->bi.metric, &c->m, err,
-					      sizeof(err));
-		free(ids);
-		if (rc || store_bisect_choice(c->st, c->bi.id, c->m.load, c->m.metric, c->m.op,
-					      c->m.cell, err, sizeof(err))) {
-			fprintf(stderr, "schedrig bisect: %s; schedrig bisect --resume %lld --op/--cell"
-				" ... continues without measuring the ends again\n", err,
-				(long long)c->bi.id);
-			return -1;
-		}
-	}
+	if (!c->m.metric && choose_metric(c))
+		return -1;
 	for (int e = 0; e < 2; e++) {
 		if (point_run_ids(c, ks[e], &ids, &n, err, sizeof(err)) ||
 		    bisect_samples_load(c->st, ids, n, c->s.p[ks[e]].name, &c->m, &c->ends[e], err,
 					sizeof(err))) {
 			fprintf(stderr, "schedrig bisect: %s\n", err);
+			free(ids);
 			return -1;
 		}
 		if (c->ends[e].n < 2) {
-			char *f = bisect_run_failure(c->st, ids[n - 1]);
-			free(c->why);
-			c->why = xasprintf("the %s end %s has %zu sample(s) of %s:%s: %s",
-					   e ? "bad" : "good", c->s.p[ks[e]].name, c->ends[e].n,
-					   c->m.load, c->m.metric, f);
-			fprintf(stderr, "schedrig bisect: %s\n", c->why);
-			free(f);
+			char *metric = xasprintf("%s:%s", c->m.load, c->m.metric);
+			end_failed(c, e, c->ends[e].n, metric, ids[n - 1]);
+			free(metric);
 			free(ids);
 			return -1;
 		}

@@ -183,7 +183,16 @@ static int show(struct store *st, const struct bisect_request *o)
 		fprintf(stderr, "schedrig bisect: %s; not showing it\n", err);
 		return 1;
 	}
-	if (bisect_report_print(st, o->db, o->id, err, sizeof(err))) {
+	struct stored_bisection bi;
+	struct bisect_series s = {0};
+	if (store_bisect_get(st, o->id, &bi, &s, err, sizeof(err))) {
+		fprintf(stderr, "schedrig bisect: %s\n", err);
+		return 1;
+	}
+	int64_t id = bi.id; /* --show without an ID: the newest, by its real ID */
+	store_bisection_free(&bi);
+	bisect_series_free(&s);
+	if (bisect_report_print(st, o->db, id, err, sizeof(err))) {
 		fprintf(stderr, "schedrig bisect: %s\n", err);
 		return 1;
 	}

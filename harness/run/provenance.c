@@ -67,8 +67,8 @@ long long provenance_start_ticks(long long pid)
 	/* Fields after the command name, which is in parentheses and may hold
 	 * anything: state (3), ppid (4), ..., starttime (22). */
 	const char *p = strrchr(line, ')');
-	if (!p)
-		return -1;
+	if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
+		return -1; /* none, or dead: a zombie only waits to be reaped */
 	for (int field = 2; field <= 21 && p; field++)
 		p = strchr(p + 1, ' ');
 	char *end;

@@ -21,7 +21,9 @@ struct provenance {
 void provenance_read(struct provenance *p);
 
 /* When process pid started, in clock ticks since boot (/proc/PID/stat
- * field 22, starttime; proc(5)); -1 when there is no such process. */
+ * field 22, starttime; proc(5)); -1 when there is no such process or it
+ * is dead (state, field 3, Z or X: a zombie not yet reaped by its parent
+ * runs nothing, so a run or bisection it wrote is abandoned). */
 long long provenance_start_ticks(long long pid);
 
 /* A stored run status as a reader should see it: "running" becomes

@@ -3,8 +3,9 @@
 # verdict its runs' samples do not give, a verdict without a run, a point
 # config that is not the one the bisection's config makes, points that are
 # not k 0..N and a result its verdicts do not give are refused, naming the
-# point; an untouched copy resumes and shows as before. A failed end is
-# measured again by --resume, and --show of the failed bisection says why.
+# point; an untouched copy resumes and shows as before. A failed end (bad
+# or good) is measured again by --resume, and --show of the failed
+# bisection says why, naming it by its ID.
 # --show of a missing database creates none. schedrig mail --bisection
 # checks the rows as --show does.
 source "$(dirname "$0")/lib.sh"
@@ -167,3 +168,32 @@ q "$WORK/e.db" "UPDATE bisection SET status = 'interrupted' WHERE id = 1;
 	decided_seq = (SELECT max(decided_seq) FROM bisect_point WHERE bisection_id = 1)"
 out=$("$SCHEDRIG" bisect --resume --db "$WORK/e.db" 2>&1) || fail "resume without an ID: $out"
 assert_contains "$out" "bisection 1: 5 points" "the newest unfinished bisection is resumed"
+
+# The good end's run fails: the bisection fails with that run's failure as
+# its stored result (no advice to pick --op or --cell: no sample was made),
+# --show without an ID says why, and --resume measures the good end again.
+series gend 100:1 100:1 120:1
+sed -i "s|$WORK/gend-p0.state|$WORK/later2/p0.state|" gend.yaml
+rc=0
+out=$("$SCHEDRIG" bisect gend.yaml --good p0 --bad p2 --db "$WORK/g.db" 2>&1) || rc=$?
+assert_eq "$rc" 1 "a failed good end: exit status ($out)"
+assert_contains "$out" "the good end p0 has 0 sample(s) of f:value: run 1 failed: variant p0" \
+	"a failed good end: why"
+! grep -q -- "--op/--cell" <<<"$out" || fail "a failed good end: advice to choose an op: $out"
+assert_eq "$(q "$WORK/g.db" "SELECT status || ': ' || substr(result, 1, 50) FROM bisection")" \
+	"failed: Failed: the good end p0 has 0 sample(s) of f:value" "a failed good end: stored"
+out=$("$SCHEDRIG" bisect --show --db "$WORK/g.db" 2>&1) || fail "show of a failed good end: $out"
+assert_contains "$out" "Failed: the good end p0 has 0 sample(s) of f:value: run 1" "--show says why"
+! grep -q "bisection 0\|Not finished" <<<"$out" || fail "--show: $out"
+mkdir "$WORK/later2"
+out=$("$SCHEDRIG" bisect --resume --db "$WORK/g.db" 2>&1) || fail "resume after a failed good end: $out"
+assert_contains "$out" "point 0 p0: run 1 failed: measuring it again" "the good end again"
+assert_contains "$out" "First bad point: p2 (k 2 of 2)" "found once the good end is measured"
+# Both ends fail: --show without an ID has no table to print, and says so
+# naming the bisection by its ID.
+series both fail fail
+"$SCHEDRIG" bisect both.yaml --good p0 --bad p1 --db "$WORK/b.db" >/dev/null 2>&1 &&
+	fail "a bisection of two failed ends succeeded"
+out=$("$SCHEDRIG" bisect --show --db "$WORK/b.db" 2>&1) || true
+assert_contains "$out" "Failed: the good end p0 has 0 sample(s) of f:value: run 1" "--show says why"
+assert_contains "$out" "no table of the points of bisection 1" "--show names the bisection"
