@@ -46,9 +46,9 @@ static double draw(unsigned long long seed, unsigned long long k)
 }
 
 /* Read, increment and write back the run counter; -1 on error. The new
- * count is written over the old one and the file cut to it after: a run
- * killed in between leaves "K+1\n" followed by a stale tail, which reads
- * back as K+1 (the first line), never an empty file that reads as 0. */
+ * count is written in place over the old one (it is never shorter), so a
+ * run killed meanwhile never leaves an empty file that reads as 0; only
+ * the first line is read back. */
 static long long next_run(const char *path)
 {
 	long long k = 0;
