@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "cmdsetup.h"
 #include "html.h"
 #include "plot.h"
 #include "runinfo.h"
