@@ -10,7 +10,6 @@
 #include "config.h"
 #include "plan.h"
 #include "util.h"
-#include "ytree.h"
 
 /* why without the "NAME:LINE:COL: " of a generated config: its positions
  * are of the point's config, not of the user's file. */

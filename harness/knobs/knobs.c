@@ -4,7 +4,6 @@
  * nothing (knobs.h). Which files are knobs: knob_paths.c; reading and
  * writing one: knob_io.c. */
 #include "knobs.h"
-#include "knobs_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
