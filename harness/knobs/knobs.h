@@ -43,6 +43,7 @@
 #include "config.h"
 #include "knob_io.h"
 #include "knob_paths.h"
+#include "knob_pending.h"
 
 /* One knob change. Strings are owned by the knob_state (or, in callbacks,
  * valid only during the call). */
@@ -121,14 +122,6 @@ int knobs_probe(const struct cfg_variant *v, struct argv *problems);
 
 /* Free st (does not restore). NULL is fine. */
 void knobs_free(struct knob_state *st);
-
-/* The directory of the host-wide knob lock (schedrig-knobs.lock) and of the
- * record of unrestored changes (knob_pending.h): /run/lock (a tmpfs: emptied
- * at boot), /tmp where /run/lock is not writable, or knobs_set_lock_dir's. */
-const char *knobs_lock_dir(void);
-
-/* Tests: keep the knob lock and the pending record in dir (NULL: the real one). */
-void knobs_set_lock_dir(const char *dir);
 
 /* Take the host-wide knob lock (flock LOCK_EX on knobs_lock_dir()/
  * schedrig-knobs.lock; this pid is written into the file). A moment's shared
