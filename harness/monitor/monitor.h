@@ -58,7 +58,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "runner.h"
+#include "iteration_result.h"
 #include "store.h"
 
 #define MONITOR_DEFAULT_INTERVAL_MS 1000
