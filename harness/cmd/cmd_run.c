@@ -22,6 +22,7 @@
 #include "monitor.h"
 #include "plan.h"
 #include "preflight.h"
+#include "preflight_check.h"
 #include "provenance.h"
 #include "reportcmd.h"
 #include "runner.h"
