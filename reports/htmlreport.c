@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cmdsetup.h"
-#include "html.h"
+#include "html_page.h"
 #include "plot.h"
 #include "runinfo.h"
 #include "store.h"
