@@ -1,6 +1,7 @@
 /* harness/monitor/: what the system did while a cell ran, from /proc: the
- * sampler (monitor), the pure /proc parsers (procstat, procpsi, procsched;
- * procfs.h) and the monitor table of a stored run (monitor_report).
+ * sampler (monitor; monitor_series, monitor_system), the pure /proc parsers
+ * (procstat, procpsi, procsched; procfs.h). The monitor table of a stored
+ * run is reports/monitor_report.h.
  */
 
 /* Monitors: what the system and the loads did while an iteration ran, read
