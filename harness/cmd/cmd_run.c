@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backends.h"
 #include "commands.h"
 #include "config.h"
 #include "kbuild.h"

@@ -1,6 +1,7 @@
 /* Every check before anything runs (preflight_check.h). */
 #include "preflight_check.h"
 
+#include "backends.h"
 #include "config.h"
 #include "variant.h"
 

@@ -4,6 +4,7 @@
 #ifndef SCHEDRIG_SESSION_IMPL_H
 #define SCHEDRIG_SESSION_IMPL_H
 
+#include "backends.h"
 #include "session.h"
 #include "variant.h"
 
