@@ -40,6 +40,15 @@ void sample_vec_add(struct sample_vec *s, const char *metric, const char *unit,
 	x->flag = NULL;
 }
 
+void sample_vec_append(struct sample_vec *s, const struct sample_vec *src)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		const struct sample *x = &src->v[i];
+		sample_vec_add(s, x->metric, x->unit, x->better, x->op, x->value);
+		s->v[s->n - 1].flag = x->flag;
+	}
+}
+
 struct sample_hist *sample_vec_add_hist(struct sample_vec *s, const char *metric, const char *unit,
 					const char *op, double bucket_width, const uint64_t *counts,
 					size_t n_buckets, uint64_t overflow, double limit,
