@@ -6,6 +6,7 @@
 #define SCHEDRIG_REPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cellname.h"
 #include "summary.h"
@@ -14,11 +15,37 @@
 #define REPORT_MAX_PERCENTILES 16
 #define REPORT_MAX_GRID_ITEMS 16
 
+struct store;
+
+/* The kernel a variant of a stored run ran (the variant row: uname -r
+ * where its kernel came up, NULL when not recorded, as for imported
+ * samples; how it was booted: local, qemu, ssh, lava, imported). */
+struct report_kernel {
+	char *run, *variant, *release, *boot;
+};
+struct report_kernels {
+	struct report_kernel *v;
+	size_t n;
+};
+/* The variants of runs ids[0..n) into out (reports/kernels.c). 0, or -1
+ * with a message (a run or its variants unreadable); out is empty then. */
+int report_kernels_load(struct store *st, const int64_t *ids, size_t n,
+			struct report_kernels *out, char *err, size_t errsz);
+void report_kernels_free(struct report_kernels *k);
+
 struct report_opts {
 	int decimals;               /* digits after the point for values; -1:
 				     * each metric's own (report_decimals) */
 	bool plain;                 /* mmtests layouts: the table alone, no
 				     * title or footer lines (--plain) */
+	bool ratio;                 /* mmtests layouts: compare-mmtests.pl
+				     * --print-ratio's view (--ratio) */
+	size_t width;               /* grid: the width it should fit (a
+				     * terminal's columns; 0: any width) */
+	const struct report_kernels *kernels; /* the runs' variants: a
+					       * "Kernel ..." line per column
+					       * under the text tables (NULL:
+					       * none) */
 	const struct axis_labels *labels; /* the configs' axis labels (NULL: none) */
 	const struct hist_table *hists;   /* the runs' stored histograms, for the
 					   * percentile and latency layouts (NULL:
@@ -128,17 +155,19 @@ const struct report_layout *const *report_layout_all(size_t *n);
 /* The layout named name, or NULL. */
 const struct report_layout *report_layout_find(const char *name);
 
-/* Split a variant or run name for the two mmtests header rows as mmtests
- * Compare.pm _generateHeaderTable splits a test name: at its first '-',
- * which neither part keeps ("hackbench-cyclictest" → "hackbench" /
- * "cyclictest"), except that when "-rc" and a digit occur among the i + 3
- * characters starting at that dash (i its index), the split moves 4 on
- * (its "bodge identification of -rc": "5.15.0-rc1-vanilla" → "5.15.0-rc1"
- * / "vanilla"; "6.12-rc10" → "6.12-rc1" / "", the character at the moved
- * split dropped like the dash); a name without '-' gives the name without
- * its last character / the name ("running" → "runnin" / "running"), as
- * Perl's substr($name, 0, -1) does. first and second receive
- * NUL-terminated copies (truncated to size). */
+/* Split a variant or run name for the two mmtests header rows where
+ * mmtests Compare.pm _generateHeaderTable splits a test name, but only at
+ * a boundary and never inside a word: at its first '-', which neither part
+ * keeps ("hackbench-cyclictest" → "hackbench" / "cyclictest"), except that
+ * when "-rc" and a digit occur among the i + 3 characters starting at that
+ * dash (i its index; its "bodge identification of -rc") the split moves
+ * past the -rc number to the '-' after it ("5.15.0-rc1-vanilla" →
+ * "5.15.0-rc1" / "vanilla"; "6.12-rc10-foo" → "6.12-rc10" / "foo"; a name
+ * ending in the number, "6.12-rc10", is all first row, "" second), and
+ * stays at the first dash when the number runs into a letter. A name
+ * without '-' is not split: "" / the name ("v6.12" stays "v6.12", where
+ * mmtests prints "v6.1" over it, its substr($name, 0, -1)). first and
+ * second receive NUL-terminated copies (truncated to size). */
 void report_split_header(const char *name, char *first, size_t first_size,
 			 char *second, size_t second_size);
 
@@ -160,13 +189,21 @@ void report_cols_free(struct report_cols *rc);
  * rows (report_split_header) right-aligned to each column of 12 + 11
  * characters after a prefix as wide as the longest row label, space, and
  * longest op; then for each statistic of report_mmtests_stats and each op
- * a row "%-9s %-*s" + per column "%12.*f" and " (%7.2f%%)", or " *%7.2f%%*"
- * on the mean row when the test against the baseline (first) column is
- * significant; then a footer naming the rule, alpha and n per column.
+ * of the baseline column (an op without a sample there is left out, as
+ * mmtests leaves it out) a row "%-9s %-*s" + per column "%12.*f" and
+ * " (%7.2f%%)", or " *%7.2f%%*" on the mean row when the test against the
+ * baseline (first) column is significant. A statistic without a value
+ * prints as compare-mmtests.pl prints it: 0 with 0.00% (one sample's
+ * Stddev, a missing op), CoeffVar 0 where the mean or spread is undefined,
+ * and the others' change against an undefined baseline as Perl's pdiff
+ * and pndiff make it (100%, or NaN%). Then a footer naming the rule,
+ * alpha, the undefined statistics printed 0 and the ops left out, n per
+ * column and a line per column with its kernel (report_kernel_lines).
  * Tables are separated by a blank line; o->plain leaves out title and
  * footer, so that with --significance ci-overlap the text is byte for byte
- * compare-mmtests.pl's (mmtests 096661fd, 2025-11; NaN statistics print
- * NaN where mmtests prints 0). */
+ * compare-mmtests.pl's (mmtests 096661fd, 2025-11), header rows apart where
+ * report_split_header departs from mmtests' split. o->ratio gives the
+ * --print-ratio view instead (mmtests_ratio.c). */
 void report_mmtests(struct buf *out, const struct summary *s, const struct report_opts *o);
 
 /* mmtests wide layout (compare-mmtests.pl since 2026, commit 638401e0):
@@ -175,6 +212,14 @@ void report_mmtests(struct buf *out, const struct summary *s, const struct repor
  * and ops labelled METRIC-OP ("time-4"; the metric alone for an empty op),
  * as its ExtractShellpack labels them. */
 void report_mmtests_wide(struct buf *out, const struct summary *s, const struct report_opts *o);
+
+/* Under a text table: "Kernel COLUMN: RELEASE (BOOT)" for each column (the
+ * variant's kernel release and how it booted, o->kernels; "not recorded"
+ * where the variant row has none), or one line for the table's variant
+ * when the columns are cells; nothing when no column's kernel is known
+ * (imported samples) or o->kernels is NULL. */
+void report_kernel_lines(struct buf *out, const struct summary *s, const struct summary_table *t,
+			 const struct report_opts *o);
 
 /* Grid layout (seed 002): needs a summary with columns = cell. For each
  * table, combination of the other axes, and op (unless the sub-columns are

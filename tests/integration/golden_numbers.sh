@@ -3,9 +3,10 @@
 # tests/data/mmtests/, by mmtests): check every number in them against the
 # CSV samples they summarise, recomputed here with Python's statistics
 # module. Printed values must be the recomputed ones rounded to their
-# decimals; the full-precision CSV summary must agree to 1e-9; stars must
-# be where Welch's test (p from the regularised incomplete beta) or
-# mmtests' CI-overlap rule puts them.
+# decimals (an undefined statistic as mmtests prints it: 0 with 0.00%,
+# CoeffVar 0 where its mean or spread is undefined); the full-precision
+# CSV summary must agree to 1e-9; stars must be where Welch's test (p from
+# the regularised incomplete beta) or mmtests' CI-overlap rule puts them.
 source "$(dirname "$0")/lib.sh"
 DATA=$(cd "$(dirname "$0")/../data" && pwd)
 command -v python3 >/dev/null || fail "python3 is needed"
@@ -55,7 +56,8 @@ def stat(name, x, better):
     if name == "Stddev":
         return statistics.stdev(x)
     if name == "CoeffVar":
-        return statistics.stdev(x) * 100 / statistics.mean(x)
+        m = statistics.mean(x)
+        return statistics.stdev(x) * 100 / m if m else None
     if name == "SEM":
         return statistics.stdev(x) / math.sqrt(n)
     if name in ("HStddev", "HCoeffVar"):
@@ -69,9 +71,9 @@ def stat(name, x, better):
 SPREADS = ("Stddev", "CoeffVar", "HStddev", "HCoeffVar", "SEM")
 
 def pct(name, base, v, better):
-    """mmtests Stat.pm pdiff / pndiff."""
+    """mmtests Stat.pm pdiff / pndiff; NaN where either is undefined."""
     if base is None or v is None:
-        return None
+        return math.nan
     if name in SPREADS or better == "lower":
         if v == base:
             return 0.0
@@ -85,6 +87,27 @@ def pct(name, base, v, better):
     if base == 0:
         return 100.0
     return v * 100 / base - 100
+
+def shown(name, x, better):
+    """What compare-mmtests.pl has for statistic name of x: None where it
+    has no number ("NaN", a missing op), but 0 for a CoeffVar of samples
+    whose mean or spread is undefined (Stat.pm calc_coeffvar)."""
+    v = stat(name, x, better)
+    if v is None and x and name in ("CoeffVar", "HCoeffVar"):
+        return 0.0
+    return v
+
+def shown_pct(name, base, v, better):
+    """The change compare-mmtests.pl prints: 0 for an undefined v; against
+    an undefined baseline what Perl makes of pdiff(v, "NaN") (100, or 0 for
+    a 0) and pndiff(v, "NaN") (NaN, or 100 for a 0)."""
+    if v is None:
+        return 0.0
+    if base is None:
+        if name in SPREADS or better == "lower":
+            return 100.0 if v == 0 else math.nan
+        return 0.0 if v == 0 else 100.0
+    return pct(name, base, v, better)
 
 def betacf(a, b, x):
     """Continued fraction of the incomplete beta (Lentz)."""
@@ -136,7 +159,10 @@ def ci_star(a, b, better, alpha=0.05):
     return abs(ratio) > 1
 
 def close(printed, want, decimals):
+    """printed is want rounded; an undefined want prints 0, a NaN "NaN"."""
     if want is None:
+        return printed != "NaN" and float(printed) == 0
+    if isinstance(want, float) and math.isnan(want):
         return printed == "NaN"
     return printed != "NaN" and abs(float(printed) - want) <= 0.5 * 10 ** -decimals + 1e-9 * max(1, abs(want))
 
@@ -157,12 +183,12 @@ def check_table(lines, rows, cols, fixed, better, rule, metric=None):
         cells = CELL.findall(m.group(3))
         assert len(cells) == len(cols), (line, cols)
         x = [group(rows, op=op, **fixed, **{c[0]: c[1]}) for c in cols]
-        base = stat(name, x[0], better)
+        base = shown(name, x[0], better)
         for i, (v, mark, p) in enumerate(cells):
             decimals = len(v.split(".")[1]) if "." in v else 0
-            want = stat(name, x[i], better)
+            want = shown(name, x[i], better)
             assert close(v, want, decimals), (line, i, v, want)
-            assert close(p, pct(name, base, want, better) if i else (0.0 if want is not None else None), 2), (line, i, p)
+            assert close(p, shown_pct(name, base, want, better) if i else 0.0, 2), (line, i, p)
             is_mean = name == ("Hmean" if better == "higher" else "Amean")
             star = False
             if is_mean and i and len(x[0]) >= 2 and len(x[i]) >= 2:
@@ -204,8 +230,9 @@ check_titled("dbench.mmtests.txt", "dbench.csv")
 check_titled("dbench.ci-overlap.txt", "dbench.csv")
 check_titled("netperf.mmtests.txt", "netperf.csv")
 check_titled("units.mmtests.txt", "units.csv")
-for name in ("hackbench", "netperf"):
+for name in ("hackbench", "netperf", "zero-mean"):
     check_plain("mmtests/%s.classic.txt" % name, "mmtests/%s.csv" % name, False)
+for name in ("hackbench", "netperf", "zero-mean", "missing-op", "one-sample", "one-sample-hmean"):
     check_plain("mmtests/%s.newer.txt" % name, "mmtests/%s.csv" % name, True)
 
 # The CSV summary holds every statistic at full precision: to 1e-9.
