@@ -94,7 +94,8 @@ struct report_notes {
 /* Append the notes the summary itself gives: "NaN samples (left out of n
  * and every statistic): LOAD METRIC, COLUMN op OP: COUNT; ..." for each
  * group with NaN samples, and "No samples: LOAD METRIC, COLUMN op OP (its
- * statistics print NaN)" for each group left with no value (the table's
+ * statistics are undefined: 0 in the mmtests tables, as compare-mmtests.pl
+ * prints them, NaN elsewhere)" for each group left with no value (the table's
  * fixed variant, cell or run named too). Nothing when there are none. */
 void report_notes_summary(struct report_notes *n, const struct summary *s);
 /* Append note (malloc'd; the notes own it from now on). */
@@ -228,7 +229,8 @@ void report_kernel_lines(struct buf *out, const struct summary *s, const struct 
  * "load.param=value,..."). One sub-column (o->grid_items): each cell
  * "VALUE (x.xx%)" with the change against the baseline cell (first row,
  * first column, report_pct_change); several: the seed's boxed table, a
- * group of sub-columns per column value. A '*' follows every value whose
+ * group of sub-columns per column value. A grid wider than o->width (not
+ * 0) is transposed when that makes it narrower, with a line saying so. A '*' follows every value whose
  * (cell, op) differs significantly from the summary's baseline column (its
  * mean's test); the footer names the rule; "n: N per cell" (or per row
  * when they differ) follows. Returns 0, or -1 with a message when an axis
@@ -259,7 +261,14 @@ void report_percentiles(struct buf *out, const struct summary *s, const struct r
  * with histograms (o->hists) over every event pooled over iterations
  * (report_pooled: the exact mean and Stdev where the tool gave its sums,
  * else from the bucket bounds), n = events; any other over the
- * per-iteration values, the title saying so, n = iterations. */
+ * per-iteration values, the title saying so, n = iterations. With several
+ * columns the Avg line ends in its change against the baseline column,
+ * " (%7.2f%%)", or " *%7.2f%%*" where the summary's rule finds the Avg
+ * differs (tested on the per-iteration values, for pooled events on each
+ * histogram's mean, pooled.means; Welch and ci-overlap on the Amean
+ * whatever the metric's direction), and a footer names the rule and what
+ * it tested; a line per column with its kernel follows each table of
+ * values (report_kernel_lines). */
 void report_latency(struct buf *out, const struct summary *s, const struct report_opts *o);
 
 /* One group of histograms as report_hist_groups hands it over: its title
@@ -305,6 +314,11 @@ struct report_pooled {
 	bool limits_differ;
 	double min, max;           /* observed extremes; NaN when one is unknown */
 	double sum, sum_sq;        /* exact sums; NaN when one histogram lacks them */
+	double *means;             /* n_hists: each histogram's mean over its
+				    * events (its exact sum / its events, else
+				    * from its bucket bounds; NaN with overflows
+				    * and no sum), the per-run values the
+				    * latency layout's test compares */
 };
 void pooled_init(struct report_pooled *p);
 void pooled_add(struct report_pooled *p, const struct hist_row *r);

@@ -710,6 +710,111 @@ static void add_hist(struct hist_table *h, const char *variant, int it, const ui
 	hist_table_add(h, &r);
 }
 
+/* The latency layout's Avg lines as mmtests marks its mean rows: the
+ * change against the baseline column and a star where Welch's test finds
+ * the Avg differs. Computed by hand: events of a in three iterations of
+ * two events each, means 10, 11, 12 (pooled 66 / 6 = 11), of b 30, 31,
+ * 32 (pooled 31): pndiff 100 − 31·100/11 = −181.82 %; the per-iteration
+ * means 10, 11, 12 against 30, 31, 32 give t = 20 / sqrt(2/3) = 24.5 with
+ * 4 df, p < 0.0001: starred. c has one iteration: no test. The values
+ * table: 10, 11, 12 against 20, 21, 22, t = 12.2, starred, −90.91 %. */
+static void test_latency_significance(void **state)
+{
+	(void)state;
+	static const uint64_t two[] = {2}, one[] = {1};
+	static const double b10[] = {10}, b11[] = {11}, b12[] = {12}, b30[] = {30}, b31[] = {31},
+			    b32[] = {32};
+	static const char csv[] =
+		"run,variant,cell,load,metric,unit,better,op,iteration,value\n"
+		"r,a,c,ct,max_latency,us,lower,0,1,10\nr,a,c,ct,max_latency,us,lower,0,2,11\n"
+		"r,a,c,ct,max_latency,us,lower,0,3,12\nr,b,c,ct,max_latency,us,lower,0,1,20\n"
+		"r,b,c,ct,max_latency,us,lower,0,2,21\nr,b,c,ct,max_latency,us,lower,0,3,22\n"
+		"r,c,c,ct,max_latency,us,lower,0,1,11\n";
+	struct hist_table h;
+	struct sample_table t;
+	struct summary_opts so;
+	struct report_opts ro;
+	struct summary s;
+	struct buf out = {0};
+	char err[256];
+
+	hist_table_init(&h);
+	add_hist(&h, "a", 1, two, b10, 1, 0, 10, 10, 20, 200);
+	add_hist(&h, "a", 2, two, b11, 1, 0, 11, 11, 22, 242);
+	add_hist(&h, "a", 3, two, b12, 1, 0, 12, 12, 24, 288);
+	add_hist(&h, "b", 1, two, b30, 1, 0, 30, 30, 60, 1800);
+	add_hist(&h, "b", 2, two, b31, 1, 0, 31, 31, 62, 1922);
+	add_hist(&h, "b", 3, two, b32, 1, 0, 32, 32, 64, 2048);
+	add_hist(&h, "c", 1, one, b11, 1, 0, 11, 11, 11, 121);
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(csv, "inline", NULL, &t, err, sizeof(err)), 7);
+	summary_opts_init(&so);
+	report_opts_init(&ro);
+	ro.hists = &h;
+	assert_int_equal(summary_build(&t, &so, &s, err, sizeof(err)), 0);
+	report_latency(&out, &s, &ro);
+	assert_string_equal(buf_str(&out),
+		"ct latency (us, lower is better), cell c, run r: every event, pooled over iterations\n"
+		"\n"
+		"a\n"
+		"        Max                12.00 us\n"
+		"        Avg                11.00 us (   0.00%)\n"
+		"        Stdev               0.89 us\n"
+		"        Stdev mean          0.37 us\n"
+		"        n                      6 events\n"
+		"\n"
+		"b\n"
+		"        Max                32.00 us\n"
+		"        Avg                31.00 us *-181.82%*\n"
+		"        Stdev               0.89 us\n"
+		"        Stdev mean          0.37 us\n"
+		"        n                      6 events\n"
+		"\n"
+		"c\n"
+		"        Max                11.00 us\n"
+		"        Avg                11.00 us (   0.00%)\n"
+		"        Stdev                NaN us\n"
+		"        Stdev mean           NaN us\n"
+		"        n                      1 events\n"
+		"\n"
+		"Significance (stars, on the Avg line; (x%) its change, positive is better): Welch's"
+		" two-sample t-test (two-sided, Welch-Satterthwaite df) of the Avg against a, alpha 0.05,"
+		" n >= 2 on both sides, on the per-iteration means of the events (n = iterations), not on"
+		" the events\n"
+		"\n"
+		"ct max_latency (us, lower is better), cell c, run r: per-iteration values, n = iterations"
+		" (no histogram of its events is stored)\n"
+		"\n"
+		"a\n"
+		"        Max                12.00 us\n"
+		"        Avg                11.00 us (   0.00%)\n"
+		"        Stdev               1.00 us\n"
+		"        Stdev mean          0.58 us\n"
+		"        n                      3 iterations\n"
+		"\n"
+		"b\n"
+		"        Max                22.00 us\n"
+		"        Avg                21.00 us * -90.91%*\n"
+		"        Stdev               1.00 us\n"
+		"        Stdev mean          0.58 us\n"
+		"        n                      3 iterations\n"
+		"\n"
+		"c\n"
+		"        Max                11.00 us\n"
+		"        Avg                11.00 us (   0.00%)\n"
+		"        Stdev                NaN us\n"
+		"        Stdev mean           NaN us\n"
+		"        n                      1 iterations\n"
+		"\n"
+		"Significance (stars, on the Avg line; (x%) its change, positive is better): Welch's"
+		" two-sample t-test (two-sided, Welch-Satterthwaite df) of the Avg against a, alpha 0.05,"
+		" n >= 2 on both sides, on the per-iteration values\n");
+	buf_free(&out);
+	summary_free(&s);
+	sample_table_free(&t);
+	hist_table_free(&h);
+}
+
 /* Percentiles of pooled buckets from three iterations of different sizes,
  * computed by hand: cyclictest's 1 us buckets (bound = the latency), one
  * event in the overflow. Pooled counts 1us:3 2us:4 3us:3 4us:1 5us:1, 1
@@ -914,6 +1019,7 @@ int main(void)
 		cmocka_unit_test(test_grid_boxed),
 		cmocka_unit_test(test_pooled_percentiles),
 		cmocka_unit_test(test_latency_over_events),
+		cmocka_unit_test(test_latency_significance),
 		cmocka_unit_test(test_column_names),
 		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_latency_summary),
