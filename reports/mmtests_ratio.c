@@ -20,7 +20,7 @@
  * they do here. Departure: compare-mmtests.pl has value formats for only
  * ops + 1 columns and prints the rest as bare "%12.2f" triples; here every
  * column keeps the format. */
-#include "mmtests.h"
+#include "mmtests_ratio.h"
 
 #include <math.h>
 #include <stdio.h>

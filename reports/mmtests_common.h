@@ -1,10 +1,10 @@
 /* What the two views of the mmtests layouts share (reports/mmtests.c, the
  * statistic rows; reports/mmtests_ratio.c, compare --ratio): the layout's
- * flavour, its op labels, its header rows, which ops it shows and how it
- * prints a value that compare-mmtests.pl has no number for. Internal to
- * reports/. */
-#ifndef SCHEDRIG_MMTESTS_H
-#define SCHEDRIG_MMTESTS_H
+ * flavour, its op labels, its header rows, which ops it shows, how it
+ * prints a value that compare-mmtests.pl has no number for, and the footer
+ * lines that say so. Internal to reports/. */
+#ifndef SCHEDRIG_MMTESTS_COMMON_H
+#define SCHEDRIG_MMTESTS_COMMON_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -57,10 +57,5 @@ void mmtests_undefined_footer(struct buf *out, const struct summary_table *t,
  * when there are none. */
 void mmtests_left_out_footer(struct buf *out, const struct summary_table *t,
 			     const struct report_opts *o);
-
-/* compare --ratio of table t (reports/mmtests_ratio.c): mmtests
- * --print-ratio. */
-void mmtests_ratio_table(struct buf *out, const struct summary *s, const struct summary_table *t,
-			 const struct report_opts *o, const struct mmtests_flavour *f);
 
 #endif
