@@ -21,8 +21,8 @@ good = [round(100 * (1 + 0.01 * draw(10, i)), 6) for i in range(3)]
 bad = [round(100 * (1 + 0.01 * draw(14, i)), 6) for i in range(3)]
 print("%.4g" % welch(good, bad)[1])' "$TESTS_DIR/integration")
 assert_contains "$out" "Welch's t-test p = $p >= alpha 0.05" "the p-value"
-hdr=$(grep -A1 '^ *p *p$' <<<"$out" | tail -1 | tr -s ' ')
-assert_eq "$hdr" " p0 p4" "the end-to-end table"
+hdr=$(grep -B1 '^ *p0 *p4$' <<<"$out" | tr -s ' ' | tr '\n' '|')
+assert_eq "$hdr" " | p0 p4|" "the end-to-end table (names without '-' not split)"
 assert_contains "$out" "Columns: p0 good end, p4 bad end" "the columns' roles: the ends only"
 assert_eq "$(q "$DB" "SELECT status FROM bisection")" refused "stored as refused"
 assert_eq "$(q "$DB" "SELECT count(*) FROM run")" 2 "only the ends were run"
