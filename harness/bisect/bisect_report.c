@@ -225,9 +225,10 @@ int bisect_report_text(struct store *st, int64_t id, struct buf *out, char *err,
 }
 
 /* Append the runs of point k to ids (unless already there): its confirm
- * rounds, or its walk runs when it has none. */
-static int add_runs(struct store *st, int64_t id, int k, int64_t **ids, size_t *n, char *err,
-		    size_t errsz)
+ * rounds, or its walk runs when it has none; a run that failed without a
+ * sample of the metric (bisect_run_measured) has nothing to show. */
+static int add_runs(struct store *st, int64_t id, int k, const char *variant,
+		    const struct bisect_metric *m, int64_t **ids, size_t *n, char *err, size_t errsz)
 {
 	struct stored_bisect_run *rows;
 	size_t nr;
@@ -238,7 +239,8 @@ static int add_runs(struct store *st, int64_t id, int k, int64_t **ids, size_t *
 		if (rows[i].run_id && !strcmp(rows[i].phase, "confirm"))
 			phase = "confirm";
 	for (size_t i = 0; i < nr; i++) {
-		bool seen = !rows[i].run_id || strcmp(rows[i].phase, phase);
+		bool seen = !rows[i].run_id || strcmp(rows[i].phase, phase) ||
+			    !bisect_run_measured(st, rows[i].run_id, variant, m);
 		for (size_t j = 0; j < *n && !seen; j++)
 			seen = (*ids)[j] == rows[i].run_id;
 		if (seen)
@@ -280,18 +282,24 @@ static int table_points(struct store *st, int64_t id, int order[4], size_t *np, 
 }
 
 /* The run ids of good end / last good / first bad / bad end (each point
- * once), in that order; *ids malloc'd. */
-static int table_runs(struct store *st, int64_t id, int64_t **ids, size_t *n, char *err,
+ * once), in that order, of bisection bi (series s); *ids malloc'd. */
+static int table_runs(struct store *st, const struct stored_bisection *bi,
+		      const struct bisect_series *s, int64_t **ids, size_t *n, char *err,
 		      size_t errsz)
 {
+	int64_t id = bi->id;
+	struct bisect_metric m = {bi->load, bi->metric, bi->op, bi->cell};
 	int order[4];
 	size_t np;
 	bool decided, gradual;
 	*ids = NULL;
 	*n = 0;
 	int rc = table_points(st, id, order, &np, &decided, &gradual, err, errsz);
+	if (rc == 0 && np != s->n)
+		rc = err_printf(err, errsz, "bisection %lld has %zu points stored, %zu in its series",
+				(long long)id, np, s->n);
 	for (size_t i = 0; i < 4 && rc == 0; i++)
-		rc = add_runs(st, id, order[i], ids, n, err, errsz);
+		rc = add_runs(st, id, order[i], s->p[order[i]].name, &m, ids, n, err, errsz);
 	return rc;
 }
 
@@ -386,12 +394,13 @@ int bisect_report_select(struct store *st, int64_t id, struct reportcmd *c,
 			 struct bisect_report_sel *sel, char *err, size_t errsz)
 {
 	struct stored_bisection bi;
-	int64_t *ids;
-	size_t n;
+	struct bisect_series s = {0};
+	int64_t *ids = NULL;
+	size_t n = 0;
 	memset(sel, 0, sizeof(*sel));
-	if (store_bisect_get(st, id, &bi, NULL, err, errsz))
+	if (store_bisect_get(st, id, &bi, &s, err, errsz))
 		return -1;
-	int rc = table_runs(st, bi.id, &ids, &n, err, errsz);
+	int rc = table_runs(st, &bi, &s, &ids, &n, err, errsz);
 	if (rc == 0 && !c->so.load && !c->so.n_metrics && bi.metric) {
 		sel->load = xstrdup(bi.load);
 		sel->metric = xstrdup(bi.metric);
@@ -411,6 +420,7 @@ int bisect_report_select(struct store *st, int64_t id, struct reportcmd *c,
 	}
 	free(ids);
 	store_bisection_free(&bi);
+	bisect_series_free(&s);
 	return rc;
 }
 
@@ -495,6 +505,21 @@ static const struct report_notes *collapse_orders(struct report_notes *n)
 	return n;
 }
 
+/* Has the good end of bisection id a run at all? */
+static bool good_end_ran(struct store *st, int64_t id)
+{
+	struct stored_bisect_run *rows;
+	size_t n;
+	char err[256];
+	bool any = false;
+	if (store_bisect_runs(st, id, 0, &rows, &n, err, sizeof(err)))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		any |= rows[i].run_id != 0;
+	store_bisect_run_rows_free(rows, n);
+	return any;
+}
+
 int bisect_report_table(struct store *st, const char *db, int64_t id, struct buf *out,
 			char *err, size_t errsz)
 {
@@ -519,6 +544,9 @@ int bisect_report_table(struct store *st, const char *db, int64_t id, struct buf
 		if (rc == 0)
 			report_notes_text(out, collapse_orders(&d.notes));
 		reportcmd_data_free(&d);
+	} else if (rc == 0 && good_end_ran(st, id)) {
+		buf_printf(out, "No table of the points of bisection %lld: no run of theirs measured"
+			   " the metric\n", (long long)id);
 	}
 	bisect_report_sel_free(&sel);
 	reportcmd_free(&c);

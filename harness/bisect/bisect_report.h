@@ -50,8 +50,9 @@ void bisect_report_sel_free(struct bisect_report_sel *sel);
 
 /* The table of bisection id (bisect_report_select) over database db (open
  * as st) and its notes, as schedrig compare lays out its default layout,
- * into out; nothing when no point was measured yet. 0, or -1 with err
- * (compare's own message is on stderr then). */
+ * into out; nothing when no point was measured yet, a line saying so when
+ * no run of its points measured the metric. 0, or -1 with err (compare's
+ * own message is on stderr then). */
 int bisect_report_table(struct store *st, const char *db, int64_t id, struct buf *out,
 			char *err, size_t errsz);
 

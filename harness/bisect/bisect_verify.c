@@ -424,7 +424,7 @@ static int replay(struct verify *v)
 {
 	if (bisect_stored_rule(v->bi, v->s, &v->rule, v->err, v->errsz))
 		return -1;
-	if (v->bi->metric)
+	if (v->bi->load && v->bi->metric && v->bi->op && v->bi->cell)
 		v->m = (struct bisect_metric){xstrdup(v->bi->load), xstrdup(v->bi->metric),
 					      xstrdup(v->bi->op), xstrdup(v->bi->cell)};
 	v->last_attempt = xcalloc(v->s->n, sizeof(*v->last_attempt));
@@ -468,6 +468,11 @@ static int check_rows(struct verify *v, const struct stored_bisect_point *rows, 
 		rc = check_order(v, rows, n, &counts->points);
 	if (rc == 0)
 		rc = check_checks(v, &counts->checks);
+	if (rc == 0 && (!strcmp(v->bi->status, "complete") || !strcmp(v->bi->status, "refused")) &&
+	    counts->checks != v->n_checks)
+		rc = err_printf(v->err, v->errsz, "bisection %lld is stored as %s with %zu of the %zu"
+				" checks its runs make", (long long)v->bi->id, v->bi->status,
+				counts->checks, v->n_checks);
 	return rc ? -1 : check_result(v);
 }
 

@@ -121,7 +121,7 @@ static int too_few(struct bisect_walk *c, size_t k, enum bisect_phase ph, int nt
 	}
 	if (is_end(c, k)) {
 		char *metric = xasprintf("%s:%s", c->m.load, c->m.metric);
-		int rc = end_failed(c, k ? 1 : 0, set->n, metric, last_run);
+		int rc = end_failed(c, k, set->n, metric, last_run);
 		free(metric);
 		return rc;
 	}

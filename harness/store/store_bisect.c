@@ -377,6 +377,7 @@ static void read_step(sqlite3_stmt *q, void *row)
 	r->name = store_col_strdup(q, 2);
 	r->label = store_col_strdup(q, 3);
 	r->attempt = sqlite3_column_int(q, 4);
+	r->phase = store_col_strdup(q, 5);
 }
 
 static void clear_step(void *row)
@@ -384,13 +385,15 @@ static void clear_step(void *row)
 	struct stored_bisect_step *r = row;
 	free(r->name);
 	free(r->label);
+	free(r->phase);
 }
 
 int store_bisect_steps_of_run(struct store *st, int64_t run_id, struct stored_bisect_step **rows,
 			      size_t *n, char *err, size_t errsz)
 {
 	return store_rows(st,
-			  "SELECT b.bisection_id, b.k, p.name, p.label, b.attempt FROM bisect_run b"
+			  "SELECT b.bisection_id, b.k, p.name, p.label, b.attempt, ifnull(b.phase,"
+			  " 'walk') FROM bisect_run b"
 			  " JOIN bisect_point p ON p.bisection_id = b.bisection_id AND p.k = b.k"
 			  " WHERE b.run_id = ?1 ORDER BY b.bisection_id, b.attempt",
 			  run_id, sizeof(**rows), (void **)rows, n, read_step, clear_step,

@@ -117,11 +117,12 @@ int store_bisect_checks(struct store *st, int64_t id, struct stored_bisect_check
 void store_bisect_check_rows_free(struct stored_bisect_check *rows, size_t n);
 
 /* A bisection step a run measured (schedrig show): the bisection, the
- * point (k, variant name, label) and the attempt. */
+ * point (k, variant name, label), the attempt and its phase (walk |
+ * confirm). */
 struct stored_bisect_step {
 	int64_t bisection_id;
 	int k, attempt;
-	char *name, *label;
+	char *name, *label, *phase;
 };
 /* Every bisection step run_id measured (none for an ordinary run), by
  * bisection; *rows malloc'd (NULL when *n is 0). 0, or -1 with err. */
