@@ -259,7 +259,7 @@ CREATE TABLE IF NOT EXISTS bisection (
 	metric        TEXT,                     -- LOAD:METRIC, --op, --cell, or the
 	op            TEXT,                     -- only one); NULL until the ends
 	cell          TEXT,                     -- are measured
-	alpha         REAL NOT NULL,            -- the significance level asked for
+	alpha         REAL NOT NULL,            -- the family-wise alpha (--alpha)
 	status        TEXT NOT NULL,            -- running|complete|refused|interrupted|failed
 	result        TEXT,                     -- one line: the first bad point or the range
 	started_at    TEXT NOT NULL,            -- UTC, ISO 8601
@@ -287,8 +287,8 @@ CREATE TABLE IF NOT EXISTS bisect_point (
 	name          TEXT NOT NULL,            -- the point's variant name
 	label         TEXT NOT NULL,            -- what it is (variant, patch file: subject)
 	config_text   TEXT NOT NULL,            -- the point's own config
-	verdict       TEXT,                     -- good|bad|skip
-	reason        TEXT,                     -- why (skip: failure or ambiguity)
+	verdict       TEXT,                     -- good|bad|between|skip
+	reason        TEXT,                     -- why (skip: failure or ambiguity; between)
 	decided_seq   INTEGER,                  -- order of the verdicts
 	n             INTEGER,                  -- samples of the metric (its walk runs)
 	mean          REAL,                     -- their Amean

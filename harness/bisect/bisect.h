@@ -4,11 +4,14 @@
  * config's bisect: points:, bisect_patches.c for a kernel build and the
  * prefixes of its patch series, bisect_git.c for builds at the commits of
  * a git range; bisect_builds.h reads kernels: for those two; ytree.h
- * writes the YAML), the engine here
- * (which point next, Welch's classification against both ends), a step
+ * writes the YAML), the search here (which point next), the rule
+ * (bisect_rule.h: the tests, the minimum effect, the family-wise alpha and
+ * its looks), the procedure from the ends through the confirm and the
+ * drift guard to the result over a measurer (bisect_engine.h), a step
  * (bisect_step.h: `schedrig run` of a point as a child, through spawn.h),
- * the samples a verdict is decided on (bisect_samples.h), the walk from
- * both ends to the result (bisect_walk.h: begun, resumed, interrupted) and
+ * the samples a verdict is decided on (bisect_samples.h) and a point's
+ * stored runs by phase (bisect_points.h), the walk from both ends to the
+ * result (bisect_walk.h: begun, resumed, interrupted) and
  * the report (bisect_report.h, laid out through reportcmd like compare),
  * and the set-up between the command line and the walk (bisect_setup.h;
  * the cell and op checked before anything runs: bisect_choice.h), with the
