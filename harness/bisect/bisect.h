@@ -10,7 +10,7 @@
  * drift guard to the result over a measurer (bisect_engine.h), a step
  * (bisect_step.h: `schedrig run` of a point as a child, through spawn.h),
  * the samples a verdict is decided on (bisect_samples.h) and a point's
- * stored runs by phase (bisect_points.h), the walk from both ends to the
+ * stored runs by phase (bisect_runs.h), the walk from both ends to the
  * result (bisect_walk.h: begun, resumed, interrupted) and
  * the report (bisect_report.h, laid out through reportcmd like compare),
  * and the set-up between the command line and the walk (bisect_setup.h;

@@ -6,14 +6,14 @@
 #include <string.h>
 
 #include "bisect.h"
-#include "bisect_points.h"
+#include "bisect_runs.h"
 #include "bisect_rule.h"
 #include "bisect_samples.h"
 #include "bisect_verify.h"
 #include "store_bisect.h"
 #include "mailmsg.h"
 #include "report.h"
-#include "commands.h"
+#include "cmdsetup.h"
 #include "reportcmd.h"
 #include "summary.h"
 

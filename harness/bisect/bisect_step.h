@@ -18,7 +18,7 @@ struct bisect_step {
 	const char *dir;        /* where point configs and logs go: DB's dir/bisect/ID */
 	int64_t bisection_id;
 	int k;                  /* the point */
-	int attempt;            /* 1, 2, ... of the point (bisect_points.h) */
+	int attempt;            /* 1, 2, ... of the point (bisect_runs.h) */
 	int iterations;         /* run --iterations N; 0: the config's */
 	const char *phase;      /* "walk" | "confirm" (bisect_run.phase) */
 	const char *config;     /* the point's config text */

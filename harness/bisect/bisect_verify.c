@@ -12,7 +12,7 @@
 
 #include "bisect_engine.h"
 #include "bisect_git.h"
-#include "bisect_points.h"
+#include "bisect_runs.h"
 #include "bisect_rule.h"
 #include "bisect_samples.h"
 #include "config.h"

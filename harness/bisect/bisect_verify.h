@@ -6,7 +6,7 @@
  *     config) with the stored points;
  *   the decisions: the engine's procedure (bisect_engine.h) run again by
  *     the bisection's rule over the samples of its stored runs (each run's
- *     config the point's own; the attempts the walk's: bisect_points.h),
+ *     config the point's own; the attempts the walk's: bisect_runs.h),
  *     as far as they go: every stored verdict must be the one it makes
  *     there, with its statistics (n, mean, p vs either end, the look's
  *     alpha) and reason; a stored verdict it does not reach is one no run

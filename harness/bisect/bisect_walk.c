@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "bisect_engine.h"
-#include "bisect_points.h"
+#include "bisect_runs.h"
 #include "bisect_report.h"
 #include "bisect_step.h"
 #include "util.h"

@@ -1,7 +1,7 @@
 /* One bisection walked to its end: the engine's procedure
  * (bisect_engine.h) with a measurer that runs each measurement as a step
  * (bisect_step.h: a child schedrig run, or nothing when the attempt is
- * stored already) and reads its samples back (bisect_points.h), every
+ * stored already) and reads its samples back (bisect_runs.h), every
  * decision stored (store_bisect.h) and printed, and at the end the result
  * stored and the report printed (bisect_report_print). bisect_setup.h
  * fills the walk: a bisection begun, or loaded and checked (a resumed

@@ -1,5 +1,5 @@
-/* A point's stored runs and their samples (bisect_points.h). */
-#include "bisect_points.h"
+/* A point's stored runs and their samples (bisect_runs.h). */
+#include "bisect_runs.h"
 
 #include <math.h>
 #include <stdlib.h>

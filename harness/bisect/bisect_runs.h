@@ -3,8 +3,8 @@
  * ops.measure), and the samples of its attempts so far in a phase. Shared
  * by the walk (which runs the attempt when it is not stored yet) and the
  * checks of a stored bisection (which only read). */
-#ifndef SCHEDRIG_BISECT_POINTS_H
-#define SCHEDRIG_BISECT_POINTS_H
+#ifndef SCHEDRIG_BISECT_RUNS_H
+#define SCHEDRIG_BISECT_RUNS_H
 
 #include <stdbool.h>
 #include <stddef.h>
