@@ -191,9 +191,10 @@ static int decide_point(struct engine *e, size_t k)
 	struct bisect_sample_set set = {0};
 	char *why;
 	int rc = measure_walk(e, k, 0, &set, &why);
-	if (rc < 0)
-		return -1;
-	if (rc > 0) {
+	if (rc) {
+		bisect_sample_set_free(&set);
+		if (rc < 0)
+			return -1;
 		rc = emit_point(e, k, BISECT_SKIP, why, NULL, NULL, NULL, 0);
 		free(why);
 		return rc ? -1 : 0;
