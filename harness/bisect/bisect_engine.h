@@ -23,7 +23,7 @@
  *      shown (after a between point only the ends, for the guard);
  *      checks: "confirm" (last good → first bad differs, in the ends'
  *      direction), "good end" and "bad end" (an end moved from its first
- *      measurement: p < the share, or by the minimum effect), "last good"
+ *      measurement: p < the share, whatever the size), "last good"
  *      and "first bad" (each differs from its end's new measurement);
  *   4. the result: the first bad point (or the range skips leave) only
  *      when the confirm shows the step, the last good and first bad points
