@@ -145,28 +145,6 @@ static void flush_lines(struct agent *a)
 	a->line.len = 0;
 }
 
-static int read_file(const char *path, struct buf *b, char *err, size_t errsz)
-{
-	char chunk[65536];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0) {
-		snprintf(err, errsz, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		buf_append(b, chunk, (size_t)n);
-	close(fd);
-	if (n < 0) {
-		snprintf(err, errsz, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (!b->data)
-		buf_append(b, "", 0);
-	return 0;
-}
-
 /* Load the plan's kernel modules in order (finit_module). A module already
  * loaded or built in is fine; a failure is reported on stderr only: the
  * channel falls back to the serial port. */
@@ -423,7 +401,7 @@ static int agent_run(const struct agent_args *args)
 	struct provenance pv;
 	int ok = 0;
 
-	bool have_plan = read_file(args->plan_path, &text, err, sizeof(err)) == 0 &&
+	bool have_plan = file_read(args->plan_path, &text, err, sizeof(err)) == 0 &&
 			 agent_plan_decode(text.data, text.len, &ap, err, sizeof(err)) == 0;
 	if (have_plan)
 		load_modules(&ap);

@@ -120,7 +120,8 @@ int file_write(const char *path, const void *data, size_t len, char *err, size_t
  * component that could not be created and why in err. */
 int mkdir_p(const char *dir, char *err, size_t errsz);
 
-/* Append the whole file at path to b. Returns 0, or -1 with
+/* Append the whole file at path to b. Returns 0 with b->data a
+ * NUL-terminated string (also for an empty file), or -1 with
  * "PATH: strerror" in err (b may hold part of it). */
 int file_read(const char *path, struct buf *b, char *err, size_t errsz);
 /* Copy the file src to dst (created with mode 0644 less the umask, or
@@ -150,6 +151,10 @@ bool parse_double(const char *s, double *out);
  * "return err_printf(err, errsz, ...)" reports a failure. */
 int err_printf(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* The first line of the text file at path, its "\n" cut off, cut to fit
+ * dst (size > 0 bytes): a /proc or /sys value ("boot_id"). "" when the
+ * file cannot be read or is empty. */
+void file_first_line(const char *path, char *dst, size_t size);
 /* The last line of the text file at path that is not empty (its "\r\n"
  * cut off), cut to fit dst (size > 0 bytes), for a message about a log:
  * "" when the file has none or cannot be read. A line longer than 1023
