@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin.h"
 #include "load.h"
 
 const struct param_def *load_param(const struct load_ops *ops, const char *name)
@@ -11,14 +10,6 @@ const struct param_def *load_param(const struct load_ops *ops, const char *name)
 		if (!strcmp(ops->params[i].name, name))
 			return &ops->params[i];
 	return NULL;
-}
-
-int load_build_argv(const struct load_ops *ops, const struct params *p, struct argv *argv,
-		    char *err, size_t errsz)
-{
-	if (ops->build_argv)
-		return ops->build_argv(p, argv, err, errsz);
-	return builtin_build_argv(ops, p, argv, err, errsz);
 }
 
 const char *params_get(const struct params *p, const char *name)
