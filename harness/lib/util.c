@@ -454,6 +454,19 @@ bool utf8_valid(const char *s, size_t len)
 	return true;
 }
 
+const char *name_at(const char *const *names, size_t n, unsigned i)
+{
+	return i < n ? names[i] : "?";
+}
+
+int name_index(const char *const *names, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return (int)i;
+	return -1;
+}
+
 bool plain_text(const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)

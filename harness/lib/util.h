@@ -139,6 +139,12 @@ bool utf8_valid(const char *s, size_t len);
 /* true when s is UTF-8 without control characters (C0, DEL, C1): text fit
  * for a name in a table or a terminal. */
 bool plain_text(const char *s);
+/* The name of enum value i in names (n names, indexed by value), or "?"
+ * when i is not below n: the *_name functions of enums. */
+const char *name_at(const char *const *names, size_t n, unsigned i);
+/* The index (enum value) of s among names[0..n), or -1: the *_parse
+ * functions of enums. */
+int name_index(const char *const *names, size_t n, const char *s);
 /* Parse a whole string as a finite decimal number in the C locale, the
  * only form tool output, configs and options carry:
  * [-]digits[.digits][(e|E)[+|-]digits]. Returns false for anything else

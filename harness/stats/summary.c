@@ -7,20 +7,18 @@
 #include <string.h>
 
 #include "load.h"
+#include "util.h"
 
 static const char *const axis_names[] = { "variant", "cell", "run" };
 
 const char *summary_axis_name(enum summary_axis a)
 {
-	return (unsigned)a <= AXIS_RUN ? axis_names[a] : "?";
+	return name_at(axis_names, AXIS_RUN + 1, (unsigned)a);
 }
 
 int summary_axis_parse(const char *s)
 {
-	for (int i = 0; i <= AXIS_RUN; i++)
-		if (!strcmp(s, axis_names[i]))
-			return i;
-	return -1;
+	return name_index(axis_names, AXIS_RUN + 1, s);
 }
 
 void summary_opts_init(struct summary_opts *o)
