@@ -43,6 +43,14 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
+void *xgrow(void *v, size_t *cap, size_t n, size_t first, size_t elem)
+{
+	if (n < *cap)
+		return v;
+	*cap = *cap ? *cap * 2 : first;
+	return xrealloc(v, *cap * elem);
+}
+
 char *xstrdup(const char *s)
 {
 	char *p = strdup(s);

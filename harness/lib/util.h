@@ -20,6 +20,11 @@
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* The array v of *cap elements of elem bytes, of which n are used, with
+ * room for one more: when n == *cap, *cap doubles (first when 0) and v is
+ * reallocated (xrealloc); else v as it is. The growth of every appendable
+ * array: "v = xgrow(v, &cap, n, 16, sizeof(*v))". */
+void *xgrow(void *v, size_t *cap, size_t n, size_t first, size_t elem);
 char *xstrdup(const char *s);
 /* printf into a freshly allocated string (C locale is the process locale). */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
