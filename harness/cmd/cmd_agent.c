@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "agent_proto.h"
+#include "cmdopts.h"
 #include "commands.h"
 #include "config.h"
 #include "guestpack.h"
@@ -369,12 +370,8 @@ int cmd_agent(int argc, char **argv, struct cmd_ctx *ctx)
 		case 'w':
 			watch = true;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
 		default:
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
+			return cmd_help_or_usage(ch, usage_text);
 		}
 	}
 	if (optind != argc - 1) {
