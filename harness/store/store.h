@@ -4,7 +4,8 @@
  * store_iterations.c (iterations, load instances, samples, histograms,
  * monitor series written), store_samples.c (samples and histograms read
  * for reports), store_import.c, store_notes.c (what reports note beside
- * their tables), store_knobs.c (the knob journal), store_monitor,
+ * their tables), store_knobs.c (the knob journal), store_host (host state
+ * fingerprints, their digest), store_monitor,
  * store_adaptive, store_reparse, store_show and store_list (their own
  * headers); store_impl.h (the handle and helpers, private to this folder);
  * runinfo (provenance for reports) and csvio (the export format).
@@ -27,10 +28,10 @@ struct store;
 
 /* The schema version this build writes (PRAGMA user_version): the one place
  * the number is written (tests compare with it). Version 11 added the
- * bisection tables (bisection, bisect_point, bisect_run), the newest the
- * bisection's directory and walker; every table is in
- * results-schema/schema.sql. */
-#define STORE_SCHEMA_VERSION 12
+ * bisection tables (bisection, bisect_point, bisect_run), 12 the
+ * bisection's directory and walker, 13 the host state (host_state,
+ * store_host.h); every table is in results-schema/schema.sql. */
+#define STORE_SCHEMA_VERSION 13
 
 /* Open (and create or migrate when writable) the database at path. With
  * readonly, the file must exist and is only written to migrate a database
