@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cpulist.h"
 #include "knobs.h"
 
 void hostfp_add(struct host_fp *fp, const char *field, const char *source, bool stable,
@@ -124,55 +125,6 @@ void hf_bracketed(const char *text, char *buf, size_t size)
 		snprintf(buf, size, "%s", text);
 }
 
-void hf_list_text(const int *v, size_t n, struct buf *out)
-{
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-		while (j + 1 < n && v[j + 1] == v[j] + 1)
-			j++;
-		buf_printf(out, "%s%d", i ? "," : "", v[i]);
-		if (j > i)
-			buf_printf(out, "-%d", v[j]);
-		i = j + 1;
-	}
-}
-
-int *hf_list_parse(const char *text, size_t *n, bool *ok)
-{
-	int *v = NULL;
-	size_t cap = 0;
-	*n = 0;
-	*ok = true;
-	for (const char *p = text; *p && *p != '\n';) {
-		char *end;
-		long a = strtol(p, &end, 10), b = a;
-		if (end == p || a < 0 || a > 65535)
-			goto bad;
-		p = end;
-		if (*p == '-') {
-			b = strtol(p + 1, &end, 10);
-			if (end == p + 1 || b < a || b > 65535)
-				goto bad;
-			p = end;
-		}
-		for (long k = a; k <= b; k++) {
-			if (*n == cap)
-				v = xrealloc(v, (cap = cap ? 2 * cap : 16) * sizeof(*v));
-			v[(*n)++] = (int)k;
-		}
-		if (*p == ',')
-			p++;
-		else if (*p && *p != '\n')
-			goto bad;
-	}
-	return v;
-bad:
-	free(v);
-	*n = 0;
-	*ok = false;
-	return NULL;
-}
-
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -185,7 +137,7 @@ int *hf_online_cpus(const struct hf_ctx *c, size_t *n)
 	bool ok;
 	int *v = NULL;
 	if (!hf_read(c, "/sys/devices/system/cpu/online", text, sizeof(text)) &&
-	    (v = hf_list_parse(text, n, &ok)) && ok)
+	    (v = cpulist_parse(text, n, &ok)) && ok)
 		return v;
 	free(v);
 	*n = 0;
@@ -228,7 +180,7 @@ void hf_cpu_summary(const int *cpu, char *const *value, size_t n, struct buf *ou
 				cpus[k++] = cpu[j];
 			}
 		buf_printf(out, "%s%s (cpus ", out->len ? "; " : "", value[i]);
-		hf_list_text(cpus, k, out);
+		cpulist_text(cpus, k, out);
 		buf_puts(out, ")");
 	}
 	free(done);

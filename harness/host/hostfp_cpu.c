@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpulist.h"
 #include "hostfp_impl.h"
 
 #define CPU_DIR "/sys/devices/system/cpu"
@@ -90,7 +91,7 @@ static void read_topology(const struct hf_ctx *c, const int *online, size_t n)
 		}
 		bool ok;
 		size_t ns;
-		free(hf_list_parse(sib, &ns, &ok));
+		free(cpulist_parse(sib, &ns, &ok));
 		threads = ns > threads ? ns : threads;
 		pkg[have] = xstrdup(p);
 		core[have++] = xasprintf("%s:%s", p, k);
@@ -180,7 +181,7 @@ static void read_nodes(const struct hf_ctx *c)
 	size_t n;
 	bool ok;
 	int e = hf_read(c, rel, text, sizeof(text));
-	free(hf_list_parse(e ? "" : text, &n, &ok));
+	free(cpulist_parse(e ? "" : text, &n, &ok));
 	if (e || !ok)
 		hostfp_add(c->fp, "topology.numa_nodes", rel, true, "%s",
 			   e ? hf_why(e, why, sizeof(why)) : "unreadable: not a list");

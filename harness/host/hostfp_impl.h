@@ -47,13 +47,6 @@ int *hf_online_cpus(const struct hf_ctx *c, size_t *n);
  * appearance, LIST as the kernel prints CPU lists ("0-3,8"). */
 void hf_cpu_summary(const int *cpu, char *const *value, size_t n, struct buf *out);
 
-/* "0-3,8" of the n ascending numbers in v into out (appended). */
-void hf_list_text(const int *v, size_t n, struct buf *out);
-
-/* Parse a CPU list ("0-3,8", "" none) into a malloc'd ascending array of
- * *n numbers; NULL with *n 0 for "" or a malformed list (*ok false). */
-int *hf_list_parse(const char *text, size_t *n, bool *ok);
-
 /* The groups of fields, in hostfp_read's order. */
 void hf_read_kernel(const struct hf_ctx *c);
 void hf_read_cpu(const struct hf_ctx *c);
