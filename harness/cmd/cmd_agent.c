@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -22,6 +23,8 @@
 #include "commands.h"
 #include "config.h"
 #include "guestpack.h"
+#include "hostfp.h"
+#include "hostset.h"
 #include "knobs.h"
 #include "monitor.h"
 #include "preflight.h"
@@ -43,7 +46,8 @@ static const char usage_text[] =
 	"Run the (cell, iteration) steps listed in PLANFILE (written by a schedrig\n"
 	"backend: config text, variant, iterations) with the in-process runner,\n"
 	"after loading the kernel modules it lists and applying the variant's\n"
-	"knobs, and write one JSON line per result (protocol in agent_proto.h).\n"
+	"knobs and host: settings, and write one JSON line per result, the machine's\n"
+	"fingerprint first (protocol in agent_proto.h).\n"
 	"\n"
 	"  --out PATH   write the lines to PATH instead of stdout; 'auto': the\n"
 	"               virtio-serial port named " AGENT_PORT_NAME ", else " AGENT_SERIAL_TTY "\n"
@@ -417,11 +421,12 @@ static int agent_run(const struct agent_args *args)
 	struct experiment *e = NULL;
 	struct plan p = {0};
 	const struct cfg_variant *v = NULL;
-	struct knob_state *ks = NULL;
+	struct hostset *hs = NULL;
 	struct monitor *mon = NULL;
 	struct agent a = {.fd = -1};
 	struct provenance pv;
 	int ok = 0;
+	int64_t start_ns = mono_ns();
 
 	bool have_plan = read_file(args->plan_path, &text, err, sizeof(err)) == 0 &&
 			 agent_plan_decode(text.data, text.len, &ap, err, sizeof(err)) == 0;
@@ -459,25 +464,41 @@ static int agent_run(const struct agent_args *args)
 		runner_set_monitor(mon);
 	}
 	struct knob_journal_ops journal = {j_record, j_applied, j_restored, &a};
-	if (knobs_count(v) && knobs_apply(v, &journal, &ks, err, sizeof(err))) {
-		char *msg = xasprintf("variant %s: knob refused: %s", v->name, err);
+	if (hostset_any(v) && hostset_apply(v, &journal, &hs, err, sizeof(err))) {
+		char *msg = xasprintf("variant %s: knob or host: setting refused: %s", v->name, err);
 		snprintf(err, sizeof(err), "%s", msg);
 		free(msg);
 		goto out;
 	}
+	/* The machine as the loads will find it: after the settings, with
+	 * this agent (and its monitors) on the housekeeping CPUs. */
+	struct host_fp fp;
+	hostfp_read("/", &fp);
+	agent_encode_host(&a.line, &fp, hs ? &hs->notes : NULL);
+	flush_lines(&a);
+	hostfp_free(&fp);
+	runner_set_load_cpus(hostset_load_cpus(hs));
 	ok = run_steps(&a, &ap, e, &p, mon, self_exe, err, sizeof(err)) == 0;
+	runner_set_load_cpus(NULL);
 	char rerr[512];
-	if (knobs_restore(ks, &journal, rerr, sizeof(rerr)) && ok) {
+	if (hostset_restore(hs, &journal, rerr, sizeof(rerr)) && ok) {
 		snprintf(err, sizeof(err), "knob restore: %s", rerr);
 		ok = 0;
 	}
-	knobs_free(ks);
+	hostset_free(hs);
 out:
 	runner_set_monitor(NULL);
 	monitor_free(mon);
 	if (!ok)
 		fprintf(stderr, "schedrig agent: %s\n", err);
-	agent_encode_end(&a.line, ok, ok ? "" : err);
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	struct agent_cpu cpu = {
+		(long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec,
+		(long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec,
+		(mono_ns() - start_ns) / 1000 + 1,
+	};
+	agent_encode_end(&a.line, ok, ok ? "" : err, &cpu);
 	flush_lines(&a);
 	buf_free(&a.line);
 	if (a.fd >= 0)

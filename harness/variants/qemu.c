@@ -61,6 +61,7 @@
 #include "guestdisk.h"
 #include "guestpack.h"
 #include "knob_journal.h"
+#include "preflight.h"
 #include "spawn.h"
 #include "variant.h"
 
@@ -126,7 +127,11 @@ static int start_qemu(const struct variant_run *vr, const struct kernel_image *k
 		argv_add(&a, "qemu64,+rdrand");
 	}
 	argv_add(&a, "-smp");
-	argv_addf(&a, "%d", v->cpus);
+	if (v->threads > 1)
+		argv_addf(&a, "cpus=%d,sockets=1,cores=%d,threads=%d", v->cpus, v->cpus / v->threads,
+			  v->threads);
+	else
+		argv_addf(&a, "%d", v->cpus);
 	argv_add(&a, "-m");
 	argv_addf(&a, "%d", v->memory_mb);
 	argv_add(&a, "-kernel");
@@ -416,11 +421,31 @@ out:
 	return rc;
 }
 
+/* host: settings a qemu guest cannot take: its virtual CPUs have no
+ * frequency control, and SMT only with threads: 2 or more. */
+static void host_preflight(struct preflight *pf, const struct cfg_variant *v)
+{
+	const struct cfg_host *h = &v->host_set;
+	if (h->governor)
+		preflight_refuse(pf, v->name, NULL, "host: governor: a qemu guest has no cpufreq"
+				 " (/sys/devices/system/cpu/cpufreq/policy* is missing there)");
+	if (h->boost >= 0)
+		preflight_refuse(pf, v->name, NULL, "host: boost: a qemu guest has neither"
+				 " /sys/devices/system/cpu/cpufreq/boost nor"
+				 " /sys/devices/system/cpu/intel_pstate/no_turbo");
+	if (h->smt >= 0 && v->threads < 2)
+		preflight_refuse(pf, v->name, NULL, "host: smt: the guest has one thread per core"
+				 " (threads: 1), so /sys/devices/system/cpu/smt/control reads"
+				 " notsupported there; give the variant threads: 2");
+}
+
 /* Before anything runs: what the guest gets packed (the scratch disk and
- * this machine's /usr included), and what its kernel supports. */
+ * this machine's /usr included), what its kernel supports, and the host:
+ * settings it can take. */
 static void qemu_preflight(struct preflight *pf, const struct cfg_variant *v)
 {
 	guest_preflight(pf, v, true);
+	host_preflight(pf, v);
 }
 
 const struct variant_backend qemu_backend = {
