@@ -36,6 +36,10 @@ static const char usage_tail[] =
 	"                       the tables (Order: ..., No samples: ..., Iterations: ...)\n"
 	"                       follow every text layout and markdown, json has them in\n"
 	"                       \"notes\"; csv is the summary rows only\n"
+	"  --strict-host        exit 1 when the runs or variants of the tables were\n"
+	"                       measured in machine states that differ in a field\n"
+	"                       their configs do not declare (the \"Host state\n"
+	"                       differs\" notes: THP, governor, SMT, autogroup, ...)\n"
 	"%s"
 	"  -h, --help           this text\n"
 	"\n"
@@ -45,8 +49,8 @@ static const char usage_tail[] =
 	"ties, else tie-corrected normal, and says \"n too small\" where no exact p\n"
 	"could reach alpha. The footer names the rule.\n"
 	"\n"
-	"Exit status: 0 ok, 1 failure (database, no samples), 2 bad usage (a --metric\n"
-	"that matches no metric).\n";
+	"Exit status: 0 ok, 1 failure (database, no samples; with --strict-host, a host\n"
+	"state difference), 2 bad usage (a --metric that matches no metric).\n";
 
 /* --layout and each layout's description (report.h), from the registry. */
 static void print_layouts(void)
@@ -78,7 +82,7 @@ static void layout_names(char *dst, size_t size)
 					i + 1 == n ? " or " : ", ", all[i]->name);
 }
 
-enum { OPT_LAYOUT = OPT_SHARED_LAST + 1, OPT_GRID, OPT_STAT, OPT_PLAIN };
+enum { OPT_LAYOUT = OPT_SHARED_LAST + 1, OPT_GRID, OPT_STAT, OPT_PLAIN, OPT_STRICT_HOST };
 
 /* The layout and the grid axes --layout and --grid chose. */
 struct compare_opts {
@@ -116,6 +120,9 @@ static int compare_option(struct reportcmd *c, struct compare_opts *co, int opt,
 		return 0;
 	case OPT_PLAIN:
 		c->ro.plain = true;
+		return 0;
+	case OPT_STRICT_HOST:
+		c->strict_host = true;
 		return 0;
 	case OPT_GRID: {
 		char *comma = strchr(optarg, ',');
@@ -189,6 +196,7 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct compare
 		{"grid", required_argument, NULL, OPT_GRID},
 		{"stat", required_argument, NULL, OPT_STAT},
 		{"plain", no_argument, NULL, OPT_PLAIN},
+		{"strict-host", no_argument, NULL, OPT_STRICT_HOST},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};

@@ -14,6 +14,7 @@
 #include "util.h"
 
 struct cmd_ctx;
+struct store;
 
 enum report_format { FORMAT_TEXT, FORMAT_MARKDOWN, FORMAT_CSV, FORMAT_JSON };
 
@@ -36,6 +37,7 @@ struct reportcmd {
 				     * or prints them when nothing matches */
 	struct axis_labels labels;  /* the runs' axis labels (reportcmd_load_ids;
 				     * ro.labels points here) */
+	bool strict_host;           /* --strict-host: a host state note is an error (exit 1) */
 	const char *one_run;        /* NULL, or the run name every loaded sample
 				     * takes: the selected runs read as one, so
 				     * the variants of different runs stand side
@@ -149,6 +151,14 @@ int reportcmd_print_run(struct cmd_ctx *ctx, const char *db, int64_t run_id);
 /* Write out to --output (replacing the file) or stdout. 0 or 1 after a
  * message. */
 int reportcmd_write(const struct reportcmd *c, const struct buf *out);
+
+/* The "Host state differs: ..." notes (report_notes_host) of runs ids:
+ * the fingerprints of their variants that hold a complete iteration, as
+ * stored (store_host.h), with what each variant's stored config declares
+ * (hostdecl.h), appended to notes. Runs without fingerprints (older
+ * schedrigs) add nothing; nor does a database that cannot be read. */
+void reportcmd_host_notes(struct store *st, const int64_t *ids, size_t n_ids,
+			  struct report_notes *notes);
 
 /* The notes of runs ids into notes (initialised here; report.h): per run
  * "Partial: ..." when its rig has not finished it (running, interrupted,
