@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hostadvice.h"
 #include "hostfp.h"
 
 /* sha256sum of the text in both fixtures' kernel configs,
@@ -163,6 +164,44 @@ static void test_same(void **state)
 	assert_true(hostfp_valid_name("sysctl.kernel.numa_balancing_promote_rate_limit_MBps"));
 }
 
+/* schedrig host's advice: the server fixture's mixed governors, boost,
+ * SMT, irqbalance, THP always and NUMA balancing over 2 nodes, in that
+ * order; not its idle states (a latency limit of 0 is held) nor its
+ * isolation (6-7 isolated). A deep enabled state without a limit, and a
+ * busy machine, are advised on. */
+static void test_advice(void **state)
+{
+	(void)state;
+	struct host_fp fp;
+	struct argv a = {0};
+	read_fixture("server", &fp);
+	assert_int_equal(hostadvice(&fp, &a), 6);
+	assert_non_null(strstr(a.v[0], "cpufreq governor performance (cpus 0-5); powersave (cpus"
+				   " 6-7)"));
+	assert_non_null(strstr(a.v[0], "host: {governor: performance}"));
+	assert_non_null(strstr(a.v[1], "host: {boost: off}"));
+	assert_non_null(strstr(a.v[2], "host: {smt: off}"));
+	assert_non_null(strstr(a.v[3], "irqbalance is running"));
+	assert_non_null(strstr(a.v[4], "host: {thp: madvise}"));
+	assert_non_null(strstr(a.v[5], "NUMA balancing is on over 2 nodes"));
+	hostfp_free(&fp);
+	argv_free(&a);
+
+	memset(&fp, 0, sizeof(fp));
+	hostfp_add(&fp, "cpuidle.states", "s", true, "POLL 0us, C1 2us, C6 133us (cpus 0-2);"
+		   " POLL 0us, C1 2us, C6 disabled 133us (cpus 3)");
+	hostfp_add(&fp, "pm_qos.cpu_dma_latency_us", "s", true, "2000000000");
+	hostfp_add(&fp, "cpu.online", "s", true, "0-3");
+	hostfp_add(&fp, "cpu.isolated", "s", true, "2-3");
+	hostfp_add(&fp, "loadavg", "s", false, "3.10 2.00 1.00");
+	assert_int_equal(hostadvice(&fp, &a), 2);
+	assert_non_null(strstr(a.v[0], "idle state C6 (exit latency 133 us) is enabled"));
+	assert_non_null(strstr(a.v[0], "host: {cpu_dma_latency_us: 0}"));
+	assert_non_null(strstr(a.v[1], "load average 3.10 on 4 CPUs"));
+	hostfp_free(&fp);
+	argv_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -170,6 +209,7 @@ int main(void)
 		cmocka_unit_test(test_bare),
 		cmocka_unit_test(test_live),
 		cmocka_unit_test(test_same),
+		cmocka_unit_test(test_advice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
