@@ -204,7 +204,8 @@ CREATE TABLE IF NOT EXISTS cell_stop (
 ) WITHOUT ROWID;
 
 -- Restore journal of kernel knobs (sysctl, debugfs sched/ tunables,
--- sched_features, autogroup). A row is written BEFORE its knob is changed;
+-- sched_features, autogroup, and the host: settings' files: THP, SMT,
+-- cpufreq governor and boost, IRQ affinity). A row is written BEFORE its knob is changed;
 -- restored_at stays NULL until the old value is back, so "schedrig restore"
 -- can undo what a crashed rig left behind (newest first).
 CREATE TABLE IF NOT EXISTS knob (
@@ -212,8 +213,9 @@ CREATE TABLE IF NOT EXISTS knob (
 	run_id        INTEGER NOT NULL REFERENCES run(id), -- the run that changed it
 	variant       TEXT NOT NULL,            -- variant name
 	seq           INTEGER NOT NULL,         -- order of application in the variant
-	kind          TEXT NOT NULL,            -- sysctl|debugfs|sched_features
-	name          TEXT NOT NULL,            -- as in the config: kernel.sched_autogroup_enabled
+	kind          TEXT NOT NULL,            -- sysctl|debugfs|sched_features|sysfs|irq
+	name          TEXT NOT NULL,            -- as in the config: kernel.sched_autogroup_enabled;
+	                                        -- sysfs: below /sys; irq: an IRQ number or default
 	path          TEXT NOT NULL,            -- file written: /proc/sys/kernel/...
 	old_value     TEXT NOT NULL,            -- read before the change (a feature: NAME|NO_NAME)
 	requested_value TEXT NOT NULL,          -- what the config asked for
@@ -343,12 +345,12 @@ CREATE TABLE IF NOT EXISTS kernel_build (
 -- stable 0: a field that changes from run to run by itself (the time it
 -- was read, load averages): store_host_digest and compare leave it out.
 CREATE TABLE IF NOT EXISTS host_state (
-	run_id        INTEGER NOT NULL REFERENCES run(id),
-	variant_id    INTEGER REFERENCES variant(id),
+	run_id        INTEGER NOT NULL REFERENCES run(id), -- the run it was read for
+	variant_id    INTEGER REFERENCES variant(id), -- NULL: the rig's machine
 	field         TEXT NOT NULL,            -- e.g. thp.enabled, cpufreq.governor
 	value         TEXT NOT NULL,            -- as read; "unreadable: EPERM (...)"
 	source        TEXT NOT NULL,            -- the file or call it was read from
-	stable        INTEGER NOT NULL DEFAULT 1,
+	stable        INTEGER NOT NULL DEFAULT 1, -- 0: changes by itself (left out of digests)
 	UNIQUE (run_id, variant_id, field)
 );
 CREATE INDEX IF NOT EXISTS host_state_by_variant ON host_state(variant_id);
