@@ -18,10 +18,13 @@ static const char *const kernel_fields[] = {
 };
 
 /* Fields the machine decides (or a guest's size): declared when two
- * variants run on different machines or guests. */
+ * variants run on different machines or guests. The debugfs tunables are
+ * among them: the kernel scales latency_ns, min_granularity_ns,
+ * wakeup_granularity_ns and base_slice_ns by 1 + log2(online CPUs)
+ * (tunable_scaling 1). */
 static const char *const machine_fields[] = {
 	"cpu.*", "topology.*", "cache.*", "mem.*", "irq.*", "cpufreq.*", "cpuidle.*", "smt.*",
-	"clocksource", "pm_qos.*", "services.*", "rig.cpus",
+	"clocksource", "pm_qos.*", "services.*", "rig.cpus", "debugfs.sched*",
 };
 
 /* Fields the kernel command line decides. */
@@ -107,9 +110,11 @@ static void add_settings(const struct cfg_host *h, struct hostdecls *d)
 	if (h->smt >= 0) {
 		const char *v = h->smt ? "on" : "off";
 		add(d, "smt.control", v, "host: smt", HOSTDECL_SAME);
+		/* What SMT off moves besides: the siblings go offline, and
+		 * the scaled debugfs tunables follow the online CPUs. */
 		static const char *const moved[] = {"smt.active", "cpu.online", "topology.*",
 						    "cache.llc", "irq.*", "cpuidle.*", "cpufreq.*",
-						    "cpu.microcode"};
+						    "cpu.microcode", "debugfs.sched*"};
 		for (size_t i = 0; i < sizeof(moved) / sizeof(moved[0]); i++)
 			add(d, moved[i], v, "host: smt", HOSTDECL_NONE);
 	}
