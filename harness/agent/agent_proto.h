@@ -66,8 +66,8 @@
  *       last line; "failed" when the agent itself failed (bad plan, knob
  *       refused, runner error): message says why. agent_cpu: the agent's
  *       own CPU time (getrusage RUSAGE_SELF: itself and its in-process
- *       monitors, not its loads) over the wall time since it started;
- *       absent in a line of an older agent.
+ *       monitors, not its loads) and the wall time, over the plan's steps;
+ *       absent when it ran none, or from an older agent.
  * A reader ignores unknown keys; an unknown "type" is an error. */
 #ifndef SCHEDRIG_AGENT_PROTO_H
 #define SCHEDRIG_AGENT_PROTO_H

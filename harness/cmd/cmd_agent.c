@@ -411,6 +411,12 @@ int cmd_agent(int argc, char **argv, struct cmd_ctx *ctx)
 	return watch ? watch_stdin(&args) : agent_run(&args);
 }
 
+/* A rusage time in microseconds. */
+static long long tv_us(const struct timeval *tv)
+{
+	return (long long)tv->tv_sec * 1000000 + tv->tv_usec;
+}
+
 /* The agent itself: hello, knobs, the plan's steps, knobs restored, the
  * end line. Returns its exit status. */
 static int agent_run(const struct agent_args *args)
@@ -426,7 +432,8 @@ static int agent_run(const struct agent_args *args)
 	struct agent a = {.fd = -1};
 	struct provenance pv;
 	int ok = 0;
-	int64_t start_ns = mono_ns();
+	struct agent_cpu cpu = {0};
+	bool measured = false;
 
 	bool have_plan = read_file(args->plan_path, &text, err, sizeof(err)) == 0 &&
 			 agent_plan_decode(text.data, text.len, &ap, err, sizeof(err)) == 0;
@@ -478,7 +485,17 @@ static int agent_run(const struct agent_args *args)
 	flush_lines(&a);
 	hostfp_free(&fp);
 	runner_set_load_cpus(hostset_load_cpus(hs));
+	/* The agent's own cost over the plan's steps (its set-up before is
+	 * not counted, as session_note_rig_cost counts the rig's). */
+	struct rusage ru0, ru1;
+	int64_t t0 = mono_ns();
+	getrusage(RUSAGE_SELF, &ru0);
 	ok = run_steps(&a, &ap, e, &p, mon, self_exe, err, sizeof(err)) == 0;
+	getrusage(RUSAGE_SELF, &ru1);
+	cpu = (struct agent_cpu){tv_us(&ru1.ru_utime) - tv_us(&ru0.ru_utime),
+				 tv_us(&ru1.ru_stime) - tv_us(&ru0.ru_stime),
+				 (mono_ns() - t0) / 1000 + 1};
+	measured = true;
 	runner_set_load_cpus(NULL);
 	char rerr[512];
 	if (hostset_restore(hs, &journal, rerr, sizeof(rerr)) && ok) {
@@ -491,14 +508,7 @@ out:
 	monitor_free(mon);
 	if (!ok)
 		fprintf(stderr, "schedrig agent: %s\n", err);
-	struct rusage ru;
-	getrusage(RUSAGE_SELF, &ru);
-	struct agent_cpu cpu = {
-		(long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec,
-		(long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec,
-		(mono_ns() - start_ns) / 1000 + 1,
-	};
-	agent_encode_end(&a.line, ok, ok ? "" : err, &cpu);
+	agent_encode_end(&a.line, ok, ok ? "" : err, measured ? &cpu : NULL);
 	flush_lines(&a);
 	buf_free(&a.line);
 	if (a.fd >= 0)

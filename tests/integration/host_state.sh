@@ -4,9 +4,12 @@
 #  - schedrig host reads THP as the file says, with its source;
 #  - host: settings this machine cannot take (governor: no cpufreq; smt:
 #    notsupported) are refused by check-config naming the file, nothing changed;
-#  - a run with host: {thp, cpu_dma_latency_us: 0} has THP set and the
-#    latency limit held while it runs (read from outside), both back after,
-#    and the variant's fingerprint (thp.enabled, pm_qos) beside the rig's;
+#  - a run with host: {thp, cpu_dma_latency_us: 0, housekeeping_cpus: "0",
+#    irq_affinity: housekeeping} has THP set, the latency limit held, the rig
+#    on CPU 0 while it runs (read from outside), its load on CPU 1, the IRQs
+#    the kernel moves on CPU 0 (those it will not move noted), everything back
+#    after, and the variant's fingerprint (thp.enabled, pm_qos, rig.cpus)
+#    beside the rig's machine's;
 #  - kill -9 of such a run: the latency request dies with it, THP stays
 #    changed, runs refuse, schedrig restore puts THP back;
 #  - two runs of one config with THP changed by hand between them: compare
@@ -26,12 +29,15 @@ REC=/run/lock/schedrig-knobs.pending
 [ ! -e "$REC" ] || fail "$REC exists: some run left knobs changed on this machine ($(cat "$REC"))"
 thp() { sed 's/.*\[\(.*\)\].*/\1/' "$THP"; }
 dma() { od -An -t d4 -N4 "$DMA" | tr -d ' '; }
+# holds_dma PID: PID has /dev/cpu_dma_latency open (its latency request).
+# The limit in force is the lowest request of all: another user's
+# cyclictest holds 0 too, so the value alone says little.
+holds_dma() { ls -l "/proc/$1/fd" 2>/dev/null | grep -q " -> $DMA\$"; }
 orig=$(thp)
 want=never
 other=madvise
 [ "$orig" != never ] || { want=madvise; other=never; }
 trap 'kill_leftovers; echo "$orig" >"$THP"; ! grep -qs "^db $WORK/" "$REC" || rm -f "$REC"; rm -rf "$WORK"' EXIT
-base=$(dma)
 DB=$WORK/h.db
 
 # 1. schedrig host
@@ -67,9 +73,11 @@ fi
 cat >"$WORK/set.yaml" <<EOF
 name: host-set
 iterations: 1
-host: {thp: $want, cpu_dma_latency_us: 0}
+host: {thp: $want, cpu_dma_latency_us: 0, housekeeping_cpus: "0", irq_affinity: housekeeping}
 loads: [{tool: fake, params: {sleep_ms: 3000}}]
 EOF
+irqs() { for f in /proc/irq/[0-9]*/smp_affinity_list; do echo "$f $(cat "$f")"; done; }
+irqs_before=$(irqs)
 # until_true WHAT CMD...: CMD succeeds within 10 s, the rig alive meanwhile.
 until_true() {
 	local what=$1
@@ -83,14 +91,17 @@ until_true() {
 }
 thp_is() { [ "$(thp)" = "$1" ]; }
 dma_is() { [ "$(dma)" = "$1" ]; }
+rig_on_0() { grep -q "^Cpus_allowed_list:[[:space:]]*0$" "/proc/$RIG_PID/status"; }
 start_rig run "$WORK/set.yaml" --db "$DB" --quiet
 until_true "THP $want" thp_is "$want"
+until_true "the latency request held" holds_dma "$RIG_PID"
 until_true "the latency limit 0" dma_is 0
+until_true "the rig on CPU 0" rig_on_0
 rc=0
 wait "$RIG_PID" || rc=$?
 assert_eq "$rc" 0 "the run ($(cat "$WORK/rig.err"))"
 assert_eq "$(thp)" "$orig" "THP after the run"
-assert_eq "$(dma)" "$base" "the latency limit after the run"
+assert_eq "$(irqs)" "$irqs_before" "the IRQs' affinity after the run"
 run=$(q "$DB" "SELECT max(id) FROM run")
 assert_eq "$(q "$DB" "SELECT value FROM host_state WHERE run_id = $run AND variant_id IS NOT NULL AND field = 'thp.enabled'")" \
 	"$want" "the variant's thp.enabled"
@@ -100,8 +111,16 @@ assert_eq "$(q "$DB" "SELECT value FROM host_state WHERE run_id = $run AND varia
 	0 "the variant's latency limit"
 assert_eq "$(q "$DB" "SELECT value FROM host_state WHERE run_id = $run AND variant_id IS NULL AND field = 'thp.enabled'")" \
 	"$orig" "the rig's machine's thp.enabled (before the settings)"
-assert_eq "$(q "$DB" "SELECT old_value || ' ' || applied_value || ' ' || (restored_at IS NOT NULL) FROM knob WHERE run_id = $run")" \
+assert_eq "$(q "$DB" "SELECT value FROM host_state WHERE run_id = $run AND variant_id IS NOT NULL AND field = 'rig.cpus'")" \
+	0 "the variant's rig.cpus (housekeeping)"
+assert_contains "$(q "$DB" "SELECT sched_applied FROM load_instance")" "cpus=1" "the load's CPUs"
+assert_eq "$(q "$DB" "SELECT old_value || ' ' || applied_value || ' ' || (restored_at IS NOT NULL) FROM knob WHERE run_id = $run AND kind = 'sysfs'")" \
 	"$orig $want 1" "the journal of THP"
+moved=$(q "$DB" "SELECT count(*) FROM knob WHERE run_id = $run AND kind = 'irq' AND applied_value = '0' AND restored_at IS NOT NULL")
+[ "$moved" -ge 1 ] || fail "no IRQ moved to CPU 0 and back: $(q "$DB" "SELECT name, old_value, applied_value FROM knob WHERE kind = 'irq'")"
+kept=$(q "$DB" "SELECT count(*) FROM knob WHERE run_id = $run AND kind = 'irq' AND applied_value IS NULL")
+notes=$(q "$DB" "SELECT count(*) FROM event WHERE run_id = $run AND kind = 'note' AND message LIKE 'variant running: host: irq_affinity: %'")
+assert_eq "$notes" "$kept" "notes of the IRQs the kernel kept"
 show=$("$SCHEDRIG" show "$run" --db "$DB")
 assert_contains "$show" "host state of variant running" "show"
 assert_contains "$(grep '^  thp.enabled ' <<<"$show" | tail -1)" "$want  [$THP]" "show's thp.enabled"
@@ -110,11 +129,12 @@ assert_contains "$(grep '^  thp.enabled ' <<<"$show" | tail -1)" "$want  [$THP]"
 sed 's/sleep_ms: 3000/sleep_ms: 30000/' "$WORK/set.yaml" >"$WORK/long.yaml"
 start_rig run "$WORK/long.yaml" --db "$DB" --quiet
 until_true "THP $want" thp_is "$want"
-until_true "the latency limit 0" dma_is 0
+until_true "the latency request held" holds_dma "$RIG_PID"
 kill -KILL "$RIG_PID"
 wait "$RIG_PID" 2>/dev/null || true
 assert_no_leftovers "after kill -9 of the rig"
-assert_eq "$(dma)" "$base" "the latency limit after kill -9 (the kernel dropped the request)"
+# (The latency request was the rig's own open file: the kernel dropped it
+# with the process; nothing is left to restore.)
 assert_eq "$(thp)" "$want" "THP after kill -9 (nobody restored it)"
 rc=0
 "$SCHEDRIG" run "$WORK/set.yaml" --db "$DB" >"$WORK/refused.out" 2>&1 || rc=$?
@@ -133,10 +153,13 @@ loads: [{tool: fake, params: {seed: 5}}]
 EOF
 C=$WORK/c.db
 echo "$want" >"$THP"
-"$SCHEDRIG" run "$WORK/plain.yaml" --db "$C" --quiet >/dev/null 2>&1 || fail "run 1"
+"$SCHEDRIG" run "$WORK/plain.yaml" --db "$C" --quiet >"$WORK/p1.out" 2>&1 ||
+	fail "run 1: $(cat "$WORK/p1.out")"
 echo "$other" >"$THP"
-"$SCHEDRIG" run "$WORK/plain.yaml" --db "$C" --quiet >/dev/null 2>&1 || fail "run 2"
-"$SCHEDRIG" run "$WORK/plain.yaml" --db "$C" --quiet >/dev/null 2>&1 || fail "run 3"
+"$SCHEDRIG" run "$WORK/plain.yaml" --db "$C" --quiet >"$WORK/p2.out" 2>&1 ||
+	fail "run 2: $(cat "$WORK/p2.out")"
+"$SCHEDRIG" run "$WORK/plain.yaml" --db "$C" --quiet >"$WORK/p3.out" 2>&1 ||
+	fail "run 3: $(cat "$WORK/p3.out")"
 echo "$orig" >"$THP"
 out=$("$SCHEDRIG" compare 1 2 --db "$C")
 assert_contains "$out" "Host state differs: thp.enabled $want (run 1) vs $other (run 2)" "compare of runs 1 and 2"
@@ -164,7 +187,8 @@ variants:
   - {name: nothp, host_settings: {thp: never}}
 loads: [{tool: fake, params: {seed: 5}}]
 EOF
-"$SCHEDRIG" run "$WORK/declared.yaml" --db "$C" --quiet >/dev/null 2>&1 || fail "the declared run"
+"$SCHEDRIG" run "$WORK/declared.yaml" --db "$C" --quiet >"$WORK/d.out" 2>&1 ||
+	fail "the declared run: $(cat "$WORK/d.out")"
 run=$(q "$C" "SELECT max(id) FROM run")
 assert_eq "$(q "$C" "SELECT group_concat(h.value, ' ') FROM host_state h JOIN variant v ON v.id = h.variant_id WHERE h.run_id = $run AND field = 'thp.enabled' ORDER BY v.seq")" \
 	"$orig never" "the variants' thp.enabled"

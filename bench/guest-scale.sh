@@ -1,0 +1,78 @@
+# The rig's own cost where a big variant's kernel runs (issue 27), run by
+# bench/run-bench: a qemu guest of GUEST_CPUS (32) virtual CPUs under TCG,
+# Debian's 6.1 kernel, monitors at 1 s, host_settings: {housekeeping_cpus:
+# "0"}, hackbench (process mode, pipes, 20 fds a group: 40 tasks a group)
+# at SMALL (5 groups, 200 tasks) and BIG (25 groups, 1000 tasks), a run
+# and a boot each:
+#   agent_pct_per_measured_cpu_T  the agent's own CPU time (itself and its
+#                     in-process monitors, getrusage RUSAGE_SELF in the guest:
+#                     the end line's agent_cpu) as % of one CPU over its wall
+#                     time, over the measured CPUs (online less housekeeping);
+#                     target <= 0.1
+#   per_task_growth   agent CPU per second at 1000 tasks over at 200: a cost
+#                     that grew with the task count would read ~5; target <= 1.5
+#   agent_cpus        the agent's CPUs in its fingerprint (rig.cpus): 0
+#   load_cpus         the CPUs hackbench ran on (its applied cpus=): 1-31
+# Minutes under TCG (the boots and hackbench on 32 emulated CPUs): its time
+# and the load average are printed on stderr. Needs the kernel package
+# (results/test-cache, as tests/integration/qemu.sh fetches it).
+set -euo pipefail
+: "${SCHEDRIG:?}"
+CPUS=${GUEST_CPUS:-32}
+LOOPS=${LOOPS:-100}
+WORK=$(mktemp -d /tmp/schedrig-bench.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+export XDG_CACHE_HOME=${XDG_CACHE_HOME:-$PWD/results/test-cache}
+PKG=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' |
+	awk '{print $1}' | sort -V | tail -1)
+DB=$WORK/scale.db
+q() { sqlite3 -batch -noheader "$DB" "$1"; }
+
+# run_size NAME GROUPS: one run of one guest at GROUPS hackbench groups.
+run_size() {
+	cat >"$WORK/$1.yaml" <<EOF
+name: guest-scale-$1
+iterations: 1
+monitors: {interval_ms: 1000}
+variants:
+  - {name: $1, boot: qemu, kernel: $PKG, accel: tcg, cpus: $CPUS, memory_mb: 4096,
+     timeout_s: 1800, host_settings: {housekeeping_cpus: "0"}}
+loads:
+  - {name: hb, tool: hackbench, timeout_s: 1500,
+     params: {mode: process, ipc: pipe, fds: 20, loops: $LOOPS, groups: $2}}
+EOF
+	local start=$(date +%s)
+	"$SCHEDRIG" run "$WORK/$1.yaml" --db "$DB" --quiet >"$WORK/$1.out" 2>&1 ||
+		{ cat "$WORK/$1.out" >&2; exit 1; }
+	echo "guest-scale $1 ($(( $2 * 40 )) tasks): $(($(date +%s) - start)) s wall," \
+		"$(uptime | sed 's/.*load/load/')" >&2
+}
+run_size small 5
+run_size big 25
+
+# The agent's note of each variant (agent_host.h).
+note() { q "SELECT message FROM event WHERE message LIKE 'agent cpu: variant $1:%'"; }
+val() { sed -n "s/.* $2=\([0-9.]*\).*/\1/p" <<<"$1"; }
+small=$(note small)
+big=$(note big)
+echo "small: $small" >&2
+echo "big: $big" >&2
+for v in small big; do
+	n=$(note $v)
+	p=$(val "$n" pct_per_measured_cpu)
+	printf 'agent_pct_per_measured_cpu_%s\t%s\t<= 0.1\t%s\n' "$v" "$p" \
+		"$(awk -v p="$p" 'BEGIN { print p <= 0.1 ? "ok" : "missed" }')"
+done
+# CPU seconds per wall second at each size: the agent's own rate.
+rate() { awk -v u="$(val "$1" user_s)" -v s="$(val "$1" system_s)" -v w="$(val "$1" wall_s)" \
+	'BEGIN { printf "%.6f", (u + s) / w }'; }
+growth=$(awk -v a="$(rate "$small")" -v b="$(rate "$big")" 'BEGIN { printf "%.2f", (a > 0 ? b / a : 0) }')
+printf 'per_task_growth\t%s\t<= 1.5\t%s\n' "$growth" \
+	"$(awk -v g="$growth" 'BEGIN { print g <= 1.5 ? "ok" : "missed" }')"
+cpus=$(q "SELECT group_concat(DISTINCT value) FROM host_state WHERE variant_id IS NOT NULL
+	AND field = 'rig.cpus'")
+printf 'agent_cpus\t%s\t0\t%s\n' "$cpus" "$([ "$cpus" = 0 ] && echo ok || echo missed)"
+applied=$(q "SELECT group_concat(DISTINCT sched_applied) FROM load_instance")
+lc=$(sed -n 's/.*cpus=\([0-9,-]*\).*/\1/p' <<<"$applied")
+printf 'load_cpus\t%s\t1-%d\t%s\n' "$lc" $((CPUS - 1)) \
+	"$([ "$lc" = "1-$((CPUS - 1))" ] && echo ok || echo missed)"
