@@ -304,6 +304,36 @@ static void test_config_errors(void **state)
 	experiment_free(e);
 }
 
+/* The new knob kinds as schedrig restore sees a journal row (a database
+ * is not trusted): only a host setting's own file, derived from kind and
+ * name. */
+static void test_row_check(void **state)
+{
+	(void)state;
+	char file[4096], err[1024], want[600];
+	fresh_machine();
+	snprintf(want, sizeof(want), "%s/sys/kernel/mm/transparent_hugepage/enabled", dir);
+	assert_int_equal(knob_row_check("sysfs", "kernel/mm/transparent_hugepage/enabled", want,
+					"madvise", file, sizeof(file), err, sizeof(err)), 0);
+	assert_string_equal(file, want);
+	assert_int_equal(knob_row_check("sysfs", "kernel/mm/transparent_hugepage/../../../etc/x",
+					want, "1", file, sizeof(file), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "refused"));
+	snprintf(want, sizeof(want), "%s/proc/irq/9/smp_affinity_list", dir);
+	assert_int_equal(knob_row_check("irq", "9", want, "0-1", file, sizeof(file), err,
+					sizeof(err)), 0);
+	assert_int_equal(knob_row_check("irq", "24", want, "0-1", file, sizeof(file), err,
+					sizeof(err)), -1);
+	assert_non_null(strstr(err, "refused"));
+	assert_int_equal(knob_row_check("irq", "09", want, "0-1", file, sizeof(file), err,
+					sizeof(err)), -1);
+	/* A write outside the host settings' files is refused whatever the kind. */
+	snprintf(want, sizeof(want), "%s/sys/devices/system/cpu/online", dir);
+	assert_int_equal(knob_write_verify(want, "0", NULL, 0, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "is not a knob schedrig sets"));
+	assert_string_equal(get(CPU "online"), "0-1");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_half_way),
 		cmocka_unit_test(test_config_errors),
+		cmocka_unit_test(test_row_check),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
