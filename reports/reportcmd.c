@@ -1,4 +1,5 @@
 #include "reportcmd.h"
+#include "reporthost.h"
 
 #include <errno.h>
 #include <math.h>

@@ -155,14 +155,6 @@ int reportcmd_print_run(struct cmd_ctx *ctx, const char *db, int64_t run_id);
  * message. */
 int reportcmd_write(const struct reportcmd *c, const struct buf *out);
 
-/* The "Host state differs: ..." notes (report_notes_host) of runs ids:
- * the fingerprints of their variants that hold a complete iteration, as
- * stored (store_host.h), with what each variant's stored config declares
- * (hostdecl.h), appended to notes. Runs without fingerprints (older
- * schedrigs) add nothing; nor does a database that cannot be read. */
-void reportcmd_host_notes(struct store *st, const int64_t *ids, size_t n_ids,
-			  struct report_notes *notes);
-
 /* The notes of runs ids into notes (initialised here; report.h): per run
  * "Partial: ..." when its rig has not finished it (running, interrupted,
  * abandoned), "Order: ..." (the order its iterations ran in, harness/config/order.h;

@@ -1,5 +1,5 @@
-/* The fingerprint itself (hostfp.h): its fields, the read helpers every
- * group of fields uses (hostfp_impl.h), and the order of the groups. */
+/* The fingerprint itself (hostfp.h): its fields and the read helpers every
+ * group of fields uses (hostfp_impl.h); hostfp_read.c reads the groups. */
 #include "hostfp.h"
 #include "hostfp_impl.h"
 
@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "cpulist.h"
-#include "knobs.h"
 
 void hostfp_add(struct host_fp *fp, const char *field, const char *source, bool stable,
 		const char *fmt, ...)
@@ -185,26 +184,4 @@ void hf_cpu_summary(const int *cpu, char *const *value, size_t n, struct buf *ou
 	}
 	free(done);
 	free(cpus);
-}
-
-void hostfp_read(const char *root, struct host_fp *fp)
-{
-	struct hf_ctx c = {.root = root, .live = !strcmp(root, "/") || !*root, .fp = fp};
-	bool mounted = false;
-	char err[256];
-
-	memset(fp, 0, sizeof(*fp));
-	if (c.live)
-		c.root = "";
-	/* The scheduler's debugfs files, where the knobs' code finds them. */
-	if (c.live && knobs_debugfs_mount(&mounted, err, sizeof(err)))
-		mounted = false;
-	hf_read_kernel(&c);
-	hf_read_cpu(&c);
-	hf_read_power(&c);
-	hf_read_memory(&c);
-	hf_read_sched(&c);
-	hf_read_irq(&c);
-	if (mounted)
-		knobs_debugfs_unmount();
 }

@@ -1,4 +1,4 @@
-/* The host state notes of compare, report and mail (reportcmd.h
+/* The host state notes of compare, report and mail (reporthost.h
  * reportcmd_host_notes): the fingerprints of the selected runs' measured
  * variants and what each variant's stored config declares, for
  * report_notes_host. */
@@ -7,7 +7,7 @@
 
 #include "config.h"
 #include "hostdecl.h"
-#include "reportcmd.h"
+#include "reporthost.h"
 #include "store.h"
 #include "store_host.h"
 #include "store_runs.h"
