@@ -107,6 +107,10 @@ static int start_qemu(const struct variant_run *vr, const struct kernel_image *k
 	argv_add(&a, "-display");
 	argv_add(&a, "none");
 	argv_add(&a, "-no-reboot");
+	/* Threads named for what they run ("CPU 0/TCG"): the host CPU time of
+	 * each vCPU is then readable in /proc (bench/guest-scale.sh). */
+	argv_add(&a, "-name");
+	argv_add(&a, "schedrig,debug-threads=on");
 	argv_add(&a, "-accel");
 	argv_add(&a, kvm ? "kvm" : "tcg");
 	argv_add(&a, "-cpu");
