@@ -13,6 +13,9 @@
 #                     that grew with the task count would read ~5; target <= 1.5
 #   agent_cpus        the agent's CPUs in its fingerprint (rig.cpus): 0
 #   load_cpus         the CPUs hackbench ran on (its applied cpus=): 1-31
+#   agent_pct_of_measured_busy_T  the agent's CPU time over the busy time
+#                     of the measured CPUs (the monitors' per-CPU stat
+#                     series), both on the guest's clock; target <= 0.1
 #   vcpu0_host_pct_per_measured_cpu  the same cost as this machine sees it:
 #                     the host CPU time of qemu's thread of vCPU 0 (the
 #                     housekeeping CPU: the agent, its monitors and the guest
@@ -109,6 +112,33 @@ for v in small big; do
 		{ d = $3 - start[$2]; if ($2 == 0) c0 = d; else rest += d }
 		END { printf "%.4f", (rest > 0 ? 100 * c0 / rest : -1) }' "$WORK/$v.vcpu0" "$WORK/$v.vcpu")
 	printf 'vcpu0_host_pct_per_measured_cpu_%s\t%s\t<= 0.1\t%s\n' "$v" "$p" \
+		"$(awk -v p="$p" 'BEGIN { print (p >= 0 && p <= 0.1) ? "ok" : "missed" }')"
+done
+# The agent's CPU over the busy time of the measured CPUs, both on the
+# guest's clock, so its vCPUs' waits for this machine's cores cancel: the
+# monitors' per-CPU stat series (busy: not idle nor iowait) of CPUs 1-31
+# over the iterations. Where the load keeps those CPUs busy, as on real
+# hardware, busy time is wall time times the measured CPUs and this is the
+# target's metric; the agent's CPU covers its whole plan, the series only
+# the iterations, so it errs high.
+busy_s() {
+	q "WITH p AS (SELECT s.iteration_id AS it, s.cpu, s.t_ms,
+		sum(CASE WHEN s.key = 'idle_pct' THEN s.value END) AS idle,
+		sum(CASE WHEN s.key = 'iowait_pct' THEN s.value END) AS iow
+	FROM series s JOIN iteration i ON i.id = s.iteration_id JOIN variant v ON v.id = i.variant_id
+	WHERE s.monitor = 'stat' AND s.cpu BETWEEN 1 AND $((CPUS - 1)) AND v.name = '$1'
+	GROUP BY 1, 2, 3),
+	d AS (SELECT idle, iow, (t_ms - coalesce(lag(t_ms) OVER (PARTITION BY it, cpu ORDER BY t_ms),
+		0)) / 1000.0 AS dt FROM p)
+	SELECT printf('%.3f', coalesce(sum((100 - idle - coalesce(iow, 0)) / 100.0 * dt), 0)) FROM d"
+}
+for v in small big; do
+	n=$(note $v)
+	b=$(busy_s $v)
+	p=$(awk -v u="$(val "$n" user_s)" -v s="$(val "$n" system_s)" -v b="$b" \
+		'BEGIN { printf "%.4f", (b > 0 ? 100 * (u + s) / b : -1) }')
+	echo "$v: CPUs 1-$((CPUS - 1)) busy ${b} s on the guest's clock" >&2
+	printf 'agent_pct_of_measured_busy_%s\t%s\t<= 0.1\t%s\n' "$v" "$p" \
 		"$(awk -v p="$p" 'BEGIN { print (p >= 0 && p <= 0.1) ? "ok" : "missed" }')"
 done
 # CPU seconds per wall second at each size: the agent's own rate.
