@@ -10,6 +10,8 @@
 #    the kernel moves on CPU 0 (those it will not move noted), everything back
 #    after, and the variant's fingerprint (thp.enabled, pm_qos, rig.cpus)
 #    beside the rig's machine's;
+#  - Ctrl-C (SIGINT) of such a run: exit 130, THP, the IRQs and the latency
+#    request back, no child left, nothing journalled unrestored;
 #  - kill -9 of such a run: the latency request dies with it, THP stays
 #    changed, runs refuse, schedrig restore puts THP back;
 #  - two runs of one config with THP changed by hand between them: compare
@@ -125,8 +127,27 @@ show=$("$SCHEDRIG" show "$run" --db "$DB")
 assert_contains "$show" "host state of variant running" "show"
 assert_contains "$(grep '^  thp.enabled ' <<<"$show" | tail -1)" "$want  [$THP]" "show's thp.enabled"
 
-# 4. kill -9: the latency request dies with the rig, THP stays, restore puts it back.
+# 4. Ctrl-C (SIGINT) in the middle: THP, the IRQs and the latency request
+# put back by the rig itself, its children gone, nothing left to restore.
 sed 's/sleep_ms: 3000/sleep_ms: 30000/' "$WORK/set.yaml" >"$WORK/long.yaml"
+start_rig run "$WORK/long.yaml" --db "$DB" --quiet
+until_true "THP $want" thp_is "$want"
+until_true "the latency request held" holds_dma "$RIG_PID"
+until_true "the rig on CPU 0" rig_on_0
+kill -INT "$RIG_PID"
+rc=0
+wait "$RIG_PID" || rc=$?
+assert_eq "$rc" 130 "exit status after SIGINT ($(tail -3 "$WORK/rig.err"))"
+assert_no_leftovers "after SIGINT of the rig"
+assert_eq "$(thp)" "$orig" "THP after SIGINT"
+assert_eq "$(irqs)" "$irqs_before" "the IRQs' affinity after SIGINT"
+[ ! -e "$REC" ] || fail "record left after SIGINT: $(cat "$REC")"
+run=$(q "$DB" "SELECT max(id) FROM run")
+assert_eq "$(q "$DB" "SELECT count(*) FROM knob WHERE run_id = $run AND kind IN ('sysfs', 'irq')
+	AND applied_value IS NOT NULL AND restored_at IS NULL")" 0 "unrestored host settings after SIGINT"
+assert_eq "$(q "$DB" "SELECT status FROM run WHERE id = $run")" interrupted "the run's status after SIGINT"
+
+# 5. kill -9: the latency request dies with the rig, THP stays, restore puts it back.
 start_rig run "$WORK/long.yaml" --db "$DB" --quiet
 until_true "THP $want" thp_is "$want"
 until_true "the latency request held" holds_dma "$RIG_PID"
@@ -145,7 +166,7 @@ assert_contains "$out" "restored $THP = $orig (was set to $want)" "restore"
 assert_eq "$(thp)" "$orig" "THP after schedrig restore"
 [ ! -e "$REC" ] || fail "record left after restore: $(cat "$REC")"
 
-# 5. Compare: THP changed by hand between two runs of one config.
+# 6. Compare: THP changed by hand between two runs of one config.
 cat >"$WORK/plain.yaml" <<EOF
 name: plain
 iterations: 2
