@@ -17,6 +17,7 @@
 #include "csvio.h"
 #include "hostdecl.h"
 #include "report.h"
+#include "runinfo.h"
 #include "summary.h"
 
 static const char *data_dir(void)
@@ -1023,6 +1024,38 @@ static struct experiment *host_config(void)
 	return e;
 }
 
+/* The provenance's host state (runinfo_text, as report and mail print
+ * it): the rig's machine's fields in full; a variant's line says only the
+ * stable fields that read otherwise there (THP, from a guest), not those
+ * that agree (the governor) nor those that change by themselves (loadavg);
+ * a variant in the rig's machine's state says just that; lines wrap at
+ * 76 columns. */
+static void test_provenance_host_lines(void **state)
+{
+	(void)state;
+	struct runinfo_host h[] = {
+		{NULL, "cpufreq.governor", "no cpufreq", "/sys/x", NULL, true},
+		{NULL, "loadavg", "0.50", "/proc/loadavg", NULL, false},
+		{NULL, "thp.enabled", "madvise", "/sys/y", NULL, true},
+		{"a", "cpufreq.governor", "no cpufreq", "/sys/x", "0123456789abcdef0123", true},
+		{"a", "loadavg", "3.00", "/proc/loadavg", "0123456789abcdef0123", false},
+		{"a", "thp.enabled", "never", "/sys/y", "0123456789abcdef0123", true},
+		{"b", "thp.enabled", "madvise", "/sys/y", "fedcba9876543210fedc", true},
+	};
+	struct runinfo ri = {.id = 7, .name = "r", .host_state = h, .n_host = 7};
+	struct buf out = {0};
+	runinfo_text(&out, &ri, 1);
+	const char *t = buf_str(&out);
+	assert_non_null(strstr(t, "  host state of the rig's machine: cpufreq.governor=no cpufreq,"
+			       " loadavg=0.50,\n    thp.enabled=madvise\n"));
+	assert_non_null(strstr(t, "  host state of variant a (digest 0123456789abcdef): as the rig's"
+			       " machine, except\n    thp.enabled=never\n"));
+	assert_non_null(strstr(t, "  host state of variant b (digest fedcba9876543210): as the rig's"
+			       " machine\n"));
+	assert_null(strstr(t, "loadavg=3.00"));
+	buf_free(&out);
+}
+
 /* "Host state differs" notes: a field undeclared runs read differently is
  * noted once, its inputs grouped by value; the same field declared by one
  * variant's host_settings: is not; two kernels declare their kernel's
@@ -1107,6 +1140,7 @@ int main(void)
 		cmocka_unit_test(test_csv_strict),
 		cmocka_unit_test(test_layout_registry),
 		cmocka_unit_test(test_host_notes),
+		cmocka_unit_test(test_provenance_host_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
