@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "agent_proto.h"
+#include "cmdopts.h"
 #include "commands.h"
 #include "config.h"
 #include "guestpack.h"
@@ -147,28 +148,6 @@ static void flush_lines(struct agent *a)
 	if (a->fd >= 0)
 		fsync(a->fd);
 	a->line.len = 0;
-}
-
-static int read_file(const char *path, struct buf *b, char *err, size_t errsz)
-{
-	char chunk[65536];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0) {
-		snprintf(err, errsz, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		buf_append(b, chunk, (size_t)n);
-	close(fd);
-	if (n < 0) {
-		snprintf(err, errsz, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (!b->data)
-		buf_append(b, "", 0);
-	return 0;
 }
 
 /* Load the plan's kernel modules in order (finit_module). A module already
@@ -395,12 +374,8 @@ int cmd_agent(int argc, char **argv, struct cmd_ctx *ctx)
 		case 'w':
 			watch = true;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
 		default:
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
+			return cmd_help_or_usage(ch, usage_text);
 		}
 	}
 	if (optind != argc - 1) {
@@ -435,7 +410,7 @@ static int agent_run(const struct agent_args *args)
 	struct agent_cpu cpu = {0};
 	bool measured = false;
 
-	bool have_plan = read_file(args->plan_path, &text, err, sizeof(err)) == 0 &&
+	bool have_plan = file_read(args->plan_path, &text, err, sizeof(err)) == 0 &&
 			 agent_plan_decode(text.data, text.len, &ap, err, sizeof(err)) == 0;
 	if (have_plan)
 		load_modules(&ap);
