@@ -10,6 +10,7 @@
 
 #include <sqlite3.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,6 +40,8 @@ struct pending_value {
 
 struct store {
 	sqlite3 *db;
+	char *path;  /* the file, for messages */
+	bool writer; /* opened to write: leaves WAL mode when it closes last */
 	const struct stored_series_set *series; /* for the next iteration save */
 	sqlite3_stmt *save_st[SAVE_COUNT];     /* prepared on first use */
 	/* "metric\x1funit\x1fbetter\x1fop" -> sample_key.id, of committed or
@@ -101,7 +104,9 @@ unsigned char *store_doubles_le(const double *v, size_t n);
  * store_fail says why. */
 int store_exec_bound(struct store *s, const char *sql, const char *spec, ...);
 
-/* "WHAT: SQLite's message" into err; returns -1. */
+/* "WHAT: SQLite's message" into err; returns -1. When SQLite found the
+ * file damaged (SQLITE_CORRUPT), the message says so, names the file and
+ * how to recover it, as store_open does. */
 int store_fail(struct store *s, const char *what, char *err, size_t errsz);
 
 /* Bind the arguments ap to st by the types in spec and step st once. spec:
