@@ -121,6 +121,17 @@ int store_bind_step(sqlite3_stmt *st, const char *spec, va_list ap);
 int store_value_add(struct store *s, int64_t instance_id, int64_t seq, const char *metric,
 		    const char *unit, enum better better, const char *op, double value);
 
+/* The sample_key id of (metric, unit, better, op) into *id: from the
+ * store's cache, else added to sample_key (another writer may have added
+ * it first) and cached. Inside a transaction. 0, or -1. */
+int store_sample_key_id(struct store *s, const char *metric, const char *unit,
+			enum better better, const char *op, int64_t *id);
+
+/* store_value_add of a sample whose key id the caller has
+ * (store_sample_key_id). 0, or -1. */
+int store_value_add_key(struct store *s, int64_t instance_id, int64_t seq, int64_t key_id,
+			double value);
+
 /* Write the queued sample_value rows (before anything reads the table or
  * the transaction ends). 0, or -1. */
 int store_values_flush(struct store *s);
