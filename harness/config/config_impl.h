@@ -82,7 +82,8 @@ int cfg_opt_string(struct cfg_ctx *c, const struct ynode *m, const char *key, ch
 int cfg_read_variant(struct cfg_ctx *c, const struct ynode *m, const struct experiment *e,
 			struct cfg_variant *var);
 
-/* labs: {NAME: {url, token_env, artifacts}} (struct cfg_lab). */
+/* labs: {NAME: {url, token_env, artifacts, log_max_mb, stall_s, api_grace_s}}
+ * (struct cfg_lab). */
 int cfg_read_labs(struct cfg_ctx *c, const struct ynode *m, struct experiment *e);
 
 /* A list of scalars (or one scalar) with positions, into *out. */
