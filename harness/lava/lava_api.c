@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "netrc.h"
@@ -268,6 +269,22 @@ out:
 	return rc;
 }
 
+/* A time of LAVA's API (Django REST framework's ISO 8601 in UTC:
+ * "2026-12-07T10:00:01.123456Z") as seconds since the epoch; NaN when
+ * key is missing or not such a time. */
+static double get_time(json_t *j, const char *key)
+{
+	const char *s = json_string_value(json_object_get(j, key));
+	struct tm tm = {0};
+	double sec;
+	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%lf", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+			 &tm.tm_hour, &tm.tm_min, &sec) != 6)
+		return NAN;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (double)timegm(&tm) + sec;
+}
+
 static void get_str(json_t *j, const char *key, char *dst, size_t size)
 {
 	const char *s = json_string_value(json_object_get(j, key));
@@ -295,6 +312,7 @@ int lava_api_job(struct lava_api *api, long long job_id, struct lava_job_state *
 	get_str(j, "actual_device", st->device, sizeof(st->device));
 	get_str(j, "requested_device_type", st->device_type, sizeof(st->device_type));
 	get_str(j, "failure_comment", st->failure, sizeof(st->failure));
+	st->lava_s = get_time(j, "end_time") - get_time(j, "submit_time");
 	if (!st->state[0]) {
 		snprintf(err, errsz, "%s: no state in LAVA's answer", path);
 		goto out;

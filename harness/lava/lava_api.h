@@ -30,6 +30,9 @@ struct lava_job_state {
 	char device[128];       /* actual_device ("" before scheduling) */
 	char device_type[128];  /* requested_device_type */
 	char failure[512];      /* failure_comment ("" none) */
+	double lava_s;          /* end_time - submit_time: the job's time by
+				 * LAVA's own clock, seconds; NaN before its
+				 * end or when either is missing */
 };
 
 /* Find the token and set up a handle. Returns 0, or -1 with err (no token:

@@ -30,6 +30,7 @@
  * share of this machine's /usr (a lab's device has neither): preflight
  * refuses a load that needs them, naming it, and so does lava_job_prepare. */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -300,7 +301,7 @@ struct variant_job {
 	struct lava_job_state st;
 	char last[200];    /* the state last printed */
 	double bound_s;    /* the wait's bound, from t_submitted */
-	double t0, t_submitted, t_finished, t_canceled; /* mono_s; 0 not yet */
+	double t0, t_prepared, t_submitted, t_finished, t_canceled; /* mono_s; 0 not yet */
 	double t_api_failing; /* since when the lab's API fails; 0 it answers */
 	bool ended_badly; /* poll said -1: nothing to collect */
 	bool lost;        /* the API failed for good: the job may still run */
@@ -323,6 +324,7 @@ static int submit(struct variant_job *j, char *err, size_t errsz)
 	const struct variant_run *vr = j->vr;
 	struct lava_job job;
 	int rc = lava_job_prepare(vr, &job, err, errsz);
+	j->t_prepared = mono_s();
 	j->dir = job.dir ? xstrdup(job.dir) : NULL;
 	if (rc == 0)
 		rc = lava_api_submit(&j->api, buf_str(&job.yaml), &j->id, err, errsz);
@@ -531,6 +533,24 @@ static int download_log(struct variant_job *j, char **path, char *err, size_t er
 	return rc;
 }
 
+/* Where the job's time went, from the rig's start of it (lava_start) to
+ * its samples stored: the job rendered and its files written into the
+ * artifacts dir, the submit, LAVA's own submit to end (its clock), how
+ * long after that the rig's look saw it finished, the log's download, its
+ * check and store (bench/lava-overhead.sh reads this line). */
+static void print_times(const struct variant_job *j, double t_log, double t_check)
+{
+	double waited = j->t_finished - j->t_submitted;
+	printf("[%s] lava: job %lld: render and upload %.2f s, submit %.2f s, LAVA %.2f s,"
+	       " poll lag %.2f s, log %.2f s, check and store %.2f s\n", j->vr->v->name, j->id,
+	       j->t_prepared > 0 ? j->t_prepared - j->t0 : 0.0,
+	       j->t_prepared > 0 ? j->t_submitted - j->t_prepared : 0.0,
+	       isnan(j->st.lava_s) ? waited : j->st.lava_s,
+	       isnan(j->st.lava_s) ? 0.0 : waited - j->st.lava_s, t_check - t_log,
+	       mono_s() - t_check);
+	fflush(stdout);
+}
+
 /* Decode and store the finished job's downloaded log (at path, removed
  * once stored; kept when it fails, for a look). */
 static int collect_job(struct variant_job *j, const char *path, double t_log, char *err,
@@ -546,10 +566,7 @@ static int collect_job(struct variant_job *j, const char *path, double t_log, ch
 	}
 	if (rc == 0)
 		unlink(path);
-	printf("[%s] lava: job %lld: submit %.1f s, LAVA %.1f s, log %.1f s, check and store"
-	       " %.1f s\n", vr->v->name, j->id, j->t_submitted - j->t0,
-	       j->t_finished - j->t_submitted, t_check - t_log, mono_s() - t_check);
-	fflush(stdout);
+	print_times(j, t_log, t_check);
 	return rc;
 }
 
