@@ -74,14 +74,6 @@ static const char *const added_columns[][4] = {
 
 
 
-void store_now(char *dst, size_t size)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(dst, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /* BEGIN IMMEDIATE, retried with backoff while another writer holds the lock
  * longer than the busy timeout. */
 int store_begin(struct store *s, char *err, size_t errsz)

@@ -244,8 +244,6 @@ int store_run_status(struct store *s, int64_t run_id, const char *status, char *
 int store_events_drop(struct store *s, int64_t run_id, const char *kind, const char *prefix,
 		      char *err, size_t errsz);
 
-/* Current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into dst (at least 21 bytes). */
-void store_now(char *dst, size_t size);
 
 /* One row of the knob restore journal (table knob). Strings may be NULL where
  * the column allows it. Rows returned by store_knob_list/_unrestored own their

@@ -191,7 +191,7 @@ int store_import_rows(struct store *s, const struct sample_table *t, const char 
 	struct import im = {.s = s};
 	int rc = -1;
 
-	store_now(now, sizeof(now));
+	utc_now(now, sizeof(now));
 	if (store_begin(s, err, errsz))
 		return -1;
 	for (int k = 0; k < IMP_COUNT; k++)
