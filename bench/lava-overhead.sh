@@ -50,7 +50,7 @@ variants:
   - {name: v61, boot: lava, lab: here, device_type: qemu, kernel: $kernel, timeout_s: 300}
 loads:
   - {name: hackbench, tool: hackbench, role: background, repeat: true,
-     params: {mode: process, ipc: pipe, groups: 1, loops: 200}}
+     params: {mode: process, ipc: pipe, groups: 1, loops: 1000}}
   - {name: cyclictest, tool: cyclictest, timeout_s: $((TEST_S + 60)),
      params: {threads: 1, interval_us: 1000, duration_s: $TEST_S}}
 EOF
