@@ -139,6 +139,7 @@ config one 1 1 "v61 preempt=full"
 
 # --- Ctrl-C cancels the running jobs ------------------------------------------------
 config long 1 60 "v61 preempt=full" "v61b preempt=full"
+: >"$WORK/long.out" # there before the first look (the shell opens it in the child)
 "$SCHEDRIG" run "$WORK/long.yaml" --db "$WORK/long.db" >"$WORK/long.out" 2>&1 &
 rig=$!
 ids=
@@ -165,6 +166,7 @@ assert_eq "$(q "$WORK/long.db" "select group_concat(status) from variant")" "int
 	"both variants' status"
 assert_eq "$(q "$WORK/long.db" "select count(*) from event where kind = 'failure'")" 0 "no failure"
 # run --resume after Ctrl-C submits new jobs: the canceled ones are over.
+: >"$WORK/long2.out" # there before the first look (the shell opens it in the child)
 "$SCHEDRIG" run --resume latest --db "$WORK/long.db" >"$WORK/long2.out" 2>&1 &
 rig=$!
 for i in $(seq 120); do
