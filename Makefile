@@ -10,7 +10,7 @@
 #   make fuzz         libFuzzer targets (clang, build-fuzz/), FUZZ_SECONDS each (300)
 #   make install      schedrig, schedrig-agent and the man page into $(DESTDIR)$(PREFIX) (/usr/local)
 
-PKGS     := yaml-0.1 sqlite3 gsl libcurl jansson libcrypto
+PKGS     := yaml-0.1 sqlite3 gsl libcurl jansson libcrypto zlib
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 VERSION  := 0.1.0
@@ -26,8 +26,9 @@ LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lm
 # where a variant's kernel runs (the init and agent of a qemu or LAVA
 # guest, the agent on an ssh machine), linked statically with only what it
 # needs: libc, libm, libyaml (it builds the plan from the config text the
-# plan file carries, with the host's own code) and jansson (the protocol's
-# JSON). Its sources are the guest side of the house, by layer: every file
+# plan file carries, with the host's own code), jansson (the protocol's
+# JSON), zlib and libcrypto's plain SHA-256 (the host fingerprint's digest
+# of /proc/config.gz; not EVP, which is 3.3 MB static). Its sources are the guest side of the house, by layer: every file
 # of the folders in AGENT_DIRS but those in AGENT_HOST_ONLY, and the files
 # in AGENT_FILES. A new file in one of those folders is in it; a guest-side
 # file elsewhere is added to AGENT_FILES. A file among them that calls the
@@ -37,7 +38,7 @@ AGENT_DIRS      := harness/lib harness/types harness/sched loads harness/config 
                    harness/host harness/monitor harness/trace harness/iteration harness/agent
 AGENT_HOST_ONLY := harness/knobs/knob_journal.c
 AGENT_FILES     := harness/agent_main.c
-AGENT_LIBS      := -lyaml -ljansson -lm
+AGENT_LIBS      := -lyaml -ljansson -lcrypto -lz -lm
 
 ifeq ($(SANITIZE),1)
 BUILD    := build-san
