@@ -31,7 +31,7 @@ types = [struct.unpack_from("<I", elf, phoff + i * phentsize)[0] for i in range(
 assert 3 not in types, "it has a PT_INTERP: a dynamic program"
 PY
 fi
-assert_eq "$("$AGENT" version)" "schedrig-agent $("$SCHEDRIG" version | awk '{print $2}') (agent protocol 2)" \
+assert_eq "$("$AGENT" version)" "schedrig-agent $("$SCHEDRIG" version | awk '{print $2}') (agent protocol 3)" \
 	"schedrig-agent version"
 
 PKG=$(deb_kernel 6.1)
@@ -85,7 +85,7 @@ chmod +x "$WORK/bin/schedrig-agent"
 rc=0
 "$WORK/bin/schedrig" lava-job "$WORK/hc.yaml" v61 >/dev/null 2>"$WORK/err" || rc=$?
 assert_eq "$rc" 1 "an agent of protocol 1: exit status"
-assert_contains "$(cat "$WORK/err")" "$WORK/bin/schedrig-agent speaks agent protocol 1 (schedrig-agent 0.0.9), this schedrig speaks 2 (schedrig" \
+assert_contains "$(cat "$WORK/err")" "$WORK/bin/schedrig-agent speaks agent protocol 1 (schedrig-agent 0.0.9), this schedrig speaks 3 (schedrig" \
 	"an agent of protocol 1"
 rm "$WORK/bin/schedrig-agent"
 rc=0
