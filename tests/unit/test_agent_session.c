@@ -176,7 +176,7 @@ static void test_other_protocol(void **state)
 	static const char line[] =
 		"{\"type\":\"hello\",\"proto\":1,\"release\":\"6.1.0\",\"cmdline\":\"x\"}";
 	agent_session_line(&f.s, line, strlen(line), f.err, sizeof(f.err));
-	expect_failure(&f, "the guest's agent speaks agent protocol 1, this schedrig speaks 2");
+	expect_failure(&f, "the guest's agent speaks agent protocol 1, this schedrig speaks 3");
 	assert_false(f.s.hello);
 	assert_int_equal(f.stored, 0);
 	fix_free(&f);
