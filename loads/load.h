@@ -226,6 +226,15 @@ const struct load_ops *const *load_all(size_t *n);
  * with a message in err. */
 int load_build_argv(const struct load_ops *ops, const struct params *p, struct argv *argv,
 		    char *err, size_t errsz);
+
+/* Run a built-in load from a command line: argv[0] the command ("load"),
+ * argv[1] the load's name, then its own options; prog names the program
+ * in messages ("schedrig load"). Without a name or with --help: the usage
+ * and the built-in loads' names (exit 2 without a name). Returns the
+ * load's exit status, 2 when the name is no built-in load. What the runner
+ * execs for a tool Debian does not ship (builtin.h), in schedrig and in
+ * schedrig-agent alike. */
+int load_builtin_command(const char *prog, int argc, char **argv);
 /* The parameter definition called name in ops, or NULL. */
 const struct param_def *load_param(const struct load_ops *ops, const char *name);
 

@@ -337,6 +337,14 @@ int64_t mono_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+void utc_now(char *dst, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(dst, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
 int mkdir_p(const char *dir, char *err, size_t errsz)
 {
 	char partial[PATH_MAX];

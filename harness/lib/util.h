@@ -107,6 +107,10 @@ int path_trusted(const char *path, char *real, size_t realsz, char *err, size_t 
 /* CLOCK_MONOTONIC in nanoseconds. */
 int64_t mono_ns(void);
 
+/* Now in UTC as ISO 8601, "2026-12-07T10:00:01Z", into dst (at least 21
+ * bytes): the form every time the rig stores or prints has. */
+void utc_now(char *dst, size_t size);
+
 /* The newest (mtime) file in dir whose name starts with prefix and ends
  * with suffix: its path "DIR/NAME" into out. Returns 0 when found, -1 when
  * there is none (or dir cannot be read). */
