@@ -47,4 +47,14 @@ int kgit_first_parent_range(const char *dir, const char *good, const char *bad,
 
 void kgit_range_free(struct kgit_range *r);
 
+/* The git order of commits hash[0..n) (full hashes, repeats allowed) of
+ * the repository at dir: pos[i] the place of hash[i] in `git rev-list
+ * --topo-order --reverse ^BASE HASH...` with BASE their merge base (`git
+ * merge-base --octopus`) first, so an ancestor comes before its
+ * descendants and the commits of one first-parent line are in their
+ * order; equal hashes get equal places. 0, or -1 with err (a commit dir
+ * lacks, commits without a common ancestor, git failing). */
+int kgit_topo_order(const char *dir, char (*const hash)[41], size_t n, size_t *pos, char *err,
+		    size_t errsz);
+
 #endif
