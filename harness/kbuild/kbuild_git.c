@@ -85,6 +85,17 @@ char *kgit_describe(const char *dir, const char *hash)
 	return d;
 }
 
+char *kgit_subject(const char *dir, const char *hash)
+{
+	const char *args[] = {"log", "-1", "--format=%s", hash, "--", NULL};
+	struct buf out = {0};
+	char why[256];
+	char *s = xstrdup(git_output(dir, args, &out, why, sizeof(why)) ? "" : buf_str(&out));
+	s[strcspn(s, "\n")] = '\0';
+	buf_free(&out);
+	return s;
+}
+
 void kgit_range_free(struct kgit_range *r)
 {
 	for (size_t i = 0; i < r->n; i++)

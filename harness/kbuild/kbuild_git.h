@@ -36,6 +36,10 @@ int kgit_resolve(const char *dir, const char *commit, char hash[41], char *err, 
  * abbreviated hash when no tag is reachable. malloc'd; "" when git fails. */
 char *kgit_describe(const char *dir, const char *hash);
 
+/* The subject line of commit hash of dir (`git log -1 --format=%s`),
+ * malloc'd; "" when git fails. */
+char *kgit_subject(const char *dir, const char *hash);
+
 /* `git rev-list --first-parent --reverse GOOD..BAD` of dir (good and bad
  * full hashes) into out, oldest first, each with its first parent and
  * subject: the commits of bad's first-parent line that good does not
