@@ -13,24 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "cmdsetup.h"
 #include "kbuild_git.h"
 #include "provenance.h"
 #include "store_track.h"
 #include "track_follow_impl.h"
-
-static volatile sig_atomic_t stop_sig;
-
-static void on_stop(int sig)
-{
-	if (!stop_sig)
-		stop_sig = sig;
-}
-
-int track_follow_stopped(void)
-{
-	return stop_sig ? stop_sig : bisect_child_signal();
-}
 
 void track_follow_request_init(struct track_follow_request *r)
 {
@@ -297,7 +284,7 @@ int track_follow_run(struct store *st, const struct track_follow_request *r)
 {
 	struct follow fw = {.st = st};
 	char err[2048] = "";
-	struct sigaction sa = {.sa_handler = on_stop}, old_int, old_term;
+	struct sigaction sa = {.sa_handler = track_follow_on_stop}, old_int, old_term;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);

@@ -1,6 +1,7 @@
 /* What the files of track --follow share (track_follow.c: the request,
  * set-up and loop; track_follow_steps.c: the commits and their runs;
- * track_follow_act.c: the change points and what is done about them).
+ * track_follow_act.c: the change points and what is done about them;
+ * track_follow_child.c, below them all: their children and the stop).
  * Private to harness/track/track_follow*.c. */
 #ifndef SCHEDRIG_TRACK_FOLLOW_IMPL_H
 #define SCHEDRIG_TRACK_FOLLOW_IMPL_H
@@ -10,6 +11,7 @@
 #include "bisect_step.h"
 #include "store_track.h"
 #include "track_follow.h"
+#include "track_follow_child.h"
 #include "track_follow_config.h"
 
 /* A follow being followed. */
@@ -47,14 +49,6 @@ int track_follow_detect(struct follow *fw, char *err, size_t errsz);
 
 /* The changes of fw not yet bisected or mailed, done now. 0, or -1. */
 int track_follow_changes_unfinished(struct follow *fw, char *err, size_t errsz);
-
-/* Run argv (this binary's command) as a child with its output appended
- * to log (bisect_run_child). Its exit status (128+N for a signal), or -1
- * with err when it could not start. */
-int track_follow_child(const struct argv *argv, const char *log, char *err, size_t errsz);
-
-/* The signal that stopped the follow (its own or one a child got), 0 none. */
-int track_follow_stopped(void);
 
 void track_follow_free(struct follow *fw);
 

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "adaptive.h"
 #include "bisect_choice.h"
@@ -10,14 +9,6 @@
 #include "kbuild_git.h"
 #include "plan.h"
 #include "track_follow_impl.h"
-
-int track_follow_child(const struct argv *argv, const char *log, char *err, size_t errsz)
-{
-	int status = 0;
-	if (bisect_run_child(argv->v, log, &status, err, errsz))
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
 
 /* The follow's load and metric when it has none yet: the config's
  * primary ones (adaptive_primary), stored once the follow is. 0, or -1
