@@ -106,9 +106,11 @@ static int mail_change(struct follow *fw, size_t k, const struct stored_follow_c
 	}
 	mail_args(fw, &a, k);
 	argv_add(&a, "--subject");
-	argv_addf(&a, "[schedrig track] %s %s:%s %+.2f %% between %.12s and %.12s: %s",
+	/* The subject has the verdict; the body, the bisection's own report. */
+	const char *res = c->result ? c->result : "?";
+	argv_addf(&a, "[schedrig track] %s %s:%s %+.2f %% between %.12s and %.12s: %.*s",
 		  fw->config_name, fw->f.load, fw->f.metric, c->change_pct, c->before_commit,
-		  c->after_commit, c->result ? c->result : "?");
+		  c->after_commit, (int)strcspn(res, "("), res);
 	argv_add(&a, "--db");
 	argv_add(&a, fw->db);
 	char *log = xasprintf("%s/mail-%zu.log", fw->dir, k);
@@ -124,7 +126,29 @@ static int mail_change(struct follow *fw, size_t k, const struct stored_follow_c
 	return rc < 0 ? -1 : rc;
 }
 
-/* The result line of bisection id (NULL while it has none). */
+/* What a bisection that ended with status and result line text says of
+ * the change, as the bisect engine put it (bisect_engine.c): a patch is
+ * blamed only after its confirm ("First bad point: ..."); "No single
+ * first bad point: ..." (a gradual change, an ambiguous point, no step in
+ * the confirm, an end that moved) blames none; refused and failed
+ * bisections blame none either. A short phrase for the mail's subject. */
+const char *track_bisect_verdict(const char *status, const char *text)
+{
+	if (!strcmp(status, "complete") && text && !strncmp(text, "First bad point: ", 17))
+		return "first bad commit confirmed by the bisection";
+	if (!strcmp(status, "complete") && text && strstr(text, "gradual change over "))
+		return "no single first bad commit: a gradual change";
+	if (!strcmp(status, "complete") && text && !strncmp(text, "The change is in a range", 24))
+		return "the change is in a range of commits (some skipped)";
+	if (!strcmp(status, "complete"))
+		return "no single first bad commit";
+	if (!strcmp(status, "refused"))
+		return "the bisection refused the range";
+	return "the bisection failed";
+}
+
+/* The result of bisection id for the change (NULL while it has none):
+ * its verdict (track_bisect_verdict), then the engine's line as it is. */
 static char *bisection_result(struct store *st, int64_t id, bool *ended)
 {
 	struct stored_bisection bi;
@@ -133,7 +157,10 @@ static char *bisection_result(struct store *st, int64_t id, bool *ended)
 	if (store_bisect_get(st, id, &bi, NULL, err, sizeof(err)))
 		return NULL;
 	*ended = strcmp(bi.status, "running") && strcmp(bi.status, "interrupted");
-	char *r = bi.result && *ended ? xstrdup(bi.result) : NULL;
+	char *r = *ended ? xasprintf("%s (bisection %lld, %s): %s",
+				     track_bisect_verdict(bi.status, bi.result), (long long)id,
+				     bi.status, bi.result ? bi.result : "no result line")
+			 : NULL;
 	store_bisection_free(&bi);
 	return r;
 }
@@ -209,7 +236,9 @@ static int act(struct follow *fw, size_t k, struct stored_follow_change *c,
 	int rc = 0;
 	if (!c->result && c->commits == 1) {
 		char *subject = kgit_subject(fw->f.tree, c->after_commit);
-		c->result = xasprintf("first bad commit %s %s", c->after_commit, subject);
+		c->result = xasprintf("first bad commit %s %s (the only commit between the change"
+				      " point's revisions: named by the change point, not bisected)",
+				      c->after_commit, subject);
 		free(subject);
 		rc = store_follow_change_update(fw->st, fw->f.id, c->after_commit, 0, c->result, false,
 						err, errsz);

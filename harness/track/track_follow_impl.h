@@ -50,6 +50,13 @@ int track_follow_detect(struct follow *fw, char *err, size_t errsz);
 /* The changes of fw not yet bisected or mailed, done now. 0, or -1. */
 int track_follow_changes_unfinished(struct follow *fw, char *err, size_t errsz);
 
+/* The verdict of a bisection that ended (its status, its result line) in
+ * a few words, as the bisect engine gave it: "first bad commit confirmed
+ * by the bisection" only for its "First bad point: ..." line; a gradual
+ * change, a range, no single first bad commit, refused, failed otherwise.
+ * A static string. */
+const char *track_bisect_verdict(const char *status, const char *text);
+
 void track_follow_free(struct follow *fw);
 
 #endif

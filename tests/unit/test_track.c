@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "track.h"
+#include "track_follow_impl.h"
 
 /* A point of run id with a label revision (NULL: none) and host. */
 static struct track_point point(int64_t run, const char *label, const char *host, double v)
@@ -265,6 +266,31 @@ static void test_values(void **state)
 	assert_string_equal(err, "v.txt: no numbers in it");
 }
 
+/* A follow reports a bisection's verdict as the engine gave it: only a
+ * complete bisection's "First bad point:" line blames a commit; the
+ * engine's other lines (bisect_engine.c's unconfirmed_text and the range
+ * of confirmed_text) and a refused or failed bisection blame none. */
+static void test_bisect_verdict(void **state)
+{
+	(void)state;
+	const char *blamed = "first bad commit confirmed by the bisection";
+	assert_string_equal(track_bisect_verdict("complete", "First bad point: 3f2a (confirmed:"
+						 " +8 %, p 1e-06; the ends held; k 3 of 6)"), blamed);
+	assert_string_equal(track_bisect_verdict("complete", "No single first bad point: gradual"
+						 " change over c1..c5 (between both ends: c2, c3)"),
+			    "no single first bad commit: a gradual change");
+	assert_string_equal(track_bisect_verdict("complete", "No single first bad point: the"
+						 " confirm shows no step: +0.1 %"),
+			    "no single first bad commit");
+	assert_string_equal(track_bisect_verdict("complete", "The change is in a range: after c1"
+						 " (k 1, good) up to c3 (k 3, bad); skipped in"
+						 " between: c2 (confirmed: +8 %; the ends held)"),
+			    "the change is in a range of commits (some skipped)");
+	assert_string_not_equal(track_bisect_verdict("refused", "First bad point: x"), blamed);
+	assert_string_not_equal(track_bisect_verdict("failed", "First bad point: x"), blamed);
+	assert_string_not_equal(track_bisect_verdict("complete", NULL), blamed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_git_order),
 		cmocka_unit_test(test_detect_and_table),
 		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_bisect_verdict),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
