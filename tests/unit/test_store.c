@@ -861,7 +861,7 @@ static void test_migrate_v12_bisection(void **state)
 	struct store *s;
 	sqlite3 *db;
 
-	db_path(path, sizeof(path), "v12.db");
+	db_path(path, sizeof(path), "v12-bisection.db");
 	db_from_fixture("db-v12.sql", path, &db);
 	assert_int_equal(sqlite3_exec(db,
 		"INSERT INTO bisection (config_path, config_text, good, bad, kind, alpha, status,"
