@@ -11,12 +11,11 @@
 #include "store.h"
 
 /* The fingerprint of variant variant_id's host state as a SHA-256 hex
- * digest into out: 0; 1 when the variant has no fingerprint recorded
- * (out ""); -1 with err. Today every variant has none: the host_state
- * rows and store_host_digest() (TEAM.md: SHA-256 of the variant's
- * stable "field=value" lines) are on the host-state branch, and this is
- * where they are wired in (return store_host_digest(s, variant_id, out,
- * err, errsz)). */
+ * digest into out (store_host_digest, #27: its stable "field=value"
+ * lines where the variant's kernel ran): 0; 1 when the variant has no
+ * fingerprint recorded (a run before schema 13, out ""); -1 with err.
+ * Runs of one digest are one history; a run without one joins none of
+ * the others' (track_history.c). */
 int track_host_fingerprint(struct store *s, int64_t variant_id, char out[65], char *err,
 			   size_t errsz);
 
