@@ -108,6 +108,21 @@ r=[p['revision'] for p in h['points']]; assert r[12:14] == ['r13', 'r13'], r
 assert h['change_points'][0]['after'] == 'r13' and h['change_points'][0]['index'] == 12" ||
 	fail "r13's runs are consecutive and the change begins at its first"
 
+# Host fingerprints (host_state, store_host_digest): every run of flat
+# has one; a stable field of the variants of r13..r24 made to differ splits
+# the history in two, said, and no change point is sought across them.
+[ "$(q "$DB" "SELECT COUNT(DISTINCT h.run_id) FROM host_state h JOIN run r ON r.id = h.run_id
+	WHERE r.name = 'flat' AND h.variant_id IS NOT NULL")" = 24 ] || fail "flat's fingerprints"
+q "$DB" "UPDATE host_state SET value = value || '-other' WHERE stable = 1 AND field = (SELECT
+	MIN(field) FROM host_state WHERE stable = 1 AND variant_id IS NOT NULL) AND variant_id IN
+	(SELECT v.id FROM variant v JOIN run r ON r.id = v.run_id JOIN kernel_revision k ON
+	k.run_id = r.id WHERE r.name = 'flat' AND k.revision > 'r12')"
+out=$("$SCHEDRIG" track --config flat --db "$DB") || fail "track of a split history: $out"
+assert_contains "$out" "its runs have 2 host fingerprints" "the split said"
+assert_contains "$out" "(part 1 of 2)" "part 1"
+assert_contains "$out" "(part 2 of 2)" "part 2"
+assert_eq "$(grep -c '12 run(s) of 12 revision(s)' <<<"$out")" 2 "12 runs each"
+
 # --plot: the figure, the change point's dashed line between runs 12 and 13.
 "$SCHEDRIG" track --config faster --db "$DB" --plot "$WORK/fig" >/dev/null 2>"$WORK/plot.err" ||
 	fail "track --plot: $(cat "$WORK/plot.err")"
