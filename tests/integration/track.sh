@@ -40,6 +40,21 @@ for i in $(seq -w 1 24); do
 	run_at flat 100 "r$i"
 	[ "$i" -gt 16 ] || run_at faster "$([ "$i" -lt 9 ] && echo 100 || echo 92)" "r$i"
 done
+# This machine is shared: another schedrig may set THP or the CPU latency
+# limit while these 72 runs go on, and then their fingerprints differ and
+# each history is rightly split (tested below). Such fields are made equal
+# to the first run's here, said, so what follows tests the detector.
+same_host_state() {
+	local moved
+	moved=$(q "$DB" "SELECT group_concat(field, ' ') FROM (SELECT field FROM host_state WHERE
+		stable = 1 AND variant_id IS NOT NULL GROUP BY field HAVING COUNT(DISTINCT value) > 1)")
+	[ -n "$moved" ] || return 0
+	echo "note: the machine's state changed during the runs ($moved): made equal" >&2
+	q "$DB" "UPDATE host_state SET value = (SELECT h.value FROM host_state h WHERE
+		h.field = host_state.field AND h.variant_id IS NOT NULL ORDER BY h.run_id LIMIT 1)
+		WHERE stable = 1 AND variant_id IS NOT NULL"
+}
+same_host_state
 assert_eq "$(q "$DB" "SELECT group_concat(revision, ' ') FROM (SELECT k.revision FROM
 	kernel_revision k JOIN run r ON r.id = k.run_id WHERE r.name = 'step' AND k.kind = 'label'
 	ORDER BY r.id)")" "$(seq -f 'r%02g' 1 24 | tr '\n' ' ' | sed 's/ $//')" "the stored revisions"
@@ -100,6 +115,7 @@ assert_contains "$out" "no history of config step" "a metric no run has"
 
 # A revision run twice is one revision, its runs together.
 run_at step 108 r13
+same_host_state
 out=$("$SCHEDRIG" track --config step --db "$DB")
 assert_contains "$out" "25 run(s) of 24 revision(s)" "r13 twice"
 "$SCHEDRIG" track --config step --db "$DB" --format json |
