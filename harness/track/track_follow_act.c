@@ -107,10 +107,11 @@ static int mail_change(struct follow *fw, size_t k, const struct stored_follow_c
 	mail_args(fw, &a, k);
 	argv_add(&a, "--subject");
 	/* The subject has the verdict; the body, the bisection's own report. */
-	const char *res = c->result ? c->result : "?";
+	const char *res = c->result ? c->result : "?", *detail = strstr(res, " -- ");
+	int verdict_len = (int)(detail ? (size_t)(detail - res) : strlen(res));
 	argv_addf(&a, "[schedrig track] %s %s:%s %+.2f %% between %.12s and %.12s: %.*s",
 		  fw->config_name, fw->f.load, fw->f.metric, c->change_pct, c->before_commit,
-		  c->after_commit, (int)strcspn(res, "("), res);
+		  c->after_commit, verdict_len, res);
 	argv_add(&a, "--db");
 	argv_add(&a, fw->db);
 	char *log = xasprintf("%s/mail-%zu.log", fw->dir, k);
@@ -148,7 +149,9 @@ const char *track_bisect_verdict(const char *status, const char *text)
 }
 
 /* The result of bisection id for the change (NULL while it has none):
- * its verdict (track_bisect_verdict), then the engine's line as it is. */
+ * its verdict (track_bisect_verdict) with the point a confirmed one names,
+ * " -- ", then the engine's line as it is. The mail's subject is what
+ * stands before " -- ". */
 static char *bisection_result(struct store *st, int64_t id, bool *ended)
 {
 	struct stored_bisection bi;
@@ -157,9 +160,13 @@ static char *bisection_result(struct store *st, int64_t id, bool *ended)
 	if (store_bisect_get(st, id, &bi, NULL, err, sizeof(err)))
 		return NULL;
 	*ended = strcmp(bi.status, "running") && strcmp(bi.status, "interrupted");
-	char *r = *ended ? xasprintf("%s (bisection %lld, %s): %s",
-				     track_bisect_verdict(bi.status, bi.result), (long long)id,
-				     bi.status, bi.result ? bi.result : "no result line")
+	const char *text = bi.result ? bi.result : "no result line";
+	/* The named point: "First bad point: NAME (confirmed: ...". */
+	bool named = !strcmp(bi.status, "complete") && !strncmp(text, "First bad point: ", 17);
+	int name_len = named ? (int)strcspn(text + 17, " ") : 0;
+	char *r = *ended ? xasprintf("%s%s%.*s (bisection %lld, %s) -- %s",
+				     track_bisect_verdict(bi.status, bi.result), named ? ": " : "",
+				     name_len, named ? text + 17 : "", (long long)id, bi.status, text)
 			 : NULL;
 	store_bisection_free(&bi);
 	return r;
