@@ -36,6 +36,8 @@ static const struct command commands[] = {
 	 "figures of the chosen runs (PNG/SVG, gnuplot)"},
 	{"bisect", cmd_bisect, CMD_STORE_WRITE,
 	 "find the point of a series (variants, patches) where a metric moved"},
+	{"track", cmd_track, CMD_STORE_WRITE,
+	 "a config's history per kernel revision and its change points; --follow a branch"},
 	{"mail", cmd_mail, CMD_STORE_READ,
 	 "mail the tables of the chosen runs (RFC 5322, SMTP or .eml)"},
 	{"export", cmd_export, CMD_STORE_READ,

@@ -24,6 +24,7 @@ int cmd_report(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_plot(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_mail(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_bisect(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_track(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_export(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_import(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_reparse(int argc, char **argv, struct cmd_ctx *ctx);
