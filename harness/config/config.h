@@ -50,6 +50,7 @@
  *       base: another kernel: its source, config and make_args unless given
  *             here, its patches before these
  *       patches: [FILE|DIR|MBOX, ...]    make_args: ["LLVM=1", ...]
+ *       patch_fuzz: N (0..3, default 0: this entry's patches apply exactly)
  *     a variant names one: kernel: {build: NAME} (boot: qemu) or
  *     kexec: {kernel: {build: NAME}} (boot: ssh)
  */
@@ -186,6 +187,8 @@ struct cfg_kernel {
 	struct cfg_value *make_args; /* NULL: inherited */
 	size_t n_make_args;
 	bool make_args_given;
+	int patch_fuzz;            /* patch_fuzz: the fuzz this entry's own patches
+				    * may use (0..3; default 0: exact) */
 };
 
 /* monitors: true | false | {interval_ms: 1000, perf: false}; off when absent. */

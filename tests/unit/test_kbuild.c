@@ -18,6 +18,7 @@
 #include "config.h"
 #include "kbuild.h"
 #include "kbuild_config.h"
+#include "kbuild_inputs.h"
 #include "kbuild_key.h"
 #include "kbuild_series.h"
 
@@ -51,43 +52,78 @@ static void test_sha256_known_value(void **state)
 	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
-static const char *const patches_a[] = {"1111", "2222"};
-static const char *const patches_b[] = {"1111", "2223"};
-static const char *const config_a[] = {"tinyconfig", "fragment guest abcd"};
-static const char *const config_b[] = {"tinyconfig", "fragment guest abce"};
-static const char *const args_a[] = {"LOCALVERSION=-x"};
+/* Inputs of a build as kbuild_inputs_fill would give them. */
+static void some_inputs(struct kbuild_inputs *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->source = xstrdup("tarball 1111");
+	argv_add(&in->patches, "2222 fuzz 0");
+	argv_add(&in->patches, "3333 fuzz 0");
+	argv_add(&in->config, "tinyconfig");
+	argv_add(&in->config, "fragment 4444");
+	argv_add(&in->make_args, "LOCALVERSION=-x");
+	argv_add(&in->env, "LC_ALL=C");
+	in->tools.t = xcalloc(1, sizeof(*in->tools.t));
+	in->tools.n = 1;
+	in->tools.t[0] = (struct ktool){xstrdup("cc"), xstrdup("/usr/bin/gcc-12"),
+					xstrdup("gcc version 12.2.0"), xstrdup(""), "5555"};
+	in->target = xstrdup("bzImage");
+	snprintf(in->config_final, sizeof(in->config_final), "6666");
+}
 
+/* Every field of the inputs is in the key: change one, the key changes. */
 static void test_key_changes_with_every_input(void **state)
 {
 	(void)state;
-	struct kbuild_inputs in = {"debian linux-source-6.12 6.12.117-1~deb12u1", patches_a, 2,
-				   config_a, 2, args_a, 1, "gcc 12.2.0", "bzImage"};
+	struct kbuild_inputs in;
 	char k0[65], k[65];
-	kbuild_key(&in, k0);
-	kbuild_key(&in, k);
+	some_inputs(&in);
+	kbuild_inputs_key(&in, k0);
+	kbuild_inputs_key(&in, k);
 	assert_string_equal(k0, k); /* same inputs, same key */
-	struct kbuild_inputs v[] = {in, in, in, in, in, in, in, in};
-	v[0].source_identity = "debian linux-source-6.12 6.12.118-1~deb12u1";
-	v[1].patch_sha256 = patches_b;
-	v[2].n_patches = 1;
-	v[3].config = config_b;
-	v[4].n_make_args = 0;
-	v[5].compiler = "gcc 12.3.0";
-	v[6].target = "vmlinux";
-	v[7].n_config = 1;
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		kbuild_key(&v[i], k);
+	for (int change = 0; change < 10; change++) {
+		struct kbuild_inputs v;
+		some_inputs(&v);
+		switch (change) {
+		case 0: free(v.source); v.source = xstrdup("tarball 1112"); break;
+		case 1: free(v.patches.v[1]); v.patches.v[1] = xstrdup("3333 fuzz 1"); break;
+		case 2: free(v.patches.v[1]); v.patches.v[1] = NULL; v.patches.n = 1; break;
+		case 3: free(v.config.v[1]); v.config.v[1] = xstrdup("fragment 4445"); break;
+		case 4: free(v.make_args.v[0]); v.make_args.v[0] = NULL; v.make_args.n = 0; break;
+		case 5: argv_add(&v.env, "TZ=UTC"); break;
+		case 6: v.tools.t[0].sha256[0] = '6'; break;
+		case 7: free(v.target); v.target = xstrdup("vmlinux"); break;
+		case 8: v.config_final[0] = '7'; break;
+		case 9: free(v.tools.t[0].path); v.tools.t[0].path = xstrdup("/usr/bin/gcc-13"); break;
+		}
+		kbuild_inputs_key(&v, k);
 		if (!strcmp(k, k0))
-			fail_msg("changing input %zu left the key as it was", i);
+			fail_msg("changing input %d left the key as it was", change);
+		kbuild_inputs_free(&v);
 	}
 	/* The key is the sha256 of its text, which names every input. */
 	struct buf t = {0};
-	kbuild_key_text(&in, &t);
-	assert_non_null(strstr(buf_str(&t), "patch[1] 2222\n"));
-	assert_non_null(strstr(buf_str(&t), "compiler gcc 12.2.0\n"));
+	kbuild_inputs_text(&in, &t);
+	assert_non_null(strstr(buf_str(&t), "patch[1] 3333 fuzz 0\n"));
+	assert_non_null(strstr(buf_str(&t), "tool cc 5555 /usr/bin/gcc-12 (gcc version 12.2.0)\n"));
+	assert_non_null(strstr(buf_str(&t), "config_final 6666\n"));
 	kb_sha256_hex(t.data, t.len, k);
 	assert_string_equal(k, k0);
+	/* cache diff: the lines that differ, by name. */
+	struct kbuild_inputs v;
+	some_inputs(&v);
+	free(v.patches.v[1]);
+	v.patches.v[1] = xstrdup("3334 fuzz 0");
+	struct buf t2 = {0}, diff = {0};
+	kbuild_inputs_text(&v, &t2);
+	assert_int_equal(kbuild_inputs_diff(buf_str(&t), buf_str(&t2), &diff), 1);
+	assert_non_null(strstr(buf_str(&diff), "  patch[1]: 3333 fuzz 0\n"));
+	assert_non_null(strstr(buf_str(&diff), "3334 fuzz 0\n"));
 	buf_free(&t);
+	buf_free(&t2);
+	buf_free(&diff);
+	kbuild_inputs_free(&v);
+	kbuild_inputs_free(&in);
 }
 
 static void test_config_line(void **state)
@@ -160,7 +196,7 @@ static void test_directory_order(void **state)
 	(void)state;
 	struct kseries s = {0};
 	char err[512];
-	assert_int_equal(kseries_add(&s, LATNICE "/", err, sizeof(err)), 0);
+	assert_int_equal(kseries_add(&s, LATNICE "/", 0, err, sizeof(err)), 0);
 	assert_int_equal(s.n, 4);
 	assert_string_equal(s.p[0].file,
 			    LATNICE "/0001-sched-Add-latency_nice-to-struct-sched_attr.patch");
@@ -188,7 +224,7 @@ static void test_directory_order(void **state)
 		free(p);
 		free(t);
 	}
-	assert_int_equal(kseries_add(&s, dir, err, sizeof(err)), 0);
+	assert_int_equal(kseries_add(&s, dir, 0, err, sizeof(err)), 0);
 	assert_int_equal(s.n, 3);
 	assert_string_equal(s.p[0].subject, "0001-a.patch");
 	assert_string_equal(s.p[1].subject, "0002-b.diff");
@@ -204,7 +240,7 @@ static void test_mbox_split(void **state)
 	(void)state;
 	struct kseries dir = {0}, s = {0};
 	char err[512];
-	assert_int_equal(kseries_add(&dir, LATNICE, err, sizeof(err)), 0);
+	assert_int_equal(kseries_add(&dir, LATNICE, 0, err, sizeof(err)), 0);
 	struct buf mbox = {0};
 	buf_puts(&mbox, "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
 			"From: a <a@example.org>\nSubject: [PATCH 0/4] latency_nice\n\n"
@@ -213,7 +249,7 @@ static void test_mbox_split(void **state)
 		buf_puts(&mbox, dir.p[i].data);
 		buf_puts(&mbox, "\n");
 	}
-	assert_int_equal(kseries_split(&s, "series.mbox", mbox.data, mbox.len), 4);
+	assert_int_equal(kseries_split(&s, "series.mbox", mbox.data, mbox.len, 0), 4);
 	for (size_t i = 0; i < 4; i++) {
 		assert_string_equal(s.p[i].subject, dir.p[i].subject);
 		assert_int_equal(s.p[i].message, (int)i + 2);
@@ -221,11 +257,11 @@ static void test_mbox_split(void **state)
 	}
 	kseries_free(&s);
 	/* A plain diff without headers: one patch named by its file. */
-	assert_int_equal(kseries_split(&s, "x.diff", "--- a/x\n+++ b/x\n", 16), 1);
+	assert_int_equal(kseries_split(&s, "x.diff", "--- a/x\n+++ b/x\n", 16, 0), 1);
 	assert_string_equal(s.p[0].subject, "x.diff");
 	kseries_free(&s);
 	/* Nothing that looks like a diff: no patch. */
-	assert_int_equal(kseries_split(&s, "notes.txt", "hello\n", 6), 0);
+	assert_int_equal(kseries_split(&s, "notes.txt", "hello\n", 6, 0), 0);
 	buf_free(&mbox);
 	kseries_free(&dir);
 }
@@ -274,9 +310,9 @@ static void test_apply_and_failure_message(void **state)
 	char err[4096] = "";
 	struct kseries s = {0};
 	assert_int_equal(mkdir_p(work, err, sizeof(err)), 0);
-	assert_int_equal(kseries_add(&s, NO_PLACE_LAG, err, sizeof(err)), 0);
+	assert_int_equal(kseries_add(&s, NO_PLACE_LAG, 0, err, sizeof(err)), 0);
 	make_features_tree(tree, false);
-	assert_int_equal(kseries_apply(&s, tree, work, err, sizeof(err)), 0);
+	assert_int_equal(kseries_apply(&s, tree, work, NULL, err, sizeof(err)), 0);
 	char *path = xasprintf("%s/kernel/sched/features.h", tree);
 	char *after = slurp(path);
 	assert_non_null(strstr(after, "SCHED_FEAT(PLACE_LAG, false)"));
@@ -285,7 +321,7 @@ static void test_apply_and_failure_message(void **state)
 	proc_remove_tree(tree);
 
 	make_features_tree(tree, true);
-	assert_int_equal(kseries_apply(&s, tree, work, err, sizeof(err)), -1);
+	assert_int_equal(kseries_apply(&s, tree, work, NULL, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "patch 1 of 1, " NO_PLACE_LAG
 			       ": 'sched/features: Turn PLACE_LAG off by default' does not apply: "
 			       "kernel/sched/features.h: Hunk #1 FAILED at 3."));
@@ -361,13 +397,13 @@ static void test_apply_unshares_links(void **state)
 	assert_int_equal(stat(of, &before), 0);
 	char *pristine = slurp(of);
 	struct kseries s = {0};
-	assert_int_equal(kseries_add(&s, NO_PLACE_LAG, err, sizeof(err)), 0);
+	assert_int_equal(kseries_add(&s, NO_PLACE_LAG, 0, err, sizeof(err)), 0);
 	/* Tree and work directory relative to the rig's directory (a relative
 	 * --db): patch runs in the tree and still finds its files. */
 	char top[4096];
 	assert_non_null(getcwd(top, sizeof(top)));
 	assert_int_equal(chdir(dir), 0);
-	int applied = kseries_apply(&s, "tree", "work", err, sizeof(err));
+	int applied = kseries_apply(&s, "tree", "work", NULL, err, sizeof(err));
 	assert_int_equal(chdir(top), 0);
 	assert_int_equal(applied, 0);
 	char *patched = slurp(tf), *kept = slurp(of);
