@@ -39,7 +39,8 @@ static int read_all(const char *path, struct buf *b, char *err, size_t errsz)
 }
 
 /* Is the line at p (a line's start) one of the separators `git
- * format-patch` ("From <40 hex> Mon Sep 17 00:00:00 2001") and b4 ("From
+ * format-patch` ("From <40 hex> Mon Sep 17 00:00:00 2001"; 64 hex digits
+ * in a SHA-256 repository) and b4 ("From
  * git@z Thu Jan  1 00:00:00 1970") write before each message? A "From "
  * in a message's body is not. */
 static bool message_start(const char *p, const char *end)
@@ -52,10 +53,11 @@ static bool message_start(const char *p, const char *end)
 		return true;
 	if (len < 5 + 40 + strlen(fp_date) || strncmp(p, "From ", 5))
 		return false;
-	while (n < 40 && p[5 + n] && strchr("0123456789abcdef", p[5 + n]))
+	while (n < 64 && n + 5 < len && strchr("0123456789abcdef", p[5 + n]) && p[5 + n])
 		n++;
-	return n == 40 && !strncmp(p + 45, fp_date, strlen(fp_date)) &&
-	       (len == 45 + strlen(fp_date) || p[45 + strlen(fp_date)] == '\n');
+	size_t end_at = 5 + n + strlen(fp_date);
+	return (n == 40 || n == 64) && len >= end_at && !strncmp(p + 5 + n, fp_date, strlen(fp_date)) &&
+	       (len == end_at || p[end_at] == '\n');
 }
 
 /* The Subject: header of a message (continuation lines joined), without
@@ -338,11 +340,21 @@ static int open_parent(const char *dir, const char *rel, char **name)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	char *copy = xstrdup(rel), *p = copy, *slash;
+	struct stat st;
 	while (fd >= 0 && (slash = strchr(p, '/'))) {
 		*slash = '\0';
-		int next = *p ? openat(fd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : fd;
-		if (next != fd)
+		int next = fd;
+		if (*p && !fstatat(fd, p, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode)) {
+			next = -1;
+			errno = ELOOP;
+		} else if (*p) {
+			next = openat(fd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		}
+		if (next != fd) {
+			int e = errno;
 			close(fd);
+			errno = e;
+		}
 		fd = next;
 		p = slash + 1;
 	}

@@ -10,7 +10,8 @@
  *   - a file: one patch, or an mbox of several as `git format-patch
  *     --stdout` or `b4 am` writes it, split into its messages.
  * A message starts at a separator line, the one `git format-patch` writes
- * ("From <40 hex digits> Mon Sep 17 00:00:00 2001") or b4's ("From git@z
+ * ("From <40 hex digits> Mon Sep 17 00:00:00 2001", 64 digits in a SHA-256
+ * repository) or b4's ("From git@z
  * Thu Jan  1 00:00:00 1970"), at the start of the file or of a line; a
  * line beginning "From " in a commit message is part of it. An empty line
  * just before a separator belongs to neither message (mboxo). A message

@@ -99,24 +99,27 @@ static void output_of(const char *path, const char *option, const char *log, str
 	unlink(log);
 }
 
-/* The line of a version output people read. */
-static char *version_line(const char *text)
+/* The line of a version output people read: a compiler's -v line "gcc
+ * version ..." or "... clang version ...", else the first line; trailing
+ * blanks cut. */
+static char *version_line(const char *text, bool compiler)
 {
-	const char *pick = NULL;
-	for (const char *p = text; p && *p;) {
+	const char *pick = text;
+	for (const char *p = text; compiler && p && *p;) {
 		size_t len = strcspn(p, "\n");
 		char *line = xasprintf("%.*s", (int)len, p);
-		if (!strncmp(line, "gcc version ", 12) || (!pick && strstr(line, "version")))
-			pick = p;
-		bool gcc = !strncmp(line, "gcc version ", 12);
+		bool hit = !strncmp(line, "gcc version ", 12) || strstr(line, "clang version ");
 		free(line);
-		if (gcc)
+		if (hit) {
+			pick = p;
 			break;
+		}
 		p = p[len] ? p + len + 1 : NULL;
 	}
-	if (!pick)
-		pick = text;
-	return xasprintf("%.*s", (int)strcspn(pick, "\n"), pick);
+	size_t len = strcspn(pick, "\n");
+	while (len > 0 && (pick[len - 1] == ' ' || pick[len - 1] == '\t' || pick[len - 1] == '\r'))
+		len--;
+	return xasprintf("%.*s", (int)len, pick);
 }
 
 static void probe_one(struct ktools *out, const char *role, const char *value, const char *log)
@@ -138,7 +141,7 @@ static void probe_one(struct ktools *out, const char *role, const char *value, c
 	struct buf text = {0}, cc1 = {0};
 	output_of(real, compiler ? "-v" : "--version", log, &text);
 	t->path = xstrdup(real);
-	t->version = version_line(buf_str(&text));
+	t->version = version_line(buf_str(&text), compiler);
 	t->wrapper = xstrdup(wrapper);
 	if (kb_sha256_file(real, sha))
 		snprintf(sha, sizeof(sha), "unreadable");
@@ -157,7 +160,49 @@ static void probe_one(struct ktools *out, const char *role, const char *value, c
 	buf_free(&text);
 }
 
+/* Probes made by this process, by their make variables: a command that
+ * resolves several kernels (a base and its patched kernel) asks once. */
+static struct {
+	char **args;
+	struct ktools *tools;
+	size_t n;
+} memo;
+
+static void copy_tools(const struct ktools *from, struct ktools *to)
+{
+	to->n = from->n;
+	to->t = xcalloc(from->n ? from->n : 1, sizeof(*to->t));
+	for (size_t i = 0; i < from->n; i++) {
+		const struct ktool *f = &from->t[i];
+		to->t[i] = (struct ktool){xstrdup(f->role), xstrdup(f->path), xstrdup(f->version),
+					  xstrdup(f->wrapper), ""};
+		memcpy(to->t[i].sha256, f->sha256, sizeof(f->sha256));
+	}
+}
+
+static void probe_all(char *const *args, size_t n, const char *log, struct ktools *out);
+
 void ktools_probe(char *const *args, size_t n, const char *log, struct ktools *out)
+{
+	struct buf key = {0};
+	for (size_t i = 0; i < n; i++)
+		buf_printf(&key, "%s\n", args[i]);
+	for (size_t i = 0; i < memo.n; i++)
+		if (!strcmp(memo.args[i], buf_str(&key))) {
+			copy_tools(&memo.tools[i], out);
+			buf_free(&key);
+			return;
+		}
+	probe_all(args, n, log, out);
+	memo.args = xrealloc(memo.args, (memo.n + 1) * sizeof(*memo.args));
+	memo.tools = xrealloc(memo.tools, (memo.n + 1) * sizeof(*memo.tools));
+	memo.args[memo.n] = xstrdup(buf_str(&key));
+	copy_tools(out, &memo.tools[memo.n]);
+	memo.n++;
+	buf_free(&key);
+}
+
+static void probe_all(char *const *args, size_t n, const char *log, struct ktools *out)
 {
 	const char *llvm = make_var(args, n, "LLVM");
 	const char *cross = make_var(args, n, "CROSS_COMPILE");

@@ -35,7 +35,9 @@ struct ktools {
 
 /* Find and identify the toolchain of a build with these make_args. log is
  * a path the version outputs are written to while they are read (removed
- * after). Never fails: a program that is not there is keyed as absent. */
+ * after). Never fails: a program that is not there is keyed as absent.
+ * Asked again with the same make_args, the process answers what it found
+ * the first time (one command, one toolchain). */
 void ktools_probe(char *const *make_args, size_t n_make_args, const char *log,
 		  struct ktools *out);
 

@@ -104,7 +104,7 @@ int kverify_write_recipe(const struct kbuild *b, const char *entry, char *err, s
 		entries++;
 	}
 	buf_printf(&y, "  recipe: {base: k%zu}\nvariants:\n  - {name: recipe, boot: qemu, kernel:"
-		   " {build: recipe}}\n", entries - 1);
+		   " {build: recipe}}\nloads: [{tool: hackbench}]\n", entries - 1);
 	char *path = xasprintf("%s/config.yaml", dir);
 	if (!rc)
 		rc = file_write(path, buf_str(&y), y.len, err, errsz);
