@@ -62,12 +62,14 @@ setup_row() {
 	printf '# CONFIG_SWAP is not set\n' >"$ROW/frag2.config"
 }
 
-# build DIR [--db PATH]: schedrig build in DIR; sets IMG_b and IMG_k (the
-# bzImages' sha256) and OUT; returns schedrig's exit status.
+# build DIR [--db PATH]: schedrig build in DIR (with ENV_SET, NAME=VALUE,
+# in its environment when set); sets IMG_b and IMG_k (the bzImages'
+# sha256) and OUT; returns schedrig's exit status.
 build() {
 	local dir=$1 rc=0
 	shift
-	OUT=$(cd "$dir" && HOME=$ROW/home "$SCHEDRIG" build "$ROW/k.yaml" "$@" 2>&1) || rc=$?
+	OUT=$(cd "$dir" && env ${ENV_SET:-} HOME="$ROW/home" "$SCHEDRIG" build "$ROW/k.yaml" "$@" 2>&1) ||
+		rc=$?
 	IMG_b=$(sed -n 's/^kernel b: \(built\|cached\) \([^ ]*\) .*/\2/p' <<<"$OUT")
 	IMG_k=$(sed -n 's/^kernel k: \(built\|cached\) \([^ ]*\) .*/\2/p' <<<"$OUT")
 	if [ "$rc" = 0 ] && { [ -z "$IMG_b" ] || [ -z "$IMG_k" ]; }; then
@@ -80,11 +82,13 @@ build() {
 }
 
 # The rows: NAME, whether the change must change an image, the change.
+setup_same_size_edit() { rm -rf "$SRC/.git"; } # a plain tree: no git to ask
 change_same_size_edit() { # other bytes at the same size, the mtime set back
 	cp -p "$SRC/kernel/sched/core.c" "$ROW/core.c.orig"
 	sed -i 's/int slice = 3;/int slice = 4;/' "$SRC/kernel/sched/core.c"
 	touch -r "$ROW/core.c.orig" "$SRC/kernel/sched/core.c"
 }
+change_same_size_edit_git() { change_same_size_edit; } # in the git tree
 change_untracked_header() { echo "int extra = 1;" >"$SRC/kernel/sched/extra.h"; }
 change_untracked_c() { echo "int brand_new = 1;" >"$SRC/kernel/sched/new.c"; }
 change_ignored_file() { echo "int local = 1;" >"$SRC/kernel/sched/local.h"; }
@@ -143,7 +147,7 @@ setup_pahole() { MAKE_ARGS=("PAHOLE=$ROW/bin/pahole"); }
 change_pahole() { wrappers "$ROW/bin" 2; }
 
 ROWS=(
-	"same_size_edit yes" "untracked_header yes" "untracked_c yes" "ignored_file yes"
+	"same_size_edit yes" "same_size_edit_git yes" "untracked_header yes" "untracked_c yes" "ignored_file yes"
 	"binary_diff yes" "outer_repo yes" "tracked_edit yes" "patch_bytes yes" "patch_order no"
 	"config_fragment yes" "config_order yes" "final_config yes" "make_args yes"
 	"compiler yes" "ccache_wrapper yes" "hostcc yes" "linker yes" "pahole yes"
@@ -181,13 +185,11 @@ env_row() { # NAME=VALUE (KCFLAGS builds first: with it set a cache hit
 	       # would be stale; the others are refused before anything runs)
 	setup_row "env-${1%%=*}"
 	write_config
-	local k0="" rc=0
 	if [ "${1%%=*}" = KCFLAGS ]; then
 		build "$ROW/a" --db "$ROW/a/schedrig.db" || fail "env KCFLAGS: the first build: $OUT"
-		k0=$IMG_k
 	fi
-	OUT=$(cd "$ROW/a" && env "$1" HOME="$ROW/home" "$SCHEDRIG" build "$ROW/k.yaml" \
-		--db "$ROW/a/schedrig.db" 2>&1) || rc=$?
+	local rc=0
+	ENV_SET=$1 build "$ROW/a" --db "$ROW/a/schedrig.db" || rc=$?
 	if [ "$rc" = 2 ]; then
 		assert_contains "$OUT" "environment variable $1 is set" "env ${1%%=*}: refused"
 		case "$1" in
@@ -197,10 +199,10 @@ env_row() { # NAME=VALUE (KCFLAGS builds first: with it set a cache hit
 		return 0
 	fi
 	# Not refused: it must be keyed, so the cache gives a cold build's image.
-	build "$ROW/b" --db "$ROW/b/schedrig.db" || true
-	local cold=$IMG_k
-	build "$ROW/a" --db "$ROW/a/schedrig.db" || true
-	[ "$IMG_k" = "$cold" ] || fail "env ${1%%=*}: neither refused nor keyed (cached $k0)"
+	[ "$rc" = 0 ] || fail "env ${1%%=*}: the build with it set failed: $OUT"
+	local warm=$IMG_b$IMG_k
+	ENV_SET=$1 build "$ROW/b" --db "$ROW/b/schedrig.db" || fail "env ${1%%=*}: cold: $OUT"
+	[ "$warm" = "$IMG_b$IMG_k" ] || fail "env ${1%%=*}: neither refused nor keyed"
 }
 
 # The default relative --db with ccache: CCACHE_BASEDIR and every path
