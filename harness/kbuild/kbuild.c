@@ -321,12 +321,15 @@ int kbuild_build(struct kbuild *b, const char *log, kbuild_progress_fn progress,
 	char *builds = xasprintf("%s/builds", b->cache);
 	char *lock = xasprintf("%s/.lock-%s", builds, b->in.inputs);
 	char *tmp = xasprintf("%s/.tmp-%s", builds, b->in.inputs);
-	char *abs_log = start_log(b, log, "in the cache");
-	struct build_ctx bc = {.b = b, .dir = tmp, .log = abs_log, .in_cache = true, .step = "",
+	struct build_ctx bc = {.b = b, .dir = tmp, .log = log, .in_cache = true, .step = "",
 			       .progress = progress, .ctx = ctx};
 	int fd = mkdir_p(builds, err, errsz) ? -1 : kcache_lock(lock, b->name, waiting, &bc, err,
 								  errsz);
 	int rc = fd < 0 ? fd : 0;
+	/* The log once the lock is ours: a build of the same inputs that ran
+	 * meanwhile wrote the same log. */
+	char *abs_log = rc ? NULL : start_log(b, log, "in the cache");
+	bc.log = abs_log;
 	if (!rc) {
 		kcache_clear_stale(b->cache, NULL, NULL);
 		proc_remove_tree(tmp); /* ours from a killed rig: never used */

@@ -19,10 +19,10 @@ make_standin() {
 	cat >"$TREE/Makefile" <<'EOF'
 # A stand-in for the kernel's Makefile (schedrig's tests/integration/standin.bash).
 O ?= .
-CC ?= cc
-HOSTCC ?= cc
-LD ?= ld
-PAHOLE ?= pahole
+CC = gcc
+HOSTCC = gcc
+LD = ld
+PAHOLE = pahole
 SRCS := $(sort $(wildcard kernel/sched/*.c))
 IS := $(SRCS:%.c=$(O)/%.i)
 HDRS := $(wildcard include/*.h)
