@@ -10,7 +10,7 @@
 #include "store_bisect.h"
 #include "mailmsg.h"
 #include "report.h"
-#include "commands.h"
+#include "cmdsetup.h"
 #include "reportcmd.h"
 #include "summary.h"
 

@@ -13,7 +13,7 @@
 #include "bisect_choice.h"
 #include "bisect_owner.h"
 #include "bisect_verify.h"
-#include "commands.h"
+#include "cmdsetup.h"
 #include "config.h"
 #include "plan.h"
 #include "store_bisect.h"

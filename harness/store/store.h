@@ -7,7 +7,8 @@
  * their tables), store_knobs.c (the knob journal), store_monitor,
  * store_adaptive, store_reparse, store_show and store_list (their own
  * headers); store_impl.h (the handle and helpers, private to this folder);
- * runinfo (provenance for reports) and csvio (the export format).
+ * runinfo (provenance for reports), csvio (the export format) and
+ * cmdsetup (a command's database, opened once).
  */
 
 /* The results database: one SQLite file (WAL, busy timeout, schema versioned

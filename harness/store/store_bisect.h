@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bisect_series.h"
+#include "bisect_points.h"
 #include "store.h"
 
 struct stored_bisection {

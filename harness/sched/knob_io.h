@@ -1,30 +1,17 @@
-/* What the knob files (knobs.c, knob_paths.c, knob_io.c) share and
- * nothing else uses: the file of a knob, sched_features tokens, and the
- * reads and writes knobs_apply and knob_write_verify are made of. */
-#ifndef SCHEDRIG_KNOBS_IMPL_H
-#define SCHEDRIG_KNOBS_IMPL_H
+/* Reading and writing a knob file (knob_io.c): one read of its value, one
+ * write(2) of a new one, the read-back that verifies it. */
+#ifndef SCHEDRIG_KNOB_IO_H
+#define SCHEDRIG_KNOB_IO_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
-/* fmt (printf) into err. */
-void knob_errorf(char *err, size_t errsz, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* The file the rig writes for the knob of kind ("sysctl", "debugfs",
- * "sched_features") called name (malloc'd): under the roots of
- * knobs_set_roots; the features file is sched/features (5.13+), or the
- * older top-level sched_features where only that exists. */
-char *knob_file(const char *kind, const char *name);
-
-/* A sched_features file: DEBUGFS/sched/features (5.13+) or DEBUGFS/sched_features. */
-bool knob_is_features_file(const char *path);
-
-/* A sched_feature as a config names it: NAME or NO_NAME, [A-Z0-9_]. */
-bool knob_valid_feature(const char *s);
-
-/* The feature's name without NO_ (points into token). */
-const char *knob_feature_name(const char *token);
+/* Write value to the knob file path, read it back and compare (numbers
+ * numerically, whitespace-separated fields one by one; for a sched_features
+ * file: the token value must be listed). applied (may be NULL) receives the
+ * read-back value. Used to restore a journal entry: knob_write_verify(path,
+ * old_value). Returns 0 or -1 with err naming path and the reason. */
+int knob_write_verify(const char *path, const char *value, char *applied, size_t appliedsz,
+		      char *err, size_t errsz);
 
 /* The running kernel's release (uname -r), "unknown" when uname fails. */
 const char *knob_kernel_release(void);

@@ -1,3 +1,8 @@
+/* harness/types/: what the rows are made of, shared from below by the
+ * store, the loads, the runner and the reports: samples (this header),
+ * iteration_result, provenance, bisect_points.
+ */
+
 /* Samples: what a load driver's parser produces for one load instance, and the
  * flat rows (one per stored sample) that export, import and every report use. */
 #ifndef SCHEDRIG_SAMPLES_H

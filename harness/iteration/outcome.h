@@ -8,8 +8,9 @@
 
 #include <stddef.h>
 
+#include "iteration_result.h"
 #include "load.h"
-#include "runner.h"
+#include "plan.h"
 #include "store.h"
 
 /* Decide the instance's final state and samples.

@@ -16,7 +16,9 @@
  * A refusal means the config cannot work on that variant (exit 2, nothing
  * run); a warning, that something cannot be known before the variant runs;
  * a note, how a load will behave. Messages read "variant V, load L: ..."
- * (or "variant V: ..." for the variant's own knobs and kernel).
+ * (or "variant V: ..." for the variant's own knobs and kernel). This file
+ * collects them and holds the checks backends share; running every check
+ * is harness/run/preflight_check.h.
  *
  * Where the loads run, once the loads' cgroups exist (the rig for boot:
  * local, the agent in a guest or on a remote machine): preflight_refusals
@@ -61,10 +63,6 @@ void preflight_warn(struct preflight *pf, const char *variant, const char *load,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void preflight_note(struct preflight *pf, const char *variant, const char *load,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-/* Run every check of e and its plan p (pf zeroed but for its inputs).
- * Returns the number of refusals. */
-size_t preflight_check(struct preflight *pf);
 
 /* Print refusals as "CONFIG: MESSAGE", then warnings as "CONFIG: warning:
  * MESSAGE", to problems; notes as "CONFIG: note: MESSAGE" to notes (NULL:

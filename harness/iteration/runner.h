@@ -1,10 +1,9 @@
-/* harness/run/: the run engine, from a plan to stored outcomes. runner
- * (starts and stops a cell's competing loads), guardian (kills them when the
- * rig dies), schedattr (nice, latency_nice, slice, policy, affinity), loadcg
- * (a cgroup per load), outcome (raw output to samples or a failure),
- * samples, adaptive (when a cell has enough iterations), preflight (refuse
- * what cannot work before anything runs), measurelock, progress, provenance
- * (facts about the machine).
+/* harness/iteration/: one iteration of a cell on this machine (and in a
+ * guest, by the agent). runner (starts and stops a cell's competing loads),
+ * guardian (kills them when the rig dies), loadcg (a cgroup per load),
+ * outcome (raw output to samples or a failure), preflight (refuse what
+ * cannot work before anything runs). What the iteration leaves is
+ * harness/types/iteration_result.h; the run engine above it harness/run/.
  */
 
 /* The runner: starts one cell's competing loads with their scheduling
@@ -35,53 +34,12 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "iteration_result.h"
 #include "plan.h"
 #include "util.h"
 
 #define RUNNER_GRACE_S 5.0
 #define RUNNER_INTERRUPT_GRACE_S 2.0
-
-enum inst_state {
-	INST_OK,          /* exited 0 (parse still decides) */
-	INST_FAILED,      /* could not start, exit status != 0, or killed by a signal */
-	INST_TIMEOUT,     /* killed at timeout_s */
-	INST_STOPPED,     /* background load ended by the rig's stop signal */
-	INST_INTERRUPTED, /* the rig was interrupted */
-	INST_WARMUP,      /* background run that exited 0 before the measured loads
-			   * started: it met no measured load, so never a sample */
-};
-
-/* "ok", "failed", "timeout", "stopped", "interrupted", "warmup" */
-const char *inst_state_name(enum inst_state s);
-
-/* What one started (or failed to start) load instance left behind. */
-struct inst_result {
-	const struct plan_instance *pi;
-	int repetition;
-	pid_t pid;               /* 0 when it never started */
-	char applied[256];       /* sched_read_back after exec; "" when unknown */
-	struct buf out, err;     /* complete stdout and stderr */
-	enum inst_state state;
-	char reason[256];        /* why a failure is a failure */
-	bool exited;
-	int exit_code;
-	int term_signal;
-	int64_t start_ns, end_ns; /* CLOCK_MONOTONIC */
-	struct rusage ru;        /* of the instance's process tree (wait4) */
-};
-
-struct stored_series_set;
-struct iteration_result {
-	struct inst_result *r;
-	size_t n;
-	bool interrupted;
-	char started_at[32], ended_at[32];
-	/* Monitor series sampled where the iteration ran, when it ran elsewhere
-	 * (an agent's "series" lines, agent_host.c): borrowed, valid during
-	 * on_iteration, never freed by iteration_result_free; NULL otherwise
-	 * (local runs: the monitor hands them over, monitor_take_series). */
-	const struct stored_series_set *series;
-};
 
 /* Prepare the process to run loads: block SIGCHLD/SIGINT/SIGTERM/SIGHUP into
  * a signalfd, become a child subreaper (orphaned grandchildren come back to
@@ -120,6 +78,5 @@ void runner_set_monitor(struct monitor *m);
  * still be freed). */
 int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const char *self_exe,
 			 struct iteration_result *res, char *err, size_t errsz);
-void iteration_result_free(struct iteration_result *res);
 
 #endif

@@ -1,16 +1,17 @@
-/* Private to harness/monitor/: the monitor sampler's state and what its
- * files share. monitor.c: series, points, load tasks and the public
- * interface (monitor.h); monitor_system.c: the system-wide files. */
-#ifndef SCHEDRIG_MONITOR_IMPL_H
-#define SCHEDRIG_MONITOR_IMPL_H
+/* Private to harness/monitor/: the monitor sampler's state and the series
+ * and points it grows (monitor_series.c), which its files share. monitor.c:
+ * load tasks and the public interface (monitor.h); monitor_system.c: the
+ * system-wide files (monitor_system.h). */
+#ifndef SCHEDRIG_MONITOR_SERIES_H
+#define SCHEDRIG_MONITOR_SERIES_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "monitor.h"
 #include "procfs.h"
+#include "store.h"
 #include "util.h"
 
 /* Per-thread files kept open at most; beyond that a thread's files are
@@ -93,25 +94,5 @@ uint32_t mon_add_series(struct monitor *m, const char *monitor, const char *cons
 
 /* One point of series at t_ms (ms since the iteration began). */
 void mon_add_point(struct monitor *m, uint32_t series, double t_ms, double value);
-
-/* Make room for CPU numbers below need in every per-CPU array. */
-void mon_grow_cpus(struct monitor *m, size_t need);
-
-/* Open the system files under proc_root (stat is required: -1 with err
- * when it cannot be read; loadavg, pressure/ and schedstat get a note in
- * m->notes when absent or unreadable). Returns 0 or -1. */
-int mon_system_open(struct monitor *m, const char *proc_root, char *err, size_t errsz);
-
-/* /proc/stat into m->st_cur, /proc/schedstat into m->ss_cur (the per-CPU
- * arrays grow to fit). Returns 0 or -1. */
-int mon_read_stat(struct monitor *m);
-int mon_read_schedstat(struct monitor *m);
-
-/* Forget the system series and previous reads (an iteration begins). */
-void mon_system_reset(struct monitor *m);
-
-/* Sample the system files at now (mono_ns); emit false only for the
- * baseline at the iteration's start (no points: rates need two reads). */
-void mon_sample_system(struct monitor *m, int64_t now, bool emit);
 
 #endif

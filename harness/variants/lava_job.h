@@ -1,11 +1,11 @@
-/* harness/lava/: the rig's side of a LAVA lab, the one place that knows
- * LAVA's formats and API. It owns the job definition a boot: lava variant
- * becomes (this header), the REST client that submits, follows, cancels
- * and downloads jobs with the lab's token (lava_api.h), and the decoding
- * of LAVA's job log into console lines and job facts (lava_log.h). It does
- * not own the guest (the kernel and initramfs come from
- * variants/guest_image.h), the agent protocol (agent_host.h) nor storing:
- * the boot: lava backend, variants/lava.c, ties those together.
+/* The rig's side of a LAVA lab is the one place that knows LAVA's formats
+ * and API: the job definition a boot: lava variant becomes (this header,
+ * beside the guest image it deploys), and in harness/lava/ the REST client
+ * that submits, follows, cancels and downloads jobs with the lab's token
+ * (lava_api.h) and the decoding of LAVA's job log into console lines and
+ * job facts (lava_log.h). The guest (the kernel and initramfs) comes from
+ * guest_image.h, the agent protocol from agent_host.h; the boot: lava
+ * backend, lava.c, ties those together and stores nothing itself.
  *
  * The LAVA job definition of a boot: lava variant (LAVA 2023.01 job schema:
  * device_type, job_name, timeouts, context, actions deploy/boot/test).

@@ -47,25 +47,6 @@ struct slot {
 
 static unsigned n_cgroups; /* instances given a cgroup so far, for names */
 
-const char *inst_state_name(enum inst_state s)
-{
-	switch (s) {
-	case INST_OK:
-		return "ok";
-	case INST_FAILED:
-		return "failed";
-	case INST_TIMEOUT:
-		return "timeout";
-	case INST_STOPPED:
-		return "stopped";
-	case INST_INTERRUPTED:
-		return "interrupted";
-	case INST_WARMUP:
-		return "warmup";
-	}
-	return "?";
-}
-
 int runner_init(char *err, size_t errsz)
 {
 	sigset_t set;
@@ -651,12 +632,3 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 	return ret;
 }
 
-void iteration_result_free(struct iteration_result *res)
-{
-	for (size_t i = 0; i < res->n; i++) {
-		buf_free(&res->r[i].out);
-		buf_free(&res->r[i].err);
-	}
-	free(res->r);
-	memset(res, 0, sizeof(*res));
-}

@@ -1,9 +1,8 @@
 /* Which files are scheduler knobs: the roots (/proc/sys, debugfs), the
  * names a config may give a knob and their canonical spellings, the file
  * each knob is, the rules a path read from a database must pass before the
- * rig writes it (knobs.h), and mounting debugfs. */
-#include "knobs.h"
-#include "knobs_impl.h"
+ * rig writes it, and mounting debugfs. */
+#include "knob_paths.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "cmdsetup.h"
 #include "config.h"
 #include "provenance.h"
 #include "store.h"

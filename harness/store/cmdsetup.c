@@ -1,9 +1,9 @@
-/* The set-up main's command table asks for (commands.h): the results
+/* The set-up main's command table asks for (cmdsetup.h): the results
  * database, opened once per command in the mode its entry names. */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "commands.h"
+#include "cmdsetup.h"
 #include "store.h"
 
 struct store *cmd_store(struct cmd_ctx *ctx, const char *db)

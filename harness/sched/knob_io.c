@@ -2,8 +2,7 @@
  * a new one, the read-back that verifies it (numbers compared as numbers,
  * a sched_feature by its token), with errors that name the file and the
  * likely reason. */
-#include "knobs.h"
-#include "knobs_impl.h"
+#include "knob_io.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +13,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "knob_paths.h"
 #include "util.h"
 
 #define KNOB_VALUE_MAX 65536

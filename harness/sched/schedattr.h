@@ -1,3 +1,8 @@
+/* harness/sched/: the kernel's scheduling interfaces, without policy: a
+ * task's attributes (schedattr, this header) and the knob files (knob_paths:
+ * which files are knobs, their names; knob_io: read, write, read back).
+ */
+
 /* Scheduling attributes of a load instance: what the config requests, how it
  * is applied in the forked child before exec (so the tool, its threads and its
  * children inherit it), and what the kernel really applied, read back after
