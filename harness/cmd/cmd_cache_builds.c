@@ -16,6 +16,7 @@
 #include "config.h"
 #include "kbuild.h"
 #include "kbuild_cache.h"
+#include "kbuild_recipe.h"
 #include "kbuild_run.h"
 #include "kbuild_verify.h"
 #include "runner.h"
@@ -158,7 +159,7 @@ static int verify_key(const char *cache, const char *key)
 {
 	char full[65], err[1024];
 	char *recipe = find_key(cache, key, full, err, sizeof(err)) ? NULL
-				 : kverify_recipe_of(cache, full, err, sizeof(err));
+				 : krecipe_of(cache, full, err, sizeof(err));
 	if (!recipe) {
 		fprintf(stderr, "schedrig cache verify: %s\n", err);
 		return 1;

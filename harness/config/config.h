@@ -170,14 +170,14 @@ struct cfg_variant {
 };
 
 /* One entry of kernels: as written (the chain of base: is resolved by
- * harness/kbuild/kbuild_spec.c). Lists keep each item's position for messages. */
+ * harness/kbuild/kbuild_kernel.c). Lists keep each item's position for messages. */
 struct cfg_kernel {
 	char *name;
 	int line, col;
 	struct cfg_value source;   /* text NULL: inherited from base */
 	struct cfg_value base;     /* text NULL: none */
 	struct cfg_value commit;   /* a revision of source:'s git repository;
-				    * text NULL: none here (kbuild_spec.c: the
+				    * text NULL: none here (kbuild_kernel.c: the
 				    * entry nearest along base: that sets
 				    * source: or commit: decides) */
 	struct cfg_value *config;  /* NULL with n_config 0: inherited */

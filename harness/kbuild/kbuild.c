@@ -1,4 +1,4 @@
-/* Building a resolved kernel (kbuild_spec.c) into the cache: the inputs'
+/* Building a resolved kernel (kbuild_kernel.h) into the cache: the inputs'
  * lock, the temporary directory, source copy, series, config (the key),
  * the base's objects, make, the entry. */
 #include "kbuild.h"
@@ -18,7 +18,7 @@
 #include "kbuild_provenance.h"
 #include "kbuild_run.h"
 #include "kbuild_tree.h"
-#include "kbuild_verify.h"
+#include "kbuild_recipe.h"
 
 /* The state of one build. */
 struct build_ctx {
@@ -205,7 +205,7 @@ static int fill_entry(struct build_ctx *bc, const char *obj, const char *entry, 
 	if (!rc && bc->in_cache && rename(obj, to_obj))
 		rc = err_printf(err, errsz, "rename %s: %s", obj, strerror(errno));
 	if (!rc && bc->in_cache)
-		rc = kverify_write_recipe(b, entry, err, errsz);
+		rc = krecipe_write(b, entry, err, errsz);
 	if (!rc) {
 		kbuild_provenance(b, entry);
 		char *pv = xasprintf("%s/provenance.txt", entry);

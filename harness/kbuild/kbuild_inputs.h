@@ -1,5 +1,5 @@
 /* Every input of a kernel build that the build key holds, in one struct,
- * filled in one place (kbuild_inputs_fill, from what kbuild_spec.c
+ * filled in one place (kbuild_inputs_fill, from what kbuild_kernel.c
  * resolved), written as one text (kbuild_inputs_text: key.txt, hashed for
  * the key, printed by the provenance and compared by `schedrig cache
  * diff`). Anything that changes a build's output and is not in here is a

@@ -23,7 +23,7 @@
 #ifndef SCHEDRIG_KBUILD_PROVENANCE_H
 #define SCHEDRIG_KBUILD_PROVENANCE_H
 
-#include "kbuild.h"
+#include "kbuild_kernel.h"
 
 /* Set b->provenance from b and the entry's files at entry (config,
  * bzImage). */

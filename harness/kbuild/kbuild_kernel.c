@@ -1,6 +1,6 @@
-/* kernels: entries resolved into what is built (kbuild.h), and the
+/* kernels: entries resolved into what is built (kbuild_kernel.h), and the
  * up-front check of the files they name. */
-#include "kbuild.h"
+#include "kbuild_kernel.h"
 
 #include <errno.h>
 #include <limits.h>
