@@ -93,46 +93,14 @@ static void set_key(struct kbuild *b, const char *obj)
 	b->bzimage = xasprintf("%s/bzImage", b->entry);
 }
 
-/* Only these lines may differ between a kernel and the base whose objects
- * it starts from. */
-static bool may_differ(const char *line)
-{
-	static const char *const names[] = {"patch", "config", "inputs", "config_final", NULL};
-	for (const char *const *n = names; *n; n++)
-		if (!strncmp(line, *n, strlen(*n)) &&
-		    (line[strlen(*n)] == ' ' || line[strlen(*n)] == '['))
-			return true;
-	return false;
-}
-
-/* The key text's lines that must be equal for an incremental build. */
-static char *fixed_lines(const char *text)
-{
-	struct buf b = {0};
-	for (const char *p = text; p && *p;) {
-		size_t len = strcspn(p, "\n");
-		char *line = xasprintf("%.*s", (int)len, p);
-		if (!may_differ(line))
-			buf_printf(&b, "%s\n", line);
-		free(line);
-		p = p[len] ? p + len + 1 : NULL;
-	}
-	char *s = xstrdup(buf_str(&b));
-	buf_free(&b);
-	return s;
-}
-
 /* Can b start from its base's objects? */
 static bool from_base(const struct kbuild *b)
 {
 	if (!b->base_key || !b->base_key_text || b->no_ccache)
 		return false;
 	char *obj = xasprintf("%s/builds/%s/obj", b->cache, b->base_key);
-	char *mine = fixed_lines(b->key_text), *theirs = fixed_lines(b->base_key_text);
-	bool ok = exists(obj) && !strcmp(mine, theirs);
+	bool ok = exists(obj) && kbuild_inputs_objects_fit(b->key_text, b->base_key_text);
 	free(obj);
-	free(mine);
-	free(theirs);
 	return ok;
 }
 

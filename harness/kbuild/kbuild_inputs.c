@@ -151,3 +151,41 @@ void kbuild_inputs_free(struct kbuild_inputs *in)
 	free(in->target);
 	memset(in, 0, sizeof(*in));
 }
+
+/* Only these lines may differ between a kernel and the base whose objects
+ * it starts from. */
+static bool may_differ(const char *line)
+{
+	static const char *const names[] = {"patch", "config", "inputs", "config_final", NULL};
+	for (const char *const *n = names; *n; n++)
+		if (!strncmp(line, *n, strlen(*n)) &&
+		    (line[strlen(*n)] == ' ' || line[strlen(*n)] == '['))
+			return true;
+	return false;
+}
+
+/* The key text's lines that must be equal for an incremental build. */
+static char *fixed_lines(const char *text)
+{
+	struct buf b = {0};
+	for (const char *p = text; p && *p;) {
+		size_t len = strcspn(p, "\n");
+		char *line = xasprintf("%.*s", (int)len, p);
+		if (!may_differ(line))
+			buf_printf(&b, "%s\n", line);
+		free(line);
+		p = p[len] ? p + len + 1 : NULL;
+	}
+	char *s = xstrdup(buf_str(&b));
+	buf_free(&b);
+	return s;
+}
+
+bool kbuild_inputs_objects_fit(const char *mine, const char *base)
+{
+	char *a = fixed_lines(mine), *b = fixed_lines(base);
+	bool same = !strcmp(a, b);
+	free(a);
+	free(b);
+	return same;
+}

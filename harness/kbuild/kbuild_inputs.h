@@ -78,6 +78,11 @@ void kbuild_inputs_key(const struct kbuild_inputs *in, char key[65]);
  * many names differ. */
 size_t kbuild_inputs_diff(const char *a, const char *b, struct buf *out);
 
+/* Do the key texts mine and base differ only in patches, config items,
+ * the inputs line and the final .config, so that base's objects can start
+ * mine's build (make rebuilds what the patches and the config change)? */
+bool kbuild_inputs_objects_fit(const char *mine, const char *base);
+
 void kbuild_inputs_free(struct kbuild_inputs *in);
 
 #endif

@@ -225,7 +225,12 @@ static int find_base(const struct experiment *e, struct kbuild *b, const char *l
 	struct kbuild base;
 	if (!b->base_name[0])
 		return 0;
-	if (kbuild_prepare(e, b->base_name, b->cache, log, &base, err, errsz))
+	int rc = kbuild_resolve(e, b->base_name, b->cache, log, false, &base, err, errsz);
+	if (rc == KSOURCE_NOT_HERE) {
+		kbuild_free(&base);
+		return 0; /* the base's source is not here: neither is its entry */
+	}
+	if (rc)
 		return -1;
 	b->base_key = base.probable_key ? xstrdup(base.probable_key) : NULL;
 	if (b->base_key) {
@@ -254,6 +259,12 @@ static int absolute_cache(const char *cache, char **out, char *err, size_t errsz
 int kbuild_prepare(const struct experiment *e, const char *name, const char *cache,
 		   const char *log, struct kbuild *b, char *err, size_t errsz)
 {
+	return kbuild_resolve(e, name, cache, log, true, b, err, errsz);
+}
+
+int kbuild_resolve(const struct experiment *e, const char *name, const char *cache,
+		   const char *log, bool fetch, struct kbuild *b, char *err, size_t errsz)
+{
 	const struct cfg_kernel *chain[64];
 	size_t n = chain_of(e, config_kernel(e, name), chain, 64);
 	const struct cfg_kernel *cfg = NULL, *args = NULL;
@@ -276,10 +287,15 @@ int kbuild_prepare(const struct experiment *e, const char *name, const char *cac
 	}
 	for (size_t i = 0; args && i < args->n_make_args; i++)
 		argv_add(&b->make_args, args->make_args[i].text);
-	if (absolute_cache(cache, &b->cache, why, sizeof(why)) ||
-	    ksource_resolve(source->text, commit ? commit->text : NULL, b->cache, log, &b->src,
-			    why, sizeof(why)) ||
-	    read_config(b, cfg, log, why, sizeof(why)))
+	if (absolute_cache(cache, &b->cache, why, sizeof(why)))
+		goto fail;
+	int src = ksource_resolve(source->text, commit ? commit->text : NULL, b->cache, log, fetch,
+				  &b->src, why, sizeof(why));
+	if (src == KSOURCE_NOT_HERE) {
+		snprintf(err, errsz, "kernel '%s': %s", name, why);
+		return KSOURCE_NOT_HERE;
+	}
+	if (src || read_config(b, cfg, log, why, sizeof(why)))
 		goto fail;
 	for (size_t i = n; i-- > 0;)
 		for (size_t j = 0; j < chain[i]->n_patches; j++)

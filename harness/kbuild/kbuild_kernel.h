@@ -66,6 +66,12 @@ int kbuild_check(const struct experiment *e, char *err, size_t errsz);
 int kbuild_prepare(const struct experiment *e, const char *name, const char *cache,
 		   const char *log, struct kbuild *b, char *err, size_t errsz);
 
+/* kbuild_prepare, fetching a package only with fetch: without, a package
+ * neither installed nor in CACHE/debs gives KSOURCE_NOT_HERE (err says
+ * which), nothing downloaded. */
+int kbuild_resolve(const struct experiment *e, const char *name, const char *cache,
+		   const char *log, bool fetch, struct kbuild *b, char *err, size_t errsz);
+
 void kbuild_free(struct kbuild *b);
 
 #endif

@@ -97,7 +97,7 @@ static int unpack_deb(const char *pkg, const char *deb, const char *unpacked, co
 
 /* linux-source-X.Y not installed: its .deb in CACHE/debs (downloaded when
  * absent), unpacked there once. */
-static int package_from_cache(const char *pkg, const char *cache, const char *log,
+static int package_from_cache(const char *pkg, const char *cache, const char *log, bool fetch,
 			      struct ksource *s, char *err, size_t errsz)
 {
 	char *debs = xasprintf("%s/debs", cache), *prefix = xasprintf("%s_", pkg);
@@ -105,6 +105,11 @@ static int package_from_cache(const char *pkg, const char *cache, const char *lo
 	int rc = -1;
 	if (mkdir_p(debs, err, errsz))
 		goto out;
+	if (newest_file(debs, prefix, ".deb", deb, sizeof(deb)) && !fetch) {
+		rc = KSOURCE_NOT_HERE;
+		snprintf(err, errsz, "%s is not installed and not in %s", pkg, debs);
+		goto out;
+	}
 	if (newest_file(debs, prefix, ".deb", deb, sizeof(deb))) {
 		char *argv[] = {"apt-get", "download", (char *)pkg, NULL};
 		struct kb_cmd c = {.argv = argv, .dir = debs, .log = log, .append = true,
@@ -132,7 +137,7 @@ out:
 	return rc;
 }
 
-static int resolve_package(const char *pkg, const char *cache, const char *log,
+static int resolve_package(const char *pkg, const char *cache, const char *log, bool fetch,
 			   struct ksource *s, char *err, size_t errsz)
 {
 	char *tarball = xasprintf("/usr/src/%s.tar.xz", pkg);
@@ -149,7 +154,7 @@ static int resolve_package(const char *pkg, const char *cache, const char *log,
 		rc = tarball_identity(tarball, cache, s, err, errsz);
 	} else {
 		free(tarball);
-		rc = package_from_cache(pkg, cache, log, s, err, errsz);
+		rc = package_from_cache(pkg, cache, log, fetch, s, err, errsz);
 	}
 	free(tmp);
 	buf_free(&out);
@@ -221,7 +226,7 @@ static int resolve_commit(const char *dir, const char *commit, struct ksource *s
 }
 
 int ksource_resolve(const char *written, const char *commit, const char *cache,
-		    const char *log, struct ksource *s, char *err, size_t errsz)
+		    const char *log, bool fetch, struct ksource *s, char *err, size_t errsz)
 {
 	struct stat st;
 	memset(s, 0, sizeof(*s));
@@ -230,7 +235,7 @@ int ksource_resolve(const char *written, const char *commit, const char *cache,
 	if (commit)
 		rc = resolve_commit(written, commit, s, err, errsz);
 	else if (ksource_is_package(written) && stat(written, &st))
-		rc = resolve_package(written, cache, log, s, err, errsz);
+		rc = resolve_package(written, cache, log, fetch, s, err, errsz);
 	else if (stat(written, &st))
 		rc = err_printf(err, errsz, "source %s: %s (a kernel tree directory, a tar archive,"
 				" or linux-source-X.Y)", written, strerror(errno));

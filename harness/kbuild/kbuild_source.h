@@ -48,13 +48,17 @@ struct ksource {
  * of digits and dots (linux-source-6.12)? The one rule for every caller. */
 bool ksource_is_package(const char *s);
 
+/* ksource_resolve without fetch: the package would have to be downloaded. */
+#define KSOURCE_NOT_HERE 1
+
 /* Find the source and its identity (no unpacking; a package not installed
- * and not in CACHE/debs is downloaded). cache is absolute. commit (NULL:
- * none) is a revision of the git repository written names, resolved with
- * kgit_resolve. Program output goes to log. Returns 0, or -1 with err
- * naming the source (or "source DIR: 'X' is not a commit of DIR (...)"). */
+ * and not in CACHE/debs is downloaded with fetch, else KSOURCE_NOT_HERE).
+ * cache is absolute. commit (NULL: none) is a revision of the git
+ * repository written names, resolved with kgit_resolve. Program output
+ * goes to log. Returns 0, KSOURCE_NOT_HERE, or -1 with err naming the
+ * source (or "source DIR: 'X' is not a commit of DIR (...)"). */
 int ksource_resolve(const char *written, const char *commit, const char *cache,
-		    const char *log, struct ksource *s, char *err, size_t errsz);
+		    const char *log, bool fetch, struct ksource *s, char *err, size_t errsz);
 
 /* Copy the tree into dest (an existing empty directory), unpacking a
  * tarball or a commit into CACHE/sources/ first when it is not there yet:
