@@ -252,6 +252,12 @@ int reportcmd_prepare(struct reportcmd *c, bool histograms, struct reportcmd_dat
 		return rc;
 	reportcmd_notes(c, d->ids, d->n_ids, &d->notes);
 	c->notes = &d->notes;
+	char err[512] = "";
+	if (report_kernels_load(c->ctx->st, d->ids, d->n_ids, &d->kernels, err, sizeof(err))) {
+		fprintf(stderr, "schedrig %s: %s\n", c->cmd, err);
+		return 1;
+	}
+	c->ro.kernels = &d->kernels;
 	if (histograms) {
 		rc = reportcmd_load_histograms(c, d->ids, d->n_ids, &d->h);
 		if (rc)
@@ -270,6 +276,7 @@ void reportcmd_data_free(struct reportcmd_data *d)
 	if (d->summarised)
 		summary_free(&d->s);
 	report_notes_free(&d->notes);
+	report_kernels_free(&d->kernels);
 	hist_table_free(&d->h);
 	sample_table_free(&d->t);
 	free(d->ids);

@@ -114,6 +114,8 @@ struct reportcmd_data {
 	struct summary s;           /* valid when summarised */
 	bool summarised;
 	struct report_notes notes;  /* the runs' notes, then the summary's */
+	struct report_kernels kernels; /* the runs' variants: their kernels
+					* (c->ro.kernels points here) */
 	int64_t *ids;               /* the selected runs */
 	size_t n_ids;
 };
@@ -124,7 +126,8 @@ struct reportcmd_data {
  * histograms true the runs' stored histograms (reportcmd_load_histograms:
  * the summary is built with them, so --metric may name one, and the
  * layouts pool them: c->so.hists, c->ro.hists and c->ro.select are set),
- * then the summary and its notes (reportcmd_summarise). Returns 0, or the
+ * the kernel each variant ran (report_kernels_load; c->ro.kernels), then
+ * the summary and its notes (reportcmd_summarise). Returns 0, or the
  * exit status after a message. d holds what was loaded either way: free
  * it with reportcmd_data_free (before c, whose options point into it). */
 int reportcmd_prepare(struct reportcmd *c, bool histograms, struct reportcmd_data *d);

@@ -28,10 +28,11 @@ struct store;
 
 /* The schema version this build writes (PRAGMA user_version): the one place
  * the number is written (tests compare with it). Version 11 added the
- * bisection tables (bisection, bisect_point, bisect_run), the newest the
- * bisection's directory and walker; every table is in
- * results-schema/schema.sql. */
-#define STORE_SCHEMA_VERSION 12
+ * bisection tables (bisection, bisect_point, bisect_run), 12 the
+ * bisection's directory and walker, 13 the bisection's rule, its points'
+ * looks, the runs' phase and the confirm's checks (bisect_check); every
+ * table is in results-schema/schema.sql. */
+#define STORE_SCHEMA_VERSION 13
 
 /* Open (and create or migrate when writable) the database at path. With
  * readonly, the file must exist and is only written to migrate a database
