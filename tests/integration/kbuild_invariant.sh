@@ -14,7 +14,7 @@
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/standin.bash"
 
-# A compiler, host compiler, linker and pahole wrapper, version $2.
+# A compiler, host compiler, linker, assembler and pahole wrapper, version $2.
 wrappers() { # DIR VERSION
 	mkdir -p "$1"
 	cat >"$1/cc" <<EOF
@@ -30,8 +30,9 @@ case "\$1" in -v) echo "wraphostcc version $2" >&2; exec gcc -v ;; esac
 exec gcc -DGEN_VALUE=$2 "\$@"
 EOF
 	printf '#!/bin/sh\necho "wrapld %s"\n' "$2" >"$1/ld"
+	printf '#!/bin/sh\necho "wrapas %s"\n' "$2" >"$1/as"
 	printf '#!/bin/sh\necho "v1.2%s"\n' "$2" >"$1/pahole"
-	chmod +x "$1/cc" "$1/hostcc" "$1/ld" "$1/pahole"
+	chmod +x "$1/cc" "$1/hostcc" "$1/ld" "$1/as" "$1/pahole"
 }
 
 # The row's config: b and k (b + the series), make_args from MAKE_ARGS.
@@ -143,6 +144,8 @@ setup_hostcc() { MAKE_ARGS=("HOSTCC=$ROW/bin/hostcc"); }
 change_hostcc() { wrappers "$ROW/bin" 2; }
 setup_linker() { MAKE_ARGS=("LD=$ROW/bin/ld"); }
 change_linker() { wrappers "$ROW/bin" 2; }
+setup_assembler() { MAKE_ARGS=("AS=$ROW/bin/as"); }
+change_assembler() { wrappers "$ROW/bin" 2; }
 setup_pahole() { MAKE_ARGS=("PAHOLE=$ROW/bin/pahole"); }
 change_pahole() { wrappers "$ROW/bin" 2; }
 
@@ -150,7 +153,7 @@ ROWS=(
 	"same_size_edit yes" "same_size_edit_git yes" "untracked_header yes" "untracked_c yes" "ignored_file yes"
 	"binary_diff yes" "outer_repo yes" "tracked_edit yes" "patch_bytes yes" "patch_order no"
 	"config_fragment yes" "config_order yes" "final_config yes" "make_args yes"
-	"compiler yes" "ccache_wrapper yes" "hostcc yes" "linker yes" "pahole yes"
+	"compiler yes" "ccache_wrapper yes" "hostcc yes" "linker yes" "assembler yes" "pahole yes"
 )
 # Variables of the environment kbuild reads: refused, naming make_args:.
 ENV_ROWS=(KCFLAGS=-DSLICE_EXTRA ARCH=x86_64 CROSS_COMPILE=x86_64-linux-gnu- LLVM=1

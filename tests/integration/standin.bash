@@ -10,7 +10,7 @@
 # kind), every kernel/sched/*.c preprocessed with $(CC) (so an #include'd
 # header, tracked or not, counts; __has_include picks up a new one), and
 # compiled with $(CC) (through ccache when the rig adds it), a binary
-# firmware file, and what $(LD) and $(PAHOLE) say they are. standin_patch
+# firmware file, and what $(LD), $(AS) and $(PAHOLE) say they are. standin_patch
 # writes a patch of kernel/sched/fair.c. Objects in
 # $(O) are rebuilt from their sources by make's mtime rules, as kbuild's.
 make_standin() {
@@ -22,6 +22,7 @@ O ?= .
 CC = gcc
 HOSTCC = gcc
 LD = ld
+AS = as
 PAHOLE = pahole
 SRCS := $(sort $(wildcard kernel/sched/*.c))
 IS := $(SRCS:%.c=$(O)/%.i)
@@ -46,6 +47,7 @@ bzImage: $(O)/scripts/gen $(IS)
 	mkdir -p $(O)/arch/x86/boot
 	{ cat $(O)/.config; echo "KCFLAGS=$(KCFLAGS)"; $(O)/scripts/gen; cat $(IS); \
 	  cat firmware.bin; $(LD) --version 2>/dev/null | head -1; \
+	  $(AS) --version 2>/dev/null | head -1; \
 	  $(PAHOLE) --version 2>/dev/null || echo "no pahole"; } > $(O)/arch/x86/boot/bzImage
 EOF
 	cat >"$TREE/kernel/sched/core.c" <<'EOF'
