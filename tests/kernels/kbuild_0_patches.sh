@@ -5,7 +5,8 @@
 # order with `patch -p1 --fuzz=0` (as the rig applies them), every hunk
 # where its header says (no offset, no fuzz), to the files it touches
 # taken from /usr/src/linux-source-6.12.tar.xz. Also says which version
-# that is. About 20 s (the tarball is read once per series).
+# that is. 20 s to 3 min here (the tarball is read once per series;
+# 3 min at load average 35).
 source "$(dirname "$0")/../integration/lib.sh"
 
 TOP=$(cd "$(dirname "$0")/../.." && pwd)

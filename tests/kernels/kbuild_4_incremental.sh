@@ -22,6 +22,7 @@ grep -qls '^kernel v6.12$' "$CACHE"/builds/*/provenance.txt ||
 cd "$TOP"
 mapfile -t demo < <(ls configs/patches/bisect-demo-6.12/*.patch)
 {
+	echo "name: kbuild-incremental"
 	sed -n '/^kernels:/,/^variants:/p' tests/kernels/kbuild.yaml | sed '$d'
 	for k in 1 2 3 4; do
 		echo "  p$k: {base: v6.12, patches: [$(IFS=,; echo "${demo[*]:0:$k}" | sed 's/,/, /g')]}"
