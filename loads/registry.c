@@ -2,6 +2,7 @@
  * `const struct load_ops NAME_load` and add it here. */
 #include <string.h>
 
+#include "builtin.h"
 #include "load.h"
 
 extern const struct load_ops hackbench_load;
@@ -61,4 +62,12 @@ const struct metric_def *load_metric(const char *tool, const char *name)
 		if (!strcmp(ops->metrics[i].name, name))
 			return &ops->metrics[i];
 	return NULL;
+}
+
+int load_build_argv(const struct load_ops *ops, const struct params *p, struct argv *argv,
+		    char *err, size_t errsz)
+{
+	if (ops->build_argv)
+		return ops->build_argv(p, argv, err, errsz);
+	return builtin_build_argv(ops, p, argv, err, errsz);
 }

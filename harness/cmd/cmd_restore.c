@@ -8,6 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cmdopts.h"
 #include "commands.h"
 #include "knob_journal.h"
 #include "knob_pending.h"
@@ -19,7 +20,9 @@ static const char usage_text[] =
 	"usage: schedrig restore [--db FILE]\n"
 	"\n"
 	"Restore every kernel knob (sysctl, debugfs sched/ tunable, sched_feature,\n"
-	"autogroup) that a run changed and did not put back, newest change first,\n"
+	"autogroup, and the files of host: settings: THP, SMT control, cpufreq\n"
+	"governor and boost, IRQ affinity) that a run changed and did not put back,\n"
+	"newest change first,\n"
 	"and mark it restored in the journal. A row is written only when its file is\n"
 	"exactly the one the rig derives from its kind and name, a name a config may\n"
 	"give (a database is not trusted); any other row is refused and left\n"
@@ -144,12 +147,8 @@ int cmd_restore(int argc, char **argv, struct cmd_ctx *ctx)
 		case 'd':
 			db = optarg;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
 		default:
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
+			return cmd_help_or_usage(ch, usage_text);
 		}
 	}
 	if (optind != argc) {

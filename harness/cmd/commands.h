@@ -38,6 +38,7 @@ int cmd_cache(int argc, char **argv, struct cmd_ctx *ctx);
  * its help (usage lines and text) printed by cmd_cache --help too. */
 int cmd_cache_builds(int argc, char **argv);
 const char *cmd_cache_builds_help(void);
+int cmd_host(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_agent(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_version(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_lava_job(int argc, char **argv, struct cmd_ctx *ctx);

@@ -180,10 +180,7 @@ static int load_run_rows(int64_t run_id, const char *run_name, const struct key_
 								       : sqlite3_column_double(smp, 2);
 		sample_table_push(t, &row);
 		size_t k = t->n - from - 1;
-		if (k == cap) {
-			cap = cap ? cap * 2 : 1024;
-			rank = xrealloc(rank, cap * sizeof(*rank));
-		}
+		rank = xgrow(rank, &cap, k, 1024, sizeof(*rank));
 		rank[k] = by_id[cur].rank;
 		ordered &= k == 0 || rank[k] >= last_rank;
 		last_rank = rank[k];
