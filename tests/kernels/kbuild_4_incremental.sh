@@ -36,20 +36,16 @@ say() {
 	echo "[kbuild-incremental $(date +%T)] $*"
 }
 
-cpu_s() { # CPU seconds of this shell's children so far
-	times | tail -1 | awk '{ split($1, u, "m"); split($2, s, "m");
-		printf "%.1f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
-}
-
 for k in 1 2 3 4; do
 	load=$(uptime | sed 's/.*load average: //')
-	c0=$(cpu_s)
 	t0=$(date +%s.%N)
-	out=$("$SCHEDRIG" build "$CONFIG" "p$k" --db "$DB" 2>&1) || fail "step $k: $out"
+	# CPU time (user + sys) of the rig and its children, from time(1).
+	out=$(/usr/bin/time -f '%U + %S' -o "$WORK/cpu-$k" "$SCHEDRIG" build "$CONFIG" "p$k" \
+		--db "$DB" 2>&1) || fail "step $k: $out"
 	t1=$(date +%s.%N)
 	assert_contains "$out" "kernel p$k: built" "step $k"
 	assert_contains "$out" "from its base's objects" "step $k from the vanilla objects"
-	say "step $k: $(echo "$t1 - $t0" | bc) s wall, $(echo "$(cpu_s) - $c0" | bc) CPU-s, load average $load"
+	say "step $k: $(echo "$t1 - $t0" | bc) s wall, $(bc <"$WORK/cpu-$k") CPU-s, load average $load"
 done
 pv=$(grep -l '^kernel p4$' "$CACHE"/builds/*/provenance.txt)
 assert_eq "$(grep -c '^patch ' "$pv")" 4 "step 4 has the four patches"
