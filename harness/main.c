@@ -61,7 +61,8 @@ static const struct command commands[] = {
 	{"host", cmd_host, CMD_NO_STORE,
 	 "this machine's host state (governor, SMT, C-states, THP, ...) and advice"},
 	{"cache", cmd_cache, CMD_NO_STORE,
-	 "what the rig's cache of kernels and trees holds; --clear empties it"},
+	 "what the rig's cache of kernels and trees holds; --clear empties it; diff, verify and"
+	 " --clear-stale: the kernels it built"},
 	{"agent", cmd_agent, CMD_NO_STORE,
 	 "run a plan file where a variant's kernel runs (used by backends)"},
 	{"version", cmd_version, CMD_NO_STORE,

@@ -20,6 +20,7 @@
 #include "commands.h"
 #include "config.h"
 #include "kbuild.h"
+#include "kbuild_plan.h"
 #include "monitor.h"
 #include "plan.h"
 #include "preflight.h"
@@ -51,7 +52,10 @@ static const char help_text[] =
 	"                   of this LAVA job log instead of submitting a job (what\n"
 	"                   schedrig import-lava does)\n"
 	"  --dry-run        print the plan (cells, argv, attributes) and run nothing;\n"
-	"                   exit 1 when a load tool a boot: local variant needs is not\n"
+	"                   for each kernel to build, whether it is cached, will be\n"
+	"                   built from its base's objects or cold, about how long\n"
+	"                   that takes here and what is downloaded first; exit 1\n"
+	"                   when a load tool a boot: local variant needs is not\n"
 	"                   installed here (run refuses to start then)\n"
 	"  --quiet          no per-iteration log lines\n"
 	"  --wait-s S       while another run measures on this machine, wait at most S\n"
@@ -386,6 +390,10 @@ static int prepare_new_run(struct run_opts *o, struct experiment **ep, struct pl
 	}
 	if (o->dry_run) {
 		print_plan(e, p, o->iterations);
+		char *copy = xstrdup(o->db), *cache = xasprintf("%s/cache", dirname(copy));
+		kbuild_plan_notes(e, cache, stdout);
+		free(copy);
+		free(cache);
 		return run_preflight(e, p, false, true, "run would refuse to start", NULL) ?
 		       EXIT_USAGE : check_local_tools(e, p, "run would refuse to start") ? 1 : 0;
 	}
