@@ -156,6 +156,11 @@ notes=$(q "$DB" "SELECT count(*) FROM event WHERE run_id = $run AND kind = 'note
 assert_eq "$notes" "$kept" "notes of the IRQs the kernel kept"
 show=$("$SCHEDRIG" show "$run" --db "$DB")
 assert_contains "$show" "host state of variant running" "show"
+echo "IRQs the kernel kept: $kept"
+if [ "$kept" -ge 1 ]; then
+	assert_contains "$show" "(requested 0): refused by the kernel, unchanged" "show's IRQ the kernel kept"
+	case "$show" in *"-> - (requested"*) fail "show lists a refused knob as changed: $show" ;; esac
+fi
 assert_contains "$(grep '^  thp.enabled ' <<<"$show" | tail -1)" "$want  [$THP]" "show's thp.enabled"
 
 # 4. Ctrl-C (SIGINT) in the middle: THP, the IRQs and the latency request
