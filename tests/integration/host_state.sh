@@ -109,6 +109,13 @@ iterations: 1
 host: {thp: $want, cpu_dma_latency_us: 0, housekeeping_cpus: "0", irq_affinity: housekeeping}
 loads: [{tool: fake, params: {sleep_ms: 3000}}]
 EOF
+# --dry-run says the settings and where the loads will run.
+dry=$("$SCHEDRIG" run --dry-run "$WORK/set.yaml")
+assert_contains "$dry" "  host: cpu_dma_latency_us=0 thp=$want housekeeping_cpus=0 irq_affinity=housekeeping" \
+	"--dry-run's host: settings"
+online=$(cat /sys/devices/system/cpu/online)
+[ "$online" != 0-1 ] || assert_contains "$dry" "  loads without sched: cpus run on CPUs 1" \
+	"--dry-run's load CPUs"
 irqs() { for f in /proc/irq/[0-9]*/smp_affinity_list; do echo "$f $(cat "$f")"; done; }
 irqs_before=$(irqs)
 # until_true WHAT CMD...: CMD succeeds within 10 s, the rig alive meanwhile.
