@@ -31,9 +31,10 @@ struct store;
  * the number is written (tests compare with it). Version 11 added the
  * bisection tables (bisection, bisect_point, bisect_run), 12 the
  * bisection's directory and walker, 13 the bisection's rule, its points'
- * looks, the runs' phase and the confirm's checks (bisect_check) and
- * the host state (host_state, store_host.h); every table is in
- * results-schema/schema.sql. */
+ * looks, the runs' phase and the confirm's checks (bisect_check), the
+ * host state (host_state, store_host.h), the kernels' revisions
+ * (kernel_revision) and schedrig track --follow's tables; every table is
+ * in results-schema/schema.sql. */
 #define STORE_SCHEMA_VERSION 13
 
 /* Open (and create or migrate when writable) the database at path. With

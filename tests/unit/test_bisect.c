@@ -577,7 +577,8 @@ static void write_patches(char *dir, char files[][256], size_t n)
 		snprintf(files[i], 256, "%s/%04zu-change-%zu.patch", dir, i + 1, i + 1);
 		FILE *f = fopen(files[i], "w");
 		assert_non_null(f);
-		fprintf(f, "From 0000 Mon Sep 17 00:00:00 2001\nFrom: A <a@b>\nSubject: [PATCH %zu/%zu]"
+		fprintf(f, "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
+			   "From: A <a@b>\nSubject: [PATCH %zu/%zu]"
 			   " sched/fair: change %zu\n\n---\n--- a/f%zu\n+++ b/f%zu\n@@ -0,0 +1 @@\n+x\n",
 			i + 1, n, i + 1, i, i);
 		fclose(f);
@@ -665,6 +666,47 @@ static void test_patch_provider(void **state)
 	rmdir(dir);
 }
 
+/* make_args: are part of what a point builds: a build between good's and
+ * bad's that sets its own, or two roots whose make_args differ, is not
+ * good's build plus patches (the points would blame the wrong patch). A
+ * patch_fuzz: travels with its patches into the points' builds. */
+static void test_patch_series_make_args(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/schedrig-bisect-XXXXXX", files[2][256], err[512];
+	write_patches(dir, files, 2);
+	char *text = xasprintf(
+		"name: k\nkernels:\n  base: {source: src, config: [tinyconfig]}\n"
+		"  more: {base: base, patches: [%s, %s], make_args: [KCFLAGS=-O3]}\n"
+		"  a: {source: src, make_args: [LLVM=1], patches: [%s]}\n"
+		"  b: {source: src, patches: [%s, %s]}\n"
+		"  fz: {base: base, patches: [%s], patch_fuzz: 2}\n  fz2: {base: fz, patches: [%s]}\n"
+		"variants:\n  - {name: v, kernel: {build: base}}\n  - {name: m, kernel: {build: more}}\n"
+		"  - {name: a, kernel: {build: a}}\n  - {name: b, kernel: {build: b}}\n"
+		"  - {name: z, kernel: {build: fz2}}\nloads:\n  - {tool: fake}\n",
+		files[0], files[1], files[0], files[0], files[1], files[0], files[1]);
+	struct bisect_series s = {0};
+	assert_int_equal(patch_series(text, "v", "m", &s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "more sets make_args: of its own, so more is not base plus patches"));
+	assert_int_equal(patch_series(text, "a", "b", &s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "make_args: differ along their base: chains"));
+	/* Point 1 of base..fz2: base + the first patch, allowed fuzz 2. */
+	assert_int_equal(patch_series(text, "v", "z", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 3);
+	struct ydoc *d = ydoc_parse("p", s.p[1].config, strlen(s.p[1].config), err, sizeof(err));
+	assert_non_null(d);
+	const struct ynode *b = ynode_get(ynode_get(ydoc_root(d), "kernels"), "v-p1");
+	assert_non_null(b);
+	assert_string_equal(ynode_get(b, "patch_fuzz")->text, "2");
+	assert_string_equal(ynode_get(b, "base")->text, "base");
+	ydoc_free(d);
+	bisect_series_free(&s);
+	free(text);
+	for (size_t i = 0; i < 2; i++)
+		unlink(files[i]);
+	rmdir(dir);
+}
+
 /* A directory entry is the patch files in it, in name order, each with
  * its subject; an mbox of two patches is refused, saying how to split it. */
 static void test_patch_directory(void **state)
@@ -747,6 +789,7 @@ int main(void)
 		cmocka_unit_test(test_list_provider),
 		cmocka_unit_test(test_list_provider_errors),
 		cmocka_unit_test(test_patch_provider),
+		cmocka_unit_test(test_patch_series_make_args),
 		cmocka_unit_test(test_patch_directory),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
