@@ -181,14 +181,7 @@ int cfg_merge_host(struct cfg_ctx *c, const struct cfg_host *top, struct cfg_var
 		h->line = top->line;
 		h->col = top->col;
 	}
-	/* numa_balancing: is the knob sysctl kernel.numa_balancing: one knob, one value. */
-	const struct cfg_knob *twin = cfg_knob_twin("sysctl", var->sysctl, var->n_sysctl,
-						    "kernel.numa_balancing");
 	int line = 0, col = 0;
-	if (twin && cfg_host_key_at(h, "numa_balancing", &line, &col))
-		return cfg_err_at(c, twin->line, twin->col, "variant %s: sysctl %s is the knob"
-				  " host: numa_balancing (line %d) sets already: one knob, one value",
-				  var->name, twin->key, line);
 	if (h->irq_affinity && !strcmp(h->irq_affinity, "housekeeping") && !h->housekeeping_cpus)
 		return cfg_err_at(c, where->line, where->col, "variant %s: irq_affinity:"
 				  " housekeeping needs housekeeping_cpus (the CPUs to move IRQs to)",

@@ -97,8 +97,7 @@ const struct cfg_knob *cfg_knob_twin(const char *kind, const struct cfg_knob *k,
 				     const char *name);
 
 /* var->host completed with top's settings it leaves unset, then checked
- * against var (irq_affinity: housekeeping needs housekeeping_cpus;
- * numa_balancing: and a sysctl kernel.numa_balancing knob are one knob; a
+ * against var (irq_affinity: housekeeping needs housekeeping_cpus; a
  * guest's housekeeping CPUs among its cpus:, leaving the loads some). 0
  * or -1. */
 int cfg_merge_host(struct cfg_ctx *c, const struct cfg_host *top, struct cfg_variant *var);
