@@ -59,7 +59,7 @@ static int measure_walk(struct engine *e, size_t k, int more, struct bisect_samp
 /* The first look after look whose target exceeds n iterations, or 0. */
 static int next_look(const struct engine *e, int look, size_t n)
 {
-	for (int l = look + 1; l <= BISECT_LOOKS; l++)
+	for (int l = look + 1; l <= bisect_look_count(e->r.n_min, e->r.n_max); l++)
 		if ((size_t)bisect_look_target(e->r.n_min, e->r.n_max, l) > n)
 			return l;
 	return 0;
@@ -287,7 +287,7 @@ static int confirm_rounds(struct engine *e, struct verdicts *v)
 	double share = bisect_rule_share(&e->r);
 	double dir = e->ends_effect_pct;
 	int prev = 0;
-	for (int look = 1; look <= BISECT_LOOKS; look++) {
+	for (int look = 1; look <= bisect_look_count(first, last); look++) {
 		int target = bisect_look_target(first, last, look);
 		if (target <= v->rounds)
 			continue;

@@ -79,9 +79,16 @@ double bisect_rule_share(const struct bisect_rule *r);
  * ceil(log2 N) planned ones, then share / 2^(j − planned). */
 double bisect_rule_point_alpha(const struct bisect_rule *r, size_t j);
 
-/* Iterations at look (1..BISECT_LOOKS) of a decision whose first look has
- * first and last has last iterations: first + ceil((last − first)·(look −
- * 1)/(BISECT_LOOKS − 1)); first when last <= first. */
+/* The looks of a decision whose first look has first and last has last
+ * iterations: BISECT_LOOKS, fewer when there are fewer iteration counts
+ * from first to last (1 + last − first; 1 when last <= first), so no two
+ * looks are at the same count (a look at a count already tested would
+ * spend no alpha and test at 0). */
+int bisect_look_count(int first, int last);
+
+/* Iterations at look (1..bisect_look_count) of that decision: first +
+ * ceil((last − first)·(look − 1)/(looks − 1)), strictly increasing; first
+ * when last <= first, last for a look beyond the count. */
 int bisect_look_target(int first, int last, int look);
 
 /* The alpha a look adds: f(now/last) − f(prev/last), f(t) = 2 −

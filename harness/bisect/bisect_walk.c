@@ -150,7 +150,7 @@ static int walk_measure(void *ctx, size_t k, enum bisect_phase ph, int nth, int 
 		       (long long)failed);
 	bisect_point_runs_free(&r);
 	c->last_attempt[k] = a;
-	int iterations = ph == BISECT_PHASE_CONFIRM ? 1 : nth == 1 ? 0 : more;
+	int iterations = ph == BISECT_PHASE_CONFIRM ? 1 : nth == 1 ? c->rule.n_min : more;
 	if (attempt_run(c, k, a, ph, iterations) ||
 	    bisect_point_runs_load(c->st, c->bi.id, (int)k, &r, err, sizeof(err)))
 		return -1;

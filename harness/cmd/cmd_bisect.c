@@ -247,18 +247,18 @@ static int show(struct store *st, const struct bisect_request *o)
 	return 0;
 }
 
-/* Set the bisection up, walk it, record how it stopped. */
-static int execute(struct store *st, const struct bisect_request *o)
+/* Set the bisection up (w prepared for a new one), walk it, record how it
+ * stopped. */
+static int execute(struct bisect_walk *w, struct store *st, const struct bisect_request *o)
 {
-	struct bisect_walk w = {0};
 	bool finished;
-	int rc = bisect_setup(&w, st, o, &finished);
+	int rc = bisect_setup(w, st, o, &finished);
 	if (rc == 0 && !finished) {
-		rc = bisect_walk_run(&w);
+		rc = bisect_walk_run(w);
 		if (rc < 0)
-			rc = bisect_setup_stopped(&w);
+			rc = bisect_setup_stopped(w);
 	}
-	bisect_walk_free(&w);
+	bisect_walk_free(w);
 	return rc;
 }
 
@@ -275,14 +275,23 @@ int cmd_bisect(int argc, char **argv, struct cmd_ctx *ctx)
 		ctx->setup = CMD_STORE_READ;
 		return (st = cmd_store(ctx, o.rq.db)) ? show(st, &o.rq) : 1;
 	}
+	/* A bisection that cannot start is refused before its database is made. */
+	struct bisect_walk w = {0};
+	if (!o.rq.resume && (rc = bisect_setup_prepare(&w, &o.rq))) {
+		bisect_walk_free(&w);
+		return rc;
+	}
 	char *db_copy = xstrdup(o.rq.db);
 	rc = mkdir_p(dirname(db_copy), err, sizeof(err));
 	free(db_copy);
 	if (rc) {
 		fprintf(stderr, "schedrig bisect: %s\n", err);
+		bisect_walk_free(&w);
 		return 1;
 	}
-	if (!(st = cmd_store(ctx, o.rq.db)))
+	if (!(st = cmd_store(ctx, o.rq.db))) {
+		bisect_walk_free(&w);
 		return 1;
-	return execute(st, &o.rq);
+	}
+	return execute(&w, st, &o.rq);
 }
