@@ -104,9 +104,9 @@ char *bisect_no_regression_text(const struct bisect_rule *r, const struct bisect
 			 r->min_effect_pct);
 	else
 		snprintf(why, sizeof(why), "p = %.4g >= alpha %.4g", d->t.p, d->alpha);
-	return xasprintf("No regression to bisect: %s %s:%s op %s, %s %.4g vs %s %.4g (%s), %s %s",
-			 m->cell ? m->cell : "?", m->load ? m->load : "?",
-			 m->metric ? m->metric : "?", m->op ? m->op : "?", good,
+	return xasprintf("No regression to bisect: %s:%s op %s (cell %s), %s %.4g vs %s %.4g (%s),"
+			 " %s %s", m->load ? m->load : "?", m->metric ? m->metric : "?",
+			 m->op ? m->op : "?", m->cell ? m->cell : "?", good,
 			 higher ? g->sum.hmean : g->sum.amean, bad,
 			 higher ? b->sum.hmean : b->sum.amean, higher ? "Hmean" : "Amean",
 			 test_short(r, g->better), why);
@@ -413,6 +413,21 @@ static char *confirmed_text(const struct engine *e, const struct verdicts *v)
 	return text;
 }
 
+/* "LEAD p2, p4" of the points of verdict v into b, after "; " unless b
+ * ends in "("; nothing when there are none. */
+static void points_of(struct buf *b, const struct engine *e, enum bisect_verdict v,
+		      const char *lead)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < e->s->n; k++) {
+		if (e->search->v[k] != v)
+			continue;
+		if (n++ == 0)
+			buf_printf(b, "%s%s", b->data[b->len - 1] == '(' ? "" : "; ", lead);
+		buf_printf(b, "%s %s", n > 1 ? "," : "", e->s->p[k].name);
+	}
+}
+
 /* The result line when no patch is blamed. */
 static char *unconfirmed_text(const struct engine *e, const struct verdicts *v)
 {
@@ -421,11 +436,10 @@ static char *unconfirmed_text(const struct engine *e, const struct verdicts *v)
 	size_t inner[2] = {v->res.last_good, v->res.first_bad};
 	buf_puts(&b, "No single first bad point: ");
 	if (v->res.gradual) {
-		buf_printf(&b, "gradual change over %s..%s (between both ends:",
+		buf_printf(&b, "%s over %s..%s (", v->res.beyond ? "not monotone" : "gradual change",
 			   e->s->p[v->res.span_lo].name, e->s->p[v->res.span_hi].name);
-		for (size_t k = 0, n = 0; k < e->s->n; k++)
-			if (e->search->v[k] == BISECT_BETWEEN)
-				buf_printf(&b, "%s %s", n++ ? "," : "", e->s->p[k].name);
+		points_of(&b, e, BISECT_BEYOND, "beyond an end:");
+		points_of(&b, e, BISECT_BETWEEN, "between both ends:");
 		buf_puts(&b, ")");
 	} else if (v->ambiguous >= 0) {
 		buf_printf(&b, "the change is in %s..%s, but %s stayed ambiguous (it differs from"

@@ -221,7 +221,7 @@ void bisect_classify(const struct bisect_rule *r, double alpha, const struct bis
 	bool toward_bad = out->vs_good.effect_pct * dir > 0;
 	bool toward_good = out->vs_bad.effect_pct * dir < 0;
 	if (out->vs_good.differs && out->vs_bad.differs)
-		out->verdict = BISECT_BETWEEN;
+		out->verdict = toward_bad && toward_good ? BISECT_BETWEEN : BISECT_BEYOND;
 	else if (out->vs_good.differs && toward_bad)
 		out->verdict = BISECT_BAD;
 	else if (out->vs_bad.differs && toward_good)
@@ -237,6 +237,9 @@ char *bisect_class_reason(const struct bisect_class *cl, size_t iterations)
 				 " end's rule holds", iterations);
 	if (cl->verdict == BISECT_BETWEEN)
 		return xasprintf("differs from both ends: part of the change may be here");
+	if (cl->verdict == BISECT_BEYOND)
+		return xasprintf("beyond an end (not monotone): it differs from both ends, outside"
+				 " the interval between them");
 	return NULL;
 }
 
