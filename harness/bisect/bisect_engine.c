@@ -273,7 +273,8 @@ struct verdicts {
 	struct bisect_result res;
 	struct bisect_diff step, end[2], like[2];
 	bool stepped, moved[2], unlike[2];
-	long ambiguous;                 /* a point of the range skipped as ambiguous; -1 none */
+	long ambiguous;                 /* the first point of the range skipped as ambiguous
+					 * (the result names them all); -1 none */
 	int rounds;
 };
 
@@ -442,9 +443,14 @@ static char *unconfirmed_text(const struct engine *e, const struct verdicts *v)
 		points_of(&b, e, BISECT_BETWEEN, "between both ends:");
 		buf_puts(&b, ")");
 	} else if (v->ambiguous >= 0) {
-		buf_printf(&b, "the change is in %s..%s, but %s stayed ambiguous (it differs from"
-			   " neither end at its alpha); the confirm shows ", e->s->p[inner[0]].name,
-			   e->s->p[inner[1]].name, e->s->p[v->ambiguous].name);
+		size_t n = 0;
+		buf_printf(&b, "the change is in %s..%s, but", e->s->p[inner[0]].name,
+			   e->s->p[inner[1]].name);
+		for (size_t k = inner[0] + 1; k < inner[1]; k++)
+			if (e->ambiguous[k])
+				buf_printf(&b, "%s %s", n++ ? "," : "", e->s->p[k].name);
+		buf_printf(&b, " stayed ambiguous (%s from neither end at its alpha); the confirm"
+			   " shows ", n > 1 ? "each differs" : "it differs");
 		confirm_numbers(&b, e, v);
 	} else if (!v->stepped) {
 		buf_puts(&b, "the confirm shows no step: ");

@@ -363,6 +363,24 @@ static void test_ambiguous(void **state)
 	script_free(&s);
 }
 
+/* p4 and p5 both ambiguous in the range p3..p6 the walk leaves: the
+ * result names both, not just the first. */
+static void test_two_ambiguous(void **state)
+{
+	(void)state;
+	struct script s;
+	script_init(&s, 9, 6);
+	s.mean[4] = s.mean[5] = 110;
+	s.spread[4] = s.spread[5] = 30;
+	assert_int_equal(run(&s), 0);
+	assert_int_equal(s.points[4].verdict, BISECT_SKIP);
+	assert_int_equal(s.points[5].verdict, BISECT_SKIP);
+	assert_int_equal(s.blamed, -1);
+	assert_prefix(s.result, "No single first bad point: the change is in p3..p6, but p4, p5"
+				" stayed ambiguous (each differs from neither end at its alpha)");
+	script_free(&s);
+}
+
 /* p4's run fails: skipped with the run's reason and stepped around; the
  * step at p6 is still named. A run that fails is no ambiguity: a range
  * with a failed point would be blamed. */
@@ -407,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_clean_step),
 		cmocka_unit_test(test_gradual),
 		cmocka_unit_test(test_beyond),
+		cmocka_unit_test(test_two_ambiguous),
 		cmocka_unit_test(test_end_moved),
 		cmocka_unit_test(test_no_step),
 		cmocka_unit_test(test_flat),
