@@ -117,3 +117,24 @@ help=$("$SCHEDRIG" bisect --help)
 assert_contains "$help" "--min-effect-pct P  a difference below P % of the mean is no change" \
 	"--help: the minimum effect"
 assert_contains "$help" "(default: 10 for a max or a percentile from p99 up," "--help: its defaults"
+
+# 7. Looks at iteration counts fixed in advance, whatever the config's CI
+# stop: with iterations {min: 3, max: 4, ci_pct: 0.001} (a CI no 3 or 4
+# samples of a 1 % spread reach, so an adaptive run goes on to its max) the
+# rule is welch's default and accepted (two looks: 3, 4), every point's
+# first walk run measures exactly 3 iterations and a top-up 1, the rule
+# printed says so, and the independent check agrees.
+rm -f shift-p*.state
+series shift 100:1 100:1 100:1 100:1 100:1 103:1 103:1 103:1 103:1
+sed -i 's/{min: 3, max: 6, ci_pct: 50}/{min: 3, max: 4, ci_pct: 0.001}/' shift.yaml
+out=$("$SCHEDRIG" bisect shift.yaml --good p0 --bad p8 --db "$DB" 2>&1) || [ $? = 1 ] ||
+	fail "welch with max 4: $out"
+id=$(q "$DB" "SELECT max(id) FROM bisection")
+assert_eq "$(q "$DB" "SELECT status FROM bisection WHERE id = $id")" complete "welch with max 4 ran"
+counts=$(q "$DB" "SELECT DISTINCT (br.attempt = 1) || ':' || (SELECT count(*) FROM iteration i
+		JOIN variant v ON i.variant_id = v.id WHERE v.run_id = br.run_id)
+	FROM bisect_run br WHERE br.bisection_id = $id AND br.phase = 'walk' ORDER BY 1")
+assert_eq "$(tr '\n' ' ' <<<"$counts")" "0:1 1:3 " "walk runs: 3 iterations first, then 1 (the looks 3, 4)"
+assert_contains "$out" "at most 2 look(s) at iteration counts fixed in advance (3, 4; each run measures exactly to its look's count" \
+	"the looks stated"
+check "$DB" "$id"
