@@ -27,6 +27,12 @@ a = Rule.spend(0.01, 1) - Rule.spend(0.01, 5 / 6)
 print("p = %.4g >= alpha %.4g" % (welch(good, bad)[1], a))' "$TESTS_DIR/integration")
 assert_contains "$out" "Welch's t-test $p" "the p-value and alpha of the last look"
 assert_contains "$out" "ends p0 and p4: no difference after 3 iteration(s)" "the first look"
+# The rule is stated live as --show states it (there folded to 78 columns).
+live=$(grep '^Rule: ' <<<"$out") || fail "no Rule paragraph live: $out"
+show=$("$SCHEDRIG" bisect --show 1 --db "$DB" 2>&1) || fail "--show: $show"
+shown=$(awk '/^Rule: / { on = 1 } on && /^$/ { exit } on' <<<"$show" | tr '\n' ' ' | tr -s ' ' | sed 's/ $//')
+assert_eq "$live" "$shown" "the rule live and in --show"
+assert_contains "$live" "Family-wise alpha 0.05" "the family-wise alpha live"
 check "$DB" 1
 hdr=$(grep -B1 '^ *p0 *p4$' <<<"$out" | tr -s ' ' | tr '\n' '|')
 assert_eq "$hdr" " | p0 p4|" "the end-to-end table (names without '-' not split)"

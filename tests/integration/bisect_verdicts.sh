@@ -28,6 +28,20 @@ assert_eq "$(q "$DB" "SELECT group_concat(what || ' ' || outcome, ', ') FROM (SE
 	"good end held, bad end held" "gradual drift: the drift guard measured the ends again"
 check "$DB" 1
 show=$("$SCHEDRIG" bisect --show 1 --db "$DB" 2>&1) || fail "--show of the gradual drift: $show"
+# The table's p1 and p7 are walk runs (the confirm measured only the ends):
+# only the confirm's rounds are noted interleaved, the walk runs blocked.
+confirm_ids=$(q "$DB" "SELECT group_concat(run_id, ' ') FROM (SELECT run_id FROM bisect_run
+	WHERE bisection_id = 1 AND phase = 'confirm' ORDER BY run_id)")
+listed=$(python3 -c '
+import re, sys
+m = re.search(r"^Order \(runs? ([0-9, -]+)\): interleaved$", sys.stdin.read(), re.M)
+ids = []
+for part in (m.group(1).split(", ") if m else []):
+    a, _, b = part.partition("-")
+    ids += range(int(a), int(b or a) + 1)
+print(" ".join(map(str, ids)))' <<<"$show")
+assert_eq "$listed" "$confirm_ids" "interleaved: the confirm's rounds only"
+assert_contains "$show" "blocked (a walk run: its point's iterations together)" "the walk runs: blocked"
 assert_contains "$show" "Columns: p0 good end, p1 last like good, p7 first like bad, p8 bad end" \
 	"--show: the span's ends as columns"
 
@@ -138,3 +152,24 @@ assert_eq "$(tr '\n' ' ' <<<"$counts")" "0:1 1:3 " "walk runs: 3 iterations firs
 assert_contains "$out" "at most 2 look(s) at iteration counts fixed in advance (3, 4; each run measures exactly to its look's count" \
 	"the looks stated"
 check "$DB" "$id"
+
+# 8. Long point names: the checks table's columns still line up (their
+# widths are computed): every row's "n A/B" starts in one column.
+cat >long.yaml <<YAML
+name: long
+iterations: {min: 3, max: 6, ci_pct: 50}
+warmup_s: 0
+loads:
+  - {name: f, tool: fake, params: {mean: 100, spread_pct: 1, seed: 1}}
+bisect:
+  points:
+    - {name: vanilla-6.12-with-a-long-name, params: {f: {seed: 10, state_file: $WORK/long-p0.state}}}
+    - {name: patched-6.12-with-a-longer-name, params: {f: {mean: 120, seed: 11, state_file: $WORK/long-p1.state}}}
+YAML
+out=$("$SCHEDRIG" bisect long.yaml --good vanilla-6.12-with-a-long-name \
+	--bad patched-6.12-with-a-longer-name --db "$DB" 2>&1) || fail "long names: $out"
+cols=$(awk '/^Checks after the walk/ { on = 1; next } on && /^  / { print index($0, " n ") } on && !/^  / { on = 0 }' \
+	<<<"$out" | sort -u | wc -l)
+checks=$(awk '/^Checks after the walk/ { on = 1; next } on && /^  / { n++ } on && !/^  / { on = 0 } END { print n }' <<<"$out")
+[ "$checks" -ge 3 ] || fail "long names: $checks check rows: $out"
+assert_eq "$cols" 1 "long names: the checks' n column lines up"
