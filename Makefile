@@ -10,7 +10,7 @@
 #   make fuzz         libFuzzer targets (clang, build-fuzz/), FUZZ_SECONDS each (300)
 #   make install      schedrig and its man page into $(DESTDIR)$(PREFIX) (/usr/local)
 
-PKGS     := yaml-0.1 sqlite3 gsl libcurl jansson libcrypto
+PKGS     := yaml-0.1 sqlite3 gsl libcurl jansson libcrypto zlib
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 VERSION  := 0.1.0

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -22,6 +23,8 @@
 #include "commands.h"
 #include "config.h"
 #include "guestpack.h"
+#include "hostfp.h"
+#include "hostset.h"
 #include "knobs.h"
 #include "monitor.h"
 #include "preflight.h"
@@ -43,7 +46,8 @@ static const char usage_text[] =
 	"Run the (cell, iteration) steps listed in PLANFILE (written by a schedrig\n"
 	"backend: config text, variant, iterations) with the in-process runner,\n"
 	"after loading the kernel modules it lists and applying the variant's\n"
-	"knobs, and write one JSON line per result (protocol in agent_proto.h).\n"
+	"knobs and host: settings, and write one JSON line per result, the machine's\n"
+	"fingerprint first (protocol in agent_proto.h).\n"
 	"\n"
 	"  --out PATH   write the lines to PATH instead of stdout; 'auto': the\n"
 	"               virtio-serial port named " AGENT_PORT_NAME ", else " AGENT_SERIAL_TTY "\n"
@@ -407,6 +411,12 @@ int cmd_agent(int argc, char **argv, struct cmd_ctx *ctx)
 	return watch ? watch_stdin(&args) : agent_run(&args);
 }
 
+/* A rusage time in microseconds. */
+static long long tv_us(const struct timeval *tv)
+{
+	return (long long)tv->tv_sec * 1000000 + tv->tv_usec;
+}
+
 /* The agent itself: hello, knobs, the plan's steps, knobs restored, the
  * end line. Returns its exit status. */
 static int agent_run(const struct agent_args *args)
@@ -417,11 +427,13 @@ static int agent_run(const struct agent_args *args)
 	struct experiment *e = NULL;
 	struct plan p = {0};
 	const struct cfg_variant *v = NULL;
-	struct knob_state *ks = NULL;
+	struct hostset *hs = NULL;
 	struct monitor *mon = NULL;
 	struct agent a = {.fd = -1};
 	struct provenance pv;
 	int ok = 0;
+	struct agent_cpu cpu = {0};
+	bool measured = false;
 
 	bool have_plan = read_file(args->plan_path, &text, err, sizeof(err)) == 0 &&
 			 agent_plan_decode(text.data, text.len, &ap, err, sizeof(err)) == 0;
@@ -459,25 +471,44 @@ static int agent_run(const struct agent_args *args)
 		runner_set_monitor(mon);
 	}
 	struct knob_journal_ops journal = {j_record, j_applied, j_restored, &a};
-	if (knobs_count(v) && knobs_apply(v, &journal, &ks, err, sizeof(err))) {
-		char *msg = xasprintf("variant %s: knob refused: %s", v->name, err);
+	if (hostset_any(v) && hostset_apply(v, &journal, &hs, err, sizeof(err))) {
+		char *msg = xasprintf("variant %s: knob or host: setting refused: %s", v->name, err);
 		snprintf(err, sizeof(err), "%s", msg);
 		free(msg);
 		goto out;
 	}
+	/* The machine as the loads will find it: after the settings, with
+	 * this agent (and its monitors) on the housekeeping CPUs. */
+	struct host_fp fp;
+	hostfp_read("/", &fp);
+	agent_encode_host(&a.line, &fp, hs ? &hs->notes : NULL);
+	flush_lines(&a);
+	hostfp_free(&fp);
+	runner_set_load_cpus(hostset_load_cpus(hs));
+	/* The agent's own cost over the plan's steps (its set-up before is
+	 * not counted, as session_note_rig_cost counts the rig's). */
+	struct rusage ru0, ru1;
+	int64_t t0 = mono_ns();
+	getrusage(RUSAGE_SELF, &ru0);
 	ok = run_steps(&a, &ap, e, &p, mon, self_exe, err, sizeof(err)) == 0;
+	getrusage(RUSAGE_SELF, &ru1);
+	cpu = (struct agent_cpu){tv_us(&ru1.ru_utime) - tv_us(&ru0.ru_utime),
+				 tv_us(&ru1.ru_stime) - tv_us(&ru0.ru_stime),
+				 (mono_ns() - t0) / 1000 + 1};
+	measured = true;
+	runner_set_load_cpus(NULL);
 	char rerr[512];
-	if (knobs_restore(ks, &journal, rerr, sizeof(rerr)) && ok) {
+	if (hostset_restore(hs, &journal, rerr, sizeof(rerr)) && ok) {
 		snprintf(err, sizeof(err), "knob restore: %s", rerr);
 		ok = 0;
 	}
-	knobs_free(ks);
+	hostset_free(hs);
 out:
 	runner_set_monitor(NULL);
 	monitor_free(mon);
 	if (!ok)
 		fprintf(stderr, "schedrig agent: %s\n", err);
-	agent_encode_end(&a.line, ok, ok ? "" : err);
+	agent_encode_end(&a.line, ok, ok ? "" : err, measured ? &cpu : NULL);
 	flush_lines(&a);
 	buf_free(&a.line);
 	if (a.fd >= 0)

@@ -11,7 +11,8 @@
 static const char usage_text[] =
 	"usage: schedrig list [--db FILE]\n"
 	"\n"
-	"List the runs: id, name, start date, kernel release, cells, iterations, status\n"
+	"List the runs: id, name, start date, the kernels its variants ran (the rig's\n"
+	"own when none came up), cells, iterations, status\n"
 	"(abandoned: a run whose schedrig died, e.g. killed -9; finish it with\n"
 	"schedrig run --resume ID).\n"
 	"  --db FILE   results database (default " DEFAULT_DB ")\n";

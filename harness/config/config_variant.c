@@ -16,8 +16,8 @@
 #include "schedattr.h"
 
 static const char *const variant_keys[] = {
-	"name", "boot", "sysctl", "sched_features", "debugfs", "autogroup",
-	"kernel", "initrd", "append", "cpus", "memory_mb", "accel", "timeout_s",
+	"name", "boot", "sysctl", "sched_features", "debugfs", "autogroup", "host_settings",
+	"kernel", "initrd", "append", "cpus", "threads", "memory_mb", "accel", "timeout_s",
 	"host", "port", "user", "identity", "workdir", "strict_host_key", "kexec",
 	"lab", "device_type", "boot_method", "tags", NULL};
 
@@ -30,7 +30,7 @@ struct boot_keys {
 
 static const char *const booted_keys[] = {"kernel", "initrd", "append", NULL};
 
-static const char *const qemu_keys[] = {"cpus", "memory_mb", "accel", NULL};
+static const char *const qemu_keys[] = {"cpus", "threads", "memory_mb", "accel", NULL};
 
 static const char *const ssh_keys[] = {"host", "port", "user", "identity", "workdir",
 				       "strict_host_key", "kexec", NULL};
@@ -241,7 +241,9 @@ int cfg_read_variant(struct cfg_ctx *c, const struct ynode *m, const struct expe
 	var->line = m->line;
 	var->col = m->col;
 	var->autogroup = -1;
+	cfg_host_init(&var->host_set);
 	var->cpus = 2;
+	var->threads = 1;
 	var->memory_mb = 2048;
 	var->boot_timeout_s = 600;
 	var->port = 22;
@@ -295,6 +297,8 @@ int cfg_read_variant(struct cfg_ctx *c, const struct ynode *m, const struct expe
 			return cfg_err_at(c, v->line, v->col, "autogroup is the knob sysctl %s (line %d)"
 				      " sets already: one knob, one value", twin->key, twin->line);
 	}
+	if ((v = ynode_get(m, "host_settings")) && cfg_read_host(c, v, "host_settings", &var->host_set))
+		return -1;
 	if ((v = ynode_get(m, "kernel")) && v->kind == YNODE_MAPPING) {
 		if (read_build_ref(c, v, var))
 			return -1;
@@ -311,6 +315,15 @@ int cfg_read_variant(struct cfg_ctx *c, const struct ynode *m, const struct expe
 		if (cfg_get_int(c, v, "cpus", 1, 64, &n))
 			return -1;
 		var->cpus = (int)n;
+	}
+	if ((v = ynode_get(m, "threads"))) {
+		if (cfg_get_int(c, v, "threads", 1, 8, &n))
+			return -1;
+		var->threads = (int)n;
+		if (var->cpus % var->threads)
+			return cfg_err_at(c, v->line, v->col, "threads: %d does not divide cpus: %d (the"
+					  " guest has cpus / threads cores of threads each)", var->threads,
+					  var->cpus);
 	}
 	if ((v = ynode_get(m, "memory_mb"))) {
 		if (cfg_get_int(c, v, "memory_mb", 128, 65536, &n))
@@ -460,4 +473,5 @@ void cfg_free_variant(struct cfg_variant *v)
 		free(v->tags[i]);
 	free(v->tags);
 	free(v->build);
+	cfg_free_host(&v->host_set);
 }

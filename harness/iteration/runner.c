@@ -43,7 +43,16 @@ struct slot {
 	int64_t kill_at_ns; /* SIGKILL the group at this time; 0 unset */
 	bool stop_sent, timed_out, started;
 	char cgroup[1200];  /* the instance's cgroup (loadcg); "" when none */
+	struct sched_req sched; /* what the before_exec hook applies: the
+				 * instance's, with load_cpus when it sets no cpus */
 };
+
+static char load_cpus[128]; /* runner_set_load_cpus; "" none */
+
+void runner_set_load_cpus(const char *list)
+{
+	snprintf(load_cpus, sizeof(load_cpus), "%s", list ? list : "");
+}
 
 static unsigned n_cgroups; /* instances given a cgroup so far, for names */
 
@@ -145,7 +154,7 @@ static void start_failure(struct inst_result *r, const struct spawn *p, const ch
 	if (!strcmp(step, "sched_setaffinity") && e == EINVAL)
 		snprintf(r->reason, sizeof(r->reason), "cpus %s: not every CPU of the list is"
 			 " on this machine or allowed to the rig (sched_setaffinity: %s)",
-			 r->pi->sched.cpus, strerror(e));
+			 r->pi->sched.cpus[0] ? r->pi->sched.cpus : load_cpus, strerror(e));
 	else if (step[0])
 		snprintf(r->reason, sizeof(r->reason), "%s %s: %s",
 			 !strcmp(step, "exec") ? "cannot run" : step, argv0, strerror(e));
@@ -167,11 +176,14 @@ static int spawn_load(struct slot *s, struct inst_result *r, int out_fd, int err
 	char *saved0 = argv[0];
 	if (!strcmp(argv[0], "schedrig"))
 		argv[0] = (char *)self_exe;
+	s->sched = pi->sched;
+	if (!s->sched.cpus[0])
+		snprintf(s->sched.cpus, sizeof(s->sched.cpus), "%s", load_cpus);
 	s->proc = (struct spawn){
 		.argv = argv, .in = {.kind = SPAWN_FILE, .path = "/dev/null"},
 		.out = {.kind = SPAWN_FD, .fd = out_fd}, .err = {.kind = SPAWN_FD, .fd = err_fd},
 		.new_group = true, .cgroup = s->cgroup[0] ? s->cgroup : NULL,
-		.pdeath_sig = SIGKILL, .before_exec = sched_apply_hook, .hook_arg = &pi->sched};
+		.pdeath_sig = SIGKILL, .before_exec = sched_apply_hook, .hook_arg = &s->sched};
 	int rc = spawn_start(&s->proc, err, sizeof(err));
 	argv[0] = saved0;
 	s->proc.argv = NULL;

@@ -5,8 +5,9 @@
  * monitor series written), store_samples.c (samples and histograms read
  * for reports), store_import.c, store_notes.c (what reports note beside
  * their tables), store_knobs.c (the knob journal), store_monitor,
- * store_adaptive, store_reparse, store_show and store_list (their own
- * headers); store_impl.h (the handle and helpers, private to this folder);
+ * store_host (host state fingerprints, their digest), store_adaptive,
+ * store_reparse, store_show and store_list (their own headers);
+ * store_impl.h (the handle and helpers, private to this folder);
  * runinfo (provenance for reports), csvio (the export format) and
  * cmdsetup (a command's database, opened once).
  */
@@ -30,8 +31,9 @@ struct store;
  * the number is written (tests compare with it). Version 11 added the
  * bisection tables (bisection, bisect_point, bisect_run), 12 the
  * bisection's directory and walker, 13 the bisection's rule, its points'
- * looks, the runs' phase and the confirm's checks (bisect_check); every
- * table is in results-schema/schema.sql. */
+ * looks, the runs' phase and the confirm's checks (bisect_check) and
+ * the host state (host_state, store_host.h); every table is in
+ * results-schema/schema.sql. */
 #define STORE_SCHEMA_VERSION 13
 
 /* Open (and create or migrate when writable) the database at path. With

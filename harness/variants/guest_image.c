@@ -394,6 +394,27 @@ static int add_modules(struct initramfs *ir, const struct kernel_image *k,
 	return r;
 }
 
+/* The kernel's config beside its image (a package's boot/config-RELEASE)
+ * as the guest's /boot/config-RELEASE: Debian's kernels have no
+ * /proc/config.gz, and the guest's fingerprint hashes the config it runs
+ * (hostfp.h kernel.config_sha256). None beside the image: nothing added. */
+static int add_kernel_config(struct initramfs *ir, const struct kernel_image *k, char *err,
+			     size_t errsz)
+{
+	if (!k->release[0])
+		return 0;
+	char *dir = xstrdup(k->bzimage), *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	char *host = xasprintf("%s/config-%s", slash ? dir : ".", k->release);
+	char *guest = xasprintf("/boot/config-%s", k->release);
+	int rc = access(host, R_OK) ? 0 : initramfs_add_host_file(ir, guest, host, err, errsz);
+	free(host);
+	free(guest);
+	free(dir);
+	return rc;
+}
+
 /* /etc of the guest: accounts, names, the marks the init reads, the binds. */
 static void add_etc(struct initramfs *ir, const struct guest_contents *gc)
 {
@@ -445,7 +466,8 @@ static int build_archive(const struct variant_run *vr, const struct kernel_image
 		free(p);
 	}
 	if (initramfs_add_program(&ir, "/bin/schedrig", vr->self_exe, err, errsz) ||
-	    guestpack_add(gc, &ir, err, errsz) || add_modules(&ir, k, gc, &modules, err, errsz))
+	    guestpack_add(gc, &ir, err, errsz) || add_modules(&ir, k, gc, &modules, err, errsz) ||
+	    add_kernel_config(&ir, k, err, errsz))
 		goto out;
 	add_etc(&ir, gc);
 	char *plan = agent_host_plan(vr, &modules);

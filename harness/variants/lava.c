@@ -121,6 +121,7 @@ static int decode_log(const struct variant_run *vr, const char *release, const c
 	struct variant_run check = *vr;
 	check.on_kernel = accept_kernel;
 	check.on_iteration = accept_iteration;
+	check.on_host = NULL;
 	check.journal = NULL;
 	struct agent_session s = {.vr = &check, .label = "lava", .where = "the device",
 				  .t0_s = agent_mono_s(), .want_release = release,

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hostfp.h"
+#include "hostset.h"
 #include "knobs.h"
 #include "preflight.h"
 #include "provenance.h"
@@ -35,11 +37,25 @@ static int run_iterations(const struct variant_run *vr, char *err, size_t errsz)
 	return 0;
 }
 
+/* The fingerprint of this machine as the variant's loads will find it,
+ * handed to vr->on_host with what applying the settings skipped. */
+static int report_host(const struct variant_run *vr, const struct hostset *hs, char *err,
+		       size_t errsz)
+{
+	struct host_fp fp;
+	if (!vr->on_host)
+		return 0;
+	hostfp_read("/", &fp);
+	int rc = vr->on_host(vr->ctx, &fp, hs ? &hs->notes : NULL, err, errsz);
+	hostfp_free(&fp);
+	return rc;
+}
+
 static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 {
 	struct provenance pv;
 	struct variant_kernel k;
-	struct knob_state *knobs = NULL;
+	struct hostset *hs = NULL;
 	char why[1024];
 
 	provenance_read(&pv);
@@ -48,13 +64,18 @@ static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 	k.autogroup = pv.autogroup;
 	if (vr->on_kernel(vr->ctx, &k))
 		return -1;
-	/* Knobs are journalled before each change and restored whatever happens
-	 * next: a failed iteration, a storage error, or SIGINT/SIGTERM (the loop
-	 * stops at runner_interrupt_signal and returns here). */
-	if (knobs_count(vr->v) && knobs_apply(vr->v, vr->journal, &knobs, err, errsz))
+	/* Knobs and host: settings are journalled before each change and
+	 * restored whatever happens next: a failed iteration, a storage error,
+	 * or SIGINT/SIGTERM (the loop stops at runner_interrupt_signal and
+	 * returns here). */
+	if (hostset_any(vr->v) && hostset_apply(vr->v, vr->journal, &hs, err, errsz))
 		return -1;
-	int rc = run_iterations(vr, err, errsz);
-	if (knobs_restore(knobs, vr->journal, why, sizeof(why))) {
+	runner_set_load_cpus(hostset_load_cpus(hs));
+	int rc = report_host(vr, hs, err, errsz);
+	if (!rc)
+		rc = run_iterations(vr, err, errsz);
+	runner_set_load_cpus(NULL);
+	if (hostset_restore(hs, vr->journal, why, sizeof(why))) {
 		if (rc) {
 			size_t len = strlen(err);
 			snprintf(err + len, errsz - len, "; %s", why);
@@ -63,7 +84,7 @@ static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 		}
 		rc = -1;
 	}
-	knobs_free(knobs);
+	hostset_free(hs);
 	return rc;
 }
 
@@ -87,9 +108,10 @@ static void local_preflight(struct preflight *pf, const struct cfg_variant *v)
 	preflight_check_slice(pf, v, pv.kernel_release);
 	preflight_privileges(pf, v);
 	preflight_cgroup_controller(pf, v);
-	if (geteuid() == 0 && knobs_count(v) && knobs_probe(v, &problems))
+	if (geteuid() == 0 && hostset_any(v) && hostset_probe(v, &problems))
 		for (size_t i = 0; i < problems.n; i++)
-			preflight_refuse(pf, v->name, NULL, "knob: %s", problems.v[i]);
+			preflight_refuse(pf, v->name, NULL, "%s%s", strncmp(problems.v[i], "host: ", 6) ?
+					 "knob: " : "", problems.v[i]);
 	argv_free(&problems);
 }
 
