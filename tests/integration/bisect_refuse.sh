@@ -83,14 +83,16 @@ usage "--good, --bad, --alpha, --rule and --min-effect-pct are the bisection's o
 usage "--min-effect-pct must be a number in [0, 1000), not '-1'" ok.yaml --good p0 --bad p2 --min-effect-pct -1
 usage "unknown option '--frobnicate'" ok.yaml --frobnicate
 # A rule the config's iterations cannot decide by: refused with its real
-# numbers (ok.yaml: 3 points, min 3, max 6: looks at 3, 5, 6; share 0.05 / 4).
+# numbers (3 points, min 3, max 5: looks at 3, 4, 5; share 0.05 / 4; the
+# smallest p of 5 vs 5 2 / C(10, 5)).
+sed 's/max: 6/max: 5/' ok.yaml >five.yaml
 p=$(python3 -c '
 import sys
 sys.path.insert(0, sys.argv[1])
 from bisect_check import Rule
-print("smallest p is %.4g, not below the %.4g" % (2 / 924, Rule.spend(0.0125, 1) - Rule.spend(0.0125, 5 / 6)))' "$TESTS_DIR/integration")
-usage "--rule range: with at most 6 iterations a side its $p a decision's last look tests at" \
-	ok.yaml --good p0 --bad p2 --rule range --alpha 0.05
+print("smallest p is %.4g, not below the %.4g" % (2 / 252, Rule.spend(0.0125, 1) - Rule.spend(0.0125, 4 / 5)))' "$TESTS_DIR/integration")
+usage "--rule range: with at most 5 iterations a side its $p a decision's last look tests at: iterations max must be at least 6" \
+	five.yaml --good p0 --bad p2 --rule range --alpha 0.05
 # Every refusal above came before the database was made.
 [ ! -e "$WORK/u.db" ] || fail "a refused bisection made its database $WORK/u.db"
 # A point whose config cannot run is refused before anything runs, at its
