@@ -6,7 +6,10 @@
 # five draws are low and next five high) blames no patch; a step below
 # --min-effect-pct is no regression; --rule mann-whitney and --rule range
 # decide and state their test; a rule the config's iterations cannot decide
-# by is refused before anything runs. Every sample, p-value, alpha, verdict
+# by is refused before anything runs; the looks are at counts fixed in
+# advance whatever the config's CI stop (welch with max 4: looks 3, 4); a
+# long point name keeps the checks table aligned; a point beyond an end
+# makes the series not monotone. Every sample, p-value, alpha, verdict
 # and check re-derived by bisect_check.py.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/bisect_lib.bash"
@@ -173,3 +176,22 @@ cols=$(awk '/^Checks after the walk/ { on = 1; next } on && /^  / { print index(
 checks=$(awk '/^Checks after the walk/ { on = 1; next } on && /^  / { n++ } on && !/^  / { on = 0 } END { print n }' <<<"$out")
 [ "$checks" -ge 3 ] || fail "long names: $checks check rows: $out"
 assert_eq "$cols" 1 "long names: the checks' n column lines up"
+
+# 9. A point faster than both ends (p4 at 80 between ends at 100 and 120):
+# beyond an end, the series is not monotone, no patch is blamed and nothing
+# is called gradual; the independent check classifies it alike.
+series beyond 100:1 100:1 100:1 100:1 80:1 120:1 120:1 120:1 120:1
+rc=0
+out=$("$SCHEDRIG" bisect beyond.yaml --good p0 --bad p8 --db "$DB" 2>&1) || rc=$?
+assert_eq "$rc" 1 "beyond an end: no patch named ($out)"
+id=$(q "$DB" "SELECT max(id) FROM bisection")
+assert_eq "$(q "$DB" "SELECT verdict || ': ' || reason FROM bisect_point WHERE bisection_id = $id AND k = 4")" \
+	"beyond: beyond an end (not monotone): it differs from both ends, outside the interval between them" \
+	"p4 beyond an end"
+assert_contains "$(q "$DB" "SELECT result FROM bisection WHERE id = $id")" \
+	"No single first bad point: not monotone over p" "the result: not monotone"
+assert_contains "$(q "$DB" "SELECT result FROM bisection WHERE id = $id")" "(beyond an end: p4" \
+	"the result names the point beyond"
+! grep -q 'gradual' <<<"$(q "$DB" "SELECT result FROM bisection WHERE id = $id")" ||
+	fail "beyond an end called gradual"
+check "$DB" "$id"
