@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "cmdopts.h"
 #include "commands.h"
 #include "provenance.h"
 #include "store.h"
@@ -50,13 +51,8 @@ int cmd_list(int argc, char **argv, struct cmd_ctx *ctx)
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (ch == 'd')
 			db = optarg;
-		else if (ch == 'h') {
-			fputs(usage_text, stdout);
-			return 0;
-		} else {
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
-		}
+		else
+			return cmd_help_or_usage(ch, usage_text);
 	}
 	if (optind != argc) {
 		fputs(usage_text, stderr);

@@ -8,6 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cmdopts.h"
 #include "commands.h"
 #include "knob_journal.h"
 #include "knob_pending.h"
@@ -146,12 +147,8 @@ int cmd_restore(int argc, char **argv, struct cmd_ctx *ctx)
 		case 'd':
 			db = optarg;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
 		default:
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
+			return cmd_help_or_usage(ch, usage_text);
 		}
 	}
 	if (optind != argc) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "store_bisect.h"
+#include "cmdopts.h"
 #include "commands.h"
 #include "knob_journal.h"
 #include "provenance.h"
@@ -287,13 +288,8 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 			db = optarg;
 		else if (ch == 'c')
 			with_config = true;
-		else if (ch == 'h') {
-			fputs(usage_text, stdout);
-			return 0;
-		} else {
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
-		}
+		else
+			return cmd_help_or_usage(ch, usage_text);
 	}
 	if (argc - optind > 1) {
 		fputs(usage_text, stderr);

@@ -122,6 +122,11 @@ struct cfg_lab {
 	char *artifacts_url;  /* the same directory as the lab's dispatchers
 			       * fetch it: file://, http:// or https://, no
 			       * trailing '/' */
+	long long log_max_mb; /* a job log larger than this is refused (512) */
+	double stall_s;       /* a download or API call that gets no byte for
+			       * this long fails (60) */
+	double api_grace_s;   /* how long the lab's API may fail before a job
+			       * is given up to run --resume (120) */
 	int line, col;
 };
 

@@ -100,7 +100,8 @@ int cfg_merge_host(struct cfg_ctx *c, const struct cfg_host *top, struct cfg_var
 /* Free what h owns and unset it. */
 void cfg_free_host(struct cfg_host *h);
 
-/* labs: {NAME: {url, token_env, artifacts}} (struct cfg_lab). */
+/* labs: {NAME: {url, token_env, artifacts, log_max_mb, stall_s, api_grace_s}}
+ * (struct cfg_lab). */
 int cfg_read_labs(struct cfg_ctx *c, const struct ynode *m, struct experiment *e);
 
 /* A list of scalars (or one scalar) with positions, into *out. */

@@ -44,7 +44,8 @@ static const struct boot_keys boot_keys[] = {
 	{lava_keys, 1u << BOOT_LAVA, "boot: lava"},
 };
 
-static const char *const lab_keys[] = {"url", "token_env", "artifacts", NULL};
+static const char *const lab_keys[] = {"url", "token_env", "artifacts", "log_max_mb", "stall_s",
+				       "api_grace_s", NULL};
 
 static const char *const artifacts_keys[] = {"dir", "url", NULL};
 
@@ -395,6 +396,29 @@ static int read_artifacts(struct cfg_ctx *c, const struct ynode *m, struct cfg_l
 	return 0;
 }
 
+/* A lab's limits on what it sends: log_max_mb (1..1048576, default 512),
+ * stall_s (over 0, at most an hour, default 60), api_grace_s (0..86400,
+ * default 120). */
+static int read_lab_limits(struct cfg_ctx *c, const struct ynode *l, struct cfg_lab *lab)
+{
+	const struct ynode *v;
+	lab->log_max_mb = 512;
+	lab->stall_s = 60;
+	lab->api_grace_s = 120;
+	if ((v = ynode_get(l, "log_max_mb")) &&
+	    cfg_get_int(c, v, "log_max_mb", 1, 1048576, &lab->log_max_mb))
+		return -1;
+	if ((v = ynode_get(l, "stall_s")) && cfg_get_seconds(c, v, "stall_s", 3600, &lab->stall_s))
+		return -1;
+	if (v && lab->stall_s < 1)
+		return cfg_err_at(c, v->line, v->col, "stall_s must be at least 1 s, not '%s'",
+				  v->text);
+	if ((v = ynode_get(l, "api_grace_s")) &&
+	    cfg_get_seconds(c, v, "api_grace_s", 86400, &lab->api_grace_s))
+		return -1;
+	return 0;
+}
+
 int cfg_read_labs(struct cfg_ctx *c, const struct ynode *m, struct experiment *e)
 {
 	if (cfg_want_kind(c, m, YNODE_MAPPING, "labs"))
@@ -435,7 +459,7 @@ int cfg_read_labs(struct cfg_ctx *c, const struct ynode *m, struct experiment *e
 		}
 		if (!(v = ynode_get(l, "artifacts")))
 			return cfg_err_at(c, l->line, l->col, "a lab needs 'artifacts: {dir, url}'");
-		if (read_artifacts(c, v, lab))
+		if (read_artifacts(c, v, lab) || read_lab_limits(c, l, lab))
 			return -1;
 	}
 	return 0;

@@ -450,7 +450,7 @@ static void iteration_begin(struct iteration *it, const struct plan_cell *cell, 
 	it->pfd = xcalloc(2 + 2 * n, sizeof(*it->pfd));
 	it->target = xcalloc(2 + 2 * n, sizeof(*it->target));
 	it->fdp = xcalloc(2 + 2 * n, sizeof(*it->fdp));
-	store_now(it->res->started_at, sizeof(it->res->started_at));
+	utc_now(it->res->started_at, sizeof(it->res->started_at));
 	if (mon)
 		monitor_iteration_begin(mon);
 	for (size_t i = 0; i < n; i++) {
@@ -592,7 +592,7 @@ static void iteration_end(struct iteration *it)
 	sweep_children();
 	if (mon)
 		monitor_iteration_end(mon, it->res);
-	store_now(it->res->ended_at, sizeof(it->res->ended_at));
+	utc_now(it->res->ended_at, sizeof(it->res->ended_at));
 	it->res->interrupted = interrupt_sig != 0;
 	free(it->pfd);
 	free(it->target);

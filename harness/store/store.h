@@ -39,8 +39,15 @@ struct store;
 /* Open (and create or migrate when writable) the database at path. With
  * readonly, the file must exist and is only written to migrate a database
  * of an older schema version (results-schema/schema.sql), once. A store is
- * used by one thread at a time (opened SQLITE_OPEN_NOMUTEX). Errors: not
- * a results database, a newer schema version, SQLite's message with errno. */
+ * used by one thread at a time (opened SQLITE_OPEN_NOMUTEX). Every page
+ * is checked first (PRAGMA quick_check): a damaged file is refused with
+ * SQLite's complaint, the file and how to recover it (sqlite3 FILE
+ * .recover), as is any later statement that finds damage (SQLITE_CORRUPT).
+ * A writer keeps the file in WAL mode while it is open and leaves it in
+ * rollback mode when it closes last; a reader opens read-only (a file a
+ * writer left in WAL mode is switched first), so it leaves no -wal or -shm
+ * file. Errors: not a results database, a newer schema version, damage,
+ * SQLite's message with errno. */
 int store_open(const char *path, bool readonly, struct store **out, char *err, size_t errsz);
 void store_close(struct store *s);
 
@@ -240,8 +247,6 @@ int store_run_status(struct store *s, int64_t run_id, const char *status, char *
 int store_events_drop(struct store *s, int64_t run_id, const char *kind, const char *prefix,
 		      char *err, size_t errsz);
 
-/* Current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into dst (at least 21 bytes). */
-void store_now(char *dst, size_t size);
 
 /* One row of the knob restore journal (table knob). Strings may be NULL where
  * the column allows it. Rows returned by store_knob_list/_unrestored own their

@@ -125,14 +125,14 @@ static int load_keys(struct store *s, struct sample_table *t, struct key_names *
  * read (and sorted) first, then all samples in one scan of sample_value's
  * primary key, each placed by its instance's rank. A sample naming a key
  * that does not exist fails with a message in err. */
-static int load_run_rows(int64_t run_id, const char *run_name, const struct key_names *keys,
+static int load_run_rows(struct store *s, int64_t run_id, const char *run_name, const struct key_names *keys,
 			 size_t n_keys, sqlite3_stmt *inst, sqlite3_stmt *smp,
 			 struct sample_table *t, char *err, size_t errsz)
 {
 	struct sample_row *tmpl = NULL;      /* per rank: run, variant, cell, load, iteration */
 	struct ranked_instance *by_id = NULL;
 	size_t n_inst = 0, *rank = NULL, from = t->n;
-	bool ordered = true;
+	bool ordered = true, bad_key = false;
 	int rc;
 
 	sqlite3_bind_int64(inst, 1, run_id);
@@ -168,7 +168,7 @@ static int load_run_rows(int64_t run_id, const char *run_name, const struct key_
 		if (key < 0 || (size_t)key >= n_keys || !keys[key].metric) {
 			snprintf(err, errsz, "a sample of load instance %lld names sample_key %lld,"
 				 " which does not exist", (long long)id, (long long)key);
-			rc = SQLITE_CORRUPT;
+			bad_key = true;
 			break;
 		}
 		struct sample_row row = tmpl[by_id[cur].rank];
@@ -180,10 +180,7 @@ static int load_run_rows(int64_t run_id, const char *run_name, const struct key_
 								       : sqlite3_column_double(smp, 2);
 		sample_table_push(t, &row);
 		size_t k = t->n - from - 1;
-		if (k == cap) {
-			cap = cap ? cap * 2 : 1024;
-			rank = xrealloc(rank, cap * sizeof(*rank));
-		}
+		rank = xgrow(rank, &cap, k, 1024, sizeof(*rank));
 		rank[k] = by_id[cur].rank;
 		ordered &= k == 0 || rank[k] >= last_rank;
 		last_rank = rank[k];
@@ -197,8 +194,8 @@ out:
 	free(rank);
 	if (rc == SQLITE_DONE)
 		return 0;
-	if (rc != SQLITE_CORRUPT)
-		snprintf(err, errsz, "cannot read samples: %s", sqlite3_errmsg(sqlite3_db_handle(smp)));
+	if (!bad_key)
+		store_fail(s, "cannot read samples", err, errsz);
 	return -1;
 }
 
@@ -246,7 +243,7 @@ int store_load_rows(struct store *s, const int64_t *ids, size_t n_ids,
 		else
 			snprintf(run_name, sizeof(run_name), "%s#%lld", base, (long long)ids[k]);
 		sqlite3_finalize(name);
-		rc = load_run_rows(ids[k], run_name, keys, n_keys, inst, smp, t, err, errsz);
+		rc = load_run_rows(s, ids[k], run_name, keys, n_keys, inst, smp, t, err, errsz);
 	}
 	sqlite3_finalize(inst);
 	sqlite3_finalize(smp);

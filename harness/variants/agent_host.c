@@ -79,7 +79,8 @@ static void on_hello(struct agent_session *s, const struct agent_msg *m, char *e
 		return;
 	}
 	if (m->proto != AGENT_PROTO_VERSION) {
-		agent_session_fail(s, err, errsz, "%s's agent speaks protocol %d, not %d", where,
+		agent_session_fail(s, err, errsz, "%s's agent speaks agent protocol %d, this schedrig"
+				   " speaks %d: build or install schedrig-agent with schedrig", where,
 				   m->proto, AGENT_PROTO_VERSION);
 		return;
 	}

@@ -166,6 +166,22 @@ static void expect_failure(struct fix *f, const char *part)
 	assert_non_null(strstr(f->err, part));
 }
 
+/* An agent of another protocol (a stale schedrig-agent): its hello is
+ * refused, both versions named, before anything of it is stored. */
+static void test_other_protocol(void **state)
+{
+	struct fix f;
+	(void)state;
+	fix_init(&f);
+	static const char line[] =
+		"{\"type\":\"hello\",\"proto\":1,\"release\":\"6.1.0\",\"cmdline\":\"x\"}";
+	agent_session_line(&f.s, line, strlen(line), f.err, sizeof(f.err));
+	expect_failure(&f, "the guest's agent speaks agent protocol 1, this schedrig speaks 3");
+	assert_false(f.s.hello);
+	assert_int_equal(f.stored, 0);
+	fix_free(&f);
+}
+
 /* The whole plan, in order, with a background repetition: accepted. */
 static void test_whole_plan(void **state)
 {
@@ -474,6 +490,7 @@ static void test_skip_done(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_other_protocol),
 		cmocka_unit_test(test_whole_plan),
 		cmocka_unit_test(test_empty_iteration),
 		cmocka_unit_test(test_iteration_narrowing),
