@@ -290,7 +290,7 @@ CREATE TABLE IF NOT EXISTS bisect_point (
 	name          TEXT NOT NULL,            -- the point's variant name
 	label         TEXT NOT NULL,            -- what it is (variant, patch file: subject)
 	config_text   TEXT NOT NULL,            -- the point's own config
-	verdict       TEXT,                     -- good|bad|between|skip
+	verdict       TEXT,                     -- good|bad|between|beyond|skip
 	reason        TEXT,                     -- why (skip: failure or ambiguity; between)
 	decided_seq   INTEGER,                  -- order of the verdicts
 	n             INTEGER,                  -- samples of the metric (its walk runs)
