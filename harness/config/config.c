@@ -136,6 +136,20 @@ static int read_order(struct cfg_ctx *c, const struct ynode *root, struct experi
 	return 0;
 }
 
+/* host: numa_balancing (the config's or var's) is the knob sysctl
+ * kernel.numa_balancing: var may not set both (one knob, one value). */
+static int numa_once(struct cfg_ctx *c, const struct cfg_variant *var)
+{
+	const struct cfg_knob *twin = cfg_knob_twin("sysctl", var->sysctl, var->n_sysctl,
+						    "kernel.numa_balancing");
+	int line, col;
+	if (!twin || !cfg_host_key_at(&var->host_set, "numa_balancing", &line, &col))
+		return 0;
+	return cfg_err_at(c, twin->line, twin->col, "variant %s: sysctl %s is the knob host:"
+			  " numa_balancing (line %d) sets already: one knob, one value", var->name,
+			  twin->key, line);
+}
+
 /* variants: (default: one boot: local variant "running"), each with the
  * config's host: settings under its own (cfg_merge_host). */
 static int read_variants(struct cfg_ctx *c, const struct ynode *root, struct experiment *e,
@@ -169,7 +183,7 @@ static int read_variants(struct cfg_ctx *c, const struct ynode *root, struct exp
 	}
 
 	for (size_t i = 0; i < e->n_variants; i++)
-		if (cfg_merge_host(c, top, &e->variants[i]))
+		if (cfg_merge_host(c, top, &e->variants[i]) || numa_once(c, &e->variants[i]))
 			return -1;
 	return 0;
 }

@@ -137,6 +137,8 @@ struct cfg_lab {
  * keys; its host: is a boot: ssh machine's name) overrides them key by
  * key, and its cfg_variant.host_set holds the merged result. Unset: as the
  * machine has it. */
+#define CFG_HOST_N_KEYS 8 /* governor, boost, smt, cpu_dma_latency_us, thp,
+			    * numa_balancing, irq_affinity, housekeeping_cpus */
 struct cfg_host {
 	char *governor;          /* cpufreq scaling governor ([a-z0-9_-]), NULL unset */
 	int boost;               /* turbo/boost: 1 on, 0 off, -1 unset */
@@ -151,10 +153,19 @@ struct cfg_host {
 				  * monitors run; loads without sched: cpus get the
 				  * other CPUs. NULL unset */
 	int line, col;           /* of the host: that set the first key; 0 none */
+	/* Where each key was set (after the merge: in the variant's
+	 * host_settings: or the top host:), in config_host.c's order of the
+	 * keys; 0 unset. Read with cfg_host_key_at. */
+	int key_line[CFG_HOST_N_KEYS], key_col[CFG_HOST_N_KEYS];
 };
 
 /* true when h sets anything. */
 bool cfg_host_any(const struct cfg_host *h);
+
+/* Where h's key (one of CFG_HOST_KEYS) was set: true with *line, *col;
+ * false when h does not set it (or key is no host: key): the message of a
+ * setting this machine cannot take is at its key. */
+bool cfg_host_key_at(const struct cfg_host *h, const char *key, int *line, int *col);
 
 /* A kernel variant. Knob keys apply to every boot kind; the qemu, ssh and
  * lava groups only to theirs (the config rejects them elsewhere). */

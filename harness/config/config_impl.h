@@ -91,6 +91,11 @@ int cfg_read_host(struct cfg_ctx *c, const struct ynode *m, const char *key, str
 /* Every setting unset (-1, NULL). */
 void cfg_host_init(struct cfg_host *h);
 
+/* The knob among k[0..n) that name of kind is another spelling of
+ * (knob_canonical: "kernel/x" is "kernel.x"), or NULL. */
+const struct cfg_knob *cfg_knob_twin(const char *kind, const struct cfg_knob *k, size_t n,
+				     const char *name);
+
 /* var->host completed with top's settings it leaves unset, then checked
  * against var (irq_affinity: housekeeping needs housekeeping_cpus; a
  * guest's housekeeping CPUs among its cpus:, leaving the loads some). 0

@@ -2,6 +2,7 @@
  * every load tool of the plan is installed here, run checks once for all
  * local variants before it records anything (variant_check_local_tools). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -91,6 +92,21 @@ static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 /* Before anything runs: latency_nice and slice_us on the running kernel, the knobs
  * (read and writable here: this machine's debugfs may be locked), and what
  * this process may do. */
+/* One of hostset_probe's problems: a host: setting's ("host: KEY: ...") at
+ * its key, a knob's as the variant's. */
+static void refuse_problem(struct preflight *pf, const struct cfg_variant *v, const char *problem)
+{
+	int line = 0, col = 0;
+	if (strncmp(problem, "host: ", 6)) {
+		preflight_refuse(pf, v->name, NULL, "knob: %s", problem);
+		return;
+	}
+	char *key = xasprintf("%.*s", (int)strcspn(problem + 6, ": "), problem + 6);
+	cfg_host_key_at(&v->host_set, key, &line, &col);
+	preflight_refuse_at(pf, line, col, v->name, "%s", problem);
+	free(key);
+}
+
 static void local_preflight(struct preflight *pf, const struct cfg_variant *v)
 {
 	struct provenance pv;
@@ -110,8 +126,7 @@ static void local_preflight(struct preflight *pf, const struct cfg_variant *v)
 	preflight_cgroup_controller(pf, v);
 	if (geteuid() == 0 && hostset_any(v) && hostset_probe(v, &problems))
 		for (size_t i = 0; i < problems.n; i++)
-			preflight_refuse(pf, v->name, NULL, "%s%s", strncmp(problems.v[i], "host: ", 6) ?
-					 "knob: " : "", problems.v[i]);
+			refuse_problem(pf, v, problems.v[i]);
 	argv_free(&problems);
 }
 
