@@ -179,6 +179,24 @@ static bool has_tables(struct store *s)
 	return any;
 }
 
+/* A writer's refusals, checked by reading only, before anything writes
+ * (the switch to WAL mode rewrites header bytes 18-19): a refused file
+ * stays byte for byte as it was. 0, or -1 with err. */
+static int refuse_to_write(struct store *s, const char *path, char *err, size_t errsz)
+{
+	int v;
+	if (user_version(s, &v))
+		return store_fail(s, path, err, errsz);
+	if (v > STORE_SCHEMA_VERSION)
+		return err_printf(err, errsz, "%s: schema version %d is newer than this schedrig's (%d)",
+			    path, v, STORE_SCHEMA_VERSION);
+	if (v == 0 && has_tables(s))
+		return err_printf(err, errsz, "%s: an SQLite database that is not a schedrig results"
+			    " database (it has tables but no schedrig schema version); not writing"
+			    " into it", path);
+	return 0;
+}
+
 static int migrate(struct store *s, const char *path, char *err, size_t errsz)
 {
 	int v;
@@ -187,17 +205,6 @@ static int migrate(struct store *s, const char *path, char *err, size_t errsz)
 	if (user_version(s, &v)) {
 		store_rollback(s);
 		return store_fail(s, path, err, errsz);
-	}
-	if (v > STORE_SCHEMA_VERSION) {
-		store_rollback(s);
-		return err_printf(err, errsz, "%s: schema version %d is newer than this schedrig's (%d)",
-			    path, v, STORE_SCHEMA_VERSION);
-	}
-	if (v == 0 && has_tables(s)) {
-		store_rollback(s);
-		return err_printf(err, errsz, "%s: an SQLite database that is not a schedrig results"
-			    " database (it has tables but no schedrig schema version); not writing"
-			    " into it", path);
 	}
 	if (v < STORE_SCHEMA_VERSION) {
 		char *msg = NULL;
@@ -350,6 +357,8 @@ int store_open(const char *path, bool readonly, struct store **out, char *err, s
 	s->path = xstrdup(path);
 	s->writer = !readonly;
 	if (!readonly) {
+		if (refuse_to_write(s, path, err, errsz))
+			goto out_fail;
 		if (sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK) {
 			store_fail(s, path, err, errsz);
 			goto out_fail;
