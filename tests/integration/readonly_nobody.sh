@@ -26,5 +26,19 @@ mkdir "$WORK/shut" && cp "$WORK/a.db" "$WORK/shut/b.db" && chmod 644 "$WORK/shut
 got=$(as_nobody "$SCHEDRIG" list --db "$WORK/shut/b.db" 2>&1) || fail "list in a 555 directory as nobody: $got"
 assert_eq "$got" "$want" "list of a WAL file in a 555 directory as nobody"
 assert_eq "$(cd "$WORK/shut" && ls)" "b.db" "files in the 555 directory after list as nobody"
+
+# Beside a writer at work (its -wal holds pages the file has not), the
+# immutable open would read past them: refused, saying what to do.
 chmod 755 "$WORK/shut"
+exec 3> >(sqlite3 "$WORK/shut/b.db" >/dev/null)
+echo "PRAGMA wal_autocheckpoint = 0; CREATE TABLE busy(x); INSERT INTO busy VALUES (1);" >&3
+for _ in $(seq 50); do [ -s "$WORK/shut/b.db-wal" ] && break; sleep 0.1; done
+chmod 555 "$WORK/shut"
+rc=0
+got=$(as_nobody "$SCHEDRIG" list --db "$WORK/shut/b.db" 2>&1) || rc=$?
+assert_eq "$rc" 1 "list beside a writer at work as nobody: exit status ($got)"
+assert_contains "$got" "another connection is writing" "list beside a writer at work: the message"
+chmod 755 "$WORK/shut"
+exec 3>&-
+wait
 exit 0
