@@ -7,6 +7,8 @@
 -- versions; version 10 the kernel_build table, 11 the bisection tables), except
 -- for version 12, which added bisection.cwd, host, rig_pid, rig_start_ticks
 -- and boot_id (store.c adds them to a version 11 bisection table), and
+-- for version 13, which added the tables window_sample and trace (created
+-- here) and nothing to older tables,
 -- for version 5, which split the sample table into sample_key and
 -- sample_value, version 6, which added run.rig_pid, run.boot_id and
 -- run.rig_start_ticks, and version 7, which added histogram.bounds,
@@ -320,4 +322,39 @@ CREATE TABLE IF NOT EXISTS kernel_build (
 	message       TEXT NOT NULL,            -- why it failed, "" otherwise
 	log_path      TEXT NOT NULL,
 	UNIQUE (run_id, variant)
+);
+
+-- The rig's own samples of a load instance over the measured window
+-- (schema version 13): its schedstat deltas summed over its tasks and over
+-- the repetitions of it in the window (harness/trace/schedwin.h), and the
+-- progress rate its driver counts in its output (kernbench's compile jobs
+-- per second). Keys in sample_key, read with sample_value by reports
+-- (store_load_rows), never replaced by reparse (they are not the parser's).
+-- load_instance_id refers to load_instance(id) as in sample_value.
+CREATE TABLE IF NOT EXISTS window_sample (
+	load_instance_id INTEGER NOT NULL,
+	seq           INTEGER NOT NULL,
+	key_id        INTEGER NOT NULL,
+	value         REAL,                     -- NULL stores NaN
+	PRIMARY KEY (load_instance_id, seq)
+) WITHOUT ROWID;
+
+-- Scheduler traces (trace: in the config; harness/trace/trace_capture.h),
+-- schema version 13: one row per traced iteration, stored in the
+-- iteration's transaction. The trace itself is a gzip file of the text
+-- format trace_capture.h describes, at path relative to the database's
+-- directory (runs/ID/traces/...).
+CREATE TABLE IF NOT EXISTS trace (
+	id            INTEGER PRIMARY KEY,
+	iteration_id  INTEGER NOT NULL REFERENCES iteration(id),
+	path          TEXT NOT NULL,
+	events        TEXT NOT NULL,            -- group:name, comma-separated
+	buffer_kb     INTEGER NOT NULL,         -- ring buffer per CPU
+	window_start_ns INTEGER NOT NULL,       -- CLOCK_MONOTONIC where it ran
+	window_end_ns INTEGER NOT NULL,
+	bytes         INTEGER NOT NULL,         -- of the text, uncompressed
+	lines         INTEGER NOT NULL,         -- events read (and LOST lines)
+	lost_events   INTEGER NOT NULL,         -- ring buffer overruns and drops
+	warning       TEXT,                     -- why it is incomplete; NULL: it is not
+	UNIQUE (iteration_id)
 );
