@@ -9,7 +9,7 @@
 #   make bench        benchmarks of the rig itself (not part of check)
 #   make fuzz         libFuzzer targets (clang, build-fuzz/), FUZZ_SECONDS each (300)
 
-PKGS     := yaml-0.1 sqlite3 gsl libcurl jansson libcrypto
+PKGS     := yaml-0.1 sqlite3 gsl libcurl jansson libcrypto zlib
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 VERSION  := 0.1.0

@@ -26,7 +26,14 @@
  * however long they take (a kernel build), and is never a timeout for that.
  * SIGINT/SIGTERM/SIGHUP are taken through a signalfd: every load gets
  * SIGTERM, RUNNER_INTERRUPT_GRACE_S to exit, then SIGKILL of its group, and
- * the result is marked interrupted. */
+ * the result is marked interrupted.
+ *
+ * The measured window runs from just before the measured loads start
+ * until the last of them has exited. Over it, always, each load's tasks
+ * are read (schedwin.h: when the window opens or the load starts in it,
+ * every RUNNER_SCHEDWIN_S, when it exits before it is reaped, when the
+ * window closes) into inst_result.window, and a background load's output
+ * in the window is counted by its driver's progress hook. */
 #ifndef SCHEDRIG_RUNNER_H
 #define SCHEDRIG_RUNNER_H
 
@@ -36,10 +43,14 @@
 #include <sys/types.h>
 
 #include "plan.h"
+#include "schedwin.h"
+#include "trace_capture.h"
 #include "util.h"
 
 #define RUNNER_GRACE_S 5.0
 #define RUNNER_INTERRUPT_GRACE_S 2.0
+/* How often the loads' tasks are read while the measured window is open. */
+#define RUNNER_SCHEDWIN_S 1.0
 
 enum inst_state {
 	INST_OK,          /* exited 0 (parse still decides) */
@@ -68,6 +79,15 @@ struct inst_result {
 	int term_signal;
 	int64_t start_ns, end_ns; /* CLOCK_MONOTONIC */
 	struct rusage ru;        /* of the instance's process tree (wait4) */
+	/* The load's schedstat deltas over the measured window (schedwin.h),
+	 * summed over every repetition of it that ran in the window: held by
+	 * the repetition that was running when the window closed (or the last
+	 * that ran in it); window.valid false on the others. */
+	struct schedwin_totals window;
+	/* Progress units the load printed inside the window (its driver's
+	 * load_ops.progress, e.g. compile jobs of a kernel build), over the
+	 * same repetitions; -1 when the driver counts none. */
+	int64_t window_progress;
 };
 
 struct stored_series_set;
@@ -81,6 +101,9 @@ struct iteration_result {
 	 * on_iteration, never freed by iteration_result_free; NULL otherwise
 	 * (local runs: the monitor hands them over, monitor_take_series). */
 	const struct stored_series_set *series;
+	/* The trace of the measured window (runner_set_trace), captured false
+	 * when the iteration was not traced. */
+	struct trace_result trace;
 };
 
 /* Prepare the process to run loads: block SIGCHLD/SIGINT/SIGTERM/SIGHUP into
@@ -111,6 +134,15 @@ struct monitor;
  * starts and sampled once more when it exits, before it is reaped. NULL
  * turns monitors off (the default). */
 void runner_set_monitor(struct monitor *m);
+
+/* Trace the measured window of every following iteration that is armed
+ * (trace_capture_arm): the runner opens the window right before it starts
+ * the measured loads, reads the trace when trace_capture_fd is readable and
+ * closes it when the last measured load has exited (or the rig is
+ * interrupted), then notes each load's tasks ("task LOAD REPETITION PID
+ * TID...", the tasks schedwin read) in the trace; the result is
+ * iteration_result.trace. NULL: no trace (the default). */
+void runner_set_trace(struct trace_capture *t);
 
 /* Run one iteration of cell (any number of loads: every one's pipes are
  * polled). self_exe replaces argv[0] "schedrig" of built-in loads. On

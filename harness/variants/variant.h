@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "config.h"
 #include "knobs.h"
@@ -45,6 +46,7 @@ struct variant_run {
 	int iterations;
 	const char *self_exe;  /* this schedrig binary */
 	const char *work_dir;  /* scratch directory of the run (exists) */
+	int64_t run_id;        /* the run's id (names its trace instance) */
 	kernel_fn on_kernel;
 	iteration_fn on_iteration;
 	void *ctx;

@@ -1,0 +1,418 @@
+/* schedrig trace [RUN...]: what the scheduler traces of runs say per load
+ * (harness/trace/trace_analysis.h) in the mmtests layouts, variants side
+ * by side; --format perfetto writes one trace as Chrome trace-event JSON;
+ * --file reads a trace made elsewhere. */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "config.h"
+#include "reportcmd.h"
+#include "store.h"
+#include "store_trace.h"
+#include "trace_analysis.h"
+#include "trace_gz.h"
+#include "trace_perfetto.h"
+#include "trace_report.h"
+
+/* The largest trace text read (uncompressed). */
+#define TRACE_READ_MAX ((size_t)4 << 30)
+
+static const char usage_text[] =
+	"usage: schedrig trace [RUN...] [--db FILE] [--load NAME] [--variant V] [--cell C]\n"
+	"                      [--iteration N] [--layout L] [--format F] [--output FILE]\n"
+	"                      [--all-tasks] [compare's options]\n"
+	"       schedrig trace --file TRACE [--load COMM] [--format F] [--output FILE]\n"
+	"\n"
+	"What the scheduler traces of the given runs (config trace:; ids, names or\n"
+	"'latest'; default the newest run) say per load, its tasks matched by the\n"
+	"processes the rig started: wakeup latency (sched_waking to the switch-in),\n"
+	"runqueue wait (enqueued or preempted to the switch-in), run time per\n"
+	"switch-in, preemptions (switched out runnable), migrations, and the time\n"
+	"each CPU ran the load's tasks. The distributions' p50, p90, p99, p99.9, max\n"
+	"and mean (us) are samples of each traced iteration and their event counts\n"
+	"samples of their own, laid out as compare lays out samples: variants side by\n"
+	"side with its significance rules (n = traced iterations); --layout\n"
+	"percentiles and latency pool every event of the traced iterations instead.\n"
+	"A trace that lost events (ring buffer overruns) says how many under the\n"
+	"tables. Only complete iterations count (a note names the others).\n"
+	"\n"
+	"  --db FILE            results database (default " DEFAULT_DB ")\n"
+	"  --load NAME          only load NAME (with --file: tasks of that comm)\n"
+	"  --variant V, --cell C, --iteration N   only those traces\n"
+	"  --all-tasks          also the load " TRACE_ALL_TASKS ": every task of the trace\n"
+	"  --layout L           mmtests (default), mmtests-wide, percentiles, latency\n"
+	"  --format F           text|markdown|csv|json (the tables), or perfetto: the\n"
+	"                       one trace selected as Chrome trace-event JSON for\n"
+	"                       ui.perfetto.dev (a track per CPU and per load task,\n"
+	"                       the measured window marked); needs --output\n"
+	"  --output FILE, -o FILE  write there instead of stdout\n"
+	"  --file TRACE         a trace's text made elsewhere (trace-cmd report, perf\n"
+	"                       script, tracefs trace; gzip or plain): tasks grouped by\n"
+	"                       their comm, as perf sched latency groups them\n"
+	"%s"
+	"  -h, --help           this text\n"
+	"\n"
+	"Exit status: 0 ok, 1 failure (database, no trace, a trace that is no trace),\n"
+	"2 bad usage.\n";
+
+enum {
+	OPT_LAYOUT = OPT_SHARED_LAST + 1, OPT_VARIANT, OPT_CELL, OPT_ITERATION, OPT_FILE,
+	OPT_ALL_TASKS, OPT_TFORMAT,
+};
+
+struct trace_cmd {
+	struct reportcmd c;
+	const char *layout, *variant, *cell, *file, *load;
+	int iteration;
+	bool perfetto, all_tasks;
+};
+
+static int usage(FILE *f, int rc)
+{
+	fprintf(f, usage_text, reportcmd_options_help);
+	return rc;
+}
+
+/* The options into tc: -1 to go on, else the exit status. */
+static int options(int argc, char **argv, struct trace_cmd *tc)
+{
+	static const struct option longopts[] = {
+		REPORTCMD_LONG_OPTIONS,
+		{"layout", required_argument, NULL, OPT_LAYOUT},
+		{"variant", required_argument, NULL, OPT_VARIANT},
+		{"cell", required_argument, NULL, OPT_CELL},
+		{"iteration", required_argument, NULL, OPT_ITERATION},
+		{"file", required_argument, NULL, OPT_FILE},
+		{"all-tasks", no_argument, NULL, OPT_ALL_TASKS},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int opt;
+	long long n;
+	optind = 0;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			return usage(stdout, 0);
+		case 'o':
+			tc->c.output = optarg;
+			break;
+		case OPT_LAYOUT:
+			tc->layout = optarg;
+			break;
+		case OPT_VARIANT:
+			tc->variant = optarg;
+			break;
+		case OPT_CELL:
+			tc->cell = optarg;
+			break;
+		case OPT_ITERATION:
+			if (!parse_ll(optarg, &n) || n < 1 || n > 10000) {
+				fprintf(stderr, "schedrig trace: --iteration must be 1..10000: '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			tc->iteration = (int)n;
+			break;
+		case OPT_FILE:
+			tc->file = optarg;
+			break;
+		case OPT_ALL_TASKS:
+			tc->all_tasks = true;
+			break;
+		case OPT_LOAD:
+			tc->load = optarg;
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "perfetto")) {
+				tc->perfetto = true;
+				break;
+			}
+			if (reportcmd_option(&tc->c, opt, optarg))
+				return EXIT_USAGE;
+			break;
+		case '?':
+			fprintf(stderr, "schedrig trace: bad option '%s' (missing value?)\n"
+				"Try 'schedrig trace --help'.\n", argv[optind - 1]);
+			return EXIT_USAGE;
+		default:
+			if (reportcmd_option(&tc->c, opt, optarg))
+				return EXIT_USAGE;
+		}
+	}
+	tc->c.runs = argv + optind;
+	tc->c.n_runs = (size_t)(argc - optind);
+	if (tc->perfetto && !tc->c.output) {
+		fprintf(stderr, "schedrig trace: --format perfetto needs --output FILE.json\n");
+		return EXIT_USAGE;
+	}
+	if (tc->file && tc->c.n_runs) {
+		fprintf(stderr, "schedrig trace: --file reads one trace, not runs\n");
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* The text of a trace file: gzip (the rig's) or plain. 0, or -1 with err. */
+static int read_trace(const char *path, struct buf *b, char *err, size_t errsz)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return err_printf(err, errsz, "%s: %s", path, strerror(errno));
+	int c1 = fgetc(f), c2 = fgetc(f);
+	fclose(f);
+	if (c1 == 0x1f && c2 == 0x8b)
+		return trace_gz_read(path, b, TRACE_READ_MAX, err, errsz);
+	return file_read(path, b, err, errsz);
+}
+
+/* One trace, analysed. */
+struct loaded {
+	struct buf text;
+	struct trace_analysis a;
+	char *title;
+};
+
+static void loaded_free(struct loaded *l)
+{
+	buf_free(&l->text);
+	trace_analysis_free(&l->a);
+	free(l->title);
+}
+
+/* Write one trace as Chrome JSON to --output. */
+static int write_perfetto(struct trace_cmd *tc, struct loaded *l)
+{
+	struct buf out = {0};
+	trace_perfetto(buf_str(&l->text), l->text.len, &l->a, l->title, tc->all_tasks, &out);
+	int rc = reportcmd_write(&tc->c, &out);
+	buf_free(&out);
+	if (!rc && l->a.lost)
+		fprintf(stderr, "schedrig trace: %s lost %llu event(s): the tracks have gaps\n",
+			l->title, (unsigned long long)l->a.lost);
+	return rc;
+}
+
+/* A layout by name (default mmtests). */
+static const struct report_layout *layout_of(const struct trace_cmd *tc)
+{
+	const struct report_layout *l = report_layout_find(tc->layout ? tc->layout : "mmtests");
+	if (!l)
+		fprintf(stderr, "schedrig trace: no layout '%s' (mmtests, mmtests-wide, percentiles,"
+			" latency)\n", tc->layout);
+	return l;
+}
+
+/* --file TRACE: tasks by comm, one column named after the file. */
+static int trace_file(struct trace_cmd *tc)
+{
+	struct loaded l = {0};
+	char err[1024];
+	if (read_trace(tc->file, &l.text, err, sizeof(err)) ||
+	    trace_analyze(buf_str(&l.text), l.text.len, TRACE_BY_COMM, &l.a, err, sizeof(err))) {
+		fprintf(stderr, "schedrig trace: %s\n", err);
+		loaded_free(&l);
+		return 1;
+	}
+	char *copy = xstrdup(tc->file);
+	l.title = xstrdup(basename(copy));
+	free(copy);
+	int rc;
+	if (tc->perfetto) {
+		rc = write_perfetto(tc, &l);
+	} else {
+		const struct report_layout *lay = layout_of(tc);
+		struct sample_table t;
+		struct hist_table h;
+		struct report_notes notes = {0};
+		sample_table_init(&t);
+		hist_table_init(&h);
+		struct trace_rows r = {.t = &t, .h = &h, .run = "file", .variant = l.title,
+				       .cell = "trace", .iteration = 1, .load = tc->load,
+				       .all_tasks = tc->all_tasks};
+		trace_report_rows(&l.a, &r);
+		if (l.a.lost)
+			report_notes_add(&notes, xasprintf("Lost: %s lost %llu event(s): its numbers come"
+							   " from an incomplete trace", tc->file,
+							   (unsigned long long)l.a.lost));
+		rc = !lay ? EXIT_USAGE : reportcmd_layout_rows(&tc->c, lay, &t, &h, &notes);
+		report_notes_free(&notes);
+		hist_table_free(&h);
+		sample_table_free(&t);
+	}
+	loaded_free(&l);
+	return rc;
+}
+
+/* The names of the loads of run id's config into names. */
+static int run_loads(struct store *st, int64_t id, struct argv *names, char *err, size_t errsz)
+{
+	char *path = NULL, *text = NULL;
+	int iterations;
+	if (store_run_config(st, id, &path, &text, &iterations, err, errsz))
+		return -1;
+	struct experiment *e = text ? config_parse(path ? path : "config", text, strlen(text), err,
+						   errsz) : NULL;
+	for (size_t i = 0; e && i < e->n_loads; i++)
+		argv_add(names, e->loads[i].name);
+	int rc = e ? 0 : err_printf(err, errsz, "run %lld: its stored config does not parse",
+				    (long long)id);
+	experiment_free(e);
+	free(path);
+	free(text);
+	return rc;
+}
+
+static bool selected(const struct trace_cmd *tc, const struct stored_trace *t)
+{
+	return (!tc->variant || !strcmp(tc->variant, t->variant)) &&
+	       (!tc->cell || !strcmp(tc->cell, t->cell)) &&
+	       (!tc->iteration || tc->iteration == t->iteration);
+}
+
+/* Read and analyse stored trace t of run id; every load its task lines
+ * name must be one of the run's (loads). 0, or -1 with err. */
+static int load_stored(const struct trace_cmd *tc, int64_t id, const struct stored_trace *t,
+		       const struct argv *loads, struct loaded *l, char *err, size_t errsz)
+{
+	char *dbcopy = xstrdup(tc->c.db);
+	char *path = xasprintf("%s/%s", dirname(dbcopy), t->path);
+	free(dbcopy);
+	int rc = trace_gz_read(path, &l->text, TRACE_READ_MAX, err, errsz);
+	if (!rc)
+		rc = trace_analyze(buf_str(&l->text), l->text.len, TRACE_BY_TASK_LINES, &l->a, err,
+				   errsz);
+	for (size_t i = 0; !rc && i < l->a.n_loads; i++) {
+		bool known = !strcmp(l->a.loads[i].name, TRACE_ALL_TASKS);
+		for (size_t k = 0; k < loads->n && !known; k++)
+			known = !strcmp(loads->v[k], l->a.loads[i].name);
+		if (!known)
+			rc = err_printf(err, errsz, "%s names a load '%s' that run %lld has not", path,
+					l->a.loads[i].name, (long long)id);
+	}
+	if (!rc && !l->a.n_task_lines)
+		rc = err_printf(err, errsz, "%s has no task lines: not a trace the rig captured", path);
+	l->title = xasprintf("run %lld variant %s cell %s iteration %d", (long long)id, t->variant,
+			     t->cell, t->iteration);
+	if (rc) {
+		size_t len = strlen(err);
+		snprintf(err + len, errsz - len, " (trace of %s)", l->title);
+	}
+	free(path);
+	return rc;
+}
+
+/* Notes of one stored trace: lost events, warnings. */
+static void trace_notes(struct report_notes *notes, const struct stored_trace *t,
+			const struct loaded *l)
+{
+	uint64_t lost = l->a.lost > (uint64_t)t->lost ? l->a.lost : (uint64_t)t->lost;
+	if (lost)
+		report_notes_add(notes, xasprintf("Lost: %s: %llu event(s) lost (%s, ring buffer"
+						  " %d KiB per CPU): its numbers come from an"
+						  " incomplete trace", l->title,
+						  (unsigned long long)lost, t->path, t->buffer_kb));
+	if (t->warning && *t->warning)
+		report_notes_add(notes, xasprintf("Trace: %s: %s", l->title, t->warning));
+	if (l->a.bad_lines)
+		report_notes_add(notes, xasprintf("Trace: %s: %llu line(s) that are no events were"
+						  " skipped", l->title,
+						  (unsigned long long)l->a.bad_lines));
+}
+
+/* The traces of the selected runs: one analysed into rows each, or the
+ * only one written as Chrome JSON. */
+static int trace_runs(struct trace_cmd *tc)
+{
+	int64_t *ids = NULL;
+	size_t n_ids = 0, used = 0, skipped = 0;
+	char err[1024];
+	int rc = 0;
+	if (cmd_select_runs(tc->c.ctx, tc->c.db, tc->c.runs, tc->c.n_runs, &ids, &n_ids))
+		return 1;
+	struct store *st = tc->c.ctx->st;
+	struct sample_table t;
+	struct hist_table h;
+	struct report_notes notes = {0};
+	sample_table_init(&t);
+	hist_table_init(&h);
+	for (size_t k = 0; k < n_ids && !rc; k++) {
+		struct stored_trace *rows;
+		size_t n;
+		struct argv loads = {0};
+		if (store_trace_list(st, ids[k], &rows, &n, err, sizeof(err)) ||
+		    run_loads(st, ids[k], &loads, err, sizeof(err))) {
+			fprintf(stderr, "schedrig trace: %s\n", err);
+			argv_free(&loads);
+			rc = 1;
+			break;
+		}
+		char *run = xasprintf("%lld", (long long)ids[k]);
+		for (size_t i = 0; i < n && !rc; i++) {
+			if (!selected(tc, &rows[i]))
+				continue;
+			if (strcmp(rows[i].status, "complete") && !tc->perfetto) {
+				report_notes_add(&notes, xasprintf("Trace: run %lld variant %s cell %s"
+					" iteration %d is %s: its trace is left out", (long long)ids[k],
+					rows[i].variant, rows[i].cell, rows[i].iteration, rows[i].status));
+				skipped++;
+				continue;
+			}
+			struct loaded l = {0};
+			if (load_stored(tc, ids[k], &rows[i], &loads, &l, err, sizeof(err))) {
+				fprintf(stderr, "schedrig trace: %s\n", err);
+				rc = 1;
+			} else if (tc->perfetto && used) {
+				fprintf(stderr, "schedrig trace: --format perfetto writes one trace; the"
+					" runs hold more: narrow them with --variant, --cell and"
+					" --iteration\n");
+				rc = EXIT_USAGE;
+			} else if (tc->perfetto) {
+				rc = write_perfetto(tc, &l);
+			} else {
+				struct trace_rows r = {.t = &t, .h = &h, .run = run,
+						       .variant = rows[i].variant, .cell = rows[i].cell,
+						       .iteration = rows[i].iteration, .load = tc->load,
+						       .all_tasks = tc->all_tasks};
+				trace_report_rows(&l.a, &r);
+				trace_notes(&notes, &rows[i], &l);
+			}
+			used++;
+			loaded_free(&l);
+		}
+		free(run);
+		argv_free(&loads);
+		store_trace_rows_free(rows, n);
+	}
+	if (!rc && !used) {
+		fprintf(stderr, "schedrig trace: the selected runs hold no trace%s (config trace:)\n",
+			skipped ? " of a complete iteration" : "");
+		rc = 1;
+	}
+	if (!rc && !tc->perfetto) {
+		const struct report_layout *lay = layout_of(tc);
+		rc = lay ? reportcmd_layout_rows(&tc->c, lay, &t, &h, &notes) : EXIT_USAGE;
+	}
+	report_notes_free(&notes);
+	hist_table_free(&h);
+	sample_table_free(&t);
+	free(ids);
+	return rc;
+}
+
+int cmd_trace(int argc, char **argv, struct cmd_ctx *ctx)
+{
+	struct trace_cmd tc = {0};
+	reportcmd_init(&tc.c, ctx);
+	int rc = options(argc, argv, &tc);
+	if (rc < 0)
+		rc = tc.file ? trace_file(&tc) : trace_runs(&tc);
+	reportcmd_free(&tc.c);
+	return rc;
+}
