@@ -8,6 +8,7 @@
 #   make run          the embedded default experiment on the running kernel
 #   make bench        benchmarks of the rig itself (not part of check)
 #   make fuzz         libFuzzer targets (clang, build-fuzz/), FUZZ_SECONDS each (300)
+#   make install      schedrig and its man page into $(DESTDIR)$(PREFIX) (/usr/local)
 
 PKGS     := yaml-0.1 sqlite3 gsl libcurl jansson libcrypto zlib
 CC       ?= cc
@@ -88,6 +89,15 @@ check-kernels: $(BUILD)/schedrig
 check-seeds: $(BUILD)/schedrig
 	SCHEDRIG=$(CURDIR)/$(BUILD)/schedrig BUILD=$(CURDIR)/$(BUILD) TESTS="$(TESTS)" tests/run-tests tests/seeds
 
+# Debian packaging runs make install DESTDIR=debian/tmp PREFIX=/usr.
+# SCHEDRIG_BIN installs another build of the binary (tests: build-san's).
+PREFIX       ?= /usr/local
+SCHEDRIG_BIN ?= schedrig
+
+install: $(SCHEDRIG_BIN)
+	install -D -m 0755 $(SCHEDRIG_BIN) $(DESTDIR)$(PREFIX)/bin/schedrig
+	install -D -m 0644 docs/schedrig.1 $(DESTDIR)$(PREFIX)/share/man/man1/schedrig.1
+
 run: schedrig
 	@mkdir -p results
 	./schedrig run configs/hackbench-cyclictest.yaml --db results/schedrig.db
@@ -146,7 +156,7 @@ fuzz: fuzz-build
 clean:
 	rm -rf build build-san build-fuzz schedrig
 
-.PHONY: all check check-slow check-kernels check-seeds run bench clean fuzz fuzz-build
+.PHONY: all check check-slow check-kernels check-seeds install run bench clean fuzz fuzz-build
 -include $(LIB_OBJ:.o=.d) $(BUILD)/harness/main.d
 ifneq ($(filter fuzz%,$(MAKECMDGOALS)),)
 -include $(FUZZ_OBJ:.o=.d)

@@ -18,86 +18,94 @@
 -- A sample is never stored without the raw output it came from
 -- (load_instance.id -> raw_output), so samples can be rebuilt by reparsing.
 
+-- One row per schedrig run (or import): the config as read and where it ran.
 CREATE TABLE IF NOT EXISTS run (
-	id            INTEGER PRIMARY KEY,
+	id            INTEGER PRIMARY KEY,      -- the run ID (RUN on the command line)
 	name          TEXT NOT NULL,            -- config name
-	config_path   TEXT,
+	config_path   TEXT,                     -- the config file as given
 	config_text   TEXT,                     -- the full config as read
 	status        TEXT NOT NULL,            -- running|complete|failed|interrupted|imported
 	started_at    TEXT NOT NULL,            -- UTC, ISO 8601
-	ended_at      TEXT,
-	host          TEXT,
-	kernel_release TEXT,
-	kernel_cmdline TEXT,
-	cpu_model     TEXT,
-	cpu_count     INTEGER,
-	schedrig_version TEXT,
-	iterations    INTEGER,
+	ended_at      TEXT,                     -- UTC, ISO 8601; NULL while running
+	host          TEXT,                     -- uname nodename of the controlling host
+	kernel_release TEXT,                    -- uname -r there
+	kernel_cmdline TEXT,                    -- /proc/cmdline there
+	cpu_model     TEXT,                     -- /proc/cpuinfo "model name"
+	cpu_count     INTEGER,                  -- online CPUs there
+	schedrig_version TEXT,                  -- schedrig --version of the rig
+	iterations    INTEGER,                  -- the config's iterations (max when adaptive)
 	rig_pid       INTEGER,                  -- the schedrig process writing it (status running)
 	boot_id       TEXT,                     -- /proc/sys/kernel/random/boot_id on host then
 	rig_start_ticks INTEGER                 -- start time of rig_pid, /proc/PID/stat field 22
 );
 
+-- The kernel variants of a run, in config order, with the kernel each ran.
 CREATE TABLE IF NOT EXISTS variant (
-	id            INTEGER PRIMARY KEY,
-	run_id        INTEGER NOT NULL REFERENCES run(id),
+	id            INTEGER PRIMARY KEY,      -- variant ID
+	run_id        INTEGER NOT NULL REFERENCES run(id), -- its run
 	seq           INTEGER NOT NULL,         -- config order
-	name          TEXT NOT NULL,
+	name          TEXT NOT NULL,            -- as in the config
 	boot          TEXT NOT NULL,            -- local|qemu|ssh|lava|imported
-	kernel_release TEXT,
-	kernel_cmdline TEXT,
-	status        TEXT NOT NULL DEFAULT 'pending',
+	kernel_release TEXT,                    -- uname -r where it ran (guest, remote)
+	kernel_cmdline TEXT,                    -- /proc/cmdline where it ran
+	status        TEXT NOT NULL DEFAULT 'pending', -- pending|running|complete|failed|interrupted
 	UNIQUE (run_id, name)
 );
 
+-- The cells of a run's plan: one point of the matrix of params and sched values.
 CREATE TABLE IF NOT EXISTS cell (
-	id            INTEGER PRIMARY KEY,
-	run_id        INTEGER NOT NULL REFERENCES run(id),
+	id            INTEGER PRIMARY KEY,      -- cell ID
+	run_id        INTEGER NOT NULL REFERENCES run(id), -- its run
 	seq           INTEGER NOT NULL,         -- plan order
 	name          TEXT NOT NULL,            -- e.g. hackbench.nice=19,cyclictest.slice_us=100
 	UNIQUE (run_id, name)
 );
 
+-- One (variant, cell, iteration) of a run; stored in one transaction with its
+-- load instances and samples. Only complete iterations feed the tables.
 CREATE TABLE IF NOT EXISTS iteration (
-	id            INTEGER PRIMARY KEY,
-	variant_id    INTEGER NOT NULL REFERENCES variant(id),
-	cell_id       INTEGER NOT NULL REFERENCES cell(id),
+	id            INTEGER PRIMARY KEY,      -- iteration ID
+	variant_id    INTEGER NOT NULL REFERENCES variant(id), -- its variant
+	cell_id       INTEGER NOT NULL REFERENCES cell(id), -- its cell
 	iteration     INTEGER NOT NULL,         -- 1-based
 	status        TEXT NOT NULL,            -- complete|failed|interrupted
-	started_at    TEXT,
-	ended_at      TEXT,
+	started_at    TEXT,                     -- UTC, ISO 8601
+	ended_at      TEXT,                     -- UTC, ISO 8601
 	UNIQUE (variant_id, cell_id, iteration)
 );
 
+-- One load's process in one iteration: what ran, with which attributes
+-- (requested and read back), how it ended.
 CREATE TABLE IF NOT EXISTS load_instance (
-	id            INTEGER PRIMARY KEY,
-	iteration_id  INTEGER NOT NULL REFERENCES iteration(id),
+	id            INTEGER PRIMARY KEY,      -- load instance ID
+	iteration_id  INTEGER NOT NULL REFERENCES iteration(id), -- its iteration
 	seq           INTEGER NOT NULL,         -- config order of the load
 	repetition    INTEGER NOT NULL DEFAULT 0, -- background repeat: 0, 1, 2, ...
-	name          TEXT NOT NULL,
-	tool          TEXT NOT NULL,
+	name          TEXT NOT NULL,            -- the load's name in the config
+	tool          TEXT NOT NULL,            -- its driver (schedrig loads)
 	role          TEXT NOT NULL,            -- measured|background
 	argv          TEXT,                     -- rendered for humans
-	pid           INTEGER,
+	pid           INTEGER,                  -- process ID where it ran
 	sched_requested TEXT,                   -- e.g. policy=other nice=5 slice_us=300
 	sched_applied TEXT,                     -- read back from the kernel after start
 	state         TEXT NOT NULL,            -- ok|failed|timeout|stopped|interrupted|warmup
 	                                        -- (warmup: ended before the measured loads started)
-	exit_code     INTEGER,
-	term_signal   INTEGER,
+	exit_code     INTEGER,                  -- exit status; NULL when killed
+	term_signal   INTEGER,                  -- the signal that ended it; NULL when it exited
 	reason        TEXT,                     -- why a failure is a failure
 	started_ns    INTEGER,                  -- CLOCK_MONOTONIC
-	ended_ns      INTEGER,
-	elapsed_s     REAL,
-	user_s        REAL,
-	system_s      REAL,
+	ended_ns      INTEGER,                  -- CLOCK_MONOTONIC
+	elapsed_s     REAL,                     -- wall time, s
+	user_s        REAL,                     -- user CPU of its process tree, s (wait4 rusage)
+	system_s      REAL,                     -- system CPU of its process tree, s
 	UNIQUE (iteration_id, seq, repetition)
 );
 
+-- A load instance's output in full: samples can be rebuilt from it (reparse).
 CREATE TABLE IF NOT EXISTS raw_output (
-	load_instance_id INTEGER PRIMARY KEY REFERENCES load_instance(id),
-	stdout        BLOB,
-	stderr        BLOB
+	load_instance_id INTEGER PRIMARY KEY REFERENCES load_instance(id), -- the load instance
+	stdout        BLOB,                     -- everything it printed, in full
+	stderr        BLOB                      -- likewise
 );
 
 -- A sample is a row of sample_value naming its metric, unit, direction
@@ -106,11 +114,11 @@ CREATE TABLE IF NOT EXISTS raw_output (
 -- row with four strings that schema version 4 had (bench/ingest.c).
 -- Read samples through the view "sample" below.
 CREATE TABLE IF NOT EXISTS sample_key (
-	id            INTEGER PRIMARY KEY,
-	metric        TEXT NOT NULL,
-	unit          TEXT NOT NULL,
-	better        TEXT NOT NULL CHECK (better IN ('higher', 'lower')),
-	op            TEXT NOT NULL,
+	id            INTEGER PRIMARY KEY,      -- key ID
+	metric        TEXT NOT NULL,            -- e.g. max_latency
+	unit          TEXT NOT NULL,            -- e.g. us, s, ops/s
+	better        TEXT NOT NULL CHECK (better IN ('higher', 'lower')), -- higher|lower
+	op            TEXT NOT NULL,            -- the tool's op or thread, "" when none
 	UNIQUE (metric, unit, better, op)
 );
 
@@ -121,9 +129,9 @@ CREATE TABLE IF NOT EXISTS sample_key (
 -- a lookup per sample and samples are only ever written in their
 -- instance's own transaction.
 CREATE TABLE IF NOT EXISTS sample_value (
-	load_instance_id INTEGER NOT NULL,
+	load_instance_id INTEGER NOT NULL,      -- the load instance it came from
 	seq           INTEGER NOT NULL,         -- order the parser produced
-	key_id        INTEGER NOT NULL,
+	key_id        INTEGER NOT NULL,         -- sample_key(id)
 	value         REAL,                     -- NULL stores NaN
 	PRIMARY KEY (load_instance_id, seq)
 ) WITHOUT ROWID;
@@ -133,9 +141,9 @@ CREATE TABLE IF NOT EXISTS sample_value (
 -- iterations.": the sample counts, and reports note it under the table.
 -- Only flagged samples have a row. Keys as sample_value's.
 CREATE TABLE IF NOT EXISTS sample_flag (
-	load_instance_id INTEGER NOT NULL,
-	seq           INTEGER NOT NULL,
-	flag          TEXT NOT NULL,
+	load_instance_id INTEGER NOT NULL,      -- as sample_value
+	seq           INTEGER NOT NULL,         -- as sample_value
+	flag          TEXT NOT NULL,            -- the tool's warning, verbatim
 	PRIMARY KEY (load_instance_id, seq)
 ) WITHOUT ROWID;
 
@@ -156,31 +164,33 @@ CREATE VIEW IF NOT EXISTS sample AS
 -- min_observed, sum_value, sum_sq_value: the tool's Min, the exact sum of
 -- the values and of their squares; NULL when unknown.
 CREATE TABLE IF NOT EXISTS histogram (
-	id            INTEGER PRIMARY KEY,
-	load_instance_id INTEGER NOT NULL REFERENCES load_instance(id),
+	id            INTEGER PRIMARY KEY,      -- histogram ID
+	load_instance_id INTEGER NOT NULL REFERENCES load_instance(id), -- the load instance it came from
 	seq           INTEGER NOT NULL,         -- order the parser produced
-	metric        TEXT NOT NULL,
-	unit          TEXT NOT NULL,
-	op            TEXT NOT NULL,
-	bucket_width  REAL NOT NULL,
-	n_buckets     INTEGER NOT NULL,
-	limit_value   REAL NOT NULL,
-	overflow      INTEGER NOT NULL,
+	metric        TEXT NOT NULL,            -- e.g. latency
+	unit          TEXT NOT NULL,            -- e.g. us
+	op            TEXT NOT NULL,            -- thread number or latency op
+	bucket_width  REAL NOT NULL,            -- width of even buckets (bounds NULL)
+	n_buckets     INTEGER NOT NULL,         -- number of buckets
+	limit_value   REAL NOT NULL,            -- values >= this count as overflow
+	overflow      INTEGER NOT NULL,         -- count of values >= limit_value
 	max_observed  REAL,                     -- the tool's Max; NULL: unknown
-	counts        BLOB NOT NULL,
-	bounds        BLOB,
-	min_observed  REAL,
-	sum_value     REAL,
-	sum_sq_value  REAL,
+	counts        BLOB NOT NULL,            -- n_buckets u64 little-endian
+	bounds        BLOB,                     -- n_buckets doubles, ascending; NULL: even buckets
+	min_observed  REAL,                     -- the tool's Min; NULL: unknown
+	sum_value     REAL,                     -- exact sum of the values; NULL: unknown
+	sum_sq_value  REAL,                     -- exact sum of their squares; NULL: unknown
 	UNIQUE (load_instance_id, seq)
 );
 
+-- What happened during a run, in order: failures, notes, interrupts, the
+-- adaptive stop and order notes.
 CREATE TABLE IF NOT EXISTS event (
-	id            INTEGER PRIMARY KEY,
-	run_id        INTEGER NOT NULL REFERENCES run(id),
-	at            TEXT NOT NULL,
+	id            INTEGER PRIMARY KEY,      -- order of the events
+	run_id        INTEGER NOT NULL REFERENCES run(id), -- its run
+	at            TEXT NOT NULL,            -- UTC, ISO 8601
 	kind          TEXT NOT NULL,            -- failure|note|interrupt|iterations|order|...
-	message       TEXT NOT NULL
+	message       TEXT NOT NULL             -- one line, as printed
 );
 
 -- Adaptive iterations (harness/adaptive.h): each (variant, cell) that
@@ -188,9 +198,9 @@ CREATE TABLE IF NOT EXISTS event (
 -- C: 3 iteration(s), CI 0.8 % <= 1 %"). run --resume runs no more
 -- iterations of a cell that has a row here.
 CREATE TABLE IF NOT EXISTS cell_stop (
-	variant_id    INTEGER NOT NULL REFERENCES variant(id),
-	cell_id       INTEGER NOT NULL REFERENCES cell(id),
-	event_id      INTEGER NOT NULL REFERENCES event(id),
+	variant_id    INTEGER NOT NULL REFERENCES variant(id), -- the variant
+	cell_id       INTEGER NOT NULL REFERENCES cell(id), -- the cell that stopped
+	event_id      INTEGER NOT NULL REFERENCES event(id), -- the "iterations" event saying why
 	PRIMARY KEY (variant_id, cell_id)
 ) WITHOUT ROWID;
 
@@ -200,14 +210,14 @@ CREATE TABLE IF NOT EXISTS cell_stop (
 -- can undo what a crashed rig left behind (newest first).
 CREATE TABLE IF NOT EXISTS knob (
 	id            INTEGER PRIMARY KEY,      -- order of the changes
-	run_id        INTEGER NOT NULL REFERENCES run(id),
+	run_id        INTEGER NOT NULL REFERENCES run(id), -- the run that changed it
 	variant       TEXT NOT NULL,            -- variant name
 	seq           INTEGER NOT NULL,         -- order of application in the variant
 	kind          TEXT NOT NULL,            -- sysctl|debugfs|sched_features
 	name          TEXT NOT NULL,            -- as in the config: kernel.sched_autogroup_enabled
 	path          TEXT NOT NULL,            -- file written: /proc/sys/kernel/...
 	old_value     TEXT NOT NULL,            -- read before the change (a feature: NAME|NO_NAME)
-	requested_value TEXT NOT NULL,
+	requested_value TEXT NOT NULL,          -- what the config asked for
 	applied_value TEXT,                     -- read back after the change; NULL: not (yet) read
 	host          TEXT,                     -- where it was changed (uname nodename)
 	boot_id       TEXT,                     -- /proc/sys/kernel/random/boot_id there
@@ -223,13 +233,13 @@ CREATE TABLE IF NOT EXISTS knob (
 -- the rig's cost of storing series (bench/monitor-cost.sh); store.c deletes
 -- series rows with their iteration.
 CREATE TABLE IF NOT EXISTS series (
-	id            INTEGER PRIMARY KEY,
+	id            INTEGER PRIMARY KEY,      -- row ID
 	iteration_id  INTEGER NOT NULL,         -- iteration(id)
 	monitor       TEXT NOT NULL,            -- stat|psi|schedstat|loadavg|sched|task_schedstat|rusage
 	key           TEXT NOT NULL,            -- e.g. user_pct, ctxt_per_s, nr_involuntary_switches
-	cpu           INTEGER,
-	pid           INTEGER,
-	tgid          INTEGER,
+	cpu           INTEGER,                  -- CPU number; NULL: not per CPU
+	pid           INTEGER,                  -- thread ID; NULL: not per task
+	tgid          INTEGER,                  -- its process (load_instance pid)
 	t_ms          REAL NOT NULL,            -- ms since the iteration started (CLOCK_MONOTONIC)
 	value         REAL                      -- NULL stores NaN
 );
@@ -239,48 +249,48 @@ CREATE TABLE IF NOT EXISTS series (
 -- it like any other; these tables say which point of the series each run
 -- measured and what the bisection concluded.
 CREATE TABLE IF NOT EXISTS bisection (
-	id            INTEGER PRIMARY KEY,
-	config_path   TEXT NOT NULL,
+	id            INTEGER PRIMARY KEY,      -- bisection ID (--resume ID, --show ID)
+	config_path   TEXT NOT NULL,            -- the config file as given
 	config_text   TEXT NOT NULL,            -- the config as read (resume uses it)
 	good          TEXT NOT NULL,            -- --good, --bad as given
-	bad           TEXT NOT NULL,
+	bad           TEXT NOT NULL,            -- the bad end as given
 	kind          TEXT NOT NULL,            -- variants|patches|commits: the provider
 	load          TEXT,                     -- the metric decided on (--metric
 	metric        TEXT,                     -- LOAD:METRIC, --op, --cell, or the
 	op            TEXT,                     -- only one); NULL until the ends
 	cell          TEXT,                     -- are measured
-	alpha         REAL NOT NULL,
+	alpha         REAL NOT NULL,            -- the significance level asked for
 	status        TEXT NOT NULL,            -- running|complete|refused|interrupted|failed
 	result        TEXT,                     -- one line: the first bad point or the range
 	started_at    TEXT NOT NULL,            -- UTC, ISO 8601
-	ended_at      TEXT,
+	ended_at      TEXT,                     -- UTC, ISO 8601; NULL while running
 	cwd           TEXT,                     -- the directory it was begun in: the steps
 	                                        -- run there (NULL: before version 12)
 	host          TEXT,                     -- the schedrig walking it (status running):
 	rig_pid       INTEGER,                  -- as run.host, rig_pid, rig_start_ticks
 	rig_start_ticks INTEGER,                -- and boot_id; one walker per bisection
-	boot_id       TEXT
+	boot_id       TEXT                      -- its boot_id (see host)
 );
 
 -- The points of a bisection's series, 0 the good end; verdict NULL while
 -- untested; the statistics are of the chosen metric over every run of the
 -- point (ci95_half Student t; p and t of Welch's test against each end).
 CREATE TABLE IF NOT EXISTS bisect_point (
-	bisection_id  INTEGER NOT NULL REFERENCES bisection(id),
-	k             INTEGER NOT NULL,
+	bisection_id  INTEGER NOT NULL REFERENCES bisection(id), -- its bisection
+	k             INTEGER NOT NULL,         -- position in the series, 0 the good end
 	name          TEXT NOT NULL,            -- the point's variant name
 	label         TEXT NOT NULL,            -- what it is (variant, patch file: subject)
 	config_text   TEXT NOT NULL,            -- the point's own config
 	verdict       TEXT,                     -- good|bad|skip
 	reason        TEXT,                     -- why (skip: failure or ambiguity)
 	decided_seq   INTEGER,                  -- order of the verdicts
-	n             INTEGER,
-	mean          REAL,
-	ci95_half     REAL,
-	p_good        REAL,
-	p_bad         REAL,
-	t_good        REAL,
-	t_bad         REAL,
+	n             INTEGER,                  -- samples of the metric
+	mean          REAL,                     -- their Amean
+	ci95_half     REAL,                     -- half width of the 95 % CI (Student t)
+	p_good        REAL,                     -- p of the test against the good end
+	p_bad         REAL,                     -- p against the bad end
+	t_good        REAL,                     -- t statistic against the good end
+	t_bad         REAL,                     -- t statistic against the bad end
 	PRIMARY KEY (bisection_id, k)
 );
 
@@ -288,11 +298,11 @@ CREATE TABLE IF NOT EXISTS bisect_point (
 -- extra iterations of an ambiguous point. run_id is NULL until the run has
 -- begun (found by its config_path, unique per attempt).
 CREATE TABLE IF NOT EXISTS bisect_run (
-	bisection_id  INTEGER NOT NULL REFERENCES bisection(id),
-	k             INTEGER NOT NULL,
-	attempt       INTEGER NOT NULL,
-	config_path   TEXT NOT NULL,
-	run_id        INTEGER REFERENCES run(id),
+	bisection_id  INTEGER NOT NULL REFERENCES bisection(id), -- its bisection
+	k             INTEGER NOT NULL,         -- the point measured
+	attempt       INTEGER NOT NULL,         -- 1 first, 2 the top-up
+	config_path   TEXT NOT NULL,            -- the point config written for the run
+	run_id        INTEGER REFERENCES run(id), -- the run; NULL until it began
 	PRIMARY KEY (bisection_id, k, attempt)
 );
 
@@ -312,15 +322,15 @@ CREATE INDEX IF NOT EXISTS knob_unrestored ON knob(restored_at);
 -- make_args, compiler, build_s, bzimage_sha256); a failed build has its
 -- reason in message and its log kept at log_path (results/runs/ID/).
 CREATE TABLE IF NOT EXISTS kernel_build (
-	id            INTEGER PRIMARY KEY,
-	run_id        INTEGER NOT NULL REFERENCES run(id),
+	id            INTEGER PRIMARY KEY,      -- row ID
+	run_id        INTEGER NOT NULL REFERENCES run(id), -- its run
 	variant       TEXT NOT NULL,            -- variant name
 	kernel        TEXT NOT NULL,            -- kernels: entry
 	build_key     TEXT NOT NULL,            -- sha256, "" when not resolved
 	status        TEXT NOT NULL,            -- built|cached|failed
-	provenance    TEXT NOT NULL,
+	provenance    TEXT NOT NULL,            -- the cache entry's provenance.txt
 	message       TEXT NOT NULL,            -- why it failed, "" otherwise
-	log_path      TEXT NOT NULL,
+	log_path      TEXT NOT NULL,            -- the build log (results/runs/ID/)
 	UNIQUE (run_id, variant)
 );
 

@@ -13,7 +13,7 @@
 # directory and no process left; the unpacked tree in cache/sources/ (each
 # build's tree is a hard-link copy of it) has no file the builds wrote and
 # no file still linked. Cold, with nothing in ccache: about 2 x 8
-# minutes on 2 quiet CPUs (see README); the machine's other work stretches
+# minutes on 2 quiet CPUs (see docs/tests.md); the machine's other work stretches
 # it. Needs linux-source-6.12 (or apt access), build-essential, bc, flex,
 # bison, libelf-dev, libssl-dev (scripts/install-deps).
 source "$(dirname "$0")/../integration/lib.sh"
