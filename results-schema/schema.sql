@@ -342,9 +342,9 @@ CREATE TABLE IF NOT EXISTS kernel_build (
 -- (store_load_rows), never replaced by reparse (they are not the parser's).
 -- load_instance_id refers to load_instance(id) as in sample_value.
 CREATE TABLE IF NOT EXISTS window_sample (
-	load_instance_id INTEGER NOT NULL,
-	seq           INTEGER NOT NULL,
-	key_id        INTEGER NOT NULL,
+	load_instance_id INTEGER NOT NULL,      -- load_instance(id) the sample is of
+	seq           INTEGER NOT NULL,         -- order the rig produced (window_metrics.h)
+	key_id        INTEGER NOT NULL,         -- sample_key(id): metric, unit, better, op
 	value         REAL,                     -- NULL stores NaN
 	PRIMARY KEY (load_instance_id, seq)
 ) WITHOUT ROWID;
@@ -355,13 +355,13 @@ CREATE TABLE IF NOT EXISTS window_sample (
 -- format trace_capture.h describes, at path relative to the database's
 -- directory (runs/ID/traces/...).
 CREATE TABLE IF NOT EXISTS trace (
-	id            INTEGER PRIMARY KEY,
-	iteration_id  INTEGER NOT NULL REFERENCES iteration(id),
-	path          TEXT NOT NULL,
+	id            INTEGER PRIMARY KEY,      -- order the traces were stored in
+	iteration_id  INTEGER NOT NULL REFERENCES iteration(id), -- the traced iteration
+	path          TEXT NOT NULL,            -- gzip file, relative to the database's directory
 	events        TEXT NOT NULL,            -- group:name, comma-separated
 	buffer_kb     INTEGER NOT NULL,         -- ring buffer per CPU
 	window_start_ns INTEGER NOT NULL,       -- CLOCK_MONOTONIC where it ran
-	window_end_ns INTEGER NOT NULL,
+	window_end_ns INTEGER NOT NULL,         -- the same clock; the window ends there
 	bytes         INTEGER NOT NULL,         -- of the text, uncompressed
 	lines         INTEGER NOT NULL,         -- events read (and LOST lines)
 	lost_events   INTEGER NOT NULL,         -- ring buffer overruns and drops

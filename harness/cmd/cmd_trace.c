@@ -14,14 +14,11 @@
 #include "config.h"
 #include "reportcmd.h"
 #include "store.h"
-#include "store_trace.h"
+#include "trace_runs.h"
 #include "trace_analysis.h"
-#include "trace_gz.h"
 #include "trace_perfetto.h"
 #include "trace_report.h"
 
-/* The largest trace text read (uncompressed). */
-#define TRACE_READ_MAX ((size_t)4 << 30)
 
 static const char usage_text[] =
 	"usage: schedrig trace [RUN...] [--db FILE] [--load NAME] [--variant V] [--cell C]\n"
@@ -159,19 +156,6 @@ static int options(int argc, char **argv, struct trace_cmd *tc)
 	return -1;
 }
 
-/* The text of a trace file: gzip (the rig's) or plain. 0, or -1 with err. */
-static int read_trace(const char *path, struct buf *b, char *err, size_t errsz)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return err_printf(err, errsz, "%s: %s", path, strerror(errno));
-	int c1 = fgetc(f), c2 = fgetc(f);
-	fclose(f);
-	if (c1 == 0x1f && c2 == 0x8b)
-		return trace_gz_read(path, b, TRACE_READ_MAX, err, errsz);
-	return file_read(path, b, err, errsz);
-}
-
 /* One trace, analysed. */
 struct loaded {
 	struct buf text;
@@ -214,7 +198,7 @@ static int trace_file(struct trace_cmd *tc)
 {
 	struct loaded l = {0};
 	char err[1024];
-	if (read_trace(tc->file, &l.text, err, sizeof(err)) ||
+	if (trace_file_read(tc->file, &l.text, err, sizeof(err)) ||
 	    trace_analyze(buf_str(&l.text), l.text.len, TRACE_BY_COMM, &l.a, err, sizeof(err))) {
 		fprintf(stderr, "schedrig trace: %s\n", err);
 		loaded_free(&l);
@@ -250,80 +234,23 @@ static int trace_file(struct trace_cmd *tc)
 	return rc;
 }
 
-/* The names of the loads of run id's config into names. */
-static int run_loads(struct store *st, int64_t id, struct argv *names, char *err, size_t errsz)
-{
-	char *path = NULL, *text = NULL;
-	int iterations;
-	if (store_run_config(st, id, &path, &text, &iterations, err, errsz))
-		return -1;
-	struct experiment *e = text ? config_parse(path ? path : "config", text, strlen(text), err,
-						   errsz) : NULL;
-	for (size_t i = 0; e && i < e->n_loads; i++)
-		argv_add(names, e->loads[i].name);
-	int rc = e ? 0 : err_printf(err, errsz, "run %lld: its stored config does not parse",
-				    (long long)id);
-	experiment_free(e);
-	free(path);
-	free(text);
-	return rc;
-}
-
-static bool selected(const struct trace_cmd *tc, const struct stored_trace *t)
-{
-	return (!tc->variant || !strcmp(tc->variant, t->variant)) &&
-	       (!tc->cell || !strcmp(tc->cell, t->cell)) &&
-	       (!tc->iteration || tc->iteration == t->iteration);
-}
-
-/* Read and analyse stored trace t of run id; every load its task lines
- * name must be one of the run's (loads). 0, or -1 with err. */
-static int load_stored(const struct trace_cmd *tc, int64_t id, const struct stored_trace *t,
-		       const struct argv *loads, struct loaded *l, char *err, size_t errsz)
-{
-	char *dbcopy = xstrdup(tc->c.db);
-	char *path = xasprintf("%s/%s", dirname(dbcopy), t->path);
-	free(dbcopy);
-	int rc = trace_gz_read(path, &l->text, TRACE_READ_MAX, err, errsz);
-	if (!rc)
-		rc = trace_analyze(buf_str(&l->text), l->text.len, TRACE_BY_TASK_LINES, &l->a, err,
-				   errsz);
-	for (size_t i = 0; !rc && i < l->a.n_loads; i++) {
-		bool known = !strcmp(l->a.loads[i].name, TRACE_ALL_TASKS);
-		for (size_t k = 0; k < loads->n && !known; k++)
-			known = !strcmp(loads->v[k], l->a.loads[i].name);
-		if (!known)
-			rc = err_printf(err, errsz, "%s names a load '%s' that run %lld has not", path,
-					l->a.loads[i].name, (long long)id);
-	}
-	if (!rc && !l->a.n_task_lines)
-		rc = err_printf(err, errsz, "%s has no task lines: not a trace the rig captured", path);
-	l->title = xasprintf("run %lld variant %s cell %s iteration %d", (long long)id, t->variant,
-			     t->cell, t->iteration);
-	if (rc) {
-		size_t len = strlen(err);
-		snprintf(err + len, errsz - len, " (trace of %s)", l->title);
-	}
-	free(path);
-	return rc;
-}
-
 /* Notes of one stored trace: lost events, warnings. */
-static void trace_notes(struct report_notes *notes, const struct stored_trace *t,
-			const struct loaded *l)
+static void trace_notes(struct report_notes *notes, const struct trace_item *it)
 {
-	uint64_t lost = l->a.lost > (uint64_t)t->lost ? l->a.lost : (uint64_t)t->lost;
+	const struct stored_trace *t = &it->row;
+	const struct trace_analysis *a = &it->a;
+	uint64_t lost = a->lost > (uint64_t)t->lost ? a->lost : (uint64_t)t->lost;
 	if (lost)
 		report_notes_add(notes, xasprintf("Lost: %s: %llu event(s) lost (%s, ring buffer"
 						  " %d KiB per CPU): its numbers come from an"
-						  " incomplete trace", l->title,
+						  " incomplete trace", it->title,
 						  (unsigned long long)lost, t->path, t->buffer_kb));
 	if (t->warning && *t->warning)
-		report_notes_add(notes, xasprintf("Trace: %s: %s", l->title, t->warning));
-	if (l->a.bad_lines)
+		report_notes_add(notes, xasprintf("Trace: %s: %s", it->title, t->warning));
+	if (a->bad_lines)
 		report_notes_add(notes, xasprintf("Trace: %s: %llu line(s) that are no events were"
-						  " skipped", l->title,
-						  (unsigned long long)l->a.bad_lines));
+						  " skipped", it->title,
+						  (unsigned long long)a->bad_lines));
 }
 
 /* The traces of the selected runs: one analysed into rows each, or the
@@ -331,68 +258,57 @@ static void trace_notes(struct report_notes *notes, const struct stored_trace *t
 static int trace_runs(struct trace_cmd *tc)
 {
 	int64_t *ids = NULL;
-	size_t n_ids = 0, used = 0, skipped = 0;
+	size_t n_ids = 0, used = 0;
 	char err[1024];
-	int rc = 0;
 	if (cmd_select_runs(tc->c.ctx, tc->c.db, tc->c.runs, tc->c.n_runs, &ids, &n_ids))
 		return 1;
-	struct store *st = tc->c.ctx->st;
+	struct trace_filter f = {tc->variant, tc->cell, tc->iteration};
+	struct trace_items items;
+	if (trace_items_load(tc->c.ctx->st, tc->c.db, ids, n_ids, &f, tc->perfetto, &items, err,
+			     sizeof(err))) {
+		fprintf(stderr, "schedrig trace: %s\n", err);
+		free(ids);
+		return 1;
+	}
+	free(ids);
 	struct sample_table t;
 	struct hist_table h;
 	struct report_notes notes = {0};
 	sample_table_init(&t);
 	hist_table_init(&h);
-	for (size_t k = 0; k < n_ids && !rc; k++) {
-		struct stored_trace *rows;
-		size_t n;
-		struct argv loads = {0};
-		if (store_trace_list(st, ids[k], &rows, &n, err, sizeof(err)) ||
-		    run_loads(st, ids[k], &loads, err, sizeof(err))) {
-			fprintf(stderr, "schedrig trace: %s\n", err);
-			argv_free(&loads);
-			rc = 1;
-			break;
+	int rc = 0;
+	for (size_t i = 0; i < items.n && !rc; i++) {
+		struct trace_item *it = &items.v[i];
+		if (!it->complete && !tc->perfetto) {
+			report_notes_add(&notes, xasprintf("Trace: %s is %s: its trace is left out",
+							   it->title, it->row.status));
+			continue;
 		}
-		char *run = xasprintf("%lld", (long long)ids[k]);
-		for (size_t i = 0; i < n && !rc; i++) {
-			if (!selected(tc, &rows[i]))
-				continue;
-			if (strcmp(rows[i].status, "complete") && !tc->perfetto) {
-				report_notes_add(&notes, xasprintf("Trace: run %lld variant %s cell %s"
-					" iteration %d is %s: its trace is left out", (long long)ids[k],
-					rows[i].variant, rows[i].cell, rows[i].iteration, rows[i].status));
-				skipped++;
-				continue;
-			}
-			struct loaded l = {0};
-			if (load_stored(tc, ids[k], &rows[i], &loads, &l, err, sizeof(err))) {
-				fprintf(stderr, "schedrig trace: %s\n", err);
-				rc = 1;
-			} else if (tc->perfetto && used) {
-				fprintf(stderr, "schedrig trace: --format perfetto writes one trace; the"
-					" runs hold more: narrow them with --variant, --cell and"
-					" --iteration\n");
+		if (tc->perfetto) {
+			if (items.n > 1) {
+				fprintf(stderr, "schedrig trace: --format perfetto writes one trace; %zu"
+					" are selected: narrow them with --variant, --cell and"
+					" --iteration\n", items.n);
 				rc = EXIT_USAGE;
-			} else if (tc->perfetto) {
-				rc = write_perfetto(tc, &l);
-			} else {
-				struct trace_rows r = {.t = &t, .h = &h, .run = run,
-						       .variant = rows[i].variant, .cell = rows[i].cell,
-						       .iteration = rows[i].iteration, .load = tc->load,
-						       .all_tasks = tc->all_tasks};
-				trace_report_rows(&l.a, &r);
-				trace_notes(&notes, &rows[i], &l);
+				break;
 			}
+			struct loaded l = {.text = it->text, .a = it->a, .title = it->title};
+			rc = write_perfetto(tc, &l);
 			used++;
-			loaded_free(&l);
+			continue;
 		}
-		free(run);
-		argv_free(&loads);
-		store_trace_rows_free(rows, n);
+		char run[32];
+		snprintf(run, sizeof(run), "%lld", (long long)it->run_id);
+		struct trace_rows r = {.t = &t, .h = &h, .run = run, .variant = it->row.variant,
+				       .cell = it->row.cell, .iteration = it->row.iteration,
+				       .load = tc->load, .all_tasks = tc->all_tasks};
+		trace_report_rows(&it->a, &r);
+		trace_notes(&notes, it);
+		used++;
 	}
 	if (!rc && !used) {
 		fprintf(stderr, "schedrig trace: the selected runs hold no trace%s (config trace:)\n",
-			skipped ? " of a complete iteration" : "");
+			items.n ? " of a complete iteration" : "");
 		rc = 1;
 	}
 	if (!rc && !tc->perfetto) {
@@ -402,7 +318,7 @@ static int trace_runs(struct trace_cmd *tc)
 	report_notes_free(&notes);
 	hist_table_free(&h);
 	sample_table_free(&t);
-	free(ids);
+	trace_items_free(&items);
 	return rc;
 }
 

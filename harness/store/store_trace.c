@@ -77,3 +77,9 @@ void store_trace_rows_free(struct stored_trace *rows, size_t n)
 {
 	store_rows_free(rows, n, sizeof(*rows), clear_trace);
 }
+
+void store_trace_row_clear(struct stored_trace *row)
+{
+	clear_trace(row);
+	memset(row, 0, sizeof(*row));
+}

@@ -30,5 +30,7 @@ struct stored_trace {
 int store_trace_list(struct store *s, int64_t run_id, struct stored_trace **rows, size_t *n,
 		     char *err, size_t errsz);
 void store_trace_rows_free(struct stored_trace *rows, size_t n);
+/* Free the strings of one row (of rows whose array the caller frees). */
+void store_trace_row_clear(struct stored_trace *row);
 
 #endif

@@ -1,6 +1,6 @@
 /* Capturing a scheduler trace over the measured window of an iteration,
  * into a text file, with the rig's own tracefs instance
- * (instances/schedrig-RUN, tracefs.h).
+ * (instances/schedrig-RUN-PID, tracefs.h).
  *
  * One trace_capture lives while a backend runs a variant's plan
  * (trace_capture_open ... trace_capture_close): the instance with its ring
@@ -49,7 +49,7 @@ struct trace_request {
 	char *const *events;
 	size_t n_events;
 	int buffer_kb;          /* ring buffer per CPU */
-	const char *instance;   /* "schedrig-RUN" (tracefs_instance_name_ok) */
+	const char *instance;   /* "schedrig-RUN-PID" (tracefs_instance_name_ok) */
 };
 
 /* Where the instance is journalled (the knob journal, kind

@@ -1,6 +1,6 @@
 /* The rig's tracefs instance (harness/trace/trace_capture.h) in the knob
  * journal: a journal row of kind KNOB_KIND_TRACE (name the instance,
- * "schedrig-RUN"; path its directory; old value "absent"; requested value
+ * "schedrig-RUN-PID"; path its directory; old value "absent"; requested value
  * the events it enables), written before the instance is made and marked
  * restored once it is gone, so that after Ctrl-C or kill -9 schedrig
  * restore takes the instance down (events off, tracing off, rmdir) and

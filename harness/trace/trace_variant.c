@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tracefs.h"
 #include "util.h"
@@ -21,7 +22,9 @@ int trace_variant_open(struct trace_variant *tv, const struct experiment *e, con
 	snprintf(tv->dir, sizeof(tv->dir), "%s", dir);
 	trace_knob_init(&tv->kt, journal, seq);
 	char name[64];
-	snprintf(name, sizeof(name), "%s%lld", TRACEFS_INSTANCE_PREFIX, (long long)run_id);
+	/* The rig's pid too: run 1 of two databases may trace at once. */
+	snprintf(name, sizeof(name), "%s%lld-%d", TRACEFS_INSTANCE_PREFIX, (long long)run_id,
+		 (int)getpid());
 	struct trace_request rq = {.events = tv->spec->events, .n_events = tv->spec->n_events,
 				   .buffer_kb = tv->spec->buffer_kb, .instance = name};
 	if ((hold_lock && trace_knob_lock(&tv->kt, err, errsz)) ||

@@ -27,7 +27,7 @@ struct trace_variant {
 
 /* Open e's trace for variant (its name, kept by pointer) of run run_id in
  * dir (where the iterations' trace files go): nothing when e traces
- * nothing; else the instance "schedrig-RUN" journalled through journal
+ * nothing; else the instance "schedrig-RUN-PID" journalled through journal
  * (may be NULL) as row seq, the knob lock taken unless hold_lock is false
  * (the variant's knobs hold it), the capture opened. 0, or -1 with err
  * (tracefs, an event this kernel lacks, the buffer, the journal). */

@@ -9,7 +9,7 @@
  */
 
 /* tracefs: where it is mounted (or mounting it), the rig's instances
- * (instances/schedrig-RUN: a ring buffer and event switches of their own,
+ * (instances/schedrig-RUN-PID: a ring buffer and event switches of their own,
  * so the rig never touches the top-level trace or another tool's), event
  * files, per-CPU buffer statistics. Source for the files:
  * Documentation/trace/ftrace.rst ("The File System", "Instances") and
@@ -21,8 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Every instance the rig makes is named TRACEFS_INSTANCE_PREFIX + a run id
- * (or, for tests, another [A-Za-z0-9._-] word). */
+/* Every instance the rig makes is named TRACEFS_INSTANCE_PREFIX + the run's
+ * id, '-' and the rig's pid (trace_variant.c). */
 #define TRACEFS_INSTANCE_PREFIX "schedrig-"
 /* Where tracefs is mounted when it is not mounted anywhere. */
 #define TRACEFS_MOUNT_POINT "/sys/kernel/tracing"
