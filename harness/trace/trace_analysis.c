@@ -241,6 +241,7 @@ static void on_event(struct pass *ps, const struct trace_ev *ev, int64_t window_
 		break;
 	}
 	case TEV_FORK: {
+		set_comm(task_get(&ps->ts, ev->target_pid), ev->comm); /* the parent is a task too */
 		struct task *t = task_get(&ps->ts, ev->child_pid);
 		set_comm(t, ev->child_comm);
 		t->parent = ev->target_pid;

@@ -123,6 +123,7 @@ def analyse(lines):
             t.migr += 1
         elif ev == "sched_process_fork":
             a = FORK.match(args)
+            tasks[int(a.group(2))].comm = a.group(1) or tasks[int(a.group(2))].comm
             t = tasks[int(a.group(4))]
             t.comm = a.group(3) or t.comm
             t.parent = int(a.group(2))
