@@ -389,7 +389,7 @@ int trace_analyze(const char *text, size_t len, enum trace_grouping g, struct tr
 {
 	struct pass ps = {0};
 	bool have_window;
-	uint64_t lines = 0;
+	uint64_t lines = 0, lost_lines = 0, lost_meta = 0;
 	memset(a, 0, sizeof(*a));
 	a->window_start_ns = -1;
 	if (read_window(text, len, a, &have_window, err, errsz))
@@ -405,7 +405,7 @@ int trace_analyze(const char *text, size_t len, enum trace_grouping g, struct tr
 		lines++;
 		if (k > 0) {
 			a->events += ev.type != TEV_LOST;
-			a->lost += ev.type == TEV_LOST ? ev.lost : 0;
+			lost_lines += ev.type == TEV_LOST ? ev.lost : 0;
 			on_event(&ps, &ev, window_start);
 		} else if (k < 0) {
 			a->bad_lines++;
@@ -415,7 +415,7 @@ int trace_analyze(const char *text, size_t len, enum trace_grouping g, struct tr
 			struct trace_task_line t;
 			int m = trace_text_meta(l, n, &s, &e, &lost, &t);
 			if (m == 2)
-				a->lost += lost;
+				lost_meta += lost;
 			if (m == 3) {
 				tl = xrealloc(tl, (n_tl + 1) * sizeof(*tl));
 				tl[n_tl++] = t;
@@ -430,6 +430,8 @@ int trace_analyze(const char *text, size_t len, enum trace_grouping g, struct tr
 				  " not a trace", (unsigned long long)a->bad_lines,
 				  (unsigned long long)lines);
 	}
+	/* The capture's count and the LOST lines count the same events. */
+	a->lost = lost_meta > lost_lines ? lost_meta : lost_lines;
 	if (!have_window) {
 		a->window_start_ns = ps.any ? ps.first_ns : 0;
 		a->window_end_ns = ps.any ? ps.last_ns : 0;

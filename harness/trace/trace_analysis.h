@@ -72,7 +72,9 @@ struct trace_analysis {
 	size_t n_loads;
 	size_t n_cpus;             /* 1 + the highest CPU seen */
 	int64_t window_start_ns, window_end_ns;
-	uint64_t lost;             /* the "# lost" line's count and every LOST line's */
+	uint64_t lost;             /* events lost: the "# lost" line's count, or the sum
+				    * of the LOST lines' when that is more (they count
+				    * the same events) */
 	uint64_t events;           /* event lines read */
 	uint64_t bad_lines;        /* lines that are neither events nor comments */
 	size_t n_task_lines;       /* "# task" lines */

@@ -298,9 +298,10 @@ void trace_capture_window_end(struct trace_capture *t)
 	struct tracefs_stats after;
 	if (!t || !t->in_window)
 		return;
-	t->r.window_end_ns = mono_ns();
+	/* Off first, then the time: every event is inside the window. */
 	if (tracefs_write(t->path, "tracing_on", "0", why, sizeof(why)))
 		warn(t, "%s", why);
+	t->r.window_end_ns = mono_ns();
 	timer_arm(t, false);
 	events_switch(t, "0");
 	drain(t);
