@@ -39,6 +39,11 @@
  * reason (failure_lines, outcome.h). SIGINT/SIGTERM: make gets SIGTERM (it kills its jobs), 10 s, then
  * SIGKILL; exit status 1, no samples. Bad arguments: exit 2.
  *
+ * make's standard output (kbuild's "  CC  FILE" lines, one per compile job
+ * as it starts) goes to kernbench's stderr as it comes, where the rig
+ * counts the jobs of the measured window (load_ops.progress:
+ * compile_jobs_per_s); make's errors go to build.log.
+ *
  * Output (see loads/builtin.h for the common frame), e.g. --jobs 2:
  *   schedrig-kernbench 1 jobs=2 ncpus=2
  *   elapsed 2 109.752

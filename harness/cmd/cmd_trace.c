@@ -22,9 +22,10 @@
 
 static const char usage_text[] =
 	"usage: schedrig trace [RUN...] [--db FILE] [--load NAME] [--variant V] [--cell C]\n"
-	"                      [--iteration N] [--layout L] [--format F] [--output FILE]\n"
-	"                      [--all-tasks] [compare's options]\n"
-	"       schedrig trace --file TRACE [--load COMM] [--format F] [--output FILE]\n"
+	"                      [--iteration N] [--all-tasks] [--layout L] [--format F]\n"
+	"                      [--output FILE] [compare's table options]\n"
+	"       schedrig trace --file TRACE [--load COMM] [--all-tasks] [--format F]\n"
+	"                      [--output FILE]\n"
 	"\n"
 	"What the scheduler traces of the given runs (config trace:; ids, names or\n"
 	"'latest'; default the newest run) say per load, its tasks matched by the\n"
@@ -40,8 +41,10 @@ static const char usage_text[] =
 	"tables. Only complete iterations count (a note names the others).\n"
 	"\n"
 	"  --db FILE            results database (default " DEFAULT_DB ")\n"
-	"  --load NAME          only load NAME (with --file: tasks of that comm)\n"
-	"  --variant V, --cell C, --iteration N   only those traces\n"
+	"  --load NAME          only load NAME (with --file: the tasks of that comm)\n"
+	"  --variant V          only the traces of variant V\n"
+	"  --cell C             only those of cell C\n"
+	"  --iteration N        only those of iteration N\n"
 	"  --all-tasks          also the load " TRACE_ALL_TASKS ": every task of the trace\n"
 	"  --layout L           mmtests (default), mmtests-wide, percentiles, latency\n"
 	"  --format F           text|markdown|csv|json (the tables), or perfetto: the\n"
@@ -52,7 +55,16 @@ static const char usage_text[] =
 	"  --file TRACE         a trace's text made elsewhere (trace-cmd report, perf\n"
 	"                       script, tracefs trace; gzip or plain): tasks grouped by\n"
 	"                       their comm, as perf sched latency groups them\n"
-	"%s"
+	"  --columns AXIS       variant|cell|run as columns (default: variant when the\n"
+	"                       traces hold more than one variant, else cell)\n"
+	"  --baseline NAME      the column every other one is compared with\n"
+	"  --decimals N         digits after the point (default 2)\n"
+	"  --significance TEST  welch|ci-overlap|mann-whitney|none (default welch)\n"
+	"  --alpha A            significance level (default 0.05)\n"
+	"  --metric M[,M...]    only these metrics (wakeup_latency_us, runqueue_wait_us,\n"
+	"                       run_per_switch_in_us, wakeups, runqueue_waits,\n"
+	"                       switch_ins, preemptions, migrations, cpu_busy_pct)\n"
+	"  --percentiles LIST   percentile layout columns (default 50,90,95,99,99.9)\n"
 	"  -h, --help           this text\n"
 	"\n"
 	"Exit status: 0 ok, 1 failure (database, no trace, a trace that is no trace),\n"
@@ -72,7 +84,7 @@ struct trace_cmd {
 
 static int usage(FILE *f, int rc)
 {
-	fprintf(f, usage_text, reportcmd_options_help);
+	fputs(usage_text, f);
 	return rc;
 }
 
