@@ -15,7 +15,7 @@
  *   iterations: {min: 3, max: 30, ci_pct: 1.0, max_time_s: 600}
  *   warmup_s: 1                         (seconds before measured loads start)
  *   monitors: {interval_ms: 1000}       (or true; /proc sampling, harness/monitor/monitor.h)
- *   trace: sched                        (or {events: [sched_switch, ...], buffer_kb: 4096,
+ *   trace: sched                        (or {events: [sched_switch, ...], buffer_kb: 8192,
  *                                       iterations: [1]}: a scheduler trace over the
  *                                       measured window, harness/trace/trace_capture.h;
  *                                       also per load, where the events add up)
@@ -88,14 +88,14 @@ enum load_role { ROLE_MEASURED, ROLE_BACKGROUND };
 
 /* trace: sched | {events: [NAME or GROUP:NAME, ...], buffer_kb: N,
  * iterations: [K, ...] | all}, at the top or on a load. sched is the events
- * sched_switch, sched_waking, sched_wakeup and sched_migrate_task, 4096 KiB
+ * sched_switch, sched_waking, sched_wakeup and sched_migrate_task, 8192 KiB
  * of ring buffer per CPU and every iteration. */
 struct cfg_trace {
 	bool enabled;
 	char **events;         /* "group:name", e.g. "sched:sched_switch"; a name
 				* written without a group is sched_*'s (sched:) */
 	size_t n_events;
-	int buffer_kb;         /* per CPU, 64..1048576 (default 4096) */
+	int buffer_kb;         /* per CPU, 64..1048576 (default 8192) */
 	int *iterations;       /* ascending, 1-based; NULL (n 0): every iteration */
 	size_t n_iterations;
 	int line, col;

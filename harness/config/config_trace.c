@@ -13,7 +13,7 @@ static const char *const trace_keys[] = {"events", "buffer_kb", "iterations", NU
 static const char *const sched_events[] = {"sched:sched_switch", "sched:sched_waking",
 					   "sched:sched_wakeup", "sched:sched_migrate_task"};
 
-#define TRACE_DEFAULT_BUFFER_KB 4096
+#define TRACE_DEFAULT_BUFFER_KB 8192
 
 /* A tracefs group or event name: [a-z0-9_]+, at most 63 characters. */
 static bool event_word(const char *s, size_t n)

@@ -363,7 +363,7 @@ static void test_trace(void **state)
 	assert_int_equal(e->trace_all.n_events, 4);
 	assert_string_equal(e->trace_all.events[0], "sched:sched_switch");
 	assert_string_equal(e->trace_all.events[3], "sched:sched_migrate_task");
-	assert_int_equal(e->trace_all.buffer_kb, 4096);
+	assert_int_equal(e->trace_all.buffer_kb, 8192);
 	assert_int_equal(e->trace_all.n_iterations, 0);
 	for (int it = 1; it <= 4; it++)
 		assert_true(config_trace_iteration(&e->trace_all, it));
