@@ -41,7 +41,7 @@ name: small-buffer
 iterations: 1
 trace: {events: [sched_switch, sched_waking, sched_wakeup], buffer_kb: 64}
 loads:
-  - {name: hb, tool: hackbench, params: {groups: 4, loops: 3000}}
+  - {name: hb, tool: hackbench, params: {groups: 4, loops: 800}}
 EOF
 "$SCHEDRIG" run small.yaml --db s.db --quiet >s.out 2>s.err || fail "run: $(cat s.err)"
 lost=$(q s.db "SELECT lost_events FROM trace")
