@@ -2,23 +2,18 @@
  * (harness/trace/trace_analysis.h) in the mmtests layouts, variants side
  * by side; --format perfetto writes one trace as Chrome trace-event JSON;
  * --file reads a trace made elsewhere. */
-#include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
-#include "config.h"
 #include "reportcmd.h"
-#include "store.h"
-#include "trace_runs.h"
 #include "trace_analysis.h"
 #include "trace_perfetto.h"
 #include "trace_report.h"
-
+#include "trace_runs.h"
 
 static const char usage_text[] =
 	"usage: schedrig trace [RUN...] [--db FILE] [--load NAME] [--variant V] [--cell C]\n"
