@@ -70,7 +70,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libschedrig.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libschedrig.a $(LDLIBS) -lcmocka
 
-check: $(BUILD)/schedrig $(UNIT_BIN)
+check: $(BUILD)/schedrig $(UNIT_BIN) $(BUILD)/bench/bisect_sim
 	SCHEDRIG=$(CURDIR)/$(BUILD)/schedrig BUILD=$(CURDIR)/$(BUILD) TESTS="$(TESTS)" tests/run-tests
 
 # Slow tests: real kexec between two Debian kernels in a TCG guest, and a

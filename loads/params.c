@@ -4,6 +4,14 @@
 
 #include "load.h"
 
+const struct param_def *load_param(const struct load_ops *ops, const char *name)
+{
+	for (size_t i = 0; i < ops->n_params; i++)
+		if (!strcmp(ops->params[i].name, name))
+			return &ops->params[i];
+	return NULL;
+}
+
 const char *params_get(const struct params *p, const char *name)
 {
 	for (size_t i = 0; i < p->n; i++)

@@ -54,14 +54,6 @@ const struct load_ops *load_find(const char *name)
 	return NULL;
 }
 
-const struct param_def *load_param(const struct load_ops *ops, const char *name)
-{
-	for (size_t i = 0; i < ops->n_params; i++)
-		if (!strcmp(ops->params[i].name, name))
-			return &ops->params[i];
-	return NULL;
-}
-
 const struct metric_def *load_metric(const char *tool, const char *name)
 {
 	const struct load_ops *ops = tool ? load_find(tool) : NULL;

@@ -53,33 +53,41 @@ int report_parse_percentiles(struct report_opts *o, const char *list)
 	return rc;
 }
 
+/* The end of an "-rcN" number starting at p ("-rc" and a digit), when a
+ * boundary follows it (the end of the name or a '-'); NULL otherwise. */
+static const char *rc_end(const char *p)
+{
+	p += 3;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return !*p || *p == '-' ? p : NULL;
+}
+
 void report_split_header(const char *name, char *first, size_t first_size,
 			 char *second, size_t second_size)
 {
-	/* mmtests: index($name, "-"), -1 when absent; the -rc bodge looks at
-	 * substr($name, $index, $index + 3); then substr($name, 0, $index)
-	 * and substr($name, $index + 1), Perl's negative offsets included. */
-	size_t len = strlen(name);
 	const char *dash = strchr(name, '-');
 	if (!dash) {
-		snprintf(first, first_size, "%.*s", len ? (int)len - 1 : 0, name);
+		snprintf(first, first_size, "%s", "");
 		snprintf(second, second_size, "%s", name);
 		return;
 	}
-	size_t i = (size_t)(dash - name), look = i + 3;
+	/* mmtests: index($name, "-"); its -rc bodge looks at
+	 * substr($name, $index, $index + 3) for /-rc[0-9]/. */
+	size_t i = (size_t)(dash - name), look = i + 3, len = strlen(name);
 	if (look > len - i)
 		look = len - i;
+	const char *split = dash;
 	for (size_t k = 0; k + 4 <= look; k++) {
 		const char *p = dash + k;
 		if (p[0] == '-' && p[1] == 'r' && p[2] == 'c' && isdigit((unsigned char)p[3])) {
-			i += 4;
+			const char *end = rc_end(p);
+			split = end ? end : dash;
 			break;
 		}
 	}
-	if (i > len)
-		i = len;
-	snprintf(first, first_size, "%.*s", (int)i, name);
-	snprintf(second, second_size, "%s", i + 1 <= len ? name + i + 1 : "");
+	snprintf(first, first_size, "%.*s", (int)(split - name), name);
+	snprintf(second, second_size, "%s", *split ? split + 1 : "");
 }
 
 /* A cell's two header rows from its displayed parts. */

@@ -21,7 +21,13 @@
  * Either way a '*' follows each value whose (cell, op) differs
  * significantly from the baseline column in its mean, the footer names the
  * rule, and the samples per cell (n) follow below. Lines carry no trailing
- * blanks. */
+ * blanks.
+ *
+ * A grid wider than o->width (compare: the terminal's width when stdout is
+ * one, or --width) is transposed, the column axis down and the row axis
+ * across, when that makes it narrower (nine values of slice_us across and
+ * three of nice down, about 240 characters, become three columns), and a
+ * line under it says so; otherwise it stays as --grid names it. */
 #include "report.h"
 
 #include <math.h>
@@ -334,6 +340,73 @@ static void counts(struct buf *out, const struct grid *g)
 	}
 }
 
+/* The widest line of text. */
+static size_t text_width(const struct buf *b)
+{
+	size_t widest = 0;
+	for (const char *p = buf_str(b); *p;) {
+		size_t len = strcspn(p, "\n");
+		widest = len > widest ? len : widest;
+		p += len + (p[len] == '\n');
+	}
+	return widest;
+}
+
+/* The table alone: one statistic's cells, or the boxed sub-columns. */
+static void body(struct buf *out, const struct grid *g)
+{
+	if (g->n_items == 1)
+		single(out, g);
+	else
+		boxed(out, g);
+}
+
+/* Swap g's rows and columns: the column axis down, the row axis across. */
+static void transpose(struct grid *g)
+{
+	size_t *at = xmalloc(g->n_rows * g->n_cols * sizeof(*at));
+	for (size_t r = 0; r < g->n_rows; r++)
+		for (size_t k = 0; k < g->n_cols; k++)
+			at[k * g->n_rows + r] = g->at[r * g->n_cols + k];
+	free(g->at);
+	g->at = at;
+	const char *axis = g->row_axis;
+	g->row_axis = g->col_axis;
+	g->col_axis = axis;
+	char *shown = g->row_shown, **names = g->rows;
+	g->row_shown = g->col_shown;
+	g->col_shown = shown;
+	g->rows = g->cols;
+	g->cols = names;
+	size_t n = g->n_rows;
+	g->n_rows = g->n_cols;
+	g->n_cols = n;
+	g->col_labelled = axis_labels_get(g->o->labels, g->col_axis) != NULL;
+}
+
+/* The grid's table, transposed when it is wider than o->width and the
+ * transposed one is narrower; *transposed says which. g is left as laid
+ * out. */
+static void fitted_body(struct buf *out, struct grid *g, size_t *asked, bool *transposed)
+{
+	body(out, g);
+	*asked = text_width(out);
+	*transposed = false;
+	if (!g->o->width || *asked <= g->o->width)
+		return;
+	struct buf other = {0};
+	transpose(g);
+	body(&other, g);
+	if (text_width(&other) < *asked) {
+		buf_free(out);
+		*out = other;
+		*transposed = true;
+		return;
+	}
+	transpose(g);
+	buf_free(&other);
+}
+
 static void one_grid(struct buf *out, struct grid *g, const struct cell_axes *cells,
 		     const char *rest, char *const *rest_of)
 {
@@ -356,13 +429,21 @@ static void one_grid(struct buf *out, struct grid *g, const struct cell_axes *ce
 		size_t k = str_index(&g->cols, &g->n_cols, cell_axes_value(&cells[c], g->col_axis));
 		g->at[r * g->n_cols + k] = c;
 	}
+	struct buf table = {0};
+	size_t asked;
+	bool transposed;
+	fitted_body(&table, g, &asked, &transposed);
 	title(out, g, rest);
-	if (g->n_items == 1)
-		single(out, g);
-	else
-		boxed(out, g);
+	buf_append(out, table.data ? table.data : "", table.len);
+	buf_free(&table);
+	if (transposed)
+		buf_printf(out, "Transposed to fit %zu columns (rows and columns as --grid names them:"
+			   " %zu wide; --width 0 keeps them)\n", g->o->width, asked);
 	report_significance_footer(out, g->s, t, g->o, "*");
 	counts(out, g);
+	report_kernel_lines(out, g->s, t, g->o);
+	if (transposed)
+		transpose(g);
 	free(g->at);
 	cell_names_free(g->rows, g->n_rows);
 	cell_names_free(g->cols, g->n_cols);

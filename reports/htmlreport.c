@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
-#include "html.h"
+#include "cmdsetup.h"
+#include "html_page.h"
 #include "plot.h"
 #include "runinfo.h"
 #include "store.h"

@@ -2,11 +2,14 @@
  * printed: classic (compare-mmtests.pl up to 2025: 12-character values,
  * rows Min, Amean, Stddev, CoeffVar, Max, BAmean-50/95/99, or their
  * harmonic forms) and wide (since its 2026 shellpack extraction:
- * 18-character values, METRIC-OP row labels, one BAmean.95 row). The
- * header rows, row labels, values and percent changes are byte for byte
- * what compare-mmtests.pl prints for the same samples (golden files in
- * tests/data/mmtests/, produced by mmtests itself). */
-#include "report.h"
+ * 18-character values, METRIC-OP row labels, one BAmean.95 row), each
+ * also as the --print-ratio view (mmtests_ratio.c). The row labels, values
+ * and percent changes are byte for byte what compare-mmtests.pl prints for
+ * the same samples, undefined statistics included, and so are the header
+ * rows but where report_split_header splits a name otherwise on purpose
+ * (golden files in tests/data/mmtests/, produced by mmtests itself). */
+#include "mmtests_common.h"
+#include "mmtests_ratio.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,48 +18,63 @@
 
 #include "html.h"
 
-/* mmtests Compare.pm: " (%7.2f%%)" after each value. */
-#define PCT_WIDTH 7
-#define PCT_EXTRA 4
-
-struct flavour {
-	int value_width;                  /* mmtests _FieldLength */
-	const struct summary_stat *stats; /* the rows, in order */
-	size_t n_stats;
-	bool metric_op;                   /* rows labelled METRIC-OP */
-};
-
 static const struct summary_stat wide_stats[] = {
 	{STAT_MIN, 0}, {STAT_MEAN, 0}, {STAT_SPREAD, 0}, {STAT_SPREAD_COEFFVAR, 0},
 	{STAT_MAX, 0}, {STAT_BMEAN95, 0},
 };
 
-static const struct flavour classic = {
+static const struct mmtests_flavour classic = {
 	12, report_mmtests_stats, sizeof(report_mmtests_stats) / sizeof(report_mmtests_stats[0]),
 	false,
 };
-static const struct flavour wide = {18, wide_stats, sizeof(wide_stats) / sizeof(wide_stats[0]), true};
-
-static void put_value(struct buf *out, double v, int width, int decimals)
-{
-	if (isnan(v))
-		buf_printf(out, "%*s", width, "NaN");
-	else
-		buf_printf(out, "%*.*f", width, decimals, v);
-}
+static const struct mmtests_flavour wide = {
+	18, wide_stats, sizeof(wide_stats) / sizeof(wide_stats[0]), true,
+};
 
 static void put_pct(struct buf *out, double pct, bool stars)
 {
 	const char *open = stars ? " *" : " (", *close = stars ? "%*" : "%)";
 	if (isnan(pct))
-		buf_printf(out, "%s%*s%s", open, PCT_WIDTH, "NaN", close);
+		buf_printf(out, "%s%*s%s", open, MMTESTS_PCT_WIDTH, "NaN", close);
 	else
-		buf_printf(out, "%s%*.2f%s", open, PCT_WIDTH, pct, close);
+		buf_printf(out, "%s%*.2f%s", open, MMTESTS_PCT_WIDTH, pct, close);
+}
+
+static bool is_coeffvar(const struct summary_stat *st)
+{
+	return st->kind == STAT_COEFFVAR || st->kind == STAT_HCOEFFVAR ||
+	       st->kind == STAT_SPREAD_COEFFVAR;
+}
+
+/* The value compare-mmtests.pl has for st of g: NaN where it has none (a
+ * missing op; its "NaN" of one sample's spread or an Hmean of a value <=
+ * 0), but 0 for a CoeffVar of samples whose mean or spread is undefined
+ * (Stat.pm calc_coeffvar returns 0 there, a number the other columns are
+ * compared with). */
+static double mm_value(const struct summary_stat *st, enum better better,
+		       const struct summary_group *g)
+{
+	double v = summary_stat_value(st, better, g);
+	return isnan(v) && g->st.n && is_coeffvar(st) ? 0.0 : v;
+}
+
+/* The percent change compare-mmtests.pl prints for v against base (both
+ * mm_value, v not NaN): Stat.pm pdiff/pndiff, where a NaN baseline is what
+ * Perl makes of "NaN": pdiff gives 100 (0 for a new 0), pndiff NaN (100
+ * for a new 0). */
+static double mm_pct(const struct summary_stat *st, enum better better, double base, double v)
+{
+	enum better dir = summary_stat_better(st, better);
+	if (!isnan(base))
+		return stats_pct_change(base, v, dir);
+	if (dir == BETTER_HIGHER)
+		return v == 0 ? 0.0 : 100.0;
+	return v == 0 ? 100.0 : NAN;
 }
 
 /* The row label of st: mmtests' name, "BAmean.95" in the wide layout. */
-static void stat_label(const struct flavour *f, const struct summary_stat *st, enum better better,
-		       char *dst, size_t size)
+static void stat_label(const struct mmtests_flavour *f, const struct summary_stat *st,
+		       enum better better, char *dst, size_t size)
 {
 	summary_stat_label(st, better, dst, size);
 	char *dash = strchr(dst, '-');
@@ -64,25 +82,38 @@ static void stat_label(const struct flavour *f, const struct summary_stat *st, e
 		*dash = '.';
 }
 
-/* The op label: the op, or METRIC-OP in the wide layout (mmtests
- * ExtractShellpack: metric, then each factor after a '-'). */
-static char *op_label(const struct flavour *f, const struct summary_table *t, size_t op)
+/* One statistic row of op: per column the value and its change against
+ * the baseline column, starred on the mean row where the test says so. */
+static void stat_row(struct buf *out, const struct summary_table *t, const struct report_opts *o,
+		     const struct mmtests_flavour *f, const struct summary_stat *st, size_t op,
+		     const int *widths)
 {
-	if (!f->metric_op)
-		return xstrdup(t->ops[op]);
-	return xasprintf("%s%s%s", t->metric, *t->ops[op] ? "-" : "", t->ops[op]);
+	int column = f->value_width + MMTESTS_PCT_WIDTH + MMTESTS_PCT_EXTRA;
+	bool mean = summary_stat_is_mean(st, t->better);
+	double base = mm_value(st, t->better, summary_group_at(t, op, 0));
+	for (size_t c = 0; c < t->n_cols; c++) {
+		const struct summary_group *g = summary_group_at(t, op, c);
+		double v = mm_value(st, t->better, g);
+		buf_printf(out, "%*s", widths[c] - column, "");
+		mmtests_put_value(out, v, f->value_width, report_decimals(o, t));
+		put_pct(out, c && !isnan(v) ? mm_pct(st, t->better, base, v) : 0.0,
+			c && mean && g->test.significant);
+	}
+	buf_puts(out, "\n");
 }
 
 static void table(struct buf *out, const struct summary *s, const struct summary_table *t,
-		  const struct report_opts *o, const struct flavour *f)
+		  const struct report_opts *o, const struct mmtests_flavour *f)
 {
-	int decimals = report_decimals(o, t);
-	int column = f->value_width + PCT_WIDTH + PCT_EXTRA;
+	if (o->ratio) {
+		mmtests_ratio_table(out, s, t, o, f);
+		return;
+	}
 	char **ops = xcalloc(t->n_ops ? t->n_ops : 1, sizeof(*ops));
 	size_t opw = 0, statw = 0;
 	for (size_t op = 0; op < t->n_ops; op++) {
-		ops[op] = op_label(f, t, op);
-		if (strlen(ops[op]) > opw)
+		ops[op] = mmtests_op_label(f, t, op);
+		if (mmtests_op_shown(t, op) && strlen(ops[op]) > opw)
 			opw = strlen(ops[op]);
 	}
 	for (size_t k = 0; k < f->n_stats; k++) {
@@ -91,62 +122,38 @@ static void table(struct buf *out, const struct summary *s, const struct summary
 		if (strlen(label) > statw)
 			statw = strlen(label);
 	}
-
-	/* Cell names (hb.nice=0,...) are long by nature: such a column is
-	 * widened when a header part would touch its neighbour, values staying
-	 * right-aligned under it. Variant and run names keep mmtests' fixed
-	 * width, collisions included, as on the mailing list. */
-	struct report_cols rc;
-	report_cols_init(&rc, t, o);
-	int *width = xcalloc(t->n_cols ? t->n_cols : 1, sizeof(*width));
-	for (size_t c = 0; c < t->n_cols; c++) {
-		size_t longest = strlen(rc.first[c]) > strlen(rc.second[c]) ? strlen(rc.first[c])
-									    : strlen(rc.second[c]);
-		bool cell = strchr(t->cols[c], '=') != NULL;
-		width[c] = cell && longest + 1 > (size_t)column ? (int)longest + 1 : column;
-	}
 	if (!o->plain) {
 		summary_table_title(out, s, t);
 		buf_puts(out, "\n");
 	}
-	for (int row = 0; row < 2; row++) {
-		buf_printf(out, "%*s", (int)(statw + 1 + opw), "");
-		for (size_t c = 0; c < t->n_cols; c++)
-			buf_printf(out, "%*s", width[c], row ? rc.second[c] : rc.first[c]);
-		buf_puts(out, "\n");
-	}
+	int *widths = xcalloc(t->n_cols ? t->n_cols : 1, sizeof(*widths));
+	mmtests_header(out, t, o, f, statw + 1 + opw, widths);
 	for (size_t k = 0; k < f->n_stats; k++) {
-		const struct summary_stat *st = &f->stats[k];
 		char label[32];
-		stat_label(f, st, t->better, label, sizeof(label));
-		bool mean = summary_stat_is_mean(st, t->better);
+		stat_label(f, &f->stats[k], t->better, label, sizeof(label));
 		for (size_t op = 0; op < t->n_ops; op++) {
+			if (!mmtests_op_shown(t, op))
+				continue;
 			buf_printf(out, "%-*s %-*s", (int)statw, label, (int)opw, ops[op]);
-			for (size_t c = 0; c < t->n_cols; c++) {
-				const struct summary_group *g = summary_group_at(t, op, c);
-				buf_printf(out, "%*s", width[c] - column, "");
-				double v = summary_stat_value(st, t->better, g);
-				put_value(out, v, f->value_width, decimals);
-				double pct = c ? report_pct(t, st, op, c) : isnan(v) ? NAN : 0.0;
-				put_pct(out, pct, c && mean && g->test.significant);
-			}
-			buf_puts(out, "\n");
+			stat_row(out, t, o, f, &f->stats[k], op, widths);
 		}
 	}
 	for (size_t op = 0; op < t->n_ops; op++)
 		free(ops[op]);
 	free(ops);
-	free(width);
-	report_cols_free(&rc);
+	free(widths);
 	if (!o->plain) {
 		report_significance_footer(out, s, t, o, "stars");
+		mmtests_undefined_footer(out, t, o, f);
+		mmtests_left_out_footer(out, t, o);
 		report_n_per_column(out, t, o);
 		buf_puts(out, "\n");
+		report_kernel_lines(out, s, t, o);
 	}
 }
 
 static void tables(struct buf *out, const struct summary *s, const struct report_opts *o,
-		   const struct flavour *f)
+		   const struct mmtests_flavour *f)
 {
 	for (size_t k = 0; k < s->n_tables; k++) {
 		if (k)

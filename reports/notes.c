@@ -59,8 +59,9 @@ void report_notes_summary(struct report_notes *n, const struct summary *s)
 		report_notes_add(n, xasprintf("NaN samples (left out of n and every statistic): %s",
 					      buf_str(&nan)));
 	if (none.len)
-		report_notes_add(n, xasprintf("No samples: %s (its statistics print NaN)",
-					      buf_str(&none)));
+		report_notes_add(n, xasprintf("No samples: %s (its statistics are undefined: 0 in"
+					      " the mmtests tables, as compare-mmtests.pl prints"
+					      " them, NaN elsewhere)", buf_str(&none)));
 	buf_free(&nan);
 	buf_free(&none);
 }

@@ -3,7 +3,7 @@
  * nearest-rank percentiles 25 and 75 of the samples (stats_percentile_sorted,
  * always a sample), the median that of stats_median_sorted; NaN samples are
  * left out as in every statistic. */
-#include "plot.h"
+#include "plot_common.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * step line per column: F(x) = (number of samples <= x) / n, from the
  * sorted samples. logx draws x logarithmically (samples <= 0 left out with
  * a note). */
-#include "plot.h"
+#include "plot_common.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * '=' continues the previous value: a CPU list "0-3,5"); axes with a single
  * value are constant and ignored. The first varying axis (config order)
  * runs down, the second across. */
-#include "plot.h"
+#include "plot_common.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * smallest and largest finite sample, or equal-width in log10 with logx
  * (then samples <= 0 are left out with a note). The x range is the bins'
  * edges, so the first and last bin are drawn whole. */
-#include "plot.h"
+#include "plot_common.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * line is the Amean of those totals over iterations against K, with error
  * bars of ± Stddev over iterations, stopping at 0 when no sample of the
  * table is negative. */
-#include "plot.h"
+#include "plot_common.h"
 
 #include <math.h>
 #include <stdio.h>

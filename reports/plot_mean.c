@@ -5,7 +5,7 @@
  * Numeric ops (groups, clients, threads) are an x axis of their own
  * (logarithmic when all are > 0 and span a factor of 16 or more); other
  * ops are categories 0..n-1 labelled with the op. */
-#include "plot.h"
+#include "plot_common.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -21,6 +21,7 @@ void pooled_free(struct report_pooled *p)
 {
 	free(p->upper);
 	free(p->count);
+	free(p->means);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -30,8 +31,27 @@ static double row_upper(const struct hist_row *r, size_t i)
 	return r->bounds ? r->bounds[i] : (double)i * r->bucket_width;
 }
 
+/* The mean of r's events: its exact sum over its count, else from its
+ * bucket bounds; NaN without events, or with overflows and no sum. */
+static double row_mean(const struct hist_row *r)
+{
+	uint64_t n = r->overflow;
+	double s = 0;
+	for (size_t i = 0; i < r->n_buckets; i++) {
+		n += r->counts[i];
+		s += row_upper(r, i) * (double)r->counts[i];
+	}
+	if (!n)
+		return NAN;
+	if (!isnan(r->sum))
+		return r->sum / (double)n;
+	return r->overflow ? NAN : s / (double)n;
+}
+
 void pooled_add(struct report_pooled *p, const struct hist_row *r)
 {
+	p->means = xrealloc(p->means, (p->n_hists + 1) * sizeof(*p->means));
+	p->means[p->n_hists] = row_mean(r);
 	size_t n = 0, i = 0, j = 0;
 	double *upper = xcalloc(p->n + r->n_buckets + 1, sizeof(*upper));
 	uint64_t *count = xcalloc(p->n + r->n_buckets + 1, sizeof(*count));

@@ -6,6 +6,7 @@
 #define SCHEDRIG_REPORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cellname.h"
 #include "summary.h"
@@ -14,11 +15,37 @@
 #define REPORT_MAX_PERCENTILES 16
 #define REPORT_MAX_GRID_ITEMS 16
 
+struct store;
+
+/* The kernel a variant of a stored run ran (the variant row: uname -r
+ * where its kernel came up, NULL when not recorded, as for imported
+ * samples; how it was booted: local, qemu, ssh, lava, imported). */
+struct report_kernel {
+	char *run, *variant, *release, *boot;
+};
+struct report_kernels {
+	struct report_kernel *v;
+	size_t n;
+};
+/* The variants of runs ids[0..n) into out (reports/kernels.c). 0, or -1
+ * with a message (a run or its variants unreadable); out is empty then. */
+int report_kernels_load(struct store *st, const int64_t *ids, size_t n,
+			struct report_kernels *out, char *err, size_t errsz);
+void report_kernels_free(struct report_kernels *k);
+
 struct report_opts {
 	int decimals;               /* digits after the point for values; -1:
 				     * each metric's own (report_decimals) */
 	bool plain;                 /* mmtests layouts: the table alone, no
 				     * title or footer lines (--plain) */
+	bool ratio;                 /* mmtests layouts: compare-mmtests.pl
+				     * --print-ratio's view (--ratio) */
+	size_t width;               /* grid: the width it should fit (a
+				     * terminal's columns; 0: any width) */
+	const struct report_kernels *kernels; /* the runs' variants: a
+					       * "Kernel ..." line per column
+					       * under the text tables (NULL:
+					       * none) */
 	const struct axis_labels *labels; /* the configs' axis labels (NULL: none) */
 	const struct hist_table *hists;   /* the runs' stored histograms, for the
 					   * percentile and latency layouts (NULL:
@@ -67,7 +94,8 @@ struct report_notes {
 /* Append the notes the summary itself gives: "NaN samples (left out of n
  * and every statistic): LOAD METRIC, COLUMN op OP: COUNT; ..." for each
  * group with NaN samples, and "No samples: LOAD METRIC, COLUMN op OP (its
- * statistics print NaN)" for each group left with no value (the table's
+ * statistics are undefined: 0 in the mmtests tables, as compare-mmtests.pl
+ * prints them, NaN elsewhere)" for each group left with no value (the table's
  * fixed variant, cell or run named too). Nothing when there are none. */
 void report_notes_summary(struct report_notes *n, const struct summary *s);
 /* Append note (malloc'd; the notes own it from now on). */
@@ -128,17 +156,19 @@ const struct report_layout *const *report_layout_all(size_t *n);
 /* The layout named name, or NULL. */
 const struct report_layout *report_layout_find(const char *name);
 
-/* Split a variant or run name for the two mmtests header rows as mmtests
- * Compare.pm _generateHeaderTable splits a test name: at its first '-',
- * which neither part keeps ("hackbench-cyclictest" → "hackbench" /
- * "cyclictest"), except that when "-rc" and a digit occur among the i + 3
- * characters starting at that dash (i its index), the split moves 4 on
- * (its "bodge identification of -rc": "5.15.0-rc1-vanilla" → "5.15.0-rc1"
- * / "vanilla"; "6.12-rc10" → "6.12-rc1" / "", the character at the moved
- * split dropped like the dash); a name without '-' gives the name without
- * its last character / the name ("running" → "runnin" / "running"), as
- * Perl's substr($name, 0, -1) does. first and second receive
- * NUL-terminated copies (truncated to size). */
+/* Split a variant or run name for the two mmtests header rows where
+ * mmtests Compare.pm _generateHeaderTable splits a test name, but only at
+ * a boundary and never inside a word: at its first '-', which neither part
+ * keeps ("hackbench-cyclictest" → "hackbench" / "cyclictest"), except that
+ * when "-rc" and a digit occur among the i + 3 characters starting at that
+ * dash (i its index; its "bodge identification of -rc") the split moves
+ * past the -rc number to the '-' after it ("5.15.0-rc1-vanilla" →
+ * "5.15.0-rc1" / "vanilla"; "6.12-rc10-foo" → "6.12-rc10" / "foo"; a name
+ * ending in the number, "6.12-rc10", is all first row, "" second), and
+ * stays at the first dash when the number runs into a letter. A name
+ * without '-' is not split: "" / the name ("v6.12" stays "v6.12", where
+ * mmtests prints "v6.1" over it, its substr($name, 0, -1)). first and
+ * second receive NUL-terminated copies (truncated to size). */
 void report_split_header(const char *name, char *first, size_t first_size,
 			 char *second, size_t second_size);
 
@@ -160,13 +190,21 @@ void report_cols_free(struct report_cols *rc);
  * rows (report_split_header) right-aligned to each column of 12 + 11
  * characters after a prefix as wide as the longest row label, space, and
  * longest op; then for each statistic of report_mmtests_stats and each op
- * a row "%-9s %-*s" + per column "%12.*f" and " (%7.2f%%)", or " *%7.2f%%*"
- * on the mean row when the test against the baseline (first) column is
- * significant; then a footer naming the rule, alpha and n per column.
+ * of the baseline column (an op without a sample there is left out, as
+ * mmtests leaves it out) a row "%-9s %-*s" + per column "%12.*f" and
+ * " (%7.2f%%)", or " *%7.2f%%*" on the mean row when the test against the
+ * baseline (first) column is significant. A statistic without a value
+ * prints as compare-mmtests.pl prints it: 0 with 0.00% (one sample's
+ * Stddev, a missing op), CoeffVar 0 where the mean or spread is undefined,
+ * and the others' change against an undefined baseline as Perl's pdiff
+ * and pndiff make it (100%, or NaN%). Then a footer naming the rule,
+ * alpha, the undefined statistics printed 0 and the ops left out, n per
+ * column and a line per column with its kernel (report_kernel_lines).
  * Tables are separated by a blank line; o->plain leaves out title and
  * footer, so that with --significance ci-overlap the text is byte for byte
- * compare-mmtests.pl's (mmtests 096661fd, 2025-11; NaN statistics print
- * NaN where mmtests prints 0). */
+ * compare-mmtests.pl's (mmtests 096661fd, 2025-11), header rows apart where
+ * report_split_header departs from mmtests' split. o->ratio gives the
+ * --print-ratio view instead (mmtests_ratio.c). */
 void report_mmtests(struct buf *out, const struct summary *s, const struct report_opts *o);
 
 /* mmtests wide layout (compare-mmtests.pl since 2026, commit 638401e0):
@@ -176,6 +214,14 @@ void report_mmtests(struct buf *out, const struct summary *s, const struct repor
  * as its ExtractShellpack labels them. */
 void report_mmtests_wide(struct buf *out, const struct summary *s, const struct report_opts *o);
 
+/* Under a text table: "Kernel COLUMN: RELEASE (BOOT)" for each column (the
+ * variant's kernel release and how it booted, o->kernels; "not recorded"
+ * where the variant row has none), or one line for the table's variant
+ * when the columns are cells; nothing when no column's kernel is known
+ * (imported samples) or o->kernels is NULL. */
+void report_kernel_lines(struct buf *out, const struct summary *s, const struct summary_table *t,
+			 const struct report_opts *o);
+
 /* Grid layout (seed 002): needs a summary with columns = cell. For each
  * table, combination of the other axes, and op (unless the sub-columns are
  * ops), rows are the values of o->grid_row, columns those of o->grid_col
@@ -183,7 +229,8 @@ void report_mmtests_wide(struct buf *out, const struct summary *s, const struct 
  * "load.param=value,..."). One sub-column (o->grid_items): each cell
  * "VALUE (x.xx%)" with the change against the baseline cell (first row,
  * first column, report_pct_change); several: the seed's boxed table, a
- * group of sub-columns per column value. A '*' follows every value whose
+ * group of sub-columns per column value. A grid wider than o->width (not
+ * 0) is transposed when that makes it narrower, with a line saying so. A '*' follows every value whose
  * (cell, op) differs significantly from the summary's baseline column (its
  * mean's test); the footer names the rule; "n: N per cell" (or per row
  * when they differ) follows. Returns 0, or -1 with a message when an axis
@@ -214,7 +261,14 @@ void report_percentiles(struct buf *out, const struct summary *s, const struct r
  * with histograms (o->hists) over every event pooled over iterations
  * (report_pooled: the exact mean and Stdev where the tool gave its sums,
  * else from the bucket bounds), n = events; any other over the
- * per-iteration values, the title saying so, n = iterations. */
+ * per-iteration values, the title saying so, n = iterations. With several
+ * columns the Avg line ends in its change against the baseline column,
+ * " (%7.2f%%)", or " *%7.2f%%*" where the summary's rule finds the Avg
+ * differs (tested on the per-iteration values, for pooled events on each
+ * histogram's mean, pooled.means; Welch and ci-overlap on the Amean
+ * whatever the metric's direction), and a footer names the rule and what
+ * it tested; a line per column with its kernel follows each table of
+ * values (report_kernel_lines). */
 void report_latency(struct buf *out, const struct summary *s, const struct report_opts *o);
 
 /* One group of histograms as report_hist_groups hands it over: its title
@@ -260,6 +314,11 @@ struct report_pooled {
 	bool limits_differ;
 	double min, max;           /* observed extremes; NaN when one is unknown */
 	double sum, sum_sq;        /* exact sums; NaN when one histogram lacks them */
+	double *means;             /* n_hists: each histogram's mean over its
+				    * events (its exact sum / its events, else
+				    * from its bucket bounds; NaN with overflows
+				    * and no sum), the per-run values the
+				    * latency layout's test compares */
 };
 void pooled_init(struct report_pooled *p);
 void pooled_add(struct report_pooled *p, const struct hist_row *r);

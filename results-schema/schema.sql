@@ -6,9 +6,10 @@
 -- the cell_stop table; store.c fills it from the stop notes of older
 -- versions; version 10 the kernel_build table, 11 the bisection tables), except
 -- for version 12, which added bisection.cwd, host, rig_pid, rig_start_ticks
--- and boot_id (store.c adds them to a version 11 bisection table), and
--- for version 13, which added the tables window_sample and trace (created
--- here) and nothing to older tables,
+-- and boot_id (store.c adds them to a version 11 bisection table), version
+-- 13, which added bisection.rule and min_effect_pct, bisect_point.look and
+-- alpha and bisect_run.phase the same way (and the bisect_check,
+-- window_sample and trace tables, created here), and
 -- for version 5, which split the sample table into sample_key and
 -- sample_value, version 6, which added run.rig_pid, run.boot_id and
 -- run.rig_start_ticks, and version 7, which added histogram.bounds,
@@ -259,7 +260,7 @@ CREATE TABLE IF NOT EXISTS bisection (
 	metric        TEXT,                     -- LOAD:METRIC, --op, --cell, or the
 	op            TEXT,                     -- only one); NULL until the ends
 	cell          TEXT,                     -- are measured
-	alpha         REAL NOT NULL,            -- the significance level asked for
+	alpha         REAL NOT NULL,            -- the family-wise alpha (--alpha)
 	status        TEXT NOT NULL,            -- running|complete|refused|interrupted|failed
 	result        TEXT,                     -- one line: the first bad point or the range
 	started_at    TEXT NOT NULL,            -- UTC, ISO 8601
@@ -269,41 +270,76 @@ CREATE TABLE IF NOT EXISTS bisection (
 	host          TEXT,                     -- the schedrig walking it (status running):
 	rig_pid       INTEGER,                  -- as run.host, rig_pid, rig_start_ticks
 	rig_start_ticks INTEGER,                -- and boot_id; one walker per bisection
-	boot_id       TEXT                      -- its boot_id (see host)
+	boot_id       TEXT,                     -- its boot_id (see host)
+	rule          TEXT,                     -- welch|mann-whitney|range (NULL: before
+	                                        -- version 13, a rule this schedrig no
+	                                        -- longer decides by)
+	min_effect_pct REAL                     -- the minimum effect, once the metric is
+	                                        -- decided (--min-effect-pct or its default)
 );
 
 -- The points of a bisection's series, 0 the good end; verdict NULL while
--- untested; the statistics are of the chosen metric over every run of the
--- point (ci95_half Student t; p and t of Welch's test against each end).
+-- untested; the statistics are of the chosen metric over the point's walk
+-- runs (ci95_half Student t; p and t of the rule's test against each end,
+-- of the look it was decided at; an end's p is of the ends' test).
 CREATE TABLE IF NOT EXISTS bisect_point (
 	bisection_id  INTEGER NOT NULL REFERENCES bisection(id), -- its bisection
 	k             INTEGER NOT NULL,         -- position in the series, 0 the good end
 	name          TEXT NOT NULL,            -- the point's variant name
 	label         TEXT NOT NULL,            -- what it is (variant, patch file: subject)
 	config_text   TEXT NOT NULL,            -- the point's own config
-	verdict       TEXT,                     -- good|bad|skip
-	reason        TEXT,                     -- why (skip: failure or ambiguity)
+	verdict       TEXT,                     -- good|bad|between|skip
+	reason        TEXT,                     -- why (skip: failure or ambiguity; between)
 	decided_seq   INTEGER,                  -- order of the verdicts
-	n             INTEGER,                  -- samples of the metric
+	n             INTEGER,                  -- samples of the metric (its walk runs)
 	mean          REAL,                     -- their Amean
 	ci95_half     REAL,                     -- half width of the 95 % CI (Student t)
 	p_good        REAL,                     -- p of the test against the good end
 	p_bad         REAL,                     -- p against the bad end
-	t_good        REAL,                     -- t statistic against the good end
-	t_bad         REAL,                     -- t statistic against the bad end
+	t_good        REAL,                     -- the test's statistic against the good end
+	t_bad         REAL,                     -- the test's statistic against the bad end
+	look          INTEGER,                  -- the look it was decided at (1..3)
+	alpha         REAL,                     -- the alpha that look tested at
 	PRIMARY KEY (bisection_id, k)
 );
 
--- The runs of each point: attempt 1 with the config's iterations, 2 the
--- extra iterations of an ambiguous point. run_id is NULL until the run has
--- begun (found by its config_path, unique per attempt).
+-- The runs of each point: in the walk (phase 'walk', NULL before version
+-- 13) attempt 1 with the config's iterations, later ones the iterations
+-- a later look adds; then the confirm's rounds (phase 'confirm'), one
+-- iteration each. A failed end or confirm round is measured again by a new
+-- attempt. run_id is NULL until the run has begun (found by its
+-- config_path, unique per attempt).
 CREATE TABLE IF NOT EXISTS bisect_run (
 	bisection_id  INTEGER NOT NULL REFERENCES bisection(id), -- its bisection
 	k             INTEGER NOT NULL,         -- the point measured
-	attempt       INTEGER NOT NULL,         -- 1 first, 2 the top-up
+	attempt       INTEGER NOT NULL,         -- 1, 2, ... of the point (see above)
 	config_path   TEXT NOT NULL,            -- the point config written for the run
 	run_id        INTEGER REFERENCES run(id), -- the run; NULL until it began
+	phase         TEXT,                     -- walk|confirm (NULL: walk)
 	PRIMARY KEY (bisection_id, k, attempt)
+);
+
+-- The checks after the walk (schema version 13): the confirm (last good
+-- against first bad), the drift guard (each end's confirm rounds against
+-- its walk samples) and whether the last good and first bad points are
+-- like their ends, in that order (seq). b is tested against a.
+CREATE TABLE IF NOT EXISTS bisect_check (
+	bisection_id  INTEGER NOT NULL REFERENCES bisection(id), -- its bisection
+	seq           INTEGER NOT NULL,         -- 1, 2, ...: the order they were made in
+	what          TEXT NOT NULL,            -- confirm|good end|bad end|last good|first bad
+	k_a           INTEGER NOT NULL,         -- the reference point (an end: itself)
+	k_b           INTEGER NOT NULL,         -- the point tested against it
+	n_a           INTEGER NOT NULL,         -- samples of a (an end: its walk's)
+	n_b           INTEGER NOT NULL,         -- samples of b (the confirm's rounds)
+	mean_a        REAL,                     -- the Amean (Hmean: higher is better)
+	mean_b        REAL,                     -- likewise of b
+	effect_pct    REAL,                     -- (mean_b - mean_a) / mean_a * 100
+	p             REAL,                     -- the rule's test of b against a
+	statistic     REAL,                     -- its statistic (t, U or z, the range gap)
+	alpha         REAL,                     -- the alpha it was tested at
+	rounds        INTEGER NOT NULL,         -- the confirm's rounds
+	outcome       TEXT NOT NULL,            -- step|no step, held|moved, same|differs
+	PRIMARY KEY (bisection_id, what)
 );
 
 -- Indexes covered by a primary key or UNIQUE constraint (older databases

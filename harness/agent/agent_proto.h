@@ -1,6 +1,7 @@
 /* harness/agent/: running a plan where a variant's kernel runs (a qemu
- * guest, an ssh machine): the protocol (agent_proto) and the host side that
- * stores what the agent reports (agent_host). The agent itself is cmd_agent.
+ * guest, an ssh machine): the protocol (agent_proto). The host side that
+ * reads what the agent reports is harness/variants/agent_host.h, the agent
+ * itself cmd_agent.
  */
 
 /* The agent protocol: how a controlling host has a plan run where a

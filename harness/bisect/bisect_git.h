@@ -33,7 +33,7 @@
 
 #include <stddef.h>
 
-#include "bisect_series.h"
+#include "bisect_config.h"
 #include "yamlnode.h"
 
 /* The series good..bad of builds at two commits (above), the config tree

@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "bisect_series.h"
+#include "bisect_config.h"
 #include "yamlnode.h"
 
 /* The series good..bad of bisect: points: in root (the parsed config at

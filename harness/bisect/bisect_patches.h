@@ -26,7 +26,7 @@
 
 #include <stddef.h>
 
-#include "bisect_series.h"
+#include "bisect_config.h"
 #include "yamlnode.h"
 
 /* One patch of an expanded series. */

@@ -6,11 +6,14 @@
 #include <string.h>
 
 #include "bisect.h"
+#include "bisect_runs.h"
+#include "bisect_rule.h"
 #include "bisect_samples.h"
+#include "bisect_verify.h"
 #include "store_bisect.h"
 #include "mailmsg.h"
 #include "report.h"
-#include "commands.h"
+#include "cmdsetup.h"
 #include "reportcmd.h"
 #include "summary.h"
 
@@ -43,30 +46,57 @@ void bisect_fmt_mean(char *dst, size_t size, double mean, double ci)
 	}
 }
 
-char *bisect_report_no_regression(const struct bisect_metric *m, const char *good,
-				  const struct bisect_sample_set *g, const char *bad,
-				  const struct bisect_sample_set *b, double p, double alpha)
-{
-	bool higher = g->better == BETTER_HIGHER;
-	return xasprintf("No regression to bisect: %s %s:%s op %s, %s %.4g vs %s %.4g (%s),"
-			 " Welch's t-test%s p = %.4g >= alpha %g", m->cell, m->load, m->metric,
-			 m->op, good, higher ? g->sum.hmean : g->sum.amean, bad,
-			 higher ? b->sum.hmean : b->sum.amean, higher ? "Hmean" : "Amean",
-			 higher ? " on the reciprocals" : "", p, alpha);
-}
-
-/* Run ids of point k, ", "-separated, into b. */
-static int point_runs(struct store *st, int64_t id, int k, struct buf *b, char *err, size_t errsz)
+/* Run ids of point k's phase ph, ","-separated, into b. */
+static int point_runs(struct store *st, int64_t id, int k, enum bisect_phase ph, struct buf *b,
+		      char *err, size_t errsz)
 {
 	struct stored_bisect_run *rows;
 	size_t n;
 	if (store_bisect_runs(st, id, k, &rows, &n, err, errsz))
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		if (rows[i].run_id)
+		if (rows[i].run_id && !strcmp(rows[i].phase, bisect_phase_name(ph)))
 			buf_printf(b, "%s%lld", b->len ? "," : "", (long long)rows[i].run_id);
 	store_bisect_run_rows_free(rows, n);
 	return 0;
+}
+
+/* The checks after the walk, one a line: what, the points, n, means,
+ * effect, p, alpha and the outcome; nothing when there are none. */
+static int checks_table(struct store *st, const struct stored_bisection *bi,
+			const struct bisect_series *s, struct buf *out, char *err, size_t errsz)
+{
+	struct stored_bisect_check *rows;
+	size_t n;
+	if (store_bisect_checks(st, bi->id, &rows, &n, err, errsz))
+		return -1;
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const struct stored_bisect_check *c = &rows[i];
+		if (c->k_a < 0 || c->k_b < 0 || (size_t)c->k_a >= s->n || (size_t)c->k_b >= s->n) {
+			rc = err_printf(err, errsz, "bisection %lld: check %s compares points %d and"
+					" %d, not of its series", (long long)bi->id, c->what, c->k_a,
+					c->k_b);
+			break;
+		}
+		if (i == 0)
+			buf_printf(out, "Checks after the walk (%d fresh interleaved round(s)):\n",
+				   c->rounds);
+		char pa[32], pb[32], p[32], al[32], pair[128];
+		fmt_p(pa, sizeof(pa), c->mean_a);
+		fmt_p(pb, sizeof(pb), c->mean_b);
+		fmt_p(p, sizeof(p), c->p);
+		fmt_p(al, sizeof(al), c->alpha);
+		if (c->k_a == c->k_b)
+			snprintf(pair, sizeof(pair), "%s walk -> again", s->p[c->k_a].name);
+		else
+			snprintf(pair, sizeof(pair), "%s -> %s", s->p[c->k_a].name, s->p[c->k_b].name);
+		buf_printf(out, "  %-9s %-20s n %2d/%-2d %10s -> %-10s %+7.2f %%  p %-10s alpha %-10s"
+			   " %s\n", c->what, pair, c->n_a, c->n_b, pa, pb, c->effect_pct, p, al,
+			   c->outcome);
+	}
+	store_bisect_check_rows_free(rows, n);
+	return rc;
 }
 
 static void result_lines(const struct stored_bisection *bi, struct buf *out)
@@ -99,24 +129,25 @@ static int step_table(struct store *st, const struct stored_bisection *bi,
 	for (size_t i = 0; i < n && i < s->n; i++)
 		if (rows[i].verdict && strlen(s->p[i].name) > w)
 			w = strlen(s->p[i].name);
-	buf_printf(out, "%4s %4s  %-*s %4s %*s  %-8s %10s %10s  %s\n", "step", "k", (int)w,
+	buf_printf(out, "%4s %4s  %-*s %4s %*s  %-8s %10s %10s %10s  %s\n", "step", "k", (int)w,
 		   "point", "n", mean_width("mean ± CI95", 20), "mean ± CI95", "verdict",
-		   "p vs good", "p vs bad", "runs");
+		   "p vs good", "p vs bad", "alpha", "runs");
 	struct buf notes = {0};
 	int rc = 0;
 	for (size_t i = 0; i < n && i < s->n && rc == 0; i++) {
 		const struct stored_bisect_point *r = &rows[i];
 		if (!r->verdict)
 			continue;
-		char mean[64], pg[32], pb[32];
+		char mean[64], pg[32], pb[32], al[32];
 		struct buf runs = {0};
 		bisect_fmt_mean(mean, sizeof(mean), r->mean, r->ci95_half);
 		fmt_p(pg, sizeof(pg), r->p_good);
 		fmt_p(pb, sizeof(pb), r->p_bad);
-		rc = point_runs(st, bi->id, r->k, &runs, err, errsz);
-		buf_printf(out, "%4d %4d  %-*s %4d %*s  %-8s %10s %10s  %s\n", r->decided_seq, r->k,
-			   (int)w, s->p[i].name, r->n, mean_width(mean, 20), mean,
-			   r->verdict, pg, pb, buf_str(&runs));
+		fmt_p(al, sizeof(al), r->alpha);
+		rc = point_runs(st, bi->id, r->k, BISECT_PHASE_WALK, &runs, err, errsz);
+		buf_printf(out, "%4d %4d  %-*s %4d %*s  %-8s %10s %10s %10s  %s\n", r->decided_seq,
+			   r->k, (int)w, s->p[i].name, r->n, mean_width(mean, 20), mean,
+			   r->verdict, pg, pb, al, buf_str(&runs));
 		buf_free(&runs);
 		if (r->reason)
 			buf_printf(&notes, "  %s: %s\n", s->p[i].name, r->reason);
@@ -173,30 +204,43 @@ int bisect_report_text(struct store *st, int64_t id, struct buf *out, char *err,
 	/* Prose folded to 78 columns: it reads well on a list. */
 	struct buf prose = {0};
 	result_lines(&bi, &prose);
-	char *rule = bisect_rule_describe(bi.alpha, metric_better(st, &bi, &s));
-	buf_printf(&prose, "%s\n", rule);
-	free(rule);
+	struct bisect_rule rule;
+	char why[512];
+	if (bisect_stored_rule(&bi, &s, &rule, why, sizeof(why)) == 0) {
+		char *text = bisect_rule_describe(&rule, metric_better(st, &bi, &s));
+		buf_printf(&prose, "%s\n", text);
+		free(text);
+	} else {
+		buf_printf(&prose, "Rule: not known (%s)\n", why);
+	}
 	mailmsg_fold_lines(out, buf_str(&prose), 78);
 	buf_puts(out, "\n");
 	buf_free(&prose);
 	int rc = step_table(st, &bi, &s, out, err, errsz);
+	if (rc == 0)
+		rc = checks_table(st, &bi, &s, out, err, errsz);
 	store_bisection_free(&bi);
 	bisect_series_free(&s);
 	return rc;
 }
 
-/* Append the runs of point k to ids (unless k < 0 or already there). */
-static int add_runs(struct store *st, int64_t id, int k, int64_t **ids, size_t *n, char *err,
-		    size_t errsz)
+/* Append the runs of point k to ids (unless already there): its confirm
+ * rounds, or its walk runs when it has none; a run that failed without a
+ * sample of the metric (bisect_run_measured) has nothing to show. */
+static int add_runs(struct store *st, int64_t id, int k, const char *variant,
+		    const struct bisect_metric *m, int64_t **ids, size_t *n, char *err, size_t errsz)
 {
 	struct stored_bisect_run *rows;
 	size_t nr;
-	if (k < 0)
-		return 0;
 	if (store_bisect_runs(st, id, k, &rows, &nr, err, errsz))
 		return -1;
+	const char *phase = "walk";
+	for (size_t i = 0; i < nr; i++)
+		if (rows[i].run_id && !strcmp(rows[i].phase, "confirm"))
+			phase = "confirm";
 	for (size_t i = 0; i < nr; i++) {
-		bool seen = !rows[i].run_id;
+		bool seen = !rows[i].run_id || strcmp(rows[i].phase, phase) ||
+			    !bisect_run_measured(st, rows[i].run_id, variant, m);
 		for (size_t j = 0; j < *n && !seen; j++)
 			seen = (*ids)[j] == rows[i].run_id;
 		if (seen)
@@ -209,10 +253,12 @@ static int add_runs(struct store *st, int64_t id, int k, int64_t **ids, size_t *
 }
 
 /* The points of the table: good end, last good, first bad, bad end (k of
- * each, a point may repeat), how many points the bisection has, and
- * whether the ends are decided (not: a flat series, refused). */
+ * each, a point may repeat; after a between point the span's ends, the
+ * last point like the good end and the first like the bad end), how many
+ * points the bisection has, and whether the ends are decided (not: a flat
+ * series, refused). */
 static int table_points(struct store *st, int64_t id, int order[4], size_t *np, bool *decided,
-			char *err, size_t errsz)
+			bool *gradual, char *err, size_t errsz)
 {
 	struct stored_bisect_point *rows;
 	if (store_bisect_points(st, id, &rows, np, err, errsz))
@@ -222,12 +268,13 @@ static int table_points(struct store *st, int64_t id, int order[4], size_t *np, 
 	for (size_t k = 0; k < *np; k++)
 		if (rows[k].verdict)
 			search.v[k] = (enum bisect_verdict)bisect_verdict_parse(rows[k].verdict);
-	size_t lo, hi;
-	bisect_search_window(&search, &lo, &hi);
+	struct bisect_result r;
+	bisect_search_result(&search, &r);
 	*decided = *np && rows[0].verdict;
+	*gradual = r.gradual;
 	order[0] = 0;
-	order[1] = (int)lo;
-	order[2] = (int)hi;
+	order[1] = (int)(r.gradual ? r.span_lo : r.last_good);
+	order[2] = (int)(r.gradual ? r.span_hi : r.first_bad);
 	order[3] = (int)*np - 1;
 	bisect_search_free(&search);
 	store_bisect_point_rows_free(rows, *np);
@@ -235,35 +282,87 @@ static int table_points(struct store *st, int64_t id, int order[4], size_t *np, 
 }
 
 /* The run ids of good end / last good / first bad / bad end (each point
- * once), in that order; *ids malloc'd. */
-static int table_runs(struct store *st, int64_t id, int64_t **ids, size_t *n, char *err,
+ * once), in that order, of bisection bi (series s); *ids malloc'd. */
+static int table_runs(struct store *st, const struct stored_bisection *bi,
+		      const struct bisect_series *s, int64_t **ids, size_t *n, char *err,
 		      size_t errsz)
 {
+	int64_t id = bi->id;
+	struct bisect_metric m = {bi->load, bi->metric, bi->op, bi->cell};
 	int order[4];
 	size_t np;
-	bool decided;
+	bool decided, gradual;
 	*ids = NULL;
 	*n = 0;
-	int rc = table_points(st, id, order, &np, &decided, err, errsz);
+	int rc = table_points(st, id, order, &np, &decided, &gradual, err, errsz);
+	if (rc == 0 && np != s->n)
+		rc = err_printf(err, errsz, "bisection %lld has %zu points stored, %zu in its series",
+				(long long)id, np, s->n);
 	for (size_t i = 0; i < 4 && rc == 0; i++)
-		rc = add_runs(st, id, order[i], ids, n, err, errsz);
+		rc = add_runs(st, id, order[i], s->p[order[i]].name, &m, ids, n, err, errsz);
 	return rc;
+}
+
+/* Has point k confirm rounds? */
+static bool confirmed_runs(struct store *st, int64_t id, int k)
+{
+	struct stored_bisect_run *rows;
+	size_t n;
+	char err[256];
+	bool any = false;
+	if (store_bisect_runs(st, id, k, &rows, &n, err, sizeof(err)))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		any |= rows[i].run_id && !strcmp(rows[i].phase, "confirm");
+	store_bisect_run_rows_free(rows, n);
+	return any;
+}
+
+/* " (their confirm rounds)" when every column shows its point's confirm
+ * rounds, " (confirm rounds of p0, p8; walk runs of the others)" when
+ * some do, nothing when none does. */
+static void rounds_note(struct store *st, int64_t id, const struct bisect_series *s,
+			const int order[4], struct buf *out)
+{
+	struct buf some = {0};
+	size_t columns = 0, with = 0;
+	for (int i = 0; i < 4; i++) {
+		bool again = false;
+		for (int j = 0; j < i; j++)
+			again |= order[j] == order[i];
+		if (again)
+			continue;
+		columns++;
+		if (confirmed_runs(st, id, order[i])) {
+			with++;
+			buf_printf(&some, "%s%s", some.len ? ", " : "", s->p[order[i]].name);
+		}
+	}
+	if (with == columns)
+		buf_puts(out, " (their confirm rounds)");
+	else if (with)
+		buf_printf(out, " (confirm rounds of %s; walk runs of the others)", buf_str(&some));
+	buf_free(&some);
 }
 
 /* The line above the table naming each column's role: "Columns: p0 good
  * end, p4 last good, p5 first bad, p8 bad end" (a point in two roles
- * once: "p0 good end and last good"; a refused bisection: its ends). */
+ * once: "p0 good end and last good"; a refused bisection: its ends; after
+ * a between point "last like good", "first like bad"), and which runs it
+ * shows. */
 static int roles_line(struct store *st, int64_t id, struct buf *out, char *err, size_t errsz)
 {
 	static const char *const role[] = {"good end", "last good", "first bad", "bad end"};
+	static const char *const span_role[] = {"good end", "last like good", "first like bad",
+						"bad end"};
 	struct stored_bisection bi;
 	struct bisect_series s = {0};
 	int order[4];
 	size_t np;
-	bool decided;
+	bool decided, gradual;
 	if (store_bisect_get(st, id, &bi, &s, err, errsz))
 		return -1;
-	int rc = table_points(st, bi.id, order, &np, &decided, err, errsz);
+	int rc = table_points(st, bi.id, order, &np, &decided, &gradual, err, errsz);
 	if (rc == 0 && (np != s.n || np < 2)) {
 		snprintf(err, errsz, "bisection %lld has %zu points stored, %zu in its series",
 			 (long long)bi.id, np, s.n);
@@ -274,15 +373,18 @@ static int roles_line(struct store *st, int64_t id, struct buf *out, char *err, 
 	for (int i = 0, prev = -1; i < 4 && rc == 0; i++) {
 		if (ends_only && (i == 1 || i == 2))
 			continue;
+		const char *name = gradual ? span_role[i] : role[i];
 		if (order[i] == prev)
-			buf_printf(out, " and %s", role[i]);
+			buf_printf(out, " and %s", name);
 		else
 			buf_printf(out, "%s%s %s", prev < 0 ? "Columns: " : ", ",
-				   s.p[order[i]].name, role[i]);
+				   s.p[order[i]].name, name);
 		prev = order[i];
 	}
-	if (rc == 0)
+	if (rc == 0) {
+		rounds_note(st, bi.id, &s, order, out);
 		buf_puts(out, "\n");
+	}
 	store_bisection_free(&bi);
 	bisect_series_free(&s);
 	return rc;
@@ -292,12 +394,13 @@ int bisect_report_select(struct store *st, int64_t id, struct reportcmd *c,
 			 struct bisect_report_sel *sel, char *err, size_t errsz)
 {
 	struct stored_bisection bi;
-	int64_t *ids;
-	size_t n;
+	struct bisect_series s = {0};
+	int64_t *ids = NULL;
+	size_t n = 0;
 	memset(sel, 0, sizeof(*sel));
-	if (store_bisect_get(st, id, &bi, NULL, err, errsz))
+	if (store_bisect_get(st, id, &bi, &s, err, errsz))
 		return -1;
-	int rc = table_runs(st, bi.id, &ids, &n, err, errsz);
+	int rc = table_runs(st, &bi, &s, &ids, &n, err, errsz);
 	if (rc == 0 && !c->so.load && !c->so.n_metrics && bi.metric) {
 		sel->load = xstrdup(bi.load);
 		sel->metric = xstrdup(bi.metric);
@@ -317,6 +420,7 @@ int bisect_report_select(struct store *st, int64_t id, struct reportcmd *c,
 	}
 	free(ids);
 	store_bisection_free(&bi);
+	bisect_series_free(&s);
 	return rc;
 }
 
@@ -329,6 +433,91 @@ void bisect_report_sel_free(struct bisect_report_sel *sel)
 	free(sel->load);
 	free(sel->metric);
 	memset(sel, 0, sizeof(*sel));
+}
+
+/* The run of an "Order (run ID): TEXT" note, *text pointing at TEXT; 0
+ * for any other note. */
+static long long order_run(const char *note, const char **text)
+{
+	static const char prefix[] = "Order (run ";
+	if (strncmp(note, prefix, strlen(prefix)))
+		return 0;
+	char *end;
+	long long id = strtoll(note + strlen(prefix), &end, 10);
+	if (strncmp(end, "): ", 3))
+		return 0;
+	*text = end + 3;
+	return id;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+	return (x > y) - (x < y);
+}
+
+/* ids (n, ascending) as "9-28, 31" into b. */
+static void id_ranges(struct buf *b, const long long *ids, size_t n)
+{
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && ids[j] == ids[j - 1] + 1; j++)
+			;
+		buf_printf(b, "%s%lld", i ? ", " : "", ids[i]);
+		if (j - i > 1)
+			buf_printf(b, "-%lld", ids[j - 1]);
+	}
+}
+
+/* The notes with every "Order (run ID): TEXT" of one TEXT made one "Order
+ * (runs 9-28, 31): TEXT" at the first one's place: the confirm's rounds are
+ * a run each. */
+static const struct report_notes *collapse_orders(struct report_notes *n)
+{
+	for (size_t i = 0; i < n->n; i++) {
+		const char *text;
+		long long id = order_run(n->v[i], &text);
+		if (!id)
+			continue;
+		char *want = xstrdup(text);
+		long long *ids = xcalloc(n->n, sizeof(*ids));
+		size_t n_ids = 0, kept = i + 1;
+		ids[n_ids++] = id;
+		for (size_t j = i + 1; j < n->n; j++) {
+			if ((id = order_run(n->v[j], &text)) && !strcmp(text, want)) {
+				ids[n_ids++] = id;
+				free(n->v[j]);
+			} else {
+				n->v[kept++] = n->v[j];
+			}
+		}
+		n->n = kept;
+		if (n_ids > 1) {
+			struct buf runs = {0};
+			qsort(ids, n_ids, sizeof(*ids), cmp_ll);
+			id_ranges(&runs, ids, n_ids);
+			free(n->v[i]);
+			n->v[i] = xasprintf("Order (runs %s): %s", buf_str(&runs), want);
+			buf_free(&runs);
+		}
+		free(ids);
+		free(want);
+	}
+	return n;
+}
+
+/* Has the good end of bisection id a run at all? */
+static bool good_end_ran(struct store *st, int64_t id)
+{
+	struct stored_bisect_run *rows;
+	size_t n;
+	char err[256];
+	bool any = false;
+	if (store_bisect_runs(st, id, 0, &rows, &n, err, sizeof(err)))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		any |= rows[i].run_id != 0;
+	store_bisect_run_rows_free(rows, n);
+	return any;
 }
 
 int bisect_report_table(struct store *st, const char *db, int64_t id, struct buf *out,
@@ -353,8 +542,11 @@ int bisect_report_table(struct store *st, const char *db, int64_t id, struct buf
 		if (rc == 0)
 			rc = report_layout_find(REPORT_LAYOUT_DEFAULT)->text(out, &in, err, errsz);
 		if (rc == 0)
-			report_notes_text(out, &d.notes);
+			report_notes_text(out, collapse_orders(&d.notes));
 		reportcmd_data_free(&d);
+	} else if (rc == 0 && good_end_ran(st, id)) {
+		buf_printf(out, "No table of the points of bisection %lld: no run of theirs measured"
+			   " the metric\n", (long long)id);
 	}
 	bisect_report_sel_free(&sel);
 	reportcmd_free(&c);

@@ -1,7 +1,8 @@
 /* What a bisection found, as text: the result line, the rule, the table of
- * every measured point (k, point, n, mean ± CI, verdict, p and t against
- * both ends, runs) and the mmtests table (schedrig compare) of good end /
- * last good / first bad / bad end. Printed by schedrig bisect at the end,
+ * every measured point (k, point, n, mean ± CI, verdict, p against both
+ * ends, the alpha, runs), the checks after the walk (the confirm, the
+ * drift guard) and the mmtests table (schedrig compare) of good end /
+ * last good / first bad / bad end (their confirm rounds once there are). Printed by schedrig bisect at the end,
  * by bisect --show, and mailed by schedrig mail --bisection. */
 #ifndef SCHEDRIG_BISECT_REPORT_H
 #define SCHEDRIG_BISECT_REPORT_H
@@ -20,27 +21,20 @@
  * is. Into dst (size bytes). */
 void bisect_fmt_mean(char *dst, size_t size, double mean, double ci);
 
-/* The summary of bisection id (title, result, rule, step table) into out.
- * 0, or -1 with err. */
-/* The result of a bisection whose ends do not differ: "No regression to
- * bisect: CELL LOAD:METRIC op OP, GOOD X vs BAD Y (MEAN), Welch's t-test p
- * = P >= alpha A", MEAN the mean the test compares, the Amean of good and
- * bad's samples, or for a higher-is-better metric the Hmean (the test is
- * then on the reciprocals, and says so: "Welch's t-test on the
- * reciprocals"). malloc'd. */
-char *bisect_report_no_regression(const struct bisect_metric *m, const char *good,
-				  const struct bisect_sample_set *g, const char *bad,
-				  const struct bisect_sample_set *b, double p, double alpha);
-
+/* The summary of bisection id (title, result, rule, the table of every
+ * measured point with the alpha it was decided at, the checks of the
+ * confirm and the drift guard) into out. 0, or -1 with err. */
 int bisect_report_text(struct store *st, int64_t id, struct buf *out, char *err, size_t errsz);
 
 /* The mmtests table of good end / last good / first bad / bad end goes
  * through compare's path (reportcmd_prepare, the default layout): what
  * bisect_report_select sets in a struct reportcmd for it is kept here. */
 struct bisect_report_sel {
-	char **runs;            /* the run ids as selectors: every run of the good
+	char **runs;            /* the run ids as selectors: the runs of the good
 				 * end, the last good point, the first bad point
-				 * and the bad end (each point once), in that order */
+				 * and the bad end (each point once), in that order:
+				 * a point's confirm rounds, or its walk runs when
+				 * it has none */
 	size_t n_runs;          /* 0: no point measured yet (no table) */
 	char *one_run;          /* "bisection ID" (reportcmd.one_run) */
 	char *load, *metric;    /* the bisection's metric */
@@ -56,8 +50,9 @@ void bisect_report_sel_free(struct bisect_report_sel *sel);
 
 /* The table of bisection id (bisect_report_select) over database db (open
  * as st) and its notes, as schedrig compare lays out its default layout,
- * into out; nothing when no point was measured yet. 0, or -1 with err
- * (compare's own message is on stderr then). */
+ * into out; nothing when no point was measured yet, a line saying so when
+ * no run of its points measured the metric. 0, or -1 with err (compare's
+ * own message is on stderr then). */
 int bisect_report_table(struct store *st, const char *db, int64_t id, struct buf *out,
 			char *err, size_t errsz);
 

@@ -10,50 +10,6 @@
 #include "config.h"
 #include "plan.h"
 #include "util.h"
-#include "ytree.h"
-
-void bisect_series_add(struct bisect_series *s, const char *name, const char *label,
-		       const char *config)
-{
-	s->p = xrealloc(s->p, (s->n + 1) * sizeof(*s->p));
-	s->p[s->n++] = (struct bisect_point){xstrdup(name), xstrdup(label), xstrdup(config)};
-}
-
-void bisect_series_free(struct bisect_series *s)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		free(s->p[i].name);
-		free(s->p[i].label);
-		free(s->p[i].config);
-	}
-	free(s->p);
-	*s = (struct bisect_series){0};
-}
-
-const struct ynode *bisect_config_variant(const struct ynode *root, const char *name)
-{
-	const struct ynode *vs = ynode_get(root, "variants");
-	for (size_t i = 0; vs && vs->kind == YNODE_SEQUENCE && i < vs->n; i++) {
-		const struct ynode *v = vs->items[i], *n;
-		if (v->kind == YNODE_MAPPING && (n = ynode_get(v, "name")) &&
-		    n->kind == YNODE_SCALAR && !strcmp(n->text, name))
-			return v;
-	}
-	return NULL;
-}
-
-char *bisect_point_config(struct ytree *t, const struct ynode *root, const struct ynode *variant,
-			  const char *extra_key, const struct ynode *extra, char *err,
-			  size_t errsz)
-{
-	struct ynode *r = ytree_copy(t, root), *vs = ytree_sequence(t);
-	ytree_append(t, vs, variant);
-	ytree_set(t, r, "variants", vs);
-	ytree_set(t, r, "bisect", NULL);
-	if (extra_key)
-		ytree_set(t, r, extra_key, extra);
-	return ytree_emit(r, err, errsz);
-}
 
 /* why without the "NAME:LINE:COL: " of a generated config: its positions
  * are of the point's config, not of the user's file. */

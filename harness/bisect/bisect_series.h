@@ -16,27 +16,8 @@
 
 #include <stddef.h>
 
+#include "bisect_points.h"
 #include "yamlnode.h"
-
-struct bisect_point {
-	char *name;    /* the point's variant name, as tables show it */
-	char *label;   /* what the point is, for the output: the variant name,
-			* or "0003-x.patch: sched/fair: subject" for a patch,
-			* "commit HASH subject" for a commit */
-	char *config;  /* the config text of the point: the user's config with
-			* variants: replaced by the point's variant alone */
-};
-
-struct bisect_series {
-	const char *kind;   /* "variants" | "patches" | "commits" (static string) */
-	struct bisect_point *p;
-	size_t n;
-};
-
-/* Append a point (strings copied). */
-void bisect_series_add(struct bisect_series *s, const char *name, const char *label,
-		       const char *config);
-void bisect_series_free(struct bisect_series *s);
 
 /* The series from good to bad in the config text (path for messages):
  * both names points of bisect: points: (bisect_list_series), or variants
@@ -55,17 +36,5 @@ int bisect_series_build(const char *path, const char *text, const char *good, co
  * config has no bisect: points: list of two or more; -1 with err. */
 int bisect_series_check_points(const char *path, const char *text, size_t *n_points, char *err,
 			       size_t errsz);
-
-/* The point of variant-list and patch providers alike: the config tree
- * root with variants: replaced by [variant] and bisect: removed, as YAML
- * text (ytree_emit); extra (may be NULL) is a top-level key set too
- * (kernels: for a built point). NULL with err on an emit failure. */
-struct ytree;
-char *bisect_point_config(struct ytree *t, const struct ynode *root, const struct ynode *variant,
-			  const char *extra_key, const struct ynode *extra, char *err,
-			  size_t errsz);
-
-/* The variant mapping of variants: named name in root, or NULL. */
-const struct ynode *bisect_config_variant(const struct ynode *root, const char *name);
 
 #endif

@@ -13,7 +13,7 @@
 #include "bisect_choice.h"
 #include "bisect_owner.h"
 #include "bisect_verify.h"
-#include "commands.h"
+#include "cmdsetup.h"
 #include "config.h"
 #include "plan.h"
 #include "store_bisect.h"
@@ -33,14 +33,21 @@ static int check_choice(struct bisect_walk *w, const struct bisect_request *rq)
 		experiment_free(e);
 		return -1;
 	}
-	w->iterations_max = e->iterations;
+	int test = w->bi.rule ? bisect_test_parse(w->bi.rule) : -1;
+	w->rule = (struct bisect_rule){test < 0 ? BISECT_TEST_WELCH : (enum bisect_test)test,
+				       w->bi.alpha, w->bi.min_effect_pct, w->s.n, e->min_iterations,
+				       e->iterations};
+	if (test >= 0 && bisect_rule_feasible(&w->rule, err, sizeof(err))) {
+		fprintf(stderr, "schedrig bisect: %s\n", err);
+		rc = -1;
+	}
 	const struct cfg_load *load;
 	const char *metric;
 	if (!w->bi.load && !rq->metric && adaptive_primary(e, &load, &metric)) {
 		w->bi.load = xstrdup(load->name);
 		w->bi.metric = xstrdup(metric);
 	}
-	if (rq->metric) {
+	if (rc == 0 && rq->metric) {
 		const char *colon = strchr(rq->metric, ':');
 		const struct cfg_load *l = NULL;
 		for (size_t i = 0; i < e->n_loads; i++)
@@ -134,6 +141,8 @@ static int setup_new(struct bisect_walk *w, const struct bisect_request *rq)
 	w->bi.good = xstrdup(rq->good);
 	w->bi.bad = xstrdup(rq->bad);
 	w->bi.alpha = rq->alpha;
+	w->bi.rule = xstrdup(bisect_test_name(rq->test));
+	w->bi.min_effect_pct = rq->min_effect_pct;
 	if (check_choice(w, rq))
 		return EXIT_USAGE;
 	if (store_bisect_begin(w->st, &w->bi, &w->s, err, sizeof(err))) {
@@ -187,7 +196,7 @@ static int enter_dir(const struct stored_bisection *bi, char *err, size_t errsz)
 
 /* A resumed bisection: claimed by this process (bisect_owner.h), in its
  * directory, its series and verdicts checked against what the rig
- * computes (bisect_verify.h) into the search. A check that fails records
+ * computes (bisect_verify.h), the decisions stored counted. A check that fails records
  * the bisection failed, with why. 0, or 1 after a message. */
 static int resume_checks(struct bisect_walk *w)
 {
@@ -201,10 +210,14 @@ static int resume_checks(struct bisect_walk *w)
 	if (rc == 0)
 		rc = bisect_verify_series(&w->bi, &w->s, &fresh, err, sizeof(err));
 	bisect_series_free(&fresh);
+	struct bisect_stored_counts counts;
 	if (rc == 0)
-		rc = bisect_verify_verdicts(w->st, &w->bi, &w->s, &w->search, err, sizeof(err));
-	if (rc == 0)
+		rc = bisect_verify_verdicts(w->st, &w->bi, &w->s, &counts, err, sizeof(err));
+	if (rc == 0) {
+		w->stored_points = counts.points;
+		w->stored_checks = counts.checks;
 		return 0;
+	}
 	fprintf(stderr, "schedrig bisect: %s\n", err);
 	char *why = xasprintf("Failed: %s", err);
 	if (store_bisect_end(w->st, w->bi.id, "failed", why, err, sizeof(err)))
@@ -244,7 +257,6 @@ int bisect_setup(struct bisect_walk *w, struct store *st, const struct bisect_re
 		*finished = true;
 		return 0;
 	}
-	bisect_search_init(&w->search, w->s.n);
 	if (bisect_dir(w, rq) || find_self(w))
 		return 1;
 	return rq->resume ? resume_checks(w) : 0;

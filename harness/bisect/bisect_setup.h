@@ -17,13 +17,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bisect_rule.h"
 #include "bisect_walk.h"
 #include "store.h"
 
 /* What the command line asks for. */
 struct bisect_request {
 	const char *config, *good, *bad; /* a new bisection (resume: NULL) */
-	double alpha;                    /* its --alpha, in (0, 0.5) */
+	double alpha;                    /* its --alpha (family-wise), in (0, 0.5) */
+	enum bisect_test test;           /* its --rule */
+	double min_effect_pct;           /* its --min-effect-pct; NaN: the metric's default */
 	bool resume;
 	int64_t id;                      /* the bisection; 0 the newest (resume: the
 					  * newest unfinished) */
@@ -35,7 +38,8 @@ struct bisect_request {
 /* Make w (zeroed by the caller) ready to walk rq on st. 0 ready; 0 with
  * *finished when a resumed bisection is complete or refused (nothing to
  * walk: said so on stdout); else an exit status after a message on
- * stderr: EXIT_USAGE (config, series, --metric/--op/--cell), 1 (the
+ * stderr: EXIT_USAGE (config, series, --metric/--op/--cell, a --rule the
+ * config's iterations cannot decide by), 1 (the
  * database, the filesystem, a bisection another schedrig walks, stored
  * rows that are not what the rig computes: the bisection is then
  * recorded failed with why). */

@@ -126,7 +126,8 @@ int bisect_step_run(struct store *st, const struct bisect_step *s, struct bisect
 	if (!known) {
 		snprintf(path, sizeof(path), "%s/%d-a%d.yaml", s->dir, s->k, s->attempt);
 		if (write_file(path, s->config, err, errsz) ||
-		    store_bisect_run_add(st, s->bisection_id, s->k, s->attempt, path, err, errsz))
+		    store_bisect_run_add(st, s->bisection_id, s->k, s->attempt, s->phase, path, err,
+					  errsz))
 			return -1;
 	}
 	struct argv a = {0};

@@ -1,7 +1,9 @@
 /* One attempt at measuring a point of a bisection: an ordinary
  * `schedrig run` of the point's config (bisect_series.h), started as a child
  * process of this binary through spawn.h (argv only, no shell), its output kept in a log
- * file, the run it made linked to the bisection (store_bisect.h). */
+ * file, the run it made linked to the bisection (store_bisect.h): a walk
+ * measurement (the config's iterations, or a look's more) or a round of
+ * the confirm (one iteration). */
 #ifndef SCHEDRIG_BISECT_STEP_H
 #define SCHEDRIG_BISECT_STEP_H
 
@@ -16,8 +18,9 @@ struct bisect_step {
 	const char *dir;        /* where point configs and logs go: DB's dir/bisect/ID */
 	int64_t bisection_id;
 	int k;                  /* the point */
-	int attempt;            /* 1: the config's iterations; 2: extra iterations */
-	int iterations;         /* attempt 2: run --iterations N; 0: the config's */
+	int attempt;            /* 1, 2, ... of the point (bisect_runs.h) */
+	int iterations;         /* run --iterations N; 0: the config's */
+	const char *phase;      /* "walk" | "confirm" (bisect_run.phase) */
 	const char *config;     /* the point's config text */
 };
 

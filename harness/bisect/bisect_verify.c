@@ -10,9 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bisect_engine.h"
 #include "bisect_git.h"
+#include "bisect_runs.h"
+#include "bisect_rule.h"
 #include "bisect_samples.h"
-#include "bisect_walk.h"
+#include "config.h"
 #include "util.h"
 
 int bisect_verify_series(const struct stored_bisection *bi, const struct bisect_series *stored,
@@ -47,63 +50,151 @@ int bisect_verify_series(const struct stored_bisection *bi, const struct bisect_
 	return 0;
 }
 
-/* Everything a verdict is checked with. */
+/* A decision the replay made: a point's row, or a check's (strings
+ * owned). */
+struct replayed_point {
+	struct stored_bisect_point row;
+	bool decided;
+};
+
+/* Everything the replay keeps. */
 struct verify {
 	struct store *st;
 	const struct stored_bisection *bi;
 	const struct bisect_series *s;
 	struct bisect_metric m;
-	struct bisect_sample_set ends[2];
-	char *err;
+	struct bisect_rule rule;
+	int *last_attempt;
+	struct replayed_point *points;      /* by k */
+	long *order;                        /* the points in the order decided */
+	size_t n_order;
+	struct stored_bisect_check *checks; /* in the order made */
+	size_t n_checks;
+	char *result, *status;              /* NULL: not reached */
+	char *err;                          /* the replay's own failure (a run's config) */
 	size_t errsz;
+	bool failed;
 };
 
-/* Point k's runs, each checked to have run the point's config: their ids
- * into *ids (malloc'd). -1 with v->err. */
-static int point_runs(struct verify *v, size_t k, int64_t **ids, size_t *n)
+static bool is_end(const struct verify *v, size_t k)
 {
-	struct stored_bisect_run *rows;
-	size_t nr;
-	*ids = NULL;
-	*n = 0;
-	if (store_bisect_runs(v->st, v->bi->id, (int)k, &rows, &nr, v->err, v->errsz))
-		return -1;
-	*ids = xcalloc(nr ? nr : 1, sizeof(**ids));
-	int rc = 0;
-	for (size_t i = 0; i < nr && rc == 0; i++) {
-		char *path = NULL, *text = NULL;
-		int iterations;
-		if (!rows[i].run_id)
+	return k == 0 || k == v->s->n - 1;
+}
+
+/* The runs of phase ph up to attempt upto of point k ran its config. */
+static int check_configs(struct verify *v, size_t k, const struct bisect_point_runs *r,
+			 enum bisect_phase ph, int upto)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct stored_bisect_run *row = &r->rows[i];
+		if (!row->run_id || row->attempt > upto || strcmp(row->phase, bisect_phase_name(ph)))
 			continue;
-		if (store_run_config(v->st, rows[i].run_id, &path, &text, &iterations, v->err,
-				     v->errsz))
+		char *path = NULL, *text = NULL;
+		int iterations, rc = 0;
+		if (store_run_config(v->st, row->run_id, &path, &text, &iterations, v->err, v->errsz))
 			rc = -1;
-		else if (strcmp(path, rows[i].config_path) || strcmp(text, v->s->p[k].config))
+		else if (strcmp(path, row->config_path) || strcmp(text, v->s->p[k].config))
 			rc = err_printf(v->err, v->errsz, "bisection %lld: point %zu %s: run %lld"
 					" linked to it did not run the point's config",
 					(long long)v->bi->id, k, v->s->p[k].name,
-					(long long)rows[i].run_id);
-		else
-			(*ids)[(*n)++] = rows[i].run_id;
+					(long long)row->run_id);
 		free(path);
 		free(text);
+		if (rc)
+			return -1;
 	}
-	store_bisect_run_rows_free(rows, nr);
+	return 0;
+}
+
+/* Did run id end (complete or failed)? */
+static bool run_ended(struct store *st, int64_t id)
+{
+	struct run_owner ow;
+	char err[256];
+	return store_run_owner(st, id, &ow, err, sizeof(err)) == 0 &&
+	       (!strcmp(ow.status, "complete") || !strcmp(ow.status, "failed"));
+}
+
+/* ops.measure over the stored runs only: the attempt the walk uses (not
+ * stored, or its run not ended: the replay ends there). */
+static int verify_measure(void *ctx, size_t k, enum bisect_phase ph, int nth, int more,
+			  struct bisect_sample_set *set, char **why)
+{
+	struct verify *v = ctx;
+	struct bisect_point_runs r;
+	(void)more;
+	if (!v->m.metric)
+		return -1;
+	if (bisect_point_runs_load(v->st, v->bi->id, (int)k, &r, v->err, v->errsz)) {
+		v->failed = true;
+		return -1;
+	}
+	bool retry = ph == BISECT_PHASE_CONFIRM || (is_end(v, k) && nth == 1);
+	int prev = ph == BISECT_PHASE_WALK && nth == 1 ? 0 : v->last_attempt[k];
+	int64_t failed;
+	int a = bisect_point_next_attempt(v->st, &r, prev, retry, v->s->p[k].name, &v->m, &failed);
+	v->last_attempt[k] = a;
+	const struct stored_bisect_run *row = bisect_point_attempt(&r, a);
+	int rc = 0;
+	int64_t last_run = 0;
+	if (!row || !row->run_id || !run_ended(v->st, row->run_id) ||
+	    strcmp(row->phase, bisect_phase_name(ph)))
+		rc = -1;
+	else if (check_configs(v, k, &r, ph, a) ||
+		 bisect_point_samples(v->st, &r, ph, a, v->s->p[k].name, &v->m, set, &last_run,
+				      v->err, v->errsz))
+		v->failed = true, rc = -1;
+	bisect_point_runs_free(&r);
+	size_t need = ph == BISECT_PHASE_CONFIRM ? (size_t)nth : 2;
+	if (rc == 0 && set->iterations < need) {
+		/* An inner point's failed run is its skip; anywhere else the
+		 * walk stopped there. */
+		if (ph == BISECT_PHASE_CONFIRM || is_end(v, k) || nth > 1)
+			return -1;
+		*why = bisect_run_failure(v->st, last_run);
+		return 1;
+	}
 	return rc;
 }
 
-/* The samples of point k's linked runs into set (n 0 when none); *n_runs
- * how many runs. -1 with v->err. */
-static int point_samples(struct verify *v, size_t k, struct bisect_sample_set *set,
-			 size_t *n_runs)
+static double verify_min_effect(void *ctx, const struct bisect_sample_set *good)
 {
-	int64_t *ids;
-	int rc = point_runs(v, k, &ids, n_runs);
-	if (rc == 0)
-		rc = bisect_samples_load(v->st, ids, *n_runs, v->s->p[k].name, &v->m, set, v->err,
-					 v->errsz);
-	free(ids);
-	return rc;
+	struct verify *v = ctx;
+	(void)good;
+	return isnan(v->bi->min_effect_pct) ? bisect_default_min_effect_pct(v->m.metric, v->m.op)
+					    : v->bi->min_effect_pct;
+}
+
+static int verify_point(void *ctx, const struct bisect_point_event *ev)
+{
+	struct verify *v = ctx;
+	struct replayed_point *p = &v->points[ev->k];
+	p->row = bisect_point_row(ev);
+	p->row.verdict = xstrdup(p->row.verdict);
+	p->row.reason = p->row.reason ? xstrdup(p->row.reason) : NULL;
+	p->decided = true;
+	v->order[v->n_order++] = (long)ev->k;
+	return 0;
+}
+
+static int verify_check(void *ctx, const struct bisect_check *c)
+{
+	struct verify *v = ctx;
+	struct stored_bisect_check row = bisect_check_row(c);
+	row.seq = (int)v->n_checks + 1;
+	row.what = xstrdup(row.what);
+	row.outcome = xstrdup(row.outcome);
+	v->checks = xrealloc(v->checks, (v->n_checks + 1) * sizeof(*v->checks));
+	v->checks[v->n_checks++] = row;
+	return 0;
+}
+
+static int verify_result(void *ctx, const struct bisect_outcome *o)
+{
+	struct verify *v = ctx;
+	v->result = xstrdup(o->text);
+	v->status = xstrdup(o->status);
+	return 0;
 }
 
 /* Do two stored statistics agree (NaN equals NaN; 1e-9 relative)? */
@@ -114,66 +205,14 @@ static bool same(double a, double b)
 	return fabs(a - b) <= 1e-9 * fmax(1.0, fmax(fabs(a), fabs(b)));
 }
 
-/* What point k's samples decide (the walk's rule), with the statistics it
- * would store: n (0 for a point that failed), mean, p vs each end, and the
- * reason (malloc'd; NULL for none). */
-struct decided {
-	enum bisect_verdict verdict;
-	int n;
-	double mean, p_good, p_bad;
-	char *reason;
-};
-
-static int decide(struct verify *v, size_t k, struct decided *d)
-{
-	struct bisect_sample_set set = {0};
-	int64_t *ids;
-	size_t n_runs;
-	*d = (struct decided){BISECT_SKIP, 0, NAN, NAN, NAN, NULL};
-	int rc = point_runs(v, k, &ids, &n_runs);
-	if (rc == 0)
-		rc = bisect_samples_load(v->st, ids, n_runs, v->s->p[k].name, &v->m, &set, v->err,
-					 v->errsz);
-	if (rc == 0 && set.n < 2) {
-		/* No samples: a failed run's skip, its reason the run's failure. */
-		if (n_runs)
-			d->reason = bisect_run_failure(v->st, ids[n_runs - 1]);
-		else
-			d->verdict = BISECT_UNTESTED;
-	} else if (rc == 0) {
-		struct bisect_class cl;
-		bisect_classify(v->bi->alpha, set.better, v->ends[0].v, &v->ends[0].sum,
-				v->ends[1].v, &v->ends[1].sum, set.v, &set.sum, &cl);
-		*d = (struct decided){cl.verdict == BISECT_UNTESTED ? BISECT_SKIP : cl.verdict,
-				      (int)set.n, set.sum.amean, cl.vs_good.p, cl.vs_bad.p,
-				      bisect_class_reason(&cl, set.iterations)};
-	}
-	free(ids);
-	bisect_sample_set_free(&set);
-	return rc;
-}
-
-/* What the ends decide: point 0 good and N bad when they differ, each with
- * the test of the bad end against the good one. */
-static void decide_end(const struct verify *v, size_t e, struct decided *d)
-{
-	struct stats_test t = {.p = NAN};
-	bool differ = v->ends[0].n >= 2 && v->ends[1].n >= 2 &&
-		      bisect_ends_differ(v->bi->alpha, v->ends[0].better, v->ends[0].v,
-					 &v->ends[0].sum, v->ends[1].v, &v->ends[1].sum, &t);
-	*d = (struct decided){differ ? (e ? BISECT_BAD : BISECT_GOOD) : BISECT_UNTESTED,
-			      (int)v->ends[e].n, v->ends[e].sum.amean, e ? t.p : NAN,
-			      e ? NAN : t.p, NULL};
-}
-
-/* The first statistic of r that is not what d gives, with its stored and
- * derived value; false when they all agree. */
-static bool differing_stat(const struct stored_bisect_point *r, const struct decided *d,
+/* The first statistic of r that is not d's, with both values; false when
+ * they all agree. */
+static bool differing_stat(const struct stored_bisect_point *r, const struct stored_bisect_point *d,
 			   const char **name, double *stored, double *derived)
 {
-	static const char *const names[] = {"n", "mean", "p vs good", "p vs bad"};
-	const double a[] = {r->n, r->mean, r->p_good, r->p_bad};
-	const double b[] = {d->n, d->mean, d->p_good, d->p_bad};
+	static const char *const names[] = {"n", "mean", "p vs good", "p vs bad", "alpha", "look"};
+	const double a[] = {r->n, r->mean, r->p_good, r->p_bad, r->alpha, r->look};
+	const double b[] = {d->n, d->mean, d->p_good, d->p_bad, d->alpha, d->look};
 	for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++)
 		if (!same(a[i], b[i])) {
 			*name = names[i];
@@ -184,25 +223,26 @@ static bool differing_stat(const struct stored_bisect_point *r, const struct dec
 	return false;
 }
 
-/* Stored row r of point k (verdict stored) against d, what its samples
- * decide: the verdict, then each statistic, then the reason. */
+/* Stored row r of point k (verdict stored) against what the replay made. */
 static int compare_point(struct verify *v, size_t k, const struct stored_bisect_point *r,
-			 enum bisect_verdict stored, const struct decided *d)
+			 enum bisect_verdict stored)
 {
+	const struct replayed_point *p = &v->points[k];
+	const struct stored_bisect_point *d = &p->row;
 	const char *stat;
 	double a, b;
 	long long id = (long long)v->bi->id;
 	const char *name = v->s->p[k].name;
-	if (d->verdict == BISECT_UNTESTED)
+	if (!p->decided)
 		return err_printf(v->err, v->errsz, "bisection %lld: point %zu %s is stored as %s,"
 				  " but no run of it decides that", id, k, name,
 				  bisect_verdict_name(stored));
-	if (d->verdict != stored)
+	if (strcmp(d->verdict, bisect_verdict_name(stored)))
 		return err_printf(v->err, v->errsz, "bisection %lld: point %zu %s is stored as %s"
 				  " (n %d, mean %.4g), but its runs' samples make it %s (n %d,"
 				  " mean %.4g, p vs good %.4g, vs bad %.4g)", id, k, name,
-				  bisect_verdict_name(stored), r->n, r->mean,
-				  bisect_verdict_name(d->verdict), d->n, d->mean, d->p_good, d->p_bad);
+				  bisect_verdict_name(stored), r->n, r->mean, d->verdict, d->n,
+				  d->mean, d->p_good, d->p_bad);
 	if (differing_stat(r, d, &stat, &a, &b))
 		return err_printf(v->err, v->errsz, "bisection %lld: point %zu %s (%s): its stored"
 				  " %s %.6g is not the %s its runs' samples give (%.6g)", id, k,
@@ -215,28 +255,27 @@ static int compare_point(struct verify *v, size_t k, const struct stored_bisect_
 	return 0;
 }
 
-/* Stored row r of point k against what its samples decide. */
-static int check_point(struct verify *v, size_t k, const struct stored_bisect_point *r,
-		       enum bisect_verdict stored)
+/* The stored verdict of row r (NULL: untested). -1 with err for anything
+ * the rig does not write there. */
+static int stored_verdict(const struct verify *v, const struct stored_bisect_point *r,
+			  enum bisect_verdict *out)
 {
-	struct decided d;
-	if (k == 0 || k == v->s->n - 1)
-		decide_end(v, k ? 1 : 0, &d);
-	else if (decide(v, k, &d))
-		return -1;
-	int rc = compare_point(v, k, r, stored, &d);
-	free(d.reason);
-	return rc;
+	int p = r->verdict ? bisect_verdict_parse(r->verdict) : BISECT_UNTESTED;
+	if (p < 0 || (r->verdict && p == BISECT_UNTESTED))
+		return err_printf(v->err, v->errsz, "bisection %lld: point %d has verdict '%s',"
+				  " not one the rig writes", (long long)v->bi->id, r->k, r->verdict);
+	*out = (enum bisect_verdict)p;
+	return 0;
 }
 
 /* The decided points (k) in the order of their decided_seq, into order
  * (n entries); *m how many. -1 with err when two share one or one is < 1. */
 static int decided_order(struct verify *v, const struct stored_bisect_point *rows, size_t n,
-			 const struct bisect_search *search, long *order, size_t *m)
+			 long *order, size_t *m)
 {
 	*m = 0;
 	for (size_t k = 0; k < n; k++) {
-		if (search->v[k] == BISECT_UNTESTED)
+		if (!rows[k].verdict)
 			continue;
 		size_t i = (*m)++;
 		for (; i > 0 && rows[order[i - 1]].decided_seq >= rows[k].decided_seq; i--) {
@@ -256,58 +295,86 @@ static int decided_order(struct verify *v, const struct stored_bisect_point *row
 	return 0;
 }
 
-/* The decided points' decided_seq against the walk: in their order, the
- * points the walk measures given the verdicts before (good end, bad end,
- * then bisect_search_next of the verdicts so far). */
+/* The stored points' order against the replay's. */
 static int check_order(struct verify *v, const struct stored_bisect_point *rows, size_t n,
-		       const struct bisect_search *search)
+		       size_t *decided)
 {
 	long *order = xcalloc(n ? n : 1, sizeof(*order));
 	size_t m;
-	int rc = decided_order(v, rows, n, search, order, &m);
-	struct bisect_search replay;
-	bisect_search_init(&replay, n);
-	for (size_t j = 0; j < m && rc == 0; j++) {
-		long want = j == 0 ? 0 : j == 1 ? (long)n - 1 : bisect_search_next(&replay);
-		if (order[j] != want)
+	int rc = decided_order(v, rows, n, order, &m);
+	for (size_t j = 0; j < m && rc == 0; j++)
+		if (j >= v->n_order || order[j] != v->order[j])
 			rc = err_printf(v->err, v->errsz, "bisection %lld: point %ld is stored as"
 					" decided at step %d, but the walk measures point %ld there:"
 					" not one the rig writes", (long long)v->bi->id, order[j],
-					rows[order[j]].decided_seq, want);
-		else
-			replay.v[want] = search->v[want];
-	}
-	bisect_search_free(&replay);
+					rows[order[j]].decided_seq, j < v->n_order ? v->order[j] : -1);
+	*decided = m;
 	free(order);
 	return rc;
 }
 
-/* The stored verdict of row r (NULL: untested). -1 with err for anything
- * the rig does not write there. */
-static int stored_verdict(const struct verify *v, const struct stored_bisect_point *r,
-			  enum bisect_verdict *out)
+/* The first field of stored check a that is not b's, or NULL. */
+static const char *check_field(const struct stored_bisect_check *a, const struct stored_bisect_check *b)
 {
-	int p = r->verdict ? bisect_verdict_parse(r->verdict) : BISECT_UNTESTED;
-	if (p < 0 || (r->verdict && p == BISECT_UNTESTED))
-		return err_printf(v->err, v->errsz, "bisection %lld: point %d has verdict '%s',"
-				  " not one the rig writes", (long long)v->bi->id, r->k, r->verdict);
-	*out = (enum bisect_verdict)p;
-	return 0;
+	if (strcmp(a->what, b->what) || a->k_a != b->k_a || a->k_b != b->k_b)
+		return "what it compares";
+	if (a->n_a != b->n_a || a->n_b != b->n_b || a->rounds != b->rounds)
+		return "n";
+	if (!same(a->mean_a, b->mean_a) || !same(a->mean_b, b->mean_b))
+		return "mean";
+	if (!same(a->effect_pct, b->effect_pct) || !same(a->statistic, b->statistic))
+		return "effect";
+	if (!same(a->p, b->p))
+		return "p";
+	if (!same(a->alpha, b->alpha))
+		return "alpha";
+	return strcmp(a->outcome, b->outcome) ? "outcome" : NULL;
 }
 
-/* The ends' samples and the decided metric, when any verdict is stored. */
-static int load_ends(struct verify *v)
+/* The stored checks against the replay's, one for one in order. */
+static int check_checks(struct verify *v, size_t *n_stored)
+{
+	struct stored_bisect_check *rows;
+	size_t n;
+	if (store_bisect_checks(v->st, v->bi->id, &rows, &n, v->err, v->errsz))
+		return -1;
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const char *field = i < v->n_checks ? check_field(&rows[i], &v->checks[i]) : NULL;
+		if (rows[i].seq != (int)i + 1)
+			rc = err_printf(v->err, v->errsz, "bisection %lld: check %s is stored as made"
+					" %d., not one the rig writes", (long long)v->bi->id,
+					rows[i].what, rows[i].seq);
+		else if (i >= v->n_checks)
+			rc = err_printf(v->err, v->errsz, "bisection %lld: its %s check (%s) is stored,"
+					" but its runs do not make it", (long long)v->bi->id,
+					rows[i].what, rows[i].outcome);
+		else if (field)
+			rc = err_printf(v->err, v->errsz, "bisection %lld: its stored %s check (%s, p"
+					" %.4g, %+.3g %%) is not the one its runs give (%s %s, p %.4g,"
+					" %+.3g %%): its %s differs", (long long)v->bi->id,
+					rows[i].what, rows[i].outcome, rows[i].p, rows[i].effect_pct,
+					v->checks[i].what, v->checks[i].outcome, v->checks[i].p,
+					v->checks[i].effect_pct, field);
+	}
+	*n_stored = n;
+	store_bisect_check_rows_free(rows, n);
+	return rc;
+}
+
+/* A finished bisection's status and result against the replay's. */
+static int check_result(struct verify *v)
 {
 	const struct stored_bisection *bi = v->bi;
-	if (!bi->load || !bi->metric || !bi->op || !bi->cell)
-		return err_printf(v->err, v->errsz, "bisection %lld has verdicts but no metric"
-				  " decided: not one the rig writes", (long long)bi->id);
-	v->m = (struct bisect_metric){xstrdup(bi->load), xstrdup(bi->metric), xstrdup(bi->op),
-				      xstrdup(bi->cell)};
-	size_t n_runs, ks[2] = {0, v->s->n - 1};
-	for (int e = 0; e < 2; e++)
-		if (point_samples(v, ks[e], &v->ends[e], &n_runs))
-			return -1;
+	if (strcmp(bi->status, "complete") && strcmp(bi->status, "refused"))
+		return 0;
+	if (!v->result)
+		return err_printf(v->err, v->errsz, "bisection %lld is stored as %s, but its runs"
+				  " leave measurements to make", (long long)bi->id, bi->status);
+	if (strcmp(bi->status, v->status) || !bi->result || strcmp(bi->result, v->result))
+		return err_printf(v->err, v->errsz, "bisection %lld: its stored result '%s' is not"
+				  " the one its runs give: '%s'", (long long)bi->id,
+				  bi->result ? bi->result : "", v->result);
 	return 0;
 }
 
@@ -323,8 +390,57 @@ static int check_ks(const struct stored_bisection *bi, const struct stored_bisec
 	return 0;
 }
 
+int bisect_stored_rule(const struct stored_bisection *bi, const struct bisect_series *s,
+		       struct bisect_rule *r, char *err, size_t errsz)
+{
+	int t = bi->rule ? bisect_test_parse(bi->rule) : -1;
+	if (!bi->rule)
+		return err_printf(err, errsz, "bisection %lld was made by a schedrig before schema"
+				  " version 13, by a rule this one no longer decides by (no"
+				  " confirm, no family-wise alpha): its verdicts cannot be checked;"
+				  " begin it again", (long long)bi->id);
+	if (t < 0 || !(bi->alpha > 0 && bi->alpha < 0.5) ||
+	    (!isnan(bi->min_effect_pct) && !(bi->min_effect_pct >= 0 && bi->min_effect_pct < 1000)))
+		return err_printf(err, errsz, "bisection %lld has rule '%s', alpha %g and minimum"
+				  " effect %g %%: not one the rig writes", (long long)bi->id,
+				  bi->rule, bi->alpha, bi->min_effect_pct);
+	if (s->n < 2)
+		return err_printf(err, errsz, "bisection %lld has %zu point(s): not one the rig"
+				  " writes", (long long)bi->id, s->n);
+	char why[1024];
+	struct experiment *e = config_parse(s->p[0].name, s->p[0].config, strlen(s->p[0].config),
+					    why, sizeof(why));
+	if (!e)
+		return err_printf(err, errsz, "bisection %lld: point 0's config: %s",
+				  (long long)bi->id, why);
+	*r = (struct bisect_rule){(enum bisect_test)t, bi->alpha, bi->min_effect_pct, s->n,
+				  e->min_iterations, e->iterations};
+	experiment_free(e);
+	return 0;
+}
+
+/* Replay the engine over the stored runs. */
+static int replay(struct verify *v)
+{
+	if (bisect_stored_rule(v->bi, v->s, &v->rule, v->err, v->errsz))
+		return -1;
+	if (v->bi->load && v->bi->metric && v->bi->op && v->bi->cell)
+		v->m = (struct bisect_metric){xstrdup(v->bi->load), xstrdup(v->bi->metric),
+					      xstrdup(v->bi->op), xstrdup(v->bi->cell)};
+	v->last_attempt = xcalloc(v->s->n, sizeof(*v->last_attempt));
+	v->points = xcalloc(v->s->n, sizeof(*v->points));
+	v->order = xcalloc(v->s->n, sizeof(*v->order));
+	struct bisect_ops ops = {v, verify_measure, verify_min_effect, NULL, verify_point,
+				 verify_check, verify_result};
+	struct bisect_search search;
+	bisect_search_init(&search, v->s->n);
+	bisect_engine_run(&v->rule, v->s, &v->m, &ops, &search);
+	bisect_search_free(&search);
+	return v->failed ? -1 : 0;
+}
+
 static int check_rows(struct verify *v, const struct stored_bisect_point *rows, size_t n,
-		      struct bisect_search *search)
+		      struct bisect_stored_counts *counts)
 {
 	if (check_ks(v->bi, rows, n, v->err, v->errsz))
 		return -1;
@@ -332,53 +448,66 @@ static int check_rows(struct verify *v, const struct stored_bisect_point *rows, 
 		return err_printf(v->err, v->errsz, "bisection %lld has %zu point row(s) for %zu"
 				  " points: not one the rig writes", (long long)v->bi->id, n,
 				  v->s->n);
+	enum bisect_verdict *stored = xcalloc(n, sizeof(*stored));
 	bool any = false;
-	for (size_t k = 0; k < n; k++) {
-		if (stored_verdict(v, &rows[k], &search->v[k]))
-			return -1;
-		any |= search->v[k] != BISECT_UNTESTED;
+	int rc = 0;
+	for (size_t k = 0; k < n && rc == 0; k++) {
+		rc = stored_verdict(v, &rows[k], &stored[k]);
+		any |= stored[k] != BISECT_UNTESTED;
 	}
-	if (any && load_ends(v))
-		return -1;
-	for (size_t k = 0; k < n; k++)
-		if (search->v[k] != BISECT_UNTESTED && check_point(v, k, &rows[k], search->v[k]))
-			return -1;
-	return check_order(v, rows, n, search);
+	if (rc == 0 && any && (!v->bi->load || !v->bi->metric || !v->bi->op || !v->bi->cell))
+		rc = err_printf(v->err, v->errsz, "bisection %lld has verdicts but no metric"
+				" decided: not one the rig writes", (long long)v->bi->id);
+	if (rc == 0)
+		rc = replay(v);
+	for (size_t k = 0; k < n && rc == 0; k++)
+		if (stored[k] != BISECT_UNTESTED)
+			rc = compare_point(v, k, &rows[k], stored[k]);
+	free(stored);
+	if (rc == 0)
+		rc = check_order(v, rows, n, &counts->points);
+	if (rc == 0)
+		rc = check_checks(v, &counts->checks);
+	if (rc == 0 && (!strcmp(v->bi->status, "complete") || !strcmp(v->bi->status, "refused")) &&
+	    counts->checks != v->n_checks)
+		rc = err_printf(v->err, v->errsz, "bisection %lld is stored as %s with %zu of the %zu"
+				" checks its runs make", (long long)v->bi->id, v->bi->status,
+				counts->checks, v->n_checks);
+	return rc ? -1 : check_result(v);
+}
+
+static void verify_free(struct verify *v)
+{
+	for (size_t k = 0; v->points && k < v->s->n; k++) {
+		free(v->points[k].row.verdict);
+		free(v->points[k].row.reason);
+	}
+	free(v->points);
+	free(v->order);
+	for (size_t i = 0; i < v->n_checks; i++) {
+		free(v->checks[i].what);
+		free(v->checks[i].outcome);
+	}
+	free(v->checks);
+	free(v->last_attempt);
+	free(v->result);
+	free(v->status);
+	bisect_metric_free(&v->m);
 }
 
 int bisect_verify_verdicts(struct store *st, const struct stored_bisection *bi,
-			   const struct bisect_series *s, struct bisect_search *search, char *err,
-			   size_t errsz)
+			   const struct bisect_series *s, struct bisect_stored_counts *counts,
+			   char *err, size_t errsz)
 {
 	struct stored_bisect_point *rows;
 	size_t n;
+	*counts = (struct bisect_stored_counts){0, 0};
 	if (store_bisect_points(st, bi->id, &rows, &n, err, errsz))
 		return -1;
 	struct verify v = {.st = st, .bi = bi, .s = s, .err = err, .errsz = errsz};
-	int rc = check_rows(&v, rows, n, search);
+	int rc = check_rows(&v, rows, n, counts);
 	store_bisect_point_rows_free(rows, n);
-	bisect_metric_free(&v.m);
-	bisect_sample_set_free(&v.ends[0]);
-	bisect_sample_set_free(&v.ends[1]);
-	return rc;
-}
-
-/* A complete bisection's stored result against its verdicts' result. */
-static int check_result(const struct stored_bisection *bi, const struct bisect_series *s,
-			const struct bisect_search *search, char *err, size_t errsz)
-{
-	if (strcmp(bi->status, "complete"))
-		return 0;
-	if (bisect_search_next(search) >= 0)
-		return err_printf(err, errsz, "bisection %lld is stored as complete, but its"
-				  " verdicts leave points to measure", (long long)bi->id);
-	char *want = bisect_result_text(search, s);
-	int rc = 0;
-	if (!bi->result || strcmp(bi->result, want))
-		rc = err_printf(err, errsz, "bisection %lld: its stored result '%s' is not the one"
-				" its verdicts give: '%s'", (long long)bi->id,
-				bi->result ? bi->result : "", want);
-	free(want);
+	verify_free(&v);
 	return rc;
 }
 
@@ -425,7 +554,7 @@ int bisect_verify_show(struct store *st, int64_t id, char *err, size_t errsz)
 {
 	struct stored_bisection bi = {0};
 	struct bisect_series s = {0};
-	struct bisect_search search = {0};
+	struct bisect_stored_counts counts;
 	int rc = store_bisect_get(st, id, &bi, &s, err, errsz);
 	if (rc == 0 && s.n < 2)
 		rc = err_printf(err, errsz, "bisection %lld has %zu point(s): not one the rig writes",
@@ -434,13 +563,8 @@ int bisect_verify_show(struct store *st, int64_t id, char *err, size_t errsz)
 		rc = stored_ks(st, &bi, err, errsz);
 	if (rc == 0)
 		rc = verify_series_there(&bi, &s, err, errsz);
-	if (rc == 0) {
-		bisect_search_init(&search, s.n);
-		rc = bisect_verify_verdicts(st, &bi, &s, &search, err, errsz);
-	}
 	if (rc == 0)
-		rc = check_result(&bi, &s, &search, err, errsz);
-	bisect_search_free(&search);
+		rc = bisect_verify_verdicts(st, &bi, &s, &counts, err, errsz);
 	bisect_series_free(&s);
 	store_bisection_free(&bi);
 	return rc;

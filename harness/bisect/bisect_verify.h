@@ -4,17 +4,16 @@
  *   the series: regenerated from the bisection's config, --good and --bad
  *     (bisect_series_build) and compared point for point (name, label,
  *     config) with the stored points;
- *   the verdicts: the points are exactly k 0..N, and every stored verdict
- *     is decided again from the samples of the point's linked runs (each
- *     run's config the point's own) by the walk's rule (bisect.h
- *     bisect_classify against both ends): a verdict that disagrees, or one
- *     without runs that measured it, is an error naming the point; so is
- *     a statistic (n, mean, p vs either end) or a reason (bisect.h
- *     bisect_class_reason, or a failed run's bisect_run_failure) other
- *     than the one the samples give, naming it;
- *   the order: the decided points' decided_seq, in their order, are the
- *     points the walk measures given the verdicts before (the ends, then
- *     bisect_search_next). */
+ *   the decisions: the engine's procedure (bisect_engine.h) run again by
+ *     the bisection's rule over the samples of its stored runs (each run's
+ *     config the point's own; the attempts the walk's: bisect_runs.h),
+ *     as far as they go: every stored verdict must be the one it makes
+ *     there, with its statistics (n, mean, p vs either end, the look's
+ *     alpha) and reason; a stored verdict it does not reach is one no run
+ *     decides; the points' decided_seq, in their order, are the points it
+ *     decides in its order; every stored check (the confirm, the drift
+ *     guard) is the one it makes, in order, number for number; and a
+ *     finished bisection's result line is the one it ends with. */
 #ifndef SCHEDRIG_BISECT_VERIFY_H
 #define SCHEDRIG_BISECT_VERIFY_H
 
@@ -32,18 +31,31 @@
 int bisect_verify_series(const struct stored_bisection *bi, const struct bisect_series *stored,
 			 struct bisect_series *fresh, char *err, size_t errsz);
 
-/* Check the stored points of bi (series s) and their verdicts as above;
- * search (initialised for s->n points) receives the verdicts. 0, or -1
- * with err naming the point and what its samples say. */
+/* The rule bi decides by, checked (a rule this schedrig decides by,
+ * alpha in (0, 0.5), a minimum effect >= 0 or not decided yet), with the
+ * points' iterations from point 0's config of s. 0, or -1 with err (a
+ * bisection made before schema version 13 has no rule to check by). */
+struct bisect_rule;
+int bisect_stored_rule(const struct stored_bisection *bi, const struct bisect_series *s,
+		       struct bisect_rule *r, char *err, size_t errsz);
+
+/* What a checked bisection has stored: its decided points and checks,
+ * which the engine makes first again when it is resumed. */
+struct bisect_stored_counts {
+	size_t points, checks;
+};
+
+/* Check the stored decisions of bi (series s) as above; *counts receives
+ * how many there are. 0, or -1 with err naming the point or check and
+ * what its samples say. */
 int bisect_verify_verdicts(struct store *st, const struct stored_bisection *bi,
-			   const struct bisect_series *s, struct bisect_search *search, char *err,
-			   size_t errsz);
+			   const struct bisect_series *s, struct bisect_stored_counts *counts,
+			   char *err, size_t errsz);
 
 /* --show: bisection id (0 the newest) read, its points k 0..N, its series
  * regenerated in the directory the bisection was begun in (this process
- * back where it was after) and its verdicts checked, as above; a complete
- * one's stored result must be the one its verdicts give
- * (bisect_result_text). 0, or -1 with err naming what disagrees. */
+ * back where it was after) and its decisions checked, as above. 0, or -1
+ * with err naming what disagrees. */
 int bisect_verify_show(struct store *st, int64_t id, char *err, size_t errsz);
 
 #endif

@@ -1,7 +1,8 @@
 /* schedrig bisect CONFIG --good V --bad V: find the point of a series
  * where a metric moved, each step an ordinary run of the point's config,
- * decided by Welch's t-test against both ends. The command line only: the
- * subsystem is harness/bisect/ (bisect.h says what it owns). */
+ * decided by the rule of bisect_rule.h against both ends and confirmed
+ * before a patch is blamed. The command line only: the subsystem is
+ * harness/bisect/ (bisect.h says what it owns). */
 #include <getopt.h>
 #include <libgen.h>
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "bisect_report.h"
+#include "bisect_rule.h"
 #include "bisect_setup.h"
 #include "bisect_verify.h"
 #include "bisect_walk.h"
@@ -20,7 +22,8 @@
 
 static const char usage_lines[] =
 	"usage: schedrig bisect CONFIG --good VARIANT --bad VARIANT [--metric LOAD:METRIC]\n"
-	"                       [--op OP] [--cell CELL] [--alpha A] [--db FILE]\n"
+	"                       [--op OP] [--cell CELL] [--alpha A] [--rule RULE]\n"
+	"                       [--min-effect-pct P] [--db FILE]\n"
 	"       schedrig bisect --resume [ID] [--metric LOAD:METRIC] [--op OP] [--cell CELL]\n"
 	"                       [--db FILE]\n"
 	"       schedrig bisect --show [ID] [--db FILE]\n";
@@ -29,37 +32,59 @@ static const char help_text[] =
 	"\n"
 	"Find the first point of a series where the metric moved from the good end's\n"
 	"value to the bad end's. The series is bisect: points: of CONFIG from --good to\n"
-	"--bad (each a variant, which may also set load params), or the patches between\n"
-	"two kernel builds of one source (kernel: {build: NAME}). Every step is an\n"
-	"ordinary schedrig run of that point's config in the database (compare, report,\n"
-	"plot and mail read it), linked to the bisection.\n"
+	"--bad (each a variant, which may also set load params), the patches between\n"
+	"two kernel builds of one source, or the commits between two builds of one git\n"
+	"repository (kernel: {build: NAME}). Every step is an ordinary schedrig run of\n"
+	"that point's config in the database (compare, report, plot and mail read it),\n"
+	"linked to the bisection.\n"
 	"\n"
-	"Both ends are measured first (the config's iterations, adaptive rules included);\n"
-	"when Welch's t-test finds no difference between them the bisection stops: \"no\n"
-	"regression to bisect\". Each point is then tested against both ends (the rule is\n"
-	"printed); a point that differs from neither gets more iterations up to the\n"
-	"config's max, then is skipped, as is a point that fails to build, boot or run.\n"
+	"Both ends are measured first (the config's iterations, adaptive rules\n"
+	"included); when they do not differ the bisection stops: \"no regression to\n"
+	"bisect\". Each point is then tested against both ends: bad when it differs\n"
+	"from the good end only, good when from the bad end only, between when from both;\n"
+	"a point that differs from neither gets more iterations at the next look, up to\n"
+	"the config's max, then is skipped, as is a point that fails to build, boot or\n"
+	"run. Two sets differ when the test's p is below the decision's alpha and their\n"
+	"means differ by at least the minimum effect. Then the last good and first bad\n"
+	"points are measured again with both ends, interleaved, one iteration of each a\n"
+	"round (at least 5 rounds): a patch is blamed (\"First bad point: P (confirmed:\n"
+	"...)\") only when they differ, each is like its end and neither end moved;\n"
+	"else the result says \"No single first bad point: ...\" and why (a gradual\n"
+	"change over a span of points, no step, an end that moved). The output states\n"
+	"the rule and the family-wise alpha it keeps.\n"
 	"\n"
 	"  --good V, --bad V   the two ends (points of bisect: points:, or variants)\n"
 	"  --metric LOAD:METRIC  what to decide on (default: the config's primary metric)\n"
 	"  --op OP, --cell CELL  which op and cell (default: the only one there is)\n"
-	"  --alpha A           significance level of every test (default 0.05)\n"
+	"  --alpha A           family-wise alpha of the decisions that can blame a patch\n"
+	"                      (default 0.05): Bonferroni over the ceil(log2 N) + 2 planned\n"
+	"                      decisions and a reserve, each spent over at most 3 looks\n"
+	"  --rule RULE         the test: welch (Welch's t-test, the default), mann-whitney\n"
+	"                      (Mann-Whitney U) or range (lkp's range separation: every\n"
+	"                      sample of one side beyond every sample of the other, after\n"
+	"                      lkp's trimming; it needs more iterations)\n"
+	"  --min-effect-pct P  a difference below P % of the mean is no change, whatever\n"
+	"                      its p (default: 10 for a max or a percentile from p99 up,\n"
+	"                      as max_latency or op p99.9; 1 for everything else:\n"
+	"                      throughput, time, means)\n"
 	"  --db FILE           results database (default " DEFAULT_DB ")\n"
 	"  --resume [ID]       continue bisection ID (default the newest unfinished one)\n"
 	"                      from the directory it was begun in: finished steps are\n"
 	"                      not measured again, an interrupted run is resumed, a\n"
-	"                      failed end measured again; its stored verdicts are\n"
-	"                      checked against its runs' samples first\n"
+	"                      failed end or confirm round measured again; its stored\n"
+	"                      decisions are made again from its runs' samples first\n"
 	"  --show [ID]         print what bisection ID found (default the newest)\n"
 	"\n"
-	"Exit status: 0 the first bad point or a range was found, 1 no regression to\n"
-	"bisect or a failure, 2 bad usage or config, 128+N interrupted by signal N.\n";
+	"Exit status: 0 a first bad point or a range was named, 1 no patch named (no\n"
+	"regression to bisect, no single first bad point) or a failure, 2 bad usage or\n"
+	"config, 128+N interrupted by signal N.\n";
 
 /* The command line: a request for the subsystem (bisect_setup.h), or
  * --show. */
 struct bisect_opts {
 	struct bisect_request rq;
 	bool show;
+	bool rule_given;
 };
 
 /* An optional ID after --resume/--show: the next argument when it is a
@@ -88,10 +113,12 @@ static int check_args(int argc, char **argv, struct bisect_opts *o)
 			return cmd_usage_error("bisect", usage_lines,
 					       "--%s takes no CONFIG, but '%s' was given",
 					       o->rq.resume ? "resume" : "show", argv[optind]);
-		if (o->rq.good || o->rq.bad || !isnan(o->rq.alpha))
+		if (o->rq.good || o->rq.bad || !isnan(o->rq.alpha) || o->rule_given ||
+		    !isnan(o->rq.min_effect_pct))
 			return cmd_usage_error("bisect", usage_lines,
-					       "--good, --bad and --alpha are the bisection's own: --%s"
-					       " keeps them", o->rq.resume ? "resume" : "show");
+					       "--good, --bad, --alpha, --rule and --min-effect-pct are"
+					       " the bisection's own: --%s keeps them",
+					       o->rq.resume ? "resume" : "show");
 		if (o->show && (o->rq.metric || o->rq.op || o->rq.cell))
 			return cmd_usage_error("bisect", usage_lines,
 					       "--show takes no --metric, --op or --cell");
@@ -124,11 +151,15 @@ static int parse_args(int argc, char **argv, struct bisect_opts *o)
 		{"cell", required_argument, NULL, 'c'}, {"alpha", required_argument, NULL, 'a'},
 		{"db", required_argument, NULL, 'd'}, {"resume", no_argument, NULL, 'r'},
 		{"show", no_argument, NULL, 's'}, {"help", no_argument, NULL, 'h'},
+		{"rule", required_argument, NULL, 'u'},
+		{"min-effect-pct", required_argument, NULL, 'e'},
 		{NULL, 0, NULL, 0},
 	};
 	int ch, rc;
 	o->rq.db = DEFAULT_DB;
 	o->rq.alpha = NAN;
+	o->rq.min_effect_pct = NAN;
+	o->rq.test = BISECT_TEST_WELCH;
 	optind = 1;
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -153,6 +184,23 @@ static int parse_args(int argc, char **argv, struct bisect_opts *o)
 						       "--alpha must be a number in (0, 0.5), not '%s'",
 						       optarg);
 			break;
+		case 'u': {
+			int t = bisect_test_parse(optarg);
+			if (t < 0)
+				return cmd_usage_error("bisect", usage_lines,
+						       "--rule is welch, mann-whitney or range, not '%s'",
+						       optarg);
+			o->rq.test = (enum bisect_test)t;
+			o->rule_given = true;
+			break;
+		}
+		case 'e':
+			if (!parse_double(optarg, &o->rq.min_effect_pct) ||
+			    !(o->rq.min_effect_pct >= 0 && o->rq.min_effect_pct < 1000))
+				return cmd_usage_error("bisect", usage_lines,
+						       "--min-effect-pct must be a number in [0, 1000),"
+						       " not '%s'", optarg);
+			break;
 		case 'r':
 		case 's':
 			*(ch == 'r' ? &o->rq.resume : &o->show) = true;
@@ -164,7 +212,7 @@ static int parse_args(int argc, char **argv, struct bisect_opts *o)
 			fputs(help_text, stdout);
 			return 0;
 		default:
-			if (strchr("gbmocad", optopt) && optopt)
+			if (strchr("gbmocadue", optopt) && optopt)
 				return cmd_usage_error("bisect", usage_lines,
 						       "%s needs a value", argv[optind - 1]);
 			return cmd_usage_error("bisect", usage_lines,

@@ -9,6 +9,7 @@
 #include "kbuild.h"
 #include "plan.h"
 #include "preflight.h"
+#include "preflight_check.h"
 #include "variant.h"
 
 static const char usage_line[] = "usage: schedrig check-config CONFIG...\n";

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "reportcmd.h"
@@ -23,6 +25,10 @@ static const char usage_head[] =
 static const char usage_tail[] =
 	"  --plain              mmtests layouts: the tables alone, no title or footer\n"
 	"                       (notes go to stderr), for a thread that has the context\n"
+	"  --ratio              mmtests layouts: compare-mmtests.pl --print-ratio's view,\n"
+	"                       a 'Ratio OP' row per op (each column's Amean, or Hmean,\n"
+	"                       over the baseline's, its change, mmtests' cidiff), then\n"
+	"                       Dmean, Dmin, Dmax and the Gmean of the ratios\n"
 	"  --grid ROW,COL       grid of two matrix axes, each an axis, its label or its\n"
 	"                       shortest name (e.g. hackbench.nice,slice_us or HB-LN,CT-LN);\n"
 	"                       implies --layout grid and --columns cell; '*' marks cells\n"
@@ -32,6 +38,10 @@ static const char usage_tail[] =
 	"                       for a metric with several ops, its ops (p90,p95,p99 of\n"
 	"                       schbench); one gives seed 002's VALUE (x%%) cells, several\n"
 	"                       its boxed sub-columns (default mean)\n"
+	"  --width N            grid: lay it out for N columns: a grid wider than N is\n"
+	"                       transposed (rows and columns swapped) when that makes\n"
+	"                       it narrower, and says so (default: the terminal's width\n"
+	"                       when stdout is one, COLUMNS first; 0: never)\n"
 	"  --format FMT         text|markdown|csv|json (default text); the notes under\n"
 	"                       the tables (Order: ..., No samples: ..., Iterations: ...)\n"
 	"                       follow every text layout and markdown, json has them in\n"
@@ -78,12 +88,13 @@ static void layout_names(char *dst, size_t size)
 					i + 1 == n ? " or " : ", ", all[i]->name);
 }
 
-enum { OPT_LAYOUT = OPT_SHARED_LAST + 1, OPT_GRID, OPT_STAT, OPT_PLAIN };
+enum { OPT_LAYOUT = OPT_SHARED_LAST + 1, OPT_GRID, OPT_STAT, OPT_PLAIN, OPT_RATIO, OPT_WIDTH };
 
 /* The layout and the grid axes --layout and --grid chose. */
 struct compare_opts {
 	const struct report_layout *layout; /* NULL: not named */
 	char *grid;                         /* ROW\0COL of --grid, or NULL */
+	long long width;                    /* --width, or -1: the terminal's */
 };
 
 static int bad_usage(struct compare_opts *co)
@@ -116,6 +127,16 @@ static int compare_option(struct reportcmd *c, struct compare_opts *co, int opt,
 		return 0;
 	case OPT_PLAIN:
 		c->ro.plain = true;
+		return 0;
+	case OPT_RATIO:
+		c->ro.ratio = true;
+		return 0;
+	case OPT_WIDTH:
+		if (!parse_ll(optarg, &co->width) || co->width < 0 || co->width > 100000) {
+			fprintf(stderr, "schedrig compare: --width wants a number of columns, 0 for"
+				" any: '%s'\n", optarg);
+			return bad_usage(co);
+		}
 		return 0;
 	case OPT_GRID: {
 		char *comma = strchr(optarg, ',');
@@ -173,6 +194,15 @@ static int check_layout(struct reportcmd *c, struct compare_opts *co)
 	}
 	if (!co->layout)
 		co->layout = report_layout_find(REPORT_LAYOUT_DEFAULT);
+	if (c->ro.ratio && strcmp(co->layout->name, "mmtests") &&
+	    strcmp(co->layout->name, "mmtests-wide")) {
+		fprintf(stderr, "schedrig compare: --ratio needs --layout mmtests or mmtests-wide\n");
+		return bad_usage(co);
+	}
+	if (c->ro.ratio && c->format != FORMAT_TEXT) {
+		fprintf(stderr, "schedrig compare: --ratio is text only (drop --format)\n");
+		return bad_usage(co);
+	}
 	if (!reportcmd_layout_fn(co->layout, c->format)) {
 		fprintf(stderr, "schedrig compare: --layout %s is text only (drop --format)\n",
 			co->layout->name);
@@ -189,6 +219,8 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct compare
 		{"grid", required_argument, NULL, OPT_GRID},
 		{"stat", required_argument, NULL, OPT_STAT},
 		{"plain", no_argument, NULL, OPT_PLAIN},
+		{"ratio", no_argument, NULL, OPT_RATIO},
+		{"width", required_argument, NULL, OPT_WIDTH},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -204,13 +236,29 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct compare
 	return check_layout(c, co) ? EXIT_USAGE : -1;
 }
 
+/* The width of the terminal stdout is (COLUMNS when it is a number, else
+ * the terminal's own), or 0 when stdout is no terminal or goes to
+ * --output. */
+static size_t terminal_width(const struct reportcmd *c)
+{
+	if (c->output || !isatty(STDOUT_FILENO))
+		return 0;
+	long long n;
+	const char *columns = getenv("COLUMNS");
+	if (columns && parse_ll(columns, &n) && n > 0 && n <= 100000)
+		return (size_t)n;
+	struct winsize ws;
+	return ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 ? ws.ws_col : 0;
+}
+
 int cmd_compare(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct reportcmd c;
-	struct compare_opts co = {0};
+	struct compare_opts co = {.width = -1};
 
 	reportcmd_init(&c, ctx);
 	int rc = parse_args(argc, argv, &c, &co);
+	c.ro.width = co.width >= 0 ? (size_t)co.width : terminal_width(&c);
 	if (rc < 0)
 		rc = reportcmd_compare(&c, co.layout);
 	free(co.grid);

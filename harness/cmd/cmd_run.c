@@ -16,12 +16,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backends.h"
 #include "commands.h"
 #include "config.h"
 #include "kbuild.h"
 #include "monitor.h"
 #include "plan.h"
 #include "preflight.h"
+#include "preflight_check.h"
 #include "provenance.h"
 #include "reportcmd.h"
 #include "runner.h"

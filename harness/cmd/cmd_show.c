@@ -71,7 +71,8 @@ static int show_bisect_steps(struct store *s, int64_t id, char *err, size_t errs
 	for (size_t i = 0; i < n; i++)
 		printf("  bisection  %lld, point %d %s%s (%s), schedrig bisect --show %lld\n",
 		       (long long)b[i].bisection_id, b[i].k, b[i].name,
-		       b[i].attempt != 1 ? ", extra iterations" : "", b[i].label,
+		       !strcmp(b[i].phase, "confirm") ? ", a round of the confirm"
+		       : b[i].attempt != 1 ? ", more iterations" : "", b[i].label,
 		       (long long)b[i].bisection_id);
 	store_bisect_step_rows_free(b, n);
 	return 0;

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "config_impl.h"
-#include "knobs.h"
 #include "schedattr.h"
 #include "yamlnode.h"
 

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "config_impl.h"
-#include "knobs.h"
 #include "schedattr.h"
 
 static const char *const load_keys[] = {"name", "tool", "role", "params", "sched",

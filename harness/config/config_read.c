@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "config_impl.h"
-#include "knobs.h"
 #include "schedattr.h"
 
 int cfg_err_at(struct cfg_ctx *c, int line, int col, const char *fmt, ...)

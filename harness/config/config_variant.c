@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "config_impl.h"
-#include "knobs.h"
+#include "knob_paths.h"
 #include "schedattr.h"
 
 static const char *const variant_keys[] = {

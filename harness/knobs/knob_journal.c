@@ -17,17 +17,6 @@ void knob_journal_set_db(const char *db)
 	snprintf(journal_db, sizeof(journal_db), "%s", db);
 }
 
-void knob_boot_id(char *dst, size_t size)
-{
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
-	dst[0] = '\0';
-	if (!f)
-		return;
-	if (fgets(dst, (int)size, f))
-		dst[strcspn(dst, "\n")] = '\0';
-	fclose(f);
-}
-
 bool knob_host_is_guest(const char *host)
 {
 	return host && !strncmp(host, KNOB_HOST_GUEST_PREFIX, strlen(KNOB_HOST_GUEST_PREFIX));

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "knob_pending.h"
 #include "knobs.h"
 #include "store.h"
 
@@ -46,9 +47,5 @@ void knob_db_journal_free(struct knob_db_journal *j);
 
 /* true when a journal row's host is a guest's ("guest:..."). NULL: false. */
 bool knob_host_is_guest(const char *host);
-
-/* This kernel's boot id (/proc/sys/kernel/random/boot_id) into dst, "" when
- * unreadable; a journal row from another boot needs no restore. */
-void knob_boot_id(char *dst, size_t size);
 
 #endif

@@ -11,12 +11,35 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "knob_journal.h"
-#include "knobs.h"
 #include "util.h"
 
 #define PENDING_MAX (PATH_MAX + 256)
 #define BOOT_UNKNOWN "-" /* the boot id was unreadable: the record counts in any boot */
+
+static char lock_dir[PATH_MAX]; /* "": knobs_lock_dir's choice */
+
+const char *knobs_lock_dir(void)
+{
+	if (lock_dir[0])
+		return lock_dir;
+	return access("/run/lock", W_OK) == 0 ? "/run/lock" : "/tmp";
+}
+
+void knobs_set_lock_dir(const char *dir)
+{
+	snprintf(lock_dir, sizeof(lock_dir), "%s", dir ? dir : "");
+}
+
+void knob_boot_id(char *dst, size_t size)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	dst[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(dst, (int)size, f))
+		dst[strcspn(dst, "\n")] = '\0';
+	fclose(f);
+}
 
 static char *pending_path(void)
 {

@@ -1,5 +1,5 @@
 /* The host-wide record of knob changes not restored yet: one file,
- * KNOB_PENDING_FILE in the knob lock's directory (knobs_lock_dir(), knobs.h:
+ * KNOB_PENDING_FILE in the knob lock's directory (knobs_lock_dir(), below:
  * /run/lock, a tmpfs, so the record ends with the boot, as the changes do).
  * The journal in a database names the changes; this record names the
  * database, so that every run on the machine sees them, whatever database it
@@ -22,6 +22,18 @@
 #include <stdint.h>
 
 #define KNOB_PENDING_FILE "schedrig-knobs.pending"
+
+/* The directory of the host-wide knob lock (schedrig-knobs.lock) and of the
+ * record of unrestored changes (this file): /run/lock (a tmpfs: emptied
+ * at boot), /tmp where /run/lock is not writable, or knobs_set_lock_dir's. */
+const char *knobs_lock_dir(void);
+
+/* Tests: keep the knob lock and the pending record in dir (NULL: the real one). */
+void knobs_set_lock_dir(const char *dir);
+
+/* This kernel's boot id (/proc/sys/kernel/random/boot_id) into dst, "" when
+ * unreadable; a journal row from another boot needs no restore. */
+void knob_boot_id(char *dst, size_t size);
 
 struct knob_pending {
 	long pid;           /* the rig that changed the knobs */

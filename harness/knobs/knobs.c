@@ -4,7 +4,6 @@
  * nothing (knobs.h). Which files are knobs: knob_paths.c; reading and
  * writing one: knob_io.c. */
 #include "knobs.h"
-#include "knobs_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,8 +17,6 @@
 
 #include "knob_pending.h"
 #include "util.h"
-
-static char lock_dir[PATH_MAX]; /* "": knobs_lock_dir's choice */
 
 /* knobs_lock waits out a shared hold (knobs_host_clean) this often and long. */
 #define LOCK_TRIES 50
@@ -38,18 +35,6 @@ static void entry_free(struct knob_entry *e)
 	free(e->requested_value);
 	free(e->applied_value);
 	memset(e, 0, sizeof(*e));
-}
-
-const char *knobs_lock_dir(void)
-{
-	if (lock_dir[0])
-		return lock_dir;
-	return access("/run/lock", W_OK) == 0 ? "/run/lock" : "/tmp";
-}
-
-void knobs_set_lock_dir(const char *dir)
-{
-	snprintf(lock_dir, sizeof(lock_dir), "%s", dir ? dir : "");
 }
 
 static char *lock_path(void)

@@ -1,3 +1,8 @@
+/* harness/lava/: a LAVA lab's REST API (lava_api) and its job logs
+ * (lava_log). The job definition of a boot: lava variant is
+ * harness/variants/lava_job.h; the backend harness/variants/lava.c.
+ */
+
 /* LAVA's REST API (lava-server 2023.01, /api/v0.2/) over libcurl: submit a
  * job, read its state, download its log, cancel it. Authentication is
  * "Authorization: Token T" (lava_rest_app LavaTokenAuthentication); the

@@ -1,6 +1,7 @@
 /* harness/lib/: what every subsystem uses: util (allocation, buffers, argv,
- * C-locale numbers, files), strmap, spawn (the one way to start a program)
- * and base64.
+ * C-locale numbers, files), strmap, spawn (the one way to start a program),
+ * base64, netrc, cache (the rig's cache directory) and progress (the
+ * progress line).
  */
 
 /* Small helpers shared by every module: checked allocation, a growable byte

@@ -1,6 +1,7 @@
 /* harness/monitor/: what the system did while a cell ran, from /proc: the
- * sampler (monitor), the pure /proc parsers (procstat, procpsi, procsched;
- * procfs.h) and the monitor table of a stored run (monitor_report).
+ * sampler (monitor; monitor_series, monitor_system), the pure /proc parsers
+ * (procstat, procpsi, procsched; procfs.h). The monitor table of a stored
+ * run is reports/monitor_report.h.
  */
 
 /* Monitors: what the system and the loads did while an iteration ran, read
@@ -58,7 +59,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "runner.h"
+#include "iteration_result.h"
 #include "store.h"
 
 #define MONITOR_DEFAULT_INTERVAL_MS 1000

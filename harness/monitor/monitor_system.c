@@ -1,6 +1,6 @@
-/* The monitor's system-wide /proc files (monitor_impl.h): stat,
+/* The monitor's system-wide /proc files (monitor_system.h): stat,
  * pressure/{cpu,io,memory}, schedstat, loadavg. Formats: procfs.h. */
-#include "monitor_impl.h"
+#include "monitor_system.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,9 @@
+/* harness/run/: the run engine: session (session.c, session_variant.c,
+ * session_jobs.c, session_iteration.c; session_impl.h), adaptive,
+ * measurelock, preflight_check. One iteration of a cell is
+ * harness/iteration/.
+ */
+
 /* One run of an experiment, from its plan to its stored outcomes: the
  * engine behind schedrig run. It records the run (or takes over a run to
  * resume), keeps its order, brings up each variant through its backend

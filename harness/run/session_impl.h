@@ -1,9 +1,12 @@
-/* What the two halves of the run engine share (session.c: the run and its
- * variants; session_iteration.c: each finished iteration and kernel, the
- * callbacks backends call). Private to harness/run/session*.c. */
+/* What the parts of the run engine share (session.c: the run and its
+ * variants in order; session_variant.c: a variant's life in a run;
+ * session_jobs.c: the variants a lab runs as jobs; session_iteration.c:
+ * each finished iteration and kernel, the callbacks backends call).
+ * Private to harness/run/session*.c. */
 #ifndef SCHEDRIG_SESSION_IMPL_H
 #define SCHEDRIG_SESSION_IMPL_H
 
+#include "backends.h"
 #include "session.h"
 #include "variant.h"
 
@@ -21,6 +24,8 @@ bool session_cell_enough(void *ctx, size_t c, int iteration);
 bool session_iteration_done(void *ctx, size_t c, int it);
 bool session_stint_skip(void *ctx, size_t c, int it);
 
+/* session_variant.c: a variant's life in a run. */
+
 struct knob_db_journal;
 
 /* The variant_run of var in this run (its callbacks the ones above, done
@@ -30,6 +35,11 @@ void session_variant_run_init(struct run_session *rc, const struct cfg_variant *
 			      const char *self_exe, const char *run_dir,
 			      bool (*done)(void *, size_t, int), struct knob_db_journal *kj,
 			      struct variant_run *vr);
+
+/* Make var the current variant: its name, its stored id (run --resume: it
+ * is known before its kernel comes up, and qemu and ssh build the agent's
+ * plan with variant_run.done before that). 0, or -1 (store failed). */
+int session_variant_current(struct run_session *rc, const struct cfg_variant *var);
 
 /* var the current variant, its adaptive cells afresh (run --resume:
  * rebuilt from the store): before a backend runs var, and again before a
@@ -56,6 +66,11 @@ void session_variant_failed(struct run_session *rc, const struct cfg_variant *va
 void session_variant_interrupted(struct run_session *rc, const struct cfg_variant *var,
 				 const char *why);
 
+/* --variant: var is the one that runs, or none was named. */
+bool session_selected(const struct run_session *rc, const struct cfg_variant *var);
+
+/* session_jobs.c: the variants a lab runs as jobs. */
+
 /* The variants of the run whose backend runs them as jobs (variant.h:
  * start, poll, cancel, collect; boot: lava), those selected and built:
  * every job started, then one loop that waits for all of them (a look at
@@ -65,9 +80,6 @@ int session_run_jobs(struct run_session *rc, const char *self_exe, const char *r
 
 /* var runs as a job (its backend has start). */
 bool session_runs_as_job(const struct cfg_variant *var);
-
-/* --variant: var is the one that runs, or none was named. */
-bool session_selected(const struct run_session *rc, const struct cfg_variant *var);
 
 /* A qemu or ssh variant runs its whole plan: say so in the run's
  * "iterations" events. */

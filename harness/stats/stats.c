@@ -297,6 +297,24 @@ static double r_printed(double v)
 	return strtod(buf, NULL);
 }
 
+double stats_meanci_q(double sd, double alpha)
+{
+	if (isnan(sd) || !(alpha > 0 && alpha < 1))
+		return NAN;
+	return r_printed(gsl_cdf_ugaussian_Pinv(1.0 - alpha / 2.0) * sd);
+}
+
+double stats_cidiff(double new_mean, double new_lo, double new_hi, double base_mean,
+		    double base_lo, double base_hi)
+{
+	double diff = new_mean - base_mean, cisum;
+	if (new_mean < base_mean)
+		cisum = new_hi - new_mean + base_mean - base_lo;
+	else
+		cisum = new_mean - new_lo + base_hi - base_mean;
+	return cisum == 0 ? diff : diff / cisum;
+}
+
 void stats_ci_overlap(double mean_a, double sd_a, size_t n_a,
 		      double mean_b, double sd_b, size_t n_b, double alpha,
 		      struct stats_test *out)
@@ -305,17 +323,10 @@ void stats_ci_overlap(double mean_a, double sd_a, size_t n_a,
 	if (n_a < 2 || n_b < 2 || isnan(mean_a) || isnan(mean_b) || isnan(sd_a) || isnan(sd_b) ||
 	    !(alpha > 0 && alpha < 1))
 		return;
-	double z = gsl_cdf_ugaussian_Pinv(1.0 - alpha / 2.0);
-	double q_a = r_printed(z * sd_a), q_b = r_printed(z * sd_b);
-	double lo_a = mean_a - q_a, hi_a = mean_a + q_a;
-	double lo_b = mean_b - q_b, hi_b = mean_b + q_b;
-	double diff = mean_a - mean_b, cisum;
-	if (mean_a < mean_b)
-		cisum = hi_a - mean_a + mean_b - lo_b;
-	else
-		cisum = mean_a - lo_a + hi_b - mean_b;
+	double q_a = stats_meanci_q(sd_a, alpha), q_b = stats_meanci_q(sd_b, alpha);
 	out->valid = true;
-	out->statistic = cisum == 0 ? diff : diff / cisum;
+	out->statistic = stats_cidiff(mean_a, mean_a - q_a, mean_a + q_a, mean_b, mean_b - q_b,
+				      mean_b + q_b);
 	out->significant = fabs(out->statistic) > 1;
 }
 

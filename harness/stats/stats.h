@@ -147,6 +147,21 @@ void stats_welch(double mean_a, double sd_a, size_t n_a,
 		 double mean_b, double sd_b, size_t n_b, double alpha,
 		 struct stats_test *out);
 
+/* mmtests' half-width of the interval around a mean (Stat.pm _calc_meanci):
+ * q = z_{1−alpha/2}·sd (standard normal quantile, GSL) rounded to 7
+ * significant digits, as R prints the qnorm() mmtests reads back; its
+ * interval is mean ± q (not a confidence interval of the mean: no
+ * sqrt(n)). NaN when sd is NaN or alpha is outside (0, 1). */
+double stats_meanci_q(double sd, double alpha);
+
+/* mmtests Stat.pm cidiff, operation for operation: the difference of two
+ * means over the sum of the interval halves that face each other,
+ *   new < base:  cisum = (new_hi − new) + base − base_lo
+ *   else:        cisum = (new − new_lo) + base_hi − base
+ *   (new − base) / cisum, or new − base when cisum is 0. */
+double stats_cidiff(double new_mean, double new_lo, double new_hi, double base_mean,
+		    double base_lo, double base_hi);
+
 /* mmtests' CI-overlap rule (Compare.pm _generateComparisonTable since
  * 2024-11-28, Stat.pm _calc_meanci and cidiff), step for step: each side
  * gets the interval mean ± q with q = z_{1−alpha/2}·sd (z = 1.96 at alpha

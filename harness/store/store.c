@@ -55,7 +55,8 @@ static const char stops_from_notes_sql[] =
 
 /* Columns later versions added to older tables: version 6 to run (some
  * version 5 databases have the first two), version 7 to histogram (a
- * table of version 4 and later), version 12 to bisection (of version 11). */
+ * table of version 4 and later), versions 12 and 13 to the bisection
+ * tables (of version 11). */
 static const char *const added_columns[][4] = {
 	/* table, column, type, the version that made the table */
 	{"run", "rig_pid", "INTEGER", "1"},
@@ -70,6 +71,12 @@ static const char *const added_columns[][4] = {
 	{"bisection", "rig_pid", "INTEGER", "11"},
 	{"bisection", "rig_start_ticks", "INTEGER", "11"},
 	{"bisection", "boot_id", "TEXT", "11"},
+	/* version 13 */
+	{"bisection", "rule", "TEXT", "11"},
+	{"bisection", "min_effect_pct", "REAL", "11"},
+	{"bisect_point", "look", "INTEGER", "11"},
+	{"bisect_point", "alpha", "REAL", "11"},
+	{"bisect_run", "phase", "TEXT", "11"},
 };
 
 
@@ -135,7 +142,8 @@ static int user_version(struct store *s, int *v)
 }
 
 /* ALTER TABLE ADD COLUMN for each of added_columns a version v database
- * has the table of but lacks. */
+ * has the table of but lacks (a table it lacks, as a version 11 database
+ * may lack bisect_point, the schema makes with every column). */
 static int add_columns(struct store *s, int v, char **msg)
 {
 	for (size_t i = 0; i < sizeof(added_columns) / sizeof(added_columns[0]); i++) {
@@ -143,15 +151,20 @@ static int add_columns(struct store *s, int v, char **msg)
 		if (v < atoi(c[3]))
 			continue;
 		sqlite3_stmt *st;
-		char *q = xasprintf("SELECT 1 FROM pragma_table_info('%s') WHERE name = ?", c[0]);
+		char *q = xasprintf("SELECT count(*), count(nullif(name = ?, 0)) FROM"
+				    " pragma_table_info('%s')", c[0]);
 		int rc = sqlite3_prepare_v2(s->db, q, -1, &st, NULL);
 		free(q);
 		if (rc != SQLITE_OK)
 			return -1;
 		sqlite3_bind_text(st, 1, c[1], -1, SQLITE_STATIC);
 		rc = sqlite3_step(st);
+		bool skip = rc != SQLITE_ROW || sqlite3_column_int(st, 0) == 0 ||
+			    sqlite3_column_int(st, 1) > 0;
 		sqlite3_finalize(st);
-		if (rc == SQLITE_ROW)
+		if (rc != SQLITE_ROW)
+			return -1;
+		if (skip)
 			continue;
 		char *sql = xasprintf("ALTER TABLE %s ADD COLUMN %s %s", c[0], c[1], c[2]);
 		rc = sqlite3_exec(s->db, sql, NULL, NULL, msg);

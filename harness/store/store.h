@@ -7,7 +7,8 @@
  * their tables), store_knobs.c (the knob journal), store_monitor,
  * store_adaptive, store_reparse, store_show and store_list (their own
  * headers); store_impl.h (the handle and helpers, private to this folder);
- * runinfo (provenance for reports) and csvio (the export format).
+ * runinfo (provenance for reports), csvio (the export format) and
+ * cmdsetup (a command's database, opened once).
  */
 
 /* The results database: one SQLite file (WAL, busy timeout, schema versioned
@@ -28,8 +29,10 @@ struct store;
 /* The schema version this build writes (PRAGMA user_version): the one place
  * the number is written (tests compare with it). Version 11 added the
  * bisection tables (bisection, bisect_point, bisect_run), 12 the
- * bisection's directory and walker, 13 the window samples and traces
- * (window_sample, trace); every table is in results-schema/schema.sql. */
+ * bisection's directory and walker, 13 the bisection's rule, its points'
+ * looks, the runs' phase and the confirm's checks (bisect_check), and the
+ * window samples and traces (window_sample, trace); every table is in
+ * results-schema/schema.sql. */
 #define STORE_SCHEMA_VERSION 13
 
 /* Open (and create or migrate when writable) the database at path. With

@@ -25,6 +25,7 @@ void store_bisection_free(struct stored_bisection *bi)
 	free(bi->cwd);
 	free(bi->host);
 	free(bi->boot_id);
+	free(bi->rule);
 	memset(bi, 0, sizeof(*bi));
 }
 
@@ -35,11 +36,12 @@ static int insert_bisection(struct store *st, struct stored_bisection *bi,
 	char now[32];
 	store_now(now, sizeof(now));
 	if (store_exec_bound(st, "INSERT INTO bisection (config_path, config_text, good, bad, kind,"
-			     " alpha, status, started_at, cwd, host, rig_pid, rig_start_ticks, boot_id)"
-			     " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?)",
-			     "tttttdtttIIt", bi->config_path, bi->config_text, bi->good, bi->bad,
+			     " alpha, status, started_at, cwd, host, rig_pid, rig_start_ticks, boot_id,"
+			     " rule, min_effect_pct)"
+			     " VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)",
+			     "tttttdtttIIttd", bi->config_path, bi->config_text, bi->good, bi->bad,
 			     s->kind, bi->alpha, now, bi->cwd, bi->host, (int64_t)bi->rig_pid,
-			     (int64_t)bi->rig_start_ticks, bi->boot_id))
+			     (int64_t)bi->rig_start_ticks, bi->boot_id, bi->rule, bi->min_effect_pct))
 		return store_fail(st, "cannot record the bisection", err, errsz);
 	bi->id = sqlite3_last_insert_rowid(store_db(st));
 	for (size_t k = 0; k < s->n; k++)
@@ -102,6 +104,8 @@ static void read_bisection(sqlite3_stmt *q, struct stored_bisection *bi)
 	bi->rig_pid = sqlite3_column_int64(q, 15);
 	bi->rig_start_ticks = sqlite3_column_int64(q, 16);
 	bi->boot_id = store_col_strdup(q, 17);
+	bi->rule = store_col_strdup(q, 18);
+	bi->min_effect_pct = store_col_real(q, 19);
 }
 
 int store_bisect_get(struct store *st, int64_t id, struct stored_bisection *bi,
@@ -110,7 +114,8 @@ int store_bisect_get(struct store *st, int64_t id, struct stored_bisection *bi,
 	static const char what[] = "cannot read the bisection";
 	sqlite3_stmt *q = store_prepare_id(st, "SELECT id, config_path, config_text, good, bad,"
 					   " kind, load, metric, op, cell, alpha, status, result,"
-					   " cwd, host, rig_pid, rig_start_ticks, boot_id FROM bisection WHERE id = ?1 OR (?1 = 0 AND id ="
+					   " cwd, host, rig_pid, rig_start_ticks, boot_id, rule,"
+					   " min_effect_pct FROM bisection WHERE id = ?1 OR (?1 = 0 AND id ="
 					   " (SELECT max(id) FROM bisection))", id, what, err, errsz);
 	if (!q)
 		return -1;
@@ -163,6 +168,14 @@ int store_bisect_choice(struct store *st, int64_t id, const char *load, const ch
 	return 0;
 }
 
+int store_bisect_min_effect(struct store *st, int64_t id, double pct, char *err, size_t errsz)
+{
+	if (store_exec_bound(st, "UPDATE bisection SET min_effect_pct = ? WHERE id = ?", "dI", pct,
+			     id))
+		return store_fail(st, "cannot record the bisection's minimum effect", err, errsz);
+	return 0;
+}
+
 int store_bisect_end(struct store *st, int64_t id, const char *status, const char *result,
 		     char *err, size_t errsz)
 {
@@ -182,7 +195,8 @@ static void read_point(sqlite3_stmt *q, void *row)
 		.n = sqlite3_column_int(q, 4), .mean = store_col_real(q, 5),
 		.ci95_half = store_col_real(q, 6), .p_good = store_col_real(q, 7),
 		.p_bad = store_col_real(q, 8), .t_good = store_col_real(q, 9),
-		.t_bad = store_col_real(q, 10),
+		.t_bad = store_col_real(q, 10), .look = sqlite3_column_int(q, 11),
+		.alpha = store_col_real(q, 12),
 	};
 }
 
@@ -197,7 +211,8 @@ int store_bisect_points(struct store *st, int64_t id, struct stored_bisect_point
 			char *err, size_t errsz)
 {
 	return store_rows(st, "SELECT k, verdict, reason, ifnull(decided_seq, 0), ifnull(n, 0),"
-			  " mean, ci95_half, p_good, p_bad, t_good, t_bad FROM bisect_point"
+			  " mean, ci95_half, p_good, p_bad, t_good, t_bad, ifnull(look, 0), alpha"
+			  " FROM bisect_point"
 			  " WHERE bisection_id = ?1 ORDER BY k",
 			  id, sizeof(**rows), (void **)rows, n, read_point, clear_point,
 			  "cannot read the bisect points", err, errsz);
@@ -214,10 +229,10 @@ int store_bisect_verdict(struct store *st, int64_t id, const struct stored_bisec
 	if (store_exec_bound(st, "UPDATE bisect_point SET verdict = ?1, reason = ?2,"
 			     " decided_seq = (SELECT ifnull(max(decided_seq), 0) + 1 FROM"
 			     " bisect_point WHERE bisection_id = ?3), n = ?4, mean = ?5,"
-			     " ci95_half = ?6, p_good = ?7, p_bad = ?8, t_good = ?9, t_bad = ?10"
-			     " WHERE bisection_id = ?3 AND k = ?11",
-			     "ttIiddddddi", r->verdict, r->reason, id, r->n, r->mean, r->ci95_half,
-			     r->p_good, r->p_bad, r->t_good, r->t_bad, r->k))
+			     " ci95_half = ?6, p_good = ?7, p_bad = ?8, t_good = ?9, t_bad = ?10,"
+			     " look = ?12, alpha = ?13 WHERE bisection_id = ?3 AND k = ?11",
+			     "ttIiddddddiid", r->verdict, r->reason, id, r->n, r->mean, r->ci95_half,
+			     r->p_good, r->p_bad, r->t_good, r->t_bad, r->k, r->look, r->alpha))
 		return store_fail(st, "cannot record a verdict", err, errsz);
 	return 0;
 }
@@ -227,12 +242,14 @@ static void read_run(sqlite3_stmt *q, void *row)
 	*(struct stored_bisect_run *)row = (struct stored_bisect_run){
 		.k = sqlite3_column_int(q, 0), .attempt = sqlite3_column_int(q, 1),
 		.config_path = store_col_strdup(q, 2), .run_id = sqlite3_column_int64(q, 3),
+		.phase = store_col_strdup(q, 4),
 	};
 }
 
 static void clear_run(void *row)
 {
 	free(((struct stored_bisect_run *)row)->config_path);
+	free(((struct stored_bisect_run *)row)->phase);
 }
 
 int store_bisect_runs(struct store *st, int64_t id, int k, struct stored_bisect_run **rows,
@@ -240,7 +257,8 @@ int store_bisect_runs(struct store *st, int64_t id, int k, struct stored_bisect_
 {
 	struct stored_bisect_run *all;
 	size_t n_all;
-	if (store_rows(st, "SELECT k, attempt, config_path, ifnull(run_id, 0) FROM bisect_run"
+	if (store_rows(st, "SELECT k, attempt, config_path, ifnull(run_id, 0), ifnull(phase,"
+		       " 'walk') FROM bisect_run"
 		       " WHERE bisection_id = ?1 ORDER BY k, attempt",
 		       id, sizeof(*all), (void **)&all, &n_all, read_run, clear_run,
 		       "cannot read the bisect runs", err, errsz))
@@ -262,11 +280,12 @@ void store_bisect_run_rows_free(struct stored_bisect_run *rows, size_t n)
 	store_rows_free(rows, n, sizeof(*rows), clear_run);
 }
 
-int store_bisect_run_add(struct store *st, int64_t id, int k, int attempt,
+int store_bisect_run_add(struct store *st, int64_t id, int k, int attempt, const char *phase,
 			 const char *config_path, char *err, size_t errsz)
 {
-	if (store_exec_bound(st, "INSERT INTO bisect_run (bisection_id, k, attempt, config_path)"
-			     " VALUES (?, ?, ?, ?)", "Iiit", id, k, attempt, config_path))
+	if (store_exec_bound(st, "INSERT INTO bisect_run (bisection_id, k, attempt, config_path,"
+			     " phase) VALUES (?, ?, ?, ?, ?)", "Iiitt", id, k, attempt, config_path,
+			     phase))
 		return store_fail(st, "cannot record a bisect run", err, errsz);
 	return 0;
 }
@@ -302,6 +321,54 @@ int store_bisect_run_link(struct store *st, int64_t id, int k, int attempt, int6
 	return 0;
 }
 
+int store_bisect_check_add(struct store *st, int64_t id, const struct stored_bisect_check *c,
+			   char *err, size_t errsz)
+{
+	if (store_exec_bound(st, "INSERT INTO bisect_check (bisection_id, seq, what, k_a, k_b, n_a,"
+			     " n_b, mean_a, mean_b, effect_pct, p, statistic, alpha, rounds, outcome)"
+			     " VALUES (?1, (SELECT ifnull(max(seq), 0) + 1 FROM bisect_check WHERE"
+			     " bisection_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+			     " ?13, ?14)", "Itiiiiddddddit", id, c->what, c->k_a, c->k_b, c->n_a,
+			     c->n_b, c->mean_a, c->mean_b, c->effect_pct, c->p, c->statistic,
+			     c->alpha, c->rounds, c->outcome))
+		return store_fail(st, "cannot record a bisection check", err, errsz);
+	return 0;
+}
+
+static void read_check(sqlite3_stmt *q, void *row)
+{
+	*(struct stored_bisect_check *)row = (struct stored_bisect_check){
+		.seq = sqlite3_column_int(q, 0), .what = store_col_strdup(q, 1),
+		.k_a = sqlite3_column_int(q, 2), .k_b = sqlite3_column_int(q, 3),
+		.n_a = sqlite3_column_int(q, 4), .n_b = sqlite3_column_int(q, 5),
+		.mean_a = store_col_real(q, 6), .mean_b = store_col_real(q, 7),
+		.effect_pct = store_col_real(q, 8), .p = store_col_real(q, 9),
+		.statistic = store_col_real(q, 10), .alpha = store_col_real(q, 11),
+		.rounds = sqlite3_column_int(q, 12), .outcome = store_col_strdup(q, 13),
+	};
+}
+
+static void clear_check(void *row)
+{
+	struct stored_bisect_check *c = row;
+	free(c->what);
+	free(c->outcome);
+}
+
+int store_bisect_checks(struct store *st, int64_t id, struct stored_bisect_check **rows,
+			size_t *n, char *err, size_t errsz)
+{
+	return store_rows(st, "SELECT seq, what, k_a, k_b, n_a, n_b, mean_a, mean_b, effect_pct, p,"
+			  " statistic, alpha, rounds, outcome FROM bisect_check WHERE"
+			  " bisection_id = ?1 ORDER BY seq", id, sizeof(**rows), (void **)rows, n,
+			  read_check, clear_check, "cannot read the bisection's checks", err, errsz);
+}
+
+void store_bisect_check_rows_free(struct stored_bisect_check *rows, size_t n)
+{
+	store_rows_free(rows, n, sizeof(*rows), clear_check);
+}
+
 static void read_step(sqlite3_stmt *q, void *row)
 {
 	struct stored_bisect_step *r = row;
@@ -310,6 +377,7 @@ static void read_step(sqlite3_stmt *q, void *row)
 	r->name = store_col_strdup(q, 2);
 	r->label = store_col_strdup(q, 3);
 	r->attempt = sqlite3_column_int(q, 4);
+	r->phase = store_col_strdup(q, 5);
 }
 
 static void clear_step(void *row)
@@ -317,13 +385,15 @@ static void clear_step(void *row)
 	struct stored_bisect_step *r = row;
 	free(r->name);
 	free(r->label);
+	free(r->phase);
 }
 
 int store_bisect_steps_of_run(struct store *st, int64_t run_id, struct stored_bisect_step **rows,
 			      size_t *n, char *err, size_t errsz)
 {
 	return store_rows(st,
-			  "SELECT b.bisection_id, b.k, p.name, p.label, b.attempt FROM bisect_run b"
+			  "SELECT b.bisection_id, b.k, p.name, p.label, b.attempt, ifnull(b.phase,"
+			  " 'walk') FROM bisect_run b"
 			  " JOIN bisect_point p ON p.bisection_id = b.bisection_id AND p.k = b.k"
 			  " WHERE b.run_id = ?1 ORDER BY b.bisection_id, b.attempt",
 			  run_id, sizeof(**rows), (void **)rows, n, read_step, clear_step,

@@ -11,16 +11,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bisect_series.h"
+#include "bisect_points.h"
 #include "store.h"
 
 struct stored_bisection {
 	int64_t id;
 	char *config_path, *config_text;
 	char *good, *bad;       /* --good, --bad */
-	char *kind;             /* the provider: variants|patches */
+	char *kind;             /* the provider: variants|patches|commits */
 	char *load, *metric, *op, *cell;  /* NULL until the ends are measured */
-	double alpha;
+	double alpha;           /* family-wise */
+	char *rule;             /* welch|mann-whitney|range; NULL: before schema 13 */
+	double min_effect_pct;  /* NaN until decided (with the metric, or --min-effect-pct) */
 	char *status;           /* running|complete|refused|interrupted|failed */
 	char *result;           /* NULL until it ends; failed: why */
 	char *cwd;              /* the directory it was begun in (NULL: schema 11) */
@@ -50,6 +52,8 @@ int store_bisect_unfinished(struct store *st, int64_t *id, char *err, size_t err
 /* Record the metric the bisection decides on. */
 int store_bisect_choice(struct store *st, int64_t id, const char *load, const char *metric,
 			const char *op, const char *cell, char *err, size_t errsz);
+/* Record its minimum effect (percent). */
+int store_bisect_min_effect(struct store *st, int64_t id, double pct, char *err, size_t errsz);
 /* Set status and result (NULL: none) and ended_at = now. */
 int store_bisect_end(struct store *st, int64_t id, const char *status, const char *result,
 		     char *err, size_t errsz);
@@ -62,6 +66,8 @@ struct stored_bisect_point {
 	int decided_seq;        /* 0 while untested */
 	int n;
 	double mean, ci95_half, p_good, p_bad, t_good, t_bad;
+	int look;               /* 0 while untested or when its run failed */
+	double alpha;           /* the alpha its look tested at (NaN: none) */
 };
 /* Every point of bisection id in order of k; *rows malloc'd. */
 int store_bisect_points(struct store *st, int64_t id, struct stored_bisect_point **rows, size_t *n,
@@ -72,29 +78,51 @@ int store_bisect_verdict(struct store *st, int64_t id, const struct stored_bisec
 			 char *err, size_t errsz);
 
 /* The runs of point k, by attempt: config_path names the point config the
- * run reads; run_id 0 until the run has begun. */
+ * run reads; run_id 0 until the run has begun; phase "walk" or "confirm"
+ * ("walk" for a row before schema 13). */
 struct stored_bisect_run {
 	int k, attempt;
 	char *config_path;
 	int64_t run_id;
+	char *phase;
 };
 int store_bisect_runs(struct store *st, int64_t id, int k, struct stored_bisect_run **rows,
 		      size_t *n, char *err, size_t errsz);
 void store_bisect_run_rows_free(struct stored_bisect_run *rows, size_t n);
-/* Add attempt of point k reading config_path (run_id not known yet). */
-int store_bisect_run_add(struct store *st, int64_t id, int k, int attempt,
+/* Add attempt of point k in phase ("walk" | "confirm") reading config_path
+ * (run_id not known yet). */
+int store_bisect_run_add(struct store *st, int64_t id, int k, int attempt, const char *phase,
 			 const char *config_path, char *err, size_t errsz);
 /* Link the attempt to its run: the newest run whose config_path is the
  * attempt's. *run_id 0 (and nothing changed) when no such run exists. */
 int store_bisect_run_link(struct store *st, int64_t id, int k, int attempt, int64_t *run_id,
 			  char *err, size_t errsz);
 
+/* A check of the confirm or the drift guard (table bisect_check): b
+ * tested against a. NaN stored as NULL. */
+struct stored_bisect_check {
+	int seq;                /* 1, 2, ... in the order they were made */
+	char *what;             /* confirm|good end|bad end|last good|first bad */
+	int k_a, k_b, n_a, n_b;
+	double mean_a, mean_b, effect_pct, p, statistic, alpha;
+	int rounds;
+	char *outcome;          /* step|no step, held|moved, same|differs */
+};
+/* Record c (c->seq: the next of the bisection). */
+int store_bisect_check_add(struct store *st, int64_t id, const struct stored_bisect_check *c,
+			   char *err, size_t errsz);
+/* Every check of bisection id in seq order; *rows malloc'd. */
+int store_bisect_checks(struct store *st, int64_t id, struct stored_bisect_check **rows,
+			size_t *n, char *err, size_t errsz);
+void store_bisect_check_rows_free(struct stored_bisect_check *rows, size_t n);
+
 /* A bisection step a run measured (schedrig show): the bisection, the
- * point (k, variant name, label) and the attempt. */
+ * point (k, variant name, label), the attempt and its phase (walk |
+ * confirm). */
 struct stored_bisect_step {
 	int64_t bisection_id;
 	int k, attempt;
-	char *name, *label;
+	char *name, *label, *phase;
 };
 /* Every bisection step run_id measured (none for an ordinary run), by
  * bisection; *rows malloc'd (NULL when *n is 0). 0, or -1 with err. */

@@ -23,28 +23,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "schedwin_totals.h"
 #include "util.h"
-
-/* The counters summed, in this order. */
-enum schedwin_counter {
-	SCHEDWIN_RUN_NS,
-	SCHEDWIN_WAIT_NS,
-	SCHEDWIN_TIMESLICES,
-	SCHEDWIN_VOL_SWITCHES,
-	SCHEDWIN_INVOL_SWITCHES,
-	SCHEDWIN_MIGRATIONS,
-	SCHEDWIN_N
-};
-
-/* The deltas of one instance over its part of the window (or of several
- * repetitions of one load, schedwin_add). */
-struct schedwin_totals {
-	bool valid;                /* at least one task was read */
-	uint64_t v[SCHEDWIN_N];
-	uint64_t tasks;            /* tasks read */
-	int64_t cgroup_cpu_us;     /* -1 when the load had no cgroup */
-	int64_t ns;                /* the load's time inside the window */
-};
 
 struct schedwin_task {
 	pid_t tid;

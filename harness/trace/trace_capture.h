@@ -39,6 +39,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "trace_result.h"
+
 /* How often trace_pipe is read while the window is open. */
 #define TRACE_DRAIN_MS 100
 /* A trace file stops growing at this size; later events count as lost. */
@@ -61,17 +63,6 @@ struct trace_journal {
 		      char *err, size_t errsz);
 	int (*removed)(void *ctx, char *err, size_t errsz);
 	void *ctx;
-};
-
-/* What one iteration's capture left. */
-struct trace_result {
-	bool captured;             /* a window was traced into path */
-	char path[PATH_MAX];       /* the text file (trace_capture.h format) */
-	int64_t window_start_ns, window_end_ns;
-	uint64_t bytes;            /* of the file */
-	uint64_t lines;            /* trace_pipe lines (events and LOST lines) */
-	uint64_t lost;             /* events lost (per_cpu stats, and beyond TRACE_MAX_BYTES) */
-	char warning[512];         /* "" or why the trace is incomplete */
 };
 
 struct trace_capture;

@@ -11,7 +11,7 @@
 static const struct {
 	const char *op;
 	double p;              /* percentile; 0: mean */
-} stats[] = {{"p50", 50}, {"p90", 90}, {"p99", 99}, {"p99.9", 99.9}, {"max", 100}, {"mean", 0}};
+} dist_ops[] = {{"p50", 50}, {"p90", 90}, {"p99", 99}, {"p99.9", 99.9}, {"max", 100}, {"mean", 0}};
 
 static void add(const struct trace_rows *r, const char *load, const char *metric, const char *unit,
 		enum better better, const char *op, double v)
@@ -58,10 +58,10 @@ static void add_hist(const struct trace_rows *r, const char *load, const char *m
 static void add_dist(const struct trace_rows *r, const char *load, const char *metric,
 		     const char *count_metric, enum better better, const struct trace_dist *d)
 {
-	for (size_t i = 0; d->n && i < sizeof(stats) / sizeof(stats[0]); i++) {
-		double v = stats[i].p > 0 ? (double)trace_dist_percentile(d, stats[i].p)
+	for (size_t i = 0; d->n && i < sizeof(dist_ops) / sizeof(dist_ops[0]); i++) {
+		double v = dist_ops[i].p > 0 ? (double)trace_dist_percentile(d, dist_ops[i].p)
 					  : trace_dist_mean(d);
-		add(r, load, metric, "us", better, stats[i].op, v / 1e3);
+		add(r, load, metric, "us", better, dist_ops[i].op, v / 1e3);
 	}
 	add(r, load, count_metric, "events", BETTER_LOWER, "n", (double)d->n);
 	add_hist(r, load, metric, d);

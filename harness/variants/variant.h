@@ -1,8 +1,10 @@
 /* harness/variants/: kernel-variant backends, one file each (local, qemu,
- * ssh), behind struct variant_ops; what they share: variant (the table),
- * the guest's initramfs, tools and disk (initramfs, guestpack, guestdisk),
- * kernel_btf (what an image says about itself), sshargv, cache (fetched
- * kernels and trees).
+ * ssh, lava), behind struct variant_backend and listed in backends.c; what
+ * they share: variant (the interface, the plan's tools), the guest's image,
+ * initramfs, tools and disk (guest_image, initramfs, guestpack, guestdisk),
+ * kernel_btf (what an image says about itself), the agent's host side
+ * (agent_host), ssh (ssh_remote, sshargv), the LAVA job definition
+ * (lava_job; the lab's API and logs are harness/lava/).
  */
 
 /* Kernel-variant backends: where a variant's loads run. One file per backend
@@ -130,8 +132,5 @@ void variant_plan_tools(const struct plan *p, struct argv *tools, struct argv *l
  * load 'L3': WHY". */
 int variant_check_local_tools(const struct experiment *e, const struct plan *p, char *err,
 			      size_t errsz);
-
-/* The backend for a boot kind. */
-const struct variant_backend *variant_backend_for(enum boot_kind boot);
 
 #endif

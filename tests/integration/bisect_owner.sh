@@ -44,7 +44,7 @@ assert_eq "$rc" 130 "exit status after SIGINT"
 assert_eq "$(q "$DB" "SELECT status FROM bisection")" interrupted "bisection status"
 out=$(cd elsewhere && "$SCHEDRIG" bisect --resume 1 --db "$DB" 2>&1) ||
 	fail "resume from another directory exited $?: $out"
-assert_contains "$out" "First bad point: p5 (k 5 of 8)" "the same answer from another directory"
+assert_contains "$out" "First bad point: p5 (confirmed: p4 -> p5" "the same answer from another directory"
 assert_eq "$(q "$DB" "SELECT count(*) FROM bisect_point WHERE verdict = 'skip'")" 0 "no point skipped"
 [ ! -e "$WORK/elsewhere/st" ] || fail "a step ran in the resuming directory"
 check "$DB" 1
@@ -63,7 +63,7 @@ for i in $(seq 600); do
 done
 kill -INT "$rig"
 wait "$rig" || true
-assert_eq "$(q "$DB2" "SELECT status FROM run WHERE id = 3")" interrupted "p4's run after SIGINT"
+assert_eq "$(q "$DB2" "SELECT status FROM run WHERE id = 3")" interrupted "p0's second run after SIGINT"
 "$SCHEDRIG" run --resume 3 --db "$DB2" --quiet >"$WORK/manual.out" 2>&1 &
 manual=$!
 for i in $(seq 200); do
@@ -73,14 +73,14 @@ done
 rc=0
 out=$("$SCHEDRIG" bisect --resume --db "$DB2" 2>&1) || rc=$?
 assert_eq "$rc" 1 "a step run still going elsewhere: exit status ($out)"
-assert_contains "$out" "point 4 p4: the run did not start: schedrig: run 3 is still running (schedrig pid $manual)" \
+assert_contains "$out" "point 0 p0: the run did not start: schedrig: run 3 is still running (schedrig pid $manual)" \
 	"the run's message"
-assert_eq "$(q "$DB2" "SELECT count(*) FROM bisect_point WHERE k = 4 AND verdict IS NOT NULL")" 0 \
-	"no verdict of p4"
+assert_eq "$(q "$DB2" "SELECT count(*) FROM bisect_point WHERE k = 0 AND verdict IS NOT NULL")" 0 \
+	"no verdict of p0"
 assert_eq "$(q "$DB2" "SELECT status FROM bisection")" failed "the bisection stopped"
 wait "$manual" || fail "the run --resume by hand exited $?: $(cat "$WORK/manual.out")"
 out=$("$SCHEDRIG" bisect --resume --db "$DB2" 2>&1) || fail "the later resume exited $?: $out"
-assert_contains "$out" "First bad point: p5 (k 5 of 8)" "the same answer after the run ended"
+assert_contains "$out" "First bad point: p5 (confirmed: p4 -> p5" "the same answer after the run ended"
 assert_eq "$(q "$DB2" "SELECT count(*) FROM bisect_point WHERE verdict = 'skip'")" 0 "no point skipped"
 check "$DB2" 1
 
@@ -104,7 +104,7 @@ for i in $(seq 100); do
 done
 assert_eq "$(cut -d' ' -f3 "/proc/$walker/stat")" Z "the killed walker is a zombie"
 out=$("$SCHEDRIG" bisect --resume --db "$DB3" 2>&1) || fail "resume after a zombie walker exited $?: $out"
-assert_contains "$out" "First bad point: p5 (k 5 of 8)" "the zombie's bisection resumed"
+assert_contains "$out" "First bad point: p5 (confirmed: p4 -> p5" "the zombie's bisection resumed"
 check "$DB3" 1
 kill "$reaper"
 wait "$reaper" 2>/dev/null || true

@@ -1,7 +1,8 @@
 #!/bin/bash
 # schedrig bisect refuses what it cannot do: a flat series ("no regression
-# to bisect", with the end-to-end table and Welch's p, computed here in
-# python from the fake load's sequence), and bad usage (exit 2, nothing run).
+# to bisect" after the ends' last look, with the end-to-end table, Welch's
+# p and the look's alpha, computed here in python from the fake load's
+# sequence), and bad usage (exit 2, nothing run).
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/bisect_lib.bash"
 cd "$WORK"
@@ -13,19 +14,26 @@ rc=0
 out=$("$SCHEDRIG" bisect flat.yaml --good p0 --bad p4 --db "$DB" 2>&1) || rc=$?
 assert_eq "$rc" 1 "exit status of a refused bisection"
 assert_contains "$out" "No regression to bisect: default f:value op 0, p0 " "refused"
+# The ends' three looks: 3, 5 and 6 iterations; the last tests at the
+# alpha the O'Brien-Fleming-type function adds from 5/6 to 6/6 of the
+# share 0.05 / 5 (5 points: 4 planned decisions and the reserve).
 p=$(python3 -c '
 import sys
 sys.path.insert(0, sys.argv[1])
-from bisect_check import draw, welch
-good = [round(100 * (1 + 0.01 * draw(10, i)), 6) for i in range(3)]
-bad = [round(100 * (1 + 0.01 * draw(14, i)), 6) for i in range(3)]
-print("%.4g" % welch(good, bad)[1])' "$TESTS_DIR/integration")
-assert_contains "$out" "Welch's t-test p = $p >= alpha 0.05" "the p-value"
-hdr=$(grep -A1 '^ *p *p$' <<<"$out" | tail -1 | tr -s ' ')
-assert_eq "$hdr" " p0 p4" "the end-to-end table"
+from bisect_check import draw, welch, Rule
+good = [round(100 * (1 + 0.01 * draw(10, i)), 6) for i in range(6)]
+bad = [round(100 * (1 + 0.01 * draw(14, i)), 6) for i in range(6)]
+a = Rule.spend(0.01, 1) - Rule.spend(0.01, 5 / 6)
+print("p = %.4g >= alpha %.4g" % (welch(good, bad)[1], a))' "$TESTS_DIR/integration")
+assert_contains "$out" "Welch's t-test $p" "the p-value and alpha of the last look"
+assert_contains "$out" "ends p0 and p4: no difference after 3 iteration(s)" "the first look"
+check "$DB" 1
+hdr=$(grep -B1 '^ *p0 *p4$' <<<"$out" | tr -s ' ' | tr '\n' '|')
+assert_eq "$hdr" " | p0 p4|" "the end-to-end table (names without '-' not split)"
 assert_contains "$out" "Columns: p0 good end, p4 bad end" "the columns' roles: the ends only"
 assert_eq "$(q "$DB" "SELECT status FROM bisection")" refused "stored as refused"
-assert_eq "$(q "$DB" "SELECT count(*) FROM run")" 2 "only the ends were run"
+assert_eq "$(q "$DB" "SELECT group_concat(k || ':' || attempt, ' ') FROM (SELECT * FROM bisect_run ORDER BY run_id)")" \
+	"0:1 4:1 0:2 4:2 0:3 4:3" "only the ends were run, at their three looks"
 
 # 2. Usage: exit 2 with a reason, no bisection recorded.
 series ok 100:1 100:1 120:1
@@ -65,7 +73,8 @@ usage "--op 'a b': an op is at most 47 characters, none a blank" ok.yaml --good 
 usage "--good p9 is not a point of bisect: points: (--bad p2 is)" ok.yaml --good p9 --bad p2
 usage "are neither points of bisect: points: nor variants" ok.yaml --good x --bad y
 usage "--resume takes no CONFIG" --resume ok.yaml
-usage "--good, --bad and --alpha are the bisection's own" --resume --good p0
+usage "--good, --bad, --alpha, --rule and --min-effect-pct are the bisection's own" --resume --good p0
+usage "--min-effect-pct must be a number in [0, 1000), not '-1'" ok.yaml --good p0 --bad p2 --min-effect-pct -1
 usage "unknown option '--frobnicate'" ok.yaml --frobnicate
 [ ! -e "$WORK/u.db" ] || [ "$(q "$WORK/u.db" "SELECT count(*) FROM bisection")" = 0 ] ||
 	fail "a usage error recorded a bisection"
@@ -129,4 +138,6 @@ out=$("$SCHEDRIG" bisect --resume 1 --db "$WORK/t.db" 2>&1) || rc=$?
 [ "$rc" -le 1 ] || fail "resume of a stopped bisection exited $rc: $out"
 st=$(q "$WORK/t.db" "SELECT status FROM bisection")
 case "$st" in complete | refused) ;; *) fail "resumed bisection is $st: $out" ;; esac
-assert_eq "$(q "$WORK/t.db" "SELECT count(*) FROM run WHERE status = 'complete'")" 2 "both ends run once"
+assert_eq "$(q "$WORK/t.db" "SELECT count(*) FROM bisect_run WHERE attempt = 1 AND run_id <= 2")" 2 \
+	"both ends measured first, once"
+assert_eq "$(q "$WORK/t.db" "SELECT count(*) FROM run WHERE status != 'complete'")" 0 "no run failed"

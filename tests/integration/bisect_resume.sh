@@ -13,10 +13,11 @@ DB=$WORK/db/r.db
 
 SLEEP_MS=300 series slow 100:1 100:1 100:1 100:1 100:1 120:1 120:1 120:1 120:1
 decided() { q "$DB" "SELECT count(*) FROM bisect_point WHERE verdict IS NOT NULL" 2>/dev/null || echo 0; }
-# complete iterations of the run of the step in flight (the 4th run)
+# complete iterations of the run of the step in flight (the 6th run: p6,
+# after the ends' two runs each and p4's)
 in_flight() {
 	q "$DB" "SELECT count(*) FROM iteration i JOIN variant v ON v.id = i.variant_id
-		WHERE v.run_id = 4 AND i.status = 'complete'" 2>/dev/null || echo 0
+		WHERE v.run_id = 6 AND i.status = 'complete'" 2>/dev/null || echo 0
 }
 
 mkdir rig
@@ -28,29 +29,30 @@ for i in $(seq 600); do
 	kill -0 "$rig" 2>/dev/null || fail "bisect ended early: $(cat "$WORK/first.out")"
 	sleep 0.05
 done
-[ "$(in_flight)" -ge 1 ] || fail "the 4th step never completed an iteration"
+[ "$(in_flight)" -ge 1 ] || fail "the 6th run never completed an iteration"
 kill -INT "$rig"
 rc=0
 wait "$rig" || rc=$?
 assert_eq "$rc" 130 "exit status after SIGINT"
 assert_contains "$(cat "$WORK/first.out")" "schedrig bisect --resume 1 continues it" "says how to resume"
 assert_eq "$(q "$DB" "SELECT status FROM bisection")" interrupted "bisection status"
-assert_eq "$(q "$DB" "SELECT status FROM run WHERE id = 4")" interrupted "the step's run"
+assert_eq "$(q "$DB" "SELECT status FROM run WHERE id = 6")" interrupted "the step's run"
 assert_none_left "$WORK/rig" "after the interrupt"
 before=$(q "$DB" "SELECT group_concat(id) FROM (SELECT id FROM iteration WHERE status = 'complete' ORDER BY id)")
 runs_before=$(q "$DB" "SELECT count(*) FROM run")
 
 out=$("$SCHEDRIG" bisect --resume --db "$DB" 2>&1) || fail "resume exited $?: $out"
-assert_contains "$out" "First bad point: p5 (k 5 of 8)" "the same answer"
-assert_eq "$(q "$DB" "SELECT count(*) FROM run")" 5 "one run per step, the interrupted one resumed"
-assert_eq "$runs_before" 4 "4 runs before the resume"
+assert_contains "$out" "First bad point: p5 (confirmed: p4 -> p5" "the same answer"
+assert_eq "$(q "$DB" "SELECT count(*) FROM run")" 28 "one run per measurement, the interrupted one resumed"
+assert_eq "$runs_before" 6 "6 runs before the resume"
 after=$(q "$DB" "SELECT group_concat(id) FROM (SELECT id FROM iteration WHERE status = 'complete'
 	AND id <= $(q "$DB" "SELECT max(id) FROM iteration WHERE id IN (${before})") ORDER BY id)")
 assert_eq "$after" "$before" "every complete iteration kept, none measured again"
-assert_eq "$(q "$DB" "SELECT count(*) FROM iteration i JOIN variant v ON v.id = i.variant_id
-	WHERE v.run_id IN (1, 2, 3) AND i.status = 'complete'")" 9 "the finished steps' runs: 3 iterations each, no more"
-assert_eq "$(q "$DB" "SELECT status FROM run WHERE id = 4")" complete "the interrupted run finished"
-assert_eq "$(q "$DB" "SELECT count(*) FROM bisect_run WHERE run_id = 4")" 1 "and stayed the step's run"
+assert_eq "$(q "$DB" "SELECT group_concat(n, ' ') FROM (SELECT count(*) n FROM iteration i JOIN variant v
+	ON v.id = i.variant_id WHERE v.run_id <= 5 AND i.status = 'complete' GROUP BY v.run_id ORDER BY v.run_id)")" \
+	"3 3 2 2 3" "the finished runs (the ends, their top-ups, p4): their iterations, no more"
+assert_eq "$(q "$DB" "SELECT status FROM run WHERE id = 6")" complete "the interrupted run finished"
+assert_eq "$(q "$DB" "SELECT count(*) FROM bisect_run WHERE run_id = 6")" 1 "and stayed the step's run"
 assert_eq "$(measured "$DB" 1)" "0 8 4 6 5" "points measured"
 check "$DB" 1
 
@@ -72,4 +74,4 @@ assert_none_left "$WORK/rig" "after kill -9 of the bisection"
 assert_eq "$(q "$DB" "SELECT status FROM run WHERE id = (SELECT max(id) FROM run)")" interrupted \
 	"the step's run stopped as interrupted"
 out=$("$SCHEDRIG" bisect --resume 2 --db "$DB" 2>&1) || fail "resume after kill -9 exited $?: $out"
-assert_contains "$out" "First bad point: p3 (k 3 of 4)" "found after kill -9 and resume"
+assert_contains "$out" "First bad point: p3 (confirmed: p2 -> p3" "found after kill -9 and resume"

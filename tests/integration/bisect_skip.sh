@@ -1,29 +1,29 @@
 #!/bin/bash
 # schedrig bisect around points it cannot decide: a noisy point (different
-# from neither end) gets more iterations up to the config's max (a second
-# run of 3), then is skipped; next to the step that leaves a range. A point
-# whose load fails is skipped with the failure, and the step is still
-# found.
+# from neither end) gets more iterations at the next look up to the
+# config's max, then is skipped; next to the step that leaves a range, and
+# a range around a point that stayed ambiguous names no patch (the change
+# may be spread over it). A point whose load fails is skipped with the
+# failure, stepped around, and the step is still found and confirmed.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/bisect_lib.bash"
 cd "$WORK"
 DB=$WORK/db/r.db
 
 # 1. p4 is noisy (mean 110, spread 50 %): measured first (the middle); its
-# CI reaches 50 % after 5 iterations, it is ambiguous, 1 more to max 6,
-# still ambiguous: skip. Then 3 good, 5 bad:
-# the change is in (p3, p5] with p4 skipped.
+# CI reaches 50 % after 5 iterations, it is ambiguous at that look, 1 more
+# to max 6, still ambiguous: skip. Then 3 good, 5 bad: the change is in
+# (p3, p5], but p4 stayed ambiguous: no patch named (exit 1).
 series noisy 100:1 100:1 100:1 100:1 110:50 120:1 120:1 120:1 120:1
-out=$("$SCHEDRIG" bisect noisy.yaml --good p0 --bad p8 --db "$DB" 2>&1) ||
-	fail "bisect exited $?: $out"
+rc=0
+out=$("$SCHEDRIG" bisect noisy.yaml --good p0 --bad p8 --db "$DB" 2>&1) || rc=$?
+assert_eq "$rc" 1 "an ambiguous point in the range: exit status ($out)"
 assert_contains "$out" "point 4 p4: ambiguous after 5 iteration(s)" "more iterations"
-assert_contains "$out" "): 1 more" "up to max 6"
+assert_contains "$out" "alpha 0.003852): 1 more" "up to max 6, at the next look"
 assert_contains "$out" "point 4 p4: skip (n 6," "skipped after 6"
-assert_contains "$out" "The change is in a range: after p3 (k 3, good) up to p5 (k 5, bad); skipped in" \
-	"the range"
-assert_eq "$(q "$DB" "SELECT result FROM bisection WHERE id = 1")" \
-	"The change is in a range: after p3 (k 3, good) up to p5 (k 5, bad); skipped in between: p4" \
-	"the range stored"
+assert_contains "$(q "$DB" "SELECT result FROM bisection WHERE id = 1")" \
+	"No single first bad point: the change is in p3..p5, but p4 stayed ambiguous (it differs from neither end at its alpha); the confirm shows p3 -> p5 +20.1 %" \
+	"the range is no answer"
 assert_eq "$(q "$DB" "SELECT count(*) FROM bisect_run WHERE k = 4")" 2 "two runs of p4"
 assert_eq "$(q "$DB" "SELECT group_concat(r.iterations) FROM bisect_run b JOIN run r ON r.id = b.run_id
 	WHERE b.k = 4 ORDER BY b.attempt")" "6,1" "the second run has the iteration left to max"
@@ -37,7 +37,8 @@ out=$("$SCHEDRIG" bisect failing.yaml --good p0 --bad p8 --db "$DB" 2>&1) ||
 	fail "bisect exited $?: $out"
 assert_contains "$out" "point 4 p4: skip: run " "a failed point is skipped"
 assert_contains "$out" "load f: failed" "with the load's failure"
-assert_contains "$out" "First bad point: p6 (k 6 of 8)" "found around the failed point"
+assert_contains "$(q "$DB" "SELECT result FROM bisection WHERE id = 2")" \
+	"First bad point: p6 (confirmed: p5 -> p6" "found around the failed point"
 assert_eq "$(q "$DB" "SELECT count(*) FROM bisect_run WHERE bisection_id = 2 AND k = 4")" 1 \
 	"a failed point is not measured again"
 check "$DB" 2

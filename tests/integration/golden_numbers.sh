@@ -3,226 +3,33 @@
 # tests/data/mmtests/, by mmtests): check every number in them against the
 # CSV samples they summarise, recomputed here with Python's statistics
 # module. Printed values must be the recomputed ones rounded to their
-# decimals; the full-precision CSV summary must agree to 1e-9; stars must
-# be where Welch's test (p from the regularised incomplete beta) or
-# mmtests' CI-overlap rule puts them.
+# decimals (an undefined statistic as mmtests prints it: 0 with 0.00%,
+# CoeffVar 0 where its mean or spread is undefined); the full-precision
+# CSV summary must agree to 1e-9; stars must be where Welch's test (p from
+# the regularised incomplete beta) or mmtests' CI-overlap rule puts them.
 source "$(dirname "$0")/lib.sh"
 DATA=$(cd "$(dirname "$0")/../data" && pwd)
 command -v python3 >/dev/null || fail "python3 is needed"
 
-python3 - "$DATA" <<'PY' || fail "a golden number disagrees with python's statistics"
-import csv, math, os, re, statistics, sys
-
-data = sys.argv[1]
-checked = 0
-
-def samples(path):
-    rows = list(csv.DictReader(open(os.path.join(data, path))))
-    return rows
-
-def group(rows, **want):
-    out = [float(r["value"]) for r in rows if all(r[k] == v for k, v in want.items())]
-    return [v for v in out if not math.isnan(v)]
-
-def best(x, better, k):
-    s = sorted(x, reverse=(better == "higher"))
-    m = max(1, len(s) * k // 100)
-    return s[:m]
-
-def stat(name, x, better):
-    """mmtests' statistic called name over x, None where undefined."""
-    n = len(x)
-    if not n:
-        return None
-    k = re.match(r"B([AH])mean[-.](\d+)$", name)
-    if k:
-        b = best(x, better, int(k.group(2)))
-        return statistics.mean(b) if k.group(1) == "A" else statistics.harmonic_mean(b)
-    if name == "Min":
-        return min(x)
-    if name == "Max":
-        return max(x)
-    if name == "Amean":
-        return statistics.mean(x)
-    if name == "Gmean":
-        return statistics.geometric_mean(x)
-    if name == "Median":
-        return statistics.median(x)
-    if name == "Hmean":
-        return statistics.harmonic_mean(x) if min(x) > 0 else None
-    if n < 2:
-        return None
-    if name == "Stddev":
-        return statistics.stdev(x)
-    if name == "CoeffVar":
-        return statistics.stdev(x) * 100 / statistics.mean(x)
-    if name == "SEM":
-        return statistics.stdev(x) / math.sqrt(n)
-    if name in ("HStddev", "HCoeffVar"):
-        if min(x) <= 0:
-            return None
-        h = statistics.harmonic_mean(x)
-        hs = h * h * statistics.pstdev([1 / v for v in x])
-        return hs if name == "HStddev" else hs * 100 / h
-    raise KeyError(name)
-
-SPREADS = ("Stddev", "CoeffVar", "HStddev", "HCoeffVar", "SEM")
-
-def pct(name, base, v, better):
-    """mmtests Stat.pm pdiff / pndiff."""
-    if base is None or v is None:
-        return None
-    if name in SPREADS or better == "lower":
-        if v == base:
-            return 0.0
-        if v == 0:
-            return 100.0
-        if base == 0:
-            return -99.0
-        return 100 - v * 100 / base
-    if v == base or v == 0:
-        return 0.0
-    if base == 0:
-        return 100.0
-    return v * 100 / base - 100
-
-def betacf(a, b, x):
-    """Continued fraction of the incomplete beta (Lentz)."""
-    tiny = 1e-300
-    c, d = 1.0, 1 - (a + b) * x / (a + 1)
-    d = 1 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 10000):
-        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1 + num * d
-            d = 1 / (d if abs(d) > tiny else tiny)
-            c = 1 + num / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1) < 1e-16:
-            break
-    return h
-
-def ibeta(a, b, x):
-    if x <= 0 or x >= 1:
-        return 0.0 if x <= 0 else 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) +
-                     a * math.log(x) + b * math.log(1 - x))
-    if x < (a + 1) / (a + b + 2):
-        return front * betacf(a, b, x) / a
-    return 1 - front * betacf(b, a, 1 - x) / b
-
-def welch_p(a, b, better):
-    if better == "higher":
-        a, b = [1 / v for v in a], [1 / v for v in b]
-    va, vb = statistics.variance(a) / len(a), statistics.variance(b) / len(b)
-    if va + vb == 0:
-        return None
-    t = (statistics.mean(b) - statistics.mean(a)) / math.sqrt(va + vb)
-    df = (va + vb) ** 2 / (va * va / (len(a) - 1) + vb * vb / (len(b) - 1))
-    return ibeta(df / 2, 0.5, df / (df + t * t))
-
-def ci_star(a, b, better, alpha=0.05):
-    """mmtests Compare.pm: mean +- q, q = z*sd as R prints it (7 digits)."""
-    mean = "Hmean" if better == "higher" else "Amean"
-    spread = "HStddev" if better == "higher" else "Stddev"
-    z = statistics.NormalDist().inv_cdf(1 - alpha / 2)
-    ma, mb = stat(mean, a, better), stat(mean, b, better)
-    qa, qb = (float("%.6e" % (z * stat(spread, x, better))) for x in (a, b))
-    lo_a, hi_a, lo_b, hi_b = ma - qa, ma + qa, mb - qb, mb + qb
-    cisum = (hi_a - ma + mb - lo_b) if ma < mb else (ma - lo_a + hi_b - mb)
-    ratio = (ma - mb) if cisum == 0 else (ma - mb) / cisum
-    return abs(ratio) > 1
-
-def close(printed, want, decimals):
-    if want is None:
-        return printed == "NaN"
-    return printed != "NaN" and abs(float(printed) - want) <= 0.5 * 10 ** -decimals + 1e-9 * max(1, abs(want))
-
-ROW = re.compile(r"^(\S+) +(\S+)((?: +(?:NaN|-?\d+(?:\.\d+)?) [(*] *(?:NaN|-?\d+\.\d+)%[)*])+)$")
-CELL = re.compile(r"(NaN|-?\d+(?:\.\d+)?) ([(*]) *(NaN|-?\d+\.\d+)%[)*]")
-TITLE = re.compile(r"^(\S+) (\S+) \((.*), (lower|higher) is better\)((?:, (?:cell|run|variant) \S+)*)$")
-
-def check_table(lines, rows, cols, fixed, better, rule, metric=None):
-    """Every row of one mmtests table against the samples."""
-    global checked
-    for line in lines:
-        m = ROW.match(line)
-        if not m:
-            continue
-        name, op = m.group(1), m.group(2)
-        if metric and op.startswith(metric):
-            op = op[len(metric):].lstrip("-")
-        cells = CELL.findall(m.group(3))
-        assert len(cells) == len(cols), (line, cols)
-        x = [group(rows, op=op, **fixed, **{c[0]: c[1]}) for c in cols]
-        base = stat(name, x[0], better)
-        for i, (v, mark, p) in enumerate(cells):
-            decimals = len(v.split(".")[1]) if "." in v else 0
-            want = stat(name, x[i], better)
-            assert close(v, want, decimals), (line, i, v, want)
-            assert close(p, pct(name, base, want, better) if i else (0.0 if want is not None else None), 2), (line, i, p)
-            is_mean = name == ("Hmean" if better == "higher" else "Amean")
-            star = False
-            if is_mean and i and len(x[0]) >= 2 and len(x[i]) >= 2:
-                if rule == "ci-overlap":
-                    star = ci_star(x[0], x[i], better)
-                elif rule == "welch":
-                    p_value = welch_p(x[0], x[i], better)
-                    star = p_value is not None and p_value < 0.05
-            assert (mark == "*") == star, (line, i, mark, star)
-            checked += 1
-
-def check_titled(path, csv_path):
-    """A golden file of titled tables: title, header, rows, footer, n line."""
-    rows = samples(csv_path)
-    for block in open(os.path.join(data, path)).read().split("\n\n"):
-        lines = block.strip("\n").split("\n")
-        t = TITLE.match(lines[0])
-        assert t, lines[0]
-        load, metric, unit, better = t.groups()[:4]
-        fixed = dict(part.split(" ", 1) for part in t.group(5).split(", ")[1:])
-        n_line = [l for l in lines if l.startswith("n: ")][0]
-        axis = ({"cell", "run", "variant"} - set(fixed)).pop()
-        cols = [(axis, c.rsplit(" ", 1)[0]) for c in n_line[3:].split(", ")]
-        sig = [l for l in lines if l.startswith("Significance")][0]
-        rule = "ci-overlap" if "CI-overlap" in sig else "welch" if "Welch" in sig else None
-        check_table(lines, rows, cols, dict(load=load, metric=metric, unit=unit, better=better, **fixed),
-                    better, rule)
-
-def check_plain(path, csv_path, wide):
-    """A golden file printed by mmtests: one table, columns in CSV order."""
-    rows = samples(csv_path)
-    variants = list(dict.fromkeys(r["variant"] for r in rows))
-    metric = rows[0]["metric"]
-    check_table(open(os.path.join(data, path)).read().split("\n"), rows,
-                [("variant", v) for v in variants], dict(metric=metric), rows[0]["better"],
-                "ci-overlap", metric if wide else None)
-
-check_titled("dbench.mmtests.txt", "dbench.csv")
-check_titled("dbench.ci-overlap.txt", "dbench.csv")
-check_titled("netperf.mmtests.txt", "netperf.csv")
-check_titled("units.mmtests.txt", "units.csv")
-for name in ("hackbench", "netperf"):
-    check_plain("mmtests/%s.classic.txt" % name, "mmtests/%s.csv" % name, False)
-    check_plain("mmtests/%s.newer.txt" % name, "mmtests/%s.csv" % name, True)
-
-# The CSV summary holds every statistic at full precision: to 1e-9.
-rows = samples("netperf.csv")
-for r in csv.DictReader(open(os.path.join(data, "netperf.csv.txt"))):
-    name = r["stat"]
-    if name == "CI95":
-        continue
-    x = group(rows, variant=r["variant"], op=r["op"])
-    want = stat(name, x, r["better"])
-    got = float(r["value"])
-    assert (want is None and math.isnan(got)) or abs(got - want) <= 1e-9 * max(1, abs(want)), (r, want)
-    if r["p_value"]:
-        base = group(rows, variant="vanilla", op=r["op"])
-        want_p = welch_p(base, x, r["better"])
-        assert abs(float(r["p_value"]) - want_p) <= 1e-9, (r, want_p)
-    checked += 1
-print("checked", checked, "numbers")
-assert checked > 900, checked
-PY
+NUMBERS="python3 $(dirname "$0")/mmtests_numbers.py"
+total=0
+# check KIND FILE CSV [ARG]: one golden file, its count added to total
+check() {
+	local n
+	n=$($NUMBERS "$1" "$DATA/$2" "$DATA/$3" ${4:+"$4"}) ||
+		fail "a golden number of $2 disagrees with python's statistics"
+	total=$((total + n))
+}
+check titled dbench.mmtests.txt dbench.csv
+check titled dbench.ci-overlap.txt dbench.csv
+check titled netperf.mmtests.txt netperf.csv
+check titled units.mmtests.txt units.csv
+for name in hackbench netperf zero-mean; do
+	check plain "mmtests/$name.classic.txt" "mmtests/$name.csv"
+done
+for name in hackbench netperf zero-mean missing-op one-sample one-sample-hmean; do
+	check plain "mmtests/$name.newer.txt" "mmtests/$name.csv" wide
+done
+check summary netperf.csv.txt netperf.csv vanilla
+echo "checked $total numbers"
+[ "$total" -gt 900 ] || fail "only $total numbers checked"

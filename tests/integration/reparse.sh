@@ -12,7 +12,7 @@ iterations: 3
 loads:
   - name: hb
     tool: hackbench
-    params: {groups: 1, loops: 100, fds: 2}
+    params: {groups: 1, loops: 2000, fds: 2}
 EOF2
 DB=$WORK/r.db
 "$SCHEDRIG" run "$WORK/hb.yaml" --db "$DB" --quiet >"$WORK/run.out" 2>&1 ||

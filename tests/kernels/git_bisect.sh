@@ -120,8 +120,10 @@ assert_eq "$subject" "sched/features: Turn WAKEUP_PREEMPTION off by default" "th
 assert_contains "$out" "bisection 1: 5 points (commits) from v6.12 (good) to v6.12-demo (bad)" \
 	"the series"
 # The result is folded at 78 columns: compare with runs of blanks as one.
-assert_contains "$(tr -s ' \n' '  ' <<<"$out")" \
-	"First bad point: v6.12-${third:0:12} (k 3 of 4): commit $third $subject" \
+folded=$(tr -s ' \n' '  ' <<<"$out")
+assert_contains "$folded" "First bad point: v6.12-${third:0:12} (confirmed: v6.12-" \
+	"the first bad commit, confirmed"
+assert_contains "$folded" "k 3 of 4): commit $third $subject" \
 	"the first bad commit, by hash and subject"
 measured=$(q "$DB" "SELECT k FROM bisect_point WHERE bisection_id = 1 AND verdict IS NOT NULL
 	ORDER BY decided_seq" | tr '\n' ' ')

@@ -1,7 +1,9 @@
-/* The bisection engine (next point, window, result), its classification
- * against both ends, and the two providers' configs. Expected p-values and
- * t statistics are R's t.test (Welch) on the same numbers; expected step
- * counts come from the closed form ceil(log2(n-1)) + 2. */
+/* The bisection search (next point, windows, result), the rule
+ * (classification against both ends, the minimum effect, the tests, the
+ * alpha shares and looks), and the two providers' configs. Expected
+ * p-values and t statistics are R's t.test (Welch) and wilcox.test on the
+ * same numbers; expected step counts come from the closed form
+ * ceil(log2(n-1)) + 2. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,7 +19,9 @@
 #include "bisect.h"
 #include "bisect_list.h"
 #include "bisect_patches.h"
+#include "bisect_engine.h"
 #include "bisect_report.h"
+#include "bisect_rule.h"
 #include "bisect_series.h"
 #include "util.h"
 #include "ytree.h"
@@ -113,183 +117,311 @@ static void test_search_skips(void **state)
 	assert_int_equal(r.first_bad, 6);
 }
 
-static void summarise(double *v, size_t n, struct stats_summary *s)
+/* A sample set of the n values v, lower is better unless better says. */
+static struct bisect_sample_set set_of(const double *v, size_t n, enum better better)
 {
-	stats_sort(v, n);
-	stats_summarise(v, n, BETTER_LOWER, s);
+	struct bisect_sample_set s = {.n = n, .iterations = n, .better = better};
+	s.v = xcalloc(n, sizeof(*s.v));
+	memcpy(s.v, v, n * sizeof(*v));
+	stats_sort(s.v, n);
+	stats_summarise(s.v, n, better, &s.sum);
+	return s;
 }
 
-/* R: t.test(point, good), t.test(point, bad) on these numbers. */
+static struct bisect_rule rule_of(enum bisect_test t, double min_effect_pct)
+{
+	return (struct bisect_rule){t, 0.05, min_effect_pct, 9, 3, 6};
+}
+
+/* Classify point against g and b at alpha 0.05 by rule r. */
+static void classify(const struct bisect_rule *r, const double *g, size_t ng, const double *b,
+		     size_t nb, const double *p, size_t np, enum better better,
+		     struct bisect_class *c)
+{
+	struct bisect_sample_set sg = set_of(g, ng, better), sb = set_of(b, nb, better);
+	struct bisect_sample_set sp = set_of(p, np, better);
+	bisect_classify(r, 0.05, &sg, &sb, &sp, c);
+	bisect_sample_set_free(&sg);
+	bisect_sample_set_free(&sb);
+	bisect_sample_set_free(&sp);
+}
+
+/* R: t.test(point, good), t.test(point, bad) on these numbers; the
+ * verdict by the rule (differs: p < 0.05 and at least the minimum effect). */
 static void test_classify(void **state)
 {
 	(void)state;
 	double g[] = {10, 11, 12, 13}, b[] = {20, 21, 22, 23};
 	double bad_like[] = {19, 20, 22, 24}, good_like[] = {11, 15, 9, 14, 12};
 	double noisy[] = {5, 30, 10, 25}, between[] = {17, 18, 17.5, 18.5};
-	struct stats_summary sg, sb, sp;
+	struct bisect_rule r = rule_of(BISECT_TEST_WELCH, 1);
 	struct bisect_class c;
-	summarise(g, 4, &sg);
-	summarise(b, 4, &sb);
 
-	summarise(bad_like, 4, &sp);
-	bisect_classify(0.05, BETTER_LOWER, g, &sg, b, &sb, bad_like, &sp, &c);
+	classify(&r, g, 4, b, 4, bad_like, 4, BETTER_LOWER, &c);
 	assert_int_equal(c.verdict, BISECT_BAD);
-	assert_false(c.partial);
-	assert_close(c.vs_good.statistic, 7.59996668880108, 1e-9);
-	assert_close(c.vs_good.p, 0.000733349109051068, 1e-6);
-	assert_close(c.vs_bad.statistic, -0.194870940738489, 1e-9);
-	assert_close(c.vs_bad.p, 0.853433542009181, 1e-6);
+	assert_close(c.vs_good.t.statistic, 7.59996668880108, 1e-9);
+	assert_close(c.vs_good.t.p, 0.000733349109051068, 1e-6);
+	assert_close(c.vs_bad.t.statistic, -0.194870940738489, 1e-9);
+	assert_close(c.vs_bad.t.p, 0.853433542009181, 1e-6);
+	/* (21.25 - 11.5) / 11.5 */
+	assert_close(c.vs_good.effect_pct, 84.7826086956522, 1e-12);
 
-	summarise(good_like, 5, &sp);
-	bisect_classify(0.05, BETTER_LOWER, g, &sg, b, &sb, good_like, &sp, &c);
+	classify(&r, g, 4, b, 4, good_like, 5, BETTER_LOWER, &c);
 	assert_int_equal(c.verdict, BISECT_GOOD);
-	assert_close(c.vs_good.p, 0.594053741853094, 1e-6);
-	assert_close(c.vs_bad.p, 0.000233076824188393, 1e-6);
+	assert_close(c.vs_good.t.p, 0.594053741853094, 1e-6);
+	assert_close(c.vs_bad.t.p, 0.000233076824188393, 1e-6);
 
-	summarise(noisy, 4, &sp);
-	bisect_classify(0.05, BETTER_LOWER, g, &sg, b, &sb, noisy, &sp, &c);
+	classify(&r, g, 4, b, 4, noisy, 4, BETTER_LOWER, &c);
 	assert_int_equal(c.verdict, BISECT_UNTESTED);
-	assert_close(c.vs_good.p, 0.388503635786356, 1e-6);
-	assert_close(c.vs_bad.p, 0.550799316676206, 1e-6);
+	assert_close(c.vs_good.t.p, 0.388503635786356, 1e-6);
+	assert_close(c.vs_bad.t.p, 0.550799316676206, 1e-6);
 
-	/* Different from both: nearer the bad end by |t| (5.20 < 8.66). */
-	summarise(between, 4, &sp);
-	bisect_classify(0.05, BETTER_LOWER, g, &sg, b, &sb, between, &sp, &c);
-	assert_int_equal(c.verdict, BISECT_BAD);
-	assert_true(c.partial);
-	assert_close(c.vs_good.statistic, 8.66025403784439, 1e-9);
-	assert_close(c.vs_bad.statistic, -5.19615242270663, 1e-9);
+	/* Different from both: between (the change is not one step). */
+	classify(&r, g, 4, b, 4, between, 4, BETTER_LOWER, &c);
+	assert_int_equal(c.verdict, BISECT_BETWEEN);
+	assert_close(c.vs_good.t.statistic, 8.66025403784439, 1e-9);
+	assert_close(c.vs_bad.t.statistic, -5.19615242270663, 1e-9);
 
 	/* One sample: no test, ambiguous. */
 	double one[] = {20};
-	summarise(one, 1, &sp);
-	bisect_classify(0.05, BETTER_LOWER, g, &sg, b, &sb, one, &sp, &c);
+	classify(&r, g, 4, b, 4, one, 1, BETTER_LOWER, &c);
 	assert_int_equal(c.verdict, BISECT_UNTESTED);
-
-	struct stats_test t;
-	assert_true(bisect_ends_differ(0.05, BETTER_LOWER, g, &sg, b, &sb, &t));
-	assert_close(t.p, 3.43640280761216e-05, 1e-6);
-	assert_false(bisect_ends_differ(0.05, BETTER_LOWER, g, &sg, g, &sg, &t));
+	assert_false(c.vs_good.t.valid);
 }
 
-/* Sorted and summarised with the metric's direction. */
-static void summarise_b(double *v, size_t n, enum better better, struct stats_summary *s)
+/* The minimum effect: a difference below it is no change whatever its p.
+ * p4 is 0.5 % above a tight good end (significant: p ~ 1e-6) but that is
+ * below 1 %: it differs from neither end (ambiguous); with 0.4 % it differs
+ * from the good end and is bad. */
+static void test_classify_min_effect(void **state)
 {
-	stats_sort(v, n);
-	stats_summarise(v, n, better, s);
+	(void)state;
+	double g[] = {100.0, 100.01, 99.99, 100.0}, b[] = {100.5, 100.51, 100.49, 100.5};
+	double p[] = {100.5, 100.49, 100.51, 100.5};
+	struct bisect_rule r = rule_of(BISECT_TEST_WELCH, 1);
+	struct bisect_class c;
+	struct bisect_sample_set sg = set_of(g, 4, BETTER_LOWER), sb = set_of(b, 4, BETTER_LOWER);
+	struct bisect_diff d;
+	bisect_diff_test(&r, 0.05, &sg, &sb, &d);
+	assert_true(d.significant);
+	assert_false(d.differs);
+	assert_close(d.effect_pct, 0.5, 1e-9);
+	classify(&r, g, 4, b, 4, p, 4, BETTER_LOWER, &c);
+	assert_int_equal(c.verdict, BISECT_UNTESTED);
+	r.min_effect_pct = 0.4;
+	classify(&r, g, 4, b, 4, p, 4, BETTER_LOWER, &c);
+	assert_int_equal(c.verdict, BISECT_BAD);
+	bisect_sample_set_free(&sg);
+	bisect_sample_set_free(&sb);
 }
 
 /* Points and ends that do not vary: t undefined where neither side varies
- * (equal values p 1, different p 0), and the nearer end then by the
- * distance of the means. Expected t and p against the varying bad end:
- * Welch by hand, df = 2 exactly, p = 1 - |t|/sqrt(2 + t^2) (Student t with
- * 2 df). */
+ * (equal values p 1, different p 0). Expected t and p against the varying
+ * bad end: Welch by hand, df = 2 exactly, p = 1 - |t|/sqrt(2 + t^2)
+ * (Student t with 2 df). */
 static void test_classify_constant(void **state)
 {
 	(void)state;
 	double g[] = {100, 100, 100}, b[] = {190, 200, 210}, near_good[] = {101, 101, 101};
-	struct stats_summary sg, sb, sp;
+	struct bisect_rule r = rule_of(BISECT_TEST_WELCH, 1);
 	struct bisect_class c;
-	summarise(g, 3, &sg);
-	summarise(b, 3, &sb);
-	summarise(near_good, 3, &sp);
-	bisect_classify(0.05, BETTER_LOWER, g, &sg, b, &sb, near_good, &sp, &c);
-	assert_true(isinf(c.vs_good.statistic) && c.vs_good.statistic > 0);
-	assert_true(c.vs_good.p == 0);
-	assert_close(c.vs_bad.statistic, -17.147302994931884, 1e-9);
-	assert_close(c.vs_bad.p, 0.003383760928875823, 1e-6);
+	classify(&r, g, 3, b, 3, near_good, 3, BETTER_LOWER, &c);
+	assert_true(isinf(c.vs_good.t.statistic) && c.vs_good.t.statistic > 0);
+	assert_true(c.vs_good.t.p == 0);
+	assert_close(c.vs_bad.t.statistic, -17.147302994931884, 1e-9);
+	assert_close(c.vs_bad.t.p, 0.003383760928875823, 1e-6);
+	/* 1 % from the good end is the minimum effect: it differs from both. */
+	assert_int_equal(c.verdict, BISECT_BETWEEN);
+	r.min_effect_pct = 2;
+	classify(&r, g, 3, b, 3, near_good, 3, BETTER_LOWER, &c);
 	assert_int_equal(c.verdict, BISECT_GOOD);
-	assert_true(c.partial);
 
 	/* Equal to the good end: t 0, p 1 against it. */
 	double same[] = {100, 100, 100};
-	summarise(same, 3, &sp);
-	bisect_classify(0.05, BETTER_LOWER, g, &sg, b, &sb, same, &sp, &c);
-	assert_true(c.vs_good.statistic == 0 && c.vs_good.p == 1);
+	classify(&r, g, 3, b, 3, same, 3, BETTER_LOWER, &c);
+	assert_true(c.vs_good.t.statistic == 0 && c.vs_good.t.p == 1);
 	assert_int_equal(c.verdict, BISECT_GOOD);
-	assert_false(c.partial);
 
-	/* Nothing varies anywhere: both t infinite; 101 is nearer 100 than 200,
-	 * 180 nearer 200; 150 is the middle: ambiguous. */
-	double cb[] = {200, 200, 200}, p1[] = {101, 101, 101}, p2[] = {180, 180, 180};
-	double mid[] = {150, 150, 150};
-	summarise(cb, 3, &sb);
-	summarise(p1, 3, &sp);
-	bisect_classify(0.05, BETTER_LOWER, g, &sg, cb, &sb, p1, &sp, &c);
-	assert_int_equal(c.verdict, BISECT_GOOD);
-	summarise(p2, 3, &sp);
-	bisect_classify(0.05, BETTER_LOWER, g, &sg, cb, &sb, p2, &sp, &c);
+	/* Nothing varies anywhere: equal to an end is that end's, else between. */
+	double cb[] = {200, 200, 200}, mid[] = {150, 150, 150};
+	classify(&r, g, 3, cb, 3, cb, 3, BETTER_LOWER, &c);
 	assert_int_equal(c.verdict, BISECT_BAD);
-	summarise(mid, 3, &sp);
-	bisect_classify(0.05, BETTER_LOWER, g, &sg, cb, &sb, mid, &sp, &c);
-	assert_int_equal(c.verdict, BISECT_UNTESTED);
+	classify(&r, g, 3, cb, 3, mid, 3, BETTER_LOWER, &c);
+	assert_int_equal(c.verdict, BISECT_BETWEEN);
 
 	/* Equal values whose mean is not exact in binary (a Stddev of ~1e-14,
 	 * not 0): still no spread, decided by the values. */
 	double ng[] = {120.227183, 120.227183, 120.227183};
-	double nb[] = {130.1, 130.1, 130.1}, np[] = {120.3, 120.3, 120.3};
-	summarise(ng, 3, &sg);
-	summarise(nb, 3, &sb);
-	summarise(np, 3, &sp);
-	bisect_classify(0.05, BETTER_LOWER, ng, &sg, nb, &sb, np, &sp, &c);
-	assert_true(isinf(c.vs_good.statistic) && isinf(c.vs_bad.statistic));
+	double nb[] = {130.1, 130.1, 130.1};
+	classify(&r, ng, 3, nb, 3, ng, 3, BETTER_LOWER, &c);
+	assert_true(c.vs_good.t.p == 1 && isinf(c.vs_bad.t.statistic));
 	assert_int_equal(c.verdict, BISECT_GOOD);
 
-	/* Higher is better: the test is on the reciprocals, and so is the
-	 * distance. 70 is nearer 50 than 100, but 1/70 is nearer 1/100. */
-	double hg[] = {100, 100, 100}, hb[] = {50, 50, 50}, hp[] = {70, 70, 70};
-	summarise_b(hg, 3, BETTER_HIGHER, &sg);
-	summarise_b(hb, 3, BETTER_HIGHER, &sb);
-	summarise_b(hp, 3, BETTER_HIGHER, &sp);
-	bisect_classify(0.05, BETTER_HIGHER, hg, &sg, hb, &sb, hp, &sp, &c);
-	assert_int_equal(c.verdict, BISECT_GOOD);
-
-	/* The ends alike: both constant and different differ (p 0). */
-	struct stats_test t;
-	assert_true(bisect_ends_differ(0.05, BETTER_LOWER, ng, &sg, nb, &sb, &t));
-	assert_true(t.p == 0);
+	/* Higher is better: the effect is on the Hmean, the direction too: a
+	 * point beyond the good end (better than it) is not bad. */
+	double hg[] = {100, 100, 100}, hb[] = {50, 50, 50}, hp[] = {150, 150, 150};
+	classify(&r, hg, 3, hb, 3, hb, 3, BETTER_HIGHER, &c);
+	assert_int_equal(c.verdict, BISECT_BAD);
+	assert_close(c.vs_good.effect_pct, -50, 1e-12);
+	classify(&r, hg, 3, hb, 3, hp, 3, BETTER_HIGHER, &c);
+	assert_int_equal(c.verdict, BISECT_BETWEEN);
 }
 
-/* The rule names the reciprocals only for a higher-is-better metric. */
+/* Mann-Whitney and range separation as the test: R wilcox.test(exact) of
+ * 4 vs 4 separated samples gives p = 2/70; the range test the same count
+ * (untrimmed: only the separated orders). */
+static void test_classify_rules(void **state)
+{
+	(void)state;
+	double g[] = {10, 11, 12, 13}, b[] = {20, 21, 22, 23}, p[] = {19.5, 20.5, 21.5, 22.5};
+	struct bisect_rule mw = rule_of(BISECT_TEST_MANN_WHITNEY, 1);
+	struct bisect_rule range = rule_of(BISECT_TEST_RANGE, 1);
+	struct bisect_class c;
+	classify(&mw, g, 4, b, 4, p, 4, BETTER_LOWER, &c);
+	assert_int_equal(c.verdict, BISECT_BAD);
+	assert_close(c.vs_good.t.p, 2.0 / 70, 1e-12);
+	classify(&range, g, 4, b, 4, p, 4, BETTER_LOWER, &c);
+	assert_int_equal(c.verdict, BISECT_BAD);
+	assert_close(c.vs_good.t.p, 2.0 / 70, 1e-12);
+	assert_close(c.vs_good.t.statistic, 19.5 - 13, 1e-12);
+	assert_true(c.vs_bad.t.p == 1);
+	assert_close(bisect_test_floor_p(BISECT_TEST_MANN_WHITNEY, 5, 5), 2.0 / 252, 1e-12);
+	assert_true(bisect_test_floor_p(BISECT_TEST_WELCH, 3, 3) == 0);
+}
+
+/* The error rates: D = ceil(log2 N) + 2 planned decisions for N + 1
+ * points, alpha / (D + 1) each, the reserve halved beyond the plan; the
+ * looks' alphas add up to the share (O'Brien-Fleming-type: the values of
+ * 2 - 2 Phi(z(1 - share/2) / sqrt(t)) at share 0.05/6, computed in python
+ * by bisection on erfc), and the look targets. */
+static void test_alpha_shares(void **state)
+{
+	(void)state;
+	for (size_t n = 2; n <= 65; n++) {
+		struct bisect_rule r = {BISECT_TEST_WELCH, 0.05, 1, n, 3, 6};
+		size_t steps = 0;
+		while (pow(2, (double)steps) < (double)(n - 1))
+			steps++;
+		assert_int_equal(bisect_rule_planned(&r), steps + 2);
+		assert_close(bisect_rule_share(&r), 0.05 / (double)(steps + 3), 1e-12);
+		double sum = 0;
+		for (size_t j = 1; j <= 60; j++)
+			sum += bisect_rule_point_alpha(&r, j);
+		/* The planned points' shares plus at most the reserve. */
+		if (sum > bisect_rule_share(&r) * (double)(steps + 1) + 1e-15)
+			fail_msg("n %zu: the points spend %g", n, sum);
+	}
+	struct bisect_rule r = {BISECT_TEST_WELCH, 0.05, 1, 9, 3, 6};
+	double share = bisect_rule_share(&r);
+	assert_close(share, 0.05 / 6, 1e-12);
+	assert_close(bisect_rule_point_alpha(&r, 3), share, 1e-12);
+	assert_close(bisect_rule_point_alpha(&r, 4), share / 2, 1e-12);
+	assert_close(bisect_rule_point_alpha(&r, 6), share / 8, 1e-12);
+	assert_int_equal(bisect_look_target(3, 6, 1), 3);
+	assert_int_equal(bisect_look_target(3, 6, 2), 5);
+	assert_int_equal(bisect_look_target(3, 6, 3), 6);
+	assert_int_equal(bisect_look_target(3, 10, 2), 7);
+	assert_int_equal(bisect_look_target(4, 4, 3), 4);
+	assert_close(bisect_look_alpha(share, 0, 3, 6), 0.00019067639332750045, 1e-6);
+	assert_close(bisect_look_alpha(share, 0, 5, 6), 0.003851609008615712, 1e-6);
+	double spent = bisect_look_alpha(share, 0, 3, 6) + bisect_look_alpha(share, 3, 5, 6) +
+		       bisect_look_alpha(share, 5, 6, 6);
+	assert_close(spent, share, 1e-12);
+	assert_true(bisect_look_alpha(share, 5, 5, 6) == 0);
+	assert_true(bisect_look_alpha(share, 6, 9, 6) == 0);
+}
+
+/* A rule the config's iterations cannot decide by is refused, naming the
+ * iterations it needs: range separation at 5 vs 5 can give p = 2/252 =
+ * 0.0079 at best, above the 0.0051 the last look (4 -> 5 iterations) of a
+ * 9-point series adds (0.008333 - 2 Q(2.638 / sqrt(0.8))); at 6 vs 6 its
+ * 2/924 = 0.0022 is below that look's 0.0045. */
+static void test_rule_feasible(void **state)
+{
+	(void)state;
+	char err[256];
+	struct bisect_rule r = {BISECT_TEST_RANGE, 0.05, 1, 9, 3, 5};
+	assert_int_equal(bisect_rule_feasible(&r, err, sizeof(err)), -1);
+	if (!strstr(err, "--rule range: with at most 5 iterations a side its smallest p is 0.007937"))
+		fail_msg("%s", err);
+	assert_non_null(strstr(err, "iterations max must be at least 6"));
+	r.n_max = 6;
+	assert_int_equal(bisect_rule_feasible(&r, err, sizeof(err)), 0);
+	r = (struct bisect_rule){BISECT_TEST_WELCH, 0.05, 1, 9, 3, 3};
+	assert_int_equal(bisect_rule_feasible(&r, err, sizeof(err)), 0);
+}
+
+/* The default minimum effect by kind of metric. */
+static void test_default_min_effect(void **state)
+{
+	(void)state;
+	assert_true(bisect_default_min_effect_pct("time", "0") == 1);
+	assert_true(bisect_default_min_effect_pct("transactions_per_s", "8") == 1);
+	assert_true(bisect_default_min_effect_pct("avg_latency", "0") == 1);
+	assert_true(bisect_default_min_effect_pct("max_latency", "0") == 10);
+	assert_true(bisect_default_min_effect_pct("wakeup_latency", "max") == 10);
+	assert_true(bisect_default_min_effect_pct("wakeup_latency", "p99.9") == 10);
+	assert_true(bisect_default_min_effect_pct("wakeup_latency", "p50") == 1);
+	assert_true(bisect_default_min_effect_pct("latency_p95", "4") == 1);
+	assert_true(bisect_default_min_effect_pct("latency_p99", "4") == 10);
+}
+
+/* The rule names the reciprocals only for a higher-is-better metric, and
+ * states the shares and looks. */
 static void test_rule_text(void **state)
 {
 	(void)state;
-	char *lower = bisect_rule_describe(0.05, BETTER_LOWER);
-	char *higher = bisect_rule_describe(0.01, BETTER_HIGHER);
+	struct bisect_rule r = {BISECT_TEST_WELCH, 0.05, 1, 9, 3, 6};
+	char *lower = bisect_rule_describe(&r, BETTER_LOWER);
+	char *higher = bisect_rule_describe(&r, BETTER_HIGHER);
 	assert_null(strstr(lower, "Hmean"));
-	assert_non_null(strstr(lower, "alpha 0.05"));
+	assert_non_null(strstr(lower, "Family-wise alpha 0.05"));
+	assert_non_null(strstr(lower, "Bonferroni over the 5 planned decisions"));
+	assert_non_null(strstr(lower, "0.05 / 6 = 0.008333"));
+	assert_non_null(strstr(lower, "(3, 5, 6 iterations;"));
 	assert_non_null(strstr(lower, "t is undefined: equal values p = 1"));
-	assert_non_null(strstr(higher, "(on the Hmean, i.e. the reciprocals)"));
+	assert_non_null(strstr(lower, "the minimum effect, 1 %"));
+	assert_non_null(strstr(higher, "on the Hmean, i.e. the reciprocals"));
 	free(lower);
 	free(higher);
 	/* No metric decided yet (-1): nothing said of the Hmean. */
-	char *unknown = bisect_rule_describe(0.05, -1);
+	r.min_effect_pct = NAN;
+	char *unknown = bisect_rule_describe(&r, -1);
 	assert_null(strstr(unknown, "Hmean"));
-	assert_null(strstr(unknown, "reciprocals"));
+	assert_non_null(strstr(unknown, "(--min-effect-pct)"));
 	free(unknown);
+	r.test = BISECT_TEST_RANGE;
+	char *range = bisect_rule_describe(&r, BETTER_LOWER);
+	assert_non_null(strstr(range, "range separation as lkp-tests bisects by"));
+	free(range);
 }
 
 /* The "No regression" line names the mean the test compared: the Hmean
  * of a higher-is-better metric (3 / (1/20000 + 1/25000 + 1/30000) =
- * 24324.32, by hand; its Amean 25000), the Amean of a lower-is-better one. */
+ * 24324.32, by hand; its Amean 25000), the Amean of a lower-is-better
+ * one; and the minimum effect when that is why. */
 static void test_no_regression_text(void **state)
 {
 	(void)state;
 	struct bisect_metric m = {"t", "transactions", "0", "default"};
 	struct bisect_sample_set g = {.better = BETTER_HIGHER}, b = {.better = BETTER_HIGHER};
+	struct bisect_rule r = {BISECT_TEST_WELCH, 0.05, 1, 9, 3, 6};
+	struct bisect_diff d = {.t = {.p = 0.25}, .alpha = 0.05, .effect_pct = -23};
 	g.sum.amean = 25000;
 	g.sum.hmean = 24324.32;
 	b.sum.amean = 19540;
 	b.sum.hmean = 18649.01;
-	char *hi = bisect_report_no_regression(&m, "small", &g, "big", &b, 0.25, 0.05);
+	char *hi = bisect_no_regression_text(&r, &m, "small", &g, "big", &b, &d);
 	assert_string_equal(hi, "No regression to bisect: default t:transactions op 0, small"
 			    " 2.432e+04 vs big 1.865e+04 (Hmean), Welch's t-test on the"
 			    " reciprocals p = 0.25 >= alpha 0.05");
 	g.better = b.better = BETTER_LOWER;
-	char *lo = bisect_report_no_regression(&m, "small", &g, "big", &b, 0.25, 0.05);
+	d = (struct bisect_diff){.t = {.p = 0.001}, .alpha = 0.003, .effect_pct = 0.42,
+				 .significant = true};
+	char *lo = bisect_no_regression_text(&r, &m, "small", &g, "big", &b, &d);
 	assert_string_equal(lo, "No regression to bisect: default t:transactions op 0, small"
-			    " 2.5e+04 vs big 1.954e+04 (Amean), Welch's t-test p = 0.25 >= alpha"
-			    " 0.05");
+			    " 2.5e+04 vs big 1.954e+04 (Amean), Welch's t-test p = 0.001 < alpha"
+			    " 0.003, but by 0.42 %, less than the minimum effect 1 %");
 	free(hi);
 	free(lo);
 }
@@ -602,7 +734,12 @@ int main(void)
 		cmocka_unit_test(test_search_order),
 		cmocka_unit_test(test_search_skips),
 		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_classify_min_effect),
 		cmocka_unit_test(test_classify_constant),
+		cmocka_unit_test(test_classify_rules),
+		cmocka_unit_test(test_alpha_shares),
+		cmocka_unit_test(test_rule_feasible),
+		cmocka_unit_test(test_default_min_effect),
 		cmocka_unit_test(test_rule_text),
 		cmocka_unit_test(test_no_regression_text),
 		cmocka_unit_test(test_fmt_mean),

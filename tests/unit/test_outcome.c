@@ -1,4 +1,4 @@
-/* Unit tests of harness/run/outcome.c: what a finished instance stores, for real
+/* Unit tests of harness/iteration/outcome.c: what a finished instance stores, for real
  * drivers on real (captured) output: a rate of 0 is a failure, a failure's
  * reason is the tool's own line, nothing non-finite is stored. */
 #include <setjmp.h>

@@ -132,37 +132,118 @@ static void test_mmtests_netperf_hmean_nan(void **state)
 	render("netperf.csv", &so, &ro, L_MMTESTS, "netperf.mmtests.txt");
 }
 
-/* Byte for byte what mmtests' own compare-mmtests.pl printed for the same
- * samples (tests/data/mmtests/README.md says how the golden files were
- * made; they are never rewritten from this code): both layouts, a lower-
- * and a higher-is-better metric, ops out of order in the CSV, four header
- * shapes (-rc, a dash, none), its CI-overlap stars including the fallback
- * where both spreads are 0, and each benchmark's decimals. */
+/* The golden text with its first header row edited where the rig splits
+ * a name on purpose otherwise than mmtests (report_split_header: a name
+ * without '-' is not split, so mmtests' "runnin" over "running" becomes
+ * blanks over it): every occurrence of from in the first line becomes to. */
+static char *header_edited(const char *golden, const char *from, const char *to)
+{
+	struct buf b = {0};
+	const char *eol = strchr(golden, '\n');
+	size_t first = eol ? (size_t)(eol - golden) : strlen(golden);
+	for (size_t i = 0; i < first;) {
+		if (from && !strncmp(golden + i, from, strlen(from)) && i + strlen(from) <= first) {
+			buf_puts(&b, to);
+			i += strlen(from);
+		} else {
+			buf_append(&b, golden + i, 1);
+			i++;
+		}
+	}
+	buf_puts(&b, golden + first);
+	return b.data;
+}
+
+static char *read_data(const char *name)
+{
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/%s", data_dir(), name);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	struct buf b = {0};
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_append(&b, chunk, n);
+	fclose(f);
+	return b.data ? b.data : xstrdup("");
+}
+
+/* What mmtests' own compare-mmtests.pl printed for the same samples
+ * (tests/data/mmtests/README.md says how the golden files were made; they
+ * are never rewritten from this code), byte for byte but for the header
+ * edit above: both layouts and the --print-ratio view, a lower- and a
+ * higher-is-better metric, ops out of order in the CSV, header shapes
+ * (-rc, a dash, none), its CI-overlap stars including the fallback where
+ * both spreads are 0, each benchmark's decimals from the tool alone (no
+ * --decimals), and what it prints where a statistic is undefined: a mean
+ * of 0, one sample, a missing op, an op the baseline lacks (left out). */
 static void test_mmtests_golden_from_mmtests(void **state)
 {
 	(void)state;
 	static const struct {
 		const char *csv, *golden;
 		enum layout layout;
+		bool ratio;
+		const char *from, *to; /* the header edit */
 	} cases[] = {
-		{"mmtests/hackbench.csv", "mmtests/hackbench.classic.txt", L_MMTESTS},
-		{"mmtests/hackbench.csv", "mmtests/hackbench.newer.txt", L_MMTESTS_WIDE},
-		{"mmtests/netperf.csv", "mmtests/netperf.classic.txt", L_MMTESTS},
-		{"mmtests/netperf.csv", "mmtests/netperf.newer.txt", L_MMTESTS_WIDE},
+		{"hackbench.csv", "hackbench.classic.txt", L_MMTESTS, false, "runnin", "      "},
+		{"hackbench.csv", "hackbench.newer.txt", L_MMTESTS_WIDE, false, "runnin", "      "},
+		{"hackbench.csv", "hackbench.ratio.classic.txt", L_MMTESTS, true, "runnin", "      "},
+		{"hackbench.csv", "hackbench.ratio.newer.txt", L_MMTESTS_WIDE, true, "runnin", "      "},
+		{"netperf.csv", "netperf.classic.txt", L_MMTESTS, false, "ti", "  "},
+		{"netperf.csv", "netperf.newer.txt", L_MMTESTS_WIDE, false, "ti", "  "},
+		{"netperf.csv", "netperf.ratio.classic.txt", L_MMTESTS, true, "ti", "  "},
+		{"netperf.csv", "netperf.ratio.newer.txt", L_MMTESTS_WIDE, true, "ti", "  "},
+		{"zero-mean.csv", "zero-mean.classic.txt", L_MMTESTS, false, NULL, NULL},
+		{"zero-mean.csv", "zero-mean.newer.txt", L_MMTESTS_WIDE, false, NULL, NULL},
+		{"zero-mean.csv", "zero-mean.ratio.classic.txt", L_MMTESTS, true, NULL, NULL},
+		{"zero-mean.csv", "zero-mean.ratio.newer.txt", L_MMTESTS_WIDE, true, NULL, NULL},
+		{"missing-op.csv", "missing-op.newer.txt", L_MMTESTS_WIDE, false, NULL, NULL},
+		{"missing-op.csv", "missing-op.ratio.classic.txt", L_MMTESTS, true, NULL, NULL},
+		{"missing-op.csv", "missing-op.ratio.newer.txt", L_MMTESTS_WIDE, true, NULL, NULL},
+		{"one-sample.csv", "one-sample.newer.txt", L_MMTESTS_WIDE, false, NULL, NULL},
+		{"one-sample.csv", "one-sample.ratio.newer.txt", L_MMTESTS_WIDE, true, NULL, NULL},
+		{"one-sample-hmean.csv", "one-sample-hmean.newer.txt", L_MMTESTS_WIDE, false, NULL, NULL},
+		{"one-sample-hmean.csv", "one-sample-hmean.ratio.newer.txt", L_MMTESTS_WIDE, true, NULL,
+		 NULL},
+		{"one-sample-baseline.csv", "one-sample-baseline.ratio.newer.txt", L_MMTESTS_WIDE, true,
+		 NULL, NULL},
 	};
-	bool update = getenv("SCHEDRIG_UPDATE_GOLDEN") != NULL;
-	unsetenv("SCHEDRIG_UPDATE_GOLDEN");
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct summary_opts so;
 		struct report_opts ro;
+		struct sample_table t;
+		struct summary s;
+		struct buf out = {0};
+		char err[256] = "", csv[64], golden[64];
 		summary_opts_init(&so);
 		report_opts_init(&ro);
 		so.significance = SIG_CI_OVERLAP;
 		ro.plain = true;
-		render(cases[i].csv, &so, &ro, cases[i].layout, cases[i].golden);
+		ro.ratio = cases[i].ratio;
+		snprintf(csv, sizeof(csv), "mmtests/%s", cases[i].csv);
+		snprintf(golden, sizeof(golden), "mmtests/%s", cases[i].golden);
+		load_csv(csv, &t);
+		if (summary_build(&t, &so, &s, err, sizeof(err)))
+			fail_msg("summary_build: %s", err);
+		if (cases[i].layout == L_MMTESTS)
+			report_mmtests(&out, &s, &ro);
+		else
+			report_mmtests_wide(&out, &s, &ro);
+		char *text = read_data(golden);
+		char *want = header_edited(text, cases[i].from, cases[i].to);
+		if (strcmp(want, buf_str(&out))) {
+			fprintf(stderr, "--- want %s\n%s--- got\n%s---\n", golden, want, buf_str(&out));
+			fail_msg("%s differs", golden);
+		}
+		free(want);
+		free(text);
+		buf_free(&out);
+		summary_free(&s);
+		sample_table_free(&t);
 	}
-	if (update)
-		setenv("SCHEDRIG_UPDATE_GOLDEN", "1", 1);
 }
 
 static void test_grid(void **state)
@@ -320,11 +401,13 @@ static void test_markdown_csv_json(void **state)
 	render("netperf.csv", &so, &ro, L_JSON, "netperf.json.txt");
 }
 
-/* Column names split as mmtests Compare.pm _generateHeaderTable does: at
- * the first '-', dropped; "-rc" and a digit in the i + 3 characters from
- * that dash move the split 4 on, the character there dropped as the dash
- * would be (an -rc10 loses its 0, as mmtests' own comment says it will);
- * no '-': the name less its last character over the name. */
+/* Column names split where mmtests Compare.pm _generateHeaderTable splits
+ * them, but only at a boundary: at the first '-', dropped; "-rc" and a
+ * digit in the i + 3 characters from that dash move the split past the
+ * whole -rc number when a '-' or the end follows it (mmtests moves it 4
+ * on, so an -rc10 loses its 0, as its own comment says it will); no '-':
+ * no split, the name on the second row (mmtests: the name less its last
+ * character over the name, "v6.1" over "v6.12"). */
 static void test_header_split(void **state)
 {
 	(void)state;
@@ -334,14 +417,20 @@ static void test_header_split(void **state)
 		{"hackbench-cyclictest", "hackbench", "cyclictest"},
 		{"5.15.0-rc1-vanilla", "5.15.0-rc1", "vanilla"},
 		{"5.15.0-rc1-sched-scalewakegran-v2r5", "5.15.0-rc1", "sched-scalewakegran-v2r5"},
+		{"v6.1-no-gentle-sleepers", "v6.1", "no-gentle-sleepers"},
 		{"v6.1-cfs", "v6.1", "cfs"},
-		{"running", "runnin", "running"},
+		{"running", "", "running"},
+		{"v6.12", "", "v6.12"},
+		{"v6.1", "", "v6.1"},
+		{"no_gentle_sleepers", "", "no_gentle_sleepers"},
 		{"x", "", "x"},
-		{"6.12-rc10", "6.12-rc1", ""},
+		{"6.12-rc10", "6.12-rc10", ""},
+		{"6.12-rc10-eevdf", "6.12-rc10", "eevdf"},
+		{"6.12-rc1x-eevdf", "6.12", "rc1x-eevdf"},
 		{"x-rcfoo", "x", "rcfoo"},
 		{"ab-rc1", "ab-rc1", ""},
 		{"-rc1-x", "", "rc1-x"},
-		{"abcd-x-rc1-foo", "abcd-x-r", "1-foo"},
+		{"abcd-x-rc1-foo", "abcd-x-rc1", "foo"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char a[64], b[64];
@@ -386,9 +475,15 @@ static void test_mmtests_seed_spacing(void **state)
 				     " sched-moveforward-v1r1\n"));
 	/* Zero variance on both sides, different means: Welch's t is
 	 * undefined, no star; a Stddev of 0 against 0 is 0.00% (mmtests
-	 * pndiff); the NaN of a single sample stays NaN. */
-	assert_non_null(strstr(text, "\nAmean     1         15.99 (   0.00%)       16.20 (  -1.31%)         NaN (    NaN%)\n"));
-	assert_non_null(strstr(text, "\nStddev    1          0.00 (   0.00%)        0.00 (   0.00%)         NaN (    NaN%)\n"));
+	 * pndiff); a column whose only sample is NaN has no statistic and
+	 * prints 0 with 0.00%, as compare-mmtests.pl prints a missing op. */
+	assert_non_null(strstr(text, "\nAmean     1         15.99 (   0.00%)       16.20 (  -1.31%)        0.00 (   0.00%)\n"));
+	assert_non_null(strstr(text, "\nStddev    1          0.00 (   0.00%)        0.00 (   0.00%)        0.00 (   0.00%)\n"));
+	assert_non_null(strstr(text, "\nUndefined (printed 0 as compare-mmtests.pl prints it): "
+				     "5.15.0-rc1-sched-moveforward-v1r1 op 1 (no samples); "
+				     "5.15.0-rc1-vanilla op 128 (n = 1); "
+				     "5.15.0-rc1-sched-scalewakegran-v2r5 op 128 (no samples); "
+				     "5.15.0-rc1-sched-moveforward-v1r1 op 128 (no samples)\n"));
 	assert_non_null(strstr(text, ", n >= 2 on both sides, none where both Stddev are 0 (t undefined)\n"));
 	buf_free(&out);
 	summary_free(&s);
@@ -615,6 +710,111 @@ static void add_hist(struct hist_table *h, const char *variant, int it, const ui
 	hist_table_add(h, &r);
 }
 
+/* The latency layout's Avg lines as mmtests marks its mean rows: the
+ * change against the baseline column and a star where Welch's test finds
+ * the Avg differs. Computed by hand: events of a in three iterations of
+ * two events each, means 10, 11, 12 (pooled 66 / 6 = 11), of b 30, 31,
+ * 32 (pooled 31): pndiff 100 − 31·100/11 = −181.82 %; the per-iteration
+ * means 10, 11, 12 against 30, 31, 32 give t = 20 / sqrt(2/3) = 24.5 with
+ * 4 df, p < 0.0001: starred. c has one iteration: no test. The values
+ * table: 10, 11, 12 against 20, 21, 22, t = 12.2, starred, −90.91 %. */
+static void test_latency_significance(void **state)
+{
+	(void)state;
+	static const uint64_t two[] = {2}, one[] = {1};
+	static const double b10[] = {10}, b11[] = {11}, b12[] = {12}, b30[] = {30}, b31[] = {31},
+			    b32[] = {32};
+	static const char csv[] =
+		"run,variant,cell,load,metric,unit,better,op,iteration,value\n"
+		"r,a,c,ct,max_latency,us,lower,0,1,10\nr,a,c,ct,max_latency,us,lower,0,2,11\n"
+		"r,a,c,ct,max_latency,us,lower,0,3,12\nr,b,c,ct,max_latency,us,lower,0,1,20\n"
+		"r,b,c,ct,max_latency,us,lower,0,2,21\nr,b,c,ct,max_latency,us,lower,0,3,22\n"
+		"r,c,c,ct,max_latency,us,lower,0,1,11\n";
+	struct hist_table h;
+	struct sample_table t;
+	struct summary_opts so;
+	struct report_opts ro;
+	struct summary s;
+	struct buf out = {0};
+	char err[256];
+
+	hist_table_init(&h);
+	add_hist(&h, "a", 1, two, b10, 1, 0, 10, 10, 20, 200);
+	add_hist(&h, "a", 2, two, b11, 1, 0, 11, 11, 22, 242);
+	add_hist(&h, "a", 3, two, b12, 1, 0, 12, 12, 24, 288);
+	add_hist(&h, "b", 1, two, b30, 1, 0, 30, 30, 60, 1800);
+	add_hist(&h, "b", 2, two, b31, 1, 0, 31, 31, 62, 1922);
+	add_hist(&h, "b", 3, two, b32, 1, 0, 32, 32, 64, 2048);
+	add_hist(&h, "c", 1, one, b11, 1, 0, 11, 11, 11, 121);
+	sample_table_init(&t);
+	assert_int_equal(csv_read_samples_str(csv, "inline", NULL, &t, err, sizeof(err)), 7);
+	summary_opts_init(&so);
+	report_opts_init(&ro);
+	ro.hists = &h;
+	assert_int_equal(summary_build(&t, &so, &s, err, sizeof(err)), 0);
+	report_latency(&out, &s, &ro);
+	assert_string_equal(buf_str(&out),
+		"ct latency (us, lower is better), cell c, run r: every event, pooled over iterations\n"
+		"\n"
+		"a\n"
+		"        Max                12.00 us\n"
+		"        Avg                11.00 us (   0.00%)\n"
+		"        Stdev               0.89 us\n"
+		"        Stdev mean          0.37 us\n"
+		"        n                      6 events\n"
+		"\n"
+		"b\n"
+		"        Max                32.00 us\n"
+		"        Avg                31.00 us *-181.82%*\n"
+		"        Stdev               0.89 us\n"
+		"        Stdev mean          0.37 us\n"
+		"        n                      6 events\n"
+		"\n"
+		"c\n"
+		"        Max                11.00 us\n"
+		"        Avg                11.00 us (   0.00%)\n"
+		"        Stdev                NaN us\n"
+		"        Stdev mean           NaN us\n"
+		"        n                      1 events\n"
+		"\n"
+		"Significance (stars, on the Avg line; (x%) its change, positive is better): Welch's"
+		" two-sample t-test (two-sided, Welch-Satterthwaite df) of the Avg against a, alpha 0.05,"
+		" n >= 2 on both sides, on the per-iteration means of the events (n = iterations), not on"
+		" the events\n"
+		"\n"
+		"ct max_latency (us, lower is better), cell c, run r: per-iteration values, n = iterations"
+		" (no histogram of its events is stored)\n"
+		"\n"
+		"a\n"
+		"        Max                12.00 us\n"
+		"        Avg                11.00 us (   0.00%)\n"
+		"        Stdev               1.00 us\n"
+		"        Stdev mean          0.58 us\n"
+		"        n                      3 iterations\n"
+		"\n"
+		"b\n"
+		"        Max                22.00 us\n"
+		"        Avg                21.00 us * -90.91%*\n"
+		"        Stdev               1.00 us\n"
+		"        Stdev mean          0.58 us\n"
+		"        n                      3 iterations\n"
+		"\n"
+		"c\n"
+		"        Max                11.00 us\n"
+		"        Avg                11.00 us (   0.00%)\n"
+		"        Stdev                NaN us\n"
+		"        Stdev mean           NaN us\n"
+		"        n                      1 iterations\n"
+		"\n"
+		"Significance (stars, on the Avg line; (x%) its change, positive is better): Welch's"
+		" two-sample t-test (two-sided, Welch-Satterthwaite df) of the Avg against a, alpha 0.05,"
+		" n >= 2 on both sides, on the per-iteration values\n");
+	buf_free(&out);
+	summary_free(&s);
+	sample_table_free(&t);
+	hist_table_free(&h);
+}
+
 /* Percentiles of pooled buckets from three iterations of different sizes,
  * computed by hand: cyclictest's 1 us buckets (bound = the latency), one
  * event in the overflow. Pooled counts 1us:3 2us:4 3us:3 4us:1 5us:1, 1
@@ -819,6 +1019,7 @@ int main(void)
 		cmocka_unit_test(test_grid_boxed),
 		cmocka_unit_test(test_pooled_percentiles),
 		cmocka_unit_test(test_latency_over_events),
+		cmocka_unit_test(test_latency_significance),
 		cmocka_unit_test(test_column_names),
 		cmocka_unit_test(test_percentiles),
 		cmocka_unit_test(test_latency_summary),

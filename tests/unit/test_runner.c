@@ -1,4 +1,4 @@
-/* Unit tests of the runner (harness/run/runner.c) with real processes: a cell
+/* Unit tests of the runner (harness/iteration/runner.c) with real processes: a cell
  * of /bin/sh loads built here, run by runner_run_iteration. */
 #include <setjmp.h>
 #include <stdarg.h>

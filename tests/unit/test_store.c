@@ -793,6 +793,101 @@ static void test_migrate_v11_bisection(void **state)
 	assert_int_equal(db_user_version(path), STORE_SCHEMA_VERSION);
 }
 
+/* Schema version 13 added the bisection's rule and minimum effect, its
+ * points' look and alpha, its runs' phase and the bisect_check table: a
+ * version 12 database (tests/fixtures/db-v12.sql, as main's schedrig made
+ * it, with a bisection, a point and a run written the way version 12
+ * wrote them) opened for writing gets them; the old bisection reads back
+ * with no rule (a rule before 13) and no minimum effect, its run as a walk
+ * run, its point with no look; the new columns and the check table then
+ * take values that read back field for field. */
+static void test_migrate_v12_bisection(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	sqlite3 *db;
+
+	db_path(path, sizeof(path), "v12.db");
+	db_from_fixture("db-v12.sql", path, &db);
+	assert_int_equal(sqlite3_exec(db,
+		"INSERT INTO bisection (config_path, config_text, good, bad, kind, alpha, status,"
+		" started_at) VALUES ('w.yaml', 'name: w', 'p0', 'p8', 'variants', 0.05,"
+		" 'interrupted', '2026-01-01T00:00:00Z');"
+		"INSERT INTO bisect_point (bisection_id, k, name, label, config_text, verdict, n,"
+		" mean) VALUES (1, 0, 'p0', 'p0', 'name: p0', 'good', 3, 99.5);"
+		"INSERT INTO bisect_run (bisection_id, k, attempt, config_path, run_id) VALUES"
+		" (1, 0, 1, '/r/bisect/1/0-a1.yaml', 1);", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(db_user_version(path), 12);
+
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	struct stored_bisection bi;
+	assert_int_equal(store_bisect_get(s, 1, &bi, NULL, err, sizeof(err)), 0);
+	assert_null(bi.rule);
+	assert_true(isnan(bi.min_effect_pct));
+	store_bisection_free(&bi);
+	struct stored_bisect_run *runs;
+	size_t n;
+	assert_int_equal(store_bisect_runs(s, 1, 0, &runs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(runs[0].phase, "walk");
+	store_bisect_run_rows_free(runs, n);
+	struct stored_bisect_point *pts;
+	assert_int_equal(store_bisect_points(s, 1, &pts, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(pts[0].look, 0);
+	assert_true(isnan(pts[0].alpha));
+	store_bisect_point_rows_free(pts, n);
+
+	/* The new columns and table take values. */
+	assert_int_equal(store_bisect_min_effect(s, 1, 2.5, err, sizeof(err)), 0);
+	assert_int_equal(store_bisect_run_add(s, 1, 0, 2, "confirm", "/r/bisect/1/0-a2.yaml", err,
+					      sizeof(err)), 0);
+	struct stored_bisect_point r = {.k = 0, .verdict = "good", .n = 5, .mean = 99.5,
+					.ci95_half = NAN, .p_good = NAN, .p_bad = 0.001,
+					.t_good = NAN, .t_bad = 7.5, .look = 2, .alpha = 0.0037};
+	assert_int_equal(store_bisect_verdict(s, 1, &r, err, sizeof(err)), 0);
+	struct stored_bisect_check c = {.what = "confirm", .k_a = 4, .k_b = 5, .n_a = 5, .n_b = 6,
+					.mean_a = 100, .mean_b = 120, .effect_pct = 20, .p = 1e-6,
+					.statistic = -9.5, .alpha = 0.0039, .rounds = 6,
+					.outcome = "step"};
+	assert_int_equal(store_bisect_check_add(s, 1, &c, err, sizeof(err)), 0);
+	c.what = "good end";
+	c.outcome = "held";
+	assert_int_equal(store_bisect_check_add(s, 1, &c, err, sizeof(err)), 0);
+	assert_int_equal(store_bisect_check_add(s, 1, &c, err, sizeof(err)), -1);
+
+	assert_int_equal(store_bisect_get(s, 1, &bi, NULL, err, sizeof(err)), 0);
+	assert_true(bi.min_effect_pct == 2.5);
+	store_bisection_free(&bi);
+	assert_int_equal(store_bisect_runs(s, 1, 0, &runs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(runs[1].phase, "confirm");
+	store_bisect_run_rows_free(runs, n);
+	assert_int_equal(store_bisect_points(s, 1, &pts, &n, err, sizeof(err)), 0);
+	assert_int_equal(pts[0].look, 2);
+	assert_true(pts[0].alpha == 0.0037);
+	assert_true(pts[0].t_bad == 7.5);
+	store_bisect_point_rows_free(pts, n);
+	struct stored_bisect_check *cs;
+	assert_int_equal(store_bisect_checks(s, 1, &cs, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(cs[0].seq, 1);
+	assert_string_equal(cs[0].what, "confirm");
+	assert_string_equal(cs[0].outcome, "step");
+	assert_int_equal(cs[0].k_a, 4);
+	assert_int_equal(cs[0].k_b, 5);
+	assert_int_equal(cs[0].n_b, 6);
+	assert_true(cs[0].mean_b == 120 && cs[0].effect_pct == 20 && cs[0].p == 1e-6);
+	assert_true(cs[0].statistic == -9.5 && cs[0].alpha == 0.0039 && cs[0].rounds == 6);
+	assert_int_equal(cs[1].seq, 2);
+	assert_string_equal(cs[1].what, "good end");
+	store_bisect_check_rows_free(cs, n);
+	store_close(s);
+	assert_int_equal(db_user_version(path), STORE_SCHEMA_VERSION);
+}
+
 /* A stopped cell (adaptive iterations) is a cell_stop row with its note:
  * the note reads back among the run's "iterations" events, only that cell
  * of that variant reads as stopped, and a stop of a variant the run lacks
@@ -1098,6 +1193,7 @@ int main(void)
 		cmocka_unit_test(test_migrate_v9_kernel_build),
 		cmocka_unit_test(test_migrate_v11_bisection),
 		cmocka_unit_test(test_migrate_v12_traces),
+		cmocka_unit_test(test_migrate_v12_bisection),
 		cmocka_unit_test(test_cell_stop),
 		cmocka_unit_test(test_key_after_rollback),
 		cmocka_unit_test(test_foreign_database),
