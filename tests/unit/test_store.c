@@ -888,10 +888,6 @@ static void test_migrate_v12_bisection(void **state)
 	assert_int_equal(db_user_version(path), STORE_SCHEMA_VERSION);
 }
 
-/* A stopped cell (adaptive iterations) is a cell_stop row with its note:
- * the note reads back among the run's "iterations" events, only that cell
- * of that variant reads as stopped, and a stop of a variant the run lacks
- * is refused with nothing written, its note neither. */
 /* Schema version 12 as main's schedrig made it (tests/fixtures/db-v12.sql,
  * three fake iterations): migrated to 13, its samples read as they were
  * stored (the fixture's values: the first is 98.87...), and beside it a new
@@ -906,7 +902,7 @@ static void test_migrate_v12_traces(void **state)
 	struct store *s;
 	sqlite3 *db;
 
-	db_path(path, sizeof(path), "v12.db");
+	db_path(path, sizeof(path), "v12-traces.db");
 	db_from_fixture("db-v12.sql", path, &db);
 	sqlite3_close(db);
 	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
@@ -976,6 +972,10 @@ static void test_migrate_v12_traces(void **state)
 	store_close(s);
 }
 
+/* A stopped cell (adaptive iterations) is a cell_stop row with its note:
+ * the note reads back among the run's "iterations" events, only that cell
+ * of that variant reads as stopped, and a stop of a variant the run lacks
+ * is refused with nothing written, its note neither. */
 static void test_cell_stop(void **state)
 {
 	(void)state;
