@@ -263,9 +263,13 @@ int trace_capture_fd(const struct trace_capture *t)
 }
 
 /* Read trace_pipe until it is empty (EAGAIN) or at its end. */
-static void drain(struct trace_capture *t)
+/* Read trace_pipe into the file until it is empty or, with until_ns > 0,
+ * CLOCK_MONOTONIC passes until_ns: while tracing is on the machine can
+ * write events as fast as they are read (a flood of switches under load),
+ * and the runner must get back to its loads and signals. */
+static void drain(struct trace_capture *t, int64_t until_ns)
 {
-	while (t->pipe_fd >= 0) {
+	while (t->pipe_fd >= 0 && (until_ns <= 0 || mono_ns() < until_ns)) {
 		ssize_t n = read(t->pipe_fd, t->chunk, DRAIN_CHUNK);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -289,7 +293,7 @@ void trace_capture_tick(struct trace_capture *t)
 		return;
 	if (read(t->timer_fd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
 		warn(t, "timerfd: %s", strerror(errno));
-	drain(t);
+	drain(t, mono_ns() + TRACE_DRAIN_BUDGET_MS * 1000000LL);
 }
 
 void trace_capture_window_end(struct trace_capture *t)
@@ -304,7 +308,7 @@ void trace_capture_window_end(struct trace_capture *t)
 	t->r.window_end_ns = mono_ns();
 	timer_arm(t, false);
 	events_switch(t, "0");
-	drain(t);
+	drain(t, 0);
 	if (t->pipe_fd >= 0)
 		close(t->pipe_fd);
 	t->pipe_fd = -1;

@@ -43,6 +43,10 @@
 
 /* How often trace_pipe is read while the window is open. */
 #define TRACE_DRAIN_MS 100
+/* The longest one read of it takes (trace_capture_tick): what is left
+ * waits for the next, and what the buffer cannot hold meanwhile is lost,
+ * counted. */
+#define TRACE_DRAIN_BUDGET_MS 50
 /* A trace file stops growing at this size; later events count as lost. */
 #define TRACE_MAX_BYTES (1ULL << 30)
 
@@ -94,7 +98,8 @@ void trace_capture_window_begin(struct trace_capture *t);
 int trace_capture_fd(const struct trace_capture *t);
 
 /* The timer fired (or the caller wants the buffer read now): append what
- * trace_pipe holds to the file. */
+ * trace_pipe holds to the file, for at most TRACE_DRAIN_BUDGET_MS (after
+ * trace_capture_window_end every event is read). */
 void trace_capture_tick(struct trace_capture *t);
 
 /* The window closes: tracing off, events off, the rest of trace_pipe read,
