@@ -78,7 +78,7 @@ int main(int argc, char **argv)
 		char now[32];
 		for (long long i = 0; i < per; i++)
 			v.v[i].value = (double)(it * 7 + i);
-		store_now(now, sizeof(now));
+		utc_now(now, sizeof(now));
 		if (store_iteration_save(s, variant_id, cell_id, (int)it, "complete", now, now, &inst, 1,
 					 err, sizeof(err))) {
 			fprintf(stderr, "ingest: iteration %lld: %s\n", it, err);

@@ -58,6 +58,8 @@ static const struct command commands[] = {
 	 "run a built-in load (tcp-rr, wakeup-lat, ...)"},
 	{"restore", cmd_restore, CMD_STORE_WRITE,
 	 "restore kernel knobs a killed or crashed run left changed"},
+	{"host", cmd_host, CMD_NO_STORE,
+	 "this machine's host state (governor, SMT, C-states, THP, ...) and advice"},
 	{"cache", cmd_cache, CMD_NO_STORE,
 	 "what the rig's cache of kernels and trees holds; --clear empties it"},
 	{"agent", cmd_agent, CMD_NO_STORE,

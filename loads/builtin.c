@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "scan.h"
+
 int builtin_build_argv(const struct load_ops *ops, const struct params *p,
 		       struct argv *argv, char *err, size_t errsz)
 {
@@ -124,16 +126,48 @@ int builtin_parse_args(const struct load_ops *ops, int argc, char **argv, const 
 	return 0;
 }
 
-const char *builtin_val(const struct load_ops *ops, const char **vals, const char *name)
+const char *builtin_val(const struct load_ops *ops, const char *const *vals, const char *name)
 {
 	const struct param_def *d = load_param(ops, name);
 	return d ? vals[d - ops->params] : NULL;
 }
 
-long long builtin_val_ll(const struct load_ops *ops, const char **vals, const char *name)
+long long builtin_val_ll(const struct load_ops *ops, const char *const *vals, const char *name)
 {
 	long long v;
 	return parse_ll(builtin_val(ops, vals, name), &v) ? v : 0;
+}
+
+int builtin_begin(struct builtin_args *a, const struct load_ops *ops, int argc, char **argv)
+{
+	a->ops = ops;
+	a->exit_status = BUILTIN_EXIT_USAGE;
+	builtin_block_signals(&a->sigs);
+	if (ops->n_params > BUILTIN_MAX_PARAMS) {
+		fprintf(stderr, "schedrig load %s: more than %d parameters\n", ops->name,
+			BUILTIN_MAX_PARAMS);
+		return -1;
+	}
+	int r = builtin_parse_args(ops, argc, argv, a->vals);
+	if (r > 0)
+		a->exit_status = 0;
+	return r ? -1 : 0;
+}
+
+const char *builtin_arg(const struct builtin_args *a, const char *name)
+{
+	return builtin_val(a->ops, a->vals, name);
+}
+
+long long builtin_arg_ll(const struct builtin_args *a, const char *name)
+{
+	return builtin_val_ll(a->ops, a->vals, name);
+}
+
+bool builtin_arg_is(const struct builtin_args *a, const char *name, const char *value)
+{
+	const char *v = builtin_arg(a, name);
+	return v && !strcmp(v, value);
 }
 
 uint64_t builtin_now_ns(void)
@@ -325,11 +359,11 @@ int builtin_next_sample(struct builtin_reader *r, double *value, char *why, size
 }
 
 int builtin_parse_once_each(const struct load_ops *ops, const struct load_output *o,
-			    const char *key, long long max, long long want,
+			    const struct params *p, const char *key, long long max,
 			    struct sample_vec *samples, char *why, size_t whysz)
 {
 	struct builtin_reader r;
-	long long n;
+	long long n, want = p ? params_int(p, key, 0) : 0;
 	char op[24];
 	double v;
 	int got;
@@ -374,9 +408,7 @@ int builtin_parse_once_each(const struct load_ops *ops, const struct load_output
 			snprintf(why, whysz, "no %s line", ops->metrics[i].name);
 			goto out;
 		}
-	for (size_t i = 0; i < tmp.n; i++)
-		sample_vec_add(samples, tmp.v[i].metric, tmp.v[i].unit, tmp.v[i].better, tmp.v[i].op,
-			       tmp.v[i].value);
+	sample_vec_append(samples, &tmp);
 	rc = 0;
 out:
 	free(seen);

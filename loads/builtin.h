@@ -40,9 +40,33 @@ int builtin_parse_args(const struct load_ops *ops, int argc, char **argv, const 
 
 /* The integer value of parameter name in vals as filled by
  * builtin_parse_args (already validated); 0 when absent. */
-long long builtin_val_ll(const struct load_ops *ops, const char **vals, const char *name);
+long long builtin_val_ll(const struct load_ops *ops, const char *const *vals, const char *name);
 /* The text value of parameter name in vals, or NULL. */
-const char *builtin_val(const struct load_ops *ops, const char **vals, const char *name);
+const char *builtin_val(const struct load_ops *ops, const char *const *vals, const char *name);
+
+/* The most parameters a built-in load has (builtin_begin). */
+#define BUILTIN_MAX_PARAMS 16
+
+/* What builtin_begin set up for a builtin_main: the load's parameter
+ * values (vals[i] of ops->params[i]) and the signals it blocked. */
+struct builtin_args {
+	const struct load_ops *ops;
+	const char *vals[BUILTIN_MAX_PARAMS];
+	sigset_t sigs;
+	int exit_status; /* what builtin_main returns when builtin_begin is not 0 */
+};
+/* The start every builtin_main that waits for its stop signal shares:
+ * builtin_block_signals into a->sigs, then builtin_parse_args of argv for
+ * ops into a->vals. Returns 0 to run the load, or -1 with a->exit_status
+ * what builtin_main returns at once (0 after --help, BUILTIN_EXIT_USAGE
+ * after an error on stderr, also for a table of more than
+ * BUILTIN_MAX_PARAMS). */
+int builtin_begin(struct builtin_args *a, const struct load_ops *ops, int argc, char **argv);
+/* The value of parameter name (builtin_val), as text or as an integer
+ * (builtin_val_ll); is_value: whether it is value ("thread", "true"). */
+const char *builtin_arg(const struct builtin_args *a, const char *name);
+long long builtin_arg_ll(const struct builtin_args *a, const char *name);
+bool builtin_arg_is(const struct builtin_args *a, const char *name, const char *value);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t builtin_now_ns(void);
@@ -102,11 +126,12 @@ int builtin_next_sample(struct builtin_reader *r, double *value, char *why, size
 
 /* The whole parse of a built-in load whose output holds every metric of ops
  * exactly once, each with op = the header's key=N (1..max): kernbench
- * (jobs), oltp (clients). want != 0 must equal N. The end line must be
- * complete (newline-terminated). Returns 0 with the samples appended, or -1
- * with the reason in why and nothing appended. */
+ * (jobs), oltp (clients). The parameter key of p (p may be NULL), when not
+ * 0, must equal N. The end line must be complete
+ * (newline-terminated). Returns 0 with the samples appended, or -1 with the
+ * reason in why and nothing appended. */
 int builtin_parse_once_each(const struct load_ops *ops, const struct load_output *o,
-			    const char *key, long long max, long long want,
+			    const struct params *p, const char *key, long long max,
 			    struct sample_vec *samples, char *why, size_t whysz);
 
 /* Parse a sample value: a finite number >= 0 in the C locale. */

@@ -434,6 +434,7 @@ out:
 static int cyclictest_check(const struct params *p, const struct sched_req *sched,
 			    bool background, char *err, size_t errsz)
 {
+	(void)background;
 	if (sched->has_policy && sched->policy != SCHED_OTHER) {
 		snprintf(err, errsz,
 			 "cyclictest sets its measuring threads' policy itself: use params"
@@ -446,7 +447,7 @@ static int cyclictest_check(const struct params *p, const struct sched_req *sche
 			 " which contradicts sched: policy other");
 		return -1;
 	}
-	return params_check_ends(p, "duration_s", background, err, errsz);
+	return 0;
 }
 
 const struct load_ops cyclictest_load = {
@@ -462,6 +463,7 @@ const struct load_ops cyclictest_load = {
 	.stop_signal = SIGINT,
 	.summarizes_on_stop = true,
 	.build_argv = cyclictest_build_argv,
+	.until_stopped_param = "duration_s",
 	.check = cyclictest_check,
 	.parse = cyclictest_parse,
 };

@@ -165,7 +165,6 @@ const struct load_ops dbench_load = {
 	.metrics = dbench_metrics,
 	.n_metrics = sizeof(dbench_metrics) / sizeof(dbench_metrics[0]),
 	.stop_signal = SIGTERM,
-	.summarizes_on_stop = false,
 	.build_argv = dbench_build_argv,
 	.parse = dbench_parse,
 	.prepare = dbench_prepare,

@@ -73,8 +73,6 @@ static long long next_run(const char *path)
 
 static int fake_main(int argc, char **argv);
 
-static int fake_build_argv(const struct params *p, struct argv *argv, char *err, size_t errsz);
-
 static int fake_parse(const struct load_output *o, const struct params *p,
 		      struct sample_vec *samples, char *why, size_t whysz)
 {
@@ -106,15 +104,9 @@ const struct load_ops fake_load = {
 	.n_metrics = sizeof(fake_metrics) / sizeof(fake_metrics[0]),
 	.stop_signal = SIGTERM,
 	.fixed_op = "0",
-	.build_argv = fake_build_argv,
 	.parse = fake_parse,
 	.builtin_main = fake_main,
 };
-
-static int fake_build_argv(const struct params *p, struct argv *argv, char *err, size_t errsz)
-{
-	return builtin_build_argv(&fake_load, p, argv, err, errsz);
-}
 
 /* Take the next number of the state file's count (0 without one) and print
  * the sample, SIGINT and SIGTERM held meanwhile. 0, or 1 after a message. */

@@ -19,7 +19,7 @@
 #include <sys/resource.h>
 
 #include "load.h"
-#include "scan.h"
+#include "messaging.h"
 
 extern const struct load_ops hackbench_load;
 
@@ -52,18 +52,10 @@ static bool thread_mode(const struct params *p)
 static int hackbench_build_argv(const struct params *p, struct argv *argv,
 				char *err, size_t errsz)
 {
-	const char *ipc = params_get(p, "ipc");
-
 	(void)err;
 	(void)errsz;
 	argv_add(argv, "hackbench");
-	argv_add(argv, thread_mode(p) ? "-T" : "-P");
-	if (ipc && !strcmp(ipc, "pipe"))
-		argv_add(argv, "-p");
-	argv_add(argv, "-g");
-	argv_addf(argv, "%lld", params_int(p, "groups", 4));
-	argv_add(argv, "-l");
-	argv_addf(argv, "%lld", params_int(p, "loops", 1000));
+	messaging_argv(p, argv, "-P", "-T");
 	argv_add(argv, "-f");
 	argv_addf(argv, "%lld", params_int(p, "fds", 20));
 	argv_add(argv, "-s");
@@ -131,51 +123,25 @@ static int hackbench_prepare(const struct params *p, char *err, size_t errsz)
 	return 0;
 }
 
-/* Parse the "Time: S" line of stdout into one sample time, op = groups. */
+/* The seconds of the one "Time: S" line of stdout. A run interrupted by a
+ * signal the rig did not send is a failure: hackbench 2.4 still prints a
+ * partial Time line and exits 0. */
+static int hackbench_time(const struct load_output *o, const struct text_lines *t, double *time_s,
+			  char *why, size_t whysz)
+{
+	if (o->err && (strstr(o->err, " caught, longjmp") || strstr(o->err, "Operation aborted")))
+		return parse_fail(why, whysz, "hackbench was interrupted by a signal (stderr)");
+	int found = scan_one_labelled(t, "Time:", NULL, time_s, why, whysz);
+	if (!found)
+		return parse_fail(why, whysz, "no \"Time:\" line in stdout");
+	return found < 0 ? -1 : 0;
+}
+
+/* One sample time, op = groups (messaging.h). */
 static int hackbench_parse(const struct load_output *o, const struct params *p,
 			   struct sample_vec *samples, char *why, size_t whysz)
 {
-	struct text_lines t;
-	bool found = false;
-	double v = 0;
-	int rc;
-
-	if (output_status(o, &hackbench_load, why, whysz) < 0)
-		return -1;
-	/* Interrupted by a signal the rig did not send: hackbench 2.4 still
-	 * prints a partial Time line and exits 0. */
-	if (o->err && (strstr(o->err, " caught, longjmp") || strstr(o->err, "Operation aborted")))
-		return parse_fail(why, whysz, "hackbench was interrupted by a signal (stderr)");
-	text_lines_split(&t, o->out, o->out_len);
-	for (size_t i = 0; i < t.n; i++) {
-		const char *rest = after_prefix(t.line[i], "Time:");
-		if (!rest)
-			continue;
-		struct fields fs;
-		fields_split(&fs, rest);
-		bool ok = fs.n == 1 && parse_double(fs.f[0], &v) && v >= 0;
-		fields_free(&fs);
-		if (!ok) {
-			rc = parse_fail(why, whysz, "unparsable Time line: \"%.60s\"", t.line[i]);
-			goto out;
-		}
-		if (found) {
-			rc = parse_fail(why, whysz, "more than one Time line");
-			goto out;
-		}
-		found = true;
-	}
-	if (!found) {
-		rc = parse_fail(why, whysz, "no \"Time:\" line in stdout");
-		goto out;
-	}
-	char op[SAMPLE_OP_MAX];
-	snprintf(op, sizeof(op), "%lld", params_int(p, "groups", 4));
-	sample_vec_add(samples, "time", "s", BETTER_LOWER, op, v);
-	rc = 0;
-out:
-	text_lines_free(&t);
-	return rc;
+	return messaging_parse(&hackbench_load, hackbench_time, o, p, samples, why, whysz);
 }
 
 /* hackbench's barf(): "WHAT (error: STRERROR)" on stderr, then exit 1,
@@ -194,7 +160,6 @@ const struct load_ops hackbench_load = {
 	.metrics = hackbench_metrics,
 	.n_metrics = sizeof(hackbench_metrics) / sizeof(hackbench_metrics[0]),
 	.stop_signal = SIGTERM,
-	.summarizes_on_stop = false,
 	.failure_lines = hackbench_failure_lines,
 	.build_argv = hackbench_build_argv,
 	.parse = hackbench_parse,

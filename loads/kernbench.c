@@ -335,21 +335,16 @@ out:
 
 static int kernbench_main(int argc, char **argv)
 {
-	sigset_t sigs;
-	builtin_block_signals(&sigs);
-
-	const char *vals[sizeof(kernbench_params) / sizeof(kernbench_params[0])];
-	int r = builtin_parse_args(&kernbench_load, argc, argv, vals);
-	if (r)
-		return r > 0 ? 0 : BUILTIN_EXIT_USAGE;
+	struct builtin_args a;
+	if (builtin_begin(&a, &kernbench_load, argc, argv))
+		return a.exit_status;
 	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (ncpus < 1)
 		ncpus = 1;
-	long long jobs = builtin_val_ll(&kernbench_load, vals, "jobs");
+	long long jobs = builtin_arg_ll(&a, "jobs");
 	if (!jobs)
 		jobs = ncpus;
-	const char *targets = builtin_val(&kernbench_load, vals, "targets");
-	const char *prep_only = builtin_val(&kernbench_load, vals, "prepare_only");
+	const char *targets = builtin_arg(&a, "targets");
 
 	char err[PATH_MAX + 512];
 	struct argv make = {0};
@@ -363,27 +358,27 @@ static int kernbench_main(int argc, char **argv)
 	}
 
 	struct kb_entry e;
-	bool clean_targets = !strcmp(builtin_val(&kernbench_load, vals, "clean"), "targets");
+	bool clean_targets = builtin_arg_is(&a, "clean", "targets");
 	int rc = 0;
-	if (kb_entry_init(&e, builtin_val(&kernbench_load, vals, "source"),
-			  builtin_val(&kernbench_load, vals, "config"),
-			  builtin_val(&kernbench_load, vals, "cache_dir"), err, sizeof(err)) ||
-	    kb_prepare_entry(&e, &sigs, err, sizeof(err)) ||
-	    (clean_targets && kb_make_prepare(&e, &sigs, err, sizeof(err)))) {
+	if (kb_entry_init(&e, builtin_arg(&a, "source"),
+			  builtin_arg(&a, "config"),
+			  builtin_arg(&a, "cache_dir"), err, sizeof(err)) ||
+	    kb_prepare_entry(&e, &a.sigs, err, sizeof(err)) ||
+	    (clean_targets && kb_make_prepare(&e, &a.sigs, err, sizeof(err)))) {
 		fprintf(stderr, "schedrig load kernbench: %s\n", err);
 		rc = 1;
-	} else if (prep_only && !strcmp(prep_only, "true")) {
+	} else if (builtin_arg_is(&a, "prepare_only", "true")) {
 		/* Only here: otherwise the first stderr line is a failure's reason. */
 		fprintf(stderr, "schedrig load kernbench: tree %s (%s)\n", e.tree,
 			e.prepared_now ? "prepared now" : "cached");
 	} else {
-		rc = kb_build(&e, &make, clean_targets, jobs, ncpus, &sigs);
+		rc = kb_build(&e, &make, clean_targets, jobs, ncpus, &a.sigs);
 	}
 	argv_free(&make);
 	return rc;
 }
 
-/* ---- the driver side: prepare, argv and parser ---- */
+/* ---- the driver side: prepare and parser ---- */
 
 /* The compile jobs in text: kbuild's quiet command lines "  CC      FILE"
  * (and "  CC [M]  FILE"), which make prints as each job starts
@@ -481,20 +476,14 @@ static int kernbench_guest_needs(const struct params *p, bool prepare, struct gu
 	return r;
 }
 
-static int kernbench_build_argv(const struct params *p, struct argv *argv, char *err, size_t errsz)
-{
-	return builtin_build_argv(&kernbench_load, p, argv, err, errsz);
-}
-
 static int kernbench_parse(const struct load_output *o, const struct params *p,
-                     struct sample_vec *samples, char *why, size_t whysz)
+			   struct sample_vec *samples, char *why, size_t whysz)
 {
 	if (o->stopped) {
 		snprintf(why, whysz, "stopped before the build finished");
 		return -1;
 	}
-	return builtin_parse_once_each(&kernbench_load, o, "jobs", 4096, p ? params_int(p, "jobs", 0) : 0, samples, why,
-				       whysz);
+	return builtin_parse_once_each(&kernbench_load, o, p, "jobs", 4096, samples, why, whysz);
 }
 
 /* Durations of the run (load_ops.durations). */
@@ -508,9 +497,7 @@ const struct load_ops kernbench_load = {
 	.metrics = kernbench_metrics,
 	.n_metrics = sizeof(kernbench_metrics) / sizeof(kernbench_metrics[0]),
 	.stop_signal = SIGTERM,
-	.summarizes_on_stop = false,
 	.failure_lines = kernbench_failure_lines,
-	.build_argv = kernbench_build_argv,
 	.parse = kernbench_parse,
 	.prepare = kernbench_prepare,
 	.check_here = kernbench_check_here,

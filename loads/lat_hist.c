@@ -168,8 +168,10 @@ static int once(bool *has, const char *what, unsigned lineno, char *why, size_t 
 	return 0;
 }
 
-int lat_hist_read_line(struct lat_hist_reader *r, const struct metric_def *md, const char *op,
-		       double value, unsigned lineno, char *why, size_t whysz)
+/* Take a histogram record of md: 1 (consumed), 0 when op is not "hist.*",
+ * -1 with why for a bad record. */
+static int read_hist_record(struct lat_hist_reader *r, const struct metric_def *md, const char *op,
+			    double value, unsigned lineno, char *why, size_t whysz)
 {
 	if (strncmp(op, "hist.", 5))
 		return 0;
@@ -212,13 +214,55 @@ int lat_hist_read_line(struct lat_hist_reader *r, const struct metric_def *md, c
 	return 1;
 }
 
-/* The value of op of metric among the samples, or NaN. */
-static double sample_of(const struct sample_vec *v, const char *metric, const char *op)
+/* The sample of metric with op among v, or NULL. */
+static const struct sample *find_sample(const struct sample_vec *v, const char *metric,
+					const char *op)
 {
 	for (size_t i = 0; i < v->n; i++)
 		if (!strcmp(v->v[i].metric, metric) && !strcmp(v->v[i].op, op))
-			return v->v[i].value;
-	return NAN;
+			return &v->v[i];
+	return NULL;
+}
+
+/* The value of op of metric among the samples, or NaN. */
+static double sample_of(const struct sample_vec *v, const char *metric, const char *op)
+{
+	const struct sample *x = find_sample(v, metric, op);
+	return x ? x->value : NAN;
+}
+
+static bool is_lat_op(const char *op)
+{
+	for (size_t i = 0; i < n_lat_ops; i++)
+		if (!strcmp(op, lat_ops[i].op))
+			return true;
+	return false;
+}
+
+int lat_hist_read_line(struct lat_hist_reader *r, const struct metric_def *md, const char *op,
+		       double value, unsigned lineno, struct sample_vec *out, char *why,
+		       size_t whysz)
+{
+	int h = read_hist_record(r, md, op, value, lineno, why, whysz);
+	if (h)
+		return h < 0 ? -1 : 0;
+	if (!is_lat_op(op) || find_sample(out, md->name, op))
+		return parse_fail(why, whysz, "line %u: bad or repeated %s op '%s'", lineno, md->name,
+				  op);
+	sample_vec_add(out, md->name, md->unit, md->better, op, value);
+	return 0;
+}
+
+/* Every lat_ops of md among read, or none when nothing ran. */
+static int lat_ops_complete(const struct sample_vec *read, const struct metric_def *md, bool ran,
+			    char *why, size_t whysz)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < read->n; i++)
+		n += !strcmp(read->v[i].metric, md->name);
+	if (n == n_lat_ops || (!n && !ran))
+		return 0;
+	return parse_fail(why, whysz, "%zu of %zu %s percentiles", n, n_lat_ops, md->name);
 }
 
 /* The lat_ops of metric among v that are there, in order: every
@@ -274,25 +318,30 @@ static int hist_check(const struct lat_hist_read *h, double max, char *why, size
 	return 0;
 }
 
-int lat_hist_read_finish(const struct lat_hist_reader *r, const struct sample_vec *ops,
+int lat_hist_read_finish(const struct lat_hist_reader *r, const struct metric_def *const *mds,
+			 size_t n_mds, bool ran, const struct sample_vec *read,
 			 struct sample_vec *out, char *why, size_t whysz)
 {
-	for (size_t i = 0; i < ops->n; i++)
-		if (!strcmp(ops->v[i].op, "max") && lat_ops_order(ops, ops->v[i].metric, why, whysz))
+	for (size_t i = 0; i < n_mds; i++)
+		if (lat_ops_complete(read, mds[i], ran, why, whysz))
+			return -1;
+	for (size_t i = 0; i < read->n; i++)
+		if (!strcmp(read->v[i].op, "max") && lat_ops_order(read, read->v[i].metric, why, whysz))
 			return -1;
 	for (size_t i = 0; i < r->n; i++)
-		if (hist_check(&r->v[i], sample_of(ops, r->v[i].md->name, "max"), why, whysz))
+		if (hist_check(&r->v[i], sample_of(read, r->v[i].md->name, "max"), why, whysz))
 			return -1;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct lat_hist_read *h = &r->v[i];
 		struct sample_hist *s = sample_vec_add_hist(out, h->md->name, h->md->unit, "", 0, h->count,
 							    h->n, 0, h->bound[h->n - 1],
-							    sample_of(ops, h->md->name, "max"));
+							    sample_of(read, h->md->name, "max"));
 		sample_hist_set_bounds(s, h->bound);
 		s->min_observed = h->min;
 		s->sum = h->sum;
 		s->sum_sq = h->sum_sq;
 	}
+	sample_vec_append(out, read);
 	return 0;
 }
 

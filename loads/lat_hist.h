@@ -84,22 +84,30 @@ struct lat_hist_reader {
 	struct lat_hist_read *v;
 	size_t n;
 };
-/* Take one result line (metric md, op, value) when it is a histogram
- * record: returns 1 (consumed), 0 when op is not "hist.*", -1 with the
- * reason in why for a bad record (bucket bounds not ascending, a count
- * that is not a whole number >= 1, a record twice). lineno for messages. */
+/* Take one result line "METRIC OP VALUE" of a latency metric md (one
+ * whose ops are lat_ops), the reading that tcp-rr and wakeup-lat share: a
+ * histogram record ("hist.*") is kept in r; any other op must be one of
+ * lat_ops, at most once per metric, and is appended to out as a sample of
+ * md. Returns 0, or -1 with the reason in why: "line L: bad or repeated
+ * METRIC op 'OP'", or a bad histogram record (bucket bounds not ascending,
+ * a count that is not a whole number >= 1, a record twice). */
 int lat_hist_read_line(struct lat_hist_reader *r, const struct metric_def *md, const char *op,
-		       double value, unsigned lineno, char *why, size_t whysz);
-/* Check the latency ops among ops: for each metric with a "max" op, its
- * lat_ops present never decrease from p50 to max and its mean is at most
- * max (order_check, scan.h: "latency: p99 812 is above p99.9 640").
- * Check every histogram read (its events equal the sum of its bucket
- * counts; hist.sum, hist.sum_sq and hist.min given, the minimum at most
- * the first bucket's bound) and append each to out as a sample_hist with
- * explicit bounds (op ""), its max_observed the metric's "max" op among
- * the samples ops (NaN when absent). Returns 0, or -1 with the reason in
- * why and nothing appended. */
-int lat_hist_read_finish(const struct lat_hist_reader *r, const struct sample_vec *ops,
+		       double value, unsigned lineno, struct sample_vec *out, char *why,
+		       size_t whysz);
+/* After the last result line, with read the samples of the whole output:
+ * each metric of mds[0..n_mds) has every one of lat_ops among them, or
+ * none when ran is false (nothing completed: no latency to tell), else
+ * "K of 7 METRIC percentiles"; for each metric with a "max" op, its
+ * lat_ops never decrease from p50 to max and its mean is at most max
+ * (order_check, scan.h: "latency: p99 812 is above p99.9 640"); every
+ * histogram read checks (its events equal the sum of its bucket counts;
+ * hist.sum, hist.sum_sq and hist.min given, the minimum at most the first
+ * bucket's bound). Then the samples of read and each histogram, as a
+ * sample_hist with explicit bounds (op ""), its max_observed the metric's
+ * "max" op (NaN when absent), are appended to out. Returns 0, or -1 with
+ * the reason in why and nothing appended. */
+int lat_hist_read_finish(const struct lat_hist_reader *r, const struct metric_def *const *mds,
+			 size_t n_mds, bool ran, const struct sample_vec *read,
 			 struct sample_vec *out, char *why, size_t whysz);
 /* Free what r read; r is left empty. */
 void lat_hist_read_free(struct lat_hist_reader *r);

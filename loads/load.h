@@ -167,8 +167,10 @@ struct load_ops {
 	const char *fixed_op;
 
 	/* Build argv (argv[0] = program, looked up in PATH) from resolved params.
-	 * For built-in loads argv[0] is "schedrig" and the runner substitutes
-	 * its own executable. Returns 0, or -1 with a message in err. */
+	 * Returns 0, or -1 with a message in err. NULL for a built-in load:
+	 * its argv is builtin_build_argv's ("schedrig" "load" NAME, then
+	 * --PARAM VALUE; the runner substitutes its own executable). Called
+	 * through load_build_argv. */
 	int (*build_argv)(const struct params *p, struct argv *argv, char *err, size_t errsz);
 
 	/* Parse one instance's output into samples. Returns 0 when at least one
@@ -176,6 +178,12 @@ struct load_ops {
 	 * garbage) — the runner then records a failure, never a sample. */
 	int (*parse)(const struct load_output *o, const struct params *p,
 		     struct sample_vec *samples, char *why, size_t whysz);
+
+	/* Optional: the parameter whose 0 means "until stopped" (a run time
+	 * such as duration_s): only a background load may have it so, the rig
+	 * stops it; a measured load would never end, and the config is refused
+	 * (params_check_ends). */
+	const char *until_stopped_param;
 
 	/* Optional: plan-time checks of one instance's resolved parameters
 	 * against its scheduling attributes and role (background: it is
@@ -225,6 +233,20 @@ struct load_ops {
 const struct load_ops *load_find(const char *name);
 /* All drivers, in registry order; *n receives the count. */
 const struct load_ops *const *load_all(size_t *n);
+/* Build one instance's argv from its resolved parameters p: ops->build_argv,
+ * or builtin_build_argv for a built-in load without one. Returns 0, or -1
+ * with a message in err. */
+int load_build_argv(const struct load_ops *ops, const struct params *p, struct argv *argv,
+		    char *err, size_t errsz);
+
+/* Run a built-in load from a command line: argv[0] the command ("load"),
+ * argv[1] the load's name, then its own options; prog names the program
+ * in messages ("schedrig load"). Without a name or with --help: the usage
+ * and the built-in loads' names (exit 2 without a name). Returns the
+ * load's exit status, 2 when the name is no built-in load. What the runner
+ * execs for a tool Debian does not ship (builtin.h), in schedrig and in
+ * schedrig-agent alike. */
+int load_builtin_command(const char *prog, int argc, char **argv);
 /* The parameter definition called name in ops, or NULL. */
 const struct param_def *load_param(const struct load_ops *ops, const char *name);
 

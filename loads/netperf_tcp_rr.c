@@ -223,7 +223,6 @@ const struct load_ops netperf_tcp_rr_load = {
 	.metrics = netperf_metrics,
 	.n_metrics = sizeof(netperf_metrics) / sizeof(netperf_metrics[0]),
 	.stop_signal = SIGTERM,
-	.summarizes_on_stop = false,
 	.failure_lines = (const char *const[]){"are you sure there is a netserver", NULL},
 	.build_argv = netperf_build_argv,
 	.parse = netperf_parse,

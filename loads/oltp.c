@@ -424,22 +424,18 @@ static void print_samples(const struct oltp_conf *c, const struct oltp_report *r
 
 static int oltp_main(int argc, char **argv)
 {
-	sigset_t sigs;
-	builtin_block_signals(&sigs);
-
-	const char *vals[sizeof(oltp_params) / sizeof(oltp_params[0])];
-	int r = builtin_parse_args(&oltp_load, argc, argv, vals);
-	if (r)
-		return r > 0 ? 0 : BUILTIN_EXIT_USAGE;
+	struct builtin_args a;
+	if (builtin_begin(&a, &oltp_load, argc, argv))
+		return a.exit_status;
 	struct oltp_conf c = {
-		.clients = builtin_val_ll(&oltp_load, vals, "clients"),
-		.duration_s = builtin_val_ll(&oltp_load, vals, "duration_s"),
-		.tables = builtin_val_ll(&oltp_load, vals, "tables"),
-		.table_size = builtin_val_ll(&oltp_load, vals, "table_size"),
-		.start_timeout_s = (uint64_t)builtin_val_ll(&oltp_load, vals, "start_timeout_s"),
-		.inherit = !strcmp(builtin_val(&oltp_load, vals, "client_inherits_sched"), "true"),
-		.flush = builtin_val(&oltp_load, vals, "flush_log_at_trx_commit"),
-		.tmp = builtin_val(&oltp_load, vals, "tmp_dir"),
+		.clients = builtin_arg_ll(&a, "clients"),
+		.duration_s = builtin_arg_ll(&a, "duration_s"),
+		.tables = builtin_arg_ll(&a, "tables"),
+		.table_size = builtin_arg_ll(&a, "table_size"),
+		.start_timeout_s = (uint64_t)builtin_arg_ll(&a, "start_timeout_s"),
+		.inherit = builtin_arg_is(&a, "client_inherits_sched", "true"),
+		.flush = builtin_arg(&a, "flush_log_at_trx_commit"),
+		.tmp = builtin_arg(&a, "tmp_dir"),
 	};
 	if (!c.tmp || !*c.tmp)
 		c.tmp = getenv("TMPDIR");
@@ -447,7 +443,7 @@ static int oltp_main(int argc, char **argv)
 		c.tmp = "/tmp";
 
 	struct oltp *o = xcalloc(1, sizeof(*o));
-	o->sigs = &sigs;
+	o->sigs = &a.sigs;
 	if (oltp_setup(o, c.tmp)) {
 		free(o);
 		return 1;
@@ -469,22 +465,16 @@ static int oltp_main(int argc, char **argv)
 	return rc;
 }
 
-/* ---- the driver side: argv and parser ---- */
-
-static int oltp_build_argv(const struct params *p, struct argv *argv, char *err, size_t errsz)
-{
-	return builtin_build_argv(&oltp_load, p, argv, err, errsz);
-}
+/* ---- the driver side: the parser ---- */
 
 static int oltp_parse(const struct load_output *o, const struct params *p,
-                struct sample_vec *samples, char *why, size_t whysz)
+		      struct sample_vec *samples, char *why, size_t whysz)
 {
 	if (o->stopped) {
 		snprintf(why, whysz, "stopped before sysbench finished");
 		return -1;
 	}
-	return builtin_parse_once_each(&oltp_load, o, "clients", 1024, p ? params_int(p, "clients", 0) : 0, samples, why,
-				       whysz);
+	return builtin_parse_once_each(&oltp_load, o, p, "clients", 1024, samples, why, whysz);
 }
 
 /* In a qemu guest: the server, its data directory set-up (a shell script
@@ -503,10 +493,7 @@ const struct load_ops oltp_load = {
 	.metrics = oltp_metrics,
 	.n_metrics = sizeof(oltp_metrics) / sizeof(oltp_metrics[0]),
 	.stop_signal = SIGTERM,
-	.summarizes_on_stop = false,
-	.build_argv = oltp_build_argv,
 	.parse = oltp_parse,
-	.prepare = NULL,
 	.needs = {.programs = oltp_programs, .files = oltp_files, .scratch = true,
 		  .note = "a writable $TMPDIR for the data directory"},
 	.builtin_main = oltp_main,

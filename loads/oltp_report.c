@@ -22,16 +22,6 @@ static bool per_sec(const char *rest, unsigned long long *n, double *rate)
 	return ok;
 }
 
-/* The one number after "95th percentile:". */
-static bool one_number(const char *rest, double *v)
-{
-	struct fields fs;
-	fields_split(&fs, rest);
-	bool ok = fs.n == 1 && parse_double(fs.f[0], v) && *v >= 0;
-	fields_free(&fs);
-	return ok;
-}
-
 int oltp_report_scan(FILE *f, const char *where, struct oltp_report *r, char *why, size_t whysz)
 {
 	static const char *const labels[] = {"transactions:", "queries:", "ignored errors:",
@@ -56,7 +46,7 @@ int oltp_report_scan(FILE *f, const char *where, struct oltp_report *r, char *wh
 		else if (blank(line))
 			in_latency = false;
 		else if (in_latency && (rest = after_prefix(line, "95th percentile:")))
-			have[4] = one_number(rest, &r->p95);
+			have[4] = scan_value(rest, NULL, &r->p95);
 	}
 	const char *missing = !have[0] ? "transactions:" : !have[1] ? "queries:" :
 			      !have[4] ? "95th percentile:" : NULL;

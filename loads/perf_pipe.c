@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "load.h"
-#include "scan.h"
+#include "perf_bench.h"
 
 extern const struct load_ops perf_pipe_load;
 
@@ -36,10 +36,7 @@ static int perf_pipe_build_argv(const struct params *p, struct argv *argv,
 {
 	(void)err;
 	(void)errsz;
-	argv_add(argv, "perf");
-	argv_add(argv, "bench");
-	argv_add(argv, "sched");
-	argv_add(argv, "pipe");
+	perf_bench_argv(argv, "pipe");
 	argv_add(argv, "-l");
 	argv_addf(argv, "%lld", params_int(p, "loops", 50000));
 	if (params_bool(p, "threaded"))
@@ -68,6 +65,20 @@ static int value_before_unit(const struct text_lines *t, const char *unit, doubl
 	return found > 1 ? 2 : found;
 }
 
+/* The usecs/op and ops/sec lines of the default format, each once. 0, or
+ * -1 with why. */
+static int per_op_lines(const struct text_lines *t, double *usecs, double *ops, char *why,
+			size_t whysz)
+{
+	int u = value_before_unit(t, "usecs/op", usecs);
+	int s = value_before_unit(t, "ops/sec", ops);
+	if (u == 1 && s == 1)
+		return 0;
+	int r = u != 1 ? u : s;
+	return parse_fail(why, whysz, "%s \"%s\" line in stdout",
+			  r == 0 ? "no" : r < 0 ? "unparsable" : "repeated", u != 1 ? "usecs/op" : "ops/sec");
+}
+
 /* Parse the Total time, usecs/op and ops/sec lines (or the bare -f simple
  * time) into samples with op "". */
 static int perf_pipe_parse(const struct load_output *o, const struct params *p,
@@ -75,69 +86,24 @@ static int perf_pipe_parse(const struct load_output *o, const struct params *p,
 {
 	struct text_lines t;
 	double time_s = 0, usecs = 0, ops = 0;
-	int found = 0, nonblank = 0, rc;
-	const char *only = NULL;
+	bool simple;
 
 	(void)p;
 	if (output_status(o, &perf_pipe_load, why, whysz) < 0)
 		return -1;
 	text_lines_split(&t, o->out, o->out_len);
-	for (size_t i = 0; i < t.n; i++) {
-		if (!blank(t.line[i])) {
-			nonblank++;
-			only = t.line[i];
-		}
-		const char *rest = after_prefix(t.line[i], "Total time:");
-		if (!rest)
-			continue;
-		struct fields fs;
-		fields_split(&fs, rest);
-		bool ok = fs.n == 2 && !strcmp(fs.f[1], "[sec]") && parse_double(fs.f[0], &time_s) &&
-			  time_s >= 0;
-		fields_free(&fs);
-		if (!ok) {
-			rc = parse_fail(why, whysz, "unparsable Total time line: \"%.60s\"", t.line[i]);
-			goto out;
-		}
-		found++;
-	}
-	if (found > 1) {
-		rc = parse_fail(why, whysz, "more than one Total time line");
-		goto out;
-	}
-	if (!found) {
-		/* -f simple: the whole output is one number. */
-		struct fields fs;
-		bool ok = false;
-		if (nonblank == 1) {
-			fields_split(&fs, only);
-			ok = fs.n == 1 && parse_double(fs.f[0], &time_s) && time_s >= 0;
-			fields_free(&fs);
-		}
-		if (!ok) {
-			rc = parse_fail(why, whysz, "no \"Total time:\" line in stdout");
-			goto out;
-		}
-		sample_vec_add(samples, "time", "s", BETTER_LOWER, "", time_s);
-		rc = 0;
-		goto out;
-	}
-	int u = value_before_unit(&t, "usecs/op", &usecs);
-	int s = value_before_unit(&t, "ops/sec", &ops);
-	if (u != 1 || s != 1) {
-		int r = u != 1 ? u : s;
-		rc = parse_fail(why, whysz, "%s \"%s\" line in stdout",
-				r == 0 ? "no" : r < 0 ? "unparsable" : "repeated",
-				u != 1 ? "usecs/op" : "ops/sec");
-		goto out;
-	}
-	sample_vec_add(samples, "time", "s", BETTER_LOWER, "", time_s);
-	sample_vec_add(samples, "usecs_per_op", "us", BETTER_LOWER, "", usecs);
-	sample_vec_add(samples, "ops_per_sec", "ops/s", BETTER_HIGHER, "", ops);
-	rc = 0;
-out:
+	int rc = perf_bench_total_time(&t, &time_s, &simple, why, whysz);
+	if (!rc && !simple)
+		rc = per_op_lines(&t, &usecs, &ops, why, whysz);
 	text_lines_free(&t);
-	return rc;
+	if (rc)
+		return -1;
+	sample_vec_add(samples, "time", "s", BETTER_LOWER, "", time_s);
+	if (!simple) {
+		sample_vec_add(samples, "usecs_per_op", "us", BETTER_LOWER, "", usecs);
+		sample_vec_add(samples, "ops_per_sec", "ops/s", BETTER_HIGHER, "", ops);
+	}
+	return 0;
 }
 
 /* Durations of the run (load_ops.durations). */
@@ -152,7 +118,6 @@ const struct load_ops perf_pipe_load = {
 	.metrics = perf_pipe_metrics,
 	.n_metrics = sizeof(perf_pipe_metrics) / sizeof(perf_pipe_metrics[0]),
 	.stop_signal = SIGTERM,
-	.summarizes_on_stop = false,
 	.build_argv = perf_pipe_build_argv,
 	.parse = perf_pipe_parse,
 	.durations = perf_pipe_durations,

@@ -1,7 +1,9 @@
 /* The list of load drivers. Add a driver: write loads/NAME.c with a
  * `const struct load_ops NAME_load` and add it here. */
+#include <stdio.h>
 #include <string.h>
 
+#include "builtin.h"
 #include "load.h"
 
 extern const struct load_ops hackbench_load;
@@ -61,4 +63,32 @@ const struct metric_def *load_metric(const char *tool, const char *name)
 		if (!strcmp(ops->metrics[i].name, name))
 			return &ops->metrics[i];
 	return NULL;
+}
+
+int load_build_argv(const struct load_ops *ops, const struct params *p, struct argv *argv,
+		    char *err, size_t errsz)
+{
+	if (ops->build_argv)
+		return ops->build_argv(p, argv, err, errsz);
+	return builtin_build_argv(ops, p, argv, err, errsz);
+}
+
+int load_builtin_command(const char *prog, int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help")) {
+		printf("usage: %s NAME [--PARAM VALUE]...\n\nRun a built-in load:", prog);
+		size_t n;
+		const struct load_ops *const *all = load_all(&n);
+		for (size_t i = 0; i < n; i++)
+			if (all[i]->builtin_main)
+				printf(" %s", all[i]->name);
+		puts("");
+		return argc < 2 ? 2 : 0;
+	}
+	const struct load_ops *o = load_find(argv[1]);
+	if (!o || !o->builtin_main) {
+		fprintf(stderr, "%s: '%s' is not a built-in load\n", prog, argv[1]);
+		return 2;
+	}
+	return o->builtin_main(argc - 1, argv + 1);
 }

@@ -88,6 +88,39 @@ bool blank(const char *s)
 	return true;
 }
 
+bool scan_value(const char *text, const char *unit, double *v)
+{
+	struct fields fs;
+	fields_split(&fs, text);
+	bool ok = fs.n == (unit ? 2u : 1u) && (!unit || !strcmp(fs.f[1], unit)) &&
+		  parse_double(fs.f[0], v) && *v >= 0;
+	fields_free(&fs);
+	return ok;
+}
+
+int scan_labelled(const char *line, const char *prefix, const char *unit, double *v)
+{
+	const char *rest = after_prefix(line, prefix);
+	if (!rest)
+		return 0;
+	return scan_value(rest, unit, v) ? 1 : -1;
+}
+
+int scan_one_labelled(const struct text_lines *t, const char *prefix, const char *unit, double *v,
+		      char *why, size_t whysz)
+{
+	int name_len = (int)strcspn(prefix, ":"), found = 0;
+	for (size_t i = 0; i < t->n; i++) {
+		int r = scan_labelled(t->line[i], prefix, unit, v);
+		if (r < 0)
+			return parse_fail(why, whysz, "unparsable %.*s line: \"%.60s\"", name_len, prefix,
+					  t->line[i]);
+		if (r && found++)
+			return parse_fail(why, whysz, "more than one %.*s line", name_len, prefix);
+	}
+	return found;
+}
+
 /* The number token following key (key at the line start or after a blank),
  * copied into tok. */
 static bool key_token(const char *line, const char *key, char *tok, size_t toksz)

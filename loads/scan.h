@@ -42,6 +42,21 @@ const char *after_prefix(const char *line, const char *prefix);
 /* true when s is empty or only blanks. */
 bool blank(const char *s);
 
+/* The value text holds: a finite decimal >= 0 (parse_double) between
+ * blanks and nothing else, or followed by the one field unit when unit is
+ * not NULL ("1.817 [sec]"). false for anything else. */
+bool scan_value(const char *text, const char *unit, double *v);
+/* The value after prefix on line (scan_value of the rest, see after_prefix):
+ * 1 with *v, 0 when line does not start with prefix, -1 when it does but no
+ * valid value follows (sysbench's "avg:   0.39", hackbench's "Time: 1.853"). */
+int scan_labelled(const char *line, const char *prefix, const char *unit, double *v);
+/* The value of the one line of t that starts with prefix (scan_labelled):
+ * 1 with *v, 0 when no line does, or -1 with why: "unparsable NAME line:
+ * \"LINE\"" or "more than one NAME line", NAME being prefix without its
+ * trailing ':' (hackbench's "Time:", perf bench's "Total time:"). */
+int scan_one_labelled(const struct text_lines *t, const char *prefix, const char *unit, double *v,
+		      char *why, size_t whysz);
+
 /* Parse the number that follows key in line ("Max:" in cyclictest's
  * "... Max:     257"): blanks after key are skipped and the number must
  * end at a blank or the end of the line. false when key is absent or no

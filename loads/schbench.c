@@ -311,11 +311,7 @@ static int schbench_parse(const struct load_output *o, const struct params *p,
 				goto out;
 			b++;
 		} else if (b == 3 && (rest = after_prefix(l, "average rps:"))) {
-			struct fields fs;
-			fields_split(&fs, rest);
-			have_avg = fs.n == 1 && parse_double(fs.f[0], &avg) && avg >= 0;
-			fields_free(&fs);
-			if (!have_avg) {
+			if (!(have_avg = scan_value(rest, NULL, &avg))) {
 				rc = parse_fail(why, whysz, "unparsable \"average rps\" line");
 				goto out;
 			}
@@ -361,7 +357,6 @@ const struct load_ops schbench_load = {
 	.metrics = schbench_metrics,
 	.n_metrics = sizeof(schbench_metrics) / sizeof(schbench_metrics[0]),
 	.stop_signal = SIGTERM,
-	.summarizes_on_stop = false,
 	.build_argv = schbench_build_argv,
 	.parse = schbench_parse,
 };

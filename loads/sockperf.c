@@ -214,7 +214,6 @@ const struct load_ops sockperf_load = {
 	.metrics = sockperf_metrics,
 	.n_metrics = sizeof(sockperf_metrics) / sizeof(sockperf_metrics[0]),
 	.stop_signal = SIGTERM,
-	.summarizes_on_stop = false,
 	.build_argv = sockperf_build_argv,
 	.parse = sockperf_parse,
 };

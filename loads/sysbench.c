@@ -66,20 +66,6 @@ static int sysbench_build_argv(const struct params *p, struct argv *argv,
 	return 0;
 }
 
-/* The number after "label:" on a line that starts with it; 0 absent, 1
- * found, -1 found without a valid number. */
-static int labelled(const char *line, const char *label, double *v)
-{
-	const char *rest = after_prefix(line, label);
-	if (!rest)
-		return 0;
-	struct fields fs;
-	fields_split(&fs, rest);
-	int rc = fs.n == 1 && parse_double(fs.f[0], v) && *v >= 0 ? 1 : -1;
-	fields_free(&fs);
-	return rc;
-}
-
 /* Is the 95th percentile within sysbench's bucket error of [min, max]
  * (see the top of this file)? 0, or -1 with why. */
 static int p95_within(double p95, double min, double max, char *why, size_t whysz)
@@ -94,6 +80,33 @@ static int p95_within(double p95, double min, double max, char *why, size_t whys
 	return 0;
 }
 
+/* The lines sysbench_parse reads, each once (events per second only with
+ * test cpu, at most once otherwise), in the order their absence is told. */
+enum { F_EVENTS, F_AVG, F_P95, F_MIN, F_MAX, F_EPS, N_FIELDS };
+struct sysbench_field {
+	const char *label; /* the line's start */
+	const char *what;  /* in messages */
+	bool latency;      /* inside the "Latency (ms):" block */
+	double v;
+	int n;             /* times seen */
+};
+
+/* Take line l as one of the fields; false when it has a label of one but
+ * no valid number. */
+static bool take_field(struct sysbench_field *f, const char *l, bool in_latency)
+{
+	for (int k = 0; k < N_FIELDS; k++) {
+		if (f[k].latency && !in_latency)
+			continue;
+		int r = scan_labelled(l, f[k].label, NULL, &f[k].v);
+		if (!r)
+			continue;
+		f[k].n++;
+		return r > 0;
+	}
+	return true;
+}
+
 /* Parse events per second, total number of events and the Latency (ms)
  * avg and 95th percentile (clamped into that section's min and max) into
  * samples with op "". */
@@ -102,85 +115,54 @@ static int sysbench_parse(const struct load_output *o, const struct params *p,
 {
 	const char *test = params_get(p, "test");
 	bool cpu = !test || !strcmp(test, "cpu");
+	struct sysbench_field f[N_FIELDS] = {
+		[F_EVENTS] = {"total number of events:", "total number of events", false},
+		[F_AVG] = {"avg:", "Latency (ms) avg", true},
+		[F_P95] = {"95th percentile:", "Latency (ms) 95th percentile", true},
+		[F_MIN] = {"min:", "Latency (ms) min", true},
+		[F_MAX] = {"max:", "Latency (ms) max", true},
+		[F_EPS] = {"events per second:", "events per second", false},
+	};
 	struct text_lines t;
-	double eps = 0, events = 0, avg = 0, p95 = 0, min = 0, max = 0;
-	int n_eps = 0, n_events = 0, n_avg = 0, n_p95 = 0, n_min = 0, n_max = 0, rc = -1;
 	bool in_latency = false;
+	int rc = -1;
 
 	if (output_status(o, &sysbench_load, why, whysz) < 0)
 		return -1;
 	text_lines_split(&t, o->out, o->out_len);
 	for (size_t i = 0; i < t.n; i++) {
 		const char *l = t.line[i];
-		int r;
-
-		if (blank(l)) {
+		if (blank(l))
 			in_latency = false;
-			continue;
-		}
-		if (after_prefix(l, "Latency (ms):")) {
+		else if (after_prefix(l, "Latency (ms):"))
 			in_latency = true;
-			continue;
+		else if (!take_field(f, l, in_latency)) {
+			rc = parse_fail(why, whysz, "unparsable line: \"%.60s\"", l);
+			goto out;
 		}
-		if ((r = labelled(l, "events per second:", &eps)) != 0) {
-			if (r < 0)
-				goto bad;
-			n_eps++;
-		} else if ((r = labelled(l, "total number of events:", &events)) != 0) {
-			if (r < 0)
-				goto bad;
-			n_events++;
-		} else if (in_latency && (r = labelled(l, "avg:", &avg)) != 0) {
-			if (r < 0)
-				goto bad;
-			n_avg++;
-		} else if (in_latency && (r = labelled(l, "min:", &min)) != 0) {
-			if (r < 0)
-				goto bad;
-			n_min++;
-		} else if (in_latency && (r = labelled(l, "max:", &max)) != 0) {
-			if (r < 0)
-				goto bad;
-			n_max++;
-		} else if (in_latency && (r = labelled(l, "95th percentile:", &p95)) != 0) {
-			if (r < 0)
-				goto bad;
-			n_p95++;
+	}
+	for (int k = 0; k < N_FIELDS; k++)
+		if (f[k].n != 1 && (f[k].n || k != F_EPS || cpu)) {
+			rc = parse_fail(why, whysz, "%s \"%s\" line in stdout",
+					f[k].n ? "repeated" : "no", f[k].what);
+			goto out;
 		}
-		continue;
-bad:
-		rc = parse_fail(why, whysz, "unparsable line: \"%.60s\"", l);
-		goto out;
-	}
-	if (n_events != 1 || n_avg != 1 || n_p95 != 1 || n_min != 1 || n_max != 1 ||
-	    (cpu && n_eps != 1) || n_eps > 1) {
-		const char *what = n_events != 1 ? "total number of events" :
-				   n_avg != 1 ? "Latency (ms) avg" :
-				   n_p95 != 1 ? "Latency (ms) 95th percentile" :
-				   n_min != 1 ? "Latency (ms) min" :
-				   n_max != 1 ? "Latency (ms) max" : "events per second";
-		int n = n_events != 1 ? n_events : n_avg != 1 ? n_avg : n_p95 != 1 ? n_p95 :
-			n_min != 1 ? n_min : n_max != 1 ? n_max : n_eps;
-		rc = parse_fail(why, whysz, "%s \"%s\" line in stdout", n ? "repeated" : "no", what);
-		goto out;
-	}
-	if (events == 0 && n_eps && eps != 0) {
+	double eps = f[F_EPS].v, events = f[F_EVENTS].v, min = f[F_MIN].v, max = f[F_MAX].v;
+	if (events == 0 && f[F_EPS].n && eps != 0) {
 		rc = parse_fail(why, whysz, "total number of events 0 but %g events per second: the"
 				" rate contradicts its count", eps);
 		goto out;
 	}
-	const struct order_stat order[] = {{"min", min}, {"avg", avg}, {"max", max}};
-	if ((rc = order_check("Latency (ms)", order, 3, why, whysz)) < 0)
+	const struct order_stat order[] = {{"min", min}, {"avg", f[F_AVG].v}, {"max", max}};
+	if ((rc = order_check("Latency (ms)", order, 3, why, whysz)) < 0 ||
+	    (rc = p95_within(f[F_P95].v, min, max, why, whysz)) < 0)
 		goto out;
-	if ((rc = p95_within(p95, min, max, why, whysz)) < 0)
-		goto out;
-	p95 = p95 < min ? min : p95 > max ? max : p95;
-	if (n_eps)
+	double p95 = f[F_P95].v < min ? min : f[F_P95].v > max ? max : f[F_P95].v;
+	if (f[F_EPS].n)
 		sample_vec_add(samples, "events_per_s", "events/s", BETTER_HIGHER, "", eps);
-	sample_vec_add(samples, "latency_avg", "ms", BETTER_LOWER, "", avg);
+	sample_vec_add(samples, "latency_avg", "ms", BETTER_LOWER, "", f[F_AVG].v);
 	sample_vec_add(samples, "latency_p95", "ms", BETTER_LOWER, "", p95);
 	sample_vec_add(samples, "events", "events", BETTER_HIGHER, "", events);
-	rc = 0;
 out:
 	text_lines_free(&t);
 	return rc;
@@ -195,7 +177,6 @@ const struct load_ops sysbench_load = {
 	.metrics = sysbench_metrics,
 	.n_metrics = sizeof(sysbench_metrics) / sizeof(sysbench_metrics[0]),
 	.stop_signal = SIGTERM,
-	.summarizes_on_stop = false,
 	.build_argv = sysbench_build_argv,
 	.parse = sysbench_parse,
 };

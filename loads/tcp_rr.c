@@ -279,22 +279,17 @@ static int run_pairs(const struct rr_conf *conf, const struct sockaddr_storage *
 
 static int tcp_rr_main(int argc, char **argv)
 {
-	sigset_t sigs;
-	builtin_block_signals(&sigs);
-
-	const char *vals[sizeof(tcp_rr_params) / sizeof(tcp_rr_params[0])];
-	int r = builtin_parse_args(&tcp_rr_load, argc, argv, vals);
-	if (r)
-		return r > 0 ? 0 : BUILTIN_EXIT_USAGE;
-
+	struct builtin_args a;
+	if (builtin_begin(&a, &tcp_rr_load, argc, argv))
+		return a.exit_status;
 	struct rr_conf conf = {
-		.pairs = (unsigned)builtin_val_ll(&tcp_rr_load, vals, "pairs"),
-		.duration_s = (uint64_t)builtin_val_ll(&tcp_rr_load, vals, "duration_s"),
-		.request_bytes = (size_t)builtin_val_ll(&tcp_rr_load, vals, "request_bytes"),
-		.response_bytes = (size_t)builtin_val_ll(&tcp_rr_load, vals, "response_bytes"),
-		.threads = !strcmp(builtin_val(&tcp_rr_load, vals, "mode"), "thread"),
+		.pairs = (unsigned)builtin_arg_ll(&a, "pairs"),
+		.duration_s = (uint64_t)builtin_arg_ll(&a, "duration_s"),
+		.request_bytes = (size_t)builtin_arg_ll(&a, "request_bytes"),
+		.response_bytes = (size_t)builtin_arg_ll(&a, "response_bytes"),
+		.threads = builtin_arg_is(&a, "mode", "thread"),
 	};
-	unsigned port = (unsigned)builtin_val_ll(&tcp_rr_load, vals, "port");
+	unsigned port = (unsigned)builtin_arg_ll(&a, "port");
 	if (port && port + conf.pairs - 1 > 65535) {
 		fprintf(stderr, "schedrig load tcp-rr: --port %u with %u pairs needs ports up to %u (> 65535)\n",
 			port, conf.pairs, port + conf.pairs - 1);
@@ -302,17 +297,12 @@ static int tcp_rr_main(int argc, char **argv)
 	}
 	struct sockaddr_storage host;
 	socklen_t hostlen;
-	if (rr_resolve_host(builtin_val(&tcp_rr_load, vals, "host"), &host, &hostlen))
+	if (rr_resolve_host(builtin_arg(&a, "host"), &host, &hostlen))
 		return BUILTIN_EXIT_USAGE;
-	return run_pairs(&conf, &host, hostlen, port, &sigs);
+	return run_pairs(&conf, &host, hostlen, port, &a.sigs);
 }
 
-/* ---- the driver side: argv and parser ---- */
-
-static int tcp_rr_build_argv(const struct params *p, struct argv *argv, char *err, size_t errsz)
-{
-	return builtin_build_argv(&tcp_rr_load, p, argv, err, errsz);
-}
+/* ---- the driver side: the parser ---- */
 
 static int tcp_rr_parse(const struct load_output *o, const struct params *p,
 			struct sample_vec *samples, char *why, size_t whysz)
@@ -332,8 +322,7 @@ static int tcp_rr_parse(const struct load_output *o, const struct params *p,
 	struct sample_vec tmp = {0};
 	struct lat_hist_reader hists = {0};
 	unsigned char *seen_pair = xcalloc((size_t)pairs, 1);
-	bool seen_lat[8] = {false};
-	size_t n_lat = 0, n_pairs = 0;
+	size_t n_pairs = 0;
 	double rate_sum = 0;
 	int rc = -1;
 
@@ -362,22 +351,8 @@ static int tcp_rr_parse(const struct load_output *o, const struct params *p,
 			sample_vec_add(&tmp, M_TRANSACTIONS->name, M_TRANSACTIONS->unit,
 				       M_TRANSACTIONS->better, op, v);
 		} else if (!strcmp(m, "latency")) {
-			int h = lat_hist_read_line(&hists, M_LATENCY, op, v, r.lineno, why, whysz);
-			if (h < 0)
+			if (lat_hist_read_line(&hists, M_LATENCY, op, v, r.lineno, &tmp, why, whysz))
 				goto out;
-			if (h)
-				continue;
-			size_t i;
-			for (i = 0; i < n_lat_ops; i++)
-				if (!strcmp(op, lat_ops[i].op))
-					break;
-			if (i == n_lat_ops || seen_lat[i]) {
-				snprintf(why, whysz, "line %u: bad or repeated latency op '%s'", r.lineno, op);
-				goto out;
-			}
-			seen_lat[i] = true;
-			n_lat++;
-			sample_vec_add(&tmp, M_LATENCY->name, M_LATENCY->unit, M_LATENCY->better, op, v);
 		} else {
 			snprintf(why, whysz, "line %u: unknown metric '%s'", r.lineno, m);
 			goto out;
@@ -389,29 +364,13 @@ static int tcp_rr_parse(const struct load_output *o, const struct params *p,
 		snprintf(why, whysz, "transactions for %zu of %lld pairs", n_pairs, pairs);
 		goto out;
 	}
-	if (n_lat != n_lat_ops && (n_lat || rate_sum > 0)) {
-		snprintf(why, whysz, "%zu of %zu latency percentiles", n_lat, n_lat_ops);
-		goto out;
-	}
-	if (lat_hist_read_finish(&hists, &tmp, samples, why, whysz))
-		goto out;
-	for (size_t i = 0; i < tmp.n; i++)
-		sample_vec_add(samples, tmp.v[i].metric, tmp.v[i].unit, tmp.v[i].better, tmp.v[i].op,
-			       tmp.v[i].value);
-	rc = 0;
+	const struct metric_def *lat[] = {M_LATENCY};
+	rc = lat_hist_read_finish(&hists, lat, 1, rate_sum > 0, &tmp, samples, why, whysz);
 out:
 	sample_vec_free(&tmp);
 	lat_hist_read_free(&hists);
 	free(seen_pair);
 	return rc;
-}
-
-/* 0 means until stopped: background only. */
-static int tcp_rr_check(const struct params *p, const struct sched_req *sched, bool background,
-			char *err, size_t errsz)
-{
-	(void)sched;
-	return params_check_ends(p, "duration_s", background, err, errsz);
 }
 
 const struct load_ops tcp_rr_load = {
@@ -423,9 +382,7 @@ const struct load_ops tcp_rr_load = {
 	.n_metrics = sizeof(tcp_rr_metrics) / sizeof(tcp_rr_metrics[0]),
 	.stop_signal = SIGINT,
 	.summarizes_on_stop = true,
-	.build_argv = tcp_rr_build_argv,
-	.check = tcp_rr_check,
+	.until_stopped_param = "duration_s",
 	.parse = tcp_rr_parse,
-	.prepare = NULL,
 	.builtin_main = tcp_rr_main,
 };

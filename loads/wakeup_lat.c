@@ -198,18 +198,14 @@ static void stop_workers(struct message_thread *mt)
 
 static int wakeup_lat_main(int argc, char **argv)
 {
-	sigset_t sigs;
-	builtin_block_signals(&sigs);
-
-	const char *vals[sizeof(wakeup_lat_params) / sizeof(wakeup_lat_params[0])];
-	int r = builtin_parse_args(&wakeup_lat_load, argc, argv, vals);
-	if (r)
-		return r > 0 ? 0 : BUILTIN_EXIT_USAGE;
-	size_t n_mt = (size_t)builtin_val_ll(&wakeup_lat_load, vals, "message_threads");
-	size_t n_w = (size_t)builtin_val_ll(&wakeup_lat_load, vals, "workers");
-	uint64_t runtime_s = (uint64_t)builtin_val_ll(&wakeup_lat_load, vals, "runtime_s");
-	uint64_t think_us = (uint64_t)builtin_val_ll(&wakeup_lat_load, vals, "think_us");
-	uint64_t work_us = (uint64_t)builtin_val_ll(&wakeup_lat_load, vals, "work_us");
+	struct builtin_args a;
+	if (builtin_begin(&a, &wakeup_lat_load, argc, argv))
+		return a.exit_status;
+	size_t n_mt = (size_t)builtin_arg_ll(&a, "message_threads");
+	size_t n_w = (size_t)builtin_arg_ll(&a, "workers");
+	uint64_t runtime_s = (uint64_t)builtin_arg_ll(&a, "runtime_s");
+	uint64_t think_us = (uint64_t)builtin_arg_ll(&a, "think_us");
+	uint64_t work_us = (uint64_t)builtin_arg_ll(&a, "work_us");
 	if (n_mt * n_w > WAKEUP_LAT_MAX_WORKERS) {
 		fprintf(stderr, "schedrig load wakeup-lat: %zu message threads * %zu workers > %d workers\n",
 			n_mt, n_w, WAKEUP_LAT_MAX_WORKERS);
@@ -264,7 +260,7 @@ static int wakeup_lat_main(int argc, char **argv)
 	if (!failure) {
 		uint64_t end = runtime_s ? start + runtime_s * 1000000000ULL : UINT64_MAX;
 		for (;;) {
-			int sig = builtin_wait_signal(&sigs, end);
+			int sig = builtin_wait_signal(&a.sigs, end);
 			if (sig == SIGINT || sig == SIGTERM || sig == 0)
 				break;
 		}
@@ -304,21 +300,7 @@ static int wakeup_lat_main(int argc, char **argv)
 	return rc;
 }
 
-/* ---- the driver side: argv and parser ---- */
-
-static int wakeup_lat_build_argv(const struct params *p, struct argv *argv, char *err, size_t errsz)
-{
-	return builtin_build_argv(&wakeup_lat_load, p, argv, err, errsz);
-}
-
-/* Index of op in lat_ops, or -1. */
-static int lat_op_index(const char *op)
-{
-	for (size_t i = 0; i < n_lat_ops; i++)
-		if (!strcmp(op, lat_ops[i].op))
-			return (int)i;
-	return -1;
-}
+/* ---- the driver side: the parser ---- */
 
 static int wakeup_lat_parse(const struct load_output *o, const struct params *p,
 			    struct sample_vec *samples, char *why, size_t whysz)
@@ -331,8 +313,6 @@ static int wakeup_lat_parse(const struct load_output *o, const struct params *p,
 
 	struct sample_vec tmp = {0};
 	struct lat_hist_reader hists = {0};
-	bool seen[2][8] = {{false}};
-	size_t n_seen[2] = {0, 0};
 	bool have_rate = false;
 	double rate = 0;
 	int rc = -1;
@@ -341,23 +321,10 @@ static int wakeup_lat_parse(const struct load_output *o, const struct params *p,
 	while ((got = builtin_next_sample(&r, &v, why, whysz)) > 0) {
 		const char *m = r.field[0];
 		const char *op = r.field[1];
-		const struct metric_def *md = NULL;
 		if (!strcmp(m, M_WAKEUP->name) || !strcmp(m, M_REQUEST->name)) {
-			int k = strcmp(m, M_WAKEUP->name) ? 1 : 0;
-			int h = lat_hist_read_line(&hists, k ? M_REQUEST : M_WAKEUP, op, v, r.lineno, why,
-						   whysz);
-			if (h < 0)
+			const struct metric_def *md = strcmp(m, M_WAKEUP->name) ? M_REQUEST : M_WAKEUP;
+			if (lat_hist_read_line(&hists, md, op, v, r.lineno, &tmp, why, whysz))
 				goto out;
-			if (h)
-				continue;
-			int i = lat_op_index(op);
-			if (i < 0 || seen[k][i]) {
-				snprintf(why, whysz, "line %u: bad or repeated %s op '%s'", r.lineno, m, op);
-				goto out;
-			}
-			seen[k][i] = true;
-			n_seen[k]++;
-			md = k ? M_REQUEST : M_WAKEUP;
 		} else if (!strcmp(m, M_RATE->name)) {
 			if (strcmp(op, "all") || have_rate) {
 				snprintf(why, whysz, "line %u: bad or repeated %s op '%s'", r.lineno, m, op);
@@ -365,12 +332,11 @@ static int wakeup_lat_parse(const struct load_output *o, const struct params *p,
 			}
 			have_rate = true;
 			rate = v;
-			md = M_RATE;
+			sample_vec_add(&tmp, M_RATE->name, M_RATE->unit, M_RATE->better, op, v);
 		} else {
 			snprintf(why, whysz, "line %u: unknown metric '%s'", r.lineno, m);
 			goto out;
 		}
-		sample_vec_add(&tmp, md->name, md->unit, md->better, op, v);
 	}
 	if (got < 0)
 		goto out;
@@ -378,30 +344,12 @@ static int wakeup_lat_parse(const struct load_output *o, const struct params *p,
 		snprintf(why, whysz, "no %s line", M_RATE->name);
 		goto out;
 	}
-	for (int k = 0; k < 2; k++)
-		if (n_seen[k] != n_lat_ops && (n_seen[k] || rate > 0)) {
-			snprintf(why, whysz, "%zu of %zu %s percentiles", n_seen[k], n_lat_ops,
-				 k ? M_REQUEST->name : M_WAKEUP->name);
-			goto out;
-		}
-	if (lat_hist_read_finish(&hists, &tmp, samples, why, whysz))
-		goto out;
-	for (size_t i = 0; i < tmp.n; i++)
-		sample_vec_add(samples, tmp.v[i].metric, tmp.v[i].unit, tmp.v[i].better, tmp.v[i].op,
-			       tmp.v[i].value);
-	rc = 0;
+	const struct metric_def *lat[] = {M_WAKEUP, M_REQUEST};
+	rc = lat_hist_read_finish(&hists, lat, 2, rate > 0, &tmp, samples, why, whysz);
 out:
 	sample_vec_free(&tmp);
 	lat_hist_read_free(&hists);
 	return rc;
-}
-
-/* 0 means until stopped: background only. */
-static int wakeup_lat_check(const struct params *p, const struct sched_req *sched, bool background,
-			char *err, size_t errsz)
-{
-	(void)sched;
-	return params_check_ends(p, "runtime_s", background, err, errsz);
 }
 
 const struct load_ops wakeup_lat_load = {
@@ -413,9 +361,7 @@ const struct load_ops wakeup_lat_load = {
 	.n_metrics = sizeof(wakeup_lat_metrics) / sizeof(wakeup_lat_metrics[0]),
 	.stop_signal = SIGINT,
 	.summarizes_on_stop = true,
-	.build_argv = wakeup_lat_build_argv,
-	.check = wakeup_lat_check,
+	.until_stopped_param = "runtime_s",
 	.parse = wakeup_lat_parse,
-	.prepare = NULL,
 	.builtin_main = wakeup_lat_main,
 };

@@ -22,6 +22,60 @@ static void kv_row(struct buf *out, const char *k, const char *v)
 	buf_puts(out, "</td></tr>\n");
 }
 
+/* The knob changes of run r, or "none". */
+static void knobs_table(struct buf *out, const struct runinfo *r)
+{
+	if (!r->n_knobs) {
+		buf_puts(out, "<p>Knobs applied: none.</p>\n");
+		return;
+	}
+	buf_puts(out, "<table class=\"grid knobs\">\n<thead><tr><th>variant</th><th>kind</th>"
+		 "<th>knob</th><th>requested</th><th>applied</th></tr></thead>\n<tbody>\n");
+	for (size_t k = 0; k < r->n_knobs; k++) {
+		const struct runinfo_knob *kn = &r->knobs[k];
+		const char *f[] = {kn->variant, kn->kind, kn->name, kn->requested_value,
+				   kn->applied_value};
+		buf_puts(out, "<tr>");
+		for (int j = 0; j < 5; j++) {
+			buf_puts(out, "<td>");
+			esc_or_dash(out, f[j]);
+			buf_puts(out, "</td>");
+		}
+		buf_puts(out, "</tr>\n");
+	}
+	buf_puts(out, "</tbody>\n</table>\n");
+}
+
+/* The host state of run r (runinfo.h): every fingerprint's fields, each
+ * with the file it was read from, in a section that opens on a click. */
+static void host_table(struct buf *out, const struct runinfo *r)
+{
+	if (!r->n_host)
+		return;
+	buf_puts(out, "<details class=\"host\"><summary>Host state</summary>\n<table class=\"grid"
+		 " host\">\n<thead><tr><th>where</th><th>field</th><th>value</th><th>read from</th>"
+		 "</tr></thead>\n<tbody>\n");
+	for (size_t k = 0; k < r->n_host; k++) {
+		const struct runinfo_host *h = &r->host_state[k];
+		buf_puts(out, "<tr><td>");
+		if (h->variant) {
+			buf_puts(out, "variant ");
+			html_escape(out, h->variant);
+		} else {
+			buf_puts(out, "the rig's machine");
+		}
+		const char *f[] = {h->field, h->value, h->source};
+		buf_puts(out, "</td>");
+		for (int j = 0; j < 3; j++) {
+			buf_puts(out, "<td>");
+			esc_or_dash(out, f[j]);
+			buf_puts(out, "</td>");
+		}
+		buf_puts(out, "</tr>\n");
+	}
+	buf_puts(out, "</tbody>\n</table>\n</details>\n");
+}
+
 static void provenance(struct buf *out, const struct html_doc *d)
 {
 	buf_puts(out, "<h2 id=\"provenance\">Provenance</h2>\n");
@@ -65,25 +119,8 @@ static void provenance(struct buf *out, const struct html_doc *d)
 			buf_puts(out, "</tr>\n");
 		}
 		buf_puts(out, "</tbody>\n</table>\n");
-		if (!r->n_knobs) {
-			buf_puts(out, "<p>Knobs applied: none.</p>\n");
-			continue;
-		}
-		buf_puts(out, "<table class=\"grid knobs\">\n<thead><tr><th>variant</th><th>kind</th>"
-			 "<th>knob</th><th>requested</th><th>applied</th></tr></thead>\n<tbody>\n");
-		for (size_t k = 0; k < r->n_knobs; k++) {
-			const struct runinfo_knob *kn = &r->knobs[k];
-			const char *f[] = {kn->variant, kn->kind, kn->name, kn->requested_value,
-					   kn->applied_value};
-			buf_puts(out, "<tr>");
-			for (int j = 0; j < 5; j++) {
-				buf_puts(out, "<td>");
-				esc_or_dash(out, f[j]);
-				buf_puts(out, "</td>");
-			}
-			buf_puts(out, "</tr>\n");
-		}
-		buf_puts(out, "</tbody>\n</table>\n");
+		knobs_table(out, r);
+		host_table(out, r);
 	}
 	buf_puts(out, "<h2 id=\"config\">Config</h2>\n");
 	for (size_t i = 0; i < d->n_runs; i++) {

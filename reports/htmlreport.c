@@ -105,7 +105,7 @@ int htmlreport_build(const struct reportcmd *c, const struct sample_table *t,
 	for (size_t i = 0; i < n_ids; i++)
 		buf_printf(&title, "%s %s (run %lld)", i ? "," : "", ri[i].name ? ri[i].name : "-",
 			   (long long)ri[i].id);
-	store_now(now, sizeof(now));
+	utc_now(now, sizeof(now));
 	struct html_doc d = {
 		.title = buf_str(&title), .generated_at = now, .runs = ri, .n_runs = n_ids,
 		.figs = figs, .n_figs = n_figs, .notes = (const char *const *)pr.notes,

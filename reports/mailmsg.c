@@ -66,42 +66,60 @@ static bool plain_ascii(const char *s)
 	return !strstr(s, "=?");
 }
 
+/* The next token of s: its white space (*ws bytes) and its word (*wl
+ * bytes, 0 at the end of s). */
+static void next_token(const char *s, size_t *ws, size_t *wl)
+{
+	*ws = strspn(s, " \t");
+	*wl = strcspn(s + *ws, " \t");
+}
+
+/* Can s be written as it is, folded at its white space (RFC 5322 2.2.3)?
+ * Printable ASCII, not looking like an encoded-word, and each white space
+ * with the word after it within MAILMSG_LINE_MAX octets when it follows
+ * lead octets of the line: a longer word cannot be folded and becomes
+ * encoded-words (RFC 2047 2: each at most 75 octets). */
+static bool foldable(const char *s, size_t lead)
+{
+	if (!plain_ascii(s))
+		return false;
+	for (size_t ws, wl; *s; s += ws + wl) {
+		next_token(s, &ws, &wl);
+		if (lead + ws + wl > MAILMSG_LINE_MAX)
+			return false;
+	}
+	return true;
+}
+
+/* Append foldable text s to out, the current line being col octets long:
+ * a line break goes before the white space of a word that would pass
+ * MAILMSG_FOLD_AT, so the next line starts with it (a word longer than
+ * that stays whole; the first word stays on the current line). */
+static void fold_words(struct buf *out, size_t col, const char *s)
+{
+	bool line_has_word = false;
+	for (size_t ws, wl; *s; s += ws + wl) {
+		next_token(s, &ws, &wl);
+		if (line_has_word && ws && wl && col + ws + wl > MAILMSG_FOLD_AT) {
+			buf_puts(out, "\r\n");
+			col = 0;
+		}
+		buf_append(out, s, ws + wl);
+		col += ws + wl;
+		line_has_word = line_has_word || wl;
+	}
+}
+
 int mailmsg_header_unstructured(struct buf *out, const char *name, const char *value)
 {
 	if (has_crlf(value) || !utf8_valid(value, strlen(value)))
 		return -1;
 	buf_printf(out, "%s: ", name);
-	if (!plain_ascii(value)) {
-		encoded_words(out, value);
-		buf_puts(out, "\r\n");
-		return 0;
-	}
-	/* Fold before a space so each line stays within MAILMSG_FOLD_AT; a word
-	 * longer than that stays whole. */
 	size_t col = strlen(name) + 2;
-	const char *p = value;
-	bool line_has_word = false;
-	while (*p) {
-		const char *ws = p;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		const char *word = p;
-		while (*p && *p != ' ' && *p != '\t')
-			p++;
-		size_t wsl = (size_t)(word - ws), wl = (size_t)(p - word);
-		if (line_has_word && wl && col + wsl + wl > MAILMSG_FOLD_AT) {
-			buf_puts(out, "\r\n");
-			col = 0;
-			if (!wsl) { /* cannot happen: words are separated by white space */
-				buf_puts(out, " ");
-				col = 1;
-			}
-		}
-		buf_append(out, ws, wsl);
-		buf_append(out, word, wl);
-		col += wsl + wl;
-		line_has_word = line_has_word || wl;
-	}
+	if (foldable(value, col))
+		fold_words(out, col, value);
+	else
+		encoded_words(out, value);
 	buf_puts(out, "\r\n");
 	return 0;
 }
@@ -164,9 +182,12 @@ static int mailbox(struct buf *out, const char *address, char *err, size_t errsz
 		free(name);
 		return -1;
 	}
-	if (*name && plain_ascii(name))
-		buf_printf(out, "%s ", name);
-	else if (*name) {
+	/* The name's first word may follow a line of the header's full
+	 * width (address_header folds before a mailbox past it). */
+	if (*name && foldable(name, MAILMSG_FOLD_AT)) {
+		fold_words(out, 0, name);
+		buf_puts(out, " ");
+	} else if (*name) {
 		encoded_words(out, name);
 		buf_puts(out, " ");
 	}
@@ -281,7 +302,7 @@ static bool needs_qp(const char *s, size_t len)
 int mailmsg_compose(const struct mailmsg *m, struct buf *out, size_t *bad_line,
 		    char *err, size_t errsz)
 {
-	char date[64], msgid[256];
+	char date[64], msgid[1024];
 	struct buf body = {0};
 	int rc = -1;
 
@@ -339,7 +360,8 @@ int mailmsg_compose(const struct mailmsg *m, struct buf *out, size_t *bad_line,
 	mailmsg_date(date, sizeof(date), m->date);
 	buf_printf(&h, "Date: %s\r\n", date);
 	if (m->message_id) {
-		if (has_crlf(m->message_id) || strchr(m->message_id, ' ')) {
+		if (has_crlf(m->message_id) || strchr(m->message_id, ' ') ||
+		    strlen(m->message_id) > 900) {
 			snprintf(err, errsz, "bad Message-ID '%.200s'", m->message_id);
 			goto out;
 		}

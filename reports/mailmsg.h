@@ -46,7 +46,10 @@ struct mailmsg {
  * Headers: non-ASCII Subject text and display names become RFC 2047 "B"
  * encoded-words of at most 75 characters, split between UTF-8 characters;
  * long header lines are folded at white space (or between encoded-words)
- * to MAILMSG_FOLD_AT. Returns 0, or -1 with a message for an empty or
+ * to MAILMSG_FOLD_AT (RFC 5322 2.2.3), and text with a word too long for a
+ * line of MAILMSG_LINE_MAX octets becomes encoded-words too, so no line of
+ * the message exceeds MAILMSG_LINE_MAX; a Message-ID over 900 octets is
+ * refused. Returns 0, or -1 with a message for an empty or
  * malformed address (no '@', non-ASCII or white space in the address,
  * CR/LF anywhere in a header value), invalid UTF-8 in the Subject or a
  * body line over the limit. */
@@ -60,8 +63,9 @@ int mailmsg_addr_spec(const char *address, char *dst, size_t size);
 
 /* Append a header field "Name: value" + CRLF for an unstructured value
  * (Subject): printable ASCII is folded at spaces to MAILMSG_FOLD_AT;
- * anything else (or text that looks like an encoded-word, "=?") is
- * encoded as RFC 2047 B encoded-words of UTF-8, one per folded line.
+ * anything else (text that looks like an encoded-word, "=?", or holds a
+ * word that no fold brings within MAILMSG_LINE_MAX octets) is encoded as
+ * RFC 2047 B encoded-words of UTF-8, one per folded line.
  * Returns 0, or -1 for invalid UTF-8, CR or LF. */
 int mailmsg_header_unstructured(struct buf *out, const char *name, const char *value);
 

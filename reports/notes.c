@@ -19,6 +19,7 @@ void report_notes_free(struct report_notes *n)
 	free(n->v);
 	n->v = NULL;
 	n->n = 0;
+	n->n_host = 0;
 }
 
 /* "LOAD METRIC[, cell C][, run R], COLUMN op OP" of one group. */

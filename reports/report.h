@@ -89,6 +89,7 @@ int report_parse_percentiles(struct report_opts *o, const char *list);
 struct report_notes {
 	char **v;
 	size_t n;
+	size_t n_host;  /* of them "Host state differs: ..." (report_notes_host) */
 };
 
 /* Append the notes the summary itself gives: "NaN samples (left out of n
@@ -98,6 +99,29 @@ struct report_notes {
  * prints them, NaN elsewhere)" for each group left with no value (the table's
  * fixed variant, cell or run named too). Nothing when there are none. */
 void report_notes_summary(struct report_notes *n, const struct summary *s);
+struct hostdecls;
+/* One fingerprint a table's columns come from (harness/host/hostfp.h, as
+ * stored: store_host.h): who it is in notes ("run 3", "variant v61",
+ * "run 3 variant v61"), its stable fields (field, value pairs: fields[i],
+ * values[i]) and what its variant's config declares (hostdecl.h; NULL:
+ * nothing known). */
+struct host_note_input {
+	const char *label;
+	char **fields, **values;
+	size_t n;
+	const struct hostdecls *decl;
+};
+
+/* Append one note per fingerprint field the inputs read differently
+ * (hostfp_same) that their configs do not declare different (hostdecl.h:
+ * one variant sets thp: never, the other does not; two variants boot
+ * different kernels, so their kernel.* fields and the fields only one
+ * kernel has differ by declaration): "Host state differs: thp.enabled
+ * never (run 1) vs madvise (run 2)", the inputs grouped by value in
+ * order of first appearance, a field an input lacks as "absent". Counts
+ * them in n->n_host; identical fingerprints add nothing. */
+void report_notes_host(struct report_notes *n, const struct host_note_input *in, size_t n_in);
+
 /* Append note (malloc'd; the notes own it from now on). */
 void report_notes_add(struct report_notes *n, char *note);
 /* Free every note; n is left empty. */

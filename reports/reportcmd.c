@@ -1,4 +1,5 @@
 #include "reportcmd.h"
+#include "reporthost.h"
 
 #include <errno.h>
 #include <math.h>
@@ -403,6 +404,7 @@ void reportcmd_notes(const struct reportcmd *c, const int64_t *ids, size_t n_ids
 			free(msgs);
 		}
 	}
+	reportcmd_host_notes(st, ids, n_ids, notes);
 }
 
 /* The notes after the tables: text (on stderr with --plain) and markdown
@@ -436,6 +438,12 @@ int reportcmd_compare(struct reportcmd *c, const struct report_layout *l)
 		add_notes(c, &out, &d.notes);
 		if (!rc)
 			rc = reportcmd_write(c, &out);
+		if (!rc && c->strict_host && d.notes.n_host) {
+			fprintf(stderr, "schedrig %s: --strict-host: the compared runs' host state"
+				" differs in %zu field(s) their configs do not declare (the"
+				" \"Host state differs\" notes)\n", c->cmd, d.notes.n_host);
+			rc = 1;
+		}
 	}
 	buf_free(&out);
 	reportcmd_data_free(&d);

@@ -14,6 +14,7 @@
 #include "util.h"
 
 struct cmd_ctx;
+struct store;
 
 enum report_format { FORMAT_TEXT, FORMAT_MARKDOWN, FORMAT_CSV, FORMAT_JSON };
 
@@ -36,6 +37,7 @@ struct reportcmd {
 				     * or prints them when nothing matches */
 	struct axis_labels labels;  /* the runs' axis labels (reportcmd_load_ids;
 				     * ro.labels points here) */
+	bool strict_host;           /* --strict-host: a host state note is an error (exit 1) */
 	const char *one_run;        /* NULL, or the run name every loaded sample
 				     * takes: the selected runs read as one, so
 				     * the variants of different runs stand side

@@ -4,7 +4,8 @@
 -- older database (version 2 added the knob table, version 3 the series table,
 -- version 4 the histogram table, version 8 the sample_flag table, version 9
 -- the cell_stop table; store.c fills it from the stop notes of older
--- versions; version 10 the kernel_build table, 11 the bisection tables), except
+-- versions; version 10 the kernel_build table, 11 the bisection tables, 13
+-- the host_state table), except
 -- for version 12, which added bisection.cwd, host, rig_pid, rig_start_ticks
 -- and boot_id (store.c adds them to a version 11 bisection table), version
 -- 13, which added bisection.rule and min_effect_pct, bisect_point.look and
@@ -206,7 +207,8 @@ CREATE TABLE IF NOT EXISTS cell_stop (
 ) WITHOUT ROWID;
 
 -- Restore journal of kernel knobs (sysctl, debugfs sched/ tunables,
--- sched_features, autogroup). A row is written BEFORE its knob is changed;
+-- sched_features, autogroup, and the host: settings' files: THP, SMT,
+-- cpufreq governor and boost, IRQ affinity). A row is written BEFORE its knob is changed;
 -- restored_at stays NULL until the old value is back, so "schedrig restore"
 -- can undo what a crashed rig left behind (newest first).
 CREATE TABLE IF NOT EXISTS knob (
@@ -214,8 +216,9 @@ CREATE TABLE IF NOT EXISTS knob (
 	run_id        INTEGER NOT NULL REFERENCES run(id), -- the run that changed it
 	variant       TEXT NOT NULL,            -- variant name
 	seq           INTEGER NOT NULL,         -- order of application in the variant
-	kind          TEXT NOT NULL,            -- sysctl|debugfs|sched_features
-	name          TEXT NOT NULL,            -- as in the config: kernel.sched_autogroup_enabled
+	kind          TEXT NOT NULL,            -- sysctl|debugfs|sched_features|sysfs|irq|trace_instance
+	name          TEXT NOT NULL,            -- as in the config: kernel.sched_autogroup_enabled;
+	                                        -- sysfs: below /sys; irq: an IRQ number or default
 	path          TEXT NOT NULL,            -- file written: /proc/sys/kernel/...
 	old_value     TEXT NOT NULL,            -- read before the change (a feature: NAME|NO_NAME)
 	requested_value TEXT NOT NULL,          -- what the config asked for
@@ -404,3 +407,22 @@ CREATE TABLE IF NOT EXISTS trace (
 	warning       TEXT,                     -- why it is incomplete; NULL: it is not
 	UNIQUE (iteration_id)
 );
+-- The host state of a run (harness/host/hostfp.h; schema version 13): the
+-- machine state that moves scheduler numbers (cpufreq governor, boost, SMT,
+-- C-states, THP, NUMA balancing, autogroup, isolcpus, IRQ placement, ...),
+-- one row per field, each with where it was read. variant_id NULL: the
+-- machine the rig ran on, when the run began; else where the variant's
+-- kernel ran (this machine, a qemu guest, an ssh machine), read after its
+-- knobs and host: settings were applied, before its first iteration.
+-- stable 0: a field that changes from run to run by itself (the time it
+-- was read, load averages): store_host_digest and compare leave it out.
+CREATE TABLE IF NOT EXISTS host_state (
+	run_id        INTEGER NOT NULL REFERENCES run(id), -- the run it was read for
+	variant_id    INTEGER REFERENCES variant(id), -- NULL: the rig's machine
+	field         TEXT NOT NULL,            -- e.g. thp.enabled, cpufreq.governor
+	value         TEXT NOT NULL,            -- as read; "unreadable: EPERM (...)"
+	source        TEXT NOT NULL,            -- the file or call it was read from
+	stable        INTEGER NOT NULL DEFAULT 1, -- 0: changes by itself (left out of digests)
+	UNIQUE (run_id, variant_id, field)
+);
+CREATE INDEX IF NOT EXISTS host_state_by_variant ON host_state(variant_id);

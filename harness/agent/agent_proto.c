@@ -308,13 +308,84 @@ void agent_encode_iteration(struct buf *out, size_t cell, int iteration,
 	emit(out, o);
 }
 
-void agent_encode_end(struct buf *out, bool ok, const char *message)
+void agent_encode_end(struct buf *out, bool ok, const char *message, const struct agent_cpu *cpu)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "type", json_string("end"));
 	json_object_set_new(o, "status", json_string(ok ? "ok" : "failed"));
 	json_object_set_new(o, "message", jstr(message ? message : ""));
+	if (cpu)
+		json_object_set_new(o, "agent_cpu",
+				    json_pack("{s:I,s:I,s:I}", "user_us", (json_int_t)cpu->user_us,
+					      "system_us", (json_int_t)cpu->system_us, "wall_us",
+					      (json_int_t)cpu->wall_us));
 	emit(out, o);
+}
+
+void agent_encode_host(struct buf *out, const struct host_fp *fp, const struct argv *notes)
+{
+	json_t *o = json_object(), *fields = json_array(), *ns = json_array();
+	json_object_set_new(o, "type", json_string("host"));
+	for (size_t i = 0; i < fp->n; i++)
+		json_array_append_new(fields, json_pack("{s:o,s:o,s:o,s:b}", "field",
+							jstr(fp->v[i].field), "value",
+							jstr(fp->v[i].value), "source",
+							jstr(fp->v[i].source), "stable",
+							fp->v[i].stable));
+	for (size_t i = 0; notes && i < notes->n; i++)
+		json_array_append_new(ns, jstr(notes->v[i]));
+	json_object_set_new(o, "fields", fields);
+	json_object_set_new(o, "notes", ns);
+	emit(out, o);
+}
+
+/* At most this many notes of a host line, each below this many bytes. */
+#define HOST_NOTES_MAX 64
+#define HOST_NOTE_BYTES 512
+
+/* A text field of a host line: plain text below max bytes. */
+static bool host_text(const char *s, size_t max)
+{
+	return s && plain_text(s) && strlen(s) < max;
+}
+
+static int decode_host(json_t *o, struct agent_msg *m, char *err, size_t errsz)
+{
+	json_t *fields = json_object_get(o, "fields"), *notes = json_object_get(o, "notes");
+	if (!json_is_array(fields) || !json_is_array(notes) ||
+	    json_array_size(fields) > HOSTFP_FIELDS_MAX || json_array_size(notes) > HOST_NOTES_MAX) {
+		snprintf(err, errsz, "agent host line: fields and notes must be lists of at most %d"
+			 " and %d", HOSTFP_FIELDS_MAX, HOST_NOTES_MAX);
+		return -1;
+	}
+	for (size_t i = 0; i < json_array_size(fields); i++) {
+		json_error_t je;
+		const char *field, *value, *source;
+		int stable;
+		if (json_unpack_ex(json_array_get(fields, i), &je, 0, "{s:s,s:s,s:s,s:b}", "field",
+				   &field, "value", &value, "source", &source, "stable", &stable)) {
+			snprintf(err, errsz, "agent host line: field %zu: %s", i, je.text);
+			return -1;
+		}
+		if (!hostfp_valid_name(field) || !host_text(value, HOSTFP_VALUE_MAX) ||
+		    !host_text(source, HOSTFP_SOURCE_MAX) || hostfp_get(&m->fp, field)) {
+			snprintf(err, errsz, "agent host line: field %zu ('%.60s') is not a field name,"
+				 " named twice, or its value or source is too long or not text", i,
+				 field);
+			return -1;
+		}
+		hostfp_add(&m->fp, field, source, stable, "%s", value);
+	}
+	for (size_t i = 0; i < json_array_size(notes); i++) {
+		const char *note = json_string_value(json_array_get(notes, i));
+		if (!host_text(note, HOST_NOTE_BYTES)) {
+			snprintf(err, errsz, "agent host line: note %zu is not text below %d bytes", i,
+				 HOST_NOTE_BYTES);
+			return -1;
+		}
+		argv_add(&m->notes, note);
+	}
+	return 0;
 }
 
 void agent_encode_series(struct buf *out, size_t cell, int iteration,
@@ -690,6 +761,21 @@ static int decode_end(json_t *o, struct agent_msg *m, char *err, size_t errsz)
 		return -1;
 	}
 	m->ok = !strcmp(status, "ok");
+	json_t *cpu = json_object_get(o, "agent_cpu");
+	json_int_t user, sys, wall;
+	if (cpu && (json_unpack(cpu, "{s:I,s:I,s:I}", "user_us", &user, "system_us", &sys,
+				"wall_us", &wall) || user < 0 || sys < 0 || wall <= 0 ||
+		    user > INT64_MAX / 2 || sys > INT64_MAX / 2)) {
+		snprintf(err, errsz, "agent end line: agent_cpu must hold user_us and system_us >= 0"
+			 " and wall_us > 0");
+		return -1;
+	}
+	if (cpu) {
+		m->has_cpu = true;
+		m->cpu_user_us = user;
+		m->cpu_system_us = sys;
+		m->cpu_wall_us = wall;
+	}
 	/* Free text for messages: control characters become blanks. */
 	snprintf(m->message, sizeof(m->message), "%s", msg);
 	for (char *c = m->message; *c; c++)
@@ -711,6 +797,7 @@ static const struct {
 	{"series", AGENT_MSG_SERIES, decode_series},
 	{"trace", AGENT_MSG_TRACE, decode_trace},
 	{"trace_end", AGENT_MSG_TRACE_END, decode_trace_end},
+	{"host", AGENT_MSG_HOST, decode_host},
 	{"end", AGENT_MSG_END, decode_end},
 };
 
@@ -759,4 +846,6 @@ void agent_msg_free(struct agent_msg *m)
 	buf_free(&m->trace_data);
 	m->t_ms = m->value = NULL;
 	m->n_points = 0;
+	hostfp_free(&m->fp);
+	argv_free(&m->notes);
 }

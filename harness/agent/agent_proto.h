@@ -9,9 +9,9 @@
  * the runner saw. One protocol for every backend.
  *
  * Version AGENT_PROTO_VERSION = 3 (2 added the "series" line, 3 the plan's
- * "run_id", the inst line's "window" and the "trace" and "trace_end" lines;
- * every other line of version 1 is unchanged). Both directions are JSON
- * (jansson).
+ * "run_id", the inst line's "window", the "trace", "trace_end" and "host"
+ * lines and the end line's agent_cpu; every other line of version 1 is
+ * unchanged). Both directions are JSON (jansson).
  *
  * Host -> agent: the plan file, one JSON object:
  *   {"schedrig_agent": 2,               protocol version (must match)
@@ -33,6 +33,15 @@
  *       first line: uname -r, /proc/cmdline and
  *       /proc/sys/kernel/sched_autogroup_enabled (-1: absent) where the
  *       agent runs; an agent without "autogroup" is read as -1.
+ *   {"type":"host","fields":[{"field":"thp.enabled","value":"never",
+ *     "source":"/sys/kernel/mm/transparent_hugepage/enabled","stable":true},...],
+ *    "notes":["irq_affinity: /proc/irq/36/smp_affinity_list: ..."]}
+ *       once, after the variant's knobs and host: settings are applied and
+ *       before the first inst line: the fingerprint where the agent runs
+ *       (hostfp.h: at most HOSTFP_FIELDS_MAX fields, names hostfp_valid_name
+ *       and each once, values and sources plain text within HOSTFP_VALUE_MAX
+ *       and HOSTFP_SOURCE_MAX bytes) and what applying the settings skipped
+ *       (at most 64 notes of plain text below 512 bytes).
  *   {"type":"knob","event":"record"|"applied"|"restored","seq":0,
  *    "kind":"sysctl","name":"kernel.x","path":"/proc/sys/kernel/x",
  *    "old":"1","requested":"0","applied":"0"|null}
@@ -70,9 +79,13 @@
  *   {"type":"iteration","cell":0,"iteration":1,"n":2,"interrupted":false,
  *    "started_at":"...","ended_at":"..."}
  *       after the inst lines of one iteration; n = how many came before it.
- *   {"type":"end","status":"ok"|"failed","message":"..."}
+ *   {"type":"end","status":"ok"|"failed","message":"...",
+ *    "agent_cpu":{"user_us":N,"system_us":N,"wall_us":N}}
  *       last line; "failed" when the agent itself failed (bad plan, knob
- *       refused, runner error): message says why.
+ *       refused, runner error): message says why. agent_cpu: the agent's
+ *       own CPU time (getrusage RUSAGE_SELF: itself and its in-process
+ *       monitors, not its loads) and the wall time, over the plan's steps;
+ *       absent when it ran none, or from an older agent.
  * A reader ignores unknown keys; an unknown "type" is an error. */
 #ifndef SCHEDRIG_AGENT_PROTO_H
 #define SCHEDRIG_AGENT_PROTO_H
@@ -80,6 +93,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "hostfp.h"
 #include "runner.h"
 #include "store.h"
 #include "util.h"
@@ -127,6 +141,7 @@ enum agent_msg_type {
 	AGENT_MSG_SERIES,
 	AGENT_MSG_TRACE,
 	AGENT_MSG_TRACE_END,
+	AGENT_MSG_HOST,
 };
 
 /* One decoded agent line. Only the fields of its type are set. */
@@ -157,6 +172,9 @@ struct agent_msg {
 	char old_value[256], requested[256], applied[256];
 	bool has_applied;
 	int seq;
+	/* host: the fingerprint and notes (owned, agent_msg_free) */
+	struct host_fp fp;
+	struct argv notes;
 	/* end */
 	bool ok;
 	char message[1024];
@@ -164,6 +182,8 @@ struct agent_msg {
 	 * captured true) */
 	struct buf trace_data;
 	struct trace_result trace;
+	bool has_cpu;                /* agent_cpu given */
+	long long cpu_user_us, cpu_system_us, cpu_wall_us;
 };
 
 /* Append one line ("...}\n") to out. autogroup: kernel.sched_autogroup_enabled
@@ -178,7 +198,14 @@ void agent_encode_inst(struct buf *out, size_t cell, int iteration, size_t load,
 		       const struct inst_result *r);
 void agent_encode_iteration(struct buf *out, size_t cell, int iteration,
 			    const struct iteration_result *res);
-void agent_encode_end(struct buf *out, bool ok, const char *message);
+/* The end line; cpu (may be NULL: no agent_cpu) the agent's user, system
+ * and wall microseconds. */
+struct agent_cpu {
+	long long user_us, system_us, wall_us;
+};
+void agent_encode_end(struct buf *out, bool ok, const char *message, const struct agent_cpu *cpu);
+/* The host line: fp's fields and notes (NULL: none). */
+void agent_encode_host(struct buf *out, const struct host_fp *fp, const struct argv *notes);
 /* One "series" line per series of set (with or without points), each with
  * its points in the set's order; nothing when set is NULL. */
 void agent_encode_series(struct buf *out, size_t cell, int iteration,
@@ -198,7 +225,7 @@ int agent_encode_trace(struct buf *out, size_t cell, int iteration, const struct
 int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *err,
 		      size_t errsz);
 /* Free what a decoded message owns (inst.out, inst.err, t_ms, value,
- * trace_data). */
+ * trace_data, fp, notes). */
 void agent_msg_free(struct agent_msg *m);
 
 #endif

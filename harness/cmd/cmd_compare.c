@@ -46,6 +46,10 @@ static const char usage_tail[] =
 	"                       the tables (Order: ..., No samples: ..., Iterations: ...)\n"
 	"                       follow every text layout and markdown, json has them in\n"
 	"                       \"notes\"; csv is the summary rows only\n"
+	"  --strict-host        exit 1 when the runs or variants of the tables were\n"
+	"                       measured in machine states that differ in a field\n"
+	"                       their configs do not declare (the \"Host state\n"
+	"                       differs\" notes: THP, governor, SMT, autogroup, ...)\n"
 	"%s"
 	"  -h, --help           this text\n"
 	"\n"
@@ -55,8 +59,8 @@ static const char usage_tail[] =
 	"ties, else tie-corrected normal, and says \"n too small\" where no exact p\n"
 	"could reach alpha. The footer names the rule.\n"
 	"\n"
-	"Exit status: 0 ok, 1 failure (database, no samples), 2 bad usage (a --metric\n"
-	"that matches no metric).\n";
+	"Exit status: 0 ok, 1 failure (database, no samples; with --strict-host, a host\n"
+	"state difference), 2 bad usage (a --metric that matches no metric).\n";
 
 /* --layout and each layout's description (report.h), from the registry. */
 static void print_layouts(void)
@@ -88,7 +92,8 @@ static void layout_names(char *dst, size_t size)
 					i + 1 == n ? " or " : ", ", all[i]->name);
 }
 
-enum { OPT_LAYOUT = OPT_SHARED_LAST + 1, OPT_GRID, OPT_STAT, OPT_PLAIN, OPT_RATIO, OPT_WIDTH };
+enum { OPT_LAYOUT = OPT_SHARED_LAST + 1, OPT_GRID, OPT_STAT, OPT_PLAIN, OPT_RATIO, OPT_WIDTH,
+       OPT_STRICT_HOST };
 
 /* The layout and the grid axes --layout and --grid chose. */
 struct compare_opts {
@@ -127,6 +132,9 @@ static int compare_option(struct reportcmd *c, struct compare_opts *co, int opt,
 		return 0;
 	case OPT_PLAIN:
 		c->ro.plain = true;
+		return 0;
+	case OPT_STRICT_HOST:
+		c->strict_host = true;
 		return 0;
 	case OPT_RATIO:
 		c->ro.ratio = true;
@@ -220,6 +228,7 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct compare
 		{"stat", required_argument, NULL, OPT_STAT},
 		{"plain", no_argument, NULL, OPT_PLAIN},
 		{"ratio", no_argument, NULL, OPT_RATIO},
+		{"strict-host", no_argument, NULL, OPT_STRICT_HOST},
 		{"width", required_argument, NULL, OPT_WIDTH},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},

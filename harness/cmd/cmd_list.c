@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "cmdopts.h"
 #include "commands.h"
 #include "provenance.h"
 #include "store.h"
@@ -11,7 +12,8 @@
 static const char usage_text[] =
 	"usage: schedrig list [--db FILE]\n"
 	"\n"
-	"List the runs: id, name, start date, kernel release, cells, iterations, status\n"
+	"List the runs: id, name, start date, the kernels its variants ran (the rig's\n"
+	"own when none came up), cells, iterations, status\n"
 	"(abandoned: a run whose schedrig died, e.g. killed -9; finish it with\n"
 	"schedrig run --resume ID).\n"
 	"  --db FILE   results database (default " DEFAULT_DB ")\n";
@@ -49,13 +51,8 @@ int cmd_list(int argc, char **argv, struct cmd_ctx *ctx)
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (ch == 'd')
 			db = optarg;
-		else if (ch == 'h') {
-			fputs(usage_text, stdout);
-			return 0;
-		} else {
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
-		}
+		else
+			return cmd_help_or_usage(ch, usage_text);
 	}
 	if (optind != argc) {
 		fputs(usage_text, stderr);

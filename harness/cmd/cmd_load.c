@@ -131,20 +131,5 @@ int cmd_loads(int argc, char **argv, struct cmd_ctx *ctx)
 int cmd_load(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	(void)ctx; /* no set-up: CMD_NO_STORE */
-	if (argc < 2 || !strcmp(argv[1], "--help")) {
-		fputs("usage: schedrig load NAME [--PARAM VALUE]...\n\nRun a built-in load:", stdout);
-		size_t n;
-		const struct load_ops *const *all = load_all(&n);
-		for (size_t i = 0; i < n; i++)
-			if (all[i]->builtin_main)
-				printf(" %s", all[i]->name);
-		puts("");
-		return argc < 2 ? EXIT_USAGE : 0;
-	}
-	const struct load_ops *o = load_find(argv[1]);
-	if (!o || !o->builtin_main) {
-		fprintf(stderr, "schedrig load: '%s' is not a built-in load\n", argv[1]);
-		return EXIT_USAGE;
-	}
-	return o->builtin_main(argc - 1, argv + 1);
+	return load_builtin_command("schedrig load", argc, argv);
 }

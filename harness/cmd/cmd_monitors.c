@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cmdopts.h"
 #include "commands.h"
 #include "monitor_report.h"
 #include "store.h"
@@ -37,12 +38,8 @@ int cmd_monitors(int argc, char **argv, struct cmd_ctx *ctx)
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		if (ch == 'd') {
 			db = optarg;
-		} else if (ch == 'h') {
-			fputs(usage_text, stdout);
-			return 0;
 		} else {
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
+			return cmd_help_or_usage(ch, usage_text);
 		}
 	}
 	if (argc - optind > 1) {

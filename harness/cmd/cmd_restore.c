@@ -8,6 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cmdopts.h"
 #include "commands.h"
 #include "knob_journal.h"
 #include "knob_pending.h"
@@ -20,10 +21,11 @@ static const char usage_text[] =
 	"usage: schedrig restore [--db FILE]\n"
 	"\n"
 	"Restore every kernel knob (sysctl, debugfs sched/ tunable, sched_feature,\n"
-	"autogroup) that a run changed and did not put back, newest change first,\n"
-	"and mark it restored in the journal; a trace instance a run left (tracefs\n"
-	"instances/schedrig-RUN-PID) is taken down: its events and tracing off,\n"
-	"removed.\n"
+	"autogroup, and the files of host: settings: THP, SMT control, cpufreq\n"
+	"governor and boost, IRQ affinity) that a run changed and did not put back,\n"
+	"newest change first, and mark it restored in the journal; a trace instance\n"
+	"a run left (tracefs instances/schedrig-RUN-PID) is taken down: its events\n"
+	"and tracing off, removed.\n"
 	"A row is written only when its file is exactly the one the rig derives from\n"
 	"its kind and name, a name a config may give (a database is not trusted); an\n"
 	"instance only when it is one of the rig's under a tracefs; any other row is\n"
@@ -151,12 +153,8 @@ int cmd_restore(int argc, char **argv, struct cmd_ctx *ctx)
 		case 'd':
 			db = optarg;
 			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
 		default:
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
+			return cmd_help_or_usage(ch, usage_text);
 		}
 	}
 	if (optind != argc) {

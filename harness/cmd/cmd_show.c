@@ -7,10 +7,12 @@
 #include <string.h>
 
 #include "store_bisect.h"
+#include "cmdopts.h"
 #include "commands.h"
 #include "knob_journal.h"
 #include "provenance.h"
 #include "store.h"
+#include "store_host.h"
 #include "store_kbuild.h"
 #include "store_runs.h"
 #include "store_show.h"
@@ -18,7 +20,10 @@
 static const char usage_text[] =
 	"usage: schedrig show RUN [--db FILE] [--config]\n"
 	"\n"
-	"Show one run (an id, a name for its newest run, or 'latest').\n"
+	"Show one run (an id, a name for its newest run, or 'latest'): provenance,\n"
+	"variants, kernel builds, knob changes, the host state (the rig's machine's\n"
+	"fingerprint and each variant's where its kernel ran, every field with the\n"
+	"file it was read from), load instances and events.\n"
 	"  --db FILE   results database (default " DEFAULT_DB ")\n"
 	"  --config    also print the config text as it was run\n";
 
@@ -173,6 +178,36 @@ static int show_knobs(struct store *s, int64_t id, char *err, size_t errsz)
 	return 0;
 }
 
+/* The host state (store_host.h): the rig's machine's fingerprint when the
+ * run began, then each variant's where its kernel ran, with its digest;
+ * every field with its source, "(changes by itself)" on an unstable one. */
+static int show_host_state(struct store *s, int64_t id, char *err, size_t errsz)
+{
+	struct stored_host_row *rows;
+	size_t n;
+	if (store_host_rows(s, id, &rows, &n, err, errsz))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!i || rows[i].variant_id != rows[i - 1].variant_id) {
+			char digest[65] = "";
+			if (rows[i].variant_id &&
+			    store_host_digest(s, rows[i].variant_id, digest, err, errsz) < 0) {
+				store_host_rows_free(rows, n);
+				return -1;
+			}
+			if (rows[i].variant_id)
+				printf("\nhost state of variant %s (where its kernel ran, after its"
+				       " settings; digest %.16s):\n", dash(rows[i].variant), digest);
+			else
+				printf("\nhost state of the rig's machine (when the run began):\n");
+		}
+		printf("  %-40s %s  [%s]%s\n", rows[i].field, rows[i].value, rows[i].source,
+		       rows[i].stable ? "" : " (changes by itself)");
+	}
+	store_host_rows_free(rows, n);
+	return 0;
+}
+
 /* One load instance (store_instance_views). */
 static int show_instance(const struct stored_instance_view *v, void *ctx)
 {
@@ -221,7 +256,8 @@ static int show_run(struct store *s, int64_t id, bool with_config)
 	char err[512];
 	int rc = show_provenance(s, id, with_config, err, sizeof(err)) ||
 		 show_variants(s, id, err, sizeof(err)) ||
-		 show_kernel_builds(s, id, err, sizeof(err)) || show_knobs(s, id, err, sizeof(err));
+		 show_kernel_builds(s, id, err, sizeof(err)) || show_knobs(s, id, err, sizeof(err)) ||
+		 show_host_state(s, id, err, sizeof(err));
 	if (!rc) {
 		printf("\nload instances:\n");
 		rc = store_instance_views(s, id, show_instance, NULL, err, sizeof(err)) ||
@@ -252,13 +288,8 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 			db = optarg;
 		else if (ch == 'c')
 			with_config = true;
-		else if (ch == 'h') {
-			fputs(usage_text, stdout);
-			return 0;
-		} else {
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
-		}
+		else
+			return cmd_help_or_usage(ch, usage_text);
 	}
 	if (argc - optind > 1) {
 		fputs(usage_text, stderr);

@@ -28,6 +28,12 @@ int cmd_options(int argc, char **argv, const struct option *longopts, const char
 	return -1;
 }
 
+int cmd_help_or_usage(int val, const char *usage)
+{
+	fputs(usage, val == 'h' ? stdout : stderr);
+	return val == 'h' ? 0 : EXIT_USAGE;
+}
+
 int cmd_usage_error(const char *cmd, const char *usage_lines, const char *fmt, ...)
 {
 	va_list ap;

@@ -13,6 +13,12 @@
 int cmd_options(int argc, char **argv, const struct option *longopts, const char *usage,
 		int (*on)(int val, const char *arg, void *ctx), void *ctx);
 
+/* The end of a command's own option loop at val, an option it does not
+ * take itself: --help (val 'h') prints usage on stdout and returns 0;
+ * anything else (an unknown option, a missing value) prints usage on
+ * stderr and returns EXIT_USAGE. */
+int cmd_help_or_usage(int val, const char *usage);
+
 /* A usage error of command cmd ("run", "bisect"): "schedrig CMD: " and
  * the message (printf's fmt) on stderr, then the command's usage lines and
  * "see schedrig CMD --help". Returns EXIT_USAGE. */

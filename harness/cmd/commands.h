@@ -34,6 +34,7 @@ int cmd_loads(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_restore(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_build(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_cache(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_host(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_agent(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_version(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_lava_job(int argc, char **argv, struct cmd_ctx *ctx);

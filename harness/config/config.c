@@ -20,7 +20,7 @@
 
 static const char *const top_keys[] = {"name", "description", "iterations", "warmup_s",
 				       "variants", "loads", "monitors", "order", "seed", "labs",
-				       "bisect", "kernels", "trace", NULL};
+				       "bisect", "kernels", "trace", "host", NULL};
 
 static const char *const iteration_keys[] = {"min", "max", "ci_pct", "max_time_s", NULL};
 
@@ -136,6 +136,44 @@ static int read_order(struct cfg_ctx *c, const struct ynode *root, struct experi
 	return 0;
 }
 
+/* variants: (default: one boot: local variant "running"), each with the
+ * config's host: settings under its own (cfg_merge_host). */
+static int read_variants(struct cfg_ctx *c, const struct ynode *root, struct experiment *e,
+			 const struct cfg_host *top)
+{
+	const struct ynode *v;
+	if ((v = ynode_get(root, "variants"))) {
+		if (cfg_want_kind(c, v, YNODE_SEQUENCE, "variants"))
+			return -1;
+		if (v->n == 0)
+			return cfg_err_at(c, v->line, v->col, "variants: the list is empty");
+		e->variants = xcalloc(v->n, sizeof(*e->variants));
+		for (size_t i = 0; i < v->n; i++) {
+			struct cfg_variant *var = &e->variants[e->n_variants++];
+			if (cfg_read_variant(c, v->items[i], e, var))
+				return -1;
+			for (size_t j = 0; j < i; j++)
+				if (!strcmp(e->variants[j].name, var->name))
+					return cfg_err_at(c, var->line, var->col,
+						      "variant name '%s' is used twice", var->name);
+		}
+		if (cfg_check_builds(c, e))
+			return -1;
+	} else {
+		e->variants = xcalloc(1, sizeof(*e->variants));
+		e->variants[0] = (struct cfg_variant){.name = xstrdup("running"), .boot = BOOT_LOCAL,
+						      .line = root->line, .col = root->col,
+						      .autogroup = -1, .threads = 1};
+		cfg_host_init(&e->variants[0].host_set);
+		e->n_variants = 1;
+	}
+
+	for (size_t i = 0; i < e->n_variants; i++)
+		if (cfg_merge_host(c, top, &e->variants[i]))
+			return -1;
+	return 0;
+}
+
 static int read_experiment(struct cfg_ctx *c, const struct ynode *root, struct experiment *e)
 {
 	const struct ynode *v;
@@ -167,31 +205,16 @@ static int read_experiment(struct cfg_ctx *c, const struct ynode *root, struct e
 		return -1;
 	if ((v = ynode_get(root, "kernels")) && cfg_read_kernels(c, v, e))
 		return -1;
-
-	if ((v = ynode_get(root, "variants"))) {
-		if (cfg_want_kind(c, v, YNODE_SEQUENCE, "variants"))
-			return -1;
-		if (v->n == 0)
-			return cfg_err_at(c, v->line, v->col, "variants: the list is empty");
-		e->variants = xcalloc(v->n, sizeof(*e->variants));
-		for (size_t i = 0; i < v->n; i++) {
-			struct cfg_variant *var = &e->variants[e->n_variants++];
-			if (cfg_read_variant(c, v->items[i], e, var))
-				return -1;
-			for (size_t j = 0; j < i; j++)
-				if (!strcmp(e->variants[j].name, var->name))
-					return cfg_err_at(c, var->line, var->col,
-						      "variant name '%s' is used twice", var->name);
-		}
-		if (cfg_check_builds(c, e))
-			return -1;
-	} else {
-		e->variants = xcalloc(1, sizeof(*e->variants));
-		e->variants[0] = (struct cfg_variant){.name = xstrdup("running"), .boot = BOOT_LOCAL,
-						      .line = root->line, .col = root->col,
-						      .autogroup = -1};
-		e->n_variants = 1;
+	struct cfg_host top;
+	cfg_host_init(&top);
+	if ((v = ynode_get(root, "host")) && cfg_read_host(c, v, "host", &top)) {
+		cfg_free_host(&top);
+		return -1;
 	}
+	int rc = read_variants(c, root, e, &top);
+	cfg_free_host(&top);
+	if (rc)
+		return -1;
 
 	if (!(v = ynode_get(root, "loads")))
 		return cfg_err_at(c, root->line, root->col, "the config needs 'loads:'");

@@ -23,6 +23,10 @@
  *                                       default interleaved: variants booting their
  *                                       own kernel stay blocked unless order: is given)
  *   seed: 42                            (order: random only; default drawn and stored)
+ *   host: {thp: never, cpu_dma_latency_us: 0, housekeeping_cpus: "0"}
+ *                                       (machine settings applied where each variant's
+ *                                       kernel runs: struct cfg_host; a variant's
+ *                                       host_settings: overrides them key by key)
  *   variants: [{name: running, boot: local}]   (default: one local variant "running")
  *   labs:                               (LAVA labs that boot: lava variants name)
  *     mylab: {url: https://lava.example.org, token_env: MYLAB_TOKEN,
@@ -139,8 +143,38 @@ struct cfg_lab {
 	char *artifacts_url;  /* the same directory as the lab's dispatchers
 			       * fetch it: file://, http:// or https://, no
 			       * trailing '/' */
+	long long log_max_mb; /* a job log larger than this is refused (512) */
+	double stall_s;       /* a download or API call that gets no byte for
+			       * this long fails (60) */
+	double api_grace_s;   /* how long the lab's API may fail before a job
+			       * is given up to run --resume (120) */
 	int line, col;
 };
+
+/* host: settings (harness/host/hostset.h applies them where the variant's
+ * kernel runs, reads them back, holds and restores them). Written at the
+ * top level they are every variant's; a variant's host_settings: (same
+ * keys; its host: is a boot: ssh machine's name) overrides them key by
+ * key, and its cfg_variant.host_set holds the merged result. Unset: as the
+ * machine has it. */
+struct cfg_host {
+	char *governor;          /* cpufreq scaling governor ([a-z0-9_-]), NULL unset */
+	int boost;               /* turbo/boost: 1 on, 0 off, -1 unset */
+	int smt;                 /* SMT control: 1 on, 0 off, -1 unset */
+	long long cpu_dma_latency_us; /* held on /dev/cpu_dma_latency for the whole
+				  * variant: 0..2000000000, -1 unset */
+	char *thp;               /* transparent_hugepage/enabled: always|madvise|never */
+	int numa_balancing;      /* kernel.numa_balancing: 1 on, 0 off, -1 unset */
+	char *irq_affinity;      /* a CPU list every IRQ that can move is moved to
+				  * ("housekeeping": housekeeping_cpus), NULL unset */
+	char *housekeeping_cpus; /* a CPU list: where the rig (or its agent) and its
+				  * monitors run; loads without sched: cpus get the
+				  * other CPUs. NULL unset */
+	int line, col;           /* of the host: that set the first key; 0 none */
+};
+
+/* true when h sets anything. */
+bool cfg_host_any(const struct cfg_host *h);
 
 /* A kernel variant. Knob keys apply to every boot kind; the qemu, ssh and
  * lava groups only to theirs (the config rejects them elsewhere). */
@@ -156,6 +190,8 @@ struct cfg_variant {
 	struct cfg_knob *debugfs;
 	size_t n_debugfs;
 	int autogroup;          /* -1 unset, 0 off, 1 on */
+	struct cfg_host host_set; /* host: settings, the config's merged with the
+				 * variant's host_settings: */
 	/* boot: qemu and boot: lava */
 	char *kernel;           /* bzImage path, linux-image .deb, or package name */
 	char *initrd;           /* extra initramfs to append (optional) */
@@ -164,6 +200,7 @@ struct cfg_variant {
 				 * splits its qemu command line itself) */
 	/* boot: qemu */
 	int cpus;               /* default 2 */
+	int threads;            /* threads per core (-smp threads=), default 1 */
 	int memory_mb;          /* default 2048 */
 	char *accel;            /* auto|kvm|tcg, default auto */
 	double boot_timeout_s;  /* default 600 */

@@ -82,7 +82,26 @@ int cfg_opt_string(struct cfg_ctx *c, const struct ynode *m, const char *key, ch
 int cfg_read_variant(struct cfg_ctx *c, const struct ynode *m, const struct experiment *e,
 			struct cfg_variant *var);
 
-/* labs: {NAME: {url, token_env, artifacts}} (struct cfg_lab). */
+/* host: (the config's) or host_settings: (a variant's), named key in
+ * messages: {governor, boost, smt, cpu_dma_latency_us, thp,
+ * numa_balancing, irq_affinity, housekeeping_cpus} (struct cfg_host,
+ * config_host.c) into *h, each value checked at its position. 0 or -1. */
+int cfg_read_host(struct cfg_ctx *c, const struct ynode *m, const char *key, struct cfg_host *h);
+
+/* Every setting unset (-1, NULL). */
+void cfg_host_init(struct cfg_host *h);
+
+/* var->host completed with top's settings it leaves unset, then checked
+ * against var (irq_affinity: housekeeping needs housekeeping_cpus; a
+ * guest's housekeeping CPUs among its cpus:, leaving the loads some). 0
+ * or -1. */
+int cfg_merge_host(struct cfg_ctx *c, const struct cfg_host *top, struct cfg_variant *var);
+
+/* Free what h owns and unset it. */
+void cfg_free_host(struct cfg_host *h);
+
+/* labs: {NAME: {url, token_env, artifacts, log_max_mb, stall_s, api_grace_s}}
+ * (struct cfg_lab). */
 int cfg_read_labs(struct cfg_ctx *c, const struct ynode *m, struct experiment *e);
 
 /* A list of scalars (or one scalar) with positions, into *out. */

@@ -16,8 +16,8 @@
 #include "schedattr.h"
 
 static const char *const variant_keys[] = {
-	"name", "boot", "sysctl", "sched_features", "debugfs", "autogroup",
-	"kernel", "initrd", "append", "cpus", "memory_mb", "accel", "timeout_s",
+	"name", "boot", "sysctl", "sched_features", "debugfs", "autogroup", "host_settings",
+	"kernel", "initrd", "append", "cpus", "threads", "memory_mb", "accel", "timeout_s",
 	"host", "port", "user", "identity", "workdir", "strict_host_key", "kexec",
 	"lab", "device_type", "boot_method", "tags", NULL};
 
@@ -30,7 +30,7 @@ struct boot_keys {
 
 static const char *const booted_keys[] = {"kernel", "initrd", "append", NULL};
 
-static const char *const qemu_keys[] = {"cpus", "memory_mb", "accel", NULL};
+static const char *const qemu_keys[] = {"cpus", "threads", "memory_mb", "accel", NULL};
 
 static const char *const ssh_keys[] = {"host", "port", "user", "identity", "workdir",
 				       "strict_host_key", "kexec", NULL};
@@ -44,7 +44,8 @@ static const struct boot_keys boot_keys[] = {
 	{lava_keys, 1u << BOOT_LAVA, "boot: lava"},
 };
 
-static const char *const lab_keys[] = {"url", "token_env", "artifacts", NULL};
+static const char *const lab_keys[] = {"url", "token_env", "artifacts", "log_max_mb", "stall_s",
+				       "api_grace_s", NULL};
 
 static const char *const artifacts_keys[] = {"dir", "url", NULL};
 
@@ -241,7 +242,9 @@ int cfg_read_variant(struct cfg_ctx *c, const struct ynode *m, const struct expe
 	var->line = m->line;
 	var->col = m->col;
 	var->autogroup = -1;
+	cfg_host_init(&var->host_set);
 	var->cpus = 2;
+	var->threads = 1;
 	var->memory_mb = 2048;
 	var->boot_timeout_s = 600;
 	var->port = 22;
@@ -295,6 +298,8 @@ int cfg_read_variant(struct cfg_ctx *c, const struct ynode *m, const struct expe
 			return cfg_err_at(c, v->line, v->col, "autogroup is the knob sysctl %s (line %d)"
 				      " sets already: one knob, one value", twin->key, twin->line);
 	}
+	if ((v = ynode_get(m, "host_settings")) && cfg_read_host(c, v, "host_settings", &var->host_set))
+		return -1;
 	if ((v = ynode_get(m, "kernel")) && v->kind == YNODE_MAPPING) {
 		if (read_build_ref(c, v, var))
 			return -1;
@@ -311,6 +316,15 @@ int cfg_read_variant(struct cfg_ctx *c, const struct ynode *m, const struct expe
 		if (cfg_get_int(c, v, "cpus", 1, 64, &n))
 			return -1;
 		var->cpus = (int)n;
+	}
+	if ((v = ynode_get(m, "threads"))) {
+		if (cfg_get_int(c, v, "threads", 1, 8, &n))
+			return -1;
+		var->threads = (int)n;
+		if (var->cpus % var->threads)
+			return cfg_err_at(c, v->line, v->col, "threads: %d does not divide cpus: %d (the"
+					  " guest has cpus / threads cores of threads each)", var->threads,
+					  var->cpus);
 	}
 	if ((v = ynode_get(m, "memory_mb"))) {
 		if (cfg_get_int(c, v, "memory_mb", 128, 65536, &n))
@@ -382,6 +396,29 @@ static int read_artifacts(struct cfg_ctx *c, const struct ynode *m, struct cfg_l
 	return 0;
 }
 
+/* A lab's limits on what it sends: log_max_mb (1..1048576, default 512),
+ * stall_s (over 0, at most an hour, default 60), api_grace_s (0..86400,
+ * default 120). */
+static int read_lab_limits(struct cfg_ctx *c, const struct ynode *l, struct cfg_lab *lab)
+{
+	const struct ynode *v;
+	lab->log_max_mb = 512;
+	lab->stall_s = 60;
+	lab->api_grace_s = 120;
+	if ((v = ynode_get(l, "log_max_mb")) &&
+	    cfg_get_int(c, v, "log_max_mb", 1, 1048576, &lab->log_max_mb))
+		return -1;
+	if ((v = ynode_get(l, "stall_s")) && cfg_get_seconds(c, v, "stall_s", 3600, &lab->stall_s))
+		return -1;
+	if (v && lab->stall_s < 1)
+		return cfg_err_at(c, v->line, v->col, "stall_s must be at least 1 s, not '%s'",
+				  v->text);
+	if ((v = ynode_get(l, "api_grace_s")) &&
+	    cfg_get_seconds(c, v, "api_grace_s", 86400, &lab->api_grace_s))
+		return -1;
+	return 0;
+}
+
 int cfg_read_labs(struct cfg_ctx *c, const struct ynode *m, struct experiment *e)
 {
 	if (cfg_want_kind(c, m, YNODE_MAPPING, "labs"))
@@ -422,7 +459,7 @@ int cfg_read_labs(struct cfg_ctx *c, const struct ynode *m, struct experiment *e
 		}
 		if (!(v = ynode_get(l, "artifacts")))
 			return cfg_err_at(c, l->line, l->col, "a lab needs 'artifacts: {dir, url}'");
-		if (read_artifacts(c, v, lab))
+		if (read_artifacts(c, v, lab) || read_lab_limits(c, l, lab))
 			return -1;
 	}
 	return 0;
@@ -460,4 +497,5 @@ void cfg_free_variant(struct cfg_variant *v)
 		free(v->tags[i]);
 	free(v->tags);
 	free(v->build);
+	cfg_free_host(&v->host_set);
 }

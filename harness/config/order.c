@@ -11,15 +11,12 @@ static const char *const names[] = {"blocked", "interleaved", "random"};
 
 const char *run_order_name(enum run_order o)
 {
-	return (unsigned)o <= ORDER_RANDOM ? names[o] : "?";
+	return name_at(names, ORDER_RANDOM + 1, (unsigned)o);
 }
 
 int run_order_parse(const char *s)
 {
-	for (int i = 0; i <= ORDER_RANDOM; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	return -1;
+	return name_index(names, ORDER_RANDOM + 1, s);
 }
 
 /* splitmix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number

@@ -54,11 +54,13 @@ static int build_instance(const struct experiment *e, const struct cfg_load *l,
 	}
 	if (sched_req_check(&pi->sched, msg, sizeof(msg)))
 		goto out_fail;
-	if (ops->check &&
-	    ops->check(&pi->params, &pi->sched, l->role == ROLE_BACKGROUND, msg, sizeof(msg)))
+	bool background = l->role == ROLE_BACKGROUND;
+	if ((ops->check && ops->check(&pi->params, &pi->sched, background, msg, sizeof(msg))) ||
+	    (ops->until_stopped_param &&
+	     params_check_ends(&pi->params, ops->until_stopped_param, background, msg, sizeof(msg))))
 		goto out_fail;
 	sched_req_render(&pi->sched, pi->sched_text, sizeof(pi->sched_text));
-	if (ops->build_argv(&pi->params, &pi->argv, msg, sizeof(msg)))
+	if (load_build_argv(ops, &pi->params, &pi->argv, msg, sizeof(msg)))
 		goto out_fail;
 	return 0;
 

@@ -140,6 +140,9 @@ void preflight_privileges(struct preflight *pf, const struct cfg_variant *v)
 	if (geteuid() != 0 && knobs_count(v))
 		preflight_refuse(pf, v->name, NULL, "its knobs (sysctl, debugfs, sched_features) need"
 				 " root, and schedrig runs as uid %d", (int)geteuid());
+	if (geteuid() != 0 && cfg_host_any(&v->host_set))
+		preflight_refuse(pf, v->name, NULL, "its host: settings need root, and schedrig runs"
+				 " as uid %d", (int)geteuid());
 	char dir[1024];
 	int denied = plan_uses_cgroup(p, NULL) && loadcg_cpu_dir(dir, sizeof(dir)) == 0 &&
 		     access(dir, W_OK) ? errno : 0;

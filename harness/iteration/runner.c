@@ -60,7 +60,16 @@ struct slot {
 	bool has_window_result;
 	size_t window_result;
 	struct buf tasks;   /* "task LOAD REPETITION PID TID..." lines */
+	struct sched_req sched; /* what the before_exec hook applies: the
+				 * instance's, with load_cpus when it sets no cpus */
 };
+
+static char load_cpus[128]; /* runner_set_load_cpus; "" none */
+
+void runner_set_load_cpus(const char *list)
+{
+	snprintf(load_cpus, sizeof(load_cpus), "%s", list ? list : "");
+}
 
 static unsigned n_cgroups; /* instances given a cgroup so far, for names */
 
@@ -163,7 +172,7 @@ static void start_failure(struct inst_result *r, const struct spawn *p, const ch
 	if (!strcmp(step, "sched_setaffinity") && e == EINVAL)
 		snprintf(r->reason, sizeof(r->reason), "cpus %s: not every CPU of the list is"
 			 " on this machine or allowed to the rig (sched_setaffinity: %s)",
-			 r->pi->sched.cpus, strerror(e));
+			 r->pi->sched.cpus[0] ? r->pi->sched.cpus : load_cpus, strerror(e));
 	else if (step[0])
 		snprintf(r->reason, sizeof(r->reason), "%s %s: %s",
 			 !strcmp(step, "exec") ? "cannot run" : step, argv0, strerror(e));
@@ -185,11 +194,14 @@ static int spawn_load(struct slot *s, struct inst_result *r, int out_fd, int err
 	char *saved0 = argv[0];
 	if (!strcmp(argv[0], "schedrig"))
 		argv[0] = (char *)self_exe;
+	s->sched = pi->sched;
+	if (!s->sched.cpus[0])
+		snprintf(s->sched.cpus, sizeof(s->sched.cpus), "%s", load_cpus);
 	s->proc = (struct spawn){
 		.argv = argv, .in = {.kind = SPAWN_FILE, .path = "/dev/null"},
 		.out = {.kind = SPAWN_FD, .fd = out_fd}, .err = {.kind = SPAWN_FD, .fd = err_fd},
 		.new_group = true, .cgroup = s->cgroup[0] ? s->cgroup : NULL,
-		.pdeath_sig = SIGKILL, .before_exec = sched_apply_hook, .hook_arg = &pi->sched};
+		.pdeath_sig = SIGKILL, .before_exec = sched_apply_hook, .hook_arg = &s->sched};
 	int rc = spawn_start(&s->proc, err, sizeof(err));
 	argv[0] = saved0;
 	s->proc.argv = NULL;
@@ -500,7 +512,7 @@ static void iteration_begin(struct iteration *it, const struct plan_cell *cell, 
 	it->pfd = xcalloc(3 + 2 * n, sizeof(*it->pfd));
 	it->target = xcalloc(3 + 2 * n, sizeof(*it->target));
 	it->fdp = xcalloc(3 + 2 * n, sizeof(*it->fdp));
-	store_now(it->res->started_at, sizeof(it->res->started_at));
+	utc_now(it->res->started_at, sizeof(it->res->started_at));
 	if (mon)
 		monitor_iteration_begin(mon);
 	for (size_t i = 0; i < n; i++) {
@@ -719,7 +731,7 @@ static void iteration_end(struct iteration *it)
 	sweep_children();
 	if (mon)
 		monitor_iteration_end(mon, it->res);
-	store_now(it->res->ended_at, sizeof(it->res->ended_at));
+	utc_now(it->res->ended_at, sizeof(it->res->ended_at));
 	it->res->interrupted = interrupt_sig != 0;
 	free(it->pfd);
 	free(it->target);

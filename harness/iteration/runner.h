@@ -74,6 +74,11 @@ void runner_guard_group(pid_t pgid, bool started);
  * now on, unless an earlier signal is already noted. */
 void runner_note_interrupt(int sig);
 
+/* Loads whose sched: sets no cpus run on the CPUs of list (a CPU list:
+ * what host: housekeeping_cpus leaves them, hostset.h) from the next
+ * iteration on; NULL or "" (the default): on every CPU the rig may use. */
+void runner_set_load_cpus(const char *list);
+
 struct monitor;
 /* Sample monitors (monitor.h) in every following iteration: the monitor's
  * timerfd joins the poll set, each load's process is registered when it

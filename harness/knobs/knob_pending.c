@@ -32,13 +32,7 @@ void knobs_set_lock_dir(const char *dir)
 
 void knob_boot_id(char *dst, size_t size)
 {
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
-	dst[0] = '\0';
-	if (!f)
-		return;
-	if (fgets(dst, (int)size, f))
-		dst[strcspn(dst, "\n")] = '\0';
-	fclose(f);
+	file_first_line("/proc/sys/kernel/random/boot_id", dst, size);
 }
 
 static char *pending_path(void)

@@ -112,27 +112,23 @@ void knobs_free(struct knob_state *st)
 	for (size_t i = 0; i < st->n; i++)
 		entry_free(&st->entries[i]);
 	free(st->entries);
+	argv_free(&st->skipped);
 	free(st);
 }
 
-/* The knobs of v in order of application: kind, config name, value. */
-struct knob_req {
-	const char *kind, *name, *value;
-};
-
-static size_t knob_requests(const struct cfg_variant *v, struct knob_req *r)
+size_t knobs_requests(const struct cfg_variant *v, struct knob_request *r)
 {
 	size_t n = 0;
 	if (v->autogroup >= 0)
-		r[n++] = (struct knob_req){"sysctl", "kernel.sched_autogroup_enabled",
-					   v->autogroup ? "1" : "0"};
+		r[n++] = (struct knob_request){"sysctl", "kernel.sched_autogroup_enabled",
+					       v->autogroup ? "1" : "0", false};
 	for (size_t i = 0; i < v->n_sysctl; i++)
-		r[n++] = (struct knob_req){"sysctl", v->sysctl[i].key, v->sysctl[i].value};
+		r[n++] = (struct knob_request){"sysctl", v->sysctl[i].key, v->sysctl[i].value, false};
 	for (size_t i = 0; i < v->n_debugfs; i++)
-		r[n++] = (struct knob_req){"debugfs", v->debugfs[i].key, v->debugfs[i].value};
+		r[n++] = (struct knob_request){"debugfs", v->debugfs[i].key, v->debugfs[i].value, false};
 	for (size_t i = 0; i < v->n_sched_features; i++)
-		r[n++] = (struct knob_req){"sched_features", v->sched_features[i].key,
-					   v->sched_features[i].key};
+		r[n++] = (struct knob_request){"sched_features", v->sched_features[i].key,
+					       v->sched_features[i].key, false};
 	return n;
 }
 
@@ -165,6 +161,8 @@ static long integer_fields(const char *text)
  * '010' would be written as 8. */
 static int value_shape_check(const struct knob_entry *e, char *err, size_t errsz)
 {
+	if (strcmp(e->kind, "sysctl") && strcmp(e->kind, "debugfs"))
+		return 0; /* a mode, a CPU list or a mask */
 	long want = integer_fields(e->old_value);
 	if (want < 0 || integer_fields(e->requested_value) == want)
 		return 0;
@@ -175,20 +173,30 @@ static int value_shape_check(const struct knob_entry *e, char *err, size_t errsz
 
 /* Fill e for request q, read its old value and check the requested one
  * has its shape (value_shape_check). */
-static int knob_prepare(const struct knob_req *q, struct knob_entry *e, char *err, size_t errsz)
+static int knob_prepare(const struct knob_request *q, struct knob_entry *e, char *err,
+			size_t errsz)
 {
-	e->kind = q->kind;
+	static const char *const kinds[] = {"sysctl", "debugfs", "sched_features", "sysfs", "irq"};
+	e->kind = NULL;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (!strcmp(q->kind, kinds[k]))
+			e->kind = kinds[k]; /* a constant: the entry outlives the request */
+	if (!e->kind || knob_name_check(q->kind, q->name, err, errsz))
+		return -1;
 	e->name = xstrdup(q->name);
 	e->requested_value = xstrdup(q->value);
 	e->path = knob_file(q->kind, q->name);
 	if (!strcmp(q->kind, "sched_features")) {
 		e->old_value = knob_read_feature(e->path, knob_feature_name(q->value), err, errsz);
 	} else {
-		bool sysctl = !strcmp(q->kind, "sysctl");
-		e->old_value = knob_read(e->path, err, errsz);
-		if (!e->old_value && errno == ENOENT)
+		bool sysctl = !strcmp(q->kind, "sysctl"), debugfs = !strcmp(q->kind, "debugfs");
+		e->old_value = knob_read_value(e->path, err, errsz);
+		if (!e->old_value && errno == ENOENT && (sysctl || debugfs))
 			knob_errorf(err, errsz, "%s: no such file (this kernel (%s) has no %s %s)", e->path,
 				    knob_kernel_release(), sysctl ? "sysctl" : "debugfs tunable", q->name);
+		else if (!e->old_value && errno == ENOENT)
+			knob_errorf(err, errsz, "%s: no such file (this machine or kernel (%s) has none)",
+				    e->path, knob_kernel_release());
 	}
 	return e->old_value ? value_shape_check(e, err, errsz) : -1;
 }
@@ -228,21 +236,35 @@ int knobs_restore(struct knob_state *st, const struct knob_journal_ops *journal,
 int knobs_apply(const struct cfg_variant *v, const struct knob_journal_ops *journal,
 		struct knob_state **out, char *err, size_t errsz)
 {
-	size_t n_req = knobs_count(v);
-	struct knob_req *req = xcalloc(n_req ? n_req : 1, sizeof(*req));
-	struct knob_state *st = xcalloc(1, sizeof(*st));
-	bool need_debugfs = false;
+	size_t n = knobs_count(v);
+	struct knob_request *req = xcalloc(n ? n : 1, sizeof(*req));
+	n = knobs_requests(v, req);
+	int rc = knobs_apply_requests(req, n, journal, out, err, errsz);
+	free(req);
+	return rc;
+}
 
-	n_req = knob_requests(v, req);
+/* Does any request need debugfs (mounted)? */
+static bool needs_debugfs(const struct knob_request *req, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(req[i].kind, "debugfs") || !strcmp(req[i].kind, "sched_features"))
+			return true;
+	return false;
+}
+
+int knobs_apply_requests(const struct knob_request *req, size_t n_req,
+			 const struct knob_journal_ops *journal, struct knob_state **out, char *err,
+			 size_t errsz)
+{
+	struct knob_state *st = xcalloc(1, sizeof(*st));
+
 	st->entries = xcalloc(n_req ? n_req : 1, sizeof(*st->entries));
 	st->lock_fd = -1;
 	*out = NULL;
 	if (n_req && ((st->lock_fd = knobs_lock(err, errsz)) < 0 || knob_pending_check(err, errsz)))
 		goto fail;
-	for (size_t i = 0; i < n_req; i++)
-		need_debugfs |= strcmp(req[i].kind, "sysctl") != 0;
-	*out = NULL;
-	if (need_debugfs && knobs_debugfs_mount(&st->mounted_debugfs, err, errsz))
+	if (needs_debugfs(req, n_req) && knobs_debugfs_mount(&st->mounted_debugfs, err, errsz))
 		goto fail;
 	for (size_t i = 0; i < n_req; i++) {
 		struct knob_entry *e = &st->entries[st->n];
@@ -257,8 +279,17 @@ int knobs_apply(const struct cfg_variant *v, const struct knob_journal_ops *jour
 			goto fail;
 		}
 		st->n++;
-		if (knob_write(e->path, e->requested_value, err, errsz))
-			goto fail; /* nothing changed: restore just closes the entry */
+		if (knob_write(e->path, e->requested_value, err, errsz)) {
+			if (!req[i].optional)
+				goto fail; /* nothing changed: restore just closes the entry */
+			/* Nothing changed: closed at once, and said. */
+			argv_add(&st->skipped, err);
+			e->restored = true;
+			if (journal && journal->restored &&
+			    journal->restored(journal->ctx, e, err, errsz))
+				goto fail;
+			continue;
+		}
 		e->changed = true;
 		int rc = knob_read_back(e->path, e->requested_value, &e->applied_value, err, errsz);
 		if (!e->applied_value)
@@ -272,12 +303,10 @@ int knobs_apply(const struct cfg_variant *v, const struct knob_journal_ops *jour
 		if (rc)
 			goto fail;
 	}
-	free(req);
 	*out = st;
 	return 0;
 
-fail:
-	free(req);
+fail:;
 	char why[1024];
 	if (knobs_restore(st, journal, why, sizeof(why))) {
 		size_t len = strlen(err);
@@ -289,22 +318,28 @@ fail:
 
 int knobs_probe(const struct cfg_variant *v, struct argv *problems)
 {
-	size_t n_req = knobs_count(v);
-	struct knob_req *req = xcalloc(n_req ? n_req : 1, sizeof(*req));
-	bool need_debugfs = false, mounted = false;
+	size_t n = knobs_count(v);
+	struct knob_request *req = xcalloc(n ? n : 1, sizeof(*req));
+	n = knobs_requests(v, req);
+	int rc = knobs_probe_requests(req, n, problems);
+	free(req);
+	return rc;
+}
+
+int knobs_probe_requests(const struct knob_request *req, size_t n_req, struct argv *problems)
+{
+	bool need_debugfs = needs_debugfs(req, n_req), mounted = false;
 	char err[1024];
 	size_t before = problems->n;
 
-	n_req = knob_requests(v, req);
-	for (size_t i = 0; i < n_req; i++)
-		need_debugfs |= strcmp(req[i].kind, "sysctl") != 0;
 	if (need_debugfs && knobs_debugfs_mount(&mounted, err, sizeof(err))) {
 		argv_add(problems, err);
 		need_debugfs = false;
 	}
 	for (size_t i = 0; i < n_req; i++) {
 		struct knob_entry e = {0};
-		if (strcmp(req[i].kind, "sysctl") && !need_debugfs)
+		bool dbg = !strcmp(req[i].kind, "debugfs") || !strcmp(req[i].kind, "sched_features");
+		if (dbg && !need_debugfs)
 			continue;
 		if (knob_prepare(&req[i], &e, err, sizeof(err)))
 			argv_add(problems, err);
@@ -314,6 +349,5 @@ int knobs_probe(const struct cfg_variant *v, struct argv *problems)
 	}
 	if (mounted)
 		knobs_debugfs_unmount();
-	free(req);
 	return (int)(problems->n - before);
 }

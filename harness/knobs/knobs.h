@@ -30,6 +30,13 @@
  *   sched_features NO_PLACE_LAG -> "NO_PLACE_LAG" written to /sys/kernel/debug/sched/features;
  *     the current state is read from the same file, where each feature is listed
  *     as NAME (on) or NO_NAME (off). The journalled old value is that token.
+ *   sysfs kernel/mm/transparent_hugepage/enabled -> /sys/kernel/mm/transparent_hugepage/enabled
+ *     (host: settings, harness/host/hostset.h: THP enabled and defrag, SMT control,
+ *     cpufreq boost, intel_pstate no_turbo, a cpufreq policy's scaling_governor; no
+ *     other file): a file that lists its choices with the current one in brackets
+ *     ("always [madvise] never") reads as that one
+ *   irq 24 -> /proc/irq/24/smp_affinity_list (a CPU list); irq default ->
+ *     /proc/irq/default_smp_affinity (a hex mask, compared as a number)
  * debugfs is mounted (mount -t debugfs none /sys/kernel/debug) when a debugfs
  * knob needs it and is not mounted; knobs_restore unmounts it again only if
  * this process mounted it.
@@ -49,7 +56,7 @@
  * valid only during the call). */
 struct knob_entry {
 	int seq;               /* 0-based order of application */
-	const char *kind;      /* "sysctl" | "debugfs" | "sched_features" */
+	const char *kind;      /* "sysctl" | "debugfs" | "sched_features" | "sysfs" | "irq" */
 	char *name;            /* as in the config: kernel.sched_autogroup_enabled,
 				* base_slice_ns, NO_PLACE_LAG */
 	char *path;            /* absolute file written */
@@ -83,12 +90,34 @@ struct knob_journal_ops {
 struct knob_state {
 	struct knob_entry *entries;
 	size_t n;
+	struct argv skipped;   /* optional requests the kernel refused (knob_request) */
 	bool mounted_debugfs;  /* this process mounted debugfs: unmount on restore */
 	int lock_fd;           /* the host-wide knob lock, held until restored; -1 none */
 };
 
 /* Number of knob changes v asks for (0: knobs_apply changes nothing). */
 size_t knobs_count(const struct cfg_variant *v);
+
+/* One knob change asked for: kind and name as knob_name_check takes them,
+ * the value to write. optional: a write the kernel refuses (an IRQ it will
+ * not move: EIO) is no failure; the change is skipped and said in
+ * knob_state.skipped. Strings borrowed. */
+struct knob_request {
+	const char *kind, *name, *value;
+	bool optional;
+};
+
+/* The knob requests of v in order of application (above), into req (room
+ * for knobs_count(v)); returns their number. */
+size_t knobs_requests(const struct cfg_variant *v, struct knob_request *req);
+
+/* knobs_apply for a list of requests (v's, then host: settings'). */
+int knobs_apply_requests(const struct knob_request *req, size_t n,
+			 const struct knob_journal_ops *journal, struct knob_state **out, char *err,
+			 size_t errsz);
+
+/* knobs_probe for a list of requests. */
+int knobs_probe_requests(const struct knob_request *req, size_t n, struct argv *problems);
 
 /* Apply every knob of v (order above), journalling through journal (may be
  * NULL). Returns 0 with *out (free with knobs_restore, then knobs_free), or -1

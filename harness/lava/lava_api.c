@@ -2,19 +2,40 @@
 #include "lava_api.h"
 
 #include <curl/curl.h>
+#include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "netrc.h"
 
+/* A JSON answer of LAVA's API is a few kB: one larger than this is not
+ * LAVA's (and is not read on). */
+#define LAVA_API_ANSWER_MAX (8u << 20)
+/* An API call (not a log download) takes at most this long in all. */
 #define LAVA_API_TIMEOUT_S 120L
 
-static size_t to_buf(char *data, size_t size, size_t n, void *b)
+/* Where a response body goes: a buffer of at most max bytes. */
+struct sink {
+	struct buf *b;
+	size_t max;
+	bool over;
+};
+
+static size_t to_sink(char *data, size_t size, size_t n, void *arg)
 {
-	buf_append(b, data, size * n);
+	struct sink *k = arg;
+	if (k->b->len + size * n > k->max) {
+		k->over = true;
+		return 0; /* libcurl stops: CURLE_WRITE_ERROR */
+	}
+	buf_append(k->b, data, size * n);
 	return size * n;
 }
 
@@ -93,9 +114,66 @@ void lava_api_close(struct lava_api *api)
 	api->headers = NULL;
 }
 
+/* The options every request of the lab sets: URL, protocols, headers,
+ * errbuf, connect and stall timeouts (no byte for stall_s: the server
+ * answers too slowly or not at all). */
+static void common_options(struct lava_api *api, CURL *h, const char *url,
+			   struct curl_slist *headers, char *errbuf)
+{
+	curl_easy_reset(h);
+	curl_easy_setopt(h, CURLOPT_URL, url);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 30L);
+	curl_easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(h, CURLOPT_LOW_SPEED_TIME, (long)ceil(api->lab->stall_s));
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+}
+
+/* libcurl's reason for cc, in words a user acts on: a stall names the
+ * lab's stall_s. */
+static void curl_reason(struct lava_api *api, CURLcode cc, const char *errbuf, const char *url,
+			char *err, size_t errsz)
+{
+	if (cc == CURLE_OPERATION_TIMEDOUT)
+		snprintf(err, errsz, "%s: the lab sent nothing for %.0f s (stall_s of lab %s): %s", url,
+			 api->lab->stall_s, api->lab->name, errbuf[0] ? errbuf : curl_easy_strerror(cc));
+	else
+		snprintf(err, errsz, "%s: %s", url, errbuf[0] ? errbuf : curl_easy_strerror(cc));
+}
+
+/* The <title> of an HTML page (a proxy's error page, a login form) into
+ * dst, "" when it has none. */
+static void html_title(const struct buf *page, char *dst, size_t size)
+{
+	const char *t = page->data ? strcasestr(buf_str(page), "<title>") : NULL;
+	const char *e = t ? strcasestr(t, "</title>") : NULL;
+	dst[0] = '\0';
+	if (t && e)
+		snprintf(dst, size, "%.*s", (int)(e - t - 7 < 200 ? e - t - 7 : 200), t + 7);
+}
+
+/* The answer is an HTML page (Content-Type text/html), not what the API
+ * sends: -1 with err naming it (its title), else 0. */
+static int refuse_html(CURL *h, const struct buf *out, const char *url, const char *wanted,
+		       char *err, size_t errsz)
+{
+	char *ctype = NULL, title[256];
+	curl_easy_getinfo(h, CURLINFO_CONTENT_TYPE, &ctype);
+	if (!ctype || strncasecmp(ctype, "text/html", 9))
+		return 0;
+	html_title(out, title, sizeof(title));
+	snprintf(err, errsz, "%s: the lab answered with an HTML page%s%s%s, not %s (a proxy or"
+		 " login page in front of LAVA?)", url, title[0] ? " ('" : "", title,
+		 title[0] ? "')" : "", wanted);
+	return -1;
+}
+
 /* One request to LAB/api/v0.2/PATH: GET, or POST of body (JSON). The
- * response body into out. 0 on HTTP 2xx, else -1 with err (libcurl's
- * reason, or the status and the start of LAVA's answer). */
+ * response body (at most LAVA_API_ANSWER_MAX bytes, JSON) into out. 0 on
+ * HTTP 2xx, else -1 with err (libcurl's reason, the status and the start
+ * of LAVA's answer, an HTML page, an answer too large). */
 static int request(struct lava_api *api, const char *path, const char *body, struct buf *out,
 		   char *err, size_t errsz)
 {
@@ -104,31 +182,31 @@ static int request(struct lava_api *api, const char *path, const char *body, str
 	char *url = xasprintf("%s/api/v0.2/%s", api->lab->url, path);
 	struct curl_slist *headers = api->headers;
 	struct curl_slist *post = NULL;
+	struct sink sink = {out, LAVA_API_ANSWER_MAX, false};
 	long status = 0;
 
-	curl_easy_reset(h);
 	if (body) {
 		for (struct curl_slist *l = api->headers; l; l = l->next)
 			post = curl_slist_append(post, l->data);
 		post = curl_slist_append(post, "Content-Type: application/json");
 		headers = post;
-		curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
 	}
-	curl_easy_setopt(h, CURLOPT_URL, url);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, to_buf);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, out);
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 30L);
+	common_options(api, h, url, headers, errbuf);
+	if (body)
+		curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, to_sink);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
 	curl_easy_setopt(h, CURLOPT_TIMEOUT, LAVA_API_TIMEOUT_S);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	CURLcode cc = curl_easy_perform(h);
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
 	curl_slist_free_all(post);
 	int rc = 0;
-	if (cc != CURLE_OK) {
-		snprintf(err, errsz, "%s: %s", url, errbuf[0] ? errbuf : curl_easy_strerror(cc));
+	if (sink.over) {
+		snprintf(err, errsz, "%s: the lab's answer is larger than %u MiB: not LAVA's", url,
+			 LAVA_API_ANSWER_MAX >> 20);
+		rc = -1;
+	} else if (cc != CURLE_OK) {
+		curl_reason(api, cc, errbuf, url, err, errsz);
 		rc = -1;
 	} else if (status < 200 || status > 299) {
 		snprintf(err, errsz, "%s: HTTP %ld%s: %.300s", url, status,
@@ -139,6 +217,8 @@ static int request(struct lava_api *api, const char *path, const char *body, str
 			snprintf(err + len, errsz - len, " was refused)");
 		}
 		rc = -1;
+	} else {
+		rc = refuse_html(h, out, url, "JSON", err, errsz);
 	}
 	free(url);
 	return rc;
@@ -189,6 +269,22 @@ out:
 	return rc;
 }
 
+/* A time of LAVA's API (Django REST framework's ISO 8601 in UTC:
+ * "2026-12-07T10:00:01.123456Z") as seconds since the epoch; NaN when
+ * key is missing or not such a time. */
+static double get_time(json_t *j, const char *key)
+{
+	const char *s = json_string_value(json_object_get(j, key));
+	struct tm tm = {0};
+	double sec;
+	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%lf", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+			 &tm.tm_hour, &tm.tm_min, &sec) != 6)
+		return NAN;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (double)timegm(&tm) + sec;
+}
+
 static void get_str(json_t *j, const char *key, char *dst, size_t size)
 {
 	const char *s = json_string_value(json_object_get(j, key));
@@ -216,6 +312,7 @@ int lava_api_job(struct lava_api *api, long long job_id, struct lava_job_state *
 	get_str(j, "actual_device", st->device, sizeof(st->device));
 	get_str(j, "requested_device_type", st->device_type, sizeof(st->device_type));
 	get_str(j, "failure_comment", st->failure, sizeof(st->failure));
+	st->lava_s = get_time(j, "end_time") - get_time(j, "submit_time");
 	if (!st->state[0]) {
 		snprintf(err, errsz, "%s: no state in LAVA's answer", path);
 		goto out;
@@ -228,12 +325,126 @@ out:
 	return rc;
 }
 
-int lava_api_logs(struct lava_api *api, long long job_id, struct buf *log, char *err,
+/* A log download: the file it appends to, the bytes it holds, the cap;
+ * an answer that is not the log (an HTTP error, an HTML page: decided at
+ * its first bytes, once its headers are in) goes to msg instead, its
+ * first 4 kB. */
+struct log_sink {
+	CURL *h;
+	FILE *f;
+	unsigned long long size, max;
+	bool checked, refused, over, write_failed;
+	struct buf msg;
+};
+
+static size_t to_log(char *data, size_t size, size_t n, void *arg)
+{
+	struct log_sink *k = arg;
+	if (!k->checked) {
+		long status = 0;
+		char *ctype = NULL;
+		curl_easy_getinfo(k->h, CURLINFO_RESPONSE_CODE, &status);
+		curl_easy_getinfo(k->h, CURLINFO_CONTENT_TYPE, &ctype);
+		k->checked = true;
+		k->refused = status < 200 || status > 299 ||
+			     (ctype && !strncasecmp(ctype, "text/html", 9));
+	}
+	if (k->refused) {
+		if (k->msg.len < 4096)
+			buf_append(&k->msg, data, size * n);
+		return size * n;
+	}
+	if (k->size + size * n > k->max) {
+		k->over = true;
+		return 0;
+	}
+	if (fwrite(data, 1, size * n, k->f) != size * n) {
+		k->write_failed = true;
+		return 0;
+	}
+	k->size += size * n;
+	return size * n;
+}
+
+/* The complete lines of the part file f (a cut last line is dropped):
+ * how many, and the bytes they hold. 0, or -1 (read or truncate failed). */
+static int part_lines(FILE *f, long long *lines, unsigned long long *bytes)
+{
+	char chunk[65536];
+	size_t n;
+	unsigned long long pos = 0, end = 0;
+	*lines = 0;
+	rewind(f);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		for (size_t i = 0; i < n; i++) {
+			if (chunk[i] == '\n') {
+				(*lines)++;
+				end = pos + i + 1;
+			}
+		}
+		pos += n;
+	}
+	*bytes = end;
+	if (ferror(f) || fflush(f) || ftruncate(fileno(f), (off_t)end))
+		return -1;
+	return fseeko(f, (off_t)end, SEEK_SET);
+}
+
+int lava_api_logs(struct lava_api *api, long long job_id, const char *path, char *err,
 		  size_t errsz)
 {
-	char *path = xasprintf("jobs/%lld/logs/", job_id);
-	int rc = request(api, path, NULL, log, err, errsz);
-	free(path);
+	char *part = xasprintf("%s.part", path);
+	FILE *f = fopen(part, "a+");
+	long long lines = 0;
+	struct log_sink sink = {.h = api->curl, .f = f,
+				.max = (unsigned long long)api->lab->log_max_mb << 20};
+	char errbuf[CURL_ERROR_SIZE] = "";
+	char *url = NULL;
+	long status = 0;
+	int rc = -1;
+
+	if (!f || part_lines(f, &lines, &sink.size)) {
+		snprintf(err, errsz, "%s: %s", part, strerror(errno));
+		goto out;
+	}
+	/* LAVA serves the lines from the start'th on (lava_rest_app's logs
+	 * view, ?start=N): the lines already here are not fetched again. */
+	url = lines ? xasprintf("%s/api/v0.2/jobs/%lld/logs/?start=%lld", api->lab->url, job_id,
+				lines) :
+		      xasprintf("%s/api/v0.2/jobs/%lld/logs/", api->lab->url, job_id);
+	common_options(api, api->curl, url, api->headers, errbuf);
+	curl_easy_setopt(api->curl, CURLOPT_WRITEFUNCTION, to_log);
+	curl_easy_setopt(api->curl, CURLOPT_WRITEDATA, &sink);
+	CURLcode cc = curl_easy_perform(api->curl);
+	curl_easy_getinfo(api->curl, CURLINFO_RESPONSE_CODE, &status);
+	bool flushed = fflush(f) == 0;
+	if (sink.over) {
+		snprintf(err, errsz, "%s: the job log is larger than %lld MB (log_max_mb of lab %s):"
+			 " not stored", url, api->lab->log_max_mb, api->lab->name);
+		rc = 1;
+	} else if (sink.write_failed || !flushed) {
+		snprintf(err, errsz, "%s: %s", part, strerror(errno));
+	} else if (cc != CURLE_OK) {
+		curl_reason(api, cc, errbuf, url, err, errsz);
+	} else if (status == 404 && lines) {
+		rc = 0; /* LAVA's answer when no line follows the start'th */
+	} else if (status < 200 || status > 299) {
+		snprintf(err, errsz, "%s: HTTP %ld: %.300s", url, status, buf_str(&sink.msg));
+	} else if (refuse_html(api->curl, &sink.msg, url, "the job log", err, errsz) == 0) {
+		rc = 0;
+	}
+	if (rc == 0 && rename(part, path)) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (rc < 0 && part_lines(f, &lines, &sink.size) == 0 && !sink.size)
+		unlink(part); /* nothing of the log yet */
+out:
+	if (f)
+		fclose(f);
+	buf_free(&sink.msg);
+	free(part);
+	free(url);
 	return rc;
 }
 

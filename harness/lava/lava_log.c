@@ -89,31 +89,67 @@ static void entry_done(struct entry *en, lava_console_fn fn, void *ctx,
 	memset(en, 0, sizeof(*en));
 }
 
-/* lava-run writes its entries without the "- " of a YAML sequence: one
- * flow mapping a line. Such text (its first non-blank byte is '{') as a
- * sequence, into b. */
-static void as_sequence(const char *text, size_t len, struct buf *b)
+/* The log as libyaml reads it, from a file, in chunks: memory stays
+ * bounded whatever the log's size (a kernel build's log is tens of MB).
+ * lava-run writes its entries without the "- " of a YAML sequence, one
+ * flow mapping a line: such a log (its first non-blank byte is '{') is
+ * read with "- " put before each of its lines. */
+struct log_input {
+	FILE *f;
+	bool lines;      /* lava-run's form */
+	bool line_start; /* the next byte starts a line */
+	char lead[4096]; /* the blank bytes before the first other one */
+	size_t n_lead, lead_off;
+};
+
+/* Read the blank bytes before the first other byte of in->f (they are
+ * handed to the parser first) and decide the log's form. */
+static void input_open(struct log_input *in, FILE *f)
 {
-	const char *p = text, *end = text + len;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
-		buf_puts(b, "- ");
-		buf_append(b, p, n);
-		p += n;
+	int c;
+	memset(in, 0, sizeof(*in));
+	in->f = f;
+	in->line_start = true;
+	while (in->n_lead < sizeof(in->lead) && (c = getc(f)) != EOF) {
+		if (!strchr(" \t\r\n", c)) {
+			ungetc(c, f);
+			in->lines = c == '{';
+			break;
+		}
+		in->lead[in->n_lead++] = (char)c;
 	}
 }
 
-int lava_log_read(const char *text, size_t len, lava_console_fn fn, void *ctx,
-		  struct lava_log_facts *facts, char *err, size_t errsz)
+/* yaml_read_handler_t: up to size bytes of the log into buffer. */
+static int input_read(void *data, unsigned char *buffer, size_t size, size_t *size_read)
 {
-	struct buf seq = {0};
-	size_t lead = strspn(text, " \t\r\n");
-	if (lead < len && text[lead] == '{') {
-		as_sequence(text, len, &seq);
-		text = buf_str(&seq);
-		len = seq.len;
+	struct log_input *in = data;
+	size_t n = 0;
+	while (n < size && in->lead_off < in->n_lead)
+		buffer[n++] = (unsigned char)in->lead[in->lead_off++];
+	if (!in->lines) {
+		n += fread(buffer + n, 1, size - n, in->f);
+	} else {
+		/* Room for "- " and one byte each time round. */
+		int c;
+		while (n + 3 <= size && (c = getc_unlocked(in->f)) != EOF) {
+			if (in->line_start && c != '\n') {
+				buffer[n++] = '-';
+				buffer[n++] = ' ';
+			}
+			buffer[n++] = (unsigned char)c;
+			in->line_start = c == '\n';
+		}
 	}
+	*size_read = n;
+	return !ferror(in->f);
+}
+
+int lava_log_read(FILE *f, lava_console_fn fn, void *ctx, struct lava_log_facts *facts,
+		  char *err, size_t errsz)
+{
+	struct log_input in;
+	input_open(&in, f);
 	yaml_parser_t parser;
 	yaml_event_t ev;
 	struct entry en = {0};
@@ -124,7 +160,7 @@ int lava_log_read(const char *text, size_t len, lava_console_fn fn, void *ctx,
 
 	memset(facts, 0, sizeof(*facts));
 	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	yaml_parser_set_input(&parser, input_read, &in);
 	while (!done) {
 		if (!yaml_parser_parse(&parser, &ev)) {
 			snprintf(err, errsz, "%zu:%zu: %s", parser.problem_mark.line + 1,
@@ -173,7 +209,6 @@ int lava_log_read(const char *text, size_t len, lava_console_fn fn, void *ctx,
 out:
 	buf_free(&en.msg);
 	buf_free(&en.error_msg);
-	buf_free(&seq);
 	yaml_parser_delete(&parser);
 	return rc;
 }

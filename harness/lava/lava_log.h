@@ -10,6 +10,7 @@
 #define SCHEDRIG_LAVA_LOG_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* What the log says about the job besides its console lines. */
 struct lava_log_facts {
@@ -25,12 +26,13 @@ struct lava_log_facts {
  * turned back into '"'), NUL-terminated, without the line break. */
 typedef void (*lava_console_fn)(void *ctx, const char *line, size_t len);
 
-/* Read the job log text (len bytes; a sequence, or lava-run's lines),
- * calling fn for every console line in
- * order, and fill facts. Returns 0, or -1 with err ("LINE:COL: ..." of a
- * YAML error, or a top level that is not a sequence). */
-int lava_log_read(const char *text, size_t len, lava_console_fn fn, void *ctx,
-		  struct lava_log_facts *facts, char *err, size_t errsz);
+/* Read the job log from f (a sequence, or lava-run's lines) to its end,
+ * in chunks (memory bounded by its longest entry, not by its size),
+ * calling fn for every console line in order, and fill facts. Returns 0,
+ * or -1 with err ("LINE:COL: ..." of a YAML error, a read error, or a top
+ * level that is not a sequence). */
+int lava_log_read(FILE *f, lava_console_fn fn, void *ctx, struct lava_log_facts *facts,
+		  char *err, size_t errsz);
 
 /* line (len bytes) with the backslash LAVA put before every '"' removed,
  * into out (which gets len + 1 bytes at most). ShellLogger inserts '\'

@@ -43,6 +43,14 @@ void *xrealloc(void *p, size_t n)
 	return p;
 }
 
+void *xgrow(void *v, size_t *cap, size_t n, size_t first, size_t elem)
+{
+	if (n < *cap)
+		return v;
+	*cap = *cap ? *cap * 2 : first;
+	return xrealloc(v, *cap * elem);
+}
+
 char *xstrdup(const char *s)
 {
 	char *p = strdup(s);
@@ -51,14 +59,20 @@ char *xstrdup(const char *s)
 	return p;
 }
 
+/* vasprintf, or exit on out of memory. */
+static char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+	if (vasprintf(&s, fmt, ap) < 0)
+		out_of_memory();
+	return s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
-
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		out_of_memory();
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
 	return s;
 }
@@ -127,11 +141,8 @@ void argv_add(struct argv *a, const char *arg)
 void argv_addf(struct argv *a, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
-
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		out_of_memory();
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
 	argv_add(a, s);
 	free(s);
@@ -326,6 +337,14 @@ int64_t mono_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+void utc_now(char *dst, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(dst, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
 int mkdir_p(const char *dir, char *err, size_t errsz)
 {
 	char partial[PATH_MAX];
@@ -451,6 +470,19 @@ bool utf8_valid(const char *s, size_t len)
 	return true;
 }
 
+const char *name_at(const char *const *names, size_t n, unsigned i)
+{
+	return i < n ? names[i] : "?";
+}
+
+int name_index(const char *const *names, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return (int)i;
+	return -1;
+}
+
 bool plain_text(const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
@@ -471,11 +503,12 @@ int file_read(const char *path, struct buf *b, char *err, size_t errsz)
 	}
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
 		buf_append(b, chunk, n);
-	int bad = ferror(f);
+	int bad = ferror(f), read_errno = errno;
 	fclose(f);
 	if (bad)
-		snprintf(err, errsz, "%s: read error", path);
-	return bad ? -1 : 0;
+		return err_printf(err, errsz, "%s: %s", path, strerror(read_errno));
+	buf_append(b, "", 0);
+	return 0;
 }
 
 int file_copy(const char *src, const char *dst, bool append, char *err, size_t errsz)
@@ -495,6 +528,17 @@ int file_copy(const char *src, const char *dst, bool append, char *err, size_t e
 	if (!ok)
 		snprintf(err, errsz, "copying %s to %s: %s", src, dst, strerror(errno));
 	return ok ? 0 : -1;
+}
+
+void file_first_line(const char *path, char *dst, size_t size)
+{
+	FILE *f = fopen(path, "re");
+	dst[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(dst, (int)size, f))
+		dst[strcspn(dst, "\n")] = '\0';
+	fclose(f);
 }
 
 void file_last_line(const char *path, char *dst, size_t size)

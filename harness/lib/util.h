@@ -20,6 +20,11 @@
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
+/* The array v of *cap elements of elem bytes, of which n are used, with
+ * room for one more: when n == *cap, *cap doubles (first when 0) and v is
+ * reallocated (xrealloc); else v as it is. The growth of every appendable
+ * array: "v = xgrow(v, &cap, n, 16, sizeof(*v))". */
+void *xgrow(void *v, size_t *cap, size_t n, size_t first, size_t elem);
 char *xstrdup(const char *s);
 /* printf into a freshly allocated string (C locale is the process locale). */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -102,6 +107,10 @@ int path_trusted(const char *path, char *real, size_t realsz, char *err, size_t 
 /* CLOCK_MONOTONIC in nanoseconds. */
 int64_t mono_ns(void);
 
+/* Now in UTC as ISO 8601, "2026-12-07T10:00:01Z", into dst (at least 21
+ * bytes): the form every time the rig stores or prints has. */
+void utc_now(char *dst, size_t size);
+
 /* The newest (mtime) file in dir whose name starts with prefix and ends
  * with suffix: its path "DIR/NAME" into out. Returns 0 when found, -1 when
  * there is none (or dir cannot be read). */
@@ -120,7 +129,8 @@ int file_write(const char *path, const void *data, size_t len, char *err, size_t
  * component that could not be created and why in err. */
 int mkdir_p(const char *dir, char *err, size_t errsz);
 
-/* Append the whole file at path to b. Returns 0, or -1 with
+/* Append the whole file at path to b. Returns 0 with b->data a
+ * NUL-terminated string (also for an empty file), or -1 with
  * "PATH: strerror" in err (b may hold part of it). */
 int file_read(const char *path, struct buf *b, char *err, size_t errsz);
 /* Copy the file src to dst (created with mode 0644 less the umask, or
@@ -138,6 +148,12 @@ bool utf8_valid(const char *s, size_t len);
 /* true when s is UTF-8 without control characters (C0, DEL, C1): text fit
  * for a name in a table or a terminal. */
 bool plain_text(const char *s);
+/* The name of enum value i in names (n names, indexed by value), or "?"
+ * when i is not below n: the *_name functions of enums. */
+const char *name_at(const char *const *names, size_t n, unsigned i);
+/* The index (enum value) of s among names[0..n), or -1: the *_parse
+ * functions of enums. */
+int name_index(const char *const *names, size_t n, const char *s);
 /* Parse a whole string as a finite decimal number in the C locale, the
  * only form tool output, configs and options carry:
  * [-]digits[.digits][(e|E)[+|-]digits]. Returns false for anything else
@@ -150,6 +166,10 @@ bool parse_double(const char *s, double *out);
  * "return err_printf(err, errsz, ...)" reports a failure. */
 int err_printf(char *err, size_t errsz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* The first line of the text file at path, its "\n" cut off, cut to fit
+ * dst (size > 0 bytes): a /proc or /sys value ("boot_id"). "" when the
+ * file cannot be read or is empty. */
+void file_first_line(const char *path, char *dst, size_t size);
 /* The last line of the text file at path that is not empty (its "\r\n"
  * cut off), cut to fit dst (size > 0 bytes), for a message about a log:
  * "" when the file has none or cannot be read. A line longer than 1023

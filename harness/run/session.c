@@ -380,6 +380,10 @@ int session_execute(struct run_session *rc, const char *self_exe)
 			goto out_err;
 	}
 	rc->recorded = true;
+	if (session_run_fingerprint(rc)) {
+		store_run_end(rc->st, rc->run_id, "failed", err, sizeof(err));
+		return 1;
+	}
 	if (rc->o->concurrent) {
 		char *msg = xasprintf("concurrent: run with --concurrent: it did not wait for other"
 				      " runs measuring on this machine; %s%s", shared_with[0] ?

@@ -24,6 +24,18 @@ bool session_cell_enough(void *ctx, size_t c, int iteration);
 bool session_iteration_done(void *ctx, size_t c, int it);
 bool session_stint_skip(void *ctx, size_t c, int it);
 
+/* variant_run.on_host (session_host.c): the variant's fingerprint,
+ * checked against what it asked for (hostdecl_check: a mismatch fails the
+ * variant) and stored, or a warning when it changed since its first one;
+ * its notes as "note" events. */
+int session_on_host(void *ctx, const struct host_fp *fp, const struct argv *notes, char *err,
+		    size_t errsz);
+
+/* The fingerprint of the machine the rig runs on, stored as the run's own
+ * (store_host.h variant 0); on run --resume a warning when it changed.
+ * 0, or -1 after a message (the store failed). */
+int session_run_fingerprint(struct run_session *rc);
+
 /* session_variant.c: a variant's life in a run. */
 
 struct knob_db_journal;

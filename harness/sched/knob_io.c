@@ -4,6 +4,7 @@
  * likely reason. */
 #include "knob_io.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -38,7 +39,10 @@ static void errno_fail(char *err, size_t errsz, const char *path, int e, const c
 		hint = " (not root?)";
 	else if (e == ENOENT)
 		hint = knob_path_is_debugfs(path) ? " (this kernel has no such debugfs file)" :
+		       knob_path_is_sysfs(path) ? " (this machine or kernel has no such file)" :
 						    " (this kernel has no such sysctl)";
+	else if (e == EIO && !strncmp(path, knobs_irq_root(), strlen(knobs_irq_root())))
+		hint = " (the kernel does not move this IRQ: a per-CPU or managed interrupt)";
 	if (value)
 		knob_errorf(err, errsz, "%s: cannot %s '%.200s': %s%s", path, what, value, strerror(e), hint);
 	else
@@ -159,6 +163,34 @@ static char *feature_state(const char *text, const char *name)
 	}
 }
 
+char *knob_read_value(const char *path, char *err, size_t errsz)
+{
+	char *text = knob_read(path, err, errsz);
+	const char *open = text && knob_path_is_sysfs(path) ? strchr(text, '[') : NULL;
+	const char *close = open ? strchr(open, ']') : NULL;
+	if (!close)
+		return text;
+	char *mode = xasprintf("%.*s", (int)(close - open - 1), open + 1);
+	free(text);
+	return mode;
+}
+
+/* Two hex masks as /proc/irq/default_smp_affinity prints them ("3",
+ * "00,00000003": 32-bit words, commas between) are the same number. */
+static bool masks_equal(const char *a, const char *b)
+{
+	char x[512], y[512];
+	size_t n = 0, m = 0;
+	for (; *a && n + 1 < sizeof(x); a++)
+		if (*a != ',' && (n || *a != '0'))
+			x[n++] = (char)tolower((unsigned char)*a);
+	for (; *b && m + 1 < sizeof(y); b++)
+		if (*b != ',' && (m || *b != '0'))
+			y[m++] = (char)tolower((unsigned char)*b);
+	x[n] = y[m] = '\0';
+	return !strcmp(x, y);
+}
+
 char *knob_read_feature(const char *path, const char *name, char *err, size_t errsz)
 {
 	char *text = knob_read(path, err, errsz);
@@ -173,12 +205,13 @@ char *knob_read_feature(const char *path, const char *name, char *err, size_t er
 
 int knob_read_back(const char *path, const char *value, char **back, char *err, size_t errsz)
 {
-	bool features = knob_is_features_file(path);
+	bool features = knob_is_features_file(path), mask = knob_path_is_irq_mask(path);
 	*back = features ? knob_read_feature(path, knob_feature_name(value), err, errsz) :
-			   knob_read(path, err, errsz);
+			   knob_read_value(path, err, errsz);
 	if (!*back)
 		return -1;
-	if (features ? strcmp(*back, value) : !values_equal(*back, value)) {
+	if (features ? strcmp(*back, value) : mask ? !masks_equal(*back, value) :
+	    !values_equal(*back, value)) {
 		knob_errorf(err, errsz, "%s: wrote '%.200s', read back '%.200s'", path, value, *back);
 		return -1;
 	}

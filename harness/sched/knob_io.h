@@ -20,6 +20,11 @@ const char *knob_kernel_release(void);
  * a malloc'd string, or NULL with err and errno (ENOENT: no such file). */
 char *knob_read(const char *path, char *err, size_t errsz);
 
+/* knob_read, but a sysfs knob's file that lists its choices with the
+ * current one in brackets ("always [madvise] never") reads as that one
+ * ("madvise"). */
+char *knob_read_value(const char *path, char *err, size_t errsz);
+
 /* The token (NAME or NO_NAME) of feature name in the features file at
  * path, malloc'd, or NULL with err (also: this kernel has no such
  * feature). */

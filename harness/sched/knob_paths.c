@@ -18,6 +18,72 @@
 static char proc_root[PATH_MAX] = KNOBS_PROC_SYS;
 static char debugfs_root[PATH_MAX] = KNOBS_DEBUGFS;
 static bool debugfs_overridden;
+static char sys_root[PATH_MAX] = KNOBS_SYSFS;
+static char irq_root[PATH_MAX] = KNOBS_PROC_IRQ;
+
+void knobs_set_host_roots(const char *sys, const char *irq)
+{
+	snprintf(sys_root, sizeof(sys_root), "%s", sys ? sys : KNOBS_SYSFS);
+	snprintf(irq_root, sizeof(irq_root), "%s", irq ? irq : KNOBS_PROC_IRQ);
+}
+
+const char *knobs_sysfs_root(void)
+{
+	return sys_root;
+}
+
+const char *knobs_irq_root(void)
+{
+	return irq_root;
+}
+
+/* The files below /sys a sysfs knob may be (host: settings,
+ * harness/host/hostset.h); "policy#" is policy and a CPU number. */
+static const char *const sysfs_knobs[] = {
+	"kernel/mm/transparent_hugepage/enabled",
+	"kernel/mm/transparent_hugepage/defrag",
+	"devices/system/cpu/smt/control",
+	"devices/system/cpu/cpufreq/boost",
+	"devices/system/cpu/intel_pstate/no_turbo",
+	"devices/system/cpu/cpufreq/policy#/scaling_governor",
+};
+
+/* Is rel (below /sys) one of sysfs_knobs? */
+static bool sysfs_knob_ok(const char *rel)
+{
+	for (size_t i = 0; i < sizeof(sysfs_knobs) / sizeof(sysfs_knobs[0]); i++) {
+		const char *p = sysfs_knobs[i], *hash = strchr(p, '#');
+		if (!hash) {
+			if (!strcmp(rel, p))
+				return true;
+			continue;
+		}
+		size_t pre = (size_t)(hash - p);
+		if (strncmp(rel, p, pre))
+			continue;
+		size_t digits = strspn(rel + pre, "0123456789");
+		if (digits && digits <= 5 && !strcmp(rel + pre + digits, hash + 1))
+			return true;
+	}
+	return false;
+}
+
+/* An IRQ knob's name: an IRQ number, or "default" (default_smp_affinity). */
+static bool irq_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+	return !strcmp(name, "default") ||
+	       (n && n <= 6 && strspn(name, "0123456789") == n && (name[0] != '0' || n == 1));
+}
+
+/* Below irq_root: "N/smp_affinity_list" or "default_smp_affinity". */
+static bool irq_rel_ok(const char *rel)
+{
+	if (!strcmp(rel, "default_smp_affinity"))
+		return true;
+	size_t d = strspn(rel, "0123456789");
+	return d && d <= 6 && !strcmp(rel + d, "/smp_affinity_list");
+}
 
 void knobs_set_roots(const char *proc_sys, const char *debugfs)
 {
@@ -30,6 +96,18 @@ bool knob_path_is_debugfs(const char *path)
 {
 	size_t n = strlen(debugfs_root);
 	return !strncmp(path, debugfs_root, n) && (path[n] == '/' || path[n] == '\0');
+}
+
+bool knob_path_is_sysfs(const char *path)
+{
+	size_t n = strlen(sys_root);
+	return !strncmp(path, sys_root, n) && path[n] == '/';
+}
+
+bool knob_path_is_irq_mask(const char *path)
+{
+	size_t n = strlen(irq_root);
+	return !strncmp(path, irq_root, n) && !strcmp(path + n, "/default_smp_affinity");
 }
 
 bool knob_is_features_file(const char *path)
@@ -148,8 +226,23 @@ int knob_name_check(const char *kind, const char *name, char *err, size_t errsz)
 	}
 	if (!strcmp(kind, "debugfs"))
 		return debugfs_name_check(name, err, errsz);
+	if (!strcmp(kind, "sysfs")) {
+		if (sysfs_knob_ok(name))
+			return 0;
+		knob_errorf(err, errsz, "sysfs: '%s' is not a host setting's file schedrig writes (THP"
+			    " enabled or defrag, SMT control, cpufreq boost or a policy's"
+			    " scaling_governor, intel_pstate no_turbo)", name);
+		return -1;
+	}
+	if (!strcmp(kind, "irq")) {
+		if (irq_name_ok(name))
+			return 0;
+		knob_errorf(err, errsz, "irq: '%s' is not an IRQ number or default", name);
+		return -1;
+	}
 	if (strcmp(kind, "sysctl")) {
-		knob_errorf(err, errsz, "'%s' is not a kind of knob (sysctl, debugfs, sched_features)", kind);
+		knob_errorf(err, errsz, "'%s' is not a kind of knob (sysctl, debugfs, sched_features,"
+			    " sysfs, irq)", kind);
 		return -1;
 	}
 	char *rel = sysctl_rel(name);
@@ -169,6 +262,8 @@ int knob_name_check(const char *kind, const char *name, char *err, size_t errsz)
 
 char *knob_canonical(const char *kind, const char *name)
 {
+	if (!strcmp(kind, "sysfs") || !strcmp(kind, "irq"))
+		return xstrdup(name);
 	if (!strcmp(kind, "sysctl"))
 		return sysctl_rel(name);
 	if (!strcmp(kind, "debugfs"))
@@ -184,12 +279,15 @@ int knob_path_check(const char *path, char *real, size_t realsz, char *err, size
 		return -1;
 	}
 	const char *sysctl = below(r, proc_root), *dbg = below(r, debugfs_root);
+	const char *sys = below(r, sys_root), *irq = below(r, irq_root);
 	bool ok = sysctl ? !runs_program(sysctl) :
-		  dbg && ((!strncmp(dbg, "sched/", 6) && dbg[6]) || !strcmp(dbg, "sched_features"));
+		  dbg ? (!strncmp(dbg, "sched/", 6) && dbg[6]) || !strcmp(dbg, "sched_features") :
+		  sys ? sysfs_knob_ok(sys) : irq && irq_rel_ok(irq);
 	if (!ok) {
 		knob_errorf(err, errsz, "%s (%s) is not a knob schedrig sets (a sysctl under %s other than"
-			    " one naming a program, a file under %s/sched/, or %s/sched_features):"
-			    " refused", path, r, proc_root, debugfs_root, debugfs_root);
+			    " one naming a program, a file under %s/sched/, %s/sched_features, a host"
+			    " setting's file under %s, or an IRQ's affinity under %s): refused", path, r,
+			    proc_root, debugfs_root, debugfs_root, sys_root, irq_root);
 		return -1;
 	}
 	snprintf(real, realsz, "%s", r);
@@ -234,6 +332,11 @@ char *knob_file(const char *kind, const char *name)
 {
 	if (!strcmp(kind, "sched_features"))
 		return features_path();
+	if (!strcmp(kind, "sysfs"))
+		return xasprintf("%s/%s", sys_root, name);
+	if (!strcmp(kind, "irq"))
+		return strcmp(name, "default") ? xasprintf("%s/%s/smp_affinity_list", irq_root, name)
+					       : xasprintf("%s/default_smp_affinity", irq_root);
 	return strcmp(kind, "sysctl") ? debugfs_path(name) : sysctl_path(name);
 }
 

@@ -11,6 +11,8 @@
 
 #define KNOBS_PROC_SYS "/proc/sys"
 #define KNOBS_DEBUGFS "/sys/kernel/debug"
+#define KNOBS_SYSFS "/sys"
+#define KNOBS_PROC_IRQ "/proc/irq"
 
 /* Is path a knob the rig sets, once symbolic links are resolved: a sysctl
  * file under /proc/sys (except those naming a program the kernel runs:
@@ -62,6 +64,12 @@ int knob_row_check(const char *kind, const char *name, const char *path, const c
 /* true when path lies under the debugfs root (it needs debugfs mounted). */
 bool knob_path_is_debugfs(const char *path);
 
+/* true when path lies under the sysfs root (a host setting's file). */
+bool knob_path_is_sysfs(const char *path);
+
+/* true when path is the IRQ root's default_smp_affinity (a hex mask). */
+bool knob_path_is_irq_mask(const char *path);
+
 /* Mount debugfs at its root unless it is mounted; *mounted tells whether
  * this call mounted it. Returns 0 or -1 with err. */
 int knobs_debugfs_mount(bool *mounted, char *err, size_t errsz);
@@ -72,6 +80,12 @@ void knobs_debugfs_unmount(void);
 /* Tests: use these directories instead of /proc/sys and /sys/kernel/debug
  * (NULL: the real one). With a debugfs override nothing is mounted. */
 void knobs_set_roots(const char *proc_sys, const char *debugfs);
+
+/* Tests: use these directories instead of /sys and /proc/irq (NULL: the
+ * real one), and what they are now. */
+void knobs_set_host_roots(const char *sys, const char *irq);
+const char *knobs_sysfs_root(void);
+const char *knobs_irq_root(void);
 
 /* fmt (printf) into err. */
 void knob_errorf(char *err, size_t errsz, const char *fmt, ...)

@@ -226,15 +226,12 @@ static const char *const sig_names[] = {
 
 const char *stats_significance_name(enum stats_significance s)
 {
-	return (unsigned)s <= SIG_NONE ? sig_names[s] : "?";
+	return name_at(sig_names, SIG_NONE + 1, (unsigned)s);
 }
 
 int stats_significance_parse(const char *s)
 {
-	for (int i = 0; i <= SIG_NONE; i++)
-		if (!strcmp(s, sig_names[i]))
-			return i;
-	return -1;
+	return name_index(sig_names, SIG_NONE + 1, s);
 }
 
 const char *stats_significance_describe(enum stats_significance s)

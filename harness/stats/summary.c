@@ -7,20 +7,18 @@
 #include <string.h>
 
 #include "load.h"
+#include "util.h"
 
 static const char *const axis_names[] = { "variant", "cell", "run" };
 
 const char *summary_axis_name(enum summary_axis a)
 {
-	return (unsigned)a <= AXIS_RUN ? axis_names[a] : "?";
+	return name_at(axis_names, AXIS_RUN + 1, (unsigned)a);
 }
 
 int summary_axis_parse(const char *s)
 {
-	for (int i = 0; i <= AXIS_RUN; i++)
-		if (!strcmp(s, axis_names[i]))
-			return i;
-	return -1;
+	return name_index(axis_names, AXIS_RUN + 1, s);
 }
 
 void summary_opts_init(struct summary_opts *o)
@@ -131,10 +129,7 @@ static struct raw_group *map_get(struct group_map *m, const char *const *key)
 			return g;
 		j = (j + 1) & (m->slot_cap - 1);
 	}
-	if (m->n == m->cap) {
-		m->cap = m->cap ? m->cap * 2 : 64;
-		m->g = xrealloc(m->g, m->cap * sizeof(*m->g));
-	}
+	m->g = xgrow(m->g, &m->cap, m->n, 64, sizeof(*m->g));
 	struct raw_group *g = &m->g[m->n];
 	memset(g, 0, sizeof(*g));
 	memcpy(g->key, key, sizeof(g->key));
@@ -155,10 +150,7 @@ static size_t order_index(struct order *o, const char *s, bool add)
 			return i;
 	if (!add)
 		return SIZE_MAX;
-	if (o->n == o->cap) {
-		o->cap = o->cap ? o->cap * 2 : 8;
-		o->v = xrealloc(o->v, o->cap * sizeof(*o->v));
-	}
+	o->v = xgrow(o->v, &o->cap, o->n, 8, sizeof(*o->v));
 	o->v[o->n] = s;
 	return o->n++;
 }
@@ -369,10 +361,7 @@ static size_t group_rows(const struct sample_table *t, const struct summary_opts
 			g->n_nan++;
 			continue;
 		}
-		if (g->n == g->cap) {
-			g->cap = g->cap ? g->cap * 2 : 8;
-			g->v = xrealloc(g->v, g->cap * sizeof(*g->v));
-		}
+		g->v = xgrow(g->v, &g->cap, g->n, 8, sizeof(*g->v));
 		g->v[g->n++] = r->value;
 	}
 	return n_samples;
@@ -423,10 +412,7 @@ static size_t table_for(struct summary *out, size_t *tcap, const struct raw_grou
 		    (ck == K_CELL || tb->cell == g->key[K_CELL]))
 			return k;
 	}
-	if (out->n_tables == *tcap) {
-		*tcap = *tcap ? *tcap * 2 : 8;
-		out->tables = xrealloc(out->tables, *tcap * sizeof(*out->tables));
-	}
+	out->tables = xgrow(out->tables, tcap, out->n_tables, 8, sizeof(*out->tables));
 	struct summary_table *tb = &out->tables[out->n_tables++];
 	memset(tb, 0, sizeof(*tb));
 	tb->load = g->key[K_LOAD];

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "strmap.h"
+#include "idmap.h"
 
 #define CSV_FIELDS 12
 #define CSV_TOOL 10       /* absent from CSVs written before it */
@@ -92,19 +92,49 @@ static int csv_next_record(struct csv_reader *r, char *err, size_t errsz)
 	}
 }
 
+/* What read_text keeps between rows: the strings of the row before,
+ * interned (a CSV repeats them row after row: a field equal to the last
+ * one is neither checked nor interned again), and the identities seen. */
+struct csv_rows {
+	const char *last[CSV_FIELDS];
+	struct idmap groups; /* variant, cell, load, metric → group number + 1 */
+	struct idmap seen;   /* group, op, iteration, repetition → first line */
+};
+
+/* Field i of the row, interned in t: "" when the row has no such field
+ * (an older header); NULL (its check failed) when it is not plain text. */
+static const char *field_text(struct csv_rows *c, struct sample_table *t, size_t i,
+			      const char *text)
+{
+	if (c->last[i] && !strcmp(c->last[i], text))
+		return c->last[i];
+	if (!plain_text(text))
+		return NULL;
+	return c->last[i] = sample_table_intern(t, text);
+}
+
+static int64_t ptr_key(const char *p)
+{
+	return (int64_t)(intptr_t)p;
+}
+
 /* The line of an earlier row with the identity of row (variant, cell,
  * load, metric, op, iteration, repetition: the run is left out, as import
- * stores one file as one run), or 0 after remembering row's line. */
-static long seen_before(struct strmap *seen, const struct sample_row *row, long line)
+ * stores one file as one run), or 0 after remembering row's line. Row's
+ * strings are interned: equal strings are one pointer. */
+static long seen_before(struct csv_rows *c, const struct sample_row *row, long line)
 {
-	char *key = xasprintf("%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%d\x1f%d", row->variant, row->cell,
-			      row->load, row->metric, row->op, row->iteration, row->repetition);
-	int64_t *at = strmap_get(seen, key);
-	long first = at ? (long)*at : 0;
-	if (!at)
-		strmap_add(seen, key, line);
-	free(key);
-	return first;
+	bool added;
+	int64_t gk[4] = {ptr_key(row->variant), ptr_key(row->cell), ptr_key(row->load),
+			 ptr_key(row->metric)};
+	int64_t *group = idmap_put(&c->groups, gk, &added);
+	if (added)
+		group[0] = (int64_t)c->groups.n;
+	int64_t sk[4] = {group[0], ptr_key(row->op), row->iteration, row->repetition};
+	int64_t *at = idmap_put(&c->seen, sk, &added);
+	if (added)
+		at[0] = line;
+	return added ? 0 : (long)at[0];
 }
 
 static long read_text(const char *text, size_t len, const char *name, const char *default_run,
@@ -116,7 +146,7 @@ static long read_text(const char *text, size_t len, const char *name, const char
 		len -= 3;
 	}
 	struct csv_reader r = { .p = text, .end = text + len, .line = 1 };
-	struct strmap seen = {0};
+	struct csv_rows c = {0};
 	char msg[256];
 	long rows = 0, start, first;
 	int rc;
@@ -139,6 +169,7 @@ static long read_text(const char *text, size_t len, const char *name, const char
 			 CSV_SAMPLE_HEADER_NO_TOOL);
 		goto fail;
 	}
+	const char *run_default = sample_table_intern(t, default_run ? default_run : "");
 	const char *header = n_cols == CSV_FIELDS ? CSV_SAMPLE_HEADER :
 			     n_cols == CSV_REPETITION ? CSV_SAMPLE_HEADER_NO_REPETITION :
 						       CSV_SAMPLE_HEADER_NO_TOOL;
@@ -159,11 +190,6 @@ static long read_text(const char *text, size_t len, const char *name, const char
 		const char *f[CSV_FIELDS];
 		for (size_t i = 0; i < CSV_FIELDS; i++)
 			f[i] = i < n_cols ? buf_str(&r.field[i]) : "";
-		struct sample_row row = {
-			.run = *f[0] ? f[0] : (default_run ? default_run : ""),
-			.variant = f[1], .cell = f[2], .load = f[3], .metric = f[4], .unit = f[5],
-			.op = f[7], .tool = *f[CSV_TOOL] ? f[CSV_TOOL] : NULL,
-		};
 		static const int required[] = { 1, 3, 4 };
 		for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
 			if (!*f[required[i]]) {
@@ -171,13 +197,23 @@ static long read_text(const char *text, size_t len, const char *name, const char
 				goto fail;
 			}
 		}
+		/* The names interned, the numbers checked as text only. */
 		for (size_t i = 0; i < CSV_FIELDS; i++) {
-			if (!plain_text(f[i])) {
+			bool name_field = i != 6 && i != 8 && i != 9 && i != CSV_REPETITION;
+			const char *ok = name_field ? field_text(&c, t, i, f[i]) :
+				       plain_text(f[i]) ? f[i] : NULL;
+			if (!ok) {
 				snprintf(err, errsz, "%s:%ld: %s is not UTF-8 text without control"
 					 " characters", name, start, field_names[i]);
 				goto fail;
 			}
+			f[i] = ok;
 		}
+		struct sample_row row = {
+			.run = *f[0] ? f[0] : run_default,
+			.variant = f[1], .cell = f[2], .load = f[3], .metric = f[4], .unit = f[5],
+			.op = f[7], .tool = *f[CSV_TOOL] ? f[CSV_TOOL] : NULL,
+		};
 		int better = better_parse(f[6]);
 		if (better < 0) {
 			snprintf(err, errsz, "%s:%ld: better is '%.40s', expected lower or higher",
@@ -205,24 +241,26 @@ static long read_text(const char *text, size_t len, const char *name, const char
 				 " (NaN for none)", name, start, f[9]);
 			goto fail;
 		}
-		if ((first = seen_before(&seen, &row, start))) {
+		if ((first = seen_before(&c, &row, start))) {
 			snprintf(err, errsz, "%s:%ld: the same sample as line %ld (variant, cell,"
 				 " load, metric, op, iteration and repetition)", name, start, first);
 			goto fail;
 		}
-		sample_table_add(t, &row);
+		sample_table_push(t, &row);
 		rows++;
 	}
 	for (size_t i = 0; i < CSV_FIELDS; i++)
 		buf_free(&r.field[i]);
-	strmap_free(&seen);
+	idmap_free(&c.groups);
+	idmap_free(&c.seen);
 	return rows;
 syntax:
 	snprintf(err, errsz, "%s:%ld: %s", name, start, msg);
 fail:
 	for (size_t i = 0; i < CSV_FIELDS; i++)
 		buf_free(&r.field[i]);
-	strmap_free(&seen);
+	idmap_free(&c.groups);
+	idmap_free(&c.seen);
 	return -1;
 }
 

@@ -6,6 +6,7 @@
 
 #include "provenance.h"
 #include "store.h"
+#include "store_host.h"
 #include "store_kbuild.h"
 #include "store_runs.h"
 
@@ -53,8 +54,35 @@ static int take_builds(struct store *st, int64_t id, struct runinfo *ri, char *e
 	return 0;
 }
 
-/* Run id into *ri: its row, variants, their kernel builds and knobs. 0,
- * or -1 with err. */
+/* The run's fingerprints (store_host.h) into ri->host, each variant's
+ * with its digest. 0, or -1 with err. */
+static int take_host(struct store *st, int64_t id, struct runinfo *ri, char *err, size_t errsz)
+{
+	struct stored_host_row *rows;
+	size_t n;
+	char digest[65] = "";
+	if (store_host_rows(st, id, &rows, &n, err, errsz))
+		return -1;
+	ri->host_state = xcalloc(n ? n : 1, sizeof(*ri->host_state));
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i].variant_id && (!i || rows[i].variant_id != rows[i - 1].variant_id) &&
+		    store_host_digest(st, rows[i].variant_id, digest, err, errsz) < 0) {
+			store_host_rows_free(rows, n);
+			return -1;
+		}
+		ri->host_state[i] = (struct runinfo_host){rows[i].variant, rows[i].field, rows[i].value,
+						    rows[i].source,
+						    xstrdup(rows[i].variant_id ? digest : ""),
+						    rows[i].stable};
+		rows[i].variant = rows[i].field = rows[i].value = rows[i].source = NULL;
+	}
+	ri->n_host = n;
+	store_host_rows_free(rows, n);
+	return 0;
+}
+
+/* Run id into *ri: its row, variants, their kernel builds, knobs and host
+ * state. 0, or -1 with err. */
 static int load_one(struct store *st, int64_t id, struct runinfo *ri, char *err, size_t errsz)
 {
 	struct stored_run r;
@@ -87,7 +115,7 @@ static int load_one(struct store *st, int64_t id, struct runinfo *ri, char *err,
 	}
 	ri->n_knobs = n_k;
 	store_knob_rows_free(k, n_k);
-	return 0;
+	return take_host(st, id, ri, err, errsz);
 }
 
 int runinfo_load(struct store *st, const char *db_path, const int64_t *ids, size_t n,
@@ -135,6 +163,15 @@ void runinfo_free(struct runinfo *r, size_t n)
 			free(ri->knobs[k].applied_value);
 		}
 		free(ri->knobs);
+		for (size_t k = 0; k < ri->n_host; k++) {
+			struct runinfo_host *h = &ri->host_state[k];
+			free(h->variant);
+			free(h->field);
+			free(h->value);
+			free(h->source);
+			free(h->digest);
+		}
+		free(ri->host_state);
 	}
 	free(r);
 }
@@ -175,6 +212,81 @@ static void build_lines(struct buf *out, const char *build)
 		buf_puts(out, "\n");
 	}
 	free(text);
+}
+
+/* "FIELD=VALUE" items appended to a line that wraps at 76 columns, the
+ * next lines indented by 4. */
+struct wrap {
+	struct buf *out;
+	size_t col;
+	bool first;
+};
+
+static void wrap_item(struct wrap *w, const char *field, const char *value)
+{
+	struct buf item = {0};
+	put_clean(&item, field, 100);
+	buf_puts(&item, "=");
+	put_clean(&item, value, 200);
+	if (!w->first && w->col + 2 + item.len > 76) {
+		buf_puts(w->out, ",\n    ");
+		w->col = 4;
+	} else if (!w->first) {
+		buf_puts(w->out, ", ");
+		w->col += 2;
+	}
+	buf_puts(w->out, buf_str(&item));
+	w->col += item.len;
+	w->first = false;
+	buf_free(&item);
+}
+
+/* The value of the rig's machine's field, NULL when it has none. */
+static const char *rig_value(const struct runinfo *ri, const char *field)
+{
+	for (size_t k = 0; k < ri->n_host && !ri->host_state[k].variant; k++)
+		if (!strcmp(ri->host_state[k].field, field))
+			return ri->host_state[k].value;
+	return NULL;
+}
+
+/* The host state lines of ri (runinfo_text). */
+static void host_lines(struct buf *out, const struct runinfo *ri)
+{
+	for (size_t k = 0; k < ri->n_host;) {
+		const struct runinfo_host *h = &ri->host_state[k];
+		size_t end = k;
+		while (end < ri->n_host && !ri->host_state[end].variant == !h->variant &&
+		       (!h->variant || !strcmp(ri->host_state[end].variant, h->variant)))
+			end++;
+		struct wrap w = {out, 0, true};
+		size_t before = out->len;
+		if (!h->variant) {
+			buf_puts(out, "  host state of the rig's machine: ");
+		} else {
+			buf_puts(out, "  host state of variant ");
+			put_clean(out, h->variant, 100);
+			buf_printf(out, " (digest %.16s): as the rig's machine", h->digest);
+		}
+		w.col = out->len - before;
+		bool except = false;
+		for (size_t i = k; i < end; i++) {
+			const char *mine = rig_value(ri, ri->host_state[i].field);
+			if (h->variant && (!ri->host_state[i].stable || (mine && !strcmp(mine, ri->host_state[i].value))))
+				continue;
+			if (!strcmp(ri->host_state[i].field, "kernel.cmdline"))
+				continue; /* on the variant's line */
+			if (h->variant && !except) {
+				buf_puts(out, ", except\n    ");
+				w.col = 4;
+				w.first = true;
+				except = true;
+			}
+			wrap_item(&w, ri->host_state[i].field, ri->host_state[i].value);
+		}
+		buf_puts(out, "\n");
+		k = end;
+	}
 }
 
 void runinfo_text(struct buf *out, const struct runinfo *r, size_t n)
@@ -221,5 +333,6 @@ void runinfo_text(struct buf *out, const struct runinfo *r, size_t n)
 			put_clean(out, kn->requested_value, 200);
 			buf_puts(out, ")\n");
 		}
+		host_lines(out, ri);
 	}
 }

@@ -24,6 +24,13 @@ struct runinfo_knob {
 	char *variant, *kind, *name, *requested_value, *applied_value;
 };
 
+/* One field of a fingerprint (store_host.h): variant NULL for the rig's
+ * machine; digest the variant's store_host_digest ("" for the rig's). */
+struct runinfo_host {
+	char *variant, *field, *value, *source, *digest;
+	bool stable;
+};
+
 /* Strings are NULL when the database holds none. status is as readers
  * should see it (provenance_run_status: "abandoned" for a run whose rig
  * died). */
@@ -37,6 +44,9 @@ struct runinfo {
 	size_t n_variants;
 	struct runinfo_knob *knobs;       /* order of the changes */
 	size_t n_knobs;
+	struct runinfo_host *host_state;  /* the rig's machine's fields, then each
+					   * variant's (config order), by name */
+	size_t n_host;
 };
 
 /* Read the runs ids[0..n) from st (the database at db_path, named in
@@ -59,7 +69,10 @@ bool runinfo_partial(const struct runinfo *r);
  *     PARTIAL: this run is STATUS; its tables hold the N complete ... (when
  *       runinfo_partial)
  *     variant NAME: kernel R (boot local), cmdline ...
- *     knob VARIANT NAME = APPLIED (requested R) */
+ *     knob VARIANT NAME = APPLIED (requested R)
+ *     host state of the rig's machine: FIELD=VALUE, ... (wrapped)
+ *     host state of variant V (digest D): as the rig's machine[, except
+ *       FIELD=VALUE, ...] (its stable fields that read otherwise) */
 void runinfo_text(struct buf *out, const struct runinfo *r, size_t n);
 
 #endif

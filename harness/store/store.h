@@ -5,8 +5,9 @@
  * monitor series written), store_samples.c (samples and histograms read
  * for reports), store_import.c, store_notes.c (what reports note beside
  * their tables), store_knobs.c (the knob journal), store_monitor,
- * store_adaptive, store_reparse, store_show and store_list (their own
- * headers); store_impl.h (the handle and helpers, private to this folder);
+ * store_host (host state fingerprints, their digest), store_adaptive,
+ * store_reparse, store_show and store_list (their own headers);
+ * store_impl.h (the handle and helpers, private to this folder);
  * runinfo (provenance for reports), csvio (the export format) and
  * cmdsetup (a command's database, opened once).
  */
@@ -30,16 +31,24 @@ struct store;
  * the number is written (tests compare with it). Version 11 added the
  * bisection tables (bisection, bisect_point, bisect_run), 12 the
  * bisection's directory and walker, 13 the bisection's rule, its points'
- * looks, the runs' phase and the confirm's checks (bisect_check), and the
- * window samples and traces (window_sample, trace); every table is in
+ * looks, the runs' phase and the confirm's checks (bisect_check), the
+ * window samples and traces (window_sample, trace) and the host state
+ * (host_state, store_host.h); every table is in
  * results-schema/schema.sql. */
 #define STORE_SCHEMA_VERSION 13
 
 /* Open (and create or migrate when writable) the database at path. With
  * readonly, the file must exist and is only written to migrate a database
  * of an older schema version (results-schema/schema.sql), once. A store is
- * used by one thread at a time (opened SQLITE_OPEN_NOMUTEX). Errors: not
- * a results database, a newer schema version, SQLite's message with errno. */
+ * used by one thread at a time (opened SQLITE_OPEN_NOMUTEX). Every page
+ * is checked first (PRAGMA quick_check): a damaged file is refused with
+ * SQLite's complaint, the file and how to recover it (sqlite3 FILE
+ * .recover), as is any later statement that finds damage (SQLITE_CORRUPT).
+ * A writer keeps the file in WAL mode while it is open and leaves it in
+ * rollback mode when it closes last; a reader opens read-only (a file a
+ * writer left in WAL mode is switched first), so it leaves no -wal or -shm
+ * file. Errors: not a results database, a newer schema version, damage,
+ * SQLite's message with errno. */
 int store_open(const char *path, bool readonly, struct store **out, char *err, size_t errsz);
 void store_close(struct store *s);
 
@@ -242,8 +251,6 @@ int store_run_status(struct store *s, int64_t run_id, const char *status, char *
 int store_events_drop(struct store *s, int64_t run_id, const char *kind, const char *prefix,
 		      char *err, size_t errsz);
 
-/* Current UTC time as "YYYY-MM-DDTHH:MM:SSZ" into dst (at least 21 bytes). */
-void store_now(char *dst, size_t size);
 
 /* One row of the knob restore journal (table knob). Strings may be NULL where
  * the column allows it. Rows returned by store_knob_list/_unrestored own their

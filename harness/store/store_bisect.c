@@ -34,7 +34,7 @@ static int insert_bisection(struct store *st, struct stored_bisection *bi,
 			    const struct bisect_series *s, char *err, size_t errsz)
 {
 	char now[32];
-	store_now(now, sizeof(now));
+	utc_now(now, sizeof(now));
 	if (store_exec_bound(st, "INSERT INTO bisection (config_path, config_text, good, bad, kind,"
 			     " alpha, status, started_at, cwd, host, rig_pid, rig_start_ticks, boot_id,"
 			     " rule, min_effect_pct)"
@@ -180,7 +180,7 @@ int store_bisect_end(struct store *st, int64_t id, const char *status, const cha
 		     char *err, size_t errsz)
 {
 	char now[32];
-	store_now(now, sizeof(now));
+	utc_now(now, sizeof(now));
 	if (store_exec_bound(st, "UPDATE bisection SET status = ?, result = ?, ended_at = ?"
 			     " WHERE id = ?", "tttI", status, result, now, id))
 		return store_fail(st, "cannot record the end of the bisection", err, errsz);

@@ -10,6 +10,7 @@
 
 #include <sqlite3.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +41,8 @@ struct pending_value {
 
 struct store {
 	sqlite3 *db;
+	char *path;  /* the file, for messages */
+	bool writer; /* opened to write: leaves WAL mode when it closes last */
 	const struct stored_series_set *series; /* for the next iteration save */
 	const struct stored_trace_row *trace;   /* for the next iteration save */
 	sqlite3_stmt *save_st[SAVE_COUNT];     /* prepared on first use */
@@ -103,7 +106,9 @@ unsigned char *store_doubles_le(const double *v, size_t n);
  * store_fail says why. */
 int store_exec_bound(struct store *s, const char *sql, const char *spec, ...);
 
-/* "WHAT: SQLite's message" into err; returns -1. */
+/* "WHAT: SQLite's message" into err; returns -1. When SQLite found the
+ * file damaged (SQLITE_CORRUPT), the message says so, names the file and
+ * how to recover it, as store_open does. */
 int store_fail(struct store *s, const char *what, char *err, size_t errsz);
 
 /* Bind the arguments ap to st by the types in spec and step st once. spec:
@@ -117,6 +122,17 @@ int store_bind_step(sqlite3_stmt *st, const char *spec, va_list ap);
  * store_values_flush writes the rest. Inside a transaction. 0, or -1. */
 int store_value_add(struct store *s, int64_t instance_id, int64_t seq, const char *metric,
 		    const char *unit, enum better better, const char *op, double value);
+
+/* The sample_key id of (metric, unit, better, op) into *id: from the
+ * store's cache, else added to sample_key (another writer may have added
+ * it first) and cached. Inside a transaction. 0, or -1. */
+int store_sample_key_id(struct store *s, const char *metric, const char *unit,
+			enum better better, const char *op, int64_t *id);
+
+/* store_value_add of a sample whose key id the caller has
+ * (store_sample_key_id). 0, or -1. */
+int store_value_add_key(struct store *s, int64_t instance_id, int64_t seq, int64_t key_id,
+			double value);
 
 /* Write the queued sample_value rows (before anything reads the table or
  * the transaction ends). 0, or -1. */

@@ -1,6 +1,13 @@
 /* Importing samples (schedrig import): a sample_table stored as one new
  * run, its variants, cells, iterations and load instances made by name, in
- * one transaction (store.h). */
+ * one transaction (store.h).
+ *
+ * The run is new, so is every row under it: each is a plain INSERT whose
+ * id the import keeps (idmap.h), never an INSERT OR IGNORE and a SELECT
+ * (two statements per iteration and per instance, a third for the
+ * instance's next sample seq, and a key string formatted per sample were
+ * half the time of an import: bench/import.sh measures it beside
+ * sqlite3's own .import). */
 #include "store.h"
 #include "store_impl.h"
 
@@ -8,153 +15,199 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "idmap.h"
 #include "util.h"
 
 /* Statements of an import, prepared once. */
-enum import_stmt {
-	IMP_VARIANT, IMP_VARIANT_ID, IMP_CELL, IMP_CELL_ID, IMP_ITERATION, IMP_ITERATION_ID,
-	IMP_INSTANCE, IMP_INSTANCE_ID, IMP_NEXT_SEQ, IMP_COUNT
-};
+enum import_stmt { IMP_VARIANT, IMP_CELL, IMP_ITERATION, IMP_INSTANCE, IMP_COUNT };
 
 static const char *const import_sql[IMP_COUNT] = {
-	"INSERT OR IGNORE INTO variant (run_id, name, seq, boot, status)"
+	"INSERT INTO variant (run_id, name, seq, boot, status)"
 	" VALUES (?1, ?2, ?3, 'imported', 'complete')",
-	"SELECT id FROM variant WHERE run_id = ?1 AND name = ?2",
-	"INSERT OR IGNORE INTO cell (run_id, name, seq) VALUES (?1, ?2, ?3)",
-	"SELECT id FROM cell WHERE run_id = ?1 AND name = ?2",
-	"INSERT OR IGNORE INTO iteration (variant_id, cell_id, iteration, status)"
+	"INSERT INTO cell (run_id, name, seq) VALUES (?1, ?2, ?3)",
+	"INSERT INTO iteration (variant_id, cell_id, iteration, status)"
 	" VALUES (?1, ?2, ?3, 'complete')",
-	"SELECT id FROM iteration WHERE variant_id = ?1 AND cell_id = ?2 AND iteration = ?3",
-	"INSERT OR IGNORE INTO load_instance (iteration_id, name, seq, tool, role, state, repetition)"
+	"INSERT INTO load_instance (iteration_id, name, seq, tool, role, state, repetition)"
 	" VALUES (?1, ?2, ?3, coalesce(?4, 'imported'), 'measured', 'ok', ?5)",
-	"SELECT id FROM load_instance WHERE iteration_id = ?1 AND name = ?2 AND repetition = ?5",
-	"SELECT coalesce(max(seq) + 1, 0) FROM sample_value WHERE load_instance_id = ?1",
 };
 
-/* Run an insert-or-ignore then its select: parent id, name, seq → id. */
-static int import_upsert(sqlite3_stmt *ins, sqlite3_stmt *sel, int64_t parent, const char *name,
-			 int seq, int64_t *id)
+/* Names (interned: one pointer per string) in order of first appearance,
+ * with the id of each one's row (0: none made). */
+struct named {
+	const char **names;
+	int64_t *ids;
+	size_t n;
+};
+
+/* Position of name in the list (appended when new). */
+static size_t named_seq(struct named *l, const char *name)
 {
-	sqlite3_bind_int64(ins, 1, parent);
-	sqlite3_bind_text(ins, 2, name, -1, SQLITE_STATIC);
-	sqlite3_bind_int(ins, 3, seq);
-	int rc = sqlite3_step(ins);
-	sqlite3_reset(ins);
-	if (rc != SQLITE_DONE)
+	for (size_t i = 0; i < l->n; i++)
+		if (l->names[i] == name)
+			return i;
+	l->names = xrealloc(l->names, (l->n + 1) * sizeof(*l->names));
+	l->ids = xrealloc(l->ids, (l->n + 1) * sizeof(*l->ids));
+	l->names[l->n] = name;
+	l->ids[l->n] = 0;
+	return l->n++;
+}
+
+static void named_free(struct named *l)
+{
+	free(l->names);
+	free(l->ids);
+}
+
+/* What one import keeps. */
+struct import {
+	struct store *s;
+	sqlite3_stmt *st[IMP_COUNT];
+	int64_t run_id;
+	struct named variants, cells, loads;
+	struct idmap iterations; /* variant id, cell id, iteration → id */
+	struct idmap instances;  /* iteration id, load, repetition → id, next seq */
+	struct idmap keys;       /* metric, unit, op, better → sample_key id */
+};
+
+static int64_t ptr_key(const char *p)
+{
+	return (int64_t)(intptr_t)p;
+}
+
+/* Step st once (its parameters bound) and reset it: the new row's id, or
+ * -1 when the insert failed. */
+static int64_t insert(struct import *im, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? sqlite3_last_insert_rowid(im->s->db) : -1;
+}
+
+/* The id of the run's variant or cell called name (k: IMP_VARIANT or
+ * IMP_CELL), inserted with the next seq when new; -1 on error. */
+static int64_t named_id(struct import *im, enum import_stmt k, struct named *l, const char *name)
+{
+	size_t seq = named_seq(l, name);
+	if (l->ids[seq])
+		return l->ids[seq];
+	sqlite3_stmt *st = im->st[k];
+	sqlite3_bind_int64(st, 1, im->run_id);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, (int)seq);
+	return l->ids[seq] = insert(im, st);
+}
+
+/* The id of row's iteration (variant, cell, iteration), inserted when
+ * new; -1 on error. */
+static int64_t iteration_id(struct import *im, const struct sample_row *r)
+{
+	int64_t variant = named_id(im, IMP_VARIANT, &im->variants, r->variant);
+	int64_t cell = variant < 0 ? -1 : named_id(im, IMP_CELL, &im->cells, r->cell);
+	if (cell < 0)
 		return -1;
-	sqlite3_bind_int64(sel, 1, parent);
-	sqlite3_bind_text(sel, 2, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(sel);
-	*id = sqlite3_column_int64(sel, 0);
-	sqlite3_reset(sel);
-	return rc == SQLITE_ROW ? 0 : -1;
+	bool added;
+	int64_t *id = idmap_put(&im->iterations, (int64_t[4]){variant, cell, r->iteration, 0},
+				&added);
+	if (!added)
+		return id[0];
+	sqlite3_stmt *st = im->st[IMP_ITERATION];
+	sqlite3_bind_int64(st, 1, variant);
+	sqlite3_bind_int64(st, 2, cell);
+	sqlite3_bind_int(st, 3, r->iteration);
+	return id[0] = insert(im, st);
 }
 
-static int import_iteration(sqlite3_stmt **st, int64_t variant_id, int64_t cell_id, int iteration,
-			    int64_t *id)
+/* The id and next sample seq ({id, seq}) of row's load instance (its
+ * iteration, load and repetition), inserted when new with the row's
+ * tool; NULL on error. */
+static int64_t *instance(struct import *im, const struct sample_row *r)
 {
-	for (int k = IMP_ITERATION; k <= IMP_ITERATION_ID; k++) {
-		sqlite3_bind_int64(st[k], 1, variant_id);
-		sqlite3_bind_int64(st[k], 2, cell_id);
-		sqlite3_bind_int(st[k], 3, iteration);
-	}
-	int rc = sqlite3_step(st[IMP_ITERATION]);
-	sqlite3_reset(st[IMP_ITERATION]);
-	if (rc != SQLITE_DONE)
+	int64_t it = iteration_id(im, r);
+	if (it < 0)
+		return NULL;
+	bool added;
+	int64_t *in = idmap_put(&im->instances,
+				(int64_t[4]){it, ptr_key(r->load), r->repetition, 0}, &added);
+	if (!added)
+		return in;
+	sqlite3_stmt *st = im->st[IMP_INSTANCE];
+	sqlite3_bind_int64(st, 1, it);
+	sqlite3_bind_text(st, 2, r->load, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, (int)named_seq(&im->loads, r->load));
+	sqlite3_bind_text(st, 4, r->tool, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 5, r->repetition);
+	in[0] = insert(im, st);
+	in[1] = 0;
+	return in[0] < 0 ? NULL : in;
+}
+
+/* The sample_key id of row's metric, unit, better and op. 0, or -1. */
+static int key_id(struct import *im, const struct sample_row *r, int64_t *id)
+{
+	bool added;
+	int64_t *k = idmap_put(&im->keys, (int64_t[4]){ptr_key(r->metric), ptr_key(r->unit),
+						       ptr_key(r->op), r->better}, &added);
+	if (added && store_sample_key_id(im->s, r->metric, r->unit, r->better, r->op, &k[0]))
 		return -1;
-	rc = sqlite3_step(st[IMP_ITERATION_ID]);
-	*id = sqlite3_column_int64(st[IMP_ITERATION_ID], 0);
-	sqlite3_reset(st[IMP_ITERATION_ID]);
-	return rc == SQLITE_ROW ? 0 : -1;
+	*id = k[0];
+	return 0;
 }
 
-/* Position of name in a small list of names seen so far (appending it). */
-static int seq_of(const char ***names, size_t *n, const char *name)
+static int import_rows(struct import *im, const struct sample_table *t)
 {
-	for (size_t i = 0; i < *n; i++)
-		if ((*names)[i] == name)
-			return (int)i;
-	*names = xrealloc(*names, (*n + 1) * sizeof(**names));
-	(*names)[*n] = name;
-	return (int)(*n)++;
-}
-
-static int import_rows(struct store *s, sqlite3_stmt **st, const struct sample_table *t,
-		       int64_t run_id)
-{
-	const char **variants = NULL, **cells = NULL, **loads = NULL;
-	size_t n_variants = 0, n_cells = 0, n_loads = 0;
 	const struct sample_row *prev = NULL;
-	int64_t variant_id = 0, cell_id = 0, iteration_id = 0, instance_id = 0, sample_seq = 0;
-	int rc = -1;
+	int64_t *in = NULL, key;
 
 	for (size_t i = 0; i < t->n; i++) {
 		const struct sample_row *r = &t->rows[i];
-		bool same_iteration = prev && prev->variant == r->variant && prev->cell == r->cell &&
-				      prev->iteration == r->iteration;
-		if ((!prev || prev->variant != r->variant) &&
-		    import_upsert(st[IMP_VARIANT], st[IMP_VARIANT_ID], run_id, r->variant,
-				  seq_of(&variants, &n_variants, r->variant), &variant_id))
-			goto out;
-		if ((!prev || prev->cell != r->cell) &&
-		    import_upsert(st[IMP_CELL], st[IMP_CELL_ID], run_id, r->cell,
-				  seq_of(&cells, &n_cells, r->cell), &cell_id))
-			goto out;
-		if (!same_iteration &&
-		    import_iteration(st, variant_id, cell_id, r->iteration, &iteration_id))
-			goto out;
-		if (!same_iteration || prev->load != r->load || prev->repetition != r->repetition) {
-			sqlite3_bind_text(st[IMP_INSTANCE], 4, r->tool, -1, SQLITE_STATIC);
-			sqlite3_bind_int(st[IMP_INSTANCE], 5, r->repetition);
-			sqlite3_bind_int(st[IMP_INSTANCE_ID], 5, r->repetition);
-			if (import_upsert(st[IMP_INSTANCE], st[IMP_INSTANCE_ID], iteration_id, r->load,
-					  seq_of(&loads, &n_loads, r->load), &instance_id) ||
-			    store_values_flush(s))
-				goto out;
-			sqlite3_bind_int64(st[IMP_NEXT_SEQ], 1, instance_id);
-			if (sqlite3_step(st[IMP_NEXT_SEQ]) != SQLITE_ROW)
-				goto out;
-			sample_seq = sqlite3_column_int64(st[IMP_NEXT_SEQ], 0);
-			sqlite3_reset(st[IMP_NEXT_SEQ]);
-		}
-		if (store_value_add(s, instance_id, sample_seq++, r->metric, r->unit, r->better, r->op,
-				    r->value))
-			goto out;
+		bool same = prev && prev->variant == r->variant && prev->cell == r->cell &&
+			    prev->iteration == r->iteration && prev->load == r->load &&
+			    prev->repetition == r->repetition;
+		if (!same && !(in = instance(im, r)))
+			return -1;
+		if (key_id(im, r, &key) || store_value_add_key(im->s, in[0], in[1]++, key, r->value))
+			return -1;
 		prev = r;
 	}
-	rc = store_values_flush(s);
-out:
-	free(variants);
-	free(cells);
-	free(loads);
-	return rc;
+	return store_values_flush(im->s);
+}
+
+static void import_free(struct import *im)
+{
+	for (int k = 0; k < IMP_COUNT; k++)
+		sqlite3_finalize(im->st[k]);
+	named_free(&im->variants);
+	named_free(&im->cells);
+	named_free(&im->loads);
+	idmap_free(&im->iterations);
+	idmap_free(&im->instances);
+	idmap_free(&im->keys);
 }
 
 int store_import_rows(struct store *s, const struct sample_table *t, const char *run_name,
 		      int64_t *run_id, char *err, size_t errsz)
 {
 	char now[32];
-	sqlite3_stmt *st[IMP_COUNT] = {0};
+	struct import im = {.s = s};
 	int rc = -1;
 
-	store_now(now, sizeof(now));
+	utc_now(now, sizeof(now));
 	if (store_begin(s, err, errsz))
 		return -1;
 	for (int k = 0; k < IMP_COUNT; k++)
-		if (sqlite3_prepare_v2(s->db, import_sql[k], -1, &st[k], NULL) != SQLITE_OK)
+		if (sqlite3_prepare_v2(s->db, import_sql[k], -1, &im.st[k], NULL) != SQLITE_OK)
 			goto out;
 	if (store_exec_bound(s,
 		       "INSERT INTO run (name, status, started_at, ended_at, schedrig_version)"
 		       " VALUES (?, 'imported', ?, ?, ?)",
 		       "tttt", run_name, now, now, SCHEDRIG_VERSION))
 		goto out;
-	*run_id = sqlite3_last_insert_rowid(s->db);
-	rc = import_rows(s, st, t, *run_id);
+	im.run_id = *run_id = sqlite3_last_insert_rowid(s->db);
+	rc = import_rows(&im, t);
 out:
 	if (rc)
 		store_fail(s, "cannot import", err, errsz);
-	for (int k = 0; k < IMP_COUNT; k++)
-		sqlite3_finalize(st[k]);
+	import_free(&im);
 	if (rc) {
 		store_rollback(s);
 		return -1;

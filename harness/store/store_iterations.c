@@ -142,9 +142,7 @@ bool store_iteration_complete(struct store *s, int64_t variant_id, int64_t cell_
 	return done;
 }
 
-/* The sample_key id of (metric, unit, better, op): from the cache, else
- * added to sample_key (another writer may have added it first) and cached. */
-static int sample_key_id(struct store *s, const char *metric, const char *unit,
+int store_sample_key_id(struct store *s, const char *metric, const char *unit,
 			 enum better better, const char *op, int64_t *id)
 {
 	const char *b = better_name(better);
@@ -220,16 +218,19 @@ int store_values_flush(struct store *s)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Flushed when the queue is full and by store_values_flush. */
 int store_value_add(struct store *s, int64_t instance_id, int64_t seq, const char *metric,
 		    const char *unit, enum better better, const char *op, double value)
 {
-	struct pending_value *p = &s->pending[s->n_pending];
-	if (sample_key_id(s, metric, unit, better, op, &p->key_id))
+	int64_t key_id;
+	if (store_sample_key_id(s, metric, unit, better, op, &key_id))
 		return -1;
-	p->instance_id = instance_id;
-	p->seq = seq;
-	p->value = value;
+	return store_value_add_key(s, instance_id, seq, key_id, value);
+}
+
+int store_value_add_key(struct store *s, int64_t instance_id, int64_t seq, int64_t key_id,
+			double value)
+{
+	s->pending[s->n_pending] = (struct pending_value){instance_id, seq, key_id, value};
 	return ++s->n_pending == VALUES_PER_INSERT ? store_values_flush(s) : 0;
 }
 
@@ -320,7 +321,7 @@ static int insert_window(struct store *s, int64_t instance_id, const struct samp
 	for (size_t i = 0; i < v->n; i++) {
 		const struct sample *x = &v->v[i];
 		int64_t key;
-		if (sample_key_id(s, x->metric, x->unit, x->better, x->op, &key))
+		if (store_sample_key_id(s, x->metric, x->unit, x->better, x->op, &key))
 			return -1;
 		sqlite3_stmt *st = save_stmt(s, SAVE_WINDOW);
 		if (!st)

@@ -13,7 +13,7 @@ int store_knob_record(struct store *s, const struct stored_knob *k, int64_t *kno
 		      char *err, size_t errsz)
 {
 	char now[32];
-	store_now(now, sizeof(now));
+	utc_now(now, sizeof(now));
 	if (store_exec_bound(s,
 		       "INSERT INTO knob (run_id, variant, seq, kind, name, path, old_value,"
 		       " requested_value, host, boot_id, changed_at)"
@@ -37,7 +37,7 @@ int store_knob_applied(struct store *s, int64_t knob_id, const char *applied_val
 int store_knob_restored(struct store *s, int64_t knob_id, char *err, size_t errsz)
 {
 	char now[32];
-	store_now(now, sizeof(now));
+	utc_now(now, sizeof(now));
 	if (store_exec_bound(s, "UPDATE knob SET restored_at = ? WHERE id = ? AND restored_at IS NULL",
 		       "tI", now, knob_id))
 		return store_fail(s, "cannot journal a restored knob", err, errsz);

@@ -38,7 +38,10 @@ int store_run_list(struct store *s, struct stored_run_row **rows, size_t *n, cha
 		   size_t errsz)
 {
 	return store_rows(s,
-			  "SELECT r.id, r.name, r.started_at, r.kernel_release,"
+			  "SELECT r.id, r.name, r.started_at, ifnull((SELECT group_concat(k, ',')"
+			  " FROM (SELECT DISTINCT v.kernel_release AS k FROM variant v"
+			  " WHERE v.run_id = r.id AND v.kernel_release IS NOT NULL ORDER BY v.seq)),"
+			  " r.kernel_release),"
 			  " (SELECT count(*) FROM cell c WHERE c.run_id = r.id),"
 			  " r.iterations, r.status, r.host, r.boot_id, r.rig_pid, r.rig_start_ticks"
 			  " FROM run r ORDER BY r.id",

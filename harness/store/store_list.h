@@ -9,7 +9,9 @@
 #include "store.h"
 
 /* One run. Text fields are NULL where the column is NULL; iterations is -1
- * where it is NULL (an imported run may have none). */
+ * where it is NULL (an imported run may have none). kernel_release: the
+ * kernels its variants ran ("6.1.0-28-amd64,6.12.48+deb12-amd64", each once,
+ * config order), the rig's own when no variant's kernel came up. */
 struct stored_run_row {
 	int64_t id;
 	char *name, *started_at, *kernel_release;

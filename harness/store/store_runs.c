@@ -17,7 +17,7 @@ int store_run_begin(struct store *s, const struct run_info *ri, int64_t *run_id,
 		    char *err, size_t errsz)
 {
 	char now[32];
-	store_now(now, sizeof(now));
+	utc_now(now, sizeof(now));
 	if (store_begin(s, err, errsz))
 		return -1;
 	if (store_exec_bound(s,
@@ -40,7 +40,7 @@ int store_run_begin(struct store *s, const struct run_info *ri, int64_t *run_id,
 int store_run_end(struct store *s, int64_t run_id, const char *status, char *err, size_t errsz)
 {
 	char now[32];
-	store_now(now, sizeof(now));
+	utc_now(now, sizeof(now));
 	if (store_exec_bound(s, "UPDATE run SET status = ?, ended_at = ? WHERE id = ?", "ttI", status,
 		       now, run_id))
 		return store_fail(s, "cannot finish the run", err, errsz);
@@ -166,7 +166,7 @@ int store_event(struct store *s, int64_t run_id, const char *kind, const char *m
 		char *err, size_t errsz)
 {
 	char now[32];
-	store_now(now, sizeof(now));
+	utc_now(now, sizeof(now));
 	if (store_exec_bound(s, "INSERT INTO event (run_id, at, kind, message) VALUES (?, ?, ?, ?)",
 		       "Ittt", run_id, now, kind, message))
 		return store_fail(s, "cannot record an event", err, errsz);

@@ -128,12 +128,13 @@ struct run_scan {
 	size_t n_inst, from, cap, last_rank;
 	size_t *rank;                       /* per row appended: its instance's rank */
 	bool ordered;
+	bool bad_key;                       /* a row named a key that does not exist */
 };
 
 /* Append the rows of smp (load_instance_id, key_id, value over the run's
  * id range, bound here) to t, each after its instance's template. Returns
- * SQLITE_DONE, SQLITE_CORRUPT with err (a key that does not exist), or
- * SQLite's error. */
+ * SQLITE_DONE, or another code: SQLite's error, or (r->bad_key, with err) a
+ * row naming a key that does not exist. */
 static int scan_values(struct run_scan *r, const struct key_names *keys, size_t n_keys,
 		       sqlite3_stmt *smp, struct sample_table *t, char *err, size_t errsz)
 {
@@ -151,7 +152,8 @@ static int scan_values(struct run_scan *r, const struct key_names *keys, size_t 
 		if (key < 0 || (size_t)key >= n_keys || !keys[key].metric) {
 			snprintf(err, errsz, "a sample of load instance %lld names sample_key %lld,"
 				 " which does not exist", (long long)id, (long long)key);
-			rc = SQLITE_CORRUPT;
+			r->bad_key = true;
+			rc = SQLITE_ERROR;
 			break;
 		}
 		struct sample_row row = r->tmpl[r->by_id[cur].rank];
@@ -163,10 +165,7 @@ static int scan_values(struct run_scan *r, const struct key_names *keys, size_t 
 								       : sqlite3_column_double(smp, 2);
 		sample_table_push(t, &row);
 		size_t k = t->n - r->from - 1;
-		if (k == r->cap) {
-			r->cap = r->cap ? r->cap * 2 : 1024;
-			r->rank = xrealloc(r->rank, r->cap * sizeof(*r->rank));
-		}
+		r->rank = xgrow(r->rank, &r->cap, k, 1024, sizeof(*r->rank));
 		r->rank[k] = r->by_id[cur].rank;
 		r->ordered &= k == 0 || r->rank[k] >= r->last_rank;
 		r->last_rank = r->rank[k];
@@ -181,11 +180,12 @@ static int scan_values(struct run_scan *r, const struct key_names *keys, size_t 
  * placed by its instance's rank (an instance's window samples after its
  * parser's). A sample naming a key that does not exist fails with a
  * message in err. */
-static int load_run_rows(int64_t run_id, const char *run_name, const struct key_names *keys,
-			 size_t n_keys, sqlite3_stmt *inst, sqlite3_stmt *const smp[2],
+static int load_run_rows(struct store *s, int64_t run_id, const char *run_name,
+			 const struct key_names *keys, size_t n_keys, sqlite3_stmt *inst,
+			 sqlite3_stmt *const smp[2],
 			 struct sample_table *t, char *err, size_t errsz)
 {
-	struct sample_row *tmpl = NULL;
+	struct sample_row *tmpl = NULL;      /* per rank: run, variant, cell, load, iteration */
 	struct ranked_instance *by_id = NULL;
 	size_t n_inst = 0;
 	int rc;
@@ -222,8 +222,8 @@ static int load_run_rows(int64_t run_id, const char *run_name, const struct key_
 	free(r.rank);
 	if (rc == SQLITE_DONE)
 		return 0;
-	if (rc != SQLITE_CORRUPT)
-		snprintf(err, errsz, "cannot read samples: %s", sqlite3_errmsg(sqlite3_db_handle(inst)));
+	if (!r.bad_key)
+		store_fail(s, "cannot read samples", err, errsz);
 	return -1;
 }
 
@@ -277,7 +277,7 @@ int store_load_rows(struct store *s, const int64_t *ids, size_t n_ids,
 		else
 			snprintf(run_name, sizeof(run_name), "%s#%lld", base, (long long)ids[k]);
 		sqlite3_finalize(name);
-		rc = load_run_rows(ids[k], run_name, keys, n_keys, inst, smp, t, err, errsz);
+		rc = load_run_rows(s, ids[k], run_name, keys, n_keys, inst, smp, t, err, errsz);
 	}
 	sqlite3_finalize(inst);
 	sqlite3_finalize(smp[0]);

@@ -6,16 +6,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-static void read_first_line(const char *path, char *dst, size_t size)
-{
-	FILE *f = fopen(path, "r");
-	dst[0] = '\0';
-	if (!f)
-		return;
-	if (fgets(dst, (int)size, f))
-		dst[strcspn(dst, "\n")] = '\0';
-	fclose(f);
-}
+#include "util.h"
 
 static void read_cpu_model(char *dst, size_t size)
 {
@@ -48,14 +39,14 @@ void provenance_read(struct provenance *p)
 		snprintf(p->host, sizeof(p->host), "%s", u.nodename);
 		snprintf(p->kernel_release, sizeof(p->kernel_release), "%s", u.release);
 	}
-	read_first_line("/proc/cmdline", p->kernel_cmdline, sizeof(p->kernel_cmdline));
+	file_first_line("/proc/cmdline", p->kernel_cmdline, sizeof(p->kernel_cmdline));
 	read_cpu_model(p->cpu_model, sizeof(p->cpu_model));
 	p->cpu_count = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	read_first_line("/proc/sys/kernel/random/boot_id", p->boot_id, sizeof(p->boot_id));
+	file_first_line("/proc/sys/kernel/random/boot_id", p->boot_id, sizeof(p->boot_id));
 	p->pid = (int)getpid();
 	p->start_ticks = provenance_start_ticks(p->pid);
 	char ag[16];
-	read_first_line("/proc/sys/kernel/sched_autogroup_enabled", ag, sizeof(ag));
+	file_first_line("/proc/sys/kernel/sched_autogroup_enabled", ag, sizeof(ag));
 	p->autogroup = !strcmp(ag, "1") ? 1 : !strcmp(ag, "0") ? 0 : -1;
 }
 
@@ -63,7 +54,7 @@ long long provenance_start_ticks(long long pid)
 {
 	char path[64], line[1024];
 	snprintf(path, sizeof(path), "/proc/%lld/stat", pid);
-	read_first_line(path, line, sizeof(line));
+	file_first_line(path, line, sizeof(line));
 	/* Fields after the command name, which is in parentheses and may hold
 	 * anything: state (3), ppid (4), ..., starttime (22). */
 	const char *p = strrchr(line, ')');

@@ -27,10 +27,7 @@ int better_parse(const char *s)
 void sample_vec_add(struct sample_vec *s, const char *metric, const char *unit,
 		    enum better better, const char *op, double value)
 {
-	if (s->n == s->cap) {
-		s->cap = s->cap ? s->cap * 2 : 16;
-		s->v = xrealloc(s->v, s->cap * sizeof(*s->v));
-	}
+	s->v = xgrow(s->v, &s->cap, s->n, 16, sizeof(*s->v));
 	struct sample *x = &s->v[s->n++];
 	x->metric = metric;
 	x->unit = unit;
@@ -40,15 +37,21 @@ void sample_vec_add(struct sample_vec *s, const char *metric, const char *unit,
 	x->flag = NULL;
 }
 
+void sample_vec_append(struct sample_vec *s, const struct sample_vec *src)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		const struct sample *x = &src->v[i];
+		sample_vec_add(s, x->metric, x->unit, x->better, x->op, x->value);
+		s->v[s->n - 1].flag = x->flag;
+	}
+}
+
 struct sample_hist *sample_vec_add_hist(struct sample_vec *s, const char *metric, const char *unit,
 					const char *op, double bucket_width, const uint64_t *counts,
 					size_t n_buckets, uint64_t overflow, double limit,
 					double max_observed)
 {
-	if (s->n_hists == s->cap_hists) {
-		s->cap_hists = s->cap_hists ? s->cap_hists * 2 : 4;
-		s->hists = xrealloc(s->hists, s->cap_hists * sizeof(*s->hists));
-	}
+	s->hists = xgrow(s->hists, &s->cap_hists, s->n_hists, 4, sizeof(*s->hists));
 	struct sample_hist *h = &s->hists[s->n_hists++];
 	h->metric = metric;
 	h->unit = unit;
@@ -106,10 +109,7 @@ const char *sample_table_intern(struct sample_table *t, const char *s)
 
 void sample_table_push(struct sample_table *t, const struct sample_row *row)
 {
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 256;
-		t->rows = xrealloc(t->rows, t->cap * sizeof(*t->rows));
-	}
+	t->rows = xgrow(t->rows, &t->cap, t->n, 256, sizeof(*t->rows));
 	t->rows[t->n++] = *row;
 }
 
@@ -145,10 +145,7 @@ void hist_table_init(struct hist_table *t)
 
 void hist_table_add(struct hist_table *t, const struct hist_row *row)
 {
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 16;
-		t->rows = xrealloc(t->rows, t->cap * sizeof(*t->rows));
-	}
+	t->rows = xgrow(t->rows, &t->cap, t->n, 16, sizeof(*t->rows));
 	struct hist_row *r = &t->rows[t->n++];
 	struct sample_table *p = &t->strings;
 	*r = *row;

@@ -75,6 +75,9 @@ struct sample_vec {
 /* Append one sample (flag NULL); op may be NULL for "". */
 void sample_vec_add(struct sample_vec *s, const char *metric, const char *unit,
 		    enum better better, const char *op, double value);
+/* Append every sample of src to s, in order, flags kept (the histograms
+ * of src are not copied). */
+void sample_vec_append(struct sample_vec *s, const struct sample_vec *src);
 /* Append one histogram; counts (n_buckets values) is copied, op may be NULL
  * for "". Fields as in struct sample_hist; bounds NULL, min_observed, sum
  * and sum_sq NaN until set (sample_hist_set_bounds, or the fields).

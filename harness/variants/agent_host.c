@@ -10,6 +10,7 @@
 
 #include "agent_host.h"
 #include "agent_proto.h"
+#include "knobs.h"
 #include "trace_knob.h"
 #include "tracefs.h"
 
@@ -83,7 +84,8 @@ static void on_hello(struct agent_session *s, const struct agent_msg *m, char *e
 		return;
 	}
 	if (m->proto != AGENT_PROTO_VERSION) {
-		agent_session_fail(s, err, errsz, "%s's agent speaks protocol %d, not %d", where,
+		agent_session_fail(s, err, errsz, "%s's agent speaks agent protocol %d, this schedrig"
+				   " speaks %d: build or install schedrig-agent with schedrig", where,
 				   m->proto, AGENT_PROTO_VERSION);
 		return;
 	}
@@ -126,7 +128,8 @@ static void on_hello(struct agent_session *s, const struct agent_msg *m, char *e
  * when it is not one knobs.h knows. */
 static const char *knob_kind(const char *kind)
 {
-	static const char *const kinds[] = {"sysctl", "debugfs", "sched_features", KNOB_KIND_TRACE};
+	static const char *const kinds[] = {"sysctl", "debugfs", "sched_features", "sysfs", "irq",
+					    KNOB_KIND_TRACE};
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (!strcmp(kind, kinds[i]))
 			return kinds[i];
@@ -149,7 +152,9 @@ static bool trace_instance_path(const char *path)
 /* Is path a file of the knob kind where the agent runs (its text only:
  * that machine's files are not ours to resolve)? sysctl: below /proc/sys/;
  * debugfs: below /sys/kernel/debug/sched/; sched_features: its file;
- * trace_instance: one of the rig's instances. No "..", no "//". */
+ * sysfs: a host setting's file below /sys/ (knob_name_check); irq: an
+ * IRQ's smp_affinity_list or default_smp_affinity; trace_instance: one of
+ * the rig's instances. No "..", no "//". */
 static bool knob_path_of_kind(const char *kind, const char *path)
 {
 	const char *rest = NULL;
@@ -162,6 +167,12 @@ static bool knob_path_of_kind(const char *kind, const char *path)
 		rest = !strncmp(path, "/sys/kernel/debug/sched/", 24) ? path + 24 : NULL;
 	else if (!strcmp(kind, KNOB_KIND_TRACE))
 		return trace_instance_path(path);
+	else if (!strcmp(kind, "sysfs"))
+		return !strncmp(path, "/sys/", 5) && !knob_name_check("sysfs", path + 5, NULL, 0);
+	else if (!strcmp(kind, "irq"))
+		return !strcmp(path, "/proc/irq/default_smp_affinity") ||
+		       (!strncmp(path, "/proc/irq/", 10) && strspn(path + 10, "0123456789") &&
+			!strcmp(path + 10 + strspn(path + 10, "0123456789"), "/smp_affinity_list"));
 	else
 		return !strcmp(path, "/sys/kernel/debug/sched/features") ||
 		       !strcmp(path, "/sys/kernel/debug/sched_features");
@@ -283,6 +294,61 @@ static void on_series(struct agent_session *s, const struct agent_msg *m)
 		s->points[s->n_points++] = (struct stored_point){k, m->t_ms[i], m->value[i]};
 }
 
+/* The number of CPUs of a CPU list ("0-3,8"), 0 when it is not one. */
+static int list_count(const char *list)
+{
+	int n = 0;
+	for (const char *p = list; *p;) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (end == p)
+			return 0;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		n += (int)(b - a + 1);
+		if (*end && *end != ',')
+			return 0;
+		p = *end ? end + 1 : end;
+	}
+	return n;
+}
+
+/* The host line: the fingerprint to vr->on_host; the CPUs that measure. */
+static void on_host(struct agent_session *s, const struct agent_msg *m, char *err, size_t errsz)
+{
+	const struct variant_run *vr = s->vr;
+	char why[1024];
+	if (s->host || s->iterations_done || s->in_iteration) {
+		agent_session_fail(s, err, errsz, "agent line %zu: a host line %s", s->lines,
+				   s->host ? "twice" : "after the plan's first step");
+		return;
+	}
+	s->host = true;
+	const struct host_field *online = hostfp_get(&m->fp, "cpu.online");
+	const struct host_field *rig = hostfp_get(&m->fp, "rig.cpus");
+	int n_on = online ? list_count(online->value) : 0, n_rig = rig ? list_count(rig->value) : 0;
+	s->measured_cpus = n_rig && n_rig < n_on ? n_on - n_rig : n_on;
+	if (vr->on_host && vr->on_host(vr->ctx, &m->fp, &m->notes, why, sizeof(why)))
+		agent_session_fail(s, err, errsz, "%s", why);
+}
+
+/* The end line's agent_cpu, as a note of the run. */
+static void note_agent_cpu(struct agent_session *s, const struct agent_msg *m)
+{
+	const struct variant_run *vr = s->vr;
+	if (!m->has_cpu || !vr->note)
+		return;
+	double user = m->cpu_user_us / 1e6, sys = m->cpu_system_us / 1e6, wall = m->cpu_wall_us / 1e6;
+	double pct = 100 * (user + sys) / wall;
+	char *msg = xasprintf("agent cpu: variant %s: user_s=%.6f system_s=%.6f wall_s=%.6f"
+			      " pct_of_one_cpu=%.4f measured_cpus=%d pct_per_measured_cpu=%.5f",
+			      vr->v->name, user, sys, wall, pct, s->measured_cpus,
+			      s->measured_cpus ? pct / s->measured_cpus : pct);
+	if (vr->note(vr->ctx, "note", msg))
+		s->store_failed = true;
+	free(msg);
+}
+
 /* The step the agent must report next (it runs the plan in order), NULL
  * when every step is done. */
 static const struct agent_step *next_step(const struct agent_session *s)
@@ -312,6 +378,11 @@ static void skip_absent(struct agent_session *s, size_t cell, int iteration)
 static void on_inst(struct agent_session *s, struct agent_msg *m, char *err, size_t errsz)
 {
 	const struct variant_run *vr = s->vr;
+	if (!s->host) {
+		agent_session_fail(s, err, errsz, "agent line %zu: an inst line before the host line",
+				   s->lines);
+		return;
+	}
 	skip_absent(s, m->cell, m->iteration);
 	if (!is_next(s, m->cell, m->iteration) || m->load >= vr->p->cells[m->cell].n_inst) {
 		agent_session_fail(s, err, errsz, "agent line %zu: cell %zu load %zu iteration %d is"
@@ -529,6 +600,9 @@ void agent_session_line(struct agent_session *s, const char *line, size_t len, c
 		skip_absent(s, m.cell, m.iteration);
 		on_trace_end(s, &m, err, errsz);
 		break;
+	case AGENT_MSG_HOST:
+		on_host(s, &m, err, errsz);
+		break;
 	case AGENT_MSG_END:
 		skip_absent(s, 0, 0);
 		if (m.ok && (s->in_iteration || s->iterations_done != s->n_steps)) {
@@ -536,6 +610,11 @@ void agent_session_line(struct agent_session *s, const char *line, size_t len, c
 					   " %zu iterations", s->iterations_done, s->n_steps);
 			break;
 		}
+		if (m.ok && !s->host) {
+			agent_session_fail(s, err, errsz, "the agent ended ok without its host line");
+			break;
+		}
+		note_agent_cpu(s, &m);
 		s->end = true;
 		s->end_ok = m.ok;
 		snprintf(s->end_message, sizeof(s->end_message), "%s", m.message);

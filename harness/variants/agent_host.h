@@ -44,6 +44,8 @@ struct agent_session {
 	bool *drop;                   /* per step: done at hello (skip_done) */
 	bool quiet;                   /* no "kernel up" line (a checking pass) */
 	bool hello, end, end_ok;
+	bool host;                    /* the host line came (once, before any step) */
+	int measured_cpus;            /* from it: online CPUs besides the agent's own; 0 unknown */
 	char release[256];            /* from hello */
 	char end_message[1024];
 	size_t lines, iterations_done;

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent_binary.h"
 #include "agent_host.h"
 #include "cache.h"
 #include "initramfs.h"
@@ -23,81 +24,11 @@
 #include "spawn.h"
 
 #define BUSYBOX_PATH "/bin/busybox"
-#define GUEST_PLAN "/etc/schedrig/plan.json"
 #define GUEST_MODROOT "/lib/modules/schedrig"
 
-/* The modules the guest's init loads, one path a line. */
-#define GUEST_MODULES "/etc/schedrig/modules"
-/* Present when the guest has a scratch disk (guestdisk.h). */
-#define GUEST_SCRATCH_MARK "/etc/schedrig/scratch"
-#define GUEST_SCRATCH GUESTPACK_SCRATCH
-/* Present when the guest mounts this machine's /usr (9p tag GUEST_HOST_USR_TAG). */
-#define GUEST_HOST_USR_MARK "/etc/schedrig/host-usr"
-
-/* /init up to the agent's command line, which guest_initramfs_build writes. */
-static const char guest_init_head[] =
-	"#!/bin/sh\n"
-	"# schedrig guest init: written by harness/variants/guest_image.c; no config\n"
-	"# value is in it (the plan file carries them).\n"
-	"export PATH=" GUESTPACK_TOOLS ":/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin\n"
-	"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
-	"mount -t proc proc /proc\n"
-	"mount -t sysfs sysfs /sys\n"
-	"mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null\n"
-	"mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"
-	"mkdir -p /dev/shm /tmp\n"
-	"mount -t tmpfs tmpfs /dev/shm\n"
-	"mount -t tmpfs tmpfs /tmp\n"
-	"chmod 1777 /dev/shm /tmp\n"
-	"# Loopback (tcp-rr, sysbench to a server), and file descriptors for\n"
-	"# hackbench's groups and many clients.\n"
-	"ip link set lo up\n"
-	"hostname localhost\n"
-	"ulimit -n 1048576 2>/dev/null || ulimit -n 65536\n"
-	"# The modules the rig listed (scratch disk, agent channel), in order.\n"
-	"if [ -f " GUEST_MODULES " ]; then\n"
-	"\twhile read -r m; do insmod \"$m\" 2>/dev/null; done <" GUEST_MODULES "\n"
-	"fi\n"
-	"# This machine's /usr, read-only, for a load that builds with its toolchain.\n"
-	"if [ -f " GUEST_HOST_USR_MARK " ]; then\n"
-	"\tif ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=262144 " GUEST_HOST_USR_TAG " /usr; then\n"
-	"\t\techo \"" GUEST_INIT_ERROR "cannot mount the host's /usr (virtio-9p " GUEST_HOST_USR_TAG ")\"\n"
-	"\t\tpoweroff -f\n"
-	"\tfi\n"
-	"fi\n"
-	"# The scratch disk (the first virtio disk): working directory and TMPDIR.\n"
-	"if [ -f " GUEST_SCRATCH_MARK " ]; then\n"
-	"\tn=0\n"
-	"\twhile [ ! -b /dev/vda ] && [ $n -lt 100 ]; do usleep 100000; n=$((n + 1)); done\n"
-	"\tmkdir -p " GUEST_SCRATCH "\n"
-	"\tif ! mount -t ext4 -o noinit_itable /dev/vda " GUEST_SCRATCH "; then\n"
-	"\t\techo \"" GUEST_INIT_ERROR "cannot mount the scratch disk /dev/vda on " GUEST_SCRATCH "\"\n"
-	"\t\tpoweroff -f\n"
-	"\tfi\n"
-	"\tmkdir -p " GUEST_SCRATCH "/tmp\n"
-	"\tchmod 1777 " GUEST_SCRATCH "/tmp\n"
-	"\texport TMPDIR=" GUEST_SCRATCH "/tmp\n"
-	"\tcd " GUEST_SCRATCH "\n"
-	"fi\n"
-	"# init= on the kernel command line names another init: run it instead,\n"
-	"# as a distribution initramfs does (its failure panics the guest).\n"
-	"for arg in $(cat /proc/cmdline); do\n"
-	"\tcase \"$arg\" in init=*)\n"
-	"\t\techo \"schedrig-init: exec ${arg#init=}\"\n"
-	"\t\texec \"${arg#init=}\"\n"
-	"\t\texit 1;;\n"
-	"\tesac\n"
-	"done\n"
-	"echo \"schedrig-init: starting the agent\"\n";
-
-static const char guest_init_tail[] =
-	"echo \"schedrig-init: agent exit status $?\"\n"
-	"sync\n"
-	"poweroff -f\n"
-	"reboot -f\n";
-
-/* The init's commands, and what scripts packed for loads (mariadb-install-db,
- * a kernel build's Makefiles) run besides the programs packed for them. */
+/* What scripts packed for loads (mariadb-install-db, a kernel build's
+ * Makefiles) run besides the programs packed for them, in a guest that
+ * needs a shell (guestpack_needs_shell). */
 static const char *const busybox_applets[] = {
 	"sh", "mount", "umount", "mkdir", "cat", "echo", "ls", "sleep", "usleep", "sync",
 	"poweroff", "reboot", "dmesg", "ps", "kill", "uname", "ip", "insmod", "chmod", "chown",
@@ -394,6 +325,27 @@ static int add_modules(struct initramfs *ir, const struct kernel_image *k,
 	return r;
 }
 
+/* The kernel's config beside its image (a package's boot/config-RELEASE)
+ * as the guest's /boot/config-RELEASE: Debian's kernels have no
+ * /proc/config.gz, and the guest's fingerprint hashes the config it runs
+ * (hostfp.h kernel.config_sha256). None beside the image: nothing added. */
+static int add_kernel_config(struct initramfs *ir, const struct kernel_image *k, char *err,
+			     size_t errsz)
+{
+	if (!k->release[0])
+		return 0;
+	char *dir = xstrdup(k->bzimage), *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	char *host = xasprintf("%s/config-%s", slash ? dir : ".", k->release);
+	char *guest = xasprintf("/boot/config-%s", k->release);
+	int rc = access(host, R_OK) ? 0 : initramfs_add_host_file(ir, guest, host, err, errsz);
+	free(host);
+	free(guest);
+	free(dir);
+	return rc;
+}
+
 /* /etc of the guest: accounts, names, the marks the init reads, the binds. */
 static void add_etc(struct initramfs *ir, const struct guest_contents *gc)
 {
@@ -407,8 +359,27 @@ static void add_etc(struct initramfs *ir, const struct guest_contents *gc)
 	struct buf binds = {0};
 	guestpack_binds(gc, &binds);
 	if (binds.len)
-		initramfs_add_file(ir, GUESTPACK_BINDS, binds.data, binds.len, 0644);
+		initramfs_add_file(ir, GUEST_BINDS, binds.data, binds.len, 0644);
 	buf_free(&binds);
+}
+
+/* busybox-static as /bin/sh and the commands scripts run. 0, or -1 with
+ * err (missing, or not static). */
+static int add_busybox(struct initramfs *ir, char *err, size_t errsz)
+{
+	char interp[PATH_MAX];
+	if (elf_interpreter(BUSYBOX_PATH, interp, sizeof(interp), err, errsz))
+		return err_printf(err, errsz, "%s is missing: install busybox-static", BUSYBOX_PATH);
+	if (interp[0])
+		return err_printf(err, errsz, "%s is not static: install busybox-static", BUSYBOX_PATH);
+	if (initramfs_add_host_file(ir, "/bin/busybox", BUSYBOX_PATH, err, errsz))
+		return -1;
+	for (size_t i = 0; busybox_applets[i]; i++) {
+		char *p = xasprintf("/bin/%s", busybox_applets[i]);
+		initramfs_add_symlink(ir, p, "busybox");
+		free(p);
+	}
+	return 0;
 }
 
 /* Build the rig's own archive (without initrd:) at path. */
@@ -418,7 +389,7 @@ static int build_archive(const struct variant_run *vr, const struct kernel_image
 {
 	struct initramfs ir = {0};
 	struct argv modules = {0};
-	char interp[PATH_MAX];
+	char agent[PATH_MAX];
 	int rc = -1;
 
 	static const char *const dirs[] = {"/bin", "/sbin", "/usr/bin", "/usr/sbin",
@@ -429,32 +400,20 @@ static int build_archive(const struct variant_run *vr, const struct kernel_image
 	initramfs_add_node(&ir, "/dev/console", S_IFCHR | 0600, 5, 1);
 	initramfs_add_node(&ir, "/dev/null", S_IFCHR | 0666, 1, 3);
 
-	if (elf_interpreter(BUSYBOX_PATH, interp, sizeof(interp), err, errsz)) {
-		snprintf(err, errsz, "%s is missing: install busybox-static", BUSYBOX_PATH);
+	if (guestpack_needs_shell(gc) && add_busybox(&ir, err, errsz))
 		goto out;
-	}
-	if (interp[0]) {
-		snprintf(err, errsz, "%s is not static: install busybox-static", BUSYBOX_PATH);
+	/* The init the kernel runs is the agent (agent_init.h). */
+	if (agent_binary_find(vr->self_exe, agent, sizeof(agent), err, errsz) ||
+	    initramfs_add_program(&ir, GUEST_AGENT, agent, err, errsz) ||
+	    guestpack_add(gc, &ir, err, errsz) || add_modules(&ir, k, gc, &modules, err, errsz) ||
+	    add_kernel_config(&ir, k, err, errsz))
 		goto out;
-	}
-	if (initramfs_add_host_file(&ir, "/bin/busybox", BUSYBOX_PATH, err, errsz))
-		goto out;
-	for (size_t i = 0; busybox_applets[i]; i++) {
-		char *p = xasprintf("/bin/%s", busybox_applets[i]);
-		initramfs_add_symlink(&ir, p, "busybox");
-		free(p);
-	}
-	if (initramfs_add_program(&ir, "/bin/schedrig", vr->self_exe, err, errsz) ||
-	    guestpack_add(gc, &ir, err, errsz) || add_modules(&ir, k, gc, &modules, err, errsz))
-		goto out;
+	initramfs_add_symlink(&ir, GUEST_INIT, GUEST_AGENT);
 	add_etc(&ir, gc);
 	char *plan = agent_host_plan(vr, &modules);
 	initramfs_add_file(&ir, GUEST_PLAN, plan, strlen(plan), 0644);
 	free(plan);
-	char *init = xasprintf("%s/bin/schedrig agent --out %s " GUEST_PLAN "\n%s", guest_init_head,
-			       agent_out, guest_init_tail);
-	initramfs_add_file(&ir, "/init", init, strlen(init), 0755);
-	free(init);
+	initramfs_add_file(&ir, GUEST_AGENT_OUT, agent_out, strlen(agent_out), 0644);
 	rc = initramfs_write(&ir, path, err, errsz);
 out:
 	argv_free(&modules);

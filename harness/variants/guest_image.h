@@ -1,16 +1,16 @@
 /* What a variant's own kernel boots with, for the backends that boot one
  * (boot: qemu, boot: lava): the kernel image resolved from kernel: and the
- * initramfs the rig builds on the fly — busybox-static, this schedrig as the
- * agent, every load tool of the plan and what each load needs there
- * (guestpack.h), the virtio console modules of the package (and the scratch
- * disk's and 9p's when the loads need them), /etc/passwd, group and hosts,
- * the plan file, and an /init that brings up loopback, tmpfs /tmp and
- * /dev/shm, a 1048576 file-descriptor limit and the hostname, mounts the
- * scratch disk (/dev/vda on GUESTPACK_SCRATCH, the working directory and
- * $TMPDIR) and this machine's /usr (virtio-9p tag GUEST_HOST_USR_TAG) when
- * the rig marked them, runs `schedrig agent --out OUT` on the plan and
- * powers the machine off. Attaching the disk and sharing /usr is the
- * backend's part: only boot: qemu does (guestdisk.h). */
+ * initramfs the rig builds on the fly (laid out as guest_layout.h says):
+ * schedrig-agent (agent_binary.h), which is also its /init (agent_init.h:
+ * loopback, tmpfs /tmp and /dev/shm, a 1048576 file-descriptor limit, the
+ * hostname, the scratch disk on GUEST_SCRATCH and this machine's /usr over
+ * virtio-9p when the rig marked them, the agent on the plan, power off),
+ * every load tool of the plan and what each load needs there
+ * (guestpack.h), busybox-static only when a load needs a shell
+ * (guestpack_needs_shell), the virtio console modules of the package (and
+ * the scratch disk's and 9p's when the loads need them), /etc/passwd,
+ * group and hosts, and the plan file. Attaching the disk and sharing /usr
+ * is the backend's part: only boot: qemu does (guestdisk.h). */
 #ifndef SCHEDRIG_GUEST_IMAGE_H
 #define SCHEDRIG_GUEST_IMAGE_H
 
@@ -18,14 +18,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "guest_layout.h"
 #include "guestpack.h"
 #include "variant.h"
 
-/* How the guest's init starts a console line that fails the variant (a
- * scratch disk or /usr it cannot mount). */
-#define GUEST_INIT_ERROR "schedrig-init: error: "
-/* The virtio-9p mount tag of this machine's /usr in a guest. */
-#define GUEST_HOST_USR_TAG "hostusr"
 
 struct preflight;
 

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -57,7 +56,7 @@ static void add_tree(struct guest_contents *gc, const char *host, const char *de
 	gc->scratch = true;
 }
 
-/* The argv[0] tools of the plan, at GUESTPACK_TOOLS/TOOL (or their own
+/* The argv[0] tools of the plan, at GUEST_TOOLS/TOOL (or their own
  * path when the config names one). */
 static void collect_tools(const struct plan *p, struct guest_contents *gc, struct argv *msgs)
 {
@@ -72,7 +71,7 @@ static void collect_tools(const struct plan *p, struct guest_contents *gc, struc
 				" into the guest", tool);
 			continue;
 		}
-		char *guest = strchr(tool, '/') ? xstrdup(tool) : xasprintf("%s/%s", GUESTPACK_TOOLS, tool);
+		char *guest = strchr(tool, '/') ? xstrdup(tool) : xasprintf("%s/%s", GUEST_TOOLS, tool);
 		add_file(gc, host, guest, true);
 		free(guest);
 	}
@@ -190,6 +189,22 @@ static void script_interpreter(const char *host_path, char *interp, size_t size)
 	fclose(f);
 }
 
+bool guestpack_needs_shell(const struct guest_contents *gc)
+{
+	char interp[PATH_MAX], why[256];
+	if (gc->scratch || gc->host_usr)
+		return true;
+	for (size_t i = 0; i < gc->n_files; i++) {
+		const struct guest_file *f = &gc->files[i];
+		if (f->program && elf_interpreter(f->host, interp, sizeof(interp), why, sizeof(why))) {
+			script_interpreter(f->host, interp, sizeof(interp));
+			if (interp[0])
+				return true;
+		}
+	}
+	return false;
+}
+
 /* A program: an ELF file with its libraries, or a script with its
  * interpreter (busybox is the guest's /bin/sh). */
 static int add_program(struct initramfs *ir, const struct guest_file *f, char *err, size_t errsz)
@@ -231,45 +246,11 @@ void guestpack_binds(const struct guest_contents *gc, struct buf *out)
 	for (size_t i = 0; i < gc->n_trees; i++) {
 		if (!gc->trees[i].bind)
 			continue;
-		buf_printf(out, "%s/%s", GUESTPACK_SCRATCH, gc->trees[i].rel);
+		buf_printf(out, "%s/%s", GUEST_SCRATCH, gc->trees[i].rel);
 		buf_append(out, "", 1);
 		buf_puts(out, gc->trees[i].bind);
 		buf_append(out, "", 1);
 	}
-}
-
-int guestpack_apply_binds(const char *path, char *err, size_t errsz)
-{
-	struct buf b = {0};
-	char chunk[4096];
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	if (!f)
-		return 0;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_append(&b, chunk, n);
-	fclose(f);
-	int rc = 0;
-	for (size_t off = 0; off < b.len && !rc;) {
-		const char *src = b.data + off;
-		size_t ls = strnlen(src, b.len - off);
-		if (off + ls + 1 >= b.len)
-			break;
-		const char *dst = src + ls + 1;
-		size_t ld = strnlen(dst, b.len - off - ls - 1);
-		if (off + ls + 1 + ld >= b.len)
-			break;
-		off += ls + 1 + ld + 1;
-		if ((rc = mkdir_p(dst, err, errsz)))
-			break;
-		if (mount(src, dst, NULL, MS_BIND, NULL)) {
-			snprintf(err, errsz, "mount --bind %s %s: %s", src, dst, strerror(errno));
-			rc = -1;
-		}
-	}
-	buf_free(&b);
-	return rc;
 }
 
 void guestpack_free(struct guest_contents *gc)

@@ -1,6 +1,7 @@
-/* What a boot: qemu guest gets for a plan besides busybox and the agent:
+/* What a boot: qemu guest gets for a plan besides the agent (and busybox
+ * when it needs a shell, guestpack_needs_shell):
  * every load tool (argv[0] of the plan's instances, built-in loads left
- * out) at GUESTPACK_TOOLS/TOOL, and each load's needs (load_ops.needs and
+ * out) at GUEST_TOOLS/TOOL (guest_layout.h), and each load's needs (load_ops.needs and
  * its guest_needs hook, loads/load.h): programs with their shared
  * libraries at their paths here, files and directories as they are, and a
  * scratch disk (harness/variants/guestdisk.h) holding the trees the loads asked for.
@@ -13,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "guest_layout.h"
 #include "initramfs.h"
 #include "plan.h"
 
@@ -40,13 +42,6 @@ struct guest_contents {
 	bool host_usr; /* a load needs this machine's /usr (load_needs.host_usr) */
 };
 
-/* Where a guest finds the load tools (first in its PATH; outside /usr,
- * which may be this machine's). */
-#define GUESTPACK_TOOLS "/opt/schedrig/bin"
-/* The guest's list of bind mounts (guestpack_binds, guestpack_apply_binds). */
-#define GUESTPACK_BINDS "/etc/schedrig/binds"
-/* Where the guest mounts its scratch disk (the qemu init does). */
-#define GUESTPACK_SCRATCH "/scratch"
 
 /* Gather what the loads of plan p need in a guest into gc (zeroed first).
  * prepare: guest_needs hooks may prepare what they pack (kernbench unpacks
@@ -65,16 +60,17 @@ const char *guestpack_load_needing(const struct plan *p, bool scratch);
  * provides), directories with their contents. Returns 0 or -1 with err. */
 int guestpack_add(const struct guest_contents *gc, struct initramfs *ir, char *err, size_t errsz);
 
-/* The bind mounts gc's trees need, for GUESTPACK_BINDS: for each
- * directory with a bind path, GUESTPACK_SCRATCH/REL then the bind path,
+/* The bind mounts gc's trees need, for GUEST_BINDS (guest_binds.h): for
+ * each directory with a bind path, GUEST_SCRATCH/REL then the bind path,
  * each NUL-terminated (paths may hold any other byte). */
 void guestpack_binds(const struct guest_contents *gc, struct buf *out);
 
-/* In the guest (the agent, before the first load): mount each pair of the
- * file at path (guestpack_binds' format) with MS_BIND, making the mount
- * point's directories first. A missing file is nothing to do. Returns 0, or
- * -1 with err naming the pair and the reason. */
-int guestpack_apply_binds(const char *path, char *err, size_t errsz);
+/* Does a guest with gc need a shell and the usual commands (busybox,
+ * guest_image.h)? When a load needs the scratch disk or this machine's
+ * /usr (a build's make, MariaDB's scripts), or a program packed is a #!
+ * script. Otherwise the guest has none: its init and agent are one static
+ * program (agent_init.h) and the load tools are ELF programs. */
+bool guestpack_needs_shell(const struct guest_contents *gc);
 
 void guestpack_free(struct guest_contents *gc);
 

@@ -29,12 +29,15 @@
  * A lava guest gets what a qemu guest gets but the scratch disk and the
  * share of this machine's /usr (a lab's device has neither): preflight
  * refuses a load that needs them, naming it, and so does lava_job_prepare. */
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "agent_host.h"
 #include "guest_image.h"
@@ -47,7 +50,9 @@
 #define LAVA_NOTE_KIND "lava-job"
 #define LAVA_QUEUE_S 3600.0
 #define LAVA_CANCEL_WAIT_S 120.0
-#define LAVA_API_GRACE_S 120.0
+/* A log download that fails is tried again, LAVA_LOG_RETRY_S later. */
+#define LAVA_LOG_ATTEMPTS 3
+#define LAVA_LOG_RETRY_S 1
 
 /* A console line of the job log: agent lines go to the session. An agent
  * line with other console output before it on the same line fails it. */
@@ -100,27 +105,35 @@ static int accept_iteration(void *ctx, size_t cell, int iteration, struct iterat
 	return 0;
 }
 
-/* One pass of session s over the job log. */
-static void session_pass(struct agent_session *s, const char *log, size_t len,
-			 struct lava_log_facts *f, char *err, size_t errsz)
+/* One pass of session s over the job log file (read from its start). */
+static void session_pass(struct agent_session *s, FILE *log, struct lava_log_facts *f,
+			 char *err, size_t errsz)
 {
 	struct decode d = {s, err, errsz};
 	char why[512];
-	if (lava_log_read(log, len, console_line, &d, f, why, sizeof(why)))
+	rewind(log);
+	if (lava_log_read(log, console_line, &d, f, why, sizeof(why)))
 		agent_session_fail(s, err, errsz, "the job log is not a LAVA job log: %s", why);
 }
 
-/* Decode the job log text and judge it. A first pass checks every agent
- * line against the plan and stores nothing: a log that fails the checks
- * stores nothing at all. where names the job (its URL) or the log file for
- * messages. 0 when the agent ended ok; else -1 with err. */
-static int decode_log(const struct variant_run *vr, const char *release, const char *log,
-		      size_t len, bool skip_done, const char *where, char *err, size_t errsz)
+/* Decode the job log file path and judge it, reading it twice, a chunk
+ * at a time. The first pass checks every agent line against the plan and
+ * stores nothing: a log that fails the checks stores nothing at all.
+ * where names the job (its URL) or the log file for messages. 0 when the
+ * agent ended ok; else -1 with err. */
+static int decode_log(const struct variant_run *vr, const char *release, const char *path,
+		      bool skip_done, const char *where, char *err, size_t errsz)
 {
+	FILE *log = fopen(path, "r");
+	if (!log) {
+		snprintf(err, errsz, "%s: %s (%s)", path, strerror(errno), where);
+		return -1;
+	}
 	char *knob_host = xasprintf("%s%s", KNOB_HOST_GUEST_PREFIX, vr->v->name);
 	struct variant_run check = *vr;
 	check.on_kernel = accept_kernel;
 	check.on_iteration = accept_iteration;
+	check.on_host = NULL;
 	check.journal = NULL;
 	struct agent_session s = {.vr = &check, .label = "lava", .where = "the device",
 				  .t0_s = agent_mono_s(), .want_release = release,
@@ -131,14 +144,14 @@ static int decode_log(const struct variant_run *vr, const char *release, const c
 	int rc = -1;
 
 	err[0] = '\0';
-	session_pass(&s, log, len, &f, err, errsz);
+	session_pass(&s, log, &f, err, errsz);
 	if (!s.failed) {
 		agent_session_free(&s);
 		s = (struct agent_session){.vr = vr, .label = "lava", .where = "the device",
 					   .t0_s = agent_mono_s(), .want_release = release,
 					   .want_cmdline = vr->v->append, .knob_host = knob_host,
 					   .skip_done = skip_done};
-		session_pass(&s, log, len, &f, err, errsz);
+		session_pass(&s, log, &f, err, errsz);
 		/* The device's boot is over, and every knob it changed with it. */
 		if (agent_session_knobs_gone(&s, why, sizeof(why)))
 			fprintf(stderr, "schedrig: variant %s: marking the device's knobs restored:"
@@ -161,6 +174,7 @@ static int decode_log(const struct variant_run *vr, const char *release, const c
 	}
 	agent_session_free(&s);
 	free(knob_host);
+	fclose(log);
 	return rc;
 }
 
@@ -178,25 +192,19 @@ static int kernel_release(const struct variant_run *vr, char *release, size_t si
 /* schedrig import-lava: a job log someone else submitted. */
 static int import_log(const struct variant_run *vr, char *err, size_t errsz)
 {
-	struct buf log = {0};
 	char release[256];
-	int rc = -1;
-
-	if (kernel_release(vr, release, sizeof(release), err, errsz) ||
-	    file_read(vr->lava_log, &log, err, errsz))
-		goto out;
+	if (kernel_release(vr, release, sizeof(release), err, errsz))
+		return -1;
 	char *note = xasprintf("variant=%s log=%s", vr->v->name, vr->lava_log);
-	if (vr->note && vr->note(vr->ctx, LAVA_NOTE_KIND, note)) {
-		snprintf(err, errsz, "storing the job note failed");
-		free(note);
-		goto out;
-	}
+	int rc = vr->note ? vr->note(vr->ctx, LAVA_NOTE_KIND, note) : 0;
 	free(note);
+	if (rc) {
+		snprintf(err, errsz, "storing the job note failed");
+		return -1;
+	}
 	char *where = xasprintf("job log %s", vr->lava_log);
-	rc = decode_log(vr, release, buf_str(&log), log.len, false, where, err, errsz);
+	rc = decode_log(vr, release, vr->lava_log, false, where, err, errsz);
 	free(where);
-out:
-	buf_free(&log);
 	return rc;
 }
 
@@ -294,7 +302,7 @@ struct variant_job {
 	struct lava_job_state st;
 	char last[200];    /* the state last printed */
 	double bound_s;    /* the wait's bound, from t_submitted */
-	double t0, t_submitted, t_finished, t_canceled; /* mono_s; 0 not yet */
+	double t0, t_prepared, t_submitted, t_finished, t_canceled; /* mono_s; 0 not yet */
 	double t_api_failing; /* since when the lab's API fails; 0 it answers */
 	bool ended_badly; /* poll said -1: nothing to collect */
 	bool lost;        /* the API failed for good: the job may still run */
@@ -317,6 +325,7 @@ static int submit(struct variant_job *j, char *err, size_t errsz)
 	const struct variant_run *vr = j->vr;
 	struct lava_job job;
 	int rc = lava_job_prepare(vr, &job, err, errsz);
+	j->t_prepared = mono_s();
 	j->dir = job.dir ? xstrdup(job.dir) : NULL;
 	if (rc == 0)
 		rc = lava_api_submit(&j->api, buf_str(&job.yaml), &j->id, err, errsz);
@@ -425,24 +434,25 @@ static int job_over(struct variant_job *j, const char *why, char *err, size_t er
 }
 
 /* A look at the job failed (why): 0 while the lab's API has failed for
- * less than LAVA_API_GRACE_S (a restart, a network blip), then -1: the job
- * is lost to this run, its files kept (it may still run and fetch them),
- * no end note, so run --resume follows it. */
+ * less than the lab's api_grace_s (a restart, a network blip), then -1:
+ * the job is lost to this run, its files kept (it may still run and fetch
+ * them), no end note, so run --resume follows it. */
 static int api_failed(struct variant_job *j, double now, const char *why, char *err,
 		      size_t errsz)
 {
+	double grace_s = j->vr->v->lab->api_grace_s;
 	if (j->t_api_failing == 0) {
 		j->t_api_failing = now;
 		printf("[%s] lava: job %lld: the lab does not answer (%s); trying for %.0f s\n",
-		       j->vr->v->name, j->id, why, LAVA_API_GRACE_S);
+		       j->vr->v->name, j->id, why, grace_s);
 		fflush(stdout);
 	}
-	if (now - j->t_api_failing < LAVA_API_GRACE_S)
+	if (now - j->t_api_failing < grace_s)
 		return 0;
 	j->lost = j->ended_badly = true;
 	snprintf(err, errsz, "the lab's API failed for %.0f s (%s): job %lld may still run there"
-		 " (%s; its files are kept in %s; run --resume follows it)", LAVA_API_GRACE_S, why,
-		 j->id, j->url, j->dir ? j->dir : "the artifacts dir");
+		 " (%s; its files are kept in %s; run --resume follows it)", grace_s, why, j->id,
+		 j->url, j->dir ? j->dir : "the artifacts dir");
 	free(j->dir);
 	j->dir = NULL;
 	return -1;
@@ -485,39 +495,103 @@ static int end_note(struct variant_job *j, char *err, size_t errsz)
 		    j->st.health);
 }
 
-/* Download the finished job's log, decode and store it. */
-static int collect_job(struct variant_job *j, char *err, size_t errsz)
+/* Download the finished job's log into the run's directory: up to
+ * LAVA_LOG_ATTEMPTS tries, each going on from the lines the one before
+ * got (lava_api_logs). 0 with *path (caller frees), 1 over the lab's cap
+ * (the part removed), -1 with the part kept for run --resume; err says
+ * why and what follows. */
+static int download_log(struct variant_job *j, char **path, char *err, size_t errsz)
+{
+	*path = xasprintf("%s/lava-job-%lld.yaml", j->vr->work_dir, j->id);
+	int rc = -1;
+	for (int attempt = 1; attempt <= LAVA_LOG_ATTEMPTS; attempt++) {
+		rc = lava_api_logs(&j->api, j->id, *path, err, errsz);
+		if (rc >= 0)
+			break;
+		printf("[%s] lava: job %lld: the log's download failed (try %d of %d): %s\n",
+		       j->vr->v->name, j->id, attempt, LAVA_LOG_ATTEMPTS, err);
+		fflush(stdout);
+		if (attempt < LAVA_LOG_ATTEMPTS)
+			sleep(LAVA_LOG_RETRY_S);
+	}
+	size_t n = strlen(err);
+	if (rc < 0) {
+		snprintf(err + n, errsz - n, "; nothing of job %lld is stored; the log's complete"
+			 " lines so far are kept in %s.part, and run --resume goes on from them",
+			 j->id, *path);
+	} else if (rc > 0) {
+		snprintf(err + n, errsz - n, "; nothing of job %lld is stored (raise log_max_mb, or"
+			 " fetch the log with lavacli and store it with schedrig import-lava)",
+			 j->id);
+		char *part = xasprintf("%s.part", *path);
+		unlink(part);
+		free(part);
+	}
+	if (rc) {
+		free(*path);
+		*path = NULL;
+	}
+	return rc;
+}
+
+/* Where the job's time went, from the rig's start of it (lava_start) to
+ * its samples stored: the job rendered and its files written into the
+ * artifacts dir, the submit, LAVA's own submit to end (its clock), how
+ * long after that the rig's look saw it finished, the log's download, its
+ * check and store (bench/lava-overhead.sh reads this line). */
+static void print_times(const struct variant_job *j, double t_log, double t_check)
+{
+	double waited = j->t_finished - j->t_submitted;
+	printf("[%s] lava: job %lld: render and upload %.2f s, submit %.2f s, LAVA %.2f s,"
+	       " poll lag %.2f s, log %.2f s, check and store %.2f s\n", j->vr->v->name, j->id,
+	       j->t_prepared > 0 ? j->t_prepared - j->t0 : 0.0,
+	       j->t_prepared > 0 ? j->t_submitted - j->t_prepared : 0.0,
+	       isnan(j->st.lava_s) ? waited : j->st.lava_s,
+	       isnan(j->st.lava_s) ? 0.0 : waited - j->st.lava_s, t_check - t_log,
+	       mono_s() - t_check);
+	fflush(stdout);
+}
+
+/* Decode and store the finished job's downloaded log (at path, removed
+ * once stored; kept when it fails, for a look). */
+static int collect_job(struct variant_job *j, const char *path, double t_log, char *err,
+		       size_t errsz)
 {
 	const struct variant_run *vr = j->vr;
-	struct buf log = {0};
-	if (lava_api_logs(&j->api, j->id, &log, err, errsz)) {
-		buf_free(&log);
-		return -1;
-	}
-	int rc = decode_log(vr, j->release, buf_str(&log), log.len, j->resumed, j->url, err, errsz);
-	buf_free(&log);
+	double t_check = mono_s();
+	int rc = decode_log(vr, j->release, path, j->resumed, j->url, err, errsz);
 	if (rc && strcmp(j->st.health, "Complete") && !strstr(err, "kernel panic")) {
 		size_t n = strlen(err);
 		snprintf(err + n, errsz - n, "; job %s%s%s", j->st.health,
 			 j->st.failure[0] ? ": " : "", j->st.failure);
 	}
-	printf("[%s] lava: job %lld: submit %.1f s, LAVA %.1f s, log and store %.1f s\n",
-	       vr->v->name, j->id, j->t_submitted - j->t0, j->t_finished - j->t_submitted,
-	       mono_s() - j->t_finished);
-	fflush(stdout);
+	if (rc == 0)
+		unlink(path);
+	print_times(j, t_log, t_check);
 	return rc;
 }
 
+/* A job that ended badly (poll said why, or the run stopped) stores
+ * nothing, and one lost (the API failed) leaves no end note, so run
+ * --resume follows it. A finished one is downloaded, then noted as over,
+ * then decoded: one whose download failed leaves no end note either, so
+ * run --resume downloads the rest; one over the cap is over (noted). */
 static int lava_collect(struct variant_job *j, char *err, size_t errsz)
 {
-	int rc = -1; /* ended badly: poll said why, or the run stopped */
-	char nerr[256];
+	int rc = -1;
+	char nerr[256], *path = NULL;
+	double t_log = mono_s();
 	if (!j->api_open)
 		rc = j->ended_badly ? -1 : import_log(j->vr, err, errsz);
-	else if (!j->lost && end_note(j, nerr, sizeof(nerr)))
-		snprintf(err, errsz, "%s", nerr);
-	else if (!j->ended_badly)
-		rc = collect_job(j, err, errsz);
+	else if (j->lost)
+		; /* poll said why */
+	else if (!j->ended_badly && (rc = download_log(j, &path, err, errsz)) < 0)
+		; /* kept for run --resume */
+	else if (end_note(j, nerr, sizeof(nerr)))
+		rc = err_printf(err, errsz, "%s", nerr);
+	else
+		rc = path ? collect_job(j, path, t_log, err, errsz) : -1;
+	free(path);
 	job_free(j);
 	return rc;
 }

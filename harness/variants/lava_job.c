@@ -18,8 +18,6 @@
 
 #define LAVA_DEPLOY_S 600
 #define LAVA_JOB_SLACK_S 300
-#define AGENT_START_LINE "schedrig-init: starting the agent"
-#define AGENT_DONE_LINE "schedrig-init: agent exit status"
 
 /* A libyaml emitter writing into a buf; ok drops at the first failure. */
 struct emit {
@@ -191,8 +189,8 @@ static void test(struct emit *e, double test_s)
 	seq_start(e, false);
 	map_start(e, false);
 	pair(e, "name", "schedrig");
-	pair(e, "start", AGENT_START_LINE);
-	pair(e, "end", AGENT_DONE_LINE);
+	pair(e, "start", GUEST_INIT_START);
+	pair(e, "end", GUEST_INIT_EXIT);
 	pair(e, "pattern", "\\{\"type\":\"(?P<test_case_id>end)\",\"status\":\"(?P<result>ok|failed)\"");
 	scalar(e, "fixupdict");
 	map_start(e, true);

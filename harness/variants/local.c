@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hostfp.h"
+#include "hostset.h"
 #include "knobs.h"
 #include "preflight.h"
 #include "provenance.h"
@@ -51,11 +53,25 @@ static bool traces_any(const struct variant_run *vr)
 	return false;
 }
 
+/* The fingerprint of this machine as the variant's loads will find it,
+ * handed to vr->on_host with what applying the settings skipped. */
+static int report_host(const struct variant_run *vr, const struct hostset *hs, char *err,
+		       size_t errsz)
+{
+	struct host_fp fp;
+	if (!vr->on_host)
+		return 0;
+	hostfp_read("/", &fp);
+	int rc = vr->on_host(vr->ctx, &fp, hs ? &hs->notes : NULL, err, errsz);
+	hostfp_free(&fp);
+	return rc;
+}
+
 static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 {
 	struct provenance pv;
 	struct variant_kernel k;
-	struct knob_state *knobs = NULL;
+	struct hostset *hs = NULL;
 	char why[1024];
 
 	provenance_read(&pv);
@@ -64,27 +80,34 @@ static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 	k.autogroup = pv.autogroup;
 	if (vr->on_kernel(vr->ctx, &k))
 		return -1;
-	/* Knobs are journalled before each change and restored whatever happens
-	 * next: a failed iteration, a storage error, or SIGINT/SIGTERM (the loop
-	 * stops at runner_interrupt_signal and returns here). */
-	if (knobs_count(vr->v) && knobs_apply(vr->v, vr->journal, &knobs, err, errsz))
+	/* Knobs and host: settings are journalled before each change and
+	 * restored whatever happens next: a failed iteration, a storage error,
+	 * or SIGINT/SIGTERM (the loop stops at runner_interrupt_signal and
+	 * returns here). */
+	if (hostset_any(vr->v) && hostset_apply(vr->v, vr->journal, &hs, err, errsz))
 		return -1;
-	/* The trace instance, like a knob, is journalled before it is made
-	 * and taken down whatever happens next. */
+	/* The trace instance, like a knob, is journalled (after the knobs'
+	 * and host: settings' rows) before it is made and taken down whatever
+	 * happens next, before the settings are restored. */
 	struct trace_variant tv = {0};
+	int seq = hostset_journal_rows(hs);
 	int rc = traces_any(vr) ?
 		 trace_variant_open(&tv, vr->e, vr->v->name, vr->run_id, vr->work_dir, vr->journal,
-				    (int)knobs_count(vr->v), !knobs, err, errsz) : 0;
+				    seq, seq == 0, err, errsz) : 0;
 	if (!rc) {
+		runner_set_load_cpus(hostset_load_cpus(hs));
+		rc = report_host(vr, hs, err, errsz);
 		runner_set_trace(trace_variant_capture(&tv));
-		rc = run_iterations(vr, &tv, err, errsz);
+		if (!rc)
+			rc = run_iterations(vr, &tv, err, errsz);
 		runner_set_trace(NULL);
+		runner_set_load_cpus(NULL);
 		if (trace_variant_close(&tv, why, sizeof(why)) && !rc) {
 			snprintf(err, errsz, "%s", why);
 			rc = -1;
 		}
 	}
-	if (knobs_restore(knobs, vr->journal, why, sizeof(why))) {
+	if (hostset_restore(hs, vr->journal, why, sizeof(why))) {
 		if (rc) {
 			size_t len = strlen(err);
 			snprintf(err + len, errsz - len, "; %s", why);
@@ -93,7 +116,7 @@ static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 		}
 		rc = -1;
 	}
-	knobs_free(knobs);
+	hostset_free(hs);
 	return rc;
 }
 
@@ -136,9 +159,10 @@ static void local_preflight(struct preflight *pf, const struct cfg_variant *v)
 	preflight_check_slice(pf, v, pv.kernel_release);
 	preflight_privileges(pf, v);
 	preflight_cgroup_controller(pf, v);
-	if (geteuid() == 0 && knobs_count(v) && knobs_probe(v, &problems))
+	if (geteuid() == 0 && hostset_any(v) && hostset_probe(v, &problems))
 		for (size_t i = 0; i < problems.n; i++)
-			preflight_refuse(pf, v->name, NULL, "knob: %s", problems.v[i]);
+			preflight_refuse(pf, v->name, NULL, "%s%s", strncmp(problems.v[i], "host: ", 6) ?
+					 "knob: " : "", problems.v[i]);
 	argv_free(&problems);
 	local_trace_preflight(pf, v);
 }

@@ -61,6 +61,7 @@
 #include "guestdisk.h"
 #include "guestpack.h"
 #include "knob_journal.h"
+#include "preflight.h"
 #include "spawn.h"
 #include "variant.h"
 
@@ -106,6 +107,10 @@ static int start_qemu(const struct variant_run *vr, const struct kernel_image *k
 	argv_add(&a, "-display");
 	argv_add(&a, "none");
 	argv_add(&a, "-no-reboot");
+	/* Threads named for what they run ("CPU 0/TCG"): the host CPU time of
+	 * each vCPU is then readable in /proc (bench/guest-scale.sh). */
+	argv_add(&a, "-name");
+	argv_add(&a, "schedrig,debug-threads=on");
 	argv_add(&a, "-accel");
 	argv_add(&a, kvm ? "kvm" : "tcg");
 	argv_add(&a, "-cpu");
@@ -123,10 +128,21 @@ static int start_qemu(const struct variant_run *vr, const struct kernel_image *k
 		 * sample 0.85 s sooner (bench/qemu-boot.sh's plan, medians of 8
 		 * alternating runs, load 2.3). Nothing else of qemu64 changes:
 		 * -cpu max (XSAVE, AVX, ...) took 0.3 s longer. */
-		argv_add(&a, "qemu64,+rdrand");
+		/* threads: 2 or more: qemu64 is an AMD family 15 CPU, whose
+		 * SMT siblings Linux does not see (a 6.1 guest with -smp
+		 * cpus=2,threads=2 reads 2 cores of one thread and SMT control
+		 * notsupported, with +topoext too, and so with -cpu max); as an
+		 * Intel CPU with CPUID leaf 0xb it reads one core of two
+		 * threads, SMT control on. */
+		argv_add(&a, v->threads > 1 ? "qemu64,+rdrand,vendor=GenuineIntel,level=0xb"
+					    : "qemu64,+rdrand");
 	}
 	argv_add(&a, "-smp");
-	argv_addf(&a, "%d", v->cpus);
+	if (v->threads > 1)
+		argv_addf(&a, "cpus=%d,sockets=1,cores=%d,threads=%d", v->cpus, v->cpus / v->threads,
+			  v->threads);
+	else
+		argv_addf(&a, "%d", v->cpus);
 	argv_add(&a, "-m");
 	argv_addf(&a, "%d", v->memory_mb);
 	argv_add(&a, "-kernel");
@@ -416,11 +432,31 @@ out:
 	return rc;
 }
 
+/* host: settings a qemu guest cannot take: its virtual CPUs have no
+ * frequency control, and SMT only with threads: 2 or more. */
+static void host_preflight(struct preflight *pf, const struct cfg_variant *v)
+{
+	const struct cfg_host *h = &v->host_set;
+	if (h->governor)
+		preflight_refuse(pf, v->name, NULL, "host: governor: a qemu guest has no cpufreq"
+				 " (/sys/devices/system/cpu/cpufreq/policy* is missing there)");
+	if (h->boost >= 0)
+		preflight_refuse(pf, v->name, NULL, "host: boost: a qemu guest has neither"
+				 " /sys/devices/system/cpu/cpufreq/boost nor"
+				 " /sys/devices/system/cpu/intel_pstate/no_turbo");
+	if (h->smt >= 0 && v->threads < 2)
+		preflight_refuse(pf, v->name, NULL, "host: smt: the guest has one thread per core"
+				 " (threads: 1), so /sys/devices/system/cpu/smt/control reads"
+				 " notsupported there; give the variant threads: 2");
+}
+
 /* Before anything runs: what the guest gets packed (the scratch disk and
- * this machine's /usr included), and what its kernel supports. */
+ * this machine's /usr included), what its kernel supports, and the host:
+ * settings it can take. */
 static void qemu_preflight(struct preflight *pf, const struct cfg_variant *v)
 {
 	guest_preflight(pf, v, true);
+	host_preflight(pf, v);
 }
 
 const struct variant_backend qemu_backend = {

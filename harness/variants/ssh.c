@@ -1,5 +1,5 @@
 /* boot: ssh — the variant's loads run on another machine reached with the
- * OpenSSH client; `schedrig agent` runs the plan there and streams agent
+ * OpenSSH client; schedrig-agent runs the plan there and streams agent
  * protocol lines (agent_proto.h) back on ssh's stdout; this side decodes
  * them (agent_host.h) and hands every iteration to the caller, which parses
  * and stores it here.
@@ -21,7 +21,8 @@
  * values reach the remote shell as data only; /usr/local/sbin:/usr/sbin:/sbin
  * are added to the remote PATH (ssh_remote.h runs them).
  *
- * What goes to the machine: only this schedrig binary (WORKDIR/bin/schedrig)
+ * What goes to the machine: only the agent, the static schedrig-agent
+ * beside this schedrig (agent_binary.h; WORKDIR/bin/schedrig-agent)
  * and the plan file (WORKDIR/plan-VARIANT.json), each sent as ssh's stdin to
  * `cat` (no sftp server needed). WORKDIR (workdir:, default
  * ~/.cache/schedrig of the login user there) is private: created with umask
@@ -33,8 +34,8 @@
  * before anything is copied: as root, a directory another user could
  * reach would let them have root run their program. The load tools
  * of the plan must be installed there (checked with `command -v` before
- * anything runs), and the shared libraries schedrig links must be there
- * too (checked by running `schedrig agent --help` there). Copying tools and
+ * anything runs); the agent, static, needs no library there (it is run
+ * once, `schedrig-agent version`, to see that it can). Copying tools and
  * libraries as the qemu initramfs does would put this machine's libc under
  * the remote tools (LD_LIBRARY_PATH is inherited by every load), so it is
  * not done.
@@ -75,6 +76,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent_binary.h"
 #include "agent_host.h"
 #include "knobs.h"
 #include "preflight.h"
@@ -461,7 +463,10 @@ static int ssh_run(const struct variant_run *vr, char *err, size_t errsz)
 		if (probe(&sv, boot_id, sizeof(boot_id), release, sizeof(release), err, errsz))
 			goto out_ctl;
 	}
-	bin = xasprintf("%s/bin/schedrig", sv.workdir);
+	char agent[PATH_MAX];
+	if (agent_binary_find(vr->self_exe, agent, sizeof(agent), err, errsz))
+		goto out_ctl;
+	bin = xasprintf("%s/bin/schedrig-agent", sv.workdir);
 	plan_remote = xasprintf("%s/plan-%s.json", sv.workdir, v->name);
 	plan_local = xasprintf("%s/%s-plan.json", vr->work_dir, v->name);
 	char *text = agent_host_plan(vr, &no_modules);
@@ -474,12 +479,12 @@ static int ssh_run(const struct variant_run *vr, char *err, size_t errsz)
 		snprintf(err, errsz, "cannot write %s: %s", plan_local, strerror(errno));
 		goto out_ctl;
 	}
-	char *help[] = {bin, "agent", "--help"};
-	if (copy_file(&sv, vr->self_exe, bin, "0755", err, errsz) ||
+	char *version[] = {bin, "version"};
+	if (copy_file(&sv, agent, bin, "0755", err, errsz) ||
 	    copy_file(&sv, plan_local, plan_remote, "0644", err, errsz))
 		goto out_ctl;
-	if (ssh_step(&sv, "running schedrig there (its shared libraries: libyaml, libsqlite3,"
-		     " libgsl, libcurl, libjansson)", NULL, help, 3, NULL, NULL, err, errsz))
+	if (ssh_step(&sv, "running schedrig-agent there", NULL, version, 2, NULL, NULL, err,
+		     errsz))
 		goto out_ctl;
 	s.where = sv.dest;
 	s.want_release = want_release;

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "hostfp.h"
 #include "knobs.h"
 #include "plan.h"
 #include "runner.h"
@@ -41,6 +42,15 @@ typedef int (*iteration_fn)(void *ctx, size_t cell, int iteration,
 /* Called once, after the kernel is up and before any iteration. */
 typedef int (*kernel_fn)(void *ctx, const struct variant_kernel *k);
 
+/* Called once per backend run, after the variant's knobs and host:
+ * settings were applied and before its first iteration: the fingerprint
+ * of the machine its kernel runs on (hostfp.h), read there, and what
+ * applying the settings skipped (hostset.h notes, one message each).
+ * Returns 0, or -1 with err to stop the variant: the fingerprint does not
+ * show what was asked for (hostdecl_check), or storing it failed. */
+typedef int (*host_fn)(void *ctx, const struct host_fp *fp, const struct argv *notes, char *err,
+		       size_t errsz);
+
 struct variant_run {
 	const struct experiment *e;
 	const struct cfg_variant *v;
@@ -50,6 +60,7 @@ struct variant_run {
 	const char *work_dir;  /* scratch directory of the run (exists) */
 	int64_t run_id;        /* the run's id (names its trace instance) */
 	kernel_fn on_kernel;
+	host_fn on_host;
 	iteration_fn on_iteration;
 	void *ctx;
 	/* Adaptive iterations: after each iteration, true when the cell has

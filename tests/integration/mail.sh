@@ -3,7 +3,9 @@
 # tests/smtp_sink.py) on a free 127.0.0.1 port receives the message; its body
 # equals the composed one (--output) byte for byte (CRLF on the wire, LF in
 # the file), headers parse with python's email module, In-Reply-To is set; a
-# UTF-8 variant name; a table line one octet over 998 is refused. Exit
+# UTF-8 variant name; a table line one octet over 998 is refused; a subject
+# and names of thousands of octets are folded or encoded, never a line over
+# 998. Exit
 # status 2 for bad options and values (before the database is read; also
 # --smtp-user with no password in the environment or ~/.netrc), 1 when the
 # work fails (no server listening, TLS refused).
@@ -84,6 +86,41 @@ assert "v6.10-rc1_sched_ext-cafè-ü" in msg.get_content()
 for line in raw.split(b"\r\n\r\n", 1)[0].split(b"\r\n"):
     assert len(line) <= 78, ("header line not folded", line)
 PY
+
+# Hostile headers: a subject of one 3000-octet word, a name of one
+# 2000-octet word and a name of 1000 words. Written and sent, no line holds
+# more than 998 octets (RFC 5322 2.1.1): a long word becomes RFC 2047
+# encoded-words (at most 75 octets each), a phrase is folded at its spaces;
+# python's email module reads back what was given.
+long_subject=$(head -c 3000 /dev/zero | tr '\0' x)
+long_name=$(head -c 2000 /dev/zero | tr '\0' y)
+words=$(printf 'Ab %.0s' $(seq 999))Ab
+hostile=(--db "$DB" dbench-utf8 --from "$long_name <rig@example.org>" --to "$words <m@example.org>"
+	--subject "$long_subject")
+"$SCHEDRIG" mail "${hostile[@]}" --output "$WORK/hostile.eml" || fail "mail --output, long headers"
+"$SCHEDRIG" mail "${hostile[@]}" --smtp-url "smtp://127.0.0.1:$PORT" >/dev/null ||
+	fail "mail --smtp-url, long headers: $(cat "$WORK/smtpd.log")"
+for _ in $(seq 50); do [ -f "$WORK/inbox/msg2.eml" ] && break; sleep 0.1; done
+for f in "$WORK/hostile.eml" "$WORK/inbox/msg2.eml"; do
+	"$PY" - "$f" "$long_subject" "$long_name" "$words" <<'PY' || fail "long headers in $f"
+import email, email.header, email.policy, email.utils, re, sys
+raw = open(sys.argv[1], "rb").read()
+for line in raw.replace(b"\r\n", b"\n").split(b"\n"):
+    assert len(line) <= 998, ("line over 998 octets", len(line), line[:60])
+for word in re.findall(rb"=\?[^?]+\?[BQ]\?[^?]*\?=", raw):
+    assert len(word) <= 75, ("encoded-word over 75 octets", word)
+msg = email.message_from_bytes(raw, policy=email.policy.default)
+assert msg["Subject"] == sys.argv[2], len(msg["Subject"])
+# (python's newer parser keeps the white space between the encoded-words
+# of a phrase, which RFC 2047 6.2 says to drop; its older one drops it.)
+name, addr = email.utils.parseaddr(email.message_from_bytes(raw)["From"])
+assert str(email.header.make_header(email.header.decode_header(name))) == sys.argv[3]
+assert addr == "rig@example.org"
+assert msg["To"].addresses[0].display_name == sys.argv[4]
+assert msg["To"].addresses[0].addr_spec == "m@example.org"
+PY
+done
+rm "$WORK/inbox/msg2.eml" "$WORK/inbox/msg2.json"
 
 # --dry-run prints the same message (LF) and sends nothing.
 out=$("$SCHEDRIG" mail "${args[@]}" --dry-run)

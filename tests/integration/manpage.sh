@@ -51,6 +51,7 @@ warnings=$(groff -man -ww -z "$PAGE" 2>&1) || fail "groff failed: $warnings"
 make -s -C "$TOP" install DESTDIR="$WORK/dest" PREFIX=/usr SCHEDRIG_BIN="$SCHEDRIG" \
 	>"$WORK/install.out" 2>&1 || fail "make install: $(cat "$WORK/install.out")"
 [ -x "$WORK/dest/usr/bin/schedrig" ] || fail "make install: no usr/bin/schedrig"
+[ -x "$WORK/dest/usr/bin/schedrig-agent" ] || fail "make install: no usr/bin/schedrig-agent"
 cmp -s "$PAGE" "$WORK/dest/usr/share/man/man1/schedrig.1" || fail "make install: no man page"
 assert_eq "$(stat -c %a "$WORK/dest/usr/share/man/man1/schedrig.1")" 644 "man page mode"
 assert_contains "$(MANWIDTH=80 man -l "$WORK/dest/usr/share/man/man1/schedrig.1" 2>&1)" \

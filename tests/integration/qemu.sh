@@ -1,7 +1,7 @@
 #!/bin/bash
 # boot: qemu end to end: Debian's 6.1 kernel, fetched by the rig itself
 # (kernel: PACKAGE-NAME -> apt-get download into the rig's cache), boots under
-# TCG with an initramfs the rig builds; the guest's `schedrig agent` runs a
+# TCG with an initramfs the rig builds; the guest's schedrig-agent runs a
 # tiny hackbench + cyclictest plan and streams results back; samples are
 # stored under a variant whose kernel release starts with 6.1. A variant
 # with append "panic=1 init=/nonexistent" comes first and must be a recorded

@@ -93,7 +93,7 @@ n=$(q "$DB" "SELECT count(*) FROM series s JOIN iteration i ON i.id = s.iteratio
 	AND li.pid = s.tgid WHERE v.name = 'over-ssh' AND li.name = 'cyclictest'
 	AND s.monitor = 'sched' AND s.key = 'nr_switches'")
 [ "$n" -ge 2 ] || fail "expected per-task sched series of cyclictest under over-ssh, got $n"
-[ -x "$WORK/remote/bin/schedrig" ] || fail "schedrig was not copied into the workdir"
+[ -x "$WORK/remote/bin/schedrig-agent" ] || fail "schedrig-agent was not copied into the workdir"
 [ ! -e "$WORK/remote/plan-over-ssh.json" ] || fail "the plan file was left in the workdir"
 
 # run --resume of an ssh variant: the agent's plan holds only what is not

@@ -51,6 +51,6 @@ for m in "rr transactions" "wl wakeup_latency" "kb elapsed" "oltp transactions_p
 done
 assert_eq "$(q "$DB" "SELECT state FROM load_instance WHERE name = 'rr'")" ok "tcp-rr parsed after its stop"
 # Only the binary and the plan went over: the tree and the cache are used in place.
-[ -x "$WORK/remote/bin/schedrig" ] || fail "no schedrig binary in the remote workdir"
+[ -x "$WORK/remote/bin/schedrig-agent" ] || fail "no schedrig-agent in the remote workdir"
 [ -n "$(ls "$WORK/kbcache")" ] || fail "kernbench prepared nothing in its cache_dir"
 echo ok

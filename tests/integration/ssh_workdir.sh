@@ -44,7 +44,7 @@ for case in "theirs:is owned by uid 65534, not by the login user (uid 0)" \
 	assert_eq "$rc" "1" "exit status with workdir $dir ($(cat "$WORK/out"))"
 	assert_contains "$(cat "$WORK/out")" "schedrig-workdir: " "workdir $dir refused"
 	assert_contains "$(cat "$WORK/out")" "${case#*:}" "why workdir $dir is refused"
-	[ ! -e "$dir/bin/schedrig" ] || fail "schedrig copied into refused $dir"
+	[ ! -e "$dir/bin/schedrig-agent" ] || fail "schedrig-agent copied into refused $dir"
 done
 [ ! -e "$WORK/real/bin" ] || fail "something was created through the link"
 
@@ -59,7 +59,7 @@ run_with "" "$DBDIR/w.db"
 assert_eq "$rc" "0" "run with the default workdir ($(cat "$WORK/out"))"
 assert_eq "$(stat -c %a "$WORK/home/.cache/schedrig")" "700" "default workdir mode"
 assert_eq "$(stat -c %a "$WORK/home/.cache/schedrig/bin")" "700" "bin mode"
-[ -x "$WORK/home/.cache/schedrig/bin/schedrig" ] || fail "schedrig not in the default workdir"
+[ -x "$WORK/home/.cache/schedrig/bin/schedrig-agent" ] || fail "schedrig-agent not in the default workdir"
 assert_eq "$(q "$DBDIR/w.db" "SELECT count(*) FROM sample")" "1" "the sample over ssh"
 [ -s "$DBDIR/runs/1/far-known_hosts" ] || fail "no known_hosts of the run in $DBDIR/runs/1"
 echo ok

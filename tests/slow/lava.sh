@@ -117,7 +117,7 @@ assert_eq "$(q "$DB" "select count(*) from event where kind = 'failure' and mess
 	1 "failure event of the panic"
 # At once: both submitted before the first was collected, both running in
 # LAVA at the same time, the panic (the shorter job) stored first.
-first_collect=$(grep -n 'lava: job [0-9]*: submit ' "$WORK/two.out" | head -1 | cut -d: -f1)
+first_collect=$(grep -n 'lava: job [0-9]*: render and upload ' "$WORK/two.out" | head -1 | cut -d: -f1)
 last_submit=$(grep -n 'lava: submitted job ' "$WORK/two.out" | tail -1 | cut -d: -f1)
 [ -n "$first_collect" ] && [ "$last_submit" -lt "$first_collect" ] ||
 	fail "the second job was submitted after the first was collected"
@@ -139,6 +139,7 @@ config one 1 1 "v61 preempt=full"
 
 # --- Ctrl-C cancels the running jobs ------------------------------------------------
 config long 1 60 "v61 preempt=full" "v61b preempt=full"
+: >"$WORK/long.out" # there before the first look (the shell opens it in the child)
 "$SCHEDRIG" run "$WORK/long.yaml" --db "$WORK/long.db" >"$WORK/long.out" 2>&1 &
 rig=$!
 ids=
@@ -165,6 +166,7 @@ assert_eq "$(q "$WORK/long.db" "select group_concat(status) from variant")" "int
 	"both variants' status"
 assert_eq "$(q "$WORK/long.db" "select count(*) from event where kind = 'failure'")" 0 "no failure"
 # run --resume after Ctrl-C submits new jobs: the canceled ones are over.
+: >"$WORK/long2.out" # there before the first look (the shell opens it in the child)
 "$SCHEDRIG" run --resume latest --db "$WORK/long.db" >"$WORK/long2.out" 2>&1 &
 rig=$!
 for i in $(seq 120); do
@@ -204,6 +206,7 @@ assert_eq "$(q "$WORK/one.db" "select count(*) from sample where metric = 'max_l
 	"the one iteration's sample"
 
 # --- kill -9, then run --resume follows the job by id ----------------------------
+: >"$WORK/killed.out" # there before the first look (the shell opens it in the child)
 "$SCHEDRIG" run "$WORK/one.yaml" --db "$WORK/resume.db" >"$WORK/killed.out" 2>&1 &
 rig=$!
 for i in $(seq 120); do

@@ -164,7 +164,7 @@ static void test_hello_iteration_knob_end(void **state)
 			  "NO_PLACE_LAG");
 	agent_encode_knob(&lines, "record", 1, "sysctl", "kernel.x", "/proc/sys/kernel/x", "1",
 			  "0", NULL);
-	agent_encode_end(&lines, false, "variant v: knob refused: EPERM");
+	agent_encode_end(&lines, false, "variant v: knob refused: EPERM", NULL);
 
 	char *save = NULL, *l = strtok_r(lines.data, "\n", &save);
 	assert_int_equal(agent_decode_line(l, strlen(l), &m, err, sizeof(err)), 0);
@@ -175,10 +175,10 @@ static void test_hello_iteration_knob_end(void **state)
 	assert_int_equal(m.autogroup, 1);
 	/* An agent without "autogroup" (older) reads as unknown; 2 is no value. */
 	static const char old_hello[] =
-		"{\"type\":\"hello\",\"proto\":2,\"release\":\"6.1\",\"cmdline\":\"x\"}";
+		"{\"type\":\"hello\",\"proto\":3,\"release\":\"6.1\",\"cmdline\":\"x\"}";
 	assert_int_equal(agent_decode_line(old_hello, strlen(old_hello), &m, err, sizeof(err)), 0);
 	assert_int_equal(m.autogroup, -1);
-	static const char bad_hello[] = "{\"type\":\"hello\",\"proto\":2,\"release\":\"6.1\","
+	static const char bad_hello[] = "{\"type\":\"hello\",\"proto\":3,\"release\":\"6.1\","
 					"\"cmdline\":\"x\",\"autogroup\":2}";
 	assert_int_equal(agent_decode_line(bad_hello, strlen(bad_hello), &m, err, sizeof(err)), -1);
 
@@ -468,6 +468,59 @@ static void test_window_and_trace(void **state)
 	buf_free(&line);
 }
 
+/* The host line and the end line's agent_cpu read back as written; a
+ * field named twice, a value with a newline, too many notes are refused. */
+static void test_host_and_cpu(void **state)
+{
+	struct buf b = {0};
+	struct host_fp fp = {0};
+	struct argv notes = {0};
+	struct agent_msg m;
+	char err[256];
+	(void)state;
+	hostfp_add(&fp, "thp.enabled", "/sys/kernel/mm/transparent_hugepage/enabled", true, "never");
+	hostfp_add(&fp, "loadavg", "/proc/loadavg", false, "0.10 0.20 0.30");
+	argv_add(&notes, "irq_affinity: IRQ 9: EIO");
+	agent_encode_host(&b, &fp, &notes);
+	assert_int_equal(agent_decode_line(b.data, b.len, &m, err, sizeof(err)), 0);
+	assert_int_equal(m.type, AGENT_MSG_HOST);
+	assert_int_equal(m.fp.n, 2);
+	assert_string_equal(m.fp.v[0].field, "thp.enabled");
+	assert_string_equal(m.fp.v[0].value, "never");
+	assert_string_equal(m.fp.v[0].source, "/sys/kernel/mm/transparent_hugepage/enabled");
+	assert_true(m.fp.v[0].stable);
+	assert_false(m.fp.v[1].stable);
+	assert_int_equal(m.notes.n, 1);
+	assert_string_equal(m.notes.v[0], "irq_affinity: IRQ 9: EIO");
+	agent_msg_free(&m);
+	b.len = 0;
+	struct agent_cpu cpu = {1500, 500, 3000000};
+	agent_encode_end(&b, true, "", &cpu);
+	assert_int_equal(agent_decode_line(b.data, b.len, &m, err, sizeof(err)), 0);
+	assert_true(m.has_cpu);
+	assert_int_equal(m.cpu_user_us, 1500);
+	assert_int_equal(m.cpu_system_us, 500);
+	assert_int_equal(m.cpu_wall_us, 3000000);
+	agent_msg_free(&m);
+	static const char *const bad[] = {
+		"{\"type\":\"host\",\"fields\":[{\"field\":\"a\",\"value\":\"1\",\"source\":\"s\","
+		"\"stable\":true},{\"field\":\"a\",\"value\":\"2\",\"source\":\"s\",\"stable\":true}],"
+		"\"notes\":[]}",
+		"{\"type\":\"host\",\"fields\":[{\"field\":\"a\",\"value\":\"1\\n2\",\"source\":\"s\","
+		"\"stable\":true}],\"notes\":[]}",
+		"{\"type\":\"host\",\"fields\":{},\"notes\":[]}",
+		"{\"type\":\"end\",\"status\":\"ok\",\"message\":\"\",\"agent_cpu\":{\"user_us\":-1,"
+		"\"system_us\":0,\"wall_us\":1}}",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (!agent_decode_line(bad[i], strlen(bad[i]), &m, err, sizeof(err)))
+			fail_msg("line %zu accepted", i);
+	}
+	hostfp_free(&fp);
+	argv_free(&notes);
+	buf_free(&b);
+}
+
 static void test_plan_errors(void **state)
 {
 	struct agent_plan out;
@@ -501,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_plan_round_trip),
 		cmocka_unit_test(test_plan_errors),
 		cmocka_unit_test(test_window_and_trace),
+		cmocka_unit_test(test_host_and_cpu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

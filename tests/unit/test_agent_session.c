@@ -33,6 +33,11 @@ struct fix {
 	size_t last_n;         /* results of the last one */
 	struct trace_result last_trace; /* and its trace */
 	struct buf trace_text; /* that trace's file as handed over */
+	int hosts;             /* on_host calls */
+	char thp[64];          /* thp.enabled of the last one */
+	size_t notes;          /* its notes */
+	bool refuse_host;      /* on_host refuses */
+	char note[512];        /* the last vr->note */
 	char err[512];
 };
 
@@ -57,6 +62,24 @@ static int on_iteration(void *ctx, size_t cell, int it, struct iteration_result 
 	return 0;
 }
 
+static int on_host(void *ctx, const struct host_fp *fp, const struct argv *notes, char *err,
+		   size_t errsz)
+{
+	struct fix *f = ctx;
+	const struct host_field *thp = hostfp_get(fp, "thp.enabled");
+	f->hosts++;
+	snprintf(f->thp, sizeof(f->thp), "%s", thp ? thp->value : "");
+	f->notes = notes->n;
+	return f->refuse_host ? err_printf(err, errsz, "thp.enabled reads %s", f->thp) : 0;
+}
+
+static int on_note(void *ctx, const char *kind, const char *message)
+{
+	struct fix *f = ctx;
+	snprintf(f->note, sizeof(f->note), "%s: %s", kind, message);
+	return 0;
+}
+
 static void fix_init(struct fix *f)
 {
 	memset(f, 0, sizeof(*f));
@@ -65,7 +88,8 @@ static void fix_init(struct fix *f)
 	assert_int_equal(plan_build(f->e, &f->p, f->err, sizeof(f->err)), 0);
 	assert_int_equal(f->p.n_cells, 2);
 	f->vr = (struct variant_run){.e = f->e, .v = &f->e->variants[0], .p = &f->p, .iterations = 2,
-				     .on_kernel = on_kernel, .on_iteration = on_iteration, .ctx = f};
+				     .on_kernel = on_kernel, .on_iteration = on_iteration, .ctx = f,
+				     .on_host = on_host, .note = on_note};
 	f->s = (struct agent_session){.vr = &f->vr, .label = "qemu", .where = "the guest"};
 }
 
@@ -84,12 +108,32 @@ static void feed(struct fix *f, struct buf *b)
 	b->len = 0;
 }
 
+/* The host line of a guest whose THP reads thp, with a note. */
+static void host_line(struct fix *f, const char *thp)
+{
+	struct buf b = {0};
+	struct host_fp fp = {0};
+	struct argv notes = {0};
+	hostfp_add(&fp, "thp.enabled", "/sys/kernel/mm/transparent_hugepage/enabled", true, "%s", thp);
+	hostfp_add(&fp, "cpu.online", "/sys/devices/system/cpu/online", true, "0-3");
+	hostfp_add(&fp, "rig.cpus", "/proc/self/status", true, "0");
+	argv_add(&notes, "irq_affinity: IRQ 36: EIO");
+	agent_encode_host(&b, &fp, &notes);
+	feed(f, &b);
+	buf_free(&b);
+	hostfp_free(&fp);
+	argv_free(&notes);
+}
+
+/* hello, then the host line. */
 static void hello(struct fix *f)
 {
 	struct buf b = {0};
 	agent_encode_hello(&b, "6.1.0", "console=ttyS0", 1);
 	feed(f, &b);
 	buf_free(&b);
+	assert_false(f->s.failed);
+	host_line(f, "never");
 	assert_false(f->s.failed);
 }
 
@@ -116,7 +160,8 @@ static void iteration(struct fix *f, size_t cell, int it, size_t n, bool interru
 static void end(struct fix *f, bool ok)
 {
 	struct buf b = {0};
-	agent_encode_end(&b, ok, ok ? "" : "bad");
+	struct agent_cpu cpu = {30000, 10000, 20000000};
+	agent_encode_end(&b, ok, ok ? "" : "bad", &cpu);
 	feed(f, &b);
 	buf_free(&b);
 }
@@ -127,6 +172,22 @@ static void expect_failure(struct fix *f, const char *part)
 	if (!strstr(f->err, part))
 		print_error("'%s' not in '%s'\n", part, f->err);
 	assert_non_null(strstr(f->err, part));
+}
+
+/* An agent of another protocol (a stale schedrig-agent): its hello is
+ * refused, both versions named, before anything of it is stored. */
+static void test_other_protocol(void **state)
+{
+	struct fix f;
+	(void)state;
+	fix_init(&f);
+	static const char line[] =
+		"{\"type\":\"hello\",\"proto\":1,\"release\":\"6.1.0\",\"cmdline\":\"x\"}";
+	agent_session_line(&f.s, line, strlen(line), f.err, sizeof(f.err));
+	expect_failure(&f, "the guest's agent speaks agent protocol 1, this schedrig speaks 3");
+	assert_false(f.s.hello);
+	assert_int_equal(f.stored, 0);
+	fix_free(&f);
 }
 
 /* The whole plan, in order, with a background repetition: accepted. */
@@ -149,7 +210,63 @@ static void test_whole_plan(void **state)
 	assert_int_equal(f.stored, 4);
 	assert_int_equal(f.last_n, 3);
 	assert_true(f.s.end_ok);
+	/* The fingerprint reached on_host; the agent's CPU is a note: 0.04 s
+	 * of 20 s is 0.2 % of one CPU, over 3 measured CPUs (online 0-3 less
+	 * the agent's 0). */
+	assert_int_equal(f.hosts, 1);
+	assert_string_equal(f.thp, "never");
+	assert_int_equal(f.notes, 1);
+	assert_string_equal(f.note, "note: agent cpu: variant running: user_s=0.030000 system_s=0.010000"
+			    " wall_s=20.000000 pct_of_one_cpu=0.2000 measured_cpus=3"
+			    " pct_per_measured_cpu=0.06667");
 	fix_free(&f);
+}
+
+/* The host line comes once, before the first step, and before an end ok;
+ * on_host's refusal fails the session; a field name that is none is
+ * refused. */
+static void test_host_line(void **state)
+{
+	struct fix f;
+	struct buf b = {0};
+	(void)state;
+	fix_init(&f);
+	hello(&f);
+	host_line(&f, "never");
+	expect_failure(&f, "a host line twice");
+	fix_free(&f);
+
+	fix_init(&f);
+	agent_encode_hello(&b, "6.1.0", "console=ttyS0", 1);
+	feed(&f, &b);
+	inst(&f, 0, 1, 0, 0);
+	expect_failure(&f, "an inst line before the host line");
+	fix_free(&f);
+
+	fix_init(&f);
+	agent_encode_hello(&b, "6.1.0", "console=ttyS0", 1);
+	feed(&f, &b);
+	end(&f, true);
+	expect_failure(&f, "the agent ended ok after 0 of the plan's 4 iterations");
+	fix_free(&f);
+
+	fix_init(&f);
+	f.refuse_host = true;
+	agent_encode_hello(&b, "6.1.0", "console=ttyS0", 1);
+	feed(&f, &b);
+	host_line(&f, "madvise");
+	expect_failure(&f, "thp.enabled reads madvise");
+	fix_free(&f);
+
+	fix_init(&f);
+	agent_encode_hello(&b, "6.1.0", "console=ttyS0", 1);
+	feed(&f, &b);
+	static const char bad[] = "{\"type\":\"host\",\"fields\":[{\"field\":\"../etc\","
+				  "\"value\":\"x\",\"source\":\"y\",\"stable\":true}],\"notes\":[]}";
+	agent_session_line(&f.s, bad, strlen(bad), f.err, sizeof(f.err));
+	expect_failure(&f, "is not a field name");
+	fix_free(&f);
+	buf_free(&b);
 }
 
 /* An iteration line with no instances is not a complete iteration. */
@@ -466,11 +583,13 @@ static void test_trace_lines(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_other_protocol),
 		cmocka_unit_test(test_whole_plan),
 		cmocka_unit_test(test_empty_iteration),
 		cmocka_unit_test(test_iteration_narrowing),
 		cmocka_unit_test(test_against_the_plan),
 		cmocka_unit_test(test_fields),
+		cmocka_unit_test(test_host_line),
 		cmocka_unit_test(test_skip_done),
 		cmocka_unit_test(test_trace_lines),
 	};

@@ -220,7 +220,7 @@ static void test_tcp_rr_build_argv(void **state)
 	struct params p = {sizeof(v) / sizeof(v[0]), v};
 	struct argv a = {0};
 	char err[128] = "";
-	assert_int_equal(tcp_rr_load.build_argv(&p, &a, err, sizeof(err)), 0);
+	assert_int_equal(load_build_argv(&tcp_rr_load, &p, &a, err, sizeof(err)), 0);
 	const char *want[] = {"schedrig", "load", "tcp-rr", "--pairs", "2", "--duration_s", "0",
 			      "--request_bytes", "1", "--response_bytes", "64", "--port", "0",
 			      "--host", "127.0.0.1", "--mode", "thread"};
@@ -242,7 +242,7 @@ static void test_wakeup_lat_build_argv(void **state)
 	struct params p = {sizeof(v) / sizeof(v[0]), v};
 	struct argv a = {0};
 	char err[128] = "";
-	assert_int_equal(wakeup_lat_load.build_argv(&p, &a, err, sizeof(err)), 0);
+	assert_int_equal(load_build_argv(&wakeup_lat_load, &p, &a, err, sizeof(err)), 0);
 	const char *want[] = {"schedrig", "load", "wakeup-lat", "--message_threads", "2",
 			      "--workers", "4", "--runtime_s", "5", "--work_us", "50"};
 	assert_int_equal(a.n, sizeof(want) / sizeof(want[0]));

@@ -138,7 +138,7 @@ static void test_kernbench_build_argv(void **state)
 	struct params p = {sizeof(v) / sizeof(v[0]), v};
 	struct argv a = {0};
 	char err[128] = "";
-	assert_int_equal(kernbench_load.build_argv(&p, &a, err, sizeof(err)), 0);
+	assert_int_equal(load_build_argv(&kernbench_load, &p, &a, err, sizeof(err)), 0);
 	const char *want[] = {"schedrig", "load", "kernbench", "--jobs", "2", "--config", "tinyconfig",
 			      "--targets", "vmlinux modules", "--source",
 			      "/usr/src/linux-source-6.1.tar.xz", "--cache_dir",
@@ -152,7 +152,7 @@ static void test_kernbench_build_argv(void **state)
 		{"source", NULL}, {"cache_dir", "c"}, {"prepare_only", "false"},
 	};
 	struct params pd = {sizeof(d) / sizeof(d[0]), d};
-	assert_int_equal(kernbench_load.build_argv(&pd, &a, err, sizeof(err)), 0);
+	assert_int_equal(load_build_argv(&kernbench_load, &pd, &a, err, sizeof(err)), 0);
 	const char *want_d[] = {"schedrig", "load", "kernbench", "--jobs", "0", "--config",
 				"/tmp/my config", "--targets", "vmlinux", "--cache_dir", "c",
 				"--prepare_only", "false"};
@@ -306,7 +306,7 @@ static void test_oltp_build_argv(void **state)
 	struct params p = {sizeof(v) / sizeof(v[0]), v};
 	struct argv a = {0};
 	char err[128] = "";
-	assert_int_equal(oltp_load.build_argv(&p, &a, err, sizeof(err)), 0);
+	assert_int_equal(load_build_argv(&oltp_load, &p, &a, err, sizeof(err)), 0);
 	const char *want[] = {"schedrig", "load", "oltp", "--clients", "4", "--duration_s", "30",
 			      "--tables", "2", "--table_size", "1000", "--client_inherits_sched",
 			      "true", "--flush_log_at_trx_commit", "2", "--start_timeout_s", "60"};

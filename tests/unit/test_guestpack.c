@@ -14,6 +14,7 @@
 
 #include "builtin_proc.h"
 #include "config.h"
+#include "guest_binds.h"
 #include "guestpack.h"
 #include "plan.h"
 
@@ -141,7 +142,7 @@ static void test_binds(void **state)
 	assert_memory_equal(b.data, want, sizeof(want));
 	buf_free(&b);
 	char err[256];
-	assert_int_equal(guestpack_apply_binds("/nonexistent/binds", err, sizeof(err)), 0);
+	assert_int_equal(guest_binds_apply("/nonexistent/binds", err, sizeof(err)), 0);
 }
 
 int main(void)

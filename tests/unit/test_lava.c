@@ -202,12 +202,23 @@ static const char server_log[] =
 	" \"definition\": \"lava\", \"error_msg\": \"lava test monitoring reached end of file\","
 	" \"error_type\": \"Infrastructure\", \"extra\": {\"a\": [1, 2]}, \"result\": \"fail\"}}\n";
 
+/* lava_log_read of text, through a memory stream. */
+static int read_text(const char *text, struct lines *l, struct lava_log_facts *f, char *err,
+		     size_t errsz)
+{
+	FILE *m = fmemopen((void *)text, strlen(text), "r");
+	assert_non_null(m);
+	int rc = lava_log_read(m, collect, l, f, err, errsz);
+	fclose(m);
+	return rc;
+}
+
 static void check_log(const char *text)
 {
 	struct lines l = {0};
 	struct lava_log_facts f;
 	char err[256];
-	assert_int_equal(lava_log_read(text, strlen(text), collect, &l, &f, err, sizeof(err)), 0);
+	assert_int_equal(read_text(text, &l, &f, err, sizeof(err)), 0);
 	assert_int_equal(f.entries, 5);
 	assert_int_equal(l.n, 3);
 	assert_int_equal(f.target_lines, 3);
@@ -245,9 +256,9 @@ static void test_log_refused(void **state)
 	struct lava_log_facts f;
 	char err[256];
 	(void)state;
-	assert_int_equal(lava_log_read("a: b\n", 5, collect, &l, &f, err, sizeof(err)), -1);
+	assert_int_equal(read_text("a: b\n", &l, &f, err, sizeof(err)), -1);
 	assert_string_equal(err, "1:1: a LAVA job log is a list of entries");
-	assert_int_equal(lava_log_read("- [\n", 4, collect, &l, &f, err, sizeof(err)), -1);
+	assert_int_equal(read_text("- [\n", &l, &f, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "2:1: "));
 }
 

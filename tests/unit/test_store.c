@@ -15,6 +15,7 @@
 
 #include "store.h"
 #include "store_bisect.h"
+#include "store_host.h"
 #include "store_adaptive.h"
 #include "store_kbuild.h"
 #include "store_list.h"
@@ -972,6 +973,73 @@ static void test_migrate_v12_traces(void **state)
 	store_close(s);
 }
 
+/* Schema version 12 as main's schedrig made it (tests/fixtures/
+ * db-v12.sql: one complete run of the fake load) migrates to version 13:
+ * the old run keeps its variant and has no host state (digest: 1); a
+ * fingerprint stored for it reads back in field order, the run's own
+ * machine first; its digest is the SHA-256 of its stable fields sorted by
+ * name (the expected sums computed with sha256sum over the same lines),
+ * so an unstable field (the time it was read) changes nothing and a
+ * stable one (THP) changes it; stored again, a fingerprint replaces the
+ * old one, and a field named twice is refused with nothing changed. */
+static void test_migrate_v12_host_state(void **state)
+{
+	(void)state;
+	char path[256], err[512], digest[65];
+	struct store *s;
+	sqlite3 *db;
+
+	db_path(path, sizeof(path), "v12-host.db");
+	db_from_fixture("db-v12.sql", path, &db);
+	sqlite3_close(db);
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	assert_int_equal(db_user_version(path), STORE_SCHEMA_VERSION);
+	assert_int_equal(store_host_digest(s, 1, digest, err, sizeof(err)), 1);
+	assert_string_equal(digest, "");
+
+	const struct stored_host_field run_fp[] = {{"thp.enabled", "madvise", "/sys/x", true}};
+	struct stored_host_field fp[] = {
+		{"thp.enabled", "never", "/sys/kernel/mm/transparent_hugepage/enabled", true},
+		{"fingerprint.read_at", "2026-12-07T07:56:52Z", "clock_gettime", false},
+		{"cpufreq.governor", "performance", "/sys/devices/system/cpu/cpufreq", true},
+	};
+	assert_int_equal(store_host_save(s, 1, 0, run_fp, 1, err, sizeof(err)), 0);
+	assert_int_equal(store_host_save(s, 1, 1, fp, 3, err, sizeof(err)), 0);
+	assert_int_equal(store_host_digest(s, 1, digest, err, sizeof(err)), 0);
+	assert_string_equal(digest, "10b51556ea27059c31f3465708fda8d76c4a48d2034408decf90580a6aeaa60f");
+
+	struct stored_host_row *rows;
+	size_t n;
+	assert_int_equal(store_host_rows(s, 1, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(rows[0].variant_id, 0);
+	assert_null(rows[0].variant);
+	assert_string_equal(rows[1].variant, "running");
+	assert_string_equal(rows[1].field, "cpufreq.governor");
+	assert_string_equal(rows[2].field, "fingerprint.read_at");
+	assert_false(rows[2].stable);
+	assert_string_equal(rows[3].source, "/sys/kernel/mm/transparent_hugepage/enabled");
+	store_host_rows_free(rows, n);
+
+	fp[1].value = "2027-01-01T00:00:00Z";
+	fp[0].value = "madvise";
+	assert_int_equal(store_host_save(s, 1, 1, fp, 3, err, sizeof(err)), 0);
+	assert_int_equal(store_host_digest(s, 1, digest, err, sizeof(err)), 0);
+	assert_string_equal(digest, "348815f2f728afebe9aa98aa3aa96bfe923d3b1d4eb27cd1fd490285bc6e9dff");
+	fp[2].field = "thp.enabled";
+	assert_int_equal(store_host_save(s, 1, 1, fp, 3, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot record the host state"));
+	assert_int_equal(store_host_digest(s, 1, digest, err, sizeof(err)), 0);
+	assert_string_equal(digest, "348815f2f728afebe9aa98aa3aa96bfe923d3b1d4eb27cd1fd490285bc6e9dff");
+
+	int64_t *ids;
+	assert_int_equal(store_host_measured_variants(s, 1, &ids, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ids[0], 1);
+	free(ids);
+	store_close(s);
+}
+
 /* A stopped cell (adaptive iterations) is a cell_stop row with its note:
  * the note reads back among the run's "iterations" events, only that cell
  * of that variant reads as stopped, and a stop of a variant the run lacks
@@ -1194,6 +1262,7 @@ int main(void)
 		cmocka_unit_test(test_migrate_v11_bisection),
 		cmocka_unit_test(test_migrate_v12_traces),
 		cmocka_unit_test(test_migrate_v12_bisection),
+		cmocka_unit_test(test_migrate_v12_host_state),
 		cmocka_unit_test(test_cell_stop),
 		cmocka_unit_test(test_key_after_rollback),
 		cmocka_unit_test(test_foreign_database),
