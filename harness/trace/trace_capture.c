@@ -230,6 +230,13 @@ static void timer_arm(struct trace_capture *t, bool on)
 	timerfd_settime(t->timer_fd, 0, &its, NULL);
 }
 
+static const char *pipe_path_override; /* trace_capture_set_pipe_path */
+
+void trace_capture_set_pipe_path(const char *path)
+{
+	pipe_path_override = path;
+}
+
 void trace_capture_window_begin(struct trace_capture *t)
 {
 	char why[512];
@@ -244,7 +251,8 @@ void trace_capture_window_begin(struct trace_capture *t)
 		close(fd);
 	free(trace);
 	events_switch(t, "1");
-	char *pipe_path = xasprintf("%s/trace_pipe", t->path);
+	char *pipe_path = pipe_path_override ? xstrdup(pipe_path_override)
+					     : xasprintf("%s/trace_pipe", t->path);
 	t->pipe_fd = open(pipe_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (t->pipe_fd < 0)
 		warn(t, "%s: %s", pipe_path, strerror(errno));

@@ -115,6 +115,11 @@ void trace_capture_note(struct trace_capture *t, const char *line);
  * into r (r->captured false when no window was traced), disarmed. */
 void trace_capture_take(struct trace_capture *t, struct trace_result *r);
 
+/* Tests: the file a window reads as its trace_pipe (NULL: the instance's
+ * own), opened at trace_capture_window_begin; an endless one (/dev/zero)
+ * stands for a machine writing events as fast as they are read. */
+void trace_capture_set_pipe_path(const char *path);
+
 /* Take the instance down (tracefs_instance_remove), journal it removed,
  * unmount tracefs when open mounted it, free t. NULL is fine. 0, or -1
  * with err (the instance could not be removed: its journal row stays for
