@@ -98,7 +98,7 @@ $(BUILD)/guest_config.inc: configs/kernel/guest.config
 	@mkdir -p $(dir $@)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/.*/"&\\n"/' $< > $@
 
-$(BUILD)/harness/kbuild/kbuild_spec.o: $(BUILD)/guest_config.inc
+$(BUILD)/harness/kbuild/kbuild_kernel.o: $(BUILD)/guest_config.inc
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libschedrig.a
 	@mkdir -p $(dir $@)
@@ -174,7 +174,7 @@ build-fuzz/guest_config.inc: configs/kernel/guest.config
 	@mkdir -p $(dir $@)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/.*/"&\\n"/' $< > $@
 
-build-fuzz/harness/kbuild/kbuild_spec.o: build-fuzz/guest_config.inc
+build-fuzz/harness/kbuild/kbuild_kernel.o: build-fuzz/guest_config.inc
 
 build-fuzz/libschedrig.a: $(FUZZ_OBJ)
 	rm -f $@

@@ -38,6 +38,8 @@ static const struct command commands[] = {
 	 "figures of the chosen runs (PNG/SVG, gnuplot)"},
 	{"bisect", cmd_bisect, CMD_STORE_WRITE,
 	 "find the point of a series (variants, patches) where a metric moved"},
+	{"track", cmd_track, CMD_STORE_WRITE,
+	 "a config's history per kernel revision and its change points; --follow a branch"},
 	{"mail", cmd_mail, CMD_STORE_READ,
 	 "mail the tables of the chosen runs (RFC 5322, SMTP or .eml)"},
 	{"export", cmd_export, CMD_STORE_READ,
@@ -61,7 +63,8 @@ static const struct command commands[] = {
 	{"host", cmd_host, CMD_NO_STORE,
 	 "this machine's host state (governor, SMT, C-states, THP, ...) and advice"},
 	{"cache", cmd_cache, CMD_NO_STORE,
-	 "what the rig's cache of kernels and trees holds; --clear empties it"},
+	 "what the rig's cache of kernels and trees holds; --clear empties it; diff, verify and"
+	 " --clear-stale: the kernels it built"},
 	{"agent", cmd_agent, CMD_NO_STORE,
 	 "run a plan file where a variant's kernel runs (used by backends)"},
 	{"version", cmd_version, CMD_NO_STORE,

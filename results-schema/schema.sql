@@ -5,7 +5,7 @@
 -- version 4 the histogram table, version 8 the sample_flag table, version 9
 -- the cell_stop table; store.c fills it from the stop notes of older
 -- versions; version 10 the kernel_build table, 11 the bisection tables, 13
--- the host_state table), except
+-- the host_state table, kernel_revision and the track tables), except
 -- for version 12, which added bisection.cwd, host, rig_pid, rig_start_ticks
 -- and boot_id (store.c adds them to a version 11 bisection table), version
 -- 13, which added bisection.rule and min_effect_pct, bisect_point.look and
@@ -291,7 +291,7 @@ CREATE TABLE IF NOT EXISTS bisect_point (
 	name          TEXT NOT NULL,            -- the point's variant name
 	label         TEXT NOT NULL,            -- what it is (variant, patch file: subject)
 	config_text   TEXT NOT NULL,            -- the point's own config
-	verdict       TEXT,                     -- good|bad|between|skip
+	verdict       TEXT,                     -- good|bad|between|beyond|skip
 	reason        TEXT,                     -- why (skip: failure or ambiguity; between)
 	decided_seq   INTEGER,                  -- order of the verdicts
 	n             INTEGER,                  -- samples of the metric (its walk runs)
@@ -407,6 +407,89 @@ CREATE TABLE IF NOT EXISTS trace (
 	warning       TEXT,                     -- why it is incomplete; NULL: it is not
 	UNIQUE (iteration_id)
 );
+-- The revision of each variant's kernel (schema version 13), what
+-- schedrig track orders a config's history by: for a kernel built from a
+-- git tree (kernels: with commit:, or a git work tree) its commit and git
+-- describe; for a Debian package kernel (kernel: a package name or a
+-- .deb) the package's version; else the label of schedrig run
+-- --revision. One row per (run, variant) that has one.
+CREATE TABLE IF NOT EXISTS kernel_revision (
+	run_id        INTEGER NOT NULL REFERENCES run(id), -- its run
+	variant       TEXT NOT NULL,            -- variant name
+	kind          TEXT NOT NULL CHECK (kind IN ('git', 'package', 'label')), -- git|package|label
+	revision      TEXT NOT NULL,            -- git describe, the package version, or the label
+	commit_hash   TEXT,                     -- git: the full commit hash; NULL otherwise
+	source        TEXT,                     -- git: the repository directory; package: its name
+	UNIQUE (run_id, variant)
+);
+
+-- Branches that schedrig track --follow watches (schema version 13): the
+-- config, the git tree and branch, which commits it runs, the metric its
+-- change points are detected on, the detector's settings and the mail
+-- that reports a regression. Like a bisection, one schedrig follows it at
+-- a time (host, rig_pid, rig_start_ticks, boot_id), and --resume goes on
+-- where a killed one stopped.
+CREATE TABLE IF NOT EXISTS track_follow (
+	id            INTEGER PRIMARY KEY,      -- follow ID (track --follow --resume ID)
+	config_path   TEXT NOT NULL,            -- the config file as given
+	config_text   TEXT NOT NULL,            -- the config as read when it began
+	tree          TEXT NOT NULL,            -- --tree: the git repository (absolute path)
+	branch        TEXT NOT NULL,            -- --branch as given
+	build         TEXT NOT NULL,            -- the kernels: entry whose commit: each step sets
+	every         INTEGER NOT NULL,         -- --every N: every Nth new commit (and the tip)
+	since         TEXT,                     -- --since: the first commit run (full hash; NULL: the tip)
+	load          TEXT,                     -- the metric change points are sought in
+	metric        TEXT,                     -- (--metric LOAD:METRIC, --op, --cell; NULL
+	op            TEXT,                     -- until the first run decided the only one)
+	cell          TEXT,                     -- the cell (NULL: see load)
+	alpha         REAL NOT NULL,            -- the permutation test's significance level
+	permutations  INTEGER NOT NULL,         -- permutations per test
+	seed          INTEGER NOT NULL,         -- the permutations' seed
+	min_change_pct REAL NOT NULL,           -- the smallest change that counts, percent
+	mail          TEXT,                     -- schedrig mail's options, one per line; NULL: no mail
+	status        TEXT NOT NULL,            -- running|done|interrupted|failed
+	result        TEXT,                     -- why it stopped (failed), one line
+	started_at    TEXT NOT NULL,            -- UTC, ISO 8601
+	ended_at      TEXT,                     -- UTC, ISO 8601; NULL while running
+	cwd           TEXT NOT NULL,            -- the directory it was begun in (its steps run there)
+	host          TEXT,                     -- the schedrig following it (status running):
+	rig_pid       INTEGER,                  -- as bisection.host, rig_pid, rig_start_ticks
+	rig_start_ticks INTEGER,                -- and boot_id
+	boot_id       TEXT                      -- its boot_id (see host)
+);
+
+-- The commits a follow ran, in the order it ran them: each an ordinary
+-- run of the config with the followed build at that commit. run_id is
+-- NULL until the run has begun (found by its config_path).
+CREATE TABLE IF NOT EXISTS track_step (
+	follow_id     INTEGER NOT NULL REFERENCES track_follow(id), -- its follow
+	seq           INTEGER NOT NULL,         -- 1 first
+	commit_hash   TEXT NOT NULL,            -- the commit built and run (full hash)
+	subject       TEXT NOT NULL,            -- its subject line
+	config_path   TEXT NOT NULL,            -- the step's config (results/track/ID/)
+	run_id        INTEGER REFERENCES run(id), -- the run; NULL until it began
+	PRIMARY KEY (follow_id, seq)
+);
+
+-- The regressions a follow found and what it did about each: a change
+-- point between two revisions of the history (before_commit, the last of
+-- the old level; after_commit, the first of the new), bisected when more
+-- than one commit lies between them (bisection_id), the result mailed.
+CREATE TABLE IF NOT EXISTS track_change (
+	follow_id     INTEGER NOT NULL REFERENCES track_follow(id), -- its follow
+	before_commit TEXT NOT NULL,            -- the revision before the change (full hash)
+	after_commit  TEXT NOT NULL,            -- the revision after it (full hash)
+	commits       INTEGER NOT NULL,         -- commits in before..after (first parent)
+	mean_before   REAL NOT NULL,            -- the history's mean before the change
+	mean_after    REAL NOT NULL,            -- and after it
+	change_pct    REAL NOT NULL,            -- (after - before) / before, percent
+	p             REAL NOT NULL,            -- the permutation test's p-value
+	bisection_id  INTEGER REFERENCES bisection(id), -- its bisection; NULL: none (yet)
+	result        TEXT,                     -- the commit named, one line; NULL until known
+	mailed_at     TEXT,                     -- UTC, ISO 8601; NULL: not mailed (yet)
+	PRIMARY KEY (follow_id, after_commit)
+);
+
 -- The host state of a run (harness/host/hostfp.h; schema version 13): the
 -- machine state that moves scheduler numbers (cpufreq governor, boost, SMT,
 -- C-states, THP, NUMA balancing, autogroup, isolcpus, IRQ placement, ...),

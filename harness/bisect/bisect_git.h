@@ -21,7 +21,7 @@
  *
  * Both builds must be of the same source: (as written), each at a commit:
  * (the one set nearest along its base: chain by an entry that sets source:
- * or commit:, as kbuild_spec.c takes it), with the same config:,
+ * or commit:, as kbuild_kernel.c takes it), with the same config:,
  * make_args: (nearest along the chain) and patches (the whole chain's),
  * and the two variants must differ only in name: and kernel:. good's
  * commit must be on bad's first-parent line (it is the first parent of the

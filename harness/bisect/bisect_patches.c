@@ -13,7 +13,7 @@ void bisect_patch_list_add(struct bisect_patch_list *l, const char *file, const 
 			   const char *subject)
 {
 	l->p = xrealloc(l->p, (l->n + 1) * sizeof(*l->p));
-	l->p[l->n++] = (struct bisect_patch){xstrdup(file), xstrdup(origin), xstrdup(subject)};
+	l->p[l->n++] = (struct bisect_patch){xstrdup(file), xstrdup(origin), xstrdup(subject), 0};
 }
 
 void bisect_patch_list_free(struct bisect_patch_list *l)
@@ -45,7 +45,7 @@ int bisect_patch_files(const char *path, const struct ynode *entry,
 	if (entry->kind != YNODE_SCALAR)
 		return err_printf(err, errsz, "%s:%d:%d: a patches: entry is a file name", path,
 			    entry->line, entry->col);
-	if (kseries_add(&s, entry->text, why, sizeof(why)))
+	if (kseries_add(&s, entry->text, 0, why, sizeof(why)))
 		rc = err_printf(err, errsz, "%s:%d:%d: %s", path, entry->line, entry->col, why);
 	for (size_t i = 0; i < s.n && rc == 0; i++) {
 		size_t n = patches_of(&s, s.p[i].file);
@@ -73,9 +73,17 @@ static int expand_chain(const char *path, const struct ynode *root, const char *
 		if (p->kind != YNODE_SEQUENCE)
 			return err_printf(err, errsz, "%s:%d:%d: kernels: %s: patches: is a list", path,
 				    p->line, p->col, chain[i]);
+		const struct ynode *f = ynode_get(bisect_build_node(root, chain[i]), "patch_fuzz");
+		long long fuzz = 0;
+		if (f && (f->kind != YNODE_SCALAR || !parse_ll(f->text, &fuzz)))
+			return err_printf(err, errsz, "%s:%d:%d: kernels: %s: patch_fuzz: is an"
+					  " integer", path, f->line, f->col, chain[i]);
+		size_t before = out->n;
 		for (size_t j = 0; j < p->n; j++)
 			if (expand(path, p->items[j], out, err, errsz))
 				return -1;
+		for (size_t j = before; j < out->n; j++)
+			out->p[j].fuzz = (int)fuzz;
 	}
 	return 0;
 }
@@ -114,12 +122,12 @@ static int series_beyond(const char *path, const struct ynode *root, const char 
 	if (!ng || !nb)
 		return -1;
 	/* good's build on bad's chain: the patches of the builds after it. */
-	static const char *const own[] = {"source", "commit", "config"};
+	static const char *const own[] = {"source", "commit", "config", "make_args"};
 	for (size_t i = 0; i < nb; i++) {
 		if (strcmp(cb[i], gb))
 			continue;
 		for (size_t j = i + 1; j < nb; j++)
-			for (size_t o = 0; o < 3; o++)
+			for (size_t o = 0; o < 4; o++)
 				if (ynode_get(bisect_build_node(root, cb[j]), own[o]))
 					return err_printf(err, errsz, "%s: kernels: %s sets %s: of"
 							  " its own, so %s is not %s plus patches",
@@ -130,10 +138,11 @@ static int series_beyond(const char *path, const struct ynode *root, const char 
 		if (!strcmp(cg[i], bb))
 			return reversed(path, gb, bb, err, errsz);
 	if (!same_key(root, cg, ng, cb, nb, "source") || !same_key(root, cg, ng, cb, nb, "commit") ||
-	    !same_key(root, cg, ng, cb, nb, "config"))
+	    !same_key(root, cg, ng, cb, nb, "config") ||
+	    !same_key(root, cg, ng, cb, nb, "make_args"))
 		return err_printf(err, errsz, "%s: kernels: %s and %s are not builds of one source with"
-			    " one config (source:, commit: or config: differ along their base:"
-			    " chains)", path, gb, bb);
+			    " one config and make_args (source:, commit:, config: or make_args:"
+			    " differ along their base: chains)", path, gb, bb);
 	struct bisect_patch_list pg = {0}, pb = {0};
 	int rc = expand_chain(path, root, cg, 0, ng, expand, &pg, err, errsz) ||
 		 expand_chain(path, root, cb, 0, nb, expand, &pb, err, errsz) ? -1 : 0;
@@ -153,19 +162,43 @@ static int series_beyond(const char *path, const struct ynode *root, const char 
 	return rc;
 }
 
+/* The builds of point k's first k patches, added to kernels: each run of
+ * patches of one fuzz a build based on the one before (the first on gb),
+ * the last named name, the others NAME-partJ. */
+static void point_builds(struct ytree *t, struct ynode *kernels, const char *gb,
+			 const struct bisect_patch_list *s, size_t k, const char *name)
+{
+	const char *base = gb;
+	char *prev = NULL;
+	for (size_t i = 0, part = 0; i < k; part++) {
+		struct ynode *build = ytree_mapping(t), *patches = ytree_sequence(t);
+		int fuzz = s->p[i].fuzz;
+		for (; i < k && s->p[i].fuzz == fuzz; i++)
+			ytree_append(t, patches, ytree_scalar(t, s->p[i].file));
+		ytree_set(t, build, "base", ytree_scalar(t, base));
+		ytree_set(t, build, "patches", patches);
+		if (fuzz) {
+			char *f = xasprintf("%d", fuzz);
+			ytree_set(t, build, "patch_fuzz", ytree_scalar(t, f));
+			free(f);
+		}
+		char *mine = i == k ? xstrdup(name) : xasprintf("%s-part%zu", name, part + 1);
+		ytree_set(t, kernels, mine, build);
+		free(prev);
+		prev = mine;
+		base = prev;
+	}
+	free(prev);
+}
+
 /* Point k of the series: the good variant on build GOOD-pK. */
 static char *patch_point(struct ytree *t, const struct ynode *root, const struct ynode *gv,
 			 const char *gb, const struct bisect_patch_list *s, size_t k,
 			 const char *name, char *err, size_t errsz)
 {
-	struct ynode *build = ytree_mapping(t), *patches = ytree_sequence(t);
 	struct ynode *kernels = ytree_copy(t, ynode_get(root, "kernels"));
 	struct ynode *var = ytree_copy(t, gv), *kernel = ytree_mapping(t);
-	ytree_set(t, build, "base", ytree_scalar(t, gb));
-	for (size_t i = 0; i < k; i++)
-		ytree_append(t, patches, ytree_scalar(t, s->p[i].file));
-	ytree_set(t, build, "patches", patches);
-	ytree_set(t, kernels, name, build);
+	point_builds(t, kernels, gb, s, k, name);
 	ytree_set(t, kernel, "build", ytree_scalar(t, name));
 	ytree_set(t, var, "name", ytree_scalar(t, name));
 	ytree_set(t, var, "kernel", kernel);

@@ -14,8 +14,12 @@
  * base, the rest of bad's full patch list after good's (same source: and
  * config:, good's full list a prefix of bad's). Point k (0 < k < N) is the
  * good variant with kernel: {build: GOOD-pK}, a build added to kernels: as
- * {base: GOOD's build, patches: [the first k patches]}; points 0 and N are
- * the two variants as written. The builds themselves (and their cache) are
+ * {base: GOOD's build, patches: [the first k patches]} (a chain of such
+ * builds when the patches come from entries with different patch_fuzz:,
+ * each run of one fuzz in a build of its own); points 0 and N are the two
+ * variants as written. A build between good's and bad's that sets
+ * source:, commit:, config: or make_args: of its own is refused: its
+ * points would not be good's build plus patches. The builds themselves (and their cache) are
  * the kernel-build code's; this file only writes configs.
  *
  * The patch list entries (a file, a directory) are expanded by a
@@ -34,6 +38,7 @@ struct bisect_patch {
 	char *file;      /* a file holding this one patch, usable as a patches: entry */
 	char *origin;    /* the entry it came from, as written (a file, DIR/NAME, MBOX#N) */
 	char *subject;   /* its Subject: without "[PATCH n/m] ", or "" */
+	int fuzz;        /* the patch_fuzz: of the kernels: entry that lists it */
 };
 
 struct bisect_patch_list {

@@ -33,11 +33,12 @@ static int write_file(const char *path, const char *text, char *err, size_t errs
 	return ok ? 0 : -1;
 }
 
-/* Run argv (spawn.h) with stdout and stderr appended to log; its wait
- * status in *status. SIGINT/SIGTERM meanwhile go to the child too. The
- * run ends (interrupted, its knobs restored) when the bisection dies,
- * even by SIGKILL (pdeath_sig): no run goes on that nobody waits for. */
-static int run_child(char *const *argv, const char *log, int *status, char *err, size_t errsz)
+int bisect_child_signal(void)
+{
+	return pending_sig;
+}
+
+int bisect_run_child(char *const *argv, const char *log, int *status, char *err, size_t errsz)
 {
 	struct spawn sp = {
 		.argv = argv,
@@ -149,7 +150,7 @@ int bisect_step_run(struct store *st, const struct bisect_step *s, struct bisect
 	argv_add(&a, s->db);
 	argv_add(&a, "--quiet");
 	int wstatus = 0;
-	int rc = run_child(a.v, r->log, &wstatus, err, errsz);
+	int rc = bisect_run_child(a.v, r->log, &wstatus, err, errsz);
 	argv_free(&a);
 	if (rc)
 		return -1;

@@ -50,4 +50,18 @@ struct bisect_step_result {
 int bisect_step_run(struct store *st, const struct bisect_step *s, struct bisect_step_result *r,
 		    char *err, size_t errsz);
 
+/* Run argv (spawn.h: no shell) as a child with stdout and stderr
+ * appended to log; its wait status in *status. SIGINT and SIGTERM of
+ * this process meanwhile go to the child too (and are remembered:
+ * bisect_child_signal). The child gets SIGTERM when this process dies,
+ * even by SIGKILL (PR_SET_PDEATHSIG), so a run ends interrupted, its
+ * knobs restored, and nothing goes on that nobody waits for. The steps of
+ * a bisection and of track --follow run this way. 0, or -1 with err (the
+ * child could not start). */
+int bisect_run_child(char *const *argv, const char *log, int *status, char *err, size_t errsz);
+
+/* The first SIGINT or SIGTERM this process got while a child of
+ * bisect_run_child ran (0: none). */
+int bisect_child_signal(void);
+
 #endif

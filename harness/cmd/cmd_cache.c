@@ -160,6 +160,15 @@ int cmd_cache(int argc, char **argv, struct cmd_ctx *ctx)
 	};
 	bool clear = false;
 	char err[512];
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--clear-stale") || (i == 1 && (!strcmp(argv[i], "diff") ||
+								    !strcmp(argv[i], "verify"))))
+			return cmd_cache_builds(argc, argv);
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help")) {
+			printf("%s\n%s", usage_text, cmd_cache_builds_help());
+			return 0;
+		}
 	int opt = cmd_options(argc, argv, longopts, usage_text, clear_option, &clear);
 
 	if (opt >= 0)

@@ -1,4 +1,5 @@
 /* schedrig check-config CONFIG...: validate configs without running them. */
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,12 +8,14 @@
 #include "commands.h"
 #include "config.h"
 #include "kbuild.h"
+#include "kbuild_plan.h"
 #include "plan.h"
 #include "preflight.h"
 #include "preflight_check.h"
+#include "util.h"
 #include "variant.h"
 
-static const char usage_line[] = "usage: schedrig check-config CONFIG...\n";
+static const char usage_line[] = "usage: schedrig check-config CONFIG... [--db PATH]\n";
 
 int cmd_check_config(int argc, char **argv, struct cmd_ctx *ctx)
 {
@@ -46,12 +49,28 @@ int cmd_check_config(int argc, char **argv, struct cmd_ctx *ctx)
 		      "\n"
 		      "Every file a kernels: entry names (source, config files, patches) must\n"
 		      "exist and every patches: item hold patches (paths relative to the\n"
-		      "current directory).\n",
+		      "current directory). For each kernel a variant builds, a note says\n"
+		      "whether it is cached, will be built from its base's objects or cold,\n"
+		      "about how long that takes here (the cache's past builds) and what will\n"
+		      "be downloaded first (a linux-source package: its size); nothing is\n"
+		      "built or fetched.\n"
+		      "\n"
+		      "  --db PATH   the results database whose cache/ holds the kernels built\n"
+		      "              (default " DEFAULT_DB ")\n",
 		      stdout);
 		return 0;
 	}
+	const char *db = DEFAULT_DB;
+	for (int i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "--db"))
+			db = argv[i + 1];
+	char *copy = xstrdup(db), *cache = xasprintf("%s/cache", dirname(copy));
 	for (int i = 1; i < argc; i++) {
 		char err[4096];
+		if (!strcmp(argv[i], "--db")) {
+			i++;
+			continue;
+		}
 		struct plan p;
 		struct experiment *e = config_load(argv[i], err, sizeof(err));
 		if (!e || plan_build(e, &p, err, sizeof(err))) {
@@ -78,11 +97,15 @@ int cmd_check_config(int argc, char **argv, struct cmd_ctx *ctx)
 			printf(")\n");
 		}
 		preflight_print(&pf, stderr, stdout);
+		if (!bad_kernels)
+			kbuild_plan_notes(e, cache, stdout);
 		if (variant_check_local_tools(e, &p, err, sizeof(err)))
 			fprintf(stderr, "%s: warning: %s\n", argv[i], err);
 		preflight_free(&pf);
 		plan_free(&p);
 		experiment_free(e);
 	}
+	free(copy);
+	free(cache);
 	return rc;
 }

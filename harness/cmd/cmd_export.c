@@ -1,7 +1,7 @@
 /* schedrig export [RUN...]: every sample of the chosen runs, one CSV row or
  * one JSON object per sample (run,variant,cell,load,metric,unit,better,op,
  * iteration,value,tool,repetition), for spreadsheets, notebooks and
- * schedrig import. */
+ * schedrig import; or the runs as KernelCI's kcidb JSON (reports/kcidb.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,10 +11,12 @@
 
 #include "commands.h"
 #include "csvio.h"
+#include "kcidb.h"
 #include "reportcmd.h"
 
 static const char usage_text[] =
-	"usage: schedrig export [--db FILE] [--format csv|json] [--output FILE] [RUN...]\n"
+	"usage: schedrig export [--db FILE] [--format csv|json|kcidb] [--origin NAME]\n"
+	"                       [--output FILE] [RUN...]\n"
 	"\n"
 	"Write every sample of the given runs (ids, names or 'latest'; default the\n"
 	"newest run), one row (CSV, header " CSV_SAMPLE_HEADER ")\n"
@@ -24,8 +26,18 @@ static const char usage_text[] =
 	"reads it back, so the tables keep their decimals. repetition numbers the runs\n"
 	"of a repeating background load within an iteration (0 first; 0 for others).\n"
 	"\n"
+	"--format kcidb writes the runs as KernelCI's kcidb I/O JSON, schema version\n"
+	"5.3 (results-schema/kcidb/), for kcidb-submit: per run and variant a checkout\n"
+	"(the kernel's git commit and describe, package or --revision label, its patch\n"
+	"series' hash) and a build (a kernel the rig built: PASS or FAIL, compiler,\n"
+	"config, duration), and per sample a test (path schedrig.LOAD.METRIC[.OP],\n"
+	"status DONE, the value and unit; a NaN sample is left out). Ids are\n"
+	"ORIGIN:run<ID>-<variant>[-...].\n"
+	"\n"
 	"  --db FILE       results database (default " DEFAULT_DB ")\n"
-	"  --format FMT    csv|json (default csv)\n"
+	"  --format FMT    csv|json|kcidb (default csv)\n"
+	"  --origin NAME   kcidb: the origin (the CI system's name kcidb knows the\n"
+	"                  submitter by: [a-z0-9_]+; default " KCIDB_ORIGIN ")\n"
 	"  --output FILE   write to FILE instead of stdout\n"
 	"  -h, --help      this text\n"
 	"\n"
@@ -73,18 +85,38 @@ static void export_json(struct buf *out, const struct sample_table *t)
 	buf_puts(out, "]\n");
 }
 
+/* --format kcidb: the selected runs as one kcidb document into out. 0, or
+ * 1 after a message. */
+static int export_kcidb(struct reportcmd *c, const char *origin, struct buf *out)
+{
+	int64_t *ids;
+	size_t n;
+	char err[1024];
+	if (cmd_select_runs(c->ctx, c->db, c->runs, c->n_runs, &ids, &n))
+		return 1;
+	int rc = kcidb_export(c->ctx->st, ids, n, origin, out, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "schedrig export: %s\n", err);
+	free(ids);
+	return rc ? 1 : 0;
+}
+
+enum { OPT_ORIGIN = OPT_SHARED_LAST + 1 };
+
 int cmd_export(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option long_options[] = {
 		{"db", required_argument, NULL, OPT_DB},
 		{"format", required_argument, NULL, OPT_FORMAT},
 		{"output", required_argument, NULL, OPT_OUTPUT},
+		{"origin", required_argument, NULL, OPT_ORIGIN},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct reportcmd c;
 	int opt, rc;
-	bool json = false;
+	bool json = false, kcidb = false;
+	const char *origin = NULL;
 
 	reportcmd_init(&c, ctx);
 	optind = 0;
@@ -95,11 +127,21 @@ int cmd_export(int argc, char **argv, struct cmd_ctx *ctx)
 			fputs(usage_text, stdout);
 			return 0;
 		case OPT_FORMAT:
-			if (strcmp(optarg, "csv") && strcmp(optarg, "json")) {
-				fprintf(stderr, "schedrig export: --format must be csv or json: '%s'\n", optarg);
+			if (strcmp(optarg, "csv") && strcmp(optarg, "json") && strcmp(optarg, "kcidb")) {
+				fprintf(stderr, "schedrig export: --format must be csv, json or kcidb:"
+					" '%s'\n", optarg);
 				return EXIT_USAGE;
 			}
 			json = !strcmp(optarg, "json");
+			kcidb = !strcmp(optarg, "kcidb");
+			break;
+		case OPT_ORIGIN:
+			if (!kcidb_origin_ok(optarg)) {
+				fprintf(stderr, "schedrig export: --origin must be one or more of"
+					" [a-z0-9_] (a kcidb origin): '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			origin = optarg;
 			break;
 		case '?':
 			fprintf(stderr, "schedrig export: bad option '%s'\nTry 'schedrig export --help'.\n",
@@ -112,9 +154,21 @@ int cmd_export(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	c.runs = argv + optind;
 	c.n_runs = (size_t)(argc - optind);
+	if (origin && !kcidb) {
+		fprintf(stderr, "schedrig export: --origin goes with --format kcidb\n");
+		return EXIT_USAGE;
+	}
 
 	struct sample_table t;
 	struct buf out = {0};
+	if (kcidb) {
+		rc = export_kcidb(&c, origin ? origin : KCIDB_ORIGIN, &out);
+		if (!rc)
+			rc = reportcmd_write(&c, &out);
+		buf_free(&out);
+		reportcmd_free(&c);
+		return rc;
+	}
 	rc = reportcmd_load(&c, &t);
 	if (!rc) {
 		if (json)

@@ -20,12 +20,14 @@
 #include "commands.h"
 #include "config.h"
 #include "kbuild.h"
+#include "kbuild_plan.h"
 #include "monitor.h"
 #include "plan.h"
 #include "preflight.h"
 #include "preflight_check.h"
 #include "provenance.h"
 #include "reportcmd.h"
+#include "revisions.h"
 #include "runner.h"
 #include "session.h"
 #include "store.h"
@@ -34,7 +36,7 @@
 
 static const char usage_lines[] =
 	"usage: schedrig run CONFIG [--db FILE] [--iterations N] [--variant V] [--dry-run] [--quiet]\n"
-	"                    [--wait-s S|--concurrent]\n"
+	"                    [--wait-s S|--concurrent] [--revision TEXT]\n"
 	"       schedrig run --resume RUN [--db FILE] [--quiet] [--wait-s S|--concurrent]\n";
 
 static const char help_text[] =
@@ -50,13 +52,23 @@ static const char help_text[] =
 	"                   of this LAVA job log instead of submitting a job (what\n"
 	"                   schedrig import-lava does)\n"
 	"  --dry-run        print the plan (cells, argv, attributes) and run nothing;\n"
-	"                   exit 1 when a load tool a boot: local variant needs is not\n"
+	"                   for each kernel to build, whether it is cached, will be\n"
+	"                   built from its base's objects or cold, about how long\n"
+	"                   that takes here and what is downloaded first; exit 1\n"
+	"                   when a load tool a boot: local variant needs is not\n"
 	"                   installed here (run refuses to start then)\n"
 	"  --quiet          no per-iteration log lines\n"
 	"  --wait-s S       while another run measures on this machine, wait at most S\n"
 	"                   seconds for it to end (default 86400), then give up (exit 1)\n"
 	"  --concurrent     run while another run measures here: the run's provenance\n"
 	"                   (schedrig show) says it shared the machine, and with whom\n"
+	"  --revision TEXT  the revision of the kernel of every variant that has none\n"
+	"                   of its own (boot: local, ssh, a bzImage file, a build that\n"
+	"                   is not of a git tree): a label (at most 128 bytes, no\n"
+	"                   control characters) that schedrig track orders and names\n"
+	"                   the history by; a kernel built from a git tree records its\n"
+	"                   commit and git describe, a Debian package kernel its\n"
+	"                   package version, whatever --revision says\n"
 	"  --resume RUN     run what an interrupted run left: every (variant, cell,\n"
 	"                   iteration) without a complete record, from its stored config;\n"
 	"                   a cell whose adaptive iterations stopped stays stopped, the\n"
@@ -185,6 +197,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		{"lava-log", required_argument, NULL, 'L'},
 		{"concurrent", no_argument, NULL, 'c'},
 		{"wait-s", required_argument, NULL, 'w'},
+		{"revision", required_argument, NULL, 'R'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -229,13 +242,19 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 						   optarg);
 			o->wait_given = true;
 			break;
+		case 'R':
+			if (!revision_label_ok(optarg))
+				return usage_error("--revision must be 1..%d bytes without control"
+						   " characters, not '%s'", REVISION_LABEL_MAX, optarg);
+			o->revision = optarg;
+			break;
 		case 'h':
 			fputs(usage_lines, stdout);
 			fputs(help_text, stdout);
 			return 0;
 		default:
 			if (optopt == 'd' || optopt == 'i' || optopt == 'r' || optopt == 'V' ||
-			    optopt == 'L' || optopt == 'w')
+			    optopt == 'L' || optopt == 'w' || optopt == 'R')
 				return usage_error("%s needs a value", argv[optind - 1]);
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
@@ -250,6 +269,9 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	if (o->resume && o->variant)
 		return usage_error("--variant does not go with --resume: a resumed run runs what"
 				   " is left of every variant");
+	if (o->resume && o->revision)
+		return usage_error("--revision does not go with --resume: a resumed run keeps the"
+				   " revisions it recorded");
 	if (o->lava_log && !o->variant)
 		return usage_error("--lava-log needs --variant NAME (a boot: lava variant)");
 	if (o->concurrent && o->wait_given)
@@ -368,6 +390,10 @@ static int prepare_new_run(struct run_opts *o, struct experiment **ep, struct pl
 	}
 	if (o->dry_run) {
 		print_plan(e, p, o->iterations);
+		char *copy = xstrdup(o->db), *cache = xasprintf("%s/cache", dirname(copy));
+		kbuild_plan_notes(e, cache, stdout);
+		free(copy);
+		free(cache);
 		return run_preflight(e, p, false, true, "run would refuse to start", NULL) ?
 		       EXIT_USAGE : check_local_tools(e, p, "run would refuse to start") ? 1 : 0;
 	}

@@ -14,6 +14,7 @@
 #include "store.h"
 #include "store_host.h"
 #include "store_kbuild.h"
+#include "store_revision.h"
 #include "store_runs.h"
 #include "store_show.h"
 
@@ -120,16 +121,42 @@ static int show_provenance(struct store *s, int64_t id, bool with_config, char *
 	return rc;
 }
 
+/* A variant's kernel revision (store_revision.h), one line under it:
+ * "revision git DESCRIBE (commit HASH, REPOSITORY)", "revision package
+ * NAME VERSION", "revision label TEXT". */
+static void show_revision(const struct stored_revision *r, size_t n, const char *variant)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(r[i].variant, variant))
+			continue;
+		if (r[i].kind == REVISION_GIT)
+			printf("      revision git %s (commit %s, %s)\n", r[i].revision,
+			       dash(r[i].commit_hash), dash(r[i].source));
+		else if (r[i].kind == REVISION_PACKAGE)
+			printf("      revision package %s %s\n", dash(r[i].source), r[i].revision);
+		else
+			printf("      revision label %s\n", r[i].revision);
+	}
+}
+
 static int show_variants(struct store *s, int64_t id, char *err, size_t errsz)
 {
 	struct stored_variant *v;
-	size_t n;
+	struct stored_revision *r;
+	size_t n, n_r;
 	if (store_variant_list(s, id, &v, &n, err, errsz))
 		return -1;
+	if (store_revision_list(s, id, &r, &n_r, err, errsz)) {
+		store_variant_rows_free(v, n);
+		return -1;
+	}
 	printf("\nvariants:\n");
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		printf("  %-20s boot %-8s kernel %-24s %s\n", dash(v[i].name), dash(v[i].boot),
 		       dash(v[i].kernel_release), dash(v[i].status));
+		show_revision(r, n_r, v[i].name);
+	}
+	store_revision_rows_free(r, n_r);
 	store_variant_rows_free(v, n);
 	return 0;
 }

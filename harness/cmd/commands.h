@@ -25,6 +25,7 @@ int cmd_report(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_plot(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_mail(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_bisect(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_track(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_export(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_import(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_reparse(int argc, char **argv, struct cmd_ctx *ctx);
@@ -34,6 +35,11 @@ int cmd_loads(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_restore(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_build(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_cache(int argc, char **argv, struct cmd_ctx *ctx);
+/* schedrig cache diff|verify|--clear-stale (cmd_cache_builds.c): the
+ * results directory's kernel builds; called by cmd_cache for those forms,
+ * its help (usage lines and text) printed by cmd_cache --help too. */
+int cmd_cache_builds(int argc, char **argv);
+const char *cmd_cache_builds_help(void);
 int cmd_host(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_agent(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_version(int argc, char **argv, struct cmd_ctx *ctx);

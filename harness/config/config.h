@@ -59,6 +59,7 @@
  *       base: another kernel: its source, config and make_args unless given
  *             here, its patches before these
  *       patches: [FILE|DIR|MBOX, ...]    make_args: ["LLVM=1", ...]
+ *       patch_fuzz: N (0..3, default 0: this entry's patches apply exactly)
  *     a variant names one: kernel: {build: NAME} (boot: qemu) or
  *     kexec: {kernel: {build: NAME}} (boot: ssh)
  */
@@ -227,14 +228,14 @@ struct cfg_variant {
 };
 
 /* One entry of kernels: as written (the chain of base: is resolved by
- * harness/kbuild/kbuild_spec.c). Lists keep each item's position for messages. */
+ * harness/kbuild/kbuild_kernel.c). Lists keep each item's position for messages. */
 struct cfg_kernel {
 	char *name;
 	int line, col;
 	struct cfg_value source;   /* text NULL: inherited from base */
 	struct cfg_value base;     /* text NULL: none */
 	struct cfg_value commit;   /* a revision of source:'s git repository;
-				    * text NULL: none here (kbuild_spec.c: the
+				    * text NULL: none here (kbuild_kernel.c: the
 				    * entry nearest along base: that sets
 				    * source: or commit: decides) */
 	struct cfg_value *config;  /* NULL with n_config 0: inherited */
@@ -244,6 +245,8 @@ struct cfg_kernel {
 	struct cfg_value *make_args; /* NULL: inherited */
 	size_t n_make_args;
 	bool make_args_given;
+	int patch_fuzz;            /* patch_fuzz: the fuzz this entry's own patches
+				    * may use (0..3; default 0: exact) */
 };
 
 /* monitors: true | false | {interval_ms: 1000, perf: false}; off when absent. */

@@ -15,7 +15,24 @@
 #include "schedattr.h"
 
 static const char *const kernel_keys[] = {"source", "commit", "config", "base", "patches",
-					  "make_args", NULL};
+					  "patch_fuzz", "make_args", NULL};
+
+/* make arguments the rig sets itself (the tree, the object directory,
+ * the makefile): a make_args: item starting with one is refused. */
+static const char *const rig_make_args[] = {"O=", "KBUILD_OUTPUT=", "-C", "--directory",
+					    "-f", "--file", "--makefile", NULL};
+
+static int check_make_args(struct cfg_ctx *c, const struct cfg_kernel *k)
+{
+	for (size_t i = 0; i < k->n_make_args; i++)
+		for (const char *const *r = rig_make_args; *r; r++)
+			if (!strncmp(k->make_args[i].text, *r, strlen(*r)))
+				return cfg_err_at(c, k->make_args[i].line, k->make_args[i].col,
+					      "make_args: '%s': the rig chooses the tree, the"
+					      " object directory and the makefile (make -C TREE"
+					      " O=TREE/schedrig-obj)", k->make_args[i].text);
+	return 0;
+}
 
 /* An inline config option: CONFIG_NAME=value. */
 static bool inline_option(const char *s)
@@ -79,8 +96,20 @@ static int read_kernel(struct cfg_ctx *c, const struct ypair *p, struct cfg_kern
 		return -1;
 	if ((v = ynode_get(m, "make_args"))) {
 		k->make_args_given = true;
-		if (cfg_read_values(c, v, "make_args", &k->make_args, &k->n_make_args))
+		if (cfg_read_values(c, v, "make_args", &k->make_args, &k->n_make_args) ||
+		    check_make_args(c, k))
 			return -1;
+	}
+	if ((v = ynode_get(m, "patch_fuzz"))) {
+		long long fuzz;
+		if (v->kind != YNODE_SCALAR || !parse_ll(v->text, &fuzz) || fuzz < 0 || fuzz > 3)
+			return cfg_err_at(c, v->line, v->col, "patch_fuzz: an integer 0..3 (the"
+				      " context lines patch may ignore in this entry's patches;"
+				      " default 0: every context line must match)");
+		if (!k->n_patches)
+			return cfg_err_at(c, v->line, v->col, "patch_fuzz: this entry has no"
+				      " patches: of its own (patch_fuzz applies to them only)");
+		k->patch_fuzz = (int)fuzz;
 	}
 	if (!k->base.text && !k->source.text)
 		return cfg_err_at(c, k->line, k->col, "kernel '%s' needs 'source:' (or 'base:')", k->name);

@@ -346,8 +346,8 @@ static void finish_slot(struct slot *s, struct iteration_result *res, int status
 	close_slot_fds(s);
 	/* Before its cgroup goes: cpu.stat holds what all its tasks used. */
 	window_leave(s, s->result, r);
-	/* Whatever the load left in its process group or cgroup goes with it. */
-	kill(-s->pid, SIGKILL);
+	/* Whatever the load left in its cgroup goes with it (its process group
+	 * got SIGKILL before the reap, kill_group_left). */
 	if (s->cgroup[0])
 		loadcg_kill_remove(s->cgroup);
 	guardian_note(false, s->pid);
@@ -426,21 +426,30 @@ static bool any_running(const struct slot *slots, size_t n, bool background)
 	return false;
 }
 
-/* With a monitor or the window open: an exited child not reaped yet
- * (waitid WNOWAIT), once the monitor took its final sample of it and its
- * tasks were read (schedwin); else -1 (any child). */
+/* An exited child not reaped yet (waitid WNOWAIT), once the monitor (if
+ * any) took its final sample of it and, with a monitor or the window
+ * open, its tasks were read (schedwin); else -1 (none). */
 static pid_t peek_exited(struct slot *slots, size_t n)
 {
 	siginfo_t si = {0};
-	if ((!mon && !window_open) || waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) ||
-	    si.si_pid <= 0)
+	if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) || si.si_pid <= 0)
 		return -1;
 	if (mon)
 		monitor_task_end(mon, si.si_pid);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; (mon || window_open) && i < n; i++)
 		if (slots[i].pid == si.si_pid)
 			schedwin_sample(&slots[i].sw);
 	return si.si_pid;
+}
+
+/* pid, exited and not reaped, is a load's: SIGKILL whatever the load left
+ * in its process group now, while the zombie still holds the group's ID
+ * (once reaped, the ID may be reused by another group). */
+static void kill_group_left(const struct slot *slots, size_t n, pid_t pid)
+{
+	for (size_t i = 0; pid > 0 && i < n; i++)
+		if (slots[i].pid == pid)
+			kill(-pid, SIGKILL);
 }
 
 /* Reap every exited load; restart: start a repeating background load again;
@@ -452,7 +461,10 @@ static void reap(struct slot *slots, size_t n, struct iteration_result *res, boo
 	struct rusage ru;
 	pid_t pid;
 
-	while ((pid = wait4(peek_exited(slots, n), &status, WNOHANG, &ru)) > 0) {
+	while ((pid = peek_exited(slots, n)) > 0) {
+		kill_group_left(slots, n, pid);
+		if (wait4(pid, &status, WNOHANG, &ru) != pid)
+			break;
 		for (size_t i = 0; i < n; i++) {
 			struct slot *s = &slots[i];
 			if (s->pid != pid)

@@ -1,10 +1,9 @@
-/* Building a resolved kernel (kbuild_spec.c) into the cache: temporary
- * directory, source copy, series, config, make, provenance, rename. */
+/* Building a resolved kernel (kbuild_kernel.h) into the cache: the inputs'
+ * lock, the temporary directory, source copy, series, config (the key),
+ * the base's objects, make, the entry. */
 #include "kbuild.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,17 +11,22 @@
 #include <unistd.h>
 
 #include "builtin_proc.h"
+#include "kbuild_cache.h"
+#include "kbuild_env.h"
 #include "kbuild_key.h"
+#include "kbuild_make.h"
+#include "kbuild_provenance.h"
 #include "kbuild_run.h"
-#include "spawn.h"
+#include "kbuild_tree.h"
+#include "kbuild_recipe.h"
 
-#define KB_LOG_TAIL_LINES 15
-
-/* The state of one build, for the progress ticks. */
+/* The state of one build. */
 struct build_ctx {
-	const struct kbuild *b;
+	struct kbuild *b;
+	const char *dir;       /* the temporary directory (absolute) */
+	const char *log;       /* absolute */
+	bool in_cache;         /* false: kbuild_build_cold's scratch build */
 	const char *step;
-	const char *log;
 	kbuild_progress_fn progress;
 	void *ctx;
 };
@@ -34,299 +38,288 @@ static void tick(void *p)
 		bc->progress(bc->ctx, bc->b->name, bc->step, bc->log);
 }
 
-/* Remove CACHE/builds/.tmp-KEY-PID directories whose PID is gone (a rig
- * killed during a build). */
-static void remove_stale(const char *builds)
+static void step(struct build_ctx *bc, const char *what)
 {
-	DIR *d = opendir(builds);
-	struct dirent *de;
-	while (d && (de = readdir(d))) {
-		const char *dash = strrchr(de->d_name, '-');
-		long long pid;
-		if (strncmp(de->d_name, ".tmp-", 5) || !dash || !parse_ll(dash + 1, &pid) ||
-		    pid <= 0 || (kill((pid_t)pid, 0) && errno == EPERM) ||
-		    !kill((pid_t)pid, 0))
-			continue;
-		char *path = xasprintf("%s/%s", builds, de->d_name);
-		proc_remove_tree(path);
-		free(path);
-	}
-	if (d)
-		closedir(d);
+	bc->step = what;
+	tick(bc);
 }
 
-static int copy_file(const char *from, const char *to, char *err, size_t errsz)
+/* The make settings of bc's build, paths under bc->dir. */
+static struct kmake make_of(const struct build_ctx *bc, char *tree, char *obj)
 {
-	FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
-	char chunk[65536];
-	size_t n;
-	bool ok = in && out;
-	while (ok && (n = fread(chunk, 1, sizeof(chunk), in)) > 0)
-		ok = fwrite(chunk, 1, n, out) == n;
-	if (in)
-		fclose(in);
-	if (out && fclose(out))
-		ok = false;
-	if (!ok)
-		snprintf(err, errsz, "copy %s to %s: %s", from, to, strerror(errno));
-	return ok ? 0 : -1;
+	return (struct kmake){.tree = tree, .obj = obj, .make_args = &bc->b->make_args,
+			      .basedir = bc->dir, .no_ccache = bc->b->no_ccache, .log = bc->log,
+			      .tick = tick, .ctx = (void *)bc};
 }
 
-/* make's failure: its status and the log's last lines. */
-static void make_failed(const char *why, const char *log, char *err, size_t errsz)
+static bool exists(const char *path)
 {
-	char tail[4096] = "";
-	proc_file_tail(log, KB_LOG_TAIL_LINES, "  ", tail, sizeof(tail));
-	snprintf(err, errsz, "make bzImage failed (%s); the log's last lines (%s):\n%s", why, log,
-		 tail);
+	struct stat st;
+	return !lstat(path, &st);
 }
 
-static int run_make(struct build_ctx *bc, const char *tree, const char *tmp, char *err,
-		    size_t errsz)
+/* A tree someone built in (its .config or include/config at the top):
+ * make O= refuses it, so the private copy is cleaned (make mrproper). */
+static int clean_tree(struct build_ctx *bc, char *tree, char *err, size_t errsz)
 {
-	const struct kbuild *b = bc->b;
-	struct argv a = {0};
-	char ccache[4096];
-	bool cc_given = false;
-	for (size_t i = 0; i < b->make_args.n; i++)
-		cc_given |= !strncmp(b->make_args.v[i], "CC=", 3) ||
-			    !strcmp(b->make_args.v[i], "LLVM=1");
-	bool use_ccache = !cc_given && spawn_which("ccache", NULL, ccache, sizeof(ccache)) == 0;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	argv_add(&a, "make");
-	argv_addf(&a, "-j%ld", cpus > 0 ? cpus : 1);
-	for (size_t i = 0; i < b->make_args.n; i++)
-		argv_add(&a, b->make_args.v[i]);
-	if (use_ccache) {
-		argv_add(&a, "CC=ccache gcc");
-		argv_add(&a, "HOSTCC=ccache gcc");
+	char *config = xasprintf("%s/.config", tree), *inc = xasprintf("%s/include/config", tree);
+	int rc = 0;
+	if (exists(config) || exists(inc)) {
+		step(bc, "make mrproper (the source holds a build's output)");
+		struct kmake m = make_of(bc, tree, NULL);
+		rc = kmake_run(&m, "mrproper", err, errsz);
 	}
-	argv_add(&a, "bzImage");
-	char *basedir = xasprintf("CCACHE_BASEDIR=%s", tmp);
-	const char *env[] = {"KBUILD_BUILD_TIMESTAMP=2025-01-01 00:00:00 UTC",
-			     "KBUILD_BUILD_USER=schedrig", "KBUILD_BUILD_HOST=schedrig",
-			     "KBUILD_BUILD_VERSION=1", "CCACHE_NOHASHDIR=1",
-			     "CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime", basedir,
-			     NULL};
-	struct kb_cmd c = {.argv = a.v, .dir = tree, .log = bc->log, .append = true,
-			   .set_env = env, .tick = tick, .ctx = bc};
-	char why[512];
-	FILE *f = fopen(bc->log, "a");
-	if (f) {
-		char *line = argv_render(&a);
-		fprintf(f, "schedrig: %s\n", line);
-		free(line);
-		fclose(f);
-	}
-	int rc = kb_run(&c, why, sizeof(why));
-	if (rc == KB_INTERRUPTED)
+	free(config);
+	free(inc);
+	return rc;
+}
+
+/* The key from the final .config (in obj), and the entry it names. */
+static void set_key(struct kbuild *b, const char *obj)
+{
+	char *config = xasprintf("%s/.config", obj);
+	if (kb_sha256_file(config, b->in.config_final))
+		snprintf(b->in.config_final, sizeof(b->in.config_final), "unreadable");
+	free(config);
+	struct buf t = {0};
+	kbuild_inputs_text(&b->in, &t);
+	free(b->key_text);
+	b->key_text = xstrdup(buf_str(&t));
+	kb_sha256_hex(t.data, t.len, b->key);
+	buf_free(&t);
+	free(b->entry);
+	free(b->bzimage);
+	b->entry = xasprintf("%s/builds/%s", b->cache, b->key);
+	b->bzimage = xasprintf("%s/bzImage", b->entry);
+}
+
+/* Can b start from its base's objects? */
+static bool from_base(const struct kbuild *b)
+{
+	if (!b->base_key || !b->base_key_text || b->no_ccache)
+		return false;
+	char *obj = xasprintf("%s/builds/%s/obj", b->cache, b->base_key);
+	bool ok = exists(obj) && kbuild_inputs_objects_fit(b->key_text, b->base_key_text);
+	free(obj);
+	return ok;
+}
+
+/* obj (configured fresh) replaced by a copy of the base's objects with
+ * obj's .config. */
+static int clone_base(struct build_ctx *bc, const char *obj, char *err, size_t errsz)
+{
+	struct kbuild *b = bc->b;
+	char *fresh = xasprintf("%s/work/config-obj", bc->dir);
+	char *from = xasprintf("%s/builds/%s/obj", b->cache, b->base_key);
+	char *config = xasprintf("%s/.config", fresh), *to = xasprintf("%s/.config", obj);
+	char *argv[] = {"cp", "-aP", "--reflink=auto", from, (char *)obj, NULL};
+	struct kb_cmd c = {.argv = argv, .log = bc->log, .append = true};
+	char why[256];
+	step(bc, "copying the base's objects");
+	int rc = rename(obj, fresh) ? err_printf(err, errsz, "rename %s: %s", obj, strerror(errno))
+				    : kb_run(&c, why, sizeof(why));
+	if (rc > 0 || rc == -1)
+		rc = err_printf(err, errsz, "copying %s: %s", from, why);
+	else if (rc == KB_INTERRUPTED)
 		snprintf(err, errsz, "%s", why);
-	else if (rc)
-		make_failed(why, bc->log, err, errsz);
-	free(basedir);
-	argv_free(&a);
-	return rc == KB_INTERRUPTED ? rc : rc ? -1 : 0;
-}
-
-/* The options whose lines differ between two .config texts, as "-LINE"
- * and "+LINE", at most 40, into out. */
-static void config_diff(const char *base, const char *mine, struct buf *out)
-{
-	size_t n = 0;
-	const char *texts[2] = {base, mine}, *sign = "-+";
-	for (int side = 0; side < 2; side++) {
-		for (const char *p = texts[side]; p && *p;) {
-			const char *eol = strchr(p, '\n');
-			size_t len = eol ? (size_t)(eol - p) : strlen(p);
-			char *line = xasprintf("%.*s", (int)len, p), name[256], value[8];
-			const char *other = texts[1 - side];
-			const char *hit = strstr(other, line);
-			bool same = hit && (hit == other || hit[-1] == '\n') &&
-				    (hit[len] == '\n' || !hit[len]);
-			if (!same && kconfig_line(line, name, sizeof(name), value, sizeof(value)) &&
-			    n++ < 40)
-				buf_printf(out, " %c%s", sign[side], line);
-			free(line);
-			p = eol ? eol + 1 : NULL;
-		}
+	if (!rc && !(rc = file_copy(config, to, false, err, errsz))) {
+		free(b->incremental_from);
+		b->incremental_from = xstrdup(b->base_key);
 	}
-	if (n > 40)
-		buf_printf(out, " (and %zu more)", n - 40);
+	free(fresh);
+	free(from);
+	free(config);
+	free(to);
+	return rc;
 }
 
-/* The text of a file of a cache entry ("" when unreadable). */
-static char *slurp(const char *path)
+static bool debug_info(const char *obj)
 {
-	struct buf b = {0};
-	buf_read_file(&b, path, 16 * 1024 * 1024);
-	char *s = xstrdup(buf_str(&b));
-	buf_free(&b);
-	return s;
+	char *path = xasprintf("%s/.config", obj);
+	struct buf t = {0};
+	buf_read_file(&t, path, 16 * 1024 * 1024);
+	bool on = strstr(buf_str(&t), "\nCONFIG_DEBUG_INFO=y\n") != NULL;
+	buf_free(&t);
+	free(path);
+	return on;
 }
 
-static void provenance(const struct kbuild *b, const char *cache, const char *entry,
-		       struct buf *out)
+static int make_image(struct build_ctx *bc, char *tree, char *obj, char *err, size_t errsz)
 {
-	char sha[65] = "";
-	char *cfg_path = xasprintf("%s/config", entry), *img = xasprintf("%s/bzImage", entry);
-	buf_printf(out, "kernel %s\nkey %s\nsource %s %s", b->name, b->key, b->src.written,
-		   b->src.identity);
-	if (b->src.describe)
-		buf_printf(out, " (%s)", b->src.describe[0] ? b->src.describe : "no describe");
-	buf_puts(out, "\n");
-	if (b->base_name[0])
-		buf_printf(out, "base %s\n", b->base_name);
-	for (size_t i = 0; i < b->series.n; i++) {
-		const struct kpatch *p = &b->series.p[i];
-		buf_printf(out, "patch %s %s", p->sha256, p->file);
-		if (p->message)
-			buf_printf(out, "#%d", p->message);
-		buf_printf(out, " %s\n", p->subject);
-	}
-	buf_printf(out, "config %s", b->base_from);
-	for (size_t i = 0; i < b->n_frags; i++)
-		buf_printf(out, " %s", b->frags[i].from);
-	kb_sha256_file(cfg_path, sha);
-	buf_printf(out, "\nconfig_sha256 %s\n", sha);
-	/* The difference from the base kernel's .config, when it is built. */
-	char *mine = slurp(cfg_path);
-	char *dir = xasprintf("%s/builds", cache);
-	DIR *d = b->base_name[0] ? opendir(dir) : NULL;
-	struct dirent *de;
-	while (d && (de = readdir(d))) {
-		char *pv = xasprintf("%s/%s/provenance.txt", dir, de->d_name);
-		char *text = de->d_name[0] != '.' ? slurp(pv) : xstrdup("");
-		char *want = xasprintf("kernel %s\n", b->base_name);
-		if (!strncmp(text, want, strlen(want))) {
-			char *bc = xasprintf("%s/%s/config", dir, de->d_name);
-			char *base = slurp(bc);
-			struct buf diff = {0};
-			config_diff(base, mine, &diff);
-			buf_printf(out, "config_diff %s\n", diff.len ? buf_str(&diff) + 1 : "none");
-			buf_free(&diff);
-			free(base);
-			free(bc);
-			closedir(d);
-			d = NULL;
-		}
-		free(want);
-		free(text);
+	struct argv env = {0};
+	kbuild_env_repro(bc->b->key, &env);
+	struct kmake m = make_of(bc, tree, obj);
+	m.env = &env;
+	m.jobs = true;
+	m.debug_prefix_map = debug_info(obj);
+	step(bc, bc->b->incremental_from[0] ? "make (from the base's objects)" : "make");
+	int rc = kmake_run(&m, "bzImage", err, errsz);
+	argv_free(&env);
+	return rc;
+}
+
+/* entry/ filled from the built tree: bzImage, config, obj/, the recipe,
+ * key.txt, provenance.txt, build.log. */
+static int fill_entry(struct build_ctx *bc, const char *obj, const char *entry, char *err,
+		      size_t errsz)
+{
+	struct kbuild *b = bc->b;
+	char *img = xasprintf("%s/arch/x86/boot/bzImage", obj), *config = xasprintf("%s/.config", obj);
+	char *to_img = xasprintf("%s/bzImage", entry), *to_config = xasprintf("%s/config", entry);
+	char *to_obj = xasprintf("%s/obj", entry), *key = xasprintf("%s/key.txt", entry);
+	char *log = xasprintf("%s/build.log", entry);
+	int rc = file_copy(img, to_img, false, err, errsz) ||
+		 file_copy(config, to_config, false, err, errsz) ? -1 : 0;
+	if (!rc && bc->in_cache && rename(obj, to_obj))
+		rc = err_printf(err, errsz, "rename %s: %s", obj, strerror(errno));
+	if (!rc && bc->in_cache)
+		rc = krecipe_write(b, entry, err, errsz);
+	if (!rc) {
+		kbuild_provenance(b, entry);
+		char *pv = xasprintf("%s/provenance.txt", entry);
+		rc = file_write(pv, b->provenance, strlen(b->provenance), err, errsz) ||
+		     file_write(key, b->key_text, strlen(b->key_text), err, errsz) ||
+		     file_copy(bc->log, log, false, err, errsz) ? -1 : 0;
 		free(pv);
 	}
-	if (d)
-		closedir(d);
-	free(dir);
-	free(mine);
-	char *args = argv_render(&b->make_args);
-	buf_printf(out, "make_args %s\ncompiler %s\nbuild_s %.1f\n", args, b->compiler,
-		   b->build_s);
-	free(args);
-	kb_sha256_file(img, sha);
-	buf_printf(out, "bzimage_sha256 %s\n", sha);
-	free(cfg_path);
 	free(img);
+	free(config);
+	free(to_img);
+	free(to_config);
+	free(to_obj);
+	free(key);
+	free(log);
+	return rc;
 }
 
-void kbuild_describe(struct kbuild *b, const char *cache, const char *entry)
+/* Remember that these inputs last gave this key (a hit before the
+ * config step is made; the base's lookup). */
+static void note_inputs(const struct kbuild *b)
 {
-	struct buf pv = {0};
-	provenance(b, cache, entry, &pv);
-	free(b->provenance);
-	b->provenance = xstrdup(buf_str(&pv));
-	buf_free(&pv);
+	char *path = xasprintf("%s/builds/.inputs-%s", b->cache, b->in.inputs);
+	char *tmp = xasprintf("%s.new", path), *text = xasprintf("%s\n", b->key), err[256];
+	if (file_write(tmp, text, strlen(text), err, sizeof(err)) || rename(tmp, path))
+		unlink(tmp);
+	free(path);
+	free(tmp);
+	free(text);
 }
 
-/* Steps in tmp/: tree/ copied and patched, configured, built; entry/
- * filled. */
-static int build_steps(struct build_ctx *bc, const char *cache, const char *tmp, char *err,
-		       size_t errsz)
+/* The steps in bc->dir: src/ copied and patched, configured (the key); a
+ * cache hit ends there; else built, entry/ filled and renamed to KEY. */
+static int build_steps(struct build_ctx *bc, char *err, size_t errsz)
 {
-	struct kbuild *b = (struct kbuild *)bc->b;
-	char *tree = xasprintf("%s/tree", tmp), *work = xasprintf("%s/work", tmp);
-	char *entry = xasprintf("%s/entry", tmp);
-	char *from, *to;
+	struct kbuild *b = bc->b;
+	char *tree = xasprintf("%s/src", bc->dir), *work = xasprintf("%s/work", bc->dir);
+	char *entry = xasprintf("%s/entry", bc->dir);
+	char *obj = xasprintf("%s/%s", tree, KBUILD_OBJ_DIR);
 	int64_t start = mono_ns();
 	int rc;
 	if ((rc = mkdir_p(tree, err, errsz) || mkdir_p(work, err, errsz) ||
 		  mkdir_p(entry, err, errsz) ? -1 : 0))
 		goto out;
-	bc->step = "copying the source";
-	tick(bc);
-	if ((rc = ksource_copy(&b->src, cache, tree, bc->log, err, errsz)))
+	step(bc, "copying the source");
+	if ((rc = ksource_copy(&b->src, b->cache, tree, bc->log, err, errsz)))
 		goto out;
-	bc->step = "applying patches";
-	tick(bc);
-	if ((rc = kseries_apply(&b->series, tree, work, err, errsz)))
+	step(bc, "applying patches");
+	argv_free(&b->applied);
+	if ((rc = kseries_apply(&b->series, tree, work, &b->applied, err, errsz)) ||
+	    (rc = clean_tree(bc, tree, err, errsz)) || (rc = mkdir_p(obj, err, errsz)))
 		goto out;
-	bc->step = "config";
-	tick(bc);
-	if ((rc = kconfig_make(tree, b->base_config, b->base_text, b->frags, b->n_frags,
-			       b->make_args.v, b->make_args.n, bc->log, err, errsz)))
+	step(bc, "config");
+	struct kmake m = make_of(bc, tree, obj);
+	if ((rc = kconfig_make(&m, b->base_config, b->base_text, b->frags, b->n_frags, err,
+			       errsz)))
 		goto out;
-	bc->step = "make";
-	tick(bc);
-	if ((rc = run_make(bc, tree, tmp, err, errsz)))
+	set_key(b, obj);
+	if (bc->in_cache && exists(b->bzimage)) {
+		b->cached = true;
+		kbuild_provenance_cached(b);
+		note_inputs(b);
+		goto out;
+	}
+	if (bc->in_cache && from_base(b) && (rc = clone_base(bc, obj, err, errsz)))
+		goto out;
+	if ((rc = make_image(bc, tree, obj, err, errsz)))
 		goto out;
 	b->build_s = (double)(mono_ns() - start) / 1e9;
-	from = xasprintf("%s/arch/x86/boot/bzImage", tree);
-	to = xasprintf("%s/bzImage", entry);
-	rc = copy_file(from, to, err, errsz);
-	free(from);
-	free(to);
-	from = xasprintf("%s/.config", tree);
-	to = xasprintf("%s/config", entry);
-	rc = rc ? rc : copy_file(from, to, err, errsz);
-	free(from);
-	free(to);
-	if (rc)
+	if ((rc = fill_entry(bc, obj, entry, err, errsz)))
 		goto out;
-	kbuild_describe(b, cache, entry);
-	to = xasprintf("%s/provenance.txt", entry);
-	rc = file_write(to, b->provenance, strlen(b->provenance), err, errsz);
-	free(to);
-	to = xasprintf("%s/key.txt", entry);
-	rc = rc ? rc : file_write(to, b->key_text, strlen(b->key_text), err, errsz);
-	free(to);
-	to = xasprintf("%s/build.log", entry);
-	rc = rc ? rc : copy_file(bc->log, to, err, errsz);
-	free(to);
+	if (bc->in_cache && rename(entry, b->entry)) {
+		rc = err_printf(err, errsz, "rename %s to %s: %s", entry, b->entry, strerror(errno));
+		goto out;
+	}
+	if (bc->in_cache)
+		note_inputs(b);
 out:
 	free(tree);
 	free(work);
 	free(entry);
+	free(obj);
 	return rc;
 }
 
-int kbuild_build(struct kbuild *b, const char *cache, const char *log,
-		 kbuild_progress_fn progress, void *ctx, char *err, size_t errsz)
+static void waiting(void *ctx, const char *holder)
 {
-	if (b->cached)
-		return 0;
-	char *builds = xasprintf("%s/builds", cache);
-	char *tmp = xasprintf("%s/.tmp-%.16s-%d", builds, b->key, (int)getpid());
-	struct build_ctx bc = {.b = b, .step = "", .log = log, .progress = progress, .ctx = ctx};
-	int rc = mkdir_p(builds, err, errsz);
-	if (!rc) {
-		remove_stale(builds);
-		FILE *f = fopen(log, "w");
-		if (f) {
-			fprintf(f, "schedrig: building kernel %s, key %s\n%s", b->name, b->key,
-				b->key_text);
-			fclose(f);
-		}
-		rc = build_steps(&bc, cache, tmp, err, errsz);
+	struct build_ctx *bc = ctx;
+	char *what = xasprintf("waiting for another build of the same inputs (%s)", holder);
+	step(bc, what);
+	free(what);
+}
+
+/* The log, absolute, with the build's header. */
+static char *start_log(const struct kbuild *b, const char *log, const char *how)
+{
+	char real[4096];
+	FILE *f = fopen(log, "w");
+	if (f) {
+		fprintf(f, "schedrig: building kernel %s (%s), inputs %s\n%s", b->name, how,
+			b->in.inputs, "schedrig: make's environment:");
+		for (size_t i = 0; i < b->in.env.n; i++)
+			fprintf(f, " %s", b->in.env.v[i]);
+		fprintf(f, " (and KBUILD_BUILD_* from the key, HOME, CCACHE_*)\n");
+		fclose(f);
 	}
+	return xstrdup(realpath(log, real) ? real : log);
+}
+
+int kbuild_build(struct kbuild *b, const char *log, kbuild_progress_fn progress, void *ctx,
+		 char *err, size_t errsz)
+{
+	char *builds = xasprintf("%s/builds", b->cache);
+	char *lock = xasprintf("%s/.lock-%s", builds, b->in.inputs);
+	char *tmp = xasprintf("%s/.tmp-%s", builds, b->in.inputs);
+	struct build_ctx bc = {.b = b, .dir = tmp, .log = log, .in_cache = true, .step = "",
+			       .progress = progress, .ctx = ctx};
+	int fd = mkdir_p(builds, err, errsz) ? -1 : kcache_lock(lock, b->name, waiting, &bc, err,
+								  errsz);
+	int rc = fd < 0 ? fd : 0;
+	/* The log once the lock is ours: a build of the same inputs that ran
+	 * meanwhile wrote the same log. */
+	char *abs_log = rc ? NULL : start_log(b, log, "in the cache");
+	bc.log = abs_log;
 	if (!rc) {
-		char *entry = xasprintf("%s/entry", tmp);
-		if (rename(entry, b->entry) && errno != ENOTEMPTY && errno != EEXIST) {
-			snprintf(err, errsz, "rename %s to %s: %s", entry, b->entry, strerror(errno));
-			rc = -1;
-		}
-		free(entry);
+		kcache_clear_stale(b->cache, NULL, NULL);
+		proc_remove_tree(tmp); /* ours from a killed rig: never used */
+		rc = build_steps(&bc, err, errsz);
+		/* The tree is gone whatever happened; SIGINT meanwhile waits. */
+		proc_remove_tree(tmp);
+		close(fd);
 	}
-	/* The tree is gone whatever happened; SIGINT meanwhile waits. */
-	proc_remove_tree(tmp);
-	free(tmp);
+	free(abs_log);
 	free(builds);
+	free(lock);
+	free(tmp);
+	return rc;
+}
+
+int kbuild_build_cold(struct kbuild *b, const char *dir, const char *log, char *err,
+		      size_t errsz)
+{
+	char *abs_log = start_log(b, log, "cold, to verify");
+	struct build_ctx bc = {.b = b, .dir = dir, .log = abs_log, .in_cache = false, .step = ""};
+	b->no_ccache = true;
+	int rc = build_steps(&bc, err, errsz);
+	free(abs_log);
 	return rc;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kbuild_make.h"
 #include "kbuild_run.h"
 
 #define KCONFIG_MAX_BYTES (16 * 1024 * 1024)
@@ -152,25 +153,6 @@ void kconfig_wants_free(struct kconfig_wants *w)
 	w->n = 0;
 }
 
-static int run_make(const char *tree, const char *target, char *const *make_args, size_t n_args,
-		    const char *log, char *err, size_t errsz)
-{
-	struct argv a = {0};
-	argv_add(&a, "make");
-	for (size_t i = 0; i < n_args; i++)
-		argv_add(&a, make_args[i]);
-	argv_add(&a, target);
-	struct kb_cmd c = {.argv = a.v, .dir = tree, .log = log, .append = true};
-	char why[512];
-	int rc = kb_run(&c, why, sizeof(why));
-	if (rc == KB_INTERRUPTED)
-		snprintf(err, errsz, "%s", why);
-	else if (rc)
-		snprintf(err, errsz, "make %s: %s; see %s", target, why, log);
-	argv_free(&a);
-	return rc == KB_INTERRUPTED ? rc : rc ? -1 : 0;
-}
-
 static int read_text(const char *path, struct buf *b, char *err, size_t errsz)
 {
 	if (!buf_read_file(b, path, KCONFIG_MAX_BYTES))
@@ -179,24 +161,23 @@ static int read_text(const char *path, struct buf *b, char *err, size_t errsz)
 	return -1;
 }
 
-int kconfig_make(const char *tree, const char *base, const char *base_text,
-		 const struct kconfig_fragment *frags, size_t n_frags, char *const *make_args,
-		 size_t n_make_args, const char *log, char *err, size_t errsz)
+int kconfig_make(const struct kmake *m, const char *base, const char *base_text,
+		 const struct kconfig_fragment *frags, size_t n_frags, char *err, size_t errsz)
 {
-	char *path = xasprintf("%s/.config", tree);
+	char *path = xasprintf("%s/.config", m->obj);
 	struct buf config = {0};
 	struct kconfig_wants wants = {0};
 	int rc = -1;
 
 	if (base_text)
 		buf_puts(&config, base_text);
-	else if ((rc = run_make(tree, base, make_args, n_make_args, log, err, errsz)) ||
+	else if ((rc = kmake_run(m, base, err, errsz)) ||
 		 (rc = -1, read_text(path, &config, err, errsz)))
 		goto out;
 	for (size_t i = 0; i < n_frags; i++)
 		kconfig_merge(&config, frags[i].text, frags[i].from, &wants);
 	if (file_write(path, buf_str(&config), config.len, err, errsz) ||
-	    (rc = run_make(tree, "olddefconfig", make_args, n_make_args, log, err, errsz)))
+	    (rc = kmake_run(m, "olddefconfig", err, errsz)))
 		goto out;
 	rc = -1;
 	buf_free(&config);

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "kbuild_make.h"
 #include "util.h"
 
 /* One config option line: "CONFIG_X=value" gives name X and value as
@@ -52,15 +53,13 @@ struct kconfig_fragment {
 	const char *from;
 };
 
-/* Make tree/.config: base is "tinyconfig" or "defconfig" (make_args are
- * passed to make), or the text of a config (base_text not NULL: a file or
- * the package's config) written as it is; then each fragment merged
- * (kconfig_merge), `make olddefconfig`, and the check (kconfig_check).
- * Output of make goes to log (appended). Returns 0, or -1 with err
- * ("make tinyconfig: exit status 2; see LOG", the missing options), or
- * KB_INTERRUPTED. */
-int kconfig_make(const char *tree, const char *base, const char *base_text,
-		 const struct kconfig_fragment *frags, size_t n_frags, char *const *make_args,
-		 size_t n_make_args, const char *log, char *err, size_t errsz);
+/* Make OBJ/.config (m->obj, kbuild_make.h): base is "tinyconfig" or
+ * "defconfig" (make BASE), or the text of a config (base_text not NULL: a
+ * file or the package's config) written as it is; then each fragment
+ * merged (kconfig_merge), `make olddefconfig`, and the check
+ * (kconfig_check). Returns 0, or -1 with err ("make tinyconfig failed
+ * (...)", the missing options), or KB_INTERRUPTED. */
+int kconfig_make(const struct kmake *m, const char *base, const char *base_text,
+		 const struct kconfig_fragment *frags, size_t n_frags, char *err, size_t errsz);
 
 #endif

@@ -85,6 +85,17 @@ char *kgit_describe(const char *dir, const char *hash)
 	return d;
 }
 
+char *kgit_subject(const char *dir, const char *hash)
+{
+	const char *args[] = {"log", "-1", "--format=%s", hash, "--", NULL};
+	struct buf out = {0};
+	char why[256];
+	char *s = xstrdup(git_output(dir, args, &out, why, sizeof(why)) ? "" : buf_str(&out));
+	s[strcspn(s, "\n")] = '\0';
+	buf_free(&out);
+	return s;
+}
+
 void kgit_range_free(struct kgit_range *r)
 {
 	for (size_t i = 0; i < r->n; i++)
@@ -138,5 +149,69 @@ int kgit_first_parent_range(const char *dir, const char *good, const char *bad,
 		kgit_range_free(out);
 	buf_free(&text);
 	free(range);
+	return rc;
+}
+
+/* The merge base of hash[0..n) into base. 0, or -1 with err. */
+static int merge_base(const char *dir, char (*const hash)[41], size_t n, char base[41], char *err,
+		      size_t errsz)
+{
+	struct argv a = {0};
+	struct buf out = {0};
+	char why[512] = "";
+	argv_add(&a, "merge-base");
+	argv_add(&a, "--octopus");
+	for (size_t i = 0; i < n; i++)
+		argv_add(&a, hash[i]);
+	int rc = git_output(dir, (const char *const *)a.v, &out, why, sizeof(why));
+	if (rc == 0 && !is_hash(buf_str(&out), strcspn(buf_str(&out), "\n")))
+		rc = -1;
+	if (rc)
+		snprintf(err, errsz, "git merge-base --octopus of %zu commit(s) in %s failed (%s)", n,
+			 dir, why[0] ? why : "no common ancestor");
+	else
+		snprintf(base, 41, "%.40s", buf_str(&out));
+	buf_free(&out);
+	argv_free(&a);
+	return rc;
+}
+
+int kgit_topo_order(const char *dir, char (*const hash)[41], size_t n, size_t *pos, char *err,
+		    size_t errsz)
+{
+	char base[41], why[512] = "";
+	if (n == 0)
+		return 0;
+	if (merge_base(dir, hash, n, base, err, errsz))
+		return -1;
+	struct argv a = {0};
+	argv_add(&a, "rev-list");
+	argv_add(&a, "--topo-order");
+	argv_add(&a, "--reverse");
+	argv_addf(&a, "^%s", base);
+	for (size_t i = 0; i < n; i++)
+		argv_add(&a, hash[i]);
+	struct buf out = {0};
+	int rc = git_output(dir, (const char *const *)a.v, &out, why, sizeof(why));
+	if (rc)
+		snprintf(err, errsz, "git rev-list --topo-order in %s failed (%s)", dir, why);
+	for (size_t i = 0; i < n && !rc; i++) {
+		pos[i] = 0;
+		if (!strcmp(hash[i], base))
+			continue;
+		size_t place = 1;
+		const char *p = buf_str(&out);
+		while (*p && strncmp(p, hash[i], 40)) {
+			p += strcspn(p, "\n");
+			p += *p == '\n';
+			place++;
+		}
+		if (!*p)
+			rc = err_printf(err, errsz, "commit %.12s is not in git rev-list --topo-order of"
+					" %s", hash[i], dir);
+		pos[i] = place;
+	}
+	buf_free(&out);
+	argv_free(&a);
 	return rc;
 }

@@ -36,6 +36,10 @@ int kgit_resolve(const char *dir, const char *commit, char hash[41], char *err, 
  * abbreviated hash when no tag is reachable. malloc'd; "" when git fails. */
 char *kgit_describe(const char *dir, const char *hash);
 
+/* The subject line of commit hash of dir (`git log -1 --format=%s`),
+ * malloc'd; "" when git fails. */
+char *kgit_subject(const char *dir, const char *hash);
+
 /* `git rev-list --first-parent --reverse GOOD..BAD` of dir (good and bad
  * full hashes) into out, oldest first, each with its first parent and
  * subject: the commits of bad's first-parent line that good does not
@@ -46,5 +50,15 @@ int kgit_first_parent_range(const char *dir, const char *good, const char *bad,
 			    struct kgit_range *out, char *err, size_t errsz);
 
 void kgit_range_free(struct kgit_range *r);
+
+/* The git order of commits hash[0..n) (full hashes, repeats allowed) of
+ * the repository at dir: pos[i] the place of hash[i] in `git rev-list
+ * --topo-order --reverse ^BASE HASH...` with BASE their merge base (`git
+ * merge-base --octopus`) first, so an ancestor comes before its
+ * descendants and the commits of one first-parent line are in their
+ * order; equal hashes get equal places. 0, or -1 with err (a commit dir
+ * lacks, commits without a common ancestor, git failing). */
+int kgit_topo_order(const char *dir, char (*const hash)[41], size_t n, size_t *pos, char *err,
+		    size_t errsz);
 
 #endif

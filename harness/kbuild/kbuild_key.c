@@ -53,29 +53,3 @@ int kb_sha256_file(const char *path, char out[65])
 	to_hex(md, n, out);
 	return 0;
 }
-
-static void list(struct buf *out, const char *name, const char *const *v, size_t n)
-{
-	buf_printf(out, "%s %zu\n", name, n);
-	for (size_t i = 0; i < n; i++)
-		buf_printf(out, "%s[%zu] %s\n", name, i, v[i]);
-}
-
-void kbuild_key_text(const struct kbuild_inputs *in, struct buf *out)
-{
-	buf_puts(out, "schedrig-kbuild 1\n");
-	buf_printf(out, "source %s\n", in->source_identity);
-	list(out, "patch", in->patch_sha256, in->n_patches);
-	list(out, "config", in->config, in->n_config);
-	list(out, "make_arg", in->make_args, in->n_make_args);
-	buf_printf(out, "compiler %s\n", in->compiler);
-	buf_printf(out, "target %s\n", in->target);
-}
-
-void kbuild_key(const struct kbuild_inputs *in, char key[65])
-{
-	struct buf b = {0};
-	kbuild_key_text(in, &b);
-	kb_sha256_hex(b.data ? b.data : "", b.len, key);
-	buf_free(&b);
-}

@@ -7,6 +7,7 @@
 
 #include "builtin.h"
 #include "builtin_proc.h"
+#include "kbuild_env.h"
 #include "runner.h"
 #include "spawn.h"
 #include "util.h"
@@ -31,23 +32,40 @@ static int stop_requested(void)
 	return runner_interrupt_signal();
 }
 
-/* The child's environment: make's own variables of an enclosing make
- * removed (its jobserver is not ours), then c->set_env. */
+/* The child's environment: the scrubbed one (kbuild_env.h) and
+ * c->set_env; with keep_env the rig's, less an enclosing make's variables
+ * (its jobserver is not ours). */
 static void child_env(const struct kb_cmd *c, struct argv *env)
 {
-	argv_add(env, "MAKEFLAGS");
-	argv_add(env, "MFLAGS");
-	argv_add(env, "MAKELEVEL");
+	if (c->keep_env) {
+		argv_add(env, "MAKEFLAGS");
+		argv_add(env, "MFLAGS");
+		argv_add(env, "MAKELEVEL");
+	} else {
+		kbuild_env_base(env, env);
+	}
 	for (const char *const *e = c->set_env; e && *e; e++)
 		argv_add(env, *e);
 }
 
-int kb_run(const struct kb_cmd *c, char *err, size_t errsz)
+/* SIGINT, SIGTERM and SIGHUP blocked: taken between polls. */
+static void block_stop_signals(void)
 {
 	sigset_t sigs;
 	builtin_block_signals(&sigs);
 	sigaddset(&sigs, SIGHUP);
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
+}
+
+int kb_stop_requested(void)
+{
+	block_stop_signals();
+	return stop_requested();
+}
+
+int kb_run(const struct kb_cmd *c, char *err, size_t errsz)
+{
+	block_stop_signals();
 	if (stop_requested()) {
 		snprintf(err, errsz, "interrupted by %s", strsignal(runner_interrupt_signal()));
 		return KB_INTERRUPTED;
@@ -55,7 +73,8 @@ int kb_run(const struct kb_cmd *c, char *err, size_t errsz)
 	struct argv env = {0};
 	child_env(c, &env);
 	struct spawn s = {
-		.argv = c->argv, .env = (const char *const *)env.v, .dir = c->dir,
+		.argv = c->argv, .env = (const char *const *)env.v, .clear_env = !c->keep_env,
+		.dir = c->dir,
 		.in.kind = SPAWN_NULL,
 		.out = {.kind = c->log ? SPAWN_FILE : SPAWN_NULL, .path = c->log,
 			.append = c->append},
@@ -63,7 +82,8 @@ int kb_run(const struct kb_cmd *c, char *err, size_t errsz)
 			.append = c->append},
 		/* make stops its jobs on SIGTERM; what they started (a recipe's
 		 * shell's children) is in the group too. */
-		.new_group = true, .pdeath_sig = SIGTERM, .stop_sig = SIGTERM,
+		.new_group = true, .kill_group_at_exit = true, .pdeath_sig = SIGTERM,
+		.stop_sig = SIGTERM,
 		.grace_s = KB_STOP_GRACE_S,
 	};
 	int rc = spawn_start(&s, err, errsz);
@@ -78,7 +98,6 @@ int kb_run(const struct kb_cmd *c, char *err, size_t errsz)
 		else if (!sig && c->tick)
 			c->tick(c->ctx);
 	}
-	kill(-s.pid, SIGKILL); /* anything of the group that outlived it */
 	runner_guard_group(s.pid, false);
 	int status = s.status;
 	spawn_free(&s);

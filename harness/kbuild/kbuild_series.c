@@ -38,13 +38,26 @@ static int read_all(const char *path, struct buf *b, char *err, size_t errsz)
 	return -1;
 }
 
-/* Does the line at p start a message ("From " at the start of a line that
- * is the text's first or follows an empty line)? */
-static bool message_start(const char *text, const char *p)
+/* Is the line at p (a line's start) one of the separators `git
+ * format-patch` ("From <40 hex> Mon Sep 17 00:00:00 2001"; 64 hex digits
+ * in a SHA-256 repository) and b4 ("From
+ * git@z Thu Jan  1 00:00:00 1970") write before each message? A "From "
+ * in a message's body is not. */
+static bool message_start(const char *p, const char *end)
 {
-	if (strncmp(p, "From ", 5))
+	static const char *const b4 = "From git@z Thu Jan  1 00:00:00 1970";
+	static const char *const fp_date = " Mon Sep 17 00:00:00 2001";
+	size_t len = (size_t)(end - p), n = 0;
+	if (len >= strlen(b4) && !strncmp(p, b4, strlen(b4)) &&
+	    (len == strlen(b4) || p[strlen(b4)] == '\n'))
+		return true;
+	if (len < 5 + 40 + strlen(fp_date) || strncmp(p, "From ", 5))
 		return false;
-	return p == text || (p - text >= 2 && p[-1] == '\n' && p[-2] == '\n');
+	while (n < 64 && n + 5 < len && strchr("0123456789abcdef", p[5 + n]) && p[5 + n])
+		n++;
+	size_t end_at = 5 + n + strlen(fp_date);
+	return (n == 40 || n == 64) && len >= end_at && !strncmp(p + 5 + n, fp_date, strlen(fp_date)) &&
+	       (len == end_at || p[end_at] == '\n');
 }
 
 /* The Subject: header of a message (continuation lines joined), without
@@ -107,13 +120,14 @@ static const char *base_name(const char *path)
 }
 
 static void add_patch(struct kseries *s, const char *file, int message, const char *data,
-		      size_t len)
+		      size_t len, int fuzz)
 {
 	s->p = xrealloc(s->p, (s->n + 1) * sizeof(*s->p));
 	struct kpatch *k = &s->p[s->n++];
 	memset(k, 0, sizeof(*k));
 	k->file = xstrdup(file);
 	k->message = message;
+	k->fuzz = fuzz;
 	k->data = xmalloc(len + 1);
 	memcpy(k->data, data, len);
 	k->data[len] = '\0';
@@ -124,29 +138,35 @@ static void add_patch(struct kseries *s, const char *file, int message, const ch
 	kb_sha256_hex(data, len, k->sha256);
 }
 
-size_t kseries_split(struct kseries *s, const char *file, const char *text, size_t len)
+/* The start of the next line after p (end when none). */
+static const char *next_line(const char *p, const char *end)
+{
+	const char *eol = memchr(p, '\n', (size_t)(end - p));
+	return eol ? eol + 1 : end;
+}
+
+size_t kseries_split(struct kseries *s, const char *file, const char *text, size_t len,
+		     int fuzz)
 {
 	size_t before = s->n;
-	if (!message_start(text, text)) {
+	const char *end = text + len;
+	if (!message_start(text, end)) {
 		if (has_diff(text, len))
-			add_patch(s, file, 0, text, len);
+			add_patch(s, file, 0, text, len, fuzz);
 		return s->n - before;
 	}
 	int number = 0;
-	const char *start = text, *end = text + len;
-	while (start < end) {
-		const char *next = start + 1;
-		while (next < end && !message_start(text, next)) {
-			next = memchr(next, '\n', (size_t)(end - next));
-			next = next ? next + 1 : end;
-		}
+	for (const char *start = text; start < end;) {
+		const char *next = next_line(start, end);
+		while (next < end && !message_start(next, end))
+			next = next_line(next, end);
 		number++;
-		/* The empty line before the next "From " separates messages. */
-		size_t len = (size_t)(next - start);
-		if (next < end && len >= 2 && start[len - 1] == '\n' && start[len - 2] == '\n')
-			len--;
-		if (has_diff(start, len))
-			add_patch(s, file, number, start, len);
+		size_t n = (size_t)(next - start);
+		/* mboxo's empty line before the next separator is not the message's. */
+		if (next < end && n >= 2 && start[n - 1] == '\n' && start[n - 2] == '\n')
+			n--;
+		if (has_diff(start, n))
+			add_patch(s, file, number, start, n, fuzz);
 		start = next;
 	}
 	/* One message in a file: the file is the patch (format-patch's own
@@ -156,12 +176,12 @@ size_t kseries_split(struct kseries *s, const char *file, const char *text, size
 	return s->n - before;
 }
 
-static int add_file(struct kseries *s, const char *path, char *err, size_t errsz)
+static int add_file(struct kseries *s, const char *path, int fuzz, char *err, size_t errsz)
 {
 	struct buf b = {0};
 	if (read_all(path, &b, err, errsz))
 		return -1;
-	size_t added = kseries_split(s, path, buf_str(&b), b.len);
+	size_t added = kseries_split(s, path, buf_str(&b), b.len, fuzz);
 	buf_free(&b);
 	if (!added) {
 		snprintf(err, errsz, "%s: holds no patch (no line starting a diff: '--- ' or"
@@ -176,7 +196,7 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int add_dir(struct kseries *s, const char *path, char *err, size_t errsz)
+static int add_dir(struct kseries *s, const char *path, int fuzz, char *err, size_t errsz)
 {
 	DIR *d = opendir(path);
 	struct dirent *de;
@@ -204,7 +224,7 @@ static int add_dir(struct kseries *s, const char *path, char *err, size_t errsz)
 		char *full = xasprintf("%.*s/%s", (int)(len && path[len - 1] == '/' ? len - 1 : len),
 				       path, names[i]);
 		if (!rc)
-			rc = add_file(s, full, err, errsz);
+			rc = add_file(s, full, fuzz, err, errsz);
 		free(full);
 		free(names[i]);
 	}
@@ -212,14 +232,15 @@ static int add_dir(struct kseries *s, const char *path, char *err, size_t errsz)
 	return rc;
 }
 
-int kseries_add(struct kseries *s, const char *path, char *err, size_t errsz)
+int kseries_add(struct kseries *s, const char *path, int fuzz, char *err, size_t errsz)
 {
 	struct stat st;
 	if (stat(path, &st)) {
 		snprintf(err, errsz, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	return S_ISDIR(st.st_mode) ? add_dir(s, path, err, errsz) : add_file(s, path, err, errsz);
+	return S_ISDIR(st.st_mode) ? add_dir(s, path, fuzz, err, errsz)
+				   : add_file(s, path, fuzz, err, errsz);
 }
 
 void kseries_first_hunk(const char *rej, unsigned max_lines, char *dst, size_t size)
@@ -312,40 +333,165 @@ void kseries_touched(const struct kpatch *p, struct argv *out)
 	}
 }
 
-/* dir/rel as a file of its own when it is a regular file with other hard
- * links: its bytes, mode and times copied to a new inode renamed over it.
- * 0, or -1 with err. */
-static int unshare(const char *dir, const char *rel, char *err, size_t errsz)
+/* The directory of dir/rel opened without following a symbolic link at
+ * any component (O_NOFOLLOW each step), its last component's name in
+ * *name. -1 (errno ELOOP for a link) when a component is not a directory. */
+static int open_parent(const char *dir, const char *rel, char **name)
 {
-	char *path = xasprintf("%s/%s", dir, rel), *tmp = xasprintf("%s.schedrig-unshare", path);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char *copy = xstrdup(rel), *p = copy, *slash;
 	struct stat st;
-	struct buf b = {0};
-	int rc = 0;
-	if (lstat(path, &st) || !S_ISREG(st.st_mode) || st.st_nlink < 2)
-		goto out;
-	int fd = -1;
-	rc = -1;
-	if (buf_read_file(&b, path, KSERIES_MAX_FILE) ||
-	    (fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777)) < 0 ||
-	    write(fd, b.data ? b.data : "", b.len) != (ssize_t)b.len ||
-	    futimens(fd, (struct timespec[]){st.st_atim, st.st_mtim}) || close(fd) ||
-	    (fd = -1, rename(tmp, path))) {
-		snprintf(err, errsz, "unsharing %s before patching it: %s", path, strerror(errno));
-		if (fd >= 0)
+	while (fd >= 0 && (slash = strchr(p, '/'))) {
+		*slash = '\0';
+		int next = fd;
+		if (*p && !fstatat(fd, p, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode)) {
+			next = -1;
+			errno = ELOOP;
+		} else if (*p) {
+			next = openat(fd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		}
+		if (next != fd) {
+			int e = errno;
 			close(fd);
-		unlink(tmp);
-		goto out;
+			errno = e;
+		}
+		fd = next;
+		p = slash + 1;
 	}
-	rc = 0;
-out:
+	*name = xstrdup(p);
+	free(copy);
+	return fd;
+}
+
+/* Copy the file name (stat st) of directory fd to a new inode renamed over
+ * it: bytes, mode and times. 0 or -1 (errno). */
+static int copy_over(int fd, const char *name, const struct stat *st)
+{
+	char *tmp = xasprintf("%s.schedrig-unshare", name);
+	struct buf b = {0};
+	int in = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), out = -1, rc = -1;
+	char chunk[65536];
+	ssize_t n;
+	while (in >= 0 && (n = read(in, chunk, sizeof(chunk))) > 0)
+		buf_append(&b, chunk, (size_t)n);
+	if (in >= 0 && n == 0 &&
+	    (out = openat(fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			  st->st_mode & 07777)) >= 0 &&
+	    write(out, b.data ? b.data : "", b.len) == (ssize_t)b.len &&
+	    !futimens(out, (struct timespec[]){st->st_atim, st->st_mtim}) && !close(out) &&
+	    (out = -1, !renameat(fd, tmp, fd, name)))
+		rc = 0;
+	int e = errno;
+	if (out >= 0)
+		close(out);
+	if (rc)
+		unlinkat(fd, tmp, 0);
+	if (in >= 0)
+		close(in);
 	buf_free(&b);
-	free(path);
 	free(tmp);
+	errno = e;
 	return rc;
 }
 
-int kseries_apply(const struct kseries *s, const char *dir, const char *work_dir, char *err,
-		  size_t errsz)
+/* dir/rel as a file of its own when it is a regular file with other hard
+ * links. A path through a symbolic link (a directory of the tree that
+ * links elsewhere) is refused: the file patched would not be the tree's.
+ * 0, or -1 with err. */
+static int unshare(const char *dir, const char *rel, char *err, size_t errsz)
+{
+	char *name = NULL;
+	struct stat st;
+	int fd = open_parent(dir, rel, &name), rc = 0;
+	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
+		rc = 0; /* a file the patch creates, or patch's own error */
+	} else if (fd < 0) {
+		rc = err_printf(err, errsz, "%s/%s: a directory on its path is a symbolic link or"
+				" cannot be opened (%s): the rig does not patch through links",
+				dir, rel, strerror(errno));
+	} else if (!fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode)) {
+		rc = err_printf(err, errsz, "%s/%s is a symbolic link: the rig does not patch"
+				" through links", dir, rel);
+	} else if (!fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode) &&
+		   st.st_nlink > 1 && copy_over(fd, name, &st)) {
+		rc = err_printf(err, errsz, "unsharing %s/%s before patching it: %s", dir, rel,
+				strerror(errno));
+	}
+	if (fd >= 0)
+		close(fd);
+	free(name);
+	return rc;
+}
+
+/* The hunks patch's output (log) says it placed with an offset or fuzz,
+ * each as "patch I of N, FILE: 'SUBJECT': PATH: Hunk #H succeeded at L
+ * (offset K lines)." into applied. */
+static void note_placed(const struct kseries *s, size_t i, const char *log,
+			struct argv *applied)
+{
+	struct buf b = {0}, who = {0};
+	char err[256], file[512] = "";
+	if (!applied || read_all(log, &b, err, sizeof(err)))
+		return;
+	describe(s, i, &who);
+	char *save = NULL, *text = xstrdup(buf_str(&b));
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(l, "patching file ", 14))
+			snprintf(file, sizeof(file), "%s", l + 14);
+		else if (strstr(l, " succeeded at ") && (strstr(l, "offset") || strstr(l, "fuzz")))
+			argv_addf(applied, "%s: %s: %s", buf_str(&who), file, l);
+	}
+	free(text);
+	buf_free(&b);
+	buf_free(&who);
+}
+
+/* The least fuzz (up to 3) with which patch i would apply to dir, tried
+ * with --dry-run; -1 when none does. */
+static int fuzz_needed(const char *dir, const char *file, const char *log, int from)
+{
+	for (int f = from + 1; f <= 3; f++) {
+		char fuzz[32];
+		snprintf(fuzz, sizeof(fuzz), "--fuzz=%d", f);
+		char *argv[] = {"patch", "-p1", "--forward", "--batch", "--dry-run", fuzz, "-i",
+				(char *)file, NULL};
+		struct kb_cmd c = {.argv = argv, .dir = dir, .log = log};
+		char why[256];
+		if (!kb_run(&c, why, sizeof(why)))
+			return f;
+	}
+	return -1;
+}
+
+/* Patch i of s failed (rc from kb_run; why its reason): the message. */
+static void apply_failed(const struct kseries *s, size_t i, int rc, const char *why,
+			 const char *dir, const char *file, const char *log, const char *rej,
+			 char *err, size_t errsz)
+{
+	char hunks[1024], hunk[2048] = "", e[256];
+	struct buf b = {0}, r = {0};
+	failed_hunks(log, hunks, sizeof(hunks));
+	if (read_all(rej, &r, e, sizeof(e)) == 0)
+		kseries_first_hunk(buf_str(&r), 12, hunk, sizeof(hunk));
+	describe(s, i, &b);
+	buf_printf(&b, " does not apply: %s", rc == -1 ? why : hunks);
+	char *dry = xasprintf("%s.fuzz", log);
+	int need = rc == 1 ? fuzz_needed(dir, file, dry, s->p[i].fuzz) : -1;
+	unlink(dry);
+	free(dry);
+	if (need > 0)
+		buf_printf(&b, " (it applies with fuzz %d, which moves a hunk where its context"
+			   " does not fully match: refresh the patch, or accept that with"
+			   " patch_fuzz: %d in its kernels: entry)", need, need);
+	if (hunk[0])
+		buf_printf(&b, "; first rejected hunk:\n%s", hunk);
+	snprintf(err, errsz, "%s", buf_str(&b));
+	buf_free(&b);
+	buf_free(&r);
+}
+
+int kseries_apply(const struct kseries *s, const char *dir, const char *work_dir,
+		  struct argv *applied, char *err, size_t errsz)
 {
 	/* patch runs in dir: its patch and reject files by absolute paths. */
 	char *work = realpath(work_dir, NULL);
@@ -358,8 +504,9 @@ int kseries_apply(const struct kseries *s, const char *dir, const char *work_dir
 		char *file = xasprintf("%s/%04zu.patch", work, i + 1);
 		char *log = xasprintf("%s/%04zu.log", work, i + 1);
 		char *rej = xasprintf("%s/%04zu.rej", work, i + 1);
+		char *fuzz = xasprintf("--fuzz=%d", s->p[i].fuzz);
 		char *argv[] = {"patch", "-p1", "--forward", "--batch", "--no-backup-if-mismatch",
-				"-r", rej, "-i", file, NULL};
+				fuzz, "-r", rej, "-i", file, NULL};
 		struct kb_cmd c = {.argv = argv, .dir = dir, .log = log};
 		char why[512] = "";
 		struct argv touched = {0};
@@ -371,26 +518,17 @@ int kseries_apply(const struct kseries *s, const char *dir, const char *work_dir
 		if (!rc)
 			rc = file_write(file, s->p[i].data, s->p[i].len, why, sizeof(why)) ? -1 :
 			     kb_run(&c, why, sizeof(why));
-		if (rc > 0 || rc == -1) {
-			char hunks[1024], hunk[2048] = "";
-			struct buf b = {0}, r = {0};
-			failed_hunks(log, hunks, sizeof(hunks));
-			if (read_all(rej, &r, why, sizeof(why)) == 0)
-				kseries_first_hunk(buf_str(&r), 12, hunk, sizeof(hunk));
-			describe(s, i, &b);
-			buf_printf(&b, " does not apply: %s", rc == -1 ? why : hunks);
-			if (hunk[0])
-				buf_printf(&b, "; first rejected hunk:\n%s", hunk);
-			snprintf(err, errsz, "%s", buf_str(&b));
-			buf_free(&b);
-			buf_free(&r);
-		} else if (rc == KB_INTERRUPTED) {
+		if (rc > 0 || rc == -1)
+			apply_failed(s, i, rc, why, dir, file, log, rej, err, errsz);
+		else if (rc == KB_INTERRUPTED)
 			snprintf(err, errsz, "%s", why);
-		}
+		else
+			note_placed(s, i, log, applied);
 		free(file);
 		free(log);
 		free(rej);
-		ret = rc ? -1 : 0;
+		free(fuzz);
+		ret = rc == KB_INTERRUPTED ? rc : rc ? -1 : 0;
 	}
 	free(work);
 	return ret;

@@ -83,14 +83,17 @@ static int make_one(const struct experiment *e, struct kbuild_one *k, const char
 	show_progress(s, name, "resolving the source, series and config", k->log);
 	k->rc = kbuild_prepare(e, name, cache, k->log, &k->b, err, sizeof(err));
 	if (!k->rc)
-		k->rc = kbuild_build(&k->b, cache, k->log, show_progress, s, err, sizeof(err));
+		k->rc = kbuild_build(&k->b, k->log, show_progress, s, err, sizeof(err));
 	if (s->tty && !s->quiet)
 		fprintf(s->f, "\r\033[K");
 	k->err = xstrdup(err);
-	if (!s->quiet && !k->rc)
-		fprintf(s->f, "kernel %s: %s %s (key %.16s, %s)\n", name,
-			k->b.cached ? "cached" : "built", k->b.bzimage, k->b.key,
-			k->b.cached ? "no compiler ran" : "build log kept in the cache entry");
+	if (!s->quiet && !k->rc && k->b.cached)
+		fprintf(s->f, "kernel %s: cached %s (key %.16s, no compiler ran)\n", name,
+			k->b.bzimage, k->b.key);
+	else if (!s->quiet && !k->rc)
+		fprintf(s->f, "kernel %s: built %s (key %.16s, %s in %.1f s; build log kept in the"
+			" cache entry)\n", name, k->b.bzimage, k->b.key,
+			k->b.incremental_from[0] ? "from its base's objects" : "cold", k->b.build_s);
 	else if (!s->quiet)
 		fprintf(s->f, "kernel %s: build failed: %s\n", name, err);
 	fflush(s->f);

@@ -2,24 +2,22 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <openssl/evp.h>
-
 #include "builtin_proc.h"
+#include "kbuild_cache.h"
 #include "kbuild_git.h"
 #include "kbuild_key.h"
 #include "kbuild_run.h"
+#include "kbuild_tree.h"
 #include "util.h"
 
-static bool is_package(const char *s)
+bool ksource_is_package(const char *s)
 {
 	const char *p = s + strlen("linux-source-");
 	if (strncmp(s, "linux-source-", strlen("linux-source-")) || !*p)
@@ -31,83 +29,115 @@ static bool is_package(const char *s)
 }
 
 /* Run argv; its stdout (first line when first_line) into out. 0 or -1. */
-static int output_of(char *const *argv, const char *dir, const char *tmp, bool first_line,
-		     struct buf *out)
+static int output_of(char *const *argv, const char *tmp, bool first_line, struct buf *out)
 {
-	struct kb_cmd c = {.argv = argv, .dir = dir, .log = tmp, .err_log = "/dev/null"};
+	struct kb_cmd c = {.argv = argv, .log = tmp, .err_log = "/dev/null"};
 	char why[256];
-	if (kb_run(&c, why, sizeof(why)))
-		return -1;
-	FILE *f = fopen(tmp, "r");
-	char chunk[65536];
-	size_t n;
-	while (f && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_append(out, chunk, n);
-	if (f)
-		fclose(f);
+	int rc = kb_run(&c, why, sizeof(why)) ? -1 : 0;
+	if (!rc)
+		buf_read_file(out, tmp, 1024 * 1024);
 	unlink(tmp);
 	if (first_line && out->len) {
 		out->len = strcspn(out->data, "\n");
 		out->data[out->len] = '\0';
 	}
+	return rc;
+}
+
+/* The fast path's index of path (a tree or a file) in CACHE/trees/. */
+static char *index_of(const char *cache, const char *path, char *err, size_t errsz)
+{
+	char id[65], *dir = xasprintf("%s/trees", cache);
+	kb_sha256_hex(path, strlen(path), id);
+	char *idx = mkdir_p(dir, err, errsz) ? NULL : xasprintf("%s/%.16s.idx", dir, id);
+	free(dir);
+	return idx;
+}
+
+/* identity "tarball SHA256" of the file at path. */
+static int tarball_identity(const char *path, const char *cache, struct ksource *s, char *err,
+			    size_t errsz)
+{
+	char sha[65], why[512];
+	char *idx = index_of(cache, path, why, sizeof(why));
+	int rc = ktree_file_sha256(path, idx, sha, why, sizeof(why));
+	free(idx);
+	if (rc)
+		return err_printf(err, errsz, "source %s: %s", s->written, why);
+	s->identity = xasprintf("tarball %s", sha);
 	return 0;
+}
+
+/* Unpack the .deb at deb into unpacked (debs/NAME, under its lock). */
+static int unpack_deb(const char *pkg, const char *deb, const char *unpacked, const char *log,
+		      char *err, size_t errsz)
+{
+	char *lock = kcache_lock_of(unpacked), *tmp = kcache_tmp_of(unpacked);
+	int fd = kcache_lock(lock, pkg, NULL, NULL, err, errsz), rc = fd < 0 ? fd : 0;
+	struct stat st;
+	if (fd >= 0 && stat(unpacked, &st)) {
+		char *argv[] = {"dpkg-deb", "-x", (char *)deb, tmp, NULL};
+		struct kb_cmd c = {.argv = argv, .log = log, .append = true, .keep_env = true};
+		char why[256];
+		proc_remove_tree(tmp);
+		int r = kb_run(&c, why, sizeof(why));
+		if (r || rename(tmp, unpacked)) {
+			rc = r == KB_INTERRUPTED ? r : -1;
+			snprintf(err, errsz, "source %s: dpkg-deb -x %s: %s", pkg, deb,
+				 r ? why : strerror(errno));
+			proc_remove_tree(tmp);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	free(lock);
+	free(tmp);
+	return rc;
 }
 
 /* linux-source-X.Y not installed: its .deb in CACHE/debs (downloaded when
  * absent), unpacked there once. */
-static int package_from_cache(const char *pkg, const char *cache, const char *log,
+static int package_from_cache(const char *pkg, const char *cache, const char *log, bool fetch,
 			      struct ksource *s, char *err, size_t errsz)
 {
-	char *debs = xasprintf("%s/debs", cache);
+	char *debs = xasprintf("%s/debs", cache), *prefix = xasprintf("%s_", pkg);
 	char deb[4096];
 	int rc = -1;
 	if (mkdir_p(debs, err, errsz))
 		goto out;
-	char *prefix = xasprintf("%s_", pkg);
-	int missing = newest_file(debs, prefix, ".deb", deb, sizeof(deb));
-	if (missing) {
+	if (newest_file(debs, prefix, ".deb", deb, sizeof(deb)) && !fetch) {
+		rc = KSOURCE_NOT_HERE;
+		snprintf(err, errsz, "%s is not installed and not in %s", pkg, debs);
+		goto out;
+	}
+	if (newest_file(debs, prefix, ".deb", deb, sizeof(deb))) {
 		char *argv[] = {"apt-get", "download", (char *)pkg, NULL};
-		struct kb_cmd c = {.argv = argv, .dir = debs, .log = log, .append = true};
+		struct kb_cmd c = {.argv = argv, .dir = debs, .log = log, .append = true,
+				   .keep_env = true};
 		char why[256];
-		if (kb_run(&c, why, sizeof(why)) || newest_file(debs, prefix, ".deb", deb,
-								 sizeof(deb))) {
+		if (kb_run(&c, why, sizeof(why)) ||
+		    newest_file(debs, prefix, ".deb", deb, sizeof(deb))) {
 			snprintf(err, errsz, "source %s: not installed, and apt-get download %s"
 				 " failed (%s); see %s", pkg, pkg, why, log);
-			free(prefix);
 			goto out;
 		}
 	}
-	free(prefix);
 	const char *base = strrchr(deb, '/') + 1;
 	const char *ver = base + strlen(pkg) + 1;
 	char *unpacked = xasprintf("%s/%.*s", debs, (int)(strlen(base) - 4), base);
 	s->tarball = xasprintf("%s/usr/src/%s.tar.xz", unpacked, pkg);
-	s->identity = xasprintf("debian %s %.*s", pkg, (int)strcspn(ver, "_"), ver);
-	if (access(s->tarball, R_OK)) {
-		char *tmp = xasprintf("%s.tmp.%d", unpacked, (int)getpid());
-		char *argv[] = {"dpkg-deb", "-x", deb, tmp, NULL};
-		struct kb_cmd c = {.argv = argv, .log = log, .append = true};
-		char why[256];
-		proc_remove_tree(unpacked);
-		int r = kb_run(&c, why, sizeof(why));
-		if (r || rename(tmp, unpacked)) {
-			snprintf(err, errsz, "source %s: dpkg-deb -x %s: %s", pkg, deb,
-				 r ? why : strerror(errno));
-			proc_remove_tree(tmp);
-			free(tmp);
-			free(unpacked);
-			goto out;
-		}
-		free(tmp);
-	}
+	s->origin = xasprintf("debian %s %.*s", pkg, (int)strcspn(ver, "_"), ver);
+	rc = unpack_deb(pkg, deb, unpacked, log, err, errsz);
 	free(unpacked);
-	rc = 0;
+	if (!rc)
+		rc = tarball_identity(s->tarball, cache, s, err, errsz);
 out:
+	free(prefix);
 	free(debs);
 	return rc;
 }
 
-static int resolve_package(const char *pkg, const char *cache, const char *log,
+static int resolve_package(const char *pkg, const char *cache, const char *log, bool fetch,
 			   struct ksource *s, char *err, size_t errsz)
 {
 	char *tarball = xasprintf("/usr/src/%s.tar.xz", pkg);
@@ -117,81 +147,64 @@ static int resolve_package(const char *pkg, const char *cache, const char *log,
 	struct buf out = {0};
 	struct stat st;
 	int rc;
-	if (!stat(tarball, &st) && !output_of(argv, NULL, tmp, true, &out) &&
+	if (!stat(tarball, &st) && !output_of(argv, tmp, true, &out) &&
 	    !strncmp(buf_str(&out), "install ok installed ", 21)) {
 		s->tarball = tarball;
-		s->identity = xasprintf("debian %s %s size %lld", pkg, buf_str(&out) + 21,
-					(long long)st.st_size);
-		rc = 0;
+		s->origin = xasprintf("debian %s %s", pkg, buf_str(&out) + 21);
+		rc = tarball_identity(tarball, cache, s, err, errsz);
 	} else {
 		free(tarball);
-		rc = package_from_cache(pkg, cache, log, s, err, errsz);
+		rc = package_from_cache(pkg, cache, log, fetch, s, err, errsz);
 	}
 	free(tmp);
 	buf_free(&out);
 	return rc;
 }
 
-static EVP_MD_CTX *tree_ctx;
-
-static int tree_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+/* origin "git HEAD (DESCRIBE)" of the directory's own repository, if it
+ * has one (DIR/.git: a directory or a gitfile); "" otherwise. Read only:
+ * --no-optional-locks, so git does not refresh the index. */
+static char *git_origin(const char *dir, const char *log)
 {
-	if (type == FTW_D && !strcmp(path + ftw->base, ".git"))
-		return FTW_SKIP_SUBTREE;
-	if (type == FTW_F || type == FTW_SL) {
-		char line[64];
-		int n = snprintf(line, sizeof(line), " %lld %lld.%09ld\n", (long long)st->st_size,
-				 (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec);
-		EVP_DigestUpdate(tree_ctx, path, strlen(path));
-		EVP_DigestUpdate(tree_ctx, line, (size_t)n);
-	}
-	return FTW_CONTINUE;
-}
-
-/* sha256 over every file's path, size and mtime (nftw order is directory
- * order: sorted first would cost more than it is worth; the digest only
- * has to change when the tree does). */
-static void tree_digest(const char *dir, char out[65])
-{
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned n = 0;
-	tree_ctx = EVP_MD_CTX_new();
-	EVP_DigestInit_ex(tree_ctx, EVP_sha256(), NULL);
-	nftw(dir, tree_entry, 64, FTW_PHYS | FTW_ACTIONRETVAL);
-	EVP_DigestFinal_ex(tree_ctx, md, &n);
-	EVP_MD_CTX_free(tree_ctx);
-	tree_ctx = NULL;
-	char hex[] = "0123456789abcdef";
-	for (unsigned i = 0; i < n; i++) {
-		out[2 * i] = hex[md[i] >> 4];
-		out[2 * i + 1] = hex[md[i] & 15];
-	}
-	out[2 * n] = '\0';
-}
-
-static void resolve_dir(const char *dir, const char *log, struct ksource *s)
-{
-	char *tmp = xasprintf("%s.git", log);
-	char *head[] = {"git", "-C", (char *)dir, "rev-parse", "--verify", "HEAD", NULL};
-	char *desc[] = {"git", "-C", (char *)dir, "describe", "--always", "--tags", "--dirty",
+	char *gitdir = xasprintf("%s/.git", dir), *opt = xasprintf("--git-dir=%s", gitdir);
+	char *work = xasprintf("--work-tree=%s", dir), *tmp = xasprintf("%s.git", log);
+	char *head[] = {"git", "--no-optional-locks", opt, work, "rev-parse", "--verify", "HEAD",
 			NULL};
-	char *diff[] = {"git", "-C", (char *)dir, "diff", "HEAD", NULL};
-	struct buf h = {0}, d = {0}, df = {0};
-	char sha[65];
-	s->dir = xstrdup(dir);
-	if (!output_of(head, NULL, tmp, true, &h) && h.len == 40 &&
-	    !output_of(diff, NULL, tmp, false, &df)) {
-		output_of(desc, NULL, tmp, true, &d);
-		kb_sha256_hex(df.data ? df.data : "", df.len, sha);
-		s->identity = xasprintf("git %s (%s) diff %s", buf_str(&h), buf_str(&d), sha);
-	} else {
-		tree_digest(dir, sha);
-		s->identity = xasprintf("tree %s", sha);
+	char *desc[] = {"git", "--no-optional-locks", opt, work, "describe", "--always",
+			"--tags", "--dirty", NULL};
+	struct buf h = {0}, d = {0};
+	struct stat st;
+	char *origin = xstrdup("");
+	if (!lstat(gitdir, &st) && !output_of(head, tmp, true, &h) && h.len == 40) {
+		output_of(desc, tmp, true, &d);
+		free(origin);
+		origin = xasprintf("git %s (%s)", buf_str(&h), d.len ? buf_str(&d) : "no describe");
 	}
 	buf_free(&h);
 	buf_free(&d);
-	buf_free(&df);
+	free(gitdir);
+	free(opt);
+	free(work);
 	free(tmp);
+	return origin;
+}
+
+static int resolve_dir(const char *dir, const char *cache, const char *log, struct ksource *s,
+		       char *err, size_t errsz)
+{
+	char real[PATH_MAX], sha[65], why[512];
+	struct ktree_stats st;
+	if (!realpath(dir, real))
+		return err_printf(err, errsz, "source %s: %s", dir, strerror(errno));
+	char *idx = index_of(cache, real, why, sizeof(why));
+	int rc = ktree_digest(real, idx, sha, &st, why, sizeof(why));
+	free(idx);
+	if (rc)
+		return err_printf(err, errsz, "source %s: %s", dir, why);
+	s->dir = xstrdup(real);
+	s->identity = xasprintf("tree %s", sha);
+	s->origin = git_origin(real, log);
+	return 0;
 }
 
 /* commit: of a directory source: its full hash and git describe. */
@@ -208,36 +221,31 @@ static int resolve_commit(const char *dir, const char *commit, struct ksource *s
 	s->commit = xstrdup(hash);
 	s->describe = kgit_describe(dir, hash);
 	s->identity = xasprintf("git commit %s", hash);
+	s->origin = xstrdup("");
 	return 0;
 }
 
 int ksource_resolve(const char *written, const char *commit, const char *cache,
-		    const char *log, struct ksource *s, char *err, size_t errsz)
+		    const char *log, bool fetch, struct ksource *s, char *err, size_t errsz)
 {
 	struct stat st;
 	memset(s, 0, sizeof(*s));
 	s->written = xstrdup(written);
+	int rc;
 	if (commit)
-		return resolve_commit(written, commit, s, err, errsz);
-	if (is_package(written) && stat(written, &st))
-		return resolve_package(written, cache, log, s, err, errsz);
-	if (stat(written, &st)) {
-		snprintf(err, errsz, "source %s: %s (a kernel tree directory, a tar archive, or"
-			 " linux-source-X.Y)", written, strerror(errno));
-		return -1;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		resolve_dir(written, log, s);
-		return 0;
-	}
-	char sha[65];
-	if (kb_sha256_file(written, sha)) {
-		snprintf(err, errsz, "source %s: %s", written, strerror(errno));
-		return -1;
-	}
-	s->tarball = xstrdup(written);
-	s->identity = xasprintf("tarball %s", sha);
-	return 0;
+		rc = resolve_commit(written, commit, s, err, errsz);
+	else if (ksource_is_package(written) && stat(written, &st))
+		rc = resolve_package(written, cache, log, fetch, s, err, errsz);
+	else if (stat(written, &st))
+		rc = err_printf(err, errsz, "source %s: %s (a kernel tree directory, a tar archive,"
+				" or linux-source-X.Y)", written, strerror(errno));
+	else if (S_ISDIR(st.st_mode))
+		rc = resolve_dir(written, cache, log, s, err, errsz);
+	else if (!(rc = tarball_identity(written, cache, s, err, errsz)))
+		s->tarball = xstrdup(written);
+	if (!rc && !s->origin)
+		s->origin = xstrdup("");
+	return rc;
 }
 
 /* The tree inside an unpacked tarball: its only top-level directory, else
@@ -258,24 +266,19 @@ static char *tree_in(const char *dir)
 	if (d)
 		closedir(d);
 	struct stat st;
-	if (n == 1 && !stat(only, &st) && S_ISDIR(st.st_mode))
+	if (n == 1 && !lstat(only, &st) && S_ISDIR(st.st_mode))
 		return only;
 	free(only);
 	return xstrdup(dir);
 }
 
-/* A commit's tree as a tar archive at tar (`git archive`, every file
- * under tree/, so the archive has one top-level directory as tree_in
+/* A commit's tree as a tar archive at tar (absolute: `git archive`, every
+ * file under tree/, so the archive has one top-level directory as tree_in
  * expects). */
 static int archive_commit(const struct ksource *s, const char *tar, const char *log,
 			  char *err, size_t errsz)
 {
-	char cwd[PATH_MAX];
-	if (tar[0] != '/' && !getcwd(cwd, sizeof(cwd)))
-		return err_printf(err, errsz, "source %s: getcwd: %s", s->written, strerror(errno));
-	/* git -C TREE reads a relative --output in TREE, not here. */
-	char *out = tar[0] == '/' ? xasprintf("--output=%s", tar)
-				  : xasprintf("--output=%s/%s", cwd, tar);
+	char *out = xasprintf("--output=%s", tar);
 	char *argv[] = {"git", "-C", s->written, "archive", "--format=tar", "--prefix=tree/",
 			out, s->commit, NULL};
 	struct kb_cmd c = {.argv = argv, .log = log, .append = true};
@@ -308,26 +311,33 @@ static int unpack_into(const struct ksource *s, const char *tmp, const char *log
 	return rc == KB_INTERRUPTED ? rc : rc ? -1 : 0;
 }
 
+/* CACHE/sources/ID, unpacked under its lock if it is not there yet. */
 static int unpack(const struct ksource *s, const char *cache, const char *log, char **tree,
 		  char *err, size_t errsz)
 {
 	char id[65];
 	kb_sha256_hex(s->identity, strlen(s->identity), id);
 	char *dir = xasprintf("%s/sources/%.16s", cache, id);
+	char *lock = kcache_lock_of(dir), *tmp = kcache_tmp_of(dir);
 	struct stat st;
-	int rc = 0;
-	if (stat(dir, &st)) {
-		char *tmp = xasprintf("%s.tmp.%d", dir, (int)getpid());
-		if (!(rc = unpack_into(s, tmp, log, err, errsz)) && rename(tmp, dir)) {
-			snprintf(err, errsz, "source %s: rename %s: %s", s->written, tmp,
-				 strerror(errno));
-			rc = -1;
-		}
+	char *parent = xasprintf("%s/sources", cache);
+	int fd = mkdir_p(parent, err, errsz) ? -1 : kcache_lock(lock, s->written, NULL, NULL, err,
+								  errsz);
+	int rc = fd < 0 ? fd : 0;
+	if (!rc && stat(dir, &st)) {
+		proc_remove_tree(tmp); /* a killed rig's: never used */
+		if (!(rc = unpack_into(s, tmp, log, err, errsz)) && rename(tmp, dir))
+			rc = err_printf(err, errsz, "source %s: rename %s: %s", s->written, tmp,
+					strerror(errno));
 		proc_remove_tree(tmp);
-		free(tmp);
 	}
+	if (fd >= 0)
+		close(fd);
 	if (!rc)
 		*tree = tree_in(dir);
+	free(parent);
+	free(lock);
+	free(tmp);
 	free(dir);
 	return rc;
 }
@@ -345,15 +355,17 @@ int ksource_copy(const struct ksource *s, const char *cache, const char *dest, c
 	}
 	struct argv a = {0};
 	argv_add(&a, "cp");
-	/* The tree the rig unpacked into its cache is never built in: the copy
+	/* The tree the rig unpacked into its cache is never written: the copy
 	 * links its files (kseries_apply unshares what a patch touches; make
-	 * writes only new files). A user's tree is copied: a tree built in
-	 * before holds outputs (.cmd files, .config) a build rewrites in place. */
-	argv_add(&a, s->dir ? "-a" : "-al");
+	 * writes only in the object directory). A user's tree is copied, so
+	 * that an edit while it builds cannot reach the build. -P: a symbolic
+	 * link on the command line is copied as a link too. */
+	argv_add(&a, s->dir ? "-aP" : "-alP");
 	DIR *d = opendir(tree);
 	struct dirent *de;
 	while (d && (de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strcmp(de->d_name, ".git"))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    strcmp(de->d_name, ".git") && strcmp(de->d_name, KBUILD_OBJ_DIR))
 			argv_addf(&a, "%s/%s", tree, de->d_name);
 	if (d)
 		closedir(d);
@@ -373,6 +385,7 @@ void ksource_free(struct ksource *s)
 {
 	free(s->written);
 	free(s->identity);
+	free(s->origin);
 	free(s->dir);
 	free(s->tarball);
 	free(s->commit);

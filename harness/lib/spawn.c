@@ -85,12 +85,12 @@ static int open_io(const struct spawn_io *io, int stream, int *child, int *rig, 
 	return 0;
 }
 
-/* The rig's environment with s->env applied, NULL-terminated; the strings
- * are the rig's and s->env's own. */
+/* The rig's environment with s->env applied (only s->env's settings with
+ * clear_env), NULL-terminated; the strings are the rig's and s->env's own. */
 static char **child_env(const struct spawn *s)
 {
 	size_t n = 0, k = 0, extra = 0;
-	while (environ[n])
+	while (!s->clear_env && environ[n])
 		n++;
 	while (s->env && s->env[extra])
 		extra++;
@@ -285,6 +285,17 @@ static pid_t fork_exec(struct spawn *s, const char *prog, int fds[3], int *cg_fd
 		close_child_ends(s, fds, cg_fd);
 		return -1;
 	}
+	/* Above 2, like every other descriptor the child gets: the dup2 onto
+	 * 0..2 must not close the status pipe of a rig started without them. */
+	st[0] = above_stdio(st[0]);
+	st[1] = above_stdio(st[1]);
+	if (st[0] < 0 || st[1] < 0) {
+		snprintf(err, errsz, "pipe: %s", strerror(errno));
+		close_fd(&st[0]);
+		close_fd(&st[1]);
+		close_child_ends(s, fds, cg_fd);
+		return -1;
+	}
 	char **envp = s->fn ? NULL : child_env(s);
 	pid_t parent = getpid();
 	if (s->fn)
@@ -375,6 +386,21 @@ static void note_reaped(struct spawn *s, int status, const struct rusage *ru)
 	close_fd(&s->pid_fd);
 }
 
+/* With kill_group_at_exit: once s has exited (flags as for reap), SIGKILL
+ * what is left of its process group while its zombie still holds the
+ * group's ID (after the reap the ID may be another process's group). */
+static void kill_group_left(const struct spawn *s, int flags)
+{
+	siginfo_t si = {0};
+	if (!s->kill_group_at_exit || !s->new_group)
+		return;
+	while (waitid(P_PID, (id_t)s->pid, &si, WEXITED | WNOWAIT | (flags & WNOHANG)) < 0 &&
+	       errno == EINTR)
+		;
+	if (si.si_pid == s->pid)
+		kill(-s->pid, SIGKILL);
+}
+
 /* wait4 for s (blocking unless WNOHANG in flags); true when it was
  * reaped now: status, rusage and the time kept. */
 static bool reap(struct spawn *s, int flags)
@@ -382,6 +408,7 @@ static bool reap(struct spawn *s, int flags)
 	int status;
 	struct rusage ru;
 	pid_t r;
+	kill_group_left(s, flags);
 	while ((r = wait4(s->pid, &status, flags, &ru)) < 0 && errno == EINTR)
 		;
 	if (r != s->pid)

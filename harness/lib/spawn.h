@@ -84,10 +84,17 @@ struct spawn {
 	const char *const *env;  /* NULL-terminated: "NAME=VALUE" sets, "NAME" removes;
 				    a PATH set here is also where argv[0] is looked up
 				    (argv only: fn keeps the rig's environment) */
+	bool clear_env;          /* the child's environment is env's NAME=VALUE
+				    entries alone, nothing of the rig's */
 	const char *dir;         /* chdir there before exec; NULL: the rig's */
 	struct spawn_io in, out, err;
 	bool new_group;          /* the child leads a new process group; stop
 				    signals and SIGKILL then go to the whole group */
+	bool kill_group_at_exit; /* with new_group: when the child exits, SIGKILL
+				    whatever is left of its group before it is
+				    reaped (never after: the group's ID is free
+				    for reuse once its leader is reaped and the
+				    group is empty) */
 	const char *cgroup;      /* a cgroup v2 directory the child joins before exec */
 	int pdeath_sig;          /* PR_SET_PDEATHSIG in the child; 0: none */
 	spawn_hook_fn *before_exec; /* NULL: none (e.g. scheduling attributes, schedattr.h) */

@@ -13,6 +13,7 @@
 #include "measurelock.h"
 #include "progress.h"
 #include "provenance.h"
+#include "revisions.h"
 #include "runbuild.h"
 #include "runner.h"
 #include "session_impl.h"
@@ -420,6 +421,15 @@ int session_execute(struct run_session *rc, const char *self_exe)
 	}
 	rc->build_failed = xcalloc(rc->e->n_variants, sizeof(*rc->build_failed));
 	if (build_kernels(rc, run_dir)) {
+		free(run_dir);
+		rc->run_dir = NULL;
+		goto ended;
+	}
+	/* After the builds, which record the revisions of git trees. */
+	if (revisions_record(rc->st, rc->run_id, rc->e, rc->o->variant, rc->o->revision, err,
+			     sizeof(err))) {
+		fprintf(stderr, "schedrig: %s\n", err);
+		rc->store_failed = true;
 		free(run_dir);
 		rc->run_dir = NULL;
 		goto ended;

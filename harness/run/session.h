@@ -33,6 +33,8 @@ struct run_opts {
 	const char *resume;  /* run selector, or NULL */
 	const char *variant; /* --variant: the only variant run, or NULL */
 	const char *lava_log; /* --lava-log: the job log of that boot: lava variant */
+	const char *revision; /* --revision: the label of variants without a revision
+			       * of their own (revisions.h), or NULL */
 	int iterations;
 	bool dry_run;
 	bool quiet;

@@ -32,8 +32,9 @@ struct store;
  * bisection tables (bisection, bisect_point, bisect_run), 12 the
  * bisection's directory and walker, 13 the bisection's rule, its points'
  * looks, the runs' phase and the confirm's checks (bisect_check), the
- * window samples and traces (window_sample, trace) and the host state
- * (host_state, store_host.h); every table is in
+ * window samples and traces (window_sample, trace), the host state
+ * (host_state, store_host.h), the kernels' revisions (kernel_revision)
+ * and schedrig track --follow's tables; every table is in
  * results-schema/schema.sql. */
 #define STORE_SCHEMA_VERSION 13
 

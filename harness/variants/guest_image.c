@@ -139,6 +139,7 @@ static int kernel_from_deb(const char *deb, const char *cache, struct kernel_ima
 		goto out;
 	}
 	snprintf(k->release, sizeof(k->release), "%s", strrchr(k->vmlinuz, '/') + 9);
+	snprintf(k->deb, sizeof(k->deb), "%s", deb);
 	snprintf(k->bzimage, sizeof(k->bzimage), "%s", k->vmlinuz);
 	prefer_pvh_vmlinux(k);
 	const char *const roots[] = {"lib/modules", "usr/lib/modules"};
@@ -438,6 +439,53 @@ int guest_kernel_locked(const char *kernel, struct kernel_image *k, char *err, s
 		return -1;
 	int rc = guest_kernel_resolve(kernel, cache_root(), k, err, errsz);
 	close(lock);
+	return rc;
+}
+
+/* The value of field name in dpkg-deb --field's output text ("Name:
+ * value" lines), malloc'd, or NULL. */
+static char *control_field(const char *text, const char *name)
+{
+	size_t len = strlen(name);
+	for (const char *p = text; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n')) {
+		if (strncmp(p, name, len) || p[len] != ':')
+			continue;
+		const char *v = p + len + 1 + strspn(p + len + 1, " ");
+		return xasprintf("%.*s", (int)strcspn(v, "\n"), v);
+	}
+	return NULL;
+}
+
+int guest_kernel_package(const char *kernel, char **package, char **version, char *err,
+			 size_t errsz)
+{
+	struct kernel_image k;
+	size_t len = strlen(kernel);
+	if (is_file(kernel) && !(len > 4 && !strcmp(kernel + len - 4, ".deb")))
+		return 1;
+	if (guest_kernel_locked(kernel, &k, err, errsz))
+		return -1;
+	char *argv[] = {"dpkg-deb", "--field", k.deb, "Package", "Version", NULL};
+	struct spawn t = {.argv = argv, .in.kind = SPAWN_NULL, .out.kind = SPAWN_PIPE,
+			  .err.kind = SPAWN_NULL, .pdeath_sig = SIGKILL};
+	char why[256];
+	int rc = -1;
+	*package = *version = NULL;
+	if (spawn_run(&t, why, sizeof(why))) {
+		snprintf(err, errsz, "%s", why);
+	} else {
+		*package = control_field(buf_str(&t.out_text), "Package");
+		*version = control_field(buf_str(&t.out_text), "Version");
+		rc = WIFEXITED(t.status) && !WEXITSTATUS(t.status) && *package && *version ? 0 : -1;
+		if (rc) {
+			snprintf(err, errsz, "dpkg-deb --field %s Package Version: no Package and"
+				 " Version fields", k.deb);
+			free(*package);
+			free(*version);
+			*package = *version = NULL;
+		}
+	}
+	spawn_free(&t);
 	return rc;
 }
 

@@ -34,6 +34,7 @@ struct kernel_image {
 				 * boot/vmlinuz-RELEASE), for boot loaders */
 	char modroot[PATH_MAX]; /* "" when none (a bare bzImage) */
 	char release[256];      /* from the package ("" unknown) */
+	char deb[PATH_MAX];     /* the linux-image .deb it came from ("" none) */
 };
 
 /* kernel: → a bootable image. kernel is a bzImage or ELF vmlinux path, a
@@ -46,6 +47,16 @@ struct kernel_image {
  * without boot/vmlinuz-*). */
 int guest_kernel_resolve(const char *kernel, const char *cache, struct kernel_image *k,
 			 char *err, size_t errsz);
+
+/* The Debian package kernel: names (a package name, or a linux-image .deb
+ * file): the package's name and version as its .deb says (`dpkg-deb
+ * --field DEB Package Version`), the .deb found (or fetched) in the rig's
+ * cache as guest_kernel_locked finds it. 1 when kernel is a bzImage or
+ * vmlinux file (no package); 0 with *package and *version malloc'd; -1
+ * with err (as guest_kernel_locked, or dpkg-deb failing or printing no
+ * Package or Version field). */
+int guest_kernel_package(const char *kernel, char **package, char **version, char *err,
+			 size_t errsz);
 
 /* guest_kernel_resolve in the rig's cache under its lock (released before
  * it returns: for what k says, not to boot its files). 0, or -1 with err

@@ -21,17 +21,18 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 TREE=$WORK/linux
 mkdir -p "$TREE/kernel/sched" "$WORK/series"
 cat >"$TREE/Makefile" <<'EOF'
-# A stand-in for the kernel's Makefile (schedrig's tests/integration/kbuild.sh).
+# A stand-in for the kernel's Makefile (schedrig's tests/integration/kbuild.sh):
+# out of the tree in $(O), as kbuild builds with O=.
 tinyconfig:
-	printf 'CONFIG_64BIT=y\n# CONFIG_SMP is not set\nCONFIG_HZ=100\n' > .config
+	printf 'CONFIG_64BIT=y\n# CONFIG_SMP is not set\nCONFIG_HZ=100\n' > $(O)/.config
 olddefconfig:
-	grep -v '^CONFIG_NOT_IN_TREE' .config > .config.new; mv .config.new .config
+	grep -v '^CONFIG_NOT_IN_TREE' $(O)/.config > $(O)/.config.new; mv $(O)/.config.new $(O)/.config
 bzImage:
 	@echo "  CC      kernel/sched/core.o"
 	@if [ -n "$(SLEEP)" ]; then sleep $(SLEEP); fi
 	@if [ -n "$(FAIL)" ]; then echo "kernel/sched/core.c:2:1: error: expected ';'"; exit 2; fi
-	mkdir -p arch/x86/boot
-	cat .config kernel/sched/core.c > arch/x86/boot/bzImage
+	mkdir -p $(O)/arch/x86/boot
+	cat $(O)/.config kernel/sched/core.c > $(O)/arch/x86/boot/bzImage
 EOF
 printf 'int slice = 3;\nint lag = 1;\n' >"$TREE/kernel/sched/core.c"
 patch_file() { # NAME FROM TO SUBJECT
@@ -158,7 +159,7 @@ done
 sleep 0.5
 tmp=$(ls -d "$CACHE"/builds/.tmp-*)
 assert_eq "$(stat -c %h "$SRC/Makefile")" 2 "a file of the cached tree while a build links it"
-assert_eq "$(stat -c %i "$tmp/tree/Makefile")" "$(stat -c %i "$SRC/Makefile")" "the build's Makefile is the cache's inode"
+assert_eq "$(stat -c %i "$tmp/src/Makefile")" "$(stat -c %i "$SRC/Makefile")" "the build's Makefile is the cache's inode"
 assert_eq "$(stat -c %h "$SRC/kernel/sched/core.c")" 1 "the patched file, unshared before patching"
 kill -INT "$rig"
 rc=0

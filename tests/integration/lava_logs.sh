@@ -51,10 +51,13 @@ config "$WORK/c.yaml" 512
 config "$WORK/small-cap.yaml" 1
 
 # The plan the rig sends (agent_proto.h), run by the agent here: its lines
-# are what a device would print on its console.
-python3 - "$WORK/c.yaml" >"$WORK/plan.json" <<'PY'
+# are what a device would print on its console. The protocol version is the
+# one this tree's agent_proto.h defines.
+proto=$(sed -n 's/^#define AGENT_PROTO_VERSION \([0-9]*\)$/\1/p' "$TESTS_DIR/../harness/agent/agent_proto.h")
+[ -n "$proto" ] || fail "no AGENT_PROTO_VERSION in agent_proto.h"
+python3 - "$WORK/c.yaml" "$proto" >"$WORK/plan.json" <<'PY'
 import json, sys
-print(json.dumps({"schedrig_agent": 2, "config_name": sys.argv[1],
+print(json.dumps({"schedrig_agent": int(sys.argv[2]), "config_name": sys.argv[1],
                   "config": open(sys.argv[1]).read(), "variant": "v", "iterations": 2,
                   "cells": ["default"], "modules": [], "run": [[0, 1], [0, 2]]}))
 PY

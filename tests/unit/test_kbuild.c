@@ -8,17 +8,29 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "builtin_proc.h"
 #include "config.h"
 #include "kbuild.h"
 #include "kbuild_config.h"
+#include "kbuild_env.h"
+#include "kbuild_inputs.h"
 #include "kbuild_key.h"
+#include "kbuild_run.h"
+#include "kbuild_tools.h"
+#include "kbuild_tree.h"
+#include "spawn.h"
 #include "kbuild_series.h"
 
 #define LATNICE "configs/patches/latency-nice-6.12"
@@ -51,43 +63,78 @@ static void test_sha256_known_value(void **state)
 	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
-static const char *const patches_a[] = {"1111", "2222"};
-static const char *const patches_b[] = {"1111", "2223"};
-static const char *const config_a[] = {"tinyconfig", "fragment guest abcd"};
-static const char *const config_b[] = {"tinyconfig", "fragment guest abce"};
-static const char *const args_a[] = {"LOCALVERSION=-x"};
+/* Inputs of a build as kbuild_inputs_fill would give them. */
+static void some_inputs(struct kbuild_inputs *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->source = xstrdup("tarball 1111");
+	argv_add(&in->patches, "2222 fuzz 0");
+	argv_add(&in->patches, "3333 fuzz 0");
+	argv_add(&in->config, "tinyconfig");
+	argv_add(&in->config, "fragment 4444");
+	argv_add(&in->make_args, "LOCALVERSION=-x");
+	argv_add(&in->env, "LC_ALL=C");
+	in->tools.t = xcalloc(1, sizeof(*in->tools.t));
+	in->tools.n = 1;
+	in->tools.t[0] = (struct ktool){xstrdup("cc"), xstrdup("/usr/bin/gcc-12"),
+					xstrdup("gcc version 12.2.0"), xstrdup(""), "5555"};
+	in->target = xstrdup("bzImage");
+	snprintf(in->config_final, sizeof(in->config_final), "6666");
+}
 
+/* Every field of the inputs is in the key: change one, the key changes. */
 static void test_key_changes_with_every_input(void **state)
 {
 	(void)state;
-	struct kbuild_inputs in = {"debian linux-source-6.12 6.12.117-1~deb12u1", patches_a, 2,
-				   config_a, 2, args_a, 1, "gcc 12.2.0", "bzImage"};
+	struct kbuild_inputs in;
 	char k0[65], k[65];
-	kbuild_key(&in, k0);
-	kbuild_key(&in, k);
+	some_inputs(&in);
+	kbuild_inputs_key(&in, k0);
+	kbuild_inputs_key(&in, k);
 	assert_string_equal(k0, k); /* same inputs, same key */
-	struct kbuild_inputs v[] = {in, in, in, in, in, in, in, in};
-	v[0].source_identity = "debian linux-source-6.12 6.12.118-1~deb12u1";
-	v[1].patch_sha256 = patches_b;
-	v[2].n_patches = 1;
-	v[3].config = config_b;
-	v[4].n_make_args = 0;
-	v[5].compiler = "gcc 12.3.0";
-	v[6].target = "vmlinux";
-	v[7].n_config = 1;
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
-		kbuild_key(&v[i], k);
+	for (int change = 0; change < 10; change++) {
+		struct kbuild_inputs v;
+		some_inputs(&v);
+		switch (change) {
+		case 0: free(v.source); v.source = xstrdup("tarball 1112"); break;
+		case 1: free(v.patches.v[1]); v.patches.v[1] = xstrdup("3333 fuzz 1"); break;
+		case 2: free(v.patches.v[1]); v.patches.v[1] = NULL; v.patches.n = 1; break;
+		case 3: free(v.config.v[1]); v.config.v[1] = xstrdup("fragment 4445"); break;
+		case 4: free(v.make_args.v[0]); v.make_args.v[0] = NULL; v.make_args.n = 0; break;
+		case 5: argv_add(&v.env, "TZ=UTC"); break;
+		case 6: v.tools.t[0].sha256[0] = '6'; break;
+		case 7: free(v.target); v.target = xstrdup("vmlinux"); break;
+		case 8: v.config_final[0] = '7'; break;
+		case 9: free(v.tools.t[0].path); v.tools.t[0].path = xstrdup("/usr/bin/gcc-13"); break;
+		}
+		kbuild_inputs_key(&v, k);
 		if (!strcmp(k, k0))
-			fail_msg("changing input %zu left the key as it was", i);
+			fail_msg("changing input %d left the key as it was", change);
+		kbuild_inputs_free(&v);
 	}
 	/* The key is the sha256 of its text, which names every input. */
 	struct buf t = {0};
-	kbuild_key_text(&in, &t);
-	assert_non_null(strstr(buf_str(&t), "patch[1] 2222\n"));
-	assert_non_null(strstr(buf_str(&t), "compiler gcc 12.2.0\n"));
+	kbuild_inputs_text(&in, &t);
+	assert_non_null(strstr(buf_str(&t), "patch[1] 3333 fuzz 0\n"));
+	assert_non_null(strstr(buf_str(&t), "tool cc 5555 /usr/bin/gcc-12 (gcc version 12.2.0)\n"));
+	assert_non_null(strstr(buf_str(&t), "config_final 6666\n"));
 	kb_sha256_hex(t.data, t.len, k);
 	assert_string_equal(k, k0);
+	/* cache diff: the lines that differ, by name. */
+	struct kbuild_inputs v;
+	some_inputs(&v);
+	free(v.patches.v[1]);
+	v.patches.v[1] = xstrdup("3334 fuzz 0");
+	struct buf t2 = {0}, diff = {0};
+	kbuild_inputs_text(&v, &t2);
+	assert_int_equal(kbuild_inputs_diff(buf_str(&t), buf_str(&t2), &diff), 1);
+	assert_non_null(strstr(buf_str(&diff), "  patch[1]: 3333 fuzz 0\n"));
+	assert_non_null(strstr(buf_str(&diff), "3334 fuzz 0\n"));
 	buf_free(&t);
+	buf_free(&t2);
+	buf_free(&diff);
+	kbuild_inputs_free(&v);
+	kbuild_inputs_free(&in);
 }
 
 static void test_config_line(void **state)
@@ -160,7 +207,7 @@ static void test_directory_order(void **state)
 	(void)state;
 	struct kseries s = {0};
 	char err[512];
-	assert_int_equal(kseries_add(&s, LATNICE "/", err, sizeof(err)), 0);
+	assert_int_equal(kseries_add(&s, LATNICE "/", 0, err, sizeof(err)), 0);
 	assert_int_equal(s.n, 4);
 	assert_string_equal(s.p[0].file,
 			    LATNICE "/0001-sched-Add-latency_nice-to-struct-sched_attr.patch");
@@ -188,7 +235,7 @@ static void test_directory_order(void **state)
 		free(p);
 		free(t);
 	}
-	assert_int_equal(kseries_add(&s, dir, err, sizeof(err)), 0);
+	assert_int_equal(kseries_add(&s, dir, 0, err, sizeof(err)), 0);
 	assert_int_equal(s.n, 3);
 	assert_string_equal(s.p[0].subject, "0001-a.patch");
 	assert_string_equal(s.p[1].subject, "0002-b.diff");
@@ -204,7 +251,7 @@ static void test_mbox_split(void **state)
 	(void)state;
 	struct kseries dir = {0}, s = {0};
 	char err[512];
-	assert_int_equal(kseries_add(&dir, LATNICE, err, sizeof(err)), 0);
+	assert_int_equal(kseries_add(&dir, LATNICE, 0, err, sizeof(err)), 0);
 	struct buf mbox = {0};
 	buf_puts(&mbox, "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
 			"From: a <a@example.org>\nSubject: [PATCH 0/4] latency_nice\n\n"
@@ -213,7 +260,7 @@ static void test_mbox_split(void **state)
 		buf_puts(&mbox, dir.p[i].data);
 		buf_puts(&mbox, "\n");
 	}
-	assert_int_equal(kseries_split(&s, "series.mbox", mbox.data, mbox.len), 4);
+	assert_int_equal(kseries_split(&s, "series.mbox", mbox.data, mbox.len, 0), 4);
 	for (size_t i = 0; i < 4; i++) {
 		assert_string_equal(s.p[i].subject, dir.p[i].subject);
 		assert_int_equal(s.p[i].message, (int)i + 2);
@@ -221,13 +268,43 @@ static void test_mbox_split(void **state)
 	}
 	kseries_free(&s);
 	/* A plain diff without headers: one patch named by its file. */
-	assert_int_equal(kseries_split(&s, "x.diff", "--- a/x\n+++ b/x\n", 16), 1);
+	assert_int_equal(kseries_split(&s, "x.diff", "--- a/x\n+++ b/x\n", 16, 0), 1);
 	assert_string_equal(s.p[0].subject, "x.diff");
 	kseries_free(&s);
 	/* Nothing that looks like a diff: no patch. */
-	assert_int_equal(kseries_split(&s, "notes.txt", "hello\n", 6), 0);
+	assert_int_equal(kseries_split(&s, "notes.txt", "hello\n", 6, 0), 0);
 	buf_free(&mbox);
 	kseries_free(&dir);
+}
+
+/* A commit message may hold a line starting "From " after an empty line
+ * (a quote, a sign-off discussion): only format-patch's and b4's
+ * separators split an mbox. */
+static void test_mbox_from_in_body(void **state)
+{
+	(void)state;
+	static const char *const seps[] = {
+		"From 1234567890123456789012345678901234567890 Mon Sep 17 00:00:00 2001\n",
+		"From git@z Thu Jan  1 00:00:00 1970\n"};
+	for (size_t k = 0; k < 2; k++) {
+		struct kseries s = {0};
+		struct buf mbox = {0};
+		for (int i = 1; i <= 2; i++)
+			buf_printf(&mbox, "%sFrom: a <a@example.org>\nSubject: [PATCH %d/2] sched: %s\n\n"
+				   "Why.\n\nFrom the thread: the slice is too long.\n\n---\n"
+				   "--- a/f%d\n+++ b/f%d\n@@ -0,0 +1 @@\n+x\n\n", seps[k], i,
+				   i == 1 ? "One" : "Two", i, i);
+		assert_int_equal(kseries_split(&s, "s.mbox", mbox.data, mbox.len, 0), 2);
+		assert_string_equal(s.p[0].subject, "sched: One");
+		assert_string_equal(s.p[1].subject, "sched: Two");
+		assert_non_null(strstr(s.p[0].data, "From the thread: the slice is too long.\n"));
+		assert_non_null(strstr(s.p[0].data, "+++ b/f1\n"));
+		assert_null(strstr(s.p[0].data, "f2"));
+		assert_int_equal(s.p[0].message, 1);
+		assert_int_equal(s.p[1].message, 2);
+		kseries_free(&s);
+		buf_free(&mbox);
+	}
 }
 
 /* The pre-image of the no-place-lag patch's hunk (its ' ' and '-' lines),
@@ -274,9 +351,9 @@ static void test_apply_and_failure_message(void **state)
 	char err[4096] = "";
 	struct kseries s = {0};
 	assert_int_equal(mkdir_p(work, err, sizeof(err)), 0);
-	assert_int_equal(kseries_add(&s, NO_PLACE_LAG, err, sizeof(err)), 0);
+	assert_int_equal(kseries_add(&s, NO_PLACE_LAG, 0, err, sizeof(err)), 0);
 	make_features_tree(tree, false);
-	assert_int_equal(kseries_apply(&s, tree, work, err, sizeof(err)), 0);
+	assert_int_equal(kseries_apply(&s, tree, work, NULL, err, sizeof(err)), 0);
 	char *path = xasprintf("%s/kernel/sched/features.h", tree);
 	char *after = slurp(path);
 	assert_non_null(strstr(after, "SCHED_FEAT(PLACE_LAG, false)"));
@@ -285,7 +362,7 @@ static void test_apply_and_failure_message(void **state)
 	proc_remove_tree(tree);
 
 	make_features_tree(tree, true);
-	assert_int_equal(kseries_apply(&s, tree, work, err, sizeof(err)), -1);
+	assert_int_equal(kseries_apply(&s, tree, work, NULL, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "patch 1 of 1, " NO_PLACE_LAG
 			       ": 'sched/features: Turn PLACE_LAG off by default' does not apply: "
 			       "kernel/sched/features.h: Hunk #1 FAILED at 3."));
@@ -361,13 +438,13 @@ static void test_apply_unshares_links(void **state)
 	assert_int_equal(stat(of, &before), 0);
 	char *pristine = slurp(of);
 	struct kseries s = {0};
-	assert_int_equal(kseries_add(&s, NO_PLACE_LAG, err, sizeof(err)), 0);
+	assert_int_equal(kseries_add(&s, NO_PLACE_LAG, 0, err, sizeof(err)), 0);
 	/* Tree and work directory relative to the rig's directory (a relative
 	 * --db): patch runs in the tree and still finds its files. */
 	char top[4096];
 	assert_non_null(getcwd(top, sizeof(top)));
 	assert_int_equal(chdir(dir), 0);
-	int applied = kseries_apply(&s, "tree", "work", err, sizeof(err));
+	int applied = kseries_apply(&s, "tree", "work", NULL, err, sizeof(err));
 	assert_int_equal(chdir(top), 0);
 	assert_int_equal(applied, 0);
 	char *patched = slurp(tf), *kept = slurp(of);
@@ -393,6 +470,256 @@ static void test_apply_unshares_links(void **state)
 	free(tf);
 	free(tm);
 	free(sched);
+}
+
+/* patch runs with --fuzz=0: a hunk whose outer context line is not the
+ * tree's fails, naming the fuzz it would need and patch_fuzz:; with
+ * patch_fuzz: 1 it applies and the fuzzed hunk is recorded; a hunk that
+ * only moved (an offset) applies exactly and is recorded too. */
+static void test_fuzz_and_offsets(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/schedrig-kfuzz-XXXXXX", err[4096] = "";
+	assert_non_null(mkdtemp(dir));
+	char *tree = xasprintf("%s/tree", dir), *work = xasprintf("%s/work", dir);
+	char *file = xasprintf("%s/f.c", tree);
+	assert_int_equal(mkdir_p(tree, err, sizeof(err)), 0);
+	assert_int_equal(mkdir_p(work, err, sizeof(err)), 0);
+	static const char fuzzy[] = "--- a/f.c\n+++ b/f.c\n@@ -1,7 +1,7 @@\n a\n b\n c\n-d\n+D\n"
+				    " e\n f\n g\n";
+	/* The tree's last context line differs: fuzz 1 would place it. */
+	spit(file, "a\nb\nc\nd\ne\nf\nG\n");
+	struct kseries s = {0};
+	assert_int_equal(kseries_split(&s, "fuzzy.patch", fuzzy, strlen(fuzzy), 0), 1);
+	struct argv applied = {0};
+	assert_int_equal(kseries_apply(&s, tree, work, &applied, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "patch 1 of 1, fuzzy.patch: 'fuzzy.patch' does not apply:"
+				    " f.c: Hunk #1 FAILED at 1."));
+	assert_non_null(strstr(err, "(it applies with fuzz 1,"));
+	assert_non_null(strstr(err, "patch_fuzz: 1 in its kernels: entry"));
+	char *kept = slurp(file);
+	assert_string_equal(kept, "a\nb\nc\nd\ne\nf\nG\n");
+	free(kept);
+	kseries_free(&s);
+	assert_int_equal(kseries_split(&s, "fuzzy.patch", fuzzy, strlen(fuzzy), 1), 1);
+	assert_int_equal(kseries_apply(&s, tree, work, &applied, err, sizeof(err)), 0);
+	assert_int_equal(applied.n, 1);
+	assert_non_null(strstr(applied.v[0], "patch 1 of 1, fuzzy.patch: 'fuzzy.patch': f.c:"
+					     " Hunk #1 succeeded at 1 with fuzz 1."));
+	kseries_free(&s);
+	argv_free(&applied);
+	/* Three lines more on top: the same hunk at an offset, fuzz 0. */
+	spit(file, "x\ny\nz\na\nb\nc\nd\ne\nf\ng\n");
+	assert_int_equal(kseries_split(&s, "moved.patch", fuzzy, strlen(fuzzy), 0), 1);
+	assert_int_equal(kseries_apply(&s, tree, work, &applied, err, sizeof(err)), 0);
+	assert_int_equal(applied.n, 1);
+	assert_non_null(strstr(applied.v[0], "f.c: Hunk #1 succeeded at 4 (offset 3 lines)."));
+	kseries_free(&s);
+	argv_free(&applied);
+	proc_remove_tree(dir);
+	free(tree);
+	free(work);
+	free(file);
+}
+
+/* A directory of the tree that is a symbolic link to elsewhere: the rig
+ * does not patch through it (the file patched would not be the tree's),
+ * and what it points to keeps its bytes and its links. */
+static void test_apply_refuses_links(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/schedrig-ksym-XXXXXX", err[4096] = "";
+	assert_non_null(mkdtemp(dir));
+	char *tree = xasprintf("%s/tree", dir), *work = xasprintf("%s/work", dir);
+	char *outside = xasprintf("%s/outside/sched", dir), *ofile = xasprintf("%s/f.c", outside);
+	char *olink = xasprintf("%s/g.c", outside), *link_at = xasprintf("%s/kernel", tree);
+	char *target = xasprintf("%s/outside", dir);
+	assert_int_equal(mkdir_p(tree, err, sizeof(err)), 0);
+	assert_int_equal(mkdir_p(work, err, sizeof(err)), 0);
+	assert_int_equal(mkdir_p(outside, err, sizeof(err)), 0);
+	spit(ofile, "a\n");
+	assert_int_equal(link(ofile, olink), 0); /* two links: unshare would copy it */
+	assert_int_equal(symlink(target, link_at), 0);
+	static const char p[] = "--- a/kernel/sched/f.c\n+++ b/kernel/sched/f.c\n@@ -1 +1 @@\n-a\n+b\n";
+	struct kseries s = {0};
+	assert_int_equal(kseries_split(&s, "x.patch", p, strlen(p), 0), 1);
+	assert_int_equal(kseries_apply(&s, tree, work, NULL, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "the rig does not patch through links"));
+	char *kept = slurp(ofile);
+	assert_string_equal(kept, "a\n");
+	struct stat st;
+	assert_int_equal(stat(ofile, &st), 0);
+	assert_int_equal(st.st_nlink, 2);
+	free(kept);
+	kseries_free(&s);
+	proc_remove_tree(dir);
+	free(tree);
+	free(work);
+	free(outside);
+	free(ofile);
+	free(olink);
+	free(link_at);
+	free(target);
+}
+
+static void tree_digest(const char *dir, const char *idx, char out[65], size_t *hashed)
+{
+	struct ktree_stats st;
+	char err[512];
+	assert_int_equal(ktree_digest(dir, idx, out, &st, err, sizeof(err)), 0);
+	*hashed = st.hashed;
+}
+
+/* A tree's identity is its content: other bytes at the same size with the
+ * mtime set back (touch -r) change it, through the index's fast path too
+ * (ctime moved); a binary byte changes it; the top-level .git does not
+ * count. Unchanged, the index answers for every file (none read). */
+static void test_tree_digest(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/schedrig-ktree-XXXXXX", err[512];
+	assert_non_null(mkdtemp(dir));
+	char *tree = xasprintf("%s/tree", dir), *idx = xasprintf("%s/tree.idx", dir);
+	char *core = xasprintf("%s/kernel/core.c", tree), *bin = xasprintf("%s/fw.bin", tree);
+	char *sub = xasprintf("%s/kernel", tree), *git = xasprintf("%s/.git", tree);
+	char *gitfile = xasprintf("%s/.git/HEAD", tree);
+	assert_int_equal(mkdir_p(sub, err, sizeof(err)), 0);
+	assert_int_equal(mkdir_p(git, err, sizeof(err)), 0);
+	spit(core, "int slice = 3;\n");
+	spit(bin, "\x01\x02\x03");
+	spit(gitfile, "ref: refs/heads/master\n");
+	char d0[65], d1[65], d2[65], d3[65], none[65];
+	size_t hashed;
+	tree_digest(tree, NULL, none, &hashed);
+	assert_int_equal(hashed, 2);
+	sleep(KTREE_RACY_S + 1); /* old enough for the index to be trusted */
+	tree_digest(tree, idx, d0, &hashed);
+	assert_string_equal(d0, none);
+	tree_digest(tree, idx, d1, &hashed);
+	assert_string_equal(d1, d0);
+	assert_int_equal(hashed, 0);
+	struct stat before;
+	assert_int_equal(stat(core, &before), 0);
+	spit(core, "int slice = 4;\n");
+	struct timespec times[2] = {before.st_atim, before.st_mtim};
+	assert_int_equal(utimensat(AT_FDCWD, core, times, 0), 0);
+	tree_digest(tree, idx, d2, &hashed);
+	assert_string_not_equal(d2, d0);
+	assert_int_equal(hashed, 1);
+	spit(gitfile, "ref: refs/heads/other\n");
+	tree_digest(tree, idx, d3, &hashed);
+	assert_string_equal(d3, d2);
+	spit(bin, "\x01\x02\x04");
+	tree_digest(tree, idx, d3, &hashed);
+	assert_string_not_equal(d3, d2);
+	proc_remove_tree(dir);
+	free(tree);
+	free(idx);
+	free(core);
+	free(bin);
+	free(sub);
+	free(git);
+	free(gitfile);
+}
+
+/* kbuild's variables in the rig's environment are refused, naming the
+ * config key to use; the ones the rig sets from the key are refused
+ * saying so; without them nothing is refused. */
+static void test_env_refused(void **state)
+{
+	(void)state;
+	char err[1024];
+	assert_int_equal(kbuild_env_check(err, sizeof(err)), 0);
+	setenv("KCFLAGS", "-O3", 1);
+	assert_int_equal(kbuild_env_check(err, sizeof(err)), -1);
+	assert_string_equal(err, "environment variable KCFLAGS=-O3 is set: a kernel build does not"
+			    " take it from the environment (the build key would not see it); write"
+			    " it in the kernels: entry as make_args: [\"KCFLAGS=-O3\"], or unset it");
+	unsetenv("KCFLAGS");
+	setenv("KBUILD_BUILD_HOST", "box", 1);
+	assert_int_equal(kbuild_env_check(err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "KBUILD_BUILD_HOST=box is set: the rig sets it itself"));
+	unsetenv("KBUILD_BUILD_HOST");
+	assert_true(kbuild_env_refused("KCONFIG_ALLCONFIG"));
+	assert_true(kbuild_env_refused("LLVM"));
+	assert_false(kbuild_env_refused("EDITOR"));
+	assert_int_equal(kbuild_env_check(err, sizeof(err)), 0);
+}
+
+/* "ccache gcc" and ccache's masquerading link are keyed as the compiler
+ * behind them, found as make finds it. */
+static void test_tools_behind_ccache(void **state)
+{
+	(void)state;
+	char real[4096], gcc[4096], found[4096];
+	const char *wrapper;
+	if (spawn_which("ccache", KBUILD_PATH, found, sizeof(found)))
+		skip();
+	assert_int_equal(spawn_which("gcc", KBUILD_PATH, found, sizeof(found)), 0);
+	assert_non_null(realpath(found, gcc));
+	assert_int_equal(ktools_resolve("ccache gcc", real, sizeof(real), &wrapper), 0);
+	assert_string_equal(real, gcc);
+	assert_string_equal(wrapper, "ccache");
+	if (!access("/usr/lib/ccache/gcc", X_OK)) {
+		assert_int_equal(ktools_resolve("/usr/lib/ccache/gcc", real, sizeof(real), &wrapper),
+				 -1); /* a path names that file: no "next gcc" to find */
+		assert_int_equal(ktools_resolve("gcc", real, sizeof(real), &wrapper), 0);
+		assert_string_equal(real, gcc);
+	}
+	assert_int_equal(ktools_resolve("gcc", real, sizeof(real), &wrapper), 0);
+	assert_string_equal(wrapper, "");
+}
+
+/* kill() as the build's runner sends it: a process group's SIGKILL after
+ * its leader was reaped could hit another group that reuses the ID. */
+static int group_kills_after_reap;
+
+int kill(pid_t pid, int sig)
+{
+	siginfo_t si = {0};
+	if (pid < -1 && waitid(P_PID, (id_t)-pid, &si, WEXITED | WNOHANG | WNOWAIT) &&
+	    errno == ECHILD)
+		group_kills_after_reap++;
+	return (int)syscall(SYS_kill, pid, sig);
+}
+
+/* kb_run kills what is left of a program's group before the program is
+ * reaped, never after; what the program left behind in its group is gone. */
+static void test_group_killed_before_reap(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/schedrig-kgrp-XXXXXX", err[512];
+	assert_non_null(mkdtemp(dir));
+	char *pidfile = xasprintf("%s/pid", dir);
+	char *script = xasprintf("sleep 30 & echo $! > %s; exit 0", pidfile);
+	char *argv[] = {"sh", "-c", script, NULL};
+	struct kb_cmd c = {.argv = argv};
+	group_kills_after_reap = 0;
+	assert_int_equal(kb_run(&c, err, sizeof(err)), 0);
+	assert_int_equal(group_kills_after_reap, 0);
+	char *text = slurp(pidfile);
+	long long left;
+	text[strcspn(text, "\n")] = '\0';
+	assert_true(parse_ll(text, &left));
+	/* Gone, or a zombie its new parent has not reaped yet (SIGKILL takes
+	 * a moment to land). */
+	char *stat_path = xasprintf("/proc/%lld/stat", left);
+	char pstate = 'R';
+	for (int i = 0; i < 100 && pstate != 'Z' && pstate != '-'; i++) {
+		struct buf st = {0};
+		const char *paren = buf_read_file(&st, stat_path, 4096) ? NULL :
+				    strrchr(buf_str(&st), ')');
+		pstate = paren && paren[1] && paren[2] ? paren[2] : '-';
+		buf_free(&st);
+		if (pstate != 'Z' && pstate != '-')
+			usleep(10000);
+	}
+	assert_true(pstate == 'Z' || pstate == '-');
+	free(stat_path);
+	free(text);
+	free(pidfile);
+	free(script);
+	proc_remove_tree(dir);
 }
 
 static void test_first_hunk(void **state)
@@ -515,6 +842,25 @@ static void test_missing_files_refused(void **state)
 	experiment_free(e);
 }
 
+/* One rule for a Debian source package name, for every caller: a source
+ * that is not one (linux-source-6.12-rt) is a path, checked before
+ * anything runs. */
+static void test_one_package_rule(void **state)
+{
+	(void)state;
+	assert_true(ksource_is_package("linux-source-6.12"));
+	assert_false(ksource_is_package("linux-source-6.12-rt"));
+	assert_false(ksource_is_package("linux-source-"));
+	char err[1024];
+	struct experiment *e = parse("name: k\nkernels:\n  a: {source: linux-source-6.12-rt,"
+				     " config: [tinyconfig]}\n" LOADS, err, sizeof(err));
+	assert_non_null(e);
+	assert_int_equal(kbuild_check(e, err, sizeof(err)), -1);
+	assert_string_equal(err, "k.yaml:3:15: kernel 'a': source: linux-source-6.12-rt: No such"
+			    " file or directory");
+	experiment_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -525,10 +871,18 @@ int main(void)
 		cmocka_unit_test(test_missing_option_named),
 		cmocka_unit_test(test_directory_order),
 		cmocka_unit_test(test_mbox_split),
+		cmocka_unit_test(test_mbox_from_in_body),
 		cmocka_unit_test(test_apply_and_failure_message),
 		cmocka_unit_test(test_first_hunk),
 		cmocka_unit_test(test_touched),
 		cmocka_unit_test(test_apply_unshares_links),
+		cmocka_unit_test(test_fuzz_and_offsets),
+		cmocka_unit_test(test_apply_refuses_links),
+		cmocka_unit_test(test_tree_digest),
+		cmocka_unit_test(test_env_refused),
+		cmocka_unit_test(test_one_package_rule),
+		cmocka_unit_test(test_tools_behind_ccache),
+		cmocka_unit_test(test_group_killed_before_reap),
 		cmocka_unit_test(test_kernels_in_config),
 		cmocka_unit_test(test_kernels_errors),
 		cmocka_unit_test(test_missing_files_refused),

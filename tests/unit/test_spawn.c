@@ -439,6 +439,31 @@ static void test_which(void **state)
 	assert_int_equal(spawn_which("sh", "/bin", dst, 6), -1);
 }
 
+/* A rig started with 0, 1 and 2 closed (a daemon's way): the status pipe
+ * must not land on 0..2, where the child's redirections would overwrite
+ * it and a failed chdir would look like a started program. */
+static void test_status_pipe_above_stdio(void **state)
+{
+	(void)state;
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(0);
+		close(1);
+		close(2);
+		char *argv[] = {"true", NULL}, err[256];
+		struct spawn s = {.argv = argv, .dir = "/nonexistent-schedrig-dir",
+				  .in.kind = SPAWN_NULL, .out.kind = SPAWN_NULL,
+				  .err.kind = SPAWN_NULL};
+		int rc = spawn_start(&s, err, sizeof(err));
+		_exit(rc == -1 && !strcmp(s.fail_step, "chdir") ? 0 : 1);
+	}
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -459,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_rusage_and_mode),
 		cmocka_unit_test(test_function_child),
 		cmocka_unit_test(test_which),
+		cmocka_unit_test(test_status_pipe_above_stdio),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 #include "store_kbuild.h"
 #include "store_list.h"
 #include "store_reparse.h"
+#include "store_revision.h"
 #include "store_trace.h"
 
 static char dir[] = "/tmp/schedrig-store.XXXXXX";
@@ -794,6 +795,59 @@ static void test_migrate_v11_bisection(void **state)
 	assert_int_equal(db_user_version(path), STORE_SCHEMA_VERSION);
 }
 
+/* Schema version 13 added kernel_revision: the version 12 database main's
+ * schedrig made (tests/fixtures/db-v12.sql) migrates to
+ * STORE_SCHEMA_VERSION; its run has no revision, a revision recorded for
+ * its variant reads back as written (a label without commit or source, a
+ * git revision with both), recording one again replaces it, and a kind
+ * the table does not know is refused by its CHECK. */
+static void test_migrate_v12_revisions(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	sqlite3 *db;
+	struct stored_revision *rows;
+	size_t n;
+
+	db_path(path, sizeof(path), "v12.db");
+	db_from_fixture("db-v12.sql", path, &db);
+	sqlite3_close(db);
+	assert_int_equal(db_user_version(path), 12);
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	assert_int_equal(db_user_version(path), STORE_SCHEMA_VERSION);
+	assert_int_equal(store_revision_list(s, 1, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 0);
+	struct stored_revision label = {.variant = "running", .kind = REVISION_LABEL,
+					.revision = "r01"};
+	assert_int_equal(store_revision_record(s, 1, &label, err, sizeof(err)), 0);
+	assert_int_equal(store_revision_list(s, 1, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].variant, "running");
+	assert_int_equal(rows[0].kind, REVISION_LABEL);
+	assert_string_equal(rows[0].revision, "r01");
+	assert_null(rows[0].commit_hash);
+	assert_null(rows[0].source);
+	store_revision_rows_free(rows, n);
+	struct stored_revision git = {.variant = "running", .kind = REVISION_GIT,
+				      .revision = "v1-2-gabc", .source = "/src/linux",
+				      .commit_hash = "0123456789abcdef0123456789abcdef01234567"};
+	assert_int_equal(store_revision_record(s, 1, &git, err, sizeof(err)), 0);
+	assert_int_equal(store_revision_list(s, 1, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(rows[0].kind, REVISION_GIT);
+	assert_string_equal(rows[0].revision, "v1-2-gabc");
+	assert_string_equal(rows[0].commit_hash, git.commit_hash);
+	assert_string_equal(rows[0].source, "/src/linux");
+	store_revision_rows_free(rows, n);
+	store_close(s);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_not_equal(sqlite3_exec(db, "INSERT INTO kernel_revision (run_id, variant, kind,"
+					  " revision) VALUES (1, 'x', 'tag', 't')", NULL, NULL, NULL),
+			     SQLITE_OK);
+	sqlite3_close(db);
+}
+
 /* Schema version 13 added the bisection's rule and minimum effect, its
  * points' look and alpha, its runs' phase and the bisect_check table: a
  * version 12 database (tests/fixtures/db-v12.sql, as main's schedrig made
@@ -809,7 +863,7 @@ static void test_migrate_v12_bisection(void **state)
 	struct store *s;
 	sqlite3 *db;
 
-	db_path(path, sizeof(path), "v12.db");
+	db_path(path, sizeof(path), "v12-bisection.db");
 	db_from_fixture("db-v12.sql", path, &db);
 	assert_int_equal(sqlite3_exec(db,
 		"INSERT INTO bisection (config_path, config_text, good, bad, kind, alpha, status,"
@@ -1261,6 +1315,7 @@ int main(void)
 		cmocka_unit_test(test_migrate_v9_kernel_build),
 		cmocka_unit_test(test_migrate_v11_bisection),
 		cmocka_unit_test(test_migrate_v12_traces),
+		cmocka_unit_test(test_migrate_v12_revisions),
 		cmocka_unit_test(test_migrate_v12_bisection),
 		cmocka_unit_test(test_migrate_v12_host_state),
 		cmocka_unit_test(test_cell_stop),

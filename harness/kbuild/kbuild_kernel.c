@@ -1,16 +1,19 @@
-/* kernels: entries resolved into what is built (kbuild.h), and the
+/* kernels: entries resolved into what is built (kbuild_kernel.h), and the
  * up-front check of the files they name. */
-#include "kbuild.h"
+#include "kbuild_kernel.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kbuild_env.h"
 #include "kbuild_git.h"
 #include "kbuild_key.h"
+#include "kbuild_make.h"
 #include "kbuild_run.h"
 #include "variant.h"
 
@@ -28,11 +31,6 @@ static bool is_keyword(const char *item)
 static bool is_inline(const char *item)
 {
 	return !strncmp(item, "CONFIG_", 7);
-}
-
-static bool is_package(const char *s)
-{
-	return !strncmp(s, "linux-source-", 13);
 }
 
 /* The chain of base: from k up to its root, k first (config.c refused
@@ -97,9 +95,18 @@ static int check_commit(const struct experiment *e, const struct cfg_kernel *k, 
 
 int kbuild_check(const struct experiment *e, char *err, size_t errsz)
 {
+	bool builds = false;
+	for (size_t v = 0; v < e->n_variants; v++)
+		builds |= e->variants[v].build != NULL;
+	if (builds && kbuild_env_check(err, errsz)) {
+		char *why = xstrdup(err);
+		snprintf(err, errsz, "%s: %s", e->path, why);
+		free(why);
+		return -1;
+	}
 	for (size_t i = 0; i < e->n_kernels; i++) {
 		const struct cfg_kernel *k = &e->kernels[i];
-		if (k->source.text && !is_package(k->source.text) &&
+		if (k->source.text && !ksource_is_package(k->source.text) &&
 		    check_path(e, k, "source", &k->source, err, errsz))
 			return -1;
 		if (k->commit.text && check_commit(e, k, err, errsz))
@@ -113,7 +120,7 @@ int kbuild_check(const struct experiment *e, char *err, size_t errsz)
 			char why[1024];
 			if (check_path(e, k, "patches", &k->patches[j], err, errsz))
 				return -1;
-			int rc = kseries_add(&s, k->patches[j].text, why, sizeof(why));
+			int rc = kseries_add(&s, k->patches[j].text, k->patch_fuzz, why, sizeof(why));
 			kseries_free(&s);
 			if (rc) {
 				snprintf(err, errsz, "%s:%d:%d: kernel '%s': patches: %s", e->path,
@@ -144,7 +151,7 @@ static int read_file(const char *path, char **out, char *err, size_t errsz)
  * config.amd64_none_amd64.xz). */
 static int package_config(struct kbuild *b, const char *log, char *err, size_t errsz)
 {
-	if (!is_package(b->src.written)) {
+	if (!ksource_is_package(b->src.written)) {
 		snprintf(err, errsz, "config: package is the config of a linux-source-X.Y source,"
 			 " not of %s", b->src.written);
 		return -1;
@@ -167,24 +174,17 @@ static int package_config(struct kbuild *b, const char *log, char *err, size_t e
 	return rc ? -1 : 0;
 }
 
-/* The config items: the base (first) and the fragments, read; each adds
- * its key part ("tinyconfig", "file SHA256", the inline text). */
+/* The config items: the base (first) and the fragments, read. */
 static int read_config(struct kbuild *b, const struct cfg_kernel *ck, const char *log,
-		       struct argv *key_parts, char *err, size_t errsz)
+		       char *err, size_t errsz)
 {
-	char sha[65];
 	b->base_from = xstrdup(ck->config[0].text);
 	const char *first = ck->config[0].text;
-	if (!strcmp(first, "tinyconfig") || !strcmp(first, "defconfig")) {
+	if (!strcmp(first, "tinyconfig") || !strcmp(first, "defconfig"))
 		b->base_config = xstrdup(first);
-		argv_add(key_parts, first);
-	} else if (!strcmp(first, "package") ? package_config(b, log, err, errsz) :
-		   read_file(first, &b->base_text, err, errsz)) {
+	else if (!strcmp(first, "package") ? package_config(b, log, err, errsz) :
+		 read_file(first, &b->base_text, err, errsz))
 		return -1;
-	} else {
-		kb_sha256_hex(b->base_text, strlen(b->base_text), sha);
-		argv_addf(key_parts, "%s %s", first, sha);
-	}
 	b->frags = xcalloc(ck->n_config, sizeof(*b->frags));
 	for (size_t i = 1; i < ck->n_config; i++) {
 		const char *item = ck->config[i].text;
@@ -195,89 +195,85 @@ static int read_config(struct kbuild *b, const struct cfg_kernel *ck, const char
 			text = xasprintf("%s\n", item);
 		else if (read_file(item, &text, err, errsz))
 			return -1;
-		kb_sha256_hex(text, strlen(text), sha);
-		argv_addf(key_parts, "fragment %s %s", item, sha);
 		b->frags[b->n_frags++] = (struct kconfig_fragment){text, xstrdup(item)};
 	}
 	return 0;
 }
 
-/* CC of make_args (CC=...), clang for LLVM=1, else gcc; its --version. */
-static void ask_compiler(struct kbuild *b, const char *log)
+/* The newest key built from inputs in cache (its .inputs- file), when its
+ * entry is there; NULL otherwise. */
+static char *key_of_inputs(const char *cache, const char *inputs)
 {
-	const char *cc = "gcc";
-	for (size_t i = 0; i < b->make_args.n; i++) {
-		if (!strncmp(b->make_args.v[i], "CC=", 3))
-			cc = b->make_args.v[i] + 3;
-		else if (!strcmp(b->make_args.v[i], "LLVM=1") && !strcmp(cc, "gcc"))
-			cc = "clang";
-	}
-	char *out = xasprintf("%s.cc-version", log);
-	char *argv[] = {(char *)cc, "--version", NULL};
-	struct kb_cmd c = {.argv = argv, .log = out, .err_log = "/dev/null"};
-	char why[256], line[512] = "";
-	if (!kb_run(&c, why, sizeof(why))) {
-		FILE *f = fopen(out, "r");
-		if (f && fgets(line, sizeof(line), f))
-			line[strcspn(line, "\n")] = '\0';
-		if (f)
-			fclose(f);
-	}
-	unlink(out);
-	free(out);
-	b->compiler = xstrdup(line[0] ? line : cc);
-}
-
-/* A cached entry: described as this config names it (kbuild_describe),
- * with the build time its provenance.txt recorded. */
-static void describe_cached(struct kbuild *b, const char *cache)
-{
-	char *path = xasprintf("%s/provenance.txt", b->entry), *text, err[256];
-	if (!read_file(path, &text, err, sizeof(err))) {
-		char *at = strstr(text, "\nbuild_s ");
-		if (at) {
-			at += 9;
-			at[strcspn(at, "\n")] = '\0';
-			parse_double(at, &b->build_s);
-		}
+	char *path = xasprintf("%s/builds/.inputs-%s", cache, inputs), *text, why[256];
+	char *key = NULL;
+	if (!read_file(path, &text, why, sizeof(why))) {
+		text[strcspn(text, "\n")] = '\0';
+		char *img = xasprintf("%s/builds/%s/bzImage", cache, text);
+		if (strlen(text) == 64 && !strchr(text, '/') && !access(img, R_OK))
+			key = xstrdup(text);
+		free(img);
 		free(text);
 	}
 	free(path);
-	kbuild_describe(b, cache, b->entry);
+	return key;
 }
 
-static void set_key(struct kbuild *b, const struct argv *config_parts)
+/* The base's entry (b->base_key, its key.txt), if it was built. */
+static int find_base(const struct experiment *e, struct kbuild *b, const char *log, char *err,
+		     size_t errsz)
 {
-	const char **shas = xcalloc(b->series.n + 1, sizeof(*shas));
-	for (size_t i = 0; i < b->series.n; i++)
-		shas[i] = b->series.p[i].sha256;
-	struct kbuild_inputs in = {
-		.source_identity = b->src.identity, .patch_sha256 = shas,
-		.n_patches = b->series.n, .config = (const char *const *)config_parts->v,
-		.n_config = config_parts->n, .make_args = (const char *const *)b->make_args.v,
-		.n_make_args = b->make_args.n, .compiler = b->compiler, .target = "bzImage",
-	};
-	struct buf t = {0};
-	kbuild_key_text(&in, &t);
-	b->key_text = xstrdup(buf_str(&t));
-	kb_sha256_hex(t.data, t.len, b->key);
-	buf_free(&t);
-	free(shas);
+	struct kbuild base;
+	if (!b->base_name[0])
+		return 0;
+	int rc = kbuild_resolve(e, b->base_name, b->cache, log, false, &base, err, errsz);
+	if (rc == KSOURCE_NOT_HERE) {
+		kbuild_free(&base);
+		return 0; /* the base's source is not here: neither is its entry */
+	}
+	if (rc)
+		return -1;
+	b->base_key = base.probable_key ? xstrdup(base.probable_key) : NULL;
+	if (b->base_key) {
+		char *path = xasprintf("%s/builds/%s/key.txt", b->cache, b->base_key), why[256];
+		if (read_file(path, &b->base_key_text, why, sizeof(why)))
+			b->base_key_text = xstrdup("");
+		free(path);
+	}
+	kbuild_free(&base);
+	return 0;
+}
+
+/* cache as an absolute path, created: every path make, ccache and qemu
+ * get is absolute. */
+static int absolute_cache(const char *cache, char **out, char *err, size_t errsz)
+{
+	char real[PATH_MAX];
+	if (mkdir_p(cache, err, errsz))
+		return -1;
+	if (!realpath(cache, real))
+		return err_printf(err, errsz, "%s: %s", cache, strerror(errno));
+	*out = xstrdup(real);
+	return 0;
 }
 
 int kbuild_prepare(const struct experiment *e, const char *name, const char *cache,
 		   const char *log, struct kbuild *b, char *err, size_t errsz)
 {
+	return kbuild_resolve(e, name, cache, log, true, b, err, errsz);
+}
+
+int kbuild_resolve(const struct experiment *e, const char *name, const char *cache,
+		   const char *log, bool fetch, struct kbuild *b, char *err, size_t errsz)
+{
 	const struct cfg_kernel *chain[64];
 	size_t n = chain_of(e, config_kernel(e, name), chain, 64);
 	const struct cfg_kernel *cfg = NULL, *args = NULL;
-	struct argv config_parts = {0};
 	char why[1024];
-	int rc = -1;
 
 	memset(b, 0, sizeof(*b));
 	b->name = xstrdup(name);
 	b->base_name = xstrdup(n > 1 ? chain[1]->name : "");
+	b->incremental_from = xstrdup("");
 	const struct cfg_value *source = NULL, *commit = NULL;
 	for (size_t i = 0; i < n; i++) {
 		cfg = cfg ? cfg : chain[i]->n_config ? chain[i] : NULL;
@@ -291,34 +287,42 @@ int kbuild_prepare(const struct experiment *e, const char *name, const char *cac
 	}
 	for (size_t i = 0; args && i < args->n_make_args; i++)
 		argv_add(&b->make_args, args->make_args[i].text);
-	if (ksource_resolve(source->text, commit ? commit->text : NULL, cache, log, &b->src, why,
-			    sizeof(why)) ||
-	    read_config(b, cfg, log, &config_parts, why, sizeof(why)))
+	if (absolute_cache(cache, &b->cache, why, sizeof(why)))
+		goto fail;
+	int src = ksource_resolve(source->text, commit ? commit->text : NULL, b->cache, log, fetch,
+				  &b->src, why, sizeof(why));
+	if (src == KSOURCE_NOT_HERE) {
+		snprintf(err, errsz, "kernel '%s': %s", name, why);
+		return KSOURCE_NOT_HERE;
+	}
+	if (src || read_config(b, cfg, log, why, sizeof(why)))
 		goto fail;
 	for (size_t i = n; i-- > 0;)
 		for (size_t j = 0; j < chain[i]->n_patches; j++)
-			if (kseries_add(&b->series, chain[i]->patches[j].text, why, sizeof(why)))
+			if (kseries_add(&b->series, chain[i]->patches[j].text, chain[i]->patch_fuzz,
+					why, sizeof(why)))
 				goto fail;
-	ask_compiler(b, log);
-	set_key(b, &config_parts);
-	b->entry = xasprintf("%s/builds/%s", cache, b->key);
-	b->bzimage = xasprintf("%s/bzImage", b->entry);
-	b->cached = access(b->bzimage, R_OK) == 0;
-	if (b->cached)
-		describe_cached(b, cache);
-	rc = 0;
-	goto out;
+	struct argv tool_args = {0};
+	char *probe = xasprintf("%s.tool-version", log);
+	kmake_tool_args(&b->make_args, false, &tool_args);
+	kbuild_inputs_fill(&b->in, &b->src, &b->series, b->base_config, b->base_text, b->frags,
+			   b->n_frags, &b->make_args, &tool_args, probe);
+	argv_free(&tool_args);
+	free(probe);
+	b->probable_key = key_of_inputs(b->cache, b->in.inputs);
+	if (find_base(e, b, log, why, sizeof(why)))
+		goto fail;
+	return 0;
 fail:
 	snprintf(err, errsz, "kernel '%s': %s", name, why);
-out:
-	argv_free(&config_parts);
-	return rc;
+	return -1;
 }
 
 void kbuild_free(struct kbuild *b)
 {
 	free(b->name);
 	free(b->base_name);
+	free(b->cache);
 	ksource_free(&b->src);
 	free(b->base_config);
 	free(b->base_text);
@@ -330,10 +334,15 @@ void kbuild_free(struct kbuild *b)
 	free(b->frags);
 	kseries_free(&b->series);
 	argv_free(&b->make_args);
-	free(b->compiler);
+	kbuild_inputs_free(&b->in);
 	free(b->key_text);
 	free(b->entry);
 	free(b->bzimage);
+	free(b->probable_key);
+	free(b->base_key);
+	free(b->base_key_text);
+	free(b->incremental_from);
+	argv_free(&b->applied);
 	free(b->provenance);
 	memset(b, 0, sizeof(*b));
 }
