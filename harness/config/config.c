@@ -20,7 +20,7 @@
 
 static const char *const top_keys[] = {"name", "description", "iterations", "warmup_s",
 				       "variants", "loads", "monitors", "order", "seed", "labs",
-				       "bisect", "kernels", "host", NULL};
+				       "bisect", "kernels", "trace", "host", NULL};
 
 static const char *const iteration_keys[] = {"min", "max", "ci_pct", "max_time_s", NULL};
 
@@ -208,6 +208,8 @@ static int read_experiment(struct cfg_ctx *c, const struct ynode *root, struct e
 		return -1;
 	if ((v = ynode_get(root, "monitors")) && read_monitors(c, v, &e->monitors))
 		return -1;
+	if ((v = ynode_get(root, "trace")) && cfg_read_trace(c, v, &e->trace))
+		return -1;
 	if (read_order(c, root, e))
 		return -1;
 	if ((v = ynode_get(root, "labs")) && cfg_read_labs(c, v, e))
@@ -250,7 +252,7 @@ static int read_experiment(struct cfg_ctx *c, const struct ynode *root, struct e
 	if (!measured)
 		return cfg_err_at(c, v->line, v->col,
 			      "no load has role: measured, so nothing would end an iteration");
-	if (cfg_check_labels(c, e))
+	if (cfg_check_labels(c, e) || cfg_check_traces(c, e))
 		return -1;
 	return cfg_check_all_cpus(c, e);
 }
@@ -343,7 +345,10 @@ void experiment_free(struct experiment *e)
 		free(e->loads[i].name);
 		cfg_free_settings(e->loads[i].params, e->loads[i].n_params);
 		cfg_free_settings(e->loads[i].sched, e->loads[i].n_sched);
+		cfg_free_trace(&e->loads[i].trace);
 	}
+	cfg_free_trace(&e->trace);
+	cfg_free_trace(&e->trace_all);
 	free(e->loads);
 	for (size_t i = 0; i < e->n_variants; i++)
 		cfg_free_variant(&e->variants[i]);

@@ -127,6 +127,17 @@ int cfg_check_builds(struct cfg_ctx *c, const struct experiment *e);
  * columns read alike. */
 int cfg_check_labels(struct cfg_ctx *c, const struct experiment *e);
 
+/* trace: sched or {events, buffer_kb, iterations} into t (config.h
+ * struct cfg_trace), every error at its position. 0 or -1. */
+int cfg_read_trace(struct cfg_ctx *c, const struct ynode *v, struct cfg_trace *t);
+
+/* Every trace: names iterations the run has; e->trace_all made from the
+ * top trace: and every load's. 0 or -1. */
+int cfg_check_traces(struct cfg_ctx *c, struct experiment *e);
+
+/* Free what a cfg_trace owns; t is left empty. */
+void cfg_free_trace(struct cfg_trace *t);
+
 /* Free n settings (cfg_setting) and the array. */
 void cfg_free_settings(struct cfg_setting *s, size_t n);
 
