@@ -36,7 +36,11 @@ LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lm
 # that code is host side (HACKING.md, The agent).
 AGENT_DIRS      := harness/lib harness/types harness/sched loads harness/config harness/knobs \
                    harness/host harness/monitor harness/trace harness/iteration harness/agent
-AGENT_HOST_ONLY := harness/knobs/knob_journal.c
+# The host side among them: the knob journal's database rows, and the
+# trace analysis (the guest only captures a trace's text: trace_capture).
+AGENT_HOST_ONLY := harness/knobs/knob_journal.c harness/trace/trace_text.c \
+                   harness/trace/trace_analysis.c harness/trace/trace_report.c \
+                   harness/trace/trace_perfetto.c harness/trace/trace_gz.c
 AGENT_FILES     := harness/agent_main.c
 AGENT_LIBS      := -lyaml -ljansson -lcrypto -lz -lm
 

@@ -21,7 +21,8 @@
  *                 iteration measured (+3 SIGMA after 50)
  *   machine-3s    a 3 SIGMA step and that drifting machine
  *   two-steps     +3 SIGMA at k1 and again at k2 > k1, both random
- * Per scenario and rule: correct (the result names a point where the mean
+ * Rules: the rig's procedure with each of its tests (--rule welch,
+ * mann-whitney, range: bisect_rule.h), and main's. Per scenario and rule: correct (the result names a point where the mean
  * steps, or a range holding one), wrong (any other point or range; any
  * point at all where nothing steps), no answer (refused, or no single
  * first bad point), and mean runs per bisection: iterations measured over
@@ -30,7 +31,8 @@
  *
  * usage: bisect_sim [BISECTIONS [SEED [POINTS [SIGMA]]]]
  * Prints one line per scenario and rule:
- *   SCENARIO RULE correct=% wrong=% none=% runs=MEAN */
+ *   SCENARIO RULE correct=% wrong=% none=% runs=MEAN
+ * RULE welch | mann-whitney | range | main. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -254,9 +256,9 @@ static int judge(const struct series *s, long blamed, bool range, size_t last_go
 	return -1;
 }
 
-static int run_rig(struct series *s, struct bisect_series *names)
+static int run_rig(struct series *s, struct bisect_series *names, enum bisect_test test)
 {
-	struct bisect_rule r = {BISECT_TEST_WELCH, ALPHA, NAN, s->n, N_MIN, N_MAX};
+	struct bisect_rule r = {test, ALPHA, NAN, s->n, N_MIN, N_MAX};
 	struct bisect_metric m = {"sim", "time", "0", "default"};
 	struct sim_ctx x = {.s = s, .blamed = -1};
 	struct bisect_ops ops = {&x, sim_measure, sim_min_effect, NULL, sim_point, sim_check,
@@ -355,20 +357,23 @@ int main(int argc, char **argv)
 		snprintf(name, sizeof(name), "p%lld", k);
 		bisect_series_add(&names, name, name, "");
 	}
+	/* The rig's three rules, then main's. */
+	static const char *const rule_names[] = {"welch", "mann-whitney", "range", "main"};
 	for (int sc = 0; sc < N_SCENARIOS; sc++)
-		for (int rule = 0; rule < 2; rule++) {
+		for (int rule = 0; rule < 4; rule++) {
 			long counts[3] = {0}, runs = 0;
 			seed_rng((uint64_t)seed * 1000 + (uint64_t)sc);
 			for (long long i = 0; i < bisections; i++) {
 				struct series s;
 				make_series(&s, (enum scenario)sc, (size_t)points, sigma);
-				int v = rule ? run_main(&s) : run_rig(&s, &names);
+				int v = rule == 3 ? run_main(&s)
+						  : run_rig(&s, &names, (enum bisect_test)rule);
 				counts[v + 1]++;
 				runs += s.drawn;
 				free_series(&s);
 			}
 			printf("%s %s correct=%.1f wrong=%.1f none=%.1f runs=%.1f\n",
-			       scenario_names[sc], rule ? "main" : "rig",
+			       scenario_names[sc], rule_names[rule],
 			       100.0 * (double)counts[2] / (double)bisections,
 			       100.0 * (double)counts[0] / (double)bisections,
 			       100.0 * (double)counts[1] / (double)bisections,

@@ -30,6 +30,8 @@ static const struct command commands[] = {
 	 "what the monitors saw during a run: CPU, switches, PSI, per load"},
 	{"compare", cmd_compare, CMD_STORE_READ,
 	 "mmtests-style comparison tables of runs, variants or cells"},
+	{"trace", cmd_trace, CMD_STORE_READ,
+	 "what a run's scheduler traces say per load; Perfetto JSON of one"},
 	{"report", cmd_report, CMD_STORE_READ,
 	 "every table and the provenance of the chosen runs"},
 	{"plot", cmd_plot, CMD_STORE_READ,

@@ -31,7 +31,9 @@ int proc_start(struct spawn *s, const struct proc_spec *spec, char *err, size_t 
 			      .nice = 0, .has_latency_nice = spec->reset_sched &&
 							   sched_latency_nice_supported()};
 	struct spawn_io out = {SPAWN_NULL, NULL, false, 0, -1};
-	if (spec->out_path)
+	if (spec->out_to_stderr)
+		out = (struct spawn_io){.kind = SPAWN_FD, .fd = 2};
+	else if (spec->out_path)
 		out = (struct spawn_io){.kind = SPAWN_FILE, .path = spec->out_path,
 					.append = spec->append, .mode = 0600};
 	struct spawn_io errio = {.kind = SPAWN_STDOUT};

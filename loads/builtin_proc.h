@@ -28,6 +28,8 @@ struct proc_spec {
 	const char *out_path;  /* stdout to this file (created 0600, truncated);
 				  NULL: /dev/null */
 	const char *err_path;  /* stderr likewise; NULL: the same file as stdout */
+	bool out_to_stderr;    /* stdout to the caller's stderr instead of out_path
+				  (the rig reads the load's stderr as it comes) */
 	bool append;           /* open the files with O_APPEND instead of O_TRUNC */
 	int pdeath_sig;        /* PR_SET_PDEATHSIG; 0: none */
 	bool reset_sched;      /* before exec: SCHED_OTHER, nice 0, custom slice 0

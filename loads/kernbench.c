@@ -39,6 +39,11 @@
  * reason (failure_lines, outcome.h). SIGINT/SIGTERM: make gets SIGTERM (it kills its jobs), 10 s, then
  * SIGKILL; exit status 1, no samples. Bad arguments: exit 2.
  *
+ * make's standard output (kbuild's "  CC  FILE" lines, one per compile job
+ * as it starts) goes to kernbench's stderr as it comes, where the rig
+ * counts the jobs of the measured window (load_ops.progress:
+ * compile_jobs_per_s); make's errors go to build.log.
+ *
  * Output (see loads/builtin.h for the common frame), e.g. --jobs 2:
  *   schedrig-kernbench 1 jobs=2 ncpus=2
  *   elapsed 2 109.752
@@ -310,6 +315,10 @@ static int kb_build(const struct kb_entry *e, const struct argv *make, bool clea
 	}
 	double clean_s = (double)(builtin_now_ns() - t0) / 1e9;
 	spec.append = !clean_targets;
+	/* kbuild's "  CC  FILE" lines go to the rig as they come (progress);
+	 * make's errors stay in the log. */
+	spec.out_to_stderr = true;
+	spec.err_path = log;
 	if (kb_timed_make(&spec, make, sigs, &x, &elapsed))
 		goto out;
 	printf("schedrig-kernbench 1 jobs=%lld ncpus=%ld\n", jobs, ncpus);
@@ -370,6 +379,23 @@ static int kernbench_main(int argc, char **argv)
 }
 
 /* ---- the driver side: prepare and parser ---- */
+
+/* The compile jobs in text: kbuild's quiet command lines "  CC      FILE"
+ * (and "  CC [M]  FILE"), which make prints as each job starts
+ * (scripts/Kbuild.include, quiet_cmd_cc_o_c), on the load's stderr. */
+static uint64_t kernbench_progress(const char *text, size_t len)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i + 5 <= len; i++) {
+		if ((i == 0 || text[i - 1] == '\n') && !memcmp(text + i, "  CC ", 5))
+			n++;
+		const char *nl = memchr(text + i, '\n', len - i);
+		if (!nl)
+			break;
+		i = (size_t)(nl - text);
+	}
+	return n;
+}
 
 /* The entry of p's source, config and cache_dir into e, prepared, made
  * ready for clean: targets. Only SIGCHLD is waited for: SIGINT/SIGTERM
@@ -481,4 +507,7 @@ const struct load_ops kernbench_load = {
 	.guest_needs = kernbench_guest_needs,
 	.builtin_main = kernbench_main,
 	.durations = kernbench_durations,
+	.progress = kernbench_progress,
+	.progress_metric = "compile_jobs_per_s",
+	.progress_unit = "jobs/s",
 };

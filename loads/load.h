@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "samples.h"
 #include "schedattr.h"
@@ -211,6 +212,17 @@ struct load_ops {
 	 * Returns 0, or -1 with err. */
 	int (*guest_needs)(const struct params *p, bool prepare, struct guest_extra *g, char *err,
 			   size_t errsz);
+
+	/* Optional: progress the tool reports as it goes, counted in len
+	 * bytes of its output (stdout and stderr are counted alike; the
+	 * runner hands over what the load printed inside the measured
+	 * window), e.g. kernbench's compile jobs (kbuild's "  CC  FILE"
+	 * lines). progress_metric names the rate stored per iteration
+	 * (units per second of the window), progress_unit its unit
+	 * ("jobs/s"); both set with progress. */
+	uint64_t (*progress)(const char *text, size_t len);
+	const char *progress_metric;
+	const char *progress_unit;
 
 	/* Built-in loads only: entry point of `schedrig load NAME ARGS...`,
 	 * argv[0] being NAME. Returns the process exit status. */

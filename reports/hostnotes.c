@@ -48,15 +48,16 @@ static char *field_note(const struct host_note_input *in, size_t n, const char *
 		if (i && (!v[i] != !v[0] || (v[i] && v[0] && !hostfp_same(field, v[i], v[0]))))
 			differ = true;
 	}
-	/* A field only one kernel has: declared by booting another kernel. */
-	if (!differ || !declared_alike(in, n, field) ||
-	    (missing && !declared_alike(in, n, "kernel.release"))) {
+	/* A field only one kernel has: declared by booting another kernel.
+	 * One both have, undeclared, is the kernels' default (hostdecl.h). */
+	bool kernels_differ = !declared_alike(in, n, "kernel.release");
+	if (!differ || !declared_alike(in, n, field) || (missing && kernels_differ)) {
 		free(v);
 		return NULL;
 	}
 	struct buf b = {0};
 	bool *done = xcalloc(n, sizeof(*done));
-	buf_printf(&b, "Host state differs: %s", field);
+	buf_printf(&b, "Host state differs%s: %s", kernels_differ ? " (kernel default)" : "", field);
 	for (size_t i = 0, groups = 0; i < n; i++) {
 		if (done[i])
 			continue;

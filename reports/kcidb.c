@@ -83,6 +83,28 @@ static char *prov_field(const char *text, const char *name)
 	return NULL;
 }
 
+/* The compiler's version from the provenance line "tool cc PATH (VERSION)"
+ * (kbuild_provenance.c; VERSION may hold parentheses itself), malloc'd, or
+ * NULL when the build names no compiler. */
+static char *compiler_of(const char *prov)
+{
+	char *line = prov_field(prov, "tool cc");
+	char *open = line ? strstr(line, " (") : NULL, *out = NULL;
+	if (open) {
+		int depth = 0;
+		const char *p = open + 1;
+		for (; *p; p++) {
+			depth += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+			if (!depth)
+				break;
+		}
+		if (*p && p - open > 2)
+			out = xasprintf("%.*s", (int)(p - open - 2), open + 2);
+	}
+	free(line);
+	return out;
+}
+
 /* kcidb's patchset_hash of a provenance's "patch SHA256 FILE SUBJECT"
  * lines: sha256 of the newline-terminated sha256s in order; "" without. */
 static void patchset_hash(const char *prov, char out[65])
@@ -166,7 +188,7 @@ static json_t *build(const char *origin, const struct run_rows *r, const struct 
 	set_str(b, "architecture", "x86_64");
 	set_str(b, "status", kb && !strcmp(kb->status, "failed") ? "FAIL" : "PASS");
 	if (kb) {
-		char *compiler = prov_field(kb->provenance, "compiler");
+		char *compiler = compiler_of(kb->provenance);
 		char *config = prov_field(kb->provenance, "config");
 		char *secs = prov_field(kb->provenance, "build_s");
 		double d;

@@ -63,4 +63,26 @@ struct store;
 int plot_monitors(struct store *s, const int64_t *run_ids, size_t n_runs,
 		  const struct plot_opts *o, struct plot_result *r, char *err, size_t errsz);
 
+/* One line of a wakeup-latency CDF from traces: its label (a variant) and
+ * the wakeup latencies of its traced iterations pooled, ns, ascending. */
+struct plot_trace_series {
+	const char *label;
+	const int64_t *ns;
+	size_t n;
+};
+
+/* One figure: a load (and its cell, NULL when the runs have one). */
+struct plot_trace_figure {
+	const char *load, *cell;
+	const struct plot_trace_series *s;
+	size_t n;
+};
+
+/* Append to r the figures "trace-cdf" (reports/plot_trace.c), one per
+ * figs[i]: the empirical CDF of each series' wakeup latencies in us, a
+ * step line per series; BASE = sanitised "LOAD-wakeup_latency_us[-CELL]-
+ * trace-cdf". 0, or -1 with err (files, gnuplot). */
+int plot_trace_cdfs(const struct plot_trace_figure *figs, size_t n, const struct plot_opts *o,
+		    struct plot_result *r, char *err, size_t errsz);
+
 #endif

@@ -115,11 +115,14 @@ struct host_note_input {
 /* Append one note per fingerprint field the inputs read differently
  * (hostfp_same) that their configs do not declare different (hostdecl.h:
  * one variant sets thp: never, the other does not; two variants boot
- * different kernels, so their kernel.* fields and the fields only one
- * kernel has differ by declaration): "Host state differs: thp.enabled
- * never (run 1) vs madvise (run 2)", the inputs grouped by value in
- * order of first appearance, a field an input lacks as "absent". Counts
- * them in n->n_host; identical fingerprints add nothing. */
+ * different kernels, so their kernel.* identity, command line and the
+ * fields only one kernel has differ by declaration): "Host state differs:
+ * thp.enabled never (run 1) vs madvise (run 2)", the inputs grouped by
+ * value in order of first appearance, a field an input lacks as "absent".
+ * When the kernels differ, what they differ in undeclared is their
+ * defaults: "Host state differs (kernel default): thp.enabled madvise
+ * (variant local) vs always (variant g61)". Counts them in n->n_host;
+ * identical fingerprints add nothing. */
 void report_notes_host(struct report_notes *n, const struct host_note_input *in, size_t n_in);
 
 /* Append note (malloc'd; the notes own it from now on). */

@@ -450,6 +450,38 @@ int reportcmd_compare(struct reportcmd *c, const struct report_layout *l)
 	return rc;
 }
 
+int reportcmd_layout_rows(struct reportcmd *c, const struct report_layout *l,
+			  const struct sample_table *t, struct hist_table *h,
+			  struct report_notes *notes)
+{
+	struct report_notes none = {0};
+	struct summary s;
+	struct buf out = {0};
+	char err[768] = "";
+
+	c->notes = notes ? notes : &none;
+	if (l->histograms && h) {
+		c->so.hists = h;
+		c->ro.hists = h;
+		c->ro.select = &c->so;
+	}
+	int rc = reportcmd_summarise(c, t, &s);
+	if (!rc) {
+		struct report_input in = {.s = &s, .o = &c->ro, .notes = c->notes};
+		rc = reportcmd_layout_fn(l, c->format)(&out, &in, err, sizeof(err));
+		if (rc)
+			fprintf(stderr, "schedrig %s: %s\n", c->cmd, err);
+		add_notes(c, &out, c->notes);
+		if (!rc)
+			rc = reportcmd_write(c, &out);
+		summary_free(&s);
+	}
+	buf_free(&out);
+	report_notes_free(&none);
+	c->notes = NULL;
+	return rc;
+}
+
 int reportcmd_print_run(struct cmd_ctx *ctx, const char *db, int64_t run_id)
 {
 	struct reportcmd c;

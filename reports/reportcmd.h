@@ -146,6 +146,14 @@ report_layout_fn *reportcmd_layout_fn(const struct report_layout *l, enum report
  * message prefixed "schedrig CMD:". */
 int reportcmd_compare(struct reportcmd *c, const struct report_layout *l);
 
+/* What schedrig trace prints: tables it made itself (t, and h for the
+ * layouts that pool histograms), laid out as reportcmd_compare does with
+ * notes (which may be NULL) after them. Returns the exit status after a
+ * message prefixed "schedrig CMD:". */
+int reportcmd_layout_rows(struct reportcmd *c, const struct report_layout *l,
+			  const struct sample_table *t, struct hist_table *h,
+			  struct report_notes *notes);
+
 /* The table schedrig run prints at its end: `schedrig compare --db DB ID`
  * with every default (reportcmd_compare, layout REPORT_LAYOUT_DEFAULT),
  * read through ctx's store (cmd_store). */

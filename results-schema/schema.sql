@@ -9,7 +9,8 @@
 -- for version 12, which added bisection.cwd, host, rig_pid, rig_start_ticks
 -- and boot_id (store.c adds them to a version 11 bisection table), version
 -- 13, which added bisection.rule and min_effect_pct, bisect_point.look and
--- alpha and bisect_run.phase the same way (and the bisect_check table), and
+-- alpha and bisect_run.phase the same way (and the bisect_check,
+-- window_sample and trace tables, created here), and
 -- for version 5, which split the sample table into sample_key and
 -- sample_value, version 6, which added run.rig_pid, run.boot_id and
 -- run.rig_start_ticks, and version 7, which added histogram.bounds,
@@ -215,7 +216,7 @@ CREATE TABLE IF NOT EXISTS knob (
 	run_id        INTEGER NOT NULL REFERENCES run(id), -- the run that changed it
 	variant       TEXT NOT NULL,            -- variant name
 	seq           INTEGER NOT NULL,         -- order of application in the variant
-	kind          TEXT NOT NULL,            -- sysctl|debugfs|sched_features|sysfs|irq
+	kind          TEXT NOT NULL,            -- sysctl|debugfs|sched_features|sysfs|irq|trace_instance
 	name          TEXT NOT NULL,            -- as in the config: kernel.sched_autogroup_enabled;
 	                                        -- sysfs: below /sys; irq: an IRQ number or default
 	path          TEXT NOT NULL,            -- file written: /proc/sys/kernel/...
@@ -290,7 +291,7 @@ CREATE TABLE IF NOT EXISTS bisect_point (
 	name          TEXT NOT NULL,            -- the point's variant name
 	label         TEXT NOT NULL,            -- what it is (variant, patch file: subject)
 	config_text   TEXT NOT NULL,            -- the point's own config
-	verdict       TEXT,                     -- good|bad|between|skip
+	verdict       TEXT,                     -- good|bad|between|beyond|skip
 	reason        TEXT,                     -- why (skip: failure or ambiguity; between)
 	decided_seq   INTEGER,                  -- order of the verdicts
 	n             INTEGER,                  -- samples of the metric (its walk runs)
@@ -372,6 +373,40 @@ CREATE TABLE IF NOT EXISTS kernel_build (
 	UNIQUE (run_id, variant)
 );
 
+-- The rig's own samples of a load instance over the measured window
+-- (schema version 13): its schedstat deltas summed over its tasks and over
+-- the repetitions of it in the window (harness/trace/schedwin.h), and the
+-- progress rate its driver counts in its output (kernbench's compile jobs
+-- per second). Keys in sample_key, read with sample_value by reports
+-- (store_load_rows), never replaced by reparse (they are not the parser's).
+-- load_instance_id refers to load_instance(id) as in sample_value.
+CREATE TABLE IF NOT EXISTS window_sample (
+	load_instance_id INTEGER NOT NULL,      -- load_instance(id) the sample is of
+	seq           INTEGER NOT NULL,         -- order the rig produced (window_metrics.h)
+	key_id        INTEGER NOT NULL,         -- sample_key(id): metric, unit, better, op
+	value         REAL,                     -- NULL stores NaN
+	PRIMARY KEY (load_instance_id, seq)
+) WITHOUT ROWID;
+
+-- Scheduler traces (trace: in the config; harness/trace/trace_capture.h),
+-- schema version 13: one row per traced iteration, stored in the
+-- iteration's transaction. The trace itself is a gzip file of the text
+-- format trace_capture.h describes, at path relative to the database's
+-- directory (runs/ID/traces/...).
+CREATE TABLE IF NOT EXISTS trace (
+	id            INTEGER PRIMARY KEY,      -- order the traces were stored in
+	iteration_id  INTEGER NOT NULL REFERENCES iteration(id), -- the traced iteration
+	path          TEXT NOT NULL,            -- gzip file, relative to the database's directory
+	events        TEXT NOT NULL,            -- group:name, comma-separated
+	buffer_kb     INTEGER NOT NULL,         -- ring buffer per CPU
+	window_start_ns INTEGER NOT NULL,       -- CLOCK_MONOTONIC where it ran
+	window_end_ns INTEGER NOT NULL,         -- the same clock; the window ends there
+	bytes         INTEGER NOT NULL,         -- of the text, uncompressed
+	lines         INTEGER NOT NULL,         -- events read (and LOST lines)
+	lost_events   INTEGER NOT NULL,         -- ring buffer overruns and drops
+	warning       TEXT,                     -- why it is incomplete; NULL: it is not
+	UNIQUE (iteration_id)
+);
 -- The revision of each variant's kernel (schema version 13), what
 -- schedrig track orders a config's history by: for a kernel built from a
 -- git tree (kernels: with commit:, or a git work tree) its commit and git

@@ -1,6 +1,7 @@
 /* The agent protocol (agent_proto.h): JSON via jansson, base64 for raw bytes. */
 #include "agent_proto.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <limits.h>
 #include <math.h>
@@ -58,6 +59,7 @@ char *agent_plan_encode(const struct agent_plan *plan)
 	json_object_set_new(o, "cells", cells);
 	json_object_set_new(o, "modules", mods);
 	json_object_set_new(o, "run", run);
+	json_object_set_new(o, "run_id", json_integer(plan->run_id));
 	char *text = json_dumps(o, JSON_INDENT(1));
 	json_decref(o);
 	char *copy = xstrdup(text);
@@ -138,6 +140,12 @@ int agent_plan_decode(const char *text, size_t len, struct agent_plan *plan, cha
 		}
 		plan->run[i] = (struct agent_step){(size_t)c, (int)it};
 	}
+	json_t *rid = json_object_get(o, "run_id");
+	if (rid && (!json_is_integer(rid) || json_integer_value(rid) < 0)) {
+		snprintf(err, errsz, "plan file: 'run_id' must be a whole number >= 0");
+		goto out;
+	}
+	plan->run_id = rid ? (long long)json_integer_value(rid) : 0;
 	rc = 0;
 out:
 	json_decref(o);
@@ -228,7 +236,62 @@ void agent_encode_inst(struct buf *out, size_t cell, int iteration, size_t load,
 	json_object_set_new(o, "system_us", json_integer(tv_us(&r->ru.ru_stime)));
 	json_object_set_new(o, "stdout", b64(&r->out));
 	json_object_set_new(o, "stderr", b64(&r->err));
+	if (r->window.valid || r->window_progress >= 0) {
+		const struct schedwin_totals *w = &r->window;
+		json_object_set_new(o, "window", json_pack(
+			"{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+			"run_ns", (json_int_t)w->v[SCHEDWIN_RUN_NS],
+			"wait_ns", (json_int_t)w->v[SCHEDWIN_WAIT_NS],
+			"timeslices", (json_int_t)w->v[SCHEDWIN_TIMESLICES],
+			"voluntary", (json_int_t)w->v[SCHEDWIN_VOL_SWITCHES],
+			"involuntary", (json_int_t)w->v[SCHEDWIN_INVOL_SWITCHES],
+			"migrations", (json_int_t)w->v[SCHEDWIN_MIGRATIONS],
+			"tasks", (json_int_t)w->tasks, "ns", (json_int_t)w->ns,
+			"cgroup_cpu_us", (json_int_t)w->cgroup_cpu_us,
+			"progress", (json_int_t)r->window_progress));
+	}
 	emit(out, o);
+}
+
+int agent_encode_trace(struct buf *out, size_t cell, int iteration, const struct trace_result *t,
+		       void (*flush)(void *ctx, struct buf *out), void *ctx, char *err,
+		       size_t errsz)
+{
+	FILE *f = fopen(t->path, "rb");
+	if (!f)
+		return err_printf(err, errsz, "%s: %s", t->path, strerror(errno));
+	char *chunk = xmalloc(AGENT_TRACE_CHUNK);
+	size_t n;
+	uint64_t sent = 0;
+	while ((n = fread(chunk, 1, AGENT_TRACE_CHUNK, f)) > 0) {
+		struct buf raw = {.data = chunk, .len = n};
+		json_t *o = json_object();
+		json_object_set_new(o, "type", json_string("trace"));
+		json_object_set_new(o, "cell", json_integer((json_int_t)cell));
+		json_object_set_new(o, "iteration", json_integer(iteration));
+		json_object_set_new(o, "data", b64(&raw));
+		emit(out, o);
+		flush(ctx, out);
+		sent += n;
+	}
+	bool bad = ferror(f);
+	fclose(f);
+	free(chunk);
+	if (bad)
+		return err_printf(err, errsz, "%s: read failed", t->path);
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string("trace_end"));
+	json_object_set_new(o, "cell", json_integer((json_int_t)cell));
+	json_object_set_new(o, "iteration", json_integer(iteration));
+	json_object_set_new(o, "bytes", json_integer((json_int_t)sent));
+	json_object_set_new(o, "lines", json_integer((json_int_t)t->lines));
+	json_object_set_new(o, "lost", json_integer((json_int_t)t->lost));
+	json_object_set_new(o, "window_start_ns", json_integer(t->window_start_ns));
+	json_object_set_new(o, "window_end_ns", json_integer(t->window_end_ns));
+	json_object_set_new(o, "warning", jstr(t->warning));
+	emit(out, o);
+	flush(ctx, out);
+	return 0;
 }
 
 void agent_encode_iteration(struct buf *out, size_t cell, int iteration,
@@ -442,6 +505,41 @@ static void set_tv(struct timeval *tv, json_int_t us)
 	tv->tv_usec = (suseconds_t)(us % 1000000);
 }
 
+/* An inst line's "window" (absent: none) into r. */
+static int decode_window(json_t *w, struct inst_result *r, char *err, size_t errsz)
+{
+	json_error_t je;
+	json_int_t v[SCHEDWIN_N], tasks, ns, cg, progress;
+	r->window = (struct schedwin_totals){.cgroup_cpu_us = -1};
+	r->window_progress = -1;
+	if (!w)
+		return 0;
+	if (json_unpack_ex(w, &je, 0, "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
+			   "run_ns", &v[SCHEDWIN_RUN_NS], "wait_ns", &v[SCHEDWIN_WAIT_NS],
+			   "timeslices", &v[SCHEDWIN_TIMESLICES], "voluntary", &v[SCHEDWIN_VOL_SWITCHES],
+			   "involuntary", &v[SCHEDWIN_INVOL_SWITCHES], "migrations",
+			   &v[SCHEDWIN_MIGRATIONS], "tasks", &tasks, "ns", &ns, "cgroup_cpu_us", &cg,
+			   "progress", &progress)) {
+		snprintf(err, errsz, "agent inst line: window: %s", je.text);
+		return -1;
+	}
+	bool ok = tasks >= 0 && ns >= 0 && cg >= -1 && progress >= -1;
+	for (int k = 0; k < SCHEDWIN_N; k++)
+		ok &= v[k] >= 0;
+	if (!ok) {
+		snprintf(err, errsz, "agent inst line: window: a number is out of range");
+		return -1;
+	}
+	for (int k = 0; k < SCHEDWIN_N; k++)
+		r->window.v[k] = (uint64_t)v[k];
+	r->window.tasks = (uint64_t)tasks;
+	r->window.valid = tasks > 0;
+	r->window.ns = ns;
+	r->window.cgroup_cpu_us = cg;
+	r->window_progress = progress;
+	return 0;
+}
+
 static int decode_inst(json_t *o, struct agent_msg *m, char *err, size_t errsz)
 {
 	json_error_t je;
@@ -501,6 +599,55 @@ static int decode_inst(json_t *o, struct agent_msg *m, char *err, size_t errsz)
 		snprintf(err, errsz, "agent inst line: stdout or stderr is not base64");
 		return -1;
 	}
+	return decode_window(json_object_get(o, "window"), r, err, errsz);
+}
+
+static int decode_trace(json_t *o, struct agent_msg *m, char *err, size_t errsz)
+{
+	json_error_t je;
+	json_int_t cell, it;
+	const char *data;
+	if (json_unpack_ex(o, &je, 0, "{s:I,s:I,s:s}", "cell", &cell, "iteration", &it, "data",
+			   &data)) {
+		snprintf(err, errsz, "agent trace line: %s", je.text);
+		return -1;
+	}
+	if (cell < 0 || it < 1 || it > INT_MAX || strlen(data) > 4 * (AGENT_TRACE_CHUNK / 3 + 1)) {
+		snprintf(err, errsz, "agent trace line: a number is out of range or the piece too long");
+		return -1;
+	}
+	m->cell = (size_t)cell;
+	m->iteration = (int)it;
+	if (base64_decode(&m->trace_data, data, strlen(data))) {
+		snprintf(err, errsz, "agent trace line: data is not base64");
+		return -1;
+	}
+	return 0;
+}
+
+static int decode_trace_end(json_t *o, struct agent_msg *m, char *err, size_t errsz)
+{
+	json_error_t je;
+	json_int_t cell, it, bytes, lines, lost, start, end;
+	const char *warning;
+	if (json_unpack_ex(o, &je, 0, "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:s}", "cell", &cell,
+			   "iteration", &it, "bytes", &bytes, "lines", &lines, "lost", &lost,
+			   "window_start_ns", &start, "window_end_ns", &end, "warning", &warning)) {
+		snprintf(err, errsz, "agent trace_end line: %s", je.text);
+		return -1;
+	}
+	if (cell < 0 || it < 1 || it > INT_MAX || bytes < 0 || lines < 0 || lost < 0 || start < 0 ||
+	    end < start || !plain_text(warning) || strlen(warning) >= sizeof(m->trace.warning)) {
+		snprintf(err, errsz, "agent trace_end line: a number is out of range, or the warning"
+			 " is not text");
+		return -1;
+	}
+	m->cell = (size_t)cell;
+	m->iteration = (int)it;
+	m->trace = (struct trace_result){.captured = true, .window_start_ns = start,
+					 .window_end_ns = end, .bytes = (uint64_t)bytes,
+					 .lines = (uint64_t)lines, .lost = (uint64_t)lost};
+	snprintf(m->trace.warning, sizeof(m->trace.warning), "%s", warning);
 	return 0;
 }
 
@@ -648,6 +795,8 @@ static const struct {
 	{"inst", AGENT_MSG_INST, decode_inst},
 	{"iteration", AGENT_MSG_ITERATION, decode_iteration},
 	{"series", AGENT_MSG_SERIES, decode_series},
+	{"trace", AGENT_MSG_TRACE, decode_trace},
+	{"trace_end", AGENT_MSG_TRACE_END, decode_trace_end},
 	{"host", AGENT_MSG_HOST, decode_host},
 	{"end", AGENT_MSG_END, decode_end},
 };
@@ -694,6 +843,7 @@ void agent_msg_free(struct agent_msg *m)
 	buf_free(&m->inst.err);
 	free(m->t_ms);
 	free(m->value);
+	buf_free(&m->trace_data);
 	m->t_ms = m->value = NULL;
 	m->n_points = 0;
 	hostfp_free(&m->fp);

@@ -8,8 +8,9 @@
  * variant's kernel runs (a qemu guest, an ssh machine) and gets back what
  * the runner saw. One protocol for every backend.
  *
- * Version AGENT_PROTO_VERSION = 3 (2 added the "series" line, 3 the "host"
- * line and the end line's agent_cpu; every other line of version 1 is
+ * Version AGENT_PROTO_VERSION = 3 (2 added the "series" line, 3 the plan's
+ * "run_id", the inst line's "window", the "trace", "trace_end" and "host"
+ * lines and the end line's agent_cpu; every other line of version 1 is
  * unchanged). Both directions are JSON (jansson).
  *
  * Host -> agent: the plan file, one JSON object:
@@ -22,7 +23,9 @@
  *    "iterations": 3,
  *    "cells": ["default", ...],         cell names, checked against the plan
  *    "modules": ["/lib/modules/...ko"], kernel modules to load first, in order
- *    "run": [[0, 1], [0, 2], ...]}      (cell 0-based, iteration 1-based), in order
+ *    "run": [[0, 1], [0, 2], ...],      (cell 0-based, iteration 1-based), in order
+ *    "run_id": 7}                       the run's id (its trace instance is
+ *                                       schedrig-7); optional, default 0
  *
  * Agent -> host: a stream of lines, each one JSON object with "type":
  *   {"type":"hello","proto":2,"release":"6.1.0-x","cmdline":"console=...",
@@ -51,7 +54,21 @@
  *       load = index of the instance in the cell (plan order); start_ns and
  *       end_ns are the agent's CLOCK_MONOTONIC; user_us/system_us from the
  *       instance's rusage; stdout/stderr base64 (RFC 4648, with padding)
- *       because tools may print anything.
+ *       because tools may print anything. Optional "window":
+ *       {"run_ns":N,"wait_ns":N,"timeslices":N,"voluntary":N,
+ *        "involuntary":N,"migrations":N,"tasks":N,"ns":N,"cgroup_cpu_us":N|-1,
+ *        "progress":N|-1} the instance's sums over the measured window
+ *       (runner.h inst_result.window, window_progress), on the result that
+ *       holds them.
+ *   {"type":"trace","cell":0,"iteration":1,"data":"<base64>"}
+ *       when the iteration was traced (config trace:): the trace's text
+ *       (trace_capture.h) in pieces of at most AGENT_TRACE_CHUNK bytes, in
+ *       order, after the inst lines and before the series and iteration
+ *       lines; then
+ *   {"type":"trace_end","cell":0,"iteration":1,"bytes":N,"lines":N,
+ *    "lost":N,"window_start_ns":N,"window_end_ns":N,"warning":"..."}
+ *       the trace's size (the sum of its pieces) and what the capture
+ *       counted (trace_capture.h struct trace_result).
  *   {"type":"series","cell":0,"iteration":1,"monitor":"stat","key":"user_pct",
  *    "cpu":-1,"pid":0,"tgid":0,"t_ms":[200.1,400.2],"value":[12.5,null]}
  *       when the config has monitors: one per monitor series of the
@@ -82,6 +99,8 @@
 #include "util.h"
 
 #define AGENT_PROTO_VERSION 3
+/* Bytes of trace text per "trace" line (before base64). */
+#define AGENT_TRACE_CHUNK 49152
 
 /* A (cell, iteration) pair of the plan file: cell 0-based, iteration 1-based. */
 struct agent_step {
@@ -102,6 +121,7 @@ struct agent_plan {
 	size_t n_modules;
 	struct agent_step *run;
 	size_t n_run;
+	long long run_id;
 };
 
 /* Encode plan as JSON text (NUL-terminated, caller frees). Never fails. */
@@ -119,6 +139,8 @@ enum agent_msg_type {
 	AGENT_MSG_ITERATION,
 	AGENT_MSG_END,
 	AGENT_MSG_SERIES,
+	AGENT_MSG_TRACE,
+	AGENT_MSG_TRACE_END,
 	AGENT_MSG_HOST,
 };
 
@@ -156,6 +178,10 @@ struct agent_msg {
 	/* end */
 	bool ok;
 	char message[1024];
+	/* trace: the piece (owned); trace_end: the totals (path empty,
+	 * captured true) */
+	struct buf trace_data;
+	struct trace_result trace;
 	bool has_cpu;                /* agent_cpu given */
 	long long cpu_user_us, cpu_system_us, cpu_wall_us;
 };
@@ -185,12 +211,21 @@ void agent_encode_host(struct buf *out, const struct host_fp *fp, const struct a
 void agent_encode_series(struct buf *out, size_t cell, int iteration,
 			 const struct stored_series_set *set);
 
+/* The trace of an iteration: its text file at path as "trace" lines of at
+ * most AGENT_TRACE_CHUNK bytes each, then the "trace_end" line of t (the
+ * capture's result; its bytes are those sent). Returns 0, or -1 with err
+ * when the file cannot be read (nothing but what was sent is in out). */
+int agent_encode_trace(struct buf *out, size_t cell, int iteration, const struct trace_result *t,
+		       void (*flush)(void *ctx, struct buf *out), void *ctx, char *err,
+		       size_t errsz);
+
 /* Decode one line (without or with its '\n'). Returns 0, or -1 with err
  * (not a JSON object, unknown type, bad base64, a field missing or out of
  * range, inst state unknown). */
 int agent_decode_line(const char *line, size_t len, struct agent_msg *m, char *err,
 		      size_t errsz);
-/* Free what a decoded message owns (inst.out, inst.err, t_ms, value, fp, notes). */
+/* Free what a decoded message owns (inst.out, inst.err, t_ms, value,
+ * trace_data, fp, notes). */
 void agent_msg_free(struct agent_msg *m);
 
 #endif

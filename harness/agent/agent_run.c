@@ -36,6 +36,7 @@
 #include "runner.h"
 #include "schedattr.h"
 #include "spawn.h"
+#include "trace_variant.h"
 
 /* The name of the virtio-serial port the qemu backend gives the guest. */
 #define AGENT_PORT_NAME "schedrig.agent"
@@ -321,15 +322,39 @@ static int prepare(const struct agent_plan *ap, struct experiment **ep, struct p
 	return check_tools(p, err, errsz);
 }
 
-/* Run every step; results go out as they come: the inst lines, the series
- * lines of mon (the config's monitors; NULL when off), the iteration line. */
+/* agent_encode_trace's flush: the lines out as they are made. */
+static void flush_cb(void *ctx, struct buf *out)
+{
+	(void)out; /* it is the agent's line buffer */
+	flush_lines(ctx);
+}
+
+/* The iteration's trace (res->trace) as trace lines, its file removed
+ * here once sent; a trace that cannot be read is a trace_end-less gap the
+ * host refuses, so it is said on stderr and the agent fails. 0 or -1. */
+static int send_trace(struct agent *a, const struct agent_step *st,
+		      const struct iteration_result *res, char *err, size_t errsz)
+{
+	if (!res->trace.captured)
+		return 0;
+	int rc = agent_encode_trace(&a->line, st->cell, st->iteration, &res->trace, flush_cb, a, err,
+				    errsz);
+	unlink(res->trace.path);
+	return rc;
+}
+
+/* Run every step; results go out as they come: the inst lines, the trace
+ * of a traced step (tv), the series lines of mon (the config's monitors;
+ * NULL when off), the iteration line. */
 static int run_steps(struct agent *a, const struct agent_plan *ap, const struct experiment *e,
-		     const struct plan *p, struct monitor *mon, const char *self_exe, char *err,
-		     size_t errsz)
+		     const struct plan *p, struct monitor *mon, struct trace_variant *tv,
+		     const char *self_exe, char *err, size_t errsz)
 {
 	for (size_t i = 0; i < ap->n_run && !runner_interrupt_signal(); i++) {
 		const struct plan_cell *cell = &p->cells[ap->run[i].cell];
 		struct iteration_result res;
+		if (trace_variant_arm(tv, ap->run[i].cell, ap->run[i].iteration, err, errsz))
+			return -1;
 		if (runner_run_iteration(cell, e->warmup_s, self_exe, &res, err, errsz)) {
 			iteration_result_free(&res);
 			return -1;
@@ -338,6 +363,10 @@ static int run_steps(struct agent *a, const struct agent_plan *ap, const struct 
 			agent_encode_inst(&a->line, ap->run[i].cell, ap->run[i].iteration,
 					  (size_t)(res.r[k].pi - cell->inst), &res.r[k]);
 			flush_lines(a);
+		}
+		if (send_trace(a, &ap->run[i], &res, err, errsz)) {
+			iteration_result_free(&res);
+			return -1;
 		}
 		if (mon) {
 			agent_encode_series(&a->line, ap->run[i].cell, ap->run[i].iteration,
@@ -458,27 +487,48 @@ static int agent_run(const struct agent_args *args)
 		free(msg);
 		goto out;
 	}
-	/* The machine as the loads will find it: after the settings, with
-	 * this agent (and its monitors) on the housekeeping CPUs. */
-	struct host_fp fp;
-	hostfp_read("/", &fp);
-	agent_encode_host(&a.line, &fp, hs ? &hs->notes : NULL);
-	flush_lines(&a);
-	hostfp_free(&fp);
-	runner_set_load_cpus(hostset_load_cpus(hs));
-	/* The agent's own cost over the plan's steps (its set-up before is
-	 * not counted, as session_note_rig_cost counts the rig's). */
-	struct rusage ru0, ru1;
-	int64_t t0 = mono_ns();
-	getrusage(RUSAGE_SELF, &ru0);
-	ok = run_steps(&a, &ap, e, &p, mon, self_exe, err, sizeof(err)) == 0;
-	getrusage(RUSAGE_SELF, &ru1);
-	cpu = (struct agent_cpu){tv_us(&ru1.ru_utime) - tv_us(&ru0.ru_utime),
-				 tv_us(&ru1.ru_stime) - tv_us(&ru0.ru_stime),
-				 (mono_ns() - t0) / 1000 + 1};
-	measured = true;
-	runner_set_load_cpus(NULL);
+	/* The trace instance is the variant's last change (after its knobs
+	 * and host: settings, journalled after their rows) and goes first. */
+	struct trace_variant tv = {0};
+	const char *tmp = getenv("TMPDIR");
+	bool traced = false;
+	for (size_t i = 0; i < ap.n_run; i++)
+		traced |= config_trace_iteration(&e->trace_all, ap.run[i].iteration);
+	int seq = hostset_journal_rows(hs);
+	if (traced && trace_variant_open(&tv, e, v->name, ap.run_id, tmp && *tmp ? tmp : "/tmp",
+					 &journal, seq, seq == 0, err, sizeof(err))) {
+		char *msg = xasprintf("variant %s: trace: %s", v->name, err);
+		snprintf(err, sizeof(err), "%s", msg);
+		free(msg);
+	} else {
+		/* The machine as the loads will find it: after the settings,
+		 * with this agent (and its monitors) on the housekeeping CPUs. */
+		struct host_fp fp;
+		hostfp_read("/", &fp);
+		agent_encode_host(&a.line, &fp, hs ? &hs->notes : NULL);
+		flush_lines(&a);
+		hostfp_free(&fp);
+		runner_set_load_cpus(hostset_load_cpus(hs));
+		runner_set_trace(trace_variant_capture(&tv));
+		/* The agent's own cost over the plan's steps (its set-up before
+		 * is not counted, as session_note_rig_cost counts the rig's). */
+		struct rusage ru0, ru1;
+		int64_t t0 = mono_ns();
+		getrusage(RUSAGE_SELF, &ru0);
+		ok = run_steps(&a, &ap, e, &p, mon, &tv, self_exe, err, sizeof(err)) == 0;
+		getrusage(RUSAGE_SELF, &ru1);
+		cpu = (struct agent_cpu){tv_us(&ru1.ru_utime) - tv_us(&ru0.ru_utime),
+					 tv_us(&ru1.ru_stime) - tv_us(&ru0.ru_stime),
+					 (mono_ns() - t0) / 1000 + 1};
+		measured = true;
+		runner_set_trace(NULL);
+		runner_set_load_cpus(NULL);
+	}
 	char rerr[512];
+	if (trace_variant_close(&tv, rerr, sizeof(rerr)) && ok) {
+		snprintf(err, sizeof(err), "trace instance: %s", rerr);
+		ok = 0;
+	}
 	if (hostset_restore(hs, &journal, rerr, sizeof(rerr)) && ok) {
 		snprintf(err, sizeof(err), "knob restore: %s", rerr);
 		ok = 0;

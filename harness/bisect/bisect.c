@@ -8,7 +8,7 @@
 
 static const char *const verdict_names[] = {
 	[BISECT_UNTESTED] = "untested", [BISECT_GOOD] = "good", [BISECT_BAD] = "bad",
-	[BISECT_SKIP] = "skip", [BISECT_BETWEEN] = "between",
+	[BISECT_SKIP] = "skip", [BISECT_BETWEEN] = "between", [BISECT_BEYOND] = "beyond",
 };
 
 const char *bisect_verdict_name(enum bisect_verdict v)
@@ -37,6 +37,12 @@ void bisect_search_free(struct bisect_search *s)
 	s->n = 0;
 }
 
+/* Between both ends or beyond one: the metric did not take one step. */
+static bool not_one_step(enum bisect_verdict v)
+{
+	return v == BISECT_BETWEEN || v == BISECT_BEYOND;
+}
+
 /* A window: hi the lowest bad point (or between point, when between_hi),
  * lo the highest point below it that is good (or between, when not
  * between_hi). */
@@ -44,13 +50,13 @@ static void window(const struct bisect_search *s, bool between_hi, size_t *lo, s
 {
 	*hi = s->n - 1;
 	for (size_t k = 0; k < s->n; k++)
-		if (s->v[k] == BISECT_BAD || (between_hi && s->v[k] == BISECT_BETWEEN)) {
+		if (s->v[k] == BISECT_BAD || (between_hi && not_one_step(s->v[k]))) {
 			*hi = k;
 			break;
 		}
 	*lo = 0;
 	for (size_t k = 0; k < *hi; k++)
-		if (s->v[k] == BISECT_GOOD || (!between_hi && s->v[k] == BISECT_BETWEEN))
+		if (s->v[k] == BISECT_GOOD || (!between_hi && not_one_step(s->v[k])))
 			*lo = k;
 }
 
@@ -100,8 +106,10 @@ void bisect_search_result(const struct bisect_search *s, struct bisect_result *r
 	memset(r, 0, sizeof(*r));
 	bisect_search_window(s, &r->last_good, &r->first_bad);
 	r->exact = r->first_bad == r->last_good + 1;
-	for (size_t k = 0; k < s->n; k++)
-		r->gradual |= s->v[k] == BISECT_BETWEEN;
+	for (size_t k = 0; k < s->n; k++) {
+		r->gradual |= not_one_step(s->v[k]);
+		r->beyond |= s->v[k] == BISECT_BEYOND;
+	}
 	if (r->gradual) {
 		size_t lo, hi;
 		bisect_search_upper_window(s, &lo, &hi);

@@ -45,10 +45,12 @@
 
 
 enum bisect_verdict {
-	BISECT_UNTESTED, BISECT_GOOD, BISECT_BAD, BISECT_SKIP, BISECT_BETWEEN,
+	BISECT_UNTESTED, BISECT_GOOD, BISECT_BAD, BISECT_SKIP, BISECT_BETWEEN, BISECT_BEYOND,
 };
 
-/* "untested" | "good" | "bad" | "skip" | "between"; parse returns -1 for
+/* "untested" | "good" | "bad" | "skip" | "between" | "beyond" (it differs
+ * from both ends and lies outside their interval: the series is not
+ * monotone; the search treats it as a between point); parse returns -1 for
  * anything else. */
 const char *bisect_verdict_name(enum bisect_verdict v);
 int bisect_verdict_parse(const char *s);
@@ -92,7 +94,8 @@ long bisect_search_next(const struct bisect_search *s);
 struct bisect_result {
 	size_t last_good, first_bad;
 	bool exact;
-	bool gradual;
+	bool gradual;           /* a between or beyond point */
+	bool beyond;            /* a beyond point: not monotone */
 	size_t span_lo, span_hi;
 };
 void bisect_search_result(const struct bisect_search *s, struct bisect_result *r);

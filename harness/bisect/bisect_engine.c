@@ -59,7 +59,7 @@ static int measure_walk(struct engine *e, size_t k, int more, struct bisect_samp
 /* The first look after look whose target exceeds n iterations, or 0. */
 static int next_look(const struct engine *e, int look, size_t n)
 {
-	for (int l = look + 1; l <= BISECT_LOOKS; l++)
+	for (int l = look + 1; l <= bisect_look_count(e->r.n_min, e->r.n_max); l++)
 		if ((size_t)bisect_look_target(e->r.n_min, e->r.n_max, l) > n)
 			return l;
 	return 0;
@@ -104,9 +104,9 @@ char *bisect_no_regression_text(const struct bisect_rule *r, const struct bisect
 			 r->min_effect_pct);
 	else
 		snprintf(why, sizeof(why), "p = %.4g >= alpha %.4g", d->t.p, d->alpha);
-	return xasprintf("No regression to bisect: %s %s:%s op %s, %s %.4g vs %s %.4g (%s), %s %s",
-			 m->cell ? m->cell : "?", m->load ? m->load : "?",
-			 m->metric ? m->metric : "?", m->op ? m->op : "?", good,
+	return xasprintf("No regression to bisect: %s:%s op %s (cell %s), %s %.4g vs %s %.4g (%s),"
+			 " %s %s", m->load ? m->load : "?", m->metric ? m->metric : "?",
+			 m->op ? m->op : "?", m->cell ? m->cell : "?", good,
 			 higher ? g->sum.hmean : g->sum.amean, bad,
 			 higher ? b->sum.hmean : b->sum.amean, higher ? "Hmean" : "Amean",
 			 test_short(r, g->better), why);
@@ -273,7 +273,8 @@ struct verdicts {
 	struct bisect_result res;
 	struct bisect_diff step, end[2], like[2];
 	bool stepped, moved[2], unlike[2];
-	long ambiguous;                 /* a point of the range skipped as ambiguous; -1 none */
+	long ambiguous;                 /* the first point of the range skipped as ambiguous
+					 * (the result names them all); -1 none */
 	int rounds;
 };
 
@@ -287,7 +288,7 @@ static int confirm_rounds(struct engine *e, struct verdicts *v)
 	double share = bisect_rule_share(&e->r);
 	double dir = e->ends_effect_pct;
 	int prev = 0;
-	for (int look = 1; look <= BISECT_LOOKS; look++) {
+	for (int look = 1; look <= bisect_look_count(first, last); look++) {
 		int target = bisect_look_target(first, last, look);
 		if (target <= v->rounds)
 			continue;
@@ -413,6 +414,21 @@ static char *confirmed_text(const struct engine *e, const struct verdicts *v)
 	return text;
 }
 
+/* "LEAD p2, p4" of the points of verdict v into b, after "; " unless b
+ * ends in "("; nothing when there are none. */
+static void points_of(struct buf *b, const struct engine *e, enum bisect_verdict v,
+		      const char *lead)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < e->s->n; k++) {
+		if (e->search->v[k] != v)
+			continue;
+		if (n++ == 0)
+			buf_printf(b, "%s%s", b->data[b->len - 1] == '(' ? "" : "; ", lead);
+		buf_printf(b, "%s %s", n > 1 ? "," : "", e->s->p[k].name);
+	}
+}
+
 /* The result line when no patch is blamed. */
 static char *unconfirmed_text(const struct engine *e, const struct verdicts *v)
 {
@@ -421,16 +437,20 @@ static char *unconfirmed_text(const struct engine *e, const struct verdicts *v)
 	size_t inner[2] = {v->res.last_good, v->res.first_bad};
 	buf_puts(&b, "No single first bad point: ");
 	if (v->res.gradual) {
-		buf_printf(&b, "gradual change over %s..%s (between both ends:",
+		buf_printf(&b, "%s over %s..%s (", v->res.beyond ? "not monotone" : "gradual change",
 			   e->s->p[v->res.span_lo].name, e->s->p[v->res.span_hi].name);
-		for (size_t k = 0, n = 0; k < e->s->n; k++)
-			if (e->search->v[k] == BISECT_BETWEEN)
-				buf_printf(&b, "%s %s", n++ ? "," : "", e->s->p[k].name);
+		points_of(&b, e, BISECT_BEYOND, "beyond an end:");
+		points_of(&b, e, BISECT_BETWEEN, "between both ends:");
 		buf_puts(&b, ")");
 	} else if (v->ambiguous >= 0) {
-		buf_printf(&b, "the change is in %s..%s, but %s stayed ambiguous (it differs from"
-			   " neither end at its alpha); the confirm shows ", e->s->p[inner[0]].name,
-			   e->s->p[inner[1]].name, e->s->p[v->ambiguous].name);
+		size_t n = 0;
+		buf_printf(&b, "the change is in %s..%s, but", e->s->p[inner[0]].name,
+			   e->s->p[inner[1]].name);
+		for (size_t k = inner[0] + 1; k < inner[1]; k++)
+			if (e->ambiguous[k])
+				buf_printf(&b, "%s %s", n++ ? "," : "", e->s->p[k].name);
+		buf_printf(&b, " stayed ambiguous (%s from neither end at its alpha); the confirm"
+			   " shows ", n > 1 ? "each differs" : "it differs");
 		confirm_numbers(&b, e, v);
 	} else if (!v->stepped) {
 		buf_puts(&b, "the confirm shows no step: ");

@@ -110,7 +110,7 @@ int bisect_engine_run(const struct bisect_rule *r, const struct bisect_series *s
 		      struct bisect_search *search);
 
 /* The result of a bisection whose ends do not differ: "No regression to
- * bisect: CELL LOAD:METRIC op OP, GOOD X vs BAD Y (MEAN), TEST p = P >=
+ * bisect: LOAD:METRIC op OP (cell CELL), GOOD X vs BAD Y (MEAN), TEST p = P >=
  * alpha A", or when they differ by less than the minimum effect "...,
  * TEST p = P < alpha A, but by E %, less than the minimum effect M %".
  * MEAN the mean the test compares, the Amean, or for a higher-is-better

@@ -195,22 +195,39 @@ static int check_unique(const char *path, const struct ynode *points, char *err,
 	return 0;
 }
 
-int bisect_list_series(const char *path, const struct ynode *root, const char *good,
-		       const char *bad, struct bisect_series *out, char *err, size_t errsz)
+int bisect_list_check(const char *path, const struct ynode *root, char *err, size_t errsz)
 {
 	const struct ynode *b = ynode_get(root, "bisect"), *points;
-	if (!b || b->kind != YNODE_MAPPING || !(points = ynode_get(b, "points")))
+	if (!b || b->kind != YNODE_MAPPING)
 		return 1;
-	if (points->kind != YNODE_SEQUENCE)
-		return err_at(err, errsz, path, points->line, points->col,
-			      "bisect: points: is a list of variants or variant names");
 	for (size_t i = 0; i < b->n; i++)
 		if (strcmp(b->pairs[i].key, "points"))
 			return err_at(err, errsz, path, b->pairs[i].key_line, b->pairs[i].key_col,
-				      "unknown key '%s' in bisect (it takes points:)",
+				      "unknown key '%s' in bisect: (it takes points:)",
 				      b->pairs[i].key);
-	if (check_unique(path, points, err, errsz))
-		return -1;
+	if (!(points = ynode_get(b, "points")))
+		return err_at(err, errsz, path, b->line, b->col,
+			      "bisect: needs points: (the variants to bisect over, in order)");
+	if (points->kind != YNODE_SEQUENCE)
+		return err_at(err, errsz, path, points->line, points->col,
+			      "bisect: points: is a list of variants or variant names");
+	if (points->n < 2)
+		return err_at(err, errsz, path, points->line, points->col,
+			      "bisect: points: has %zu point(s): a bisection needs at least 2 (its"
+			      " good and bad ends)", points->n);
+	for (size_t i = 0; i < points->n; i++)
+		if (!point_variant(path, root, points->items[i], err, errsz))
+			return -1;
+	return check_unique(path, points, err, errsz);
+}
+
+int bisect_list_series(const char *path, const struct ynode *root, const char *good,
+		       const char *bad, struct bisect_series *out, char *err, size_t errsz)
+{
+	int rc = bisect_list_check(path, root, err, errsz);
+	if (rc)
+		return rc;
+	const struct ynode *points = ynode_get(ynode_get(root, "bisect"), "points");
 	long g = point_index(root, points, good), k = point_index(root, points, bad);
 	if (g < 0 && k < 0)
 		return 1;

@@ -20,10 +20,21 @@
 #include "bisect_config.h"
 #include "yamlnode.h"
 
+/* Check bisect: of root (the parsed config at path) whatever --good and
+ * --bad will be: its only key is points:, a list of at least 2 points,
+ * each a mapping with name: or the name of a variant of variants:, no name
+ * twice. 0; 1 when root has no bisect: mapping (no message); -1 with
+ * "path:line:col: message" in err: "unknown key 'pointz' in bisect: (it
+ * takes points:)", "bisect: points: has 1 point(s): a bisection needs at
+ * least 2 (its good and bad ends)", "a bisect point needs name: (a
+ * variant's name)", ... */
+int bisect_list_check(const char *path, const struct ynode *root, char *err, size_t errsz);
+
 /* The series good..bad of bisect: points: in root (the parsed config at
- * path). 0; 1 when root has no bisect: points: naming good and bad (out
- * untouched, no message); -1 with "path:line:col: message" in err for a
- * points list that is malformed or names only one of them. */
+ * path), bisect: checked first (bisect_list_check). 0; 1 when root has
+ * no bisect: or its points: do not name good and bad (out untouched, no
+ * message); -1 with "path:line:col: message" in err for a bisect: that
+ * is malformed or points: that name only one of them. */
 int bisect_list_series(const char *path, const struct ynode *root, const char *good,
 		       const char *bad, struct bisect_series *out, char *err, size_t errsz);
 

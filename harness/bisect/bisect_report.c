@@ -63,6 +63,17 @@ static int point_runs(struct store *st, int64_t id, int k, enum bisect_phase ph,
 
 /* The checks after the walk, one a line: what, the points, n, means,
  * effect, p, alpha and the outcome; nothing when there are none. */
+/* The points a check compares: "p0 walk -> again" (an end against its
+ * first measurement) or "p4 -> p5". */
+static void check_pair(char *dst, size_t size, const struct bisect_series *s,
+		       const struct stored_bisect_check *c)
+{
+	if (c->k_a == c->k_b)
+		snprintf(dst, size, "%s walk -> again", s->p[c->k_a].name);
+	else
+		snprintf(dst, size, "%s -> %s", s->p[c->k_a].name, s->p[c->k_b].name);
+}
+
 static int checks_table(struct store *st, const struct stored_bisection *bi,
 			const struct bisect_series *s, struct buf *out, char *err, size_t errsz)
 {
@@ -70,7 +81,8 @@ static int checks_table(struct store *st, const struct stored_bisection *bi,
 	size_t n;
 	if (store_bisect_checks(st, bi->id, &rows, &n, err, errsz))
 		return -1;
-	int rc = 0;
+	int rc = 0, w_what = 0, w_pair = 0;
+	char pair[256];
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		const struct stored_bisect_check *c = &rows[i];
 		if (c->k_a < 0 || c->k_b < 0 || (size_t)c->k_a >= s->n || (size_t)c->k_b >= s->n) {
@@ -79,21 +91,26 @@ static int checks_table(struct store *st, const struct stored_bisection *bi,
 					c->k_b);
 			break;
 		}
+		check_pair(pair, sizeof(pair), s, c);
+		if ((int)strlen(c->what) > w_what)
+			w_what = (int)strlen(c->what);
+		if ((int)strlen(pair) > w_pair)
+			w_pair = (int)strlen(pair);
+	}
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const struct stored_bisect_check *c = &rows[i];
 		if (i == 0)
 			buf_printf(out, "Checks after the walk (%d fresh interleaved round(s)):\n",
 				   c->rounds);
-		char pa[32], pb[32], p[32], al[32], pair[128];
+		char pa[32], pb[32], p[32], al[32];
 		fmt_p(pa, sizeof(pa), c->mean_a);
 		fmt_p(pb, sizeof(pb), c->mean_b);
 		fmt_p(p, sizeof(p), c->p);
 		fmt_p(al, sizeof(al), c->alpha);
-		if (c->k_a == c->k_b)
-			snprintf(pair, sizeof(pair), "%s walk -> again", s->p[c->k_a].name);
-		else
-			snprintf(pair, sizeof(pair), "%s -> %s", s->p[c->k_a].name, s->p[c->k_b].name);
-		buf_printf(out, "  %-9s %-20s n %2d/%-2d %10s -> %-10s %+7.2f %%  p %-10s alpha %-10s"
-			   " %s\n", c->what, pair, c->n_a, c->n_b, pa, pb, c->effect_pct, p, al,
-			   c->outcome);
+		check_pair(pair, sizeof(pair), s, c);
+		buf_printf(out, "  %-*s %-*s  n %2d/%-2d %10s -> %-10s %+7.2f %%  p %-10s alpha %-10s"
+			   " %s\n", w_what, c->what, w_pair, pair, c->n_a, c->n_b, pa, pb,
+			   c->effect_pct, p, al, c->outcome);
 	}
 	store_bisect_check_rows_free(rows, n);
 	return rc;
@@ -468,11 +485,32 @@ static void id_ranges(struct buf *b, const long long *ids, size_t n)
 	}
 }
 
+/* Is run_id one of bisection id's confirm rounds? */
+static bool confirm_run(const struct stored_bisect_run *runs, size_t n, long long run_id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (runs[i].run_id == run_id && !strcmp(runs[i].phase, "confirm"))
+			return true;
+	return false;
+}
+
 /* The notes with every "Order (run ID): TEXT" of one TEXT made one "Order
  * (runs 9-28, 31): TEXT" at the first one's place: the confirm's rounds are
- * a run each. */
-static const struct report_notes *collapse_orders(struct report_notes *n)
+ * a run each, interleaved. A walk run (not one of runs' confirm rounds)
+ * measured its point's iterations together: its note says so instead. */
+static const struct report_notes *collapse_orders(struct report_notes *n,
+						  const struct stored_bisect_run *runs,
+						  size_t n_runs)
 {
+	for (size_t i = 0; i < n->n; i++) {
+		const char *text;
+		long long id = order_run(n->v[i], &text);
+		if (id && !confirm_run(runs, n_runs, id)) {
+			free(n->v[i]);
+			n->v[i] = xasprintf("Order (run %lld): blocked (a walk run: its point's"
+					    " iterations together)", id);
+		}
+	}
 	for (size_t i = 0; i < n->n; i++) {
 		const char *text;
 		long long id = order_run(n->v[i], &text);
@@ -541,8 +579,13 @@ int bisect_report_table(struct store *st, const char *db, int64_t id, struct buf
 			rc = roles_line(st, id, out, err, errsz);
 		if (rc == 0)
 			rc = report_layout_find(REPORT_LAYOUT_DEFAULT)->text(out, &in, err, errsz);
+		struct stored_bisect_run *runs = NULL;
+		size_t n_runs = 0;
 		if (rc == 0)
-			report_notes_text(out, collapse_orders(&d.notes));
+			rc = store_bisect_runs(st, id, -1, &runs, &n_runs, err, errsz);
+		if (rc == 0)
+			report_notes_text(out, collapse_orders(&d.notes, runs, n_runs));
+		store_bisect_run_rows_free(runs, n_runs);
 		reportcmd_data_free(&d);
 	} else if (rc == 0 && good_end_ran(st, id)) {
 		buf_printf(out, "No table of the points of bisection %lld: no run of theirs measured"

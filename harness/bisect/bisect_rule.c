@@ -67,11 +67,22 @@ double bisect_rule_point_alpha(const struct bisect_rule *r, size_t j)
 	return j <= planned ? share : ldexp(share, -(int)(j - planned));
 }
 
+int bisect_look_count(int first, int last)
+{
+	if (last <= first)
+		return 1;
+	return last - first < BISECT_LOOKS - 1 ? 1 + last - first : BISECT_LOOKS;
+}
+
 int bisect_look_target(int first, int last, int look)
 {
-	if (last <= first || look <= 1)
+	int looks = bisect_look_count(first, last);
+	if (look <= 1)
 		return first;
-	int span = last - first, steps = BISECT_LOOKS - 1;
+	if (look >= looks)
+		return last > first ? last : first;
+	/* span >= steps, so the ceilings of span·(look − 1)/steps are distinct. */
+	int span = last - first, steps = looks - 1;
 	return first + (span * (look - 1) + steps - 1) / steps;
 }
 
@@ -177,7 +188,8 @@ double bisect_test_floor_p(enum bisect_test t, size_t n_a, size_t n_b)
 /* The alpha the last look of a planned decision adds with n_max iterations. */
 static double last_look_alpha(const struct bisect_rule *r, int n_max)
 {
-	int before = n_max > r->n_min ? bisect_look_target(r->n_min, n_max, BISECT_LOOKS - 1) : 0;
+	int looks = bisect_look_count(r->n_min, n_max);
+	int before = looks > 1 ? bisect_look_target(r->n_min, n_max, looks - 1) : 0;
 	return bisect_look_alpha(bisect_rule_share(r), before, n_max, n_max);
 }
 
@@ -209,7 +221,7 @@ void bisect_classify(const struct bisect_rule *r, double alpha, const struct bis
 	bool toward_bad = out->vs_good.effect_pct * dir > 0;
 	bool toward_good = out->vs_bad.effect_pct * dir < 0;
 	if (out->vs_good.differs && out->vs_bad.differs)
-		out->verdict = BISECT_BETWEEN;
+		out->verdict = toward_bad && toward_good ? BISECT_BETWEEN : BISECT_BEYOND;
 	else if (out->vs_good.differs && toward_bad)
 		out->verdict = BISECT_BAD;
 	else if (out->vs_bad.differs && toward_good)
@@ -225,6 +237,9 @@ char *bisect_class_reason(const struct bisect_class *cl, size_t iterations)
 				 " end's rule holds", iterations);
 	if (cl->verdict == BISECT_BETWEEN)
 		return xasprintf("differs from both ends: part of the change may be here");
+	if (cl->verdict == BISECT_BEYOND)
+		return xasprintf("beyond an end (not monotone): it differs from both ends, outside"
+				 " the interval between them");
 	return NULL;
 }
 
@@ -254,6 +269,11 @@ char *bisect_rule_describe(const struct bisect_rule *r, int better)
 	double share = bisect_rule_share(r);
 	int c_first = r->n_min > BISECT_CONFIRM_MIN ? r->n_min : BISECT_CONFIRM_MIN;
 	int c_last = r->n_max > c_first ? r->n_max : c_first;
+	int looks = bisect_look_count(r->n_min, r->n_max);
+	char counts[64] = "";
+	for (int l = 1; l <= looks; l++)
+		snprintf(counts + strlen(counts), sizeof(counts) - strlen(counts), "%s%d", l > 1 ? ", " : "",
+			 bisect_look_target(r->n_min, r->n_max, l));
 	char effect[64];
 	if (isnan(r->min_effect_pct))
 		snprintf(effect, sizeof(effect), "the minimum effect (--min-effect-pct)");
@@ -268,8 +288,9 @@ char *bisect_rule_describe(const struct bisect_rule *r, int better)
 		" patch: Bonferroni over the %zu planned decisions (the ends, ceil(log2 %zu) = %zu"
 		" points, the confirm) and a reserve for more points, each planned decision at"
 		" %g / %zu = %.4g, the j-th point beyond the plan at %.4g / 2^j; a decision spends"
-		" its alpha over at most %d looks (%d, %d, %d iterations; the ends get the second"
-		" look's before the walk) by the O'Brien-Fleming-type function 2 - 2 Phi(z(1 -"
+		" its alpha over at most %d look(s) at iteration counts fixed in advance (%s; each"
+		" run measures exactly to its look's count, the config's ci_pct and max_time_s"
+		" stop no run of a bisection; the ends get the second look's before the walk) by the O'Brien-Fleming-type function 2 - 2 Phi(z(1 -"
 		" a/2) / sqrt(t)), t = iterations / %d, each look testing at the alpha it adds."
 		" Confirm: the last good and first bad points measured again with"
 		" both ends, interleaved (rounds of one iteration each, every other round"
@@ -279,9 +300,7 @@ char *bisect_rule_describe(const struct bisect_rule *r, int better)
 		" measurement (p < %.4g, whatever the size) and no point it spans stayed"
 		" ambiguous.",
 		test, effect, r->alpha, planned, r->n_points - 1, planned - 2, r->alpha,
-		planned + 1, share, share, BISECT_LOOKS, bisect_look_target(r->n_min, r->n_max, 1),
-		bisect_look_target(r->n_min, r->n_max, 2), bisect_look_target(r->n_min, r->n_max, 3),
-		r->n_max, c_first, c_last, share);
+		planned + 1, share, share, looks, counts, r->n_max, c_first, c_last, share);
 	free(test);
 	return text;
 }

@@ -79,9 +79,16 @@ double bisect_rule_share(const struct bisect_rule *r);
  * ceil(log2 N) planned ones, then share / 2^(j − planned). */
 double bisect_rule_point_alpha(const struct bisect_rule *r, size_t j);
 
-/* Iterations at look (1..BISECT_LOOKS) of a decision whose first look has
- * first and last has last iterations: first + ceil((last − first)·(look −
- * 1)/(BISECT_LOOKS − 1)); first when last <= first. */
+/* The looks of a decision whose first look has first and last has last
+ * iterations: BISECT_LOOKS, fewer when there are fewer iteration counts
+ * from first to last (1 + last − first; 1 when last <= first), so no two
+ * looks are at the same count (a look at a count already tested would
+ * spend no alpha and test at 0). */
+int bisect_look_count(int first, int last);
+
+/* Iterations at look (1..bisect_look_count) of that decision: first +
+ * ceil((last − first)·(look − 1)/(looks − 1)), strictly increasing; first
+ * when last <= first, last for a look beyond the count. */
 int bisect_look_target(int first, int last, int look);
 
 /* The alpha a look adds: f(now/last) − f(prev/last), f(t) = 2 −
@@ -124,14 +131,17 @@ int bisect_rule_feasible(const struct bisect_rule *r, char *err, size_t errsz);
 
 /* A point against both ends, tested at alpha. */
 struct bisect_class {
-	enum bisect_verdict verdict;    /* GOOD, BAD, BETWEEN; UNTESTED: ambiguous */
+	enum bisect_verdict verdict;    /* GOOD, BAD, BETWEEN, BEYOND; UNTESTED: ambiguous */
 	struct bisect_diff vs_good, vs_bad;
 };
 
 /* Classify point against good and bad (both ends decided different):
  * bad when it differs from the good end, in the direction the bad end
  * lies, and not from the bad end; good likewise the other way; between
- * when it differs from both; else ambiguous. */
+ * when it differs from both and lies between them (toward the bad end from
+ * the good one and toward the good end from the bad one), beyond when it
+ * differs from both outside that interval (beyond an end: not monotone);
+ * else ambiguous. */
 void bisect_classify(const struct bisect_rule *r, double alpha, const struct bisect_sample_set *good,
 		     const struct bisect_sample_set *bad, const struct bisect_sample_set *point,
 		     struct bisect_class *out);
@@ -139,7 +149,8 @@ void bisect_classify(const struct bisect_rule *r, double alpha, const struct bis
 /* The reason stored with an inner point whose last look classified it cl
  * from iterations iterations: "ambiguous after N iteration(s) (the
  * config's max): neither end's rule holds" (a skip), "differs from both
- * ends: part of the change may be here" (between), else NULL. malloc'd. */
+ * ends: part of the change may be here" (between), "beyond an end (not
+ * monotone): ..." (beyond), else NULL. malloc'd. */
 char *bisect_class_reason(const struct bisect_class *cl, size_t iterations);
 
 /* The rule in one paragraph for the output (the test, the minimum

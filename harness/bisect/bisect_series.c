@@ -97,13 +97,12 @@ int bisect_series_check_points(const char *path, const char *text, size_t *n_poi
 	struct ydoc *d = ydoc_parse(path, text, strlen(text), err, errsz);
 	if (!d)
 		return -1;
-	const struct ynode *b = ynode_get(ydoc_root(d), "bisect"), *pts;
-	int rc = 1;
-	if (b && b->kind == YNODE_MAPPING && (pts = ynode_get(b, "points")) &&
-	    pts->kind == YNODE_SEQUENCE && pts->n >= 2) {
-		const char *first = bisect_list_item_name(pts->items[0]), *last = bisect_list_item_name(pts->items[pts->n - 1]);
+	int rc = bisect_list_check(path, ydoc_root(d), err, errsz);
+	if (rc == 0) {
+		const struct ynode *pts = ynode_get(ynode_get(ydoc_root(d), "bisect"), "points");
 		struct bisect_series s = {0};
-		rc = bisect_series_build(path, text, first ? first : "", last ? last : "", &s, err,
+		rc = bisect_series_build(path, text, bisect_list_item_name(pts->items[0]),
+					 bisect_list_item_name(pts->items[pts->n - 1]), &s, err,
 					 errsz);
 		*n_points = s.n;
 		bisect_series_free(&s);

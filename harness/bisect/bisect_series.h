@@ -31,9 +31,9 @@
 int bisect_series_build(const char *path, const char *text, const char *good, const char *bad,
 			struct bisect_series *out, char *err, size_t errsz);
 
-/* check-config of bisect: points: the whole list, first to last, as
- * bisect_series_build checks a series. 0 with *n_points; 1 when the
- * config has no bisect: points: list of two or more; -1 with err. */
+/* check-config of bisect: its keys and points (bisect_list_check), then
+ * the whole list, first to last, as bisect_series_build checks a series.
+ * 0 with *n_points; 1 when the config has no bisect:; -1 with err. */
 int bisect_series_check_points(const char *path, const char *text, size_t *n_points, char *err,
 			       size_t errsz);
 

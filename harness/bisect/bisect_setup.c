@@ -110,8 +110,7 @@ static int setup_resume(struct bisect_walk *w, const struct bisect_request *rq)
 	return check_choice(w, rq) ? EXIT_USAGE : 0;
 }
 
-/* Begin a new bisection from the config. */
-static int setup_new(struct bisect_walk *w, const struct bisect_request *rq)
+int bisect_setup_prepare(struct bisect_walk *w, const struct bisect_request *rq)
 {
 	char err[4096];
 	struct experiment *e = config_load(rq->config, err, sizeof(err));
@@ -143,8 +142,13 @@ static int setup_new(struct bisect_walk *w, const struct bisect_request *rq)
 	w->bi.alpha = rq->alpha;
 	w->bi.rule = xstrdup(bisect_test_name(rq->test));
 	w->bi.min_effect_pct = rq->min_effect_pct;
-	if (check_choice(w, rq))
-		return EXIT_USAGE;
+	return check_choice(w, rq) ? EXIT_USAGE : 0;
+}
+
+/* Begin the new bisection w was prepared for: stored. */
+static int setup_new(struct bisect_walk *w)
+{
+	char err[1024];
 	if (store_bisect_begin(w->st, &w->bi, &w->s, err, sizeof(err))) {
 		fprintf(stderr, "schedrig bisect: %s\n", err);
 		return 1;
@@ -248,7 +252,7 @@ int bisect_setup(struct bisect_walk *w, struct store *st, const struct bisect_re
 	w->want_metric = rq->metric;
 	w->want_op = rq->op;
 	w->want_cell = rq->cell;
-	int rc = rq->resume ? setup_resume(w, rq) : setup_new(w, rq);
+	int rc = rq->resume ? setup_resume(w, rq) : setup_new(w);
 	if (rc)
 		return rc;
 	if (rq->resume && (!strcmp(w->bi.status, "complete") || !strcmp(w->bi.status, "refused"))) {

@@ -35,7 +35,17 @@ struct bisect_request {
 	const char *db;                  /* --db (the file st has open) */
 };
 
-/* Make w (zeroed by the caller) ready to walk rq on st. 0 ready; 0 with
+/* A new bisection (rq->config), before any file is made: the config
+ * read, its series built, --metric/--op/--cell and --rule checked, all
+ * into w (zeroed by the caller). 0, or EXIT_USAGE (config, series,
+ * --metric/--op/--cell, a --rule the config's iterations cannot decide
+ * by) or 1 (the current directory unknown) after a message on stderr:
+ * then no database is made. */
+int bisect_setup_prepare(struct bisect_walk *w, const struct bisect_request *rq);
+
+/* Make w ready to walk rq on st: a new bisection prepared by
+ * bisect_setup_prepare is stored; a resumed one read back (w zeroed by the
+ * caller). 0 ready; 0 with
  * *finished when a resumed bisection is complete or refused (nothing to
  * walk: said so on stdout); else an exit status after a message on
  * stderr: EXIT_USAGE (config, series, --metric/--op/--cell, a --rule the

@@ -150,7 +150,7 @@ static int walk_measure(void *ctx, size_t k, enum bisect_phase ph, int nth, int 
 		       (long long)failed);
 	bisect_point_runs_free(&r);
 	c->last_attempt[k] = a;
-	int iterations = ph == BISECT_PHASE_CONFIRM ? 1 : nth == 1 ? 0 : more;
+	int iterations = ph == BISECT_PHASE_CONFIRM ? 1 : nth == 1 ? c->rule.n_min : more;
 	if (attempt_run(c, k, a, ph, iterations) ||
 	    bisect_point_runs_load(c->st, c->bi.id, (int)k, &r, err, sizeof(err)))
 		return -1;
@@ -162,6 +162,8 @@ static int walk_measure(void *ctx, size_t k, enum bisect_phase ph, int nth, int 
 		rc = -1;
 	}
 	bisect_point_runs_free(&r);
+	if (rc == 0 && set->n)
+		c->better = (int)set->better;
 	size_t need = ph == BISECT_PHASE_CONFIRM ? (size_t)nth : 2;
 	if (rc == 0 && set->iterations < need)
 		rc = too_few(c, k, ph, nth, set, last_run, why);
@@ -285,8 +287,11 @@ static int walk_result(void *ctx, const struct bisect_outcome *o)
 		return -1;
 	}
 	if (!strcmp(o->status, "refused")) {
+		/* The rule the ends were tested by, as --show states it. */
+		char *rule = bisect_rule_describe(&c->rule, c->better);
 		print_table(c);
-		printf("\n%s\n", o->text);
+		printf("\n%s\n\n%s\n", rule, o->text);
+		free(rule);
 		return 0;
 	}
 	printf("\n");
@@ -305,6 +310,7 @@ int bisect_walk_run(struct bisect_walk *c)
 	free(c->last_attempt);
 	c->last_attempt = xcalloc(c->s.n, sizeof(*c->last_attempt));
 	c->rule.min_effect_pct = c->bi.min_effect_pct;
+	c->better = -1;
 	struct bisect_ops ops = {c, walk_measure, walk_min_effect, walk_say, walk_point, walk_check,
 				 walk_result};
 	bisect_search_free(&c->search);

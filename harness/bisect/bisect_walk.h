@@ -36,6 +36,7 @@ struct bisect_walk {
 	size_t points_seen, checks_seen;   /* decisions the engine made so far */
 	bool blamed;                       /* the result names a point or a range */
 	double good_mean;                  /* the good end's Amean, for the output */
+	int better;                        /* the metric's direction once measured; -1 */
 	char self_exe[PATH_MAX];           /* this binary, for the steps */
 	char *dir;                         /* point configs and logs */
 	char *why;                         /* why the walk failed, when it can say */

@@ -38,10 +38,12 @@ static const char help_text[] =
 	"that point's config in the database (compare, report, plot and mail read it),\n"
 	"linked to the bisection.\n"
 	"\n"
-	"Both ends are measured first (the config's iterations, adaptive rules\n"
-	"included); when they do not differ the bisection stops: \"no regression to\n"
-	"bisect\". Each point is then tested against both ends: bad when it differs\n"
-	"from the good end only, good when from the bad end only, between when from both;\n"
+	"Both ends are measured first (the config's min iterations, exactly: every run\n"
+	"of a bisection measures to its look's count fixed in advance, ci_pct and\n"
+	"max_time_s stop none); when they do not differ the bisection stops: \"no\n"
+	"regression to bisect\". Each point is then tested against both ends: bad when\n"
+	"it differs from the good end only, good when from the bad end only, between\n"
+	"when from both and it lies between them, beyond (not monotone) when outside;\n"
 	"a point that differs from neither gets more iterations at the next look, up to\n"
 	"the config's max, then is skipped, as is a point that fails to build, boot or\n"
 	"run. Two sets differ when the test's p is below the decision's alpha and their\n"
@@ -50,7 +52,8 @@ static const char help_text[] =
 	"round (at least 5 rounds): a patch is blamed (\"First bad point: P (confirmed:\n"
 	"...)\") only when they differ, each is like its end and neither end moved;\n"
 	"else the result says \"No single first bad point: ...\" and why (a gradual\n"
-	"change over a span of points, no step, an end that moved). The output states\n"
+	"change over a span of points, a series that is not monotone, no step, an end\n"
+	"that moved). The output states\n"
 	"the rule and the family-wise alpha it keeps.\n"
 	"\n"
 	"  --good V, --bad V   the two ends (points of bisect: points:, or variants)\n"
@@ -62,7 +65,9 @@ static const char help_text[] =
 	"  --rule RULE         the test: welch (Welch's t-test, the default), mann-whitney\n"
 	"                      (Mann-Whitney U) or range (lkp's range separation: every\n"
 	"                      sample of one side beyond every sample of the other, after\n"
-	"                      lkp's trimming; it needs more iterations)\n"
+	"                      lkp's trimming); mann-whitney and range need\n"
+	"                      max >= 6 iterations at --alpha 0.05 (5 for two points;\n"
+	"                      refused before anything runs), welch any\n"
 	"  --min-effect-pct P  a difference below P % of the mean is no change, whatever\n"
 	"                      its p (default: 10 for a max or a percentile from p99 up,\n"
 	"                      as max_latency or op p99.9; 1 for everything else:\n"
@@ -247,18 +252,18 @@ static int show(struct store *st, const struct bisect_request *o)
 	return 0;
 }
 
-/* Set the bisection up, walk it, record how it stopped. */
-static int execute(struct store *st, const struct bisect_request *o)
+/* Set the bisection up (w prepared for a new one), walk it, record how it
+ * stopped. */
+static int execute(struct bisect_walk *w, struct store *st, const struct bisect_request *o)
 {
-	struct bisect_walk w = {0};
 	bool finished;
-	int rc = bisect_setup(&w, st, o, &finished);
+	int rc = bisect_setup(w, st, o, &finished);
 	if (rc == 0 && !finished) {
-		rc = bisect_walk_run(&w);
+		rc = bisect_walk_run(w);
 		if (rc < 0)
-			rc = bisect_setup_stopped(&w);
+			rc = bisect_setup_stopped(w);
 	}
-	bisect_walk_free(&w);
+	bisect_walk_free(w);
 	return rc;
 }
 
@@ -275,14 +280,23 @@ int cmd_bisect(int argc, char **argv, struct cmd_ctx *ctx)
 		ctx->setup = CMD_STORE_READ;
 		return (st = cmd_store(ctx, o.rq.db)) ? show(st, &o.rq) : 1;
 	}
+	/* A bisection that cannot start is refused before its database is made. */
+	struct bisect_walk w = {0};
+	if (!o.rq.resume && (rc = bisect_setup_prepare(&w, &o.rq))) {
+		bisect_walk_free(&w);
+		return rc;
+	}
 	char *db_copy = xstrdup(o.rq.db);
 	rc = mkdir_p(dirname(db_copy), err, sizeof(err));
 	free(db_copy);
 	if (rc) {
 		fprintf(stderr, "schedrig bisect: %s\n", err);
+		bisect_walk_free(&w);
 		return 1;
 	}
-	if (!(st = cmd_store(ctx, o.rq.db)))
+	if (!(st = cmd_store(ctx, o.rq.db))) {
+		bisect_walk_free(&w);
 		return 1;
-	return execute(st, &o.rq);
+	}
+	return execute(&w, st, &o.rq);
 }

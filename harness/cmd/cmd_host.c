@@ -1,9 +1,11 @@
 /* schedrig host: this machine's fingerprint (hostfp.h), every field with
  * the file it was read from, and the settings that would make it quieter
  * for scheduler measurements (hostadvice.h). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "hostadvice.h"
@@ -27,7 +29,7 @@ static const char usage_text[] =
 	"              instead of this machine's\n"
 	"  --advice    the advice only\n"
 	"\n"
-	"Exit status: 0, 2 bad usage.\n";
+	"Exit status: 0, 2 bad usage or a --root that is not a directory.\n";
 
 int cmd_host(int argc, char **argv, struct cmd_ctx *ctx)
 {
@@ -61,6 +63,13 @@ int cmd_host(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	if (optind != argc) {
 		fputs(usage_text, stderr);
+		return EXIT_USAGE;
+	}
+	/* A tree that is not there would read as a machine with nothing. */
+	struct stat st;
+	int e = stat(root, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+	if (e) {
+		fprintf(stderr, "schedrig host: --root %s: %s\n", root, strerror(e));
 		return EXIT_USAGE;
 	}
 	struct host_fp fp;

@@ -11,6 +11,7 @@
 #include "plot.h"
 #include "reportcmd.h"
 #include "store.h"
+#include "trace_plot.h"
 
 static const char usage_text[] =
 	"usage: schedrig plot [--db FILE] [RUN...] --output-dir DIR [--format png|svg|both]\n"
@@ -25,9 +26,11 @@ static const char usage_text[] =
 	"Runs with monitor series (config 'monitors:') also get, per variant (and\n"
 	"cell), CPU user/system/idle % per CPU, context switches/s, PSI cpu some %\n"
 	"and per-load involuntary switches over the iteration's time (not with\n"
-	"--metric or --load).\n"
+	"--metric or --load). Runs with traces (config 'trace:') also get, per load\n"
+	"(and cell), the CDF of its wakeup latency in the traces, a line per variant\n"
+	"(LOAD-wakeup_latency_us[-CELL]-trace-cdf; not with --metric).\n"
 	"Each figure BASE leaves BASE.gp, BASE.dat and BASE.png / BASE.svg; names are\n"
-	"LOAD-METRIC[-...]-KIND (KIND mean|box|hist|cdf|heatmap|interval) and\n"
+	"LOAD-METRIC[-...]-KIND (KIND mean|box|hist|cdf|heatmap|interval|trace-cdf) and\n"
 	"VARIANT[-CELL]-SERIES-monitor.\n"
 	"\n"
 	"  --db FILE            results database (default " DEFAULT_DB ")\n"
@@ -131,6 +134,23 @@ static int plot_options(int argc, char **argv, struct reportcmd *c, struct plot_
 	return -1;
 }
 
+/* The wakeup-latency CDF of each load of the runs' traces (config trace:),
+ * a line per variant; nothing when the runs have none. 0 or -1 with err. */
+static int plot_traces(struct reportcmd *c, const struct plot_opts *po, const int64_t *ids,
+		       size_t n_ids, struct plot_result *r, char *err, size_t errsz)
+{
+	struct trace_items items;
+	struct trace_filter f = {0};
+	if (trace_items_load(c->ctx->st, c->db, ids, n_ids, &f, false, &items, err, errsz))
+		return -1;
+	struct trace_figures figs;
+	trace_figures_make(&items, c->so.load, &figs);
+	int rc = plot_trace_cdfs(figs.fig, figs.n, po, r, err, errsz);
+	trace_figures_free(&figs);
+	trace_items_free(&items);
+	return rc;
+}
+
 /* The figures of summary s of t into po->dir, and the monitor figures of
  * runs ids when no --metric or --load narrows the samples; notes on
  * stderr, the files drawn on stdout. The exit status. */
@@ -147,6 +167,8 @@ static int plot_draw(struct reportcmd *c, const struct plot_opts *po, const stru
 	int rc = plot_all(t, s, po, &r, err, sizeof(err));
 	if (!rc && !c->so.n_metrics && !c->so.load)
 		rc = plot_monitors(c->ctx->st, ids, n_ids, po, &r, err, sizeof(err));
+	if (!rc && !c->so.n_metrics)
+		rc = plot_traces(c, po, ids, n_ids, &r, err, sizeof(err));
 	for (size_t i = 0; i < r.n_notes; i++)
 		fprintf(stderr, "schedrig plot: note: %s\n", r.notes[i]);
 	if (rc) {

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "knob_journal.h"
 #include "knob_pending.h"
+#include "trace_knob.h"
 #include "knobs.h"
 #include "store.h"
 #include "util.h"
@@ -22,17 +23,19 @@ static const char usage_text[] =
 	"Restore every kernel knob (sysctl, debugfs sched/ tunable, sched_feature,\n"
 	"autogroup, and the files of host: settings: THP, SMT control, cpufreq\n"
 	"governor and boost, IRQ affinity) that a run changed and did not put back,\n"
-	"newest change first,\n"
-	"and mark it restored in the journal. A row is written only when its file is\n"
-	"exactly the one the rig derives from its kind and name, a name a config may\n"
-	"give (a database is not trusted); any other row is refused and left\n"
-	"unrestored. Changes made in an earlier boot are only marked (the kernel has\n"
-	"reset them), and so are changes made in a qemu guest (they died with it);\n"
-	"changes made on another host are left for that host. Running it again does\n"
-	"nothing. Once no change of this machine is left, it removes the host-wide\n"
-	"record naming this database (while it is there, every schedrig run on this\n"
-	"machine refuses to start). The database must be a file of root or of the\n"
-	"user running restore that no one else can write or replace.\n"
+	"newest change first, and mark it restored in the journal; a trace instance\n"
+	"a run left (tracefs instances/schedrig-RUN-PID) is taken down: its events\n"
+	"and tracing off, removed.\n"
+	"A row is written only when its file is exactly the one the rig derives from\n"
+	"its kind and name, a name a config may give (a database is not trusted); an\n"
+	"instance only when it is one of the rig's under a tracefs; any other row is\n"
+	"refused and left unrestored. Changes made in an earlier boot are only marked\n"
+	"(the kernel has reset them), and so are changes made in a qemu guest (they\n"
+	"died with it); changes made on another host are left for that host. Running\n"
+	"it again does nothing. Once no change of this machine is left, it removes\n"
+	"the host-wide record naming this database (while it is there, every schedrig\n"
+	"run on this machine refuses to start). The database must be a file of root\n"
+	"or of the user running restore that no one else can write or replace.\n"
 	"\n"
 	"  --db FILE   results database (default " DEFAULT_DB ")\n"
 	"\n"
@@ -102,6 +105,9 @@ static int restore_row(struct store *s, const struct stored_knob *k, const char 
 		printf("run %lld variant %s: %s was changed in an earlier boot: the kernel has reset"
 		       " it, nothing to write\n",
 		       (long long)k->run_id, k->variant, k->path);
+	} else if (!strcmp(k->kind, KNOB_KIND_TRACE)) {
+		if (trace_knob_restore(k))
+			return -1;
 	} else if (knob_row_check(k->kind, k->name, k->path, k->old_value, file, sizeof(file), err,
 				  sizeof(err))) {
 		fprintf(stderr, "schedrig restore: run %lld variant %s: journal row %lld (%s %s, %s):"

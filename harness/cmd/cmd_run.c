@@ -19,6 +19,7 @@
 #include "backends.h"
 #include "commands.h"
 #include "config.h"
+#include "cpulist.h"
 #include "kbuild.h"
 #include "kbuild_plan.h"
 #include "monitor.h"
@@ -51,11 +52,13 @@ static const char help_text[] =
 	"  --lava-log FILE  with --variant V of boot: lava: store the agent's lines\n"
 	"                   of this LAVA job log instead of submitting a job (what\n"
 	"                   schedrig import-lava does)\n"
-	"  --dry-run        print the plan (cells, argv, attributes) and run nothing;\n"
-	"                   for each kernel to build, whether it is cached, will be\n"
-	"                   built from its base's objects or cold, about how long\n"
-	"                   that takes here and what is downloaded first; exit 1\n"
-	"                   when a load tool a boot: local variant needs is not\n"
+	"  --dry-run        print the plan (each variant's host: settings and the\n"
+	"                   CPUs housekeeping_cpus leaves the loads; cells, argv,\n"
+	"                   attributes) and run nothing; for each kernel to build,\n"
+	"                   whether it is cached, will be built from its base's\n"
+	"                   objects or cold, about how long that takes here and what\n"
+	"                   is downloaded first; exit 1 when a load tool a boot: local\n"
+	"                   variant needs is not\n"
 	"                   installed here (run refuses to start then)\n"
 	"  --quiet          no per-iteration log lines\n"
 	"  --wait-s S       while another run measures on this machine, wait at most S\n"
@@ -94,6 +97,71 @@ static const char help_text[] =
 	"Exit status: 0 all iterations complete, 1 a failure was recorded or a tool is\n"
 	"missing, 2 bad usage or config, 128+N interrupted by signal N.\n";
 
+/* The CPUs the loads of var get when housekeeping_cpus takes its own:
+ * the variant's CPUs (this machine's online ones, a guest's cpus:) less
+ * those, into out; "" when they are only known where the kernel runs. */
+static void load_cpus(const struct cfg_variant *var, struct buf *out)
+{
+	struct buf text = {0};
+	char err[256];
+	size_t n_all = 0, n_hk;
+	bool ok;
+	int *all = NULL, *hk = cpulist_parse(var->host_set.housekeeping_cpus, &n_hk, &ok);
+	if (var->boot == BOOT_LOCAL &&
+	    !file_read("/sys/devices/system/cpu/online", &text, err, sizeof(err)))
+		all = cpulist_parse(buf_str(&text), &n_all, &ok);
+	if (var->boot == BOOT_QEMU) {
+		all = xcalloc((size_t)var->cpus, sizeof(*all));
+		for (n_all = 0; n_all < (size_t)var->cpus; n_all++)
+			all[n_all] = (int)n_all;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < n_all; i++) {
+		bool taken = false;
+		for (size_t j = 0; j < n_hk && !taken; j++)
+			taken = hk[j] == all[i];
+		if (!taken)
+			all[k++] = all[i];
+	}
+	cpulist_text(all, k, out);
+	free(all);
+	free(hk);
+	buf_free(&text);
+}
+
+/* var's host: settings, and where housekeeping_cpus leaves the loads. */
+static void print_host_settings(const struct cfg_variant *var)
+{
+	const struct cfg_host *h = &var->host_set;
+	if (!cfg_host_any(h))
+		return;
+	printf("  host:");
+	if (h->governor)
+		printf(" governor=%s", h->governor);
+	if (h->boost >= 0)
+		printf(" boost=%s", h->boost ? "on" : "off");
+	if (h->smt >= 0)
+		printf(" smt=%s", h->smt ? "on" : "off");
+	if (h->cpu_dma_latency_us >= 0)
+		printf(" cpu_dma_latency_us=%lld", h->cpu_dma_latency_us);
+	if (h->thp)
+		printf(" thp=%s", h->thp);
+	if (h->numa_balancing >= 0)
+		printf(" numa_balancing=%s", h->numa_balancing ? "on" : "off");
+	if (h->housekeeping_cpus)
+		printf(" housekeeping_cpus=%s", h->housekeeping_cpus);
+	if (h->irq_affinity)
+		printf(" irq_affinity=%s", h->irq_affinity);
+	printf("\n");
+	if (!h->housekeeping_cpus)
+		return;
+	struct buf cpus = {0};
+	load_cpus(var, &cpus);
+	printf("  loads without sched: cpus run on CPUs %s\n",
+	       cpus.len ? buf_str(&cpus) : "the housekeeping CPUs leave there");
+	buf_free(&cpus);
+}
+
 static void print_plan(const struct experiment *e, const struct plan *p, int iterations)
 {
 	printf("experiment %s: %zu variant(s) x %zu cell(s) x %d iteration(s)\n", e->name,
@@ -120,6 +188,7 @@ static void print_plan(const struct experiment *e, const struct plan *p, int ite
 			printf(", kernel built from kernels: %s (built or taken from the cache when"
 			       " the run starts)", var->build);
 		printf("\n");
+		print_host_settings(var);
 	}
 	for (size_t c = 0; c < p->n_cells; c++) {
 		printf("cell %zu/%zu %s\n", c + 1, p->n_cells, p->cells[c].name);

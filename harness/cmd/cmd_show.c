@@ -185,22 +185,31 @@ static int show_kernel_builds(struct store *s, int64_t id, char *err, size_t err
 	return 0;
 }
 
-/* Knob changes per variant, from the restore journal: old -> applied. A
- * knob a qemu guest changed (host "guest:VARIANT") is marked "in the
- * guest". */
+/* Knob changes per variant, from the restore journal: old -> applied, or
+ * "refused by the kernel, unchanged" for a write that failed. A knob a
+ * qemu guest changed (host "guest:VARIANT") is marked "in the guest". */
 static int show_knobs(struct store *s, int64_t id, char *err, size_t errsz)
 {
 	struct stored_knob *k;
 	size_t n;
 	if (store_knob_list(s, id, &k, &n, err, errsz))
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		printf("%s  [%s%s] %s %s: %s -> %s (requested %s), %s%s\n", i ? "" : "\nknobs:\n",
-		       dash(k[i].variant), knob_host_is_guest(k[i].host) ? " in the guest" : "",
-		       dash(k[i].kind), dash(k[i].name), dash(k[i].old_value),
-		       dash(k[i].applied_value), dash(k[i].requested_value),
-		       k[i].restored_at ? "restored " : "NOT RESTORED: ",
-		       k[i].restored_at ? k[i].restored_at : dash(k[i].path));
+	for (size_t i = 0; i < n; i++) {
+		printf("%s  [%s%s] %s %s: ", i ? "" : "\nknobs:\n", dash(k[i].variant),
+		       knob_host_is_guest(k[i].host) ? " in the guest" : "", dash(k[i].kind),
+		       dash(k[i].name));
+		/* Closed without a value read back: the write was refused (an IRQ
+		 * the kernel will not move, EIO or EPERM: the run's note event
+		 * says which), so nothing changed. */
+		if (!k[i].applied_value && k[i].restored_at)
+			printf("%s (requested %s): refused by the kernel, unchanged\n",
+			       dash(k[i].old_value), dash(k[i].requested_value));
+		else
+			printf("%s -> %s (requested %s), %s%s\n", dash(k[i].old_value),
+			       dash(k[i].applied_value), dash(k[i].requested_value),
+			       k[i].restored_at ? "restored " : "NOT RESTORED: ",
+			       k[i].restored_at ? k[i].restored_at : dash(k[i].path));
+	}
 	store_knob_rows_free(k, n);
 	return 0;
 }

@@ -20,6 +20,7 @@ int cmd_list(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_show(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_monitors(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_compare(int argc, char **argv, struct cmd_ctx *ctx);
+int cmd_trace(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_report(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_plot(int argc, char **argv, struct cmd_ctx *ctx);
 int cmd_mail(int argc, char **argv, struct cmd_ctx *ctx);

@@ -20,7 +20,7 @@
 
 static const char *const top_keys[] = {"name", "description", "iterations", "warmup_s",
 				       "variants", "loads", "monitors", "order", "seed", "labs",
-				       "bisect", "kernels", "host", NULL};
+				       "bisect", "kernels", "trace", "host", NULL};
 
 static const char *const iteration_keys[] = {"min", "max", "ci_pct", "max_time_s", NULL};
 
@@ -136,6 +136,20 @@ static int read_order(struct cfg_ctx *c, const struct ynode *root, struct experi
 	return 0;
 }
 
+/* host: numa_balancing (the config's or var's) is the knob sysctl
+ * kernel.numa_balancing: var may not set both (one knob, one value). */
+static int numa_once(struct cfg_ctx *c, const struct cfg_variant *var)
+{
+	const struct cfg_knob *twin = cfg_knob_twin("sysctl", var->sysctl, var->n_sysctl,
+						    "kernel.numa_balancing");
+	int line, col;
+	if (!twin || !cfg_host_key_at(&var->host_set, "numa_balancing", &line, &col))
+		return 0;
+	return cfg_err_at(c, twin->line, twin->col, "variant %s: sysctl %s is the knob host:"
+			  " numa_balancing (line %d) sets already: one knob, one value", var->name,
+			  twin->key, line);
+}
+
 /* variants: (default: one boot: local variant "running"), each with the
  * config's host: settings under its own (cfg_merge_host). */
 static int read_variants(struct cfg_ctx *c, const struct ynode *root, struct experiment *e,
@@ -169,7 +183,7 @@ static int read_variants(struct cfg_ctx *c, const struct ynode *root, struct exp
 	}
 
 	for (size_t i = 0; i < e->n_variants; i++)
-		if (cfg_merge_host(c, top, &e->variants[i]))
+		if (cfg_merge_host(c, top, &e->variants[i]) || numa_once(c, &e->variants[i]))
 			return -1;
 	return 0;
 }
@@ -193,6 +207,8 @@ static int read_experiment(struct cfg_ctx *c, const struct ynode *root, struct e
 	if ((v = ynode_get(root, "warmup_s")) && cfg_get_seconds(c, v, "warmup_s", 3600, &e->warmup_s))
 		return -1;
 	if ((v = ynode_get(root, "monitors")) && read_monitors(c, v, &e->monitors))
+		return -1;
+	if ((v = ynode_get(root, "trace")) && cfg_read_trace(c, v, &e->trace))
 		return -1;
 	if (read_order(c, root, e))
 		return -1;
@@ -236,7 +252,7 @@ static int read_experiment(struct cfg_ctx *c, const struct ynode *root, struct e
 	if (!measured)
 		return cfg_err_at(c, v->line, v->col,
 			      "no load has role: measured, so nothing would end an iteration");
-	if (cfg_check_labels(c, e))
+	if (cfg_check_labels(c, e) || cfg_check_traces(c, e))
 		return -1;
 	return cfg_check_all_cpus(c, e);
 }
@@ -329,7 +345,10 @@ void experiment_free(struct experiment *e)
 		free(e->loads[i].name);
 		cfg_free_settings(e->loads[i].params, e->loads[i].n_params);
 		cfg_free_settings(e->loads[i].sched, e->loads[i].n_sched);
+		cfg_free_trace(&e->loads[i].trace);
 	}
+	cfg_free_trace(&e->trace);
+	cfg_free_trace(&e->trace_all);
 	free(e->loads);
 	for (size_t i = 0; i < e->n_variants; i++)
 		cfg_free_variant(&e->variants[i]);

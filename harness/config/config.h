@@ -15,6 +15,10 @@
  *   iterations: {min: 3, max: 30, ci_pct: 1.0, max_time_s: 600}
  *   warmup_s: 1                         (seconds before measured loads start)
  *   monitors: {interval_ms: 1000}       (or true; /proc sampling, harness/monitor/monitor.h)
+ *   trace: sched                        (or {events: [sched_switch, ...], buffer_kb: 8192,
+ *                                       iterations: [1]}: a scheduler trace over the
+ *                                       measured window, harness/trace/trace_capture.h;
+ *                                       also per load, where the events add up)
  *   order: interleaved                  (blocked|interleaved|random, harness/config/order.h;
  *                                       default interleaved: variants booting their
  *                                       own kernel stay blocked unless order: is given)
@@ -43,6 +47,7 @@
  *       timeout_s: 300                  (default 600)
  *       repeat: true                    (background only)
  *       primary_metric: max_latency     (adaptive iterations; default: the driver's)
+ *       trace: sched                    (as at the top; this load's own)
  *   kernels:                            (kernels the rig builds, harness/kbuild/kbuild.h)
  *     base:    {source: linux-source-6.12, config: [tinyconfig, guest]}
  *     latnice: {base: base, patches: [configs/patches/latency-nice-6.12/]}
@@ -86,6 +91,21 @@ struct cfg_setting {
 
 enum load_role { ROLE_MEASURED, ROLE_BACKGROUND };
 
+/* trace: sched | {events: [NAME or GROUP:NAME, ...], buffer_kb: N,
+ * iterations: [K, ...] | all}, at the top or on a load. sched is the events
+ * sched_switch, sched_waking, sched_wakeup and sched_migrate_task, 8192 KiB
+ * of ring buffer per CPU and every iteration. */
+struct cfg_trace {
+	bool enabled;
+	char **events;         /* "group:name", e.g. "sched:sched_switch"; a name
+				* written without a group is sched_*'s (sched:) */
+	size_t n_events;
+	int buffer_kb;         /* per CPU, 64..1048576 (default 8192) */
+	int *iterations;       /* ascending, 1-based; NULL (n 0): every iteration */
+	size_t n_iterations;
+	int line, col;
+};
+
 struct cfg_load {
 	char *name;
 	const struct load_ops *ops;
@@ -97,6 +117,7 @@ struct cfg_load {
 	double timeout_s;
 	bool repeat;
 	const char *primary_metric; /* the driver's metric name, or NULL */
+	struct cfg_trace trace;     /* this load's trace: (enabled false: none) */
 	int line, col;
 };
 
@@ -137,6 +158,8 @@ struct cfg_lab {
  * keys; its host: is a boot: ssh machine's name) overrides them key by
  * key, and its cfg_variant.host_set holds the merged result. Unset: as the
  * machine has it. */
+#define CFG_HOST_N_KEYS 8 /* governor, boost, smt, cpu_dma_latency_us, thp,
+			    * numa_balancing, irq_affinity, housekeeping_cpus */
 struct cfg_host {
 	char *governor;          /* cpufreq scaling governor ([a-z0-9_-]), NULL unset */
 	int boost;               /* turbo/boost: 1 on, 0 off, -1 unset */
@@ -151,10 +174,19 @@ struct cfg_host {
 				  * monitors run; loads without sched: cpus get the
 				  * other CPUs. NULL unset */
 	int line, col;           /* of the host: that set the first key; 0 none */
+	/* Where each key was set (after the merge: in the variant's
+	 * host_settings: or the top host:), in config_host.c's order of the
+	 * keys; 0 unset. Read with cfg_host_key_at. */
+	int key_line[CFG_HOST_N_KEYS], key_col[CFG_HOST_N_KEYS];
 };
 
 /* true when h sets anything. */
 bool cfg_host_any(const struct cfg_host *h);
+
+/* Where h's key (one of CFG_HOST_KEYS) was set: true with *line, *col;
+ * false when h does not set it (or key is no host: key): the message of a
+ * setting this machine cannot take is at its key. */
+bool cfg_host_key_at(const struct cfg_host *h, const char *key, int *line, int *col);
 
 /* A kernel variant. Knob keys apply to every boot kind; the qemu, ssh and
  * lava groups only to theirs (the config rejects them elsewhere). */
@@ -255,6 +287,12 @@ struct experiment {
 	struct cfg_kernel *kernels;
 	size_t n_kernels;
 	struct cfg_monitors monitors;
+	struct cfg_trace trace; /* the config's top trace: (enabled false: none) */
+	/* What is captured: the top trace: and every load's together, the
+	 * union of their events (in the order first written), the largest
+	 * buffer_kb and the union of their iterations (all when one says
+	 * all); enabled false when nothing asks for a trace. */
+	struct cfg_trace trace_all;
 	enum run_order order;   /* ORDER_INTERLEAVED unless order: says */
 	bool order_given;       /* order: written (booting variants follow it too) */
 	uint64_t seed;          /* order: random; valid when seed_given */
@@ -268,6 +306,9 @@ struct experiment *config_load(const char *path, char *err, size_t errsz);
 struct experiment *config_parse(const char *name, const char *text, size_t len,
 				char *err, size_t errsz);
 void experiment_free(struct experiment *e);
+
+/* Does trace t capture iteration it (1-based)? false when t is not enabled. */
+bool config_trace_iteration(const struct cfg_trace *t, int it);
 
 /* The kernels: entry named name, or NULL. */
 const struct cfg_kernel *config_kernel(const struct experiment *e, const char *name);

@@ -9,9 +9,10 @@
 #include "config_impl.h"
 #include "schedattr.h"
 
-static const char *const host_keys[] = {"governor", "boost", "smt", "cpu_dma_latency_us",
-					"thp", "numa_balancing", "irq_affinity",
-					"housekeeping_cpus", NULL};
+/* In the order of cfg_host.key_line. */
+static const char *const host_keys[CFG_HOST_N_KEYS + 1] = {
+	"governor", "boost", "smt", "cpu_dma_latency_us", "thp", "numa_balancing", "irq_affinity",
+	"housekeeping_cpus", NULL};
 
 /* The kernel's no-limit value of /dev/cpu_dma_latency (PM_QOS_CPU_LATENCY_DEFAULT_VALUE). */
 #define DMA_LATENCY_MAX_US 2000000000LL
@@ -20,6 +21,17 @@ bool cfg_host_any(const struct cfg_host *h)
 {
 	return h->governor || h->boost >= 0 || h->smt >= 0 || h->cpu_dma_latency_us >= 0 ||
 	       h->thp || h->numa_balancing >= 0 || h->irq_affinity || h->housekeeping_cpus;
+}
+
+bool cfg_host_key_at(const struct cfg_host *h, const char *key, int *line, int *col)
+{
+	for (size_t i = 0; i < CFG_HOST_N_KEYS; i++)
+		if (!strcmp(host_keys[i], key) && h->key_line[i]) {
+			*line = h->key_line[i];
+			*col = h->key_col[i];
+			return true;
+		}
+	return false;
 }
 
 void cfg_host_init(struct cfg_host *h)
@@ -78,6 +90,12 @@ int cfg_read_host(struct cfg_ctx *c, const struct ynode *m, const char *key, str
 		return -1;
 	h->line = m->line;
 	h->col = m->col;
+	for (size_t p = 0; p < m->n; p++)
+		for (size_t i = 0; i < CFG_HOST_N_KEYS; i++)
+			if (!strcmp(m->pairs[p].key, host_keys[i])) {
+				h->key_line[i] = m->pairs[p].key_line;
+				h->key_col[i] = m->pairs[p].key_col;
+			}
 	if ((v = ynode_get(m, "governor")) && read_governor(c, v, key, &h->governor))
 		return -1;
 	if ((v = ynode_get(m, "boost")) && read_on_off(c, v, key, "boost", &h->boost))
@@ -154,23 +172,30 @@ int cfg_merge_host(struct cfg_ctx *c, const struct cfg_host *top, struct cfg_var
 	h->numa_balancing = h->numa_balancing >= 0 ? h->numa_balancing : top->numa_balancing;
 	h->cpu_dma_latency_us = h->cpu_dma_latency_us >= 0 ? h->cpu_dma_latency_us
 							    : top->cpu_dma_latency_us;
+	for (size_t i = 0; i < CFG_HOST_N_KEYS; i++)
+		if (!h->key_line[i]) {
+			h->key_line[i] = top->key_line[i];
+			h->key_col[i] = top->key_col[i];
+		}
 	if (!h->line && top->line) {
 		h->line = top->line;
 		h->col = top->col;
 	}
+	int line = 0, col = 0;
 	if (h->irq_affinity && !strcmp(h->irq_affinity, "housekeeping") && !h->housekeeping_cpus)
 		return cfg_err_at(c, where->line, where->col, "variant %s: irq_affinity:"
 				  " housekeeping needs housekeeping_cpus (the CPUs to move IRQs to)",
 				  var->name);
 	if (var->boot == BOOT_QEMU && h->housekeeping_cpus) {
 		long count, hi = highest_cpu(h->housekeeping_cpus, &count);
+		cfg_host_key_at(h, "housekeeping_cpus", &line, &col);
 		if (hi >= var->cpus)
-			return cfg_err_at(c, where->line, where->col, "variant %s:"
+			return cfg_err_at(c, line, col, "variant %s:"
 					  " housekeeping_cpus '%s' names CPU %ld, but the guest has"
 					  " cpus: %d, CPUs 0-%d", var->name, h->housekeeping_cpus, hi,
 					  var->cpus, var->cpus - 1);
 		if (count >= var->cpus)
-			return cfg_err_at(c, where->line, where->col, "variant %s:"
+			return cfg_err_at(c, line, col, "variant %s:"
 					  " housekeeping_cpus '%s' is every CPU of the guest (cpus: %d):"
 					  " the loads would have none", var->name, h->housekeeping_cpus,
 					  var->cpus);

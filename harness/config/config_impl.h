@@ -91,6 +91,11 @@ int cfg_read_host(struct cfg_ctx *c, const struct ynode *m, const char *key, str
 /* Every setting unset (-1, NULL). */
 void cfg_host_init(struct cfg_host *h);
 
+/* The knob among k[0..n) that name of kind is another spelling of
+ * (knob_canonical: "kernel/x" is "kernel.x"), or NULL. */
+const struct cfg_knob *cfg_knob_twin(const char *kind, const struct cfg_knob *k, size_t n,
+				     const char *name);
+
 /* var->host completed with top's settings it leaves unset, then checked
  * against var (irq_affinity: housekeeping needs housekeeping_cpus; a
  * guest's housekeeping CPUs among its cpus:, leaving the loads some). 0
@@ -121,6 +126,17 @@ int cfg_check_builds(struct cfg_ctx *c, const struct experiment *e);
 /* Axis labels name one axis each: a label used twice would make two
  * columns read alike. */
 int cfg_check_labels(struct cfg_ctx *c, const struct experiment *e);
+
+/* trace: sched or {events, buffer_kb, iterations} into t (config.h
+ * struct cfg_trace), every error at its position. 0 or -1. */
+int cfg_read_trace(struct cfg_ctx *c, const struct ynode *v, struct cfg_trace *t);
+
+/* Every trace: names iterations the run has; e->trace_all made from the
+ * top trace: and every load's. 0 or -1. */
+int cfg_check_traces(struct cfg_ctx *c, struct experiment *e);
+
+/* Free what a cfg_trace owns; t is left empty. */
+void cfg_free_trace(struct cfg_trace *t);
 
 /* Free n settings (cfg_setting) and the array. */
 void cfg_free_settings(struct cfg_setting *s, size_t n);

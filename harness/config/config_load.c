@@ -15,7 +15,7 @@
 #include "schedattr.h"
 
 static const char *const load_keys[] = {"name", "tool", "role", "params", "sched",
-					"timeout_s", "repeat", "primary_metric", NULL};
+					"timeout_s", "repeat", "primary_metric", "trace", NULL};
 
 const char *load_role_name(enum load_role r)
 {
@@ -326,6 +326,8 @@ int cfg_read_load(struct cfg_ctx *c, const struct ynode *m, struct cfg_load *l)
 			return cfg_err_at(c, v->line, v->col, "%s has no metric '%s' (see schedrig loads %s)",
 				      l->ops->name, v->text, l->ops->name);
 	}
+	if ((v = ynode_get(m, "trace")) && cfg_read_trace(c, v, &l->trace))
+		return -1;
 	if ((v = ynode_get(m, "sched")) && read_sched(c, v, l))
 		return -1;
 	return 0;

@@ -51,10 +51,8 @@ static const char *const artifacts_keys[] = {"dir", "url", NULL};
 
 static const char *const kexec_keys[] = {"kernel", "initrd", "append", NULL};
 
-/* The knob among k[0..n) that name of kind is another spelling of
- * (knob_canonical), or NULL. */
-static const struct cfg_knob *knob_twin(const char *kind, const struct cfg_knob *k, size_t n,
-					const char *name)
+const struct cfg_knob *cfg_knob_twin(const char *kind, const struct cfg_knob *k, size_t n,
+				     const char *name)
 {
 	char *want = knob_canonical(kind, name);
 	const struct cfg_knob *twin = NULL;
@@ -72,7 +70,7 @@ static const struct cfg_knob *knob_twin(const char *kind, const struct cfg_knob 
 static int knob_unique(struct cfg_ctx *c, const char *kind, const struct cfg_knob *k, size_t n,
 		       const char *name, int line, int col)
 {
-	const struct cfg_knob *twin = knob_twin(kind, k, n, name);
+	const struct cfg_knob *twin = cfg_knob_twin(kind, k, n, name);
 	if (!twin)
 		return 0;
 	return cfg_err_at(c, line, col, "%s: %s is the knob %s (line %d) sets already: one knob, one"
@@ -292,7 +290,7 @@ int cfg_read_variant(struct cfg_ctx *c, const struct ynode *m, const struct expe
 		else
 			return cfg_err_at(c, v->line, v->col, "autogroup must be on or off, not '%s'",
 				      v->text);
-		const struct cfg_knob *twin = knob_twin("sysctl", var->sysctl, var->n_sysctl,
+		const struct cfg_knob *twin = cfg_knob_twin("sysctl", var->sysctl, var->n_sysctl,
 							"kernel.sched_autogroup_enabled");
 		if (twin)
 			return cfg_err_at(c, v->line, v->col, "autogroup is the knob sysctl %s (line %d)"

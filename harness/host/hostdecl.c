@@ -9,12 +9,17 @@
 #include "knobs.h"
 #include "util.h"
 
-/* Fields the kernel decides (its build, its defaults, its drivers'
- * numbering): declared when two variants boot different kernels. */
+/* Fields another kernel declares: its identity (build, version, the
+ * command line its boot gives it), what its source decides (the scheduler
+ * features and debugfs tunables, memory it reserves, its drivers' IRQ
+ * numbering). Not its defaults of what a config can set (THP, NUMA
+ * balancing, the other sysctls, the idle and frequency governors, the
+ * clocksource): two kernels that differ there are noted, marked "(kernel
+ * default)", for they are what a reader of a kernel-against-kernel table
+ * must be told (report_notes_host). */
 static const char *const kernel_fields[] = {
-	"kernel.release", "kernel.version", "kernel.config_sha256", "sched.features",
-	"debugfs.sched*", "mem.total_kb", "thp.*", "cpuidle.*", "cpufreq.*", "irq.*",
-	"clocksource",
+	"kernel.release", "kernel.version", "kernel.config_sha256", "kernel.cmdline",
+	"sched.features", "debugfs.sched*", "mem.total_kb", "irq.*",
 };
 
 /* Fields the machine decides (or a guest's size): declared when two

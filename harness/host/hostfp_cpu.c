@@ -189,6 +189,23 @@ static void read_nodes(const struct hf_ctx *c)
 		hostfp_add(c->fp, "topology.numa_nodes", rel, true, "%zu (%s)", n, text);
 }
 
+/* cpu.nohz_full: the CPUs in adaptive-tick mode, "none" when there are
+ * none. The kernel prints its unallocated mask as "(null)" when nohz_full=
+ * is not given (drivers/base/cpu.c prints it with %*pbl), and a kernel
+ * without CONFIG_NO_HZ_FULL lacks the file: both are none, as an empty
+ * cpu.isolated is, so a guest and this machine compare alike. */
+static void read_nohz_full(const struct hf_ctx *c)
+{
+	const char *rel = CPU_DIR "/nohz_full";
+	char text[HOSTFP_VALUE_MAX], why[64];
+	int e = hf_read(c, rel, text, sizeof(text));
+	text[strcspn(text, "\n")] = '\0';
+	if (e == ENOENT || (!e && (!*text || !strcmp(text, "(null)"))))
+		hostfp_add(c->fp, "cpu.nohz_full", rel, true, "none");
+	else
+		hostfp_add(c->fp, "cpu.nohz_full", rel, true, "%s", e ? hf_why(e, why, sizeof(why)) : text);
+}
+
 void hf_read_cpu(const struct hf_ctx *c)
 {
 	size_t n;
@@ -196,7 +213,7 @@ void hf_read_cpu(const struct hf_ctx *c)
 	read_cpuinfo(c);
 	hf_file_field(c, "cpu.online", CPU_DIR "/online");
 	hf_file_field(c, "cpu.isolated", CPU_DIR "/isolated");
-	hf_file_field(c, "cpu.nohz_full", CPU_DIR "/nohz_full");
+	read_nohz_full(c);
 	read_topology(c, online, n);
 	read_nodes(c);
 	read_llc(c, online, n);

@@ -470,6 +470,11 @@ int hostset_restore(struct hostset *hs, const struct knob_journal_ops *journal, 
 	return rc;
 }
 
+int hostset_journal_rows(const struct hostset *hs)
+{
+	return hs && hs->knobs ? (int)hs->knobs->n : 0;
+}
+
 void hostset_free(struct hostset *hs)
 {
 	if (!hs)

@@ -74,6 +74,11 @@ int hostset_apply(const struct cfg_variant *v, const struct knob_journal_ops *jo
  * set): a CPU list, or NULL. */
 const char *hostset_load_cpus(const struct hostset *hs);
 
+/* How many knob journal rows hs made: the seq of the next change
+ * journalled after them (a trace instance, trace_knob.h). 0 when none, and
+ * then hs holds no knob lock either. hs may be NULL. */
+int hostset_journal_rows(const struct hostset *hs);
+
 /* Undo hs newest first: this process's affinity, the latency request, the
  * knobs (knobs_restore, journalled). Goes on after a failure. 0, or -1
  * with the first failure in err. hs may be NULL. */

@@ -7,6 +7,7 @@
 
 #include "scan.h"
 #include "schedattr.h"
+#include "window_metrics.h"
 
 /* Is sample x a rate over the run (outcome.h): better higher, a unit
  * ending in "/s", and not of a series metric of ops? */
@@ -105,7 +106,7 @@ enum inst_state outcome_decide(const struct load_ops *ops, const struct params *
 }
 
 size_t outcome_iteration(struct iteration_result *res, struct stored_instance *st,
-			    struct sample_vec *samples, char **argv_text)
+			 struct sample_vec *samples, struct sample_vec *window, char **argv_text)
 {
 	size_t failures = 0;
 	for (size_t i = 0; i < res->n; i++) {
@@ -124,6 +125,7 @@ size_t outcome_iteration(struct iteration_result *res, struct stored_instance *s
 		if (state == INST_FAILED || state == INST_TIMEOUT)
 			failures++;
 		r->state = state;
+		window_metrics(r, ops, &window[i]);
 		argv_text[i] = argv_render(&pi->argv);
 		st[i] = (struct stored_instance){
 			.repetition = r->repetition,
@@ -149,6 +151,7 @@ size_t outcome_iteration(struct iteration_result *res, struct stored_instance *s
 			.err = r->err.data,
 			.err_len = r->err.len,
 			.samples = samples[i].n ? &samples[i] : NULL,
+			.window = window[i].n ? &window[i] : NULL,
 		};
 	}
 	return failures;

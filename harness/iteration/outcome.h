@@ -59,12 +59,13 @@ void outcome_runner_reason(enum inst_state state, bool exited, int exit_code, in
 			   double timeout_s, char *reason, size_t size);
 
 /* Every instance of one finished iteration res decided (outcome_decide)
- * and laid out for the store: st[i], samples[i] and argv_text[i] (the
+ * and laid out for the store: st[i], samples[i], window[i] (its window
+ * samples, window_metrics.h, whatever its state) and argv_text[i] (the
  * instance's argv as text, malloc'd) for res->r[i]; res->r[i].state and
- * reason become the decided ones. The caller frees samples[i] and
- * argv_text[i]; st[i] points into res, samples and argv_text. Returns the
- * number of failed or timed-out instances. */
+ * reason become the decided ones. The caller frees samples[i], window[i]
+ * and argv_text[i]; st[i] points into res, samples, window and argv_text.
+ * Returns the number of failed or timed-out instances. */
 size_t outcome_iteration(struct iteration_result *res, struct stored_instance *st,
-			 struct sample_vec *samples, char **argv_text);
+			 struct sample_vec *samples, struct sample_vec *window, char **argv_text);
 
 #endif

@@ -18,15 +18,18 @@
 #define CAP_DAC_OVERRIDE_BIT 1
 
 /* Append the message to b unless b holds it already (a load's instances,
- * a variant's features, ask the same); true when it was new. */
-static bool add(struct buf *b, const char *variant, const char *load, const char *fmt,
-		va_list ap)
+ * a variant's features, ask the same); true when it was new. A message at
+ * a config position (at_line > 0) starts ":LINE:COL: " (print_lines). */
+static bool add(struct buf *b, int at_line, int at_col, const char *variant, const char *load,
+		const char *fmt, va_list ap)
 {
 	char *msg = NULL;
 	struct buf line = {0};
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	buf_puts(&line, "\n");
+	if (at_line > 0)
+		buf_printf(&line, ":%d:%d: ", at_line, at_col);
 	if (variant)
 		buf_printf(&line, "variant %s", variant);
 	if (load)
@@ -50,7 +53,17 @@ void preflight_refuse(struct preflight *pf, const char *variant, const char *loa
 {
 	va_list ap;
 	va_start(ap, fmt);
-	if (add(&pf->refusals, variant, load, fmt, ap))
+	if (add(&pf->refusals, 0, 0, variant, load, fmt, ap))
+		pf->n_refusals++;
+	va_end(ap);
+}
+
+void preflight_refuse_at(struct preflight *pf, int line, int col, const char *variant,
+			 const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (add(&pf->refusals, line, col, variant, NULL, fmt, ap))
 		pf->n_refusals++;
 	va_end(ap);
 }
@@ -60,7 +73,7 @@ void preflight_warn(struct preflight *pf, const char *variant, const char *load,
 {
 	va_list ap;
 	va_start(ap, fmt);
-	add(&pf->warnings, variant, load, fmt, ap);
+	add(&pf->warnings, 0, 0, variant, load, fmt, ap);
 	va_end(ap);
 }
 
@@ -69,7 +82,7 @@ void preflight_note(struct preflight *pf, const char *variant, const char *load,
 {
 	va_list ap;
 	va_start(ap, fmt);
-	add(&pf->notes, variant, load, fmt, ap);
+	add(&pf->notes, 0, 0, variant, load, fmt, ap);
 	va_end(ap);
 }
 
@@ -178,8 +191,14 @@ void preflight_cgroup_controller(struct preflight *pf, const struct cfg_variant 
 static void print_lines(const struct buf *b, const char *path, const char *kind, FILE *f)
 {
 	char *copy = xstrdup(buf_str(b)), *save = NULL;
-	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-		fprintf(f, "%s: %s%s\n", path, kind, l);
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		/* ":LINE:COL: MESSAGE" (add): "PATH:LINE:COL: KIND MESSAGE". */
+		size_t at = l[0] == ':' ? 1 + strspn(l + 1, "0123456789:") : 0;
+		if (at)
+			fprintf(f, "%s%.*s %s%s\n", path, (int)at, l, kind, l + at + 1);
+		else
+			fprintf(f, "%s: %s%s\n", path, kind, l);
+	}
 	free(copy);
 }
 

@@ -59,12 +59,18 @@ void preflight_check_slice(struct preflight *pf, const struct cfg_variant *v,
  * and load (NULL: the variant itself); printf-style message. */
 void preflight_refuse(struct preflight *pf, const char *variant, const char *load,
 		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A refusal of variant's setting at the config's line and col (its key):
+ * printed "CONFIG:LINE:COL: variant V: MESSAGE"; line 0: as
+ * preflight_refuse. */
+void preflight_refuse_at(struct preflight *pf, int line, int col, const char *variant,
+			 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void preflight_warn(struct preflight *pf, const char *variant, const char *load,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void preflight_note(struct preflight *pf, const char *variant, const char *load,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* Print refusals as "CONFIG: MESSAGE", then warnings as "CONFIG: warning:
+/* Print refusals as "CONFIG: MESSAGE" (at a position "CONFIG:LINE:COL:
+ * MESSAGE"), then warnings as "CONFIG: warning:
  * MESSAGE", to problems; notes as "CONFIG: note: MESSAGE" to notes (NULL:
  * not printed). */
 void preflight_print(const struct preflight *pf, FILE *problems, FILE *notes);

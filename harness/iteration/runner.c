@@ -24,10 +24,17 @@
 static int sig_fd = -1;
 static int interrupt_sig;
 static struct monitor *mon; /* runner_set_monitor; NULL: no monitors */
+static struct trace_capture *trace_cap; /* runner_set_trace; NULL: no trace */
+static bool window_open;    /* the measured window of the iteration under way */
 
 void runner_set_monitor(struct monitor *m)
 {
 	mon = m;
+}
+
+void runner_set_trace(struct trace_capture *t)
+{
+	trace_cap = t;
 }
 
 /* Runtime state of one load of the cell. */
@@ -43,6 +50,16 @@ struct slot {
 	int64_t kill_at_ns; /* SIGKILL the group at this time; 0 unset */
 	bool stop_sent, timed_out, started;
 	char cgroup[1200];  /* the instance's cgroup (loadcg); "" when none */
+	/* The measured window (runner.h): the running repetition's sampler,
+	 * what the repetitions in the window add up to, where its output
+	 * stood when the window opened, and the result that holds the sums. */
+	struct schedwin sw;
+	struct schedwin_totals acc;
+	uint64_t progress;
+	size_t out_mark, err_mark;
+	bool has_window_result;
+	size_t window_result;
+	struct buf tasks;   /* "task LOAD REPETITION PID TID..." lines */
 	struct sched_req sched; /* what the before_exec hook applies: the
 				 * instance's, with load_cpus when it sets no cpus */
 };
@@ -115,6 +132,7 @@ static struct inst_result *new_result(struct iteration_result *res, const struct
 	memset(r, 0, sizeof(*r));
 	r->pi = pi;
 	r->repetition = repetition;
+	r->window_progress = -1;
 	*index = res->n++;
 	return r;
 }
@@ -221,6 +239,39 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+/* The slot's running load enters the window: at the window's start
+ * (existing: it ran before, its output so far is not counted) or as it
+ * starts inside it. */
+static void window_enter(struct slot *s, struct inst_result *r, bool existing)
+{
+	schedwin_begin(&s->sw, s->pid, s->cgroup, existing);
+	s->out_mark = existing ? r->out.len : 0;
+	s->err_mark = existing ? r->err.len : 0;
+}
+
+/* The slot's repetition leaves the window (it exited, or the window
+ * closed): its last read, its sums and progress added to the slot's, its
+ * tasks noted; r is its result. */
+static void window_leave(struct slot *s, size_t result, struct inst_result *r)
+{
+	const struct load_ops *ops = s->pi->load->ops;
+	if (!s->sw.pid)
+		return;
+	schedwin_end(&s->sw);
+	schedwin_add(&s->sw, &s->acc);
+	if (ops->progress)
+		s->progress += ops->progress(r->out.data ? r->out.data + s->out_mark : "",
+					     r->out.len - s->out_mark) +
+			       ops->progress(r->err.data ? r->err.data + s->err_mark : "",
+					     r->err.len - s->err_mark);
+	buf_printf(&s->tasks, "task %s %d %d", s->pi->load->name, r->repetition, (int)s->pid);
+	schedwin_tids(&s->sw, &s->tasks);
+	buf_puts(&s->tasks, "\n");
+	schedwin_free(&s->sw);
+	s->has_window_result = true;
+	s->window_result = result;
+}
+
 /* Start the slot's load; on a start failure the result is final (FAILED). */
 static void start_slot(struct slot *s, struct iteration_result *res, const char *self_exe)
 {
@@ -248,6 +299,8 @@ static void start_slot(struct slot *s, struct iteration_result *res, const char 
 	close_fd(&errp[1]);
 	if (started) {
 		slot_running(s, r, out[0], errp[0]);
+		if (window_open)
+			window_enter(s, r, false);
 		return;
 	}
 	close_fd(&out[0]);
@@ -291,6 +344,8 @@ static void finish_slot(struct slot *s, struct iteration_result *res, int status
 	drain(&s->out_fd, &r->out);
 	drain(&s->err_fd, &r->err);
 	close_slot_fds(s);
+	/* Before its cgroup goes: cpu.stat holds what all its tasks used. */
+	window_leave(s, s->result, r);
 	/* Whatever the load left in its cgroup goes with it (its process group
 	 * got SIGKILL before the reap, kill_group_left). */
 	if (s->cgroup[0])
@@ -372,14 +427,18 @@ static bool any_running(const struct slot *slots, size_t n, bool background)
 }
 
 /* An exited child not reaped yet (waitid WNOWAIT), once the monitor (if
- * any) took its final sample of it; else -1 (none). */
-static pid_t peek_exited(void)
+ * any) took its final sample of it and, with a monitor or the window
+ * open, its tasks were read (schedwin); else -1 (none). */
+static pid_t peek_exited(struct slot *slots, size_t n)
 {
 	siginfo_t si = {0};
 	if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) || si.si_pid <= 0)
 		return -1;
 	if (mon)
 		monitor_task_end(mon, si.si_pid);
+	for (size_t i = 0; (mon || window_open) && i < n; i++)
+		if (slots[i].pid == si.si_pid)
+			schedwin_sample(&slots[i].sw);
 	return si.si_pid;
 }
 
@@ -402,7 +461,7 @@ static void reap(struct slot *slots, size_t n, struct iteration_result *res, boo
 	struct rusage ru;
 	pid_t pid;
 
-	while ((pid = peek_exited()) > 0) {
+	while ((pid = peek_exited(slots, n)) > 0) {
 		kill_group_left(slots, n, pid);
 		if (wait4(pid, &status, WNOHANG, &ru) != pid)
 			break;
@@ -446,6 +505,7 @@ struct iteration {
 	const char *self_exe;
 	bool measured_started, stopping;
 	int64_t measured_at;   /* when the measured loads start (after the warm-up) */
+	int64_t next_sample_ns; /* the next read of the loads' tasks (window open) */
 	/* signalfd, two pipes per load, monitor timer; target and fdp say
 	 * where each pipe's bytes go and which slot descriptor it is */
 	struct pollfd *pfd;
@@ -461,9 +521,9 @@ static void iteration_begin(struct iteration *it, const struct plan_cell *cell, 
 
 	it->n = n;
 	it->slots = xcalloc(n, sizeof(*it->slots));
-	it->pfd = xcalloc(2 + 2 * n, sizeof(*it->pfd));
-	it->target = xcalloc(2 + 2 * n, sizeof(*it->target));
-	it->fdp = xcalloc(2 + 2 * n, sizeof(*it->fdp));
+	it->pfd = xcalloc(3 + 2 * n, sizeof(*it->pfd));
+	it->target = xcalloc(3 + 2 * n, sizeof(*it->target));
+	it->fdp = xcalloc(3 + 2 * n, sizeof(*it->fdp));
 	utc_now(it->res->started_at, sizeof(it->res->started_at));
 	if (mon)
 		monitor_iteration_begin(mon);
@@ -479,6 +539,67 @@ static void iteration_begin(struct iteration *it, const struct plan_cell *cell, 
 	it->measured_at = mono_ns() + (has_background ? (int64_t)(warmup_s * 1e9) : 0);
 }
 
+/* The measured window opens (the measured loads start next): the trace
+ * begins, every running load enters it. */
+static void window_begin(struct iteration *it)
+{
+	trace_capture_window_begin(trace_cap);
+	window_open = true;
+	it->next_sample_ns = mono_ns() + (int64_t)(RUNNER_SCHEDWIN_S * 1e9);
+	for (size_t i = 0; i < it->n; i++) {
+		struct slot *s = &it->slots[i];
+		s->acc = (struct schedwin_totals){.cgroup_cpu_us = -1};
+		if (!s->pid)
+			continue;
+		struct inst_result *r = &it->res->r[s->result];
+		drain(&s->out_fd, &r->out);
+		drain(&s->err_fd, &r->err);
+		window_enter(s, r, true);
+	}
+}
+
+/* The measured window closes (the last measured load exited, or the rig
+ * was interrupted): the trace stops, every load still running leaves it,
+ * each load's sums go to the result that holds them, the loads' tasks
+ * are noted in the trace. */
+static void window_end(struct iteration *it)
+{
+	trace_capture_window_end(trace_cap);
+	window_open = false;
+	for (size_t i = 0; i < it->n; i++) {
+		struct slot *s = &it->slots[i];
+		if (!s->sw.pid)
+			continue;
+		struct inst_result *r = &it->res->r[s->result];
+		drain(&s->out_fd, &r->out);
+		drain(&s->err_fd, &r->err);
+		window_leave(s, s->result, r);
+	}
+	for (size_t i = 0; i < it->n; i++) {
+		struct slot *s = &it->slots[i];
+		if (!s->has_window_result)
+			continue;
+		struct inst_result *r = &it->res->r[s->window_result];
+		r->window = s->acc;
+		r->window_progress = s->pi->load->ops->progress ? (int64_t)s->progress : -1;
+		char *save = NULL, *lines = xstrdup(buf_str(&s->tasks));
+		for (char *l = strtok_r(lines, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			trace_capture_note(trace_cap, l);
+		free(lines);
+	}
+}
+
+/* While the window is open, every RUNNER_SCHEDWIN_S: read the tasks of
+ * every running load. */
+static void window_sample(struct iteration *it, int64_t now)
+{
+	if (!window_open || now < it->next_sample_ns)
+		return;
+	for (size_t i = 0; i < it->n; i++)
+		schedwin_sample(&it->slots[i].sw);
+	it->next_sample_ns = now + (int64_t)(RUNNER_SCHEDWIN_S * 1e9);
+}
+
 /* The lifecycle at time now: measured loads start after the warm-up;
  * background loads get their stop signal once the measured ones are done
  * (or the rig is interrupted). Returns true when the iteration is over. */
@@ -488,6 +609,7 @@ static bool iteration_step(struct iteration *it, int64_t now)
 	size_t n = it->n;
 
 	if (!it->measured_started && !interrupt_sig && now >= it->measured_at) {
+		window_begin(it);
 		for (size_t i = 0; i < n; i++)
 			if (!slots[i].background)
 				start_slot(&slots[i], it->res, it->self_exe);
@@ -503,6 +625,8 @@ static bool iteration_step(struct iteration *it, int64_t now)
 	bool measured_done = it->measured_started && !any_running(slots, n, false);
 	if ((measured_done || interrupt_sig) && !it->stopping) {
 		it->stopping = true;
+		if (window_open)
+			window_end(it);
 		for (size_t i = 0; i < n; i++) {
 			struct slot *s = &slots[i];
 			if (!s->background || !s->pid)
@@ -525,6 +649,8 @@ static int64_t enforce_deadlines(struct iteration *it, int64_t now)
 
 	if (!it->measured_started && it->measured_at < next)
 		next = it->measured_at;
+	if (window_open && it->next_sample_ns < next)
+		next = it->next_sample_ns;
 	for (size_t i = 0; i < it->n; i++) {
 		struct slot *s = &it->slots[i];
 		if (!s->pid)
@@ -575,6 +701,10 @@ static int iteration_wait(struct iteration *it, int64_t now, int64_t next, char 
 	nfds_t mon_k = np;
 	if (mon)
 		it->pfd[np++] = (struct pollfd){.fd = monitor_fd(mon), .events = POLLIN};
+	nfds_t trace_k = np;
+	int trace_fd = trace_capture_fd(trace_cap);
+	if (trace_fd >= 0)
+		it->pfd[np++] = (struct pollfd){.fd = trace_fd, .events = POLLIN};
 	int64_t wait_ms = (next - now) / 1000000 + 1;
 	if (wait_ms < 0)
 		wait_ms = 0;
@@ -588,6 +718,8 @@ static int iteration_wait(struct iteration *it, int64_t now, int64_t next, char 
 			drain(it->fdp[k], it->target[k]);
 	if (mon && rc > 0 && it->pfd[mon_k].revents)
 		monitor_tick(mon);
+	if (trace_fd >= 0 && rc > 0 && it->pfd[trace_k].revents)
+		trace_capture_tick(trace_cap);
 	return 0;
 }
 
@@ -596,13 +728,18 @@ static int iteration_wait(struct iteration *it, int64_t now, int64_t next, char 
  * descendant swept; then the monitors' end and it freed. */
 static void iteration_end(struct iteration *it)
 {
+	if (window_open)
+		window_end(it);
 	for (size_t i = 0; i < it->n; i++) {
 		struct slot *s = &it->slots[i];
 		spawn_free(&s->proc); /* a load still running: SIGKILL, reaped */
 		close_slot_fds(s);
 		if (s->cgroup[0])
 			loadcg_kill_remove(s->cgroup);
+		schedwin_free(&s->sw);
+		buf_free(&s->tasks);
 	}
+	trace_capture_take(trace_cap, &it->res->trace);
 	sweep_children();
 	if (mon)
 		monitor_iteration_end(mon, it->res);
@@ -630,6 +767,7 @@ int runner_run_iteration(const struct plan_cell *cell, double warmup_s, const ch
 		int64_t now = mono_ns();
 		if (iteration_step(&it, now))
 			break;
+		window_sample(&it, now);
 		int64_t next = enforce_deadlines(&it, now);
 		if (iteration_wait(&it, now, next, err, errsz)) {
 			ret = -1;

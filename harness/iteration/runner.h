@@ -25,7 +25,14 @@
  * however long they take (a kernel build), and is never a timeout for that.
  * SIGINT/SIGTERM/SIGHUP are taken through a signalfd: every load gets
  * SIGTERM, RUNNER_INTERRUPT_GRACE_S to exit, then SIGKILL of its group, and
- * the result is marked interrupted. */
+ * the result is marked interrupted.
+ *
+ * The measured window runs from just before the measured loads start
+ * until the last of them has exited. Over it, always, each load's tasks
+ * are read (schedwin.h: when the window opens or the load starts in it,
+ * every RUNNER_SCHEDWIN_S, when it exits before it is reaped, when the
+ * window closes) into inst_result.window, and a background load's output
+ * in the window is counted by its driver's progress hook. */
 #ifndef SCHEDRIG_RUNNER_H
 #define SCHEDRIG_RUNNER_H
 
@@ -36,10 +43,14 @@
 
 #include "iteration_result.h"
 #include "plan.h"
+#include "schedwin.h"
+#include "trace_capture.h"
 #include "util.h"
 
 #define RUNNER_GRACE_S 5.0
 #define RUNNER_INTERRUPT_GRACE_S 2.0
+/* How often the loads' tasks are read while the measured window is open. */
+#define RUNNER_SCHEDWIN_S 1.0
 
 /* Prepare the process to run loads: block SIGCHLD/SIGINT/SIGTERM/SIGHUP into
  * a signalfd, become a child subreaper (orphaned grandchildren come back to
@@ -74,6 +85,15 @@ struct monitor;
  * starts and sampled once more when it exits, before it is reaped. NULL
  * turns monitors off (the default). */
 void runner_set_monitor(struct monitor *m);
+
+/* Trace the measured window of every following iteration that is armed
+ * (trace_capture_arm): the runner opens the window right before it starts
+ * the measured loads, reads the trace when trace_capture_fd is readable and
+ * closes it when the last measured load has exited (or the rig is
+ * interrupted), then notes each load's tasks ("task LOAD REPETITION PID
+ * TID...", the tasks schedwin read) in the trace; the result is
+ * iteration_result.trace. NULL: no trace (the default). */
+void runner_set_trace(struct trace_capture *t);
 
 /* Run one iteration of cell (any number of loads: every one's pipes are
  * polled). self_exe replaces argv[0] "schedrig" of built-in loads. On

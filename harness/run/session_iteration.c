@@ -15,6 +15,7 @@
 #include "progress.h"
 #include "session_impl.h"
 #include "store_adaptive.h"
+#include "trace_gz.h"
 
 /* variant_run.enough: stop the cell when its CI is narrow enough, at max or
  * when its time is up, with a note "variant V cell C: N iteration(s), why"
@@ -125,6 +126,74 @@ static void keep_raw_outputs(const struct run_session *rc, size_t c, int it,
 		strerror(errno));
 }
 
+/* A trace that lost events or is otherwise incomplete: a "warning" event
+ * naming its file, and on stderr. */
+static void trace_warning(const struct run_session *rc, const char *cell, int it,
+			  const char *file, const struct trace_result *t)
+{
+	char err[256];
+	char *msg;
+	if (t->lost)
+		msg = xasprintf("variant %s cell %s iteration %d: trace %s lost %llu event(s) (the"
+				" ring buffer overran: raise trace: buffer_kb, now %d KiB per CPU, or"
+				" trace fewer events)%s%s", rc->variant, cell, it, file,
+				(unsigned long long)t->lost, rc->e->trace_all.buffer_kb,
+				t->warning[0] ? "; " : "", t->warning);
+	else
+		msg = xasprintf("variant %s cell %s iteration %d: trace %s: %s", rc->variant, cell,
+				it, file, t->warning);
+	fprintf(stderr, "schedrig: warning: %s\n", msg);
+	store_event(rc->st, rc->run_id, "warning", msg, err, sizeof(err));
+	free(msg);
+}
+
+/* The iteration's trace (res->trace, a text file where it was captured or
+ * brought back to) compressed into the run's traces/ directory and its row
+ * made for the iteration's transaction (row, its strings malloc'd into
+ * rel and events); false when there is none or it could not be kept (a
+ * warning says why; the text stays where it is). */
+static bool trace_keep(const struct run_session *rc, size_t c, int it,
+		       const struct iteration_result *res, struct stored_trace_row *row,
+		       char **rel, char **events)
+{
+	const struct trace_result *t = &res->trace;
+	char err[512];
+	if (!t->captured)
+		return false;
+	const char *cell = rc->p->cells[c].name;
+	char *name = xasprintf("%s-c%zu-it%d.trace.gz", rc->variant, c + 1, it);
+	char *dir = xasprintf("%s/traces", rc->run_dir);
+	char *full = xasprintf("%s/%s", dir, name);
+	*rel = xasprintf("runs/%lld/traces/%s", (long long)rc->run_id, name);
+	bool ok = !mkdir_p(dir, err, sizeof(err)) && !trace_gz_write(t->path, full, err, sizeof(err));
+	if (ok) {
+		unlink(t->path);
+	} else {
+		struct trace_result w = *t;
+		int n = snprintf(w.warning, sizeof(w.warning), "not stored: %.200s", err);
+		snprintf(w.warning + n, sizeof(w.warning) - (size_t)n, " (its text is in %.250s)",
+			 t->path);
+		w.lost = 0;
+		trace_warning(rc, cell, it, *rel, &w);
+	}
+	if (ok && (t->lost || t->warning[0]))
+		trace_warning(rc, cell, it, *rel, t);
+	struct buf evs = {0};
+	for (size_t i = 0; i < rc->e->trace_all.n_events; i++)
+		buf_printf(&evs, "%s%s", i ? "," : "", rc->e->trace_all.events[i]);
+	*events = xstrdup(buf_str(&evs));
+	buf_free(&evs);
+	*row = (struct stored_trace_row){
+		.path = *rel, .events = *events, .buffer_kb = rc->e->trace_all.buffer_kb,
+		.window_start_ns = t->window_start_ns, .window_end_ns = t->window_end_ns,
+		.bytes = t->bytes, .lines = t->lines, .lost = t->lost, .warning = t->warning,
+	};
+	free(name);
+	free(dir);
+	free(full);
+	return ok;
+}
+
 /* Parse and store one finished iteration (iteration_fn). */
 int session_on_iteration(void *ctx, size_t c, int it, struct iteration_result *res)
 {
@@ -133,8 +202,9 @@ int session_on_iteration(void *ctx, size_t c, int it, struct iteration_result *r
 	const struct plan_cell *cell = &rc->p->cells[c];
 	struct stored_instance *st = xcalloc(res->n ? res->n : 1, sizeof(*st));
 	struct sample_vec *samples = xcalloc(res->n ? res->n : 1, sizeof(*samples));
+	struct sample_vec *window = xcalloc(res->n ? res->n : 1, sizeof(*window));
 	char **argv_text = xcalloc(res->n ? res->n : 1, sizeof(*argv_text));
-	size_t failures = outcome_iteration(res, st, samples, argv_text);
+	size_t failures = outcome_iteration(res, st, samples, window, argv_text);
 
 	for (size_t i = 0; i < res->n; i++)
 		st[i].seq = (int)(res->r[i].pi - cell->inst);
@@ -142,6 +212,10 @@ int session_on_iteration(void *ctx, size_t c, int it, struct iteration_result *r
 	/* Series sampled where the iteration ran: by the agent of a qemu/ssh
 	 * variant (res->series), else by the local monitor. */
 	store_iteration_series(rc->st, res->series ? res->series : monitor_take_series(rc->mon));
+	struct stored_trace_row trace_row;
+	char *trace_rel = NULL, *trace_events = NULL;
+	if (trace_keep(rc, c, it, res, &trace_row, &trace_rel, &trace_events))
+		store_iteration_trace(rc->st, &trace_row);
 	int rcode = store_iteration_save(rc->st, rc->variant_id, rc->cell_ids[c], it, status,
 					 res->started_at, res->ended_at, st, res->n, err, sizeof(err));
 	if (rcode) {
@@ -169,9 +243,13 @@ int session_on_iteration(void *ctx, size_t c, int it, struct iteration_result *r
 	log_iteration(rc, c, it, res, samples);
 	for (size_t i = 0; i < res->n; i++) {
 		sample_vec_free(&samples[i]);
+		sample_vec_free(&window[i]);
 		free(argv_text[i]);
 	}
 	free(samples);
+	free(window);
+	free(trace_rel);
+	free(trace_events);
 	free(argv_text);
 	free(st);
 	return rcode;

@@ -89,8 +89,8 @@ void session_variant_run_init(struct run_session *rc, const struct cfg_variant *
 	knob_db_journal_init(kj, rc->st, rc->run_id, var->name);
 	*vr = (struct variant_run){
 		.e = rc->e, .v = var, .p = rc->p, .iterations = rc->o->iterations,
-		.self_exe = self_exe, .work_dir = run_dir, .on_kernel = session_on_kernel,
-		.on_host = session_on_host,
+		.self_exe = self_exe, .work_dir = run_dir, .run_id = rc->run_id,
+		.on_kernel = session_on_kernel, .on_host = session_on_host,
 		.on_iteration = session_on_iteration, .ctx = rc, .done = done, .journal = &kj->ops,
 		.enough = session_adaptive(rc) ? session_cell_enough : NULL,
 		.note = store_note, .notes = read_notes, .lava_log = rc->o->lava_log,

@@ -289,6 +289,18 @@ long csv_read_samples(FILE *f, const char *name, const char *default_run,
 		buf_free(&b);
 		return -1;
 	}
+	/* Every export ends with a newline: a last line without one is a cut
+	 * file (head -c, a full disk, an interrupted copy), whose last value
+	 * would read as a shorter number (1.9658 as 1.965). */
+	if (b.len && b.data[b.len - 1] != '\n') {
+		long line = 1;
+		for (const char *p = b.data; (p = memchr(p, '\n', b.len - (size_t)(p - b.data))); p++)
+			line++;
+		snprintf(err, errsz, "%s:%ld: the last line ends without a newline: the file is"
+			 " truncated (an export always ends with one)", name, line);
+		buf_free(&b);
+		return -1;
+	}
 	long rc = read_text(buf_str(&b), b.len, name, default_run, t, err, errsz);
 	buf_free(&b);
 	return rc;

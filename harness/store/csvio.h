@@ -37,7 +37,8 @@
  * Returns the number of rows read (>= 0), or -1 with "NAME:LINE: what" in
  * err for the first bad row (LINE is the 1-based line the record starts
  * on); on error t may hold the rows before the bad one, and the caller
- * should discard it. */
+ * should discard it. A file whose last line has no newline is refused as
+ * truncated (-1, "NAME:LINE: ... truncated ..."), every row discarded. */
 long csv_read_samples(FILE *f, const char *name, const char *default_run,
 		      struct sample_table *t, char *err, size_t errsz);
 

@@ -4,6 +4,7 @@
 #include "store.h"
 #include "store_impl.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <libgen.h>
 #include <math.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "strmap.h"
@@ -179,6 +181,24 @@ static bool has_tables(struct store *s)
 	return any;
 }
 
+/* A writer's refusals, checked by reading only, before anything writes
+ * (the switch to WAL mode rewrites header bytes 18-19): a refused file
+ * stays byte for byte as it was. 0, or -1 with err. */
+static int refuse_to_write(struct store *s, const char *path, char *err, size_t errsz)
+{
+	int v;
+	if (user_version(s, &v))
+		return store_fail(s, path, err, errsz);
+	if (v > STORE_SCHEMA_VERSION)
+		return err_printf(err, errsz, "%s: schema version %d is newer than this schedrig's (%d)",
+			    path, v, STORE_SCHEMA_VERSION);
+	if (v == 0 && has_tables(s))
+		return err_printf(err, errsz, "%s: an SQLite database that is not a schedrig results"
+			    " database (it has tables but no schedrig schema version); not writing"
+			    " into it", path);
+	return 0;
+}
+
 static int migrate(struct store *s, const char *path, char *err, size_t errsz)
 {
 	int v;
@@ -187,17 +207,6 @@ static int migrate(struct store *s, const char *path, char *err, size_t errsz)
 	if (user_version(s, &v)) {
 		store_rollback(s);
 		return store_fail(s, path, err, errsz);
-	}
-	if (v > STORE_SCHEMA_VERSION) {
-		store_rollback(s);
-		return err_printf(err, errsz, "%s: schema version %d is newer than this schedrig's (%d)",
-			    path, v, STORE_SCHEMA_VERSION);
-	}
-	if (v == 0 && has_tables(s)) {
-		store_rollback(s);
-		return err_printf(err, errsz, "%s: an SQLite database that is not a schedrig results"
-			    " database (it has tables but no schedrig schema version); not writing"
-			    " into it", path);
 	}
 	if (v < STORE_SCHEMA_VERSION) {
 		char *msg = NULL;
@@ -268,6 +277,16 @@ static int check_pages(struct store *s, const char *path, bool readonly, char *e
 	return -1;
 }
 
+/* Can this user write the file and its directory (what SQLite needs to
+ * make the -shm and -wal files of a WAL-mode database)? */
+static bool file_and_dir_writable(const char *path)
+{
+	char *dir = xstrdup(path);
+	bool ok = access(path, W_OK) == 0 && access(dirname(dir), W_OK) == 0;
+	free(dir);
+	return ok;
+}
+
 /* Is the database file at rest in WAL mode (its header's read and write
  * versions, bytes 18 and 19, are 2: sqlite.org/fileformat.html 1.3.5)? */
 static bool wal_at_rest(const char *path)
@@ -301,12 +320,63 @@ static void leave_wal(sqlite3 *db)
 static void reader_leave_wal(const char *path)
 {
 	sqlite3 *db = NULL;
-	if (!wal_at_rest(path))
+	/* Not writable: SQLite would open it read-only and make -shm/-wal. */
+	if (!wal_at_rest(path) || !file_and_dir_writable(path))
 		return;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) ==
 	    SQLITE_OK)
 		leave_wal(db);
 	sqlite3_close(db);
+}
+
+/* Does a non-empty -wal file lie beside path (committed pages not yet in
+ * the database file)? */
+static bool wal_has_pages(const char *path)
+{
+	char *wal = xasprintf("%s-wal", path);
+	struct stat st;
+	bool pages = stat(wal, &st) == 0 && st.st_size > 0;
+	free(wal);
+	return pages;
+}
+
+/* "file:PATH?immutable=1", PATH percent-encoded but for unreserved bytes
+ * and '/' (sqlite.org/uri.html). */
+static char *immutable_uri(const char *path)
+{
+	struct buf b = {0};
+	buf_puts(&b, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (isalnum(*p) || strchr("/-._~", *p))
+			buf_append(&b, (const char *)p, 1);
+		else
+			buf_printf(&b, "%%%02X", *p);
+	}
+	buf_puts(&b, "?immutable=1");
+	return b.data;
+}
+
+/* How a reader opens path: a WAL-mode database that stayed in WAL mode
+ * (reader_leave_wal could not switch it: the file or its directory is not
+ * this user's to write) would make -shm/-wal files beside it, or fail in
+ * a read-only directory ("attempt to write a readonly database"). Such a
+ * file is opened immutable: no lock, no -shm, the -wal ignored. That is
+ * safe only while nothing writes the file: this user cannot (no write
+ * permission), and a writer that can leaves the file in rollback mode when
+ * it closes; a writer running now (its -wal holds pages) is not read past:
+ * then 1, with err saying what to do. 0 with *uri (NULL: open path as it
+ * is) otherwise. */
+static int reader_uri(const char *path, char **uri, char *err, size_t errsz)
+{
+	*uri = NULL;
+	if (!wal_at_rest(path) || file_and_dir_writable(path))
+		return 0;
+	if (wal_has_pages(path))
+		return err_printf(err, errsz, "%s: cannot read it: a database in WAL mode that another"
+				  " connection is writing, in a file or directory this user cannot write;"
+				  " read it when that writer is done, or as a user who can write it", path);
+	*uri = immutable_uri(path);
+	return 0;
 }
 
 int store_open(const char *path, bool readonly, struct store **out, char *err, size_t errsz)
@@ -321,9 +391,19 @@ int store_open(const char *path, bool readonly, struct store **out, char *err, s
 		free(s);
 		return err_printf(err, errsz, "%s: no such results database", path);
 	}
-	if (readonly)
+	char *uri = NULL;
+	if (readonly) {
 		reader_leave_wal(path);
-	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+		if (reader_uri(path, &uri, err, errsz)) {
+			free(s);
+			return -1;
+		}
+		if (uri)
+			flags |= SQLITE_OPEN_URI;
+	}
+	int open_rc = sqlite3_open_v2(uri ? uri : path, &s->db, flags, NULL);
+	free(uri);
+	if (open_rc != SQLITE_OK) {
 		/* SQLite's "unable to open database file" says not why: add errno
 		 * (for a new file, why its directory is not writable, e.g. EROFS). */
 		int e = s->db ? sqlite3_system_errno(s->db) : 0;
@@ -350,6 +430,8 @@ int store_open(const char *path, bool readonly, struct store **out, char *err, s
 	s->path = xstrdup(path);
 	s->writer = !readonly;
 	if (!readonly) {
+		if (refuse_to_write(s, path, err, errsz))
+			goto out_fail;
 		if (sqlite3_exec(s->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL) != SQLITE_OK) {
 			store_fail(s, path, err, errsz);
 			goto out_fail;

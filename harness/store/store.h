@@ -32,9 +32,10 @@ struct store;
  * bisection tables (bisection, bisect_point, bisect_run), 12 the
  * bisection's directory and walker, 13 the bisection's rule, its points'
  * looks, the runs' phase and the confirm's checks (bisect_check), the
- * host state (host_state, store_host.h), the kernels' revisions
- * (kernel_revision) and schedrig track --follow's tables; every table is
- * in results-schema/schema.sql. */
+ * window samples and traces (window_sample, trace), the host state
+ * (host_state, store_host.h), the kernels' revisions (kernel_revision)
+ * and schedrig track --follow's tables; every table is in
+ * results-schema/schema.sql. */
 #define STORE_SCHEMA_VERSION 13
 
 /* Open (and create or migrate when writable) the database at path. With
@@ -184,6 +185,9 @@ struct stored_instance {
 	const char *err;
 	size_t err_len;
 	const struct sample_vec *samples;
+	/* The rig's own samples of the measured window (table window_sample:
+	 * schedstat deltas, progress rates); NULL: none. */
+	const struct sample_vec *window;
 };
 
 /* Store one iteration with all its load instances, raw outputs and samples in
@@ -325,5 +329,22 @@ struct stored_series_set {
  * valid until that call, which forgets it whether it succeeds or fails.
  * NULL forgets a set given earlier. */
 void store_iteration_series(struct store *s, const struct stored_series_set *set);
+
+/* The trace of one iteration (table trace): where its gzip file is,
+ * relative to the database's directory, what it asked for and what it
+ * holds (harness/trace/trace_capture.h struct trace_result). */
+struct stored_trace_row {
+	const char *path;
+	const char *events;       /* group:name, comma-separated */
+	int buffer_kb;
+	int64_t window_start_ns, window_end_ns;
+	uint64_t bytes, lines, lost;
+	const char *warning;      /* NULL or "": none */
+};
+
+/* Have the next store_iteration_save also write t (its trace row) in the
+ * iteration's transaction, as store_iteration_series does: borrowed until
+ * that call, which forgets it; NULL forgets one given earlier. */
+void store_iteration_trace(struct store *s, const struct stored_trace_row *t);
 
 #endif

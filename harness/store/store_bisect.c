@@ -266,7 +266,7 @@ int store_bisect_runs(struct store *st, int64_t id, int k, struct stored_bisect_
 	/* Point k's rows to the front, the others released. */
 	*n = 0;
 	for (size_t i = 0; i < n_all; i++) {
-		if (all[i].k == k)
+		if (k < 0 || all[i].k == k)
 			all[(*n)++] = all[i];
 		else
 			clear_run(&all[i]);

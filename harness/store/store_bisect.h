@@ -77,7 +77,7 @@ void store_bisect_point_rows_free(struct stored_bisect_point *rows, size_t n);
 int store_bisect_verdict(struct store *st, int64_t id, const struct stored_bisect_point *r,
 			 char *err, size_t errsz);
 
-/* The runs of point k, by attempt: config_path names the point config the
+/* The runs of point k (k < 0: of every point, by k), by attempt: config_path names the point config the
  * run reads; run_id 0 until the run has begun; phase "walk" or "confirm"
  * ("walk" for a row before schema 13). */
 struct stored_bisect_run {

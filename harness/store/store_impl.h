@@ -22,9 +22,10 @@
  * samples (bench/ingest.c). */
 enum save_stmt {
 	SAVE_FIND_INCOMPLETE, SAVE_DROP_SAMPLES, SAVE_DROP_FLAGS, SAVE_DROP_HISTOGRAMS,
-	SAVE_DROP_RAW, SAVE_DROP_INSTANCES, SAVE_DROP_SERIES, SAVE_DROP_ITERATION,
-	SAVE_ITERATION, SAVE_INSTANCE, SAVE_RAW, SAVE_KEY_ADD, SAVE_KEY_ID, SAVE_VALUE,
-	SAVE_VALUES, SAVE_FLAG, SAVE_HISTOGRAM, SAVE_SERIES, SAVE_COUNT
+	SAVE_DROP_WINDOW, SAVE_DROP_RAW, SAVE_DROP_TRACE, SAVE_DROP_INSTANCES, SAVE_DROP_SERIES,
+	SAVE_DROP_ITERATION, SAVE_ITERATION, SAVE_INSTANCE, SAVE_RAW, SAVE_KEY_ADD, SAVE_KEY_ID,
+	SAVE_VALUE, SAVE_VALUES, SAVE_FLAG, SAVE_HISTOGRAM, SAVE_SERIES, SAVE_WINDOW, SAVE_TRACE,
+	SAVE_COUNT
 };
 
 /* Rows of sample_value per multi-row INSERT: one statement step for 64
@@ -43,6 +44,7 @@ struct store {
 	char *path;  /* the file, for messages */
 	bool writer; /* opened to write: leaves WAL mode when it closes last */
 	const struct stored_series_set *series; /* for the next iteration save */
+	const struct stored_trace_row *trace;   /* for the next iteration save */
 	sqlite3_stmt *save_st[SAVE_COUNT];     /* prepared on first use */
 	/* "metric\x1funit\x1fbetter\x1fop" -> sample_key.id, of committed or
 	 * current-transaction rows; emptied by a rollback. */

@@ -31,6 +31,13 @@ static const char *const save_sql[SAVE_COUNT] = {
 	"DELETE FROM histogram WHERE load_instance_id IN (SELECT li.id FROM load_instance li"
 	" JOIN iteration i ON i.id = li.iteration_id WHERE i.variant_id = ?1 AND"
 	" i.cell_id = ?2 AND i.iteration = ?3 AND i.status != 'complete')",
+	[SAVE_DROP_WINDOW] =
+	"DELETE FROM window_sample WHERE load_instance_id IN (SELECT li.id FROM load_instance li"
+	" JOIN iteration i ON i.id = li.iteration_id WHERE i.variant_id = ?1 AND"
+	" i.cell_id = ?2 AND i.iteration = ?3 AND i.status != 'complete')",
+	[SAVE_DROP_TRACE] =
+	"DELETE FROM trace WHERE iteration_id IN (SELECT id FROM iteration WHERE"
+	" variant_id = ?1 AND cell_id = ?2 AND iteration = ?3 AND status != 'complete')",
 	[SAVE_DROP_RAW] =
 	"DELETE FROM raw_output WHERE load_instance_id IN (SELECT li.id FROM load_instance li"
 	" JOIN iteration i ON i.id = li.iteration_id WHERE i.variant_id = ?1 AND"
@@ -69,6 +76,12 @@ static const char *const save_sql[SAVE_COUNT] = {
 	[SAVE_SERIES] =
 	"INSERT INTO series (iteration_id, monitor, key, cpu, pid, tgid, t_ms,"
 	" value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+	[SAVE_WINDOW] =
+	"INSERT INTO window_sample (load_instance_id, seq, key_id, value) VALUES (?, ?, ?, ?)",
+	[SAVE_TRACE] =
+	"INSERT INTO trace (iteration_id, path, events, buffer_kb, window_start_ns,"
+	" window_end_ns, bytes, lines, lost_events, warning)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 };
 
 /* The cached statement k, reset with its bindings cleared; NULL when it
@@ -302,6 +315,37 @@ static int insert_histograms(struct store *s, int64_t instance_id, const struct 
 	return 0;
 }
 
+/* The instance's window samples (table window_sample). */
+static int insert_window(struct store *s, int64_t instance_id, const struct sample_vec *v)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		const struct sample *x = &v->v[i];
+		int64_t key;
+		if (store_sample_key_id(s, x->metric, x->unit, x->better, x->op, &key))
+			return -1;
+		sqlite3_stmt *st = save_stmt(s, SAVE_WINDOW);
+		if (!st)
+			return -1;
+		sqlite3_bind_int64(st, 1, instance_id);
+		sqlite3_bind_int64(st, 2, (int64_t)i);
+		sqlite3_bind_int64(st, 3, key);
+		bind_real(st, 4, x->value);
+		int rc = sqlite3_step(st);
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE)
+			return -1;
+	}
+	return 0;
+}
+
+/* The iteration's trace row (store_iteration_trace). */
+static int insert_trace(struct store *s, int64_t iteration_id, const struct stored_trace_row *t)
+{
+	return exec_saved(s, SAVE_TRACE, "IttiIIIIIt", iteration_id, t->path, t->events,
+			  t->buffer_kb, t->window_start_ns, t->window_end_ns, (int64_t)t->bytes,
+			  (int64_t)t->lines, (int64_t)t->lost, t->warning && *t->warning ? t->warning : NULL);
+}
+
 static int insert_instance(struct store *s, int64_t iteration_id, const struct stored_instance *in)
 {
 	sqlite3_stmt *st = save_stmt(s, SAVE_INSTANCE); /* bindings cleared: NULL */
@@ -344,7 +388,7 @@ static int insert_instance(struct store *s, int64_t iteration_id, const struct s
 		return -1;
 	if (in->samples && in->samples->n_hists && insert_histograms(s, id, in->samples))
 		return -1;
-	return 0;
+	return in->window ? insert_window(s, id, in->window) : 0;
 }
 
 /* Monitor series rows of one iteration (store_iteration_series). */
@@ -390,12 +434,19 @@ void store_iteration_series(struct store *s, const struct stored_series_set *set
 	s->series = set;
 }
 
+void store_iteration_trace(struct store *s, const struct stored_trace_row *t)
+{
+	s->trace = t;
+}
+
 int store_iteration_save(struct store *s, int64_t variant_id, int64_t cell_id, int iteration,
 			 const char *status, const char *started_at, const char *ended_at,
 			 const struct stored_instance *inst, size_t n_inst, char *err, size_t errsz)
 {
 	const struct stored_series_set *series = s->series;
+	const struct stored_trace_row *trace = s->trace;
 	s->series = NULL;
+	s->trace = NULL;
 	if (store_begin(s, err, errsz))
 		return -1;
 	/* An incomplete earlier record (run --resume) is dropped first; the
@@ -421,6 +472,8 @@ int store_iteration_save(struct store *s, int64_t variant_id, int64_t cell_id, i
 		if (insert_instance(s, iteration_id, &inst[i]))
 			goto out_fail;
 	if (series && insert_series(s, iteration_id, series))
+		goto out_fail;
+	if (trace && insert_trace(s, iteration_id, trace))
 		goto out_fail;
 	if (store_values_flush(s))
 		goto out_fail;

@@ -121,18 +121,73 @@ static int load_keys(struct store *s, struct sample_table *t, struct key_names *
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* Where load_run_rows stands in one run's rows. */
+struct run_scan {
+	const struct sample_row *tmpl;      /* per rank: run, variant, cell, load, iteration */
+	const struct ranked_instance *by_id; /* sorted by id */
+	size_t n_inst, from, cap, last_rank;
+	size_t *rank;                       /* per row appended: its instance's rank */
+	bool ordered;
+	bool bad_key;                       /* a row named a key that does not exist */
+};
+
+/* Append the rows of smp (load_instance_id, key_id, value over the run's
+ * id range, bound here) to t, each after its instance's template. Returns
+ * SQLITE_DONE, or another code: SQLite's error, or (r->bad_key, with err) a
+ * row naming a key that does not exist. */
+static int scan_values(struct run_scan *r, const struct key_names *keys, size_t n_keys,
+		       sqlite3_stmt *smp, struct sample_table *t, char *err, size_t errsz)
+{
+	size_t cur = 0;
+	int rc;
+	sqlite3_bind_int64(smp, 1, r->by_id[0].id);
+	sqlite3_bind_int64(smp, 2, r->by_id[r->n_inst - 1].id);
+	while ((rc = sqlite3_step(smp)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(smp, 0);
+		while (cur < r->n_inst && r->by_id[cur].id < id)
+			cur++;
+		if (cur == r->n_inst || r->by_id[cur].id != id)
+			continue; /* an instance of another run */
+		int64_t key = sqlite3_column_int64(smp, 1);
+		if (key < 0 || (size_t)key >= n_keys || !keys[key].metric) {
+			snprintf(err, errsz, "a sample of load instance %lld names sample_key %lld,"
+				 " which does not exist", (long long)id, (long long)key);
+			r->bad_key = true;
+			rc = SQLITE_ERROR;
+			break;
+		}
+		struct sample_row row = r->tmpl[r->by_id[cur].rank];
+		row.metric = keys[key].metric;
+		row.unit = keys[key].unit;
+		row.better = keys[key].better;
+		row.op = keys[key].op;
+		row.value = sqlite3_column_type(smp, 2) == SQLITE_NULL ? NAN
+								       : sqlite3_column_double(smp, 2);
+		sample_table_push(t, &row);
+		size_t k = t->n - r->from - 1;
+		r->rank = xgrow(r->rank, &r->cap, k, 1024, sizeof(*r->rank));
+		r->rank[k] = r->by_id[cur].rank;
+		r->ordered &= k == 0 || r->rank[k] >= r->last_rank;
+		r->last_rank = r->rank[k];
+	}
+	sqlite3_reset(smp);
+	return rc;
+}
+
 /* Append the samples of one run to t in config order: its instances are
  * read (and sorted) first, then all samples in one scan of sample_value's
- * primary key, each placed by its instance's rank. A sample naming a key
- * that does not exist fails with a message in err. */
-static int load_run_rows(struct store *s, int64_t run_id, const char *run_name, const struct key_names *keys,
-			 size_t n_keys, sqlite3_stmt *inst, sqlite3_stmt *smp,
+ * primary key, then the window samples (window_sample) the same way, each
+ * placed by its instance's rank (an instance's window samples after its
+ * parser's). A sample naming a key that does not exist fails with a
+ * message in err. */
+static int load_run_rows(struct store *s, int64_t run_id, const char *run_name,
+			 const struct key_names *keys, size_t n_keys, sqlite3_stmt *inst,
+			 sqlite3_stmt *const smp[2],
 			 struct sample_table *t, char *err, size_t errsz)
 {
 	struct sample_row *tmpl = NULL;      /* per rank: run, variant, cell, load, iteration */
 	struct ranked_instance *by_id = NULL;
-	size_t n_inst = 0, *rank = NULL, from = t->n;
-	bool ordered = true, bad_key = false;
+	size_t n_inst = 0;
 	int rc;
 
 	sqlite3_bind_int64(inst, 1, run_id);
@@ -152,49 +207,22 @@ static int load_run_rows(struct store *s, int64_t run_id, const char *run_name, 
 		n_inst++;
 	}
 	sqlite3_reset(inst);
-	if (rc != SQLITE_DONE || n_inst == 0)
-		goto out;
-	qsort(by_id, n_inst, sizeof(*by_id), by_instance_id);
-	sqlite3_bind_int64(smp, 1, by_id[0].id);
-	sqlite3_bind_int64(smp, 2, by_id[n_inst - 1].id);
-	size_t cur = 0, cap = 0, last_rank = 0;
-	while ((rc = sqlite3_step(smp)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(smp, 0);
-		while (cur < n_inst && by_id[cur].id < id)
-			cur++;
-		if (cur == n_inst || by_id[cur].id != id)
-			continue; /* an instance of another run */
-		int64_t key = sqlite3_column_int64(smp, 1);
-		if (key < 0 || (size_t)key >= n_keys || !keys[key].metric) {
-			snprintf(err, errsz, "a sample of load instance %lld names sample_key %lld,"
-				 " which does not exist", (long long)id, (long long)key);
-			bad_key = true;
-			break;
-		}
-		struct sample_row row = tmpl[by_id[cur].rank];
-		row.metric = keys[key].metric;
-		row.unit = keys[key].unit;
-		row.better = keys[key].better;
-		row.op = keys[key].op;
-		row.value = sqlite3_column_type(smp, 2) == SQLITE_NULL ? NAN
-								       : sqlite3_column_double(smp, 2);
-		sample_table_push(t, &row);
-		size_t k = t->n - from - 1;
-		rank = xgrow(rank, &cap, k, 1024, sizeof(*rank));
-		rank[k] = by_id[cur].rank;
-		ordered &= k == 0 || rank[k] >= last_rank;
-		last_rank = rank[k];
+	struct run_scan r = {.tmpl = tmpl, .by_id = by_id, .n_inst = n_inst, .from = t->n,
+			     .ordered = true};
+	if (rc == SQLITE_DONE && n_inst) {
+		qsort(by_id, n_inst, sizeof(*by_id), by_instance_id);
+		rc = scan_values(&r, keys, n_keys, smp[0], t, err, errsz);
+		if (rc == SQLITE_DONE)
+			rc = scan_values(&r, keys, n_keys, smp[1], t, err, errsz);
+		if (rc == SQLITE_DONE && !r.ordered)
+			order_by_rank(t, r.from, r.rank, n_inst);
 	}
-	sqlite3_reset(smp);
-	if (rc == SQLITE_DONE && !ordered)
-		order_by_rank(t, from, rank, n_inst);
-out:
 	free(tmpl);
 	free(by_id);
-	free(rank);
+	free(r.rank);
 	if (rc == SQLITE_DONE)
 		return 0;
-	if (!bad_key)
+	if (!r.bad_key)
 		store_fail(s, "cannot read samples", err, errsz);
 	return -1;
 }
@@ -202,7 +230,7 @@ out:
 int store_load_rows(struct store *s, const int64_t *ids, size_t n_ids,
 		    struct sample_table *t, char *err, size_t errsz)
 {
-	sqlite3_stmt *inst = NULL, *smp = NULL;
+	sqlite3_stmt *inst = NULL, *smp[2] = {NULL, NULL};
 	bool distinct = names_distinct(s, ids, n_ids);
 	struct key_names *keys = NULL;
 	size_t n_keys = 0;
@@ -221,10 +249,16 @@ int store_load_rows(struct store *s, const int64_t *ids, size_t n_ids,
 			       "SELECT load_instance_id, key_id, value FROM sample_value"
 			       " WHERE load_instance_id BETWEEN ? AND ?"
 			       " ORDER BY load_instance_id, seq",
-			       -1, &smp, NULL) != SQLITE_OK ||
+			       -1, &smp[0], NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db,
+			       "SELECT load_instance_id, key_id, value FROM window_sample"
+			       " WHERE load_instance_id BETWEEN ? AND ?"
+			       " ORDER BY load_instance_id, seq",
+			       -1, &smp[1], NULL) != SQLITE_OK ||
 	    load_keys(s, t, &keys, &n_keys)) {
 		sqlite3_finalize(inst);
-		sqlite3_finalize(smp);
+		sqlite3_finalize(smp[0]);
+		sqlite3_finalize(smp[1]);
 		free(keys);
 		return store_fail(s, "cannot read samples", err, errsz);
 	}
@@ -246,7 +280,8 @@ int store_load_rows(struct store *s, const int64_t *ids, size_t n_ids,
 		rc = load_run_rows(s, ids[k], run_name, keys, n_keys, inst, smp, t, err, errsz);
 	}
 	sqlite3_finalize(inst);
-	sqlite3_finalize(smp);
+	sqlite3_finalize(smp[0]);
+	sqlite3_finalize(smp[1]);
 	free(keys);
 	return rc;
 }

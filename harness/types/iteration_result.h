@@ -9,6 +9,8 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "schedwin_totals.h"
+#include "trace_result.h"
 #include "util.h"
 
 struct plan_instance;
@@ -40,6 +42,15 @@ struct inst_result {
 	int term_signal;
 	int64_t start_ns, end_ns; /* CLOCK_MONOTONIC */
 	struct rusage ru;        /* of the instance's process tree (wait4) */
+	/* The load's schedstat deltas over the measured window (schedwin.h),
+	 * summed over every repetition of it that ran in the window: held by
+	 * the repetition that was running when the window closed (or the last
+	 * that ran in it); window.valid false on the others. */
+	struct schedwin_totals window;
+	/* Progress units the load printed inside the window (its driver's
+	 * load_ops.progress, e.g. compile jobs of a kernel build), over the
+	 * same repetitions; -1 when the driver counts none. */
+	int64_t window_progress;
 };
 
 struct stored_series_set;
@@ -53,6 +64,9 @@ struct iteration_result {
 	 * on_iteration, never freed by iteration_result_free; NULL otherwise
 	 * (local runs: the monitor hands them over, monitor_take_series). */
 	const struct stored_series_set *series;
+	/* The trace of the measured window (runner_set_trace), captured false
+	 * when the iteration was not traced. */
+	struct trace_result trace;
 };
 
 void iteration_result_free(struct iteration_result *res);

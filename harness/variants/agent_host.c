@@ -1,14 +1,18 @@
 /* The controlling host's side of the agent protocol (agent_host.h); moved
  * out of harness/variants/qemu.c so boot: qemu and boot: ssh share it. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "agent_host.h"
 #include "agent_proto.h"
 #include "knobs.h"
+#include "trace_knob.h"
+#include "tracefs.h"
 
 /* Is (cell, iteration) of vr done (vr->done)? */
 static bool step_done(const struct variant_run *vr, size_t cell, int iteration)
@@ -40,6 +44,7 @@ char *agent_host_plan(const struct variant_run *vr, const struct argv *modules)
 		.n_cells = vr->p->n_cells,
 		.modules = modules->v,
 		.n_modules = modules->n,
+		.run_id = vr->run_id,
 	};
 	for (size_t c = 0; c < vr->p->n_cells; c++)
 		ap.cells[c] = vr->p->cells[c].name;
@@ -123,18 +128,33 @@ static void on_hello(struct agent_session *s, const struct agent_msg *m, char *e
  * when it is not one knobs.h knows. */
 static const char *knob_kind(const char *kind)
 {
-	static const char *const kinds[] = {"sysctl", "debugfs", "sched_features", "sysfs", "irq"};
+	static const char *const kinds[] = {"sysctl", "debugfs", "sched_features", "sysfs", "irq",
+					    KNOB_KIND_TRACE};
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (!strcmp(kind, kinds[i]))
 			return kinds[i];
 	return NULL;
 }
 
+/* A trace instance of the rig's under one of the tracefs mount points
+ * (the agent's tracefs_root: /sys/kernel/tracing, or debugfs' tracing/). */
+static bool trace_instance_path(const char *path)
+{
+	static const char *const roots[] = {"/sys/kernel/tracing/instances/",
+					    "/sys/kernel/debug/tracing/instances/"};
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++)
+		if (!strncmp(path, roots[i], strlen(roots[i])) &&
+		    tracefs_instance_name_ok(path + strlen(roots[i])))
+			return true;
+	return false;
+}
+
 /* Is path a file of the knob kind where the agent runs (its text only:
  * that machine's files are not ours to resolve)? sysctl: below /proc/sys/;
  * debugfs: below /sys/kernel/debug/sched/; sched_features: its file;
  * sysfs: a host setting's file below /sys/ (knob_name_check); irq: an
- * IRQ's smp_affinity_list or default_smp_affinity. No "..", no "//". */
+ * IRQ's smp_affinity_list or default_smp_affinity; trace_instance: one of
+ * the rig's instances. No "..", no "//". */
 static bool knob_path_of_kind(const char *kind, const char *path)
 {
 	const char *rest = NULL;
@@ -145,6 +165,8 @@ static bool knob_path_of_kind(const char *kind, const char *path)
 		rest = !strncmp(path, "/proc/sys/", 10) ? path + 10 : NULL;
 	else if (!strcmp(kind, "debugfs"))
 		rest = !strncmp(path, "/sys/kernel/debug/sched/", 24) ? path + 24 : NULL;
+	else if (!strcmp(kind, KNOB_KIND_TRACE))
+		return trace_instance_path(path);
 	else if (!strcmp(kind, "sysfs"))
 		return !strncmp(path, "/sys/", 5) && !knob_name_check("sysfs", path + 5, NULL, 0);
 	else if (!strcmp(kind, "irq"))
@@ -386,6 +408,79 @@ static void on_inst(struct agent_session *s, struct agent_msg *m, char *err, siz
 	memset(&m->inst, 0, sizeof(m->inst)); /* moved */
 }
 
+/* Forget the trace of the iteration under way: its file closed and, when
+ * it was not handed over (keep false), removed. */
+static void trace_clear(struct agent_session *s, bool keep)
+{
+	if (s->trace_f)
+		fclose(s->trace_f);
+	s->trace_f = NULL;
+	if (s->trace_path[0] && !keep)
+		unlink(s->trace_path);
+	s->trace_path[0] = '\0';
+	s->trace_written = 0;
+	s->trace_done = false;
+	memset(&s->res.trace, 0, sizeof(s->res.trace));
+}
+
+/* A trace line: its piece appended to the iteration's trace file. */
+static void on_trace(struct agent_session *s, const struct agent_msg *m, char *err, size_t errsz)
+{
+	const struct variant_run *vr = s->vr;
+	if (!is_next(s, m->cell, m->iteration) || s->trace_done ||
+	    !config_trace_iteration(&vr->e->trace_all, m->iteration)) {
+		agent_session_fail(s, err, errsz, "agent line %zu: a trace of cell %zu iteration %d"
+				   " that is not the next step's, after its end, or of an iteration"
+				   " the config does not trace", s->lines, m->cell, m->iteration);
+		return;
+	}
+	if (!s->trace_f) {
+		snprintf(s->trace_path, sizeof(s->trace_path), "%s/agent-trace-%s-c%zu-it%d.txt",
+			 vr->work_dir, vr->v->name, m->cell + 1, m->iteration);
+		if (!(s->trace_f = fopen(s->trace_path, "wbe"))) {
+			agent_session_fail(s, err, errsz, "%s: %s", s->trace_path, strerror(errno));
+			s->trace_path[0] = '\0';
+			return;
+		}
+	}
+	s->in_iteration = true;
+	s->trace_written += m->trace_data.len;
+	if (s->trace_written > TRACE_MAX_BYTES + AGENT_TRACE_CHUNK ||
+	    fwrite(m->trace_data.data, 1, m->trace_data.len, s->trace_f) != m->trace_data.len)
+		agent_session_fail(s, err, errsz, "%s: the trace is larger than the capture writes,"
+				   " or cannot be written", s->trace_path);
+}
+
+/* A trace_end line: the trace file is whole when its bytes say so. */
+static void on_trace_end(struct agent_session *s, const struct agent_msg *m, char *err,
+			 size_t errsz)
+{
+	if (!is_next(s, m->cell, m->iteration) || s->trace_done ||
+	    m->trace.bytes != s->trace_written) {
+		agent_session_fail(s, err, errsz, "agent line %zu: trace end of cell %zu iteration %d"
+				   " (%llu bytes) does not match the next step and the %llu bytes"
+				   " that came", s->lines, m->cell, m->iteration,
+				   (unsigned long long)m->trace.bytes,
+				   (unsigned long long)s->trace_written);
+		return;
+	}
+	if (!s->trace_f) {
+		agent_session_fail(s, err, errsz, "agent line %zu: a trace end without a trace",
+				   s->lines);
+		return;
+	}
+	if (fclose(s->trace_f)) {
+		s->trace_f = NULL;
+		agent_session_fail(s, err, errsz, "%s: write failed", s->trace_path);
+		return;
+	}
+	s->trace_f = NULL;
+	s->trace_done = true;
+	s->in_iteration = true;
+	s->res.trace = m->trace;
+	snprintf(s->res.trace.path, sizeof(s->res.trace.path), "%s", s->trace_path);
+}
+
 /* The iteration under way is over: its gathered lines are dropped and the
  * next step is due. */
 static void end_iteration(struct agent_session *s)
@@ -423,8 +518,14 @@ static void on_iteration(struct agent_session *s, const struct agent_msg *m, cha
 			return;
 		}
 	}
+	if (s->trace_f) {
+		agent_session_fail(s, err, errsz, "agent line %zu: iteration end before its trace's"
+				   " end", s->lines);
+		return;
+	}
 	if (s->drop && s->drop[s->iterations_done]) {
 		/* skip_done: stored already; dropped. */
+		trace_clear(s, false);
 		end_iteration(s);
 		return;
 	}
@@ -440,6 +541,7 @@ static void on_iteration(struct agent_session *s, const struct agent_msg *m, cha
 		s->store_failed = true;
 		agent_session_fail(s, err, errsz, "storing an iteration failed");
 	}
+	trace_clear(s, true); /* on_iteration kept or left the file */
 	end_iteration(s);
 }
 
@@ -490,6 +592,14 @@ void agent_session_line(struct agent_session *s, const char *line, size_t len, c
 		s->in_iteration = true;
 		on_series(s, &m);
 		break;
+	case AGENT_MSG_TRACE:
+		skip_absent(s, m.cell, m.iteration);
+		on_trace(s, &m, err, errsz);
+		break;
+	case AGENT_MSG_TRACE_END:
+		skip_absent(s, m.cell, m.iteration);
+		on_trace_end(s, &m, err, errsz);
+		break;
 	case AGENT_MSG_HOST:
 		on_host(s, &m, err, errsz);
 		break;
@@ -538,6 +648,7 @@ void agent_session_free(struct agent_session *s)
 	s->steps = NULL;
 	s->drop = NULL;
 	s->n_steps = 0;
+	trace_clear(s, false);
 	iteration_result_free(&s->res);
 	series_clear(s);
 	for (size_t i = 0; i < s->n_knobs; i++) {

@@ -7,7 +7,9 @@
 #define SCHEDRIG_AGENT_HOST_H
 
 #include <stdbool.h>
+#include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "store.h"
 #include "util.h"
@@ -64,6 +66,13 @@ struct agent_session {
 	struct stored_point *points;
 	size_t n_points, cap_points;
 	struct stored_series_set series_set;
+	/* The trace of the iteration under way (its "trace" lines), written
+	 * to trace_path in the run's work directory until its "trace_end";
+	 * handed to on_iteration as res.trace. */
+	FILE *trace_f;
+	char trace_path[PATH_MAX];
+	uint64_t trace_written;
+	bool trace_done;
 };
 
 /* Seconds of CLOCK_MONOTONIC. */
@@ -87,6 +96,9 @@ void agent_session_fail(struct agent_session *s, char *err, size_t errsz, const 
  * be of the next step, an inst of a load of its cell (repetitions only of
  * repeat: true loads, none twice), an iteration line must count the inst
  * lines before it and, unless interrupted, hold every load of the cell;
+ * trace lines of the next step are written to a file of the run's work
+ * directory (at most TRACE_MAX_BYTES plus a piece), and its trace_end must
+ * count exactly the bytes that came, before the iteration line;
  * "end ok" only after every step (with skip_done, steps done at hello may
  * be missing and are dropped when present); nothing after the end. Any inconsistency
  * (also a knob applied or restored that was never recorded, an unknown

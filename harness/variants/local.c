@@ -2,6 +2,7 @@
  * every load tool of the plan is installed here, run checks once for all
  * local variants before it records anything (variant_check_local_tools). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -11,16 +12,21 @@
 #include "preflight.h"
 #include "provenance.h"
 #include "schedattr.h"
+#include "trace_variant.h"
 #include "variant.h"
 
-/* The plan's cells × iterations on the running kernel. */
-static int run_iterations(const struct variant_run *vr, char *err, size_t errsz)
+/* The plan's cells × iterations on the running kernel, each traced when
+ * the config's trace: names it (tv). */
+static int run_iterations(const struct variant_run *vr, struct trace_variant *tv, char *err,
+			  size_t errsz)
 {
 	for (size_t c = 0; c < vr->p->n_cells && !runner_interrupt_signal(); c++) {
 		for (int it = 1; it <= vr->iterations && !runner_interrupt_signal(); it++) {
 			struct iteration_result res;
 			if (vr->done && vr->done(vr->ctx, c, it))
 				continue;
+			if (trace_variant_arm(tv, c, it, err, errsz))
+				return -1;
 			if (runner_run_iteration(&vr->p->cells[c], vr->e->warmup_s, vr->self_exe, &res,
 						 err, errsz)) {
 				iteration_result_free(&res);
@@ -35,6 +41,17 @@ static int run_iterations(const struct variant_run *vr, char *err, size_t errsz)
 		}
 	}
 	return 0;
+}
+
+/* Is some (cell, iteration) this backend run will run traced? */
+static bool traces_any(const struct variant_run *vr)
+{
+	for (size_t c = 0; c < vr->p->n_cells; c++)
+		for (int it = 1; it <= vr->iterations; it++)
+			if (config_trace_iteration(&vr->e->trace_all, it) &&
+			    !(vr->done && vr->done(vr->ctx, c, it)))
+				return true;
+	return false;
 }
 
 /* The fingerprint of this machine as the variant's loads will find it,
@@ -70,11 +87,27 @@ static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 	 * returns here). */
 	if (hostset_any(vr->v) && hostset_apply(vr->v, vr->journal, &hs, err, errsz))
 		return -1;
-	runner_set_load_cpus(hostset_load_cpus(hs));
-	int rc = report_host(vr, hs, err, errsz);
-	if (!rc)
-		rc = run_iterations(vr, err, errsz);
-	runner_set_load_cpus(NULL);
+	/* The trace instance, like a knob, is journalled (after the knobs'
+	 * and host: settings' rows) before it is made and taken down whatever
+	 * happens next, before the settings are restored. */
+	struct trace_variant tv = {0};
+	int seq = hostset_journal_rows(hs);
+	int rc = traces_any(vr) ?
+		 trace_variant_open(&tv, vr->e, vr->v->name, vr->run_id, vr->work_dir, vr->journal,
+				    seq, seq == 0, err, errsz) : 0;
+	if (!rc) {
+		runner_set_load_cpus(hostset_load_cpus(hs));
+		rc = report_host(vr, hs, err, errsz);
+		runner_set_trace(trace_variant_capture(&tv));
+		if (!rc)
+			rc = run_iterations(vr, &tv, err, errsz);
+		runner_set_trace(NULL);
+		runner_set_load_cpus(NULL);
+		if (trace_variant_close(&tv, why, sizeof(why)) && !rc) {
+			snprintf(err, errsz, "%s", why);
+			rc = -1;
+		}
+	}
 	if (hostset_restore(hs, vr->journal, why, sizeof(why))) {
 		if (rc) {
 			size_t len = strlen(err);
@@ -88,9 +121,43 @@ static int local_run(const struct variant_run *vr, char *err, size_t errsz)
 	return rc;
 }
 
+/* trace: here needs root (tracefs, the instance), a tracefs mounted or
+ * mountable and every event it names in this kernel. */
+static void local_trace_preflight(struct preflight *pf, const struct cfg_variant *v)
+{
+	const struct cfg_trace *t = &pf->e->trace_all;
+	char err[1024];
+	if (!t->enabled)
+		return;
+	if (geteuid() != 0) {
+		preflight_refuse(pf, v->name, NULL, "trace: capturing a trace needs root (tracefs and"
+				 " its instances are root's)");
+		return;
+	}
+	struct trace_request rq = {.events = t->events, .n_events = t->n_events,
+				   .buffer_kb = t->buffer_kb};
+	if (trace_capture_probe(&rq, err, sizeof(err)))
+		preflight_refuse(pf, v->name, NULL, "trace: %s", err);
+}
+
 /* Before anything runs: latency_nice and slice_us on the running kernel, the knobs
  * (read and writable here: this machine's debugfs may be locked), and what
  * this process may do. */
+/* One of hostset_probe's problems: a host: setting's ("host: KEY: ...") at
+ * its key, a knob's as the variant's. */
+static void refuse_problem(struct preflight *pf, const struct cfg_variant *v, const char *problem)
+{
+	int line = 0, col = 0;
+	if (strncmp(problem, "host: ", 6)) {
+		preflight_refuse(pf, v->name, NULL, "knob: %s", problem);
+		return;
+	}
+	char *key = xasprintf("%.*s", (int)strcspn(problem + 6, ": "), problem + 6);
+	cfg_host_key_at(&v->host_set, key, &line, &col);
+	preflight_refuse_at(pf, line, col, v->name, "%s", problem);
+	free(key);
+}
+
 static void local_preflight(struct preflight *pf, const struct cfg_variant *v)
 {
 	struct provenance pv;
@@ -110,9 +177,9 @@ static void local_preflight(struct preflight *pf, const struct cfg_variant *v)
 	preflight_cgroup_controller(pf, v);
 	if (geteuid() == 0 && hostset_any(v) && hostset_probe(v, &problems))
 		for (size_t i = 0; i < problems.n; i++)
-			preflight_refuse(pf, v->name, NULL, "%s%s", strncmp(problems.v[i], "host: ", 6) ?
-					 "knob: " : "", problems.v[i]);
+			refuse_problem(pf, v, problems.v[i]);
 	argv_free(&problems);
+	local_trace_preflight(pf, v);
 }
 
 const struct variant_backend local_backend = {

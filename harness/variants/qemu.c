@@ -432,22 +432,31 @@ out:
 	return rc;
 }
 
+/* The host: setting key refused on v, at its key. */
+static void refuse_setting(struct preflight *pf, const struct cfg_variant *v, const char *key,
+			   const char *why)
+{
+	int line = 0, col = 0;
+	cfg_host_key_at(&v->host_set, key, &line, &col);
+	preflight_refuse_at(pf, line, col, v->name, "host: %s: %s", key, why);
+}
+
 /* host: settings a qemu guest cannot take: its virtual CPUs have no
  * frequency control, and SMT only with threads: 2 or more. */
 static void host_preflight(struct preflight *pf, const struct cfg_variant *v)
 {
 	const struct cfg_host *h = &v->host_set;
 	if (h->governor)
-		preflight_refuse(pf, v->name, NULL, "host: governor: a qemu guest has no cpufreq"
-				 " (/sys/devices/system/cpu/cpufreq/policy* is missing there)");
+		refuse_setting(pf, v, "governor", "a qemu guest has no cpufreq"
+			       " (/sys/devices/system/cpu/cpufreq/policy* is missing there)");
 	if (h->boost >= 0)
-		preflight_refuse(pf, v->name, NULL, "host: boost: a qemu guest has neither"
-				 " /sys/devices/system/cpu/cpufreq/boost nor"
-				 " /sys/devices/system/cpu/intel_pstate/no_turbo");
+		refuse_setting(pf, v, "boost", "a qemu guest has neither"
+			       " /sys/devices/system/cpu/cpufreq/boost nor"
+			       " /sys/devices/system/cpu/intel_pstate/no_turbo");
 	if (h->smt >= 0 && v->threads < 2)
-		preflight_refuse(pf, v->name, NULL, "host: smt: the guest has one thread per core"
-				 " (threads: 1), so /sys/devices/system/cpu/smt/control reads"
-				 " notsupported there; give the variant threads: 2");
+		refuse_setting(pf, v, "smt", "the guest has one thread per core (threads: 1), so"
+			       " /sys/devices/system/cpu/smt/control reads notsupported there; give"
+			       " the variant threads: 2");
 }
 
 /* Before anything runs: what the guest gets packed (the scratch disk and

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "config.h"
 #include "hostfp.h"
@@ -57,6 +58,7 @@ struct variant_run {
 	int iterations;
 	const char *self_exe;  /* this schedrig binary */
 	const char *work_dir;  /* scratch directory of the run (exists) */
+	int64_t run_id;        /* the run's id (names its trace instance) */
 	kernel_fn on_kernel;
 	host_fn on_host;
 	iteration_fn on_iteration;

@@ -36,7 +36,7 @@ check "$DB" 1
 # The step table and the mmtests table of good end / last good / first bad / bad end.
 assert_contains "$out" "   5    5  p5       5          119.6 ± 1.0  bad        6.99e-10    0.04945   0.003661  7,8" \
 	"step table row of p5: decided at its second look, at that look's alpha"
-assert_contains "$out" "  confirm   p4 -> p5             n  5/5         100 -> 120.3       +20.30 %  p 1.82e-10   alpha 0.003852   step" \
+assert_contains "$out" "  confirm   p4 -> p5          n  5/5         100 -> 120.3       +20.30 %  p 1.82e-10   alpha 0.003852   step" \
 	"the confirm's row"
 # The right-aligned columns' headers end in the display column their
 # values end in ("±" is one column of two bytes): python's str counts
@@ -89,7 +89,7 @@ assert_contains "$res" "the step is not the whole change" "said so"
 assert_contains "$out" "No single first bad point: the confirm shows p5 -> p6 +91 %" "printed"
 check "$DB" 2
 show=$("$SCHEDRIG" bisect --show 2 --db "$DB" 2>&1) || fail "--show of two moves: $show"
-assert_contains "$show" "  last good p0 -> p5             n  5/5       100.3 -> 104.9        +4.61 %" \
+assert_contains "$show" "  last good p0 -> p5          n  5/5       100.3 -> 104.9        +4.61 %" \
 	"--show: the check, made again from the runs' samples"
 
 # 3. Backwards (--good after --bad in the list): the list read from p8

@@ -21,7 +21,8 @@ The rule (README, docs/bisect.md), computed here from those samples:
    plan share / 2^j; each look of a decision tests at f(n/max) - f(prev/max),
    f(t) = 2 - 2 Phi(z(1 - share/2) / sqrt(t)) (O'Brien-Fleming type; Phi
    from Python's statistics.NormalDist), looks at min, min + ceil((max -
-   min)/2), max iterations (the confirm's at 5 (or min) .. max rounds);
+   min)/2), max iterations, fewer where max - min < 2 (no two at one
+   count), (the confirm's at 5 (or min) .. max rounds);
  - the ends differ at their first look where they do (else "No regression
    to bisect"); an inner point's verdict is the one at its last look, every
    look before ambiguous; the confirm: last good vs first bad at its looks
@@ -209,13 +210,20 @@ class Rule:
         return self.spend(share, now / last) - self.spend(share, prev / last)
 
     @staticmethod
+    def looks(first, last):
+        return 1 if last <= first else min(LOOKS, 1 + last - first)
+
+    @staticmethod
     def target(first, last, look):
-        if last <= first or look <= 1:
+        looks = Rule.looks(first, last)
+        if look <= 1:
             return first
-        return first + -(-(last - first) * (look - 1) // (LOOKS - 1))
+        if look >= looks:
+            return max(first, last)
+        return first + -(-(last - first) * (look - 1) // (looks - 1))
 
     def next_look(self, look, n):
-        for l in range(look + 1, LOOKS + 1):
+        for l in range(look + 1, self.looks(self.n_min, self.n_max) + 1):
             if self.target(self.n_min, self.n_max, l) > n:
                 return l
         return 0
@@ -231,7 +239,8 @@ class Rule:
         vg, vb = self.diff(alpha, good, point), self.diff(alpha, bad, point)
         direction = mean(bad) - mean(good)
         if vg["differs"] and vb["differs"]:
-            v = "between"
+            inside = vg["effect"] * direction > 0 and vb["effect"] * direction < 0
+            v = "between" if inside else "beyond"
         elif vg["differs"] and vg["effect"] * direction > 0:
             v = "bad"
         elif vb["differs"] and vb["effect"] * direction < 0:
@@ -394,9 +403,9 @@ def main():
         return
     # The window the walk leaves (bisect.h): the first point that is bad
     # or between, the last good one below it; the upper: the first bad.
-    hi = next((k for k in range(len(rows)) if verdicts.get(k) in ("bad", "between")), last)
+    hi = next((k for k in range(len(rows)) if verdicts.get(k) in ("bad", "between", "beyond")), last)
     lo = max([k for k in range(hi) if verdicts.get(k) == "good"] or [0])
-    gradual = "between" in verdicts.values()
+    gradual = "between" in verdicts.values() or "beyond" in verdicts.values()
     c_first = max(CONFIRM_MIN, rule.n_min)
     c_last = max(c_first, rule.n_max)
     by_what = {c[0]: c for c in checks}

@@ -98,7 +98,7 @@ rc=0
 out=$("$SCHEDRIG" bisect "$WORK/nope.yaml" --good rc1 --bad rc2 --db "$WORK/n.db" 2>&1) || rc=$?
 assert_eq "$rc" 2 "exit status of bisect with a commit that does not resolve"
 assert_contains "$out" "kernels: bad: commit: 'v3' is not a commit of $TREE" "bisect's message"
-assert_eq "$(q "$WORK/n.db" "SELECT count(*) FROM bisection")" 0 "a refused bisection recorded"
+[ ! -e "$WORK/n.db" ] || fail "a refused bisection made its database"
 
 # A kernel at a commit: that commit's tree, with its hash and describe.
 out=$("$SCHEDRIG" build "$WORK/g.yaml" rc1 --db "$DB" 2>&1) || fail "build: $out"

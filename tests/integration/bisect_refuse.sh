@@ -13,7 +13,7 @@ series flat 100:1 100:1 100:1 100:1 100:1
 rc=0
 out=$("$SCHEDRIG" bisect flat.yaml --good p0 --bad p4 --db "$DB" 2>&1) || rc=$?
 assert_eq "$rc" 1 "exit status of a refused bisection"
-assert_contains "$out" "No regression to bisect: default f:value op 0, p0 " "refused"
+assert_contains "$out" "No regression to bisect: f:value op 0 (cell default), p0 " "refused"
 # The ends' three looks: 3, 5 and 6 iterations; the last tests at the
 # alpha the O'Brien-Fleming-type function adds from 5/6 to 6/6 of the
 # share 0.05 / 5 (5 points: 4 planned decisions and the reserve).
@@ -27,6 +27,12 @@ a = Rule.spend(0.01, 1) - Rule.spend(0.01, 5 / 6)
 print("p = %.4g >= alpha %.4g" % (welch(good, bad)[1], a))' "$TESTS_DIR/integration")
 assert_contains "$out" "Welch's t-test $p" "the p-value and alpha of the last look"
 assert_contains "$out" "ends p0 and p4: no difference after 3 iteration(s)" "the first look"
+# The rule is stated live as --show states it (there folded to 78 columns).
+live=$(grep '^Rule: ' <<<"$out") || fail "no Rule paragraph live: $out"
+show=$("$SCHEDRIG" bisect --show 1 --db "$DB" 2>&1) || fail "--show: $show"
+shown=$(awk '/^Rule: / { on = 1 } on && /^$/ { exit } on' <<<"$show" | tr '\n' ' ' | tr -s ' ' | sed 's/ $//')
+assert_eq "$live" "$shown" "the rule live and in --show"
+assert_contains "$live" "Family-wise alpha 0.05" "the family-wise alpha live"
 check "$DB" 1
 hdr=$(grep -B1 '^ *p0 *p4$' <<<"$out" | tr -s ' ' | tr '\n' '|')
 assert_eq "$hdr" " | p0 p4|" "the end-to-end table (names without '-' not split)"
@@ -76,8 +82,19 @@ usage "--resume takes no CONFIG" --resume ok.yaml
 usage "--good, --bad, --alpha, --rule and --min-effect-pct are the bisection's own" --resume --good p0
 usage "--min-effect-pct must be a number in [0, 1000), not '-1'" ok.yaml --good p0 --bad p2 --min-effect-pct -1
 usage "unknown option '--frobnicate'" ok.yaml --frobnicate
-[ ! -e "$WORK/u.db" ] || [ "$(q "$WORK/u.db" "SELECT count(*) FROM bisection")" = 0 ] ||
-	fail "a usage error recorded a bisection"
+# A rule the config's iterations cannot decide by: refused with its real
+# numbers (3 points, min 3, max 5: looks at 3, 4, 5; share 0.05 / 4; the
+# smallest p of 5 vs 5 2 / C(10, 5)).
+sed 's/max: 6/max: 5/' ok.yaml >five.yaml
+p=$(python3 -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from bisect_check import Rule
+print("smallest p is %.4g, not below the %.4g" % (2 / 252, Rule.spend(0.0125, 1) - Rule.spend(0.0125, 4 / 5)))' "$TESTS_DIR/integration")
+usage "--rule range: with at most 5 iterations a side its $p a decision's last look tests at: iterations max must be at least 6" \
+	five.yaml --good p0 --bad p2 --rule range --alpha 0.05
+# Every refusal above came before the database was made.
+[ ! -e "$WORK/u.db" ] || fail "a refused bisection made its database $WORK/u.db"
 # A point whose config cannot run is refused before anything runs, at its
 # item of bisect: points:.
 cat >bad.yaml <<'YAML'
@@ -115,6 +132,31 @@ err=$("$SCHEDRIG" check-config dup.yaml 2>&1) || rc=$?
 assert_eq "$rc" 2 "check-config of a name used twice"
 assert_eq "$err" "dup.yaml:8:7: bisect point name 'b' is used twice (first at line 7)" \
 	"check-config message of a name used twice"
+# bisect: itself is checked whole, whatever --good and --bad are, by
+# bisect and check-config alike: an unknown key, fewer than 2 points, a
+# point without name: (here outside the range bisected).
+bisect_conf() { # NAME BISECT-LINES...
+	local name=$1
+	shift
+	printf 'name: %s\nloads:\n  - {name: f, tool: fake}\nbisect:\n' "$name" >"$name.yaml"
+	printf '%s\n' "$@" >>"$name.yaml"
+}
+bisect_conf typo '  pointz: [a, b]'
+bisect_conf empty '  points: []'
+bisect_conf one '  points:' '    - {name: a}'
+bisect_conf noname '  points:' '    - {name: a}' '    - {name: b}' '    - {params: {f: {mean: 120}}}'
+for want in "typo.yaml:5:3: unknown key 'pointz' in bisect: (it takes points:)" \
+	"empty.yaml:5:11: bisect: points: has 0 point(s): a bisection needs at least 2 (its good and bad ends)" \
+	"one.yaml:6:5: bisect: points: has 1 point(s): a bisection needs at least 2 (its good and bad ends)" \
+	"noname.yaml:8:7: a bisect point needs name: (a variant's name)"; do
+	f=${want%%:*}
+	usage "$want" "$f" --good a --bad b
+	rc=0
+	err=$("$SCHEDRIG" check-config "$f" 2>&1) || rc=$?
+	assert_eq "$rc" 2 "check-config of $f"
+	assert_eq "$err" "$want" "check-config message of $f"
+done
+[ ! -e "$WORK/u.db" ] || fail "a refused config made the database"
 # A run that does not start (here: hackbench not in PATH) is not the point's
 # failure: the bisection stops, resumable, with the run's reason.
 cat >tool.yaml <<'YAML'

@@ -10,23 +10,25 @@ source "$(dirname "$0")/bisect_lib.bash"
 cd "$WORK"
 DB=$WORK/db/r.db
 
-# 1. p4 is noisy (mean 110, spread 50 %): measured first (the middle); its
-# CI reaches 50 % after 5 iterations, it is ambiguous at that look, 1 more
-# to max 6, still ambiguous: skip. Then 3 good, 5 bad: the change is in
+# 1. p4 is noisy (mean 110, spread 50 %): measured first (the middle),
+# exactly to the looks fixed in advance whatever its CI (the config's
+# ci_pct: 50 would stop it at 5): ambiguous at 3, 2 more, ambiguous at 5,
+# 1 more to max 6, still ambiguous: skip. Then 3 good, 5 bad: the change is in
 # (p3, p5], but p4 stayed ambiguous: no patch named (exit 1).
 series noisy 100:1 100:1 100:1 100:1 110:50 120:1 120:1 120:1 120:1
 rc=0
 out=$("$SCHEDRIG" bisect noisy.yaml --good p0 --bad p8 --db "$DB" 2>&1) || rc=$?
 assert_eq "$rc" 1 "an ambiguous point in the range: exit status ($out)"
+assert_contains "$out" "point 4 p4: ambiguous after 3 iteration(s)" "the first look at min"
 assert_contains "$out" "point 4 p4: ambiguous after 5 iteration(s)" "more iterations"
-assert_contains "$out" "alpha 0.003852): 1 more" "up to max 6, at the next look"
+assert_contains "$out" "alpha 0.003661): 1 more" "up to max 6, at the next look"
 assert_contains "$out" "point 4 p4: skip (n 6," "skipped after 6"
 assert_contains "$(q "$DB" "SELECT result FROM bisection WHERE id = 1")" \
 	"No single first bad point: the change is in p3..p5, but p4 stayed ambiguous (it differs from neither end at its alpha); the confirm shows p3 -> p5 +20.1 %" \
 	"the range is no answer"
-assert_eq "$(q "$DB" "SELECT count(*) FROM bisect_run WHERE k = 4")" 2 "two runs of p4"
+assert_eq "$(q "$DB" "SELECT count(*) FROM bisect_run WHERE k = 4")" 3 "three runs of p4"
 assert_eq "$(q "$DB" "SELECT group_concat(r.iterations) FROM bisect_run b JOIN run r ON r.id = b.run_id
-	WHERE b.k = 4 ORDER BY b.attempt")" "6,1" "the second run has the iteration left to max"
+	WHERE b.k = 4 ORDER BY b.attempt")" "3,2,1" "the runs measure to the looks 3, 5, 6"
 assert_eq "$(q "$DB" "SELECT verdict || ' ' || n FROM bisect_point WHERE k = 4")" "skip 6" "p4 stored"
 check "$DB" 1
 

@@ -6,7 +6,10 @@
 # five draws are low and next five high) blames no patch; a step below
 # --min-effect-pct is no regression; --rule mann-whitney and --rule range
 # decide and state their test; a rule the config's iterations cannot decide
-# by is refused before anything runs. Every sample, p-value, alpha, verdict
+# by is refused before anything runs; the looks are at counts fixed in
+# advance whatever the config's CI stop (welch with max 4: looks 3, 4); a
+# long point name keeps the checks table aligned; a point beyond an end
+# makes the series not monotone. Every sample, p-value, alpha, verdict
 # and check re-derived by bisect_check.py.
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/bisect_lib.bash"
@@ -28,6 +31,20 @@ assert_eq "$(q "$DB" "SELECT group_concat(what || ' ' || outcome, ', ') FROM (SE
 	"good end held, bad end held" "gradual drift: the drift guard measured the ends again"
 check "$DB" 1
 show=$("$SCHEDRIG" bisect --show 1 --db "$DB" 2>&1) || fail "--show of the gradual drift: $show"
+# The table's p1 and p7 are walk runs (the confirm measured only the ends):
+# only the confirm's rounds are noted interleaved, the walk runs blocked.
+confirm_ids=$(q "$DB" "SELECT group_concat(run_id, ' ') FROM (SELECT run_id FROM bisect_run
+	WHERE bisection_id = 1 AND phase = 'confirm' ORDER BY run_id)")
+listed=$(python3 -c '
+import re, sys
+m = re.search(r"^Order \(runs? ([0-9, -]+)\): interleaved$", sys.stdin.read(), re.M)
+ids = []
+for part in (m.group(1).split(", ") if m else []):
+    a, _, b = part.partition("-")
+    ids += range(int(a), int(b or a) + 1)
+print(" ".join(map(str, ids)))' <<<"$show")
+assert_eq "$listed" "$confirm_ids" "interleaved: the confirm's rounds only"
+assert_contains "$show" "blocked (a walk run: its point's iterations together)" "the walk runs: blocked"
 assert_contains "$show" "Columns: p0 good end, p1 last like good, p7 first like bad, p8 bad end" \
 	"--show: the span's ends as columns"
 
@@ -117,3 +134,64 @@ help=$("$SCHEDRIG" bisect --help)
 assert_contains "$help" "--min-effect-pct P  a difference below P % of the mean is no change" \
 	"--help: the minimum effect"
 assert_contains "$help" "(default: 10 for a max or a percentile from p99 up," "--help: its defaults"
+
+# 7. Looks at iteration counts fixed in advance, whatever the config's CI
+# stop: with iterations {min: 3, max: 4, ci_pct: 0.001} (a CI no 3 or 4
+# samples of a 1 % spread reach, so an adaptive run goes on to its max) the
+# rule is welch's default and accepted (two looks: 3, 4), every point's
+# first walk run measures exactly 3 iterations and a top-up 1, the rule
+# printed says so, and the independent check agrees.
+rm -f shift-p*.state
+series shift 100:1 100:1 100:1 100:1 100:1 103:1 103:1 103:1 103:1
+sed -i 's/{min: 3, max: 6, ci_pct: 50}/{min: 3, max: 4, ci_pct: 0.001}/' shift.yaml
+out=$("$SCHEDRIG" bisect shift.yaml --good p0 --bad p8 --db "$DB" 2>&1) || [ $? = 1 ] ||
+	fail "welch with max 4: $out"
+id=$(q "$DB" "SELECT max(id) FROM bisection")
+assert_eq "$(q "$DB" "SELECT status FROM bisection WHERE id = $id")" complete "welch with max 4 ran"
+counts=$(q "$DB" "SELECT DISTINCT (br.attempt = 1) || ':' || (SELECT count(*) FROM iteration i
+		JOIN variant v ON i.variant_id = v.id WHERE v.run_id = br.run_id)
+	FROM bisect_run br WHERE br.bisection_id = $id AND br.phase = 'walk' ORDER BY 1")
+assert_eq "$(tr '\n' ' ' <<<"$counts")" "0:1 1:3 " "walk runs: 3 iterations first, then 1 (the looks 3, 4)"
+assert_contains "$out" "at most 2 look(s) at iteration counts fixed in advance (3, 4; each run measures exactly to its look's count" \
+	"the looks stated"
+check "$DB" "$id"
+
+# 8. Long point names: the checks table's columns still line up (their
+# widths are computed): every row's "n A/B" starts in one column.
+cat >long.yaml <<YAML
+name: long
+iterations: {min: 3, max: 6, ci_pct: 50}
+warmup_s: 0
+loads:
+  - {name: f, tool: fake, params: {mean: 100, spread_pct: 1, seed: 1}}
+bisect:
+  points:
+    - {name: vanilla-6.12-with-a-long-name, params: {f: {seed: 10, state_file: $WORK/long-p0.state}}}
+    - {name: patched-6.12-with-a-longer-name, params: {f: {mean: 120, seed: 11, state_file: $WORK/long-p1.state}}}
+YAML
+out=$("$SCHEDRIG" bisect long.yaml --good vanilla-6.12-with-a-long-name \
+	--bad patched-6.12-with-a-longer-name --db "$DB" 2>&1) || fail "long names: $out"
+cols=$(awk '/^Checks after the walk/ { on = 1; next } on && /^  / { print index($0, " n ") } on && !/^  / { on = 0 }' \
+	<<<"$out" | sort -u | wc -l)
+checks=$(awk '/^Checks after the walk/ { on = 1; next } on && /^  / { n++ } on && !/^  / { on = 0 } END { print n }' <<<"$out")
+[ "$checks" -ge 3 ] || fail "long names: $checks check rows: $out"
+assert_eq "$cols" 1 "long names: the checks' n column lines up"
+
+# 9. A point faster than both ends (p4 at 80 between ends at 100 and 120):
+# beyond an end, the series is not monotone, no patch is blamed and nothing
+# is called gradual; the independent check classifies it alike.
+series beyond 100:1 100:1 100:1 100:1 80:1 120:1 120:1 120:1 120:1
+rc=0
+out=$("$SCHEDRIG" bisect beyond.yaml --good p0 --bad p8 --db "$DB" 2>&1) || rc=$?
+assert_eq "$rc" 1 "beyond an end: no patch named ($out)"
+id=$(q "$DB" "SELECT max(id) FROM bisection")
+assert_eq "$(q "$DB" "SELECT verdict || ': ' || reason FROM bisect_point WHERE bisection_id = $id AND k = 4")" \
+	"beyond: beyond an end (not monotone): it differs from both ends, outside the interval between them" \
+	"p4 beyond an end"
+assert_contains "$(q "$DB" "SELECT result FROM bisection WHERE id = $id")" \
+	"No single first bad point: not monotone over p" "the result: not monotone"
+assert_contains "$(q "$DB" "SELECT result FROM bisection WHERE id = $id")" "(beyond an end: p4" \
+	"the result names the point beyond"
+! grep -q 'gradual' <<<"$(q "$DB" "SELECT result FROM bisection WHERE id = $id")" ||
+	fail "beyond an end called gradual"
+check "$DB" "$id"

@@ -100,7 +100,7 @@ set +e
 err=$("$SCHEDRIG" compare --db "$DB" --layout percentiles --metric histogram_us 2>&1 >/dev/null)
 assert_eq "$?" 2 "--metric histogram_us"
 set -e
-assert_contains "$err" "--metric histogram_us matches no metric (the selected runs hold: min_latency, avg_latency, max_latency, overflows, latency)" \
+assert_contains "$err" "--metric histogram_us matches no metric (the selected runs hold: min_latency, avg_latency, max_latency, overflows, sched_run_ms, sched_wait_ms, sched_timeslices, sched_voluntary_switches, sched_involuntary_switches, sched_migrations, cgroup_cpu_ms, latency)" \
 	"metrics listed"
 
 # report builds its summary as compare does (one path, reportcmd_prepare):

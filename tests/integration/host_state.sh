@@ -2,8 +2,11 @@
 # Host state on this machine, for real (root; THP and /dev/cpu_dma_latency
 # are settable here, cpufreq and SMT are not):
 #  - schedrig host reads THP as the file says, with its source;
+#  - schedrig host --root of a missing tree or a plain file: exit 2;
 #  - host: settings this machine cannot take (governor: no cpufreq; smt:
-#    notsupported) are refused by check-config naming the file, nothing changed;
+#    notsupported; boost; a housekeeping CPU not online) are refused by
+#    check-config at their key's file:line:col, nothing changed; a host:
+#    setting and a knob on one file (numa_balancing) too;
 #  - a run with host: {thp, cpu_dma_latency_us: 0, housekeeping_cpus: "0",
 #    irq_affinity: housekeeping} has THP set, the latency limit held, the rig
 #    on CPU 0 while it runs (read from outside), its load on CPU 1, the IRQs
@@ -48,19 +51,35 @@ assert_contains "$out" "thp.enabled" "schedrig host"
 line=$(grep '^  thp.enabled ' <<<"$out")
 assert_eq "$(echo $line)" "thp.enabled $orig [$THP]" "schedrig host's thp.enabled"
 assert_contains "$out" "advice:" "schedrig host's advice"
+# A --root that is not a tree is an error, not a machine with nothing.
+: >"$WORK/plain"
+for bad in "$WORK/nonexistent" "$WORK/plain"; do
+	rc=0
+	"$SCHEDRIG" host --root "$bad" >"$WORK/root.out" 2>&1 || rc=$?
+	assert_eq "$rc" 2 "schedrig host --root $bad ($(cat "$WORK/root.out"))"
+	assert_contains "$(cat "$WORK/root.out")" "schedrig host: --root $bad: " "the --root error"
+done
 
 # 2. What this machine cannot take is refused before anything changes.
 if [ ! -e /sys/devices/system/cpu/cpufreq/policy0 ] &&
 	[ "$(cat /sys/devices/system/cpu/smt/control)" = notsupported ]; then
 	cat >"$WORK/cannot.yaml" <<EOF
 name: cannot
-host: {governor: performance, smt: off, thp: $want}
+host: {governor: performance, smt: off, thp: $want,
+       boost: off, housekeeping_cpus: "$(nproc --all)"}
 loads: [{tool: fake}]
 EOF
 	rc=0
 	"$SCHEDRIG" check-config "$WORK/cannot.yaml" >"$WORK/cc.out" 2>&1 || rc=$?
 	assert_eq "$rc" 2 "check-config of settings this machine lacks ($(cat "$WORK/cc.out"))"
-	assert_contains "$(cat "$WORK/cc.out")" "host: governor: /sys/devices/system/cpu/cpufreq/policy*/scaling_governor is missing: this machine has no cpufreq" \
+	# Each at its key's file:line:col.
+	assert_contains "$(cat "$WORK/cc.out")" "cannot.yaml:3:8: variant running: host: boost: " \
+		"the boost refusal"
+	assert_contains "$(cat "$WORK/cc.out")" "cannot.yaml:3:20: variant running: host: housekeeping_cpus: CPU $(nproc --all) of '$(nproc --all)' is not online here" \
+		"the housekeeping_cpus refusal"
+	assert_contains "$(cat "$WORK/cc.out")" "cannot.yaml:2:31: variant running: host: smt: " \
+		"the smt refusal at its key"
+	assert_contains "$(cat "$WORK/cc.out")" "cannot.yaml:2:8: variant running: host: governor: /sys/devices/system/cpu/cpufreq/policy*/scaling_governor is missing: this machine has no cpufreq" \
 		"the governor's refusal"
 	assert_contains "$(cat "$WORK/cc.out")" "host: smt: /sys/devices/system/cpu/smt/control reads notsupported" \
 		"the smt refusal"
@@ -70,6 +89,18 @@ EOF
 	assert_eq "$(thp)" "$orig" "THP after the refused run"
 	[ ! -e "$DB" ] || fail "the refused run created $DB"
 fi
+# A host: setting and a knob on one file: refused before anything runs.
+cat >"$WORK/twice.yaml" <<EOF
+name: twice
+host: {numa_balancing: off}
+variants: [{name: v, sysctl: {kernel.numa_balancing: 1}}]
+loads: [{tool: fake}]
+EOF
+rc=0
+"$SCHEDRIG" check-config "$WORK/twice.yaml" >"$WORK/twice.out" 2>&1 || rc=$?
+assert_eq "$rc" 2 "check-config of numa_balancing set twice ($(cat "$WORK/twice.out"))"
+assert_contains "$(cat "$WORK/twice.out")" "twice.yaml:3:31: variant v: sysctl kernel.numa_balancing is the knob host: numa_balancing (line 2) sets already" \
+	"the numa_balancing twice refusal"
 
 # 3. A run that sets THP and holds the latency limit at 0, seen from outside.
 cat >"$WORK/set.yaml" <<EOF
@@ -78,6 +109,13 @@ iterations: 1
 host: {thp: $want, cpu_dma_latency_us: 0, housekeeping_cpus: "0", irq_affinity: housekeeping}
 loads: [{tool: fake, params: {sleep_ms: 3000}}]
 EOF
+# --dry-run says the settings and where the loads will run.
+dry=$("$SCHEDRIG" run --dry-run "$WORK/set.yaml")
+assert_contains "$dry" "  host: cpu_dma_latency_us=0 thp=$want housekeeping_cpus=0 irq_affinity=housekeeping" \
+	"--dry-run's host: settings"
+online=$(cat /sys/devices/system/cpu/online)
+[ "$online" != 0-1 ] || assert_contains "$dry" "  loads without sched: cpus run on CPUs 1" \
+	"--dry-run's load CPUs"
 irqs() { for f in /proc/irq/[0-9]*/smp_affinity_list; do echo "$f $(cat "$f")"; done; }
 irqs_before=$(irqs)
 # until_true WHAT CMD...: CMD succeeds within 10 s, the rig alive meanwhile.
@@ -125,6 +163,11 @@ notes=$(q "$DB" "SELECT count(*) FROM event WHERE run_id = $run AND kind = 'note
 assert_eq "$notes" "$kept" "notes of the IRQs the kernel kept"
 show=$("$SCHEDRIG" show "$run" --db "$DB")
 assert_contains "$show" "host state of variant running" "show"
+echo "IRQs the kernel kept: $kept"
+if [ "$kept" -ge 1 ]; then
+	assert_contains "$show" "(requested 0): refused by the kernel, unchanged" "show's IRQ the kernel kept"
+	case "$show" in *"-> - (requested"*) fail "show lists a refused knob as changed: $show" ;; esac
+fi
 assert_contains "$(grep '^  thp.enabled ' <<<"$show" | tail -1)" "$want  [$THP]" "show's thp.enabled"
 
 # 4. Ctrl-C (SIGINT) in the middle: THP, the IRQs and the latency request

@@ -42,10 +42,20 @@ for r in r1 r2; do
 done
 "$SCHEDRIG" export --db "$DB" --format kcidb 1 2 >"$WORK/fake.json" || fail "export kcidb"
 validate "$WORK/fake.json" || fail "the fake runs' document against the kcidb schema"
-q "$DB" "SELECT 'schedrig.' || li.name || '.' || s.metric || '.' || s.op, s.unit, s.value
+# Every sample of a complete iteration, the load's own and the rig's
+# measured-window ones (schedstat deltas, window_sample), in instance order.
+q "$DB" "SELECT path, unit, value FROM (
+	SELECT li.id AS lid, 0 AS part, s.seq AS seq, s.unit AS unit, s.value AS value,
+		'schedrig.' || li.name || '.' || s.metric || CASE s.op WHEN '' THEN '' ELSE '.' || s.op END AS path
 	FROM sample s JOIN load_instance li ON li.id = s.load_instance_id
 	JOIN iteration i ON i.id = li.iteration_id WHERE i.status = 'complete'
-	ORDER BY li.id, s.seq" >"$WORK/want.txt"
+	UNION ALL
+	SELECT li.id, 1, w.seq, k.unit, w.value,
+		'schedrig.' || li.name || '.' || k.metric || CASE k.op WHEN '' THEN '' ELSE '.' || k.op END
+	FROM window_sample w JOIN sample_key k ON k.id = w.key_id
+	JOIN load_instance li ON li.id = w.load_instance_id
+	JOIN iteration i ON i.id = li.iteration_id WHERE i.status = 'complete')
+	ORDER BY lid, part, seq" >"$WORK/want.txt"
 python3 - "$WORK/fake.json" "$WORK/want.txt" <<'PY' || fail "the fake runs' objects"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -56,25 +66,26 @@ assert [b["checkout_id"] for b in d["builds"]] == [c["id"] for c in d["checkouts
 assert all(b["status"] == "PASS" for b in d["builds"])
 want = [l.split("|") for l in open(sys.argv[2]).read().split("\n") if l]
 got = [(t["path"], t["number"]["unit"], t["number"]["value"]) for t in d["tests"]]
-assert len(got) == len(want) == 4, (got, want)
+assert len(got) == len(want) and sum(p.endswith(".value.0") for p, _, _ in want) == 4, (got, want)
 for (gp, gu, gv), (wp, wu, wv) in zip(got, want):
     assert (gp, gu) == (wp, wu) and abs(gv - float(wv)) < 1e-9, (gp, gu, gv, wp, wu, wv)
 assert all(t["status"] == "DONE" and t["build_id"].endswith("-build") for t in d["tests"])
-assert len({t["id"] for t in d["tests"]}) == 4
+assert len({t["id"] for t in d["tests"]}) == len(want)
 PY
 
 # Kernels from a stand-in git tree.
 TREE=$WORK/linux
 mkdir -p "$TREE/kernel/sched" "$WORK/patches" "$WORK/bad"
 cat >"$TREE/Makefile" <<'EOF'
-# A stand-in for the kernel's Makefile (schedrig's tests/integration/kcidb.sh).
+# A stand-in for the kernel's Makefile (schedrig's tests/integration/kcidb.sh):
+# out of the tree in $(O), as kbuild builds with O=.
 tinyconfig:
-	printf 'CONFIG_64BIT=y\n' > .config
+	printf 'CONFIG_64BIT=y\n' > $(O)/.config
 olddefconfig:
 	true
 bzImage:
-	mkdir -p arch/x86/boot
-	cat .config kernel/sched/core.c > arch/x86/boot/bzImage
+	mkdir -p $(O)/arch/x86/boot
+	cat $(O)/.config kernel/sched/core.c > $(O)/arch/x86/boot/bzImage
 EOF
 echo 'int slice = 1;' >"$TREE/kernel/sched/core.c"
 gitc() {
@@ -127,9 +138,10 @@ run=$(q "$DB" "SELECT id FROM run WHERE name = 'kcidb-git'")
 validate "$WORK/git.json" || fail "the git run's document against the kcidb schema"
 hash=$(gitc rev-parse v1)
 ph=$(cd "$WORK/patches" && sha256sum 0001-p1.patch 0002-p2.patch | cut -c-64 | sha256sum | cut -c-64)
-python3 - "$WORK/git.json" "$run" "$hash" "$ph" "$TREE" <<'PY' || fail "the git run's objects"
+gccv=$(gcc -v 2>&1 | tail -1)
+python3 - "$WORK/git.json" "$run" "$hash" "$ph" "$TREE" "$gccv" <<'PY' || fail "the git run's objects"
 import json, sys
-d, run, hash, ph, tree = json.load(open(sys.argv[1])), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+d, run, hash, ph, tree, gccv = json.load(open(sys.argv[1])), *sys.argv[2:6], sys.argv[6].strip()
 co = {c["misc"]["variant"]: c for c in d["checkouts"]}
 bu = {b["id"]: b for b in d["builds"]}
 for v in ("plain", "patched", "broken"):
@@ -140,7 +152,7 @@ for v in ("plain", "patched", "broken"):
 assert co["plain"]["patchset_hash"] == "" and co["patched"]["patchset_hash"] == ph, co
 b = {v: bu["test_ci:run%s-%s-build" % (run, v)] for v in co}
 assert b["plain"]["status"] == "PASS" and b["patched"]["status"] == "PASS", b
-assert b["plain"]["config_name"] == "tinyconfig" and b["plain"]["compiler"], b
+assert b["plain"]["config_name"] == "tinyconfig" and b["plain"]["compiler"] == gccv, (b, gccv)
 assert b["broken"]["status"] == "FAIL" and co["broken"]["valid"] is False, b["broken"]
 assert co["plain"]["valid"] is True
 assert d["tests"] == [], "a run that did not boot has no samples"

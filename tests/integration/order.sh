@@ -43,7 +43,9 @@ YAML
 write_config inter "" 2 0
 "$SCHEDRIG" run inter.yaml --db i.db --quiet >/dev/null 2>&1 || fail "interleaved run"
 assert_eq "$(visits i.db)" "a0#1 a1#1 b0#1 b1#1 a0#2 a1#2 b0#2 b1#2 " "interleaved order"
-"$SCHEDRIG" show --db i.db 1 | grep -q '^  order      interleaved$' || fail "show: $("$SCHEDRIG" show --db i.db 1 | head -12)"
+# (captured first: grep -q leaving early would make show's write fail under pipefail)
+shown=$("$SCHEDRIG" show --db i.db 1) || fail "show of run 1"
+grep -q '^  order      interleaved$' <<<"$shown" || fail "show: $(head -12 <<<"$shown")"
 "$SCHEDRIG" compare --db i.db | tail -1 | grep -q '^Order: interleaved$' || fail "no order note"
 
 write_config block "order: blocked" 2 0

@@ -11,7 +11,9 @@
 # online and two threads per core. compare of the two says nothing (each
 # difference is declared by smt: off, autogroup: off and numa_balancing:
 # on), and the rig's machine's fingerprint is this host's, not a guest's.
-# Two boots, about 40 s each here (timing in docs/tests.md).
+# A boot: local variant against a guest: kernel.cmdline is not noted, a
+# THP default of the guest's kernel that differs is, "(kernel default)".
+# Three boots, about 40 s each here (timing in docs/tests.md).
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/debkernel.bash"
 
@@ -73,4 +75,30 @@ assert_eq "$(q "$DB" "SELECT count(*) FROM knob WHERE variant = 'set' AND restor
 assert_contains "$("$SCHEDRIG" list --db "$DB")" "$release" "list's kernel column"
 out=$("$SCHEDRIG" compare --db "$DB" --strict-host) || fail "compare --strict-host: $out"
 case "$out" in *"Host state differs"*) fail "declared differences noted: $out" ;; esac
+
+# This machine against a guest: another kernel and boot declare the command
+# line (never noted); a default of the guest's kernel that differs from this
+# machine's (THP) is noted, marked, and fails --strict-host.
+cat >"$WORK/here.yaml" <<EOF
+name: here-guest
+iterations: 1
+variants:
+  - {name: here}
+  - {name: guest, boot: qemu, kernel: $PKG, accel: tcg, cpus: 2, memory_mb: 512, timeout_s: 240}
+loads:
+  - {name: f, tool: fake, params: {seed: 2}}
+EOF
+rc=0
+timeout 600 "$SCHEDRIG" run "$WORK/here.yaml" --db "$DB" >"$WORK/out2" 2>&1 || rc=$?
+assert_eq "$rc" 0 "the local and qemu run ($(cat "$WORK/out2"))"
+rc=0
+out=$("$SCHEDRIG" compare --db "$DB" --strict-host 2>&1) || rc=$?
+case "$out" in *"kernel.cmdline"*) fail "kernel.cmdline noted: $out" ;; esac
+here_thp=$(fp here thp.enabled)
+guest_thp=$(fp guest thp.enabled)
+if [ "$here_thp" != "$guest_thp" ]; then
+	assert_contains "$out" "Host state differs (kernel default): thp.enabled $here_thp (variant here) vs $guest_thp (variant guest)" \
+		"the THP default noted"
+	assert_eq "$rc" 1 "compare --strict-host of kernel defaults that differ"
+fi
 echo ok

@@ -145,7 +145,7 @@ $notes
 rc=0
 "$SCHEDRIG" compare --db "$DB" notes --metric nosuch >"$WORK/none.out" 2>"$WORK/none.err" || rc=$?
 assert_eq "$rc" 2 "exit status when --metric matches nothing"
-assert_eq "$(cat "$WORK/none.err")" "schedrig compare: --metric nosuch matches no metric (the selected runs hold: value)
+assert_eq "$(cat "$WORK/none.err")" "schedrig compare: --metric nosuch matches no metric (the selected runs hold: value, sched_run_ms, sched_wait_ms, sched_timeslices, sched_voluntary_switches, sched_involuntary_switches, sched_migrations, cgroup_cpu_ms)
 $notes" "notes after the refused --metric"
 [ ! -s "$WORK/none.out" ] || fail "stdout when no sample matches: $(cat "$WORK/none.out")"
 rc=0

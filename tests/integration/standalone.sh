@@ -6,7 +6,8 @@
 source "$(dirname "$0")/lib.sh"
 TOP=$(cd "$TESTS_DIR/.." && pwd)
 cd "$TOP"
-hits=$(grep -rnE '/work/|\.\./shared|shared/(DESIGN|SCHED-ABI|seeds|fixtures|lava)|SCHED-ABI\.md|DESIGN\.md' \
+# /work/ as an absolute path (not a path's own work/ folder, "%s/work/x").
+hits=$(grep -rnE '(^|[^%A-Za-z0-9_.}-])/work/|\.\./shared|shared/(DESIGN|SCHED-ABI|seeds|fixtures|lava)|SCHED-ABI\.md|DESIGN\.md' \
 	README.md HACKING.md docs Makefile configs harness loads reports scripts bench tests/integration \
 	tests/unit tests/slow tests/fuzz tests/run-tests 2>/dev/null | grep -v '^tests/integration/standalone.sh:' || true)
 [ -z "$hits" ] || fail "pointers outside the project: $hits"

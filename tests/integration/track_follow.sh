@@ -26,15 +26,16 @@ gitc() {
 }
 mkdir -p "$TREE/kernel/sched"
 cat >"$TREE/Makefile" <<'EOF'
-# A stand-in for the kernel's Makefile (schedrig's tests/integration/track_follow.sh).
+# A stand-in for the kernel's Makefile (schedrig's tests/integration/track_follow.sh):
+# out of the tree in $(O), as kbuild builds with O=.
 tinyconfig:
-	printf 'CONFIG_64BIT=y\n' > .config
+	printf 'CONFIG_64BIT=y\n' > $(O)/.config
 olddefconfig:
 	true
 bzImage:
 	if [ -e "$(SLOW_FLAG)" ]; then touch "$(SLOW_FLAG).started"; sleep 30; fi
-	mkdir -p arch/x86/boot
-	cat .config kernel/sched/core.c > arch/x86/boot/bzImage
+	mkdir -p $(O)/arch/x86/boot
+	cat $(O)/.config kernel/sched/core.c > $(O)/arch/x86/boot/bzImage
 EOF
 gitc init -q -b master
 commit() { # N

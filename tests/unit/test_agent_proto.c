@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -359,8 +360,112 @@ static void test_plan_round_trip(void **state)
 	assert_int_equal(out.n_run, 3);
 	assert_int_equal(out.run[2].cell, 1);
 	assert_int_equal(out.run[2].iteration, 2);
+	assert_int_equal(out.run_id, 0);
 	agent_plan_free(&out);
 	free(text);
+	in.run_id = 42;
+	text = agent_plan_encode(&in);
+	assert_int_equal(agent_plan_decode(text, strlen(text), &out, err, sizeof(err)), 0);
+	assert_int_equal(out.run_id, 42);
+	agent_plan_free(&out);
+	free(text);
+}
+
+/* Version 3: the inst line's window sums and the trace lines round trip;
+ * numbers out of range are refused. */
+static void no_flush(void *ctx, struct buf *out)
+{
+	(void)ctx;
+	(void)out;
+}
+#define NULL_FLUSH no_flush
+
+static void test_window_and_trace(void **state)
+{
+	struct inst_result r = {.pid = 9, .exited = true, .state = INST_OK, .start_ns = 1,
+				.end_ns = 2, .window_progress = 17};
+	struct buf line = {0};
+	struct agent_msg m;
+	char err[256], path[] = "/tmp/schedrig-test-trace-XXXXXX";
+	(void)state;
+
+	r.window = (struct schedwin_totals){.valid = true, .v = {11, 22, 33, 44, 55, 66},
+					    .tasks = 3, .cgroup_cpu_us = -1, .ns = 777};
+	agent_encode_inst(&line, 0, 1, 0, &r);
+	assert_int_equal(agent_decode_line(line.data, line.len, &m, err, sizeof(err)), 0);
+	assert_true(m.inst.window.valid);
+	for (int k = 0; k < SCHEDWIN_N; k++)
+		assert_int_equal(m.inst.window.v[k], 11 * (k + 1));
+	assert_int_equal(m.inst.window.tasks, 3);
+	assert_true(m.inst.window.cgroup_cpu_us == -1 && m.inst.window.ns == 777);
+	assert_true(m.inst.window_progress == 17);
+	agent_msg_free(&m);
+	line.len = 0;
+	/* no window: none, and no progress */
+	r.window.valid = false;
+	r.window_progress = -1;
+	agent_encode_inst(&line, 0, 1, 0, &r);
+	assert_null(strstr(buf_str(&line), "window"));
+	assert_int_equal(agent_decode_line(line.data, line.len, &m, err, sizeof(err)), 0);
+	assert_false(m.inst.window.valid);
+	assert_true(m.inst.window_progress == -1);
+	agent_msg_free(&m);
+	const char *neg = "{\"type\":\"inst\",\"cell\":0,\"iteration\":1,\"load\":0,\"repetition\":0,"
+		"\"pid\":9,\"applied\":\"\",\"state\":\"ok\",\"reason\":\"\",\"exited\":true,"
+		"\"exit_code\":0,\"term_signal\":0,\"start_ns\":1,\"end_ns\":2,\"user_us\":0,"
+		"\"system_us\":0,\"stdout\":\"\",\"stderr\":\"\",\"window\":{\"run_ns\":-1,"
+		"\"wait_ns\":0,\"timeslices\":0,\"voluntary\":0,\"involuntary\":0,\"migrations\":0,"
+		"\"tasks\":1,\"ns\":1,\"cgroup_cpu_us\":-1,\"progress\":-1}}";
+	assert_int_equal(agent_decode_line(neg, strlen(neg), &m, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "window"));
+
+	/* a trace of 100000 bytes: three pieces and the end */
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	struct buf text = {0};
+	for (int i = 0; i < 100000; i++)
+		buf_append(&text, i % 61 ? "x" : "\n", 1);
+	assert_int_equal(write(fd, text.data, text.len), (ssize_t)text.len);
+	close(fd);
+	struct trace_result t = {.captured = true, .lines = 5, .lost = 2, .window_start_ns = 10,
+				 .window_end_ns = 20};
+	snprintf(t.path, sizeof(t.path), "%s", path);
+	snprintf(t.warning, sizeof(t.warning), "w");
+	line.len = 0;
+	assert_int_equal(agent_encode_trace(&line, 1, 2, &t, NULL_FLUSH, NULL, err, sizeof(err)), 0);
+	unlink(path);
+	struct buf back = {0};
+	int pieces = 0, ends = 0;
+	for (char *l = line.data, *nl; l < line.data + line.len; l = nl + 1) {
+		nl = memchr(l, '\n', (size_t)(line.data + line.len - l));
+		assert_int_equal(agent_decode_line(l, (size_t)(nl - l), &m, err, sizeof(err)), 0);
+		assert_int_equal(m.cell, 1);
+		assert_int_equal(m.iteration, 2);
+		if (m.type == AGENT_MSG_TRACE) {
+			pieces++;
+			assert_true(m.trace_data.len <= AGENT_TRACE_CHUNK);
+			buf_append(&back, m.trace_data.data, m.trace_data.len);
+		} else {
+			assert_int_equal(m.type, AGENT_MSG_TRACE_END);
+			ends++;
+			assert_int_equal(m.trace.bytes, 100000);
+			assert_int_equal(m.trace.lines, 5);
+			assert_int_equal(m.trace.lost, 2);
+			assert_true(m.trace.window_start_ns == 10 && m.trace.window_end_ns == 20);
+			assert_string_equal(m.trace.warning, "w");
+		}
+		agent_msg_free(&m);
+	}
+	assert_int_equal(pieces, 3);
+	assert_int_equal(ends, 1);
+	assert_int_equal(back.len, text.len);
+	assert_memory_equal(back.data, text.data, text.len);
+	const char *bad_end = "{\"type\":\"trace_end\",\"cell\":0,\"iteration\":1,\"bytes\":5,"
+		"\"lines\":1,\"lost\":0,\"window_start_ns\":9,\"window_end_ns\":8,\"warning\":\"\"}";
+	assert_int_equal(agent_decode_line(bad_end, strlen(bad_end), &m, err, sizeof(err)), -1);
+	buf_free(&back);
+	buf_free(&text);
+	buf_free(&line);
 }
 
 /* The host line and the end line's agent_cpu read back as written; a
@@ -448,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_series_round_trip),
 		cmocka_unit_test(test_plan_round_trip),
 		cmocka_unit_test(test_plan_errors),
+		cmocka_unit_test(test_window_and_trace),
 		cmocka_unit_test(test_host_and_cpu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

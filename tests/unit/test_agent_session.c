@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "agent_host.h"
 #include "agent_proto.h"
@@ -30,6 +31,8 @@ struct fix {
 	struct agent_session s;
 	int stored;            /* on_iteration calls */
 	size_t last_n;         /* results of the last one */
+	struct trace_result last_trace; /* and its trace */
+	struct buf trace_text; /* that trace's file as handed over */
 	int hosts;             /* on_host calls */
 	char thp[64];          /* thp.enabled of the last one */
 	size_t notes;          /* its notes */
@@ -52,6 +55,10 @@ static int on_iteration(void *ctx, size_t cell, int it, struct iteration_result 
 	(void)it;
 	f->stored++;
 	f->last_n = res->n;
+	f->last_trace = res->trace;
+	buf_free(&f->trace_text);
+	if (res->trace.captured)
+		buf_read_file(&f->trace_text, res->trace.path, 1 << 20);
 	return 0;
 }
 
@@ -88,6 +95,7 @@ static void fix_init(struct fix *f)
 
 static void fix_free(struct fix *f)
 {
+	buf_free(&f->trace_text);
 	agent_session_free(&f->s);
 	plan_free(&f->p);
 	experiment_free(f->e);
@@ -487,6 +495,91 @@ static void test_skip_done(void **state)
 	fix_free(&f);
 }
 
+/* The trace of a traced iteration arrives in pieces, is written to the
+ * run's directory and handed over with its totals; one of an iteration the
+ * config does not trace, one whose end miscounts its bytes and an
+ * iteration line before the trace's end fail the session. */
+static const char trace_config[] =
+	"name: s\n"
+	"iterations: 2\n"
+	"trace: {events: sched, iterations: [2]}\n"
+	"loads:\n"
+	"  - {name: m, tool: fake}\n";
+
+static void trace_fix(struct fix *f, char *dir)
+{
+	memset(f, 0, sizeof(*f));
+	f->e = config_parse("s.yaml", trace_config, strlen(trace_config), f->err, sizeof(f->err));
+	assert_non_null(f->e);
+	assert_int_equal(plan_build(f->e, &f->p, f->err, sizeof(f->err)), 0);
+	f->vr = (struct variant_run){.e = f->e, .v = &f->e->variants[0], .p = &f->p, .iterations = 2,
+				     .work_dir = dir, .on_kernel = on_kernel,
+				     .on_iteration = on_iteration, .ctx = f};
+	f->s = (struct agent_session){.vr = &f->vr, .label = "qemu", .where = "the guest"};
+	hello(f);
+}
+
+static void raw(struct fix *f, const char *line)
+{
+	agent_session_line(&f->s, line, strlen(line), f->err, sizeof(f->err));
+}
+
+static void test_trace_lines(void **state)
+{
+	struct fix f;
+	char dir[] = "/tmp/schedrig-test-XXXXXX";
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	trace_fix(&f, dir);
+	inst(&f, 0, 1, 0, 0);
+	iteration(&f, 0, 1, 1, false);
+	inst(&f, 0, 2, 0, 0);
+	raw(&f, "{\"type\":\"trace\",\"cell\":0,\"iteration\":2,\"data\":\"IyBoZWFk\"}"); /* "# head" */
+	raw(&f, "{\"type\":\"trace\",\"cell\":0,\"iteration\":2,\"data\":\"ZXIK\"}"); /* "er\n" */
+	raw(&f, "{\"type\":\"trace_end\",\"cell\":0,\"iteration\":2,\"bytes\":9,\"lines\":1,"
+		"\"lost\":3,\"window_start_ns\":5,\"window_end_ns\":7,\"warning\":\"\"}");
+	iteration(&f, 0, 2, 1, false);
+	end(&f, true);
+	assert_false(f.s.failed);
+	assert_int_equal(f.stored, 2);
+	assert_true(f.last_trace.captured);
+	assert_int_equal(f.last_trace.lost, 3);
+	assert_string_equal(buf_str(&f.trace_text), "# header\n");
+	unlink(f.last_trace.path);
+	fix_free(&f);
+
+	/* iteration 1 is not traced */
+	trace_fix(&f, dir);
+	inst(&f, 0, 1, 0, 0);
+	raw(&f, "{\"type\":\"trace\",\"cell\":0,\"iteration\":1,\"data\":\"eA==\"}");
+	expect_failure(&f, "an iteration the config does not trace");
+	fix_free(&f);
+	/* an end that counts other bytes than came */
+	trace_fix(&f, dir);
+	inst(&f, 0, 1, 0, 0);
+	iteration(&f, 0, 1, 1, false);
+	inst(&f, 0, 2, 0, 0);
+	raw(&f, "{\"type\":\"trace\",\"cell\":0,\"iteration\":2,\"data\":\"eA==\"}");
+	raw(&f, "{\"type\":\"trace_end\",\"cell\":0,\"iteration\":2,\"bytes\":2,\"lines\":1,"
+		"\"lost\":0,\"window_start_ns\":5,\"window_end_ns\":7,\"warning\":\"\"}");
+	expect_failure(&f, "does not match the next step and the 1 bytes that came");
+	fix_free(&f);
+	/* the iteration ends before its trace did */
+	trace_fix(&f, dir);
+	inst(&f, 0, 1, 0, 0);
+	iteration(&f, 0, 1, 1, false);
+	inst(&f, 0, 2, 0, 0);
+	raw(&f, "{\"type\":\"trace\",\"cell\":0,\"iteration\":2,\"data\":\"eA==\"}");
+	iteration(&f, 0, 2, 1, false);
+	expect_failure(&f, "iteration end before its trace's end");
+	assert_int_equal(f.stored, 1);
+	fix_free(&f);
+	/* every file the failed sessions began is gone */
+	char *rm = xasprintf("rmdir %s", dir);
+	assert_int_equal(system(rm), 0);
+	free(rm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -498,6 +591,7 @@ int main(void)
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_host_line),
 		cmocka_unit_test(test_skip_done),
+		cmocka_unit_test(test_trace_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

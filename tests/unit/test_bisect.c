@@ -182,6 +182,15 @@ static void test_classify(void **state)
 	assert_close(c.vs_good.t.statistic, 8.66025403784439, 1e-9);
 	assert_close(c.vs_bad.t.statistic, -5.19615242270663, 1e-9);
 
+	/* Different from both, outside their interval (faster than the good
+	 * end, or slower than the bad one): beyond an end, not between. */
+	double faster[] = {2, 3, 2.5, 3.5}, slower[] = {30, 31, 30.5, 31.5};
+	classify(&r, g, 4, b, 4, faster, 4, BETTER_LOWER, &c);
+	assert_int_equal(c.verdict, BISECT_BEYOND);
+	classify(&r, g, 4, b, 4, slower, 4, BETTER_LOWER, &c);
+	assert_int_equal(c.verdict, BISECT_BEYOND);
+	assert_string_equal(bisect_verdict_name(BISECT_BEYOND), "beyond");
+
 	/* One sample: no test, ambiguous. */
 	double one[] = {20};
 	classify(&r, g, 4, b, 4, one, 1, BETTER_LOWER, &c);
@@ -258,13 +267,14 @@ static void test_classify_constant(void **state)
 	assert_int_equal(c.verdict, BISECT_GOOD);
 
 	/* Higher is better: the effect is on the Hmean, the direction too: a
-	 * point beyond the good end (better than it) is not bad. */
+	 * point beyond the good end (better than it) is not bad: it is beyond
+	 * an end, not between them. */
 	double hg[] = {100, 100, 100}, hb[] = {50, 50, 50}, hp[] = {150, 150, 150};
 	classify(&r, hg, 3, hb, 3, hb, 3, BETTER_HIGHER, &c);
 	assert_int_equal(c.verdict, BISECT_BAD);
 	assert_close(c.vs_good.effect_pct, -50, 1e-12);
 	classify(&r, hg, 3, hb, 3, hp, 3, BETTER_HIGHER, &c);
-	assert_int_equal(c.verdict, BISECT_BETWEEN);
+	assert_int_equal(c.verdict, BISECT_BEYOND);
 }
 
 /* Mann-Whitney and range separation as the test: R wilcox.test(exact) of
@@ -322,6 +332,25 @@ static void test_alpha_shares(void **state)
 	assert_int_equal(bisect_look_target(3, 6, 3), 6);
 	assert_int_equal(bisect_look_target(3, 10, 2), 7);
 	assert_int_equal(bisect_look_target(4, 4, 3), 4);
+	/* Looks at distinct counts only: max 4 from min 3 has two (3, 4), max
+	 * 5 three (3, 4, 5); each look spends alpha, together the share. */
+	for (int last = 3; last <= 12; last++) {
+		int looks = bisect_look_count(3, last), prev = 0;
+		assert_int_equal(looks, last == 3 ? 1 : last == 4 ? 2 : 3);
+		double sum = 0;
+		for (int l = 1; l <= looks; l++) {
+			int now = bisect_look_target(3, last, l);
+			if (now <= prev)
+				fail_msg("max %d: look %d at %d after %d", last, l, now, prev);
+			double a = bisect_look_alpha(share, prev, now, last);
+			if (!(a > 0))
+				fail_msg("max %d: look %d spends %g", last, l, a);
+			sum += a;
+			prev = now;
+		}
+		assert_int_equal(prev, last);
+		assert_close(sum, share, 1e-12);
+	}
 	assert_close(bisect_look_alpha(share, 0, 3, 6), 0.00019067639332750045, 1e-6);
 	assert_close(bisect_look_alpha(share, 0, 5, 6), 0.003851609008615712, 1e-6);
 	double spent = bisect_look_alpha(share, 0, 3, 6) + bisect_look_alpha(share, 3, 5, 6) +
@@ -349,6 +378,17 @@ static void test_rule_feasible(void **state)
 	assert_int_equal(bisect_rule_feasible(&r, err, sizeof(err)), 0);
 	r = (struct bisect_rule){BISECT_TEST_WELCH, 0.05, 1, 9, 3, 3};
 	assert_int_equal(bisect_rule_feasible(&r, err, sizeof(err)), 0);
+	/* Max 4 from min 3: two looks (3, 4), the last adds share − f(3/4) =
+	 * 0.008333 − 2 Q(2.638 / sqrt(0.75)) = 0.006017 > 0: Welch decides;
+	 * Mann-Whitney's 2 / C(8, 4) = 0.02857 is refused with those numbers. */
+	r.n_max = 4;
+	assert_int_equal(bisect_rule_feasible(&r, err, sizeof(err)), 0);
+	r.test = BISECT_TEST_MANN_WHITNEY;
+	assert_int_equal(bisect_rule_feasible(&r, err, sizeof(err)), -1);
+	if (!strstr(err, "--rule mann-whitney: with at most 4 iterations a side its smallest p is"
+			 " 0.02857, not below the 0.006017 a decision's last look tests at:"
+			 " iterations max must be at least 6"))
+		fail_msg("%s", err);
 }
 
 /* The default minimum effect by kind of metric. */
@@ -378,7 +418,8 @@ static void test_rule_text(void **state)
 	assert_non_null(strstr(lower, "Family-wise alpha 0.05"));
 	assert_non_null(strstr(lower, "Bonferroni over the 5 planned decisions"));
 	assert_non_null(strstr(lower, "0.05 / 6 = 0.008333"));
-	assert_non_null(strstr(lower, "(3, 5, 6 iterations;"));
+	assert_non_null(strstr(lower, "at most 3 look(s) at iteration counts fixed in advance (3, 5, 6;"));
+	assert_non_null(strstr(lower, "ci_pct and max_time_s stop no run of a bisection"));
 	assert_non_null(strstr(lower, "t is undefined: equal values p = 1"));
 	assert_non_null(strstr(lower, "the minimum effect, 1 %"));
 	assert_non_null(strstr(higher, "on the Hmean, i.e. the reciprocals"));
@@ -412,14 +453,14 @@ static void test_no_regression_text(void **state)
 	b.sum.amean = 19540;
 	b.sum.hmean = 18649.01;
 	char *hi = bisect_no_regression_text(&r, &m, "small", &g, "big", &b, &d);
-	assert_string_equal(hi, "No regression to bisect: default t:transactions op 0, small"
+	assert_string_equal(hi, "No regression to bisect: t:transactions op 0 (cell default), small"
 			    " 2.432e+04 vs big 1.865e+04 (Hmean), Welch's t-test on the"
 			    " reciprocals p = 0.25 >= alpha 0.05");
 	g.better = b.better = BETTER_LOWER;
 	d = (struct bisect_diff){.t = {.p = 0.001}, .alpha = 0.003, .effect_pct = 0.42,
 				 .significant = true};
 	char *lo = bisect_no_regression_text(&r, &m, "small", &g, "big", &b, &d);
-	assert_string_equal(lo, "No regression to bisect: default t:transactions op 0, small"
+	assert_string_equal(lo, "No regression to bisect: t:transactions op 0 (cell default), small"
 			    " 2.5e+04 vs big 1.954e+04 (Amean), Welch's t-test p = 0.001 < alpha"
 			    " 0.003, but by 0.42 %, less than the minimum effect 1 %");
 	free(hi);

@@ -223,6 +223,26 @@ static void test_clean_step(void **state)
 	script_free(&s);
 }
 
+/* A point faster than both ends (p4 at 80 between ends at 100 and 120,
+ * knob1's 6.05 s against 7.42 and 16.23 in the review): beyond an end, the
+ * series is not monotone, no patch is blamed and the result does not call
+ * it gradual. */
+static void test_beyond(void **state)
+{
+	(void)state;
+	struct script s;
+	script_init(&s, 9, 5);
+	s.mean[4] = 80;
+	assert_int_equal(run(&s), 0);
+	assert_int_equal(s.blamed, -1);
+	assert_int_equal(s.points[4].verdict, BISECT_BEYOND);
+	assert_prefix(s.reasons[4], "beyond an end (not monotone)");
+	assert_prefix(s.result, "No single first bad point: not monotone over p");
+	assert_non_null(strstr(s.result, "(beyond an end: p4)"));
+	assert_null(strstr(s.result, "gradual"));
+	script_free(&s);
+}
+
 /* The issue's gradual drift, means 100..108 over p0..p8: points differ from
  * both ends (between), no patch is blamed, the span is named; the confirm
  * measures the ends only (the guard). */
@@ -294,7 +314,7 @@ static void test_flat(void **state)
 	script_init(&s, 5, 5);
 	assert_int_equal(run(&s), 1);
 	assert_string_equal(s.status, "refused");
-	assert_prefix(s.result, "No regression to bisect: default f:value op 0, p0 ");
+	assert_prefix(s.result, "No regression to bisect: f:value op 0 (cell default), p0 ");
 	assert_int_equal(s.calls, 6);
 	int more[] = {0, 0, 2, 2, 1, 1};
 	for (size_t i = 0; i < 6; i++) {
@@ -343,6 +363,24 @@ static void test_ambiguous(void **state)
 	script_free(&s);
 }
 
+/* p4 and p5 both ambiguous in the range p3..p6 the walk leaves: the
+ * result names both, not just the first. */
+static void test_two_ambiguous(void **state)
+{
+	(void)state;
+	struct script s;
+	script_init(&s, 9, 6);
+	s.mean[4] = s.mean[5] = 110;
+	s.spread[4] = s.spread[5] = 30;
+	assert_int_equal(run(&s), 0);
+	assert_int_equal(s.points[4].verdict, BISECT_SKIP);
+	assert_int_equal(s.points[5].verdict, BISECT_SKIP);
+	assert_int_equal(s.blamed, -1);
+	assert_prefix(s.result, "No single first bad point: the change is in p3..p6, but p4, p5"
+				" stayed ambiguous (each differs from neither end at its alpha)");
+	script_free(&s);
+}
+
 /* p4's run fails: skipped with the run's reason and stepped around; the
  * step at p6 is still named. A run that fails is no ambiguity: a range
  * with a failed point would be blamed. */
@@ -386,6 +424,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean_step),
 		cmocka_unit_test(test_gradual),
+		cmocka_unit_test(test_beyond),
+		cmocka_unit_test(test_two_ambiguous),
 		cmocka_unit_test(test_end_moved),
 		cmocka_unit_test(test_no_step),
 		cmocka_unit_test(test_flat),

@@ -349,6 +349,69 @@ static void test_order(void **state)
 		     "t.yaml:3:7: seed must be between 0 and 9223372036854775807, not -1");
 }
 
+/* trace: the shorthand, the events with and without a group, buffer_kb,
+ * iterations; a load's trace: joins the top one (events in the order first
+ * written, the larger buffer, the iterations together); the errors. */
+static void test_trace(void **state)
+{
+	(void)state;
+	char err[512];
+	struct experiment *e = parse("name: t\niterations: 4\ntrace: sched\nloads: [{tool: hackbench}]\n",
+				     err, sizeof(err));
+	assert_non_null(e);
+	assert_true(e->trace_all.enabled);
+	assert_int_equal(e->trace_all.n_events, 4);
+	assert_string_equal(e->trace_all.events[0], "sched:sched_switch");
+	assert_string_equal(e->trace_all.events[3], "sched:sched_migrate_task");
+	assert_int_equal(e->trace_all.buffer_kb, 8192);
+	assert_int_equal(e->trace_all.n_iterations, 0);
+	for (int it = 1; it <= 4; it++)
+		assert_true(config_trace_iteration(&e->trace_all, it));
+	experiment_free(e);
+
+	e = parse("name: t\niterations: 4\n"
+		  "trace: {events: [sched_switch, irq:irq_handler_entry], buffer_kb: 128, iterations: [3, 1]}\n"
+		  "loads:\n  - {tool: hackbench, role: background}\n"
+		  "  - {tool: cyclictest, trace: {events: [sched_waking, sched_switch], buffer_kb: 256,"
+		  " iterations: [2]}}\n", err, sizeof(err));
+	assert_non_null(e);
+	const struct cfg_trace *u = &e->trace_all;
+	assert_int_equal(u->n_events, 3);
+	assert_string_equal(u->events[0], "sched:sched_switch");
+	assert_string_equal(u->events[1], "irq:irq_handler_entry");
+	assert_string_equal(u->events[2], "sched:sched_waking");
+	assert_int_equal(u->buffer_kb, 256);
+	assert_int_equal(u->n_iterations, 3);
+	assert_true(config_trace_iteration(u, 1) && config_trace_iteration(u, 2) &&
+		    config_trace_iteration(u, 3) && !config_trace_iteration(u, 4));
+	assert_true(e->loads[1].trace.enabled && !e->loads[0].trace.enabled);
+	experiment_free(e);
+
+	e = parse("name: t\nloads: [{tool: hackbench}]\n", err, sizeof(err));
+	assert_false(e->trace_all.enabled);
+	assert_false(config_trace_iteration(&e->trace_all, 1));
+	experiment_free(e);
+
+	expect_error("name: t\ntrace: all\nloads: [{tool: hackbench}]\n",
+		     "t.yaml:2:8: trace must be sched or {events: [...], buffer_kb: N, iterations: [...]}, not 'all'");
+	expect_error("name: t\ntrace: {events: [irq_handler_entry]}\nloads: [{tool: hackbench}]\n",
+		     "t.yaml:2:18: trace: event 'irq_handler_entry' needs its group: write"
+		     " GROUP:irq_handler_entry (a name alone is a sched_* event)");
+	expect_error("name: t\ntrace: {events: [Sched_Switch]}\nloads: [{tool: hackbench}]\n",
+		     "t.yaml:2:18: trace: event 'Sched_Switch' is not a tracefs event name (lower-case"
+		     " letters, digits, '_')");
+	expect_error("name: t\ntrace: {events: [sched_switch, sched_switch]}\nloads: [{tool: hackbench}]\n",
+		     "t.yaml:2:32: trace: event 'sched_switch' is listed twice");
+	expect_error("name: t\ntrace: {events: sched, buffer_kb: 8}\nloads: [{tool: hackbench}]\n",
+		     "t.yaml:2:35: trace: buffer_kb must be between 64 and 1048576, not 8");
+	expect_error("name: t\niterations: 2\ntrace: {events: sched, iterations: [3]}\nloads: [{tool: hackbench}]\n",
+		     "t.yaml:3:8: trace: iteration 3 is beyond iterations: 2");
+	expect_error("name: t\ntrace: {event: [sched_switch]}\nloads: [{tool: hackbench}]\n",
+		     "t.yaml:2:9: unknown key 'event' in trace (did you mean 'events'?)");
+	expect_error("name: t\nloads: [{tool: hackbench, trace: {events: sched, iterations: [1, 1]}}]\n",
+		     "t.yaml:2:66: trace: iteration 1 is listed twice");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_axis_labels),
 		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_trace),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

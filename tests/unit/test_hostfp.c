@@ -52,6 +52,7 @@ static void test_server(void **state)
 	check(&fp, "cmdline.intel_idle.max_cstate", "1", NULL);
 	assert_null(hostfp_get(&fp, "cmdline.mitigations"));
 	check(&fp, "cpu.isolated", "6-7", "/sys/devices/system/cpu/isolated");
+	check(&fp, "cpu.nohz_full", "6-7", "/sys/devices/system/cpu/nohz_full");
 	check(&fp, "cpu.model", "Intel(R) Xeon(R) Gold 6130 CPU @ 2.10GHz", "/proc/cpuinfo");
 	check(&fp, "cpu.microcode", "0x2007006 (cpus 0-6); 0x2006e05 (cpus 7)", NULL);
 	check(&fp, "topology.packages", "2", NULL);
@@ -101,7 +102,7 @@ static void test_server(void **state)
 }
 
 /* A machine with almost nothing: each missing file reads "absent" (no
- * cpufreq: "no cpufreq"), the config from /boot, the CPUs from their
+ * cpufreq: "no cpufreq"), nohz_full's "(null)" reads none, the config from /boot, the CPUs from their
  * directories. */
 static void test_bare(void **state)
 {
@@ -113,6 +114,8 @@ static void test_bare(void **state)
 	check(&fp, "kernel.config_sha256", CONFIG_SHA256, "/boot/config-6.1.0-28-amd64");
 	check(&fp, "cmdline.isolcpus", "none", NULL);
 	check(&fp, "cmdline.nosmt", "(given)", NULL);
+	/* The kernel prints an unused nohz_full mask as "(null)". */
+	check(&fp, "cpu.nohz_full", "none", "/sys/devices/system/cpu/nohz_full");
 	check(&fp, "cpufreq.governor", "no cpufreq", NULL);
 	check(&fp, "cpufreq.boost", "absent", NULL);
 	check(&fp, "smt.control", "absent", NULL);

@@ -280,6 +280,15 @@ static void test_config_errors(void **state)
 		{"name: t\nvariants: [{name: g, boot: qemu, kernel: k, cpus: 3, threads: 2}]\n"
 		 "loads: [{tool: fake}]\n",
 		 "threads: 2 does not divide cpus: 3"},
+		/* host: numa_balancing is the knob kernel.numa_balancing: set twice. */
+		{"name: t\nhost: {numa_balancing: off}\n"
+		 "variants: [{name: v, sysctl: {kernel.numa_balancing: 1}}]\nloads: [{tool: fake}]\n",
+		 "t.yaml:3:31: variant v: sysctl kernel.numa_balancing is the knob host: numa_balancing"
+		 " (line 2) sets already: one knob, one value"},
+		{"name: t\nvariants:\n  - name: v\n    sysctl: {kernel/numa_balancing: 0}\n"
+		 "    host_settings: {numa_balancing: on}\nloads: [{tool: fake}]\n",
+		 "t.yaml:4:14: variant v: sysctl kernel/numa_balancing is the knob host:"
+		 " numa_balancing (line 5)"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char err[512] = "";
@@ -301,6 +310,15 @@ static void test_config_errors(void **state)
 	assert_string_equal(e->variants[1].host_set.thp, "madvise");
 	assert_int_equal(e->variants[1].host_set.smt, 0);
 	assert_int_equal(e->variants[1].host_set.cpu_dma_latency_us, 10);
+	/* Each key where it was set, the variant's or the top's. */
+	int line = 0, col = 0;
+	assert_true(cfg_host_key_at(&e->variants[1].host_set, "thp", &line, &col));
+	assert_int_equal(line, 3);
+	assert_int_equal(col, 49);
+	assert_true(cfg_host_key_at(&e->variants[1].host_set, "smt", &line, &col));
+	assert_int_equal(line, 2);
+	assert_int_equal(col, 20);
+	assert_false(cfg_host_key_at(&e->variants[0].host_set, "cpu_dma_latency_us", &line, &col));
 	experiment_free(e);
 }
 

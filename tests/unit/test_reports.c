@@ -1059,8 +1059,9 @@ static void test_provenance_host_lines(void **state)
 /* "Host state differs" notes: a field undeclared runs read differently is
  * noted once, its inputs grouped by value; the same field declared by one
  * variant's host_settings: is not; two kernels declare their kernel's
- * fields and the fields only one has, not autogroup (the seeds' 6.1-vs-6.12
- * confound); identical fingerprints say nothing. */
+ * identity, command line and the fields only one has, not their defaults
+ * (autogroup: the seeds' 6.1-vs-6.12 confound; THP of this machine against
+ * a guest), which are noted as such; identical fingerprints say nothing. */
 static void test_host_notes(void **state)
 {
 	(void)state;
@@ -1099,8 +1100,23 @@ static void test_host_notes(void **state)
 					    {"variant g612", fb, vb, 3, &d[3]}};
 	report_notes_host(&n, kernels, 2);
 	assert_int_equal(n.n, 1);
-	assert_string_equal(n.v[0], "Host state differs: sysctl.kernel.sched_autogroup_enabled 0"
-			    " (variant g61) vs 1 (variant g612)");
+	assert_string_equal(n.v[0], "Host state differs (kernel default):"
+			    " sysctl.kernel.sched_autogroup_enabled 0 (variant g61) vs 1 (variant g612)");
+	report_notes_free(&n);
+	/* This machine against a guest: another kernel and boot declare the
+	 * command line, the release and the machine's fields (cpuidle), not the
+	 * kernel's THP default. */
+	char *fl[] = {"kernel.release", "kernel.cmdline", "cpuidle.driver", "thp.enabled"};
+	char *vl[] = {"6.1.0-41-amd64", "BOOT_IMAGE=/vmlinuz-6.1.0-41-amd64 root=UUID=x ro quiet",
+		      "intel_idle", "madvise"};
+	char *vg[] = {"6.1.0-57-amd64", "console=ttyS0 panic=-1", "none", "always"};
+	struct host_note_input local_guest[] = {{"variant a", fl, vl, 4, &d[0]},
+						{"variant g61", fl, vg, 4, &d[2]}};
+	report_notes_host(&n, local_guest, 2);
+	assert_int_equal(n.n, 1);
+	assert_int_equal(n.n_host, 1);
+	assert_string_equal(n.v[0], "Host state differs (kernel default): thp.enabled madvise"
+			    " (variant a) vs always (variant g61)");
 	report_notes_free(&n);
 	/* The same kernel, a field one fingerprint lacks: noted as absent. */
 	struct host_note_input one_kernel[] = {{"run 1", fa, va, 3, &d[2]}, {"run 2", fa, va, 2, &d[2]}};

@@ -21,6 +21,7 @@
 #include "store_list.h"
 #include "store_reparse.h"
 #include "store_revision.h"
+#include "store_trace.h"
 
 static char dir[] = "/tmp/schedrig-store.XXXXXX";
 
@@ -942,6 +943,90 @@ static void test_migrate_v12_bisection(void **state)
 	assert_int_equal(db_user_version(path), STORE_SCHEMA_VERSION);
 }
 
+/* Schema version 12 as main's schedrig made it (tests/fixtures/db-v12.sql,
+ * three fake iterations): migrated to 13, its samples read as they were
+ * stored (the fixture's values: the first is 98.87...), and beside it a new
+ * run's iteration with window samples and a trace row, in the iteration's
+ * transaction: the window samples come after the parser's, in their
+ * order, and the trace row back as written. A trace row the rig cannot
+ * have written is refused. */
+static void test_migrate_v12_traces(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	sqlite3 *db;
+
+	db_path(path, sizeof(path), "v12-traces.db");
+	db_from_fixture("db-v12.sql", path, &db);
+	sqlite3_close(db);
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	assert_int_equal(db_user_version(path), STORE_SCHEMA_VERSION);
+	int64_t old[] = {1};
+	struct sample_table t;
+	sample_table_init(&t);
+	assert_int_equal(store_load_rows(s, old, 1, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.n, 3);
+	sample_table_free(&t);
+
+	int64_t run, variant, cell;
+	struct run_info ri = {.name = "traced", .config_text = "name: traced\n", .iterations = 1};
+	assert_int_equal(store_run_begin(s, &ri, &run, err, sizeof(err)), 0);
+	assert_int_equal(store_variant_add(s, run, 0, "v", "local", "6.1", "", &variant, err,
+					   sizeof(err)), 0);
+	assert_int_equal(store_cell_add(s, run, 0, "c", &cell, err, sizeof(err)), 0);
+	struct sample_vec v = {0}, w = {0};
+	sample_vec_add(&v, "time", "s", BETTER_LOWER, "1", 2.5);
+	sample_vec_add(&w, "sched_wait_ms", "ms", BETTER_LOWER, "", 12.25);
+	sample_vec_add(&w, "cgroup_cpu_ms", "ms", BETTER_LOWER, "", NAN);
+	struct stored_instance in = {
+		.name = "hb", .tool = "hackbench", .role = "measured", .argv = "hackbench",
+		.state = "ok", .exited = true, .out = "Time: 2.5\n", .out_len = 10, .samples = &v,
+		.window = &w,
+	};
+	struct stored_trace_row tr = {.path = "runs/2/traces/v-c1-it1.trace.gz",
+				      .events = "sched:sched_switch", .buffer_kb = 64,
+				      .window_start_ns = 100, .window_end_ns = 300, .bytes = 4096,
+				      .lines = 40, .lost = 7, .warning = "buffer overran"};
+	store_iteration_trace(s, &tr);
+	assert_int_equal(store_iteration_save(s, variant, cell, 1, "complete", "a", "b", &in, 1,
+					      err, sizeof(err)), 0);
+	sample_vec_free(&v);
+	sample_vec_free(&w);
+	sample_table_init(&t);
+	assert_int_equal(store_load_rows(s, &run, 1, &t, err, sizeof(err)), 0);
+	assert_int_equal(t.n, 3);
+	assert_string_equal(t.rows[0].metric, "time");
+	assert_string_equal(t.rows[1].metric, "sched_wait_ms");
+	assert_true(t.rows[1].value == 12.25);
+	assert_string_equal(t.rows[2].metric, "cgroup_cpu_ms");
+	assert_true(isnan(t.rows[2].value));
+	sample_table_free(&t);
+	struct stored_trace *rows;
+	size_t n;
+	assert_int_equal(store_trace_list(s, run, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].variant, "v");
+	assert_string_equal(rows[0].cell, "c");
+	assert_int_equal(rows[0].iteration, 1);
+	assert_string_equal(rows[0].status, "complete");
+	assert_string_equal(rows[0].path, "runs/2/traces/v-c1-it1.trace.gz");
+	assert_true(rows[0].window_start_ns == 100 && rows[0].window_end_ns == 300);
+	assert_true(rows[0].bytes == 4096 && rows[0].lines == 40 && rows[0].lost == 7);
+	assert_string_equal(rows[0].warning, "buffer overran");
+	store_trace_rows_free(rows, n);
+	store_close(s);
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "UPDATE trace SET path = '/etc/passwd'", NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_open(path, true, &s, err, sizeof(err)), 0);
+	assert_int_equal(store_trace_list(s, run, &rows, &n, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "is not one the rig writes"));
+	store_close(s);
+}
+
 /* Schema version 12 as main's schedrig made it (tests/fixtures/
  * db-v12.sql: one complete run of the fake load) migrates to version 13:
  * the old run keeps its variant and has no host state (digest: 1); a
@@ -1229,6 +1314,7 @@ int main(void)
 		cmocka_unit_test(test_migrate_v8_stops),
 		cmocka_unit_test(test_migrate_v9_kernel_build),
 		cmocka_unit_test(test_migrate_v11_bisection),
+		cmocka_unit_test(test_migrate_v12_traces),
 		cmocka_unit_test(test_migrate_v12_revisions),
 		cmocka_unit_test(test_migrate_v12_bisection),
 		cmocka_unit_test(test_migrate_v12_host_state),
