@@ -446,6 +446,11 @@ static int follow(struct track_cli *c, struct cmd_ctx *ctx, int argc, char **arg
 	fr->detector_given = c->detector_given;
 	if (track_follow_check(fr, err, sizeof(err)))
 		return cmd_usage_error("track", usage_lines, "%s", err);
+	/* Made (or refused) now, not when the first mail is written after a
+	 * whole bisection. */
+	if (fr->mail_dir && mkdir_p(fr->mail_dir, err, sizeof(err)))
+		return cmd_usage_error("track", usage_lines, "--mail-dir %s: %s", fr->mail_dir,
+				       err);
 	if (mkdir_db_dir(c->db))
 		return 1;
 	struct store *st = cmd_store(ctx, c->db);

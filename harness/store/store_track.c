@@ -284,6 +284,11 @@ void store_follow_changes_free(struct stored_follow_change *rows, size_t n)
 	store_rows_free(rows, n, sizeof(*rows), clear_change);
 }
 
+void store_follow_change_clear(struct stored_follow_change *c)
+{
+	clear_change(c);
+}
+
 int store_follow_change_add(struct store *st, int64_t id, const struct stored_follow_change *c,
 			    char *err, size_t errsz)
 {

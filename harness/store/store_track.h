@@ -114,6 +114,9 @@ int store_follow_changes(struct store *st, int64_t id, struct stored_follow_chan
 			 size_t *n, char *err, size_t errsz);
 void store_follow_changes_free(struct stored_follow_change *rows, size_t n);
 
+/* Free the strings of one change c (not c itself: it may be on the stack). */
+void store_follow_change_clear(struct stored_follow_change *c);
+
 /* Add change c of follow id (bisection_id, result, mailed_at ignored). */
 int store_follow_change_add(struct store *st, int64_t id, const struct stored_follow_change *c,
 			    char *err, size_t errsz);

@@ -250,7 +250,7 @@ static int act(struct follow *fw, size_t k, struct stored_follow_change *c,
 		rc = store_follow_change_update(fw->st, fw->f.id, c->after_commit, 0, c->result, false,
 						err, errsz);
 		if (rc == 0)
-			printf("change %zu: %s (the only commit between)\n", k, c->result);
+			printf("change %zu: %s\n", k, c->result);
 	} else if (!c->result && c->commits > 1) {
 		rc = bisect_change(fw, k, c, err, errsz);
 	} else if (!c->result) {
@@ -299,7 +299,7 @@ static int new_change(struct follow *fw, const struct track_history *h,
 	c.before_commit = xstrdup(b->commit);
 	c.after_commit = xstrdup(a->commit);
 	int rc = act(fw, n_rows + 1, &c, h, err, errsz);
-	store_follow_changes_free(&c, 1);
+	store_follow_change_clear(&c); /* c is on the stack: only its strings */
 	return rc;
 }
 
