@@ -312,9 +312,13 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			o->wait_given = true;
 			break;
 		case 'R':
+			if (o->revision)
+				return usage_error("--revision is given twice ('%s', '%s'): a run has"
+						   " one", o->revision, optarg);
 			if (!revision_label_ok(optarg))
-				return usage_error("--revision must be 1..%d bytes without control"
-						   " characters, not '%s'", REVISION_LABEL_MAX, optarg);
+				return usage_error("--revision must be 1..%d bytes of UTF-8 without"
+						   " control characters, not '%s'", REVISION_LABEL_MAX,
+						   optarg);
 			o->revision = optarg;
 			break;
 		case 'h':

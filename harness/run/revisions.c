@@ -17,7 +17,7 @@ int revision_label_ok(const char *text)
 	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
 			return 0;
-	return 1;
+	return utf8_valid(text, n); /* JSON and kcidb carry it as a string */
 }
 
 static bool has_revision(const struct stored_revision *rows, size_t n, const char *variant)

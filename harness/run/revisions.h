@@ -17,8 +17,8 @@
 /* The longest --revision label, in bytes. */
 #define REVISION_LABEL_MAX 128
 
-/* Is text a --revision label: 1..REVISION_LABEL_MAX bytes of printable
- * characters (no control characters, no newline)? */
+/* Is text a --revision label: 1..REVISION_LABEL_MAX bytes of valid UTF-8
+ * without control characters (no newline)? */
 int revision_label_ok(const char *text);
 
 /* Record the revisions of e's variants (only when NULL, else only that

@@ -2,6 +2,7 @@
 #include "track.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +25,14 @@ int track_history_values(const char *name, const char *text, struct track_set *s
 		line++;
 		p += len + (p[len] == '\n');
 		char *t = l + strspn(l, " \t");
-		t[strcspn(t, " \t\r")] = '\0';
+		char *end = t + strcspn(t, " \t\r");
+		bool one = end[strspn(end, " \t\r")] == '\0'; /* nothing after the word */
 		double v;
-		if (*t && *t != '#') {
+		if (*t && *t != '#' && !one) {
+			t[strcspn(t, "\r")] = '\0';
+			rc = err_printf(err, errsz, "%s:%zu: '%s' is not one number", name, line, t);
+		} else if (*t && *t != '#') {
+			*end = '\0';
 			if (!parse_double(t, &v) || !isfinite(v)) {
 				rc = err_printf(err, errsz, "%s:%zu: '%s' is not a finite number", name,
 						line, t);

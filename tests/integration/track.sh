@@ -60,8 +60,10 @@ assert_eq "$(q "$DB" "SELECT group_concat(revision, ' ') FROM (SELECT k.revision
 	ORDER BY r.id)")" "$(seq -f 'r%02g' 1 24 | tr '\n' ' ' | sed 's/ $//')" "the stored revisions"
 assert_contains "$("$SCHEDRIG" show 1 --db "$DB")" "revision label r01" "show names the revision"
 
-out=$("$SCHEDRIG" track --config step --db "$DB") || fail "track: $out"
-"$SCHEDRIG" track --config step --db "$DB" --format json >"$WORK/step.json" ||
+# (the load's own metric: the measured window's schedstat deltas are
+# histories of their own)
+out=$("$SCHEDRIG" track --config step --metric fake:value --db "$DB") || fail "track: $out"
+"$SCHEDRIG" track --config step --metric fake:value --db "$DB" --format json >"$WORK/step.json" ||
 	fail "track --format json"
 "$SCHEDRIG" export --db "$DB" --format csv $(q "$DB" "SELECT id FROM run WHERE name = 'step'") \
 	>"$WORK/step.csv" || fail "export"
@@ -79,7 +81,7 @@ assert c["regression"] is True, c
 assert abs(c["p"] - 1 / 200) < 1e-12, c
 # Each run's Amean from the exported samples, then the Amean of those.
 runs = {}
-for r in csv.DictReader(open(sys.argv[2])):
+for r in (r for r in csv.DictReader(open(sys.argv[2])) if r["metric"] == "value"):
     runs.setdefault(r["run"], []).append(float(r["value"]))
 means = [sum(v) / len(v) for _, v in sorted(runs.items(), key=lambda kv: int(kv[0].split("#")[1]))]
 assert len(means) == 24
@@ -96,19 +98,19 @@ assert_contains "$out" "  r12              r13 " "the table's change point"
 assert_contains "$out" "    0.005  yes" "its p and regression"
 assert_contains "$out" "permutation test with 199 permutations (seed 1), alpha 0.01" "the rule"
 
-out=$("$SCHEDRIG" track --config flat --db "$DB") || fail "track flat: $out"
+out=$("$SCHEDRIG" track --config flat --metric fake:value --db "$DB") || fail "track flat: $out"
 assert_contains "$out" "no change point: the likeliest, between" "a flat history"
 case "$out" in *"regression"*) fail "a flat history has a table: $out" ;; esac
-out=$("$SCHEDRIG" track --config faster --db "$DB") || fail "track faster: $out"
+out=$("$SCHEDRIG" track --config faster --metric fake:value --db "$DB") || fail "track faster: $out"
 assert_contains "$out" "  r08              r09 " "the step down"
 assert_contains "$out" "-8." "a change of about -8 %"
 assert_contains "$out" "  no" "a step down of a lower-is-better metric is no regression"
 
 # All configs at once: three histories, in order of their first run.
-out=$("$SCHEDRIG" track --db "$DB")
+out=$("$SCHEDRIG" track --metric fake:value --db "$DB")
 assert_eq "$(grep -c ' run(s) of ' <<<"$out")" 3 "three histories"
 # The same seed, the same answer; --metric selects.
-"$SCHEDRIG" track --config step --db "$DB" --format json >"$WORK/again.json"
+"$SCHEDRIG" track --config step --metric fake:value --db "$DB" --format json >"$WORK/again.json"
 cmp -s "$WORK/step.json" "$WORK/again.json" || fail "the same seed gave another answer"
 out=$("$SCHEDRIG" track --config step --metric fake:nosuch --db "$DB" 2>&1) && fail "no history"
 assert_contains "$out" "no history of config step" "a metric no run has"
@@ -116,9 +118,9 @@ assert_contains "$out" "no history of config step" "a metric no run has"
 # A revision run twice is one revision, its runs together.
 run_at step 108 r13
 same_host_state
-out=$("$SCHEDRIG" track --config step --db "$DB")
+out=$("$SCHEDRIG" track --config step --metric fake:value --db "$DB")
 assert_contains "$out" "25 run(s) of 24 revision(s)" "r13 twice"
-"$SCHEDRIG" track --config step --db "$DB" --format json |
+"$SCHEDRIG" track --config step --metric fake:value --db "$DB" --format json |
 	python3 -c "import json,sys; h=json.load(sys.stdin)['histories'][0]
 r=[p['revision'] for p in h['points']]; assert r[12:14] == ['r13', 'r13'], r
 assert h['change_points'][0]['after'] == 'r13' and h['change_points'][0]['index'] == 12" ||
@@ -133,14 +135,14 @@ q "$DB" "UPDATE host_state SET value = value || '-other' WHERE stable = 1 AND fi
 	MIN(field) FROM host_state WHERE stable = 1 AND variant_id IS NOT NULL) AND variant_id IN
 	(SELECT v.id FROM variant v JOIN run r ON r.id = v.run_id JOIN kernel_revision k ON
 	k.run_id = r.id WHERE r.name = 'flat' AND k.revision > 'r12')"
-out=$("$SCHEDRIG" track --config flat --db "$DB") || fail "track of a split history: $out"
+out=$("$SCHEDRIG" track --config flat --metric fake:value --db "$DB") || fail "track of a split history: $out"
 assert_contains "$out" "its runs have 2 host fingerprints" "the split said"
 assert_contains "$out" "(part 1 of 2)" "part 1"
 assert_contains "$out" "(part 2 of 2)" "part 2"
 assert_eq "$(grep -c '12 run(s) of 12 revision(s)' <<<"$out")" 2 "12 runs each"
 
 # --plot: the figure, the change point's dashed line between runs 12 and 13.
-"$SCHEDRIG" track --config faster --db "$DB" --plot "$WORK/fig" >/dev/null 2>"$WORK/plot.err" ||
+"$SCHEDRIG" track --config faster --metric fake:value --db "$DB" --plot "$WORK/fig" >/dev/null 2>"$WORK/plot.err" ||
 	fail "track --plot: $(cat "$WORK/plot.err")"
 gp=$(ls "$WORK"/fig/*-history.gp)
 [ -s "${gp%.gp}.png" ] && [ -s "${gp%.gp}.svg" ] || fail "no PNG or SVG"
@@ -153,6 +155,14 @@ assert_eq "$rc" 2 "--revision with --resume"
 assert_contains "$out" "--revision does not go with --resume" "its message"
 rc=0; out=$("$SCHEDRIG" run "$WORK/step.yaml" --revision "$(printf 'a\tb')" --db "$DB" 2>&1) || rc=$?
 assert_eq "$rc" 2 "a label with a tab"
+runs_before=$(q "$DB" "SELECT count(*) FROM run")
+rc=0; out=$("$SCHEDRIG" run "$WORK/step.yaml" --revision "$(printf 'a\xffb')" --db "$DB" 2>&1) || rc=$?
+assert_eq "$rc" 2 "a label that is not UTF-8"
+assert_contains "$out" "bytes of UTF-8 without control characters" "its message"
+rc=0; out=$("$SCHEDRIG" run "$WORK/step.yaml" --revision r1 --revision r2 --db "$DB" 2>&1) || rc=$?
+assert_eq "$rc" 2 "--revision twice"
+assert_contains "$out" "--revision is given twice ('r1', 'r2')" "its message"
+assert_eq "$(q "$DB" "SELECT count(*) FROM run")" "$runs_before" "refused runs record nothing"
 rc=0; out=$("$SCHEDRIG" track --branch master --db "$DB" 2>&1) || rc=$?
 assert_eq "$rc" 2 "--branch without --follow"
 rc=0; out=$("$SCHEDRIG" track --alpha 1.5 --db "$DB" 2>&1) || rc=$?

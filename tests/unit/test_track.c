@@ -264,6 +264,14 @@ static void test_values(void **state)
 	assert_string_equal(err, "v.txt:2: 'x2' is not a finite number");
 	assert_int_equal(track_history_values("v.txt", "# none\n", &set, err, sizeof(err)), -1);
 	assert_string_equal(err, "v.txt: no numbers in it");
+	/* A second word on a line is refused, never dropped. */
+	assert_int_equal(track_history_values("v.txt", "1\n1 2\n3\n", &set, err, sizeof(err)), -1);
+	assert_string_equal(err, "v.txt:2: '1 2' is not one number");
+	assert_int_equal(track_history_values("v.txt", "9 # x\r\n", &set, err, sizeof(err)), -1);
+	assert_string_equal(err, "v.txt:1: '9 # x' is not one number");
+	assert_int_equal(track_history_values("v.txt", "4\t \r\n5\n", &set, err, sizeof(err)), 0);
+	assert_int_equal(set.h[0].n, 2);
+	track_set_free(&set);
 }
 
 /* A follow reports a bisection's verdict as the engine gave it: only a
