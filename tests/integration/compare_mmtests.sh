@@ -114,8 +114,12 @@ YAML
 n=$(python3 "$NUMBERS" titled cmp.txt exp.csv) || fail "a number of the stored run disagrees: $(cat cmp.txt)"
 assert_eq "$n" 32 "numbers checked"
 grep -Eq '^Amean     1 +[0-9]+\.[0-9]{4} \(   0\.00%\)' cmp.txt || fail "hackbench's 4 decimals"
-assert_eq "$(grep -c "^Kernel v-base: $(uname -r) (local)$" cmp.txt)" 2 "Kernel line of v-base"
-assert_eq "$(grep -c "^Kernel v-again: $(uname -r) (local)$" cmp.txt)" 2 "Kernel line of v-again"
+# One Kernel line per column under every table (hackbench's time and the
+# measured window's schedstat deltas, per groups cell).
+tables=$(grep -c '^hb ' cmp.txt)
+assert_eq "$(grep -c '^hb time ' cmp.txt)" 2 "a time table per cell"
+assert_eq "$(grep -c "^Kernel v-base: $(uname -r) (local)$" cmp.txt)" "$tables" "Kernel line of v-base"
+assert_eq "$(grep -c "^Kernel v-again: $(uname -r) (local)$" cmp.txt)" "$tables" "Kernel line of v-again"
 "$SCHEDRIG" compare --db run.db --plain >plain.txt 2>/dev/null
 grep -q '^Kernel' plain.txt && fail "--plain has no Kernel lines"
 echo "ok"
