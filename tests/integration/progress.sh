@@ -68,15 +68,17 @@ done
 [ -n "$seen" ] || fail "no status line on the terminal: $(tmux -L "$SOCK" capture-pane -p)"
 # One status line only: log lines above it, never two status lines.
 [ "$(grep -c 'ETA' <<<"$seen")" = 1 ] || fail "more than one status line: $seen"
-# The finished run leaves the log lines and the table; the status line is gone.
+# The finished run leaves the log lines and the tables (all the history: the
+# measured window's schedstat tables follow the load's); the status line is gone.
 for _ in $(seq 300); do
-	pane=$(tmux -L "$SOCK" capture-pane -p -S -100)
+	pane=$(tmux -L "$SOCK" capture-pane -p -S -5000)
 	grep -q 'Significance' <<<"$pane" && break
 	sleep 0.1
 done
 grep -q '^\[running\] cell 2/2 ct.slice_us=3000 iteration 4/4: ct ok (3 samples);$' <<<"$pane" ||
 	fail "log lines missing on the terminal: $pane"
-grep -q 'ETA' <<<"$pane" && fail "the status line was left behind: $pane"
+tail=$(tmux -L "$SOCK" capture-pane -p -S -100)
+grep -q 'ETA' <<<"$tail" && fail "the status line was left behind: $tail"
 # The raw bytes a terminal gets (script(1) gives the run a pty): the status
 # line is drawn with CR + text + ESC[K.
 script -q -e -c "'$SCHEDRIG' run '$WORK/p.yaml' --db '$WORK/script.db' --iterations 1" \

@@ -65,10 +65,12 @@ out=$("$SCHEDRIG" show 1 --db "$DB")
 assert_contains "$out" "requested: policy=other slice_us=300" "show requested"
 assert_contains "$out" "applied:   policy=other nice=0 slice_us=300" "show applied"
 
-# Export: header exactly as documented, one row per sample.
+# Export: header exactly as documented, one row per sample (the load's own
+# and the measured window's schedstat deltas).
 "$SCHEDRIG" export --db "$DB" --format csv > "$WORK/e.csv"
 assert_eq "$(head -1 "$WORK/e.csv")" "run,variant,cell,load,metric,unit,better,op,iteration,value,tool,repetition" "csv header"
-assert_eq "$(($(wc -l < "$WORK/e.csv") - 1))" "$(q "$DB" "SELECT count(*) FROM sample")" "csv rows"
+assert_eq "$(($(wc -l < "$WORK/e.csv") - 1))" \
+	"$(q "$DB" "SELECT (SELECT count(*) FROM sample) + (SELECT count(*) FROM window_sample)")" "csv rows"
 # The tool column carries each load's driver, so import gives back the same
 # tables byte for byte (cyclictest's 0 decimals for load ct, not the 2 of an
 # unknown load); only the run's own notes (its Order) stay behind.
