@@ -201,6 +201,13 @@ rm "$WORK/10mb.log"
 joblog "$WORK/100mb.log" 100
 big=$(peak_kb "$WORK/100mb.log")
 echo "import-lava peak RSS: $small kB (10 MB log), $big kB (100 MB log)"
-[ $((big - small)) -lt 8192 ] && [ "$big" -lt 65536 ] ||
-	fail "a 100 MB log took $big kB, a 10 MB one $small kB: memory grows with the log"
+# Under make check SANITIZE=1 ASan keeps freed memory in quarantine and its
+# shadow grows with every byte ever allocated: peak RSS measures ASan there,
+# not the streaming, so the bound holds for the plain build only.
+if ldd "$SCHEDRIG" 2>/dev/null | grep -q libasan; then
+	echo "peak RSS not bounded under ASan (its quarantine keeps what was freed)"
+else
+	[ $((big - small)) -lt 8192 ] && [ "$big" -lt 65536 ] ||
+		fail "a 100 MB log took $big kB, a 10 MB one $small kB: memory grows with the log"
+fi
 exit 0
