@@ -76,17 +76,7 @@ PY
 # Kernels from a stand-in git tree.
 TREE=$WORK/linux
 mkdir -p "$TREE/kernel/sched" "$WORK/patches" "$WORK/bad"
-cat >"$TREE/Makefile" <<'EOF'
-# A stand-in for the kernel's Makefile (schedrig's tests/integration/kcidb.sh):
-# out of the tree in $(O), as kbuild builds with O=.
-tinyconfig:
-	printf 'CONFIG_64BIT=y\n' > $(O)/.config
-olddefconfig:
-	true
-bzImage:
-	mkdir -p $(O)/arch/x86/boot
-	cat $(O)/.config kernel/sched/core.c > $(O)/arch/x86/boot/bzImage
-EOF
+standin_kernel_tree "$TREE"
 echo 'int slice = 1;' >"$TREE/kernel/sched/core.c"
 gitc() {
 	git -C "$TREE" -c user.name=t -c user.email=t@example.org -c commit.gpgsign=false "$@"

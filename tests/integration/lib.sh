@@ -36,6 +36,27 @@ q() {
 	sqlite3 -batch -noheader "$1" "$2"
 }
 
+# standin_kernel_tree DIR: DIR/kernel/sched and DIR/Makefile, a stand-in for
+# the kernel's Makefile that builds out of the tree in $(O) as kbuild does
+# (make O=): tinyconfig, olddefconfig, and a bzImage that is the .config and
+# kernel/sched/core.c, so it shows which tree and commit it was built from.
+# make SLOW_FLAG=FILE: while FILE exists a bzImage build touches FILE.started
+# and takes 30 s (a build to interrupt).
+standin_kernel_tree() {
+	mkdir -p "$1/kernel/sched"
+	cat >"$1/Makefile" <<'MAKEFILE'
+# A stand-in for the kernel's Makefile (schedrig's tests/integration/lib.sh).
+tinyconfig:
+	printf 'CONFIG_64BIT=y\n' > $(O)/.config
+olddefconfig:
+	true
+bzImage:
+	@if [ -n "$(SLOW_FLAG)" ] && [ -e "$(SLOW_FLAG)" ]; then touch "$(SLOW_FLAG).started"; sleep 30; fi
+	mkdir -p $(O)/arch/x86/boot
+	cat $(O)/.config kernel/sched/core.c > $(O)/arch/x86/boot/bzImage
+MAKEFILE
+}
+
 # processes_in DIR: "PID COMM" of each live process whose working directory
 # is DIR or below it. Tests run their rig from a directory of their own, so
 # other people's hackbench or cyclictest on the same machine never count.

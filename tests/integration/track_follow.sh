@@ -25,18 +25,7 @@ gitc() {
 	git -C "$TREE" -c user.name=t -c user.email=t@example.org -c commit.gpgsign=false "$@"
 }
 mkdir -p "$TREE/kernel/sched"
-cat >"$TREE/Makefile" <<'EOF'
-# A stand-in for the kernel's Makefile (schedrig's tests/integration/track_follow.sh):
-# out of the tree in $(O), as kbuild builds with O=.
-tinyconfig:
-	printf 'CONFIG_64BIT=y\n' > $(O)/.config
-olddefconfig:
-	true
-bzImage:
-	if [ -e "$(SLOW_FLAG)" ]; then touch "$(SLOW_FLAG).started"; sleep 30; fi
-	mkdir -p $(O)/arch/x86/boot
-	cat $(O)/.config kernel/sched/core.c > $(O)/arch/x86/boot/bzImage
-EOF
+standin_kernel_tree "$TREE"
 gitc init -q -b master
 commit() { # N
 	printf 'int slice = %s;\n' "$1" >"$TREE/kernel/sched/core.c"

@@ -20,16 +20,7 @@ mkdir -p "$RIG/results" "$TREE/kernel/sched"
 gitc() {
 	git -C "$TREE" -c user.name=t -c user.email=t@example.org -c commit.gpgsign=false "$@"
 }
-cat >"$TREE/Makefile" <<'EOF'
-# A stand-in for the kernel's Makefile (schedrig's tests/integration/track_follow_change.sh).
-tinyconfig:
-	printf 'CONFIG_64BIT=y\n' > .config
-olddefconfig:
-	true
-bzImage:
-	mkdir -p arch/x86/boot
-	cat .config kernel/sched/core.c > arch/x86/boot/bzImage
-EOF
+standin_kernel_tree "$TREE"
 gitc init -q -b master
 for i in $(seq 12); do
 	printf 'int slice = %s;\n' "$i" >"$TREE/kernel/sched/core.c"
