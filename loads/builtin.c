@@ -368,6 +368,8 @@ int builtin_parse_once_each(const struct load_ops *ops, const struct load_output
 	double v;
 	int got;
 
+	if (o->stopped)
+		return parse_fail(why, whysz, "stopped before %s finished", ops->name);
 	if (builtin_parse_begin(o, ops->name, &r, why, whysz) ||
 	    builtin_header_int(&r, key, 1, max, &n, why, whysz))
 		return -1;

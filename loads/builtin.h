@@ -126,8 +126,9 @@ int builtin_next_sample(struct builtin_reader *r, double *value, char *why, size
 
 /* The whole parse of a built-in load whose output holds every metric of ops
  * exactly once, each with op = the header's key=N (1..max): kernbench
- * (jobs), oltp (clients). The parameter key of p (p may be NULL), when not
- * 0, must equal N. The end line must be complete
+ * (jobs), oltp (clients). A run the rig stopped is a failure ("stopped
+ * before NAME finished": the tool ends by itself). The parameter key of p
+ * (p may be NULL), when not 0, must equal N. The end line must be complete
  * (newline-terminated). Returns 0 with the samples appended, or -1 with the
  * reason in why and nothing appended. */
 int builtin_parse_once_each(const struct load_ops *ops, const struct load_output *o,

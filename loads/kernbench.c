@@ -479,10 +479,6 @@ static int kernbench_guest_needs(const struct params *p, bool prepare, struct gu
 static int kernbench_parse(const struct load_output *o, const struct params *p,
 			   struct sample_vec *samples, char *why, size_t whysz)
 {
-	if (o->stopped) {
-		snprintf(why, whysz, "stopped before the build finished");
-		return -1;
-	}
 	return builtin_parse_once_each(&kernbench_load, o, p, "jobs", 4096, samples, why, whysz);
 }
 

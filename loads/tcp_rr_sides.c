@@ -32,36 +32,22 @@ static bool side_stopping(const struct side *s)
 	return atomic_load_explicit(&s->shm->run, memory_order_relaxed) == RUN_STOP;
 }
 
-/* Write all n bytes. 0, or an errno value. */
-static int send_all(int fd, const char *buf, size_t n)
+/* Send (sending) or receive exactly n bytes of buf over the connected
+ * socket fd, again after EINTR. 0, -1 when the peer closed the connection
+ * before all n bytes came, or an errno value. */
+static int transfer_all(int fd, char *buf, size_t n, bool sending)
 {
 	while (n) {
-		ssize_t w = send(fd, buf, n, MSG_NOSIGNAL);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno;
-		}
-		buf += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Read exactly n bytes. 0, -1 at end of stream, or an errno value. */
-static int recv_all(int fd, char *buf, size_t n)
-{
-	while (n) {
-		ssize_t r = recv(fd, buf, n, 0);
-		if (r == 0)
+		ssize_t k = sending ? send(fd, buf, n, MSG_NOSIGNAL) : recv(fd, buf, n, 0);
+		if (k == 0 && !sending)
 			return -1;
-		if (r < 0) {
+		if (k < 0) {
 			if (errno == EINTR)
 				continue;
 			return errno;
 		}
-		buf += r;
-		n -= (size_t)r;
+		buf += k;
+		n -= (size_t)k;
 	}
 	return 0;
 }
@@ -107,7 +93,7 @@ static void server_run(struct side *s)
 
 	char *req = xmalloc(s->conf->request_bytes), *resp = xcalloc(1, s->conf->response_bytes);
 	for (;;) {
-		int e = recv_all(fd, req, s->conf->request_bytes);
+		int e = transfer_all(fd, req, s->conf->request_bytes, false);
 		if (e == -1)
 			break; /* the client closed: done */
 		if (e) {
@@ -115,7 +101,7 @@ static void server_run(struct side *s)
 				side_fail(s, &p->server_state, "read request", e);
 			break;
 		}
-		e = send_all(fd, resp, s->conf->response_bytes);
+		e = transfer_all(fd, resp, s->conf->response_bytes, true);
 		if (e) {
 			if (!side_stopping(s))
 				side_fail(s, &p->server_state, "write response", e);
@@ -154,12 +140,12 @@ static void client_run(struct side *s)
 	uint64_t n = 0;
 	while (atomic_load_explicit(&s->shm->run, memory_order_relaxed) == RUN_GO) {
 		uint64_t t0 = builtin_now_ns();
-		int e = send_all(fd, req, s->conf->request_bytes);
+		int e = transfer_all(fd, req, s->conf->request_bytes, true);
 		if (e) {
 			side_fail(s, &p->client_state, "write request", e);
 			break;
 		}
-		e = recv_all(fd, resp, s->conf->response_bytes);
+		e = transfer_all(fd, resp, s->conf->response_bytes, false);
 		if (e) {
 			side_fail(s, &p->client_state, "read response", e);
 			break;
