@@ -77,7 +77,6 @@ static int cyclictest_build_argv(const struct params *p, struct argv *argv,
 {
 	long long prio = params_int(p, "priority", 0);
 	long long duration = params_int(p, "duration_s", 10);
-	const char *hist = params_get(p, "histogram_us");
 
 	(void)err;
 	(void)errsz;
@@ -85,10 +84,8 @@ static int cyclictest_build_argv(const struct params *p, struct argv *argv,
 	argv_add(argv, "-q");
 	argv_add(argv, "-d");
 	argv_add(argv, "0");
-	argv_add(argv, "-t");
-	argv_addf(argv, "%lld", params_int(p, "threads", 1));
-	argv_add(argv, "-i");
-	argv_addf(argv, "%lld", params_int(p, "interval_us", 1000));
+	params_argv_int(p, argv, "-t", "threads");
+	params_argv_int(p, argv, "-i", "interval_us");
 	if (duration > 0) {
 		argv_add(argv, "-D");
 		argv_addf(argv, "%lld", duration);
@@ -102,10 +99,7 @@ static int cyclictest_build_argv(const struct params *p, struct argv *argv,
 		argv_add(argv, "--policy");
 		argv_add(argv, "other");
 	}
-	if (hist) {
-		argv_add(argv, "-h");
-		argv_addf(argv, "%lld", params_int(p, "histogram_us", 0));
-	}
+	params_argv_int(p, argv, "-h", "histogram_us");
 	if (params_bool(p, "mlock"))
 		argv_add(argv, "-m");
 	return 0;
@@ -450,6 +444,7 @@ static int cyclictest_check(const struct params *p, const struct sched_req *sche
 	return 0;
 }
 
+/* The cyclictest driver (see the top of this file). */
 const struct load_ops cyclictest_load = {
 	.name = "cyclictest",
 	.description = "rt-tests cyclictest: timer wake-up latency per thread",

@@ -59,8 +59,7 @@ static int dbench_build_argv(const struct params *p, struct argv *argv,
 	argv_add(argv, loadfile);
 	argv_add(argv, "-D");
 	argv_add(argv, dir);
-	argv_add(argv, "-t");
-	argv_addf(argv, "%lld", params_int(p, "duration_s", 5));
+	params_argv_int(p, argv, "-t", "duration_s");
 	argv_addf(argv, "%lld", params_int(p, "clients", 1));
 	return 0;
 }

@@ -95,6 +95,7 @@ static int fake_parse(const struct load_output *o, const struct params *p,
 	return 0;
 }
 
+/* The fake driver (see the top of this file). */
 const struct load_ops fake_load = {
 	.name = "fake",
 	.description = "built-in deterministic sample generator for testing the rig itself",

@@ -56,10 +56,8 @@ static int hackbench_build_argv(const struct params *p, struct argv *argv,
 	(void)errsz;
 	argv_add(argv, "hackbench");
 	messaging_argv(p, argv, "-P", "-T");
-	argv_add(argv, "-f");
-	argv_addf(argv, "%lld", params_int(p, "fds", 20));
-	argv_add(argv, "-s");
-	argv_addf(argv, "%lld", params_int(p, "datasize", 100));
+	params_argv_int(p, argv, "-f", "fds");
+	params_argv_int(p, argv, "-s", "datasize");
 	return 0;
 }
 

@@ -485,6 +485,7 @@ static int kernbench_parse(const struct load_output *o, const struct params *p,
 /* Durations of the run (load_ops.durations). */
 static const char *const kernbench_durations[] = {"elapsed", NULL};
 
+/* The kernbench driver (see the top of this file). */
 const struct load_ops kernbench_load = {
 	.name = "kernbench",
 	.description = "kernel build: make clean, then timed make -jJOBS vmlinux in a cached, configured tree",

@@ -69,6 +69,13 @@ const char *params_get(const struct params *p, const char *name);
 long long params_int(const struct params *p, const char *name, long long fallback);
 /* true when the parameter's value is "true". */
 bool params_bool(const struct params *p, const char *name);
+/* Append flag, then the integer value of parameter name in base 10, to argv
+ * ("-g" "4"), when the parameter has a value (resolved parameters carry
+ * their defaults, so only one without a default that the config leaves out
+ * has none: then nothing is appended, flag neither). The argv building of
+ * the drivers whose tools take "-FLAG N". */
+void params_argv_int(const struct params *p, struct argv *argv, const char *flag,
+		     const char *name);
 
 /* A check hook helper: parameter name set to 0 means "until stopped", which
  * only a background load is (the rig stops it); a measured load would never

@@ -18,10 +18,8 @@ void messaging_argv(const struct params *p, struct argv *argv, const char *proce
 		argv_add(argv, mode_flag);
 	if (param_is(p, "ipc", "pipe"))
 		argv_add(argv, "-p");
-	argv_add(argv, "-g");
-	argv_addf(argv, "%lld", params_int(p, "groups", 4));
-	argv_add(argv, "-l");
-	argv_addf(argv, "%lld", params_int(p, "loops", 1000));
+	params_argv_int(p, argv, "-g", "groups");
+	params_argv_int(p, argv, "-l", "loops");
 }
 
 int messaging_parse(const struct load_ops *ops, messaging_time_fn time_of,

@@ -61,14 +61,10 @@ static int netperf_build_argv(const struct params *p, struct argv *argv,
 	argv_add(argv, "netperf");
 	argv_add(argv, "-H");
 	argv_add(argv, host);
-	if (params_get(p, "port")) {
-		argv_add(argv, "-p");
-		argv_addf(argv, "%lld", params_int(p, "port", 12865));
-	}
+	params_argv_int(p, argv, "-p", "port");
 	argv_add(argv, "-t");
 	argv_add(argv, "TCP_RR");
-	argv_add(argv, "-l");
-	argv_addf(argv, "%lld", params_int(p, "duration_s", 5));
+	params_argv_int(p, argv, "-l", "duration_s");
 	argv_add(argv, "--");
 	argv_add(argv, "-r");
 	argv_addf(argv, "%lld,%lld", params_int(p, "request_size", 1),

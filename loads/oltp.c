@@ -481,6 +481,7 @@ static const char *const oltp_programs[] = {"mariadb-install-db", "my_print_defa
 					    "mariadbd", "mariadb-admin", "sysbench", NULL};
 static const char *const oltp_files[] = {"/usr/share/mysql", "/usr/share/sysbench", NULL};
 
+/* The oltp driver (see the top of this file). */
 const struct load_ops oltp_load = {
 	.name = "oltp",
 	.description = "sysbench oltp_read_write against a private MariaDB server (unix socket only)",

@@ -34,6 +34,16 @@ bool params_bool(const struct params *p, const char *name)
 	return v && !strcmp(v, "true");
 }
 
+void params_argv_int(const struct params *p, struct argv *argv, const char *flag,
+		     const char *name)
+{
+	long long v;
+	if (!parse_ll(params_get(p, name), &v))
+		return;
+	argv_add(argv, flag);
+	argv_addf(argv, "%lld", v);
+}
+
 int params_check_ends(const struct params *p, const char *name, bool background, char *err,
 		      size_t errsz)
 {

@@ -37,8 +37,7 @@ static int perf_pipe_build_argv(const struct params *p, struct argv *argv,
 	(void)err;
 	(void)errsz;
 	perf_bench_argv(argv, "pipe");
-	argv_add(argv, "-l");
-	argv_addf(argv, "%lld", params_int(p, "loops", 50000));
+	params_argv_int(p, argv, "-l", "loops");
 	if (params_bool(p, "threaded"))
 		argv_add(argv, "-T");
 	return 0;

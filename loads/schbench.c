@@ -74,16 +74,10 @@ static int schbench_build_argv(const struct params *p, struct argv *argv,
 	(void)err;
 	(void)errsz;
 	argv_add(argv, "schbench");
-	argv_add(argv, "-m");
-	argv_addf(argv, "%lld", params_int(p, "message_threads", 1));
-	argv_add(argv, "-t");
-	argv_addf(argv, "%lld", params_int(p, "threads", 2));
-	argv_add(argv, "-r");
-	argv_addf(argv, "%lld", params_int(p, "duration_s", 10));
-	if (params_get(p, "rps")) {
-		argv_add(argv, "-R");
-		argv_addf(argv, "%lld", params_int(p, "rps", 0));
-	}
+	params_argv_int(p, argv, "-m", "message_threads");
+	params_argv_int(p, argv, "-t", "threads");
+	params_argv_int(p, argv, "-r", "duration_s");
+	params_argv_int(p, argv, "-R", "rps");
 	return 0;
 }
 

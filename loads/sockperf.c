@@ -64,14 +64,9 @@ static int sockperf_build_argv(const struct params *p, struct argv *argv,
 		argv_add(argv, "--tcp");
 	argv_add(argv, "-i");
 	argv_add(argv, ip);
-	argv_add(argv, "-p");
-	argv_addf(argv, "%lld", params_int(p, "port", 11111));
-	argv_add(argv, "-t");
-	argv_addf(argv, "%lld", params_int(p, "duration_s", 3));
-	if (params_get(p, "msg_size")) {
-		argv_add(argv, "-m");
-		argv_addf(argv, "%lld", params_int(p, "msg_size", 0));
-	}
+	params_argv_int(p, argv, "-p", "port");
+	params_argv_int(p, argv, "-t", "duration_s");
+	params_argv_int(p, argv, "-m", "msg_size");
 	if (params_get(p, "mps"))
 		argv_addf(argv, "--mps=%lld", params_int(p, "mps", 0));
 	if (params_bool(p, "full_rtt"))

@@ -373,6 +373,7 @@ out:
 	return rc;
 }
 
+/* The tcp-rr driver (see the top of this file). */
 const struct load_ops tcp_rr_load = {
 	.name = "tcp-rr",
 	.description = "TCP request/response pairs like netperf TCP_RR (transactions/s, round-trip latency)",

@@ -352,6 +352,7 @@ out:
 	return rc;
 }
 
+/* The wakeup-lat driver (see the top of this file). */
 const struct load_ops wakeup_lat_load = {
 	.name = "wakeup-lat",
 	.description = "schbench-like wake-up latency: message threads waking workers (us percentiles, requests/s)",
