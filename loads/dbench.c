@@ -83,6 +83,31 @@ static int dbench_prepare(const struct params *p, char *err, size_t errsz)
 	return 0;
 }
 
+/* The numbers of one "Throughput X MB/sec ... max_latency=Y ms" line:
+ * *tput_mb_s and *max_latency_ms, both >= 0. Returns 0, or -1 with why
+ * naming the part the line lacks. */
+static int throughput_line(const char *line, double *tput_mb_s, double *max_latency_ms,
+			   char *why, size_t whysz)
+{
+	struct fields fs;
+	bool have_tput = false, have_lat = false;
+
+	fields_split(&fs, line);
+	for (size_t k = 1; k < fs.n; k++) {
+		if (!strcmp(fs.f[k], "MB/sec"))
+			have_tput = parse_double(fs.f[k - 1], tput_mb_s) && *tput_mb_s >= 0;
+		const char *v = after_prefix(fs.f[k], "max_latency=");
+		if (v && k + 1 < fs.n && !strcmp(fs.f[k + 1], "ms"))
+			have_lat = parse_double(v, max_latency_ms) && *max_latency_ms >= 0;
+	}
+	fields_free(&fs);
+	if (!have_tput)
+		return parse_fail(why, whysz, "Throughput line without \"X MB/sec\"");
+	if (!have_lat)
+		return parse_fail(why, whysz, "Throughput line without \"max_latency=X ms\"");
+	return 0;
+}
+
 /* Parse the final "Throughput X MB/sec ... max_latency=Y ms" line into
  * throughput and max_latency, op "". */
 static int dbench_parse(const struct load_output *o, const struct params *p,
@@ -99,25 +124,8 @@ static int dbench_parse(const struct load_output *o, const struct params *p,
 	for (size_t i = 0; i < t.n; i++) {
 		if (!after_prefix(t.line[i], "Throughput "))
 			continue;
-		struct fields fs;
-		bool have_tput = false, have_lat = false;
-		fields_split(&fs, t.line[i]);
-		for (size_t k = 1; k < fs.n; k++) {
-			if (!strcmp(fs.f[k], "MB/sec"))
-				have_tput = parse_double(fs.f[k - 1], &tput) && tput >= 0;
-			const char *v = after_prefix(fs.f[k], "max_latency=");
-			if (v && k + 1 < fs.n && !strcmp(fs.f[k + 1], "ms"))
-				have_lat = parse_double(v, &lat) && lat >= 0;
-		}
-		fields_free(&fs);
-		if (!have_tput) {
-			rc = parse_fail(why, whysz, "Throughput line without \"X MB/sec\"");
+		if (throughput_line(t.line[i], &tput, &lat, why, whysz))
 			goto out;
-		}
-		if (!have_lat) {
-			rc = parse_fail(why, whysz, "Throughput line without \"max_latency=X ms\"");
-			goto out;
-		}
 		found++;
 	}
 	if (found != 1) {
