@@ -419,8 +419,6 @@ out:
 	return rc;
 }
 
-/* The cyclictest driver (see the top of this file). SIGINT makes cyclictest
- * print its summary and exit 0. */
 /* cyclictest sets the policy of its measuring threads itself (--policy,
  * -p): a sched: policy would apply to its main thread only and be silently
  * undone on the threads that measure, so it is refused. nice, slice_us,
@@ -444,7 +442,8 @@ static int cyclictest_check(const struct params *p, const struct sched_req *sche
 	return 0;
 }
 
-/* The cyclictest driver (see the top of this file). */
+/* The cyclictest driver (see the top of this file). SIGINT makes cyclictest
+ * print its summary and exit 0. */
 const struct load_ops cyclictest_load = {
 	.name = "cyclictest",
 	.description = "rt-tests cyclictest: timer wake-up latency per thread",
