@@ -59,8 +59,7 @@ char *xstrdup(const char *s)
 	return p;
 }
 
-/* vasprintf, or exit on out of memory. */
-static char *xvasprintf(const char *fmt, va_list ap)
+char *xvasprintf(const char *fmt, va_list ap)
 {
 	char *s;
 	if (vasprintf(&s, fmt, ap) < 0)
@@ -146,6 +145,15 @@ void argv_addf(struct argv *a, const char *fmt, ...)
 	va_end(ap);
 	argv_add(a, s);
 	free(s);
+}
+
+void argv_addl(struct argv *a, ...)
+{
+	va_list ap;
+	va_start(ap, a);
+	for (const char *w; (w = va_arg(ap, const char *));)
+		argv_add(a, w);
+	va_end(ap);
 }
 
 void argv_free(struct argv *a)

@@ -28,6 +28,8 @@ void *xgrow(void *v, size_t *cap, size_t n, size_t first, size_t elem);
 char *xstrdup(const char *s);
 /* printf into a freshly allocated string (C locale is the process locale). */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* xasprintf with a va_list (ap is used up, as by vasprintf). */
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* A growable byte buffer, always NUL-terminated once anything was appended.
  * len excludes the terminator. */
@@ -49,6 +51,9 @@ struct argv {
 };
 void argv_add(struct argv *a, const char *arg);
 void argv_addf(struct argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* argv_add of each word of the NULL-terminated list after a, in order
+ * ("-device", "pvpanic-pci", NULL). */
+void argv_addl(struct argv *a, ...) __attribute__((sentinel));
 void argv_free(struct argv *a);
 /* Append word to b in single quotes for a POSIX shell, an embedded single
  * quote written '\'' (POSIX XCU 2.2.2: within single quotes every character
