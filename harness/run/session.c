@@ -266,9 +266,7 @@ static int run_order_of(struct run_session *rc, enum run_order *o, uint64_t *see
 		if (bad)
 			fprintf(stderr, "schedrig: run %lld: stored order '%s' is not one the rig"
 				" writes\n", (long long)rc->run_id, msgs[0]);
-		for (size_t i = 0; i < n; i++)
-			free(msgs[i]);
-		free(msgs);
+		strv_free(msgs, n);
 		return bad ? -1 : 0;
 	}
 	*o = rc->e->order;

@@ -234,19 +234,16 @@ int stats_significance_parse(const char *s)
 	return name_index(sig_names, SIG_NONE + 1, s);
 }
 
+static const char *const sig_descriptions[] = {
+	[SIG_WELCH] = "Welch's two-sample t-test (two-sided, Welch-Satterthwaite df)",
+	[SIG_CI_OVERLAP] = "non-overlapping intervals mean +- z*Stddev (mmtests CI-overlap rule)",
+	[SIG_MANN_WHITNEY] = "Mann-Whitney U test (two-sided)",
+	[SIG_NONE] = "no significance test",
+};
+
 const char *stats_significance_describe(enum stats_significance s)
 {
-	switch (s) {
-	case SIG_WELCH:
-		return "Welch's two-sample t-test (two-sided, Welch-Satterthwaite df)";
-	case SIG_CI_OVERLAP:
-		return "non-overlapping intervals mean +- z*Stddev (mmtests CI-overlap rule)";
-	case SIG_MANN_WHITNEY:
-		return "Mann-Whitney U test (two-sided)";
-	case SIG_NONE:
-		break;
-	}
-	return "no significance test";
+	return sig_descriptions[(unsigned)s <= SIG_NONE ? s : SIG_NONE];
 }
 
 static void test_invalid(struct stats_test *out)
