@@ -151,7 +151,8 @@ static int run_blocked(struct run_session *rc, const struct cfg_variant *var, co
 	if (session_variant_begin(rc, var))
 		return -1;
 	int vrc = variant_backend_run(rc, var, self_exe, run_dir,
-				      rc->o->resume ? session_iteration_done : NULL, err, sizeof(err));
+				      rc->o->resume ? session_iteration_done : session_cell_skip, err,
+				      sizeof(err));
 	return session_variant_ended(rc, var, vrc, err);
 }
 
