@@ -89,12 +89,7 @@ static int mail_change(struct follow *fw, size_t k, const struct stored_follow_c
 	if (!fw->f.mail)
 		return 0;
 	struct argv a = {0};
-	argv_add(&a, fw->self);
-	argv_add(&a, "mail");
-	if (c->bisection_id) {
-		argv_add(&a, "--bisection");
-		argv_addf(&a, "%lld", (long long)c->bisection_id);
-	} else {
+	if (!track_follow_argv(fw->self, &a, "mail", "--bisection", c->bisection_id)) {
 		argv_addf(&a, "%lld", (long long)run_of(h, c->before_commit));
 		argv_addf(&a, "%lld", (long long)run_of(h, c->after_commit));
 		argv_add(&a, "--columns");
@@ -228,12 +223,8 @@ static int bisect_change(struct follow *fw, size_t k, struct stored_follow_chang
 	struct argv a = {0};
 	int rc = c->bisection_id ? 0 : store_bisection_of_config(fw->st, path, &c->bisection_id,
 								 err, errsz);
-	argv_add(&a, fw->self);
-	argv_add(&a, "bisect");
-	if (rc == 0 && c->bisection_id) {
-		argv_add(&a, "--resume");
-		argv_addf(&a, "%lld", (long long)c->bisection_id);
-	} else if (rc == 0) {
+	bool resume = track_follow_argv(fw->self, &a, "bisect", "--resume", rc ? 0 : c->bisection_id);
+	if (rc == 0 && !resume) {
 		char *text = track_bisect_config(fw->f.config_path, fw->f.config_text, &fw->t,
 						 c->before_commit, c->after_commit, &good, &bad, err,
 						 errsz);
