@@ -3,35 +3,147 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "commands.h"
+#include "reportcmd.h"
 
-int cmd_options(int argc, char **argv, const struct option *longopts, const char *usage,
-		int (*on)(int val, const char *arg, void *ctx), void *ctx)
+/* What spec says about the option getopt_long refused (argv[optind - 1]).
+ * Returns EXIT_USAGE. */
+static int refused(const struct cmd_optspec *spec, char **argv)
+{
+	const char *arg = argv[optind - 1];
+	if (spec->usage_lines) {
+		if (optopt && strchr(spec->with_value ? spec->with_value : "", optopt))
+			return cmd_usage_error(spec->cmd, spec->usage_lines, "%s needs a value", arg);
+		return cmd_usage_error(spec->cmd, spec->usage_lines, "unknown option '%s'", arg);
+	}
+	if (!spec->bad_hint) {
+		fputs(spec->usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (optopt && strncmp(arg, "--", 2) && !strchr(spec->shortopts, optopt))
+		fprintf(stderr, "schedrig %s: unknown option '-%c'\n", spec->cmd, optopt);
+	else
+		fprintf(stderr, "schedrig %s: bad option '%s'%s\n", spec->cmd, arg, spec->bad_hint);
+	fprintf(stderr, "Try 'schedrig %s --help'.\n", spec->cmd);
+	return EXIT_USAGE;
+}
+
+int cmd_parse(int argc, char **argv, const struct cmd_optspec *spec)
 {
 	int ch, rc;
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	optind = 0;
+	opterr = spec->report_getopt;
+	while ((ch = getopt_long(argc, argv, spec->shortopts, spec->longopts, NULL)) != -1) {
 		if (ch == 'h') {
-			fputs(usage, stdout);
+			if (spec->help)
+				spec->help(spec->ctx);
+			else
+				fputs(spec->usage, stdout);
+			if (spec->help_tail)
+				fputs(spec->help_tail, stdout);
 			return 0;
 		}
-		if (ch == '?' || ch == ':') {
-			fputs(usage, stderr);
-			return EXIT_USAGE;
-		}
-		if ((rc = on(ch, optarg, ctx)))
+		if (ch == '?' || ch == ':')
+			return refused(spec, argv);
+		if ((rc = spec->on(ch, optarg, spec->ctx)))
 			return rc;
 	}
 	return -1;
 }
 
-int cmd_help_or_usage(int val, const char *usage)
+int cmd_options(int argc, char **argv, const struct option *longopts, const char *usage,
+		int (*on)(int val, const char *arg, void *ctx), void *ctx)
 {
-	fputs(usage, val == 'h' ? stdout : stderr);
-	return val == 'h' ? 0 : EXIT_USAGE;
+	struct cmd_optspec spec = {
+		.shortopts = "", .longopts = longopts, .usage = usage, .on = on, .ctx = ctx,
+	};
+	return cmd_parse(argc, argv, &spec);
+}
+
+/* --db FILE into *(const char **)ctx. */
+static int db_option(int val, const char *arg, void *ctx)
+{
+	(void)val;
+	*(const char **)ctx = arg;
+	return 0;
+}
+
+int cmd_db_options(int argc, char **argv, const char *usage, const char **db)
+{
+	static const struct option longopts[] = {
+		{"db", required_argument, NULL, 'd'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct cmd_optspec spec = {
+		.shortopts = "", .longopts = longopts, .usage = usage, .report_getopt = 1,
+		.on = db_option, .ctx = db,
+	};
+	return cmd_parse(argc, argv, &spec);
+}
+
+int cmd_operands(int argc, int min, int max, const char *usage)
+{
+	if (argc - optind >= min && argc - optind <= max)
+		return 0;
+	fputs(usage, stderr);
+	return EXIT_USAGE;
+}
+
+int cmd_one_run(struct cmd_ctx *ctx, const char *db, int argc, char **argv, const char *usage,
+		int64_t *id)
+{
+	int64_t *ids;
+	size_t n;
+	if (cmd_operands(argc, 0, 1, usage))
+		return EXIT_USAGE;
+	if (cmd_select_runs(ctx, db, argv + optind, (size_t)(argc - optind), &ids, &n))
+		return 1;
+	*id = ids[0];
+	free(ids);
+	return 0;
+}
+
+/* What cmd_report_parse hands cmd_parse as its ctx. */
+struct report_parse {
+	struct reportcmd *c;
+	const struct cmd_optspec *own;
+};
+
+/* The command's own option, else a shared one (reportcmd_option). */
+static int report_option(int val, const char *arg, void *ctx)
+{
+	struct report_parse *rp = ctx;
+	int rc = rp->own->on ? rp->own->on(val, arg, rp->own->ctx) : -1;
+	if (rc >= 0)
+		return rc;
+	return reportcmd_option(rp->c, val, arg) ? EXIT_USAGE : 0;
+}
+
+/* The command's own --help (spec->help with its ctx, not cmd_parse's). */
+static void report_help(void *ctx)
+{
+	struct report_parse *rp = ctx;
+	rp->own->help(rp->own->ctx);
+}
+
+int cmd_report_parse(int argc, char **argv, struct reportcmd *c, const struct cmd_optspec *spec)
+{
+	struct report_parse rp = {.c = c, .own = spec};
+	struct cmd_optspec all = *spec;
+	all.on = report_option;
+	all.help = spec->help ? report_help : NULL;
+	all.ctx = &rp;
+	int rc = cmd_parse(argc, argv, &all);
+	if (rc >= 0)
+		return rc;
+	c->runs = argv + optind;
+	c->n_runs = (size_t)(argc - optind);
+	return -1;
 }
 
 int cmd_usage_error(const char *cmd, const char *usage_lines, const char *fmt, ...)
