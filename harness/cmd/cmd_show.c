@@ -304,22 +304,6 @@ static int show_run(struct store *s, int64_t id, bool with_config)
 	return rc;
 }
 
-struct show_opts {
-	const char *db;   /* --db */
-	bool with_config; /* --config */
-};
-
-/* --db FILE, --config (cmd_parse). */
-static int show_option(int val, const char *arg, void *ctx)
-{
-	struct show_opts *o = ctx;
-	if (val == 'd')
-		o->db = arg;
-	else
-		o->with_config = true;
-	return 0;
-}
-
 int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option longopts[] = {
@@ -328,17 +312,17 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct show_opts o = {.db = DEFAULT_DB};
+	struct cmd_value_flag o = {.value = DEFAULT_DB}; /* --db FILE, --config */
 	struct cmd_optspec spec = {
 		.shortopts = "", .longopts = longopts, .usage = usage_text, .report_getopt = 1,
-		.on = show_option, .ctx = &o,
+		.on = cmd_value_flag_option, .ctx = &o,
 	};
 	int64_t id;
 	int rc = cmd_parse(argc, argv, &spec);
 
 	if (rc >= 0)
 		return rc;
-	if ((rc = cmd_one_run(ctx, o.db, argc, argv, usage_text, &id)))
+	if ((rc = cmd_one_run(ctx, o.value, argc, argv, usage_text, &id)))
 		return rc;
-	return show_run(ctx->st, id, o.with_config);
+	return show_run(ctx->st, id, o.flag);
 }

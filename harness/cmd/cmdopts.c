@@ -64,11 +64,14 @@ int cmd_options(int argc, char **argv, const struct option *longopts, const char
 	return cmd_parse(argc, argv, &spec);
 }
 
-/* --db FILE into *(const char **)ctx. */
-static int db_option(int val, const char *arg, void *ctx)
+int cmd_value_flag_option(int val, const char *arg, void *ctx)
 {
+	struct cmd_value_flag *o = ctx;
 	(void)val;
-	*(const char **)ctx = arg;
+	if (arg)
+		o->value = arg;
+	else
+		o->flag = true;
 	return 0;
 }
 
@@ -79,11 +82,14 @@ int cmd_db_options(int argc, char **argv, const char *usage, const char **db)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	struct cmd_value_flag o = {.value = *db};
 	struct cmd_optspec spec = {
 		.shortopts = "", .longopts = longopts, .usage = usage, .report_getopt = 1,
-		.on = db_option, .ctx = db,
+		.on = cmd_value_flag_option, .ctx = &o,
 	};
-	return cmd_parse(argc, argv, &spec);
+	int rc = cmd_parse(argc, argv, &spec);
+	*db = o.value;
+	return rc;
 }
 
 int cmd_operands(int argc, int min, int max, const char *usage)

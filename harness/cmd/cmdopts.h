@@ -4,6 +4,7 @@
 #define SCHEDRIG_CMDOPTS_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,6 +49,17 @@ int cmd_parse(int argc, char **argv, const struct cmd_optspec *spec);
  * (optind at the first operand), else the exit status to return. */
 int cmd_options(int argc, char **argv, const struct option *longopts, const char *usage,
 		int (*on)(int val, const char *arg, void *ctx), void *ctx);
+
+/* The options of a command with one option of a value and one flag
+ * (show: --db FILE, --config; build: --db FILE, --quiet; host: --root
+ * DIR, --advice), for cmd_parse's on with ctx a struct cmd_value_flag:
+ * an option with a value (arg not NULL) sets value, the other flag.
+ * Returns 0. */
+struct cmd_value_flag {
+	const char *value;
+	bool flag;
+};
+int cmd_value_flag_option(int val, const char *arg, void *ctx);
 
 /* The options of a command that takes only --db FILE (into *db) and
  * --help, as cmd_parse with report_getopt: glibc's message, then usage on
