@@ -221,7 +221,6 @@ static int check_layout(struct reportcmd *c, struct compare_opts *co)
 static int parse_args(int argc, char **argv, struct reportcmd *c, struct compare_opts *co)
 {
 	static const struct option long_options[] = {
-		REPORTCMD_LONG_OPTIONS,
 		{"layout", required_argument, NULL, OPT_LAYOUT},
 		{"grid", required_argument, NULL, OPT_GRID},
 		{"stat", required_argument, NULL, OPT_STAT},

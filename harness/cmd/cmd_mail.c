@@ -376,16 +376,11 @@ static int check_opts(const struct mail_opts *o)
 
 static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_opts *o)
 {
+	static const int shared[] = {
+		OPT_DB, OPT_COLUMNS, OPT_BASELINE, OPT_DECIMALS, OPT_SIGNIFICANCE, OPT_ALPHA,
+		OPT_METRIC, OPT_LOAD, OPT_OUTPUT, 0,
+	};
 	static const struct option long_options[] = {
-		{"db", required_argument, NULL, OPT_DB},
-		{"columns", required_argument, NULL, OPT_COLUMNS},
-		{"baseline", required_argument, NULL, OPT_BASELINE},
-		{"decimals", required_argument, NULL, OPT_DECIMALS},
-		{"significance", required_argument, NULL, OPT_SIGNIFICANCE},
-		{"alpha", required_argument, NULL, OPT_ALPHA},
-		{"metric", required_argument, NULL, OPT_METRIC},
-		{"load", required_argument, NULL, OPT_LOAD},
-		{"output", required_argument, NULL, OPT_OUTPUT},
 		{"from", required_argument, NULL, OPT_FROM},
 		{"to", required_argument, NULL, OPT_TO},
 		{"cc", required_argument, NULL, OPT_CC},
@@ -401,7 +396,7 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_op
 	};
 	const struct cmd_optspec spec = {
 		.cmd = "mail", .shortopts = "h", .longopts = long_options, .usage = usage_text,
-		.bad_hint = " (missing value?)", .on = mail_option, .ctx = o,
+		.bad_hint = " (missing value?)", .on = mail_option, .ctx = o, .shared = shared,
 	};
 	int rc = cmd_report_parse(argc, argv, c, &spec);
 

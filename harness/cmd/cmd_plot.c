@@ -102,12 +102,8 @@ static int plot_option(int opt, const char *arg, void *ctx)
  * status (0 after --help). */
 static int plot_options(int argc, char **argv, struct reportcmd *c, struct plot_opts *po)
 {
+	static const int shared[] = {OPT_DB, OPT_COLUMNS, OPT_BASELINE, OPT_METRIC, OPT_LOAD, 0};
 	static const struct option long_options[] = {
-		{"db", required_argument, NULL, OPT_DB},
-		{"columns", required_argument, NULL, OPT_COLUMNS},
-		{"baseline", required_argument, NULL, OPT_BASELINE},
-		{"metric", required_argument, NULL, OPT_METRIC},
-		{"load", required_argument, NULL, OPT_LOAD},
 		{"output-dir", required_argument, NULL, OPT_OUTPUT_DIR},
 		{"format", required_argument, NULL, OPT_PLOT_FORMAT},
 		{"logx", no_argument, NULL, OPT_LOGX},
@@ -117,7 +113,7 @@ static int plot_options(int argc, char **argv, struct reportcmd *c, struct plot_
 	};
 	const struct cmd_optspec spec = {
 		.cmd = "plot", .shortopts = "h", .longopts = long_options, .usage = usage_text,
-		.bad_hint = " (missing value?)", .on = plot_option, .ctx = po,
+		.bad_hint = " (missing value?)", .on = plot_option, .ctx = po, .shared = shared,
 	};
 	int rc = cmd_report_parse(argc, argv, c, &spec);
 

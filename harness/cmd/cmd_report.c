@@ -150,7 +150,6 @@ static int report_option(int opt, const char *arg, void *ctx)
 int cmd_report(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option long_options[] = {
-		REPORTCMD_LONG_OPTIONS,
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};

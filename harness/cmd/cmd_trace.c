@@ -126,7 +126,6 @@ static int trace_option(int opt, const char *arg, void *ctx)
 static int options(int argc, char **argv, struct trace_cmd *tc)
 {
 	static const struct option longopts[] = {
-		REPORTCMD_LONG_OPTIONS,
 		{"layout", required_argument, NULL, OPT_LAYOUT},
 		{"variant", required_argument, NULL, OPT_VARIANT},
 		{"cell", required_argument, NULL, OPT_CELL},

@@ -2,6 +2,7 @@
 #include "cmdopts.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,10 +138,34 @@ static void report_help(void *ctx)
 	rp->own->help(rp->own->ctx);
 }
 
+/* Whether val is one of the 0-ended vals (NULL: every val). */
+static bool shared_taken(const int *vals, int val)
+{
+	while (vals && *vals && *vals != val)
+		vals++;
+	return !vals || *vals;
+}
+
+/* The command's own options, then the report options it takes, into opts
+ * (room for n, the last entry of name NULL). */
+static void report_longopts(const struct cmd_optspec *spec, struct option *opts, size_t n)
+{
+	size_t k = 0;
+	for (const struct option *o = spec->longopts; o->name && k + 1 < n; o++)
+		opts[k++] = *o;
+	for (const struct option *o = reportcmd_long_options; o->name && k + 1 < n; o++)
+		if (shared_taken(spec->shared, o->val))
+			opts[k++] = *o;
+	opts[k] = (struct option){0};
+}
+
 int cmd_report_parse(int argc, char **argv, struct reportcmd *c, const struct cmd_optspec *spec)
 {
+	struct option opts[64];
 	struct report_parse rp = {.c = c, .own = spec};
 	struct cmd_optspec all = *spec;
+	report_longopts(spec, opts, sizeof(opts) / sizeof(opts[0]));
+	all.longopts = opts;
 	all.on = report_option;
 	all.help = spec->help ? report_help : NULL;
 	all.ctx = &rp;

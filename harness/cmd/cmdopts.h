@@ -34,6 +34,9 @@ struct cmd_optspec {
 	 * command's exit status after saying why. */
 	int (*on)(int val, const char *arg, void *ctx);
 	void *ctx;
+	/* cmd_report_parse: the report options (reportcmd.h) the command
+	 * takes besides longopts, their vals ended by 0; NULL: all of them. */
+	const int *shared;
 };
 
 /* Parse argv's options as spec says. Returns -1 when every option was
@@ -76,8 +79,9 @@ int cmd_operands(int argc, int min, int max, const char *usage);
 int cmd_one_run(struct cmd_ctx *ctx, const char *db, int argc, char **argv, const char *usage,
 		int64_t *id);
 
-/* A report command's options (compare, report, trace, mail, plot,
- * export): cmd_parse with spec, where spec->on returns -1 for an option
+/* A report command's options (compare, report, trace, mail, plot):
+ * cmd_parse with spec, its longopts and the report options spec->shared
+ * names (reportcmd_long_options), where spec->on returns -1 for an option
  * that is not the command's own, which then goes to reportcmd_option(c);
  * the operands are c's RUN selectors (c->runs, c->n_runs). -1 to go on,
  * else the exit status. */
