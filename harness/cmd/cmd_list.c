@@ -40,12 +40,10 @@ int cmd_list(int argc, char **argv, struct cmd_ctx *ctx)
 	const char *db = DEFAULT_DB;
 	struct store *s;
 	char err[512];
-	int rc = cmd_db_options(argc, argv, usage_text, &db);
+	int rc = cmd_db_options(argc, argv, usage_text, &db, 0, 0);
 
 	if (rc >= 0)
 		return rc;
-	if (cmd_operands(argc, 0, 0, usage_text))
-		return EXIT_USAGE;
 	if (!(s = cmd_store(ctx, db)))
 		return 1;
 	struct stored_run_row *rows;

@@ -25,7 +25,7 @@ int cmd_monitors(int argc, char **argv, struct cmd_ctx *ctx)
 	struct buf out = {0};
 	char err[512];
 	int64_t id;
-	int rc = cmd_db_options(argc, argv, usage_text, &db);
+	int rc = cmd_db_options(argc, argv, usage_text, &db, 0, 1);
 
 	if (rc >= 0)
 		return rc;

@@ -211,12 +211,10 @@ int cmd_reparse(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	const char *db = DEFAULT_DB;
 	char err[1024];
-	int opt = cmd_db_options(argc, argv, usage_text, &db);
+	int opt = cmd_db_options(argc, argv, usage_text, &db, 1, 1);
 
 	if (opt >= 0)
 		return opt;
-	if (cmd_operands(argc, 1, 1, usage_text))
-		return EXIT_USAGE;
 	struct store *s = NULL;
 	struct experiment *e = NULL;
 	struct plan p = {0};

@@ -141,11 +141,9 @@ int cmd_restore(int argc, char **argv, struct cmd_ctx *ctx)
 	bool need_debugfs = false, need_lock = false, mounted = false, left_here = false;
 	int lock = -1;
 
-	int opt = cmd_db_options(argc, argv, usage_text, &db);
+	int opt = cmd_db_options(argc, argv, usage_text, &db, 0, 0);
 	if (opt >= 0)
 		return opt;
-	if (cmd_operands(argc, 0, 0, usage_text))
-		return EXIT_USAGE;
 	if (access(db, F_OK)) {
 		fprintf(stderr, "schedrig restore: %s: no such results database\n", db);
 		return 1;

@@ -76,7 +76,7 @@ int cmd_value_flag_option(int val, const char *arg, void *ctx)
 	return 0;
 }
 
-int cmd_db_options(int argc, char **argv, const char *usage, const char **db)
+int cmd_db_options(int argc, char **argv, const char *usage, const char **db, int min, int max)
 {
 	static const struct option longopts[] = {
 		{"db", required_argument, NULL, 'd'},
@@ -90,6 +90,8 @@ int cmd_db_options(int argc, char **argv, const char *usage, const char **db)
 	};
 	int rc = cmd_parse(argc, argv, &spec);
 	*db = o.value;
+	if (rc < 0 && cmd_operands(argc, min, max, usage))
+		return EXIT_USAGE;
 	return rc;
 }
 

@@ -66,8 +66,9 @@ int cmd_value_flag_option(int val, const char *arg, void *ctx);
 
 /* The options of a command that takes only --db FILE (into *db) and
  * --help, as cmd_parse with report_getopt: glibc's message, then usage on
- * stderr for anything else. -1 to go on, else the exit status. */
-int cmd_db_options(int argc, char **argv, const char *usage, const char **db);
+ * stderr for anything else; then min..max operands (cmd_operands). -1 to
+ * go on, else the exit status. */
+int cmd_db_options(int argc, char **argv, const char *usage, const char **db, int min, int max);
 
 /* The operands after the options (argv from optind on) must be between
  * min and max of them: 0, or EXIT_USAGE after usage on stderr. */
