@@ -81,6 +81,15 @@ void plot_num(struct buf *b, double v)
 	buf_printf(b, "%.17g", v);
 }
 
+void plot_series_title(struct buf *plot, size_t index, const char *style, size_t color,
+		       const char *title)
+{
+	buf_printf(plot, "%sDATA index %zu using %s lc rgb '%s' title ",
+		   index ? ", \\\n     " : "", index, style, plot_color(color));
+	plot_quote(plot, title);
+	buf_puts(plot, " noenhanced");
+}
+
 void plot_series_end(struct plot_fig *f)
 {
 	buf_puts(&f->data, "\n\n");

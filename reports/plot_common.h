@@ -80,6 +80,12 @@ void plot_quote(struct buf *b, const char *s);
 void plot_metric_xaxis(struct buf *setup, const struct summary_table *t, bool logx);
 /* Append a double in the C locale, shortest round-trip form ("%.17g"). */
 void plot_num(struct buf *b, double v);
+/* Append dataset index's clause to plot (after ", \\\n     " unless it is
+ * the first): "DATA index INDEX using STYLE lc rgb 'COLOR' title 'TITLE'
+ * noenhanced", style the columns and the style ("1:2 with steps lw 2"),
+ * COLOR plot_color(color), title quoted by plot_quote. */
+void plot_series_title(struct buf *plot, size_t index, const char *style, size_t color,
+		       const char *title);
 /* End the current dataset in f->data (two blank lines) and count it. */
 void plot_series_end(struct plot_fig *f);
 /* Add a note "BASE: text" to the result. */

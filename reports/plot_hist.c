@@ -90,12 +90,9 @@ int plot_hist(struct plot_ctx *c, const struct summary_table *t, size_t op, char
 			plot_num(&f.data, (double)count[i] / (double)n);
 			buf_puts(&f.data, "\n");
 		}
-		buf_printf(&f.plot, "%sDATA index %zu using 1:2 with histeps lw 2 lc rgb '%s' title ",
-			   f.n_series ? ", \\\n     " : "", f.n_series, plot_color(col));
 		char *key = xasprintf("%s (n=%zu)", t->cols[col], n);
-		plot_quote(&f.plot, key);
+		plot_series_title(&f.plot, f.n_series, "1:2 with histeps lw 2", col, key);
 		free(key);
-		buf_puts(&f.plot, " noenhanced");
 		plot_series_end(&f);
 	}
 	free(count);

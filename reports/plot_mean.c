@@ -64,11 +64,8 @@ int plot_mean(struct plot_ctx *c, const struct summary_table *t, char *err, size
 			plot_note(c, &f, "series '%s' left out: no finite value", t->cols[col]);
 			continue;
 		}
-		buf_printf(&f.plot, "%sDATA index %zu using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 "
-			   "lc rgb '%s' title ", f.n_series ? ", \\\n     " : "", f.n_series,
-			   plot_color(col));
-		plot_quote(&f.plot, t->cols[col]);
-		buf_puts(&f.plot, " noenhanced");
+		plot_series_title(&f.plot, f.n_series, "1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8", col,
+				  t->cols[col]);
 		plot_series_end(&f);
 	}
 	return plot_fig_finish(c, &f, "no series has a finite value", err, errsz);

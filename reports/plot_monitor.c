@@ -67,11 +67,8 @@ static int add_point(const struct stored_series_point *p, void *ctx)
 			plot_series_end(&d->f);
 			d->lines++;
 		}
-		buf_printf(&d->f.plot, "%sDATA index %zu using 1:2 with linespoints lw 2 pt 7 "
-			   "ps 0.5 lc rgb '%s' title ", d->lines ? ", \\\n     " : "", d->lines,
-			   plot_color(d->lines));
-		plot_quote(&d->f.plot, buf_str(&d->line));
-		buf_puts(&d->f.plot, " noenhanced");
+		plot_series_title(&d->f.plot, d->lines, "1:2 with linespoints lw 2 pt 7 ps 0.5",
+				  d->lines, buf_str(&d->line));
 		buf_clear(&d->key);
 		buf_puts(&d->key, buf_str(&d->line));
 	}
