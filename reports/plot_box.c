@@ -19,12 +19,10 @@ int plot_box(struct plot_ctx *c, const struct summary_table *t, char *err, size_
 	plot_op_xtics(&f.setup, t);
 	buf_printf(&f.setup, "set boxwidth %.6f absolute\nset style fill solid 0.35 border\n",
 		   width * 0.85);
-	buf_puts(&f.setup, "set xlabel 'op' noenhanced\nset ylabel ");
 	char *yl = xasprintf("%s%s%s (min, Q1, median, Q3, max)", t->metric, *t->unit ? " " : "",
 			     t->unit);
-	plot_quote(&f.setup, yl);
+	plot_axis_labels(&f.setup, "op", yl);
 	free(yl);
-	buf_puts(&f.setup, " noenhanced\n");
 
 	for (size_t col = 0; col < t->n_cols; col++) {
 		size_t points = 0;

@@ -15,9 +15,7 @@ int plot_cdf(struct plot_ctx *c, const struct summary_table *t, size_t op, char 
 	bool logx = c->o->logx;
 	size_t nmax = 0, dropped = 0;
 
-	plot_fig_begin(c, &f, t, t->n_ops > 1 ? t->ops[op] : NULL, "cdf");
-	if (t->n_ops > 1)
-		buf_printf(&f.title, ", op %s", t->ops[op]);
+	plot_fig_begin_op(c, &f, t, op, "cdf");
 	for (size_t col = 0; col < t->n_cols; col++) {
 		const struct summary_group *g = summary_group_at(t, op, col);
 		size_t n = 0;

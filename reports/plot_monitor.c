@@ -115,9 +115,7 @@ static int draw(struct plot_ctx *c, struct store *s, const struct mon_fig *mf,
 	buf_printf(&d.f.title, "%s: %s", title, mf->what);
 	if (mf->lines == SERIES_PER_CPU)
 		buf_printf(&d.f.title, ", iteration %lld", d.first_it);
-	buf_puts(&d.f.setup, "set xlabel 's since iteration start' noenhanced\nset ylabel ");
-	plot_quote(&d.f.setup, mf->what);
-	buf_puts(&d.f.setup, " noenhanced\n");
+	plot_axis_labels(&d.f.setup, "s since iteration start", mf->what);
 	if (strstr(mf->key, "_pct"))
 		buf_puts(&d.f.setup, "set yrange [0:*]\n");
 	return plot_fig_finish(c, &d.f, "no series", err, errsz);
