@@ -63,33 +63,33 @@ run_one() { # CONDITION (0 bare, 1 rig, 2 rig traced) -> hackbench's time
 	esac
 }
 
-# The rig's own CPU ms and switches in during one untraced window, from
-# sched_switch events of a tracefs instance of this bench's own; prints
-# "CPU_MS SWITCHES_IN WINDOW_S" (nothing when tracefs is not writable).
+# The rig's own CPU ms, wakeups (switches in after a sleep) and
+# preemptions (switches out while runnable) during one untraced window
+# (hackbench's exec to its exit), from a tracefs instance of this bench's
+# own: sched_switch of tasks named schedrig, sched_process_exec and
+# sched_process_exit of hackbench. Prints "CPU_MS WAKEUPS PREEMPTED
+# WINDOW_S" (nothing when tracefs is not writable).
 rig_self_cost() {
 	mkdir "$WATCH" 2> /dev/null || { echo "no tracefs instance: rig's own cost not measured" >&2; return 0; }
-	echo 1 > "$WATCH/events/sched/sched_switch/enable"
+	local ev=$WATCH/events/sched
+	echo 'prev_comm == "schedrig" || next_comm == "schedrig"' > "$ev/sched_switch/filter"
+	echo 'comm == "hackbench"' > "$ev/sched_process_exit/filter"
+	for e in sched_switch sched_process_exec sched_process_exit; do echo 1 > "$ev/$e/enable"; done
 	"$SCHEDRIG" run "$WORK/off.yaml" --db "$DB" --quiet > /dev/null 2> "$WORK/err" &
 	local rig=$!
 	wait "$rig" || { cat "$WORK/err" >&2; exit 1; }
-	echo 0 > "$WATCH/events/sched/sched_switch/enable"
+	for e in sched_switch sched_process_exec sched_process_exit; do echo 0 > "$ev/$e/enable"; done
 	awk -v rig="$rig" '
-	function ts(s) { sub(":", "", s); return s + 0 }
-	/sched_switch:/ {
-		t = ""
-		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) t = ts($i)
-		prev = $0; sub(/.*prev_pid=/, "", prev); sub(/ .*/, "", prev)
-		next_pid = $0; sub(/.*next_pid=/, "", next_pid); sub(/ .*/, "", next_pid)
-		hb = $0 ~ /(prev|next)_comm=hackbench/
-		if (hb && first == "") first = t
-		if (hb) last = t
-		if (next_pid == rig) { on = t; n_in++; ins[n_in] = t }
-		if (prev == rig && on != "") { run[n_in] = t - on; on = "" }
+	function field(name,   v) { v = $0; sub(".*" name "=", "", v); sub(/ .*/, "", v); return v }
+	{ t = ""; for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i; sub(":", "", t); t += 0 } }
+	/sched_process_exec:/ && field("filename") ~ /hackbench$/ && !hb { hb = field("pid"); begin = t }
+	/sched_process_exit:/ && hb && field("pid") == hb { end = t }
+	/sched_switch:/ && field("next_pid") == rig { on = t; if (begin && !end && slept) wakeups++ }
+	/sched_switch:/ && field("prev_pid") == rig && on != "" {
+		if (begin && !end) { cpu += t - (on > begin ? on : begin); if (field("prev_state") == "R" || field("prev_state") == "R+") preempted++ }
+		slept = field("prev_state") != "R" && field("prev_state") != "R+"; on = ""
 	}
-	END {
-		for (i = 1; i <= n_in; i++) if (ins[i] >= first && ins[i] <= last) { cpu += run[i]; n++ }
-		printf "%.3f %d %.3f\n", cpu * 1e3, n, last - first
-	}' "$WATCH/trace"
+	END { printf "%.3f %d %d %.3f\n", cpu * 1e3, wakeups, preempted, end - begin }' "$WATCH/trace"
 	rmdir "$WATCH"
 }
 
@@ -114,8 +114,8 @@ printf 'trace-overhead: trace text per second of window (MB/s; %s events lost)\t
 	"$lost" "$(awk -v b="$text_s" -v s="$window_s" 'BEGIN { printf "%.1f", b / s / 1e6 }')"
 printf 'trace-overhead: trace gzip on disk per second of window (MB/s)\t%s\tn/a\tn/a\n' \
 	"$(awk -v b="$gz" -v s="$window_s" 'BEGIN { printf "%.2f", b / s / 1e6 }')"
-read -r cpu_ms wakeups win_s <<< "$(rig_self_cost)"
+read -r cpu_ms wakeups preempted win_s <<< "$(rig_self_cost)"
 if [ -n "${cpu_ms:-}" ]; then
 	printf 'trace-overhead: rig CPU during an untraced window (ms; %s s window)\t%s\tn/a\tn/a\n' "$win_s" "$cpu_ms"
-	printf 'trace-overhead: rig switches in (wakeups) during that window\t%s\tn/a\tn/a\n' "$wakeups"
+	printf 'trace-overhead: rig wakeups (preempted: %s) during that window\t%s\tn/a\tn/a\n' "$preempted" "$wakeups"
 fi
