@@ -10,10 +10,10 @@
 # the target <= 1.01 (rig / bare without a trace; the traced ones are the
 # trace's price, stated, not a target). Also the trace's size per second of
 # window (text bytes, and gzip bytes on disk), and what the rig itself
-# does while the untraced window is open: one more untraced run watched by
-# a tracefs instance of this bench's own (sched_switch), counting the
-# rig's CPU time and its switches in (wakeups) between hackbench's first
-# and last event. The load average before and after goes to stderr (the
+# does while the window is open: one more run untraced and one traced,
+# each watched by a tracefs instance of this bench's own, counting the
+# rig's CPU time, wakeups and preemptions between hackbench's exec and
+# its exit. The load average before and after goes to stderr (the
 # machine is shared: a wide interval says it was noisy).
 # LOOPS: hackbench's loops (4000). BENCH_QUICK=1: ROUNDS 6, LOOPS 2000.
 set -euo pipefail
@@ -67,15 +67,16 @@ run_one() { # CONDITION (0 bare, 1 rig, 2 rig traced) -> hackbench's time
 # preemptions (switches out while runnable) during one untraced window
 # (hackbench's exec to its exit), from a tracefs instance of this bench's
 # own: sched_switch of tasks named schedrig, sched_process_exec and
-# sched_process_exit of hackbench. Prints "CPU_MS WAKEUPS PREEMPTED
-# WINDOW_S" (nothing when tracefs is not writable).
+# sched_process_exit of hackbench. CONFIG: the run's config. Prints
+# "CPU_MS WAKEUPS PREEMPTED WINDOW_S" (nothing when tracefs is not
+# writable).
 rig_self_cost() {
 	mkdir "$WATCH" 2> /dev/null || { echo "no tracefs instance: rig's own cost not measured" >&2; return 0; }
 	local ev=$WATCH/events/sched
 	echo 'prev_comm == "schedrig" || next_comm == "schedrig"' > "$ev/sched_switch/filter"
 	echo 'comm == "hackbench"' > "$ev/sched_process_exit/filter"
 	for e in sched_switch sched_process_exec sched_process_exit; do echo 1 > "$ev/$e/enable"; done
-	"$SCHEDRIG" run "$WORK/off.yaml" --db "$DB" --quiet > /dev/null 2> "$WORK/err" &
+	"$SCHEDRIG" run "$1" --db "$DB" --quiet > /dev/null 2> "$WORK/err" &
 	local rig=$!
 	wait "$rig" || { cat "$WORK/err" >&2; exit 1; }
 	for e in sched_switch sched_process_exec sched_process_exit; do echo 0 > "$ev/$e/enable"; done
@@ -114,8 +115,10 @@ printf 'trace-overhead: trace text per second of window (MB/s; %s events lost)\t
 	"$lost" "$(awk -v b="$text_s" -v s="$window_s" 'BEGIN { printf "%.1f", b / s / 1e6 }')"
 printf 'trace-overhead: trace gzip on disk per second of window (MB/s)\t%s\tn/a\tn/a\n' \
 	"$(awk -v b="$gz" -v s="$window_s" 'BEGIN { printf "%.2f", b / s / 1e6 }')"
-read -r cpu_ms wakeups preempted win_s <<< "$(rig_self_cost)"
-if [ -n "${cpu_ms:-}" ]; then
-	printf 'trace-overhead: rig CPU during an untraced window (ms; %s s window)\t%s\tn/a\tn/a\n' "$win_s" "$cpu_ms"
-	printf 'trace-overhead: rig wakeups (preempted: %s) during that window\t%s\tn/a\tn/a\n' "$preempted" "$wakeups"
-fi
+for c in off on; do
+	read -r cpu_ms wakeups preempted win_s <<< "$(rig_self_cost "$WORK/$c.yaml")"
+	[ -n "${cpu_ms:-}" ] || break
+	what=$([ $c = off ] && echo untraced || echo "trace: sched")
+	printf 'trace-overhead: rig CPU during one %s window (ms; window %s s)\t%s\tn/a\tn/a\n' "$what" "$win_s" "$cpu_ms"
+	printf 'trace-overhead: rig wakeups during that window (preempted: %s)\t%s\tn/a\tn/a\n' "$preempted" "$wakeups"
+done
