@@ -104,7 +104,8 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libschedrig.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libschedrig.a $(LDLIBS) -lcmocka
 
-check: $(BUILD)/schedrig $(BUILD)/schedrig-agent $(UNIT_BIN) $(BUILD)/bench/bisect_sim
+check: $(BUILD)/schedrig $(BUILD)/schedrig-agent $(UNIT_BIN) $(BUILD)/bench/bisect_sim \
+       $(BUILD)/bench/ratio_ci
 	SCHEDRIG=$(CURDIR)/$(BUILD)/schedrig BUILD=$(CURDIR)/$(BUILD) TESTS="$(TESTS)" tests/run-tests
 
 # Slow tests: real kexec between two Debian kernels in a TCG guest, and a

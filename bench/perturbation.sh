@@ -1,16 +1,22 @@
 # How much the rig perturbs what it measures (issue 8), run by
 # bench/run-bench: hackbench's "Time:" and cyclictest's max latency, each
 # bare (the exact argv of the rig's plan, exec'd directly) and under
-# `schedrig run` with the same parameters, alternating bare, rig, bare, rig
-# ROUNDS (10) times. Prints the median of the per-round ratios rig / bare,
-# target <= 1.01 for hackbench (the line labelled perturbation). cyclictest's
-# max latency is a tail statistic, so its ratio is printed for reference.
-# BENCH_QUICK=1: ROUNDS 4, cyclictest 1 s.
+# `schedrig run` with the same parameters, ROUNDS (30) pairs of each in
+# ABBA order (ratio_ci order: bare first in odd rounds, the rig first in
+# even ones). build/bench/ratio_ci prints the median of the per-pair ratios
+# rig / bare with the distribution-free 95 % interval of that median and
+# the verdict on the target <= 1.01 for hackbench (the line labelled
+# perturbation). cyclictest's max latency is a tail statistic, so its
+# ratio is printed for reference (no target).
+# LOOPS: hackbench's loops (4000). BENCH_QUICK=1: ROUNDS 6, LOOPS 2000,
+# cyclictest 1 s.
 set -euo pipefail
 : "${SCHEDRIG:?}"
-ROUNDS=${ROUNDS:-10}
+RATIO_CI=${BUILD:-$PWD/build}/bench/ratio_ci
+ROUNDS=${ROUNDS:-30}
+LOOPS=${LOOPS:-4000}
 CYC_S=${CYC_S:-3}
-if [ "${BENCH_QUICK:-0}" = 1 ]; then ROUNDS=4; CYC_S=1; fi
+if [ "${BENCH_QUICK:-0}" = 1 ]; then ROUNDS=6; LOOPS=2000; CYC_S=1; fi
 WORK=$(mktemp -d /tmp/schedrig-bench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 DB=$WORK/p.db
@@ -22,7 +28,7 @@ iterations: 1
 loads:
   - name: hb
     tool: hackbench
-    params: {groups: 2, loops: 2000, ipc: pipe}
+    params: {groups: 2, loops: $LOOPS, ipc: pipe}
 EOF
 cat > "$WORK/cyc.yaml" <<EOF
 name: perturbation-cyclictest
@@ -49,20 +55,19 @@ rig_value() { # CONFIG METRIC -> the sample of the run just made
 bare_hb() { "${hb[@]}" | sed -n 's/^Time: *//p'; }
 bare_cyc() { "${cyc[@]}" | sed -n 's/.*Max: *\([0-9]*\).*/\1/p' | sort -n | tail -1; }
 
-hb_ratios=() cyc_ratios=()
+pair() { # ROUND BARE_CMD RIG_CMD... -> "BARE RIG", in the round's order
+	local first a b
+	first=$("$RATIO_CI" order "$1" 2)
+	if [ "$first" = "0 1" ]; then a=$($2) b=$($3 "$4" "$5"); else b=$($3 "$4" "$5") a=$($2); fi
+	echo "$a $b"
+}
+hb_pairs=() cyc_pairs=()
+echo "perturbation: load average before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 for ((r = 1; r <= ROUNDS; r++)); do
-	echo "perturbation round $r/$ROUNDS: hackbench bare, rig; cyclictest bare, rig" >&2
-	a=$(bare_hb) b=$(rig_value "$WORK/hb.yaml" time)
-	hb_ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", b / a }')")
-	a=$(bare_cyc) b=$(rig_value "$WORK/cyc.yaml" max_latency)
-	cyc_ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", (a > 0 ? b / a : 0) }')")
+	echo "perturbation round $r/$ROUNDS: hackbench bare and rig, cyclictest bare and rig ($("$RATIO_CI" order "$r" 2 | sed 's/0 1/bare first/; s/1 0/rig first/'))" >&2
+	hb_pairs+=("$(pair "$r" bare_hb rig_value "$WORK/hb.yaml" time)")
+	cyc_pairs+=("$(pair "$r" bare_cyc rig_value "$WORK/cyc.yaml" max_latency)")
 done
-echo "hackbench rig/bare per round: ${hb_ratios[*]}" >&2
-echo "cyclictest max rig/bare per round: ${cyc_ratios[*]}" >&2
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-	printf "%.4f\n", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-m=$(median "${hb_ratios[@]}") c=$(median "${cyc_ratios[@]}")
-printf 'perturbation: hackbench time rig / bare (median of %d A/B)\t%s\t<= 1.01\t%s\n' "$ROUNDS" "$m" \
-	"$(awk -v r="$m" 'BEGIN { print r <= 1.01 ? "ok" : "missed" }')"
-printf 'perturbation: cyclictest max latency rig / bare (median of %d)\t%s\t<= 1.01\t%s\n' "$ROUNDS" "$c" \
-	"$(awk -v r="$c" 'BEGIN { print r <= 1.01 ? "ok" : "missed" }')"
+echo "perturbation: load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+printf '%s\n' "${hb_pairs[@]}" | "$RATIO_CI" verdict "perturbation: hackbench time rig / bare" 1.01
+printf '%s\n' "${cyc_pairs[@]}" | "$RATIO_CI" verdict "perturbation: cyclictest max latency rig / bare" -
