@@ -81,8 +81,6 @@ static const char *const added_columns[][4] = {
 	{"bisect_run", "phase", "TEXT", "11"},
 };
 
-
-
 /* BEGIN IMMEDIATE, retried with backoff while another writer holds the lock
  * longer than the busy timeout. */
 int store_begin(struct store *s, char *err, size_t errsz)
@@ -527,38 +525,6 @@ sqlite3_stmt *store_prepare_id(struct store *s, const char *sql, int64_t id, con
 	if (sqlite3_bind_parameter_count(st) > 0)
 		sqlite3_bind_int64(st, 1, id);
 	return st;
-}
-
-int store_rows(struct store *s, const char *sql, int64_t id, size_t size, void **rows,
-	       size_t *n, void (*read)(sqlite3_stmt *st, void *row), void (*clear)(void *row),
-	       const char *what, char *err, size_t errsz)
-{
-	sqlite3_stmt *st = store_prepare_id(s, sql, id, what, err, errsz);
-	size_t cap = 0;
-	int rc = SQLITE_ERROR;
-	*rows = NULL;
-	*n = 0;
-	while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap)
-			*rows = xrealloc(*rows, (cap = cap ? 2 * cap : 8) * size);
-		read(st, (char *)*rows + (*n)++ * size);
-	}
-	if (st && rc != SQLITE_DONE)
-		store_fail(s, what, err, errsz);
-	sqlite3_finalize(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	store_rows_free(*rows, *n, size, clear);
-	*rows = NULL;
-	*n = 0;
-	return -1;
-}
-
-void store_rows_free(void *rows, size_t n, size_t size, void (*clear)(void *row))
-{
-	for (size_t i = 0; i < n; i++)
-		clear((char *)rows + i * size);
-	free(rows);
 }
 
 int store_fail(struct store *s, const char *what, char *err, size_t errsz)

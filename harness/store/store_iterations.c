@@ -266,7 +266,6 @@ unsigned char *store_doubles_le(const double *v, size_t n)
 	return b;
 }
 
-
 /* Bind v, or NULL for NaN. */
 static void bind_real(sqlite3_stmt *st, int col, double v)
 {
@@ -275,7 +274,6 @@ static void bind_real(sqlite3_stmt *st, int col, double v)
 	else
 		sqlite3_bind_double(st, col, v);
 }
-
 
 static int insert_histograms(struct store *s, int64_t instance_id, const struct sample_vec *v)
 {
@@ -484,7 +482,6 @@ out_fail:
 	store_rollback(s);
 	return -1;
 }
-
 
 int store_instance_outcome(struct store *s, int64_t instance_id, const char *state,
 			   const char *reason, const struct sample_vec *samples, char *err,

@@ -5,6 +5,7 @@
 #include "store_impl.h"
 
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "util.h"
@@ -44,35 +45,22 @@ int store_knob_restored(struct store *s, int64_t knob_id, char *err, size_t errs
 	return 0;
 }
 
-static void read_knob(sqlite3_stmt *st, void *row)
-{
-	*(struct stored_knob *)row = (struct stored_knob){
-		.id = sqlite3_column_int64(st, 0),
-		.run_id = sqlite3_column_int64(st, 1),
-		.variant = store_col_strdup(st, 2),
-		.seq = sqlite3_column_int(st, 3),
-		.kind = store_col_strdup(st, 4),
-		.name = store_col_strdup(st, 5),
-		.path = store_col_strdup(st, 6),
-		.old_value = store_col_strdup(st, 7),
-		.requested_value = store_col_strdup(st, 8),
-		.applied_value = store_col_strdup(st, 9),
-		.host = store_col_strdup(st, 10),
-		.boot_id = store_col_strdup(st, 11),
-		.changed_at = store_col_strdup(st, 12),
-		.restored_at = store_col_strdup(st, 13),
-	};
-}
-
-static void clear_knob(void *row)
-{
-	const struct stored_knob *k = row;
-	const char *f[] = {k->variant, k->kind, k->name, k->path, k->old_value,
-			   k->requested_value, k->applied_value, k->host, k->boot_id,
-			   k->changed_at, k->restored_at};
-	for (size_t j = 0; j < sizeof(f) / sizeof(f[0]); j++)
-		free((char *)f[j]);
-}
+static const struct store_row_shape knob_shape = {sizeof(struct stored_knob), NULL, {
+	{STORE_INT64, offsetof(struct stored_knob, id)},
+	{STORE_INT64, offsetof(struct stored_knob, run_id)},
+	{STORE_TEXT, offsetof(struct stored_knob, variant)},
+	{STORE_INT, offsetof(struct stored_knob, seq)},
+	{STORE_TEXT, offsetof(struct stored_knob, kind)},
+	{STORE_TEXT, offsetof(struct stored_knob, name)},
+	{STORE_TEXT, offsetof(struct stored_knob, path)},
+	{STORE_TEXT, offsetof(struct stored_knob, old_value)},
+	{STORE_TEXT, offsetof(struct stored_knob, requested_value)},
+	{STORE_TEXT, offsetof(struct stored_knob, applied_value)},
+	{STORE_TEXT, offsetof(struct stored_knob, host)},
+	{STORE_TEXT, offsetof(struct stored_knob, boot_id)},
+	{STORE_TEXT, offsetof(struct stored_knob, changed_at)},
+	{STORE_TEXT, offsetof(struct stored_knob, restored_at)},
+}};
 
 /* The knob rows of where_order ("WHERE ... ORDER BY ..."; run_id bound to
  * ?1 when it names it). */
@@ -83,8 +71,8 @@ static int knob_rows(struct store *s, const char *where_order, int64_t run_id,
 			      " requested_value, applied_value, host, boot_id, changed_at,"
 			      " restored_at FROM knob %s",
 			      where_order);
-	int rc = store_rows(s, sql, run_id, sizeof(**rows), (void **)rows, n, read_knob,
-			    clear_knob, "cannot read the knob journal", err, errsz);
+	int rc = store_rows(s, sql, run_id, &knob_shape, (void **)rows, n,
+			    "cannot read the knob journal", err, errsz);
 	free(sql);
 	return rc;
 }
@@ -103,5 +91,5 @@ int store_knob_unrestored(struct store *s, struct stored_knob **rows, size_t *n,
 
 void store_knob_rows_free(struct stored_knob *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_knob);
+	store_rows_free(&knob_shape, rows, n);
 }

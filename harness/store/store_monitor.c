@@ -2,7 +2,7 @@
 #include "store_monitor.h"
 
 #include <sqlite3.h>
-#include <stdlib.h>
+#include <stddef.h>
 
 #include "store_impl.h"
 #include "util.h"
@@ -50,20 +50,15 @@ int store_series_stats(struct store *s, int64_t variant_id, const char *monitor,
 	return rc == SQLITE_ROW ? 0 : -1;
 }
 
-static void read_load(sqlite3_stmt *st, void *row)
-{
-	*(struct stored_load_monitor *)row = (struct stored_load_monitor){
-		.name = store_col_strdup(st, 0), .migrations = store_col_real(st, 1),
-		.nivcsw = store_col_real(st, 2), .nivcsw_cpu_s = store_col_real(st, 3),
-		.elapsed_s = store_col_real(st, 4), .user_s = store_col_real(st, 5),
-		.system_s = store_col_real(st, 6),
-	};
-}
-
-static void clear_load(void *row)
-{
-	free(((struct stored_load_monitor *)row)->name);
-}
+static const struct store_row_shape load_shape = {sizeof(struct stored_load_monitor), NULL, {
+	{STORE_TEXT, offsetof(struct stored_load_monitor, name)},
+	{STORE_REAL, offsetof(struct stored_load_monitor, migrations)},
+	{STORE_REAL, offsetof(struct stored_load_monitor, nivcsw)},
+	{STORE_REAL, offsetof(struct stored_load_monitor, nivcsw_cpu_s)},
+	{STORE_REAL, offsetof(struct stored_load_monitor, elapsed_s)},
+	{STORE_REAL, offsetof(struct stored_load_monitor, user_s)},
+	{STORE_REAL, offsetof(struct stored_load_monitor, system_s)},
+}};
 
 int store_load_monitors(struct store *s, int64_t variant_id, struct stored_load_monitor **rows,
 			size_t *n, char *err, size_t errsz)
@@ -89,31 +84,22 @@ int store_load_monitors(struct store *s, int64_t variant_id, struct stored_load_
 		"    WHERE x.name = inst.name),"
 		"  sum(inst.elapsed_s), sum(inst.user_s), sum(inst.system_s)"
 		" FROM inst GROUP BY inst.name ORDER BY min(inst.seq)",
-		variant_id, sizeof(**rows), (void **)rows, n, read_load, clear_load, series_what,
-		err, errsz);
+		variant_id, &load_shape, (void **)rows, n, series_what, err, errsz);
 }
 
 void store_load_monitor_rows_free(struct stored_load_monitor *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_load);
+	store_rows_free(&load_shape, rows, n);
 }
 
-static void read_cell(sqlite3_stmt *st, void *row)
-{
-	*(struct stored_series_cell *)row = (struct stored_series_cell){
-		.variant_id = sqlite3_column_int64(st, 0), .variant = store_col_strdup(st, 1),
-		.cell_id = sqlite3_column_int64(st, 2), .cell = store_col_strdup(st, 3),
-		.run = store_col_strdup(st, 4), .n_cells = sqlite3_column_int64(st, 5),
-	};
-}
-
-static void clear_cell(void *row)
-{
-	struct stored_series_cell *c = row;
-	free(c->variant);
-	free(c->cell);
-	free(c->run);
-}
+static const struct store_row_shape cell_shape = {sizeof(struct stored_series_cell), NULL, {
+	{STORE_INT64, offsetof(struct stored_series_cell, variant_id)},
+	{STORE_TEXT, offsetof(struct stored_series_cell, variant)},
+	{STORE_INT64, offsetof(struct stored_series_cell, cell_id)},
+	{STORE_TEXT, offsetof(struct stored_series_cell, cell)},
+	{STORE_TEXT, offsetof(struct stored_series_cell, run)},
+	{STORE_INT64, offsetof(struct stored_series_cell, n_cells)},
+}};
 
 int store_series_cells(struct store *s, int64_t run_id, struct stored_series_cell **rows,
 		       size_t *n, char *err, size_t errsz)
@@ -130,13 +116,12 @@ int store_series_cells(struct store *s, int64_t run_id, struct stored_series_cel
 		"  JOIN series s ON s.iteration_id = i.id"
 		"  WHERE i.variant_id = v.id AND i.cell_id = ce.id)"
 		" ORDER BY v.seq, ce.seq",
-		run_id, sizeof(**rows), (void **)rows, n, read_cell, clear_cell, series_what, err,
-		errsz);
+		run_id, &cell_shape, (void **)rows, n, series_what, err, errsz);
 }
 
 void store_series_cell_rows_free(struct stored_series_cell *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_cell);
+	store_rows_free(&cell_shape, rows, n);
 }
 
 int store_series_points(struct store *s, int64_t variant_id, int64_t cell_id,

@@ -5,6 +5,7 @@
 
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,7 +162,6 @@ int store_run_resume(struct store *s, int64_t run_id, const struct rig_id *rig, 
 	return 0;
 }
 
-
 int store_event(struct store *s, int64_t run_id, const char *kind, const char *message,
 		char *err, size_t errsz)
 {
@@ -269,6 +269,28 @@ int store_select_runs(struct store *s, char *const *sel, size_t n_sel,
 	return 0;
 }
 
+/* A run row, in the order of store_run_read's SELECT (its id is not a
+ * column). */
+static const struct store_row_shape run_shape = {sizeof(struct stored_run), NULL, {
+	{STORE_TEXT, offsetof(struct stored_run, name)},
+	{STORE_TEXT, offsetof(struct stored_run, status)},
+	{STORE_TEXT, offsetof(struct stored_run, started_at)},
+	{STORE_TEXT, offsetof(struct stored_run, ended_at)},
+	{STORE_TEXT, offsetof(struct stored_run, host)},
+	{STORE_TEXT, offsetof(struct stored_run, kernel_release)},
+	{STORE_TEXT, offsetof(struct stored_run, kernel_cmdline)},
+	{STORE_TEXT, offsetof(struct stored_run, cpu_model)},
+	{STORE_TEXT, offsetof(struct stored_run, schedrig_version)},
+	{STORE_TEXT, offsetof(struct stored_run, config_path)},
+	{STORE_TEXT, offsetof(struct stored_run, config_text)},
+	{STORE_TEXT, offsetof(struct stored_run, boot_id)},
+	{STORE_INT64_OR, offsetof(struct stored_run, cpu_count)},
+	{STORE_INT64_OR, offsetof(struct stored_run, iterations)},
+	{STORE_INT64, offsetof(struct stored_run, rig_pid)},
+	{STORE_INT64, offsetof(struct stored_run, rig_start_ticks)},
+	{STORE_INT64, offsetof(struct stored_run, complete_iterations)},
+}};
+
 int store_run_read(struct store *s, int64_t run_id, struct stored_run *r, char *err,
 		   size_t errsz)
 {
@@ -285,17 +307,8 @@ int store_run_read(struct store *s, int64_t run_id, struct stored_run *r, char *
 		return -1;
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		char **text[] = {&r->name, &r->status, &r->started_at, &r->ended_at, &r->host,
-				 &r->kernel_release, &r->kernel_cmdline, &r->cpu_model,
-				 &r->schedrig_version, &r->config_path, &r->config_text, &r->boot_id};
+		store_row_read(&run_shape, st, r);
 		r->id = run_id;
-		for (int k = 0; k < 12; k++)
-			*text[k] = store_col_strdup(st, k);
-		r->cpu_count = store_col_int_or(st, 12);
-		r->iterations = store_col_int_or(st, 13);
-		r->rig_pid = sqlite3_column_int64(st, 14);
-		r->rig_start_ticks = sqlite3_column_int64(st, 15);
-		r->complete_iterations = sqlite3_column_int64(st, 16);
 	} else if (rc == SQLITE_DONE) {
 		snprintf(err, errsz, "no run %lld", (long long)run_id);
 	} else {
@@ -307,29 +320,17 @@ int store_run_read(struct store *s, int64_t run_id, struct stored_run *r, char *
 
 void store_run_free(struct stored_run *r)
 {
-	char *text[] = {r->name, r->status, r->started_at, r->ended_at, r->host,
-			r->kernel_release, r->kernel_cmdline, r->cpu_model, r->schedrig_version,
-			r->config_path, r->config_text, r->boot_id};
-	for (int k = 0; k < 12; k++)
-		free(text[k]);
+	store_row_clear(&run_shape, r);
 }
 
-static void read_variant(sqlite3_stmt *st, void *row)
-{
-	*(struct stored_variant *)row = (struct stored_variant){
-		sqlite3_column_int64(st, 0), store_col_strdup(st, 1), store_col_strdup(st, 2),
-		store_col_strdup(st, 3), store_col_strdup(st, 4), store_col_strdup(st, 5)};
-}
-
-static void clear_variant(void *row)
-{
-	struct stored_variant *v = row;
-	free(v->name);
-	free(v->boot);
-	free(v->kernel_release);
-	free(v->kernel_cmdline);
-	free(v->status);
-}
+static const struct store_row_shape variant_shape = {sizeof(struct stored_variant), NULL, {
+	{STORE_INT64, offsetof(struct stored_variant, id)},
+	{STORE_TEXT, offsetof(struct stored_variant, name)},
+	{STORE_TEXT, offsetof(struct stored_variant, boot)},
+	{STORE_TEXT, offsetof(struct stored_variant, kernel_release)},
+	{STORE_TEXT, offsetof(struct stored_variant, kernel_cmdline)},
+	{STORE_TEXT, offsetof(struct stored_variant, status)},
+}};
 
 int store_variant_list(struct store *s, int64_t run_id, struct stored_variant **rows, size_t *n,
 		       char *err, size_t errsz)
@@ -337,38 +338,30 @@ int store_variant_list(struct store *s, int64_t run_id, struct stored_variant **
 	return store_rows(s,
 			  "SELECT id, name, boot, kernel_release, kernel_cmdline, status"
 			  " FROM variant WHERE run_id = ?1 ORDER BY seq, id",
-			  run_id, sizeof(**rows), (void **)rows, n, read_variant, clear_variant,
+			  run_id, &variant_shape, (void **)rows, n,
 			  "cannot read the run's variants", err, errsz);
 }
 
 void store_variant_rows_free(struct stored_variant *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_variant);
+	store_rows_free(&variant_shape, rows, n);
 }
 
-static void read_event(sqlite3_stmt *st, void *row)
-{
-	*(struct stored_event *)row = (struct stored_event){
-		store_col_strdup(st, 0), store_col_strdup(st, 1), store_col_strdup(st, 2)};
-}
-
-static void clear_event(void *row)
-{
-	struct stored_event *e = row;
-	free(e->at);
-	free(e->kind);
-	free(e->message);
-}
+static const struct store_row_shape event_shape = {sizeof(struct stored_event), NULL, {
+	{STORE_TEXT, offsetof(struct stored_event, at)},
+	{STORE_TEXT, offsetof(struct stored_event, kind)},
+	{STORE_TEXT, offsetof(struct stored_event, message)},
+}};
 
 int store_event_list(struct store *s, int64_t run_id, struct stored_event **rows, size_t *n,
 		     char *err, size_t errsz)
 {
 	return store_rows(s, "SELECT at, kind, message FROM event WHERE run_id = ?1 ORDER BY id",
-			  run_id, sizeof(**rows), (void **)rows, n, read_event, clear_event,
+			  run_id, &event_shape, (void **)rows, n,
 			  "cannot read the run's events", err, errsz);
 }
 
 void store_event_rows_free(struct stored_event *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_event);
+	store_rows_free(&event_shape, rows, n);
 }

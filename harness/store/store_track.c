@@ -1,6 +1,7 @@
 /* schedrig track's rows (store_track.h). */
 #include "store_track.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,77 +9,85 @@
 #include "store_impl.h"
 #include "util.h"
 
-static void read_track_run(sqlite3_stmt *st, struct stored_track_run *r)
+/* The kind of a track run's kernel revision, from column 9 (NULL: the
+ * run recorded none, or one of no kind the rig writes: the JOIN left it). */
+static void track_run_kind(sqlite3_stmt *st, void *row)
 {
-	int kind = sqlite3_column_type(st, 6) == SQLITE_NULL ? -1
-			: revision_kind_parse(store_col_text(st, 6));
-	*r = (struct stored_track_run){
-		.run_id = sqlite3_column_int64(st, 0), .config = store_col_strdup(st, 1),
-		.started_at = store_col_strdup(st, 2), .status = store_col_strdup(st, 3),
-		.variant_id = sqlite3_column_int64(st, 4), .variant = store_col_strdup(st, 5),
-		.has_revision = kind >= 0, .kind = kind >= 0 ? (enum revision_kind)kind : 0,
-	};
-	if (r->has_revision) {
-		r->revision = store_col_strdup(st, 7);
-		r->commit_hash = store_col_strdup(st, 8);
-		r->source = store_col_strdup(st, 9);
-	}
+	struct stored_track_run *r = row;
+	int kind = sqlite3_column_type(st, 9) == SQLITE_NULL ? -1
+			: revision_kind_parse(store_col_text(st, 9));
+	r->has_revision = kind >= 0;
+	r->kind = kind >= 0 ? (enum revision_kind)kind : 0;
 }
+
+static const struct store_row_shape track_run_shape = {sizeof(struct stored_track_run), track_run_kind, {
+	{STORE_INT64, offsetof(struct stored_track_run, run_id)},
+	{STORE_TEXT, offsetof(struct stored_track_run, config)},
+	{STORE_TEXT, offsetof(struct stored_track_run, started_at)},
+	{STORE_TEXT, offsetof(struct stored_track_run, status)},
+	{STORE_INT64, offsetof(struct stored_track_run, variant_id)},
+	{STORE_TEXT, offsetof(struct stored_track_run, variant)},
+	{STORE_TEXT, offsetof(struct stored_track_run, revision)},
+	{STORE_TEXT, offsetof(struct stored_track_run, commit_hash)},
+	{STORE_TEXT, offsetof(struct stored_track_run, source)},
+}};
 
 int store_track_runs(struct store *s, const char *config, struct stored_track_run **rows,
 		     size_t *n, char *err, size_t errsz)
 {
+	static const char what[] = "cannot read the runs of a history";
 	sqlite3_stmt *st;
 	*rows = NULL;
 	*n = 0;
 	if (sqlite3_prepare_v2(store_db(s),
-			       "SELECT r.id, r.name, r.started_at, r.status, v.id, v.name, k.kind,"
-			       " k.revision, k.commit_hash, k.source FROM run r"
+			       "SELECT r.id, r.name, r.started_at, r.status, v.id, v.name,"
+			       " k.revision, k.commit_hash, k.source, k.kind FROM run r"
 			       " JOIN variant v ON v.run_id = r.id"
 			       " LEFT JOIN kernel_revision k ON k.run_id = r.id AND k.variant = v.name"
+			       " AND k.kind IN ('git', 'package', 'label')"
 			       " WHERE ?1 IS NULL OR r.name = ?1 ORDER BY r.id, v.seq, v.id",
 			       -1, &st, NULL) != SQLITE_OK)
-		return store_fail(s, "cannot read the runs of a history", err, errsz);
+		return store_fail(s, what, err, errsz);
 	sqlite3_bind_text(st, 1, config, -1, SQLITE_STATIC);
-	size_t cap = 0;
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap)
-			*rows = xrealloc(*rows, (cap = cap ? 2 * cap : 16) * sizeof(**rows));
-		read_track_run(st, &(*rows)[(*n)++]);
-	}
-	sqlite3_finalize(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	store_track_runs_free(*rows, *n);
-	*rows = NULL;
-	*n = 0;
-	return store_fail(s, "cannot read the runs of a history", err, errsz);
+	return store_rows_stmt(s, st, &track_run_shape, (void **)rows, n, what, err, errsz);
 }
 
 void store_track_runs_free(struct stored_track_run *rows, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct stored_track_run *r = &rows[i];
-		free(r->config);
-		free(r->started_at);
-		free(r->status);
-		free(r->variant);
-		free(r->revision);
-		free(r->commit_hash);
-		free(r->source);
-	}
-	free(rows);
+	store_rows_free(&track_run_shape, rows, n);
 }
+
+/* A follow row, in the order of store_follow_get's SELECT. */
+static const struct store_row_shape follow_shape = {sizeof(struct stored_follow), NULL, {
+	{STORE_INT64, offsetof(struct stored_follow, id)},
+	{STORE_TEXT, offsetof(struct stored_follow, config_path)},
+	{STORE_TEXT, offsetof(struct stored_follow, config_text)},
+	{STORE_TEXT, offsetof(struct stored_follow, tree)},
+	{STORE_TEXT, offsetof(struct stored_follow, branch)},
+	{STORE_TEXT, offsetof(struct stored_follow, build)},
+	{STORE_TEXT, offsetof(struct stored_follow, since)},
+	{STORE_TEXT, offsetof(struct stored_follow, load)},
+	{STORE_TEXT, offsetof(struct stored_follow, metric)},
+	{STORE_TEXT, offsetof(struct stored_follow, op)},
+	{STORE_TEXT, offsetof(struct stored_follow, cell)},
+	{STORE_TEXT, offsetof(struct stored_follow, mail)},
+	{STORE_TEXT, offsetof(struct stored_follow, status)},
+	{STORE_TEXT, offsetof(struct stored_follow, result)},
+	{STORE_TEXT, offsetof(struct stored_follow, cwd)},
+	{STORE_TEXT, offsetof(struct stored_follow, host)},
+	{STORE_TEXT, offsetof(struct stored_follow, boot_id)},
+	{STORE_INT, offsetof(struct stored_follow, every)},
+	{STORE_REAL_OR_0, offsetof(struct stored_follow, alpha)},
+	{STORE_INT, offsetof(struct stored_follow, permutations)},
+	{STORE_INT64, offsetof(struct stored_follow, seed)},
+	{STORE_REAL_OR_0, offsetof(struct stored_follow, min_change_pct)},
+	{STORE_INT64, offsetof(struct stored_follow, rig_pid)},
+	{STORE_INT64, offsetof(struct stored_follow, rig_start_ticks)},
+}};
 
 void store_follow_free(struct stored_follow *f)
 {
-	char *s[] = {f->config_path, f->config_text, f->tree, f->branch, f->build, f->since,
-		     f->load, f->metric, f->op, f->cell, f->mail, f->status, f->result, f->cwd,
-		     f->host, f->boot_id};
-	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
-		free(s[i]);
-	*f = (struct stored_follow){0};
+	store_row_clear(&follow_shape, f);
 }
 
 int store_follow_begin(struct store *st, struct stored_follow *f, char *err, size_t errsz)
@@ -99,23 +108,6 @@ int store_follow_begin(struct store *st, struct stored_follow *f, char *err, siz
 	return 0;
 }
 
-static void read_follow(sqlite3_stmt *q, struct stored_follow *f)
-{
-	char **text[] = {&f->config_path, &f->config_text, &f->tree, &f->branch, &f->build,
-			 &f->since, &f->load, &f->metric, &f->op, &f->cell, &f->mail, &f->status,
-			 &f->result, &f->cwd, &f->host, &f->boot_id};
-	f->id = sqlite3_column_int64(q, 0);
-	for (int k = 0; k < 16; k++)
-		*text[k] = store_col_strdup(q, k + 1);
-	f->every = sqlite3_column_int(q, 17);
-	f->alpha = sqlite3_column_double(q, 18);
-	f->permutations = sqlite3_column_int(q, 19);
-	f->seed = sqlite3_column_int64(q, 20);
-	f->min_change_pct = sqlite3_column_double(q, 21);
-	f->rig_pid = sqlite3_column_int64(q, 22);
-	f->rig_start_ticks = sqlite3_column_int64(q, 23);
-}
-
 int store_follow_get(struct store *st, int64_t id, struct stored_follow *f, char *err,
 		     size_t errsz)
 {
@@ -130,7 +122,7 @@ int store_follow_get(struct store *st, int64_t id, struct stored_follow *f, char
 	int rc = sqlite3_step(q);
 	*f = (struct stored_follow){0};
 	if (rc == SQLITE_ROW)
-		read_follow(q, f);
+		store_row_read(&follow_shape, q, f);
 	else if (rc == SQLITE_DONE && id)
 		snprintf(err, errsz, "no follow %lld in the results database", (long long)id);
 	else if (rc == SQLITE_DONE)
@@ -193,33 +185,25 @@ int store_follow_end(struct store *st, int64_t id, const char *status, const cha
 	return 0;
 }
 
-static void read_step(sqlite3_stmt *q, void *row)
-{
-	*(struct stored_follow_step *)row = (struct stored_follow_step){
-		sqlite3_column_int(q, 0), store_col_strdup(q, 1), store_col_strdup(q, 2),
-		store_col_strdup(q, 3), sqlite3_column_int64(q, 4)};
-}
-
-static void clear_step(void *row)
-{
-	struct stored_follow_step *s = row;
-	free(s->commit_hash);
-	free(s->subject);
-	free(s->config_path);
-}
+static const struct store_row_shape step_shape = {sizeof(struct stored_follow_step), NULL, {
+	{STORE_INT, offsetof(struct stored_follow_step, seq)},
+	{STORE_TEXT, offsetof(struct stored_follow_step, commit_hash)},
+	{STORE_TEXT, offsetof(struct stored_follow_step, subject)},
+	{STORE_TEXT, offsetof(struct stored_follow_step, config_path)},
+	{STORE_INT64, offsetof(struct stored_follow_step, run_id)},
+}};
 
 int store_follow_steps(struct store *st, int64_t id, struct stored_follow_step **rows, size_t *n,
 		       char *err, size_t errsz)
 {
 	return store_rows(st, "SELECT seq, commit_hash, subject, config_path, coalesce(run_id, 0)"
-			  " FROM track_step WHERE follow_id = ?1 ORDER BY seq", id, sizeof(**rows),
-			  (void **)rows, n, read_step, clear_step, "cannot read the follow's steps",
-			  err, errsz);
+			  " FROM track_step WHERE follow_id = ?1 ORDER BY seq", id, &step_shape,
+			  (void **)rows, n, "cannot read the follow's steps", err, errsz);
 }
 
 void store_follow_steps_free(struct stored_follow_step *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_step);
+	store_rows_free(&step_shape, rows, n);
 }
 
 int store_follow_step_add(struct store *st, int64_t id, int seq, const char *commit_hash,
@@ -251,23 +235,18 @@ int store_follow_step_link(struct store *st, int64_t id, int seq, int64_t *run_i
 	return 0;
 }
 
-static void read_change(sqlite3_stmt *q, void *row)
-{
-	*(struct stored_follow_change *)row = (struct stored_follow_change){
-		store_col_strdup(q, 0), store_col_strdup(q, 1), sqlite3_column_int(q, 2),
-		sqlite3_column_double(q, 3), sqlite3_column_double(q, 4),
-		sqlite3_column_double(q, 5), sqlite3_column_double(q, 6),
-		sqlite3_column_int64(q, 7), store_col_strdup(q, 8), store_col_strdup(q, 9)};
-}
-
-static void clear_change(void *row)
-{
-	struct stored_follow_change *c = row;
-	free(c->before_commit);
-	free(c->after_commit);
-	free(c->result);
-	free(c->mailed_at);
-}
+static const struct store_row_shape change_shape = {sizeof(struct stored_follow_change), NULL, {
+	{STORE_TEXT, offsetof(struct stored_follow_change, before_commit)},
+	{STORE_TEXT, offsetof(struct stored_follow_change, after_commit)},
+	{STORE_INT, offsetof(struct stored_follow_change, commits)},
+	{STORE_REAL_OR_0, offsetof(struct stored_follow_change, mean_before)},
+	{STORE_REAL_OR_0, offsetof(struct stored_follow_change, mean_after)},
+	{STORE_REAL_OR_0, offsetof(struct stored_follow_change, change_pct)},
+	{STORE_REAL_OR_0, offsetof(struct stored_follow_change, p)},
+	{STORE_INT64, offsetof(struct stored_follow_change, bisection_id)},
+	{STORE_TEXT, offsetof(struct stored_follow_change, result)},
+	{STORE_TEXT, offsetof(struct stored_follow_change, mailed_at)},
+}};
 
 int store_follow_changes(struct store *st, int64_t id, struct stored_follow_change **rows,
 			 size_t *n, char *err, size_t errsz)
@@ -275,18 +254,18 @@ int store_follow_changes(struct store *st, int64_t id, struct stored_follow_chan
 	return store_rows(st, "SELECT before_commit, after_commit, commits, mean_before, mean_after,"
 			  " change_pct, p, coalesce(bisection_id, 0), result, mailed_at"
 			  " FROM track_change WHERE follow_id = ?1 ORDER BY rowid", id,
-			  sizeof(**rows), (void **)rows, n, read_change, clear_change,
-			  "cannot read the follow's changes", err, errsz);
+			  &change_shape, (void **)rows, n, "cannot read the follow's changes", err,
+			  errsz);
 }
 
 void store_follow_changes_free(struct stored_follow_change *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_change);
+	store_rows_free(&change_shape, rows, n);
 }
 
 void store_follow_change_clear(struct stored_follow_change *c)
 {
-	clear_change(c);
+	store_row_clear(&change_shape, c);
 }
 
 int store_follow_change_add(struct store *st, int64_t id, const struct stored_follow_change *c,

@@ -1,0 +1,115 @@
+/* Result rows read into row structs by a table of columns (store_impl.h:
+ * store_rows, store_row_read): one reader for every row of the store. */
+#include "store_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+_Static_assert(sizeof(long long) == sizeof(int64_t), "STORE_INT64 fills long long fields too");
+
+/* Column i of st read as kind c->kind into its field of row. The field is
+ * written with memcpy: a const char * or long long field takes the same
+ * bytes as a char * or int64_t. Each kind asks SQLite for one type only. */
+static void read_col(const struct store_col *c, sqlite3_stmt *st, int i, void *row)
+{
+	void *field = (char *)row + c->offset;
+	int64_t i64;
+	int n;
+	bool b;
+	double d;
+	char *t;
+	switch (c->kind) {
+	case STORE_END:
+		break;
+	case STORE_INT64:
+	case STORE_INT64_OR:
+		i64 = c->kind == STORE_INT64_OR ? store_col_int_or(st, i) : sqlite3_column_int64(st, i);
+		memcpy(field, &i64, sizeof(i64));
+		break;
+	case STORE_INT:
+		n = sqlite3_column_int(st, i);
+		memcpy(field, &n, sizeof(n));
+		break;
+	case STORE_BOOL:
+		b = sqlite3_column_int(st, i) != 0;
+		memcpy(field, &b, sizeof(b));
+		break;
+	case STORE_REAL:
+	case STORE_REAL_OR_0:
+		d = c->kind == STORE_REAL ? store_col_real(st, i) : sqlite3_column_double(st, i);
+		memcpy(field, &d, sizeof(d));
+		break;
+	case STORE_TEXT:
+	case STORE_TEXT_OR_EMPTY:
+		t = store_col_strdup(st, i);
+		if (!t && c->kind == STORE_TEXT_OR_EMPTY)
+			t = xstrdup("");
+		memcpy(field, &t, sizeof(t));
+		break;
+	}
+}
+
+void store_row_read(const struct store_row_shape *shape, sqlite3_stmt *st, void *row)
+{
+	memset(row, 0, shape->size);
+	for (int i = 0; i < STORE_MAX_COLS && shape->cols[i].kind != STORE_END; i++)
+		read_col(&shape->cols[i], st, i, row);
+	if (shape->finish)
+		shape->finish(st, row);
+}
+
+void store_row_clear(const struct store_row_shape *shape, void *row)
+{
+	for (int i = 0; i < STORE_MAX_COLS && shape->cols[i].kind != STORE_END; i++) {
+		const struct store_col *c = &shape->cols[i];
+		char *t;
+		if (c->kind != STORE_TEXT && c->kind != STORE_TEXT_OR_EMPTY)
+			continue;
+		memcpy(&t, (char *)row + c->offset, sizeof(t));
+		free(t);
+	}
+	memset(row, 0, shape->size);
+}
+
+int store_rows_stmt(struct store *s, sqlite3_stmt *st, const struct store_row_shape *shape,
+		    void **rows, size_t *n, const char *what, char *err, size_t errsz)
+{
+	size_t cap = 0;
+	int rc;
+	*rows = NULL;
+	*n = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap)
+			*rows = xrealloc(*rows, (cap = cap ? 2 * cap : 8) * shape->size);
+		store_row_read(shape, st, (char *)*rows + (*n)++ * shape->size);
+	}
+	if (rc != SQLITE_DONE)
+		store_fail(s, what, err, errsz);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	store_rows_free(shape, *rows, *n);
+	*rows = NULL;
+	*n = 0;
+	return -1;
+}
+
+int store_rows(struct store *s, const char *sql, int64_t id, const struct store_row_shape *shape,
+	       void **rows, size_t *n, const char *what, char *err, size_t errsz)
+{
+	sqlite3_stmt *st = store_prepare_id(s, sql, id, what, err, errsz);
+	if (st)
+		return store_rows_stmt(s, st, shape, rows, n, what, err, errsz);
+	*rows = NULL;
+	*n = 0;
+	return -1;
+}
+
+void store_rows_free(const struct store_row_shape *shape, void *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		store_row_clear(shape, (char *)rows + i * shape->size);
+	free(rows);
+}
