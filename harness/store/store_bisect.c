@@ -10,8 +10,12 @@
 #include "store_impl.h"
 #include "util.h"
 
-/* A bisection row, in the order of store_bisect_get's SELECT. */
-static const struct store_row_shape bisection_shape = {sizeof(struct stored_bisection), NULL, {
+/* A bisection row (store_bisect_get). */
+static const struct store_row_shape bisection_shape = {
+	"SELECT id, config_path, config_text, good, bad, kind, load, metric, op, cell, alpha, status,"
+	" result, cwd, host, rig_pid, rig_start_ticks, boot_id, rule, min_effect_pct FROM bisection"
+	" WHERE id = ?1 OR (?1 = 0 AND id = (SELECT max(id) FROM bisection))",
+	"cannot read the bisection", sizeof(struct stored_bisection), NULL, {
 	{STORE_INT64, offsetof(struct stored_bisection, id)},
 	{STORE_TEXT, offsetof(struct stored_bisection, config_path)},
 	{STORE_TEXT, offsetof(struct stored_bisection, config_text)},
@@ -96,25 +100,12 @@ static int read_points(struct store *st, int64_t id, struct bisect_series *s, ch
 int store_bisect_get(struct store *st, int64_t id, struct stored_bisection *bi,
 		     struct bisect_series *s, char *err, size_t errsz)
 {
-	static const char what[] = "cannot read the bisection";
-	sqlite3_stmt *q = store_prepare_id(st, "SELECT id, config_path, config_text, good, bad,"
-					   " kind, load, metric, op, cell, alpha, status, result,"
-					   " cwd, host, rig_pid, rig_start_ticks, boot_id, rule,"
-					   " min_effect_pct FROM bisection WHERE id = ?1 OR (?1 = 0 AND id ="
-					   " (SELECT max(id) FROM bisection))", id, what, err, errsz);
-	if (!q)
-		return -1;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		store_row_read(&bisection_shape, q, bi);
-	else if (rc != SQLITE_DONE)
-		store_fail(st, what, err, errsz);
-	else if (id)
+	int rc = store_row_get(st, &bisection_shape, id, bi, err, errsz);
+	if (rc > 0 && id)
 		snprintf(err, errsz, "no bisection %lld in the database", (long long)id);
-	else
+	else if (rc > 0)
 		snprintf(err, errsz, "no bisection in the database");
-	sqlite3_finalize(q);
-	if (rc != SQLITE_ROW)
+	if (rc)
 		return -1;
 	return s ? read_points(st, bi->id, s, err, errsz) : 0;
 }
@@ -172,7 +163,12 @@ int store_bisect_end(struct store *st, int64_t id, const char *status, const cha
 	return 0;
 }
 
-static const struct store_row_shape point_shape = {sizeof(struct stored_bisect_point), NULL, {
+static const struct store_row_shape point_shape = {
+	"SELECT k, verdict, reason, ifnull(decided_seq, 0), ifnull(n, 0),"
+	" mean, ci95_half, p_good, p_bad, t_good, t_bad, ifnull(look, 0), alpha"
+	" FROM bisect_point"
+	" WHERE bisection_id = ?1 ORDER BY k",
+	"cannot read the bisect points", sizeof(struct stored_bisect_point), NULL, {
 	{STORE_INT, offsetof(struct stored_bisect_point, k)},
 	{STORE_TEXT, offsetof(struct stored_bisect_point, verdict)},
 	{STORE_TEXT, offsetof(struct stored_bisect_point, reason)},
@@ -191,12 +187,7 @@ static const struct store_row_shape point_shape = {sizeof(struct stored_bisect_p
 int store_bisect_points(struct store *st, int64_t id, struct stored_bisect_point **rows, size_t *n,
 			char *err, size_t errsz)
 {
-	return store_rows(st, "SELECT k, verdict, reason, ifnull(decided_seq, 0), ifnull(n, 0),"
-			  " mean, ci95_half, p_good, p_bad, t_good, t_bad, ifnull(look, 0), alpha"
-			  " FROM bisect_point"
-			  " WHERE bisection_id = ?1 ORDER BY k",
-			  id, &point_shape, (void **)rows, n,
-			  "cannot read the bisect points", err, errsz);
+	return store_rows(st, &point_shape, id, (void **)rows, n, err, errsz);
 }
 
 void store_bisect_point_rows_free(struct stored_bisect_point *rows, size_t n)
@@ -218,7 +209,11 @@ int store_bisect_verdict(struct store *st, int64_t id, const struct stored_bisec
 	return 0;
 }
 
-static const struct store_row_shape run_shape = {sizeof(struct stored_bisect_run), NULL, {
+static const struct store_row_shape run_shape = {
+	"SELECT k, attempt, config_path, ifnull(run_id, 0), ifnull(phase,"
+	" 'walk') FROM bisect_run"
+	" WHERE bisection_id = ?1 ORDER BY k, attempt",
+	"cannot read the bisect runs", sizeof(struct stored_bisect_run), NULL, {
 	{STORE_INT, offsetof(struct stored_bisect_run, k)},
 	{STORE_INT, offsetof(struct stored_bisect_run, attempt)},
 	{STORE_TEXT, offsetof(struct stored_bisect_run, config_path)},
@@ -231,11 +226,7 @@ int store_bisect_runs(struct store *st, int64_t id, int k, struct stored_bisect_
 {
 	struct stored_bisect_run *all;
 	size_t n_all;
-	if (store_rows(st, "SELECT k, attempt, config_path, ifnull(run_id, 0), ifnull(phase,"
-		       " 'walk') FROM bisect_run"
-		       " WHERE bisection_id = ?1 ORDER BY k, attempt",
-		       id, &run_shape, (void **)&all, &n_all,
-		       "cannot read the bisect runs", err, errsz))
+	if (store_rows(st, &run_shape, id, (void **)&all, &n_all, err, errsz))
 		return -1;
 	/* Point k's rows to the front, the others released. */
 	*n = 0;
@@ -309,7 +300,11 @@ int store_bisect_check_add(struct store *st, int64_t id, const struct stored_bis
 	return 0;
 }
 
-static const struct store_row_shape check_shape = {sizeof(struct stored_bisect_check), NULL, {
+static const struct store_row_shape check_shape = {
+	"SELECT seq, what, k_a, k_b, n_a, n_b, mean_a, mean_b, effect_pct, p,"
+	" statistic, alpha, rounds, outcome FROM bisect_check WHERE"
+	" bisection_id = ?1 ORDER BY seq",
+	"cannot read the bisection's checks", sizeof(struct stored_bisect_check), NULL, {
 	{STORE_INT, offsetof(struct stored_bisect_check, seq)},
 	{STORE_TEXT, offsetof(struct stored_bisect_check, what)},
 	{STORE_INT, offsetof(struct stored_bisect_check, k_a)},
@@ -329,10 +324,7 @@ static const struct store_row_shape check_shape = {sizeof(struct stored_bisect_c
 int store_bisect_checks(struct store *st, int64_t id, struct stored_bisect_check **rows,
 			size_t *n, char *err, size_t errsz)
 {
-	return store_rows(st, "SELECT seq, what, k_a, k_b, n_a, n_b, mean_a, mean_b, effect_pct, p,"
-			  " statistic, alpha, rounds, outcome FROM bisect_check WHERE"
-			  " bisection_id = ?1 ORDER BY seq", id, &check_shape, (void **)rows, n,
-			  "cannot read the bisection's checks", err, errsz);
+	return store_rows(st, &check_shape, id, (void **)rows, n, err, errsz);
 }
 
 void store_bisect_check_rows_free(struct stored_bisect_check *rows, size_t n)
@@ -340,7 +332,12 @@ void store_bisect_check_rows_free(struct stored_bisect_check *rows, size_t n)
 	store_rows_free(&check_shape, rows, n);
 }
 
-static const struct store_row_shape step_shape = {sizeof(struct stored_bisect_step), NULL, {
+static const struct store_row_shape step_shape = {
+	"SELECT b.bisection_id, b.k, p.name, p.label, b.attempt, ifnull(b.phase,"
+	" 'walk') FROM bisect_run b"
+	" JOIN bisect_point p ON p.bisection_id = b.bisection_id AND p.k = b.k"
+	" WHERE b.run_id = ?1 ORDER BY b.bisection_id, b.attempt",
+	"cannot read the run's bisection steps", sizeof(struct stored_bisect_step), NULL, {
 	{STORE_INT64, offsetof(struct stored_bisect_step, bisection_id)},
 	{STORE_INT, offsetof(struct stored_bisect_step, k)},
 	{STORE_TEXT, offsetof(struct stored_bisect_step, name)},
@@ -352,13 +349,7 @@ static const struct store_row_shape step_shape = {sizeof(struct stored_bisect_st
 int store_bisect_steps_of_run(struct store *st, int64_t run_id, struct stored_bisect_step **rows,
 			      size_t *n, char *err, size_t errsz)
 {
-	return store_rows(st,
-			  "SELECT b.bisection_id, b.k, p.name, p.label, b.attempt, ifnull(b.phase,"
-			  " 'walk') FROM bisect_run b"
-			  " JOIN bisect_point p ON p.bisection_id = b.bisection_id AND p.k = b.k"
-			  " WHERE b.run_id = ?1 ORDER BY b.bisection_id, b.attempt",
-			  run_id, &step_shape, (void **)rows, n,
-			  "cannot read the run's bisection steps", err, errsz);
+	return store_rows(st, &step_shape, run_id, (void **)rows, n, err, errsz);
 }
 
 void store_bisect_step_rows_free(struct stored_bisect_step *rows, size_t n)

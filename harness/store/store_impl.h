@@ -104,13 +104,17 @@ struct store_col {
 /* The most columns a row shape reads. */
 #define STORE_MAX_COLS 32
 
-/* A row struct read from a SELECT: size bytes (sizeof(struct ROW)); cols[i]
- * is result column i, up to the first STORE_END. finish, when not NULL,
- * runs after the columns are read, for what a column kind cannot say (text
- * parsed into an enum); it may read the columns after the last of cols,
- * and must own no memory of its own (store_row_clear frees only the text
- * columns). */
+/* A query whose rows are row structs: sql, its SELECT (id bound to ?1 by
+ * store_rows and store_row_get when it has parameters); what, the start of
+ * its error message ("cannot read ..."); size bytes a row (sizeof(struct
+ * ROW)); cols[i] is result column i, up to the first STORE_END. finish,
+ * when not NULL, runs after the columns are read, for what a column kind
+ * cannot say (text parsed into an enum); it may read the columns after the
+ * last of cols, and must own no memory of its own (store_row_clear frees
+ * only the text columns). */
 struct store_row_shape {
+	const char *sql;
+	const char *what;
 	size_t size;
 	void (*finish)(sqlite3_stmt *st, void *row);
 	struct store_col cols[STORE_MAX_COLS];
@@ -123,17 +127,25 @@ void store_row_read(const struct store_row_shape *shape, sqlite3_stmt *st, void 
 /* Free row's text columns (those store_row_read set) and zero it. */
 void store_row_clear(const struct store_row_shape *shape, void *row);
 
-/* Every result row of sql (id bound as store_prepare_id binds it) as one
- * element (shape->size bytes, read by store_row_read) of the malloc'd
- * array *rows (NULL when *n is 0). 0, or -1 with err ("WHAT: SQLite's
- * message"), *rows NULL and *n 0 (the rows read so far released). */
-int store_rows(struct store *s, const char *sql, int64_t id, const struct store_row_shape *shape,
-	       void **rows, size_t *n, const char *what, char *err, size_t errsz);
+/* The first result row of shape->sql (id bound as in store_rows) into row:
+ * 0; 1 when there is none (row and err untouched: the caller says what is
+ * missing); -1 with err ("WHAT: SQLite's message"). */
+int store_row_get(struct store *s, const struct store_row_shape *shape, int64_t id, void *row,
+		  char *err, size_t errsz);
 
-/* store_rows of a statement the caller prepared and bound (st: stepped and
- * finalized here, also on error). */
+/* Every result row of shape->sql (id bound as store_prepare_id binds it)
+ * as one element (shape->size bytes, read by store_row_read) of the
+ * malloc'd array *rows (NULL when *n is 0). 0, or -1 with err ("WHAT:
+ * SQLite's message"), *rows NULL and *n 0 (the rows read so far
+ * released). */
+int store_rows(struct store *s, const struct store_row_shape *shape, int64_t id, void **rows,
+	       size_t *n, char *err, size_t errsz);
+
+/* store_rows of a statement the caller prepared and bound (its own SQL or
+ * shape->sql; stepped and finalized here). st NULL (its prepare failed and
+ * said why in err): -1, *rows NULL and *n 0. */
 int store_rows_stmt(struct store *s, sqlite3_stmt *st, const struct store_row_shape *shape,
-		    void **rows, size_t *n, const char *what, char *err, size_t errsz);
+		    void **rows, size_t *n, char *err, size_t errsz);
 
 /* Release n rows of shape at rows (from store_rows): store_row_clear on
  * each, then the array. */

@@ -25,7 +25,10 @@ int store_kernel_build(struct store *s, int64_t run_id, const struct stored_kern
 	return 0;
 }
 
-static const struct store_row_shape build_shape = {sizeof(struct stored_kernel_build), NULL, {
+static const struct store_row_shape build_shape = {
+	"SELECT variant, kernel, build_key, status, provenance, message, log_path"
+	" FROM kernel_build WHERE run_id = ?1 ORDER BY id",
+	"cannot read kernel builds", sizeof(struct stored_kernel_build), NULL, {
 	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, variant)},
 	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, kernel)},
 	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, build_key)},
@@ -38,11 +41,7 @@ static const struct store_row_shape build_shape = {sizeof(struct stored_kernel_b
 int store_kernel_builds(struct store *s, int64_t run_id, struct stored_kernel_build **out,
 			size_t *n, char *err, size_t errsz)
 {
-	return store_rows(s,
-			  "SELECT variant, kernel, build_key, status, provenance, message, log_path"
-			  " FROM kernel_build WHERE run_id = ?1 ORDER BY id",
-			  run_id, &build_shape, (void **)out, n,
-			  "cannot read kernel builds", err, errsz);
+	return store_rows(s, &build_shape, run_id, (void **)out, n, err, errsz);
 }
 
 void stored_kernel_builds_free(struct stored_kernel_build *kb, size_t n)

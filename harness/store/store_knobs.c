@@ -45,7 +45,11 @@ int store_knob_restored(struct store *s, int64_t knob_id, char *err, size_t errs
 	return 0;
 }
 
-static const struct store_row_shape knob_shape = {sizeof(struct stored_knob), NULL, {
+/* A knob row; the SELECT without its WHERE (knob_rows adds it). */
+static const struct store_row_shape knob_shape = {
+	"SELECT id, run_id, variant, seq, kind, name, path, old_value, requested_value, applied_value,"
+	" host, boot_id, changed_at, restored_at FROM knob",
+	"cannot read the knob journal", sizeof(struct stored_knob), NULL, {
 	{STORE_INT64, offsetof(struct stored_knob, id)},
 	{STORE_INT64, offsetof(struct stored_knob, run_id)},
 	{STORE_TEXT, offsetof(struct stored_knob, variant)},
@@ -67,12 +71,9 @@ static const struct store_row_shape knob_shape = {sizeof(struct stored_knob), NU
 static int knob_rows(struct store *s, const char *where_order, int64_t run_id,
 		     struct stored_knob **rows, size_t *n, char *err, size_t errsz)
 {
-	char *sql = xasprintf("SELECT id, run_id, variant, seq, kind, name, path, old_value,"
-			      " requested_value, applied_value, host, boot_id, changed_at,"
-			      " restored_at FROM knob %s",
-			      where_order);
-	int rc = store_rows(s, sql, run_id, &knob_shape, (void **)rows, n,
-			    "cannot read the knob journal", err, errsz);
+	char *sql = xasprintf("%s %s", knob_shape.sql, where_order);
+	int rc = store_rows_stmt(s, store_prepare_id(s, sql, run_id, knob_shape.what, err, errsz),
+				 &knob_shape, (void **)rows, n, err, errsz);
 	free(sql);
 	return rc;
 }

@@ -41,7 +41,10 @@ static void revision_kind(sqlite3_stmt *st, void *row)
 	((struct stored_revision *)row)->kind = kind < 0 ? REVISION_LABEL : (enum revision_kind)kind;
 }
 
-static const struct store_row_shape revision_shape = {sizeof(struct stored_revision), revision_kind, {
+static const struct store_row_shape revision_shape = {
+	"SELECT variant, revision, commit_hash, source, kind FROM kernel_revision"
+	" WHERE run_id = ?1 AND kind IN ('git', 'package', 'label') ORDER BY variant",
+	"cannot read kernel revisions", sizeof(struct stored_revision), revision_kind, {
 	{STORE_TEXT, offsetof(struct stored_revision, variant)},
 	{STORE_TEXT, offsetof(struct stored_revision, revision)},
 	{STORE_TEXT, offsetof(struct stored_revision, commit_hash)},
@@ -53,11 +56,7 @@ int store_revision_list(struct store *s, int64_t run_id, struct stored_revision 
 {
 	/* The table's CHECK keeps kind to the three; a row that escaped it
 	 * (an edited database) is read as none of them. */
-	return store_rows(s,
-			  "SELECT variant, revision, commit_hash, source, kind FROM kernel_revision"
-			  " WHERE run_id = ?1 AND kind IN ('git', 'package', 'label') ORDER BY variant",
-			  run_id, &revision_shape, (void **)rows, n,
-			  "cannot read kernel revisions", err, errsz);
+	return store_rows(s, &revision_shape, run_id, (void **)rows, n, err, errsz);
 }
 
 void store_revision_rows_free(struct stored_revision *rows, size_t n)

@@ -73,20 +73,35 @@ void store_row_clear(const struct store_row_shape *shape, void *row)
 	memset(row, 0, shape->size);
 }
 
+int store_row_get(struct store *s, const struct store_row_shape *shape, int64_t id, void *row,
+		  char *err, size_t errsz)
+{
+	sqlite3_stmt *st = store_prepare_id(s, shape->sql, id, shape->what, err, errsz);
+	if (!st)
+		return -1;
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		store_row_read(shape, st, row);
+	else if (rc != SQLITE_DONE)
+		store_fail(s, shape->what, err, errsz);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : -1;
+}
+
 int store_rows_stmt(struct store *s, sqlite3_stmt *st, const struct store_row_shape *shape,
-		    void **rows, size_t *n, const char *what, char *err, size_t errsz)
+		    void **rows, size_t *n, char *err, size_t errsz)
 {
 	size_t cap = 0;
-	int rc;
+	int rc = SQLITE_ERROR;
 	*rows = NULL;
 	*n = 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (*n == cap)
 			*rows = xrealloc(*rows, (cap = cap ? 2 * cap : 8) * shape->size);
 		store_row_read(shape, st, (char *)*rows + (*n)++ * shape->size);
 	}
-	if (rc != SQLITE_DONE)
-		store_fail(s, what, err, errsz);
+	if (st && rc != SQLITE_DONE)
+		store_fail(s, shape->what, err, errsz);
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE)
 		return 0;
@@ -96,15 +111,11 @@ int store_rows_stmt(struct store *s, sqlite3_stmt *st, const struct store_row_sh
 	return -1;
 }
 
-int store_rows(struct store *s, const char *sql, int64_t id, const struct store_row_shape *shape,
-	       void **rows, size_t *n, const char *what, char *err, size_t errsz)
+int store_rows(struct store *s, const struct store_row_shape *shape, int64_t id, void **rows,
+	       size_t *n, char *err, size_t errsz)
 {
-	sqlite3_stmt *st = store_prepare_id(s, sql, id, what, err, errsz);
-	if (st)
-		return store_rows_stmt(s, st, shape, rows, n, what, err, errsz);
-	*rows = NULL;
-	*n = 0;
-	return -1;
+	return store_rows_stmt(s, store_prepare_id(s, shape->sql, id, shape->what, err, errsz),
+			       shape, rows, n, err, errsz);
 }
 
 void store_rows_free(const struct store_row_shape *shape, void *rows, size_t n)

@@ -269,9 +269,13 @@ int store_select_runs(struct store *s, char *const *sel, size_t n_sel,
 	return 0;
 }
 
-/* A run row, in the order of store_run_read's SELECT (its id is not a
- * column). */
-static const struct store_row_shape run_shape = {sizeof(struct stored_run), NULL, {
+/* A run row (store_run_read; its id is not a column). */
+static const struct store_row_shape run_shape = {
+	"SELECT name, status, started_at, ended_at, host, kernel_release, kernel_cmdline, cpu_model,"
+	" schedrig_version, config_path, config_text, boot_id, cpu_count, iterations, rig_pid,"
+	" rig_start_ticks, (SELECT count(*) FROM iteration i JOIN variant v ON v.id = i.variant_id"
+	" WHERE v.run_id = run.id AND i.status = 'complete') FROM run WHERE id = ?1",
+	"cannot read the run", sizeof(struct stored_run), NULL, {
 	{STORE_TEXT, offsetof(struct stored_run, name)},
 	{STORE_TEXT, offsetof(struct stored_run, status)},
 	{STORE_TEXT, offsetof(struct stored_run, started_at)},
@@ -294,28 +298,13 @@ static const struct store_row_shape run_shape = {sizeof(struct stored_run), NULL
 int store_run_read(struct store *s, int64_t run_id, struct stored_run *r, char *err,
 		   size_t errsz)
 {
-	sqlite3_stmt *st = store_prepare_id(
-		s,
-		"SELECT name, status, started_at, ended_at, host, kernel_release, kernel_cmdline,"
-		" cpu_model, schedrig_version, config_path, config_text, boot_id,"
-		" cpu_count, iterations, rig_pid, rig_start_ticks,"
-		" (SELECT count(*) FROM iteration i JOIN variant v ON v.id = i.variant_id"
-		" WHERE v.run_id = run.id AND i.status = 'complete')"
-		" FROM run WHERE id = ?1",
-		run_id, "cannot read the run", err, errsz);
-	if (!st)
-		return -1;
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		store_row_read(&run_shape, st, r);
-		r->id = run_id;
-	} else if (rc == SQLITE_DONE) {
+	int rc = store_row_get(s, &run_shape, run_id, r, err, errsz);
+	if (rc > 0)
 		snprintf(err, errsz, "no run %lld", (long long)run_id);
-	} else {
-		store_fail(s, "cannot read the run", err, errsz);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : -1;
+	if (rc)
+		return -1;
+	r->id = run_id;
+	return 0;
 }
 
 void store_run_free(struct stored_run *r)
@@ -323,7 +312,10 @@ void store_run_free(struct stored_run *r)
 	store_row_clear(&run_shape, r);
 }
 
-static const struct store_row_shape variant_shape = {sizeof(struct stored_variant), NULL, {
+static const struct store_row_shape variant_shape = {
+	"SELECT id, name, boot, kernel_release, kernel_cmdline, status"
+	" FROM variant WHERE run_id = ?1 ORDER BY seq, id",
+	"cannot read the run's variants", sizeof(struct stored_variant), NULL, {
 	{STORE_INT64, offsetof(struct stored_variant, id)},
 	{STORE_TEXT, offsetof(struct stored_variant, name)},
 	{STORE_TEXT, offsetof(struct stored_variant, boot)},
@@ -335,11 +327,7 @@ static const struct store_row_shape variant_shape = {sizeof(struct stored_varian
 int store_variant_list(struct store *s, int64_t run_id, struct stored_variant **rows, size_t *n,
 		       char *err, size_t errsz)
 {
-	return store_rows(s,
-			  "SELECT id, name, boot, kernel_release, kernel_cmdline, status"
-			  " FROM variant WHERE run_id = ?1 ORDER BY seq, id",
-			  run_id, &variant_shape, (void **)rows, n,
-			  "cannot read the run's variants", err, errsz);
+	return store_rows(s, &variant_shape, run_id, (void **)rows, n, err, errsz);
 }
 
 void store_variant_rows_free(struct stored_variant *rows, size_t n)
@@ -347,7 +335,9 @@ void store_variant_rows_free(struct stored_variant *rows, size_t n)
 	store_rows_free(&variant_shape, rows, n);
 }
 
-static const struct store_row_shape event_shape = {sizeof(struct stored_event), NULL, {
+static const struct store_row_shape event_shape = {
+	"SELECT at, kind, message FROM event WHERE run_id = ?1 ORDER BY id",
+	"cannot read the run's events", sizeof(struct stored_event), NULL, {
 	{STORE_TEXT, offsetof(struct stored_event, at)},
 	{STORE_TEXT, offsetof(struct stored_event, kind)},
 	{STORE_TEXT, offsetof(struct stored_event, message)},
@@ -356,9 +346,7 @@ static const struct store_row_shape event_shape = {sizeof(struct stored_event), 
 int store_event_list(struct store *s, int64_t run_id, struct stored_event **rows, size_t *n,
 		     char *err, size_t errsz)
 {
-	return store_rows(s, "SELECT at, kind, message FROM event WHERE run_id = ?1 ORDER BY id",
-			  run_id, &event_shape, (void **)rows, n,
-			  "cannot read the run's events", err, errsz);
+	return store_rows(s, &event_shape, run_id, (void **)rows, n, err, errsz);
 }
 
 void store_event_rows_free(struct stored_event *rows, size_t n)

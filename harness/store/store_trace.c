@@ -8,7 +8,14 @@
 
 #include "util.h"
 
-static const struct store_row_shape trace_shape = {sizeof(struct stored_trace), NULL, {
+static const struct store_row_shape trace_shape = {
+	"SELECT t.id, v.name, c.name, i.iteration, i.status, t.path, t.events,"
+	" t.buffer_kb, t.window_start_ns, t.window_end_ns, t.bytes, t.lines,"
+	" t.lost_events, t.warning FROM trace t"
+	" JOIN iteration i ON i.id = t.iteration_id"
+	" JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id"
+	" WHERE v.run_id = ?1 ORDER BY v.seq, c.seq, i.iteration",
+	"cannot read the traces", sizeof(struct stored_trace), NULL, {
 	{STORE_INT64, offsetof(struct stored_trace, id)},
 	{STORE_TEXT, offsetof(struct stored_trace, variant)},
 	{STORE_TEXT, offsetof(struct stored_trace, cell)},
@@ -37,15 +44,7 @@ static bool trace_row_ok(const struct stored_trace *t)
 int store_trace_list(struct store *s, int64_t run_id, struct stored_trace **rows, size_t *n,
 		     char *err, size_t errsz)
 {
-	int rc = store_rows(s,
-			    "SELECT t.id, v.name, c.name, i.iteration, i.status, t.path, t.events,"
-			    " t.buffer_kb, t.window_start_ns, t.window_end_ns, t.bytes, t.lines,"
-			    " t.lost_events, t.warning FROM trace t"
-			    " JOIN iteration i ON i.id = t.iteration_id"
-			    " JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id"
-			    " WHERE v.run_id = ?1 ORDER BY v.seq, c.seq, i.iteration",
-			    run_id, &trace_shape, (void **)rows, n,
-			    "cannot read the traces", err, errsz);
+	int rc = store_rows(s, &trace_shape, run_id, (void **)rows, n, err, errsz);
 	for (size_t i = 0; !rc && i < *n; i++) {
 		if (trace_row_ok(&(*rows)[i]))
 			continue;

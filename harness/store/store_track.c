@@ -20,7 +20,13 @@ static void track_run_kind(sqlite3_stmt *st, void *row)
 	r->kind = kind >= 0 ? (enum revision_kind)kind : 0;
 }
 
-static const struct store_row_shape track_run_shape = {sizeof(struct stored_track_run), track_run_kind, {
+static const struct store_row_shape track_run_shape = {
+	"SELECT r.id, r.name, r.started_at, r.status, v.id, v.name, k.revision, k.commit_hash,"
+	" k.source, k.kind FROM run r JOIN variant v ON v.run_id = r.id"
+	" LEFT JOIN kernel_revision k ON k.run_id = r.id AND k.variant = v.name"
+	" AND k.kind IN ('git', 'package', 'label')"
+	" WHERE ?1 IS NULL OR r.name = ?1 ORDER BY r.id, v.seq, v.id",
+	"cannot read the runs of a history", sizeof(struct stored_track_run), track_run_kind, {
 	{STORE_INT64, offsetof(struct stored_track_run, run_id)},
 	{STORE_TEXT, offsetof(struct stored_track_run, config)},
 	{STORE_TEXT, offsetof(struct stored_track_run, started_at)},
@@ -35,21 +41,13 @@ static const struct store_row_shape track_run_shape = {sizeof(struct stored_trac
 int store_track_runs(struct store *s, const char *config, struct stored_track_run **rows,
 		     size_t *n, char *err, size_t errsz)
 {
-	static const char what[] = "cannot read the runs of a history";
 	sqlite3_stmt *st;
 	*rows = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(store_db(s),
-			       "SELECT r.id, r.name, r.started_at, r.status, v.id, v.name,"
-			       " k.revision, k.commit_hash, k.source, k.kind FROM run r"
-			       " JOIN variant v ON v.run_id = r.id"
-			       " LEFT JOIN kernel_revision k ON k.run_id = r.id AND k.variant = v.name"
-			       " AND k.kind IN ('git', 'package', 'label')"
-			       " WHERE ?1 IS NULL OR r.name = ?1 ORDER BY r.id, v.seq, v.id",
-			       -1, &st, NULL) != SQLITE_OK)
-		return store_fail(s, what, err, errsz);
+	if (sqlite3_prepare_v2(store_db(s), track_run_shape.sql, -1, &st, NULL) != SQLITE_OK)
+		return store_fail(s, track_run_shape.what, err, errsz);
 	sqlite3_bind_text(st, 1, config, -1, SQLITE_STATIC);
-	return store_rows_stmt(s, st, &track_run_shape, (void **)rows, n, what, err, errsz);
+	return store_rows_stmt(s, st, &track_run_shape, (void **)rows, n, err, errsz);
 }
 
 void store_track_runs_free(struct stored_track_run *rows, size_t n)
@@ -57,8 +55,12 @@ void store_track_runs_free(struct stored_track_run *rows, size_t n)
 	store_rows_free(&track_run_shape, rows, n);
 }
 
-/* A follow row, in the order of store_follow_get's SELECT. */
-static const struct store_row_shape follow_shape = {sizeof(struct stored_follow), NULL, {
+/* A follow row (store_follow_get). */
+static const struct store_row_shape follow_shape = {
+	"SELECT id, config_path, config_text, tree, branch, build, since, load, metric, op, cell, mail,"
+	" status, result, cwd, host, boot_id, every, alpha, permutations, seed, min_change_pct,"
+	" rig_pid, rig_start_ticks FROM track_follow WHERE id = ?1 OR ?1 = 0 ORDER BY id DESC LIMIT 1",
+	"cannot read the follow", sizeof(struct stored_follow), NULL, {
 	{STORE_INT64, offsetof(struct stored_follow, id)},
 	{STORE_TEXT, offsetof(struct stored_follow, config_path)},
 	{STORE_TEXT, offsetof(struct stored_follow, config_text)},
@@ -111,26 +113,13 @@ int store_follow_begin(struct store *st, struct stored_follow *f, char *err, siz
 int store_follow_get(struct store *st, int64_t id, struct stored_follow *f, char *err,
 		     size_t errsz)
 {
-	sqlite3_stmt *q = store_prepare_id(st,
-		"SELECT id, config_path, config_text, tree, branch, build, since, load, metric, op,"
-		" cell, mail, status, result, cwd, host, boot_id, every, alpha, permutations, seed,"
-		" min_change_pct, rig_pid, rig_start_ticks FROM track_follow"
-		" WHERE id = ?1 OR ?1 = 0 ORDER BY id DESC LIMIT 1", id, "cannot read the follow", err,
-		errsz);
-	if (!q)
-		return -1;
-	int rc = sqlite3_step(q);
 	*f = (struct stored_follow){0};
-	if (rc == SQLITE_ROW)
-		store_row_read(&follow_shape, q, f);
-	else if (rc == SQLITE_DONE && id)
+	int rc = store_row_get(st, &follow_shape, id, f, err, errsz);
+	if (rc > 0 && id)
 		snprintf(err, errsz, "no follow %lld in the results database", (long long)id);
-	else if (rc == SQLITE_DONE)
+	else if (rc > 0)
 		snprintf(err, errsz, "the results database holds no follow yet");
-	else
-		store_fail(st, "cannot read the follow", err, errsz);
-	sqlite3_finalize(q);
-	return rc == SQLITE_ROW ? 0 : -1;
+	return rc ? -1 : 0;
 }
 
 int store_follow_find(struct store *st, const char *config_path, const char *tree,
@@ -185,7 +174,10 @@ int store_follow_end(struct store *st, int64_t id, const char *status, const cha
 	return 0;
 }
 
-static const struct store_row_shape step_shape = {sizeof(struct stored_follow_step), NULL, {
+static const struct store_row_shape step_shape = {
+	"SELECT seq, commit_hash, subject, config_path, coalesce(run_id, 0)"
+	" FROM track_step WHERE follow_id = ?1 ORDER BY seq",
+	"cannot read the follow's steps", sizeof(struct stored_follow_step), NULL, {
 	{STORE_INT, offsetof(struct stored_follow_step, seq)},
 	{STORE_TEXT, offsetof(struct stored_follow_step, commit_hash)},
 	{STORE_TEXT, offsetof(struct stored_follow_step, subject)},
@@ -196,9 +188,7 @@ static const struct store_row_shape step_shape = {sizeof(struct stored_follow_st
 int store_follow_steps(struct store *st, int64_t id, struct stored_follow_step **rows, size_t *n,
 		       char *err, size_t errsz)
 {
-	return store_rows(st, "SELECT seq, commit_hash, subject, config_path, coalesce(run_id, 0)"
-			  " FROM track_step WHERE follow_id = ?1 ORDER BY seq", id, &step_shape,
-			  (void **)rows, n, "cannot read the follow's steps", err, errsz);
+	return store_rows(st, &step_shape, id, (void **)rows, n, err, errsz);
 }
 
 void store_follow_steps_free(struct stored_follow_step *rows, size_t n)
@@ -235,7 +225,11 @@ int store_follow_step_link(struct store *st, int64_t id, int seq, int64_t *run_i
 	return 0;
 }
 
-static const struct store_row_shape change_shape = {sizeof(struct stored_follow_change), NULL, {
+static const struct store_row_shape change_shape = {
+	"SELECT before_commit, after_commit, commits, mean_before, mean_after,"
+	" change_pct, p, coalesce(bisection_id, 0), result, mailed_at"
+	" FROM track_change WHERE follow_id = ?1 ORDER BY rowid",
+	"cannot read the follow's changes", sizeof(struct stored_follow_change), NULL, {
 	{STORE_TEXT, offsetof(struct stored_follow_change, before_commit)},
 	{STORE_TEXT, offsetof(struct stored_follow_change, after_commit)},
 	{STORE_INT, offsetof(struct stored_follow_change, commits)},
@@ -251,11 +245,7 @@ static const struct store_row_shape change_shape = {sizeof(struct stored_follow_
 int store_follow_changes(struct store *st, int64_t id, struct stored_follow_change **rows,
 			 size_t *n, char *err, size_t errsz)
 {
-	return store_rows(st, "SELECT before_commit, after_commit, commits, mean_before, mean_after,"
-			  " change_pct, p, coalesce(bisection_id, 0), result, mailed_at"
-			  " FROM track_change WHERE follow_id = ?1 ORDER BY rowid", id,
-			  &change_shape, (void **)rows, n, "cannot read the follow's changes", err,
-			  errsz);
+	return store_rows(st, &change_shape, id, (void **)rows, n, err, errsz);
 }
 
 void store_follow_changes_free(struct stored_follow_change *rows, size_t n)
