@@ -571,16 +571,32 @@ int store_bind_step(sqlite3_stmt *st, const char *spec, va_list ap)
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
 }
 
-int store_exec_bound(struct store *s, const char *sql, const char *spec, ...)
+/* store_exec_bound with its arguments in ap. */
+static int exec_bound(struct store *s, const char *sql, const char *spec, va_list ap)
 {
 	sqlite3_stmt *st;
-	va_list ap;
-
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
-	va_start(ap, spec);
 	int rc = store_bind_step(st, spec, ap);
-	va_end(ap);
 	sqlite3_finalize(st);
 	return rc;
+}
+
+int store_exec_bound(struct store *s, const char *sql, const char *spec, ...)
+{
+	va_list ap;
+	va_start(ap, spec);
+	int rc = exec_bound(s, sql, spec, ap);
+	va_end(ap);
+	return rc;
+}
+
+int store_write(struct store *s, const char *what, char *err, size_t errsz, const char *sql,
+		const char *spec, ...)
+{
+	va_list ap;
+	va_start(ap, spec);
+	int rc = exec_bound(s, sql, spec, ap);
+	va_end(ap);
+	return rc ? store_fail(s, what, err, errsz) : 0;
 }

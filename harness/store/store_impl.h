@@ -165,6 +165,11 @@ unsigned char *store_doubles_le(const double *v, size_t n);
  * store_fail says why. */
 int store_exec_bound(struct store *s, const char *sql, const char *spec, ...);
 
+/* store_exec_bound, and on failure store_fail(s, what, err, errsz): 0, or
+ * -1 with err ("WHAT: SQLite's message"). */
+int store_write(struct store *s, const char *what, char *err, size_t errsz, const char *sql,
+		const char *spec, ...);
+
 /* "WHAT: SQLite's message" into err; returns -1. When SQLite found the
  * file damaged (SQLITE_CORRUPT), the message says so, names the file and
  * how to recover it, as store_open does. */

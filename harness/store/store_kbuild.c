@@ -3,6 +3,7 @@
 #include <stddef.h>
 
 #include "store_impl.h"
+#include "store_shapes.h"
 #include "util.h"
 
 int store_kernel_build(struct store *s, int64_t run_id, const struct stored_kernel_build *kb,
@@ -25,26 +26,13 @@ int store_kernel_build(struct store *s, int64_t run_id, const struct stored_kern
 	return 0;
 }
 
-static const struct store_row_shape build_shape = {
-	"SELECT variant, kernel, build_key, status, provenance, message, log_path"
-	" FROM kernel_build WHERE run_id = ?1 ORDER BY id",
-	"cannot read kernel builds", sizeof(struct stored_kernel_build), NULL, {
-	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, variant)},
-	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, kernel)},
-	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, build_key)},
-	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, status)},
-	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, provenance)},
-	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, message)},
-	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, log_path)},
-}};
-
 int store_kernel_builds(struct store *s, int64_t run_id, struct stored_kernel_build **out,
 			size_t *n, char *err, size_t errsz)
 {
-	return store_rows(s, &build_shape, run_id, (void **)out, n, err, errsz);
+	return store_rows(s, &kernel_build_shape, run_id, (void **)out, n, err, errsz);
 }
 
 void stored_kernel_builds_free(struct stored_kernel_build *kb, size_t n)
 {
-	store_rows_free(&build_shape, kb, n);
+	store_rows_free(&kernel_build_shape, kb, n);
 }

@@ -7,36 +7,8 @@
 #include <string.h>
 
 #include "store_impl.h"
+#include "store_shapes.h"
 #include "util.h"
-
-/* The kind of a track run's kernel revision, from column 9 (NULL: the
- * run recorded none, or one of no kind the rig writes: the JOIN left it). */
-static void track_run_kind(sqlite3_stmt *st, void *row)
-{
-	struct stored_track_run *r = row;
-	int kind = sqlite3_column_type(st, 9) == SQLITE_NULL ? -1
-			: revision_kind_parse(store_col_text(st, 9));
-	r->has_revision = kind >= 0;
-	r->kind = kind >= 0 ? (enum revision_kind)kind : 0;
-}
-
-static const struct store_row_shape track_run_shape = {
-	"SELECT r.id, r.name, r.started_at, r.status, v.id, v.name, k.revision, k.commit_hash,"
-	" k.source, k.kind FROM run r JOIN variant v ON v.run_id = r.id"
-	" LEFT JOIN kernel_revision k ON k.run_id = r.id AND k.variant = v.name"
-	" AND k.kind IN ('git', 'package', 'label')"
-	" WHERE ?1 IS NULL OR r.name = ?1 ORDER BY r.id, v.seq, v.id",
-	"cannot read the runs of a history", sizeof(struct stored_track_run), track_run_kind, {
-	{STORE_INT64, offsetof(struct stored_track_run, run_id)},
-	{STORE_TEXT, offsetof(struct stored_track_run, config)},
-	{STORE_TEXT, offsetof(struct stored_track_run, started_at)},
-	{STORE_TEXT, offsetof(struct stored_track_run, status)},
-	{STORE_INT64, offsetof(struct stored_track_run, variant_id)},
-	{STORE_TEXT, offsetof(struct stored_track_run, variant)},
-	{STORE_TEXT, offsetof(struct stored_track_run, revision)},
-	{STORE_TEXT, offsetof(struct stored_track_run, commit_hash)},
-	{STORE_TEXT, offsetof(struct stored_track_run, source)},
-}};
 
 int store_track_runs(struct store *s, const char *config, struct stored_track_run **rows,
 		     size_t *n, char *err, size_t errsz)
@@ -54,38 +26,6 @@ void store_track_runs_free(struct stored_track_run *rows, size_t n)
 {
 	store_rows_free(&track_run_shape, rows, n);
 }
-
-/* A follow row (store_follow_get). */
-static const struct store_row_shape follow_shape = {
-	"SELECT id, config_path, config_text, tree, branch, build, since, load, metric, op, cell, mail,"
-	" status, result, cwd, host, boot_id, every, alpha, permutations, seed, min_change_pct,"
-	" rig_pid, rig_start_ticks FROM track_follow WHERE id = ?1 OR ?1 = 0 ORDER BY id DESC LIMIT 1",
-	"cannot read the follow", sizeof(struct stored_follow), NULL, {
-	{STORE_INT64, offsetof(struct stored_follow, id)},
-	{STORE_TEXT, offsetof(struct stored_follow, config_path)},
-	{STORE_TEXT, offsetof(struct stored_follow, config_text)},
-	{STORE_TEXT, offsetof(struct stored_follow, tree)},
-	{STORE_TEXT, offsetof(struct stored_follow, branch)},
-	{STORE_TEXT, offsetof(struct stored_follow, build)},
-	{STORE_TEXT, offsetof(struct stored_follow, since)},
-	{STORE_TEXT, offsetof(struct stored_follow, load)},
-	{STORE_TEXT, offsetof(struct stored_follow, metric)},
-	{STORE_TEXT, offsetof(struct stored_follow, op)},
-	{STORE_TEXT, offsetof(struct stored_follow, cell)},
-	{STORE_TEXT, offsetof(struct stored_follow, mail)},
-	{STORE_TEXT, offsetof(struct stored_follow, status)},
-	{STORE_TEXT, offsetof(struct stored_follow, result)},
-	{STORE_TEXT, offsetof(struct stored_follow, cwd)},
-	{STORE_TEXT, offsetof(struct stored_follow, host)},
-	{STORE_TEXT, offsetof(struct stored_follow, boot_id)},
-	{STORE_INT, offsetof(struct stored_follow, every)},
-	{STORE_REAL_OR_0, offsetof(struct stored_follow, alpha)},
-	{STORE_INT, offsetof(struct stored_follow, permutations)},
-	{STORE_INT64, offsetof(struct stored_follow, seed)},
-	{STORE_REAL_OR_0, offsetof(struct stored_follow, min_change_pct)},
-	{STORE_INT64, offsetof(struct stored_follow, rig_pid)},
-	{STORE_INT64, offsetof(struct stored_follow, rig_start_ticks)},
-}};
 
 void store_follow_free(struct stored_follow *f)
 {
@@ -146,21 +86,19 @@ int store_follow_find(struct store *st, const char *config_path, const char *tre
 int store_follow_claim(struct store *st, int64_t id, const char *host, const struct rig_id *rig,
 		       char *err, size_t errsz)
 {
-	if (store_exec_bound(st, "UPDATE track_follow SET status = 'running', result = NULL,"
-			     " ended_at = NULL, host = ?, rig_pid = ?, rig_start_ticks = ?,"
-			     " boot_id = ? WHERE id = ?", "tIItI", host, (int64_t)rig->pid,
-			     (int64_t)rig->start_ticks, rig->boot_id, id))
-		return store_fail(st, "cannot claim the follow", err, errsz);
-	return 0;
+	return store_write(st, "cannot claim the follow", err, errsz,
+			   "UPDATE track_follow SET status = 'running', result = NULL,"
+			   " ended_at = NULL, host = ?, rig_pid = ?, rig_start_ticks = ?,"
+			   " boot_id = ? WHERE id = ?", "tIItI", host, (int64_t)rig->pid,
+			   (int64_t)rig->start_ticks, rig->boot_id, id);
 }
 
 int store_follow_choice(struct store *st, int64_t id, const char *load, const char *metric,
 			const char *op, const char *cell, char *err, size_t errsz)
 {
-	if (store_exec_bound(st, "UPDATE track_follow SET load = ?, metric = ?, op = ?, cell = ?"
-			     " WHERE id = ?", "ttttI", load, metric, op, cell, id))
-		return store_fail(st, "cannot record the follow's metric", err, errsz);
-	return 0;
+	return store_write(st, "cannot record the follow's metric", err, errsz,
+			   "UPDATE track_follow SET load = ?, metric = ?, op = ?, cell = ?"
+			   " WHERE id = ?", "ttttI", load, metric, op, cell, id);
 }
 
 int store_follow_end(struct store *st, int64_t id, const char *status, const char *result,
@@ -168,42 +106,29 @@ int store_follow_end(struct store *st, int64_t id, const char *status, const cha
 {
 	char now[32];
 	utc_now(now, sizeof(now));
-	if (store_exec_bound(st, "UPDATE track_follow SET status = ?, result = ?, ended_at = ?"
-			     " WHERE id = ?", "tttI", status, result, now, id))
-		return store_fail(st, "cannot record the end of the follow", err, errsz);
-	return 0;
+	return store_write(st, "cannot record the end of the follow", err, errsz,
+			   "UPDATE track_follow SET status = ?, result = ?, ended_at = ?"
+			   " WHERE id = ?", "tttI", status, result, now, id);
 }
-
-static const struct store_row_shape step_shape = {
-	"SELECT seq, commit_hash, subject, config_path, coalesce(run_id, 0)"
-	" FROM track_step WHERE follow_id = ?1 ORDER BY seq",
-	"cannot read the follow's steps", sizeof(struct stored_follow_step), NULL, {
-	{STORE_INT, offsetof(struct stored_follow_step, seq)},
-	{STORE_TEXT, offsetof(struct stored_follow_step, commit_hash)},
-	{STORE_TEXT, offsetof(struct stored_follow_step, subject)},
-	{STORE_TEXT, offsetof(struct stored_follow_step, config_path)},
-	{STORE_INT64, offsetof(struct stored_follow_step, run_id)},
-}};
 
 int store_follow_steps(struct store *st, int64_t id, struct stored_follow_step **rows, size_t *n,
 		       char *err, size_t errsz)
 {
-	return store_rows(st, &step_shape, id, (void **)rows, n, err, errsz);
+	return store_rows(st, &follow_step_shape, id, (void **)rows, n, err, errsz);
 }
 
 void store_follow_steps_free(struct stored_follow_step *rows, size_t n)
 {
-	store_rows_free(&step_shape, rows, n);
+	store_rows_free(&follow_step_shape, rows, n);
 }
 
 int store_follow_step_add(struct store *st, int64_t id, int seq, const char *commit_hash,
 			  const char *subject, const char *config_path, char *err, size_t errsz)
 {
-	if (store_exec_bound(st, "INSERT INTO track_step (follow_id, seq, commit_hash, subject,"
-			     " config_path) VALUES (?, ?, ?, ?, ?)", "Iittt", id, seq, commit_hash,
-			     subject, config_path))
-		return store_fail(st, "cannot record a step of the follow", err, errsz);
-	return 0;
+	return store_write(st, "cannot record a step of the follow", err, errsz,
+			   "INSERT INTO track_step (follow_id, seq, commit_hash, subject,"
+			   " config_path) VALUES (?, ?, ?, ?, ?)", "Iittt", id, seq, commit_hash,
+			   subject, config_path);
 }
 
 int store_follow_step_link(struct store *st, int64_t id, int seq, int64_t *run_id, char *err,
@@ -225,48 +150,30 @@ int store_follow_step_link(struct store *st, int64_t id, int seq, int64_t *run_i
 	return 0;
 }
 
-static const struct store_row_shape change_shape = {
-	"SELECT before_commit, after_commit, commits, mean_before, mean_after,"
-	" change_pct, p, coalesce(bisection_id, 0), result, mailed_at"
-	" FROM track_change WHERE follow_id = ?1 ORDER BY rowid",
-	"cannot read the follow's changes", sizeof(struct stored_follow_change), NULL, {
-	{STORE_TEXT, offsetof(struct stored_follow_change, before_commit)},
-	{STORE_TEXT, offsetof(struct stored_follow_change, after_commit)},
-	{STORE_INT, offsetof(struct stored_follow_change, commits)},
-	{STORE_REAL_OR_0, offsetof(struct stored_follow_change, mean_before)},
-	{STORE_REAL_OR_0, offsetof(struct stored_follow_change, mean_after)},
-	{STORE_REAL_OR_0, offsetof(struct stored_follow_change, change_pct)},
-	{STORE_REAL_OR_0, offsetof(struct stored_follow_change, p)},
-	{STORE_INT64, offsetof(struct stored_follow_change, bisection_id)},
-	{STORE_TEXT, offsetof(struct stored_follow_change, result)},
-	{STORE_TEXT, offsetof(struct stored_follow_change, mailed_at)},
-}};
-
 int store_follow_changes(struct store *st, int64_t id, struct stored_follow_change **rows,
 			 size_t *n, char *err, size_t errsz)
 {
-	return store_rows(st, &change_shape, id, (void **)rows, n, err, errsz);
+	return store_rows(st, &follow_change_shape, id, (void **)rows, n, err, errsz);
 }
 
 void store_follow_changes_free(struct stored_follow_change *rows, size_t n)
 {
-	store_rows_free(&change_shape, rows, n);
+	store_rows_free(&follow_change_shape, rows, n);
 }
 
 void store_follow_change_clear(struct stored_follow_change *c)
 {
-	store_row_clear(&change_shape, c);
+	store_row_clear(&follow_change_shape, c);
 }
 
 int store_follow_change_add(struct store *st, int64_t id, const struct stored_follow_change *c,
 			    char *err, size_t errsz)
 {
-	if (store_exec_bound(st, "INSERT INTO track_change (follow_id, before_commit, after_commit,"
-			     " commits, mean_before, mean_after, change_pct, p) VALUES (?, ?, ?, ?, ?,"
-			     " ?, ?, ?)", "Ittidddd", id, c->before_commit, c->after_commit,
-			     c->commits, c->mean_before, c->mean_after, c->change_pct, c->p))
-		return store_fail(st, "cannot record a change of the follow", err, errsz);
-	return 0;
+	return store_write(st, "cannot record a change of the follow", err, errsz,
+			   "INSERT INTO track_change (follow_id, before_commit, after_commit,"
+			   " commits, mean_before, mean_after, change_pct, p) VALUES (?, ?, ?, ?, ?,"
+			   " ?, ?, ?)", "Ittidddd", id, c->before_commit, c->after_commit,
+			   c->commits, c->mean_before, c->mean_after, c->change_pct, c->p);
 }
 
 int store_follow_change_update(struct store *st, int64_t id, const char *after_commit,
@@ -275,12 +182,11 @@ int store_follow_change_update(struct store *st, int64_t id, const char *after_c
 {
 	char now[32];
 	utc_now(now, sizeof(now));
-	if (store_exec_bound(st, "UPDATE track_change SET bisection_id = nullif(?, 0),"
-			     " result = coalesce(?, result), mailed_at = CASE WHEN ? THEN ? ELSE"
-			     " mailed_at END WHERE follow_id = ? AND after_commit = ?", "ItitIt",
-			     bisection_id, result, (int)mailed, now, id, after_commit))
-		return store_fail(st, "cannot record what the follow did about a change", err, errsz);
-	return 0;
+	return store_write(st, "cannot record what the follow did about a change", err, errsz,
+			   "UPDATE track_change SET bisection_id = nullif(?, 0),"
+			   " result = coalesce(?, result), mailed_at = CASE WHEN ? THEN ? ELSE"
+			   " mailed_at END WHERE follow_id = ? AND after_commit = ?", "ItitIt",
+			   bisection_id, result, (int)mailed, now, id, after_commit);
 }
 
 int store_bisection_of_config(struct store *st, const char *config_path, int64_t *id, char *err,
