@@ -100,19 +100,15 @@ int store_bisect_unfinished(struct store *st, int64_t *id, char *err, size_t err
 int store_bisect_claim(struct store *st, int64_t id, const char *host, const struct rig_id *rig,
 		       char *err, size_t errsz)
 {
-	return store_write(st, "cannot claim the bisection", err, errsz,
-			   "UPDATE bisection SET status = 'running', result = NULL,"
-			   " ended_at = NULL, host = ?, rig_pid = ?, rig_start_ticks = ?,"
-			   " boot_id = ? WHERE id = ?", "tIItI", host, (int64_t)rig->pid,
-			   (int64_t)rig->start_ticks, rig->boot_id, id);
+	return store_job_claim(st, "bisection", id, host, rig, "cannot claim the bisection", err,
+			       errsz);
 }
 
 int store_bisect_choice(struct store *st, int64_t id, const char *load, const char *metric,
 			const char *op, const char *cell, char *err, size_t errsz)
 {
-	return store_write(st, "cannot record the bisection's metric", err, errsz,
-			   "UPDATE bisection SET load = ?, metric = ?, op = ?, cell = ?"
-			   " WHERE id = ?", "ttttI", load, metric, op, cell, id);
+	return store_job_choice(st, "bisection", id, load, metric, op, cell,
+				"cannot record the bisection's metric", err, errsz);
 }
 
 int store_bisect_min_effect(struct store *st, int64_t id, double pct, char *err, size_t errsz)
@@ -124,11 +120,8 @@ int store_bisect_min_effect(struct store *st, int64_t id, double pct, char *err,
 int store_bisect_end(struct store *st, int64_t id, const char *status, const char *result,
 		     char *err, size_t errsz)
 {
-	char now[32];
-	utc_now(now, sizeof(now));
-	return store_write(st, "cannot record the end of the bisection", err, errsz,
-			   "UPDATE bisection SET status = ?, result = ?, ended_at = ?"
-			   " WHERE id = ?", "tttI", status, result, now, id);
+	return store_job_end(st, "bisection", id, status, result,
+			     "cannot record the end of the bisection", err, errsz);
 }
 
 int store_bisect_points(struct store *st, int64_t id, struct stored_bisect_point **rows, size_t *n,

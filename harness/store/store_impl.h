@@ -170,6 +170,23 @@ int store_exec_bound(struct store *s, const char *sql, const char *spec, ...);
 int store_write(struct store *s, const char *what, char *err, size_t errsz, const char *sql,
 		const char *spec, ...);
 
+/* The row id of table (bisection or track_follow: a job one rig process
+ * owns while it runs) claimed by rig on host: status running, result and
+ * ended_at NULL. 0, or -1 with err ("WHAT: SQLite's message"). */
+int store_job_claim(struct store *s, const char *table, int64_t id, const char *host,
+		    const struct rig_id *rig, const char *what, char *err, size_t errsz);
+
+/* The load, metric, op and cell the job of row id of table measures. 0, or
+ * -1 with err as store_job_claim. */
+int store_job_choice(struct store *s, const char *table, int64_t id, const char *load,
+		     const char *metric, const char *op, const char *cell, const char *what,
+		     char *err, size_t errsz);
+
+/* The end of the job of row id of table: its status and result (NULL
+ * allowed), ended_at now (UTC). 0, or -1 with err as store_job_claim. */
+int store_job_end(struct store *s, const char *table, int64_t id, const char *status,
+		  const char *result, const char *what, char *err, size_t errsz);
+
 /* "WHAT: SQLite's message" into err; returns -1. When SQLite found the
  * file damaged (SQLITE_CORRUPT), the message says so, names the file and
  * how to recover it, as store_open does. */

@@ -86,29 +86,22 @@ int store_follow_find(struct store *st, const char *config_path, const char *tre
 int store_follow_claim(struct store *st, int64_t id, const char *host, const struct rig_id *rig,
 		       char *err, size_t errsz)
 {
-	return store_write(st, "cannot claim the follow", err, errsz,
-			   "UPDATE track_follow SET status = 'running', result = NULL,"
-			   " ended_at = NULL, host = ?, rig_pid = ?, rig_start_ticks = ?,"
-			   " boot_id = ? WHERE id = ?", "tIItI", host, (int64_t)rig->pid,
-			   (int64_t)rig->start_ticks, rig->boot_id, id);
+	return store_job_claim(st, "track_follow", id, host, rig, "cannot claim the follow", err,
+			       errsz);
 }
 
 int store_follow_choice(struct store *st, int64_t id, const char *load, const char *metric,
 			const char *op, const char *cell, char *err, size_t errsz)
 {
-	return store_write(st, "cannot record the follow's metric", err, errsz,
-			   "UPDATE track_follow SET load = ?, metric = ?, op = ?, cell = ?"
-			   " WHERE id = ?", "ttttI", load, metric, op, cell, id);
+	return store_job_choice(st, "track_follow", id, load, metric, op, cell,
+				"cannot record the follow's metric", err, errsz);
 }
 
 int store_follow_end(struct store *st, int64_t id, const char *status, const char *result,
 		     char *err, size_t errsz)
 {
-	char now[32];
-	utc_now(now, sizeof(now));
-	return store_write(st, "cannot record the end of the follow", err, errsz,
-			   "UPDATE track_follow SET status = ?, result = ?, ended_at = ?"
-			   " WHERE id = ?", "tttI", status, result, now, id);
+	return store_job_end(st, "track_follow", id, status, result,
+			     "cannot record the end of the follow", err, errsz);
 }
 
 int store_follow_steps(struct store *st, int64_t id, struct stored_follow_step **rows, size_t *n,
