@@ -8,8 +8,103 @@
 #include <string.h>
 
 #include "store_impl.h"
-#include "store_shapes.h"
 #include "util.h"
+
+/* A bisection row (store_bisect_get). */
+static const struct store_row_shape bisection_shape = {
+	"SELECT id, config_path, config_text, good, bad, kind, load, metric, op, cell, alpha, status,"
+	" result, cwd, host, rig_pid, rig_start_ticks, boot_id, rule, min_effect_pct FROM bisection"
+	" WHERE id = ?1 OR (?1 = 0 AND id = (SELECT max(id) FROM bisection))",
+	"cannot read the bisection", sizeof(struct stored_bisection), NULL, {
+	{STORE_INT64, offsetof(struct stored_bisection, id)},
+	{STORE_TEXT, offsetof(struct stored_bisection, config_path)},
+	{STORE_TEXT, offsetof(struct stored_bisection, config_text)},
+	{STORE_TEXT, offsetof(struct stored_bisection, good)},
+	{STORE_TEXT, offsetof(struct stored_bisection, bad)},
+	{STORE_TEXT, offsetof(struct stored_bisection, kind)},
+	{STORE_TEXT, offsetof(struct stored_bisection, load)},
+	{STORE_TEXT, offsetof(struct stored_bisection, metric)},
+	{STORE_TEXT, offsetof(struct stored_bisection, op)},
+	{STORE_TEXT, offsetof(struct stored_bisection, cell)},
+	{STORE_REAL, offsetof(struct stored_bisection, alpha)},
+	{STORE_TEXT, offsetof(struct stored_bisection, status)},
+	{STORE_TEXT, offsetof(struct stored_bisection, result)},
+	{STORE_TEXT, offsetof(struct stored_bisection, cwd)},
+	{STORE_TEXT, offsetof(struct stored_bisection, host)},
+	{STORE_INT64, offsetof(struct stored_bisection, rig_pid)},
+	{STORE_INT64, offsetof(struct stored_bisection, rig_start_ticks)},
+	{STORE_TEXT, offsetof(struct stored_bisection, boot_id)},
+	{STORE_TEXT, offsetof(struct stored_bisection, rule)},
+	{STORE_REAL, offsetof(struct stored_bisection, min_effect_pct)},
+}};
+
+static const struct store_row_shape bisect_point_shape = {
+	"SELECT k, verdict, reason, ifnull(decided_seq, 0), ifnull(n, 0),"
+	" mean, ci95_half, p_good, p_bad, t_good, t_bad, ifnull(look, 0), alpha"
+	" FROM bisect_point"
+	" WHERE bisection_id = ?1 ORDER BY k",
+	"cannot read the bisect points", sizeof(struct stored_bisect_point), NULL, {
+	{STORE_INT, offsetof(struct stored_bisect_point, k)},
+	{STORE_TEXT, offsetof(struct stored_bisect_point, verdict)},
+	{STORE_TEXT, offsetof(struct stored_bisect_point, reason)},
+	{STORE_INT, offsetof(struct stored_bisect_point, decided_seq)},
+	{STORE_INT, offsetof(struct stored_bisect_point, n)},
+	{STORE_REAL, offsetof(struct stored_bisect_point, mean)},
+	{STORE_REAL, offsetof(struct stored_bisect_point, ci95_half)},
+	{STORE_REAL, offsetof(struct stored_bisect_point, p_good)},
+	{STORE_REAL, offsetof(struct stored_bisect_point, p_bad)},
+	{STORE_REAL, offsetof(struct stored_bisect_point, t_good)},
+	{STORE_REAL, offsetof(struct stored_bisect_point, t_bad)},
+	{STORE_INT, offsetof(struct stored_bisect_point, look)},
+	{STORE_REAL, offsetof(struct stored_bisect_point, alpha)},
+}};
+
+static const struct store_row_shape bisect_run_shape = {
+	"SELECT k, attempt, config_path, ifnull(run_id, 0), ifnull(phase,"
+	" 'walk') FROM bisect_run"
+	" WHERE bisection_id = ?1 ORDER BY k, attempt",
+	"cannot read the bisect runs", sizeof(struct stored_bisect_run), NULL, {
+	{STORE_INT, offsetof(struct stored_bisect_run, k)},
+	{STORE_INT, offsetof(struct stored_bisect_run, attempt)},
+	{STORE_TEXT, offsetof(struct stored_bisect_run, config_path)},
+	{STORE_INT64, offsetof(struct stored_bisect_run, run_id)},
+	{STORE_TEXT, offsetof(struct stored_bisect_run, phase)},
+}};
+
+static const struct store_row_shape bisect_check_shape = {
+	"SELECT seq, what, k_a, k_b, n_a, n_b, mean_a, mean_b, effect_pct, p,"
+	" statistic, alpha, rounds, outcome FROM bisect_check WHERE"
+	" bisection_id = ?1 ORDER BY seq",
+	"cannot read the bisection's checks", sizeof(struct stored_bisect_check), NULL, {
+	{STORE_INT, offsetof(struct stored_bisect_check, seq)},
+	{STORE_TEXT, offsetof(struct stored_bisect_check, what)},
+	{STORE_INT, offsetof(struct stored_bisect_check, k_a)},
+	{STORE_INT, offsetof(struct stored_bisect_check, k_b)},
+	{STORE_INT, offsetof(struct stored_bisect_check, n_a)},
+	{STORE_INT, offsetof(struct stored_bisect_check, n_b)},
+	{STORE_REAL, offsetof(struct stored_bisect_check, mean_a)},
+	{STORE_REAL, offsetof(struct stored_bisect_check, mean_b)},
+	{STORE_REAL, offsetof(struct stored_bisect_check, effect_pct)},
+	{STORE_REAL, offsetof(struct stored_bisect_check, p)},
+	{STORE_REAL, offsetof(struct stored_bisect_check, statistic)},
+	{STORE_REAL, offsetof(struct stored_bisect_check, alpha)},
+	{STORE_INT, offsetof(struct stored_bisect_check, rounds)},
+	{STORE_TEXT, offsetof(struct stored_bisect_check, outcome)},
+}};
+
+static const struct store_row_shape bisect_step_shape = {
+	"SELECT b.bisection_id, b.k, p.name, p.label, b.attempt, ifnull(b.phase,"
+	" 'walk') FROM bisect_run b"
+	" JOIN bisect_point p ON p.bisection_id = b.bisection_id AND p.k = b.k"
+	" WHERE b.run_id = ?1 ORDER BY b.bisection_id, b.attempt",
+	"cannot read the run's bisection steps", sizeof(struct stored_bisect_step), NULL, {
+	{STORE_INT64, offsetof(struct stored_bisect_step, bisection_id)},
+	{STORE_INT, offsetof(struct stored_bisect_step, k)},
+	{STORE_TEXT, offsetof(struct stored_bisect_step, name)},
+	{STORE_TEXT, offsetof(struct stored_bisect_step, label)},
+	{STORE_INT, offsetof(struct stored_bisect_step, attempt)},
+	{STORE_TEXT, offsetof(struct stored_bisect_step, phase)},
+}};
 
 void store_bisection_free(struct stored_bisection *bi)
 {

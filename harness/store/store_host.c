@@ -9,8 +9,30 @@
 #include <string.h>
 
 #include "store_impl.h"
-#include "store_shapes.h"
 #include "util.h"
+
+static const struct store_row_shape host_state_shape = {
+	"SELECT ifnull(h.variant_id, 0), v.name, h.field, h.value, h.source,"
+	" h.stable FROM host_state h LEFT JOIN variant v ON v.id = h.variant_id"
+	" WHERE h.run_id = ?1 ORDER BY h.variant_id IS NOT NULL, v.seq, v.id,"
+	" h.field",
+	"cannot read the host state", sizeof(struct stored_host_row), NULL, {
+	{STORE_INT64, offsetof(struct stored_host_row, variant_id)},
+	{STORE_TEXT, offsetof(struct stored_host_row, variant)},
+	{STORE_TEXT, offsetof(struct stored_host_row, field)},
+	{STORE_TEXT, offsetof(struct stored_host_row, value)},
+	{STORE_TEXT, offsetof(struct stored_host_row, source)},
+	{STORE_BOOL, offsetof(struct stored_host_row, stable)},
+}};
+
+/* A row that is one int64_t: a variant's id. */
+static const struct store_row_shape measured_variant_shape = {
+	"SELECT v.id FROM variant v WHERE v.run_id = ?1 AND EXISTS (SELECT 1"
+	" FROM iteration i WHERE i.variant_id = v.id AND i.status = 'complete')"
+	" ORDER BY v.seq, v.id",
+	"cannot read the run's variants", sizeof(int64_t), NULL, {
+	{STORE_INT64, 0},
+}};
 
 int store_host_save(struct store *s, int64_t run_id, int64_t variant_id,
 		    const struct stored_host_field *fields, size_t n, char *err, size_t errsz)

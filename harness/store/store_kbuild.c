@@ -3,8 +3,20 @@
 #include <stddef.h>
 
 #include "store_impl.h"
-#include "store_shapes.h"
 #include "util.h"
+
+static const struct store_row_shape kernel_build_shape = {
+	"SELECT variant, kernel, build_key, status, provenance, message, log_path"
+	" FROM kernel_build WHERE run_id = ?1 ORDER BY id",
+	"cannot read kernel builds", sizeof(struct stored_kernel_build), NULL, {
+	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, variant)},
+	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, kernel)},
+	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, build_key)},
+	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, status)},
+	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, provenance)},
+	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, message)},
+	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, log_path)},
+}};
 
 int store_kernel_build(struct store *s, int64_t run_id, const struct stored_kernel_build *kb,
 		       char *err, size_t errsz)

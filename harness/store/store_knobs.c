@@ -3,13 +3,33 @@
  * needs back (store.h; knob_journal.h is its user). */
 #include "store.h"
 #include "store_impl.h"
-#include "store_shapes.h"
 
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdlib.h>
 
 #include "util.h"
+
+/* A knob row; the SELECT without its WHERE (knob_rows adds it). */
+static const struct store_row_shape knob_shape = {
+	"SELECT id, run_id, variant, seq, kind, name, path, old_value, requested_value, applied_value,"
+	" host, boot_id, changed_at, restored_at FROM knob",
+	"cannot read the knob journal", sizeof(struct stored_knob), NULL, {
+	{STORE_INT64, offsetof(struct stored_knob, id)},
+	{STORE_INT64, offsetof(struct stored_knob, run_id)},
+	{STORE_TEXT, offsetof(struct stored_knob, variant)},
+	{STORE_INT, offsetof(struct stored_knob, seq)},
+	{STORE_TEXT, offsetof(struct stored_knob, kind)},
+	{STORE_TEXT, offsetof(struct stored_knob, name)},
+	{STORE_TEXT, offsetof(struct stored_knob, path)},
+	{STORE_TEXT, offsetof(struct stored_knob, old_value)},
+	{STORE_TEXT, offsetof(struct stored_knob, requested_value)},
+	{STORE_TEXT, offsetof(struct stored_knob, applied_value)},
+	{STORE_TEXT, offsetof(struct stored_knob, host)},
+	{STORE_TEXT, offsetof(struct stored_knob, boot_id)},
+	{STORE_TEXT, offsetof(struct stored_knob, changed_at)},
+	{STORE_TEXT, offsetof(struct stored_knob, restored_at)},
+}};
 
 int store_knob_record(struct store *s, const struct stored_knob *k, int64_t *knob_id,
 		      char *err, size_t errsz)

@@ -5,8 +5,57 @@
 #include <stddef.h>
 
 #include "store_impl.h"
-#include "store_shapes.h"
 #include "util.h"
+
+static const struct store_row_shape load_monitor_shape = {
+	"WITH inst AS (SELECT li.* FROM load_instance li"
+	"  JOIN iteration i ON i.id = li.iteration_id WHERE i.variant_id = ?1),"
+	" migr AS (SELECT s.iteration_id, s.tgid, max(s.value) - min(s.value) AS d"
+	"  FROM series s JOIN iteration i ON i.id = s.iteration_id"
+	"  WHERE i.variant_id = ?1 AND s.monitor = 'sched' AND s.key = 'nr_migrations'"
+	"  GROUP BY s.iteration_id, s.pid),"
+	" nivcsw AS (SELECT s.iteration_id, s.tgid, s.value AS v FROM series s"
+	"  JOIN iteration i ON i.id = s.iteration_id"
+	"  WHERE i.variant_id = ?1 AND s.monitor = 'rusage' AND s.key = 'nivcsw')"
+	" SELECT inst.name,"
+	"  (SELECT sum(m.d) FROM migr m JOIN inst x ON x.iteration_id = m.iteration_id"
+	"    AND x.pid = m.tgid WHERE x.name = inst.name),"
+	"  (SELECT sum(n.v) FROM nivcsw n JOIN inst x ON x.iteration_id = n.iteration_id"
+	"    AND x.pid = n.tgid WHERE x.name = inst.name),"
+	"  (SELECT sum(x.user_s + x.system_s) FROM nivcsw n JOIN inst x"
+	"    ON x.iteration_id = n.iteration_id AND x.pid = n.tgid"
+	"    WHERE x.name = inst.name),"
+	"  sum(inst.elapsed_s), sum(inst.user_s), sum(inst.system_s)"
+	" FROM inst GROUP BY inst.name ORDER BY min(inst.seq)",
+	"cannot read monitor series", sizeof(struct stored_load_monitor), NULL, {
+	{STORE_TEXT, offsetof(struct stored_load_monitor, name)},
+	{STORE_REAL, offsetof(struct stored_load_monitor, migrations)},
+	{STORE_REAL, offsetof(struct stored_load_monitor, nivcsw)},
+	{STORE_REAL, offsetof(struct stored_load_monitor, nivcsw_cpu_s)},
+	{STORE_REAL, offsetof(struct stored_load_monitor, elapsed_s)},
+	{STORE_REAL, offsetof(struct stored_load_monitor, user_s)},
+	{STORE_REAL, offsetof(struct stored_load_monitor, system_s)},
+}};
+
+static const struct store_row_shape series_cell_shape = {
+	"SELECT v.id, v.name, ce.id, ce.name, r.name,"
+	" (SELECT count(DISTINCT i2.cell_id) FROM iteration i2"
+	"  WHERE i2.variant_id = v.id AND EXISTS (SELECT 1 FROM series s2"
+	"  WHERE s2.iteration_id = i2.id))"
+	" FROM variant v JOIN run r ON r.id = v.run_id"
+	" JOIN cell ce ON ce.run_id = v.run_id"
+	" WHERE v.run_id = ?1 AND EXISTS (SELECT 1 FROM iteration i"
+	"  JOIN series s ON s.iteration_id = i.id"
+	"  WHERE i.variant_id = v.id AND i.cell_id = ce.id)"
+	" ORDER BY v.seq, ce.seq",
+	"cannot read monitor series", sizeof(struct stored_series_cell), NULL, {
+	{STORE_INT64, offsetof(struct stored_series_cell, variant_id)},
+	{STORE_TEXT, offsetof(struct stored_series_cell, variant)},
+	{STORE_INT64, offsetof(struct stored_series_cell, cell_id)},
+	{STORE_TEXT, offsetof(struct stored_series_cell, cell)},
+	{STORE_TEXT, offsetof(struct stored_series_cell, run)},
+	{STORE_INT64, offsetof(struct stored_series_cell, n_cells)},
+}};
 
 static const char series_what[] = "cannot read monitor series";
 

@@ -2,8 +2,9 @@
  * instances and sample flags: cells without a complete iteration, loads
  * that yielded no sample, tool warnings on samples (store.h). */
 #include "store.h"
+#include <stddef.h>
+
 #include "store_impl.h"
-#include "store_shapes.h"
 
 #include <sqlite3.h>
 #include <stdbool.h>
@@ -12,6 +13,46 @@
 #include <string.h>
 
 #include "util.h"
+
+/* The rows of store_silent_loads and store_flag_notes: one message each,
+ * made by the SELECT's printf (SQLite's, in the C locale like the rest of
+ * the rig). */
+static const struct store_row_shape silent_load_shape = {
+	"SELECT printf('load %s (%s): none of its %d run(s) in complete iterations"
+	" finished (%d stopped when the measured load ended%s)', li.name, li.role,"
+	" count(*), sum(li.state = 'stopped'), CASE WHEN sum(li.state = 'warmup')"
+	" THEN printf(', %d ended in the warm-up', sum(li.state = 'warmup'))"
+	" ELSE '' END)"
+	" FROM load_instance li JOIN iteration i ON i.id = li.iteration_id"
+	" JOIN variant v ON v.id = i.variant_id"
+	" WHERE v.run_id = ?1 AND i.status = 'complete'"
+	" GROUP BY li.name HAVING NOT EXISTS (SELECT 1 FROM sample s"
+	" JOIN load_instance l2 ON l2.id = s.load_instance_id"
+	" JOIN iteration i2 ON i2.id = l2.iteration_id"
+	" JOIN variant v2 ON v2.id = i2.variant_id"
+	" WHERE v2.run_id = ?1 AND l2.name = li.name)"
+	" ORDER BY min(li.seq)",
+	"cannot read load instances", sizeof(char *), NULL, {
+	{STORE_TEXT, 0},
+}};
+
+static const struct store_row_shape flag_note_shape = {
+	"SELECT printf('variant %s cell %s load %s: %d of %d sample(s): %s', v.name,"
+	" c.name, li.name, count(*),"
+	" (SELECT count(*) FROM sample_value x JOIN load_instance y"
+	" ON y.id = x.load_instance_id JOIN iteration z ON z.id = y.iteration_id"
+	" WHERE z.variant_id = v.id AND z.cell_id = c.id AND y.name = li.name"
+	" AND z.status = 'complete' AND x.key_id = k.key_id), f.flag)"
+	" FROM sample_flag f JOIN sample_value k"
+	" ON k.load_instance_id = f.load_instance_id AND k.seq = f.seq"
+	" JOIN load_instance li ON li.id = f.load_instance_id"
+	" JOIN iteration i ON i.id = li.iteration_id AND i.status = 'complete'"
+	" JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id"
+	" WHERE v.run_id = ?1 GROUP BY v.id, c.id, li.name, f.flag"
+	" ORDER BY v.seq, c.seq, min(li.seq)",
+	"cannot read sample flags", sizeof(char *), NULL, {
+	{STORE_TEXT, 0},
+}};
 
 static void add_msg(char ***msgs, size_t *n, char *msg)
 {

@@ -8,7 +8,42 @@
 #include <string.h>
 
 #include "store_impl.h"
-#include "store_shapes.h"
+
+static const struct store_row_shape reparse_inst_shape = {
+	"SELECT li.id, i.id, v.name, c.name, li.name, li.tool, li.role, li.state, li.reason,"
+	" i.status, i.iteration, li.seq, li.pid IS NOT NULL, li.exit_code IS NOT NULL,"
+	" ifnull(li.exit_code, 0), ifnull(li.term_signal, 0),"
+	" li.state = 'stopped' OR (li.state <> 'ok' AND li.role = 'background' AND"
+	" li.ended_ns >= (SELECT max(m.ended_ns) FROM load_instance m"
+	" WHERE m.iteration_id = i.id AND m.role = 'measured')),"
+	" li.role = 'background' AND li.ended_ns < (SELECT min(m.started_ns) FROM"
+	" load_instance m WHERE m.iteration_id = i.id AND m.role = 'measured'),"
+	" li.sched_requested, li.sched_applied"
+	" FROM load_instance li JOIN iteration i ON i.id = li.iteration_id"
+	" JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id"
+	" WHERE v.run_id = ?1 ORDER BY v.seq, c.seq, i.iteration, li.seq, li.repetition",
+	"cannot read the run's instances", sizeof(struct stored_reparse_inst), NULL, {
+	{STORE_INT64, offsetof(struct stored_reparse_inst, id)},
+	{STORE_INT64, offsetof(struct stored_reparse_inst, iteration_id)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, variant)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, cell)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, load)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, tool)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, role)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, state)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, reason)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, it_status)},
+	{STORE_INT, offsetof(struct stored_reparse_inst, iteration)},
+	{STORE_INT, offsetof(struct stored_reparse_inst, seq)},
+	{STORE_BOOL, offsetof(struct stored_reparse_inst, started)},
+	{STORE_BOOL, offsetof(struct stored_reparse_inst, exited)},
+	{STORE_INT, offsetof(struct stored_reparse_inst, exit_code)},
+	{STORE_INT, offsetof(struct stored_reparse_inst, term_signal)},
+	{STORE_BOOL, offsetof(struct stored_reparse_inst, stopped)},
+	{STORE_BOOL, offsetof(struct stored_reparse_inst, warmup)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, sched_requested)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, sched_applied)},
+}};
 
 int store_reparse_instances(struct store *s, int64_t run_id, struct stored_reparse_inst **rows,
 			    size_t *n, char *err, size_t errsz)

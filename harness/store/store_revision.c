@@ -5,8 +5,24 @@
 #include <string.h>
 
 #include "store_impl.h"
-#include "store_shapes.h"
 #include "util.h"
+
+/* The revision's kind, from column 4 (the SELECT keeps to the three). */
+static void revision_kind(sqlite3_stmt *st, void *row)
+{
+	int kind = revision_kind_parse(store_col_text(st, 4));
+	((struct stored_revision *)row)->kind = kind < 0 ? REVISION_LABEL : (enum revision_kind)kind;
+}
+
+static const struct store_row_shape revision_shape = {
+	"SELECT variant, revision, commit_hash, source, kind FROM kernel_revision"
+	" WHERE run_id = ?1 AND kind IN ('git', 'package', 'label') ORDER BY variant",
+	"cannot read kernel revisions", sizeof(struct stored_revision), revision_kind, {
+	{STORE_TEXT, offsetof(struct stored_revision, variant)},
+	{STORE_TEXT, offsetof(struct stored_revision, revision)},
+	{STORE_TEXT, offsetof(struct stored_revision, commit_hash)},
+	{STORE_TEXT, offsetof(struct stored_revision, source)},
+}};
 
 static const char *const kind_names[] = {"git", "package", "label"};
 

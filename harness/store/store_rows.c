@@ -7,47 +7,31 @@
 
 #include "util.h"
 
-_Static_assert(sizeof(long long) == sizeof(int64_t), "STORE_INT64 fills long long fields too");
-
 /* Column i of st read as kind c->kind into its field of row. The field is
  * written with memcpy: a const char * or long long field takes the same
  * bytes as a char * or int64_t. Each kind asks SQLite for one type only. */
 static void read_col(const struct store_col *c, sqlite3_stmt *st, int i, void *row)
 {
+	_Static_assert(sizeof(long long) == sizeof(int64_t), "STORE_INT64 fills long long too");
 	void *field = (char *)row + c->offset;
-	int64_t i64;
-	int n;
-	bool b;
-	double d;
-	char *t;
-	switch (c->kind) {
-	case STORE_END:
-		break;
-	case STORE_INT64:
-	case STORE_INT64_OR:
-		i64 = c->kind == STORE_INT64_OR ? store_col_int_or(st, i) : sqlite3_column_int64(st, i);
-		memcpy(field, &i64, sizeof(i64));
-		break;
-	case STORE_INT:
-		n = sqlite3_column_int(st, i);
-		memcpy(field, &n, sizeof(n));
-		break;
-	case STORE_BOOL:
-		b = sqlite3_column_int(st, i) != 0;
-		memcpy(field, &b, sizeof(b));
-		break;
-	case STORE_REAL:
-	case STORE_REAL_OR_0:
-		d = c->kind == STORE_REAL ? store_col_real(st, i) : sqlite3_column_double(st, i);
-		memcpy(field, &d, sizeof(d));
-		break;
-	case STORE_TEXT:
-	case STORE_TEXT_OR_EMPTY:
-		t = store_col_strdup(st, i);
-		if (!t && c->kind == STORE_TEXT_OR_EMPTY)
-			t = xstrdup("");
-		memcpy(field, &t, sizeof(t));
-		break;
+	enum store_col_kind k = c->kind;
+	if (k == STORE_INT64 || k == STORE_INT64_OR) {
+		int64_t v = k == STORE_INT64_OR ? store_col_int_or(st, i) : sqlite3_column_int64(st, i);
+		memcpy(field, &v, sizeof(v));
+	} else if (k == STORE_INT) {
+		int v = sqlite3_column_int(st, i);
+		memcpy(field, &v, sizeof(v));
+	} else if (k == STORE_BOOL) {
+		bool v = sqlite3_column_int(st, i) != 0;
+		memcpy(field, &v, sizeof(v));
+	} else if (k == STORE_REAL || k == STORE_REAL_OR_0) {
+		double v = k == STORE_REAL ? store_col_real(st, i) : sqlite3_column_double(st, i);
+		memcpy(field, &v, sizeof(v));
+	} else if (k == STORE_TEXT || k == STORE_TEXT_OR_EMPTY) {
+		char *v = store_col_strdup(st, i);
+		if (!v && k == STORE_TEXT_OR_EMPTY)
+			v = xstrdup("");
+		memcpy(field, &v, sizeof(v));
 	}
 }
 
@@ -64,11 +48,11 @@ void store_row_clear(const struct store_row_shape *shape, void *row)
 {
 	for (int i = 0; i < STORE_MAX_COLS && shape->cols[i].kind != STORE_END; i++) {
 		const struct store_col *c = &shape->cols[i];
-		char *t;
+		char *col_text;
 		if (c->kind != STORE_TEXT && c->kind != STORE_TEXT_OR_EMPTY)
 			continue;
-		memcpy(&t, (char *)row + c->offset, sizeof(t));
-		free(t);
+		memcpy(&col_text, (char *)row + c->offset, sizeof(col_text));
+		free(col_text);
 	}
 	memset(row, 0, shape->size);
 }

@@ -12,8 +12,53 @@
 
 #include "store.h"
 #include "store_impl.h"
-#include "store_shapes.h"
 #include "util.h"
+
+/* A run row (store_run_read; its id is not a column). */
+static const struct store_row_shape run_shape = {
+	"SELECT name, status, started_at, ended_at, host, kernel_release, kernel_cmdline, cpu_model,"
+	" schedrig_version, config_path, config_text, boot_id, cpu_count, iterations, rig_pid,"
+	" rig_start_ticks, (SELECT count(*) FROM iteration i JOIN variant v ON v.id = i.variant_id"
+	" WHERE v.run_id = run.id AND i.status = 'complete') FROM run WHERE id = ?1",
+	"cannot read the run", sizeof(struct stored_run), NULL, {
+	{STORE_TEXT, offsetof(struct stored_run, name)},
+	{STORE_TEXT, offsetof(struct stored_run, status)},
+	{STORE_TEXT, offsetof(struct stored_run, started_at)},
+	{STORE_TEXT, offsetof(struct stored_run, ended_at)},
+	{STORE_TEXT, offsetof(struct stored_run, host)},
+	{STORE_TEXT, offsetof(struct stored_run, kernel_release)},
+	{STORE_TEXT, offsetof(struct stored_run, kernel_cmdline)},
+	{STORE_TEXT, offsetof(struct stored_run, cpu_model)},
+	{STORE_TEXT, offsetof(struct stored_run, schedrig_version)},
+	{STORE_TEXT, offsetof(struct stored_run, config_path)},
+	{STORE_TEXT, offsetof(struct stored_run, config_text)},
+	{STORE_TEXT, offsetof(struct stored_run, boot_id)},
+	{STORE_INT64_OR, offsetof(struct stored_run, cpu_count)},
+	{STORE_INT64_OR, offsetof(struct stored_run, iterations)},
+	{STORE_INT64, offsetof(struct stored_run, rig_pid)},
+	{STORE_INT64, offsetof(struct stored_run, rig_start_ticks)},
+	{STORE_INT64, offsetof(struct stored_run, complete_iterations)},
+}};
+
+static const struct store_row_shape variant_shape = {
+	"SELECT id, name, boot, kernel_release, kernel_cmdline, status"
+	" FROM variant WHERE run_id = ?1 ORDER BY seq, id",
+	"cannot read the run's variants", sizeof(struct stored_variant), NULL, {
+	{STORE_INT64, offsetof(struct stored_variant, id)},
+	{STORE_TEXT, offsetof(struct stored_variant, name)},
+	{STORE_TEXT, offsetof(struct stored_variant, boot)},
+	{STORE_TEXT, offsetof(struct stored_variant, kernel_release)},
+	{STORE_TEXT, offsetof(struct stored_variant, kernel_cmdline)},
+	{STORE_TEXT, offsetof(struct stored_variant, status)},
+}};
+
+static const struct store_row_shape event_shape = {
+	"SELECT at, kind, message FROM event WHERE run_id = ?1 ORDER BY id",
+	"cannot read the run's events", sizeof(struct stored_event), NULL, {
+	{STORE_TEXT, offsetof(struct stored_event, at)},
+	{STORE_TEXT, offsetof(struct stored_event, kind)},
+	{STORE_TEXT, offsetof(struct stored_event, message)},
+}};
 
 int store_run_begin(struct store *s, const struct run_info *ri, int64_t *run_id,
 		    char *err, size_t errsz)

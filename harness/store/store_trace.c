@@ -1,13 +1,36 @@
 /* Reading the trace rows of a run (store_trace.h). */
 #include "store_trace.h"
 #include "store_impl.h"
-#include "store_shapes.h"
 
 #include <sqlite3.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "util.h"
+
+static const struct store_row_shape trace_shape = {
+	"SELECT t.id, v.name, c.name, i.iteration, i.status, t.path, t.events,"
+	" t.buffer_kb, t.window_start_ns, t.window_end_ns, t.bytes, t.lines,"
+	" t.lost_events, t.warning FROM trace t"
+	" JOIN iteration i ON i.id = t.iteration_id"
+	" JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id"
+	" WHERE v.run_id = ?1 ORDER BY v.seq, c.seq, i.iteration",
+	"cannot read the traces", sizeof(struct stored_trace), NULL, {
+	{STORE_INT64, offsetof(struct stored_trace, id)},
+	{STORE_TEXT, offsetof(struct stored_trace, variant)},
+	{STORE_TEXT, offsetof(struct stored_trace, cell)},
+	{STORE_INT, offsetof(struct stored_trace, iteration)},
+	{STORE_TEXT, offsetof(struct stored_trace, status)},
+	{STORE_TEXT, offsetof(struct stored_trace, path)},
+	{STORE_TEXT, offsetof(struct stored_trace, events)},
+	{STORE_INT, offsetof(struct stored_trace, buffer_kb)},
+	{STORE_INT64, offsetof(struct stored_trace, window_start_ns)},
+	{STORE_INT64, offsetof(struct stored_trace, window_end_ns)},
+	{STORE_INT64, offsetof(struct stored_trace, bytes)},
+	{STORE_INT64, offsetof(struct stored_trace, lines)},
+	{STORE_INT64, offsetof(struct stored_trace, lost)},
+	{STORE_TEXT, offsetof(struct stored_trace, warning)},
+}};
 
 /* Is the row one the rig could have written? */
 static bool trace_row_ok(const struct stored_trace *t)

@@ -7,8 +7,96 @@
 #include <string.h>
 
 #include "store_impl.h"
-#include "store_shapes.h"
 #include "util.h"
+
+/* The kind of a track run's kernel revision, from column 9 (NULL: the
+ * run recorded none, or one of no kind the rig writes: the JOIN left it). */
+static void track_run_kind(sqlite3_stmt *st, void *row)
+{
+	struct stored_track_run *r = row;
+	int kind = sqlite3_column_type(st, 9) == SQLITE_NULL ? -1
+			: revision_kind_parse(store_col_text(st, 9));
+	r->has_revision = kind >= 0;
+	r->kind = kind >= 0 ? (enum revision_kind)kind : 0;
+}
+
+static const struct store_row_shape track_run_shape = {
+	"SELECT r.id, r.name, r.started_at, r.status, v.id, v.name, k.revision, k.commit_hash,"
+	" k.source, k.kind FROM run r JOIN variant v ON v.run_id = r.id"
+	" LEFT JOIN kernel_revision k ON k.run_id = r.id AND k.variant = v.name"
+	" AND k.kind IN ('git', 'package', 'label')"
+	" WHERE ?1 IS NULL OR r.name = ?1 ORDER BY r.id, v.seq, v.id",
+	"cannot read the runs of a history", sizeof(struct stored_track_run), track_run_kind, {
+	{STORE_INT64, offsetof(struct stored_track_run, run_id)},
+	{STORE_TEXT, offsetof(struct stored_track_run, config)},
+	{STORE_TEXT, offsetof(struct stored_track_run, started_at)},
+	{STORE_TEXT, offsetof(struct stored_track_run, status)},
+	{STORE_INT64, offsetof(struct stored_track_run, variant_id)},
+	{STORE_TEXT, offsetof(struct stored_track_run, variant)},
+	{STORE_TEXT, offsetof(struct stored_track_run, revision)},
+	{STORE_TEXT, offsetof(struct stored_track_run, commit_hash)},
+	{STORE_TEXT, offsetof(struct stored_track_run, source)},
+}};
+
+/* A follow row (store_follow_get). */
+static const struct store_row_shape follow_shape = {
+	"SELECT id, config_path, config_text, tree, branch, build, since, load, metric, op, cell, mail,"
+	" status, result, cwd, host, boot_id, every, alpha, permutations, seed, min_change_pct,"
+	" rig_pid, rig_start_ticks FROM track_follow WHERE id = ?1 OR ?1 = 0 ORDER BY id DESC LIMIT 1",
+	"cannot read the follow", sizeof(struct stored_follow), NULL, {
+	{STORE_INT64, offsetof(struct stored_follow, id)},
+	{STORE_TEXT, offsetof(struct stored_follow, config_path)},
+	{STORE_TEXT, offsetof(struct stored_follow, config_text)},
+	{STORE_TEXT, offsetof(struct stored_follow, tree)},
+	{STORE_TEXT, offsetof(struct stored_follow, branch)},
+	{STORE_TEXT, offsetof(struct stored_follow, build)},
+	{STORE_TEXT, offsetof(struct stored_follow, since)},
+	{STORE_TEXT, offsetof(struct stored_follow, load)},
+	{STORE_TEXT, offsetof(struct stored_follow, metric)},
+	{STORE_TEXT, offsetof(struct stored_follow, op)},
+	{STORE_TEXT, offsetof(struct stored_follow, cell)},
+	{STORE_TEXT, offsetof(struct stored_follow, mail)},
+	{STORE_TEXT, offsetof(struct stored_follow, status)},
+	{STORE_TEXT, offsetof(struct stored_follow, result)},
+	{STORE_TEXT, offsetof(struct stored_follow, cwd)},
+	{STORE_TEXT, offsetof(struct stored_follow, host)},
+	{STORE_TEXT, offsetof(struct stored_follow, boot_id)},
+	{STORE_INT, offsetof(struct stored_follow, every)},
+	{STORE_REAL_OR_0, offsetof(struct stored_follow, alpha)},
+	{STORE_INT, offsetof(struct stored_follow, permutations)},
+	{STORE_INT64, offsetof(struct stored_follow, seed)},
+	{STORE_REAL_OR_0, offsetof(struct stored_follow, min_change_pct)},
+	{STORE_INT64, offsetof(struct stored_follow, rig_pid)},
+	{STORE_INT64, offsetof(struct stored_follow, rig_start_ticks)},
+}};
+
+static const struct store_row_shape follow_step_shape = {
+	"SELECT seq, commit_hash, subject, config_path, coalesce(run_id, 0)"
+	" FROM track_step WHERE follow_id = ?1 ORDER BY seq",
+	"cannot read the follow's steps", sizeof(struct stored_follow_step), NULL, {
+	{STORE_INT, offsetof(struct stored_follow_step, seq)},
+	{STORE_TEXT, offsetof(struct stored_follow_step, commit_hash)},
+	{STORE_TEXT, offsetof(struct stored_follow_step, subject)},
+	{STORE_TEXT, offsetof(struct stored_follow_step, config_path)},
+	{STORE_INT64, offsetof(struct stored_follow_step, run_id)},
+}};
+
+static const struct store_row_shape follow_change_shape = {
+	"SELECT before_commit, after_commit, commits, mean_before, mean_after,"
+	" change_pct, p, coalesce(bisection_id, 0), result, mailed_at"
+	" FROM track_change WHERE follow_id = ?1 ORDER BY rowid",
+	"cannot read the follow's changes", sizeof(struct stored_follow_change), NULL, {
+	{STORE_TEXT, offsetof(struct stored_follow_change, before_commit)},
+	{STORE_TEXT, offsetof(struct stored_follow_change, after_commit)},
+	{STORE_INT, offsetof(struct stored_follow_change, commits)},
+	{STORE_REAL_OR_0, offsetof(struct stored_follow_change, mean_before)},
+	{STORE_REAL_OR_0, offsetof(struct stored_follow_change, mean_after)},
+	{STORE_REAL_OR_0, offsetof(struct stored_follow_change, change_pct)},
+	{STORE_REAL_OR_0, offsetof(struct stored_follow_change, p)},
+	{STORE_INT64, offsetof(struct stored_follow_change, bisection_id)},
+	{STORE_TEXT, offsetof(struct stored_follow_change, result)},
+	{STORE_TEXT, offsetof(struct stored_follow_change, mailed_at)},
+}};
 
 int store_track_runs(struct store *s, const char *config, struct stored_track_run **rows,
 		     size_t *n, char *err, size_t errsz)
