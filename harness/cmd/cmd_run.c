@@ -188,6 +188,10 @@ static void print_plan(const struct experiment *e, const struct plan *p, int ite
 			printf(", kernel built from kernels: %s (built or taken from the cache when"
 			       " the run starts)", var->build);
 		printf("\n");
+		for (size_t c = 0; var->n_cells && c < p->n_cells; c++)
+			if (plan_cell_runs(p, c, v))
+				printf("  runs cell %zu/%zu %s (cells:, %zu of %zu)\n", c + 1, p->n_cells,
+				       p->cells[c].name, plan_variant_cells(p, v), p->n_cells);
 		print_host_settings(var);
 	}
 	for (size_t c = 0; c < p->n_cells; c++) {

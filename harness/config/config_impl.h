@@ -77,6 +77,10 @@ int cfg_read_load(struct cfg_ctx *c, const struct ynode *m, struct cfg_load *l);
  * absent). 0 or -1. */
 int cfg_opt_string(struct cfg_ctx *c, const struct ynode *m, const char *key, char **out);
 
+/* A variant's cells: {AXIS: VALUE or [VALUES], ...} into var->cells (the
+ * axes and values as written; plan_build checks them). 0 or -1. */
+int cfg_read_cells(struct cfg_ctx *c, const struct ynode *m, struct cfg_variant *var);
+
 /* One item of variants: into var, checked against e's labs and kernels
  * and against the keys of its boot kind. 0 or -1. */
 int cfg_read_variant(struct cfg_ctx *c, const struct ynode *m, const struct experiment *e,

@@ -19,7 +19,7 @@ static const char *const variant_keys[] = {
 	"name", "boot", "sysctl", "sched_features", "debugfs", "autogroup", "host_settings",
 	"kernel", "initrd", "append", "cpus", "threads", "memory_mb", "accel", "timeout_s",
 	"host", "port", "user", "identity", "workdir", "strict_host_key", "kexec",
-	"lab", "device_type", "boot_method", "tags", NULL};
+	"lab", "device_type", "boot_method", "tags", "cells", NULL};
 
 /* The keys of one boot kind (or two), and the kinds they are for. */
 struct boot_keys {
@@ -298,6 +298,8 @@ int cfg_read_variant(struct cfg_ctx *c, const struct ynode *m, const struct expe
 	}
 	if ((v = ynode_get(m, "host_settings")) && cfg_read_host(c, v, "host_settings", &var->host_set))
 		return -1;
+	if ((v = ynode_get(m, "cells")) && cfg_read_cells(c, v, var))
+		return -1;
 	if ((v = ynode_get(m, "kernel")) && v->kind == YNODE_MAPPING) {
 		if (read_build_ref(c, v, var))
 			return -1;
@@ -475,6 +477,7 @@ static void free_knobs(struct cfg_knob *k, size_t n)
 void cfg_free_variant(struct cfg_variant *v)
 {
 	free(v->name);
+	cfg_free_settings(v->cells, v->n_cells);
 	free_knobs(v->sysctl, v->n_sysctl);
 	free_knobs(v->sched_features, v->n_sched_features);
 	free_knobs(v->debugfs, v->n_debugfs);

@@ -83,7 +83,7 @@ static const struct store_row_shape follow_step_shape = {
 
 static const struct store_row_shape follow_change_shape = {
 	"SELECT before_commit, after_commit, commits, mean_before, mean_after,"
-	" change_pct, p, coalesce(bisection_id, 0), result, mailed_at"
+	" change_pct, p, coalesce(bisection_id, 0), result, mailed_at, outcome, attempts"
 	" FROM track_change WHERE follow_id = ?1 ORDER BY rowid",
 	"cannot read the follow's changes", sizeof(struct stored_follow_change), NULL, {
 	{STORE_TEXT, offsetof(struct stored_follow_change, before_commit)},
@@ -96,6 +96,8 @@ static const struct store_row_shape follow_change_shape = {
 	{STORE_INT64, offsetof(struct stored_follow_change, bisection_id)},
 	{STORE_TEXT, offsetof(struct stored_follow_change, result)},
 	{STORE_TEXT, offsetof(struct stored_follow_change, mailed_at)},
+	{STORE_TEXT, offsetof(struct stored_follow_change, outcome)},
+	{STORE_INT, offsetof(struct stored_follow_change, attempts)},
 }};
 
 int store_track_runs(struct store *s, const char *config, struct stored_track_run **rows,
@@ -268,6 +270,15 @@ int store_follow_change_update(struct store *st, int64_t id, const char *after_c
 			   " result = coalesce(?, result), mailed_at = CASE WHEN ? THEN ? ELSE"
 			   " mailed_at END WHERE follow_id = ? AND after_commit = ?", "ItitIt",
 			   bisection_id, result, (int)mailed, now, id, after_commit);
+}
+
+int store_follow_change_outcome(struct store *st, int64_t id, const char *after_commit,
+				const char *outcome, int attempts, char *err, size_t errsz)
+{
+	return store_write(st, "cannot record the outcome of a change's bisection", err, errsz,
+			   "UPDATE track_change SET outcome = ?, attempts = ? WHERE"
+			   " follow_id = ? AND after_commit = ?", "tiIt", outcome, attempts, id,
+			   after_commit);
 }
 
 int store_bisection_of_config(struct store *st, const char *config_path, int64_t *id, char *err,
