@@ -135,44 +135,47 @@ int runinfo_load(struct store *st, const char *db_path, const int64_t *ids, size
 	return 0;
 }
 
+/* Free the n strings of s. */
+static void free_strings(char *const *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(s[i]);
+}
+
+/* Free what one runinfo owns. */
+static void runinfo_clear(struct runinfo *ri)
+{
+	char *run[] = {ri->name, ri->status, ri->started_at, ri->ended_at, ri->host,
+		       ri->kernel_release, ri->kernel_cmdline, ri->cpu_model, ri->schedrig_version,
+		       ri->config_path, ri->config_text};
+	free_strings(run, sizeof(run) / sizeof(run[0]));
+	for (size_t i = 0; i < ri->n_variants; i++) {
+		struct runinfo_variant *v = &ri->variants[i];
+		char *f[] = {v->name, v->boot, v->kernel_release, v->kernel_cmdline, v->status,
+			     v->build};
+		free_strings(f, sizeof(f) / sizeof(f[0]));
+	}
+	for (size_t i = 0; i < ri->n_knobs; i++) {
+		struct runinfo_knob *k = &ri->knobs[i];
+		char *f[] = {k->variant, k->kind, k->name, k->requested_value, k->applied_value};
+		free_strings(f, sizeof(f) / sizeof(f[0]));
+	}
+	for (size_t i = 0; i < ri->n_host; i++) {
+		struct runinfo_host *h = &ri->host_state[i];
+		char *f[] = {h->variant, h->field, h->value, h->source, h->digest};
+		free_strings(f, sizeof(f) / sizeof(f[0]));
+	}
+	free(ri->variants);
+	free(ri->knobs);
+	free(ri->host_state);
+}
+
 void runinfo_free(struct runinfo *r, size_t n)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < n; i++) {
-		struct runinfo *ri = &r[i];
-		char *f[] = {ri->name, ri->status, ri->started_at, ri->ended_at, ri->host,
-			     ri->kernel_release, ri->kernel_cmdline, ri->cpu_model,
-			     ri->schedrig_version, ri->config_path, ri->config_text};
-		for (int k = 0; k < 11; k++)
-			free(f[k]);
-		for (size_t v = 0; v < ri->n_variants; v++) {
-			free(ri->variants[v].name);
-			free(ri->variants[v].boot);
-			free(ri->variants[v].kernel_release);
-			free(ri->variants[v].kernel_cmdline);
-			free(ri->variants[v].status);
-			free(ri->variants[v].build);
-		}
-		free(ri->variants);
-		for (size_t k = 0; k < ri->n_knobs; k++) {
-			free(ri->knobs[k].variant);
-			free(ri->knobs[k].kind);
-			free(ri->knobs[k].name);
-			free(ri->knobs[k].requested_value);
-			free(ri->knobs[k].applied_value);
-		}
-		free(ri->knobs);
-		for (size_t k = 0; k < ri->n_host; k++) {
-			struct runinfo_host *h = &ri->host_state[k];
-			free(h->variant);
-			free(h->field);
-			free(h->value);
-			free(h->source);
-			free(h->digest);
-		}
-		free(ri->host_state);
-	}
+	for (size_t i = 0; i < n; i++)
+		runinfo_clear(&r[i]);
 	free(r);
 }
 

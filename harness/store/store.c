@@ -84,8 +84,6 @@ static const char *const added_columns[][4] = {
 	{"track_change", "attempts", "INTEGER NOT NULL DEFAULT 0", "13"},
 };
 
-
-
 /* BEGIN IMMEDIATE, retried with backoff while another writer holds the lock
  * longer than the busy timeout. */
 int store_begin(struct store *s, char *err, size_t errsz)
@@ -532,38 +530,6 @@ sqlite3_stmt *store_prepare_id(struct store *s, const char *sql, int64_t id, con
 	return st;
 }
 
-int store_rows(struct store *s, const char *sql, int64_t id, size_t size, void **rows,
-	       size_t *n, void (*read)(sqlite3_stmt *st, void *row), void (*clear)(void *row),
-	       const char *what, char *err, size_t errsz)
-{
-	sqlite3_stmt *st = store_prepare_id(s, sql, id, what, err, errsz);
-	size_t cap = 0;
-	int rc = SQLITE_ERROR;
-	*rows = NULL;
-	*n = 0;
-	while (st && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap)
-			*rows = xrealloc(*rows, (cap = cap ? 2 * cap : 8) * size);
-		read(st, (char *)*rows + (*n)++ * size);
-	}
-	if (st && rc != SQLITE_DONE)
-		store_fail(s, what, err, errsz);
-	sqlite3_finalize(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	store_rows_free(*rows, *n, size, clear);
-	*rows = NULL;
-	*n = 0;
-	return -1;
-}
-
-void store_rows_free(void *rows, size_t n, size_t size, void (*clear)(void *row))
-{
-	for (size_t i = 0; i < n; i++)
-		clear((char *)rows + i * size);
-	free(rows);
-}
-
 int store_fail(struct store *s, const char *what, char *err, size_t errsz)
 {
 	if ((sqlite3_errcode(s->db) & 0xff) == SQLITE_CORRUPT && s->path) {
@@ -608,16 +574,32 @@ int store_bind_step(sqlite3_stmt *st, const char *spec, va_list ap)
 	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
 }
 
-int store_exec_bound(struct store *s, const char *sql, const char *spec, ...)
+/* store_exec_bound with its arguments in ap. */
+static int exec_bound(struct store *s, const char *sql, const char *spec, va_list ap)
 {
 	sqlite3_stmt *st;
-	va_list ap;
-
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
-	va_start(ap, spec);
 	int rc = store_bind_step(st, spec, ap);
-	va_end(ap);
 	sqlite3_finalize(st);
 	return rc;
+}
+
+int store_exec_bound(struct store *s, const char *sql, const char *spec, ...)
+{
+	va_list ap;
+	va_start(ap, spec);
+	int rc = exec_bound(s, sql, spec, ap);
+	va_end(ap);
+	return rc;
+}
+
+int store_write(struct store *s, const char *what, char *err, size_t errsz, const char *sql,
+		const char *spec, ...)
+{
+	va_list ap;
+	va_start(ap, spec);
+	int rc = exec_bound(s, sql, spec, ap);
+	va_end(ap);
+	return rc ? store_fail(s, what, err, errsz) : 0;
 }

@@ -98,13 +98,8 @@ struct rig_id {
 };
 
 struct run_info {
-	const char *name;
-	const char *config_path;
-	const char *config_text;
-	const char *host;
-	const char *kernel_release;
-	const char *kernel_cmdline;
-	const char *cpu_model;
+	const char *name, *config_path, *config_text; /* the config's */
+	const char *host, *kernel_release, *kernel_cmdline, *cpu_model; /* this machine's */
 	int cpu_count;
 	int iterations;
 	struct rig_id rig;

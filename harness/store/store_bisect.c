@@ -2,6 +2,7 @@
 #include "store_bisect.h"
 
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,24 +10,105 @@
 #include "store_impl.h"
 #include "util.h"
 
+/* A bisection row (store_bisect_get). */
+static const struct store_row_shape bisection_shape = {
+	"SELECT id, config_path, config_text, good, bad, kind, load, metric, op, cell, alpha, status,"
+	" result, cwd, host, rig_pid, rig_start_ticks, boot_id, rule, min_effect_pct FROM bisection"
+	" WHERE id = ?1 OR (?1 = 0 AND id = (SELECT max(id) FROM bisection))",
+	"cannot read the bisection", sizeof(struct stored_bisection), NULL, {
+	{STORE_INT64, offsetof(struct stored_bisection, id)},
+	{STORE_TEXT, offsetof(struct stored_bisection, config_path)},
+	{STORE_TEXT, offsetof(struct stored_bisection, config_text)},
+	{STORE_TEXT, offsetof(struct stored_bisection, good)},
+	{STORE_TEXT, offsetof(struct stored_bisection, bad)},
+	{STORE_TEXT, offsetof(struct stored_bisection, kind)},
+	{STORE_TEXT, offsetof(struct stored_bisection, load)},
+	{STORE_TEXT, offsetof(struct stored_bisection, metric)},
+	{STORE_TEXT, offsetof(struct stored_bisection, op)},
+	{STORE_TEXT, offsetof(struct stored_bisection, cell)},
+	{STORE_REAL, offsetof(struct stored_bisection, alpha)},
+	{STORE_TEXT, offsetof(struct stored_bisection, status)},
+	{STORE_TEXT, offsetof(struct stored_bisection, result)},
+	{STORE_TEXT, offsetof(struct stored_bisection, cwd)},
+	{STORE_TEXT, offsetof(struct stored_bisection, host)},
+	{STORE_INT64, offsetof(struct stored_bisection, rig_pid)},
+	{STORE_INT64, offsetof(struct stored_bisection, rig_start_ticks)},
+	{STORE_TEXT, offsetof(struct stored_bisection, boot_id)},
+	{STORE_TEXT, offsetof(struct stored_bisection, rule)},
+	{STORE_REAL, offsetof(struct stored_bisection, min_effect_pct)},
+}};
+
+static const struct store_row_shape bisect_point_shape = {
+	"SELECT k, verdict, reason, ifnull(decided_seq, 0), ifnull(n, 0),"
+	" mean, ci95_half, p_good, p_bad, t_good, t_bad, ifnull(look, 0), alpha"
+	" FROM bisect_point"
+	" WHERE bisection_id = ?1 ORDER BY k",
+	"cannot read the bisect points", sizeof(struct stored_bisect_point), NULL, {
+	{STORE_INT, offsetof(struct stored_bisect_point, k)},
+	{STORE_TEXT, offsetof(struct stored_bisect_point, verdict)},
+	{STORE_TEXT, offsetof(struct stored_bisect_point, reason)},
+	{STORE_INT, offsetof(struct stored_bisect_point, decided_seq)},
+	{STORE_INT, offsetof(struct stored_bisect_point, n)},
+	{STORE_REAL, offsetof(struct stored_bisect_point, mean)},
+	{STORE_REAL, offsetof(struct stored_bisect_point, ci95_half)},
+	{STORE_REAL, offsetof(struct stored_bisect_point, p_good)},
+	{STORE_REAL, offsetof(struct stored_bisect_point, p_bad)},
+	{STORE_REAL, offsetof(struct stored_bisect_point, t_good)},
+	{STORE_REAL, offsetof(struct stored_bisect_point, t_bad)},
+	{STORE_INT, offsetof(struct stored_bisect_point, look)},
+	{STORE_REAL, offsetof(struct stored_bisect_point, alpha)},
+}};
+
+static const struct store_row_shape bisect_run_shape = {
+	"SELECT k, attempt, config_path, ifnull(run_id, 0), ifnull(phase,"
+	" 'walk') FROM bisect_run"
+	" WHERE bisection_id = ?1 ORDER BY k, attempt",
+	"cannot read the bisect runs", sizeof(struct stored_bisect_run), NULL, {
+	{STORE_INT, offsetof(struct stored_bisect_run, k)},
+	{STORE_INT, offsetof(struct stored_bisect_run, attempt)},
+	{STORE_TEXT, offsetof(struct stored_bisect_run, config_path)},
+	{STORE_INT64, offsetof(struct stored_bisect_run, run_id)},
+	{STORE_TEXT, offsetof(struct stored_bisect_run, phase)},
+}};
+
+static const struct store_row_shape bisect_check_shape = {
+	"SELECT seq, what, k_a, k_b, n_a, n_b, mean_a, mean_b, effect_pct, p,"
+	" statistic, alpha, rounds, outcome FROM bisect_check WHERE"
+	" bisection_id = ?1 ORDER BY seq",
+	"cannot read the bisection's checks", sizeof(struct stored_bisect_check), NULL, {
+	{STORE_INT, offsetof(struct stored_bisect_check, seq)},
+	{STORE_TEXT, offsetof(struct stored_bisect_check, what)},
+	{STORE_INT, offsetof(struct stored_bisect_check, k_a)},
+	{STORE_INT, offsetof(struct stored_bisect_check, k_b)},
+	{STORE_INT, offsetof(struct stored_bisect_check, n_a)},
+	{STORE_INT, offsetof(struct stored_bisect_check, n_b)},
+	{STORE_REAL, offsetof(struct stored_bisect_check, mean_a)},
+	{STORE_REAL, offsetof(struct stored_bisect_check, mean_b)},
+	{STORE_REAL, offsetof(struct stored_bisect_check, effect_pct)},
+	{STORE_REAL, offsetof(struct stored_bisect_check, p)},
+	{STORE_REAL, offsetof(struct stored_bisect_check, statistic)},
+	{STORE_REAL, offsetof(struct stored_bisect_check, alpha)},
+	{STORE_INT, offsetof(struct stored_bisect_check, rounds)},
+	{STORE_TEXT, offsetof(struct stored_bisect_check, outcome)},
+}};
+
+static const struct store_row_shape bisect_step_shape = {
+	"SELECT b.bisection_id, b.k, p.name, p.label, b.attempt, ifnull(b.phase,"
+	" 'walk') FROM bisect_run b"
+	" JOIN bisect_point p ON p.bisection_id = b.bisection_id AND p.k = b.k"
+	" WHERE b.run_id = ?1 ORDER BY b.bisection_id, b.attempt",
+	"cannot read the run's bisection steps", sizeof(struct stored_bisect_step), NULL, {
+	{STORE_INT64, offsetof(struct stored_bisect_step, bisection_id)},
+	{STORE_INT, offsetof(struct stored_bisect_step, k)},
+	{STORE_TEXT, offsetof(struct stored_bisect_step, name)},
+	{STORE_TEXT, offsetof(struct stored_bisect_step, label)},
+	{STORE_INT, offsetof(struct stored_bisect_step, attempt)},
+	{STORE_TEXT, offsetof(struct stored_bisect_step, phase)},
+}};
+
 void store_bisection_free(struct stored_bisection *bi)
 {
-	free(bi->config_path);
-	free(bi->config_text);
-	free(bi->good);
-	free(bi->bad);
-	free(bi->kind);
-	free(bi->load);
-	free(bi->metric);
-	free(bi->op);
-	free(bi->cell);
-	free(bi->status);
-	free(bi->result);
-	free(bi->cwd);
-	free(bi->host);
-	free(bi->boot_id);
-	free(bi->rule);
-	memset(bi, 0, sizeof(*bi));
+	store_row_clear(&bisection_shape, bi);
 }
 
 /* The bisection row and its points, inside the caller's transaction. */
@@ -83,53 +165,15 @@ static int read_points(struct store *st, int64_t id, struct bisect_series *s, ch
 	return ret;
 }
 
-static void read_bisection(sqlite3_stmt *q, struct stored_bisection *bi)
-{
-	memset(bi, 0, sizeof(*bi));
-	bi->id = sqlite3_column_int64(q, 0);
-	bi->config_path = store_col_strdup(q, 1);
-	bi->config_text = store_col_strdup(q, 2);
-	bi->good = store_col_strdup(q, 3);
-	bi->bad = store_col_strdup(q, 4);
-	bi->kind = store_col_strdup(q, 5);
-	bi->load = store_col_strdup(q, 6);
-	bi->metric = store_col_strdup(q, 7);
-	bi->op = store_col_strdup(q, 8);
-	bi->cell = store_col_strdup(q, 9);
-	bi->alpha = store_col_real(q, 10);
-	bi->status = store_col_strdup(q, 11);
-	bi->result = store_col_strdup(q, 12);
-	bi->cwd = store_col_strdup(q, 13);
-	bi->host = store_col_strdup(q, 14);
-	bi->rig_pid = sqlite3_column_int64(q, 15);
-	bi->rig_start_ticks = sqlite3_column_int64(q, 16);
-	bi->boot_id = store_col_strdup(q, 17);
-	bi->rule = store_col_strdup(q, 18);
-	bi->min_effect_pct = store_col_real(q, 19);
-}
-
 int store_bisect_get(struct store *st, int64_t id, struct stored_bisection *bi,
 		     struct bisect_series *s, char *err, size_t errsz)
 {
-	static const char what[] = "cannot read the bisection";
-	sqlite3_stmt *q = store_prepare_id(st, "SELECT id, config_path, config_text, good, bad,"
-					   " kind, load, metric, op, cell, alpha, status, result,"
-					   " cwd, host, rig_pid, rig_start_ticks, boot_id, rule,"
-					   " min_effect_pct FROM bisection WHERE id = ?1 OR (?1 = 0 AND id ="
-					   " (SELECT max(id) FROM bisection))", id, what, err, errsz);
-	if (!q)
-		return -1;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		read_bisection(q, bi);
-	else if (rc != SQLITE_DONE)
-		store_fail(st, what, err, errsz);
-	else if (id)
+	int rc = store_row_get(st, &bisection_shape, id, bi, err, errsz);
+	if (rc > 0 && id)
 		snprintf(err, errsz, "no bisection %lld in the database", (long long)id);
-	else
+	else if (rc > 0)
 		snprintf(err, errsz, "no bisection in the database");
-	sqlite3_finalize(q);
-	if (rc != SQLITE_ROW)
+	if (rc)
 		return -1;
 	return s ? read_points(st, bi->id, s, err, errsz) : 0;
 }
@@ -151,105 +195,52 @@ int store_bisect_unfinished(struct store *st, int64_t *id, char *err, size_t err
 int store_bisect_claim(struct store *st, int64_t id, const char *host, const struct rig_id *rig,
 		       char *err, size_t errsz)
 {
-	if (store_exec_bound(st, "UPDATE bisection SET status = 'running', result = NULL,"
-			     " ended_at = NULL, host = ?, rig_pid = ?, rig_start_ticks = ?,"
-			     " boot_id = ? WHERE id = ?", "tIItI", host, (int64_t)rig->pid,
-			     (int64_t)rig->start_ticks, rig->boot_id, id))
-		return store_fail(st, "cannot claim the bisection", err, errsz);
-	return 0;
+	return store_job_claim(st, "bisection", id, host, rig, "cannot claim the bisection", err,
+			       errsz);
 }
 
 int store_bisect_choice(struct store *st, int64_t id, const char *load, const char *metric,
 			const char *op, const char *cell, char *err, size_t errsz)
 {
-	if (store_exec_bound(st, "UPDATE bisection SET load = ?, metric = ?, op = ?, cell = ?"
-			     " WHERE id = ?", "ttttI", load, metric, op, cell, id))
-		return store_fail(st, "cannot record the bisection's metric", err, errsz);
-	return 0;
+	return store_job_choice(st, "bisection", id, load, metric, op, cell,
+				"cannot record the bisection's metric", err, errsz);
 }
 
 int store_bisect_min_effect(struct store *st, int64_t id, double pct, char *err, size_t errsz)
 {
-	if (store_exec_bound(st, "UPDATE bisection SET min_effect_pct = ? WHERE id = ?", "dI", pct,
-			     id))
-		return store_fail(st, "cannot record the bisection's minimum effect", err, errsz);
-	return 0;
+	return store_write(st, "cannot record the bisection's minimum effect", err, errsz,
+			   "UPDATE bisection SET min_effect_pct = ? WHERE id = ?", "dI", pct, id);
 }
 
 int store_bisect_end(struct store *st, int64_t id, const char *status, const char *result,
 		     char *err, size_t errsz)
 {
-	char now[32];
-	utc_now(now, sizeof(now));
-	if (store_exec_bound(st, "UPDATE bisection SET status = ?, result = ?, ended_at = ?"
-			     " WHERE id = ?", "tttI", status, result, now, id))
-		return store_fail(st, "cannot record the end of the bisection", err, errsz);
-	return 0;
-}
-
-static void read_point(sqlite3_stmt *q, void *row)
-{
-	*(struct stored_bisect_point *)row = (struct stored_bisect_point){
-		.k = sqlite3_column_int(q, 0), .verdict = store_col_strdup(q, 1),
-		.reason = store_col_strdup(q, 2), .decided_seq = sqlite3_column_int(q, 3),
-		.n = sqlite3_column_int(q, 4), .mean = store_col_real(q, 5),
-		.ci95_half = store_col_real(q, 6), .p_good = store_col_real(q, 7),
-		.p_bad = store_col_real(q, 8), .t_good = store_col_real(q, 9),
-		.t_bad = store_col_real(q, 10), .look = sqlite3_column_int(q, 11),
-		.alpha = store_col_real(q, 12),
-	};
-}
-
-static void clear_point(void *row)
-{
-	struct stored_bisect_point *r = row;
-	free(r->verdict);
-	free(r->reason);
+	return store_job_end(st, "bisection", id, status, result,
+			     "cannot record the end of the bisection", err, errsz);
 }
 
 int store_bisect_points(struct store *st, int64_t id, struct stored_bisect_point **rows, size_t *n,
 			char *err, size_t errsz)
 {
-	return store_rows(st, "SELECT k, verdict, reason, ifnull(decided_seq, 0), ifnull(n, 0),"
-			  " mean, ci95_half, p_good, p_bad, t_good, t_bad, ifnull(look, 0), alpha"
-			  " FROM bisect_point"
-			  " WHERE bisection_id = ?1 ORDER BY k",
-			  id, sizeof(**rows), (void **)rows, n, read_point, clear_point,
-			  "cannot read the bisect points", err, errsz);
+	return store_rows(st, &bisect_point_shape, id, (void **)rows, n, err, errsz);
 }
 
 void store_bisect_point_rows_free(struct stored_bisect_point *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_point);
+	store_rows_free(&bisect_point_shape, rows, n);
 }
 
 int store_bisect_verdict(struct store *st, int64_t id, const struct stored_bisect_point *r,
 			 char *err, size_t errsz)
 {
-	if (store_exec_bound(st, "UPDATE bisect_point SET verdict = ?1, reason = ?2,"
-			     " decided_seq = (SELECT ifnull(max(decided_seq), 0) + 1 FROM"
-			     " bisect_point WHERE bisection_id = ?3), n = ?4, mean = ?5,"
-			     " ci95_half = ?6, p_good = ?7, p_bad = ?8, t_good = ?9, t_bad = ?10,"
-			     " look = ?12, alpha = ?13 WHERE bisection_id = ?3 AND k = ?11",
-			     "ttIiddddddiid", r->verdict, r->reason, id, r->n, r->mean, r->ci95_half,
-			     r->p_good, r->p_bad, r->t_good, r->t_bad, r->k, r->look, r->alpha))
-		return store_fail(st, "cannot record a verdict", err, errsz);
-	return 0;
-}
-
-static void read_run(sqlite3_stmt *q, void *row)
-{
-	*(struct stored_bisect_run *)row = (struct stored_bisect_run){
-		.k = sqlite3_column_int(q, 0), .attempt = sqlite3_column_int(q, 1),
-		.config_path = store_col_strdup(q, 2), .run_id = sqlite3_column_int64(q, 3),
-		.phase = store_col_strdup(q, 4),
-	};
-}
-
-static void clear_run(void *row)
-{
-	free(((struct stored_bisect_run *)row)->config_path);
-	free(((struct stored_bisect_run *)row)->phase);
+	return store_write(st, "cannot record a verdict", err, errsz,
+			   "UPDATE bisect_point SET verdict = ?1, reason = ?2,"
+			   " decided_seq = (SELECT ifnull(max(decided_seq), 0) + 1 FROM"
+			   " bisect_point WHERE bisection_id = ?3), n = ?4, mean = ?5,"
+			   " ci95_half = ?6, p_good = ?7, p_bad = ?8, t_good = ?9, t_bad = ?10,"
+			   " look = ?12, alpha = ?13 WHERE bisection_id = ?3 AND k = ?11",
+			   "ttIiddddddiid", r->verdict, r->reason, id, r->n, r->mean, r->ci95_half,
+			   r->p_good, r->p_bad, r->t_good, r->t_bad, r->k, r->look, r->alpha);
 }
 
 int store_bisect_runs(struct store *st, int64_t id, int k, struct stored_bisect_run **rows,
@@ -257,11 +248,7 @@ int store_bisect_runs(struct store *st, int64_t id, int k, struct stored_bisect_
 {
 	struct stored_bisect_run *all;
 	size_t n_all;
-	if (store_rows(st, "SELECT k, attempt, config_path, ifnull(run_id, 0), ifnull(phase,"
-		       " 'walk') FROM bisect_run"
-		       " WHERE bisection_id = ?1 ORDER BY k, attempt",
-		       id, sizeof(*all), (void **)&all, &n_all, read_run, clear_run,
-		       "cannot read the bisect runs", err, errsz))
+	if (store_rows(st, &bisect_run_shape, id, (void **)&all, &n_all, err, errsz))
 		return -1;
 	/* Point k's rows to the front, the others released. */
 	*n = 0;
@@ -269,7 +256,7 @@ int store_bisect_runs(struct store *st, int64_t id, int k, struct stored_bisect_
 		if (k < 0 || all[i].k == k)
 			all[(*n)++] = all[i];
 		else
-			clear_run(&all[i]);
+			store_row_clear(&bisect_run_shape, &all[i]);
 	}
 	*rows = all;
 	return 0;
@@ -277,17 +264,16 @@ int store_bisect_runs(struct store *st, int64_t id, int k, struct stored_bisect_
 
 void store_bisect_run_rows_free(struct stored_bisect_run *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_run);
+	store_rows_free(&bisect_run_shape, rows, n);
 }
 
 int store_bisect_run_add(struct store *st, int64_t id, int k, int attempt, const char *phase,
 			 const char *config_path, char *err, size_t errsz)
 {
-	if (store_exec_bound(st, "INSERT INTO bisect_run (bisection_id, k, attempt, config_path,"
-			     " phase) VALUES (?, ?, ?, ?, ?)", "Iiitt", id, k, attempt, config_path,
-			     phase))
-		return store_fail(st, "cannot record a bisect run", err, errsz);
-	return 0;
+	return store_write(st, "cannot record a bisect run", err, errsz,
+			   "INSERT INTO bisect_run (bisection_id, k, attempt, config_path,"
+			   " phase) VALUES (?, ?, ?, ?, ?)", "Iiitt", id, k, attempt, config_path,
+			   phase);
 }
 
 /* The newest run whose config_path is the attempt's (0: none). */
@@ -324,83 +310,34 @@ int store_bisect_run_link(struct store *st, int64_t id, int k, int attempt, int6
 int store_bisect_check_add(struct store *st, int64_t id, const struct stored_bisect_check *c,
 			   char *err, size_t errsz)
 {
-	if (store_exec_bound(st, "INSERT INTO bisect_check (bisection_id, seq, what, k_a, k_b, n_a,"
-			     " n_b, mean_a, mean_b, effect_pct, p, statistic, alpha, rounds, outcome)"
-			     " VALUES (?1, (SELECT ifnull(max(seq), 0) + 1 FROM bisect_check WHERE"
-			     " bisection_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-			     " ?13, ?14)", "Itiiiiddddddit", id, c->what, c->k_a, c->k_b, c->n_a,
-			     c->n_b, c->mean_a, c->mean_b, c->effect_pct, c->p, c->statistic,
-			     c->alpha, c->rounds, c->outcome))
-		return store_fail(st, "cannot record a bisection check", err, errsz);
-	return 0;
-}
-
-static void read_check(sqlite3_stmt *q, void *row)
-{
-	*(struct stored_bisect_check *)row = (struct stored_bisect_check){
-		.seq = sqlite3_column_int(q, 0), .what = store_col_strdup(q, 1),
-		.k_a = sqlite3_column_int(q, 2), .k_b = sqlite3_column_int(q, 3),
-		.n_a = sqlite3_column_int(q, 4), .n_b = sqlite3_column_int(q, 5),
-		.mean_a = store_col_real(q, 6), .mean_b = store_col_real(q, 7),
-		.effect_pct = store_col_real(q, 8), .p = store_col_real(q, 9),
-		.statistic = store_col_real(q, 10), .alpha = store_col_real(q, 11),
-		.rounds = sqlite3_column_int(q, 12), .outcome = store_col_strdup(q, 13),
-	};
-}
-
-static void clear_check(void *row)
-{
-	struct stored_bisect_check *c = row;
-	free(c->what);
-	free(c->outcome);
+	return store_write(st, "cannot record a bisection check", err, errsz,
+			   "INSERT INTO bisect_check (bisection_id, seq, what, k_a, k_b, n_a,"
+			   " n_b, mean_a, mean_b, effect_pct, p, statistic, alpha, rounds, outcome)"
+			   " VALUES (?1, (SELECT ifnull(max(seq), 0) + 1 FROM bisect_check WHERE"
+			   " bisection_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+			   " ?13, ?14)", "Itiiiiddddddit", id, c->what, c->k_a, c->k_b, c->n_a,
+			   c->n_b, c->mean_a, c->mean_b, c->effect_pct, c->p, c->statistic,
+			   c->alpha, c->rounds, c->outcome);
 }
 
 int store_bisect_checks(struct store *st, int64_t id, struct stored_bisect_check **rows,
 			size_t *n, char *err, size_t errsz)
 {
-	return store_rows(st, "SELECT seq, what, k_a, k_b, n_a, n_b, mean_a, mean_b, effect_pct, p,"
-			  " statistic, alpha, rounds, outcome FROM bisect_check WHERE"
-			  " bisection_id = ?1 ORDER BY seq", id, sizeof(**rows), (void **)rows, n,
-			  read_check, clear_check, "cannot read the bisection's checks", err, errsz);
+	return store_rows(st, &bisect_check_shape, id, (void **)rows, n, err, errsz);
 }
 
 void store_bisect_check_rows_free(struct stored_bisect_check *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_check);
-}
-
-static void read_step(sqlite3_stmt *q, void *row)
-{
-	struct stored_bisect_step *r = row;
-	r->bisection_id = sqlite3_column_int64(q, 0);
-	r->k = sqlite3_column_int(q, 1);
-	r->name = store_col_strdup(q, 2);
-	r->label = store_col_strdup(q, 3);
-	r->attempt = sqlite3_column_int(q, 4);
-	r->phase = store_col_strdup(q, 5);
-}
-
-static void clear_step(void *row)
-{
-	struct stored_bisect_step *r = row;
-	free(r->name);
-	free(r->label);
-	free(r->phase);
+	store_rows_free(&bisect_check_shape, rows, n);
 }
 
 int store_bisect_steps_of_run(struct store *st, int64_t run_id, struct stored_bisect_step **rows,
 			      size_t *n, char *err, size_t errsz)
 {
-	return store_rows(st,
-			  "SELECT b.bisection_id, b.k, p.name, p.label, b.attempt, ifnull(b.phase,"
-			  " 'walk') FROM bisect_run b"
-			  " JOIN bisect_point p ON p.bisection_id = b.bisection_id AND p.k = b.k"
-			  " WHERE b.run_id = ?1 ORDER BY b.bisection_id, b.attempt",
-			  run_id, sizeof(**rows), (void **)rows, n, read_step, clear_step,
-			  "cannot read the run's bisection steps", err, errsz);
+	return store_rows(st, &bisect_step_shape, run_id, (void **)rows, n, err, errsz);
 }
 
 void store_bisect_step_rows_free(struct stored_bisect_step *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_step);
+	store_rows_free(&bisect_step_shape, rows, n);
 }

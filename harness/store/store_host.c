@@ -3,12 +3,36 @@
 
 #include <openssl/evp.h>
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store_impl.h"
 #include "util.h"
+
+static const struct store_row_shape host_state_shape = {
+	"SELECT ifnull(h.variant_id, 0), v.name, h.field, h.value, h.source,"
+	" h.stable FROM host_state h LEFT JOIN variant v ON v.id = h.variant_id"
+	" WHERE h.run_id = ?1 ORDER BY h.variant_id IS NOT NULL, v.seq, v.id,"
+	" h.field",
+	"cannot read the host state", sizeof(struct stored_host_row), NULL, {
+	{STORE_INT64, offsetof(struct stored_host_row, variant_id)},
+	{STORE_TEXT, offsetof(struct stored_host_row, variant)},
+	{STORE_TEXT, offsetof(struct stored_host_row, field)},
+	{STORE_TEXT, offsetof(struct stored_host_row, value)},
+	{STORE_TEXT, offsetof(struct stored_host_row, source)},
+	{STORE_BOOL, offsetof(struct stored_host_row, stable)},
+}};
+
+/* A row that is one int64_t: a variant's id. */
+static const struct store_row_shape measured_variant_shape = {
+	"SELECT v.id FROM variant v WHERE v.run_id = ?1 AND EXISTS (SELECT 1"
+	" FROM iteration i WHERE i.variant_id = v.id AND i.status = 'complete')"
+	" ORDER BY v.seq, v.id",
+	"cannot read the run's variants", sizeof(int64_t), NULL, {
+	{STORE_INT64, 0},
+}};
 
 int store_host_save(struct store *s, int64_t run_id, int64_t variant_id,
 		    const struct stored_host_field *fields, size_t n, char *err, size_t errsz)
@@ -49,60 +73,21 @@ int store_host_save(struct store *s, int64_t run_id, int64_t variant_id,
 	return store_commit(s, err, errsz);
 }
 
-static void read_row(sqlite3_stmt *st, void *row)
-{
-	*(struct stored_host_row *)row = (struct stored_host_row){
-		.variant_id = sqlite3_column_int64(st, 0), .variant = store_col_strdup(st, 1),
-		.field = store_col_strdup(st, 2), .value = store_col_strdup(st, 3),
-		.source = store_col_strdup(st, 4), .stable = sqlite3_column_int(st, 5) != 0,
-	};
-}
-
-static void clear_row(void *row)
-{
-	struct stored_host_row *r = row;
-	free(r->variant);
-	free(r->field);
-	free(r->value);
-	free(r->source);
-}
-
 int store_host_rows(struct store *s, int64_t run_id, struct stored_host_row **rows, size_t *n,
 		    char *err, size_t errsz)
 {
-	return store_rows(s,
-			  "SELECT ifnull(h.variant_id, 0), v.name, h.field, h.value, h.source,"
-			  " h.stable FROM host_state h LEFT JOIN variant v ON v.id = h.variant_id"
-			  " WHERE h.run_id = ?1 ORDER BY h.variant_id IS NOT NULL, v.seq, v.id,"
-			  " h.field",
-			  run_id, sizeof(**rows), (void **)rows, n, read_row, clear_row,
-			  "cannot read the host state", err, errsz);
+	return store_rows(s, &host_state_shape, run_id, (void **)rows, n, err, errsz);
 }
 
 void store_host_rows_free(struct stored_host_row *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_row);
-}
-
-static void read_id(sqlite3_stmt *st, void *row)
-{
-	*(int64_t *)row = sqlite3_column_int64(st, 0);
-}
-
-static void clear_id(void *row)
-{
-	(void)row;
+	store_rows_free(&host_state_shape, rows, n);
 }
 
 int store_host_measured_variants(struct store *s, int64_t run_id, int64_t **ids, size_t *n,
 				 char *err, size_t errsz)
 {
-	return store_rows(s,
-			  "SELECT v.id FROM variant v WHERE v.run_id = ?1 AND EXISTS (SELECT 1"
-			  " FROM iteration i WHERE i.variant_id = v.id AND i.status = 'complete')"
-			  " ORDER BY v.seq, v.id",
-			  run_id, sizeof(**ids), (void **)ids, n, read_id, clear_id,
-			  "cannot read the run's variants", err, errsz);
+	return store_rows(s, &measured_variant_shape, run_id, (void **)ids, n, err, errsz);
 }
 
 int store_host_digest(struct store *s, long long variant_id, char out[65], char *err,

@@ -80,17 +80,76 @@ int64_t store_col_int_or(sqlite3_stmt *st, int col);
 sqlite3_stmt *store_prepare_id(struct store *s, const char *sql, int64_t id, const char *what,
 			       char *err, size_t errsz);
 
-/* Every result row of sql (id bound as store_prepare_id binds it) as one element of size bytes of
- * the malloc'd array *rows (NULL when *n is 0), filled by read. 0, or -1
- * with err ("WHAT: SQLite's message"), *rows NULL and *n 0: the rows read
- * so far are released with clear (each row's own memory) first. */
-int store_rows(struct store *s, const char *sql, int64_t id, size_t size, void **rows,
-	       size_t *n, void (*read)(sqlite3_stmt *st, void *row), void (*clear)(void *row),
-	       const char *what, char *err, size_t errsz);
+/* What a result column is read as, and the type of the row struct's field
+ * it goes to (store_rows). */
+enum store_col_kind {
+	STORE_END,           /* after the last column of a shape (its zeroed rest) */
+	STORE_INT64,         /* int64_t (or long long: the same 64 bits); NULL reads 0 */
+	STORE_INT64_OR,      /* int64_t; NULL reads -1 */
+	STORE_INT,           /* int; NULL reads 0 */
+	STORE_BOOL,          /* bool: the column is not 0; NULL reads false */
+	STORE_REAL,          /* double; NULL reads NaN */
+	STORE_REAL_OR_0,     /* double; NULL reads 0 */
+	STORE_TEXT,          /* char * (or const char *), malloc'd; NULL reads NULL */
+	STORE_TEXT_OR_EMPTY, /* as STORE_TEXT, but NULL reads "" */
+};
 
-/* Release n rows of size bytes at rows (from store_rows): clear on each,
- * then the array. */
-void store_rows_free(void *rows, size_t n, size_t size, void (*clear)(void *row));
+/* One column of a row shape: its kind and where its field is
+ * (offsetof(struct ROW, FIELD)). */
+struct store_col {
+	enum store_col_kind kind;
+	size_t offset;
+};
+
+/* The most columns a row shape reads. */
+#define STORE_MAX_COLS 32
+
+/* A query whose rows are row structs: sql, its SELECT (id bound to ?1 by
+ * store_rows and store_row_get when it has parameters); what, the start of
+ * its error message ("cannot read ..."); size bytes a row (sizeof(struct
+ * ROW)); cols[i] is result column i, up to the first STORE_END. finish,
+ * when not NULL, runs after the columns are read, for what a column kind
+ * cannot say (text parsed into an enum); it may read the columns after the
+ * last of cols, and must own no memory of its own (store_row_clear frees
+ * only the text columns). */
+struct store_row_shape {
+	const char *sql;
+	const char *what;
+	size_t size;
+	void (*finish)(sqlite3_stmt *st, void *row);
+	struct store_col cols[STORE_MAX_COLS];
+};
+
+/* st's current row into row (shape->size bytes, zeroed first): each column
+ * of shape, then shape->finish. */
+void store_row_read(const struct store_row_shape *shape, sqlite3_stmt *st, void *row);
+
+/* Free row's text columns (those store_row_read set) and zero it. */
+void store_row_clear(const struct store_row_shape *shape, void *row);
+
+/* The first result row of shape->sql (id bound as in store_rows) into row:
+ * 0; 1 when there is none (row and err untouched: the caller says what is
+ * missing); -1 with err ("WHAT: SQLite's message"). */
+int store_row_get(struct store *s, const struct store_row_shape *shape, int64_t id, void *row,
+		  char *err, size_t errsz);
+
+/* Every result row of shape->sql (id bound as store_prepare_id binds it)
+ * as one element (shape->size bytes, read by store_row_read) of the
+ * malloc'd array *rows (NULL when *n is 0). 0, or -1 with err ("WHAT:
+ * SQLite's message"), *rows NULL and *n 0 (the rows read so far
+ * released). */
+int store_rows(struct store *s, const struct store_row_shape *shape, int64_t id, void **rows,
+	       size_t *n, char *err, size_t errsz);
+
+/* store_rows of a statement the caller prepared and bound (its own SQL or
+ * shape->sql; stepped and finalized here). st NULL (its prepare failed and
+ * said why in err): -1, *rows NULL and *n 0. */
+int store_rows_stmt(struct store *s, sqlite3_stmt *st, const struct store_row_shape *shape,
+		    void **rows, size_t *n, char *err, size_t errsz);
+
+/* Release n rows of shape at rows (from store_rows): store_row_clear on
+ * each, then the array. */
+void store_rows_free(const struct store_row_shape *shape, void *rows, size_t n);
 
 /* counts as n little-endian u64 (the histogram.counts format); malloc'd
  * (8·n bytes, at least 8). */
@@ -105,6 +164,28 @@ unsigned char *store_doubles_le(const double *v, size_t n);
  * size_t length), step it once and finalize it. 0 (a row or done), or -1:
  * store_fail says why. */
 int store_exec_bound(struct store *s, const char *sql, const char *spec, ...);
+
+/* store_exec_bound, and on failure store_fail(s, what, err, errsz): 0, or
+ * -1 with err ("WHAT: SQLite's message"). */
+int store_write(struct store *s, const char *what, char *err, size_t errsz, const char *sql,
+		const char *spec, ...);
+
+/* The row id of table (bisection or track_follow: a job one rig process
+ * owns while it runs) claimed by rig on host: status running, result and
+ * ended_at NULL. 0, or -1 with err ("WHAT: SQLite's message"). */
+int store_job_claim(struct store *s, const char *table, int64_t id, const char *host,
+		    const struct rig_id *rig, const char *what, char *err, size_t errsz);
+
+/* The load, metric, op and cell the job of row id of table measures. 0, or
+ * -1 with err as store_job_claim. */
+int store_job_choice(struct store *s, const char *table, int64_t id, const char *load,
+		     const char *metric, const char *op, const char *cell, const char *what,
+		     char *err, size_t errsz);
+
+/* The end of the job of row id of table: its status and result (NULL
+ * allowed), ended_at now (UTC). 0, or -1 with err as store_job_claim. */
+int store_job_end(struct store *s, const char *table, int64_t id, const char *status,
+		  const char *result, const char *what, char *err, size_t errsz);
 
 /* "WHAT: SQLite's message" into err; returns -1. When SQLite found the
  * file damaged (SQLITE_CORRUPT), the message says so, names the file and

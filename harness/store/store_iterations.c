@@ -266,7 +266,6 @@ unsigned char *store_doubles_le(const double *v, size_t n)
 	return b;
 }
 
-
 /* Bind v, or NULL for NaN. */
 static void bind_real(sqlite3_stmt *st, int col, double v)
 {
@@ -275,7 +274,6 @@ static void bind_real(sqlite3_stmt *st, int col, double v)
 	else
 		sqlite3_bind_double(st, col, v);
 }
-
 
 static int insert_histograms(struct store *s, int64_t instance_id, const struct sample_vec *v)
 {
@@ -485,7 +483,6 @@ out_fail:
 	return -1;
 }
 
-
 int store_instance_outcome(struct store *s, int64_t instance_id, const char *state,
 			   const char *reason, const struct sample_vec *samples, char *err,
 			   size_t errsz)
@@ -498,20 +495,16 @@ int store_instance_outcome(struct store *s, int64_t instance_id, const char *sta
 	for (size_t k = 0; k < sizeof(drop) / sizeof(drop[0]); k++)
 		if (store_exec_bound(s, drop[k], "I", instance_id))
 			return store_fail(s, "cannot drop an instance's samples", err, errsz);
-	if (store_exec_bound(s, "UPDATE load_instance SET state = ?, reason = ? WHERE id = ?", "ttI",
-		       state, reason, instance_id) ||
-	    (samples && insert_samples(s, instance_id, samples)) ||
-	    (samples && samples->n_hists && insert_histograms(s, instance_id, samples)) ||
-	    store_values_flush(s))
-		return store_fail(s, "cannot store an instance's samples", err, errsz);
-	return 0;
+	return store_write(s, "cannot store an instance's samples", err, errsz,
+			   "UPDATE load_instance SET state = ?, reason = ? WHERE id = ?", "ttI",
+			   state, reason,
+			   instance_id) || (samples && insert_samples(s, instance_id, samples)) || (samples && samples->n_hists && insert_histograms(s, instance_id, samples)) || store_values_flush(s);
 }
 
 int store_iteration_status(struct store *s, int64_t iteration_id, const char *status, char *err,
 			   size_t errsz)
 {
-	if (store_exec_bound(s, "UPDATE iteration SET status = ? WHERE id = ?", "tI", status,
-		       iteration_id))
-		return store_fail(s, "cannot set an iteration's status", err, errsz);
-	return 0;
+	return store_write(s, "cannot set an iteration's status", err, errsz,
+			   "UPDATE iteration SET status = ? WHERE id = ?", "tI", status,
+			   iteration_id);
 }

@@ -1,9 +1,22 @@
 #include "store_kbuild.h"
 
-#include <stdlib.h>
+#include <stddef.h>
 
 #include "store_impl.h"
 #include "util.h"
+
+static const struct store_row_shape kernel_build_shape = {
+	"SELECT variant, kernel, build_key, status, provenance, message, log_path"
+	" FROM kernel_build WHERE run_id = ?1 ORDER BY id",
+	"cannot read kernel builds", sizeof(struct stored_kernel_build), NULL, {
+	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, variant)},
+	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, kernel)},
+	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, build_key)},
+	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, status)},
+	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, provenance)},
+	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, message)},
+	{STORE_TEXT_OR_EMPTY, offsetof(struct stored_kernel_build, log_path)},
+}};
 
 int store_kernel_build(struct store *s, int64_t run_id, const struct stored_kernel_build *kb,
 		       char *err, size_t errsz)
@@ -25,41 +38,13 @@ int store_kernel_build(struct store *s, int64_t run_id, const struct stored_kern
 	return 0;
 }
 
-static void read_build(sqlite3_stmt *st, void *row)
-{
-	char *c[7];
-	for (int i = 0; i < 7; i++) {
-		c[i] = store_col_strdup(st, i);
-		if (!c[i])
-			c[i] = xstrdup("");
-	}
-	*(struct stored_kernel_build *)row = (struct stored_kernel_build){
-		c[0], c[1], c[2], c[3], c[4], c[5], c[6]};
-}
-
-static void clear_build(void *row)
-{
-	struct stored_kernel_build *kb = row;
-	free(kb->variant);
-	free(kb->kernel);
-	free(kb->build_key);
-	free(kb->status);
-	free(kb->provenance);
-	free(kb->message);
-	free(kb->log_path);
-}
-
 int store_kernel_builds(struct store *s, int64_t run_id, struct stored_kernel_build **out,
 			size_t *n, char *err, size_t errsz)
 {
-	return store_rows(s,
-			  "SELECT variant, kernel, build_key, status, provenance, message, log_path"
-			  " FROM kernel_build WHERE run_id = ?1 ORDER BY id",
-			  run_id, sizeof(**out), (void **)out, n, read_build, clear_build,
-			  "cannot read kernel builds", err, errsz);
+	return store_rows(s, &kernel_build_shape, run_id, (void **)out, n, err, errsz);
 }
 
 void stored_kernel_builds_free(struct stored_kernel_build *kb, size_t n)
 {
-	store_rows_free(kb, n, sizeof(*kb), clear_build);
+	store_rows_free(&kernel_build_shape, kb, n);
 }

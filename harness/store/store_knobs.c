@@ -5,9 +5,31 @@
 #include "store_impl.h"
 
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "util.h"
+
+/* A knob row; the SELECT without its WHERE (knob_rows adds it). */
+static const struct store_row_shape knob_shape = {
+	"SELECT id, run_id, variant, seq, kind, name, path, old_value, requested_value, applied_value,"
+	" host, boot_id, changed_at, restored_at FROM knob",
+	"cannot read the knob journal", sizeof(struct stored_knob), NULL, {
+	{STORE_INT64, offsetof(struct stored_knob, id)},
+	{STORE_INT64, offsetof(struct stored_knob, run_id)},
+	{STORE_TEXT, offsetof(struct stored_knob, variant)},
+	{STORE_INT, offsetof(struct stored_knob, seq)},
+	{STORE_TEXT, offsetof(struct stored_knob, kind)},
+	{STORE_TEXT, offsetof(struct stored_knob, name)},
+	{STORE_TEXT, offsetof(struct stored_knob, path)},
+	{STORE_TEXT, offsetof(struct stored_knob, old_value)},
+	{STORE_TEXT, offsetof(struct stored_knob, requested_value)},
+	{STORE_TEXT, offsetof(struct stored_knob, applied_value)},
+	{STORE_TEXT, offsetof(struct stored_knob, host)},
+	{STORE_TEXT, offsetof(struct stored_knob, boot_id)},
+	{STORE_TEXT, offsetof(struct stored_knob, changed_at)},
+	{STORE_TEXT, offsetof(struct stored_knob, restored_at)},
+}};
 
 int store_knob_record(struct store *s, const struct stored_knob *k, int64_t *knob_id,
 		      char *err, size_t errsz)
@@ -28,50 +50,18 @@ int store_knob_record(struct store *s, const struct stored_knob *k, int64_t *kno
 int store_knob_applied(struct store *s, int64_t knob_id, const char *applied_value,
 		       char *err, size_t errsz)
 {
-	if (store_exec_bound(s, "UPDATE knob SET applied_value = ? WHERE id = ?", "tI", applied_value,
-		       knob_id))
-		return store_fail(s, "cannot journal an applied knob value", err, errsz);
-	return 0;
+	return store_write(s, "cannot journal an applied knob value", err, errsz,
+			   "UPDATE knob SET applied_value = ? WHERE id = ?", "tI", applied_value,
+			   knob_id);
 }
 
 int store_knob_restored(struct store *s, int64_t knob_id, char *err, size_t errsz)
 {
 	char now[32];
 	utc_now(now, sizeof(now));
-	if (store_exec_bound(s, "UPDATE knob SET restored_at = ? WHERE id = ? AND restored_at IS NULL",
-		       "tI", now, knob_id))
-		return store_fail(s, "cannot journal a restored knob", err, errsz);
-	return 0;
-}
-
-static void read_knob(sqlite3_stmt *st, void *row)
-{
-	*(struct stored_knob *)row = (struct stored_knob){
-		.id = sqlite3_column_int64(st, 0),
-		.run_id = sqlite3_column_int64(st, 1),
-		.variant = store_col_strdup(st, 2),
-		.seq = sqlite3_column_int(st, 3),
-		.kind = store_col_strdup(st, 4),
-		.name = store_col_strdup(st, 5),
-		.path = store_col_strdup(st, 6),
-		.old_value = store_col_strdup(st, 7),
-		.requested_value = store_col_strdup(st, 8),
-		.applied_value = store_col_strdup(st, 9),
-		.host = store_col_strdup(st, 10),
-		.boot_id = store_col_strdup(st, 11),
-		.changed_at = store_col_strdup(st, 12),
-		.restored_at = store_col_strdup(st, 13),
-	};
-}
-
-static void clear_knob(void *row)
-{
-	const struct stored_knob *k = row;
-	const char *f[] = {k->variant, k->kind, k->name, k->path, k->old_value,
-			   k->requested_value, k->applied_value, k->host, k->boot_id,
-			   k->changed_at, k->restored_at};
-	for (size_t j = 0; j < sizeof(f) / sizeof(f[0]); j++)
-		free((char *)f[j]);
+	return store_write(s, "cannot journal a restored knob", err, errsz,
+			   "UPDATE knob SET restored_at = ? WHERE id = ? AND restored_at IS NULL",
+			   "tI", now, knob_id);
 }
 
 /* The knob rows of where_order ("WHERE ... ORDER BY ..."; run_id bound to
@@ -79,12 +69,9 @@ static void clear_knob(void *row)
 static int knob_rows(struct store *s, const char *where_order, int64_t run_id,
 		     struct stored_knob **rows, size_t *n, char *err, size_t errsz)
 {
-	char *sql = xasprintf("SELECT id, run_id, variant, seq, kind, name, path, old_value,"
-			      " requested_value, applied_value, host, boot_id, changed_at,"
-			      " restored_at FROM knob %s",
-			      where_order);
-	int rc = store_rows(s, sql, run_id, sizeof(**rows), (void **)rows, n, read_knob,
-			    clear_knob, "cannot read the knob journal", err, errsz);
+	char *sql = xasprintf("%s %s", knob_shape.sql, where_order);
+	int rc = store_rows_stmt(s, store_prepare_id(s, sql, run_id, knob_shape.what, err, errsz),
+				 &knob_shape, (void **)rows, n, err, errsz);
 	free(sql);
 	return rc;
 }
@@ -103,5 +90,5 @@ int store_knob_unrestored(struct store *s, struct stored_knob **rows, size_t *n,
 
 void store_knob_rows_free(struct stored_knob *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_knob);
+	store_rows_free(&knob_shape, rows, n);
 }

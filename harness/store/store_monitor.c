@@ -2,10 +2,60 @@
 #include "store_monitor.h"
 
 #include <sqlite3.h>
-#include <stdlib.h>
+#include <stddef.h>
 
 #include "store_impl.h"
 #include "util.h"
+
+static const struct store_row_shape load_monitor_shape = {
+	"WITH inst AS (SELECT li.* FROM load_instance li"
+	"  JOIN iteration i ON i.id = li.iteration_id WHERE i.variant_id = ?1),"
+	" migr AS (SELECT s.iteration_id, s.tgid, max(s.value) - min(s.value) AS d"
+	"  FROM series s JOIN iteration i ON i.id = s.iteration_id"
+	"  WHERE i.variant_id = ?1 AND s.monitor = 'sched' AND s.key = 'nr_migrations'"
+	"  GROUP BY s.iteration_id, s.pid),"
+	" nivcsw AS (SELECT s.iteration_id, s.tgid, s.value AS v FROM series s"
+	"  JOIN iteration i ON i.id = s.iteration_id"
+	"  WHERE i.variant_id = ?1 AND s.monitor = 'rusage' AND s.key = 'nivcsw')"
+	" SELECT inst.name,"
+	"  (SELECT sum(m.d) FROM migr m JOIN inst x ON x.iteration_id = m.iteration_id"
+	"    AND x.pid = m.tgid WHERE x.name = inst.name),"
+	"  (SELECT sum(n.v) FROM nivcsw n JOIN inst x ON x.iteration_id = n.iteration_id"
+	"    AND x.pid = n.tgid WHERE x.name = inst.name),"
+	"  (SELECT sum(x.user_s + x.system_s) FROM nivcsw n JOIN inst x"
+	"    ON x.iteration_id = n.iteration_id AND x.pid = n.tgid"
+	"    WHERE x.name = inst.name),"
+	"  sum(inst.elapsed_s), sum(inst.user_s), sum(inst.system_s)"
+	" FROM inst GROUP BY inst.name ORDER BY min(inst.seq)",
+	"cannot read monitor series", sizeof(struct stored_load_monitor), NULL, {
+	{STORE_TEXT, offsetof(struct stored_load_monitor, name)},
+	{STORE_REAL, offsetof(struct stored_load_monitor, migrations)},
+	{STORE_REAL, offsetof(struct stored_load_monitor, nivcsw)},
+	{STORE_REAL, offsetof(struct stored_load_monitor, nivcsw_cpu_s)},
+	{STORE_REAL, offsetof(struct stored_load_monitor, elapsed_s)},
+	{STORE_REAL, offsetof(struct stored_load_monitor, user_s)},
+	{STORE_REAL, offsetof(struct stored_load_monitor, system_s)},
+}};
+
+static const struct store_row_shape series_cell_shape = {
+	"SELECT v.id, v.name, ce.id, ce.name, r.name,"
+	" (SELECT count(DISTINCT i2.cell_id) FROM iteration i2"
+	"  WHERE i2.variant_id = v.id AND EXISTS (SELECT 1 FROM series s2"
+	"  WHERE s2.iteration_id = i2.id))"
+	" FROM variant v JOIN run r ON r.id = v.run_id"
+	" JOIN cell ce ON ce.run_id = v.run_id"
+	" WHERE v.run_id = ?1 AND EXISTS (SELECT 1 FROM iteration i"
+	"  JOIN series s ON s.iteration_id = i.id"
+	"  WHERE i.variant_id = v.id AND i.cell_id = ce.id)"
+	" ORDER BY v.seq, ce.seq",
+	"cannot read monitor series", sizeof(struct stored_series_cell), NULL, {
+	{STORE_INT64, offsetof(struct stored_series_cell, variant_id)},
+	{STORE_TEXT, offsetof(struct stored_series_cell, variant)},
+	{STORE_INT64, offsetof(struct stored_series_cell, cell_id)},
+	{STORE_TEXT, offsetof(struct stored_series_cell, cell)},
+	{STORE_TEXT, offsetof(struct stored_series_cell, run)},
+	{STORE_INT64, offsetof(struct stored_series_cell, n_cells)},
+}};
 
 static const char series_what[] = "cannot read monitor series";
 
@@ -50,93 +100,26 @@ int store_series_stats(struct store *s, int64_t variant_id, const char *monitor,
 	return rc == SQLITE_ROW ? 0 : -1;
 }
 
-static void read_load(sqlite3_stmt *st, void *row)
-{
-	*(struct stored_load_monitor *)row = (struct stored_load_monitor){
-		.name = store_col_strdup(st, 0), .migrations = store_col_real(st, 1),
-		.nivcsw = store_col_real(st, 2), .nivcsw_cpu_s = store_col_real(st, 3),
-		.elapsed_s = store_col_real(st, 4), .user_s = store_col_real(st, 5),
-		.system_s = store_col_real(st, 6),
-	};
-}
-
-static void clear_load(void *row)
-{
-	free(((struct stored_load_monitor *)row)->name);
-}
-
 int store_load_monitors(struct store *s, int64_t variant_id, struct stored_load_monitor **rows,
 			size_t *n, char *err, size_t errsz)
 {
-	return store_rows(
-		s,
-		"WITH inst AS (SELECT li.* FROM load_instance li"
-		"  JOIN iteration i ON i.id = li.iteration_id WHERE i.variant_id = ?1),"
-		" migr AS (SELECT s.iteration_id, s.tgid, max(s.value) - min(s.value) AS d"
-		"  FROM series s JOIN iteration i ON i.id = s.iteration_id"
-		"  WHERE i.variant_id = ?1 AND s.monitor = 'sched' AND s.key = 'nr_migrations'"
-		"  GROUP BY s.iteration_id, s.pid),"
-		" nivcsw AS (SELECT s.iteration_id, s.tgid, s.value AS v FROM series s"
-		"  JOIN iteration i ON i.id = s.iteration_id"
-		"  WHERE i.variant_id = ?1 AND s.monitor = 'rusage' AND s.key = 'nivcsw')"
-		" SELECT inst.name,"
-		"  (SELECT sum(m.d) FROM migr m JOIN inst x ON x.iteration_id = m.iteration_id"
-		"    AND x.pid = m.tgid WHERE x.name = inst.name),"
-		"  (SELECT sum(n.v) FROM nivcsw n JOIN inst x ON x.iteration_id = n.iteration_id"
-		"    AND x.pid = n.tgid WHERE x.name = inst.name),"
-		"  (SELECT sum(x.user_s + x.system_s) FROM nivcsw n JOIN inst x"
-		"    ON x.iteration_id = n.iteration_id AND x.pid = n.tgid"
-		"    WHERE x.name = inst.name),"
-		"  sum(inst.elapsed_s), sum(inst.user_s), sum(inst.system_s)"
-		" FROM inst GROUP BY inst.name ORDER BY min(inst.seq)",
-		variant_id, sizeof(**rows), (void **)rows, n, read_load, clear_load, series_what,
-		err, errsz);
+	return store_rows(s, &load_monitor_shape, variant_id, (void **)rows, n, err, errsz);
 }
 
 void store_load_monitor_rows_free(struct stored_load_monitor *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_load);
-}
-
-static void read_cell(sqlite3_stmt *st, void *row)
-{
-	*(struct stored_series_cell *)row = (struct stored_series_cell){
-		.variant_id = sqlite3_column_int64(st, 0), .variant = store_col_strdup(st, 1),
-		.cell_id = sqlite3_column_int64(st, 2), .cell = store_col_strdup(st, 3),
-		.run = store_col_strdup(st, 4), .n_cells = sqlite3_column_int64(st, 5),
-	};
-}
-
-static void clear_cell(void *row)
-{
-	struct stored_series_cell *c = row;
-	free(c->variant);
-	free(c->cell);
-	free(c->run);
+	store_rows_free(&load_monitor_shape, rows, n);
 }
 
 int store_series_cells(struct store *s, int64_t run_id, struct stored_series_cell **rows,
 		       size_t *n, char *err, size_t errsz)
 {
-	return store_rows(
-		s,
-		"SELECT v.id, v.name, ce.id, ce.name, r.name,"
-		" (SELECT count(DISTINCT i2.cell_id) FROM iteration i2"
-		"  WHERE i2.variant_id = v.id AND EXISTS (SELECT 1 FROM series s2"
-		"  WHERE s2.iteration_id = i2.id))"
-		" FROM variant v JOIN run r ON r.id = v.run_id"
-		" JOIN cell ce ON ce.run_id = v.run_id"
-		" WHERE v.run_id = ?1 AND EXISTS (SELECT 1 FROM iteration i"
-		"  JOIN series s ON s.iteration_id = i.id"
-		"  WHERE i.variant_id = v.id AND i.cell_id = ce.id)"
-		" ORDER BY v.seq, ce.seq",
-		run_id, sizeof(**rows), (void **)rows, n, read_cell, clear_cell, series_what, err,
-		errsz);
+	return store_rows(s, &series_cell_shape, run_id, (void **)rows, n, err, errsz);
 }
 
 void store_series_cell_rows_free(struct stored_series_cell *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_cell);
+	store_rows_free(&series_cell_shape, rows, n);
 }
 
 int store_series_points(struct store *s, int64_t variant_id, int64_t cell_id,

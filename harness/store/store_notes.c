@@ -2,6 +2,8 @@
  * instances and sample flags: cells without a complete iteration, loads
  * that yielded no sample, tool warnings on samples (store.h). */
 #include "store.h"
+#include <stddef.h>
+
 #include "store_impl.h"
 
 #include <sqlite3.h>
@@ -11,6 +13,46 @@
 #include <string.h>
 
 #include "util.h"
+
+/* The rows of store_silent_loads and store_flag_notes: one message each,
+ * made by the SELECT's printf (SQLite's, in the C locale like the rest of
+ * the rig). */
+static const struct store_row_shape silent_load_shape = {
+	"SELECT printf('load %s (%s): none of its %d run(s) in complete iterations"
+	" finished (%d stopped when the measured load ended%s)', li.name, li.role,"
+	" count(*), sum(li.state = 'stopped'), CASE WHEN sum(li.state = 'warmup')"
+	" THEN printf(', %d ended in the warm-up', sum(li.state = 'warmup'))"
+	" ELSE '' END)"
+	" FROM load_instance li JOIN iteration i ON i.id = li.iteration_id"
+	" JOIN variant v ON v.id = i.variant_id"
+	" WHERE v.run_id = ?1 AND i.status = 'complete'"
+	" GROUP BY li.name HAVING NOT EXISTS (SELECT 1 FROM sample s"
+	" JOIN load_instance l2 ON l2.id = s.load_instance_id"
+	" JOIN iteration i2 ON i2.id = l2.iteration_id"
+	" JOIN variant v2 ON v2.id = i2.variant_id"
+	" WHERE v2.run_id = ?1 AND l2.name = li.name)"
+	" ORDER BY min(li.seq)",
+	"cannot read load instances", sizeof(char *), NULL, {
+	{STORE_TEXT, 0},
+}};
+
+static const struct store_row_shape flag_note_shape = {
+	"SELECT printf('variant %s cell %s load %s: %d of %d sample(s): %s', v.name,"
+	" c.name, li.name, count(*),"
+	" (SELECT count(*) FROM sample_value x JOIN load_instance y"
+	" ON y.id = x.load_instance_id JOIN iteration z ON z.id = y.iteration_id"
+	" WHERE z.variant_id = v.id AND z.cell_id = c.id AND y.name = li.name"
+	" AND z.status = 'complete' AND x.key_id = k.key_id), f.flag)"
+	" FROM sample_flag f JOIN sample_value k"
+	" ON k.load_instance_id = f.load_instance_id AND k.seq = f.seq"
+	" JOIN load_instance li ON li.id = f.load_instance_id"
+	" JOIN iteration i ON i.id = li.iteration_id AND i.status = 'complete'"
+	" JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id"
+	" WHERE v.run_id = ?1 GROUP BY v.id, c.id, li.name, f.flag"
+	" ORDER BY v.seq, c.seq, min(li.seq)",
+	"cannot read sample flags", sizeof(char *), NULL, {
+	{STORE_TEXT, 0},
+}};
 
 static void add_msg(char ***msgs, size_t *n, char *msg)
 {
@@ -69,66 +111,14 @@ int store_empty_cells(struct store *s, int64_t run_id, char ***msgs, size_t *n, 
 	return rc == SQLITE_DONE ? 0 : store_fail(s, "cannot read iterations", err, errsz);
 }
 
-static void clear_msg(void *row)
-{
-	free(*(char **)row);
-}
-
-static void read_silent_load(sqlite3_stmt *st, void *row)
-{
-	char warmup[64] = "";
-	if (sqlite3_column_int(st, 4))
-		snprintf(warmup, sizeof(warmup), ", %d ended in the warm-up",
-			 sqlite3_column_int(st, 4));
-	*(char **)row = xasprintf("load %s (%s): none of its %d run(s) in complete iterations"
-				  " finished (%d stopped when the measured load ended%s)",
-				  store_col_text(st, 0), store_col_text(st, 1),
-				  sqlite3_column_int(st, 2), sqlite3_column_int(st, 3), warmup);
-}
-
 int store_silent_loads(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
 		       size_t errsz)
 {
-	return store_rows(s,
-			  "SELECT li.name, li.role, count(*), sum(li.state = 'stopped'),"
-			  " sum(li.state = 'warmup')"
-			  " FROM load_instance li JOIN iteration i ON i.id = li.iteration_id"
-			  " JOIN variant v ON v.id = i.variant_id"
-			  " WHERE v.run_id = ?1 AND i.status = 'complete'"
-			  " GROUP BY li.name HAVING NOT EXISTS (SELECT 1 FROM sample s"
-			  " JOIN load_instance l2 ON l2.id = s.load_instance_id"
-			  " JOIN iteration i2 ON i2.id = l2.iteration_id"
-			  " JOIN variant v2 ON v2.id = i2.variant_id"
-			  " WHERE v2.run_id = ?1 AND l2.name = li.name)"
-			  " ORDER BY min(li.seq)",
-			  run_id, sizeof(**msgs), (void **)msgs, n, read_silent_load, clear_msg,
-			  "cannot read load instances", err, errsz);
-}
-
-static void read_flag_note(sqlite3_stmt *st, void *row)
-{
-	*(char **)row = xasprintf("variant %s cell %s load %s: %d of %d sample(s): %s",
-				  store_col_text(st, 0), store_col_text(st, 1),
-				  store_col_text(st, 2), sqlite3_column_int(st, 4),
-				  sqlite3_column_int(st, 5), store_col_text(st, 3));
+	return store_rows(s, &silent_load_shape, run_id, (void **)msgs, n, err, errsz);
 }
 
 int store_flag_notes(struct store *s, int64_t run_id, char ***msgs, size_t *n, char *err,
 		     size_t errsz)
 {
-	return store_rows(s,
-			  "SELECT v.name, c.name, li.name, f.flag, count(*),"
-			  " (SELECT count(*) FROM sample_value x JOIN load_instance y"
-			  " ON y.id = x.load_instance_id JOIN iteration z ON z.id = y.iteration_id"
-			  " WHERE z.variant_id = v.id AND z.cell_id = c.id AND y.name = li.name"
-			  " AND z.status = 'complete' AND x.key_id = k.key_id)"
-			  " FROM sample_flag f JOIN sample_value k"
-			  " ON k.load_instance_id = f.load_instance_id AND k.seq = f.seq"
-			  " JOIN load_instance li ON li.id = f.load_instance_id"
-			  " JOIN iteration i ON i.id = li.iteration_id AND i.status = 'complete'"
-			  " JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id"
-			  " WHERE v.run_id = ?1 GROUP BY v.id, c.id, li.name, f.flag"
-			  " ORDER BY v.seq, c.seq, min(li.seq)",
-			  run_id, sizeof(**msgs), (void **)msgs, n, read_flag_note, clear_msg,
-			  "cannot read sample flags", err, errsz);
+	return store_rows(s, &flag_note_shape, run_id, (void **)msgs, n, err, errsz);
 }

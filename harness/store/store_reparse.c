@@ -3,60 +3,57 @@
 
 #include <math.h>
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store_impl.h"
 
-static void read_inst(sqlite3_stmt *st, void *row)
-{
-	*(struct stored_reparse_inst *)row = (struct stored_reparse_inst){
-		.id = sqlite3_column_int64(st, 0), .iteration_id = sqlite3_column_int64(st, 1),
-		.variant = store_col_strdup(st, 2), .cell = store_col_strdup(st, 3),
-		.load = store_col_strdup(st, 4), .tool = store_col_strdup(st, 5),
-		.role = store_col_strdup(st, 6), .state = store_col_strdup(st, 7),
-		.reason = store_col_strdup(st, 8), .it_status = store_col_strdup(st, 9),
-		.iteration = sqlite3_column_int(st, 10), .seq = sqlite3_column_int(st, 11),
-		.started = sqlite3_column_int(st, 12), .exited = sqlite3_column_int(st, 13),
-		.exit_code = sqlite3_column_int(st, 14), .term_signal = sqlite3_column_int(st, 15),
-		.stopped = sqlite3_column_int(st, 16), .warmup = sqlite3_column_int(st, 17),
-		.sched_requested = store_col_strdup(st, 18), .sched_applied = store_col_strdup(st, 19),
-	};
-}
-
-static void clear_inst(void *row)
-{
-	struct stored_reparse_inst *r = row;
-	char *f[] = {r->variant, r->cell, r->load, r->tool, r->role, r->state, r->reason,
-		     r->it_status, r->sched_requested, r->sched_applied};
-	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
-		free(f[k]);
-}
+static const struct store_row_shape reparse_inst_shape = {
+	"SELECT li.id, i.id, v.name, c.name, li.name, li.tool, li.role, li.state, li.reason,"
+	" i.status, i.iteration, li.seq, li.pid IS NOT NULL, li.exit_code IS NOT NULL,"
+	" ifnull(li.exit_code, 0), ifnull(li.term_signal, 0),"
+	" li.state = 'stopped' OR (li.state <> 'ok' AND li.role = 'background' AND"
+	" li.ended_ns >= (SELECT max(m.ended_ns) FROM load_instance m"
+	" WHERE m.iteration_id = i.id AND m.role = 'measured')),"
+	" li.role = 'background' AND li.ended_ns < (SELECT min(m.started_ns) FROM"
+	" load_instance m WHERE m.iteration_id = i.id AND m.role = 'measured'),"
+	" li.sched_requested, li.sched_applied"
+	" FROM load_instance li JOIN iteration i ON i.id = li.iteration_id"
+	" JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id"
+	" WHERE v.run_id = ?1 ORDER BY v.seq, c.seq, i.iteration, li.seq, li.repetition",
+	"cannot read the run's instances", sizeof(struct stored_reparse_inst), NULL, {
+	{STORE_INT64, offsetof(struct stored_reparse_inst, id)},
+	{STORE_INT64, offsetof(struct stored_reparse_inst, iteration_id)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, variant)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, cell)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, load)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, tool)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, role)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, state)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, reason)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, it_status)},
+	{STORE_INT, offsetof(struct stored_reparse_inst, iteration)},
+	{STORE_INT, offsetof(struct stored_reparse_inst, seq)},
+	{STORE_BOOL, offsetof(struct stored_reparse_inst, started)},
+	{STORE_BOOL, offsetof(struct stored_reparse_inst, exited)},
+	{STORE_INT, offsetof(struct stored_reparse_inst, exit_code)},
+	{STORE_INT, offsetof(struct stored_reparse_inst, term_signal)},
+	{STORE_BOOL, offsetof(struct stored_reparse_inst, stopped)},
+	{STORE_BOOL, offsetof(struct stored_reparse_inst, warmup)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, sched_requested)},
+	{STORE_TEXT, offsetof(struct stored_reparse_inst, sched_applied)},
+}};
 
 int store_reparse_instances(struct store *s, int64_t run_id, struct stored_reparse_inst **rows,
 			    size_t *n, char *err, size_t errsz)
 {
-	return store_rows(
-		s,
-		"SELECT li.id, i.id, v.name, c.name, li.name, li.tool, li.role, li.state, li.reason,"
-		" i.status, i.iteration, li.seq, li.pid IS NOT NULL, li.exit_code IS NOT NULL,"
-		" ifnull(li.exit_code, 0), ifnull(li.term_signal, 0),"
-		" li.state = 'stopped' OR (li.state <> 'ok' AND li.role = 'background' AND"
-		" li.ended_ns >= (SELECT max(m.ended_ns) FROM load_instance m"
-		" WHERE m.iteration_id = i.id AND m.role = 'measured')),"
-		" li.role = 'background' AND li.ended_ns < (SELECT min(m.started_ns) FROM"
-		" load_instance m WHERE m.iteration_id = i.id AND m.role = 'measured'),"
-		" li.sched_requested, li.sched_applied"
-		" FROM load_instance li JOIN iteration i ON i.id = li.iteration_id"
-		" JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id"
-		" WHERE v.run_id = ?1 ORDER BY v.seq, c.seq, i.iteration, li.seq, li.repetition",
-		run_id, sizeof(**rows), (void **)rows, n, read_inst, clear_inst,
-		"cannot read the run's instances", err, errsz);
+	return store_rows(s, &reparse_inst_shape, run_id, (void **)rows, n, err, errsz);
 }
 
 void store_reparse_rows_free(struct stored_reparse_inst *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_inst);
+	store_rows_free(&reparse_inst_shape, rows, n);
 }
 
 /* Column col of st's row appended to b: the blob first, then its size, as

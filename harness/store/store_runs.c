@@ -5,6 +5,7 @@
 
 #include <sqlite3.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,52 @@
 #include "store.h"
 #include "store_impl.h"
 #include "util.h"
+
+/* A run row (store_run_read; its id is not a column). */
+static const struct store_row_shape run_shape = {
+	"SELECT name, status, started_at, ended_at, host, kernel_release, kernel_cmdline, cpu_model,"
+	" schedrig_version, config_path, config_text, boot_id, cpu_count, iterations, rig_pid,"
+	" rig_start_ticks, (SELECT count(*) FROM iteration i JOIN variant v ON v.id = i.variant_id"
+	" WHERE v.run_id = run.id AND i.status = 'complete') FROM run WHERE id = ?1",
+	"cannot read the run", sizeof(struct stored_run), NULL, {
+	{STORE_TEXT, offsetof(struct stored_run, name)},
+	{STORE_TEXT, offsetof(struct stored_run, status)},
+	{STORE_TEXT, offsetof(struct stored_run, started_at)},
+	{STORE_TEXT, offsetof(struct stored_run, ended_at)},
+	{STORE_TEXT, offsetof(struct stored_run, host)},
+	{STORE_TEXT, offsetof(struct stored_run, kernel_release)},
+	{STORE_TEXT, offsetof(struct stored_run, kernel_cmdline)},
+	{STORE_TEXT, offsetof(struct stored_run, cpu_model)},
+	{STORE_TEXT, offsetof(struct stored_run, schedrig_version)},
+	{STORE_TEXT, offsetof(struct stored_run, config_path)},
+	{STORE_TEXT, offsetof(struct stored_run, config_text)},
+	{STORE_TEXT, offsetof(struct stored_run, boot_id)},
+	{STORE_INT64_OR, offsetof(struct stored_run, cpu_count)},
+	{STORE_INT64_OR, offsetof(struct stored_run, iterations)},
+	{STORE_INT64, offsetof(struct stored_run, rig_pid)},
+	{STORE_INT64, offsetof(struct stored_run, rig_start_ticks)},
+	{STORE_INT64, offsetof(struct stored_run, complete_iterations)},
+}};
+
+static const struct store_row_shape variant_shape = {
+	"SELECT id, name, boot, kernel_release, kernel_cmdline, status"
+	" FROM variant WHERE run_id = ?1 ORDER BY seq, id",
+	"cannot read the run's variants", sizeof(struct stored_variant), NULL, {
+	{STORE_INT64, offsetof(struct stored_variant, id)},
+	{STORE_TEXT, offsetof(struct stored_variant, name)},
+	{STORE_TEXT, offsetof(struct stored_variant, boot)},
+	{STORE_TEXT, offsetof(struct stored_variant, kernel_release)},
+	{STORE_TEXT, offsetof(struct stored_variant, kernel_cmdline)},
+	{STORE_TEXT, offsetof(struct stored_variant, status)},
+}};
+
+static const struct store_row_shape event_shape = {
+	"SELECT at, kind, message FROM event WHERE run_id = ?1 ORDER BY id",
+	"cannot read the run's events", sizeof(struct stored_event), NULL, {
+	{STORE_TEXT, offsetof(struct stored_event, at)},
+	{STORE_TEXT, offsetof(struct stored_event, kind)},
+	{STORE_TEXT, offsetof(struct stored_event, message)},
+}};
 
 int store_run_begin(struct store *s, const struct run_info *ri, int64_t *run_id,
 		    char *err, size_t errsz)
@@ -41,10 +88,9 @@ int store_run_end(struct store *s, int64_t run_id, const char *status, char *err
 {
 	char now[32];
 	utc_now(now, sizeof(now));
-	if (store_exec_bound(s, "UPDATE run SET status = ?, ended_at = ? WHERE id = ?", "ttI", status,
-		       now, run_id))
-		return store_fail(s, "cannot finish the run", err, errsz);
-	return 0;
+	return store_write(s, "cannot finish the run", err, errsz,
+			   "UPDATE run SET status = ?, ended_at = ? WHERE id = ?", "ttI", status,
+			   now, run_id);
 }
 
 int store_variant_id(struct store *s, int64_t run_id, const char *name, int64_t *variant_id,
@@ -81,9 +127,8 @@ int store_variant_add(struct store *s, int64_t run_id, int seq, const char *name
 int store_variant_status(struct store *s, int64_t variant_id, const char *status,
 			 char *err, size_t errsz)
 {
-	if (store_exec_bound(s, "UPDATE variant SET status = ? WHERE id = ?", "tI", status, variant_id))
-		return store_fail(s, "cannot update a variant", err, errsz);
-	return 0;
+	return store_write(s, "cannot update a variant", err, errsz,
+			   "UPDATE variant SET status = ? WHERE id = ?", "tI", status, variant_id);
 }
 
 int store_cell_add(struct store *s, int64_t run_id, int seq, const char *name,
@@ -154,23 +199,20 @@ int store_run_owner(struct store *s, int64_t run_id, struct run_owner *o, char *
 int store_run_resume(struct store *s, int64_t run_id, const struct rig_id *rig, char *err,
 		     size_t errsz)
 {
-	if (store_exec_bound(s, "UPDATE run SET status = 'running', ended_at = NULL, rig_pid = ?,"
-		       " rig_start_ticks = ?, boot_id = ? WHERE id = ?", "iItI", rig->pid,
-		       (int64_t)rig->start_ticks, rig->boot_id, run_id))
-		return store_fail(s, "cannot resume the run", err, errsz);
-	return 0;
+	return store_write(s, "cannot resume the run", err, errsz,
+			   "UPDATE run SET status = 'running', ended_at = NULL, rig_pid = ?,"
+			   " rig_start_ticks = ?, boot_id = ? WHERE id = ?", "iItI", rig->pid,
+			   (int64_t)rig->start_ticks, rig->boot_id, run_id);
 }
-
 
 int store_event(struct store *s, int64_t run_id, const char *kind, const char *message,
 		char *err, size_t errsz)
 {
 	char now[32];
 	utc_now(now, sizeof(now));
-	if (store_exec_bound(s, "INSERT INTO event (run_id, at, kind, message) VALUES (?, ?, ?, ?)",
-		       "Ittt", run_id, now, kind, message))
-		return store_fail(s, "cannot record an event", err, errsz);
-	return 0;
+	return store_write(s, "cannot record an event", err, errsz,
+			   "INSERT INTO event (run_id, at, kind, message) VALUES (?, ?, ?, ?)",
+			   "Ittt", run_id, now, kind, message);
 }
 
 int store_events(struct store *s, int64_t run_id, const char *kind, char ***msgs, size_t *n,
@@ -196,18 +238,16 @@ int store_events(struct store *s, int64_t run_id, const char *kind, char ***msgs
 int store_run_status(struct store *s, int64_t run_id, const char *status, char *err,
 		     size_t errsz)
 {
-	if (store_exec_bound(s, "UPDATE run SET status = ? WHERE id = ?", "tI", status, run_id))
-		return store_fail(s, "cannot set the run's status", err, errsz);
-	return 0;
+	return store_write(s, "cannot set the run's status", err, errsz,
+			   "UPDATE run SET status = ? WHERE id = ?", "tI", status, run_id);
 }
 
 int store_events_drop(struct store *s, int64_t run_id, const char *kind, const char *prefix,
 		      char *err, size_t errsz)
 {
-	if (store_exec_bound(s, "DELETE FROM event WHERE run_id = ? AND kind = ? AND"
-		       " substr(message, 1, length(?3)) = ?3", "Itt", run_id, kind, prefix))
-		return store_fail(s, "cannot drop events", err, errsz);
-	return 0;
+	return store_write(s, "cannot drop events", err, errsz,
+			   "DELETE FROM event WHERE run_id = ? AND kind = ? AND"
+			   " substr(message, 1, length(?3)) = ?3", "Itt", run_id, kind, prefix);
 }
 
 static int run_by_selector(struct store *s, const char *sel, int64_t *id)
@@ -272,103 +312,38 @@ int store_select_runs(struct store *s, char *const *sel, size_t n_sel,
 int store_run_read(struct store *s, int64_t run_id, struct stored_run *r, char *err,
 		   size_t errsz)
 {
-	sqlite3_stmt *st = store_prepare_id(
-		s,
-		"SELECT name, status, started_at, ended_at, host, kernel_release, kernel_cmdline,"
-		" cpu_model, schedrig_version, config_path, config_text, boot_id,"
-		" cpu_count, iterations, rig_pid, rig_start_ticks,"
-		" (SELECT count(*) FROM iteration i JOIN variant v ON v.id = i.variant_id"
-		" WHERE v.run_id = run.id AND i.status = 'complete')"
-		" FROM run WHERE id = ?1",
-		run_id, "cannot read the run", err, errsz);
-	if (!st)
-		return -1;
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		char **text[] = {&r->name, &r->status, &r->started_at, &r->ended_at, &r->host,
-				 &r->kernel_release, &r->kernel_cmdline, &r->cpu_model,
-				 &r->schedrig_version, &r->config_path, &r->config_text, &r->boot_id};
-		r->id = run_id;
-		for (int k = 0; k < 12; k++)
-			*text[k] = store_col_strdup(st, k);
-		r->cpu_count = store_col_int_or(st, 12);
-		r->iterations = store_col_int_or(st, 13);
-		r->rig_pid = sqlite3_column_int64(st, 14);
-		r->rig_start_ticks = sqlite3_column_int64(st, 15);
-		r->complete_iterations = sqlite3_column_int64(st, 16);
-	} else if (rc == SQLITE_DONE) {
+	int rc = store_row_get(s, &run_shape, run_id, r, err, errsz);
+	if (rc > 0)
 		snprintf(err, errsz, "no run %lld", (long long)run_id);
-	} else {
-		store_fail(s, "cannot read the run", err, errsz);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : -1;
+	if (rc)
+		return -1;
+	r->id = run_id;
+	return 0;
 }
 
 void store_run_free(struct stored_run *r)
 {
-	char *text[] = {r->name, r->status, r->started_at, r->ended_at, r->host,
-			r->kernel_release, r->kernel_cmdline, r->cpu_model, r->schedrig_version,
-			r->config_path, r->config_text, r->boot_id};
-	for (int k = 0; k < 12; k++)
-		free(text[k]);
-}
-
-static void read_variant(sqlite3_stmt *st, void *row)
-{
-	*(struct stored_variant *)row = (struct stored_variant){
-		sqlite3_column_int64(st, 0), store_col_strdup(st, 1), store_col_strdup(st, 2),
-		store_col_strdup(st, 3), store_col_strdup(st, 4), store_col_strdup(st, 5)};
-}
-
-static void clear_variant(void *row)
-{
-	struct stored_variant *v = row;
-	free(v->name);
-	free(v->boot);
-	free(v->kernel_release);
-	free(v->kernel_cmdline);
-	free(v->status);
+	store_row_clear(&run_shape, r);
 }
 
 int store_variant_list(struct store *s, int64_t run_id, struct stored_variant **rows, size_t *n,
 		       char *err, size_t errsz)
 {
-	return store_rows(s,
-			  "SELECT id, name, boot, kernel_release, kernel_cmdline, status"
-			  " FROM variant WHERE run_id = ?1 ORDER BY seq, id",
-			  run_id, sizeof(**rows), (void **)rows, n, read_variant, clear_variant,
-			  "cannot read the run's variants", err, errsz);
+	return store_rows(s, &variant_shape, run_id, (void **)rows, n, err, errsz);
 }
 
 void store_variant_rows_free(struct stored_variant *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_variant);
-}
-
-static void read_event(sqlite3_stmt *st, void *row)
-{
-	*(struct stored_event *)row = (struct stored_event){
-		store_col_strdup(st, 0), store_col_strdup(st, 1), store_col_strdup(st, 2)};
-}
-
-static void clear_event(void *row)
-{
-	struct stored_event *e = row;
-	free(e->at);
-	free(e->kind);
-	free(e->message);
+	store_rows_free(&variant_shape, rows, n);
 }
 
 int store_event_list(struct store *s, int64_t run_id, struct stored_event **rows, size_t *n,
 		     char *err, size_t errsz)
 {
-	return store_rows(s, "SELECT at, kind, message FROM event WHERE run_id = ?1 ORDER BY id",
-			  run_id, sizeof(**rows), (void **)rows, n, read_event, clear_event,
-			  "cannot read the run's events", err, errsz);
+	return store_rows(s, &event_shape, run_id, (void **)rows, n, err, errsz);
 }
 
 void store_event_rows_free(struct stored_event *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_event);
+	store_rows_free(&event_shape, rows, n);
 }

@@ -24,7 +24,6 @@ static void le_to_u64(const unsigned char *blob, size_t n, uint64_t *out)
 	}
 }
 
-
 static bool names_distinct(struct store *s, const int64_t *ids, size_t n)
 {
 	bool distinct = true;
@@ -50,7 +49,6 @@ static bool names_distinct(struct store *s, const int64_t *ids, size_t n)
 	free(names);
 	return distinct;
 }
-
 
 /* An instance of the selected run: its id and its rank in config order. */
 struct ranked_instance {

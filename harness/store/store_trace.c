@@ -3,41 +3,34 @@
 #include "store_impl.h"
 
 #include <sqlite3.h>
-#include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "util.h"
 
-static void read_trace(sqlite3_stmt *st, void *row)
-{
-	*(struct stored_trace *)row = (struct stored_trace){
-		.id = sqlite3_column_int64(st, 0),
-		.variant = store_col_strdup(st, 1),
-		.cell = store_col_strdup(st, 2),
-		.iteration = sqlite3_column_int(st, 3),
-		.status = store_col_strdup(st, 4),
-		.path = store_col_strdup(st, 5),
-		.events = store_col_strdup(st, 6),
-		.buffer_kb = sqlite3_column_int(st, 7),
-		.window_start_ns = sqlite3_column_int64(st, 8),
-		.window_end_ns = sqlite3_column_int64(st, 9),
-		.bytes = sqlite3_column_int64(st, 10),
-		.lines = sqlite3_column_int64(st, 11),
-		.lost = sqlite3_column_int64(st, 12),
-		.warning = store_col_strdup(st, 13),
-	};
-}
-
-static void clear_trace(void *row)
-{
-	struct stored_trace *t = row;
-	free(t->variant);
-	free(t->cell);
-	free(t->status);
-	free(t->path);
-	free(t->events);
-	free(t->warning);
-}
+static const struct store_row_shape trace_shape = {
+	"SELECT t.id, v.name, c.name, i.iteration, i.status, t.path, t.events,"
+	" t.buffer_kb, t.window_start_ns, t.window_end_ns, t.bytes, t.lines,"
+	" t.lost_events, t.warning FROM trace t"
+	" JOIN iteration i ON i.id = t.iteration_id"
+	" JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id"
+	" WHERE v.run_id = ?1 ORDER BY v.seq, c.seq, i.iteration",
+	"cannot read the traces", sizeof(struct stored_trace), NULL, {
+	{STORE_INT64, offsetof(struct stored_trace, id)},
+	{STORE_TEXT, offsetof(struct stored_trace, variant)},
+	{STORE_TEXT, offsetof(struct stored_trace, cell)},
+	{STORE_INT, offsetof(struct stored_trace, iteration)},
+	{STORE_TEXT, offsetof(struct stored_trace, status)},
+	{STORE_TEXT, offsetof(struct stored_trace, path)},
+	{STORE_TEXT, offsetof(struct stored_trace, events)},
+	{STORE_INT, offsetof(struct stored_trace, buffer_kb)},
+	{STORE_INT64, offsetof(struct stored_trace, window_start_ns)},
+	{STORE_INT64, offsetof(struct stored_trace, window_end_ns)},
+	{STORE_INT64, offsetof(struct stored_trace, bytes)},
+	{STORE_INT64, offsetof(struct stored_trace, lines)},
+	{STORE_INT64, offsetof(struct stored_trace, lost)},
+	{STORE_TEXT, offsetof(struct stored_trace, warning)},
+}};
 
 /* Is the row one the rig could have written? */
 static bool trace_row_ok(const struct stored_trace *t)
@@ -51,15 +44,7 @@ static bool trace_row_ok(const struct stored_trace *t)
 int store_trace_list(struct store *s, int64_t run_id, struct stored_trace **rows, size_t *n,
 		     char *err, size_t errsz)
 {
-	int rc = store_rows(s,
-			    "SELECT t.id, v.name, c.name, i.iteration, i.status, t.path, t.events,"
-			    " t.buffer_kb, t.window_start_ns, t.window_end_ns, t.bytes, t.lines,"
-			    " t.lost_events, t.warning FROM trace t"
-			    " JOIN iteration i ON i.id = t.iteration_id"
-			    " JOIN variant v ON v.id = i.variant_id JOIN cell c ON c.id = i.cell_id"
-			    " WHERE v.run_id = ?1 ORDER BY v.seq, c.seq, i.iteration",
-			    run_id, sizeof(**rows), (void **)rows, n, read_trace, clear_trace,
-			    "cannot read the traces", err, errsz);
+	int rc = store_rows(s, &trace_shape, run_id, (void **)rows, n, err, errsz);
 	for (size_t i = 0; !rc && i < *n; i++) {
 		if (trace_row_ok(&(*rows)[i]))
 			continue;
@@ -75,11 +60,10 @@ int store_trace_list(struct store *s, int64_t run_id, struct stored_trace **rows
 
 void store_trace_rows_free(struct stored_trace *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_trace);
+	store_rows_free(&trace_shape, rows, n);
 }
 
 void store_trace_row_clear(struct stored_trace *row)
 {
-	clear_trace(row);
-	memset(row, 0, sizeof(*row));
+	store_row_clear(&trace_shape, row);
 }

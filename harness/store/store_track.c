@@ -1,6 +1,7 @@
 /* schedrig track's rows (store_track.h). */
 #include "store_track.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,22 +9,96 @@
 #include "store_impl.h"
 #include "util.h"
 
-static void read_track_run(sqlite3_stmt *st, struct stored_track_run *r)
+/* The kind of a track run's kernel revision, from column 9 (NULL: the
+ * run recorded none, or one of no kind the rig writes: the JOIN left it). */
+static void track_run_kind(sqlite3_stmt *st, void *row)
 {
-	int kind = sqlite3_column_type(st, 6) == SQLITE_NULL ? -1
-			: revision_kind_parse(store_col_text(st, 6));
-	*r = (struct stored_track_run){
-		.run_id = sqlite3_column_int64(st, 0), .config = store_col_strdup(st, 1),
-		.started_at = store_col_strdup(st, 2), .status = store_col_strdup(st, 3),
-		.variant_id = sqlite3_column_int64(st, 4), .variant = store_col_strdup(st, 5),
-		.has_revision = kind >= 0, .kind = kind >= 0 ? (enum revision_kind)kind : 0,
-	};
-	if (r->has_revision) {
-		r->revision = store_col_strdup(st, 7);
-		r->commit_hash = store_col_strdup(st, 8);
-		r->source = store_col_strdup(st, 9);
-	}
+	struct stored_track_run *r = row;
+	int kind = sqlite3_column_type(st, 9) == SQLITE_NULL ? -1
+			: revision_kind_parse(store_col_text(st, 9));
+	r->has_revision = kind >= 0;
+	r->kind = kind >= 0 ? (enum revision_kind)kind : 0;
 }
+
+static const struct store_row_shape track_run_shape = {
+	"SELECT r.id, r.name, r.started_at, r.status, v.id, v.name, k.revision, k.commit_hash,"
+	" k.source, k.kind FROM run r JOIN variant v ON v.run_id = r.id"
+	" LEFT JOIN kernel_revision k ON k.run_id = r.id AND k.variant = v.name"
+	" AND k.kind IN ('git', 'package', 'label')"
+	" WHERE ?1 IS NULL OR r.name = ?1 ORDER BY r.id, v.seq, v.id",
+	"cannot read the runs of a history", sizeof(struct stored_track_run), track_run_kind, {
+	{STORE_INT64, offsetof(struct stored_track_run, run_id)},
+	{STORE_TEXT, offsetof(struct stored_track_run, config)},
+	{STORE_TEXT, offsetof(struct stored_track_run, started_at)},
+	{STORE_TEXT, offsetof(struct stored_track_run, status)},
+	{STORE_INT64, offsetof(struct stored_track_run, variant_id)},
+	{STORE_TEXT, offsetof(struct stored_track_run, variant)},
+	{STORE_TEXT, offsetof(struct stored_track_run, revision)},
+	{STORE_TEXT, offsetof(struct stored_track_run, commit_hash)},
+	{STORE_TEXT, offsetof(struct stored_track_run, source)},
+}};
+
+/* A follow row (store_follow_get). */
+static const struct store_row_shape follow_shape = {
+	"SELECT id, config_path, config_text, tree, branch, build, since, load, metric, op, cell, mail,"
+	" status, result, cwd, host, boot_id, every, alpha, permutations, seed, min_change_pct,"
+	" rig_pid, rig_start_ticks FROM track_follow WHERE id = ?1 OR ?1 = 0 ORDER BY id DESC LIMIT 1",
+	"cannot read the follow", sizeof(struct stored_follow), NULL, {
+	{STORE_INT64, offsetof(struct stored_follow, id)},
+	{STORE_TEXT, offsetof(struct stored_follow, config_path)},
+	{STORE_TEXT, offsetof(struct stored_follow, config_text)},
+	{STORE_TEXT, offsetof(struct stored_follow, tree)},
+	{STORE_TEXT, offsetof(struct stored_follow, branch)},
+	{STORE_TEXT, offsetof(struct stored_follow, build)},
+	{STORE_TEXT, offsetof(struct stored_follow, since)},
+	{STORE_TEXT, offsetof(struct stored_follow, load)},
+	{STORE_TEXT, offsetof(struct stored_follow, metric)},
+	{STORE_TEXT, offsetof(struct stored_follow, op)},
+	{STORE_TEXT, offsetof(struct stored_follow, cell)},
+	{STORE_TEXT, offsetof(struct stored_follow, mail)},
+	{STORE_TEXT, offsetof(struct stored_follow, status)},
+	{STORE_TEXT, offsetof(struct stored_follow, result)},
+	{STORE_TEXT, offsetof(struct stored_follow, cwd)},
+	{STORE_TEXT, offsetof(struct stored_follow, host)},
+	{STORE_TEXT, offsetof(struct stored_follow, boot_id)},
+	{STORE_INT, offsetof(struct stored_follow, every)},
+	{STORE_REAL_OR_0, offsetof(struct stored_follow, alpha)},
+	{STORE_INT, offsetof(struct stored_follow, permutations)},
+	{STORE_INT64, offsetof(struct stored_follow, seed)},
+	{STORE_REAL_OR_0, offsetof(struct stored_follow, min_change_pct)},
+	{STORE_INT64, offsetof(struct stored_follow, rig_pid)},
+	{STORE_INT64, offsetof(struct stored_follow, rig_start_ticks)},
+}};
+
+static const struct store_row_shape follow_step_shape = {
+	"SELECT seq, commit_hash, subject, config_path, coalesce(run_id, 0)"
+	" FROM track_step WHERE follow_id = ?1 ORDER BY seq",
+	"cannot read the follow's steps", sizeof(struct stored_follow_step), NULL, {
+	{STORE_INT, offsetof(struct stored_follow_step, seq)},
+	{STORE_TEXT, offsetof(struct stored_follow_step, commit_hash)},
+	{STORE_TEXT, offsetof(struct stored_follow_step, subject)},
+	{STORE_TEXT, offsetof(struct stored_follow_step, config_path)},
+	{STORE_INT64, offsetof(struct stored_follow_step, run_id)},
+}};
+
+static const struct store_row_shape follow_change_shape = {
+	"SELECT before_commit, after_commit, commits, mean_before, mean_after,"
+	" change_pct, p, coalesce(bisection_id, 0), result, mailed_at, outcome, attempts"
+	" FROM track_change WHERE follow_id = ?1 ORDER BY rowid",
+	"cannot read the follow's changes", sizeof(struct stored_follow_change), NULL, {
+	{STORE_TEXT, offsetof(struct stored_follow_change, before_commit)},
+	{STORE_TEXT, offsetof(struct stored_follow_change, after_commit)},
+	{STORE_INT, offsetof(struct stored_follow_change, commits)},
+	{STORE_REAL_OR_0, offsetof(struct stored_follow_change, mean_before)},
+	{STORE_REAL_OR_0, offsetof(struct stored_follow_change, mean_after)},
+	{STORE_REAL_OR_0, offsetof(struct stored_follow_change, change_pct)},
+	{STORE_REAL_OR_0, offsetof(struct stored_follow_change, p)},
+	{STORE_INT64, offsetof(struct stored_follow_change, bisection_id)},
+	{STORE_TEXT, offsetof(struct stored_follow_change, result)},
+	{STORE_TEXT, offsetof(struct stored_follow_change, mailed_at)},
+	{STORE_TEXT, offsetof(struct stored_follow_change, outcome)},
+	{STORE_INT, offsetof(struct stored_follow_change, attempts)},
+}};
 
 int store_track_runs(struct store *s, const char *config, struct stored_track_run **rows,
 		     size_t *n, char *err, size_t errsz)
@@ -31,54 +106,20 @@ int store_track_runs(struct store *s, const char *config, struct stored_track_ru
 	sqlite3_stmt *st;
 	*rows = NULL;
 	*n = 0;
-	if (sqlite3_prepare_v2(store_db(s),
-			       "SELECT r.id, r.name, r.started_at, r.status, v.id, v.name, k.kind,"
-			       " k.revision, k.commit_hash, k.source FROM run r"
-			       " JOIN variant v ON v.run_id = r.id"
-			       " LEFT JOIN kernel_revision k ON k.run_id = r.id AND k.variant = v.name"
-			       " WHERE ?1 IS NULL OR r.name = ?1 ORDER BY r.id, v.seq, v.id",
-			       -1, &st, NULL) != SQLITE_OK)
-		return store_fail(s, "cannot read the runs of a history", err, errsz);
+	if (sqlite3_prepare_v2(store_db(s), track_run_shape.sql, -1, &st, NULL) != SQLITE_OK)
+		return store_fail(s, track_run_shape.what, err, errsz);
 	sqlite3_bind_text(st, 1, config, -1, SQLITE_STATIC);
-	size_t cap = 0;
-	int rc;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap)
-			*rows = xrealloc(*rows, (cap = cap ? 2 * cap : 16) * sizeof(**rows));
-		read_track_run(st, &(*rows)[(*n)++]);
-	}
-	sqlite3_finalize(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	store_track_runs_free(*rows, *n);
-	*rows = NULL;
-	*n = 0;
-	return store_fail(s, "cannot read the runs of a history", err, errsz);
+	return store_rows_stmt(s, st, &track_run_shape, (void **)rows, n, err, errsz);
 }
 
 void store_track_runs_free(struct stored_track_run *rows, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct stored_track_run *r = &rows[i];
-		free(r->config);
-		free(r->started_at);
-		free(r->status);
-		free(r->variant);
-		free(r->revision);
-		free(r->commit_hash);
-		free(r->source);
-	}
-	free(rows);
+	store_rows_free(&track_run_shape, rows, n);
 }
 
 void store_follow_free(struct stored_follow *f)
 {
-	char *s[] = {f->config_path, f->config_text, f->tree, f->branch, f->build, f->since,
-		     f->load, f->metric, f->op, f->cell, f->mail, f->status, f->result, f->cwd,
-		     f->host, f->boot_id};
-	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
-		free(s[i]);
-	*f = (struct stored_follow){0};
+	store_row_clear(&follow_shape, f);
 }
 
 int store_follow_begin(struct store *st, struct stored_follow *f, char *err, size_t errsz)
@@ -99,46 +140,16 @@ int store_follow_begin(struct store *st, struct stored_follow *f, char *err, siz
 	return 0;
 }
 
-static void read_follow(sqlite3_stmt *q, struct stored_follow *f)
-{
-	char **text[] = {&f->config_path, &f->config_text, &f->tree, &f->branch, &f->build,
-			 &f->since, &f->load, &f->metric, &f->op, &f->cell, &f->mail, &f->status,
-			 &f->result, &f->cwd, &f->host, &f->boot_id};
-	f->id = sqlite3_column_int64(q, 0);
-	for (int k = 0; k < 16; k++)
-		*text[k] = store_col_strdup(q, k + 1);
-	f->every = sqlite3_column_int(q, 17);
-	f->alpha = sqlite3_column_double(q, 18);
-	f->permutations = sqlite3_column_int(q, 19);
-	f->seed = sqlite3_column_int64(q, 20);
-	f->min_change_pct = sqlite3_column_double(q, 21);
-	f->rig_pid = sqlite3_column_int64(q, 22);
-	f->rig_start_ticks = sqlite3_column_int64(q, 23);
-}
-
 int store_follow_get(struct store *st, int64_t id, struct stored_follow *f, char *err,
 		     size_t errsz)
 {
-	sqlite3_stmt *q = store_prepare_id(st,
-		"SELECT id, config_path, config_text, tree, branch, build, since, load, metric, op,"
-		" cell, mail, status, result, cwd, host, boot_id, every, alpha, permutations, seed,"
-		" min_change_pct, rig_pid, rig_start_ticks FROM track_follow"
-		" WHERE id = ?1 OR ?1 = 0 ORDER BY id DESC LIMIT 1", id, "cannot read the follow", err,
-		errsz);
-	if (!q)
-		return -1;
-	int rc = sqlite3_step(q);
 	*f = (struct stored_follow){0};
-	if (rc == SQLITE_ROW)
-		read_follow(q, f);
-	else if (rc == SQLITE_DONE && id)
+	int rc = store_row_get(st, &follow_shape, id, f, err, errsz);
+	if (rc > 0 && id)
 		snprintf(err, errsz, "no follow %lld in the results database", (long long)id);
-	else if (rc == SQLITE_DONE)
+	else if (rc > 0)
 		snprintf(err, errsz, "the results database holds no follow yet");
-	else
-		store_fail(st, "cannot read the follow", err, errsz);
-	sqlite3_finalize(q);
-	return rc == SQLITE_ROW ? 0 : -1;
+	return rc ? -1 : 0;
 }
 
 int store_follow_find(struct store *st, const char *config_path, const char *tree,
@@ -165,71 +176,42 @@ int store_follow_find(struct store *st, const char *config_path, const char *tre
 int store_follow_claim(struct store *st, int64_t id, const char *host, const struct rig_id *rig,
 		       char *err, size_t errsz)
 {
-	if (store_exec_bound(st, "UPDATE track_follow SET status = 'running', result = NULL,"
-			     " ended_at = NULL, host = ?, rig_pid = ?, rig_start_ticks = ?,"
-			     " boot_id = ? WHERE id = ?", "tIItI", host, (int64_t)rig->pid,
-			     (int64_t)rig->start_ticks, rig->boot_id, id))
-		return store_fail(st, "cannot claim the follow", err, errsz);
-	return 0;
+	return store_job_claim(st, "track_follow", id, host, rig, "cannot claim the follow", err,
+			       errsz);
 }
 
 int store_follow_choice(struct store *st, int64_t id, const char *load, const char *metric,
 			const char *op, const char *cell, char *err, size_t errsz)
 {
-	if (store_exec_bound(st, "UPDATE track_follow SET load = ?, metric = ?, op = ?, cell = ?"
-			     " WHERE id = ?", "ttttI", load, metric, op, cell, id))
-		return store_fail(st, "cannot record the follow's metric", err, errsz);
-	return 0;
+	return store_job_choice(st, "track_follow", id, load, metric, op, cell,
+				"cannot record the follow's metric", err, errsz);
 }
 
 int store_follow_end(struct store *st, int64_t id, const char *status, const char *result,
 		     char *err, size_t errsz)
 {
-	char now[32];
-	utc_now(now, sizeof(now));
-	if (store_exec_bound(st, "UPDATE track_follow SET status = ?, result = ?, ended_at = ?"
-			     " WHERE id = ?", "tttI", status, result, now, id))
-		return store_fail(st, "cannot record the end of the follow", err, errsz);
-	return 0;
-}
-
-static void read_step(sqlite3_stmt *q, void *row)
-{
-	*(struct stored_follow_step *)row = (struct stored_follow_step){
-		sqlite3_column_int(q, 0), store_col_strdup(q, 1), store_col_strdup(q, 2),
-		store_col_strdup(q, 3), sqlite3_column_int64(q, 4)};
-}
-
-static void clear_step(void *row)
-{
-	struct stored_follow_step *s = row;
-	free(s->commit_hash);
-	free(s->subject);
-	free(s->config_path);
+	return store_job_end(st, "track_follow", id, status, result,
+			     "cannot record the end of the follow", err, errsz);
 }
 
 int store_follow_steps(struct store *st, int64_t id, struct stored_follow_step **rows, size_t *n,
 		       char *err, size_t errsz)
 {
-	return store_rows(st, "SELECT seq, commit_hash, subject, config_path, coalesce(run_id, 0)"
-			  " FROM track_step WHERE follow_id = ?1 ORDER BY seq", id, sizeof(**rows),
-			  (void **)rows, n, read_step, clear_step, "cannot read the follow's steps",
-			  err, errsz);
+	return store_rows(st, &follow_step_shape, id, (void **)rows, n, err, errsz);
 }
 
 void store_follow_steps_free(struct stored_follow_step *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_step);
+	store_rows_free(&follow_step_shape, rows, n);
 }
 
 int store_follow_step_add(struct store *st, int64_t id, int seq, const char *commit_hash,
 			  const char *subject, const char *config_path, char *err, size_t errsz)
 {
-	if (store_exec_bound(st, "INSERT INTO track_step (follow_id, seq, commit_hash, subject,"
-			     " config_path) VALUES (?, ?, ?, ?, ?)", "Iittt", id, seq, commit_hash,
-			     subject, config_path))
-		return store_fail(st, "cannot record a step of the follow", err, errsz);
-	return 0;
+	return store_write(st, "cannot record a step of the follow", err, errsz,
+			   "INSERT INTO track_step (follow_id, seq, commit_hash, subject,"
+			   " config_path) VALUES (?, ?, ?, ?, ?)", "Iittt", id, seq, commit_hash,
+			   subject, config_path);
 }
 
 int store_follow_step_link(struct store *st, int64_t id, int seq, int64_t *run_id, char *err,
@@ -251,55 +233,30 @@ int store_follow_step_link(struct store *st, int64_t id, int seq, int64_t *run_i
 	return 0;
 }
 
-static void read_change(sqlite3_stmt *q, void *row)
-{
-	*(struct stored_follow_change *)row = (struct stored_follow_change){
-		store_col_strdup(q, 0), store_col_strdup(q, 1), sqlite3_column_int(q, 2),
-		sqlite3_column_double(q, 3), sqlite3_column_double(q, 4),
-		sqlite3_column_double(q, 5), sqlite3_column_double(q, 6),
-		sqlite3_column_int64(q, 7), store_col_strdup(q, 8), store_col_strdup(q, 9),
-		store_col_strdup(q, 10), sqlite3_column_int(q, 11)};
-}
-
-static void clear_change(void *row)
-{
-	struct stored_follow_change *c = row;
-	free(c->before_commit);
-	free(c->after_commit);
-	free(c->result);
-	free(c->mailed_at);
-	free(c->outcome);
-}
-
 int store_follow_changes(struct store *st, int64_t id, struct stored_follow_change **rows,
 			 size_t *n, char *err, size_t errsz)
 {
-	return store_rows(st, "SELECT before_commit, after_commit, commits, mean_before, mean_after,"
-			  " change_pct, p, coalesce(bisection_id, 0), result, mailed_at,"
-			  " outcome, attempts FROM track_change WHERE follow_id = ?1 ORDER BY rowid", id,
-			  sizeof(**rows), (void **)rows, n, read_change, clear_change,
-			  "cannot read the follow's changes", err, errsz);
+	return store_rows(st, &follow_change_shape, id, (void **)rows, n, err, errsz);
 }
 
 void store_follow_changes_free(struct stored_follow_change *rows, size_t n)
 {
-	store_rows_free(rows, n, sizeof(*rows), clear_change);
+	store_rows_free(&follow_change_shape, rows, n);
 }
 
 void store_follow_change_clear(struct stored_follow_change *c)
 {
-	clear_change(c);
+	store_row_clear(&follow_change_shape, c);
 }
 
 int store_follow_change_add(struct store *st, int64_t id, const struct stored_follow_change *c,
 			    char *err, size_t errsz)
 {
-	if (store_exec_bound(st, "INSERT INTO track_change (follow_id, before_commit, after_commit,"
-			     " commits, mean_before, mean_after, change_pct, p) VALUES (?, ?, ?, ?, ?,"
-			     " ?, ?, ?)", "Ittidddd", id, c->before_commit, c->after_commit,
-			     c->commits, c->mean_before, c->mean_after, c->change_pct, c->p))
-		return store_fail(st, "cannot record a change of the follow", err, errsz);
-	return 0;
+	return store_write(st, "cannot record a change of the follow", err, errsz,
+			   "INSERT INTO track_change (follow_id, before_commit, after_commit,"
+			   " commits, mean_before, mean_after, change_pct, p) VALUES (?, ?, ?, ?, ?,"
+			   " ?, ?, ?)", "Ittidddd", id, c->before_commit, c->after_commit,
+			   c->commits, c->mean_before, c->mean_after, c->change_pct, c->p);
 }
 
 int store_follow_change_update(struct store *st, int64_t id, const char *after_commit,
@@ -308,23 +265,20 @@ int store_follow_change_update(struct store *st, int64_t id, const char *after_c
 {
 	char now[32];
 	utc_now(now, sizeof(now));
-	if (store_exec_bound(st, "UPDATE track_change SET bisection_id = nullif(?, 0),"
-			     " result = coalesce(?, result), mailed_at = CASE WHEN ? THEN ? ELSE"
-			     " mailed_at END WHERE follow_id = ? AND after_commit = ?", "ItitIt",
-			     bisection_id, result, (int)mailed, now, id, after_commit))
-		return store_fail(st, "cannot record what the follow did about a change", err, errsz);
-	return 0;
+	return store_write(st, "cannot record what the follow did about a change", err, errsz,
+			   "UPDATE track_change SET bisection_id = nullif(?, 0),"
+			   " result = coalesce(?, result), mailed_at = CASE WHEN ? THEN ? ELSE"
+			   " mailed_at END WHERE follow_id = ? AND after_commit = ?", "ItitIt",
+			   bisection_id, result, (int)mailed, now, id, after_commit);
 }
 
 int store_follow_change_outcome(struct store *st, int64_t id, const char *after_commit,
 				const char *outcome, int attempts, char *err, size_t errsz)
 {
-	if (store_exec_bound(st, "UPDATE track_change SET outcome = ?, attempts = ? WHERE"
-			     " follow_id = ? AND after_commit = ?", "tiIt", outcome, attempts, id,
-			     after_commit))
-		return store_fail(st, "cannot record the outcome of a change's bisection", err,
-				  errsz);
-	return 0;
+	return store_write(st, "cannot record the outcome of a change's bisection", err, errsz,
+			   "UPDATE track_change SET outcome = ?, attempts = ? WHERE"
+			   " follow_id = ? AND after_commit = ?", "tiIt", outcome, attempts, id,
+			   after_commit);
 }
 
 int store_bisection_of_config(struct store *st, const char *config_path, int64_t *id, char *err,

@@ -153,10 +153,7 @@ struct hist_row {
 	double *bounds;             /* NULL: upper bound i·bucket_width */
 	size_t n_buckets;
 	uint64_t overflow;
-	double limit;
-	double max_observed;
-	double min_observed;
-	double sum, sum_sq;
+	double limit, max_observed, min_observed, sum, sum_sq; /* as in struct sample_hist */
 };
 
 /* Histogram rows in insertion order; strings interned in strings' pool. */
