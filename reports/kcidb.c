@@ -34,7 +34,26 @@ struct run_rows {
 	struct stored_kernel_build *kb;
 	size_t n_kb;
 	struct sample_table t;
+	char key[17];  /* run_key: the run's identity, 16 hex digits */
 };
+
+/* The run's identity as 16 hex digits: the first of SHA-256 over
+ * "host\nboot_id\nstarted_at\nrig_pid\nrig_start_ticks\n" (NULL as "").
+ * The run's own id is a row number that every database starts at 1; these
+ * fields are what the run recorded of the schedrig that made it, so two
+ * databases' runs differ in them, and one run, exported again, copied or
+ * imported elsewhere (they are kept), has the same. */
+static void run_key(const struct stored_run *r, char out[17])
+{
+	char *text = xasprintf("%s\n%s\n%s\n%lld\n%lld\n", r->host ? r->host : "",
+			       r->boot_id ? r->boot_id : "", r->started_at ? r->started_at : "",
+			       (long long)r->rig_pid, (long long)r->rig_start_ticks);
+	char hex[65];
+	kb_sha256_hex(text, strlen(text), hex);
+	free(text);
+	memcpy(out, hex, 16);
+	out[16] = '\0';
+}
 
 static int run_rows_read(struct store *st, int64_t id, struct run_rows *r, char *err,
 			 size_t errsz)
@@ -43,6 +62,7 @@ static int run_rows_read(struct store *st, int64_t id, struct run_rows *r, char 
 	sample_table_init(&r->t);
 	if (store_run_read(st, id, &r->run, err, errsz))
 		return -1;
+	run_key(&r->run, r->key);
 	return store_variant_list(st, id, &r->v, &r->n_v, err, errsz) ||
 	       store_revision_list(st, id, &r->rev, &r->n_rev, err, errsz) ||
 	       store_kernel_builds(st, id, &r->kb, &r->n_kb, err, errsz) ||
@@ -68,9 +88,10 @@ static void path_part(struct buf *b, const char *s)
 				    (*s >= '0' && *s <= '9') || *s == '-' ? *s : '_');
 }
 
-static char *object_id(const char *origin, int64_t run, const char *variant, const char *suffix)
+static char *object_id(const char *origin, const struct run_rows *r, const char *variant,
+		       const char *suffix)
 {
-	return xasprintf("%s:run%lld-%s%s", origin, (long long)run, variant, suffix);
+	return xasprintf("%s:%s-run%lld-%s%s", origin, r->key, (long long)r->run.id, variant, suffix);
 }
 
 /* The value of the provenance line "name value" of text, malloc'd, or NULL. */
@@ -147,7 +168,7 @@ static json_t *checkout(const char *origin, const struct run_rows *r, const stru
 	json_t *c = json_object(), *misc = json_object();
 	const struct stored_revision *rev = revision_of(r, v->name);
 	const struct stored_kernel_build *kb = build_of(r, v->name);
-	char *id = object_id(origin, r->run.id, v->name, "");
+	char *id = object_id(origin, r, v->name, "");
 	set_str(c, "id", id);
 	set_str(c, "origin", origin);
 	if (rev && rev->kind == REVISION_GIT) {
@@ -179,8 +200,8 @@ static json_t *build(const char *origin, const struct run_rows *r, const struct 
 {
 	json_t *b = json_object(), *misc = json_object();
 	const struct stored_kernel_build *kb = build_of(r, v->name);
-	char *id = object_id(origin, r->run.id, v->name, "-build");
-	char *checkout_id = object_id(origin, r->run.id, v->name, "");
+	char *id = object_id(origin, r, v->name, "-build");
+	char *checkout_id = object_id(origin, r, v->name, "");
 	set_str(b, "id", id);
 	set_str(b, "origin", origin);
 	set_str(b, "checkout_id", checkout_id);
@@ -223,8 +244,8 @@ static json_t *test(const char *origin, const struct run_rows *r, const struct s
 	       *misc = json_object();
 	char suffix[32];
 	snprintf(suffix, sizeof(suffix), "-%zu", k);
-	char *id = object_id(origin, r->run.id, s->variant, suffix);
-	char *build_id = object_id(origin, r->run.id, s->variant, "-build");
+	char *id = object_id(origin, r, s->variant, suffix);
+	char *build_id = object_id(origin, r, s->variant, "-build");
 	struct buf path = {0};
 	buf_puts(&path, "schedrig.");
 	path_part(&path, s->load);

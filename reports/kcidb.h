@@ -22,8 +22,11 @@
  *              environment the host and CPUs, misc variant, cell,
  *              iteration, repetition, op and the metric's direction. A NaN
  *              sample has no number to give and is left out.
- * Every id is "ORIGIN:run<ID>-<variant>[-<k>]", unique per run and variant
- * (and sample k). Times are the database's (UTC, RFC 3339). */
+ * Every id is "ORIGIN:<KEY>-run<ID>-<variant>[-build|-<k>]", unique per run
+ * and variant (and sample k) across databases: KEY is 16 hex digits of
+ * SHA-256 over the run's host, boot_id, started_at, rig_pid and
+ * rig_start_ticks (run_key in kcidb.c), so run 1 of two databases differ,
+ * and one run exported twice (or copied, or imported) has the same ids. Times are the database's (UTC, RFC 3339). */
 #ifndef SCHEDRIG_KCIDB_H
 #define SCHEDRIG_KCIDB_H
 

@@ -19,12 +19,10 @@ int plot_box(struct plot_ctx *c, const struct summary_table *t, char *err, size_
 	plot_op_xtics(&f.setup, t);
 	buf_printf(&f.setup, "set boxwidth %.6f absolute\nset style fill solid 0.35 border\n",
 		   width * 0.85);
-	buf_puts(&f.setup, "set xlabel 'op' noenhanced\nset ylabel ");
 	char *yl = xasprintf("%s%s%s (min, Q1, median, Q3, max)", t->metric, *t->unit ? " " : "",
 			     t->unit);
-	plot_quote(&f.setup, yl);
+	plot_axis_labels(&f.setup, "op", yl);
 	free(yl);
-	buf_puts(&f.setup, " noenhanced\n");
 
 	for (size_t col = 0; col < t->n_cols; col++) {
 		size_t points = 0;
@@ -47,11 +45,8 @@ int plot_box(struct plot_ctx *c, const struct summary_table *t, char *err, size_
 			plot_note(c, &f, "series '%s' left out: no finite value", t->cols[col]);
 			continue;
 		}
-		buf_printf(&f.plot, "%sDATA index %zu using 1:3:2:6:5 with candlesticks whiskerbars "
-			   "lw 1.5 lc rgb '%s' title ", f.n_series ? ", \\\n     " : "", f.n_series,
-			   plot_color(col));
-		plot_quote(&f.plot, t->cols[col]);
-		buf_puts(&f.plot, " noenhanced");
+		plot_series_title(&f.plot, f.n_series, "1:3:2:6:5 with candlesticks whiskerbars lw 1.5",
+				  col, t->cols[col]);
 		buf_printf(&medians, ", \\\n     DATA index %zu using 1:4:4:4:4 with candlesticks "
 			   "lw 2.5 lc rgb 'black' notitle", f.n_series);
 		plot_series_end(&f);

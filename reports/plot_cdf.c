@@ -15,9 +15,7 @@ int plot_cdf(struct plot_ctx *c, const struct summary_table *t, size_t op, char 
 	bool logx = c->o->logx;
 	size_t nmax = 0, dropped = 0;
 
-	plot_fig_begin(c, &f, t, t->n_ops > 1 ? t->ops[op] : NULL, "cdf");
-	if (t->n_ops > 1)
-		buf_printf(&f.title, ", op %s", t->ops[op]);
+	plot_fig_begin_op(c, &f, t, op, "cdf");
 	for (size_t col = 0; col < t->n_cols; col++) {
 		const struct summary_group *g = summary_group_at(t, op, col);
 		size_t n = 0;
@@ -54,12 +52,9 @@ int plot_cdf(struct plot_ctx *c, const struct summary_table *t, size_t op, char 
 			plot_num(&f.data, (double)(i + 1) / (double)n);
 			buf_puts(&f.data, "\n");
 		}
-		buf_printf(&f.plot, "%sDATA index %zu using 1:2 with steps lw 2 lc rgb '%s' title ",
-			   f.n_series ? ", \\\n     " : "", f.n_series, plot_color(col));
 		char *key = xasprintf("%s (n=%zu)", t->cols[col], n);
-		plot_quote(&f.plot, key);
+		plot_series_title(&f.plot, f.n_series, "1:2 with steps lw 2", col, key);
 		free(key);
-		buf_puts(&f.plot, " noenhanced");
 		plot_series_end(&f);
 	}
 	return plot_fig_finish(c, &f, "no series has a finite value", err, errsz);

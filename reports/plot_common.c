@@ -81,6 +81,43 @@ void plot_num(struct buf *b, double v)
 	buf_printf(b, "%.17g", v);
 }
 
+void plot_fig_begin_op(struct plot_ctx *c, struct plot_fig *f, const struct summary_table *t,
+		       size_t op, const char *kind)
+{
+	plot_fig_begin(c, f, t, t->n_ops > 1 ? t->ops[op] : NULL, kind);
+	if (t->n_ops > 1)
+		buf_printf(&f->title, ", op %s", t->ops[op]);
+}
+
+void plot_series_close(struct plot_ctx *c, struct plot_fig *f, size_t points, const char *style,
+		       size_t col, const char *name)
+{
+	if (!points) {
+		plot_note(c, f, "series '%s' left out: no finite value", name);
+		return;
+	}
+	plot_series_title(&f->plot, f->n_series, style, col, name);
+	plot_series_end(f);
+}
+
+void plot_axis_labels(struct buf *setup, const char *xlabel, const char *ylabel)
+{
+	buf_puts(setup, "set xlabel ");
+	plot_quote(setup, xlabel);
+	buf_puts(setup, " noenhanced\nset ylabel ");
+	plot_quote(setup, ylabel);
+	buf_puts(setup, " noenhanced\n");
+}
+
+void plot_series_title(struct buf *plot, size_t index, const char *style, size_t color,
+		       const char *title)
+{
+	buf_printf(plot, "%sDATA index %zu using %s lc rgb '%s' title ",
+		   index ? ", \\\n     " : "", index, style, plot_color(color));
+	plot_quote(plot, title);
+	buf_puts(plot, " noenhanced");
+}
+
 void plot_series_end(struct plot_fig *f)
 {
 	buf_puts(&f->data, "\n\n");

@@ -72,6 +72,15 @@ struct plot_fig {
  * optional extra part (an op) and kind; title starts as the table title. */
 void plot_fig_begin(struct plot_ctx *c, struct plot_fig *f, const struct summary_table *t,
 		    const char *extra, const char *kind);
+/* plot_fig_begin for op of table t: with more than one op its name is the
+ * extra part and the title says ", op OP". */
+void plot_fig_begin_op(struct plot_ctx *c, struct plot_fig *f, const struct summary_table *t,
+		       size_t op, const char *kind);
+/* The end of series col of f: with points 0 the note "series 'NAME' left
+ * out: no finite value" (name t's column), else its clause
+ * (plot_series_title, titled name) and its end (plot_series_end). */
+void plot_series_close(struct plot_ctx *c, struct plot_fig *f, size_t points, const char *style,
+		       size_t col, const char *name);
 /* Append s to b as a gnuplot single-quoted string ('' doubles a quote;
  * control characters become '?'), e.g. a title or key. */
 void plot_quote(struct buf *b, const char *s);
@@ -80,6 +89,15 @@ void plot_quote(struct buf *b, const char *s);
 void plot_metric_xaxis(struct buf *setup, const struct summary_table *t, bool logx);
 /* Append a double in the C locale, shortest round-trip form ("%.17g"). */
 void plot_num(struct buf *b, double v);
+/* Append "set xlabel 'XLABEL' noenhanced" and "set ylabel 'YLABEL'
+ * noenhanced" lines to setup, both quoted by plot_quote. */
+void plot_axis_labels(struct buf *setup, const char *xlabel, const char *ylabel);
+/* Append dataset index's clause to plot (after ", \\\n     " unless it is
+ * the first): "DATA index INDEX using STYLE lc rgb 'COLOR' title 'TITLE'
+ * noenhanced", style the columns and the style ("1:2 with steps lw 2"),
+ * COLOR plot_color(color), title quoted by plot_quote. */
+void plot_series_title(struct buf *plot, size_t index, const char *style, size_t color,
+		       const char *title);
 /* End the current dataset in f->data (two blank lines) and count it. */
 void plot_series_end(struct plot_fig *f);
 /* Add a note "BASE: text" to the result. */

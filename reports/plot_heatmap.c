@@ -79,9 +79,7 @@ int plot_heatmap(struct plot_ctx *c, const struct summary *by_cell,
 	}
 	for (size_t op = 0; op < t->n_ops && !rc; op++) {
 		struct plot_fig f;
-		plot_fig_begin(c, &f, t, t->n_ops > 1 ? t->ops[op] : NULL, "heatmap");
-		if (t->n_ops > 1)
-			buf_printf(&f.title, ", op %s", t->ops[op]);
+		plot_fig_begin_op(c, &f, t, op, "heatmap");
 		buf_puts(&f.title, ", Amean per cell");
 		buf_puts(&f.setup, "set xtics noenhanced (");
 		for (size_t i = 0; i < n_colv; i++) {
@@ -98,11 +96,9 @@ int plot_heatmap(struct plot_ctx *c, const struct summary *by_cell,
 		buf_printf(&f.setup, ")\nset xrange [-0.5:%g]\nset yrange [%g:-0.5]\n",
 			   (double)n_colv - 0.5, (double)n_rows - 0.5);
 		buf_puts(&f.setup, "unset grid\nset border 15\nset palette defined "
-			 "(0 '#f7fbff', 0.5 '#6baed6', 1 '#08306b')\nset xlabel ");
-		plot_quote(&f.setup, varying[1]);
-		buf_puts(&f.setup, " noenhanced\nset ylabel ");
-		plot_quote(&f.setup, varying[0]);
-		buf_puts(&f.setup, " noenhanced\nset cblabel ");
+			 "(0 '#f7fbff', 0.5 '#6baed6', 1 '#08306b')\n");
+		plot_axis_labels(&f.setup, varying[1], varying[0]);
+		buf_puts(&f.setup, "set cblabel ");
 		char *cl = xasprintf("%s%s%s (Amean)", t->metric, *t->unit ? " " : "", t->unit);
 		plot_quote(&f.setup, cl);
 		free(cl);

@@ -79,23 +79,13 @@ int plot_interval(struct plot_ctx *c, const struct summary_table *t, char *err, 
 		}
 		free(totals);
 		free(pt);
-		if (!points) {
-			plot_note(c, &f, "series '%s' left out: no finite value", t->cols[col]);
-			continue;
-		}
-		buf_printf(&f.plot, "%sDATA index %zu using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.6 "
-			   "lc rgb '%s' title ", f.n_series ? ", \\\n     " : "", f.n_series,
-			   plot_color(col));
-		plot_quote(&f.plot, t->cols[col]);
-		buf_puts(&f.plot, " noenhanced");
-		plot_series_end(&f);
+		plot_series_close(c, &f, points, "1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.6", col,
+				  t->cols[col]);
 	}
-	buf_puts(&f.setup, "set xlabel 'interval (s since start)' noenhanced\nset ylabel ");
 	char *yl = xasprintf("%s %s, total over %zu %s, Amean ± Stddev over iterations", t->metric,
 			     t->unit, n_prefixes, n_prefixes == 1 ? "series" : "series");
-	plot_quote(&f.setup, yl);
+	plot_axis_labels(&f.setup, "interval (s since start)", yl);
 	free(yl);
-	buf_puts(&f.setup, " noenhanced\n");
 	free(prefixes);
 	return plot_fig_finish(c, &f, "no series has a finite value", err, errsz);
 }

@@ -41,12 +41,10 @@ int plot_mean(struct plot_ctx *c, const struct summary_table *t, char *err, size
 	} else {
 		plot_op_xtics(&f.setup, t);
 	}
-	buf_puts(&f.setup, "set xlabel 'op' noenhanced\nset ylabel ");
 	char *yl = xasprintf("%s%s%s, Amean ± %s", t->metric, *t->unit ? " " : "",
 			     *t->unit ? t->unit : "", ci ? "95% CI (Student t)" : "Stddev");
-	plot_quote(&f.setup, yl);
+	plot_axis_labels(&f.setup, "op", yl);
 	free(yl);
-	buf_puts(&f.setup, " noenhanced\n");
 
 	for (size_t col = 0; col < t->n_cols; col++) {
 		size_t points = 0;
@@ -60,16 +58,8 @@ int plot_mean(struct plot_ctx *c, const struct summary_table *t, char *err, size
 			plot_errorbar_point(&f.data, x, g->st.amean, e, nonnegative);
 			points++;
 		}
-		if (!points) {
-			plot_note(c, &f, "series '%s' left out: no finite value", t->cols[col]);
-			continue;
-		}
-		buf_printf(&f.plot, "%sDATA index %zu using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8 "
-			   "lc rgb '%s' title ", f.n_series ? ", \\\n     " : "", f.n_series,
-			   plot_color(col));
-		plot_quote(&f.plot, t->cols[col]);
-		buf_puts(&f.plot, " noenhanced");
-		plot_series_end(&f);
+		plot_series_close(c, &f, points, "1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.8", col,
+				  t->cols[col]);
 	}
 	return plot_fig_finish(c, &f, "no series has a finite value", err, errsz);
 }

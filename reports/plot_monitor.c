@@ -67,11 +67,8 @@ static int add_point(const struct stored_series_point *p, void *ctx)
 			plot_series_end(&d->f);
 			d->lines++;
 		}
-		buf_printf(&d->f.plot, "%sDATA index %zu using 1:2 with linespoints lw 2 pt 7 "
-			   "ps 0.5 lc rgb '%s' title ", d->lines ? ", \\\n     " : "", d->lines,
-			   plot_color(d->lines));
-		plot_quote(&d->f.plot, buf_str(&d->line));
-		buf_puts(&d->f.plot, " noenhanced");
+		plot_series_title(&d->f.plot, d->lines, "1:2 with linespoints lw 2 pt 7 ps 0.5",
+				  d->lines, buf_str(&d->line));
 		buf_clear(&d->key);
 		buf_puts(&d->key, buf_str(&d->line));
 	}
@@ -118,9 +115,7 @@ static int draw(struct plot_ctx *c, struct store *s, const struct mon_fig *mf,
 	buf_printf(&d.f.title, "%s: %s", title, mf->what);
 	if (mf->lines == SERIES_PER_CPU)
 		buf_printf(&d.f.title, ", iteration %lld", d.first_it);
-	buf_puts(&d.f.setup, "set xlabel 's since iteration start' noenhanced\nset ylabel ");
-	plot_quote(&d.f.setup, mf->what);
-	buf_puts(&d.f.setup, " noenhanced\n");
+	plot_axis_labels(&d.f.setup, "s since iteration start", mf->what);
 	if (strstr(mf->key, "_pct"))
 		buf_puts(&d.f.setup, "set yrange [0:*]\n");
 	return plot_fig_finish(c, &d.f, "no series", err, errsz);

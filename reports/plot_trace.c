@@ -47,12 +47,9 @@ static int draw(struct plot_ctx *c, const struct plot_trace_figure *fig, char *e
 			plot_num(&f.data, (double)(i + 1) / (double)n);
 			buf_puts(&f.data, "\n");
 		}
-		buf_printf(&f.plot, "%sDATA index %zu using 1:2 with steps lw 2 lc rgb '%s' title ",
-			   f.n_series ? ", \\\n     " : "", f.n_series, plot_color(k));
 		char *key = xasprintf("%s (n=%zu)", s->label, n);
-		plot_quote(&f.plot, key);
+		plot_series_title(&f.plot, f.n_series, "1:2 with steps lw 2", k, key);
 		free(key);
-		buf_puts(&f.plot, " noenhanced");
 		plot_series_end(&f);
 	}
 	return plot_fig_finish(c, &f, "no series has a wakeup", err, errsz);

@@ -29,6 +29,21 @@ const char reportcmd_options_help[] =
 	"  --load L             only load L\n"
 	"  --percentiles LIST   percentile table columns (default 50,90,95,99,99.9)\n";
 
+const struct option reportcmd_long_options[] = {
+	{"db", required_argument, NULL, OPT_DB},
+	{"output", required_argument, NULL, OPT_OUTPUT},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"columns", required_argument, NULL, OPT_COLUMNS},
+	{"baseline", required_argument, NULL, OPT_BASELINE},
+	{"decimals", required_argument, NULL, OPT_DECIMALS},
+	{"significance", required_argument, NULL, OPT_SIGNIFICANCE},
+	{"alpha", required_argument, NULL, OPT_ALPHA},
+	{"metric", required_argument, NULL, OPT_METRIC},
+	{"load", required_argument, NULL, OPT_LOAD},
+	{"percentiles", required_argument, NULL, OPT_PERCENTILES},
+	{NULL, 0, NULL, 0},
+};
+
 int report_format_parse(const char *s)
 {
 	static const char *const names[] = {"text", "markdown", "csv", "json"};

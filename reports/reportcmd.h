@@ -4,6 +4,7 @@
 #ifndef SCHEDRIG_REPORTCMD_H
 #define SCHEDRIG_REPORTCMD_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -58,18 +59,9 @@ enum {
 	OPT_SIGNIFICANCE, OPT_ALPHA, OPT_METRIC, OPT_LOAD, OPT_PERCENTILES,
 	OPT_SHARED_LAST,
 };
-#define REPORTCMD_LONG_OPTIONS                                                    \
-	{"db", required_argument, NULL, OPT_DB},                                  \
-	{"output", required_argument, NULL, OPT_OUTPUT},                          \
-	{"format", required_argument, NULL, OPT_FORMAT},                          \
-	{"columns", required_argument, NULL, OPT_COLUMNS},                        \
-	{"baseline", required_argument, NULL, OPT_BASELINE},                      \
-	{"decimals", required_argument, NULL, OPT_DECIMALS},                      \
-	{"significance", required_argument, NULL, OPT_SIGNIFICANCE},              \
-	{"alpha", required_argument, NULL, OPT_ALPHA},                            \
-	{"metric", required_argument, NULL, OPT_METRIC},                          \
-	{"load", required_argument, NULL, OPT_LOAD},                              \
-	{"percentiles", required_argument, NULL, OPT_PERCENTILES}
+/* The shared options' getopt_long entries (every val above), ended by an
+ * entry of name NULL. */
+extern const struct option reportcmd_long_options[];
 /* Help text for the shared options, except --format: its values differ
  * per command (report adds html), so each command lists it itself. */
 extern const char reportcmd_options_help[];

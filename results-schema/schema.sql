@@ -475,6 +475,10 @@ CREATE TABLE IF NOT EXISTS track_step (
 -- point between two revisions of the history (before_commit, the last of
 -- the old level; after_commit, the first of the new), bisected when more
 -- than one commit lies between them (bisection_id), the result mailed.
+-- A bisection's verdict is final; one that stopped for a reason of the
+-- machine (a run that did not start, a variant that did not come up, an
+-- end without samples) is retryable: --resume bisects it again, at most
+-- three attempts in all.
 CREATE TABLE IF NOT EXISTS track_change (
 	follow_id     INTEGER NOT NULL REFERENCES track_follow(id), -- its follow
 	before_commit TEXT NOT NULL,            -- the revision before the change (full hash)
@@ -487,6 +491,8 @@ CREATE TABLE IF NOT EXISTS track_change (
 	bisection_id  INTEGER REFERENCES bisection(id), -- its bisection; NULL: none (yet)
 	result        TEXT,                     -- the commit named, one line; NULL until known
 	mailed_at     TEXT,                     -- UTC, ISO 8601; NULL: not mailed (yet)
+	outcome       TEXT,                     -- verdict (final) | retryable (version 14); NULL: none yet
+	attempts      INTEGER NOT NULL DEFAULT 0, -- bisections begun or resumed for it (version 14)
 	PRIMARY KEY (follow_id, after_commit)
 );
 

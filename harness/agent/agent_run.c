@@ -305,18 +305,22 @@ static int prepare(const struct agent_plan *ap, struct experiment **ep, struct p
 			return -1;
 		}
 	}
-	if (plan_uses_latency_nice(p, NULL) && !sched_latency_nice_supported()) {
-		struct provenance pv;
-		provenance_read(&pv);
-		sched_latency_nice_refusal(err, errsz, pv.kernel_release);
-		return -1;
-	}
 	*vp = NULL;
 	for (size_t v = 0; v < e->n_variants; v++)
 		if (!strcmp(e->variants[v].name, ap->variant))
 			*vp = &e->variants[v];
 	if (!*vp) {
 		snprintf(err, errsz, "the config has no variant '%.200s'", ap->variant);
+		return -1;
+	}
+	struct plan mine; /* the cells this variant runs (its cells:) */
+	plan_variant_view(p, (size_t)(*vp - e->variants), &mine);
+	bool refuse = plan_uses_latency_nice(&mine, NULL) && !sched_latency_nice_supported();
+	plan_free(&mine);
+	if (refuse) {
+		struct provenance pv;
+		provenance_read(&pv);
+		sched_latency_nice_refusal(err, errsz, pv.kernel_release);
 		return -1;
 	}
 	return check_tools(p, err, errsz);

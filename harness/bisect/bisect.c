@@ -13,15 +13,12 @@ static const char *const verdict_names[] = {
 
 const char *bisect_verdict_name(enum bisect_verdict v)
 {
-	return verdict_names[v];
+	return name_at(verdict_names, sizeof(verdict_names) / sizeof(verdict_names[0]), (unsigned)v);
 }
 
 int bisect_verdict_parse(const char *s)
 {
-	for (size_t i = 0; i < sizeof(verdict_names) / sizeof(verdict_names[0]); i++)
-		if (!strcmp(s, verdict_names[i]))
-			return (int)i;
-	return -1;
+	return name_index(verdict_names, sizeof(verdict_names) / sizeof(verdict_names[0]), s);
 }
 
 void bisect_search_init(struct bisect_search *s, size_t n_points)

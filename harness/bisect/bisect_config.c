@@ -1,5 +1,6 @@
 #include "bisect_config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ytree.h"
@@ -27,4 +28,17 @@ char *bisect_point_config(struct ytree *t, const struct ynode *root, const struc
 	if (extra_key)
 		ytree_set(t, r, extra_key, extra);
 	return ytree_emit(r, err, errsz);
+}
+
+int bisect_series_take(struct bisect_series *out, struct ytree *t, char *name, char *label,
+		       char *text)
+{
+	int rc = text ? 0 : -1;
+	if (text)
+		bisect_series_add(out, name, label, text);
+	free(name);
+	free(label);
+	free(text);
+	ytree_free(t);
+	return rc;
 }

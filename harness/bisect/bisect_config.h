@@ -15,6 +15,13 @@ char *bisect_point_config(struct ytree *t, const struct ynode *root, const struc
 			  const char *extra_key, const struct ynode *extra, char *err,
 			  size_t errsz);
 
+/* A provider's point done: when text (a point config, or NULL after a
+ * failed one) is set, point name with label and text is added to out.
+ * Frees name, label, text and the tree t either way. 0, or -1 when text
+ * was NULL (err already says why). */
+int bisect_series_take(struct bisect_series *out, struct ytree *t, char *name, char *label,
+		       char *text);
+
 /* The variant mapping of variants: named name in root, or NULL. */
 const struct ynode *bisect_config_variant(const struct ynode *root, const char *name);
 

@@ -112,12 +112,10 @@ char *bisect_no_regression_text(const struct bisect_rule *r, const struct bisect
 			 test_short(r, g->better), why);
 }
 
-/* The ends, once they differ, up to the second look's iterations: every
- * point is tested against them. 0, or -1 stopped. */
-static int top_up_ends(struct engine *e)
+/* Both ends measured up to target iterations each. 0, or -1 stopped. */
+static int ends_to(struct engine *e, int target)
 {
 	size_t ks[2] = {0, last_k(e)};
-	int target = bisect_look_target(e->r.n_min, e->r.n_max, 2);
 	for (int i = 0; i < 2; i++) {
 		int more = target - (int)e->ends[i].iterations;
 		char *why;
@@ -129,6 +127,13 @@ static int top_up_ends(struct engine *e)
 			return -1;
 	}
 	return 0;
+}
+
+/* The ends, once they differ, up to the second look's iterations: every
+ * point is tested against them. 0, or -1 stopped. */
+static int top_up_ends(struct engine *e)
+{
+	return ends_to(e, bisect_look_target(e->r.n_min, e->r.n_max, 2));
 }
 
 /* The ends: measured, topped up together over the looks until they
@@ -171,15 +176,8 @@ static int decide_ends(struct engine *e)
 		say(e, "ends %s and %s: no difference after %zu iteration(s) (p %.4g, alpha %.4g,"
 		    " %+.3g %%): more, to %d", e->s->p[0].name, e->s->p[ks[1]].name, now, d.t.p,
 		    d.alpha, d.effect_pct, target);
-		for (int i = 0; i < 2; i++) {
-			int more = target - (int)e->ends[i].iterations;
-			if (more <= 0)
-				continue;
-			int rc = measure_walk(e, ks[i], more, &e->ends[i], &why);
-			free(why);
-			if (rc)
-				return -1;
-		}
+		if (ends_to(e, target))
+			return -1;
 		prev = now;
 		look = next;
 	}

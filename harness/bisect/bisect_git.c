@@ -211,14 +211,8 @@ static int add_points(const struct ynode *root, const struct git_end *g,
 		char *text = end ? bisect_point_config(t, root, end->v, "kernels",
 						       pinned_kernels(t, root, g, b), err, errsz)
 				 : commit_point(t, root, g, b, r->c[k - 1].hash, name, err, errsz);
-		if (text)
-			bisect_series_add(out, name, label, text);
-		free(name);
-		free(label);
-		ytree_free(t);
-		if (!text)
+		if (bisect_series_take(out, t, name, label, text))
 			return -1;
-		free(text);
 	}
 	return 0;
 }

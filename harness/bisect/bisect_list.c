@@ -164,11 +164,7 @@ static int add_point(const char *path, const struct ynode *root, const struct yn
 		ytree_set(t, var, "params", NULL);
 		text = bisect_point_config(t, r, var, NULL, NULL, err, errsz);
 	}
-	if (text)
-		bisect_series_add(out, variant_name(v), variant_name(v), text);
-	free(text);
-	ytree_free(t);
-	return text ? 0 : -1;
+	return bisect_series_take(out, t, xstrdup(variant_name(v)), xstrdup(variant_name(v)), text);
 }
 
 const char *bisect_list_item_name(const struct ynode *item)

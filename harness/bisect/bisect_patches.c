@@ -220,14 +220,8 @@ static int add_points(const char *path, const struct ynode *root, const struct y
 		char *text = k == 0 ? bisect_point_config(t, root, gv, NULL, NULL, err, errsz)
 			     : k == s->n ? bisect_point_config(t, root, bv, NULL, NULL, err, errsz)
 					 : patch_point(t, root, gv, gb, s, k, name, err, errsz);
-		if (text)
-			bisect_series_add(out, name, label, text);
-		free(name);
-		free(label);
-		ytree_free(t);
-		if (!text)
+		if (bisect_series_take(out, t, name, label, text))
 			return -1;
-		free(text);
 	}
 	(void)path;
 	return 0;

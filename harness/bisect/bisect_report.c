@@ -443,9 +443,7 @@ int bisect_report_select(struct store *st, int64_t id, struct reportcmd *c,
 
 void bisect_report_sel_free(struct bisect_report_sel *sel)
 {
-	for (size_t i = 0; i < sel->n_runs; i++)
-		free(sel->runs[i]);
-	free(sel->runs);
+	strv_free(sel->runs, sel->n_runs);
 	free(sel->one_run);
 	free(sel->load);
 	free(sel->metric);

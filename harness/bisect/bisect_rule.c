@@ -18,15 +18,12 @@ static const char *const test_names[] = {
 
 const char *bisect_test_name(enum bisect_test t)
 {
-	return test_names[t];
+	return name_at(test_names, sizeof(test_names) / sizeof(test_names[0]), (unsigned)t);
 }
 
 int bisect_test_parse(const char *s)
 {
-	for (size_t i = 0; i < sizeof(test_names) / sizeof(test_names[0]); i++)
-		if (!strcmp(s, test_names[i]))
-			return (int)i;
-	return -1;
+	return name_index(test_names, sizeof(test_names) / sizeof(test_names[0]), s);
 }
 
 /* "pNN" with NN >= 99, or a name ending in "_pNN" likewise. */

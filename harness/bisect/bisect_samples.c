@@ -164,9 +164,7 @@ char *bisect_run_failure(struct store *st, int64_t id)
 	if (store_events(st, id, "failure", &msgs, &n, err, sizeof(err)) == 0) {
 		if (n)
 			why = xasprintf("run %lld failed: %s", (long long)id, msgs[0]);
-		for (size_t i = 0; i < n; i++)
-			free(msgs[i]);
-		free(msgs);
+		strv_free(msgs, n);
 	}
 	return why ? why : xasprintf("run %lld has no complete iteration", (long long)id);
 }

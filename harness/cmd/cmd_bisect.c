@@ -90,6 +90,8 @@ struct bisect_opts {
 	struct bisect_request rq;
 	bool show;
 	bool rule_given;
+	int argc;    /* the command line, for an ID after --resume/--show */
+	char **argv;
 };
 
 /* An optional ID after --resume/--show: the next argument when it is a
@@ -148,6 +150,57 @@ static int check_args(int argc, char **argv, struct bisect_opts *o)
 	return -1;
 }
 
+/* One option into the bisect_opts at ctx (cmd_parse): 0, or EXIT_USAGE
+ * after the usage error. */
+static int bisect_option(int ch, const char *arg, void *ctx)
+{
+	struct bisect_opts *o = ctx;
+	switch (ch) {
+	case 'g': o->rq.good = arg; break;
+	case 'b': o->rq.bad = arg; break;
+	case 'o': o->rq.op = arg; break;
+	case 'c': o->rq.cell = arg; break;
+	case 'd': o->rq.db = arg; break;
+	case 'm': {
+		const char *colon = strchr(arg, ':');
+		if (!colon || colon == arg || !colon[1] || strchr(colon + 1, ':'))
+			return cmd_usage_error("bisect", usage_lines,
+					       "--metric wants LOAD:METRIC, e.g. cyclictest:"
+					       "max_latency, not '%s'", arg);
+		o->rq.metric = arg;
+		break;
+	}
+	case 'a':
+		if (!parse_double(arg, &o->rq.alpha) || !(o->rq.alpha > 0 && o->rq.alpha < 0.5))
+			return cmd_usage_error("bisect", usage_lines,
+					       "--alpha must be a number in (0, 0.5), not '%s'",
+					       arg);
+		break;
+	case 'u': {
+		int t = bisect_test_parse(arg);
+		if (t < 0)
+			return cmd_usage_error("bisect", usage_lines,
+					       "--rule is welch, mann-whitney or range, not '%s'",
+					       arg);
+		o->rq.test = (enum bisect_test)t;
+		o->rule_given = true;
+		break;
+	}
+	case 'e':
+		if (!parse_double(arg, &o->rq.min_effect_pct) ||
+		    !(o->rq.min_effect_pct >= 0 && o->rq.min_effect_pct < 1000))
+			return cmd_usage_error("bisect", usage_lines,
+					       "--min-effect-pct must be a number in [0, 1000),"
+					       " not '%s'", arg);
+		break;
+	case 'r':
+	case 's':
+		*(ch == 'r' ? &o->rq.resume : &o->show) = true;
+		return optional_id(o->argc, o->argv, o) >= 0 ? EXIT_USAGE : 0;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct bisect_opts *o)
 {
 	static const struct option longopts[] = {
@@ -160,70 +213,20 @@ static int parse_args(int argc, char **argv, struct bisect_opts *o)
 		{"min-effect-pct", required_argument, NULL, 'e'},
 		{NULL, 0, NULL, 0},
 	};
-	int ch, rc;
+	const struct cmd_optspec spec = {
+		.cmd = "bisect", .shortopts = "", .longopts = longopts, .usage = usage_lines,
+		.help_tail = help_text, .usage_lines = usage_lines, .with_value = "gbmocadue",
+		.on = bisect_option, .ctx = o,
+	};
 	o->rq.db = DEFAULT_DB;
 	o->rq.alpha = NAN;
 	o->rq.min_effect_pct = NAN;
 	o->rq.test = BISECT_TEST_WELCH;
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'g': o->rq.good = optarg; break;
-		case 'b': o->rq.bad = optarg; break;
-		case 'o': o->rq.op = optarg; break;
-		case 'c': o->rq.cell = optarg; break;
-		case 'd': o->rq.db = optarg; break;
-		case 'm': {
-			const char *colon = strchr(optarg, ':');
-			if (!colon || colon == optarg || !colon[1] || strchr(colon + 1, ':'))
-				return cmd_usage_error("bisect", usage_lines,
-						       "--metric wants LOAD:METRIC, e.g. cyclictest:"
-						       "max_latency, not '%s'", optarg);
-			o->rq.metric = optarg;
-			break;
-		}
-		case 'a':
-			if (!parse_double(optarg, &o->rq.alpha) || !(o->rq.alpha > 0 && o->rq.alpha < 0.5))
-				return cmd_usage_error("bisect", usage_lines,
-						       "--alpha must be a number in (0, 0.5), not '%s'",
-						       optarg);
-			break;
-		case 'u': {
-			int t = bisect_test_parse(optarg);
-			if (t < 0)
-				return cmd_usage_error("bisect", usage_lines,
-						       "--rule is welch, mann-whitney or range, not '%s'",
-						       optarg);
-			o->rq.test = (enum bisect_test)t;
-			o->rule_given = true;
-			break;
-		}
-		case 'e':
-			if (!parse_double(optarg, &o->rq.min_effect_pct) ||
-			    !(o->rq.min_effect_pct >= 0 && o->rq.min_effect_pct < 1000))
-				return cmd_usage_error("bisect", usage_lines,
-						       "--min-effect-pct must be a number in [0, 1000),"
-						       " not '%s'", optarg);
-			break;
-		case 'r':
-		case 's':
-			*(ch == 'r' ? &o->rq.resume : &o->show) = true;
-			if ((rc = optional_id(argc, argv, o)) >= 0)
-				return rc;
-			break;
-		case 'h':
-			fputs(usage_lines, stdout);
-			fputs(help_text, stdout);
-			return 0;
-		default:
-			if (strchr("gbmocadue", optopt) && optopt)
-				return cmd_usage_error("bisect", usage_lines,
-						       "%s needs a value", argv[optind - 1]);
-			return cmd_usage_error("bisect", usage_lines,
-					       "unknown option '%s'", argv[optind - 1]);
-		}
-	}
+	o->argc = argc;
+	o->argv = argv;
+	int rc = cmd_parse(argc, argv, &spec);
+	if (rc >= 0)
+		return rc;
 	return check_args(argc, argv, o);
 }
 

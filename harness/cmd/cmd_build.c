@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdopts.h"
 #include "commands.h"
 #include "config.h"
 #include "kbuild_run.h"
@@ -32,12 +33,6 @@ static const char help_text[] =
 	"Exit status: 0 every kernel built or cached, 1 a build failed, 2 bad\n"
 	"usage, 128+N interrupted by signal N (nothing half-built is kept).\n";
 
-static int usage_error(const char *msg, const char *arg)
-{
-	fprintf(stderr, "schedrig build: %s%s\n%ssee schedrig build --help\n", msg, arg,
-		usage_lines);
-	return EXIT_USAGE;
-}
 
 /* Every name is a variant of e that builds its kernel. */
 static int check_names(const struct experiment *e, char *const *names, size_t n)
@@ -64,27 +59,19 @@ int cmd_build(int argc, char **argv, struct cmd_ctx *ctx)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *db = DEFAULT_DB;
-	bool quiet = false;
+	struct cmd_value_flag o = {.value = DEFAULT_DB}; /* --db FILE, --quiet */
+	const struct cmd_optspec spec = {
+		.cmd = "build", .shortopts = "", .longopts = longopts, .usage = usage_lines,
+		.help_tail = help_text, .usage_lines = usage_lines, .with_value = "d",
+		.on = cmd_value_flag_option, .ctx = &o,
+	};
 	char err[4096];
-	int ch;
 	(void)ctx; /* CMD_NO_STORE: it writes no database, only the cache beside it */
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (ch == 'd')
-			db = optarg;
-		else if (ch == 'q')
-			quiet = true;
-		else if (ch == 'h') {
-			fputs(usage_lines, stdout);
-			fputs(help_text, stdout);
-			return 0;
-		} else
-			return usage_error("unknown option or missing value: ", argv[optind - 1]);
-	}
+	int opt = cmd_parse(argc, argv, &spec);
+	if (opt >= 0)
+		return opt;
 	if (optind == argc)
-		return usage_error("no CONFIG given", "");
+		return cmd_usage_error("build", usage_lines, "no CONFIG given");
 	struct experiment *e = config_load(argv[optind], err, sizeof(err));
 	if (!e) {
 		fprintf(stderr, "%s\n", err);
@@ -99,7 +86,7 @@ int cmd_build(int argc, char **argv, struct cmd_ctx *ctx)
 	}
 	if (check_names(e, names, n_names))
 		goto out;
-	char *copy = xstrdup(db);
+	char *copy = xstrdup(o.value);
 	char *cache = xasprintf("%s/cache", dirname(copy));
 	char *logs = xasprintf("%s/logs", cache);
 	struct kbuild_set set;
@@ -107,8 +94,8 @@ int cmd_build(int argc, char **argv, struct cmd_ctx *ctx)
 	if (runner_init(err, sizeof(err)) || mkdir_p(logs, err, sizeof(err))) {
 		fprintf(stderr, "schedrig build: %s\n", err);
 	} else {
-		int r = kbuild_set_make(e, names, n_names, cache, logs, stderr, quiet, &set);
-		if (!set.n && !quiet)
+		int r = kbuild_set_make(e, names, n_names, cache, logs, stderr, o.flag, &set);
+		if (!set.n && !o.flag)
 			fprintf(stderr, "schedrig build: %s: no variant builds a kernel\n", e->path);
 		rc = r == KB_INTERRUPTED ? 128 + runner_interrupt_signal() : r;
 		kbuild_set_free(&set);

@@ -14,6 +14,7 @@
 #include "cache.h"
 #include "cmdopts.h"
 #include "commands.h"
+#include "disk_usage.h"
 #include "util.h"
 
 static const char usage_text[] =
@@ -32,25 +33,6 @@ static const char usage_text[] =
 	"            fetches or extracts a kernel\n"
 	"\n"
 	"Exit status: 0 done, 1 something could not be removed, 2 bad usage.\n";
-
-static unsigned long long tree_bytes;
-
-static int add_size(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)path;
-	(void)flag;
-	(void)f;
-	tree_bytes += (unsigned long long)st->st_blocks * 512;
-	return 0;
-}
-
-/* Bytes on disk below path (du), symbolic links not followed. */
-static unsigned long long disk_bytes(const char *path)
-{
-	tree_bytes = 0;
-	nftw(path, add_size, 16, FTW_PHYS);
-	return tree_bytes;
-}
 
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
 {
@@ -103,10 +85,10 @@ static int show(const char *root)
 	static const char *const parts[] = {"debs", "kernels", "disks", "kernbench"};
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		char *p = xasprintf("%s/%s", root, parts[i]);
-		print_mb(parts[i], stat(p, &st) ? 0 : disk_bytes(p));
+		print_mb(parts[i], stat(p, &st) ? 0 : disk_usage_bytes(p));
 		free(p);
 	}
-	print_mb("total", disk_bytes(root));
+	print_mb("total", disk_usage_bytes(root));
 	return 0;
 }
 
@@ -130,7 +112,7 @@ static int clear_dir(const char *dir, bool kernbench, unsigned long long *freed)
 		} else if (!strcmp(e->d_name, "kernbench")) {
 			rc |= clear_dir(p, true, freed);
 		} else {
-			*freed += disk_bytes(p);
+			*freed += disk_usage_bytes(p);
 			rc |= remove_tree(p);
 		}
 		free(entry);

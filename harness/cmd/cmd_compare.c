@@ -8,6 +8,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "cmdopts.h"
 #include "commands.h"
 #include "reportcmd.h"
 
@@ -100,6 +101,7 @@ struct compare_opts {
 	const struct report_layout *layout; /* NULL: not named */
 	char *grid;                         /* ROW\0COL of --grid, or NULL */
 	long long width;                    /* --width, or -1: the terminal's */
+	struct reportcmd *c;                /* where the report options go */
 };
 
 static int bad_usage(struct compare_opts *co)
@@ -109,24 +111,29 @@ static int bad_usage(struct compare_opts *co)
 	return EXIT_USAGE;
 }
 
-/* One option of compare's own or a shared one: 0, or an exit status (0
- * for --help after printing it). */
-static int compare_option(struct reportcmd *c, struct compare_opts *co, int opt, char **argv)
+/* --help: the usage, the layouts, the shared options (cmd_parse). */
+static void compare_help(void *ctx)
 {
+	(void)ctx;
+	fputs(usage_head, stdout);
+	print_layouts();
+	printf(usage_tail, reportcmd_options_help);
+}
+
+/* One option of compare's own into the compare_opts at ctx
+ * (cmd_report_parse): 0, EXIT_USAGE after a message, or -1 for a report
+ * option. */
+static int compare_option(int opt, const char *arg, void *ctx)
+{
+	struct compare_opts *co = ctx;
+	struct reportcmd *c = co->c;
 	char names[256];
 	switch (opt) {
-	case 'h':
-		fputs(usage_head, stdout);
-		print_layouts();
-		printf(usage_tail, reportcmd_options_help);
-		free(co->grid);
-		co->grid = NULL;
-		return -1;
 	case OPT_LAYOUT:
-		co->layout = report_layout_find(optarg);
+		co->layout = report_layout_find(arg);
 		if (!co->layout) {
 			layout_names(names, sizeof(names));
-			fprintf(stderr, "schedrig compare: --layout must be %s: '%s'\n", names, optarg);
+			fprintf(stderr, "schedrig compare: --layout must be %s: '%s'\n", names, arg);
 			return bad_usage(co);
 		}
 		return 0;
@@ -140,43 +147,35 @@ static int compare_option(struct reportcmd *c, struct compare_opts *co, int opt,
 		c->ro.ratio = true;
 		return 0;
 	case OPT_WIDTH:
-		if (!parse_ll(optarg, &co->width) || co->width < 0 || co->width > 100000) {
+		if (!parse_ll(arg, &co->width) || co->width < 0 || co->width > 100000) {
 			fprintf(stderr, "schedrig compare: --width wants a number of columns, 0 for"
-				" any: '%s'\n", optarg);
+				" any: '%s'\n", arg);
 			return bad_usage(co);
 		}
 		return 0;
 	case OPT_GRID: {
-		char *comma = strchr(optarg, ',');
-		if (!comma || comma == optarg || !comma[1] || strchr(comma + 1, ',')) {
+		char *comma = strchr(arg, ',');
+		if (!comma || comma == arg || !comma[1] || strchr(comma + 1, ',')) {
 			fprintf(stderr, "schedrig compare: --grid wants ROW_AXIS,COL_AXIS: '%s'\n",
-				optarg);
+				arg);
 			return bad_usage(co);
 		}
 		free(co->grid);
-		co->grid = xstrdup(optarg);
-		co->grid[comma - optarg] = '\0';
+		co->grid = xstrdup(arg);
+		co->grid[comma - arg] = '\0';
 		c->ro.grid_row = co->grid;
-		c->ro.grid_col = co->grid + (comma - optarg) + 1;
+		c->ro.grid_col = co->grid + (comma - arg) + 1;
 		return 0;
 	}
 	case OPT_STAT:
-		if (report_parse_grid_items(&c->ro, optarg)) {
+		if (report_parse_grid_items(&c->ro, arg)) {
 			fprintf(stderr, "schedrig compare: --stat wants a list of at most %d "
-				"statistics or ops: '%s'\n", REPORT_MAX_GRID_ITEMS, optarg);
+				"statistics or ops: '%s'\n", REPORT_MAX_GRID_ITEMS, arg);
 			return bad_usage(co);
 		}
 		return 0;
-	case '?':
-		if (optopt && optopt < 256)
-			fprintf(stderr, "schedrig compare: unknown option '-%c'\n", optopt);
-		else
-			fprintf(stderr, "schedrig compare: bad option '%s' (missing value?)\n",
-				argv[optind - 1]);
-		fprintf(stderr, "Try 'schedrig compare --help'.\n");
-		return bad_usage(co);
 	default:
-		return reportcmd_option(c, opt, optarg) ? bad_usage(co) : 0;
+		return -1;
 	}
 }
 
@@ -222,7 +221,6 @@ static int check_layout(struct reportcmd *c, struct compare_opts *co)
 static int parse_args(int argc, char **argv, struct reportcmd *c, struct compare_opts *co)
 {
 	static const struct option long_options[] = {
-		REPORTCMD_LONG_OPTIONS,
 		{"layout", required_argument, NULL, OPT_LAYOUT},
 		{"grid", required_argument, NULL, OPT_GRID},
 		{"stat", required_argument, NULL, OPT_STAT},
@@ -233,15 +231,15 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct compare
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	int opt, rc;
+	const struct cmd_optspec spec = {
+		.cmd = "compare", .shortopts = "h", .longopts = long_options,
+		.help = compare_help, .bad_hint = " (missing value?)", .on = compare_option,
+		.ctx = co,
+	};
+	int rc = cmd_report_parse(argc, argv, c, &spec);
 
-	optind = 0;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1)
-		if ((rc = compare_option(c, co, opt, argv)))
-			return rc < 0 ? 0 : rc;
-	c->runs = argv + optind;
-	c->n_runs = (size_t)(argc - optind);
+	if (rc >= 0)
+		return rc;
 	return check_layout(c, co) ? EXIT_USAGE : -1;
 }
 
@@ -263,7 +261,7 @@ static size_t terminal_width(const struct reportcmd *c)
 int cmd_compare(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	struct reportcmd c;
-	struct compare_opts co = {.width = -1};
+	struct compare_opts co = {.width = -1, .c = &c};
 
 	reportcmd_init(&c, ctx);
 	int rc = parse_args(argc, argv, &c, &co);

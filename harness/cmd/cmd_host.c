@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cmdopts.h"
 #include "commands.h"
 #include "hostadvice.h"
 #include "hostfp.h"
@@ -40,31 +41,18 @@ int cmd_host(int argc, char **argv, struct cmd_ctx *ctx)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *root = "/";
-	bool advice_only = false;
-	int ch;
-
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'r':
-			root = optarg;
-			break;
-		case 'a':
-			advice_only = true;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		default:
-			fputs(usage_text, stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind != argc) {
-		fputs(usage_text, stderr);
+	struct cmd_value_flag o = {.value = "/"}; /* --root DIR, --advice */
+	const struct cmd_optspec spec = {
+		.shortopts = "", .longopts = longopts, .usage = usage_text, .report_getopt = 1,
+		.on = cmd_value_flag_option, .ctx = &o,
+	};
+	int rc = cmd_parse(argc, argv, &spec);
+	if (rc >= 0)
+		return rc;
+	if (cmd_operands(argc, 0, 0, usage_text))
 		return EXIT_USAGE;
-	}
+	const char *root = o.value;
+	bool advice_only = o.flag;
 	/* A tree that is not there would read as a machine with nothing. */
 	struct stat st;
 	int e = stat(root, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdopts.h"
 #include "commands.h"
 #include "csvio.h"
 #include "reportcmd.h"
@@ -59,6 +60,18 @@ static const struct sample_row *tool_conflict(const struct sample_table *t,
 	return bad;
 }
 
+struct import_opts {
+	const char *csv, *run, *db; /* --csv, --run, --db */
+};
+
+/* --csv, --run, --db into the import_opts at ctx (cmd_parse). */
+static int import_option(int opt, const char *arg, void *ctx)
+{
+	struct import_opts *o = ctx;
+	*(opt == 'c' ? &o->csv : opt == 'r' ? &o->run : &o->db) = arg;
+	return 0;
+}
+
 int cmd_import(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option long_options[] = {
@@ -68,31 +81,16 @@ int cmd_import(int argc, char **argv, struct cmd_ctx *ctx)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *csv = NULL, *run = NULL, *db = DEFAULT_DB;
-	int opt;
+	struct import_opts o = {.db = DEFAULT_DB};
+	const struct cmd_optspec spec = {
+		.cmd = "import", .shortopts = "h", .longopts = long_options, .usage = usage_text,
+		.bad_hint = "", .on = import_option, .ctx = &o,
+	};
+	int opt = cmd_parse(argc, argv, &spec);
 
-	optind = 0;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		case 'c':
-			csv = optarg;
-			break;
-		case 'r':
-			run = optarg;
-			break;
-		case 'd':
-			db = optarg;
-			break;
-		default:
-			fprintf(stderr, "schedrig import: bad option '%s'\nTry 'schedrig import --help'.\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-	}
+	if (opt >= 0)
+		return opt;
+	const char *csv = o.csv, *run = o.run, *db = o.db;
 	if (optind < argc) {
 		fprintf(stderr, "schedrig import: unexpected argument '%s'\n", argv[optind]);
 		return EXIT_USAGE;

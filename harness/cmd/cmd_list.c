@@ -37,27 +37,13 @@ static void print_row(const struct stored_run_row *r)
 
 int cmd_list(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{"db", required_argument, NULL, 'd'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *db = DEFAULT_DB;
 	struct store *s;
 	char err[512];
-	int ch;
+	int rc = cmd_db_options(argc, argv, usage_text, &db, 0, 0);
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (ch == 'd')
-			db = optarg;
-		else
-			return cmd_help_or_usage(ch, usage_text);
-	}
-	if (optind != argc) {
-		fputs(usage_text, stderr);
-		return EXIT_USAGE;
-	}
+	if (rc >= 0)
+		return rc;
 	if (!(s = cmd_store(ctx, db)))
 		return 1;
 	struct stored_run_row *rows;

@@ -16,6 +16,7 @@
 
 #include "bisect_report.h"
 #include "bisect_verify.h"
+#include "cmdopts.h"
 #include "commands.h"
 #include "mailmsg.h"
 #include "netrc.h"
@@ -273,7 +274,7 @@ static int check_password(const struct mail_opts *o)
 
 /* A --to or --cc address, at most MAX_RCPT of each. 0, or EXIT_USAGE
  * after a message. */
-static int add_recipient(struct mail_opts *o, bool to, char *addr)
+static int add_recipient(struct mail_opts *o, bool to, const char *addr)
 {
 	size_t *n = to ? &o->n_to : &o->n_cc;
 	if (*n == MAX_RCPT) {
@@ -284,17 +285,15 @@ static int add_recipient(struct mail_opts *o, bool to, char *addr)
 	return 0;
 }
 
-/* One option opt of mail's own with its value arg into o (the report
- * options go to c). Returns -1 to go on, 0 after --help, or EXIT_USAGE
- * after a message. */
-static int mail_option(int opt, char *arg, struct reportcmd *c, struct mail_opts *o)
+/* One option opt of mail's own with its value arg into o
+ * (cmd_report_parse). Returns 0, EXIT_USAGE after a message, or -1 for a
+ * report option. */
+static int mail_option(int opt, const char *arg, void *ctx)
 {
+	struct mail_opts *o = ctx;
 	long long id;
 
 	switch (opt) {
-	case 'h':
-		fputs(usage_text, stdout);
-		return 0;
 	case OPT_OUTPUT:
 		o->output = arg;
 		break;
@@ -333,10 +332,9 @@ static int mail_option(int opt, char *arg, struct reportcmd *c, struct mail_opts
 		o->bisection = id;
 		break;
 	default:
-		if (reportcmd_option(c, opt, arg))
-			return EXIT_USAGE;
+		return -1;
 	}
-	return -1;
+	return 0;
 }
 
 /* The options together: the required ones, one way out, the SMTP URL and
@@ -378,16 +376,11 @@ static int check_opts(const struct mail_opts *o)
 
 static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_opts *o)
 {
+	static const int shared[] = {
+		OPT_DB, OPT_COLUMNS, OPT_BASELINE, OPT_DECIMALS, OPT_SIGNIFICANCE, OPT_ALPHA,
+		OPT_METRIC, OPT_LOAD, OPT_OUTPUT, 0,
+	};
 	static const struct option long_options[] = {
-		{"db", required_argument, NULL, OPT_DB},
-		{"columns", required_argument, NULL, OPT_COLUMNS},
-		{"baseline", required_argument, NULL, OPT_BASELINE},
-		{"decimals", required_argument, NULL, OPT_DECIMALS},
-		{"significance", required_argument, NULL, OPT_SIGNIFICANCE},
-		{"alpha", required_argument, NULL, OPT_ALPHA},
-		{"metric", required_argument, NULL, OPT_METRIC},
-		{"load", required_argument, NULL, OPT_LOAD},
-		{"output", required_argument, NULL, OPT_OUTPUT},
 		{"from", required_argument, NULL, OPT_FROM},
 		{"to", required_argument, NULL, OPT_TO},
 		{"cc", required_argument, NULL, OPT_CC},
@@ -401,23 +394,16 @@ static int parse_args(int argc, char **argv, struct reportcmd *c, struct mail_op
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	int opt, rc;
+	const struct cmd_optspec spec = {
+		.cmd = "mail", .shortopts = "h", .longopts = long_options, .usage = usage_text,
+		.bad_hint = " (missing value?)", .on = mail_option, .ctx = o, .shared = shared,
+	};
+	int rc = cmd_report_parse(argc, argv, c, &spec);
 
-	optind = 0;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
-		if (opt == '?') {
-			fprintf(stderr, "schedrig mail: bad option '%s' (missing value?)\n"
-				"Try 'schedrig mail --help'.\n", argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-		if ((rc = mail_option(opt, optarg, c, o)) >= 0)
-			return rc;
-	}
+	if (rc >= 0)
+		return rc;
 	if (check_opts(o))
 		return EXIT_USAGE;
-	c->runs = argv + optind;
-	c->n_runs = (size_t)(argc - optind);
 	if (o->bisection && c->n_runs) {
 		fprintf(stderr, "schedrig mail: --bisection takes its own runs; no RUN with it\n");
 		return EXIT_USAGE;

@@ -21,44 +21,25 @@ static const char usage_text[] =
 
 int cmd_monitors(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{"db", required_argument, NULL, 'd'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *db = DEFAULT_DB;
-	struct store *s = NULL;
 	struct buf out = {0};
 	char err[512];
-	int64_t *ids = NULL;
-	size_t n;
-	int ch;
+	int64_t id;
+	int rc = cmd_db_options(argc, argv, usage_text, &db, 0, 1);
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (ch == 'd') {
-			db = optarg;
-		} else {
-			return cmd_help_or_usage(ch, usage_text);
-		}
-	}
-	if (argc - optind > 1) {
-		fputs(usage_text, stderr);
-		return EXIT_USAGE;
-	}
-	if (cmd_select_runs(ctx, db, argv + optind, (size_t)(argc - optind), &ids, &n))
-		return 1;
-	s = ctx->st;
-	int rc = monitor_report_run(s, ids[0], &out, err, sizeof(err));
+	if (rc >= 0)
+		return rc;
+	if ((rc = cmd_one_run(ctx, db, argc, argv, usage_text, &id)))
+		return rc;
+	rc = monitor_report_run(ctx->st, id, &out, err, sizeof(err));
 	if (rc < 0)
 		fprintf(stderr, "schedrig monitors: %s\n", err);
 	else if (rc > 0)
 		fprintf(stderr,
 			"schedrig monitors: run %lld has no monitor series (its config has no"
-			" 'monitors:')\n", (long long)ids[0]);
+			" 'monitors:')\n", (long long)id);
 	else
 		fputs(buf_str(&out), stdout);
 	buf_free(&out);
-	free(ids);
 	return rc ? 1 : 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cmdopts.h"
 #include "commands.h"
 #include "plot.h"
 #include "reportcmd.h"
@@ -78,16 +79,31 @@ static int plot_choice(struct plot_opts *po, int opt, const char *arg)
 	return 0;
 }
 
+/* One option of plot's own into po (cmd_report_parse): 0, EXIT_USAGE
+ * after saying why, or -1 for a report option. */
+static int plot_option(int opt, const char *arg, void *ctx)
+{
+	struct plot_opts *po = ctx;
+	switch (opt) {
+	case OPT_OUTPUT_DIR:
+		po->dir = arg;
+		return 0;
+	case OPT_PLOT_FORMAT:
+	case OPT_ERRORBARS:
+		return plot_choice(po, opt, arg);
+	case OPT_LOGX:
+		po->logx = true;
+		return 0;
+	}
+	return -1;
+}
+
 /* The options of argv into c and po: -1 to go on and draw, else the exit
  * status (0 after --help). */
 static int plot_options(int argc, char **argv, struct reportcmd *c, struct plot_opts *po)
 {
+	static const int shared[] = {OPT_DB, OPT_COLUMNS, OPT_BASELINE, OPT_METRIC, OPT_LOAD, 0};
 	static const struct option long_options[] = {
-		{"db", required_argument, NULL, OPT_DB},
-		{"columns", required_argument, NULL, OPT_COLUMNS},
-		{"baseline", required_argument, NULL, OPT_BASELINE},
-		{"metric", required_argument, NULL, OPT_METRIC},
-		{"load", required_argument, NULL, OPT_LOAD},
 		{"output-dir", required_argument, NULL, OPT_OUTPUT_DIR},
 		{"format", required_argument, NULL, OPT_PLOT_FORMAT},
 		{"logx", no_argument, NULL, OPT_LOGX},
@@ -95,43 +111,18 @@ static int plot_options(int argc, char **argv, struct reportcmd *c, struct plot_
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	int opt;
+	const struct cmd_optspec spec = {
+		.cmd = "plot", .shortopts = "h", .longopts = long_options, .usage = usage_text,
+		.bad_hint = " (missing value?)", .on = plot_option, .ctx = po, .shared = shared,
+	};
+	int rc = cmd_report_parse(argc, argv, c, &spec);
 
-	optind = 0;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		case OPT_OUTPUT_DIR:
-			po->dir = optarg;
-			break;
-		case OPT_PLOT_FORMAT:
-		case OPT_ERRORBARS:
-			if (plot_choice(po, opt, optarg))
-				return EXIT_USAGE;
-			break;
-		case OPT_LOGX:
-			po->logx = true;
-			break;
-		case '?':
-			fprintf(stderr, "schedrig plot: bad option '%s' (missing value?)\n"
-				"Try 'schedrig plot --help'.\n", argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			if (reportcmd_option(c, opt, optarg))
-				return EXIT_USAGE;
-		}
-	}
-	if (!po->dir) {
+	if (rc < 0 && !po->dir) {
 		fprintf(stderr, "schedrig plot: --output-dir DIR is required\n"
 			"Try 'schedrig plot --help'.\n");
 		return EXIT_USAGE;
 	}
-	c->runs = argv + optind;
-	c->n_runs = (size_t)(argc - optind);
-	return -1;
+	return rc;
 }
 
 /* The wakeup-latency CDF of each load of the runs' traces (config trace:),

@@ -207,31 +207,14 @@ static int run_plan(struct store *s, int64_t run_id, struct experiment **e, stru
 	return *e && plan_build(*e, p, err, errsz) == 0 ? 0 : -1;
 }
 
-/* --db FILE (cmd_options). */
-static int db_option(int val, const char *arg, void *ctx)
-{
-	(void)val;
-	*(const char **)ctx = arg;
-	return 0;
-}
-
 int cmd_reparse(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{"db", required_argument, NULL, 'd'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *db = DEFAULT_DB;
 	char err[1024];
-	int opt = cmd_options(argc, argv, longopts, usage_text, db_option, &db);
+	int opt = cmd_db_options(argc, argv, usage_text, &db, 1, 1);
 
 	if (opt >= 0)
 		return opt;
-	if (argc - optind != 1) {
-		fputs(usage_text, stderr);
-		return EXIT_USAGE;
-	}
 	struct store *s = NULL;
 	struct experiment *e = NULL;
 	struct plan p = {0};

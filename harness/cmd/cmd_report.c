@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdopts.h"
 #include "commands.h"
 #include "htmlreport.h"
 #include "monitor_report.h"
@@ -127,39 +128,42 @@ static int document(struct buf *out, const struct reportcmd *c, const struct rep
 	return rc;
 }
 
+/* --help: the usage with the shared options (cmd_parse). */
+static void report_help(void *ctx)
+{
+	(void)ctx;
+	printf(usage_text, reportcmd_options_help);
+}
+
+/* --format html, this command's own format (reports/htmlreport.h), into
+ * the bool at ctx (cmd_report_parse); -1 for every report option, the
+ * other formats too. */
+static int report_option(int opt, const char *arg, void *ctx)
+{
+	bool *html = ctx;
+	if (opt != OPT_FORMAT)
+		return -1;
+	*html = !strcmp(arg, "html");
+	return *html ? 0 : -1;
+}
+
 int cmd_report(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	static const struct option long_options[] = {
-		REPORTCMD_LONG_OPTIONS,
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct reportcmd c;
-	int opt, rc;
 	bool html = false;
+	const struct cmd_optspec spec = {
+		.cmd = "report", .shortopts = "h", .longopts = long_options, .help = report_help,
+		.bad_hint = "", .on = report_option, .ctx = &html,
+	};
 
 	reportcmd_init(&c, ctx);
-	optind = 0;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", long_options, NULL)) != -1) {
-		if (opt == 'h') {
-			printf(usage_text, reportcmd_options_help);
-			return 0;
-		}
-		if (opt == '?') {
-			fprintf(stderr, "schedrig report: bad option '%s'\nTry 'schedrig report --help'.\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
-		}
-		/* html is this command's own format (reports/htmlreport.h). */
-		html = opt == OPT_FORMAT ? !strcmp(optarg, "html") : html;
-		if (opt == OPT_FORMAT && html)
-			continue;
-		if (reportcmd_option(&c, opt, optarg))
-			return EXIT_USAGE;
-	}
-	c.runs = argv + optind;
-	c.n_runs = (size_t)(argc - optind);
+	int rc = cmd_report_parse(argc, argv, &c, &spec);
+	if (rc >= 0)
+		return rc;
 
 	struct reportcmd_data d;
 	struct buf out = {0};

@@ -132,13 +132,7 @@ static int restore_row(struct store *s, const struct stored_knob *k, const char 
 
 int cmd_restore(int argc, char **argv, struct cmd_ctx *ctx)
 {
-	static const struct option longopts[] = {
-		{"db", required_argument, NULL, 'd'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	const char *db = DEFAULT_DB;
-	int ch;
 	char err[1024], boot_id[64], real[PATH_MAX];
 	struct utsname u;
 	struct store *s;
@@ -147,20 +141,9 @@ int cmd_restore(int argc, char **argv, struct cmd_ctx *ctx)
 	bool need_debugfs = false, need_lock = false, mounted = false, left_here = false;
 	int lock = -1;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'd':
-			db = optarg;
-			break;
-		default:
-			return cmd_help_or_usage(ch, usage_text);
-		}
-	}
-	if (optind != argc) {
-		fputs(usage_text, stderr);
-		return EXIT_USAGE;
-	}
+	int opt = cmd_db_options(argc, argv, usage_text, &db, 0, 0);
+	if (opt >= 0)
+		return opt;
 	if (access(db, F_OK)) {
 		fprintf(stderr, "schedrig restore: %s: no such results database\n", db);
 		return 1;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "backends.h"
+#include "cmdopts.h"
 #include "commands.h"
 #include "config.h"
 #include "cpulist.h"
@@ -188,6 +189,10 @@ static void print_plan(const struct experiment *e, const struct plan *p, int ite
 			printf(", kernel built from kernels: %s (built or taken from the cache when"
 			       " the run starts)", var->build);
 		printf("\n");
+		for (size_t c = 0; var->n_cells && c < p->n_cells; c++)
+			if (plan_cell_runs(p, c, v))
+				printf("  runs cell %zu/%zu %s (cells:, %zu of %zu)\n", c + 1, p->n_cells,
+				       p->cells[c].name, plan_variant_cells(p, v), p->n_cells);
 		print_host_settings(var);
 	}
 	for (size_t c = 0; c < p->n_cells; c++) {
@@ -240,18 +245,60 @@ static int run_preflight(const struct experiment *e, const struct plan *p, bool 
 	return rc;
 }
 
-/* A usage error: one line saying what is wrong, the usage lines, where the
- * help is. Returns EXIT_USAGE. */
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage_error(const char *fmt, ...)
+static int run_option(int ch, const char *arg, void *ctx)
 {
-	va_list ap;
-	fputs("schedrig run: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n%ssee schedrig run --help\n", usage_lines);
-	return EXIT_USAGE;
+	struct run_opts *o = ctx;
+	long long n;
+
+	switch (ch) {
+	case 'd':
+		o->db = arg;
+		break;
+	case 'i':
+		if (!parse_ll(arg, &n) || n < 1 || n > 10000)
+			return cmd_usage_error("run", usage_lines,
+					       "--iterations must be 1..10000, not '%s'", arg);
+		o->iterations = (int)n;
+		break;
+	case 'n':
+		o->dry_run = true;
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	case 'r':
+		o->resume = arg;
+		break;
+	case 'V':
+		o->variant = arg;
+		break;
+	case 'L':
+		o->lava_log = arg;
+		break;
+	case 'c':
+		o->concurrent = true;
+		break;
+	case 'w':
+		if (!parse_double(arg, &o->wait_s) || o->wait_s < 0)
+			return cmd_usage_error("run", usage_lines,
+					       "--wait-s must be a number of seconds >= 0, not '%s'",
+					       arg);
+		o->wait_given = true;
+		break;
+	case 'R':
+		if (o->revision)
+			return cmd_usage_error("run", usage_lines,
+					       "--revision is given twice ('%s', '%s'): a run has"
+					       " one", o->revision, arg);
+		if (!revision_label_ok(arg))
+			return cmd_usage_error("run", usage_lines,
+					       "--revision must be 1..%d bytes of UTF-8 without"
+					       " control characters, not '%s'", REVISION_LABEL_MAX,
+					       arg);
+		o->revision = arg;
+		break;
+	}
+	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct run_opts *o)
@@ -270,89 +317,46 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	int ch;
-	long long n;
-
+	const struct cmd_optspec spec = {
+		.cmd = "run", .shortopts = "", .longopts = longopts, .usage = usage_lines,
+		.help_tail = help_text, .usage_lines = usage_lines, .with_value = "dirVLwR",
+		.on = run_option, .ctx = o,
+	};
 	o->db = DEFAULT_DB;
 	o->wait_s = 86400;
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'd':
-			o->db = optarg;
-			break;
-		case 'i':
-			if (!parse_ll(optarg, &n) || n < 1 || n > 10000)
-				return usage_error("--iterations must be 1..10000, not '%s'", optarg);
-			o->iterations = (int)n;
-			break;
-		case 'n':
-			o->dry_run = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'r':
-			o->resume = optarg;
-			break;
-		case 'V':
-			o->variant = optarg;
-			break;
-		case 'L':
-			o->lava_log = optarg;
-			break;
-		case 'c':
-			o->concurrent = true;
-			break;
-		case 'w':
-			if (!parse_double(optarg, &o->wait_s) || o->wait_s < 0)
-				return usage_error("--wait-s must be a number of seconds >= 0, not '%s'",
-						   optarg);
-			o->wait_given = true;
-			break;
-		case 'R':
-			if (o->revision)
-				return usage_error("--revision is given twice ('%s', '%s'): a run has"
-						   " one", o->revision, optarg);
-			if (!revision_label_ok(optarg))
-				return usage_error("--revision must be 1..%d bytes of UTF-8 without"
-						   " control characters, not '%s'", REVISION_LABEL_MAX,
-						   optarg);
-			o->revision = optarg;
-			break;
-		case 'h':
-			fputs(usage_lines, stdout);
-			fputs(help_text, stdout);
-			return 0;
-		default:
-			if (optopt == 'd' || optopt == 'i' || optopt == 'r' || optopt == 'V' ||
-			    optopt == 'L' || optopt == 'w' || optopt == 'R')
-				return usage_error("%s needs a value", argv[optind - 1]);
-			return usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
+	int rc = cmd_parse(argc, argv, &spec);
+	if (rc >= 0)
+		return rc;
 	if (o->resume && optind != argc)
-		return usage_error("--resume RUN takes no CONFIG, but '%s' was given", argv[optind]);
+		return cmd_usage_error("run", usage_lines,
+				       "--resume RUN takes no CONFIG, but '%s' was given", argv[optind]);
 	if (o->resume && o->iterations)
-		return usage_error("--iterations does not go with --resume: a resumed run keeps"
-				   " its iterations");
+		return cmd_usage_error("run", usage_lines,
+				       "--iterations does not go with --resume: a resumed run keeps"
+				       " its iterations");
 	if (o->resume && o->dry_run)
-		return usage_error("--dry-run does not go with --resume");
+		return cmd_usage_error("run", usage_lines,
+				       "--dry-run does not go with --resume");
 	if (o->resume && o->variant)
-		return usage_error("--variant does not go with --resume: a resumed run runs what"
-				   " is left of every variant");
+		return cmd_usage_error("run", usage_lines,
+				       "--variant does not go with --resume: a resumed run runs what"
+				       " is left of every variant");
 	if (o->resume && o->revision)
-		return usage_error("--revision does not go with --resume: a resumed run keeps the"
-				   " revisions it recorded");
+		return cmd_usage_error("run", usage_lines,
+				       "--revision does not go with --resume: a resumed run keeps the"
+				       " revisions it recorded");
 	if (o->lava_log && !o->variant)
-		return usage_error("--lava-log needs --variant NAME (a boot: lava variant)");
+		return cmd_usage_error("run", usage_lines,
+				       "--lava-log needs --variant NAME (a boot: lava variant)");
 	if (o->concurrent && o->wait_given)
-		return usage_error("--concurrent does not wait: it does not go with --wait-s");
+		return cmd_usage_error("run", usage_lines,
+				       "--concurrent does not wait: it does not go with --wait-s");
 	if (!o->resume && optind == argc)
-		return usage_error("no CONFIG given");
+		return cmd_usage_error("run", usage_lines,
+				       "no CONFIG given");
 	if (!o->resume && optind != argc - 1)
-		return usage_error("one CONFIG only, but '%s' was given too", argv[optind + 1]);
+		return cmd_usage_error("run", usage_lines,
+				       "one CONFIG only, but '%s' was given too", argv[optind + 1]);
 	o->config = o->resume ? NULL : argv[optind];
 	return -1;
 }

@@ -312,28 +312,17 @@ int cmd_show(int argc, char **argv, struct cmd_ctx *ctx)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *db = DEFAULT_DB;
-	bool with_config = false;
-	int ch;
-	int64_t *ids;
-	size_t n;
+	struct cmd_value_flag o = {.value = DEFAULT_DB}; /* --db FILE, --config */
+	struct cmd_optspec spec = {
+		.shortopts = "", .longopts = longopts, .usage = usage_text, .report_getopt = 1,
+		.on = cmd_value_flag_option, .ctx = &o,
+	};
+	int64_t id;
+	int rc = cmd_parse(argc, argv, &spec);
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
-		if (ch == 'd')
-			db = optarg;
-		else if (ch == 'c')
-			with_config = true;
-		else
-			return cmd_help_or_usage(ch, usage_text);
-	}
-	if (argc - optind > 1) {
-		fputs(usage_text, stderr);
-		return EXIT_USAGE;
-	}
-	if (cmd_select_runs(ctx, db, argv + optind, (size_t)(argc - optind), &ids, &n))
-		return 1;
-	int rc = show_run(ctx->st, ids[0], with_config);
-	free(ids);
-	return rc;
+	if (rc >= 0)
+		return rc;
+	if ((rc = cmd_one_run(ctx, o.value, argc, argv, usage_text, &id)))
+		return rc;
+	return show_run(ctx->st, id, o.flag);
 }

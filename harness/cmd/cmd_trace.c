@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmdopts.h"
 #include "commands.h"
 #include "reportcmd.h"
 #include "trace_analysis.h"
@@ -77,17 +78,54 @@ struct trace_cmd {
 	bool perfetto, all_tasks;
 };
 
-static int usage(FILE *f, int rc)
+/* One option of trace's own into the trace_cmd at ctx (cmd_report_parse):
+ * 0, EXIT_USAGE after a message, or -1 for a report option. */
+static int trace_option(int opt, const char *arg, void *ctx)
 {
-	fputs(usage_text, f);
-	return rc;
+	struct trace_cmd *tc = ctx;
+	long long n;
+	switch (opt) {
+	case 'o':
+		tc->c.output = arg;
+		return 0;
+	case OPT_LAYOUT:
+		tc->layout = arg;
+		return 0;
+	case OPT_VARIANT:
+		tc->variant = arg;
+		return 0;
+	case OPT_CELL:
+		tc->cell = arg;
+		return 0;
+	case OPT_ITERATION:
+		if (!parse_ll(arg, &n) || n < 1 || n > 10000) {
+			fprintf(stderr, "schedrig trace: --iteration must be 1..10000: '%s'\n", arg);
+			return EXIT_USAGE;
+		}
+		tc->iteration = (int)n;
+		return 0;
+	case OPT_FILE:
+		tc->file = arg;
+		return 0;
+	case OPT_ALL_TASKS:
+		tc->all_tasks = true;
+		return 0;
+	case OPT_LOAD:
+		tc->load = arg;
+		return 0;
+	case OPT_FORMAT:
+		if (strcmp(arg, "perfetto"))
+			return -1;
+		tc->perfetto = true;
+		return 0;
+	}
+	return -1;
 }
 
 /* The options into tc: -1 to go on, else the exit status. */
 static int options(int argc, char **argv, struct trace_cmd *tc)
 {
 	static const struct option longopts[] = {
-		REPORTCMD_LONG_OPTIONS,
 		{"layout", required_argument, NULL, OPT_LAYOUT},
 		{"variant", required_argument, NULL, OPT_VARIANT},
 		{"cell", required_argument, NULL, OPT_CELL},
@@ -97,61 +135,14 @@ static int options(int argc, char **argv, struct trace_cmd *tc)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	int opt;
-	long long n;
-	optind = 0;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'h':
-			return usage(stdout, 0);
-		case 'o':
-			tc->c.output = optarg;
-			break;
-		case OPT_LAYOUT:
-			tc->layout = optarg;
-			break;
-		case OPT_VARIANT:
-			tc->variant = optarg;
-			break;
-		case OPT_CELL:
-			tc->cell = optarg;
-			break;
-		case OPT_ITERATION:
-			if (!parse_ll(optarg, &n) || n < 1 || n > 10000) {
-				fprintf(stderr, "schedrig trace: --iteration must be 1..10000: '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			tc->iteration = (int)n;
-			break;
-		case OPT_FILE:
-			tc->file = optarg;
-			break;
-		case OPT_ALL_TASKS:
-			tc->all_tasks = true;
-			break;
-		case OPT_LOAD:
-			tc->load = optarg;
-			break;
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "perfetto")) {
-				tc->perfetto = true;
-				break;
-			}
-			if (reportcmd_option(&tc->c, opt, optarg))
-				return EXIT_USAGE;
-			break;
-		case '?':
-			fprintf(stderr, "schedrig trace: bad option '%s' (missing value?)\n"
-				"Try 'schedrig trace --help'.\n", argv[optind - 1]);
-			return EXIT_USAGE;
-		default:
-			if (reportcmd_option(&tc->c, opt, optarg))
-				return EXIT_USAGE;
-		}
-	}
-	tc->c.runs = argv + optind;
-	tc->c.n_runs = (size_t)(argc - optind);
+	const struct cmd_optspec spec = {
+		.cmd = "trace", .shortopts = "ho:", .longopts = longopts, .usage = usage_text,
+		.bad_hint = " (missing value?)", .on = trace_option, .ctx = tc,
+	};
+	int rc = cmd_report_parse(argc, argv, &tc->c, &spec);
+
+	if (rc >= 0)
+		return rc;
 	if (tc->perfetto && !tc->c.output) {
 		fprintf(stderr, "schedrig trace: --format perfetto needs --output FILE.json\n");
 		return EXIT_USAGE;

@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <stdbool.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,8 @@ static const char help_text[] =
 	"  --variant V          only variant V\n"
 	"  --metric [LOAD:]METRIC  only this metric (of LOAD)\n"
 	"  --op OP, --cell CELL only this op, this cell\n"
-	"  --alpha A            significance level, 0 < A < 1 (default 0.01)\n"
+	"  --alpha A            significance level, 0 < A < 1 (default 0.01), at least\n"
+	"                       1/(R+1): the smallest p-value R permutations give\n"
 	"  --permutations R     permutations per test, 1..100000 (default 199)\n"
 	"  --seed N             the permutations' seed (default 1)\n"
 	"  --min-change PCT     the smallest change of the level that counts, percent\n"
@@ -96,8 +98,11 @@ static const char help_text[] =
 	"                       interrupted\n"
 	"  --resume [ID]        go on with follow ID (default the newest): a step whose\n"
 	"                       run was interrupted is resumed (run --resume), an\n"
-	"                       interrupted bisection too (bisect --resume), an unsent\n"
-	"                       mail sent; then the branch is followed as before\n"
+	"                       interrupted bisection too (bisect --resume), a bisection\n"
+	"                       that stopped for a reason of the machine (failed: a run\n"
+	"                       that did not start, a variant that did not come up)\n"
+	"                       retried, at most 3 attempts in all (a verdict never\n"
+	"                       is), an unsent mail sent; then the branch as before\n"
 	"A --follow of a config, tree and branch that a stopped follow has goes on with\n"
 	"that one (its stored config must be the config's text).\n"
 	"\n"
@@ -397,10 +402,27 @@ static int mkdir_db_dir(const char *db)
 	return rc ? 1 : 0;
 }
 
+/* With R permutations the smallest p-value is 1/(R+1): an alpha below it
+ * could never be reached, so no change point could ever be found. */
+static int check_alpha(const struct track_opts *o)
+{
+	double p_min = 1.0 / (o->permutations + 1);
+	if (o->alpha >= p_min)
+		return 0;
+	char msg[512];
+	snprintf(msg, sizeof(msg), "--alpha %g cannot be reached with %d permutation(s): the"
+		 " smallest p-value is 1/(%d+1) = %.3g, so no change point could ever be found;"
+		 " give --permutations %d or more, or a larger --alpha", o->alpha, o->permutations,
+		 o->permutations, p_min, (int)ceil(1.0 / o->alpha - 1.0 - 1e-9));
+	return cmd_usage_error("track", usage_lines, "%s", msg);
+}
+
 /* Options of one mode used in the other: usage errors. */
 static int check_modes(struct track_cli *c, int argc, char **argv)
 {
 	const struct track_follow_request *fr = &c->fr;
+	if (check_alpha(&c->o))
+		return EXIT_USAGE;
 	bool follow_only = fr->branch || fr->tree || fr->every || fr->since || fr->once ||
 			   fr->poll_given || fr->resume || fr->mail.n || fr->mail_dir;
 	if (!c->follow && follow_only)

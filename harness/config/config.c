@@ -30,7 +30,6 @@ static const char *const monitor_keys[] = {"interval_ms", "perf", NULL};
 static int read_monitors(struct cfg_ctx *c, const struct ynode *v, struct cfg_monitors *mon)
 {
 	const struct ynode *x;
-	long long n;
 
 	mon->line = v->line;
 	mon->col = v->col;
@@ -46,11 +45,8 @@ static int read_monitors(struct cfg_ctx *c, const struct ynode *v, struct cfg_mo
 	if (cfg_want_kind(c, v, YNODE_MAPPING, "monitors") || cfg_check_keys(c, v, monitor_keys, "monitors"))
 		return -1;
 	mon->enabled = true;
-	if ((x = ynode_get(v, "interval_ms"))) {
-		if (cfg_get_int(c, x, "interval_ms", 10, 3600000, &n))
-			return -1;
-		mon->interval_ms = (int)n;
-	}
+	if (cfg_opt_int(c, v, "interval_ms", "interval_ms", 10, 3600000, &mon->interval_ms))
+		return -1;
 	if ((x = ynode_get(v, "perf"))) {
 		if (cfg_get_bool(c, x, "perf", &mon->perf))
 			return -1;
@@ -78,16 +74,9 @@ static int read_iterations(struct cfg_ctx *c, const struct ynode *v, struct expe
 		return -1;
 	e->min_iterations = 3;
 	e->iterations = 30;
-	if ((k = ynode_get(v, "min"))) {
-		if (cfg_get_int(c, k, "iterations min", 2, 10000, &n))
-			return -1;
-		e->min_iterations = (int)n;
-	}
-	if ((k = ynode_get(v, "max"))) {
-		if (cfg_get_int(c, k, "iterations max", 2, 10000, &n))
-			return -1;
-		e->iterations = (int)n;
-	}
+	if (cfg_opt_int(c, v, "min", "iterations min", 2, 10000, &e->min_iterations) ||
+	    cfg_opt_int(c, v, "max", "iterations max", 2, 10000, &e->iterations))
+		return -1;
 	if (e->iterations < e->min_iterations)
 		return cfg_err_at(c, v->line, v->col, "iterations: max (%d) is below min (%d)",
 			      e->iterations, e->min_iterations);

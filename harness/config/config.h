@@ -236,6 +236,14 @@ struct cfg_variant {
 	 * kernel (qemu) or kexec_kernel (ssh) to its bzImage before the run. */
 	char *build;
 	int build_line, build_col;
+	/* cells: {AXIS: VALUE or [VALUES], ...}: the variant runs only the cells
+	 * of the matrix where each AXIS ("LOAD.KEY", as in cell names) takes
+	 * one of its VALUES (a vanilla baseline at one point of a grid its
+	 * patched kernel runs whole); key = the axis, values its values. NULL
+	 * with n_cells 0: every cell. Checked against the axes by plan_build. */
+	struct cfg_setting *cells;
+	size_t n_cells;
+	int cells_line, cells_col;
 };
 
 /* One entry of kernels: as written (the chain of base: is resolved by

@@ -62,6 +62,10 @@ bool cfg_valid_name(const char *s);
  * numbers however written (1, 01, 1.0). */
 bool cfg_same_value(const char *a, const char *b);
 
+/* name is a valid name (cfg_valid_name); else the error "WHAT 'NAME' must
+ * be 1-64 characters of ..." at line:col. 0 or -1. */
+int cfg_check_name(struct cfg_ctx *c, const char *name, int line, int col, const char *what);
+
 /* Scalar n as a valid name (cfg_valid_name), malloc'd into *out; else an
  * error naming what. 0 or -1. */
 int cfg_get_name(struct cfg_ctx *c, const struct ynode *n, const char *what, char **out);
@@ -76,6 +80,15 @@ int cfg_read_load(struct cfg_ctx *c, const struct ynode *m, struct cfg_load *l);
 /* The string under key of mapping m into *out when present (NULL when
  * absent). 0 or -1. */
 int cfg_opt_string(struct cfg_ctx *c, const struct ynode *m, const char *key, char **out);
+
+/* A variant's cells: {AXIS: VALUE or [VALUES], ...} into var->cells (the
+ * axes and values as written; plan_build checks them). 0 or -1. */
+int cfg_read_cells(struct cfg_ctx *c, const struct ynode *m, struct cfg_variant *var);
+
+/* The whole number under key of mapping m, min..max (cfg_get_int; errors
+ * name what), into *out when present (unchanged when absent). 0 or -1. */
+int cfg_opt_int(struct cfg_ctx *c, const struct ynode *m, const char *key, const char *what,
+		long long min, long long max, int *out);
 
 /* One item of variants: into var, checked against e's labs and kernels
  * and against the keys of its boot kind. 0 or -1. */

@@ -73,9 +73,8 @@ static int read_kernel(struct cfg_ctx *c, const struct ypair *p, struct cfg_kern
 	k->line = p->key_line;
 	k->col = p->key_col;
 	k->name = xstrdup(p->key);
-	if (!cfg_valid_name(k->name))
-		return cfg_err_at(c, k->line, k->col, "kernel name '%s' must be 1-64 characters of"
-			      " letters, digits, '.', '_', '-'", k->name);
+	if (cfg_check_name(c, k->name, k->line, k->col, "kernel name"))
+		return -1;
 	if (cfg_want_kind(c, m, YNODE_MAPPING, "a kernel") || cfg_check_keys(c, m, kernel_keys, "a kernel"))
 		return -1;
 	if ((v = ynode_get(m, "source")) && cfg_read_value(c, v, "source", &k->source))

@@ -163,21 +163,39 @@ bool cfg_same_value(const char *a, const char *b)
 	return !strcmp(a, b) || (parse_double(a, &x) && parse_double(b, &y) && x == y);
 }
 
+int cfg_check_name(struct cfg_ctx *c, const char *name, int line, int col, const char *what)
+{
+	if (cfg_valid_name(name))
+		return 0;
+	return cfg_err_at(c, line, col,
+			  "%s '%s' must be 1-64 characters of letters, digits, '.', '_', '-'",
+			  what, name);
+}
+
 int cfg_get_name(struct cfg_ctx *c, const struct ynode *n, const char *what, char **out)
 {
 	if (cfg_get_string(c, n, what, out))
 		return -1;
-	if (!cfg_valid_name(*out))
-		return cfg_err_at(c, n->line, n->col,
-			      "%s '%s' must be 1-64 characters of letters, digits, '.', '_', '-'",
-			      what, *out);
-	return 0;
+	return cfg_check_name(c, *out, n->line, n->col, what);
 }
 
 int cfg_opt_string(struct cfg_ctx *c, const struct ynode *m, const char *key, char **out)
 {
 	const struct ynode *v = ynode_get(m, key);
 	return v ? cfg_get_string(c, v, key, out) : 0;
+}
+
+int cfg_opt_int(struct cfg_ctx *c, const struct ynode *m, const char *key, const char *what,
+		long long min, long long max, int *out)
+{
+	const struct ynode *v = ynode_get(m, key);
+	long long n;
+	if (!v)
+		return 0;
+	if (cfg_get_int(c, v, what, min, max, &n))
+		return -1;
+	*out = (int)n;
+	return 0;
 }
 
 int cfg_read_values(struct cfg_ctx *c, const struct ynode *v, const char *what,

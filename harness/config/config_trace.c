@@ -109,7 +109,6 @@ static int read_iterations(struct cfg_ctx *c, const struct ynode *v, struct cfg_
 int cfg_read_trace(struct cfg_ctx *c, const struct ynode *v, struct cfg_trace *t)
 {
 	const struct ynode *x;
-	long long n;
 
 	*t = (struct cfg_trace){.enabled = true, .buffer_kb = TRACE_DEFAULT_BUFFER_KB,
 				.line = v->line, .col = v->col};
@@ -137,11 +136,8 @@ int cfg_read_trace(struct cfg_ctx *c, const struct ynode *v, struct cfg_trace *t
 			if (read_event(c, x->items[i], t))
 				return -1;
 	}
-	if ((x = ynode_get(v, "buffer_kb"))) {
-		if (cfg_get_int(c, x, "trace: buffer_kb", 64, 1048576, &n))
-			return -1;
-		t->buffer_kb = (int)n;
-	}
+	if (cfg_opt_int(c, v, "buffer_kb", "trace: buffer_kb", 64, 1048576, &t->buffer_kb))
+		return -1;
 	if ((x = ynode_get(v, "iterations")) && read_iterations(c, x, t))
 		return -1;
 	return 0;

@@ -19,7 +19,7 @@ static const char *const variant_keys[] = {
 	"name", "boot", "sysctl", "sched_features", "debugfs", "autogroup", "host_settings",
 	"kernel", "initrd", "append", "cpus", "threads", "memory_mb", "accel", "timeout_s",
 	"host", "port", "user", "identity", "workdir", "strict_host_key", "kexec",
-	"lab", "device_type", "boot_method", "tags", NULL};
+	"lab", "device_type", "boot_method", "tags", "cells", NULL};
 
 /* The keys of one boot kind (or two), and the kinds they are for. */
 struct boot_keys {
@@ -234,7 +234,6 @@ int cfg_read_variant(struct cfg_ctx *c, const struct ynode *m, const struct expe
 			struct cfg_variant *var)
 {
 	const struct ynode *v;
-	long long n;
 	const char *boot = "local";
 
 	var->line = m->line;
@@ -298,6 +297,8 @@ int cfg_read_variant(struct cfg_ctx *c, const struct ynode *m, const struct expe
 	}
 	if ((v = ynode_get(m, "host_settings")) && cfg_read_host(c, v, "host_settings", &var->host_set))
 		return -1;
+	if ((v = ynode_get(m, "cells")) && cfg_read_cells(c, v, var))
+		return -1;
 	if ((v = ynode_get(m, "kernel")) && v->kind == YNODE_MAPPING) {
 		if (read_build_ref(c, v, var))
 			return -1;
@@ -310,30 +311,18 @@ int cfg_read_variant(struct cfg_ctx *c, const struct ynode *m, const struct expe
 	    cfg_opt_string(c, m, "identity", &var->identity) ||
 	    cfg_opt_string(c, m, "workdir", &var->workdir))
 		return -1;
-	if ((v = ynode_get(m, "cpus"))) {
-		if (cfg_get_int(c, v, "cpus", 1, 64, &n))
-			return -1;
-		var->cpus = (int)n;
-	}
+	if (cfg_opt_int(c, m, "cpus", "cpus", 1, 64, &var->cpus) ||
+	    cfg_opt_int(c, m, "threads", "threads", 1, 8, &var->threads))
+		return -1;
 	if ((v = ynode_get(m, "threads"))) {
-		if (cfg_get_int(c, v, "threads", 1, 8, &n))
-			return -1;
-		var->threads = (int)n;
 		if (var->cpus % var->threads)
 			return cfg_err_at(c, v->line, v->col, "threads: %d does not divide cpus: %d (the"
 					  " guest has cpus / threads cores of threads each)", var->threads,
 					  var->cpus);
 	}
-	if ((v = ynode_get(m, "memory_mb"))) {
-		if (cfg_get_int(c, v, "memory_mb", 128, 65536, &n))
-			return -1;
-		var->memory_mb = (int)n;
-	}
-	if ((v = ynode_get(m, "port"))) {
-		if (cfg_get_int(c, v, "port", 1, 65535, &n))
-			return -1;
-		var->port = (int)n;
-	}
+	if (cfg_opt_int(c, m, "memory_mb", "memory_mb", 128, 65536, &var->memory_mb) ||
+	    cfg_opt_int(c, m, "port", "port", 1, 65535, &var->port))
+		return -1;
 	if ((v = ynode_get(m, "timeout_s")) &&
 	    cfg_get_seconds(c, v, "timeout_s", 86400, &var->boot_timeout_s))
 		return -1;
@@ -429,9 +418,8 @@ int cfg_read_labs(struct cfg_ctx *c, const struct ynode *m, struct experiment *e
 		lab->line = p->key_line;
 		lab->col = p->key_col;
 		lab->name = xstrdup(p->key);
-		if (!cfg_valid_name(p->key))
-			return cfg_err_at(c, p->key_line, p->key_col, "lab name '%s' must be 1-64"
-				      " characters of letters, digits, '.', '_', '-'", p->key);
+		if (cfg_check_name(c, p->key, p->key_line, p->key_col, "lab name"))
+			return -1;
 		if (cfg_want_kind(c, l, YNODE_MAPPING, "a lab") || cfg_check_keys(c, l, lab_keys, "a lab"))
 			return -1;
 		if (!(v = ynode_get(l, "url")))
@@ -475,6 +463,7 @@ static void free_knobs(struct cfg_knob *k, size_t n)
 void cfg_free_variant(struct cfg_variant *v)
 {
 	free(v->name);
+	cfg_free_settings(v->cells, v->n_cells);
 	free_knobs(v->sysctl, v->n_sysctl);
 	free_knobs(v->sched_features, v->n_sched_features);
 	free_knobs(v->debugfs, v->n_debugfs);

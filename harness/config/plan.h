@@ -26,22 +26,40 @@ struct plan_cell {
 	char *name;                 /* "hackbench.nice=19,cyclictest.slice_us=100"; "default" without axes */
 	struct plan_instance *inst; /* one per load, config order */
 	size_t n_inst;
+	bool *runs;                 /* per variant of the experiment: runs this
+				     * cell (its cells: names it, or it has none) */
 };
 
 struct plan {
 	struct plan_cell *cells;
 	size_t n_cells;
 	size_t n_axes;
+	size_t n_variants;          /* the experiment's, as runs has them */
+	bool view;                  /* plan_variant_view's: cells borrowed */
 };
 
 /* Expand e into p. Returns 0, or -1 with "file:line:col: message" in err
  * (more than PLAN_MAX_CELLS cells, an invalid attribute combination such as
- * priority without fifo, or a driver refusing its parameters). */
+ * priority without fifo, a driver refusing its parameters, or a variant's
+ * cells: naming what is not an axis, or a value its axis does not have). */
 int plan_build(const struct experiment *e, struct plan *p, char *err, size_t errsz);
 void plan_free(struct plan *p);
 
-/* true when any instance of the plan (of load, when not NULL) requests
- * latency_nice. */
+/* Does variant v (an index into the experiment's variants) run cell c?
+ * true for every cell of a variant without cells:, and for a v the plan
+ * does not know (an experiment the caller changed). */
+bool plan_cell_runs(const struct plan *p, size_t c, size_t v);
+/* The cells variant v runs, as a plan of their own into view (the cells
+ * are p's, borrowed: view is valid while p is; plan_free(view) frees only
+ * the view; cell indices are the view's, not p's). For checks of what a
+ * variant will run (preflight). */
+void plan_variant_view(const struct plan *p, size_t v, struct plan *view);
+/* How many cells variant v runs. */
+size_t plan_variant_cells(const struct plan *p, size_t v);
+
+/* true when any instance of the plan (of load, when not NULL) requests a
+ * latency_nice other than 0: one that needs the latency-nice series (0 is
+ * what every kernel without it does: schedattr.h). */
 bool plan_uses_latency_nice(const struct plan *p, const struct cfg_load *load);
 /* true when any instance of the plan (of load, when not NULL) requests
  * slice_us. */

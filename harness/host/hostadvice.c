@@ -54,16 +54,63 @@ static int count_cpus(const char *list)
 	return ok ? (int)n : 0;
 }
 
+/* A setting the rig advises against: field's value is `value` (or, with
+ * differs, a known value other than it); the advice, a format that may
+ * take the value once with %s. */
+struct advice_rule {
+	const char *field, *value;
+	bool differs;
+	const char *advice;
+};
+
+static const struct advice_rule frequency_rules[] = {
+	{"cpufreq.governor", "performance", true,
+	 "cpufreq governor %s: the frequency follows the load, so it moves with what is measured;"
+	 " host: {governor: performance}"},
+	{"cpufreq.boost", "on", false,
+	 "turbo/boost is on: the frequency depends on temperature and on how many cores are busy;"
+	 " host: {boost: off}"},
+};
+
+static const struct advice_rule service_rules[] = {
+	{"services.irqbalance", "running", false,
+	 "irqbalance is running: it moves IRQs during a run; stop it, and pin them:"
+	 " host: {housekeeping_cpus: \"0\", irq_affinity: housekeeping}"},
+	{"services.tuned", "running", false,
+	 "tuned is running: it may change the governor and other settings during a run; stop it"},
+	{"thp.enabled", "always", false,
+	 "THP is always: khugepaged and compaction run when they will; host: {thp: madvise}"
+	 " (or never)"},
+};
+
+static const struct advice_rule clock_rules[] = {
+	{"clocksource", "tsc", true,
+	 "clocksource %s: reading the time costs more than with tsc, and every timestamp a load"
+	 " takes pays it"},
+	{"sysctl.kernel.sched_autogroup_enabled", "1", false,
+	 "autogroup is on: nice only weighs tasks of one session; set autogroup: off on variants"
+	 " that compare nice across loads"},
+};
+
+/* The advice of each of the n rules that fp matches, in their order. */
+static void advise(const struct host_fp *fp, const struct advice_rule *rules, size_t n,
+		   struct argv *a)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *v = get(fp, rules[i].field);
+		bool match = rules[i].differs ? known(v) && strcmp(v, rules[i].value)
+					      : !strcmp(v, rules[i].value);
+		if (match)
+			argv_addf(a, rules[i].advice, v);
+	}
+}
+
+#define N_RULES(r) (sizeof(r) / sizeof((r)[0]))
+
 size_t hostadvice(const struct host_fp *fp, struct argv *a)
 {
 	size_t before = a->n;
-	const char *gov = get(fp, "cpufreq.governor");
-	if (known(gov) && strcmp(gov, "performance"))
-		argv_addf(a, "cpufreq governor %s: the frequency follows the load, so it moves with"
-			  " what is measured; host: {governor: performance}", gov);
-	if (!strcmp(get(fp, "cpufreq.boost"), "on"))
-		argv_addf(a, "turbo/boost is on: the frequency depends on temperature and on how many"
-			  " cores are busy; host: {boost: off}");
+	advise(fp, frequency_rules, N_RULES(frequency_rules), a);
 	if (!strcmp(get(fp, "smt.control"), "on") && strcmp(get(fp, "smt.active"), "0"))
 		argv_addf(a, "SMT is on: a load shares its core with whatever runs on the sibling"
 			  " thread; for latency work host: {smt: off}");
@@ -75,15 +122,7 @@ size_t hostadvice(const struct host_fp *fp, struct argv *a)
 		argv_addf(a, "idle state %s (exit latency %ld us) is enabled: a wakeup from it adds"
 			  " that to latencies (cyclictest's max); host: {cpu_dma_latency_us: 0}"
 			  " holds deep states off for the run", name, deep);
-	if (!strcmp(get(fp, "services.irqbalance"), "running"))
-		argv_addf(a, "irqbalance is running: it moves IRQs during a run; stop it, and pin"
-			  " them: host: {housekeeping_cpus: \"0\", irq_affinity: housekeeping}");
-	if (!strcmp(get(fp, "services.tuned"), "running"))
-		argv_addf(a, "tuned is running: it may change the governor and other settings"
-			  " during a run; stop it");
-	if (!strcmp(get(fp, "thp.enabled"), "always"))
-		argv_addf(a, "THP is always: khugepaged and compaction run when they will;"
-			  " host: {thp: madvise} (or never)");
+	advise(fp, service_rules, N_RULES(service_rules), a);
 	const char *nodes = get(fp, "topology.numa_nodes");
 	if (!strcmp(get(fp, "sysctl.kernel.numa_balancing"), "1") && atoi(nodes) > 1)
 		argv_addf(a, "NUMA balancing is on over %d nodes: it migrates tasks and pages during"
@@ -95,13 +134,7 @@ size_t hostadvice(const struct host_fp *fp, struct argv *a)
 		argv_addf(a, "no CPU is isolated: the rig, IRQs and kernel threads share CPUs with"
 			  " the loads; host: {housekeeping_cpus: \"0\", irq_affinity: housekeeping},"
 			  " or boot with isolcpus= and nohz_full= (rteval's housekeeping CPUs)");
-	const char *cs = get(fp, "clocksource");
-	if (known(cs) && strcmp(cs, "tsc"))
-		argv_addf(a, "clocksource %s: reading the time costs more than with tsc, and every"
-			  " timestamp a load takes pays it", cs);
-	if (!strcmp(get(fp, "sysctl.kernel.sched_autogroup_enabled"), "1"))
-		argv_addf(a, "autogroup is on: nice only weighs tasks of one session; set"
-			  " autogroup: off on variants that compare nice across loads");
+	advise(fp, clock_rules, N_RULES(clock_rules), a);
 	double load = atof(get(fp, "loadavg"));
 	if (online && load > online / 4.0)
 		argv_addf(a, "the machine is busy (load average %.2f on %d CPUs): other work competes"

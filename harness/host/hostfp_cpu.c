@@ -49,9 +49,7 @@ static void read_cpuinfo(const struct hf_ctx *c)
 	hf_cpu_summary(cpu, ucode, n, &u);
 	hostfp_add(c->fp, "cpu.microcode", "/proc/cpuinfo", true, "%s",
 		   e ? hf_why(e, why, sizeof(why)) : n ? buf_str(&u) : "absent");
-	for (size_t i = 0; i < n; i++)
-		free(ucode[i]);
-	free(ucode);
+	strv_free(ucode, n);
 	free(cpu);
 	buf_free(&u);
 	buf_free(&model);

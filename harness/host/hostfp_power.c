@@ -33,9 +33,7 @@ static void per_cpu_field(const struct hf_ctx *c, const int *cpus, size_t n, con
 	hostfp_add(c->fp, field, source, true, "%s", absent == n ? none_value : buf_str(&v));
 	buf_free(&v);
 	free(source);
-	for (size_t i = 0; i < n; i++)
-		free(values[i]);
-	free(values);
+	strv_free(values, n);
 }
 
 /* Turbo/boost: cpufreq/boost (acpi-cpufreq, amd-pstate: 1 on), else
@@ -103,9 +101,7 @@ static void read_cpuidle(const struct hf_ctx *c, const int *cpus, size_t n)
 	hostfp_add(c->fp, "cpuidle.states", CPU_DIR "/cpu*/cpuidle/state*/{name,disable,latency}", true,
 		   "%s", n ? buf_str(&v) : "absent");
 	buf_free(&v);
-	for (size_t i = 0; i < n; i++)
-		free(states[i]);
-	free(states);
+	strv_free(states, n);
 }
 
 /* The CPU latency limit in force (PM QoS, Documentation/power/pm_qos_interface.rst):

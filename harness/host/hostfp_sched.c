@@ -53,13 +53,6 @@ static char **dir_files(const struct hf_ctx *c, const char *rel, bool (*keep)(co
 	return names;
 }
 
-static void free_names(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 static bool sched_sysctl(const char *name)
 {
 	return !strncmp(name, "sched_", 6) || !strncmp(name, "numa_balancing", 14) ||
@@ -78,7 +71,7 @@ static void read_sysctls(const struct hf_ctx *c)
 		free(field);
 		free(rel);
 	}
-	free_names(names, n);
+	strv_free(names, n);
 }
 
 static bool debugfs_tunable(const char *name)
@@ -111,7 +104,7 @@ static void read_debugfs_dir(const struct hf_ctx *c, const char *sub, int *dir_e
 		free(field);
 		free(file);
 	}
-	free_names(names, n);
+	strv_free(names, n);
 	free(rel);
 }
 

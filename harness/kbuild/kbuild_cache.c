@@ -3,7 +3,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "builtin_proc.h"
+#include "disk_usage.h"
 #include "kbuild_run.h"
 #include "util.h"
 
@@ -74,22 +74,10 @@ static bool held(const char *path)
 	return busy;
 }
 
-static unsigned long long counted;
-
-static int count_one(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)path;
-	(void)flag;
-	(void)f;
-	counted += (unsigned long long)st->st_blocks * 512;
-	return 0;
-}
-
 static void remove_one(const char *path, struct argv *removed, unsigned long long *bytes,
 		       size_t *n)
 {
-	counted = 0;
-	nftw(path, count_one, 16, FTW_PHYS);
+	unsigned long long counted = disk_usage_bytes(path);
 	if (proc_remove_tree(path))
 		return;
 	if (bytes)

@@ -44,35 +44,11 @@ int knob_pending_write(const char *db, int64_t run_id, char *err, size_t errsz)
 {
 	char abs[PATH_MAX], boot_id[64];
 	char *path = pending_path();
-	char *tmp = xasprintf("%s.%ld", path, (long)getpid());
 	knob_boot_id(boot_id, sizeof(boot_id));
 	char *text = xasprintf("pid %ld\nrun %" PRId64 "\nboot %s\ndb %s\n", (long)getpid(), run_id,
 			       *boot_id ? boot_id : BOOT_UNKNOWN, realpath(db, abs) ? abs : db);
-	size_t len = strlen(text);
-	int rc = -1;
-
-	unlink(tmp);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		snprintf(err, errsz, "%s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	ssize_t n = write(fd, text, len);
-	if (n != (ssize_t)len) {
-		snprintf(err, errsz, "%s: %s", tmp, n < 0 ? strerror(errno) : "short write");
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	if (close(fd) || rename(tmp, path)) {
-		snprintf(err, errsz, "%s: %s", path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	rc = 0;
-out:
+	int rc = file_replace(path, text, strlen(text), err, errsz);
 	free(text);
-	free(tmp);
 	free(path);
 	return rc;
 }

@@ -109,11 +109,16 @@ void knobs_free(struct knob_state *st)
 	if (!st)
 		return;
 	knobs_unlock(st);
-	for (size_t i = 0; i < st->n; i++)
-		entry_free(&st->entries[i]);
-	free(st->entries);
+	knob_entries_free(st->entries, st->n);
 	argv_free(&st->skipped);
 	free(st);
+}
+
+void knob_entries_free(struct knob_entry *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		entry_free(&v[i]);
+	free(v);
 }
 
 size_t knobs_requests(const struct cfg_variant *v, struct knob_request *r)

@@ -152,6 +152,10 @@ int knobs_probe(const struct cfg_variant *v, struct argv *problems);
 /* Free st (does not restore). NULL is fine. */
 void knobs_free(struct knob_state *st);
 
+/* Free the strings of the n entries of v, then v itself (knob changes kept
+ * outside a knob_state, e.g. those an agent reported). */
+void knob_entries_free(struct knob_entry *v, size_t n);
+
 /* Take the host-wide knob lock (flock LOCK_EX on knobs_lock_dir()/
  * schedrig-knobs.lock; this pid is written into the file). A moment's shared
  * hold (knobs_host_clean) is waited out, up to half a second. Returns the

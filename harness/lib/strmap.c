@@ -56,9 +56,7 @@ const char *strmap_add(struct strmap *m, const char *key, int64_t val)
 
 void strmap_free(struct strmap *m)
 {
-	for (size_t i = 0; i < m->cap; i++)
-		free(m->keys[i]);
-	free(m->keys);
+	strv_free(m->keys, m->cap);
 	free(m->vals);
 	memset(m, 0, sizeof(*m));
 }

@@ -59,8 +59,7 @@ char *xstrdup(const char *s)
 	return p;
 }
 
-/* vasprintf, or exit on out of memory. */
-static char *xvasprintf(const char *fmt, va_list ap)
+char *xvasprintf(const char *fmt, va_list ap)
 {
 	char *s;
 	if (vasprintf(&s, fmt, ap) < 0)
@@ -148,23 +147,32 @@ void argv_addf(struct argv *a, const char *fmt, ...)
 	free(s);
 }
 
+void argv_addl(struct argv *a, ...)
+{
+	va_list ap;
+	va_start(ap, a);
+	for (const char *w; (w = va_arg(ap, const char *));)
+		argv_add(a, w);
+	va_end(ap);
+}
+
+void strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 void argv_free(struct argv *a)
 {
-	for (size_t i = 0; i < a->n; i++)
-		free(a->v[i]);
-	free(a->v);
+	strv_free(a->v, a->n);
 	a->v = NULL;
 	a->n = a->cap = 0;
 }
 
 static bool plain_arg(const char *s)
 {
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=,+-", *s))
-			return false;
-	return true;
+	return *s && !s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./:=,+-")];
 }
 
 void buf_sh_quote(struct buf *b, const char *word)
@@ -619,4 +627,32 @@ int file_write(const char *path, const void *data, size_t len, char *err, size_t
 	if (!ok)
 		snprintf(err, errsz, "write %s: %s", path, strerror(errno));
 	return ok ? 0 : -1;
+}
+
+int file_replace(const char *path, const void *data, size_t len, char *err, size_t errsz)
+{
+	char *tmp = xasprintf("%s.%ld", path, (long)getpid());
+	int rc = -1;
+	unlink(tmp);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(err, errsz, "%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	ssize_t n = write(fd, data, len);
+	if (n != (ssize_t)len) {
+		snprintf(err, errsz, "%s: %s", tmp, n < 0 ? strerror(errno) : "short write");
+		close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	if (close(fd) || rename(tmp, path)) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(tmp);
+	return rc;
 }

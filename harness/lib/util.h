@@ -28,6 +28,8 @@ void *xgrow(void *v, size_t *cap, size_t n, size_t first, size_t elem);
 char *xstrdup(const char *s);
 /* printf into a freshly allocated string (C locale is the process locale). */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* xasprintf with a va_list (ap is used up, as by vasprintf). */
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* A growable byte buffer, always NUL-terminated once anything was appended.
  * len excludes the terminator. */
@@ -49,7 +51,13 @@ struct argv {
 };
 void argv_add(struct argv *a, const char *arg);
 void argv_addf(struct argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* argv_add of each word of the NULL-terminated list after a, in order
+ * ("-device", "pvpanic-pci", NULL). */
+void argv_addl(struct argv *a, ...) __attribute__((sentinel));
 void argv_free(struct argv *a);
+
+/* Free each of the n strings of v (NULLs are fine), then v. */
+void strv_free(char **v, size_t n);
 /* Append word to b in single quotes for a POSIX shell, an embedded single
  * quote written '\'' (POSIX XCU 2.2.2: within single quotes every character
  * is literal except the closing quote); '' for the empty word. Every byte is
@@ -124,6 +132,13 @@ int buf_read_file(struct buf *b, const char *path, size_t max);
 /* Create or truncate the file at path and write len bytes of data.
  * Returns 0, or -1 with "write PATH: reason" in err. */
 int file_write(const char *path, const void *data, size_t len, char *err, size_t errsz);
+
+/* Replace the file at path with len bytes of data all at once: written to a
+ * new file PATH.PID (O_EXCL, O_NOFOLLOW: never through a link another user
+ * planted; mode 0644) and renamed over path, so a reader sees the old file
+ * or the new one, never a part. Returns 0, or -1 with "FILE: reason" in err
+ * (the new file removed). */
+int file_replace(const char *path, const void *data, size_t len, char *err, size_t errsz);
 
 /* mkdir -p dir (mode 0755 for what it creates). Returns 0, or -1 with the
  * component that could not be created and why in err. */

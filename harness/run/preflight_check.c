@@ -33,11 +33,17 @@ static void check_background(struct preflight *pf)
 
 size_t preflight_check(struct preflight *pf)
 {
+	const struct plan *whole = pf->p;
 	for (size_t v = 0; v < pf->e->n_variants; v++) {
 		const struct variant_backend *b = variant_backend_for(pf->e->variants[v].boot);
+		struct plan view; /* the cells the variant runs (its cells:) */
+		plan_variant_view(whole, v, &view);
+		pf->p = &view;
 		if (b->preflight)
 			b->preflight(pf, &pf->e->variants[v]);
+		plan_free(&view);
 	}
+	pf->p = whole;
 	check_background(pf);
 	return pf->n_refusals;
 }

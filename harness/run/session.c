@@ -151,7 +151,8 @@ static int run_blocked(struct run_session *rc, const struct cfg_variant *var, co
 	if (session_variant_begin(rc, var))
 		return -1;
 	int vrc = variant_backend_run(rc, var, self_exe, run_dir,
-				      rc->o->resume ? session_iteration_done : NULL, err, sizeof(err));
+				      rc->o->resume ? session_iteration_done : session_cell_skip, err,
+				      sizeof(err));
 	return session_variant_ended(rc, var, vrc, err);
 }
 
@@ -266,9 +267,7 @@ static int run_order_of(struct run_session *rc, enum run_order *o, uint64_t *see
 		if (bad)
 			fprintf(stderr, "schedrig: run %lld: stored order '%s' is not one the rig"
 				" writes\n", (long long)rc->run_id, msgs[0]);
-		for (size_t i = 0; i < n; i++)
-			free(msgs[i]);
-		free(msgs);
+		strv_free(msgs, n);
 		return bad ? -1 : 0;
 	}
 	*o = rc->e->order;

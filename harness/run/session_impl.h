@@ -23,6 +23,9 @@ int session_on_iteration(void *ctx, size_t c, int it, struct iteration_result *r
 bool session_cell_enough(void *ctx, size_t c, int iteration);
 bool session_iteration_done(void *ctx, size_t c, int it);
 bool session_stint_skip(void *ctx, size_t c, int it);
+/* The done filter of a fresh blocked run: the cells outside the current
+ * variant's cells: (config.h); the other two skip those too. */
+bool session_cell_skip(void *ctx, size_t c, int it);
 
 /* variant_run.on_host (session_host.c): the variant's fingerprint,
  * checked against what it asked for (hostdecl_check: a mismatch fails the

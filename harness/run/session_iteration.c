@@ -313,12 +313,27 @@ int session_on_kernel(void *ctx, const struct variant_kernel *k)
 	return 0;
 }
 
+/* Is cell c outside the current variant's cells: (plan_cell_runs)? */
+static bool outside_cells(const struct run_session *rc, size_t c)
+{
+	for (size_t v = 0; v < rc->e->n_variants; v++)
+		if (!strcmp(rc->e->variants[v].name, rc->variant))
+			return !plan_cell_runs(rc->p, c, v);
+	return false;
+}
+
+bool session_cell_skip(void *ctx, size_t c, int it)
+{
+	(void)it;
+	return outside_cells(ctx, c);
+}
+
 /* run --resume: skip what is complete already, and every iteration of a
  * cell whose adaptive iterations have stopped. */
 bool session_iteration_done(void *ctx, size_t c, int it)
 {
 	struct run_session *rc = ctx;
-	return adaptive_cells_stopped(rc->cells, c) ||
+	return outside_cells(rc, c) || adaptive_cells_stopped(rc->cells, c) ||
 	       store_iteration_complete(rc->st, rc->variant_id, rc->cell_ids[c], it);
 }
 
@@ -331,7 +346,7 @@ bool session_stint_skip(void *ctx, size_t c, int it)
 	bool in_stint = false;
 	for (size_t i = 0; i < rc->n_stint && !in_stint; i++)
 		in_stint = rc->stint[i].cell == c && rc->stint[i].iteration == it;
-	if (!in_stint || adaptive_cells_stopped(rc->cells, c))
+	if (!in_stint || outside_cells(rc, c) || adaptive_cells_stopped(rc->cells, c))
 		return true;
 	return rc->o->resume && store_iteration_complete(rc->st, rc->variant_id, rc->cell_ids[c], it);
 }

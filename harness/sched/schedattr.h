@@ -75,7 +75,8 @@ const char *sched_policy_name(int policy);
  * load's nice (a zeroed nice would reset it to 0) and an RT priority stays
  * with its policy; sched_runtime is 0 unless slice_us is set (sched_getattr
  * reads back the effective slice: writing that back would pin the default
- * slice as a custom one). SCHED_IDLE ignores
+ * slice as a custom one); latency_nice 0 on a kernel without latency_nice
+ * is left unset (that kernel's behaviour: sched_applied_check). SCHED_IDLE ignores
  * sched_nice, so nice is then set with setpriority. Returns 0, or -1 with
  * errno set and *what naming the failed step ("sched_getattr",
  * "sched_setattr", "setpriority", "sched_setaffinity"; the last also with
@@ -97,7 +98,9 @@ int sched_read_back(pid_t pid, char *dst, size_t size);
  * text, applied sched_read_back's. Each of policy, priority, nice,
  * latency_nice and slice_us that requested sets must be in applied with the
  * same value (a kernel without custom slices reads back slice_us=0, one
- * without latency_nice has no latency_nice). cpus are checked when applied
+ * without latency_nice has no latency_nice: latency_nice 0 passes there,
+ * the kernel's own behaviour, the series' default slice; any other value
+ * fails). cpus are checked when applied
  * (sched_apply_self), cgroup files are not read back here. An empty or NULL
  * applied (the load was gone before the read-back) or requested checks
  * nothing. Returns 0, or -1 with why: "slice_us: requested 200, applied 0

@@ -217,36 +217,34 @@ void stats_summarise(const double *sorted, size_t n, enum better better,
 	out->ci95_half = stats_ci_half_t(out->stddev, n, 0.95);
 }
 
-static const char *const sig_names[] = {
-	[SIG_WELCH] = "welch",
-	[SIG_CI_OVERLAP] = "ci-overlap",
-	[SIG_MANN_WHITNEY] = "mann-whitney",
-	[SIG_NONE] = "none",
+/* Each test's name (as --significance spells it) and what a table's
+ * footnote says of it. */
+static const struct {
+	const char *name, *description;
+} sig_info[] = {
+	[SIG_WELCH] = {"welch", "Welch's two-sample t-test (two-sided, Welch-Satterthwaite df)"},
+	[SIG_CI_OVERLAP] = {"ci-overlap",
+			    "non-overlapping intervals mean +- z*Stddev (mmtests CI-overlap rule)"},
+	[SIG_MANN_WHITNEY] = {"mann-whitney", "Mann-Whitney U test (two-sided)"},
+	[SIG_NONE] = {"none", "no significance test"},
 };
 
 const char *stats_significance_name(enum stats_significance s)
 {
-	return name_at(sig_names, SIG_NONE + 1, (unsigned)s);
+	return (unsigned)s <= SIG_NONE ? sig_info[s].name : "?";
 }
 
 int stats_significance_parse(const char *s)
 {
-	return name_index(sig_names, SIG_NONE + 1, s);
+	for (int i = 0; i <= SIG_NONE; i++)
+		if (!strcmp(s, sig_info[i].name))
+			return i;
+	return -1;
 }
 
 const char *stats_significance_describe(enum stats_significance s)
 {
-	switch (s) {
-	case SIG_WELCH:
-		return "Welch's two-sample t-test (two-sided, Welch-Satterthwaite df)";
-	case SIG_CI_OVERLAP:
-		return "non-overlapping intervals mean +- z*Stddev (mmtests CI-overlap rule)";
-	case SIG_MANN_WHITNEY:
-		return "Mann-Whitney U test (two-sided)";
-	case SIG_NONE:
-		break;
-	}
-	return "no significance test";
+	return sig_info[(unsigned)s <= SIG_NONE ? s : SIG_NONE].description;
 }
 
 static void test_invalid(struct stats_test *out)

@@ -79,6 +79,9 @@ static const char *const added_columns[][4] = {
 	{"bisect_point", "look", "INTEGER", "11"},
 	{"bisect_point", "alpha", "REAL", "11"},
 	{"bisect_run", "phase", "TEXT", "11"},
+	/* version 14 */
+	{"track_change", "outcome", "TEXT", "13"},
+	{"track_change", "attempts", "INTEGER NOT NULL DEFAULT 0", "13"},
 };
 
 

@@ -34,9 +34,10 @@ struct store;
  * looks, the runs' phase and the confirm's checks (bisect_check), the
  * window samples and traces (window_sample, trace), the host state
  * (host_state, store_host.h), the kernels' revisions (kernel_revision)
- * and schedrig track --follow's tables; every table is in
+ * and schedrig track --follow's tables; 14 a follow's change's outcome
+ * (verdict or retryable) and attempts; every table is in
  * results-schema/schema.sql. */
-#define STORE_SCHEMA_VERSION 13
+#define STORE_SCHEMA_VERSION 14
 
 /* Open (and create or migrate when writable) the database at path. With
  * readonly, the file must exist and is only written to migrate a database

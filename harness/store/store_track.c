@@ -257,7 +257,8 @@ static void read_change(sqlite3_stmt *q, void *row)
 		store_col_strdup(q, 0), store_col_strdup(q, 1), sqlite3_column_int(q, 2),
 		sqlite3_column_double(q, 3), sqlite3_column_double(q, 4),
 		sqlite3_column_double(q, 5), sqlite3_column_double(q, 6),
-		sqlite3_column_int64(q, 7), store_col_strdup(q, 8), store_col_strdup(q, 9)};
+		sqlite3_column_int64(q, 7), store_col_strdup(q, 8), store_col_strdup(q, 9),
+		store_col_strdup(q, 10), sqlite3_column_int(q, 11)};
 }
 
 static void clear_change(void *row)
@@ -267,14 +268,15 @@ static void clear_change(void *row)
 	free(c->after_commit);
 	free(c->result);
 	free(c->mailed_at);
+	free(c->outcome);
 }
 
 int store_follow_changes(struct store *st, int64_t id, struct stored_follow_change **rows,
 			 size_t *n, char *err, size_t errsz)
 {
 	return store_rows(st, "SELECT before_commit, after_commit, commits, mean_before, mean_after,"
-			  " change_pct, p, coalesce(bisection_id, 0), result, mailed_at"
-			  " FROM track_change WHERE follow_id = ?1 ORDER BY rowid", id,
+			  " change_pct, p, coalesce(bisection_id, 0), result, mailed_at,"
+			  " outcome, attempts FROM track_change WHERE follow_id = ?1 ORDER BY rowid", id,
 			  sizeof(**rows), (void **)rows, n, read_change, clear_change,
 			  "cannot read the follow's changes", err, errsz);
 }
@@ -311,6 +313,17 @@ int store_follow_change_update(struct store *st, int64_t id, const char *after_c
 			     " mailed_at END WHERE follow_id = ? AND after_commit = ?", "ItitIt",
 			     bisection_id, result, (int)mailed, now, id, after_commit))
 		return store_fail(st, "cannot record what the follow did about a change", err, errsz);
+	return 0;
+}
+
+int store_follow_change_outcome(struct store *st, int64_t id, const char *after_commit,
+				const char *outcome, int attempts, char *err, size_t errsz)
+{
+	if (store_exec_bound(st, "UPDATE track_change SET outcome = ?, attempts = ? WHERE"
+			     " follow_id = ? AND after_commit = ?", "tiIt", outcome, attempts, id,
+			     after_commit))
+		return store_fail(st, "cannot record the outcome of a change's bisection", err,
+				  errsz);
 	return 0;
 }
 

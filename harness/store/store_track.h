@@ -100,13 +100,18 @@ int store_follow_step_add(struct store *st, int64_t id, int seq, const char *com
 int store_follow_step_link(struct store *st, int64_t id, int seq, int64_t *run_id, char *err,
 			   size_t errsz);
 
-/* A change a follow handled (table track_change); bisection_id 0 none. */
+/* A change a follow handled (table track_change); bisection_id 0 none.
+ * outcome: "verdict" (final), "retryable" (the bisection stopped for a
+ * reason of the machine), NULL none yet (or a version 13 row: its result,
+ * when it has one, is final); attempts: bisections begun or resumed. */
 struct stored_follow_change {
 	char *before_commit, *after_commit;
 	int commits;
 	double mean_before, mean_after, change_pct, p;
 	int64_t bisection_id;
 	char *result, *mailed_at;
+	char *outcome;
+	int attempts;
 };
 
 /* The changes of follow id, in the order they were found. */
@@ -126,6 +131,11 @@ int store_follow_change_add(struct store *st, int64_t id, const struct stored_fo
 int store_follow_change_update(struct store *st, int64_t id, const char *after_commit,
 			       int64_t bisection_id, const char *result, bool mailed, char *err,
 			       size_t errsz);
+
+/* Set the outcome ("verdict" or "retryable") and attempts of follow
+ * id's change after after_commit. 0, or -1 with err. */
+int store_follow_change_outcome(struct store *st, int64_t id, const char *after_commit,
+				const char *outcome, int attempts, char *err, size_t errsz);
 
 /* The newest bisection begun from config_path into *id (0: none). */
 int store_bisection_of_config(struct store *st, const char *config_path, int64_t *id, char *err,

@@ -61,6 +61,9 @@ struct track_history {
 	 * changed, which part this is (part 1..n_parts; n_parts 1: whole). */
 	char *host;
 	size_t part, n_parts;
+	/* Part 1 of a split history: the stable host-state fields whose values
+	 * differ between its parts' first runs (track_host_differing); else NULL. */
+	char *split_fields;
 	struct track_point *p;
 	size_t n;
 	bool *first;            /* first[i]: point i is its revision's first run */

@@ -33,6 +33,13 @@
 #include "track.h"
 #include "util.h"
 
+/* Bisections a change gets at most: one that stopped for a reason of the
+ * machine (status failed: a run that did not start because another rig
+ * held the knob lock, a variant that did not come up, an end without
+ * samples; or a bisect that did not end) is bisected again by --resume
+ * until this many attempts; a verdict (complete, refused) never is. */
+#define TRACK_FOLLOW_BISECT_ATTEMPTS 3
+
 /* What the command line asks for. */
 struct track_follow_request {
 	const char *config;          /* --follow CONFIG (NULL with resume) */

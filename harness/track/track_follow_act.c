@@ -89,12 +89,7 @@ static int mail_change(struct follow *fw, size_t k, const struct stored_follow_c
 	if (!fw->f.mail)
 		return 0;
 	struct argv a = {0};
-	argv_add(&a, fw->self);
-	argv_add(&a, "mail");
-	if (c->bisection_id) {
-		argv_add(&a, "--bisection");
-		argv_addf(&a, "%lld", (long long)c->bisection_id);
-	} else {
+	if (!track_follow_argv(fw->self, &a, "mail", "--bisection", c->bisection_id)) {
 		argv_addf(&a, "%lld", (long long)run_of(h, c->before_commit));
 		argv_addf(&a, "%lld", (long long)run_of(h, c->after_commit));
 		argv_add(&a, "--columns");
@@ -151,29 +146,76 @@ const char *track_bisect_verdict(const char *status, const char *text)
 /* The result of bisection id for the change (NULL while it has none):
  * its verdict (track_bisect_verdict) with the point a confirmed one names,
  * " -- ", then the engine's line as it is. The mail's subject is what
- * stands before " -- ". */
-static char *bisection_result(struct store *st, int64_t id, bool *ended)
+ * stands before " -- ". *final: the engine gave a verdict (complete or
+ * refused), not a stop of the machine (failed). */
+static char *bisection_result(struct store *st, int64_t id, bool *final)
 {
 	struct stored_bisection bi;
 	char err[512];
-	*ended = false;
+	*final = false;
 	if (store_bisect_get(st, id, &bi, NULL, err, sizeof(err)))
 		return NULL;
-	*ended = strcmp(bi.status, "running") && strcmp(bi.status, "interrupted");
+	bool ended = strcmp(bi.status, "running") && strcmp(bi.status, "interrupted");
+	*final = !strcmp(bi.status, "complete") || !strcmp(bi.status, "refused");
 	const char *text = bi.result ? bi.result : "no result line";
 	/* The named point: "First bad point: NAME (confirmed: ...". */
 	bool named = !strcmp(bi.status, "complete") && !strncmp(text, "First bad point: ", 17);
 	int name_len = named ? (int)strcspn(text + 17, " ") : 0;
-	char *r = *ended ? xasprintf("%s%s%.*s (bisection %lld, %s) -- %s",
-				     track_bisect_verdict(bi.status, bi.result), named ? ": " : "",
-				     name_len, named ? text + 17 : "", (long long)id, bi.status, text)
-			 : NULL;
+	char *r = ended ? xasprintf("%s%s%.*s (bisection %lld, %s) -- %s",
+				    track_bisect_verdict(bi.status, bi.result), named ? ": " : "",
+				    name_len, named ? text + 17 : "", (long long)id, bi.status, text)
+			: NULL;
 	store_bisection_free(&bi);
 	return r;
 }
 
-/* Bisect change k's range (or resume its bisection): c->bisection_id and
- * c->result set when it ended. 0, or -1 with err. */
+/* Will --resume bisect c again: its last bisection stopped for a reason
+ * of the machine and it has attempts left? */
+static bool retry_due(const struct stored_follow_change *c)
+{
+	return c->outcome && !strcmp(c->outcome, "retryable") &&
+	       c->attempts < TRACK_FOLLOW_BISECT_ATTEMPTS;
+}
+
+/* Is what c's result says final: no retry of its bisection is due? */
+static bool change_final(const struct stored_follow_change *c)
+{
+	return c->result && !retry_due(c);
+}
+
+/* The outcome of attempt c->attempts of change k's bisection, stored and
+ * said: a verdict (final), or retryable (the bisection failed or did not
+ * end for a reason of the machine), with how many attempts are left. An
+ * attempt the follow's own stop cut short is not counted. 0, or -1. */
+static int bisect_outcome(struct follow *fw, size_t k, struct stored_follow_change *c,
+			  bool final, char *err, size_t errsz)
+{
+	if (!final && track_follow_stopped()) {
+		c->attempts--;
+		return 0;
+	}
+	if (!c->result)
+		c->result = xasprintf("the bisection did not end (bisection %lld) -- its log says"
+				      " why", (long long)c->bisection_id);
+	free(c->outcome);
+	c->outcome = xstrdup(final ? "verdict" : "retryable");
+	int rc = store_follow_change_update(fw->st, fw->f.id, c->after_commit, c->bisection_id,
+					    c->result, false, err, errsz) ||
+		 store_follow_change_outcome(fw->st, fw->f.id, c->after_commit, c->outcome,
+					     c->attempts, err, errsz) ? -1 : 0;
+	if (rc == 0 && final)
+		printf("change %zu: bisection %lld %s\n", k, (long long)c->bisection_id, c->result);
+	else if (rc == 0)
+		printf("change %zu: bisection %lld stopped, not a verdict (attempt %d of %d): %s; %s\n",
+		       k, (long long)c->bisection_id, c->attempts, TRACK_FOLLOW_BISECT_ATTEMPTS,
+		       c->result, retry_due(c) ? "track --follow --resume bisects it again"
+					      : "no attempt left: not retried again");
+	return rc;
+}
+
+/* Bisect change k's range (or resume its bisection, or retry it): one
+ * more attempt, c->bisection_id, c->result and c->outcome set and stored
+ * (bisect_outcome). 0, or -1 with err. */
 static int bisect_change(struct follow *fw, size_t k, struct stored_follow_change *c, char *err,
 			 size_t errsz)
 {
@@ -181,12 +223,8 @@ static int bisect_change(struct follow *fw, size_t k, struct stored_follow_chang
 	struct argv a = {0};
 	int rc = c->bisection_id ? 0 : store_bisection_of_config(fw->st, path, &c->bisection_id,
 								 err, errsz);
-	argv_add(&a, fw->self);
-	argv_add(&a, "bisect");
-	if (rc == 0 && c->bisection_id) {
-		argv_add(&a, "--resume");
-		argv_addf(&a, "%lld", (long long)c->bisection_id);
-	} else if (rc == 0) {
+	bool resume = track_follow_argv(fw->self, &a, "bisect", "--resume", rc ? 0 : c->bisection_id);
+	if (rc == 0 && !resume) {
 		char *text = track_bisect_config(fw->f.config_path, fw->f.config_text, &fw->t,
 						 c->before_commit, c->after_commit, &good, &bad, err,
 						 errsz);
@@ -211,29 +249,44 @@ static int bisect_change(struct follow *fw, size_t k, struct stored_follow_chang
 	argv_add(&a, "--db");
 	argv_add(&a, fw->db);
 	char *log = xasprintf("%s/change-%zu-bisect.log", fw->dir, k);
+	if (rc == 0 && retry_due(c))
+		printf("change %zu: retrying bisection %lld (attempt %d of %d), its last attempt"
+		       " stopped: %s\n", k, (long long)c->bisection_id, c->attempts + 1,
+		       TRACK_FOLLOW_BISECT_ATTEMPTS, c->result);
 	if (rc == 0) {
 		printf("change %zu: bisecting %d commit(s) %.12s..%.12s (log %s) ...\n", k, c->commits,
 		       c->before_commit, c->after_commit, log);
+		c->attempts++;
 		rc = track_follow_child(&a, log, err, errsz) < 0 ? -1 : 0;
 	}
 	if (rc == 0 && !c->bisection_id)
 		rc = store_bisection_of_config(fw->st, path, &c->bisection_id, err, errsz);
-	bool ended = false;
+	bool final = false;
 	if (rc == 0 && c->bisection_id) {
-		free(c->result);
-		c->result = bisection_result(fw->st, c->bisection_id, &ended);
-		rc = store_follow_change_update(fw->st, fw->f.id, c->after_commit, c->bisection_id,
-						c->result, false, err, errsz);
+		char *res = bisection_result(fw->st, c->bisection_id, &final);
+		if (res) {
+			free(c->result);
+			c->result = res;
+		}
 	}
 	if (rc == 0)
-		printf("change %zu: bisection %lld %s\n", k, (long long)c->bisection_id,
-		       ended && c->result ? c->result : "did not end");
+		rc = bisect_outcome(fw, k, c, final, err, errsz);
 	argv_free(&a);
 	free(log);
 	free(path);
 	free(good);
 	free(bad);
 	return rc;
+}
+
+/* Store c->result, a verdict the follow gave without a bisection. */
+static int record_verdict(struct follow *fw, const struct stored_follow_change *c, char *err,
+			  size_t errsz)
+{
+	return store_follow_change_update(fw->st, fw->f.id, c->after_commit, 0, c->result, false,
+					  err, errsz) ||
+	       store_follow_change_outcome(fw->st, fw->f.id, c->after_commit, "verdict", 0, err,
+					   errsz) ? -1 : 0;
 }
 
 /* Name or bisect change k (c), then mail it. 0, or -1 with err. */
@@ -247,19 +300,17 @@ static int act(struct follow *fw, size_t k, struct stored_follow_change *c,
 				      " point's revisions: named by the change point, not bisected)",
 				      c->after_commit, subject);
 		free(subject);
-		rc = store_follow_change_update(fw->st, fw->f.id, c->after_commit, 0, c->result, false,
-						err, errsz);
+		rc = record_verdict(fw, c, err, errsz);
 		if (rc == 0)
 			printf("change %zu: %s\n", k, c->result);
-	} else if (!c->result && c->commits > 1) {
+	} else if ((!c->result || retry_due(c)) && c->commits > 1) {
 		rc = bisect_change(fw, k, c, err, errsz);
 	} else if (!c->result) {
 		c->result = xasprintf("not bisected: %.12s is not on the first-parent line of %.12s",
 				      c->before_commit, c->after_commit);
-		rc = store_follow_change_update(fw->st, fw->f.id, c->after_commit, 0, c->result, false,
-						err, errsz);
+		rc = record_verdict(fw, c, err, errsz);
 	}
-	if (rc == 0 && c->result && !c->mailed_at && !track_follow_stopped())
+	if (rc == 0 && change_final(c) && !c->mailed_at && !track_follow_stopped())
 		rc = mail_change(fw, k, c, h, err, errsz) < 0 ? -1 : 0;
 	return rc;
 }
@@ -352,7 +403,7 @@ int track_follow_changes_unfinished(struct follow *fw, char *err, size_t errsz)
 	int rc = 0;
 	for (size_t k = 0; k < n && rc == 0 && !track_follow_stopped(); k++) {
 		bool mail = fw->f.mail && !rows[k].mailed_at;
-		if (rows[k].result && !mail)
+		if (change_final(&rows[k]) && !mail)
 			continue;
 		if (!h && (rc = follow_history(fw, &set, &h, err, errsz)) == 0 && !h)
 			rc = err_printf(err, errsz, "follow %lld has changes but its history no runs",

@@ -26,3 +26,15 @@ int track_follow_child(const struct argv *argv, const char *log, char *err, size
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
+
+bool track_follow_argv(const char *self, struct argv *a, const char *command,
+		       const char *flag, int64_t id)
+{
+	argv_add(a, self);
+	argv_add(a, command);
+	if (!id)
+		return false;
+	argv_add(a, flag);
+	argv_addf(a, "%lld", (long long)id);
+	return true;
+}

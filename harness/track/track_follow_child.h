@@ -4,7 +4,9 @@
 #ifndef SCHEDRIG_TRACK_FOLLOW_CHILD_H
 #define SCHEDRIG_TRACK_FOLLOW_CHILD_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util.h"
 
@@ -19,5 +21,11 @@ void track_follow_on_stop(int sig);
 
 /* The signal that stopped the follow (its own or one a child got), 0 none. */
 int track_follow_stopped(void);
+
+/* The start of a child's argv: self (this binary), command, and when id
+ * is not 0 flag and id ("run --resume RUN", "mail --bisection ID").
+ * Returns whether id was added. */
+bool track_follow_argv(const char *self, struct argv *a, const char *command,
+		       const char *flag, int64_t id);
 
 #endif

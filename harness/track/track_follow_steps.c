@@ -78,14 +78,8 @@ static int run_step(struct follow *fw, struct stored_follow_step *s, char *err, 
 	struct argv a = {0};
 	char status[32];
 	char *log = xasprintf("%s/%d.log", fw->dir, s->seq);
-	argv_add(&a, fw->self);
-	argv_add(&a, "run");
-	if (s->run_id) {
-		argv_add(&a, "--resume");
-		argv_addf(&a, "%lld", (long long)s->run_id);
-	} else {
+	if (!track_follow_argv(fw->self, &a, "run", "--resume", s->run_id))
 		argv_add(&a, s->config_path);
-	}
 	argv_add(&a, "--db");
 	argv_add(&a, fw->db);
 	argv_add(&a, "--quiet");

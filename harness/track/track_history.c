@@ -36,6 +36,7 @@ static void history_free(struct track_history *h)
 	free(h->unit);
 	free(h->op);
 	free(h->host);
+	free(h->split_fields);
 	for (size_t i = 0; i < h->n; i++)
 		point_free(&h->p[i]);
 	free(h->p);
@@ -141,6 +142,31 @@ static void add_run(struct track_set *set, struct strmap *index, const struct tr
 	free(k);
 }
 
+/* Each split history's part 1: which host-state fields its parts differ
+ * in (their first runs'). 0, or -1 with err. */
+static int split_fields(struct store *st, struct track_set *set, char *err, size_t errsz)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		struct track_history *h = &set->h[i];
+		if (h->part != 1 || h->n_parts < 2 || i + h->n_parts > set->n)
+			continue;
+		int64_t *runs = xcalloc(h->n_parts, sizeof(*runs));
+		int64_t *vars = xcalloc(h->n_parts, sizeof(*vars));
+		size_t n = 0;
+		for (size_t j = 0; j < h->n_parts; j++)
+			if (set->h[i + j].n) {
+				runs[n] = set->h[i + j].p[0].run_id;
+				vars[n++] = set->h[i + j].p[0].variant_id;
+			}
+		h->split_fields = track_host_differing(st, runs, vars, n, err, errsz);
+		free(runs);
+		free(vars);
+		if (!h->split_fields)
+			return -1;
+	}
+	return 0;
+}
+
 int track_histories_load(struct store *st, const struct track_filter *f, struct track_set *set,
 			 char *err, size_t errsz)
 {
@@ -177,6 +203,10 @@ int track_histories_load(struct store *st, const struct track_filter *f, struct 
 	track_split_by_host(set);
 	for (size_t i = 0; i < set->n; i++)
 		track_order(&set->h[i]);
+	if (split_fields(st, set, err, errsz)) {
+		track_set_free(set);
+		return -1;
+	}
 	return 0;
 }
 

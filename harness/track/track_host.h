@@ -19,4 +19,12 @@
 int track_host_fingerprint(struct store *s, int64_t variant_id, char out[65], char *err,
 			   size_t errsz);
 
+/* The stable host-state fields (store_host_rows) whose values differ
+ * between the fingerprints of the n variants vars[i] of runs runs[i] (one
+ * per part of a split history), or that some have and others not: their
+ * names, ", "-separated in the order of the parts' rows, malloc'd ("" when none differ).
+ * NULL with err on a database error. */
+char *track_host_differing(struct store *s, const int64_t *runs, const int64_t *vars, size_t n,
+			   char *err, size_t errsz);
+
 #endif

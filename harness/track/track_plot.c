@@ -3,6 +3,7 @@
 #include "track.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "plot.h"
@@ -84,6 +85,12 @@ int track_plot(const struct track_set *set, const struct track_result *r, const 
 {
 	struct plot_opts o;
 	struct plot_result res = {0};
+	/* "figs/" names the directory "figs": its files figs/NAME, not figs//NAME. */
+	size_t len = strlen(dir);
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	char *d = xasprintf("%.*s", (int)len, dir);
+	dir = d;
 	plot_opts_init(&o);
 	o.dir = dir;
 	o.formats = formats;
@@ -98,5 +105,6 @@ int track_plot(const struct track_set *set, const struct track_result *r, const 
 		free(c.used[i]);
 	free(c.used);
 	plot_result_free(&res);
+	free(d);
 	return rc;
 }

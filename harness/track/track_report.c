@@ -101,10 +101,12 @@ static void split_notes(struct buf *out, const struct track_set *set)
 		const struct track_history *h = &set->h[i];
 		if (h->n_parts < 2 || h->part != 1)
 			continue;
-		buf_printf(out, "Split: %s variant %s, %s %s%s%s: its runs have %zu host fingerprints,"
-			   " so it is %zu histories, one per fingerprint; change points are sought"
-			   " within each, never across.\n", h->config, h->variant, h->load, h->metric,
-			   *h->op ? " op " : "", h->op, h->n_parts, h->n_parts);
+		const char *f = h->split_fields ? h->split_fields : "";
+		buf_printf(out, "Split: %s variant %s, %s %s%s%s: its runs have %zu host fingerprints"
+			   "%s%s%s, so it is %zu histories, one per fingerprint; change points are"
+			   " sought within each, never across.\n", h->config, h->variant, h->load,
+			   h->metric, *h->op ? " op " : "", h->op, h->n_parts,
+			   *f ? " (they differ in " : "", f, *f ? ")" : "", h->n_parts);
 	}
 }
 

@@ -651,14 +651,7 @@ void agent_session_free(struct agent_session *s)
 	trace_clear(s, false);
 	iteration_result_free(&s->res);
 	series_clear(s);
-	for (size_t i = 0; i < s->n_knobs; i++) {
-		free(s->knobs[i].name);
-		free(s->knobs[i].path);
-		free(s->knobs[i].old_value);
-		free(s->knobs[i].requested_value);
-		free(s->knobs[i].applied_value);
-	}
-	free(s->knobs);
+	knob_entries_free(s->knobs, s->n_knobs);
 	s->knobs = NULL;
 	s->n_knobs = 0;
 }

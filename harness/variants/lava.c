@@ -276,12 +276,10 @@ static int note(const struct variant_run *vr, char *err, size_t errsz, const cha
 static int note(const struct variant_run *vr, char *err, size_t errsz, const char *fmt, ...)
 {
 	va_list ap;
-	char *msg;
 	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
+	char *msg = xvasprintf(fmt, ap);
 	va_end(ap);
-	int rc = msg && vr->note && vr->note(vr->ctx, LAVA_NOTE_KIND, msg) ? -1 : 0;
+	int rc = vr->note && vr->note(vr->ctx, LAVA_NOTE_KIND, msg) ? -1 : 0;
 	if (rc)
 		snprintf(err, errsz, "storing the job note failed");
 	free(msg);

@@ -53,15 +53,9 @@ static void scalarf(struct emit *e, const char *fmt, ...) __attribute__((format(
 static void scalarf(struct emit *e, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
+	char *s = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (!s) {
-		e->ok = false;
-		return;
-	}
 	scalar(e, s);
 	free(s);
 }

@@ -101,19 +101,12 @@ static int start_qemu(const struct variant_run *vr, const struct kernel_image *k
 	const struct cfg_variant *v = vr->v;
 	char *e3 = optesc(gf->agent_virtio);
 
-	argv_add(&a, QEMU_BINARY);
-	argv_add(&a, "-nodefaults");
-	argv_add(&a, "-no-user-config");
-	argv_add(&a, "-display");
-	argv_add(&a, "none");
-	argv_add(&a, "-no-reboot");
+	argv_addl(&a, QEMU_BINARY, "-nodefaults", "-no-user-config", "-display", "none",
+		  "-no-reboot", NULL);
 	/* Threads named for what they run ("CPU 0/TCG"): the host CPU time of
 	 * each vCPU is then readable in /proc (bench/guest-scale.sh). */
-	argv_add(&a, "-name");
-	argv_add(&a, "schedrig,debug-threads=on");
-	argv_add(&a, "-accel");
-	argv_add(&a, kvm ? "kvm" : "tcg");
-	argv_add(&a, "-cpu");
+	argv_addl(&a, "-name", "schedrig,debug-threads=on", "-accel", kvm ? "kvm" : "tcg", "-cpu",
+		  NULL);
 	if (kvm) {
 		argv_add(&a, "host");
 	} else {
@@ -145,11 +138,7 @@ static int start_qemu(const struct variant_run *vr, const struct kernel_image *k
 		argv_addf(&a, "%d", v->cpus);
 	argv_add(&a, "-m");
 	argv_addf(&a, "%d", v->memory_mb);
-	argv_add(&a, "-kernel");
-	argv_add(&a, k->vmlinuz);
-	argv_add(&a, "-initrd");
-	argv_add(&a, gf->initramfs);
-	argv_add(&a, "-append");
+	argv_addl(&a, "-kernel", k->vmlinuz, "-initrd", gf->initramfs, "-append", NULL);
 	/* Under TCG, before append: (which may override it), no crypto
 	 * self-tests at boot: they are 0.4-0.6 s of the kernel's 1-2 s of
 	 * initcalls under TCG (initcall_debug); the kernel reaches /init
@@ -166,16 +155,10 @@ static int start_qemu(const struct variant_run *vr, const struct kernel_image *k
 	 * driver, loaded by the agent first, reports it), not the 0 of
 	 * -no-reboot after panic=-1: a panic is a failure even when nothing
 	 * reaches the console. */
-	argv_add(&a, "-device");
-	argv_add(&a, "pvpanic-pci");
-	argv_add(&a, "-action");
-	argv_add(&a, "panic=exit-failure");
-	argv_add(&a, "-device");
-	argv_add(&a, "virtio-serial-pci");
-	argv_add(&a, "-chardev");
+	argv_addl(&a, "-device", "pvpanic-pci", "-action", "panic=exit-failure", "-device",
+		  "virtio-serial-pci", "-chardev", NULL);
 	argv_addf(&a, "file,id=agent,path=%s", e3);
-	argv_add(&a, "-device");
-	argv_add(&a, "virtserialport,chardev=agent,name=schedrig.agent");
+	argv_addl(&a, "-device", "virtserialport,chardev=agent,name=schedrig.agent", NULL);
 	free(e3);
 	if (gf->disk[0]) {
 		/* snapshot=on: the guest writes to a temporary overlay, the
@@ -186,10 +169,8 @@ static int start_qemu(const struct variant_run *vr, const struct kernel_image *k
 		free(d);
 	}
 	if (gf->host_usr) {
-		argv_add(&a, "-fsdev");
-		argv_add(&a, "local,id=hostusr,path=/usr,security_model=none,readonly=on");
-		argv_add(&a, "-device");
-		argv_add(&a, "virtio-9p-pci,fsdev=hostusr,mount_tag=" GUEST_HOST_USR_TAG);
+		argv_addl(&a, "-fsdev", "local,id=hostusr,path=/usr,security_model=none,readonly=on",
+			  "-device", "virtio-9p-pci,fsdev=hostusr,mount_tag=" GUEST_HOST_USR_TAG, NULL);
 	}
 
 	unlink(gf->console);

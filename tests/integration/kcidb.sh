@@ -14,7 +14,10 @@
 # schema says), its build PASS with the compiler; one whose patch does
 # not apply is FAIL, its checkout not valid. A document the schema must
 # refuse (an origin with a capital) is refused, so the validation is not
-# idle; --origin is checked. A few seconds.
+# idle; --origin is checked. Ids: each has the run's key (16 hex digits of
+# sha256 over its host, boot_id, started_at, rig_pid, rig_start_ticks,
+# computed here with sha256sum); two databases' runs 1 and 2 share no id,
+# and one database exported twice gives the same ids. A few seconds.
 source "$(dirname "$0")/lib.sh"
 python3 -c 'import jsonschema' 2>/dev/null ||
 	skip "python3-jsonschema is not installed (scripts/install-deps)"
@@ -30,6 +33,18 @@ jsonschema.Draft7Validator(schema, format_checker=jsonschema.FormatChecker()).va
 PY
 }
 
+# The run's key in its ids, computed here: the first 16 hex digits of
+# sha256 over its host, boot_id, started_at, rig_pid, rig_start_ticks.
+runkey() { # DB RUN
+	q "$1" "SELECT coalesce(host, '') || char(10) || coalesce(boot_id, '') || char(10) ||
+		coalesce(started_at, '') || char(10) || coalesce(rig_pid, 0) || char(10) ||
+		coalesce(rig_start_ticks, 0) FROM run WHERE id = $2" | sha256sum | cut -c1-16
+}
+ids() { # FILE: every id of the document, sorted
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1]))
+print('\n'.join(sorted(o['id'] for k in ('checkouts', 'builds', 'tests') for o in d[k])))" "$1"
+}
+
 cat >"$WORK/f.yaml" <<EOF
 name: kcidb-fake
 iterations: 2
@@ -42,6 +57,23 @@ for r in r1 r2; do
 done
 "$SCHEDRIG" export --db "$DB" --format kcidb 1 2 >"$WORK/fake.json" || fail "export kcidb"
 validate "$WORK/fake.json" || fail "the fake runs' document against the kcidb schema"
+k1=$(runkey "$DB" 1)
+k2=$(runkey "$DB" 2)
+# Another database's run 1 and 2: none of their ids is one of these; the
+# same database exported again: the same ids.
+for r in r1 r2; do
+	"$SCHEDRIG" run "$WORK/f.yaml" --db "$WORK/other.db" --revision "$r" --quiet >/dev/null ||
+		fail "run $r in the other database"
+done
+"$SCHEDRIG" export --db "$WORK/other.db" --format kcidb 1 2 >"$WORK/other.json" ||
+	fail "export kcidb of the other database"
+validate "$WORK/other.json" || fail "the other database's document against the kcidb schema"
+[ "$(ids "$WORK/other.json" | wc -l)" = "$(ids "$WORK/fake.json" | wc -l)" ] ||
+	fail "the two databases' documents have different numbers of objects"
+[ -z "$(comm -12 <(ids "$WORK/fake.json") <(ids "$WORK/other.json"))" ] ||
+	fail "ids of two databases collide: $(comm -12 <(ids "$WORK/fake.json") <(ids "$WORK/other.json") | head -3)"
+"$SCHEDRIG" export --db "$DB" --format kcidb 1 2 >"$WORK/again.json" || fail "export kcidb again"
+assert_eq "$(ids "$WORK/again.json")" "$(ids "$WORK/fake.json")" "the ids of one database exported twice"
 # Every sample of a complete iteration, the load's own and the rig's
 # measured-window ones (schedstat deltas, window_sample), in instance order.
 q "$DB" "SELECT path, unit, value FROM (
@@ -56,11 +88,12 @@ q "$DB" "SELECT path, unit, value FROM (
 	JOIN load_instance li ON li.id = w.load_instance_id
 	JOIN iteration i ON i.id = li.iteration_id WHERE i.status = 'complete')
 	ORDER BY lid, part, seq" >"$WORK/want.txt"
-python3 - "$WORK/fake.json" "$WORK/want.txt" <<'PY' || fail "the fake runs' objects"
+python3 - "$WORK/fake.json" "$WORK/want.txt" "$k1" "$k2" <<'PY' || fail "the fake runs' objects"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["version"] == {"major": 5, "minor": 3}, d["version"]
-assert [c["id"] for c in d["checkouts"]] == ["schedrig:run1-running", "schedrig:run2-running"]
+assert [c["id"] for c in d["checkouts"]] == ["schedrig:%s-run1-running" % sys.argv[3],
+                                            "schedrig:%s-run2-running" % sys.argv[4]]
 assert [c["misc"]["label"] for c in d["checkouts"]] == ["r1", "r2"]
 assert [b["checkout_id"] for b in d["builds"]] == [c["id"] for c in d["checkouts"]]
 assert all(b["status"] == "PASS" for b in d["builds"])
@@ -129,18 +162,19 @@ validate "$WORK/git.json" || fail "the git run's document against the kcidb sche
 hash=$(gitc rev-parse v1)
 ph=$(cd "$WORK/patches" && sha256sum 0001-p1.patch 0002-p2.patch | cut -c-64 | sha256sum | cut -c-64)
 gccv=$(gcc -v 2>&1 | tail -1)
-python3 - "$WORK/git.json" "$run" "$hash" "$ph" "$TREE" "$gccv" <<'PY' || fail "the git run's objects"
+python3 - "$WORK/git.json" "$run" "$hash" "$ph" "$TREE" "$gccv" "$(runkey "$DB" "$run")" <<'PY' || fail "the git run's objects"
 import json, sys
 d, run, hash, ph, tree, gccv = json.load(open(sys.argv[1])), *sys.argv[2:6], sys.argv[6].strip()
+run = "%s-run%s" % (sys.argv[7], run)
 co = {c["misc"]["variant"]: c for c in d["checkouts"]}
 bu = {b["id"]: b for b in d["builds"]}
 for v in ("plain", "patched", "broken"):
     c = co[v]
-    assert c["id"] == "test_ci:run%s-%s" % (run, v) and c["origin"] == "test_ci", c
+    assert c["id"] == "test_ci:%s-%s" % (run, v) and c["origin"] == "test_ci", c
     assert c["git_commit_hash"] == hash and c["git_commit_name"] == "v1", c
     assert c["misc"]["source_dir"] == tree, c
 assert co["plain"]["patchset_hash"] == "" and co["patched"]["patchset_hash"] == ph, co
-b = {v: bu["test_ci:run%s-%s-build" % (run, v)] for v in co}
+b = {v: bu["test_ci:%s-%s-build" % (run, v)] for v in co}
 assert b["plain"]["status"] == "PASS" and b["patched"]["status"] == "PASS", b
 assert b["plain"]["config_name"] == "tinyconfig" and b["plain"]["compiler"] == gccv, (b, gccv)
 assert b["broken"]["status"] == "FAIL" and co["broken"]["valid"] is False, b["broken"]

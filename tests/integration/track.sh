@@ -131,23 +131,24 @@ assert h['change_points'][0]['after'] == 'r13' and h['change_points'][0]['index'
 # the history in two, said, and no change point is sought across them.
 [ "$(q "$DB" "SELECT COUNT(DISTINCT h.run_id) FROM host_state h JOIN run r ON r.id = h.run_id
 	WHERE r.name = 'flat' AND h.variant_id IS NOT NULL")" = 24 ] || fail "flat's fingerprints"
-q "$DB" "UPDATE host_state SET value = value || '-other' WHERE stable = 1 AND field = (SELECT
-	MIN(field) FROM host_state WHERE stable = 1 AND variant_id IS NOT NULL) AND variant_id IN
+field=$(q "$DB" "SELECT MIN(field) FROM host_state WHERE stable = 1 AND variant_id IS NOT NULL")
+q "$DB" "UPDATE host_state SET value = value || '-other' WHERE stable = 1 AND field = '$field' AND variant_id IN
 	(SELECT v.id FROM variant v JOIN run r ON r.id = v.run_id JOIN kernel_revision k ON
 	k.run_id = r.id WHERE r.name = 'flat' AND k.revision > 'r12')"
 out=$("$SCHEDRIG" track --config flat --metric fake:value --db "$DB") || fail "track of a split history: $out"
-assert_contains "$out" "its runs have 2 host fingerprints" "the split said"
+assert_contains "$out" "its runs have 2 host fingerprints (they differ in $field)," "the split said, with the field"
 assert_contains "$out" "(part 1 of 2)" "part 1"
 assert_contains "$out" "(part 2 of 2)" "part 2"
 assert_eq "$(grep -c '12 run(s) of 12 revision(s)' <<<"$out")" 2 "12 runs each"
 
 # --plot: the figure, the change point's dashed line between runs 12 and 13.
-"$SCHEDRIG" track --config faster --metric fake:value --db "$DB" --plot "$WORK/fig" >/dev/null 2>"$WORK/plot.err" ||
+"$SCHEDRIG" track --config faster --metric fake:value --db "$DB" --plot "$WORK/fig/" >/dev/null 2>"$WORK/plot.err" ||
 	fail "track --plot: $(cat "$WORK/plot.err")"
 gp=$(ls "$WORK"/fig/*-history.gp)
 [ -s "${gp%.gp}.png" ] && [ -s "${gp%.gp}.svg" ] || fail "no PNG or SVG"
 assert_contains "$(cat "$gp")" "set arrow from 7.5, graph 0 to 7.5, graph 1" "the change point"
 assert_contains "$(cat "$WORK/plot.err")" "wrote $WORK/fig/" "what --plot wrote"
+grep -q "//" "$WORK/plot.err" "$gp" && fail "--plot DIR/ made paths with //: $(grep -h "//" "$WORK/plot.err" "$gp")"
 
 # Refusals.
 rc=0; out=$("$SCHEDRIG" run --resume 1 --revision x --db "$DB" 2>&1) || rc=$?
@@ -168,6 +169,11 @@ assert_eq "$rc" 2 "--branch without --follow"
 rc=0; out=$("$SCHEDRIG" track --alpha 1.5 --db "$DB" 2>&1) || rc=$?
 assert_eq "$rc" 2 "--alpha 1.5"
 assert_contains "$out" "--alpha must be a number between 0 and 1" "its message"
+rc=0; out=$("$SCHEDRIG" track --alpha 0.001 --db "$DB" 2>&1) || rc=$?
+assert_eq "$rc" 2 "--alpha below 1/(permutations+1)"
+assert_contains "$out" "--alpha 0.001 cannot be reached with 199 permutation(s): the smallest p-value is 1/(199+1) = 0.005" "its message"
+"$SCHEDRIG" track --alpha 0.001 --permutations 999 --config flat --db "$DB" >/dev/null ||
+	fail "--alpha 0.001 with --permutations 999"
 rc=0; out=$("$SCHEDRIG" track --db "$WORK/none.db" 2>&1) || rc=$?
 assert_eq "$rc" 1 "a missing database"
 [ ! -e "$WORK/none.db" ] || fail "track made a database"

@@ -194,6 +194,41 @@ static void test_applied_check(void **state)
 	assert_int_equal(sched_applied_check("", "policy=other nice=3", why, sizeof(why)), 0);
 }
 
+/* latency_nice 0 on a kernel without latency_nice (this host's mainline,
+ * the vanilla baseline of seed 002) is that kernel's own behaviour: applied
+ * as nothing, read back without the attribute, and passed by the check; any
+ * other value there, or a patched kernel reading back another value, is a
+ * failure. */
+static void test_latency_nice_zero_without_series(void **state)
+{
+	(void)state;
+	struct sched_req r = {0};
+	char err[256], applied[256], why[512] = "";
+	assert_false(sched_latency_nice_supported());
+	assert_int_equal(sched_req_set(&r, "latency_nice", "0", err, sizeof(err)), 0);
+	apply_and_read(&r, applied, sizeof(applied));
+	assert_null(strstr(applied, "latency_nice"));
+	assert_int_equal(sched_applied_check("latency_nice=0", applied, why, sizeof(why)), 0);
+	assert_int_equal(sched_applied_check("latency_nice=0", "policy=other nice=0"
+					     " latency_nice=19 slice_us=0", why, sizeof(why)), -1);
+	assert_string_equal(why, "latency_nice: requested 0, applied 19 (applied: policy=other"
+			    " nice=0 latency_nice=19 slice_us=0)");
+	assert_int_equal(sched_applied_check("latency_nice=-20", "policy=other nice=0"
+					     " latency_nice=-20 slice_us=0", why, sizeof(why)), 0);
+	assert_int_equal(sched_applied_check("latency_nice=19", applied, why, sizeof(why)), -1);
+	const char *what = "";
+	struct sched_req nineteen = {0};
+	assert_int_equal(sched_req_set(&nineteen, "latency_nice", "19", err, sizeof(err)), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(sched_apply_self(&nineteen, &what) == -1 && !strcmp(what, "sched_setattr") ?
+			      0 : 1);
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_render_and_checks),
 		cmocka_unit_test(test_applied_check),
 		cmocka_unit_test(test_latency_nice_probe_mainline),
+		cmocka_unit_test(test_latency_nice_zero_without_series),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

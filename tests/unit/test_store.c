@@ -21,6 +21,7 @@
 #include "store_list.h"
 #include "store_reparse.h"
 #include "store_revision.h"
+#include "store_track.h"
 #include "store_trace.h"
 
 static char dir[] = "/tmp/schedrig-store.XXXXXX";
@@ -1298,6 +1299,49 @@ static void test_run_list(void **state)
 	store_close(s);
 }
 
+/* Schema version 14 added a follow's change's outcome and attempts: the
+ * version 13 database main's schedrig made (tests/fixtures/db-v13.sql,
+ * one run of the fake load) with a follow and a change as version 13
+ * wrote them (a verdict in result) migrates: the change reads back with
+ * its result, no outcome and 0 attempts, and takes an outcome and
+ * attempts after. */
+static void test_migrate_v13_track_change(void **state)
+{
+	(void)state;
+	char path[256], err[512];
+	struct store *s;
+	sqlite3 *db;
+
+	db_path(path, sizeof(path), "v13-track.db");
+	db_from_fixture("db-v13.sql", path, &db);
+	assert_int_equal(sqlite3_exec(db,
+		"INSERT INTO track_follow (id, config_path, config_text, tree, branch, build, every,"
+		" alpha, permutations, seed, min_change_pct, status, started_at, cwd) VALUES (1,"
+		" 'f.yaml', 'name: f', '/t', 'master', 'k', 1, 0.01, 199, 1, 0.5, 'done',"
+		" '2026-12-07T15:00:00Z', '/');"
+		"INSERT INTO track_change (follow_id, before_commit, after_commit, commits,"
+		" mean_before, mean_after, change_pct, p, result) VALUES (1, 'aa', 'bb', 1, 100,"
+		" 108, 8, 0.005, 'first bad commit bb');", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_open(path, false, &s, err, sizeof(err)), 0);
+	assert_int_equal(db_user_version(path), STORE_SCHEMA_VERSION);
+	struct stored_follow_change *rows;
+	size_t n;
+	assert_int_equal(store_follow_changes(s, 1, &rows, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(rows[0].result, "first bad commit bb");
+	assert_null(rows[0].outcome);
+	assert_int_equal(rows[0].attempts, 0);
+	store_follow_changes_free(rows, n);
+	assert_int_equal(store_follow_change_outcome(s, 1, "bb", "retryable", 2, err, sizeof(err)),
+			 0);
+	assert_int_equal(store_follow_changes(s, 1, &rows, &n, err, sizeof(err)), 0);
+	assert_string_equal(rows[0].outcome, "retryable");
+	assert_int_equal(rows[0].attempts, 2);
+	store_follow_changes_free(rows, n);
+	store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1318,6 +1362,7 @@ int main(void)
 		cmocka_unit_test(test_migrate_v12_revisions),
 		cmocka_unit_test(test_migrate_v12_bisection),
 		cmocka_unit_test(test_migrate_v12_host_state),
+		cmocka_unit_test(test_migrate_v13_track_change),
 		cmocka_unit_test(test_cell_stop),
 		cmocka_unit_test(test_key_after_rollback),
 		cmocka_unit_test(test_foreign_database),

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -70,6 +72,63 @@ static void test_file_last_line(void **state)
 	assert_string_equal(dst, "");
 }
 
+/* argv_addl: each word in order, the list NULL-terminated. */
+static void test_argv_addl(void **state)
+{
+	(void)state;
+	struct argv a = {0};
+	argv_add(&a, "qemu");
+	argv_addl(&a, "-device", "pvpanic-pci", "-m", "512", NULL);
+	assert_int_equal(a.n, 5);
+	assert_string_equal(a.v[1], "-device");
+	assert_string_equal(a.v[4], "512");
+	assert_null(a.v[5]);
+	argv_free(&a);
+}
+
+/* file_replace: the new text whole, mode 0644, no temporary file left;
+ * a link planted at the temporary name is refused, the file kept. */
+static void test_file_replace(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_util_replXXXXXX", err[256];
+	assert_non_null(mkdtemp(dir));
+	char path[300], tmp[320], back[64] = "";
+	snprintf(path, sizeof(path), "%s/record", dir);
+	snprintf(tmp, sizeof(tmp), "%s.%ld", path, (long)getpid());
+	assert_int_equal(file_replace(path, "old\n", 4, err, sizeof(err)), 0);
+	assert_int_equal(file_replace(path, "new text\n", 9, err, sizeof(err)), 0);
+	file_first_line(path, back, sizeof(back));
+	assert_string_equal(back, "new text");
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0644);
+	assert_int_equal(access(tmp, F_OK), -1);
+	/* unlink(tmp) first removes a stale temporary; a directory there stays. */
+	assert_int_equal(mkdir(tmp, 0700), 0);
+	assert_int_equal(file_replace(path, "x\n", 2, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, tmp));
+	file_first_line(path, back, sizeof(back));
+	assert_string_equal(back, "new text");
+	rmdir(tmp);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* strv_free: NULL entries and an empty list are fine (run under SANITIZE=1
+ * for the leak check). */
+static void test_strv_free(void **state)
+{
+	(void)state;
+	char **v = malloc(3 * sizeof(*v));
+	assert_non_null(v);
+	v[0] = xstrdup("a");
+	v[1] = NULL;
+	v[2] = xstrdup("c");
+	strv_free(v, 3);
+	strv_free(NULL, 0);
+}
+
 /* err_printf: the message, cut to fit, and -1. */
 static void test_err_printf(void **state)
 {
@@ -88,6 +147,9 @@ int main(void)
 		cmocka_unit_test(test_argv_render_quotes),
 		cmocka_unit_test(test_file_last_line),
 		cmocka_unit_test(test_err_printf),
+		cmocka_unit_test(test_argv_addl),
+		cmocka_unit_test(test_file_replace),
+		cmocka_unit_test(test_strv_free),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
