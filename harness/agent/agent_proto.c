@@ -172,13 +172,20 @@ void agent_plan_free(struct agent_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
+/* Each (key, string) pair of kv into o, in order (a NULL string: JSON null). */
+static void set_strings(json_t *o, const char *const kv[][2], size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		json_object_set_new(o, kv[i][0], jstr(kv[i][1]));
+}
+
 void agent_encode_hello(struct buf *out, const char *release, const char *cmdline, int autogroup)
 {
+	const char *const kv[][2] = {{"type", "hello"}, {"release", release}, {"cmdline", cmdline}};
 	json_t *o = json_object();
-	json_object_set_new(o, "type", json_string("hello"));
+	set_strings(o, kv, 1);
 	json_object_set_new(o, "proto", json_integer(AGENT_PROTO_VERSION));
-	json_object_set_new(o, "release", jstr(release));
-	json_object_set_new(o, "cmdline", jstr(cmdline));
+	set_strings(o, kv + 1, 2);
 	json_object_set_new(o, "autogroup", json_integer(autogroup));
 	emit(out, o);
 }
@@ -187,16 +194,20 @@ void agent_encode_knob(struct buf *out, const char *event, int seq, const char *
 		       const char *name, const char *path, const char *old_value,
 		       const char *requested, const char *applied)
 {
+	const char *const kv[][2] = {
+		{"type", "knob"},
+		{"event", event},
+		{"kind", kind},
+		{"name", name},
+		{"path", path},
+		{"old", old_value ? old_value : ""},
+		{"requested", requested ? requested : ""},
+		{"applied", applied},
+	};
 	json_t *o = json_object();
-	json_object_set_new(o, "type", json_string("knob"));
-	json_object_set_new(o, "event", jstr(event));
+	set_strings(o, kv, 2);
 	json_object_set_new(o, "seq", json_integer(seq));
-	json_object_set_new(o, "kind", jstr(kind));
-	json_object_set_new(o, "name", jstr(name));
-	json_object_set_new(o, "path", jstr(path));
-	json_object_set_new(o, "old", jstr(old_value ? old_value : ""));
-	json_object_set_new(o, "requested", jstr(requested ? requested : ""));
-	json_object_set_new(o, "applied", jstr(applied));
+	set_strings(o, kv + 2, sizeof(kv) / sizeof(kv[0]) - 2);
 	emit(out, o);
 }
 

@@ -126,28 +126,29 @@ void mon_system_reset(struct monitor *m)
 	m->have_stat = m->have_ss = false;
 }
 
-int mon_read_stat(struct monitor *m)
+/* Read and parse /proc/stat (schedstat false) or /proc/schedstat into its
+ * _cur, the per-CPU arrays doubled while the parse skipped CPUs. 0 or -1. */
+static int read_cpu_file(struct monitor *m, bool schedstat)
 {
 	for (;;) {
-		const char *t = mon_read_fd(m, m->stat_fd);
-		if (!t || proc_stat_parse(t, &m->st_cur))
+		const char *t = mon_read_fd(m, schedstat ? m->schedstat_fd : m->stat_fd);
+		if (!t || (schedstat ? proc_schedstat_parse(t, &m->ss_cur)
+				     : proc_stat_parse(t, &m->st_cur)))
 			return -1;
-		if (!m->st_cur.truncated)
+		if (!(schedstat ? m->ss_cur.truncated : m->st_cur.truncated))
 			return 0;
 		mon_grow_cpus(m, m->cpu_cap * 2);
 	}
 }
 
+int mon_read_stat(struct monitor *m)
+{
+	return read_cpu_file(m, false);
+}
+
 int mon_read_schedstat(struct monitor *m)
 {
-	for (;;) {
-		const char *t = mon_read_fd(m, m->schedstat_fd);
-		if (!t || proc_schedstat_parse(t, &m->ss_cur))
-			return -1;
-		if (!m->ss_cur.truncated)
-			return 0;
-		mon_grow_cpus(m, m->cpu_cap * 2);
-	}
+	return read_cpu_file(m, true);
 }
 
 static void emit_cpu(struct monitor *m, size_t slot, int cpu, const struct proc_cpu_times *prev,

@@ -150,12 +150,58 @@ static void read_header(const char *line, struct proc_task_sched *t)
 		t->threads = (long)v;
 }
 
+/* The required counters of /proc/PID/sched: a bit of seen each. */
+struct sched_counter {
+	const char *key;
+	uint64_t *v;
+};
+
+/* Line's value into the required counter named key (of n bytes), setting
+ * its bit in *seen. False when key is none of them. */
+static bool scan_counter(const struct sched_counter *c, size_t nc, const char *line, size_t n,
+			 const char *p, unsigned *seen)
+{
+	for (size_t i = 0; i < nc; i++) {
+		if (!key_is(line, n, c[i].key))
+			continue;
+		if (scan_u64(&p, c[i].v))
+			*seen |= 2u << i;
+		return true;
+	}
+	return false;
+}
+
+/* The line's value into the optional field named key (of n bytes), if it
+ * is one (se.slice, the schedstat wait and iowait fields). */
+static void scan_optional(struct proc_task_sched *t, const char *line, size_t n, const char *p)
+{
+	if (key_is(line, n, "se.slice"))
+		t->has_slice = scan_u64(&p, &t->slice_ns);
+	else if (base_is(line, n, "wait_sum"))
+		t->has_wait = scan_decimal(&p, &t->wait_sum_ms);
+	else if (base_is(line, n, "wait_max"))
+		scan_decimal(&p, &t->wait_max_ms);
+	else if (base_is(line, n, "wait_count"))
+		scan_u64(&p, &t->wait_count);
+	else if (base_is(line, n, "iowait_sum"))
+		t->has_iowait = scan_decimal(&p, &t->iowait_sum_ms);
+	else if (base_is(line, n, "iowait_count"))
+		scan_u64(&p, &t->iowait_count);
+}
+
 int proc_task_sched_parse(const char *text, struct proc_task_sched *t)
 {
-	enum { F_RUNTIME = 1, F_SWITCHES = 2, F_VOL = 4, F_INVOL = 8, F_MIGR = 16, F_ALL = 31 };
+	*t = (struct proc_task_sched){.pid = -1, .threads = -1};
+	const struct sched_counter c[] = {
+		{"nr_switches", &t->nr_switches},
+		{"nr_voluntary_switches", &t->nr_voluntary_switches},
+		{"nr_involuntary_switches", &t->nr_involuntary_switches},
+		{"se.nr_migrations", &t->nr_migrations},
+	};
+	const size_t nc = sizeof(c) / sizeof(c[0]);
+	const unsigned all = (2u << nc) - 1; /* bit 0: se.sum_exec_runtime */
 	unsigned seen = 0;
 
-	*t = (struct proc_task_sched){.pid = -1, .threads = -1};
 	read_header(text, t);
 	for (const char *line = text; *line; line = scan_next_line(line)) {
 		size_t n = key_len(line);
@@ -165,34 +211,12 @@ int proc_task_sched_parse(const char *text, struct proc_task_sched *t)
 		p++;
 		if (key_is(line, n, "se.sum_exec_runtime")) {
 			if (scan_decimal(&p, &t->sum_exec_runtime_ms))
-				seen |= F_RUNTIME;
-		} else if (key_is(line, n, "nr_switches")) {
-			if (scan_u64(&p, &t->nr_switches))
-				seen |= F_SWITCHES;
-		} else if (key_is(line, n, "nr_voluntary_switches")) {
-			if (scan_u64(&p, &t->nr_voluntary_switches))
-				seen |= F_VOL;
-		} else if (key_is(line, n, "nr_involuntary_switches")) {
-			if (scan_u64(&p, &t->nr_involuntary_switches))
-				seen |= F_INVOL;
-		} else if (key_is(line, n, "se.nr_migrations")) {
-			if (scan_u64(&p, &t->nr_migrations))
-				seen |= F_MIGR;
-		} else if (key_is(line, n, "se.slice")) {
-			t->has_slice = scan_u64(&p, &t->slice_ns);
-		} else if (base_is(line, n, "wait_sum")) {
-			t->has_wait = scan_decimal(&p, &t->wait_sum_ms);
-		} else if (base_is(line, n, "wait_max")) {
-			scan_decimal(&p, &t->wait_max_ms);
-		} else if (base_is(line, n, "wait_count")) {
-			scan_u64(&p, &t->wait_count);
-		} else if (base_is(line, n, "iowait_sum")) {
-			t->has_iowait = scan_decimal(&p, &t->iowait_sum_ms);
-		} else if (base_is(line, n, "iowait_count")) {
-			scan_u64(&p, &t->iowait_count);
+				seen |= 1;
+		} else if (!scan_counter(c, nc, line, n, p, &seen)) {
+			scan_optional(t, line, n, p);
 		}
 	}
-	return seen == F_ALL ? 0 : -1;
+	return seen == all ? 0 : -1;
 }
 
 int proc_task_schedstat_parse(const char *text, struct proc_task_schedstat *t)

@@ -14,7 +14,14 @@
  * second and when the load exits, before it is reaped) and at schedwin_end,
  * so a task born and gone between two reads is not in the sums (a short
  * compiler job of a kernel build); what the whole cgroup used is exact in
- * cgroup_cpu_us (cpu.stat usage_usec, every task dead or alive). */
+ * cgroup_cpu_us (cpu.stat usage_usec, every task dead or alive).
+ *
+ * A read costs one pread per file: a task's two files (and the cgroup's
+ * cgroup.threads and cpu.stat) are opened once and kept open while the
+ * task lives (up to half the process's RLIMIT_NOFILE over every instance;
+ * past it, a task's files are opened for each read), and a task is found
+ * by a cursor in the order the kernel lists them, so a read of N tasks
+ * costs 2N syscalls and O(N) time (bench/guest-scale.sh, docs/host-state.md). */
 #ifndef SCHEDRIG_SCHEDWIN_H
 #define SCHEDRIG_SCHEDWIN_H
 
@@ -30,6 +37,8 @@ struct schedwin_task {
 	pid_t tid;
 	uint64_t base[SCHEDWIN_N], last[SCHEDWIN_N];
 	bool have_sched, have_schedstat;
+	bool seen;                 /* listed by the read under way */
+	int sched_fd, schedstat_fd; /* kept open; -1: opened for each read */
 };
 
 /* One instance's sampler. Zero it before schedwin_begin. */
@@ -39,6 +48,10 @@ struct schedwin {
 	char cgroup[1200];         /* the load's cgroup directory, "" none */
 	struct schedwin_task *task;
 	size_t n, cap;
+	size_t cursor;             /* where the next task is looked for first */
+	bool begun;                /* the fds below are set (schedwin_begin) */
+	int threads_fd, cpustat_fd; /* the cgroup's, kept open; -1 none */
+	struct buf list;           /* cgroup.threads as last read */
 	bool existing;             /* begun on a running load: first reads are baselines */
 	int64_t cg_base_us, cg_last_us;
 	bool have_cg;
@@ -66,7 +79,7 @@ void schedwin_add(const struct schedwin *w, struct schedwin_totals *t);
 /* The ids of every task read, " TID" each, appended to b. */
 void schedwin_tids(const struct schedwin *w, struct buf *b);
 
-/* Free w's task table; w is zeroed. */
+/* Free w's task table and close its files; w is zeroed. */
 void schedwin_free(struct schedwin *w);
 
 #endif
