@@ -105,7 +105,9 @@ def definitions(code):
     i = 0
     while i < len(toks):
         t = toks[i]
-        if depth == 0 and t in ("{", ";", "="):
+        # an "=" inside parentheses (a _Static_assert's "==") is no initialiser
+        in_parens = stmt.count("(") > stmt.count(")")
+        if depth == 0 and (t in ("{", ";") or (t == "=" and not in_parens)):
             names = declared_name(stmt, t)
             if names:
                 (local if "static" in stmt else glob).add(names)

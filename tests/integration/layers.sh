@@ -36,6 +36,19 @@ assert_contains "$bad" "file circle of 2 rooms: harness/lib/probe_a -> harness/l
 	"the circle named"
 assert_contains "$bad" "harness/lib/probe_a -> harness/lib/probe_b: layers_probe_b" "what ties it"
 
+# the same circle, each definition after a file-scope _Static_assert (its
+# "==" is no initialiser: the definitions after it still count)
+for f in a b; do
+	sed -i '1a _Static_assert(sizeof(int) == 4, "int");' "$WORK/tree/harness/lib/probe_$f.c"
+done
+set +e
+bad=$(python3 "$ROOT/tests/layers.py" "$WORK/tree")
+rc=$?
+set -e
+assert_eq "$rc" 1 "exit status with a circle after _Static_assert"
+assert_contains "$bad" "harness/lib/probe_a -> harness/lib/probe_b: layers_probe_b" \
+	"the circle after a _Static_assert"
+
 rm "$WORK/tree/harness/lib/probe_"?.c
 mkdir "$WORK/tree/harness/newroom"
 printf 'int x;\n' >"$WORK/tree/harness/newroom/x.c"
