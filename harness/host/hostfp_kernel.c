@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <zlib.h>
 
 #include "hostfp_impl.h"
@@ -121,8 +122,29 @@ static void read_config(const struct hf_ctx *c, const char *release)
 	free(boot);
 }
 
+/* How long a live read waits for x86's boot-time clocksource tsc-early to
+ * be replaced: the kernel switches to tsc once a delayed work has refined
+ * the TSC calibration (arch/x86/kernel/tsc.c, tsc_refine_calibration_work,
+ * about 1 s after boot; longer in a loaded TCG guest). */
+#define CLOCKSOURCE_SETTLE_MS 15000
+
+/* The running system's clocksource once it is no longer tsc-early (or
+ * CLOCKSOURCE_SETTLE_MS have passed): a guest fingerprinted right after
+ * boot then reads the clocksource its measurement runs on. */
+static void settle_clocksource(const struct hf_ctx *c, const char *rel)
+{
+	char cs[64];
+	for (int waited_ms = 0; c->live && waited_ms < CLOCKSOURCE_SETTLE_MS; waited_ms += 100) {
+		if (hf_read(c, rel, cs, sizeof(cs)) || strcmp(cs, "tsc-early"))
+			return;
+		struct timespec ts = {0, 100 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+}
+
 void hf_read_kernel(const struct hf_ctx *c)
 {
+	const char *clocksource = "/sys/devices/system/clocksource/clocksource0/current_clocksource";
 	char release[256];
 	if (hf_file_field(c, "kernel.release", "/proc/sys/kernel/osrelease") ||
 	    hf_read(c, "/proc/sys/kernel/osrelease", release, sizeof(release)))
@@ -130,5 +152,6 @@ void hf_read_kernel(const struct hf_ctx *c)
 	hf_file_field(c, "kernel.version", "/proc/sys/kernel/version");
 	read_cmdline(c);
 	read_config(c, release);
-	hf_file_field(c, "clocksource", "/sys/devices/system/clocksource/clocksource0/current_clocksource");
+	settle_clocksource(c, clocksource);
+	hf_file_field(c, "clocksource", clocksource);
 }

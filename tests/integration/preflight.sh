@@ -237,8 +237,9 @@ EOF
 	rm -rf "$PRIV"
 fi
 
-# 7. The shipped seed configs pass check-config here.
+# 7. The shipped seed configs pass check-config here, from the checkout's
+# top, where their relative paths (configs/patches/...) point (docs/kernels.md).
 for f in "$CONFIGS"/seed-*.yaml; do
-	out=$("$SCHEDRIG" check-config "$f" 2>&1) || fail "check-config $f: $out"
+	out=$(cd "$CONFIGS/.." && "$SCHEDRIG" check-config "$f" 2>&1) || fail "check-config $f: $out"
 done
 echo ok
