@@ -61,6 +61,13 @@ static int item_load(const char *db, struct trace_item *it, const struct argv *l
 	it->title = xasprintf("run %lld variant %s cell %s iteration %d", (long long)it->run_id,
 			      it->row.variant, it->row.cell, it->row.iteration);
 	int rc = trace_gz_read(path, &it->text, TRACE_READ_MAX, err, errsz);
+	/* The file must be the one the rig wrote: a damaged or cut file, or
+	 * another database's run of the same number beside this one, is not */
+	if (!rc && it->row.bytes > 0 && (int64_t)it->text.len != it->row.bytes)
+		rc = err_printf(err, errsz, "%s holds %zu bytes of trace text, the run's row says %lld:"
+				" not the trace this run captured (cut or damaged, or written by"
+				" another database's run %lld in the same directory)", path,
+				it->text.len, (long long)it->row.bytes, (long long)it->run_id);
 	if (!rc)
 		rc = trace_analyze(buf_str(&it->text), it->text.len, TRACE_BY_TASK_LINES, &it->a, err,
 				   errsz);

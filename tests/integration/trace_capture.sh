@@ -147,4 +147,13 @@ for l in hb ct; do
 		assert_eq "$n" 2 "n of $l $m"
 	done
 done
+
+# a trace cut inside (its header, half its events and its trailer kept)
+# is not the trace the row describes: refused, no numbers
+half=$(($(wc -l <trace.txt) / 2))
+{ head -n "$half" trace.txt; grep '^#' trace.txt | tail -n +2; } | gzip >"$f"
+rc=0
+"$SCHEDRIG" trace --db r.db --load ct >cut.out 2>cut.err || rc=$?
+[ "$rc" != 0 ] || fail "a cut trace gave numbers: $(cat cut.out)"
+assert_contains "$(cat cut.err)" "not the trace this run captured" "the cut trace refused"
 echo ok
